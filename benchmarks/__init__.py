@@ -1,0 +1,1 @@
+"""Performance figures, measured the same way every time: `python -m benchmarks`."""

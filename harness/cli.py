@@ -1,0 +1,192 @@
+"""The toolsurface command line: parses, calls the library, renders. Heavy imports stay inside commands."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from harness.errors import ToolsurfaceError
+
+__all__ = ["main"]
+
+
+class _Group(click.Group):
+    """Errors a user can cause end with one line on stderr and exit 2, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ToolsurfaceError as error:
+            _fail(str(error))
+        except KeyboardInterrupt:
+            _fail("interrupted")
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise SystemExit(1) from None
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"toolsurface: {message}", err=True)
+    raise SystemExit(2)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="toolsurface")
+def main() -> None:
+    """Measure what an MCP tool list costs connected agents."""
+
+
+def _print(renderables: Sequence[Any]) -> None:
+    from rich.console import Console
+
+    console = Console(soft_wrap=False)
+    for renderable in renderables:
+        console.print(renderable)
+
+
+@main.command("list")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def list_command(fmt: str) -> None:
+    """List the surfaces that are installed, bundled ones first."""
+    import json
+
+    from harness.registry import known_names, resolve
+    from harness.surface import SurfaceDefinition
+
+    definitions = []
+    for name in known_names():
+        item = resolve(name)
+        assert isinstance(item, SurfaceDefinition)
+        definitions.append(item)
+    if fmt == "json":
+        rows = [
+            {
+                "name": d.name,
+                "title": d.title,
+                "purpose": d.purpose,
+                "kinds": [k.name for k in d.kinds],
+                "growth_kind": d.growth_kind.name if d.growth_kind else None,
+                "source": d.source,
+            }
+            for d in definitions
+        ]
+        click.echo(json.dumps({"surfaces": rows}, indent=2))
+        return
+    from rich.table import Table
+
+    table = Table(title="Surfaces")
+    for column in ("name", "title", "kinds", "purpose"):
+        table.add_column(column)
+    for d in definitions:
+        kinds = ", ".join(k.name for k in d.kinds) + (f" (+{d.growth_kind.name})" if d.growth_kind else "")
+        table.add_row(d.name, d.title, kinds, d.purpose)
+    _print([table])
+
+
+def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
+    """Write every file next to its final name first, then rename, so no half-written file looks complete."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        staged = []
+        for name, text in files.items():
+            partial = out / f".{name}.partial"
+            partial.write_text(text, encoding="utf-8")
+            staged.append((partial, out / name))
+        for partial, final in staged:
+            partial.replace(final)
+    except OSError as error:
+        raise ToolsurfaceError(f"cannot write to {out}: {error.strerror or error}") from None
+    return [final for _, final in staged]
+
+
+@main.command("measure")
+@click.argument("surfaces", nargs=-1)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "csv", "markdown"]),
+    default="table",
+    show_default=True,
+)
+@click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
+@click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
+def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_growth: bool, out: Path | None) -> None:
+    """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces)."""
+    from harness import measure_render as render
+    from harness.measure import measure
+    from harness.registry import BUNDLED_ORDER, resolve_all
+
+    items = resolve_all(surfaces or BUNDLED_ORDER)
+    result = measure(items, growth=not no_growth)
+    if out is not None:
+        written = _write_outputs(
+            out,
+            {
+                "measure.json": render.measure_json(result),
+                "measure.csv": render.measure_csv(result),
+                "measure.md": render.measure_markdown(result, per_tool=True),
+                "per_tool.csv": render.per_tool_csv(result),
+                "by_kinds.csv": render.by_kinds_csv(result),
+            },
+        )
+        click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
+    if fmt == "json":
+        click.echo(render.measure_json(result), nl=False)
+    elif fmt == "csv":
+        click.echo(render.per_tool_csv(result) if per_tool else render.measure_csv(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(render.measure_markdown(result, per_tool=per_tool), nl=False)
+    else:
+        _print(render.measure_rich(result, per_tool=per_tool))
+
+
+@main.command("budget")
+@click.argument("surface")
+@click.option("--max-chars", type=click.IntRange(min=0), required=True, help="Largest list size allowed.")
+@click.option("--max-tokens", type=click.IntRange(min=0), help="Largest o200k_base token count allowed.")
+def budget_command(surface: str, max_chars: int, max_tokens: int | None) -> None:
+    """Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured."""
+    from harness.budget import check_budget
+    from harness.registry import resolve
+
+    result = check_budget(resolve(surface), max_chars, max_tokens)
+    figure = f"{result.chars:,} chars"
+    limit = f"{result.max_chars:,} chars"
+    if result.tokens is not None and result.max_tokens is not None:
+        figure += f", {result.tokens:,} tokens"
+        limit += f", {result.max_tokens:,} tokens"
+    if result.within:
+        click.echo(f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})")
+        return
+    click.echo("largest tools: " + ", ".join(f"{t.name} {t.chars:,} chars" for t in result.largest))
+    over = []
+    if result.chars_over:
+        over.append(f"{result.chars_over:,} chars ({result.chars_over / max(result.max_chars, 1):.1%})")
+    if result.tokens_over:
+        over.append(f"{result.tokens_over:,} tokens")
+    click.echo(f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {' and '.join(over)}")
+    raise SystemExit(1)
+
+
+@main.command("serve")
+@click.argument("surface")
+@click.option("--page-size", type=click.IntRange(min=1), help="Tools per tools/list page (default: all in one).")
+def serve_command(surface: str, page_size: int | None) -> None:
+    """Serve a surface's tools over stdio."""
+    import anyio
+
+    from harness.registry import resolve
+    from harness.serving import surface_for_serving
+    from stubs.server import build_server, serve_stdio
+
+    built = surface_for_serving(resolve(surface))
+    anyio.run(serve_stdio, build_server(built, page_size=page_size))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""List size, tokens, per-tool cost and growth per kind, from tool lists as a client received them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from harness.errors import InvalidToolList
+from harness.snapshot_file import Snapshot
+from harness.surface import Kind, SurfaceDefinition
+from harness.tokens import ENCODING_NAME, count_tokens
+from harness.wire import PROTOCOL_VERSION, WireList, list_surface
+
+__all__ = [
+    "Growth",
+    "KindsPoint",
+    "Measurement",
+    "SurfaceMeasurement",
+    "ToolSize",
+    "compact_json",
+    "list_text",
+    "measure",
+    "wire_list",
+]
+
+Measurable = SurfaceDefinition | Snapshot
+
+
+def compact_json(value: Any) -> str:
+    """The counting rule: compact separators, key order as received, non-ASCII unescaped."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def list_text(tools: Sequence[dict[str, Any]]) -> str:
+    return compact_json(list(tools))
+
+
+@dataclass(frozen=True)
+class ToolSize:
+    name: str
+    chars: int
+    tokens: int | None
+    marginal_tokens: int | None
+
+
+@dataclass(frozen=True)
+class Growth:
+    """What one more kind costs: the change in tools, chars and tokens, and which tools it touched."""
+
+    kind: str
+    tools: int
+    chars: int
+    tokens: int | None
+    added_tools: list[str] = field(default_factory=list)
+    removed_tools: list[str] = field(default_factory=list)
+    changed_tools: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class KindsPoint:
+    """The list built with the first `kinds` kinds; `kind` is the one this point added."""
+
+    kinds: int
+    kind: str
+    tools: int
+    chars: int
+    tokens: int | None
+
+
+@dataclass(frozen=True)
+class SurfaceMeasurement:
+    name: str
+    title: str
+    source: str
+    protocol_version: str | None
+    tools: int
+    chars: int
+    tokens: int | None
+    per_tool: list[ToolSize]
+    growth: Growth | None
+    by_kinds: list[KindsPoint]
+    text: str = field(repr=False, compare=False, default="")
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        del data["text"]
+        return data
+
+    def largest(self, count: int) -> list[ToolSize]:
+        return sorted(self.per_tool, key=lambda t: t.chars, reverse=True)[:count]
+
+
+@dataclass(frozen=True)
+class Measurement:
+    encoding: str
+    protocol_version: str
+    surfaces: list[SurfaceMeasurement]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "encoding": self.encoding,
+            "protocol_version": self.protocol_version,
+            "surfaces": [s.to_json() for s in self.surfaces],
+        }
+
+
+async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None) -> WireList:
+    """The tools as a client receives them: a definition is built and served; a snapshot is as recorded."""
+    if isinstance(item, Snapshot):
+        if kinds is not None:
+            raise InvalidToolList(f"{item.path}: a snapshot cannot be rebuilt with other kinds")
+        return WireList(tools=item.tools, protocol_version=item.protocol_version or "unknown")
+    wire = await list_surface(item.build_surface(kinds))
+    if wire.protocol_version != PROTOCOL_VERSION:
+        raise InvalidToolList(
+            f"the MCP client negotiated protocol {wire.protocol_version}, not the pinned {PROTOCOL_VERSION}"
+        )
+    return wire
+
+
+def _per_tool(tools: list[dict[str, Any]], total_tokens: int | None, with_tokens: bool) -> list[ToolSize]:
+    texts = [compact_json(tool) for tool in tools]
+    sizes = []
+    for index, (tool, text) in enumerate(zip(tools, texts, strict=True)):
+        standalone = marginal = None
+        if with_tokens and total_tokens is not None:
+            standalone = count_tokens(text)
+            without = "[" + ",".join(texts[:index] + texts[index + 1 :]) + "]"
+            marginal = total_tokens - count_tokens(without)
+        sizes.append(ToolSize(name=str(tool.get("name")), chars=len(text), tokens=standalone, marginal_tokens=marginal))
+    return sizes
+
+
+def _growth(base: WireList, grown: WireList, kind: Kind, with_tokens: bool) -> Growth:
+    before = {str(t.get("name")): compact_json(t) for t in base.tools}
+    after = {str(t.get("name")): compact_json(t) for t in grown.tools}
+    base_text, grown_text = list_text(base.tools), list_text(grown.tools)
+    return Growth(
+        kind=kind.name,
+        tools=len(grown.tools) - len(base.tools),
+        chars=len(grown_text) - len(base_text),
+        tokens=count_tokens(grown_text) - count_tokens(base_text) if with_tokens else None,
+        added_tools=[n for n in after if n not in before],
+        removed_tools=[n for n in before if n not in after],
+        changed_tools=[n for n in after if n in before and after[n] != before[n]],
+    )
+
+
+async def _measure_one(item: Measurable, with_tokens: bool, with_growth: bool) -> SurfaceMeasurement:
+    wire = await wire_list(item)
+    text = list_text(wire.tools)
+    tokens = count_tokens(text) if with_tokens else None
+    growth: Growth | None = None
+    by_kinds: list[KindsPoint] = []
+    if isinstance(item, SurfaceDefinition) and with_growth:
+        if item.growth_kind is not None:
+            grown = await wire_list(item, [*item.kinds, item.growth_kind])
+            growth = _growth(wire, grown, item.growth_kind, with_tokens)
+        series = [*item.kinds, *([item.growth_kind] if item.growth_kind else [])]
+        for count in range(1, len(series) + 1):
+            point = await wire_list(item, series[:count])
+            point_text = list_text(point.tools)
+            by_kinds.append(
+                KindsPoint(
+                    kinds=count,
+                    kind=series[count - 1].name,
+                    tools=len(point.tools),
+                    chars=len(point_text),
+                    tokens=count_tokens(point_text) if with_tokens else None,
+                )
+            )
+    if isinstance(item, Snapshot):
+        title, source = item.server or item.name, str(item.path)
+    else:
+        title, source = item.title, item.source
+    return SurfaceMeasurement(
+        name=item.name,
+        title=title,
+        source=source,
+        protocol_version=wire.protocol_version,
+        tools=len(wire.tools),
+        chars=len(text),
+        tokens=tokens,
+        per_tool=_per_tool(wire.tools, tokens, with_tokens),
+        growth=growth,
+        by_kinds=by_kinds,
+        text=text,
+    )
+
+
+def measure(items: Sequence[Measurable], *, tokens: bool = True, growth: bool = True) -> Measurement:
+    """Measure each surface as a client receives it; growth and by-kinds only for buildable surfaces."""
+    import anyio
+
+    async def run() -> list[SurfaceMeasurement]:
+        return [await _measure_one(item, tokens, growth) for item in items]
+
+    return Measurement(encoding=ENCODING_NAME, protocol_version=PROTOCOL_VERSION, surfaces=anyio.run(run))

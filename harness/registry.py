@@ -1,0 +1,127 @@
+"""Finding surfaces: bundled and installed ones by entry point, or a `.py` module or JSON snapshot by path."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from harness.errors import SurfaceLoadError, ToolsurfaceError, UnknownSurface
+from harness.snapshot_file import Snapshot, load_snapshot
+from harness.surface import Kind, SurfaceDefinition
+
+__all__ = [
+    "BUNDLED_ORDER",
+    "ENTRY_POINT_GROUP",
+    "bundled_definitions",
+    "known_names",
+    "resolve",
+    "resolve_all",
+]
+
+ENTRY_POINT_GROUP = "toolsurface.surfaces"
+BUNDLED_ORDER = ("before-v2", "consistent", "v2-first", "v2")
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def known_names() -> list[str]:
+    names = list(_entry_points())
+    bundled = [n for n in BUNDLED_ORDER if n in names]
+    return bundled + sorted(n for n in names if n not in BUNDLED_ORDER)
+
+
+def _from_entry_point(ep: EntryPoint) -> SurfaceDefinition:
+    try:
+        loaded = ep.load()
+    except Exception as error:
+        raise SurfaceLoadError(
+            f"surface {ep.name!r} ({ep.value}): failed to load: {type(error).__name__}: {error}"
+        ) from None
+    if isinstance(loaded, ModuleType):
+        definition = _from_module(loaded, f"{ep.name} ({ep.value})", default_name=ep.name)
+    elif isinstance(loaded, SurfaceDefinition):
+        definition = loaded
+    else:
+        raise SurfaceLoadError(
+            f"surface {ep.name!r} ({ep.value}): is a {type(loaded).__name__}, not a SurfaceDefinition or module"
+        )
+    return replace(definition, name=ep.name, source=definition.source or f"entry point {ep.value}")
+
+
+def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceDefinition:
+    surface = getattr(module, "SURFACE", None)
+    if isinstance(surface, SurfaceDefinition):
+        return replace(surface, source=surface.source or origin)
+    build = getattr(module, "build", None)
+    if not callable(build):
+        raise SurfaceLoadError(f"{origin}: defines neither SURFACE (a SurfaceDefinition) nor build(kinds)")
+    kinds: Sequence[Any] = getattr(module, "KINDS", ())
+    growth = getattr(module, "GROWTH_KIND", None)
+    if not all(isinstance(k, Kind) for k in kinds) or not (growth is None or isinstance(growth, Kind)):
+        raise SurfaceLoadError(f"{origin}: KINDS and GROWTH_KIND must be Kind records")
+    return SurfaceDefinition(
+        name=str(getattr(module, "NAME", default_name)),
+        title=str(getattr(module, "TITLE", default_name)),
+        purpose=str(getattr(module, "PURPOSE", (module.__doc__ or "").strip().split("\n")[0])),
+        build=build,
+        kinds=tuple(kinds),
+        growth_kind=growth,
+        source=origin,
+    )
+
+
+def _load_module_file(path: Path) -> SurfaceDefinition:
+    if not path.is_file():
+        raise SurfaceLoadError(f"{path}: no such file")
+    module_name = f"toolsurface_user_surface_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise SurfaceLoadError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except ToolsurfaceError:
+        raise
+    except BaseException as error:
+        sys.modules.pop(module_name, None)
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        raise SurfaceLoadError(f"{path}: failed to import: {type(error).__name__}: {error}") from None
+    return _from_module(module, str(path), default_name=path.stem)
+
+
+def _looks_like_path(spec: str) -> bool:
+    return spec.endswith((".py", ".json")) or "/" in spec or "\\" in spec
+
+
+def resolve(spec: str) -> SurfaceDefinition | Snapshot:
+    """A surface name, a path to a `.py` surface module, or a path to a tools/list JSON snapshot."""
+    if _looks_like_path(spec):
+        path = Path(spec)
+        if path.suffix == ".py":
+            return _load_module_file(path)
+        if path.suffix == ".json" or path.is_file():
+            return load_snapshot(path)
+        raise SurfaceLoadError(f"{path}: not a .py surface module or a .json tools list")
+    found = _entry_points().get(spec)
+    if found is None:
+        raise UnknownSurface(spec, known_names())
+    return _from_entry_point(found)
+
+
+def resolve_all(specs: Sequence[str]) -> list[SurfaceDefinition | Snapshot]:
+    return [resolve(spec) for spec in specs]
+
+
+def bundled_definitions() -> list[SurfaceDefinition]:
+    found = _entry_points()
+    return [_from_entry_point(found[name]) for name in BUNDLED_ORDER if name in found]

@@ -1,0 +1,153 @@
+"""The surface model: kinds as data, a definition that builds tools from kinds, a built surface."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from harness.errors import InvalidToolList, SurfaceLoadError, ToolsurfaceError
+
+if TYPE_CHECKING:
+    from mcp.types import Tool
+
+__all__ = [
+    "Access",
+    "BuildFunction",
+    "Kind",
+    "KindAction",
+    "KindField",
+    "KindTool",
+    "Surface",
+    "SurfaceDefinition",
+]
+
+
+class Access(StrEnum):
+    """The permission split clients grant per tool: read, write, irreversible."""
+
+    READ = "read"
+    WRITE = "write"
+    IRREVERSIBLE = "irreversible"
+
+
+@dataclass(frozen=True)
+class KindField:
+    """A field, filter or parameter of a kind: its name, JSON type and a short note."""
+
+    name: str
+    type: str = "string"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class KindAction:
+    name: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class KindTool:
+    """A tool a surface with one tool per operation spends on this kind (`commit_list`, ...)."""
+
+    verb: str
+    access: Access
+    summary: str
+    params: tuple[KindField, ...] = ()
+    required: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Kind:
+    """An item kind as data. Surfaces render it: a line in a description, a filter, a tool per verb.
+
+    `refs` are the reference forms that address an item of this kind besides its number
+    (`memory:<id>`); `numbered` says whether project items of the kind have a number.
+    """
+
+    name: str
+    plural: str
+    noun: str = ""
+    numbered: bool = True
+    refs: tuple[str, ...] = ()
+    reads: str = ""
+    fields: tuple[KindField, ...] = ()
+    filters: tuple[KindField, ...] = ()
+    actions: tuple[KindAction, ...] = ()
+    tools: tuple[KindTool, ...] = ()
+
+    @property
+    def phrase(self) -> str:
+        """How a sentence names one item of the kind."""
+        return self.noun or self.name
+
+
+def _as_tool(value: object, origin: str) -> Tool:
+    """A Tool, or a dict in wire form (camelCase keys) that validates as one."""
+    import mcp.types as types
+    from pydantic import ValidationError
+
+    if isinstance(value, types.Tool):
+        return value
+    if not isinstance(value, dict):
+        raise InvalidToolList(f"{origin}: build() returned a {type(value).__name__} where a Tool was expected")
+    try:
+        return types.Tool.model_validate(value)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(root)"
+        raise InvalidToolList(
+            f"{origin}: tool {value.get('name')!r} is not an MCP Tool: {where}: {first['msg']}"
+        ) from None
+
+
+BuildFunction = Callable[[Sequence[Kind]], Sequence["Tool"]]
+
+
+@dataclass(frozen=True)
+class SurfaceDefinition:
+    """A candidate tool list that can be built for any set of kinds.
+
+    `kinds` are the kinds the surface is measured with; `growth_kind` is the one more kind whose
+    cost the growth figure reports.
+    """
+
+    name: str
+    title: str
+    purpose: str
+    build: BuildFunction
+    kinds: tuple[Kind, ...] = ()
+    growth_kind: Kind | None = None
+    source: str = ""
+
+    def build_surface(self, kinds: Sequence[Kind] | None = None) -> Surface:
+        """Build the tools for `kinds` (default: the surface's own); a failing build is the surface's error."""
+        chosen = tuple(self.kinds if kinds is None else kinds)
+        origin = self.source or self.name
+        try:
+            built = list(self.build(chosen))
+        except ToolsurfaceError:
+            raise
+        except Exception as error:
+            raise SurfaceLoadError(f"{origin}: build() failed: {type(error).__name__}: {error}") from None
+        return Surface(
+            name=self.name,
+            title=self.title,
+            purpose=self.purpose,
+            kinds=tuple(k.name for k in chosen),
+            tools=tuple(_as_tool(tool, origin) for tool in built),
+            source=self.source,
+        )
+
+
+@dataclass(frozen=True)
+class Surface:
+    """One built tool list."""
+
+    name: str
+    title: str
+    purpose: str
+    kinds: tuple[str, ...]
+    tools: tuple[Tool, ...] = field(default=())
+    source: str = ""

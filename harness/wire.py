@@ -1,0 +1,73 @@
+"""Listing tools exactly as an MCP client receives them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.errors import InvalidToolList
+from harness.surface import Surface
+from harness.validate import validate_wire_tools
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
+
+__all__ = ["PROTOCOL_VERSION", "WireList", "list_surface", "list_tools_raw", "wire_form"]
+
+# The handshake era is pinned because key order inside a tool differs between eras; every
+# result records the version it was read in.
+PROTOCOL_VERSION = "2025-11-25"
+MAX_PAGES = 10_000
+
+
+@dataclass(frozen=True)
+class WireList:
+    """The `tools` array of tools/list, every page joined, each tool exactly as sent."""
+
+    tools: list[dict[str, Any]]
+    protocol_version: str
+    pages: int = 1
+
+
+def wire_form(surface: Surface) -> list[dict[str, Any]]:
+    """The tools as a server would serialise them, for checks before serving."""
+    return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in surface.tools]
+
+
+async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], int]:
+    """Every page of tools/list, following nextCursor, without parsing the tools into models."""
+    import mcp.types as types
+    from pydantic import TypeAdapter
+
+    adapter = TypeAdapter(dict[str, Any])
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for pages in range(1, MAX_PAGES + 1):
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        # A TypeAdapter instead of the result model keeps the answer exactly as sent.
+        raw = await session.send_request(types.ListToolsRequest(params=params), adapter)  # type: ignore[type-var]
+        page = raw.get("tools")
+        if not isinstance(page, list):
+            raise InvalidToolList("tools/list answered without a tools array")
+        tools.extend(page)
+        cursor = raw.get("nextCursor")
+        if cursor is None:
+            return tools, pages
+        if cursor in seen:
+            raise InvalidToolList(f"tools/list repeats the cursor {cursor!r}")
+        seen.add(cursor)
+    raise InvalidToolList(f"tools/list did not end after {MAX_PAGES} pages")
+
+
+async def list_surface(surface: Surface, page_size: int | None = None) -> WireList:
+    """Serve a built surface in memory and list it through a real client over JSON-RPC."""
+    from mcp import Client
+
+    from stubs.server import build_server
+
+    validate_wire_tools(wire_form(surface), surface.source or surface.name)
+    server = build_server(surface, page_size=page_size)
+    async with Client(server, mode="legacy") as client:
+        tools, pages = await list_tools_raw(client.session)
+        return WireList(tools=tools, protocol_version=client.protocol_version, pages=pages)

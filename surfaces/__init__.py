@@ -1,0 +1,1 @@
+"""Candidate tool lists. The bundled ones are the Conderis study in `surfaces.conderis`."""

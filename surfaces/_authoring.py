@@ -1,0 +1,59 @@
+"""Small helpers for writing a surface: JSON Schema properties, annotations from the access split."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import mcp.types as types
+
+from harness.surface import Access
+
+__all__ = ["annotations_for", "join_words", "make_tool", "object_schema", "prop"]
+
+Schema = dict[str, Any]
+
+
+def prop(type_: str, description: str = "", **extra: Any) -> Schema:
+    """A property; without a description when its name says all there is to say."""
+    schema: Schema = {"type": type_}
+    if description:
+        schema["description"] = description
+    return {**schema, **extra}
+
+
+def object_schema(properties: Mapping[str, Schema], required: Sequence[str] = ()) -> Schema:
+    schema: Schema = {"type": "object", "properties": dict(properties)}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def annotations_for(access: Access) -> types.ToolAnnotations:
+    """readOnlyHint/destructiveHint as the split says; a write that is not destructive must say so."""
+    if access is Access.READ:
+        return types.ToolAnnotations(read_only_hint=True)
+    return types.ToolAnnotations(read_only_hint=False, destructive_hint=access is Access.IRREVERSIBLE)
+
+
+def make_tool(
+    name: str,
+    description: str,
+    access: Access,
+    properties: Mapping[str, Schema],
+    required: Sequence[str] = (),
+) -> types.Tool:
+    return types.Tool(
+        name=name,
+        description=description,
+        input_schema=object_schema(properties, required),
+        annotations=annotations_for(access),
+    )
+
+
+def join_words(words: Iterable[str], last: str = "or") -> str:
+    """`a`, `a or b`, `a, b or c`."""
+    items = list(words)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"

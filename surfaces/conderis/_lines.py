@@ -1,0 +1,61 @@
+"""Kind lines shared by the Conderis surfaces: one line per kind, named the same way everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from harness.surface import Kind, KindAction, KindField
+from surfaces._authoring import join_words
+
+__all__ = ["action_rows", "address", "field_list", "kind_lines", "kinds_phrase"]
+
+
+def field_list(fields: Sequence[KindField]) -> str:
+    return ", ".join(f"{f.name} ({f.note})" if f.note else f.name for f in fields)
+
+
+def kinds_phrase(kinds: Sequence[Kind], plural: bool = False) -> str:
+    """The kinds as a sentence names them; kinds with a noun phrase of their own go last."""
+    plain = [k.plural if plural else k.name for k in kinds if not k.noun]
+    phrased = [k.noun for k in kinds if k.noun]
+    return join_words(plain + phrased)
+
+
+def kind_lines(kinds: Sequence[Kind], line: Callable[[Kind], str]) -> str:
+    return "\n".join(f"- {k.name}: {line(k)}" for k in kinds)
+
+
+def address(kind: Kind) -> str:
+    forms = (["number"] if kind.numbered else []) + [f"ref {ref}" for ref in kind.refs]
+    return " or ".join(forms)
+
+
+def _action_list(actions: Sequence[KindAction]) -> str:
+    """Neighbouring actions with the same note share it: `approve, reject (both with a reason)`."""
+    parts: list[str] = []
+    index = 0
+    while index < len(actions):
+        end = index
+        while end + 1 < len(actions) and actions[end + 1].note and actions[end + 1].note == actions[index].note:
+            end += 1
+        names = ", ".join(a.name for a in actions[index : end + 1])
+        note = actions[index].note
+        if note and end > index:
+            parts.append(f"{names} ({'both' if end == index + 1 else 'all'} {note})")
+        else:
+            parts.append(f"{names} ({note})" if note else names)
+        index = end + 1
+    return ", ".join(parts)
+
+
+def action_rows(kinds: Sequence[Kind], common: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(kinds, actions) rows; kinds with equal actions share a row, `common` actions form an `any item` row."""
+    rows: dict[str, list[str]] = {}
+    for kind in kinds:
+        own = [a for a in kind.actions if a.name not in common]
+        if own:
+            rows.setdefault(_action_list(own), []).append(kind.name)
+    result = [(", ".join(names), actions) for actions, names in rows.items()]
+    if common and any(a.name in common for k in kinds for a in k.actions):
+        result.append(("any item", ", ".join(common)))
+    return result

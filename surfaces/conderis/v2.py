@@ -1,0 +1,12 @@
+"""Tool surface v2, final design: eight tools as the page's newest version describes them."""
+
+from surfaces.conderis._eight import FINAL, eight_tool_surface
+
+__all__ = ["SURFACE"]
+
+SURFACE = eight_tool_surface(
+    "v2",
+    "v2, final design",
+    "Eight tools; tasks are the active ones unless includeClosed, proposal actions need no version.",
+    FINAL,
+)

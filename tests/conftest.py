@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.measure import Measurement, measure
+from harness.registry import BUNDLED_ORDER, resolve_all
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 120) -> Run:
+    """The CLI as a user runs it: a real subprocess."""
+    full_env = {**os.environ, **(env or {})}
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        cwd=cwd,
+        timeout=timeout,
+    )
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+@pytest.fixture(scope="session")
+def bundled() -> Measurement:
+    return measure(resolve_all(BUNDLED_ORDER))
+
+
+def by_name(m: Measurement) -> dict[str, Any]:
+    return {s.name: s for s in m.surfaces}
+
+
+def tool_names(tools: Sequence[Any]) -> list[str]:
+    return [t.name for t in tools]

@@ -1,0 +1,115 @@
+"""Every error a user can cause ends with one clear line on stderr and exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run, run_cli
+
+
+def assert_one_line_error(run: Run, *needles: str) -> None:
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("command", [["measure"], ["budget", "--max-chars", "7000"], ["serve"]])
+def test_unknown_surface_lists_the_known_ones(command: list[str]) -> None:
+    run = run_cli(*command[:1], "no-such-surface", *command[1:])
+    assert_one_line_error(run, "unknown surface 'no-such-surface'", "before-v2, consistent, v2-first, v2")
+
+
+def test_module_that_fails_to_import(tmp_path: Path) -> None:
+    module = tmp_path / "broken.py"
+    module.write_text("import no_such_module_anywhere\n", encoding="utf-8")
+    assert_one_line_error(run_cli("measure", str(module)), str(module), "failed to import", "ModuleNotFoundError")
+
+
+def test_module_with_a_syntax_error(tmp_path: Path) -> None:
+    module = tmp_path / "syntax.py"
+    module.write_text("def build(kinds:\n", encoding="utf-8")
+    assert_one_line_error(run_cli("measure", str(module)), str(module), "SyntaxError")
+
+
+def test_module_without_build(tmp_path: Path) -> None:
+    module = tmp_path / "empty.py"
+    module.write_text("X = 1\n", encoding="utf-8")
+    assert_one_line_error(run_cli("measure", str(module)), str(module), "build(kinds)")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert_one_line_error(run_cli("measure", str(tmp_path / "nope.json")), "nope.json", "no such file")
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("not json at all", "not JSON"),
+        ('{"tool": []}', "not a tools list"),
+        ("[1, 2]", "not a tools list"),
+        ('{"tools": [42]}', "tools[0] is not a JSON object"),
+        ('{"tools": [{"description": "x", "inputSchema": {"type": "object"}}]}', "has no name"),
+        ('{"tools": [{"name": "a"}]}', "has no inputSchema"),
+        ('{"tools": [{"name": "a", "inputSchema": {"type": "string"}}]}', '"type": "object"'),
+    ],
+)
+def test_json_that_is_not_a_tools_list(tmp_path: Path, content: str, problem: str) -> None:
+    path = tmp_path / "snap.json"
+    path.write_text(content, encoding="utf-8")
+    assert_one_line_error(run_cli("measure", str(path)), str(path), problem)
+
+
+def test_input_schema_that_is_not_valid_json_schema(tmp_path: Path) -> None:
+    path = tmp_path / "snap.json"
+    bad = {"type": "object", "properties": {"a": {"type": "strnig"}}}
+    path.write_text(json.dumps({"tools": [{"name": "a", "inputSchema": bad}]}), encoding="utf-8")
+    assert_one_line_error(
+        run_cli("measure", str(path)), str(path), "tool 'a'", "not a valid JSON Schema", "properties/a/type"
+    )
+
+
+def test_module_with_an_invalid_input_schema(tmp_path: Path) -> None:
+    module = tmp_path / "bad_schema.py"
+    module.write_text(
+        "import mcp.types as types\n"
+        "def build(kinds):\n"
+        "    return [types.Tool(name='a', input_schema={'type': 'object', 'required': 'x'})]\n",
+        encoding="utf-8",
+    )
+    assert_one_line_error(run_cli("budget", str(module), "--max-chars", "10"), str(module), "not a valid JSON Schema")
+
+
+def test_two_tools_with_one_name(tmp_path: Path) -> None:
+    path = tmp_path / "dup.json"
+    tool = {"name": "twice", "inputSchema": {"type": "object"}}
+    path.write_text(json.dumps({"tools": [tool, tool]}), encoding="utf-8")
+    assert_one_line_error(run_cli("measure", str(path)), str(path), "two tools are named 'twice'")
+
+
+def test_module_with_two_tools_of_one_name(tmp_path: Path) -> None:
+    module = tmp_path / "dup.py"
+    module.write_text(
+        "import mcp.types as types\n"
+        "def build(kinds):\n"
+        "    return [types.Tool(name='a', input_schema={'type': 'object'})] * 2\n",
+        encoding="utf-8",
+    )
+    assert_one_line_error(run_cli("measure", str(module)), str(module), "two tools are named 'a'")
+
+
+def test_module_whose_build_raises(tmp_path: Path) -> None:
+    module = tmp_path / "raises.py"
+    module.write_text("def build(kinds):\n    raise ValueError('no tools today')\n", encoding="utf-8")
+    assert_one_line_error(run_cli("measure", str(module)), str(module), "ValueError", "no tools today")
+
+
+def test_module_whose_build_returns_no_tools(tmp_path: Path) -> None:
+    module = tmp_path / "odd.py"
+    module.write_text("def build(kinds):\n    return [{'name': 'x'}]\n", encoding="utf-8")
+    assert_one_line_error(run_cli("measure", str(module)), str(module), "tool")
