@@ -12,6 +12,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchmarks.stub_calls import measure_stub
 from benchmarks.timing import Figure, time_command
 
 HERE = Path(__file__).resolve().parent
@@ -45,6 +46,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         "budget_s": time_command([*cli, "budget", "v2", "--max-chars", "7000"], runs),
         "measure_all_s": time_command([*cli, "measure", "--format", "json"], runs),
         "import_mcp_s": time_command([sys.executable, "-c", "import mcp.server"], runs),
+        **measure_stub("v2", calls=2000, starts=runs),
     }
 
 

@@ -175,17 +175,29 @@ def budget_command(surface: str, max_chars: int, max_tokens: int | None) -> None
 
 @main.command("serve")
 @click.argument("surface")
+@click.option(
+    "--fixture", type=click.Path(dir_okay=False, path_type=Path), help="Project fixture (default: the surface's own)."
+)
+@click.option(
+    "--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), help="Append a JSONL record per call."
+)
+@click.option(
+    "--state", type=click.Path(dir_okay=False, path_type=Path), help="Write the final project state here on shutdown."
+)
+@click.option("--http", "http", metavar="HOST:PORT", help="Serve streamable HTTP on loopback instead of stdio.")
 @click.option("--page-size", type=click.IntRange(min=1), help="Tools per tools/list page (default: all in one).")
-def serve_command(surface: str, page_size: int | None) -> None:
-    """Serve a surface's tools over stdio."""
-    import anyio
+def serve_command(
+    surface: str,
+    fixture: Path | None,
+    log_path: Path | None,
+    state: Path | None,
+    http: str | None,
+    page_size: int | None,
+) -> None:
+    """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
+    from harness.serving import serve
 
-    from harness.registry import resolve
-    from harness.serving import surface_for_serving
-    from stubs.server import build_server, serve_stdio
-
-    built = surface_for_serving(resolve(surface))
-    anyio.run(serve_stdio, build_server(built, page_size=page_size))
+    serve(surface, fixture=fixture, log_path=log_path, state_path=state, http=http, page_size=page_size)
 
 
 if __name__ == "__main__":

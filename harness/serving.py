@@ -1,12 +1,20 @@
-"""Turning anything that names a surface into a built surface a server can serve."""
+"""Serving a surface: turning anything that names one into a running stub server."""
 
 from __future__ import annotations
 
-from harness.errors import InvalidToolList
-from harness.snapshot_file import Snapshot
-from harness.surface import Surface, SurfaceDefinition
+import json
+import os
+import signal
+from pathlib import Path
+from types import FrameType
 
-__all__ = ["surface_for_serving"]
+from harness.errors import InvalidToolList, ToolsurfaceError
+from harness.snapshot_file import Snapshot
+from harness.surface import Stub, Surface, SurfaceDefinition
+
+__all__ = ["LOOPBACK", "parse_http", "serve", "start_stub", "surface_for_serving", "write_state"]
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
@@ -22,10 +30,76 @@ def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
             f"{item.path}: a tool does not fit the MCP Tool type: {error.errors()[0]['msg']}"
         ) from None
     return Surface(
-        name=item.name,
-        title=item.server or item.name,
-        purpose="",
-        kinds=(),
-        tools=tools,
-        source=str(item.path),
+        name=item.name, title=item.server or item.name, purpose="", kinds=(), tools=tools, source=str(item.path)
     )
+
+
+def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
+    """A fresh stub for the surface; a surface without one is served for listing only."""
+    if surface.stub is None:
+        if fixture is not None:
+            raise ToolsurfaceError(f"surface {surface.name!r} has no stub to load the fixture {fixture} into")
+        return None
+    return surface.stub(fixture)
+
+
+def parse_http(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ToolsurfaceError(f"--http {value!r}: expected HOST:PORT, e.g. 127.0.0.1:8765")
+    if host not in LOOPBACK:
+        raise ToolsurfaceError(f"--http {value!r}: the stub serves on loopback only ({', '.join(LOOPBACK)})")
+    return host, int(port)
+
+
+def write_state(stub: Stub, path: Path) -> None:
+    """Atomically, so a reader never sees half a state."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(stub.state(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def serve(
+    spec: str,
+    *,
+    fixture: Path | None = None,
+    log_path: Path | None = None,
+    state_path: Path | None = None,
+    http: str | None = None,
+    page_size: int | None = None,
+) -> None:
+    """Run until the client goes away (stdio) or the process is stopped; then write the state if asked."""
+    import anyio
+
+    from harness.registry import resolve
+    from stubs.calllog import CallLog
+    from stubs.server import build_server, serve_http
+    from stubs.stdio import serve_stdio
+
+    address = parse_http(http) if http else None
+    surface = surface_for_serving(resolve(spec))
+    stub = start_stub(surface, fixture)
+    if state_path is not None and stub is None:
+        raise ToolsurfaceError(f"surface {surface.name!r} has no stub, so it has no state to write")
+    try:
+        log = CallLog(log_path)
+    except OSError as error:
+        raise ToolsurfaceError(f"cannot open the call log {log_path}: {error.strerror or error}") from None
+    server = build_server(surface, stub, log, page_size)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        if address is None:
+            anyio.run(serve_stdio, server)
+        else:
+            anyio.run(serve_http, server, *address)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        log.close()
+        if stub is not None and state_path is not None:
+            write_state(stub, state_path)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from harness.errors import InvalidToolList, SurfaceLoadError, ToolsurfaceError
 
@@ -19,6 +20,8 @@ __all__ = [
     "KindAction",
     "KindField",
     "KindTool",
+    "Stub",
+    "StubFactory",
     "Surface",
     "SurfaceDefinition",
 ]
@@ -105,6 +108,21 @@ def _as_tool(value: object, origin: str) -> Tool:
 BuildFunction = Callable[[Sequence[Kind]], Sequence["Tool"]]
 
 
+class Stub(Protocol):
+    """What answers a surface's calls in a stub server: one fixed project, changed only by calls.
+
+    `call` returns the answer (text or JSON-ready data) or raises a refusal that names what is allowed.
+    """
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> Any: ...
+
+    def state(self) -> dict[str, Any]: ...
+
+
+StubFactory = Callable[[Path | None], Stub]
+"""Builds a fresh stub from a fixture file (None: the surface's own fixture)."""
+
+
 @dataclass(frozen=True)
 class SurfaceDefinition:
     """A candidate tool list that can be built for any set of kinds.
@@ -120,6 +138,7 @@ class SurfaceDefinition:
     kinds: tuple[Kind, ...] = ()
     growth_kind: Kind | None = None
     source: str = ""
+    stub: StubFactory | None = None
 
     def build_surface(self, kinds: Sequence[Kind] | None = None) -> Surface:
         """Build the tools for `kinds` (default: the surface's own); a failing build is the surface's error."""
@@ -138,6 +157,7 @@ class SurfaceDefinition:
             kinds=tuple(k.name for k in chosen),
             tools=tuple(_as_tool(tool, origin) for tool in built),
             source=self.source,
+            stub=self.stub,
         )
 
 
@@ -151,3 +171,4 @@ class Surface:
     kinds: tuple[str, ...]
     tools: tuple[Tool, ...] = field(default=())
     source: str = ""
+    stub: StubFactory | None = None

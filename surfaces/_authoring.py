@@ -14,7 +14,7 @@ __all__ = ["annotations_for", "join_words", "make_tool", "object_schema", "prop"
 Schema = dict[str, Any]
 
 
-def prop(type_: str, description: str = "", **extra: Any) -> Schema:
+def prop(type_: str | list[str], description: str = "", **extra: Any) -> Schema:
     """A property; without a description when its name says all there is to say."""
     schema: Schema = {"type": type_}
     if description:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 import mcp.types as types
 
-from harness.surface import Access, Kind, KindField, SurfaceDefinition
+from harness.surface import Access, Kind, KindField, Stub, SurfaceDefinition
 from surfaces._authoring import make_tool, prop
 from surfaces.conderis._lines import action_rows, address, field_list, kind_lines, kinds_phrase
 from surfaces.conderis._shared import cursor_paging, project_id, study, version
@@ -215,7 +216,13 @@ def build_eight(kinds: Sequence[Kind], design: Design) -> list[types.Tool]:
 
 
 def eight_tool_surface(name: str, title: str, purpose: str, design: Design) -> SurfaceDefinition:
-    return study(name, title, purpose, partial(_build, design))
+    return study(name, title, purpose, partial(_build, design), partial(_stub, design))
+
+
+def _stub(design: Design, fixture: Path | None) -> Stub:
+    from stubs.conderis.eight import eight_stub
+
+    return eight_stub(design, fixture)
 
 
 def _build(design: Design, kinds: Sequence[Kind]) -> list[types.Tool]:

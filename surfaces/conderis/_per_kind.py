@@ -10,7 +10,7 @@ from typing import Any
 
 import mcp.types as types
 
-from harness.surface import Kind, KindField, KindTool, SurfaceDefinition
+from harness.surface import Kind, KindField, KindTool, StubFactory, SurfaceDefinition
 from surfaces._authoring import make_tool, prop
 from surfaces.conderis._shared import study
 
@@ -68,6 +68,6 @@ def _build(owned: Sequence[OwnedTool], conventions: Conventions, kinds: Sequence
 
 
 def per_kind_surface(
-    name: str, title: str, purpose: str, owned: Sequence[OwnedTool], conventions: Conventions
+    name: str, title: str, purpose: str, owned: Sequence[OwnedTool], conventions: Conventions, stub: StubFactory
 ) -> SurfaceDefinition:
-    return study(name, title, purpose, partial(_build, tuple(owned), conventions))
+    return study(name, title, purpose, partial(_build, tuple(owned), conventions), stub)

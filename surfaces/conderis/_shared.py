@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.surface import BuildFunction, SurfaceDefinition
+from harness.surface import BuildFunction, StubFactory, SurfaceDefinition
 from surfaces._authoring import prop
 from surfaces.conderis.kinds import COMMIT, KINDS
 
@@ -36,6 +36,8 @@ def offset_paging(default: int = 20, maximum: int = 100) -> dict[str, Schema]:
     }
 
 
-def study(name: str, title: str, purpose: str, build: BuildFunction) -> SurfaceDefinition:
-    """A surface of the Conderis study: measured with its five kinds, grown by commit."""
-    return SurfaceDefinition(name=name, title=title, purpose=purpose, build=build, kinds=KINDS, growth_kind=COMMIT)
+def study(name: str, title: str, purpose: str, build: BuildFunction, stub: StubFactory) -> SurfaceDefinition:
+    """A surface of the Conderis study: measured with its five kinds, grown by commit, served by a stub."""
+    return SurfaceDefinition(
+        name=name, title=title, purpose=purpose, build=build, kinds=KINDS, growth_kind=COMMIT, stub=stub
+    )

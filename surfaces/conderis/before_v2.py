@@ -10,7 +10,9 @@ in one list, limit only in two; and `kind` meaning the relation type in the rela
 
 from __future__ import annotations
 
-from harness.surface import Access, KindField
+from pathlib import Path
+
+from harness.surface import Access, KindField, Stub
 from surfaces._authoring import make_tool, prop
 from surfaces.conderis._per_kind import Conventions, OwnedTool, per_kind_surface
 from surfaces.conderis._shared import offset_paging, project_id
@@ -463,6 +465,12 @@ def _param_note(field: KindField) -> str:
     return f"The number of the {field.name}." if field.type == "integer" else f"The {field.name}."
 
 
+def _stub(fixture: Path | None) -> Stub:
+    from stubs.conderis.before_v2 import before_v2_stub
+
+    return before_v2_stub(fixture)
+
+
 SURFACE = per_kind_surface(
     "before-v2",
     "Before v2",
@@ -474,4 +482,5 @@ SURFACE = per_kind_surface(
         param_name=_param_name,
         param_note=_param_note,
     ),
+    _stub,
 )

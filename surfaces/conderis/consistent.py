@@ -9,9 +9,10 @@ consolidation changes (one tool serving every kind) is left as it was.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from harness.surface import Access, Kind
+from harness.surface import Access, Kind, Stub
 from surfaces._authoring import make_tool, prop
 from surfaces.conderis._per_kind import Conventions, OwnedTool, per_kind_surface
 from surfaces.conderis._shared import cursor_paging, project_id, version
@@ -28,15 +29,17 @@ _PAGING = cursor_paging()
 _KEEP = "An omitted field is kept, null clears it."
 _PROPOSE = "Without write permission, or with propose, the change becomes a proposal."
 _VERSIONED = {"version": version()}
+_KEPT = {"title", "status", "visibility"}  # a title and a status are never cleared; visibility is fixed
 _TASK_ACTION = {"projectId": _PROJECT, "number": _NUMBER, **_VERSIONED}
 
 
-def _fields(kind: Kind) -> dict[str, Any]:
-    """A kind's fields as parameters, named as item_store's lines name them."""
+def _fields(kind: Kind, clearable: bool = False) -> dict[str, Any]:
+    """A kind's fields as parameters, named as item_store's lines name them; null clears where it may."""
     fields: dict[str, Any] = {}
     for field in kind.fields:
         extra = {"items": {"type": "string"}} if field.type == "array" else {}
-        fields[field.name] = prop(field.type, field.note, **extra)
+        type_: str | list[str] = [field.type, "null"] if clearable and field.name not in _KEPT else field.type
+        fields[field.name] = prop(type_, field.note, **extra)
     return fields
 
 
@@ -99,8 +102,8 @@ _TOOLS = [
             {
                 "projectId": _PROJECT,
                 "name": prop("string"),
-                "description": prop("string"),
-                "remote": prop("string"),
+                "description": prop(["string", "null"]),
+                "remote": prop(["string", "null"]),
             },
             ["projectId"],
         )
@@ -203,7 +206,7 @@ _TOOLS = [
                 "projectId": project_id("Omit for a personal memory"),
                 "number": _NUMBER,
                 "ref": prop("string", "memory:<id> of a personal memory"),
-                **_fields(MEMORY),
+                **_fields(MEMORY, clearable=True),
                 **_proposing(),
             },
         ),
@@ -215,7 +218,7 @@ _TOOLS = [
             f"Create or change a page, or the instructions with ref instructions. {_KEEP} A move (parent, position "
             f"only) needs no version. {_PROPOSE}",
             W,
-            {"projectId": _PROJECT, "number": _NUMBER, "ref": _REF, **_fields(PAGE), **_proposing()},
+            {"projectId": _PROJECT, "number": _NUMBER, "ref": _REF, **_fields(PAGE, clearable=True), **_proposing()},
             ["projectId"],
         ),
         ("page", "instructions"),
@@ -235,7 +238,7 @@ _TOOLS = [
             "task_patch",
             f"Change a task's fields. {_KEEP} Close it with task_complete or status canceled.",
             W,
-            {"projectId": _PROJECT, "number": _NUMBER, **_VERSIONED, **_fields(TASK)},
+            {"projectId": _PROJECT, "number": _NUMBER, **_VERSIONED, **_fields(TASK, clearable=True)},
             ["projectId", "number", "version"],
         ),
         ("task",),
@@ -369,10 +372,17 @@ _TOOLS = [
 ]
 
 
+def _stub(fixture: Path | None) -> Stub:
+    from stubs.conderis.consistent import consistent_stub
+
+    return consistent_stub(fixture)
+
+
 SURFACE = per_kind_surface(
     "consistent",
     "Consistency fixes only",
     "The 27 old tools with the inconsistencies fixed and descriptions cut to v2 length, plus task_block.",
     _TOOLS,
     Conventions(project=_PROJECT, paging=lambda kind: dict(_PAGING)),
+    _stub,
 )

@@ -1,0 +1,83 @@
+"""The call log: one JSON line per tools/list and tools/call, flushed before the answer goes out."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = ["CallLog", "CallRecord", "read_log"]
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    seq: int
+    time: str
+    method: str
+    tool: str | None
+    arguments: dict[str, Any] | None
+    outcome: str
+    message: str | None
+    response_chars: int
+    latency_ms: float
+    allowed: list[str] | None = None
+
+
+class CallLog:
+    """Appends records to a JSONL file (or keeps them in memory only when there is no file)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self.records: list[CallRecord] = []
+        self._file: IO[str] | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = path.open("a", encoding="utf-8")
+
+    def write(
+        self,
+        method: str,
+        tool: str | None,
+        arguments: dict[str, Any] | None,
+        outcome: str,
+        message: str | None,
+        response_chars: int,
+        started: float,
+        allowed: list[str] | None = None,
+    ) -> CallRecord:
+        record = CallRecord(
+            seq=len(self.records) + 1,
+            time=datetime.now(UTC).isoformat(timespec="milliseconds"),
+            method=method,
+            tool=tool,
+            arguments=arguments,
+            outcome=outcome,
+            message=message,
+            response_chars=response_chars,
+            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+            allowed=allowed,
+        )
+        self.records.append(record)
+        if self._file is not None:
+            self._file.write(json.dumps(asdict(record), ensure_ascii=False) + "\n")
+            self._file.flush()
+        return record
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The records of a log; a last line cut off by a killed server is left out."""
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            break
+    return records

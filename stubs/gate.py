@@ -1,0 +1,131 @@
+"""Every call passes here: the tool must exist, the arguments must fit its schema and name only its
+parameters, then the surface's rules decide. Each call is logged before it is answered."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import mcp.types as types
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from harness.surface import Stub
+from stubs.calllog import CallLog
+from stubs.project import Refusal
+from stubs.stdio import DEPTH_LIMIT, TOO_DEEP
+
+__all__ = ["Gate", "check_arguments"]
+
+MAX_ECHO = 60
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 1] + "…"
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of JSON data, without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        current, level = stack.pop()
+        if isinstance(current, dict):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in current.values())
+        elif isinstance(current, list):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in current)
+    return deepest
+
+
+def _schema_refusal(tool: types.Tool, error: ValidationError) -> Refusal:
+    properties = list(tool.input_schema.get("properties", {}))
+    path = ".".join(str(p) for p in error.absolute_path)
+    where = f"parameter {path!r}" if path else "the arguments"
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator == "required":
+        required = list(tool.input_schema.get("required", []))
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return Refusal(f"missing required parameter {missing!r}; required: {', '.join(required)}", required)
+    if error.validator == "type":
+        expected = schema.get("type")
+        names = expected if isinstance(expected, list) else [expected]
+        return Refusal(f"{where} must be of type {' or '.join(map(str, names))}, got {_short(error.instance)}", names)
+    if error.validator == "enum":
+        values = [str(v) for v in schema.get("enum", [])]
+        return Refusal(f"{where} is {_short(error.instance)}; allowed values: {', '.join(values)}", values)
+    return Refusal(
+        f"{where} is not valid: {error.message[:200]}; parameters: {', '.join(properties)}", properties or ["{}"]
+    )
+
+
+def check_arguments(tool: types.Tool, validator: Draft202012Validator, arguments: dict[str, Any]) -> None:
+    """The tool's inputSchema first, then no parameter the tool does not have."""
+    error = next(iter(sorted(validator.iter_errors(arguments), key=lambda e: len(e.absolute_path))), None)
+    if error is not None:
+        raise _schema_refusal(tool, error)
+    properties = list(tool.input_schema.get("properties", {}))
+    unknown = [name for name in arguments if name not in properties]
+    if unknown and not properties:
+        raise Refusal(f"{tool.name} takes no parameters ({unknown[0]!r} given); call it with {{}}", ["{}"])
+    if unknown:
+        raise Refusal(
+            f"unknown parameter {unknown[0]!r} for {tool.name}; parameters: {', '.join(properties)}", properties
+        )
+
+
+class Gate:
+    """Checks, answers and logs the calls of one surface's tools."""
+
+    def __init__(self, tools: Sequence[types.Tool], stub: Stub | None, log: CallLog) -> None:
+        self.tools = {t.name: t for t in tools}
+        self.validators = {t.name: Draft202012Validator(t.input_schema) for t in tools}
+        self.stub = stub
+        self.log = log
+
+    def listed(self, page: Sequence[types.Tool], cursor: str | None, started: float) -> None:
+        dumped = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page]
+        chars = len(json.dumps(dumped, separators=(",", ":"), ensure_ascii=False))
+        self.log.write("tools/list", None, {"cursor": cursor} if cursor else {}, "ok", None, chars, started)
+
+    def _answer(self, name: str, arguments: dict[str, Any]) -> tuple[str, str]:
+        tool = self.tools.get(name)
+        if tool is None:
+            names = list(self.tools) or ["(none)"]
+            raise Refusal(f"unknown tool {name!r}; tools: {', '.join(names)}", names)
+        depth = arguments[TOO_DEEP] if TOO_DEEP in arguments else _depth(arguments)
+        if depth > DEPTH_LIMIT:
+            properties = list(tool.input_schema.get("properties", {})) or ["{}"]
+            raise Refusal(
+                f"the arguments nest {depth} levels deep, more than {DEPTH_LIMIT}; "
+                f"pass the parameters as the schema describes them: {', '.join(properties)}",
+                properties,
+            )
+        check_arguments(tool, self.validators[name], arguments)
+        if self.stub is None:
+            raise Refusal(f"this surface is served for listing only; {name} has no handler; tools: {name}", [name])
+        result = self.stub.call(name, arguments)
+        text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+        return "ok", text
+
+    def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        started = time.perf_counter()
+        message: str | None = None
+        allowed: list[str] | None = None
+        try:
+            outcome, text = self._answer(name, arguments)
+        except Refusal as refusal:
+            outcome, text = "refused", refusal.message
+            message, allowed = text, refusal.allowed
+        except RecursionError:
+            outcome, text = "refused", "the arguments nest too deeply; use flat JSON objects as the parameters describe"
+            message = text
+        except Exception as error:  # a handler bug answers as a tool error; the server goes on
+            outcome, text = "error", f"internal error in the stub: {type(error).__name__}: {error}"
+            message = text
+        self.log.write("tools/call", name, arguments, outcome, message, len(text), started, allowed)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=outcome != "ok")

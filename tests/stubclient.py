@@ -1,0 +1,83 @@
+"""A real MCP client driving `toolsurface serve` over stdio, for the stub tests."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+from stubs.calllog import read_log
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Answer:
+    text: str
+    is_error: bool
+
+    @property
+    def data(self) -> Any:
+        return json.loads(self.text)
+
+
+@dataclass
+class StubSession:
+    client: Client
+    log: Path
+    state: Path
+
+    async def call(self, tool: str, **arguments: Any) -> Answer:
+        with anyio.fail_after(30):
+            result = await self.client.call_tool(tool, arguments)
+        text = "".join(getattr(block, "text", "") for block in result.content)
+        return Answer(text, bool(result.is_error))
+
+    async def ok(self, tool: str, **arguments: Any) -> Any:
+        answer = await self.call(tool, **arguments)
+        assert not answer.is_error, f"{tool} {arguments} was refused: {answer.text}"
+        try:
+            return answer.data
+        except json.JSONDecodeError:
+            return answer.text
+
+    async def refused(self, tool: str, **arguments: Any) -> str:
+        answer = await self.call(tool, **arguments)
+        assert answer.is_error, f"{tool} {arguments} was accepted: {answer.text[:300]}"
+        return answer.text
+
+
+@dataclass
+class Finished:
+    state: dict[str, Any]
+    log: list[dict[str, Any]]
+
+    def item(self, number: int) -> dict[str, Any]:
+        return next(i for i in self.state["items"] if i["number"] == number)
+
+
+@asynccontextmanager
+async def stdio_session(
+    surface: str, tmp_path: Path, finished: list[Finished] | None = None
+) -> AsyncIterator[StubSession]:
+    """A session against `toolsurface serve SURFACE`; after it, `finished` gets the final state and the log."""
+    log, state = tmp_path / f"{surface}.calls.jsonl", tmp_path / f"{surface}.state.json"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "harness", "serve", surface, "--log", str(log), "--state", str(state)],
+        cwd=str(ROOT),
+    )
+    async with Client(params, mode="legacy") as client:
+        yield StubSession(client, log, state)
+    if finished is not None:
+        with anyio.fail_after(15):
+            while not state.exists():
+                await anyio.sleep(0.02)
+        finished.append(Finished(json.loads(state.read_text(encoding="utf-8")), read_log(log)))

@@ -1,0 +1,252 @@
+"""`toolsurface serve`: another process's client is served over stdio or HTTP, and every call is logged."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+
+from harness.surface import SurfaceDefinition
+from stubs.calllog import CallLog, read_log
+from stubs.server import build_server
+from tests.conftest import ROOT, run_cli
+from tests.stubclient import Finished, stdio_session
+from tests.test_wire import RawStdioClient
+
+pytestmark = pytest.mark.anyio
+
+FIELDS = {"seq", "time", "method", "tool", "arguments", "outcome", "message", "response_chars", "latency_ms"}
+P = "acme-shop"
+
+
+async def test_the_log_holds_every_call_another_process_made(tmp_path: Path) -> None:
+    done: list[Finished] = []
+    async with stdio_session("v2", tmp_path, done) as s:
+        listed = await s.client.list_tools()
+        await s.ok("project_get", projectId=P)
+        await s.ok("item_get", projectId=P, number=14)
+        await s.refused("item_list", kind="task", projectId=P, filter={"status": "open"})
+        await s.refused("no_such_tool")
+    log = done[0].log
+    assert all(set(r) >= FIELDS for r in log)
+    assert [r["seq"] for r in log] == list(range(1, len(log) + 1))
+    calls = [r for r in log if r["method"] == "tools/call"]
+    assert [(r["tool"], r["outcome"]) for r in calls] == [
+        ("project_get", "ok"),
+        ("item_get", "ok"),
+        ("item_list", "refused"),
+        ("no_such_tool", "refused"),
+    ]
+    assert calls[1]["arguments"] == {"projectId": P, "number": 14} and calls[1]["message"] is None
+    assert "includeClosed" in calls[2]["message"] and calls[2]["response_chars"] == len(calls[2]["message"])
+    lists = [r for r in log if r["method"] == "tools/list"]
+    assert lists and lists[0]["response_chars"] == len(
+        json.dumps(
+            listed.model_dump(by_alias=True, exclude_none=True, mode="json")["tools"],
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_streamable_http_serves_a_client_and_writes_the_state_on_shutdown(tmp_path: Path) -> None:
+    port = _free_port()
+    log, state = tmp_path / "calls.jsonl", tmp_path / "state.json"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "serve",
+            "v2",
+            "--http",
+            f"127.0.0.1:{port}",
+            "--log",
+            str(log),
+            "--state",
+            str(state),
+        ],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        with anyio.fail_after(20):
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                        break
+                except OSError:
+                    await anyio.sleep(0.05)
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            tools = await client.list_tools()
+            assert [t.name for t in tools.tools][:2] == ["recall", "project_get"]
+            task = await client.call_tool("item_get", {"projectId": P, "number": 15})
+            version = json.loads(task.content[0].text)["version"]  # type: ignore[union-attr]
+            blocked = await client.call_tool(
+                "item_action",
+                {"projectId": P, "number": 15, "action": "block", "version": version, "reason": "waiting"},
+            )
+            assert not blocked.is_error
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+        assert proc.stderr is not None
+        proc.stderr.close()
+    final = json.loads(state.read_text(encoding="utf-8"))
+    assert next(i for i in final["items"] if i["number"] == 15)["blockReason"] == "waiting"
+    assert [r["tool"] for r in read_log(log) if r["method"] == "tools/call"] == ["item_get", "item_action"]
+
+
+def test_a_killed_server_loses_no_answered_call(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    client = RawStdioClient("v2", "--log", str(log))
+    try:
+        client.request(
+            "initialize",
+            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+        )
+        client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        for number in (10, 11, 12):
+            client.request("tools/call", {"name": "item_get", "arguments": {"projectId": P, "number": number}})
+        os.kill(client.proc.pid, signal.SIGKILL)
+        client.proc.wait(timeout=10)
+    finally:
+        client.close()
+    calls = [r for r in read_log(log) if r["method"] == "tools/call"]
+    assert [r["arguments"]["number"] for r in calls] == [10, 11, 12]
+
+
+def test_hostile_arguments_over_stdio_get_refusals_and_the_server_goes_on(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    client = RawStdioClient("v2", "--log", str(log))
+    try:
+        client.request(
+            "initialize",
+            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+        )
+        client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        answers: list[dict[str, Any]] = []
+        nested = '{"a":' * 10_000 + "1" + "}" * 10_000
+        client.next_id += 1
+        assert client.proc.stdin is not None
+        client.proc.stdin.write(
+            f'{{"jsonrpc":"2.0","id":{client.next_id},"method":"tools/call","params":{{"name":"item_list","arguments":{{"kind":"task","filter":{nested}}}}}}}\n'.encode()
+        )
+        client.proc.stdin.flush()
+        answers.append(json.loads(client.read_line()))
+        for arguments in (
+            {"kind": "task", "projectId": P, "query": "x" * 1_000_000},
+            {"kind": "ta\x00sk\x1b", "projectId": P},
+            {"kind": 5},
+            {"kind": "task", "projectId": P, "bogus": 1},
+            {},
+        ):
+            answers.append(json.loads(client.request("tools/call", {"name": "item_list", "arguments": arguments})))
+        still = json.loads(
+            client.request("tools/call", {"name": "item_get", "arguments": {"projectId": P, "number": 14}})
+        )
+    finally:
+        client.close()
+    results = [a["result"] for a in answers]
+    assert [r["isError"] for r in results] == [True, False, True, True, True, True]
+    texts = [r["content"][0]["text"] for r in results]
+    assert "nest 10003 levels" in texts[0] and "filter" in texts[0]
+    assert "task, memory, page, proposal" in texts[2]
+    assert "must be of type string" in texts[3] and "unknown parameter 'bogus'" in texts[4]
+    assert "missing required parameter 'kind'" in texts[5]
+    assert not still["result"].get("isError")
+    calls = [r for r in read_log(log) if r["method"] == "tools/call"]
+    assert len(calls) == 7 and [r["outcome"] for r in calls].count("refused") == 5
+
+
+async def test_a_handler_that_raises_answers_with_an_error_and_the_server_goes_on(tmp_path: Path) -> None:
+    import mcp.types as types
+
+    from harness.surface import Surface
+
+    class Flaky:
+        def call(self, tool: str, arguments: dict[str, Any]) -> Any:
+            if tool == "boom":
+                raise ZeroDivisionError("division by zero")
+            return {"ok": True}
+
+        def state(self) -> dict[str, Any]:
+            return {}
+
+    tools = tuple(types.Tool(name=n, input_schema={"type": "object"}) for n in ("boom", "fine"))
+    log = CallLog()
+    server = build_server(Surface("flaky", "Flaky", "", (), tools), Flaky(), log)
+    async with Client(server, mode="legacy") as client:
+        boom = await client.call_tool("boom", {})
+        fine = await client.call_tool("fine", {})
+    assert boom.is_error and "ZeroDivisionError" in boom.content[0].text  # type: ignore[union-attr]
+    assert not fine.is_error
+    assert [r.outcome for r in log.records if r.method == "tools/call"] == ["error", "ok"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--http", "0.0.0.0:8080"], "loopback only"),
+        (["--http", "nonsense"], "expected HOST:PORT"),
+        (["--fixture", "/nonexistent/fixture.json"], "no such fixture file"),
+        (["--log", "/proc/toolsurface/calls.jsonl"], "cannot open the call log"),
+    ],
+)
+def test_bad_serve_options_are_one_line_errors(args: list[str], needle: str) -> None:
+    run = run_cli("serve", "v2", *args, timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert needle in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_a_file_that_is_not_a_fixture_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "fixture.json"
+    path.write_text('{"tools": []}', encoding="utf-8")
+    run = run_cli("serve", "v2", "--fixture", str(path))
+    assert run.returncode == 2 and "not a toolsurface fixture" in run.stderr
+
+
+def test_a_snapshot_has_no_state_to_write(tmp_path: Path) -> None:
+    snap = tmp_path / "snap.json"
+    snap.write_text(json.dumps({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}), encoding="utf-8")
+    run = run_cli("serve", str(snap), "--state", str(tmp_path / "state.json"))
+    assert run.returncode == 2 and "no state" in run.stderr
+
+
+def test_the_fixture_loads_fresh_and_deterministic() -> None:
+    from harness.registry import resolve
+
+    definition = resolve("v2")
+    assert isinstance(definition, SurfaceDefinition) and definition.stub is not None
+    first, second = definition.stub(None), definition.stub(None)
+    first.call("item_action", {"projectId": P, "number": 13, "action": "claim", "version": 1})
+    assert first.state() != second.state()
+    assert definition.stub(None).state() == second.state()
+    memory = next(i for i in second.state()["items"] if i["number"] == 3)
+    assert memory["fields"]["tags"] == ["build", "ci"]
+
+
+@pytest.mark.parametrize("name", ["before-v2", "consistent", "v2-first", "v2"])
+def test_every_bundled_tool_has_a_handler_and_no_handler_lacks_a_tool(name: str) -> None:
+    from harness.registry import resolve
+
+    definition = resolve(name)
+    assert isinstance(definition, SurfaceDefinition) and definition.stub is not None
+    stub = definition.stub(None)
+    handlers = getattr(stub, "handlers", {})
+    assert set(handlers) == {t.name for t in definition.build_surface().tools}
