@@ -200,5 +200,111 @@ def serve_command(
     serve(surface, fixture=fixture, log_path=log_path, state_path=state, http=http, page_size=page_size)
 
 
+@main.group("session")
+def session_group() -> None:
+    """Run agents against the stubs, score refused calls and outcomes, replay recorded runs."""
+
+
+@session_group.command("run")
+@click.option("--surface", "surfaces", multiple=True, required=True, help="Surface to run against; repeat for more.")
+@click.option("--agent", "agent_name", required=True, help="claude, codex, gemini, openai or script.")
+@click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per surface.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at a time.")
+@click.option("--scenario", default="six-tasks", show_default=True, help="Scenario name or JSON file.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True, help="Seconds per run.")
+@click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
+@click.option("--mode", help="claude: on-demand (tool search, the default) or full-list.")
+@click.option("--model", help="Model name for the agent.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--script", type=click.Path(dir_okay=False, path_type=Path), help="script agent: the calls to play.")
+@click.option("--base-url", help="openai agent: the chat-completions endpoint, e.g. http://localhost:11434/v1.")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="openai agent: key variable.")
+def session_run_command(
+    surfaces: tuple[str, ...],
+    agent_name: str,
+    runs: int,
+    jobs: int,
+    scenario: str,
+    timeout: float,
+    shard: str | None,
+    out: Path,
+    mode: str | None,
+    model: str | None,
+    max_turns: int,
+    script: Path | None,
+    base_url: str | None,
+    api_key_env: str,
+) -> None:
+    """Run N sessions per surface with one agent and write DIR/study.json."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from harness.agents import make_agent
+    from harness.run_record import write_json_atomic
+    from harness.scenario import load_scenario
+    from harness.scoring import find_runs, score_study, study_markdown
+    from harness.session import StudyConfig, parse_shard, plan_study, run_study
+
+    agent = make_agent(agent_name, model=model, base_url=base_url, api_key_env=api_key_env)
+    config = StudyConfig(
+        surfaces=surfaces,
+        agent_name=agent_name,
+        agent=agent,
+        scenario=load_scenario(scenario),
+        runs=runs,
+        out=out,
+        jobs=jobs,
+        timeout=timeout,
+        mode=mode or agent.modes[0],
+        model=model,
+        max_turns=max_turns,
+        script=script,
+        shard=parse_shard(shard) if shard else None,
+    )
+    planned = plan_study(config)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, transient=True) as progress:
+        task = progress.add_task(f"{agent_name} on {', '.join(surfaces)}", total=len(planned))
+        try:
+            run_study(config, planned, lambda run, record: progress.advance(task))
+        except KeyboardInterrupt:
+            _fail(f"interrupted; finished runs are kept in {out} and a rerun resumes")
+    study = score_study(find_runs([out]))
+    write_json_atomic(out / "study.json", study.to_json())
+    click.echo(study_markdown(study).rstrip("\n"))
+    click.echo(f"wrote {out / 'study.json'}", err=True)
+
+
+@session_group.command("score")
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write study.json here.")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) -> None:
+    """Score recorded runs (study or run directories, shards merged) without running anything."""
+    import json
+
+    from harness.run_record import write_json_atomic
+    from harness.scoring import find_runs, score_study, study_markdown
+
+    study = score_study(find_runs(dirs))
+    if out is not None:
+        write_json_atomic(out, study.to_json())
+    click.echo(json.dumps(study.to_json(), indent=2) if fmt == "json" else study_markdown(study), nl=fmt == "json")
+
+
+@session_group.command("replay")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--surface", required=True, help="The surface whose stub answers the recorded calls.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -> None:
+    """Play recorded runs' tool calls against another surface's stub; list what would change."""
+    import json
+
+    from harness.replay import replay_runs, replay_table
+
+    result = replay_runs(list(run_dirs), surface)
+    click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else replay_table(result), nl=fmt == "json")
+
+
 if __name__ == "__main__":
     main()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -24,6 +25,7 @@ class CallRecord:
     response_chars: int
     latency_ms: float
     allowed: list[str] | None = None
+    response_sha256: str | None = None
 
 
 class CallLog:
@@ -47,6 +49,7 @@ class CallLog:
         response_chars: int,
         started: float,
         allowed: list[str] | None = None,
+        response: str | None = None,
     ) -> CallRecord:
         record = CallRecord(
             seq=len(self.records) + 1,
@@ -59,6 +62,7 @@ class CallLog:
             response_chars=response_chars,
             latency_ms=round((time.perf_counter() - started) * 1000, 3),
             allowed=allowed,
+            response_sha256=hashlib.sha256(response.encode("utf-8")).hexdigest() if response is not None else None,
         )
         self.records.append(record)
         if self._file is not None:

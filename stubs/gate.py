@@ -127,5 +127,5 @@ class Gate:
         except Exception as error:  # a handler bug answers as a tool error; the server goes on
             outcome, text = "error", f"internal error in the stub: {type(error).__name__}: {error}"
             message = text
-        self.log.write("tools/call", name, arguments, outcome, message, len(text), started, allowed)
+        self.log.write("tools/call", name, arguments, outcome, message, len(text), started, allowed, text)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=outcome != "ok")

@@ -942,22 +942,27 @@ class Project:
         }
         return [mine, *self.other_projects]
 
-    def recall(self, focus: str | None, max_chars: int | None) -> str:
-        """Memories, active tasks and the instructions, the ones that match the focus first."""
-        memories = self.memories() + self.memories(personal=True)
+    def recall(self, focus: str | None, max_chars: int | None, personal_only: bool = False) -> str:
+        """Memories, active tasks and the instructions (or only personal memories), focus matches first."""
+        memories = self.memories(personal=True) if personal_only else self.memories() + self.memories(personal=True)
         if focus:
             memories.sort(key=lambda i: -self._score(i, focus))
-        lines = [
-            f"Project {self.info.name}: {self.info.description}",
-            "",
-            "Instructions:",
-            str(self.instructions.fields["content"]),
-            "",
-            "Memories:",
-        ]
-        lines += [f"- {m.ref} {m.fields['title']}: {m.fields['summary']}" for m in memories]
-        lines += ["", "Active tasks:"]
-        lines += [f"- {t.ref} [{t.fields['status']}] {t.fields['title']}" for t in self.tasks()]
+        entries = [f"- {m.ref} {m.fields['title']}: {m.fields['summary']}" for m in memories] or ["(none)"]
+        if personal_only:
+            lines = ["Personal memories:", *entries]
+        else:
+            lines = [
+                f"Project {self.info.name}: {self.info.description}",
+                "",
+                "Instructions:",
+                str(self.instructions.fields["content"]),
+                "",
+                "Memories:",
+                *entries,
+                "",
+                "Active tasks:",
+                *(f"- {t.ref} [{t.fields['status']}] {t.fields['title']}" for t in self.tasks()),
+            ]
         text = "\n".join(lines)
         return text[:max_chars] if max_chars else text
 

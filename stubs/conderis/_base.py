@@ -8,7 +8,7 @@ from typing import Any
 
 from stubs.project import Project, Refusal
 
-__all__ = ["GUIDE", "Args", "ConderisStub", "Handler", "handler_methods"]
+__all__ = ["GUIDE", "Args", "ConderisStub", "Handler", "handler_methods", "recall"]
 
 GUIDE = (
     "Conderis system guide (stub). A project holds tasks, memories, pages and proposals, each item with a "
@@ -95,3 +95,14 @@ class ConderisStub:
 
     def state(self) -> dict[str, Any]:
         return self.project.dump()
+
+
+def recall(project: Project, args: Args) -> str:
+    """The recall every surface shares: with projectId the project's, without it the personal memories."""
+    max_chars = args.int("maxChars")
+    if max_chars is not None and max_chars < 1:
+        raise Refusal("maxChars must be at least 1", [1])
+    if not args.has("projectId"):
+        return project.recall(args.str("focus"), max_chars, personal_only=True)
+    project.check_project(args.str("projectId"))
+    return project.recall(args.str("focus"), max_chars)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stubs.conderis._base import Args, ConderisStub, handler_methods
+from stubs.conderis._base import Args, ConderisStub, handler_methods, recall
 from stubs.fixture import load_project
 from stubs.project import MAX_PAGE, PRIORITIES, RELATIONS, HistoryEntry, Item, Project, Proposal, Refusal
 
@@ -222,17 +222,8 @@ class _Handlers:
     # -- read: project ---------------------------------------------------------------------------
 
     def memory_recall(self, args: Args) -> Any:
-        max_chars = args.int("maxChars")
-        if max_chars is not None and max_chars < 1:
-            raise Refusal("maxChars must be at least 1", [1])
-        if args.has("projectId"):
-            self._project(args)
-            # The fixture project is no fork, so includeUpstream adds nothing.
-            return self.p.recall(args.str("focus"), max_chars)
-        lines = ["Personal memories:"]
-        lines += [f"- id {m.id}: {m.fields['title']}: {m.fields['summary']}" for m in self.p.memories(personal=True)]
-        text = "\n".join(lines)
-        return text[:max_chars] if max_chars else text
+        # The fixture project is no fork, so includeUpstream adds nothing.
+        return recall(self.p, args)
 
     def system_memory(self, args: Args) -> Any:
         return GUIDE

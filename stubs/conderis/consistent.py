@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stubs.conderis._base import GUIDE, Args, ConderisStub, handler_methods
+from stubs.conderis._base import GUIDE, Args, ConderisStub, handler_methods, recall
 from stubs.fixture import load_project
 from stubs.project import RELATIONS, DeletionRequest, Item, Project, Proposal, Refusal
 from surfaces.conderis.kinds import MEMORY, PAGE, TASK
@@ -105,25 +105,7 @@ class _Handlers:
     # -- reading ---------------------------------------------------------------------------------
 
     def memory_recall(self, args: Args) -> Any:
-        max_chars = args.int("maxChars")
-        if max_chars is not None and max_chars < 1:
-            raise Refusal("maxChars must be at least 1", [1])
-        if args.has("projectId"):
-            self._project(args)
-            return self.p.recall(args.str("focus"), max_chars)
-        return self._personal_recall(args.str("focus"), max_chars)
-
-    def _personal_recall(self, focus: str | None, max_chars: int | None) -> str:
-        """Without a project only personal memories; the domain's recall always takes the project's."""
-        memories = self.p.memories(personal=True)
-        if focus:
-            matched = self.p.memories(personal=True, query=focus)
-            first = {m.ref for m in matched}
-            memories = matched + [m for m in memories if m.ref not in first]
-        lines = ["Personal memories:"]
-        lines += [f"- {m.ref} {m.fields['title']}: {m.fields['summary']}" for m in memories] or ["(none)"]
-        text = "\n".join(lines)
-        return text[:max_chars] if max_chars else text
+        return recall(self.p, args)
 
     def system_memory(self, args: Args) -> Any:
         return GUIDE

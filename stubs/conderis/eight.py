@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.surface import Kind
-from stubs.conderis._base import GUIDE, Args, ConderisStub, handler_methods
+from stubs.conderis._base import GUIDE, Args, ConderisStub, handler_methods, recall
 from stubs.fixture import load_project
 from stubs.project import Item, Project, Proposal, Refusal
 from surfaces.conderis._eight import Design
@@ -64,12 +64,7 @@ class _Handlers:
     def recall(self, args: Args) -> Any:
         if args.bool("guide"):
             return GUIDE
-        if args.has("projectId"):
-            self.p.check_project(args.str("projectId"))
-        max_chars = args.int("maxChars")
-        if max_chars is not None and max_chars < 1:
-            raise Refusal("maxChars must be at least 1", [1])
-        return self.p.recall(args.str("focus"), max_chars)
+        return recall(self.p, args)
 
     def project_get(self, args: Args) -> Any:
         if not args.has("projectId"):

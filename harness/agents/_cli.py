@@ -1,0 +1,218 @@
+"""What the three headless agent CLIs share: finding the executable, the command they run, running it
+with the transcript streamed to the run directory, and turning the process outcome into a report."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.agents._process import run_process
+from harness.agents.base import AgentReport, AgentUnavailable, RunContext, ServerCommand
+from harness.errors import ToolsurfaceError
+
+__all__ = [
+    "NO_RESULT",
+    "STDERR",
+    "TRANSCRIPT",
+    "CliAgent",
+    "Invocation",
+    "agent_env",
+    "as_dict",
+    "as_float",
+    "as_int",
+    "as_str",
+    "block_text",
+    "home",
+    "json_records",
+    "server_launch",
+]
+
+TRANSCRIPT = "transcript.jsonl"
+STDERR = "agent.stderr"
+NO_RESULT = "the transcript ended without a result event"
+
+# Claude Code's stdio config has no `cwd`, and agent-clis.md does not settle one for Codex: a POSIX
+# shell changes directory and then execs the stub, so it is still the only process.
+_CD_AND_EXEC = 'cd "$1" && shift && exec "$@"'
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One agent process: its argv, its whole environment, the config files to write before it starts,
+    symlinks to make for its run only (removed after it, whatever the CLI left there), and its stdin."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str]
+    files: Mapping[Path, str] = field(default_factory=dict)
+    links: Mapping[Path, Path] = field(default_factory=dict)
+    stdin: bytes | None = None
+
+
+class CliAgent(ABC):
+    """An adapter for one headless agent CLI. Subclasses say how to call it and how to read its stdout."""
+
+    name: str
+    modes: Sequence[str]
+    install: str
+
+    def __init__(self, executable: str | None = None) -> None:
+        self.executable = executable
+
+    def resolve(self, env: Mapping[str, str]) -> str:
+        """The executable's path, looked up on the PATH the agent will get."""
+        wanted = self.executable or self.name
+        found = shutil.which(wanted, path=env.get("PATH", os.defpath))
+        if found is None:
+            where = "not found" if os.sep in wanted else "not found on PATH"
+            raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with `{self.install}`")
+        return found
+
+    def check_available(self, env: Mapping[str, str]) -> None:
+        self.resolve(env)
+        missing = self.missing_credentials(env)
+        if missing is not None:
+            raise AgentUnavailable(f"{self.name}: {missing}")
+
+    def check_mode(self, mode: str) -> None:
+        if mode not in self.modes:
+            raise ToolsurfaceError(f"{self.name}: no mode {mode!r}; it runs in {', '.join(self.modes)}")
+
+    @abstractmethod
+    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+        """What credential is missing and how to provide it, or None when one is there."""
+
+    @abstractmethod
+    def command(self, ctx: RunContext) -> Invocation: ...
+
+    @abstractmethod
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        """The report the transcript's events alone give: status ok only when it ended with a success."""
+
+    def exit_error(self, code: int) -> str | None:
+        """A specific reading of an exit code, where the CLI documents one."""
+        return None
+
+    def parse(self, transcript: str, *, exit_code: int | None = None) -> AgentReport:
+        """The raw stdout transcript (and the exit code, when the process ended by itself) as a report."""
+        report = self.read(json_records(transcript))
+        if exit_code is not None and exit_code != 0:
+            report.status = "agent-error"
+            report.error = self.exit_error(exit_code) or _unless_generic(report.error) or self._exited(exit_code)
+        return report
+
+    def _exited(self, code: int) -> str:
+        return f"{self.name} exited with code {code}"
+
+    async def run(self, ctx: RunContext) -> AgentReport:
+        invocation = self.command(ctx)
+        ctx.run_dir.mkdir(parents=True, exist_ok=True)
+        ctx.workdir.mkdir(parents=True, exist_ok=True)
+        for path, text in invocation.files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / STDERR
+        try:
+            for link, target in invocation.links.items():
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.unlink(missing_ok=True)
+                link.symlink_to(target)
+            outcome = await run_process(
+                invocation.argv,
+                env=invocation.env,
+                cwd=ctx.workdir,
+                timeout=ctx.timeout,
+                stdout=transcript,
+                stderr=stderr,
+                stdin=invocation.stdin,
+            )
+        finally:
+            # A CLI that refreshes a token may have replaced the link with a copy: remove either.
+            for link in invocation.links:
+                link.unlink(missing_ok=True)
+        text = transcript.read_text(encoding="utf-8", errors="replace")
+        report = self.parse(text, exit_code=None if outcome.timed_out else outcome.returncode)
+        if outcome.timed_out:
+            report.status = "timeout"
+            report.error = f"{self.name} did not finish within {ctx.timeout:g} s"
+        elif report.error in (NO_RESULT, self._exited(outcome.returncode or 0)) and (tail := _last_line(stderr)):
+            # The transcript does not say what went wrong; the CLI's last word on stderr usually does.
+            report.error = f"{report.error}; stderr: {tail}"
+        report.model = report.model or ctx.model
+        report.transcript = TRANSCRIPT
+        report.duration_s = outcome.duration_s
+        return report
+
+
+def json_records(transcript: str) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL transcript; anything else on a line (or a cut-off last line) is skipped."""
+    records = []
+    for line in transcript.splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+def block_text(content: object) -> str:
+    """The text of an MCP-style content value: a string, or a list of blocks of which text ones count."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            block["text"] for block in content if isinstance(block, dict) and isinstance(block.get("text"), str)
+        )
+    return ""
+
+
+def agent_env(ctx: RunContext, **extra: str) -> dict[str, str]:
+    """The agent's environment: the context's (this process's when the context gives none) plus `extra`."""
+    return {**(ctx.env or os.environ), **extra}
+
+
+def home(env: Mapping[str, str]) -> Path:
+    return Path(env["HOME"]) if env.get("HOME") else Path.home()
+
+
+def server_launch(server: ServerCommand) -> tuple[str, list[str]]:
+    """Command and args that start the stub in its own working directory."""
+    if not server.cwd:
+        return server.command, list(server.args)
+    return "/bin/sh", ["-c", _CD_AND_EXEC, "stub", server.cwd, server.command, *server.args]
+
+
+def as_dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def as_int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def as_float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _unless_generic(error: str | None) -> str | None:
+    return None if error == NO_RESULT else error
+
+
+def _last_line(path: Path) -> str | None:
+    try:
+        lines = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
+    except OSError:
+        return None
+    lines = [line for line in lines if line]
+    return lines[-1][:300] if lines else None

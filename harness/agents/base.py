@@ -1,0 +1,129 @@
+"""What every agent adapter shares: the run context it gets, the common event list it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from harness.errors import ToolsurfaceError
+
+__all__ = [
+    "Agent",
+    "AgentReport",
+    "AgentUnavailable",
+    "Event",
+    "RunContext",
+    "RunStatus",
+    "ServerCommand",
+    "Usage",
+    "strip_server_prefix",
+]
+
+RunStatus = Literal["ok", "timeout", "agent-error", "interrupted"]
+SERVER_NAME = "stub"
+
+
+class AgentUnavailable(ToolsurfaceError):
+    """The agent cannot run here: its CLI is missing, or its key."""
+
+
+@dataclass(frozen=True)
+class ServerCommand:
+    """How to start the stub over stdio, as an MCP client config would name it."""
+
+    command: str
+    args: list[str]
+    cwd: str
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """Everything one agent session needs. `workdir` is a fresh empty directory, the agent's cwd;
+    `run_dir` is where its raw transcript (and any config it needs kept) goes."""
+
+    prompt: str
+    server: ServerCommand
+    workdir: Path
+    run_dir: Path
+    timeout: float
+    mode: str = "full-list"
+    model: str | None = None
+    max_turns: int = 30
+    script: Path | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One step of a session in the common form every adapter produces.
+
+    kind: tool_call (name, arguments, id), tool_result (id, text, is_error), message (text),
+    error (text), permission_denied (name, arguments, id).
+    """
+
+    kind: Literal["tool_call", "tool_result", "message", "error", "permission_denied"]
+    name: str | None = None
+    arguments: dict[str, Any] | None = None
+    id: str | None = None
+    text: str | None = None
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
+
+
+@dataclass
+class AgentReport:
+    """What an adapter learned from its agent's transcript."""
+
+    status: RunStatus
+    events: list[Event] = field(default_factory=list)
+    final_answer: str | None = None
+    usage: Usage | None = None
+    cost_usd: float | None = None
+    turns: int | None = None
+    error: str | None = None
+    model: str | None = None
+    transcript: str | None = None
+    duration_s: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["events"] = len(self.events)
+        return data
+
+
+class Agent(Protocol):
+    """An adapter: checks it can run, then runs one session and reports it."""
+
+    name: str
+    modes: Sequence[str]
+
+    def check_available(self, env: Mapping[str, str]) -> None:
+        """Raise AgentUnavailable with one clear line when the CLI or key is missing."""
+
+    async def run(self, ctx: RunContext) -> AgentReport: ...
+
+
+def strip_server_prefix(name: str) -> str:
+    """`mcp__stub__item_get` (Claude Code), `mcp_stub_item_get` (Gemini CLI) or `item_get`: the tool's own name."""
+    for prefix in (f"mcp__{SERVER_NAME}__", f"mcp_{SERVER_NAME}_"):
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    return name

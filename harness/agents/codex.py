@@ -1,0 +1,198 @@
+"""OpenAI Codex (`codex exec --json`), with the stub as its only MCP server, read from its JSONL events."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from harness.agents._cli import (
+    NO_RESULT,
+    CliAgent,
+    Invocation,
+    agent_env,
+    as_dict,
+    as_int,
+    as_str,
+    block_text,
+    home,
+    server_launch,
+)
+from harness.agents.base import SERVER_NAME, AgentReport, Event, RunContext, Usage
+
+__all__ = ["CodexAgent", "toml_key", "toml_value"]
+
+KEYS = ("OPENAI_API_KEY", "CODEX_API_KEY")
+# Codex gates MCP tools without readOnlyHint behind an approval that exec mode cannot give.
+_APPROVAL = re.compile(r"user (cancell?ed|rejected) MCP tool call", re.I)
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+class CodexAgent(CliAgent):
+    name = "codex"
+    modes: Sequence[str] = ("full-list",)
+    install = "npm install -g @openai/codex"
+
+    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+        if any(env.get(key) for key in KEYS):
+            return None
+        codex_home = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home(env) / ".codex"
+        if (codex_home / "auth.json").is_file():
+            return None
+        return f"no credentials: set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login` (no {codex_home / 'auth.json'})"
+
+    def command(self, ctx: RunContext) -> Invocation:
+        self.check_mode(ctx.mode)
+        env = agent_env(ctx)
+        command, args = server_launch(ctx.server)
+        stub: dict[str, object] = {"command": command, "args": args, "startup_timeout_sec": 30}
+        if ctx.server.env:
+            stub["env"] = dict(ctx.server.env)
+        # --ignore-user-config keeps the login ($CODEX_HOME/auth.json) but not config.toml, so no MCP
+        # server or hook of the user's joins the run. The shell tool and web search are switched off
+        # (-s read-only alone still lets a shell read files); codex exec has no turn limit to pass.
+        argv = [
+            self.resolve(env),
+            "exec",
+            "--json",
+            "--skip-git-repo-check",
+            "--ephemeral",
+            "--ignore-user-config",
+            "-s",
+            "read-only",
+            "-C",
+            str(ctx.workdir),
+            "-c",
+            f"mcp_servers.{SERVER_NAME}={toml_value(stub)}",
+            "-c",
+            f'mcp_servers.{SERVER_NAME}.default_tools_approval_mode="approve"',
+            "-c",
+            "features.shell_tool=false",
+            "-c",
+            'web_search="disabled"',
+        ]
+        if ctx.model:
+            argv += ["-m", ctx.model]
+        argv += ["--", ctx.prompt]
+        return Invocation(tuple(argv), env)
+
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        events: list[Event] = []
+        calls: dict[str, Event] = {}
+        usage: Usage | None = None
+        completed = False
+        failure: str | None = None
+        approval: str | None = None
+        final: str | None = None
+        for record in records:
+            kind = record.get("type")
+            if kind in ("item.started", "item.updated", "item.completed"):
+                item = as_dict(record.get("item"))
+                item_id = str(item.get("id"))
+                item_type = item.get("type")
+                if item_type == "mcp_tool_call":
+                    if item_id not in calls:
+                        calls[item_id] = Event("tool_call", name=_tool(item), arguments=_arguments(item), id=item_id)
+                        events.append(calls[item_id])
+                    if kind == "item.completed":
+                        result = _tool_result(item, calls[item_id])
+                        if result.kind == "permission_denied":
+                            approval = approval or f"codex cancelled its call to {result.name}: {result.text}"
+                        events.append(result)
+                elif kind != "item.completed":
+                    continue
+                elif item_type == "agent_message" and isinstance(item.get("text"), str):
+                    final = item["text"]
+                    events.append(Event("message", text=final))
+                elif item_type == "error":
+                    events.append(Event("error", text=str(item.get("message"))))
+                elif item_type in ("command_execution", "file_change", "web_search"):
+                    # Switched off for the run; recorded so that a leak shows.
+                    fields = {k: v for k, v in item.items() if k not in ("id", "type")}
+                    events.append(Event("tool_call", name=str(item_type), arguments=fields, id=item_id))
+            elif kind == "turn.completed":
+                completed = True
+                turn = _usage(as_dict(record.get("usage")))
+                usage = turn if usage is None else usage + turn
+            elif kind == "turn.failed":
+                failure = str(as_dict(record.get("error")).get("message") or "turn failed")
+                events.append(Event("error", text=failure))
+            elif kind == "error":
+                # Also sent for retried stream errors ("Reconnecting... 1/5"): not fatal by itself.
+                events.append(Event("error", text=str(record.get("message"))))
+        report = AgentReport(status="ok", events=events, final_answer=final, usage=usage)
+        error = approval or failure or (None if completed else NO_RESULT)
+        if error is not None:
+            report.status, report.error = "agent-error", error
+        return report
+
+
+def _tool(item: dict[str, Any]) -> str:
+    tool = str(item.get("tool"))
+    server = item.get("server")
+    return tool if server in (None, SERVER_NAME) else f"{server}/{tool}"
+
+
+def _arguments(item: dict[str, Any]) -> dict[str, Any]:
+    arguments = item.get("arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError:
+            return {}
+    return as_dict(arguments)
+
+
+def _tool_result(item: dict[str, Any], call: Event) -> Event:
+    error = as_str(as_dict(item.get("error")).get("message"))
+    if error is not None and _APPROVAL.search(error):
+        return Event(
+            "permission_denied",
+            name=call.name,
+            arguments=call.arguments,
+            id=call.id,
+            text=f"{error} (the call waited for an approval that exec mode cannot give)",
+            is_error=True,
+        )
+    text = error if error is not None else block_text(as_dict(item.get("result")).get("content"))
+    return Event("tool_result", id=call.id, text=text, is_error=error is not None or item.get("status") == "failed")
+
+
+def _usage(usage: dict[str, Any]) -> Usage:
+    # OpenAI counts cached input inside input_tokens; Usage keeps Claude's split (input not from cache).
+    cached = as_int(usage.get("cached_input_tokens"))
+    return Usage(
+        input_tokens=max(as_int(usage.get("input_tokens")) - cached, 0),
+        output_tokens=as_int(usage.get("output_tokens")),
+        cache_read_tokens=cached,
+    )
+
+
+def toml_value(value: object) -> str:
+    """`value` as a one-line TOML value (inline tables, arrays, basic strings), as `codex -c` parses it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + "".join(_escape(char) for char in value) + '"'
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form for {type(value).__name__}")
+
+
+def toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else toml_value(key)
+
+
+def _escape(char: str) -> str:
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"\\u{ord(char):04X}"
+    return char

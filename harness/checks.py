@@ -1,0 +1,178 @@
+"""Outcome checks: predicates over the stub's final project state and the agent's final answer.
+
+They catch what refusals cannot show, like a list of "open tasks" that quietly misses blocked #14.
+Each check type reads its parameters from the scenario; each result keeps its name and a detail.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["CHECKS", "CheckInput", "CheckResult", "evaluate"]
+
+ACTIVE = ("open", "in_progress", "blocked")
+CLOSED = ("completed", "canceled")
+
+
+@dataclass(frozen=True)
+class CheckInput:
+    state: dict[str, Any] | None
+    initial: dict[str, Any]
+    answer: str | None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    passed: bool
+    detail: str
+
+
+Check = Callable[[Mapping[str, Any], CheckInput], tuple[bool, str]]
+
+
+def _items(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = state.get("items", [])
+    return items
+
+
+def _item(state: Mapping[str, Any], number: int) -> dict[str, Any] | None:
+    return next((i for i in _items(state) if i.get("number") == number), None)
+
+
+def _mentions(answer: str, item: Mapping[str, Any]) -> bool:
+    """An item is mentioned by its title, or by its number: `#14`, `"number": 14`, or a list line `14. …`."""
+    title = str(item["fields"].get("title") or "")
+    number = item.get("number")
+    if title and title.lower() in answer.lower():
+        return True
+    if number is None:
+        return False
+    forms = (rf"#{number}\b", rf"\bnumber\W{{0,3}}\s*[:=]\s*{number}\b", rf"(?m)^\s*[-*]?\s*{number}[.):]\s")
+    return any(re.search(form, answer) for form in forms)
+
+
+def item_exists(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    state = given.state or {}
+    wanted = dict(params.get("fields", {}))
+    found = [
+        i
+        for i in _items(state)
+        if i.get("kind") == params.get("kind")
+        and str(i["fields"].get("title", "")).strip().lower() == str(params["title"]).lower()
+    ]
+    if not found:
+        return False, f"no {params.get('kind')} titled {params['title']!r}"
+    matching = [i for i in found if all(i["fields"].get(k) == v for k, v in wanted.items())]
+    if not matching:
+        got = {k: found[0]["fields"].get(k) for k in wanted}
+        return False, f"#{found[0].get('number')} {params['title']!r} has {got}, expected {wanted}"
+    if len(matching) > 1:
+        return False, f"{len(matching)} items titled {params['title']!r}, expected one"
+    return True, f"#{matching[0].get('number')} {params['title']!r} with {wanted}"
+
+
+def fields_changed(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    number = int(params["number"])
+    now, before = _item(given.state or {}, number), _item(given.initial, number)
+    if now is None or before is None:
+        return False, f"#{number} is missing"
+    wrong = {k: now["fields"].get(k) for k, v in params.get("changed", {}).items() if now["fields"].get(k) != v}
+    if wrong:
+        return False, f"#{number} has {wrong}, expected {dict(params['changed'])}"
+    lost = [k for k in params.get("kept", []) if now["fields"].get(k) != before["fields"].get(k)]
+    if lost:
+        return False, f"#{number} also changed {', '.join(lost)}"
+    return True, f"#{number} changed {', '.join(params.get('changed', {}))}, kept the rest"
+
+
+def task_blocked(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    number = int(params["number"])
+    task = _item(given.state or {}, number)
+    if task is None:
+        return False, f"#{number} is missing"
+    reason = str(params["reason"]).lower()
+    status = task["fields"].get("status")
+    block_reason = str(task.get("blockReason") or "")
+    in_content = reason in str(task["fields"].get("content") or "").lower()
+    if status != "blocked":
+        return False, f"#{number} is {status}, not blocked"
+    if reason not in block_reason.lower():
+        where = " (the reason was written into its description)" if in_content else ""
+        return False, f"#{number} is blocked without the reason as its block reason{where}"
+    if in_content:
+        return False, f"#{number} is blocked with the reason, and the reason was also written into its description"
+    return True, f"#{number} blocked: {block_reason}"
+
+
+def answer_lists_active_tasks(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    if not given.answer:
+        return False, "no final answer"
+    tasks = [i for i in _items(given.state or given.initial) if i.get("kind") == "task"]
+    active = [t for t in tasks if t["fields"].get("status") in ACTIVE]
+    closed = [t for t in tasks if t["fields"].get("status") in CLOSED]
+    missing = [t for t in active if not _mentions(given.answer, t)]
+    listed_closed = [t for t in closed if str(t["fields"].get("title", "")).lower() in given.answer.lower()]
+    problems = []
+    if missing:
+        names = ", ".join(f"#{t['number']} {t['fields']['title']} ({t['fields']['status']})" for t in missing)
+        problems.append(f"missing {names}")
+    if listed_closed:
+        problems.append("lists closed " + ", ".join(f"#{t['number']} {t['fields']['title']}" for t in listed_closed))
+    if problems:
+        return False, "; ".join(problems)
+    return True, f"all {len(active)} active tasks, no closed one"
+
+
+def answer_contains(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    if not given.answer:
+        return False, "no final answer"
+    text = given.answer
+    absent = [s for s in params.get("contains", []) if s not in text]
+    present = [s for s in params.get("excludes", []) if s in text]
+    if absent or present:
+        parts = []
+        if absent:
+            parts.append("does not hold " + "; ".join(repr(s) for s in absent))
+        if present:
+            parts.append("also holds " + "; ".join(repr(s) for s in present))
+        return False, "the answer " + " and ".join(parts)
+    return True, "the answer holds the expected text only"
+
+
+def proposal_state(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    proposals = (given.state or {}).get("proposals", [])
+    found = next((p for p in proposals if p.get("id") == params["id"]), None)
+    if found is None:
+        return False, f"proposal:{params['id']} is missing"
+    if found.get("state") != params["state"]:
+        return False, f"proposal:{params['id']} is {found.get('state')}, not {params['state']}"
+    return True, f"proposal:{params['id']} {params['state']}"
+
+
+CHECKS: dict[str, Check] = {
+    "item_exists": item_exists,
+    "fields_changed": fields_changed,
+    "task_blocked": task_blocked,
+    "answer_lists_active_tasks": answer_lists_active_tasks,
+    "answer_contains": answer_contains,
+    "proposal_state": proposal_state,
+}
+
+
+def evaluate(checks: list[dict[str, Any]], given: CheckInput) -> list[CheckResult]:
+    """Every check by name; a run without a final state fails the state checks and says why."""
+    results = []
+    for spec in checks:
+        if given.state is None and spec["type"] not in ("answer_contains",):
+            results.append(CheckResult(spec["name"], False, "no final state from the stub"))
+            continue
+        try:
+            passed, detail = CHECKS[spec["type"]](spec, given)
+        except (KeyError, TypeError, ValueError) as error:
+            passed, detail = False, f"check could not be evaluated: {type(error).__name__}: {error}"
+        results.append(CheckResult(spec["name"], passed, detail))
+    return results

@@ -1,0 +1,135 @@
+"""The record of one run on disk: spec.json before it starts, result.json when it ends (versioned)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ToolsurfaceError
+
+__all__ = [
+    "RUN_FORMAT",
+    "CheckRecord",
+    "RefusalRecord",
+    "RunRecord",
+    "RunResult",
+    "RunSpec",
+    "RunStateError",
+    "read_run",
+    "write_json_atomic",
+]
+
+RUN_FORMAT = "toolsurface-run/1"
+
+
+class RunStateError(ToolsurfaceError):
+    """A run directory that cannot be read as a run of this version."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    surface: str
+    surface_source: str
+    surface_sha256: str
+    tools: int
+    agent: str
+    model: str | None
+    mode: str
+    scenario: str
+    scenario_sha256: str
+    run_index: int
+    timeout: float
+    packages: dict[str, str]
+    git_revision: str | None
+    python: str
+    started: str
+    format: str = RUN_FORMAT
+
+
+@dataclass(frozen=True)
+class RefusalRecord:
+    seq: int
+    tool: str
+    message: str
+    corrected_next: bool
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    name: str
+    passed: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class RunResult:
+    status: str
+    calls: int
+    refusals: list[RefusalRecord]
+    checks: list[CheckRecord]
+    passed: bool
+    tokens: dict[str, int] | None
+    cost_usd: float | None
+    duration_s: float
+    turns: int | None
+    final_answer: str | None
+    error: str | None
+    tools_called: list[str] = field(default_factory=list)
+    format: str = RUN_FORMAT
+
+    @property
+    def refused(self) -> int:
+        return len(self.refusals)
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    path: Path
+    spec: RunSpec
+    result: RunResult
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write next to the final name, then rename: a reader sees the old file or the whole new one."""
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    partial.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RunStateError(f"{path.parent}: not a finished run (no {path.name})") from None
+    except (OSError, json.JSONDecodeError) as error:
+        raise RunStateError(f"{path}: cannot read: {error}") from None
+    if not isinstance(data, dict):
+        raise RunStateError(f"{path}: not a run record")
+    found = data.get("format")
+    if found != RUN_FORMAT:
+        raise RunStateError(
+            f"{path}: run format {found!r} is not {RUN_FORMAT!r}; rerun it with this version of toolsurface"
+        )
+    return data
+
+
+def read_run(run_dir: Path) -> RunRecord:
+    spec_data = _load(run_dir / "spec.json")
+    result_data = _load(run_dir / "result.json")
+    try:
+        spec = RunSpec(**spec_data)
+        result_data = dict(result_data)
+        result_data["refusals"] = [RefusalRecord(**r) for r in result_data.get("refusals", [])]
+        result_data["checks"] = [CheckRecord(**c) for c in result_data.get("checks", [])]
+        result = RunResult(**result_data)
+    except TypeError as error:
+        raise RunStateError(f"{run_dir}: run record does not match {RUN_FORMAT}: {error}") from None
+    return RunRecord(run_dir, spec, result)
+
+
+def to_json(record: RunSpec | RunResult) -> dict[str, Any]:
+    data = asdict(record)
+    return data

@@ -1,0 +1,76 @@
+"""Scenarios: a prompt as a user would write it, and named outcome checks (sessions/scenarios/*.json)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ToolsurfaceError
+
+__all__ = ["Scenario", "ScenarioError", "load_scenario", "scenario_names", "sessions_dir"]
+
+FORMAT = "toolsurface-scenario/1"
+
+
+class ScenarioError(ToolsurfaceError):
+    """A scenario that cannot be found or read."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    prompt: str
+    checks: list[dict[str, Any]]
+    path: Path
+    sha256: str
+    about: str = ""
+
+
+def sessions_dir() -> Path:
+    """The project's sessions/ (scenarios, scripts); $TOOLSURFACE_SESSIONS points at another."""
+    override = os.environ.get("TOOLSURFACE_SESSIONS")
+    return Path(override) if override else Path(__file__).resolve().parent.parent / "sessions"
+
+
+def scenario_names() -> list[str]:
+    folder = sessions_dir() / "scenarios"
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def load_scenario(spec: str) -> Scenario:
+    """A bundled scenario by name, or a path to a scenario JSON file."""
+    path = Path(spec) if spec.endswith(".json") or os.sep in spec else sessions_dir() / "scenarios" / f"{spec}.json"
+    if not path.is_file():
+        raise ScenarioError(f"unknown scenario {spec!r}; known: {', '.join(scenario_names()) or '(none)'}")
+    raw = path.read_bytes()
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ScenarioError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ScenarioError(f'{path}: not a scenario (expected "format": "{FORMAT}")')
+    prompt = data.get("prompt")
+    if isinstance(prompt, list):
+        prompt = "\n".join(str(line) for line in prompt)
+    checks = data.get("checks", [])
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise ScenarioError(f"{path}: a scenario needs a prompt")
+    if not isinstance(checks, list) or not all(isinstance(c, dict) and c.get("name") and c.get("type") for c in checks):
+        raise ScenarioError(f"{path}: every check needs a name and a type")
+    from harness.checks import CHECKS
+
+    unknown = [c["type"] for c in checks if c["type"] not in CHECKS]
+    if unknown:
+        raise ScenarioError(f"{path}: unknown check type {unknown[0]!r}; types: {', '.join(CHECKS)}")
+    return Scenario(
+        name=str(data.get("name", path.stem)),
+        prompt=prompt,
+        checks=checks,
+        path=path,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        about=str(data.get("about", "")),
+    )

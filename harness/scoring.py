@@ -1,0 +1,267 @@
+"""Scoring a study: the seed's table per surface, pass^k, and how many runs a difference needs.
+
+pass^k (tau-bench's unbiased estimator): with n runs of which c passed every check,
+pass^k = C(c, k) / C(n, k), the chance that k runs drawn from the n all pass.
+
+Runs needed: for a metric with per-run values on surfaces A and B, the difference d = mean(A) - mean(B)
+exceeds the noise at about 95 % once 1.96 * sqrt((var(A) + var(B)) / n) < |d|, so
+n >= 1.96^2 * (var(A) + var(B)) / d^2 runs per surface (sample variances; at least 2).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ToolsurfaceError
+from harness.run_record import RunRecord, RunStateError, read_run
+
+__all__ = [
+    "Comparison",
+    "Study",
+    "SurfaceScore",
+    "find_runs",
+    "pass_hat_k",
+    "runs_needed",
+    "score_study",
+    "study_markdown",
+]
+
+Z95 = 1.96
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    if not 0 < k <= n:
+        raise ValueError(f"k must be between 1 and n={n}")
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def runs_needed(a: Sequence[float], b: Sequence[float]) -> int | None:
+    """Runs per surface before the difference of the means exceeds the noise; None if there is none."""
+    if not a or not b:
+        return None
+    difference = statistics.fmean(a) - statistics.fmean(b)
+    if difference == 0:
+        return None
+    variance = (statistics.variance(a) if len(a) > 1 else 0.0) + (statistics.variance(b) if len(b) > 1 else 0.0)
+    return max(2, math.ceil(Z95**2 * variance / difference**2))
+
+
+@dataclass(frozen=True)
+class RefusalGroup:
+    tool: str
+    message: str
+    runs: int
+    count: int
+    corrected_next: int
+
+
+@dataclass(frozen=True)
+class OutcomeFailure:
+    check: str
+    runs: int
+    detail: str
+
+
+@dataclass(frozen=True)
+class SurfaceScore:
+    surface: str
+    agent: str
+    mode: str
+    model: str | None
+    runs: int
+    statuses: dict[str, int]
+    calls_per_run: list[int]
+    refused_per_run: list[int]
+    refused: list[RefusalGroup]
+    outcome_failures: list[OutcomeFailure]
+    pass_at_1: float
+    pass_hat_k: dict[str, float]
+    tokens_per_run: list[int | None] = field(default_factory=list)
+    cost_usd_per_run: list[float | None] = field(default_factory=list)
+    run_dirs: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    a: str
+    b: str
+    metric: str
+    a_mean: float
+    b_mean: float
+    difference: float
+    runs_needed: int | None
+
+
+@dataclass(frozen=True)
+class Study:
+    scenario: str
+    agent: str
+    surfaces: list[SurfaceScore]
+    comparisons: list[Comparison]
+    method: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
+    """Every finished run under the given study or run directories (shards merge by being read together)."""
+    records: dict[Path, RunRecord] = {}
+    for path in paths:
+        if not path.exists():
+            raise ToolsurfaceError(f"{path}: no such run or study directory")
+        candidates = [path] if (path / "spec.json").exists() else sorted(p.parent for p in path.rglob("spec.json"))
+        if not candidates:
+            raise ToolsurfaceError(f"{path}: holds no runs (no spec.json below it)")
+        for run_dir in candidates:
+            try:
+                records[run_dir.resolve()] = read_run(run_dir)
+            except RunStateError:
+                if (run_dir / "result.json").exists():
+                    raise
+                # a run still going, or cut off before it wrote its result: not a finished run
+    return sorted(records.values(), key=_order)
+
+
+def _order(record: RunRecord) -> tuple[int, str, str, str, int]:
+    """The bundled surfaces in the study's order, then the others by name."""
+    from harness.registry import BUNDLED_ORDER
+
+    spec = record.spec
+    rank = BUNDLED_ORDER.index(spec.surface) if spec.surface in BUNDLED_ORDER else len(BUNDLED_ORDER)
+    return rank, spec.surface, spec.agent, spec.mode, spec.run_index
+
+
+def _normalise(message: str) -> str:
+    return re.sub(r"\d+", "N", message)
+
+
+def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
+    first = records[0].spec
+    n = len(records)
+    passed = sum(1 for r in records if r.result.passed)
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in records:
+        seen: set[tuple[str, str]] = set()
+        for refusal in record.result.refusals:
+            key = (refusal.tool, _normalise(refusal.message))
+            group = groups.setdefault(key, {"message": refusal.message, "runs": 0, "count": 0, "corrected": 0})
+            group["count"] += 1
+            group["corrected"] += int(refusal.corrected_next)
+            if key not in seen:
+                group["runs"] += 1
+                seen.add(key)
+    failures: dict[str, dict[str, Any]] = {}
+    for record in records:
+        for check in record.result.checks:
+            if not check.passed:
+                failure = failures.setdefault(check.name, {"runs": 0, "detail": check.detail})
+                failure["runs"] += 1
+    statuses: dict[str, int] = {}
+    for record in records:
+        statuses[record.result.status] = statuses.get(record.result.status, 0) + 1
+    return SurfaceScore(
+        surface=first.surface,
+        agent=first.agent,
+        mode=first.mode,
+        model=first.model,
+        runs=n,
+        statuses=statuses,
+        calls_per_run=[r.result.calls for r in records],
+        refused_per_run=[r.result.refused for r in records],
+        refused=[
+            RefusalGroup(tool, g["message"], g["runs"], g["count"], g["corrected"]) for (tool, _), g in groups.items()
+        ],
+        outcome_failures=[OutcomeFailure(name, f["runs"], f["detail"]) for name, f in failures.items()],
+        pass_at_1=passed / n,
+        pass_hat_k={str(k): round(pass_hat_k(n, passed, k), 6) for k in range(1, n + 1)},
+        tokens_per_run=[
+            (r.result.tokens or {}).get("input_tokens", 0) + (r.result.tokens or {}).get("output_tokens", 0)
+            if r.result.tokens
+            else None
+            for r in records
+        ],
+        cost_usd_per_run=[r.result.cost_usd for r in records],
+        run_dirs=[str(r.path) for r in records],
+    )
+
+
+def score_study(records: Sequence[RunRecord]) -> Study:
+    if not records:
+        raise ToolsurfaceError("no finished runs to score")
+    by_surface: dict[tuple[str, str, str], list[RunRecord]] = {}
+    for record in records:
+        by_surface.setdefault((record.spec.surface, record.spec.agent, record.spec.mode), []).append(record)
+    surfaces = [_score_surface(group) for group in by_surface.values()]
+    comparisons = []
+    for n, a in enumerate(surfaces):
+        for b in surfaces[n + 1 :]:
+            a_pass = [float(r.result.passed) for r in by_surface[(a.surface, a.agent, a.mode)]]
+            b_pass = [float(r.result.passed) for r in by_surface[(b.surface, b.agent, b.mode)]]
+            for metric, va, vb in (
+                ("refused_per_run", [float(x) for x in a.refused_per_run], [float(x) for x in b.refused_per_run]),
+                ("pass_rate", a_pass, b_pass),
+            ):
+                comparisons.append(
+                    Comparison(
+                        a=a.surface,
+                        b=b.surface,
+                        metric=metric,
+                        a_mean=round(statistics.fmean(va), 4),
+                        b_mean=round(statistics.fmean(vb), 4),
+                        difference=round(statistics.fmean(va) - statistics.fmean(vb), 4),
+                        runs_needed=runs_needed(va, vb),
+                    )
+                )
+    agents = sorted({r.spec.agent for r in records})
+    scenarios = sorted({r.spec.scenario for r in records})
+    return Study(
+        scenario=scenarios[0] if len(scenarios) == 1 else "mixed",
+        agent=agents[0] if len(agents) == 1 else "mixed",
+        surfaces=surfaces,
+        comparisons=comparisons,
+        method={
+            "pass_hat_k": "C(c, k) / C(n, k) over n runs of which c passed every check (unbiased estimator)",
+            "runs_needed": "1.96^2 * (var(A) + var(B)) / (mean(A) - mean(B))^2 runs per surface, at least 2",
+            "corrected_next": "the next tools/call of the run went to the same tool and was answered",
+        },
+    )
+
+
+def _counts(values: Sequence[int]) -> str:
+    if not values:
+        return "-"
+    low, high = min(values), max(values)
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def study_markdown(study: Study) -> str:
+    """The seed's table: runs, calls per run, refused calls per run, what was refused, outcome failures."""
+    lines = [
+        f"Scenario {study.scenario}, agent {study.agent}",
+        "",
+        "| Surface | Runs | Calls per run | Refused calls | What was refused | Outcome failures | pass^1 |",
+        "| --- | ---: | --- | --- | --- | --- | ---: |",
+    ]
+    for s in study.surfaces:
+        refused = "; ".join(
+            f"{g.tool}: {g.message[:120]} ({g.runs} of {s.runs} runs, corrected next {g.corrected_next} of {g.count})"
+            for g in s.refused
+        )
+        failures = "; ".join(f"{f.check} in {f.runs} of {s.runs} runs: {f.detail[:160]}" for f in s.outcome_failures)
+        surface = s.surface if s.mode == "full-list" else f"{s.surface} ({s.mode})"
+        lines.append(
+            f"| {surface} | {s.runs} | {_counts(s.calls_per_run)} | {', '.join(map(str, s.refused_per_run))} | "
+            f"{refused or '-'} | {failures or '-'} | {s.pass_at_1:.2f} |"
+        )
+    noisy = [c for c in study.comparisons if c.runs_needed is not None]
+    if noisy:
+        lines += ["", "Runs per surface a difference needs before it exceeds the noise (95 %):", ""]
+        lines += [f"- {c.metric}: {c.a} {c.a_mean:g} vs {c.b} {c.b_mean:g} → {c.runs_needed} runs" for c in noisy]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,324 @@
+"""Running sessions: N runs per surface with one agent, J at a time, one directory per run.
+
+Everything that can stop a study (an unknown surface, a missing CLI, key or script) is found before
+the first run starts. A run that times out or fails keeps what it has and says so; an interrupted
+study leaves every finished run intact, and running it again resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from harness.agents.base import Agent, AgentReport, AgentUnavailable, RunContext, ServerCommand
+from harness.checks import CheckInput, evaluate
+from harness.errors import ToolsurfaceError
+from harness.run_record import (
+    CheckRecord,
+    RefusalRecord,
+    RunRecord,
+    RunResult,
+    RunSpec,
+    RunStateError,
+    read_run,
+    write_json_atomic,
+)
+from harness.scenario import Scenario, sessions_dir
+from harness.surface import SurfaceDefinition
+
+__all__ = ["PlannedRun", "StudyConfig", "parse_shard", "plan_study", "run_study", "score_calls"]
+
+STATE_WAIT_S = 10.0
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    surfaces: Sequence[str]
+    agent_name: str
+    agent: Agent
+    scenario: Scenario
+    runs: int
+    out: Path
+    jobs: int = 1
+    timeout: float = 600.0
+    mode: str = "full-list"
+    model: str | None = None
+    max_turns: int = 30
+    script: Path | None = None
+    shard: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    surface: str
+    name: str
+    index: int
+    run_dir: Path
+    script: Path | None
+    surface_sha256: str
+    tools: int
+    source: str
+    initial_state: dict[str, Any]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`I/N`, 1-based: the I-th of N slices of the run matrix."""
+    part, _, total = text.partition("/")
+    if not (part.isdigit() and total.isdigit()) or not 1 <= int(part) <= int(total):
+        raise ToolsurfaceError(f"--shard {text!r}: expected I/N with 1 <= I <= N, e.g. 1/4")
+    return int(part), int(total)
+
+
+def _surface_spec(spec: str) -> str:
+    """Paths become absolute, since the stub starts in the run's own empty directory."""
+    path = Path(spec)
+    return str(path.resolve()) if spec.endswith((".py", ".json")) or os.sep in spec else spec
+
+
+def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, int, dict[str, Any]]:
+    from harness.measure import list_text, wire_list
+    from harness.registry import resolve
+
+    item = resolve(spec)
+    if not isinstance(item, SurfaceDefinition) or item.stub is None:
+        raise ToolsurfaceError(f"surface {spec!r} has no stub, so no session can run against it")
+    wire = anyio.run(wire_list, item)
+    digest = hashlib.sha256(list_text(wire.tools).encode("utf-8")).hexdigest()
+    return item, digest, len(wire.tools), item.stub(None).state()
+
+
+def _script_for(config: StudyConfig, surface: str) -> Path | None:
+    if config.agent_name != "script":
+        return None
+    path = config.script or sessions_dir() / "scripts" / config.scenario.name / f"{surface}.json"
+    if not path.is_file():
+        raise AgentUnavailable(
+            f"script: no script {path} for scenario {config.scenario.name} and surface {surface}; pass --script FILE"
+        )
+    return path
+
+
+def plan_study(config: StudyConfig) -> list[PlannedRun]:
+    """Resolve and check everything first; then the run matrix, or one shard of it."""
+    if config.mode not in config.agent.modes:
+        raise ToolsurfaceError(
+            f"agent {config.agent_name} has no mode {config.mode!r}; modes: {', '.join(config.agent.modes)}"
+        )
+    config.agent.check_available(os.environ)
+    planned = []
+    for spec in config.surfaces:
+        definition, digest, tools, initial = _prepare_surface(_surface_spec(spec))
+        script = _script_for(config, definition.name)
+        for index in range(config.runs):
+            run_dir = config.out / "runs" / definition.name / f"{config.agent_name}-{config.mode}-r{index + 1:03d}"
+            planned.append(
+                PlannedRun(
+                    _surface_spec(spec),
+                    definition.name,
+                    index,
+                    run_dir,
+                    script,
+                    digest,
+                    tools,
+                    definition.source,
+                    initial,
+                )
+            )
+    if config.shard is not None:
+        part, total = config.shard
+        planned = [p for n, p in enumerate(planned) if n % total == part - 1]
+    return planned
+
+
+def _packages() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("toolsurface", "mcp", "mcp-types", "tiktoken", "jsonschema"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return found
+
+
+def _git_revision() -> str | None:
+    root = Path(__file__).resolve().parent.parent
+    if shutil.which("git") is None or not (root / ".git").exists():
+        return None
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False)
+    return done.stdout.strip() or None
+
+
+def score_calls(records: Sequence[dict[str, Any]]) -> tuple[int, list[RefusalRecord], list[str]]:
+    """Calls, refusals (and whether the next call corrected each: the same tool, answered), tools called."""
+    calls = [r for r in records if r.get("method") == "tools/call"]
+    refusals = []
+    for n, record in enumerate(calls):
+        if record.get("outcome") != "refused":
+            continue
+        following = calls[n + 1] if n + 1 < len(calls) else None
+        corrected = (
+            following is not None and following.get("tool") == record.get("tool") and following.get("outcome") == "ok"
+        )
+        refusals.append(
+            RefusalRecord(
+                int(record.get("seq", 0)), str(record.get("tool")), str(record.get("message") or ""), corrected
+            )
+        )
+    return len(calls), refusals, [str(r.get("tool")) for r in calls]
+
+
+def _reset(run_dir: Path) -> None:
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+
+
+async def _wait_for(path: Path, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        await anyio.sleep(0.05)
+    return path.exists()
+
+
+def _finished(run_dir: Path) -> RunRecord | None:
+    """A run that already ended (any status but interrupted) is kept, so a study resumes."""
+    try:
+        record = read_run(run_dir)
+    except RunStateError:
+        return None
+    return None if record.result.status == "interrupted" else record
+
+
+async def _run_one(config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str]) -> RunRecord:
+    _reset(run.run_dir)
+    spec = RunSpec(
+        surface=run.name,
+        surface_source=run.source or run.surface,
+        surface_sha256=run.surface_sha256,
+        tools=run.tools,
+        agent=config.agent_name,
+        model=config.model,
+        mode=config.mode,
+        scenario=config.scenario.name,
+        scenario_sha256=config.scenario.sha256,
+        run_index=run.index,
+        timeout=config.timeout,
+        packages=packages,
+        git_revision=git,
+        python=platform.python_version(),
+        started=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    write_json_atomic(run.run_dir / "spec.json", asdict(spec))
+    calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
+    server = ServerCommand(
+        command=sys.executable,
+        args=["-m", "harness", "serve", run.surface, "--log", str(calls_path), "--state", str(state_path)],
+        cwd=str(Path(__file__).resolve().parent.parent),
+    )
+    started = time.monotonic()
+    report: AgentReport
+    with tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir:
+        ctx = RunContext(
+            prompt=config.scenario.prompt,
+            server=server,
+            workdir=Path(workdir),
+            run_dir=run.run_dir,
+            timeout=config.timeout,
+            mode=config.mode,
+            model=config.model,
+            max_turns=config.max_turns,
+            script=run.script,
+            env=dict(os.environ),
+        )
+        try:
+            report = await config.agent.run(ctx)
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                await _write_result(run, spec, AgentReport(status="interrupted", error="interrupted"), started, config)
+            raise
+    return await _write_result(run, spec, report, started, config)
+
+
+async def _write_result(
+    run: PlannedRun,
+    spec: RunSpec,
+    report: AgentReport,
+    started: float,
+    config: StudyConfig,
+) -> RunRecord:
+    import json
+
+    from stubs.calllog import read_log
+
+    calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
+    has_state = await _wait_for(state_path, STATE_WAIT_S if report.status != "interrupted" else 1.0)
+    state = json.loads(state_path.read_text(encoding="utf-8")) if has_state else None
+    log = read_log(calls_path) if calls_path.exists() else []
+    calls, refusals, tools_called = score_calls(log)
+    checks = evaluate(
+        config.scenario.checks, CheckInput(state=state, initial=run.initial_state, answer=report.final_answer)
+    )
+    usage = asdict(report.usage) if report.usage else None
+    result = RunResult(
+        status=report.status,
+        calls=calls,
+        refusals=refusals,
+        checks=[CheckRecord(c.name, c.passed, c.detail) for c in checks],
+        passed=report.status == "ok" and all(c.passed for c in checks),
+        tokens=usage,
+        cost_usd=report.cost_usd,
+        duration_s=round(time.monotonic() - started, 3),
+        turns=report.turns,
+        final_answer=report.final_answer,
+        error=report.error,
+        tools_called=tools_called,
+    )
+    write_json_atomic(run.run_dir / "result.json", asdict(result))
+    return RunRecord(run.run_dir, spec, result)
+
+
+def run_study(
+    config: StudyConfig,
+    planned: Sequence[PlannedRun],
+    on_finished: Callable[[PlannedRun, RunRecord], None] | None = None,
+) -> list[RunRecord]:
+    """Run what is planned (skipping runs that already ended), `config.jobs` at a time."""
+    git, packages = _git_revision(), _packages()
+    records: list[RunRecord] = []
+
+    async def one(run: PlannedRun, limiter: anyio.CapacityLimiter) -> None:
+        done = _finished(run.run_dir)
+        if done is None:
+            async with limiter:
+                done = await _run_one(config, run, git, packages)
+        records.append(done)
+        if on_finished is not None:
+            on_finished(run, done)
+
+    async def main() -> None:
+        limiter = anyio.CapacityLimiter(max(1, config.jobs))
+        async with anyio.create_task_group() as group:
+            for run in planned:
+                group.start_soon(one, run, limiter)
+
+    config.out.mkdir(parents=True, exist_ok=True)
+    anyio.run(main)
+    order = {p.run_dir: n for n, p in enumerate(planned)}
+    return sorted(records, key=lambda r: order.get(r.path, 0))

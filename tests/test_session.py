@@ -1,0 +1,225 @@
+"""Session runs with the scripted agent: run directories, scoring into the seed's table, shards, replay."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.checks import CheckInput, evaluate
+from harness.run_record import read_run
+from harness.scenario import load_scenario
+from harness.scoring import pass_hat_k, runs_needed
+from tests.conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("study")
+    run = run_cli(
+        "session", "run", "--agent", "script", "--surface", "before-v2", "--surface", "v2-first", "--surface", "v2",
+        "--runs", "3", "--jobs", "2", "--out", str(out), timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "| Surface | Runs | Calls per run | Refused calls |" in run.stdout
+    return out, json.loads((out / "study.json").read_text(encoding="utf-8"))
+
+
+def surface(data: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(s for s in data["surfaces"] if s["surface"] == name)
+
+
+def test_the_study_reproduces_the_seed_sessions(study: tuple[Path, dict[str, Any]]) -> None:
+    _, data = study
+    assert data["scenario"] == "six-tasks" and data["agent"] == "script"
+    assert [s["surface"] for s in data["surfaces"]] == ["before-v2", "v2-first", "v2"]
+    before, first, final = surface(data, "before-v2"), surface(data, "v2-first"), surface(data, "v2")
+    assert all(s["runs"] == 3 for s in (before, first, final))
+    assert [r["tool"] for r in before["refused"]] == ["memory_store"]
+    assert [r["tool"] for r in first["refused"]] == ["item_action"] and "version" in first["refused"][0]["message"]
+    open_tasks = [f for f in first["outcome_failures"] if f["check"] == "open-tasks-listed"]
+    assert len(open_tasks) == 1 and open_tasks[0]["runs"] == 3 and "#14" in open_tasks[0]["detail"]
+    assert not [r for r in first["refused"] if r["tool"] == "item_list"]
+    assert [r["tool"] for r in final["refused"]] == ["item_list"]
+    assert "includeClosed" in final["refused"][0]["message"] and final["refused"][0]["corrected_next"] == 3
+    assert (
+        final["outcome_failures"] == []
+        and final["pass_at_1"] == 1.0
+        and final["pass_hat_k"] == {"1": 1.0, "2": 1.0, "3": 1.0}
+    )
+    assert before["refused_per_run"] == [1, 1, 1] and len(before["calls_per_run"]) == 3
+    blocked = [f for f in before["outcome_failures"] if f["check"] == "blocked-with-reason"]
+    assert blocked and "written into its description" in blocked[0]["detail"]
+
+
+def test_each_run_has_its_own_directory_with_spec_calls_transcript_and_result(
+    study: tuple[Path, dict[str, Any]],
+) -> None:
+    out, _ = study
+    run_dirs = sorted((out / "runs" / "v2").iterdir())
+    assert [d.name for d in run_dirs] == ["script-full-list-r001", "script-full-list-r002", "script-full-list-r003"]
+    for run_dir in run_dirs:
+        assert {"spec.json", "calls.jsonl", "transcript.jsonl", "result.json", "state.json"} <= {
+            p.name for p in run_dir.iterdir()
+        }
+        record = read_run(run_dir)
+        assert record.spec.surface == "v2" and record.spec.agent == "script" and len(record.spec.surface_sha256) == 64
+        assert record.spec.packages["mcp"] and record.spec.scenario == "six-tasks"
+        assert record.result.status == "ok" and record.result.passed
+        assert [c.name for c in record.result.checks] == [
+            "subtask-created", "summary-changed", "blocked-with-reason", "open-tasks-listed", "section-read", "proposal-approved",
+        ]  # fmt: skip
+        calls = [json.loads(line) for line in (run_dir / "calls.jsonl").read_text(encoding="utf-8").splitlines()]
+        assert record.result.calls == sum(1 for c in calls if c["method"] == "tools/call")
+
+
+def test_replay_of_first_design_runs_against_v2_shows_what_would_change(study: tuple[Path, dict[str, Any]]) -> None:
+    out, _ = study
+    run = run_cli(
+        "session",
+        "replay",
+        str(out / "runs" / "v2-first" / "script-full-list-r001"),
+        "--surface",
+        "v2",
+        "--format",
+        "json",
+    )
+    assert run.returncode == 0, run.stderr
+    calls = run.json()["runs"][0]["calls"]
+    by_change = {c["change"] for c in calls}
+    assert {"same", "now refused", "now answered"} <= by_change
+    status_filter = [c for c in calls if c["tool"] == "item_list" and c["change"] == "now refused"]
+    assert status_filter and "includeClosed" in status_filter[0]["message"]
+
+
+def test_replay_names_calls_the_other_surface_cannot_take(study: tuple[Path, dict[str, Any]]) -> None:
+    out, _ = study
+    run = run_cli("session", "replay", str(out / "runs" / "before-v2"), "--surface", "v2", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    runs = run.json()["runs"]
+    assert len(runs) == 3
+    unmappable = {c["tool"] for c in runs[0]["calls"] if c["change"] == "unmappable"}
+    assert {"memory_store", "task_patch", "proposal_review"} <= unmappable
+
+
+def test_shards_split_the_matrix_and_the_study_merges_them(tmp_path: Path) -> None:
+    for shard in ("1/2", "2/2"):
+        run = run_cli(
+            "session", "run", "--agent", "script", "--surface", "v2", "--surface", "consistent", "--runs", "2",
+            "--shard", shard, "--out", str(tmp_path), timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+    data = json.loads((tmp_path / "study.json").read_text(encoding="utf-8"))
+    assert {(s["surface"], s["runs"]) for s in data["surfaces"]} == {("consistent", 2), ("v2", 2)}
+    assert surface(data, "consistent")["outcome_failures"] == []
+
+
+def test_a_run_killed_by_its_timeout_is_marked_and_keeps_its_calls(tmp_path: Path) -> None:
+    script = tmp_path / "slow.json"
+    script.write_text(
+        json.dumps(
+            {
+                "format": "toolsurface-script/1",
+                "steps": [
+                    {"call": "item_get", "arguments": {"projectId": "acme-shop", "number": 14}},
+                    {"call": "item_get", "arguments": {"projectId": "acme-shop", "number": 15}},
+                    {"wait": 120},
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    run = run_cli(
+        "session",
+        "run",
+        "--agent",
+        "script",
+        "--surface",
+        "v2",
+        "--script",
+        str(script),
+        "--timeout",
+        "3",
+        "--out",
+        str(out),
+    )
+    assert run.returncode == 0, run.stderr
+    record = read_run(out / "runs" / "v2" / "script-full-list-r001")
+    assert record.result.status == "timeout" and record.result.calls == 2 and not record.result.passed
+    assert record.result.tools_called == ["item_get", "item_get"]
+
+
+def test_an_interrupted_run_is_run_again_and_finished_ones_are_kept(tmp_path: Path) -> None:
+    first = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--runs", "2", "--out", str(tmp_path))
+    assert first.returncode == 0, first.stderr
+    done, interrupted = tmp_path / "runs/v2/script-full-list-r001", tmp_path / "runs/v2/script-full-list-r002"
+    result = json.loads((interrupted / "result.json").read_text(encoding="utf-8"))
+    (interrupted / "result.json").write_text(json.dumps({**result, "status": "interrupted"}), encoding="utf-8")
+    kept = (done / "result.json").stat().st_mtime_ns
+    again = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--runs", "2", "--out", str(tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert (done / "result.json").stat().st_mtime_ns == kept
+    assert read_run(interrupted).result.status == "ok"
+
+
+def test_a_missing_agent_cli_stops_before_any_run(tmp_path: Path) -> None:
+    env = {"PATH": str(tmp_path / "empty"), "ANTHROPIC_API_KEY": "sk-test"}
+    run = run_cli("session", "run", "--agent", "claude", "--surface", "v2", "--out", str(tmp_path / "out"), env=env)
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1 and "claude" in run.stderr
+    assert not (tmp_path / "out" / "runs").exists()
+
+
+def test_a_missing_key_for_the_openai_loop_stops_before_any_run(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TOOLSURFACE_TEST_KEY"}
+    run = run_cli(
+        "session", "run", "--agent", "openai", "--surface", "v2", "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
+        "--api-key-env", "TOOLSURFACE_TEST_KEY", "--out", str(tmp_path / "out"), env=env,
+    )  # fmt: skip
+    assert run.returncode == 2 and "TOOLSURFACE_TEST_KEY" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_unknown_agent_scenario_and_missing_script_are_one_line_errors(tmp_path: Path) -> None:
+    for args, needle in (
+        (["--agent", "robot", "--surface", "v2"], "unknown agent 'robot'"),
+        (["--agent", "script", "--surface", "v2", "--scenario", "nine-tasks"], "unknown scenario 'nine-tasks'"),
+        (["--agent", "script", "--surface", "v2", "--script", str(tmp_path / "none.json")], "none.json"),
+        (["--agent", "script", "--surface", "v2", "--shard", "3/2"], "--shard"),
+    ):
+        run = run_cli("session", "run", *args, "--out", str(tmp_path / "out"))
+        assert run.returncode == 2 and needle in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
+
+
+def test_pass_hat_k_is_the_unbiased_estimator() -> None:
+    assert pass_hat_k(3, 3, 3) == 1.0 and pass_hat_k(3, 0, 1) == 0.0
+    assert pass_hat_k(4, 2, 1) == 0.5 and math.isclose(pass_hat_k(4, 2, 2), 1 / 6)
+    assert pass_hat_k(5, 4, 3) == math.comb(4, 3) / math.comb(5, 3)
+
+
+def test_runs_needed_grows_with_noise_and_shrinks_with_the_difference() -> None:
+    assert runs_needed([1, 1, 1], [1, 1, 1]) is None
+    assert runs_needed([1, 0, 1, 0], [0, 0, 0, 0]) == math.ceil(1.96**2 * (1 / 3) / 0.25)
+    assert runs_needed([2, 0, 2, 0], [0, 0, 0, 0])  == math.ceil(1.96**2 * (4 / 3) / 1)  # fmt: skip
+    assert runs_needed([3, 3], [0, 0]) == 2
+
+
+def test_checks_catch_the_silent_failures() -> None:
+    from stubs.fixture import load_project
+
+    scenario = load_scenario("six-tasks")
+    initial = load_project().dump()
+    state = json.loads(json.dumps(initial))
+    task = next(i for i in state["items"] if i["number"] == 15)
+    task["fields"]["status"] = "blocked"
+    task["fields"]["content"] += " Blocked: the new runner images are not published yet."
+    answer = "Open tasks: #10 Checkout redesign, #11, #12, #13, #15. Deployments go through three stages"
+    results = {r.name: r for r in evaluate(scenario.checks, CheckInput(state, initial, answer))}
+    assert not results["blocked-with-reason"].passed and "description" in results["blocked-with-reason"].detail
+    assert not results["open-tasks-listed"].passed and "#14" in results["open-tasks-listed"].detail
+    assert not results["section-read"].passed and "Rollback" in results["section-read"].detail
+    assert not results["subtask-created"].passed and not results["proposal-approved"].passed
+    assert results["summary-changed"].passed is False
