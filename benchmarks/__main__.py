@@ -9,6 +9,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -46,6 +47,17 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         "budget_s": time_command([*cli, "budget", "v2", "--max-chars", "7000"], runs),
         "measure_all_s": time_command([*cli, "measure", "--format", "json"], runs),
         "import_mcp_s": time_command([sys.executable, "-c", "import mcp.server"], runs),
+        "report_s": time_command(
+            [
+                *cli,
+                "report",
+                str(HERE.parent / "sessions" / "runs" / "conderis-script"),
+                "--out",
+                str(Path(tempfile.mkdtemp()) / "report"),
+                "--html",
+            ],
+            runs,
+        ),
         **measure_stub("v2", calls=2000, starts=runs),
     }
 

@@ -200,6 +200,57 @@ def serve_command(
     serve(surface, fixture=fixture, log_path=log_path, state_path=state, http=http, page_size=page_size)
 
 
+@main.command("findability")
+@click.argument("surfaces", nargs=-1)
+@click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
+def findability_command(surfaces: tuple[str, ...], queries_file: Path | None, fmt: str, stem: bool) -> None:
+    """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces)."""
+    from harness import findability as fa
+    from harness.registry import BUNDLED_ORDER, resolve_all
+
+    result = fa.findability(resolve_all(surfaces or BUNDLED_ORDER), fa.load_queries(queries_file), use_stem=stem)
+    if fmt == "table":
+        _print(fa.findability_rich(result))
+    else:
+        click.echo(fa.findability_json(result) if fmt == "json" else fa.findability_csv(result), nl=False)
+
+
+@main.command("roundtrip")
+@click.argument("surfaces", nargs=-1)
+@click.option("--task", "task_file", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task JSON.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--stem", is_flag=True, help="Fold plurals and endings when a step's tool is chosen by keyword.")
+def roundtrip_command(surfaces: tuple[str, ...], task_file: Path | None, fmt: str, stem: bool) -> None:
+    """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
+    from harness import roundtrip as rt
+    from harness.registry import BUNDLED_ORDER, resolve_all
+
+    result = rt.roundtrip(resolve_all(surfaces or BUNDLED_ORDER), rt.load_task(task_file), use_stem=stem)
+    if fmt == "table":
+        _print(rt.roundtrip_rich(result))
+    else:
+        click.echo(rt.roundtrip_json(result) if fmt == "json" else rt.roundtrip_csv(result), nl=False)
+
+
+@main.command("lint")
+@click.argument("surfaces", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def lint_command(surfaces: tuple[str, ...], fmt: str) -> None:
+    """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints."""
+    import json
+
+    from harness.lint import lint, lint_rich
+    from harness.registry import resolve_all
+
+    result = lint(resolve_all(surfaces))
+    if fmt == "json":
+        click.echo(json.dumps(result.to_json(), indent=2))
+        return
+    _print(lint_rich(result))
+
+
 @main.group("session")
 def session_group() -> None:
     """Run agents against the stubs, score refused calls and outcomes, replay recorded runs."""
@@ -304,6 +355,19 @@ def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -
 
     result = replay_runs(list(run_dirs), surface)
     click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else replay_table(result), nl=fmt == "json")
+
+
+@main.command("report")
+@click.argument("runs", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
+@click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
+@click.option("--surface", "surfaces", multiple=True, help="Surfaces to measure (default: the bundled four).")
+def report_command(runs: tuple[Path, ...], out: Path, html_page: bool, surfaces: tuple[str, ...]) -> None:
+    """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs."""
+    from harness.report import build_report
+
+    report = build_report(list(runs), out, surfaces=surfaces or None, html_page=html_page)
+    click.echo(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,527 @@
+"""One report of a study: the seed's tables regenerated from measurements, CSV and JSON of each table,
+PNG charts, and optionally one self-contained HTML page. A report reads runs; it never re-runs them."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from harness.measure import Measurement
+    from harness.scoring import Study
+
+__all__ = ["Chart", "Report", "Table", "build_report"]
+
+
+@dataclass
+class Table:
+    key: str
+    title: str
+    frame: pd.DataFrame
+    command: str
+    note: str = ""
+
+
+@dataclass
+class Chart:
+    key: str
+    title: str
+    path: Path
+    command: str
+
+
+@dataclass
+class Report:
+    out: Path
+    tables: list[Table] = field(default_factory=list)
+    charts: list[Chart] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+
+def _quote(items: Sequence[str]) -> str:
+    return " ".join(items)
+
+
+# -- tables ----------------------------------------------------------------------------------------
+
+
+def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
+    import pandas as pd
+
+    names = _quote(surfaces)
+    by_name = {s.name: s for s in m.surfaces}
+    largest = {s.name: s.largest(1)[0].name if s.per_tool else "" for s in m.surfaces}
+    size = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "title": s.title,
+                "tools": s.tools,
+                "chars": s.chars,
+                "tokens": s.tokens,
+                "largest tool": largest[s.name],
+                "protocol": s.protocol_version,
+            }
+            for s in m.surfaces
+        ]
+    )
+    per_tool = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "tool": t.name,
+                "chars": t.chars,
+                "tokens": t.tokens,
+                "marginal tokens": t.marginal_tokens,
+            }
+            for s in m.surfaces
+            for t in s.per_tool
+        ]
+    )
+    growth = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "kind": s.growth.kind,
+                "tools": s.growth.tools,
+                "chars": s.growth.chars,
+                "tokens": s.growth.tokens,
+                "added tools": ", ".join(s.growth.added_tools) or "-",
+                "changed tools": ", ".join(s.growth.changed_tools) or "-",
+            }
+            for s in m.surfaces
+            if s.growth is not None
+        ]
+    )
+    by_kinds = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "kinds": p.kinds,
+                "kind added": p.kind,
+                "tools": p.tools,
+                "chars": p.chars,
+                "tokens": p.tokens,
+            }
+            for s in m.surfaces
+            for p in s.by_kinds
+        ]
+    )
+    v2, before = by_name.get("v2"), by_name.get("before-v2")
+    note = ""
+    if v2 is not None and before is not None and before.chars:
+        note = f"v2 is {1 - v2.chars / before.chars:.0%} smaller than before-v2."
+    return [
+        Table(
+            "list_size",
+            f"List size per surface (protocol {m.protocol_version}, tokens {m.encoding})",
+            size,
+            f"toolsurface measure {names} --format markdown",
+            note,
+        ),
+        Table("per_tool", "Per-tool sizes", per_tool, f"toolsurface measure {names} --per-tool --format csv"),
+        Table("growth", "Growth by one kind", growth, f"toolsurface measure {names} --format json"),
+        Table("by_kinds", "List size by number of kinds", by_kinds, f"toolsurface measure {names} --format json"),
+    ]
+
+
+def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
+    import pandas as pd
+
+    rows = []
+    for s in study.surfaces:
+        rows.append(
+            {
+                "surface": s.surface,
+                "agent": s.agent,
+                "mode": s.mode,
+                "runs": s.runs,
+                "calls per run": ", ".join(map(str, s.calls_per_run)),
+                "refused calls": ", ".join(map(str, s.refused_per_run)),
+                "what was refused": "; ".join(f"{g.tool}: {g.message}" for g in s.refused) or "-",
+                "corrected next": ", ".join(f"{g.corrected_next} of {g.count}" for g in s.refused) or "-",
+                "outcome failures": "; ".join(f"{f.check} ({f.runs} runs): {f.detail}" for f in s.outcome_failures)
+                or "-",
+                "pass^1": s.pass_at_1,
+            }
+        )
+    comparisons = pd.DataFrame(
+        [
+            {
+                "a": c.a,
+                "b": c.b,
+                "metric": c.metric,
+                "a mean": c.a_mean,
+                "b mean": c.b_mean,
+                "runs needed": c.runs_needed,
+            }
+            for c in study.comparisons
+        ]
+    )
+    command = f"toolsurface session score {_quote(dirs)}"
+    return [
+        Table("sessions", f"Sessions: {study.scenario}, agent {study.agent}", pd.DataFrame(rows), command),
+        Table("session_noise", "Runs per surface a difference needs (95 %)", comparisons, f"{command} --format json"),
+    ]
+
+
+def _analysis_tables(items: Sequence[Any], specs: Sequence[str]) -> tuple[list[Table], Any]:
+    """Round trip, findability and lint, from the same surfaces the measurement read."""
+    import pandas as pd
+
+    from harness.findability import findability, load_queries
+    from harness.lint import CATEGORIES, lint
+    from harness.roundtrip import load_task, roundtrip
+
+    names = _quote(specs)
+    trip = roundtrip(items, load_task())
+    trip_rows = [
+        {
+            "surface": s.name,
+            "tools loaded on demand": " + ".join(s.tools),
+            "chars": s.chars,
+            "tokens": s.tokens,
+            "searches": s.searches,
+            "whole list tokens": s.list_tokens,
+        }
+        for s in trip.surfaces
+    ]
+    found = findability(items, load_queries())
+    find_rows = [
+        {
+            "surface": s.name,
+            "query": r.query,
+            "scorer": r.scorer,
+            "expected": r.expected,
+            "rank": r.rank,
+            "top": r.top,
+            "missing words": ", ".join(r.missing) or "-",
+        }
+        for s in found.surfaces
+        for r in s.queries
+    ]
+    linted = lint(items)
+    lint_rows = [
+        {
+            "surface": s.name,
+            **{c: sum(1 for f in s.findings if f.category == c) for c in CATEGORIES},
+            "categories": len(s.categories),
+        }
+        for s in linted.surfaces
+    ]
+    findings = [
+        {
+            "surface": s.name,
+            "category": f.category,
+            "tools": ", ".join(f.tools),
+            "parameters": ", ".join(f.parameters),
+            "message": f.message,
+        }
+        for s in linted.surfaces
+        for f in s.findings
+    ]
+    tables = [
+        Table(
+            "roundtrip",
+            f"Round trip for on-demand clients: {trip.task}",
+            pd.DataFrame(trip_rows),
+            f"toolsurface roundtrip {names} --format csv",
+        ),
+        Table(
+            "findability",
+            "Findability: rank of the intended tool per query (keyword: name 3, first sentence 2, rest 1; BM25 k1 1.2, b 0.75)",
+            pd.DataFrame(find_rows).astype({"rank": "Int64"}),
+            f"toolsurface findability {names} --format csv",
+        ),
+        Table(
+            "lint",
+            "Lint summary: findings per category",
+            pd.DataFrame(lint_rows),
+            f"toolsurface lint {names} --format json",
+        ),
+        Table("lint_findings", "Lint findings", pd.DataFrame(findings), f"toolsurface lint {names}"),
+    ]
+    return tables, found
+
+
+# -- charts ----------------------------------------------------------------------------------------
+
+
+def _figure(width: float, height: float) -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=(width, height), dpi=110)
+
+
+def _save(fig: Any, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, format="png", metadata={"Software": None})
+    plt.close(fig)
+
+
+def _chart_size_by_tool(m: Measurement, path: Path) -> None:
+    fig, ax = _figure(9, 0.9 + 0.7 * len(m.surfaces))
+    names = [s.name for s in m.surfaces][::-1]
+    for row, s in enumerate(m.surfaces[::-1]):
+        left = 0
+        for n, tool in enumerate(sorted(s.per_tool, key=lambda t: -t.chars)):
+            ax.barh(row, tool.chars, left=left, color=f"C{n % 10}", edgecolor="white", linewidth=0.5)
+            if tool.chars >= 1300:
+                ax.text(left + tool.chars / 2, row, tool.name, ha="center", va="center", fontsize=6.5, color="white")
+            left += tool.chars
+        ax.text(left + 100, row, f"{s.chars:,}", va="center", fontsize=8)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("characters of the tools list, each segment one tool")
+    ax.set_title("List size per surface, stacked by tool")
+    _save(fig, path)
+
+
+def _chart_size_by_kinds(m: Measurement, path: Path) -> None:
+    fig, ax = _figure(7, 4)
+    ticks: dict[int, str] = {}
+    for s in m.surfaces:
+        if s.by_kinds:
+            ax.plot([p.kinds for p in s.by_kinds], [p.chars for p in s.by_kinds], marker="o", label=s.name)
+            ticks.update({p.kinds: f"{p.kinds}\n+{p.kind}" if p.kinds > 1 else f"1\n{p.kind}" for p in s.by_kinds})
+    ax.set_xticks(list(ticks), list(ticks.values()))
+    ax.set_xlabel("number of kinds (the kind each point adds)")
+    ax.set_ylabel("characters")
+    ax.set_title("List size against number of kinds")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    _save(fig, path)
+
+
+def _chart_findability(found: Any, path: Path) -> None:
+    """Keyword rank of the intended tool, surfaces by queries; an empty cell: not found."""
+    surfaces = [s.name for s in found.surfaces]
+    queries = list(dict.fromkeys(r.query for s in found.surfaces for r in s.queries))
+    fig, ax = _figure(1.6 + 1.3 * len(queries), 1 + 0.55 * len(surfaces))
+    grid, notes = [], []
+    for s in found.surfaces:
+        row, note = [], []
+        for q in queries:
+            found_row = s.row(q, "keyword")
+            row.append(float(found_row.rank) if found_row.rank is not None else float("nan"))
+            note.append(f"no tool has: {', '.join(found_row.missing)}" if found_row.missing else "")
+        grid.append(row)
+        notes.append(note)
+    image = ax.imshow(grid, cmap="RdYlGn_r", vmin=1, vmax=5, aspect="auto")
+    for y, row in enumerate(grid):
+        for x, value in enumerate(row):
+            label = "-" if value != value else f"{value:.0f}"
+            colour = "white" if value == value and value < 2.5 else "black"
+            ax.text(
+                x,
+                y,
+                label + (f"\n{notes[y][x]}" if notes[y][x] else ""),
+                ha="center",
+                va="center",
+                fontsize=8,
+                color=colour,
+            )
+    ax.set_xticks(range(len(queries)), queries, rotation=20, ha="right")
+    ax.set_yticks(range(len(surfaces)), surfaces)
+    ax.set_title("Findability: keyword rank of the intended tool (1 is first)")
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    _save(fig, path)
+
+
+def _chart_refused(study: Study, path: Path) -> None:
+    fig, ax = _figure(7, 3.5)
+    labels = []
+    for n, s in enumerate(study.surfaces):
+        runs = s.refused_per_run
+        width = 0.8 / max(1, len(runs))
+        for r, value in enumerate(runs):
+            ax.bar(n - 0.4 + width * (r + 0.5), value, width=width * 0.9, color=f"C{n % 10}")
+        labels.append(s.surface)
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_ylabel("refused calls")
+    ax.set_title("Refused calls per run")
+    ax.set_ylim(bottom=0)
+    _save(fig, path)
+
+
+# -- output ----------------------------------------------------------------------------------------
+
+
+def _md_table(frame: pd.DataFrame) -> str:
+    def cell(value: Any) -> str:
+        if value is None or (isinstance(value, float) and value != value):
+            return "-"
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"{value:,}"
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    header = "| " + " | ".join(map(str, frame.columns)) + " |"
+    rule = "| " + " | ".join("---:" if frame[c].dtype.kind in "iuf" else "---" for c in frame.columns) + " |"
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([header, rule, *rows]) + "\n"
+
+
+def _markdown(report: Report, created: str) -> str:
+    parts = [f"# toolsurface report\n\nMade {created}. Every table below can be regenerated by the command under it.\n"]
+    charts = {c.key: c for c in report.charts}
+    for table in report.tables:
+        parts.append(f"\n## {table.title}\n\n{_md_table(table.frame)}")
+        if table.note:
+            parts.append(f"\n{table.note}\n")
+        parts.append(f"\n`{table.command}`\n")
+        for chart in [c for key, c in charts.items() if key.startswith(table.key + ".")]:
+            parts.append(f"\n![{chart.title}]({chart.path.relative_to(report.out).as_posix()})\n")
+    return "".join(parts)
+
+
+_PAGE_SCRIPT = """
+window.__errors = [];
+window.addEventListener('error', function (e) { window.__errors.push(String(e.message || e)); });
+window.addEventListener('load', function () {
+  var imgs = Array.prototype.slice.call(document.images);
+  var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
+  document.body.setAttribute('data-charts', ok + '/' + imgs.length);
+  document.body.setAttribute('data-errors', String(window.__errors.length));
+});
+"""
+
+_PAGE_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; color: #222; }
+table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.85rem; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+code { background: #f5f5f5; padding: 0.1rem 0.3rem; }
+img { max-width: 100%; margin: 0.5rem 0; }
+"""
+
+
+def _html(report: Report, created: str) -> str:
+    charts = {c.key: c for c in report.charts}
+    body = [
+        f"<h1>toolsurface report</h1><p>Made {html.escape(created)}. Every table can be regenerated by the command under it.</p>"
+    ]
+    for table in report.tables:
+        body.append(f"<h2>{html.escape(table.title)}</h2>")
+        body.append(table.frame.to_html(index=False, na_rep="-", border=0, escape=True))
+        if table.note:
+            body.append(f"<p>{html.escape(table.note)}</p>")
+        body.append(f"<p><code>{html.escape(table.command)}</code></p>")
+        for chart in [c for key, c in charts.items() if key.startswith(table.key + ".")]:
+            data = base64.b64encode(chart.path.read_bytes()).decode("ascii")
+            body.append(f'<img alt="{html.escape(chart.title)}" src="data:image/png;base64,{data}">')
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>toolsurface report</title>'
+        f"<style>{_PAGE_STYLE}</style><script>{_PAGE_SCRIPT}</script></head><body>"
+        + "\n".join(body)
+        + "</body></html>\n"
+    )
+
+
+def _write(path: Path, text: str | bytes) -> Path:
+    partial = path.with_name(f".{path.name}.partial")
+    if isinstance(text, bytes):
+        partial.write_bytes(text)
+    else:
+        partial.write_text(text, encoding="utf-8")
+    partial.replace(path)
+    return path
+
+
+Section = Callable[[Sequence[str]], list[Table]]
+
+
+def build_report(
+    study_dirs: Sequence[Path],
+    out: Path,
+    *,
+    surfaces: Sequence[str] | None = None,
+    html_page: bool = False,
+    extra_sections: Sequence[Section] = (),
+) -> Report:
+    """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html)."""
+    from harness.measure import measure
+    from harness.registry import BUNDLED_ORDER, resolve_all
+    from harness.scoring import find_runs, score_study
+
+    specs = list(surfaces or BUNDLED_ORDER)
+    try:
+        (out / "tables").mkdir(parents=True, exist_ok=True)
+        (out / "charts").mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ToolsurfaceError(f"cannot write to {out}: {error.strerror or error}") from None
+    report = Report(out)
+    items = resolve_all(specs)
+    measured = measure(items)
+    report.tables += _measure_tables(measured, specs)
+    analysis, found = _analysis_tables(items, specs)
+    report.tables += analysis
+    for section in extra_sections:
+        report.tables += section(specs)
+    _chart_findability(found, out / "charts" / "findability_ranks.png")
+    _chart_size_by_tool(measured, out / "charts" / "list_size_by_tool.png")
+    _chart_size_by_kinds(measured, out / "charts" / "size_by_kinds.png")
+    names = _quote(specs)
+    report.charts += [
+        Chart(
+            "list_size.by_tool",
+            "List size per surface, stacked by tool",
+            out / "charts" / "list_size_by_tool.png",
+            f"toolsurface report --out {out}",
+        ),
+        Chart(
+            "by_kinds.lines",
+            "List size against number of kinds",
+            out / "charts" / "size_by_kinds.png",
+            f"toolsurface measure {names} --format json",
+        ),
+        Chart(
+            "findability.ranks",
+            "Findability ranks",
+            out / "charts" / "findability_ranks.png",
+            f"toolsurface findability {names}",
+        ),
+    ]
+    if study_dirs:
+        study = score_study(find_runs(study_dirs))
+        report.tables += _session_tables(study, [str(d) for d in study_dirs])
+        _chart_refused(study, out / "charts" / "refused_per_run.png")
+        report.charts.append(
+            Chart(
+                "sessions.refused",
+                "Refused calls per run",
+                out / "charts" / "refused_per_run.png",
+                f"toolsurface report {_quote([str(d) for d in study_dirs])}",
+            )
+        )
+    for table in report.tables:
+        report.files.append(_write(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
+        records = json.loads(table.frame.to_json(orient="records"))
+        report.files.append(
+            _write(
+                out / "tables" / f"{table.key}.json",
+                json.dumps(
+                    {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
+                )
+                + "\n",
+            )
+        )
+    report.files += [c.path for c in report.charts]
+    created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    report.files.append(_write(out / "report.md", _markdown(report, created)))
+    if html_page:
+        report.files.append(_write(out / "report.html", _html(report, created)))
+    return report
