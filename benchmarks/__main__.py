@@ -13,6 +13,8 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchmarks.runner import measure_runner
+from benchmarks.snapshot import measure_snapshot
 from benchmarks.stub_calls import measure_stub
 from benchmarks.timing import Figure, time_command
 
@@ -59,6 +61,8 @@ def measure_figures(runs: int) -> dict[str, Figure]:
             runs,
         ),
         **measure_stub("v2", calls=2000, starts=runs),
+        **measure_runner(cli, repeats=runs),
+        **measure_snapshot(runs),
     }
 
 

@@ -88,19 +88,13 @@ def list_command(fmt: str) -> None:
 
 
 def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
-    """Write every file next to its final name first, then rename, so no half-written file looks complete."""
+    from harness.files import write_atomic
+
     try:
         out.mkdir(parents=True, exist_ok=True)
-        staged = []
-        for name, text in files.items():
-            partial = out / f".{name}.partial"
-            partial.write_text(text, encoding="utf-8")
-            staged.append((partial, out / name))
-        for partial, final in staged:
-            partial.replace(final)
     except OSError as error:
         raise ToolsurfaceError(f"cannot write to {out}: {error.strerror or error}") from None
-    return [final for _, final in staged]
+    return [write_atomic(out / name, text) for name, text in files.items()]
 
 
 @main.command("measure")
@@ -145,16 +139,116 @@ def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_grow
         _print(render.measure_rich(result, per_tool=per_tool))
 
 
-@main.command("budget")
-@click.argument("surface")
+class _ServerCommand(click.Command):
+    """A command that can list a live server: everything after `--` is the server's command line, never ours."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            at = args.index("--")
+            ctx.meta["server_argv"] = tuple(args[at + 1 :])
+            args = args[:at]
+        return super().parse_args(ctx, args)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [*super().collect_usage_pieces(ctx), "[--url URL | -- CMD [ARGS]...]"]
+
+
+def _server_options(command: Any) -> Any:
+    """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by snapshot and budget."""
+    options = [
+        click.option("--url", metavar="URL", help="List a streamable-HTTP MCP server at this URL, not a surface."),
+        click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="HTTP header for --url; repeat."),
+        click.option(
+            "--env",
+            "envs",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help="Add to the server command's environment; repeat.",
+        ),
+        click.option("--cwd", type=click.Path(path_type=Path), help="Working directory of the server command."),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0, min_open=True),
+            default=30.0,
+            show_default=True,
+            help="Seconds a live server has to start and list its tools.",
+        ),
+        click.option(
+            "--client-capabilities",
+            "capabilities",
+            metavar="LIST",
+            help="What the client declares to a live server: roots,sampling,elicitation (default: none).",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@main.command("budget", cls=_ServerCommand)
+@click.argument("surface", required=False)
 @click.option("--max-chars", type=click.IntRange(min=0), required=True, help="Largest list size allowed.")
 @click.option("--max-tokens", type=click.IntRange(min=0), help="Largest o200k_base token count allowed.")
-def budget_command(surface: str, max_chars: int, max_tokens: int | None) -> None:
-    """Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured."""
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "github"]),
+    default="text",
+    show_default=True,
+    help="github: annotations, and a summary table appended to $GITHUB_STEP_SUMMARY (else printed).",
+)
+@_server_options
+@click.pass_context
+def budget_command(
+    ctx: click.Context,
+    surface: str | None,
+    max_chars: int,
+    max_tokens: int | None,
+    fmt: str,
+    url: str | None,
+    headers: tuple[str, ...],
+    envs: tuple[str, ...],
+    cwd: Path | None,
+    timeout: float,
+    capabilities: str | None,
+) -> None:
+    """Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured.
+
+    SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...
+    """
     from harness.budget import check_budget
     from harness.registry import resolve
+    from harness.snapshot import live_target
 
-    result = check_budget(resolve(surface), max_chars, max_tokens)
+    source: str | None = None
+    try:
+        server = live_target(surface, ctx.meta.get("server_argv"), url, headers, envs, cwd, capabilities)
+        if server is None:
+            assert surface is not None
+            item = resolve(surface)
+        else:
+            from harness.snapshot import skip_final_collection, take_snapshot
+
+            taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout)
+            item, source = taken.as_snapshot(), taken.source_label
+        result = check_budget(item, max_chars, max_tokens)
+        if server is not None:
+            skip_final_collection()
+    except ToolsurfaceError as error:
+        if fmt == "github":
+            from harness.snapshot import github_escape
+
+            click.echo(f"::error title=Tool list budget::{github_escape(f'cannot measure: {error}')}")
+        raise
+    if fmt == "github":
+        _budget_github(result, source)
+    else:
+        _budget_text(result)
+    if not result.within:
+        raise SystemExit(1)
+
+
+def _budget_text(result: Any) -> None:
     figure = f"{result.chars:,} chars"
     limit = f"{result.max_chars:,} chars"
     if result.tokens is not None and result.max_tokens is not None:
@@ -170,7 +264,24 @@ def budget_command(surface: str, max_chars: int, max_tokens: int | None) -> None
     if result.tokens_over:
         over.append(f"{result.tokens_over:,} tokens")
     click.echo(f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {' and '.join(over)}")
-    raise SystemExit(1)
+
+
+def _budget_github(result: Any, source: str | None) -> None:
+    import os
+
+    from harness.snapshot import github_annotation, github_summary
+
+    click.echo(github_annotation(result))
+    summary = github_summary(result, source)
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        click.echo(summary, nl=False)
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as out:
+            out.write(summary)
+    except OSError as error:
+        raise ToolsurfaceError(f"cannot append to $GITHUB_STEP_SUMMARY ({target}): {error.strerror or error}") from None
 
 
 @main.command("serve")
@@ -198,6 +309,49 @@ def serve_command(
     from harness.serving import serve
 
     serve(surface, fixture=fixture, log_path=log_path, state_path=state, http=http, page_size=page_size)
+
+
+@main.command("snapshot", cls=_ServerCommand)
+@click.argument("surface", required=False)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the tools here (a .json file, then a surface everywhere) and FILE.meta.json beside it.",
+)
+@_server_options
+@click.pass_context
+def snapshot_command(
+    ctx: click.Context,
+    surface: str | None,
+    output: Path | None,
+    url: str | None,
+    headers: tuple[str, ...],
+    envs: tuple[str, ...],
+    cwd: Path | None,
+    timeout: float,
+    capabilities: str | None,
+) -> None:
+    """Record a tool list exactly as a client receives it: {"tools": [...]} (stdout, or -o FILE with a sidecar).
+
+    SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...
+    (the command is started in its own process group, which is ended afterwards, whatever happens).
+    """
+    from harness.snapshot import live_target, skip_final_collection, take_snapshot
+
+    server = live_target(surface, ctx.meta.get("server_argv"), url, headers, envs, cwd, capabilities)
+    taken = take_snapshot(surface, server, capabilities=capabilities, timeout=timeout)
+    skip_final_collection()
+    noise = taken.meta.get("stdout_noise") or []
+    if noise:
+        click.echo(
+            f"toolsurface: warning: the server wrote lines to stdout that are not JSON-RPC: {noise[0]!r}", err=True
+        )
+    if output is None:
+        click.echo(taken.text(), nl=False)
+        return
+    written = taken.write(output)
+    click.echo(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)", err=True)
 
 
 @main.command("findability")
@@ -232,6 +386,31 @@ def roundtrip_command(surfaces: tuple[str, ...], task_file: Path | None, fmt: st
         _print(rt.roundtrip_rich(result))
     else:
         click.echo(rt.roundtrip_json(result) if fmt == "json" else rt.roundtrip_csv(result), nl=False)
+
+
+@main.command("diff")
+@click.argument("a")
+@click.argument("b")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "any"]),
+    help="Exit 1 on a breaking change, or on any difference at all.",
+)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table", show_default=True)
+def diff_command(a: str, b: str, fail_on: str | None, fmt: str) -> None:
+    """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs."""
+    from harness.diff import diff_json, diff_markdown, diff_rich, diff_surfaces
+    from harness.registry import resolve
+
+    result = diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b)
+    if fmt == "json":
+        click.echo(diff_json(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(diff_markdown(result), nl=False)
+    else:
+        _print(diff_rich(result))
+    if result.fails(fail_on):
+        raise SystemExit(1)
 
 
 @main.command("lint")

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
+from harness.files import read_json
 from harness.snapshot_file import Snapshot
 from harness.surface import SurfaceDefinition
 
@@ -276,16 +277,7 @@ class QuerySet:
 
 def read_json_file(path: Path) -> Any:
     """A JSON file, or a QueryFileError naming it."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise QueryFileError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise QueryFileError(f"{path}: cannot read: {error}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise QueryFileError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
+    return read_json(path, QueryFileError)
 
 
 def parse_queries(items: Any, where: str) -> list[Query]:

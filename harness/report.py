@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
+from harness.files import write_atomic
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -267,11 +268,15 @@ def _figure(width: float, height: float) -> Any:
 
 
 def _save(fig: Any, path: Path) -> None:
+    import io
+
     import matplotlib.pyplot as plt
 
     fig.tight_layout()
-    fig.savefig(path, format="png", metadata={"Software": None})
+    image = io.BytesIO()
+    fig.savefig(image, format="png", metadata={"Software": None})
     plt.close(fig)
+    write_atomic(path, image.getvalue())
 
 
 def _chart_size_by_tool(m: Measurement, path: Path) -> None:
@@ -431,16 +436,6 @@ def _html(report: Report, created: str) -> str:
     )
 
 
-def _write(path: Path, text: str | bytes) -> Path:
-    partial = path.with_name(f".{path.name}.partial")
-    if isinstance(text, bytes):
-        partial.write_bytes(text)
-    else:
-        partial.write_text(text, encoding="utf-8")
-    partial.replace(path)
-    return path
-
-
 Section = Callable[[Sequence[str]], list[Table]]
 
 
@@ -508,10 +503,10 @@ def build_report(
             )
         )
     for table in report.tables:
-        report.files.append(_write(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
+        report.files.append(write_atomic(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
         records = json.loads(table.frame.to_json(orient="records"))
         report.files.append(
-            _write(
+            write_atomic(
                 out / "tables" / f"{table.key}.json",
                 json.dumps(
                     {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
@@ -521,7 +516,7 @@ def build_report(
         )
     report.files += [c.path for c in report.charts]
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    report.files.append(_write(out / "report.md", _markdown(report, created)))
+    report.files.append(write_atomic(out / "report.md", _markdown(report, created)))
     if html_page:
-        report.files.append(_write(out / "report.html", _html(report, created)))
+        report.files.append(write_atomic(out / "report.html", _html(report, created)))
     return report

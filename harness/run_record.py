@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
+from harness.files import write_json_atomic
 
 __all__ = [
     "RUN_FORMAT",
@@ -78,6 +78,7 @@ class RunResult:
     final_answer: str | None
     error: str | None
     tools_called: list[str] = field(default_factory=list)
+    agent_duration_s: float | None = None
     format: str = RUN_FORMAT
 
     @property
@@ -90,13 +91,6 @@ class RunRecord:
     path: Path
     spec: RunSpec
     result: RunResult
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write next to the final name, then rename: a reader sees the old file or the whole new one."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(partial, path)
 
 
 def _load(path: Path) -> dict[str, Any]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 from pathlib import Path
 from types import FrameType
@@ -55,9 +53,9 @@ def parse_http(value: str) -> tuple[str, int]:
 
 def write_state(stub: Stub, path: Path) -> None:
     """Atomically, so a reader never sees half a state."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(json.dumps(stub.state(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(partial, path)
+    from harness.files import write_json_atomic
+
+    write_json_atomic(path, stub.state())
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:

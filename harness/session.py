@@ -118,6 +118,13 @@ def plan_study(config: StudyConfig) -> list[PlannedRun]:
             f"agent {config.agent_name} has no mode {config.mode!r}; modes: {', '.join(config.agent.modes)}"
         )
     config.agent.check_available(os.environ)
+    try:
+        (config.out / "runs").mkdir(parents=True, exist_ok=True)
+        probe = config.out / f".write-probe-{os.getpid()}"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as error:
+        raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
     planned = []
     for spec in config.surfaces:
         definition, digest, tools, initial = _prepare_surface(_surface_spec(spec))
@@ -195,6 +202,52 @@ async def _wait_for(path: Path, seconds: float) -> bool:
             return True
         await anyio.sleep(0.05)
     return path.exists()
+
+
+class _Claim:
+    """One study at a time per run directory: an exclusive claim file beside it, with the owner's pid.
+
+    Two studies writing into one directory then never run (and reset) the same run; a claim left by a
+    process that is gone is taken over.
+    """
+
+    def __init__(self, run_dir: Path) -> None:
+        self.path = run_dir.parent / f".{run_dir.name}.claim"
+        self.held = False
+
+    def _owner_alive(self) -> bool:
+        try:
+            pid = int(self.path.read_text(encoding="utf-8").strip())
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except (OSError, ValueError):
+            return True  # unreadable or not ours to signal: leave it alone
+        return True
+
+    def __enter__(self) -> bool:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # The claim appears with its pid already in it (written aside, then linked), so nobody reads it empty.
+        staged = self.path.with_name(f"{self.path.name}.{os.getpid()}.{id(self)}")
+        staged.write_text(str(os.getpid()), encoding="utf-8")
+        try:
+            for _ in range(2):
+                try:
+                    os.link(staged, self.path)
+                except FileExistsError:
+                    if self._owner_alive():
+                        return False
+                    self.path.unlink(missing_ok=True)
+                    continue
+                self.held = True
+                return True
+            return False
+        finally:
+            staged.unlink(missing_ok=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.held:
+            self.path.unlink(missing_ok=True)
 
 
 def _finished(run_dir: Path) -> RunRecord | None:
@@ -289,9 +342,27 @@ async def _write_result(
         final_answer=report.final_answer,
         error=report.error,
         tools_called=tools_called,
+        agent_duration_s=round(report.duration_s, 3) if report.duration_s is not None else None,
     )
     write_json_atomic(run.run_dir / "result.json", asdict(result))
     return RunRecord(run.run_dir, spec, result)
+
+
+def _first_cause(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The error a user should see from a task group: a user error or an interrupt before anything else."""
+    leaves: list[BaseException] = []
+    pending: list[BaseException] = [group]
+    while pending:
+        current = pending.pop(0)
+        if isinstance(current, BaseExceptionGroup):
+            pending.extend(current.exceptions)
+        else:
+            leaves.append(current)
+    for kind in (KeyboardInterrupt, ToolsurfaceError):
+        for leaf in leaves:
+            if isinstance(leaf, kind):
+                return leaf
+    return leaves[0] if leaves else group
 
 
 def run_study(
@@ -307,7 +378,10 @@ def run_study(
         done = _finished(run.run_dir)
         if done is None:
             async with limiter:
-                done = await _run_one(config, run, git, packages)
+                with _Claim(run.run_dir) as claimed:
+                    if not claimed:
+                        return  # another study is running it; its result lands in the same directory
+                    done = _finished(run.run_dir) or await _run_one(config, run, git, packages)
         records.append(done)
         if on_finished is not None:
             on_finished(run, done)
@@ -319,6 +393,9 @@ def run_study(
                 group.start_soon(one, run, limiter)
 
     config.out.mkdir(parents=True, exist_ok=True)
-    anyio.run(main)
+    try:
+        anyio.run(main)
+    except BaseExceptionGroup as group:
+        raise _first_cause(group) from None
     order = {p.run_dir: n for n, p in enumerate(planned)}
     return sorted(records, key=lambda r: order.get(r.path, 0))

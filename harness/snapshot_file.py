@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.errors import SurfaceLoadError
+from harness.errors import SurfaceLoadError, ToolsurfaceError
+from harness.files import read_json
 from harness.validate import validate_wire_tools
 
-__all__ = ["Snapshot", "load_snapshot", "meta_path"]
+__all__ = ["Snapshot", "load_snapshot", "meta_path", "snapshot_text", "write_snapshot"]
 
 
 @dataclass(frozen=True)
@@ -29,16 +32,7 @@ def meta_path(path: Path) -> Path:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SurfaceLoadError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SurfaceLoadError(f"{path}: cannot read: {error}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SurfaceLoadError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
+    return read_json(path, SurfaceLoadError)
 
 
 def load_snapshot(path: Path) -> Snapshot:
@@ -60,3 +54,33 @@ def load_snapshot(path: Path) -> Snapshot:
                 server = f"{info['name']} {info.get('version', '')}".strip()
     name = path.name.removesuffix(".json")
     return Snapshot(name=name, path=path, tools=tools, protocol_version=protocol_version, server=server)
+
+
+def snapshot_text(tools: Sequence[dict[str, Any]]) -> str:
+    """The file form: `{"tools": [...]}`, each tool's keys in the order received, non-ASCII kept."""
+    return json.dumps({"tools": list(tools)}, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_snapshot(path: Path, tools: Sequence[dict[str, Any]], meta: Mapping[str, Any] | None = None) -> list[Path]:
+    """Write the tools (and the sidecar) atomically: each to a temporary name beside it, then renamed,
+    the sidecar first, so a reader never sees half a file."""
+    files = [(path, snapshot_text(tools))]
+    if meta is not None:
+        files.append((meta_path(path), json.dumps(dict(meta), indent=2, ensure_ascii=False) + "\n"))
+    staged: list[tuple[Path, Path]] = []
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for final, text in files:
+            partial = final.with_name(f".{final.name}.{os.getpid()}.partial")
+            with partial.open("w", encoding="utf-8") as out:
+                staged.append((partial, final))
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+        for partial, final in reversed(staged):
+            os.replace(partial, final)
+    except OSError as error:
+        for partial, _ in staged:
+            partial.unlink(missing_ok=True)
+        raise ToolsurfaceError(f"cannot write {path}: {error.strerror or error}") from None
+    return [final for final, _ in files]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
+from harness.files import read_json
 from stubs.project import (
     KIND_FIELDS,
     Caller,
@@ -66,14 +66,7 @@ def _item(raw: dict[str, Any], where: str) -> Item:
 def load_project(path: Path | None = None) -> Project:
     """A fresh project from the fixture; every server start gets its own."""
     source = path or DEFAULT_FIXTURE
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FixtureError(f"{source}: no such fixture file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise FixtureError(f"{source}: cannot read: {error}") from None
-    except json.JSONDecodeError as error:
-        raise FixtureError(f"{source}: not JSON ({error.msg} at line {error.lineno})") from None
+    data = read_json(source, FixtureError, "fixture file")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FixtureError(f'{source}: not a toolsurface fixture (expected "format": "{FORMAT}")')
     try:

@@ -20,6 +20,7 @@ import anyio
 
 from harness.agents.base import AgentReport, AgentUnavailable, Event, RunContext
 from harness.errors import ToolsurfaceError
+from harness.files import read_json
 
 __all__ = ["ScriptAgent", "ScriptError", "load_script"]
 
@@ -31,12 +32,7 @@ class ScriptError(ToolsurfaceError):
 
 
 def load_script(path: Path) -> list[dict[str, Any]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ScriptError(f"{path}: no such script") from None
-    except (OSError, json.JSONDecodeError) as error:
-        raise ScriptError(f"{path}: cannot read the script: {error}") from None
+    data = read_json(path, ScriptError, "script")
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("steps"), list):
         raise ScriptError(f'{path}: not a script (expected "format": "{FORMAT}" and "steps": [...])')
     for n, step in enumerate(data["steps"]):

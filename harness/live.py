@@ -1,0 +1,613 @@
+"""Listing the tools of a running MCP server: a stdio command or a streamable-HTTP URL, through a real client.
+
+The handshake is the legacy one (`initialize`, pinned to harness.wire.PROTOCOL_VERSION) so the list is
+comparable with what `measure` reads from bundled surfaces; the version the server agreed to is recorded.
+A stdio server runs in its own session (process group); whatever happens, the whole group is ended before
+this returns, so a server that forks leaves nothing running. Every failure is one ToolsurfaceError line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from anyio.abc import Process
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+    from mcp.client._transport import ReadStream, WriteStream
+    from mcp.client.session import ClientRequestContext
+    from mcp.shared.message import SessionMessage
+    from mcp.types import ElicitRequestParams, ElicitResult, ErrorData, InitializeResult, ListRootsResult
+
+__all__ = [
+    "CAPABILITIES",
+    "DEFAULT_TIMEOUT_S",
+    "HttpServer",
+    "LiveListing",
+    "LiveServerError",
+    "StdioServer",
+    "list_live",
+    "list_live_async",
+    "parse_capabilities",
+    "parse_env",
+    "parse_header",
+]
+
+CAPABILITIES = ("roots", "sampling", "elicitation")
+DEFAULT_TIMEOUT_S = 30.0
+# After the list arrived: how long a server has to exit once its stdin is closed (the spec's shutdown;
+# the list is checked meanwhile) before its group gets SIGTERM, and how long then until SIGKILL. Listing
+# has no effect a server must save, so the first wait is short.
+EXIT_GRACE_S = 0.1
+KILL_GRACE_S = 1.0
+_POLL_S = 0.01
+_NOISE_KEPT = 3
+
+
+class LiveServerError(ToolsurfaceError):
+    """A live server that cannot be listed: it did not start, answered wrongly, or not in time."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(_one_line(message))
+
+
+def _one_line(text: str) -> str:
+    """Errors are one line: line breaks from a command line or a server's message are shown escaped."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+@dataclass(frozen=True)
+class StdioServer:
+    """A command that serves MCP on its stdin/stdout; `env` is added to this process's environment."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: Path | None = None
+
+    @property
+    def label(self) -> str:
+        text = _one_line(shlex.join(self.argv))
+        return text if len(text) <= 80 else text[:77] + "..."
+
+    def describe(self) -> dict[str, Any]:
+        """For the sidecar: the command, and the names (never the values) of added variables."""
+        return {
+            "kind": "command",
+            "argv": list(self.argv),
+            "cwd": str(self.cwd) if self.cwd is not None else None,
+            "env": sorted(self.env),
+        }
+
+
+@dataclass(frozen=True)
+class HttpServer:
+    """A streamable-HTTP endpoint; `headers` go with every request (e.g. Authorization)."""
+
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return _public_url(self.url)
+
+    def describe(self) -> dict[str, Any]:
+        """For the sidecar: the URL without credentials or query, and the header names only."""
+        return {"kind": "url", "url": _public_url(self.url), "headers": sorted(self.headers)}
+
+
+LiveServer = StdioServer | HttpServer
+
+
+@dataclass(frozen=True)
+class LiveListing:
+    """Every tool a live server listed, each exactly as received, and how it was listed."""
+
+    tools: list[dict[str, Any]]
+    server_name: str
+    server_version: str
+    protocol_version: str
+    client_capabilities: tuple[str, ...]
+    listed_at: str
+    duration_s: float
+    pages: int
+    source: dict[str, Any]
+    stdout_noise: tuple[str, ...] = ()
+
+
+def _public_url(url: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port is not None else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def parse_capabilities(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    """`roots,sampling` -> ('roots', 'sampling'), in CAPABILITIES order; unknown names are refused."""
+    if text is None:
+        return ()
+    items = text.split(",") if isinstance(text, str) else [p for t in text for p in t.split(",")]
+    names = {item.strip().lower() for item in items if item.strip() and item.strip().lower() != "none"}
+    unknown = sorted(names - set(CAPABILITIES))
+    if unknown:
+        raise ToolsurfaceError(
+            f"unknown client capability {', '.join(map(repr, unknown))}; choose from {', '.join(CAPABILITIES)}"
+        )
+    return tuple(name for name in CAPABILITIES if name in names)
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """`Name: value` (or `Name:value`) -> ('Name', 'value')."""
+    name, sep, value = text.partition(":")
+    name = name.strip()
+    if not sep or not name or any(c.isspace() for c in name):
+        raise ToolsurfaceError(f"--header {text!r}: expected NAME:VALUE, e.g. 'Authorization: Bearer ...'")
+    return name, value.strip()
+
+
+def parse_env(text: str) -> tuple[str, str]:
+    """`NAME=value` -> ('NAME', 'value')."""
+    name, sep, value = text.partition("=")
+    if not sep or not name or "\0" in text:
+        raise ToolsurfaceError(f"--env {text!r}: expected NAME=VALUE")
+    return name, value
+
+
+def list_live(
+    server: LiveServer, *, capabilities: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_S
+) -> LiveListing:
+    """List every tool of a live server; one LiveServerError line for anything that goes wrong."""
+    import anyio
+
+    return anyio.run(_list_live_kw, server, tuple(capabilities), timeout)
+
+
+async def _list_live_kw(server: LiveServer, capabilities: tuple[str, ...], timeout: float) -> LiveListing:
+    return await list_live_async(server, capabilities=capabilities, timeout=timeout)
+
+
+async def list_live_async(
+    server: LiveServer, *, capabilities: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_S
+) -> LiveListing:
+    caps = parse_capabilities(list(capabilities))
+    if not timeout > 0:
+        raise ToolsurfaceError(f"--timeout {timeout!r}: must be more than 0 seconds")
+    state = _State(timeout=timeout)
+    with _quiet_sdk_logs(state):
+        if isinstance(server, StdioServer):
+            init, tools, pages = await _list_stdio(server, caps, state)
+        else:
+            init, tools, pages = await _list_http(server, caps, state)
+    duration = (state.listed or time.monotonic()) - state.started
+    if isinstance(server, HttpServer):
+        _validate(tools, server)
+    return LiveListing(
+        tools=tools,
+        server_name=init.server_info.name,
+        server_version=init.server_info.version,
+        protocol_version=init.protocol_version,
+        client_capabilities=caps,
+        listed_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        duration_s=round(duration, 3),
+        pages=pages,
+        source=server.describe(),
+        stdout_noise=tuple(state.noise[:_NOISE_KEPT]),
+    )
+
+
+@dataclass
+class _State:
+    """What happened so far, so a failure can say where it stopped and why."""
+
+    timeout: float
+    phase: str = "initialize"
+    noise: list[str] = field(default_factory=list)
+    eof: bool = False
+    exit_code: int | None = None
+    http_status: str | None = None
+    logged: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    listed: float | None = None
+
+
+class _Collect(logging.Handler):
+    def __init__(self, state: _State) -> None:
+        super().__init__(logging.WARNING)
+        self.state = state
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with contextlib.suppress(Exception):
+            self.state.logged.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _quiet_sdk_logs(state: _State) -> Iterator[None]:
+    """The SDK logs transport faults with tracebacks; keep them for the error message instead of stderr."""
+    root = logging.getLogger()
+    handler = _Collect(state)
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+
+
+# -- the conversation, the same over either transport -------------------------------------------------
+
+
+def _client_callbacks(capabilities: tuple[str, ...]) -> dict[str, Any]:
+    """Declaring a capability means answering its requests: no roots, no sampling, declined elicitation."""
+    import mcp.types as types
+
+    async def list_roots(context: ClientRequestContext) -> ListRootsResult | ErrorData:
+        return types.ListRootsResult(roots=[])
+
+    async def sample(context: ClientRequestContext, params: Any) -> ErrorData:
+        return types.ErrorData(code=types.INVALID_REQUEST, message="toolsurface only lists tools; it does not sample")
+
+    async def elicit(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult | ErrorData:
+        return types.ElicitResult(action="decline")
+
+    callbacks: dict[str, Any] = {}
+    if "roots" in capabilities:
+        callbacks["list_roots_callback"] = list_roots
+    if "sampling" in capabilities:
+        callbacks["sampling_callback"] = sample
+    if "elicitation" in capabilities:
+        callbacks["elicitation_callback"] = elicit
+    return callbacks
+
+
+async def _converse(
+    read: ReadStream[SessionMessage | Exception],
+    write: WriteStream[SessionMessage],
+    capabilities: tuple[str, ...],
+    state: _State,
+) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+    import mcp.types as types
+    from mcp.client.session import ClientSession
+
+    from harness import __version__
+    from harness.wire import list_tools_raw
+
+    session = ClientSession(
+        read,
+        write,
+        client_info=types.Implementation(name="toolsurface", version=__version__),
+        **_client_callbacks(capabilities),
+    )
+    async with session:
+        state.phase = "initialize"
+        init = await session.initialize()
+        if init.capabilities.tools is None:
+            state.phase = "done"
+            state.listed = time.monotonic()
+            return init, [], 0
+        state.phase = "tools/list"
+        tools, pages = await list_tools_raw(session)
+        state.phase = "done"
+        state.listed = time.monotonic()
+        return init, tools, pages
+
+
+def _validate(tools: list[dict[str, Any]], server: LiveServer) -> None:
+    """A snapshot must load as a surface: refuse a list no client would accept, as for any surface."""
+    from harness.validate import validate_wire_tools
+
+    validate_wire_tools(tools, f"{server.label}: tools/list")
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
+    return [error]
+
+
+def _explain(error: BaseException | None, timed_out: bool, server: LiveServer, state: _State) -> str:
+    """One line: who, what step, what went wrong, and the best hint we have."""
+    from mcp.shared.exceptions import MCPError
+    from mcp.types import CONNECTION_CLOSED
+    from pydantic import ValidationError
+
+    who = f"{server.label}"
+    step = state.phase
+    if timed_out:
+        return f"{who}: no answer to {step} within {state.timeout:g} s"
+    leaves = _leaves(error) if error is not None else []
+    for leaf in leaves:
+        if isinstance(leaf, ToolsurfaceError):
+            return f"{who}: {leaf}"
+    for leaf in leaves:
+        if isinstance(leaf, MCPError):
+            if state.http_status is not None:
+                return f"{who}: answered {step} with {state.http_status}"
+            if leaf.code == CONNECTION_CLOSED:
+                return f"{who}: closed the connection before answering {step}"
+            return f"{who}: answered {step} with error {leaf.code}: {leaf.message}"
+        if isinstance(leaf, ValidationError):
+            problem = leaf.errors()[0]
+            where = ".".join(str(p) for p in problem["loc"]) or "(root)"
+            return f"{who}: its {step} answer is not valid MCP: {where}: {problem['msg']}"
+    for leaf in leaves:
+        if leaf.__class__.__module__.startswith("httpx"):
+            reason = str(leaf) or type(leaf).__name__
+            return f"{who}: cannot reach the server: {reason}"
+    logged = f"; the client logged: {state.logged[-1]}" if state.logged else ""
+    if leaves:
+        leaf = leaves[0]
+        return f"{who}: {step} failed: {type(leaf).__name__}: {leaf}{logged}"
+    return f"{who}: {step} failed{logged}"
+
+
+# -- stdio ----------------------------------------------------------------------------------------------
+
+
+async def _spawn(server: StdioServer, stderr: IO[bytes]) -> Process:
+    import anyio
+
+    if not server.argv or not server.argv[0]:
+        raise LiveServerError("no server command given after --")
+    if server.cwd is not None and not server.cwd.is_dir():
+        raise LiveServerError(f"--cwd {server.cwd}: no such directory")
+    try:
+        return await anyio.open_process(
+            list(server.argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            cwd=server.cwd,
+            env={**os.environ, **server.env},
+            start_new_session=True,
+        )
+    except FileNotFoundError:
+        raise LiveServerError(f"cannot start {server.argv[0]!r}: no such command") from None
+    except PermissionError:
+        raise LiveServerError(f"cannot start {server.argv[0]!r}: permission denied") from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise LiveServerError(f"cannot start {server.argv[0]!r}: {reason}") from None
+
+
+async def _pump_stdout(
+    process: Process, sink: MemoryObjectSendStream[SessionMessage | Exception], state: _State
+) -> None:
+    """Server stdout -> session, one JSON-RPC message a line; other lines are noted, as clients skip them."""
+    import anyio
+    import mcp_types
+    from mcp.shared.message import SessionMessage
+
+    assert process.stdout is not None
+    buffer = b""
+    try:
+        async with sink:
+            async for chunk in process.stdout:
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    text = line.strip()
+                    if not text:
+                        continue
+                    try:
+                        message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+                    except ValueError:
+                        state.noise.append(text[:120].decode("utf-8", "replace"))
+                        continue
+                    await sink.send(SessionMessage(message))
+            state.eof = True
+            # A server that closed its stdout is usually exiting: note its own exit code before ours.
+            with anyio.move_on_after(0.3):
+                while process.returncode is None:
+                    await anyio.sleep(_POLL_S)
+            state.exit_code = process.returncode
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+        pass
+
+
+async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[SessionMessage]) -> None:
+    import anyio
+
+    assert process.stdin is not None
+    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+        async with source:
+            async for item in source:
+                text = item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                await process.stdin.send(text.encode("utf-8"))
+
+
+async def _stdio_conversation(
+    process: Process, capabilities: tuple[str, ...], state: _State
+) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+    import anyio
+    from mcp.shared.message import SessionMessage
+
+    to_session, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write, to_server = anyio.create_memory_object_stream[SessionMessage](0)
+    try:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_pump_stdout, process, to_session, state)
+            tasks.start_soon(_pump_stdin, process, to_server)
+            try:
+                result = await _converse(read, write, capabilities, state)
+            finally:
+                tasks.cancel_scope.cancel()
+    finally:
+        for stream in (to_session, read, write, to_server):
+            stream.close()
+    return result
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether a process of the group still runs. Zombies do not count: an orphan waits for init to reap
+    it, and in a container init may never do so."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return True
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # After the command name: state, ppid, pgrp.
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] != b"Z":
+            return True
+    return False
+
+
+async def _close_stdin(process: Process) -> None:
+    if process.stdin is not None:
+        with contextlib.suppress(Exception):
+            await process.stdin.aclose()
+
+
+async def _end_process(process: Process, graceful: bool) -> None:
+    """Close stdin (the spec's shutdown), give a listed server a moment, then end its whole group."""
+    import anyio
+
+    async def exited(within: float) -> bool:
+        with anyio.move_on_after(within):
+            while process.returncode is None:
+                await anyio.sleep(_POLL_S)
+        return process.returncode is not None
+
+    await _close_stdin(process)
+    if graceful:
+        await exited(EXIT_GRACE_S)
+    # Always signal the group: the leader may be gone while children it forked still run.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGTERM)
+    with anyio.move_on_after(KILL_GRACE_S):
+        while _group_alive(process.pid):
+            _ = process.returncode
+            await anyio.sleep(_POLL_S)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    await exited(KILL_GRACE_S)
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            with contextlib.suppress(Exception):
+                await stream.aclose()
+    with anyio.move_on_after(KILL_GRACE_S):
+        await process.wait()
+
+
+def _tail(stderr: IO[bytes]) -> str | None:
+    """The server's last line on stderr, usually the reason it stopped."""
+    with contextlib.suppress(OSError, ValueError):
+        stderr.seek(0, os.SEEK_END)
+        size = stderr.tell()
+        stderr.seek(max(0, size - 4096))
+        lines = [line.strip() for line in stderr.read().decode("utf-8", "replace").splitlines()]
+        lines = [line for line in lines if line]
+        if lines:
+            return lines[-1][:200]
+    return None
+
+
+async def _list_stdio(
+    server: StdioServer, capabilities: tuple[str, ...], state: _State
+) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+    import anyio
+
+    with tempfile.TemporaryFile() as stderr:
+        # Started before the SDK is imported (in _converse), so the server's start-up overlaps ours.
+        # Not under the deadline: a cancelled spawn could lose the handle of a started process.
+        process = await _spawn(server, stderr)
+        result: tuple[InitializeResult, list[dict[str, Any]], int] | None = None
+        failure: BaseException | None = None
+        try:
+            with anyio.move_on_after(state.timeout) as deadline:
+                try:
+                    result = await _stdio_conversation(process, capabilities, state)
+                except Exception as error:
+                    failure = error
+            if result is not None:
+                # The server starts shutting down while the list is checked.
+                await _close_stdin(process)
+                _validate(result[1], server)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await _end_process(process, graceful=result is not None)
+        if result is not None:
+            return result
+        message = _explain(failure, deadline.cancelled_caught, server, state)
+        if state.eof and not deadline.cancelled_caught:
+            ended = "closed its stdout" if state.exit_code is None else f"exited with code {state.exit_code}"
+            message = message.replace("closed the connection", ended, 1)
+        if state.noise:
+            message += f"; its stdout had a line that is not JSON-RPC: {state.noise[0]!r}"
+        tail = _tail(stderr)
+        if tail is not None:
+            message += f"; stderr: {tail}"
+        raise LiveServerError(message)
+
+
+# -- streamable HTTP ------------------------------------------------------------------------------------
+
+
+async def _list_http(
+    server: HttpServer, capabilities: tuple[str, ...], state: _State
+) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+    import anyio
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    try:
+        url = httpx2.URL(server.url)
+    except Exception as error:
+        raise LiveServerError(f"--url {server.url!r}: not a URL ({error})") from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise LiveServerError(f"--url {server.label!r}: expected an http:// or https:// URL")
+
+    async def on_response(response: httpx2.Response) -> None:
+        if response.status_code >= 400 and state.phase != "done" and state.http_status is None:
+            state.http_status = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+
+    result: tuple[InitializeResult, list[dict[str, Any]], int] | None = None
+    failure: BaseException | None = None
+    with anyio.move_on_after(state.timeout) as deadline:
+        try:
+            async with (
+                httpx2.AsyncClient(
+                    headers=dict(server.headers),
+                    timeout=httpx2.Timeout(state.timeout),
+                    event_hooks={"response": [on_response]},
+                ) as http,
+                streamable_http_client(server.url, http_client=http) as (read, write),
+            ):
+                result = await _converse(read, write, capabilities, state)
+        except Exception as error:
+            failure = error
+    if result is not None:
+        return result
+    message = _explain(failure, deadline.cancelled_caught, server, state)
+    if state.http_status is not None and state.http_status not in message:
+        message += f" ({state.http_status})"
+    if state.http_status is not None and state.http_status.startswith(("HTTP 401", "HTTP 403")):
+        message += "; pass credentials with --header 'Authorization: Bearer ...'"
+    raise LiveServerError(message)

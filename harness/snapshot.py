@@ -1,0 +1,323 @@
+"""Snapshots: the tools a surface or a live server lists, exactly as received, with a sidecar saying how.
+
+Also what `snapshot` and `budget` share at the command line: turning SURFACE / --url / -- CMD into
+something to list, and rendering a budget for GitHub Actions. Module-level imports stay light: a budget
+of a bundled surface must not pay for the live client.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness.errors import ToolsurfaceError
+from harness.snapshot_file import Snapshot, meta_path, snapshot_text, write_snapshot
+
+if TYPE_CHECKING:
+    from harness.budget import BudgetResult
+    from harness.live import HttpServer, LiveListing, StdioServer
+
+__all__ = [
+    "TakenSnapshot",
+    "github_annotation",
+    "github_escape",
+    "github_summary",
+    "live_target",
+    "skip_final_collection",
+    "snapshot_live",
+    "snapshot_surface",
+    "snapshot_text",
+    "take_snapshot",
+]
+
+
+@dataclass(frozen=True)
+class TakenSnapshot:
+    """A tool list just taken: `name` is what reports call it (the server's name for a live server)."""
+
+    name: str
+    tools: list[dict[str, Any]]
+    meta: dict[str, Any]
+
+    @property
+    def protocol_version(self) -> str | None:
+        version = self.meta.get("protocol_version")
+        return version if isinstance(version, str) else None
+
+    @property
+    def server(self) -> str | None:
+        info = self.meta.get("server")
+        if isinstance(info, dict) and isinstance(info.get("name"), str):
+            return f"{info['name']} {info.get('version') or ''}".strip()
+        return None
+
+    @property
+    def source_label(self) -> str:
+        source = self.meta.get("source", {})
+        if source.get("kind") == "command":
+            import shlex
+
+            return shlex.join(source.get("argv", []))
+        return str(source.get("url") or source.get("surface") or source.get("path") or self.name)
+
+    def as_snapshot(self, path: Path | None = None) -> Snapshot:
+        """As the measurable a snapshot file would load into; `path` only names where it came from."""
+        return Snapshot(
+            name=self.name,
+            path=path or Path(self.source_label),
+            tools=self.tools,
+            protocol_version=self.protocol_version,
+            server=self.server,
+        )
+
+    def write(self, path: Path) -> list[Path]:
+        return write_snapshot(path, self.tools, self.meta)
+
+    def text(self) -> str:
+        return snapshot_text(self.tools)
+
+
+def live_target(
+    surface: str | None,
+    argv: Sequence[str] | None,
+    url: str | None,
+    headers: Sequence[str] = (),
+    envs: Sequence[str] = (),
+    cwd: Path | None = None,
+    capabilities: str | None = None,
+) -> StdioServer | HttpServer | None:
+    """The live server the options name, or None for SURFACE; exactly one of the three must be given."""
+    given = [name for name, value in (("SURFACE", surface), ("--url", url), ("-- CMD", argv)) if value is not None]
+    if not given:
+        raise ToolsurfaceError("give a SURFACE, --url URL, or -- CMD ARGS... (the server command after --)")
+    if len(given) > 1:
+        raise ToolsurfaceError(f"give one of SURFACE, --url or -- CMD, not {' and '.join(given)}")
+    if headers and url is None:
+        raise ToolsurfaceError("--header applies to --url only")
+    if (envs or cwd is not None) and argv is None:
+        raise ToolsurfaceError(f"{'--env' if envs else '--cwd'} applies to a server command (-- CMD ARGS...) only")
+    if surface is not None:
+        if capabilities:
+            raise ToolsurfaceError(
+                "--client-capabilities applies to live servers (--url or -- CMD); a surface lists the same to every client"
+            )
+        return None
+    from harness.live import HttpServer, StdioServer, parse_capabilities, parse_env, parse_header
+
+    parse_capabilities(capabilities)
+    if url is not None:
+        return HttpServer(url=url, headers=dict(parse_header(h) for h in headers))
+    assert argv is not None
+    if not argv:
+        raise ToolsurfaceError("no server command after --")
+    return StdioServer(argv=tuple(argv), env=dict(parse_env(e) for e in envs), cwd=cwd)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _meta(
+    server: Mapping[str, Any] | None,
+    protocol_version: str | None,
+    capabilities: Sequence[str],
+    time: str,
+    tools: int,
+    source: Mapping[str, Any],
+    **extra: Any,
+) -> dict[str, Any]:
+    from harness import __version__
+
+    return {
+        "server": dict(server) if server is not None else None,
+        "protocol_version": protocol_version,
+        "client_capabilities": list(capabilities),
+        "time": time,
+        "tool_count": tools,
+        **extra,
+        "source": dict(source),
+        "toolsurface": __version__,
+    }
+
+
+def snapshot_live(listing: LiveListing) -> TakenSnapshot:
+    return TakenSnapshot(
+        name=listing.server_name,
+        tools=listing.tools,
+        meta=_meta(
+            {"name": listing.server_name, "version": listing.server_version},
+            listing.protocol_version,
+            listing.client_capabilities,
+            listing.listed_at,
+            len(listing.tools),
+            listing.source,
+            duration_s=listing.duration_s,
+            pages=listing.pages,
+            **({"stdout_noise": list(listing.stdout_noise)} if listing.stdout_noise else {}),
+        ),
+    )
+
+
+def snapshot_surface(spec: str) -> TakenSnapshot:
+    """A bundled or module surface as the in-memory client lists it; a snapshot file as recorded."""
+    import anyio
+
+    from harness.measure import wire_list
+    from harness.registry import resolve
+
+    item = resolve(spec)
+    if isinstance(item, Snapshot):
+        recorded: dict[str, Any] = {}
+        sidecar = meta_path(item.path)
+        if sidecar.is_file():
+            try:
+                loaded = json.loads(sidecar.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                loaded = None
+            if isinstance(loaded, dict):
+                recorded = loaded
+        server = recorded.get("server") if isinstance(recorded.get("server"), dict) else None
+        return TakenSnapshot(
+            name=item.name,
+            tools=item.tools,
+            meta=_meta(
+                server,
+                item.protocol_version,
+                recorded.get("client_capabilities") or [],
+                str(recorded.get("time") or _now()),
+                len(item.tools),
+                {"kind": "snapshot", "path": str(item.path), "recorded_source": recorded.get("source")},
+            ),
+        )
+    from stubs.server import build_server
+
+    time = _now()
+    wire = anyio.run(wire_list, item)
+    stub = build_server(item.build_surface())
+    return TakenSnapshot(
+        name=item.name,
+        tools=wire.tools,
+        meta=_meta(
+            {"name": stub.name, "version": stub.version},
+            wire.protocol_version,
+            [],
+            time,
+            len(wire.tools),
+            {"kind": "surface", "surface": item.name, "origin": item.source},
+            pages=wire.pages,
+        ),
+    )
+
+
+def take_snapshot(
+    surface: str | None,
+    server: StdioServer | HttpServer | None,
+    *,
+    capabilities: str | None = None,
+    timeout: float | None = None,
+) -> TakenSnapshot:
+    if server is None:
+        assert surface is not None
+        return snapshot_surface(surface)
+    from harness.live import DEFAULT_TIMEOUT_S, list_live, parse_capabilities
+
+    listing = list_live(
+        server,
+        capabilities=parse_capabilities(capabilities),
+        timeout=DEFAULT_TIMEOUT_S if timeout is None else timeout,
+    )
+    return snapshot_live(listing)
+
+
+def skip_final_collection() -> None:
+    """For a command about to exit after a live listing: freeze what is allocated, so the interpreter does
+    not walk the SDK's hundred thousand objects in its final collections (a tenth of a second)."""
+    import gc
+
+    gc.freeze()
+
+
+# -- a budget in GitHub Actions ---------------------------------------------------------------------------
+
+
+def github_escape(text: str, *, property_value: bool = False) -> str:
+    """Workflow-command escaping: %, CR and LF always; `:` and `,` too inside a property."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def _figures(result: BudgetResult) -> tuple[str, str]:
+    figure = f"{result.chars:,} chars"
+    limit = f"{result.max_chars:,} chars"
+    if result.tokens is not None and result.max_tokens is not None:
+        figure += f", {result.tokens:,} tokens"
+        limit += f", {result.max_tokens:,} tokens"
+    return figure, limit
+
+
+def _largest(result: BudgetResult) -> str:
+    return ", ".join(f"{t.name} {t.chars:,} chars" for t in result.largest)
+
+
+def github_annotation(result: BudgetResult) -> str:
+    """`::error` when over budget, `::notice` when within: one line the Actions log turns into an annotation."""
+    figure, limit = _figures(result)
+    if result.within:
+        title = f"{result.surface}: tool list within budget"
+        message = f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})"
+        return f"::notice title={github_escape(title, property_value=True)}::{github_escape(message)}"
+    over = []
+    if result.chars_over:
+        over.append(f"{result.chars_over:,} chars ({result.chars_over / max(result.max_chars, 1):.1%})")
+    if result.tokens_over:
+        over.append(f"{result.tokens_over:,} tokens")
+    title = f"{result.surface}: tool list over budget"
+    message = (
+        f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {' and '.join(over)}; "
+        f"largest tools: {_largest(result)}"
+    )
+    return f"::error title={github_escape(title, property_value=True)}::{github_escape(message)}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def github_summary(result: BudgetResult, source: str | None = None) -> str:
+    """A markdown job summary: one row for the list, with the largest tools named."""
+    tokens = f"{result.tokens:,}" if result.tokens is not None else "not counted"
+    budget = f"{result.max_chars:,} chars" + (
+        f", {result.max_tokens:,} tokens" if result.max_tokens is not None else ""
+    )
+    verdict = "within" if result.within else "**over**"
+    row = [
+        f"`{_cell(result.surface)}`",
+        str(result.tools),
+        f"{result.chars:,}",
+        tokens,
+        budget,
+        verdict,
+        _cell(_largest(result)) or "-",
+    ]
+    lines = [
+        f"### Tool list budget: {_cell(result.surface)}",
+        "",
+        "| surface | tools | chars | tokens | budget | result | largest tools |",
+        "|---|--:|--:|--:|---|---|---|",
+        "| " + " | ".join(row) + " |",
+        "",
+    ]
+    details = []
+    if source:
+        details.append(f"source: `{_cell(source)}`")
+    if result.protocol_version:
+        details.append(f"protocol {result.protocol_version}")
+    if details:
+        lines += ["<sub>" + "; ".join(details) + "</sub>", ""]
+    return "\n".join(lines) + "\n"

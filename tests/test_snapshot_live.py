@@ -1,0 +1,707 @@
+"""Snapshots of real MCP servers from PyPI and npm equal what an independent client receives; live failures
+end in one line, within the timeout, with the server's whole process tree gone.
+
+The npm servers are installed by a session fixture into a cache directory. The Python servers are the CI's to
+install: `pip install mcp-server-time mcp-server-git`. Print the README's size table with
+`python -m tests.test_snapshot_live`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import http.server
+import importlib.util
+import json
+import os
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.measure import compact_json, list_text, measure
+from harness.registry import resolve
+from harness.wire import PROTOCOL_VERSION
+from tests.conftest import Run, run_cli
+
+PY = sys.executable
+NPM_SERVERS = {
+    "server-everything": "@modelcontextprotocol/server-everything@2026.8.31",
+    "server-memory": "@modelcontextprotocol/server-memory@2026.8.31",
+}
+PIP_SERVERS = {"mcp_server_time": "mcp-server-time", "mcp_server_git": "mcp-server-git"}
+GRACE_S = 5.0  # interpreter start-up plus ending the process group, beyond --timeout
+
+
+# -- what the tests need installed ----------------------------------------------------------------------
+
+
+def npm_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "toolsurface" / "npm-servers"
+
+
+def npm_missing(modules: Path) -> list[str]:
+    return [spec for name, spec in NPM_SERVERS.items() if not (modules / name / "dist" / "index.js").is_file()]
+
+
+def install_npm_servers(prefix: Path) -> Path:
+    """Install the pinned npm servers once; later sessions reuse the cache, and two at once take turns."""
+    modules = prefix / "node_modules" / "@modelcontextprotocol"
+    if not npm_missing(modules):
+        return modules
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        pytest.fail(
+            "node and npm are needed for the npm servers: install Node.js >= 20 (e.g. apt-get install nodejs npm)"
+        )
+    prefix.mkdir(parents=True, exist_ok=True)
+    with (prefix / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        missing = npm_missing(modules)
+        if missing:
+            done = subprocess.run(
+                [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", *missing],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            if done.returncode != 0:
+                pytest.fail(f"npm install {' '.join(missing)} failed: {done.stderr[-800:]}")
+    return modules
+
+
+@pytest.fixture(scope="session")
+def npm_servers() -> Path:
+    return install_npm_servers(npm_cache_dir())
+
+
+@pytest.fixture(scope="session")
+def python_servers() -> None:
+    missing = [package for module, package in PIP_SERVERS.items() if importlib.util.find_spec(module) is None]
+    if missing:
+        pytest.fail(f"the Python MCP servers are not installed: run `{PY} -m pip install {' '.join(missing)}`")
+
+
+def node_server(modules: Path, name: str) -> list[str]:
+    return ["node", str(modules / name / "dist" / "index.js")]
+
+
+@pytest.fixture(scope="session")
+def git_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = tmp_path_factory.mktemp("repo")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
+    return repo
+
+
+# -- an independent client: JSON-RPC written and read by hand --------------------------------------------
+
+
+class RawStdioClient:
+    """initialize / notifications/initialized / tools/list by hand over a server's stdio, nothing of the SDK."""
+
+    def __init__(self, argv: Sequence[str], env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, **(env or {})},
+            start_new_session=True,
+        )
+        self.selector = selectors.DefaultSelector()
+        assert self.proc.stdout is not None
+        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
+        self.next_id = 0
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30) -> dict[str, Any]:
+        self.next_id += 1
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+        deadline = time.monotonic() + timeout
+        assert self.proc.stdout is not None
+        while True:
+            if not self.selector.select(max(0.0, deadline - time.monotonic())):
+                raise TimeoutError(f"no answer to {method}")
+            line = self.proc.stdout.readline()
+            if not line:
+                raise EOFError(f"the server closed stdout before answering {method}")
+            answer = json.loads(line)
+            if "method" in answer and "id" in answer:
+                # A request from the server: roots/list gets the empty list a roots-declaring client gives.
+                if answer["method"] == "roots/list":
+                    self.send({"jsonrpc": "2.0", "id": answer["id"], "result": {"roots": []}})
+                else:
+                    self.send({"jsonrpc": "2.0", "id": answer["id"], "error": {"code": -32601, "message": "no"}})
+                continue
+            if answer.get("id") == self.next_id:
+                result: dict[str, Any] = answer["result"]
+                return result
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.selector.close()
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
+
+
+def raw_listing(argv: Sequence[str], capabilities: dict[str, Any], env: dict[str, str] | None = None) -> dict[str, Any]:
+    client = RawStdioClient(argv, env)
+    try:
+        init = client.request(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": capabilities,
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        )
+        client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        tools: list[dict[str, Any]] = []
+        cursor = None
+        while True:
+            page = client.request("tools/list", {"cursor": cursor} if cursor else None)
+            tools.extend(page["tools"])
+            cursor = page.get("nextCursor")
+            if cursor is None:
+                return {"init": init, "tools": tools}
+    finally:
+        client.close()
+
+
+# -- the servers ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LiveCase:
+    name: str
+    package: str
+    argv: list[str]
+    capabilities: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+
+    def cli_args(self) -> list[str]:
+        args = ["--timeout", "60"]
+        if self.capabilities:
+            args += ["--client-capabilities", self.capabilities]
+        for key, value in self.env:
+            args += ["--env", f"{key}={value}"]
+        return [*args, "--", *self.argv]
+
+    def raw_capabilities(self) -> dict[str, Any]:
+        return {"roots": {"listChanged": True}} if self.capabilities == "roots" else {}
+
+
+@dataclass(frozen=True)
+class Taken:
+    case: LiveCase
+    tools: list[dict[str, Any]]
+    meta: dict[str, Any]
+
+
+def pip_package(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{name}=={version(name)}"
+    except PackageNotFoundError:
+        return name
+
+
+def make_cases(modules: Path, repo: Path, memory: Path) -> list[LiveCase]:
+    everything, memory_server = node_server(modules, "server-everything"), node_server(modules, "server-memory")
+    return [
+        LiveCase("mcp-server-time", pip_package("mcp-server-time"), [PY, "-m", "mcp_server_time"]),
+        LiveCase(
+            "mcp-server-git", pip_package("mcp-server-git"), [PY, "-m", "mcp_server_git", "--repository", str(repo)]
+        ),
+        LiveCase("server-everything", NPM_SERVERS["server-everything"], everything),
+        LiveCase("server-everything", NPM_SERVERS["server-everything"], everything, capabilities="roots"),
+        LiveCase(
+            "server-memory", NPM_SERVERS["server-memory"], memory_server, env=(("MEMORY_FILE_PATH", str(memory)),)
+        ),
+    ]
+
+
+@pytest.fixture(scope="session")
+def live_cases(
+    npm_servers: Path, python_servers: None, git_repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> list[LiveCase]:
+    return make_cases(npm_servers, git_repo, tmp_path_factory.mktemp("memory") / "memory.jsonl")
+
+
+@pytest.fixture(scope="session")
+def taken(live_cases: list[LiveCase], tmp_path_factory: pytest.TempPathFactory) -> list[Taken]:
+    out = tmp_path_factory.mktemp("snapshots")
+    result = []
+    for index, case in enumerate(live_cases):
+        path = out / f"{index}-{case.name}.json"
+        run = run_cli("snapshot", "-o", str(path), *case.cli_args(), timeout=120)
+        assert run.returncode == 0, run.stderr
+        meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
+        result.append(Taken(case, json.loads(path.read_text(encoding="utf-8"))["tools"], meta))
+    return result
+
+
+def test_each_snapshot_equals_what_a_hand_written_client_receives(taken: list[Taken]) -> None:
+    for item in taken:
+        raw = raw_listing(item.case.argv, item.case.raw_capabilities(), dict(item.case.env))
+        # Compact text keeps key order, so this is stricter than comparing parsed JSON.
+        assert compact_json(item.tools) == compact_json(raw["tools"]), item.case
+        assert item.meta["protocol_version"] == raw["init"]["protocolVersion"] == PROTOCOL_VERSION
+        assert item.meta["server"] == {
+            "name": raw["init"]["serverInfo"]["name"],
+            "version": raw["init"]["serverInfo"]["version"],
+        }
+
+
+def test_the_sidecar_records_capabilities_time_and_source(taken: list[Taken]) -> None:
+    for item in taken:
+        meta = item.meta
+        assert meta["client_capabilities"] == ([item.case.capabilities] if item.case.capabilities else [])
+        assert meta["source"] == {
+            "kind": "command",
+            "argv": item.case.argv,
+            "cwd": None,
+            "env": [key for key, _ in item.case.env],
+        }
+        assert meta["time"].endswith("Z") and meta["tool_count"] == len(item.tools) and meta["pages"] >= 1
+        assert 0 < meta["duration_s"] < 60
+
+
+def test_server_everything_lists_get_roots_list_only_to_a_client_declaring_roots(taken: list[Taken]) -> None:
+    everything = {item.case.capabilities: item for item in taken if item.case.name == "server-everything"}
+    without = [t["name"] for t in everything[None].tools]
+    with_roots = [t["name"] for t in everything["roots"].tools]
+    assert len(with_roots) == len(without) + 1
+    assert set(with_roots) - set(without) == {"get-roots-list"}
+
+
+def test_declaring_sampling_and_elicitation_lists_their_tools_too(npm_servers: Path, tmp_path: Path) -> None:
+    argv = node_server(npm_servers, "server-everything")
+    path = tmp_path / "all.json"
+    run = run_cli("snapshot", "-o", str(path), "--client-capabilities", "elicitation,sampling,roots", "--", *argv)
+    assert run.returncode == 0, run.stderr
+    tools = json.loads(path.read_text(encoding="utf-8"))["tools"]
+    # What the SDK's client declares for the three, written by hand.
+    declared = {"roots": {"listChanged": True}, "sampling": {}, "elicitation": {"form": {}, "url": {}}}
+    raw = raw_listing(argv, declared)
+    assert compact_json(tools) == compact_json(raw["tools"])
+    plain = {t["name"] for t in raw_listing(argv, {})["tools"]}
+    assert {t["name"] for t in tools} - plain == {
+        "get-roots-list",
+        "trigger-sampling-request",
+        "trigger-elicitation-request",
+        "trigger-url-elicitation",
+    }
+    meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
+    assert meta["client_capabilities"] == ["roots", "sampling", "elicitation"]
+
+
+def test_a_paged_server_is_listed_by_following_next_cursor(tmp_path: Path) -> None:
+    path = tmp_path / "paged.json"
+    run = run_cli("snapshot", "-o", str(path), "--", PY, "-m", "harness", "serve", "consistent", "--page-size", "5")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))["pages"] == 6
+    tools = json.loads(path.read_text(encoding="utf-8"))["tools"]
+    assert list_text(tools) == measure([resolve("consistent")], growth=False).surfaces[0].text
+
+
+def test_a_snapshot_file_is_a_surface_with_its_server_and_protocol(taken: list[Taken], tmp_path: Path) -> None:
+    item = taken[0]
+    path = tmp_path / "time.json"
+    assert run_cli("snapshot", "-o", str(path), *item.case.cli_args()).returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["time.json", "time.meta.json"]
+    measured = measure([resolve(str(path))], growth=False).surfaces[0]
+    assert measured.title == f"{item.meta['server']['name']} {item.meta['server']['version']}"
+    assert measured.protocol_version == PROTOCOL_VERSION
+    assert measured.text == list_text(item.tools)
+
+
+def size_rows(items: Sequence[Taken]) -> list[tuple[str, str, int, int, int]]:
+    from harness.tokens import count_tokens
+
+    rows = []
+    for item in items:
+        text = list_text(item.tools)
+        label = item.case.name + (f" ({item.case.capabilities})" if item.case.capabilities else "")
+        version = item.meta["server"]["version"]
+        rows.append((label, version, len(item.tools), len(text), count_tokens(text)))
+    return rows
+
+
+def size_table(items: Sequence[Taken]) -> str:
+    lines = [
+        "| server | package | serverInfo version | client capabilities | tools | chars | o200k tokens |",
+        "|---|---|---|---|--:|--:|--:|",
+    ]
+    for item, (_, version, tools, chars, tokens) in zip(items, size_rows(items), strict=True):
+        caps = item.case.capabilities or "none"
+        row = [item.case.name, item.case.package, version, caps, str(tools), f"{chars:,}", f"{tokens:,}"]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def test_the_size_table_for_the_readme(taken: list[Taken], capsys: pytest.CaptureFixture[str]) -> None:
+    table = size_table(taken)
+    with capsys.disabled():
+        print("\n" + table)
+    rows = size_rows(taken)
+    assert rows[0][:3] == ("mcp-server-time", pip_package("mcp-server-time").split("==")[1], 2)
+    assert all(chars > tokens > 0 for _, _, _, chars, tokens in rows)
+
+
+# -- budget on live servers and snapshot files ------------------------------------------------------------
+
+
+def last_line(run: Run) -> str:
+    return run.stdout.strip().splitlines()[-1]
+
+
+def test_budget_of_a_live_stdio_server_is_within_or_over(taken: list[Taken]) -> None:
+    item = taken[0]
+    chars = len(list_text(item.tools))
+    within = run_cli("budget", "--max-chars", str(chars), *item.case.cli_args())
+    assert within.returncode == 0, within.stderr
+    assert last_line(within) == f"mcp-time: 2 tools, {chars:,} chars: within budget ({chars:,} chars)"
+    over = run_cli("budget", "--max-chars", str(chars - 1), *item.case.cli_args())
+    assert over.returncode == 1, over.stderr
+    assert over.stdout.startswith("largest tools: ")
+    assert last_line(over) == (
+        f"mcp-time: 2 tools, {chars:,} chars: over budget ({chars - 1:,} chars) by 1 chars ({1 / (chars - 1):.1%})"
+    )
+
+
+def test_budget_of_a_snapshot_file_counts_the_recorded_list(taken: list[Taken], tmp_path: Path) -> None:
+    path = tmp_path / "everything.json"
+    path.write_text(json.dumps({"tools": taken[3].tools}), encoding="utf-8")
+    chars = len(list_text(taken[3].tools))
+    run = run_cli("budget", str(path), "--max-chars", str(chars))
+    assert (
+        run.returncode == 0
+        and last_line(run) == f"everything: 14 tools, {chars:,} chars: within budget ({chars:,} chars)"
+    )
+
+
+def test_budget_in_github_format_annotates_and_writes_the_job_summary(taken: list[Taken], tmp_path: Path) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n", encoding="utf-8")
+    env = {"GITHUB_STEP_SUMMARY": str(summary)}
+    item = taken[0]
+    over = run_cli("budget", "--max-chars", "1000", "--format", "github", *item.case.cli_args(), env=env)
+    assert over.returncode == 1, over.stderr
+    assert over.stdout.startswith("::error title=mcp-time%3A tool list over budget::mcp-time: 2 tools, ")
+    assert "largest tools: convert_time " in over.stdout and len(over.stdout.strip().splitlines()) == 1
+    within = run_cli("budget", "v2", "--max-chars", "100000", "--format", "github", env=env)
+    assert within.returncode == 0
+    assert within.stdout.startswith("::notice title=v2%3A tool list within budget::v2: 8 tools, ")
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("earlier step\n")
+    assert "| surface | tools | chars | tokens | budget | result | largest tools |" in text
+    assert "| `mcp-time` | 2 | " in text and "| **over** | convert_time " in text
+    assert "| `v2` | 8 | " in text and "| 100,000 chars | within |" in text
+
+
+def test_budget_in_github_format_prints_the_summary_without_a_summary_file() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    done = subprocess.run(
+        [PY, "-m", "harness", "budget", "v2", "--max-chars", "100000", "--format", "github"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[0].startswith("::notice ")
+    assert "### Tool list budget: v2" in done.stdout
+
+
+def test_budget_in_github_format_annotates_a_failure_too() -> None:
+    run = run_cli("budget", "--max-chars", "10", "--format", "github", "--", "no-such-command-anywhere")
+    assert run.returncode == 2
+    assert run.stdout.startswith("::error title=Tool list budget::cannot measure: ")
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+# -- streamable HTTP ---------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited with {proc.returncode}")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+@pytest.fixture
+def v2_over_http() -> Iterator[str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [PY, "-m", "harness", "serve", "v2", "--http", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, proc)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_snapshot_over_http_equals_the_measured_wire_text(v2_over_http: str, tmp_path: Path) -> None:
+    path = tmp_path / "v2-http.json"
+    run = run_cli("snapshot", "--url", v2_over_http, "--header", "X-Test: 1", "-o", str(path), timeout=60)
+    assert run.returncode == 0, run.stderr
+    tools = json.loads(path.read_text(encoding="utf-8"))["tools"]
+    measured = measure([resolve("v2")], growth=False).surfaces[0]
+    # Both sides are read in the pinned legacy era, so even the key order agrees.
+    assert list_text(tools) == measured.text
+    meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
+    assert meta["server"] == {"name": "toolsurface-v2", "version": "0.1.0"}
+    assert meta["source"] == {"kind": "url", "url": v2_over_http, "headers": ["X-Test"]}
+    assert meta["protocol_version"] == PROTOCOL_VERSION
+
+
+def test_a_bundled_surface_snapshot_is_the_in_memory_listing() -> None:
+    run = run_cli("snapshot", "v2")
+    assert run.returncode == 0, run.stderr
+    assert list_text(run.json()["tools"]) == measure([resolve("v2")], growth=False).surfaces[0].text
+
+
+# -- bad input: one line, exit 2, within the timeout, nothing left running ---------------------------------
+
+
+def assert_one_line_error(run: Run, *needles: str) -> str:
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert "Traceback" not in run.stderr and run.stdout == ""
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def running_with(marker: str) -> list[int]:
+    """Processes (zombies aside: their cmdline is empty) whose command line carries the marker."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def timed_cli(*args: str) -> tuple[Run, float]:
+    started = time.monotonic()
+    run = run_cli(*args, timeout=60)
+    return run, time.monotonic() - started
+
+
+def test_a_command_that_exits_at_once_is_one_line() -> None:
+    assert_one_line_error(run_cli("snapshot", "--", "false"), "false: exited with code 1 before answering initialize")
+
+
+def test_a_command_that_does_not_exist_is_one_line() -> None:
+    assert_one_line_error(run_cli("snapshot", "--", "no-such-command-anywhere"), "cannot start", "no such command")
+
+
+def test_a_command_that_prints_non_json_is_one_line() -> None:
+    run = run_cli("snapshot", "--", PY, "-c", "print('hello, not JSON')")
+    assert_one_line_error(run, "exited with code 0 before answering initialize", "not JSON-RPC: 'hello, not JSON'")
+
+
+def test_a_command_that_prints_non_json_and_hangs_is_stopped_at_the_timeout() -> None:
+    marker = f"marker-{uuid.uuid4().hex}"
+    run, took = timed_cli(
+        "snapshot", "--timeout", "3", "--", PY, "-c", "print('banner'); import time; time.sleep(999)", marker
+    )
+    assert_one_line_error(run, "no answer to initialize within 3 s", "not JSON-RPC: 'banner'")
+    assert took < 3 + GRACE_S and running_with(marker) == []
+
+
+def test_a_server_that_never_answers_is_ended_within_the_timeout() -> None:
+    marker = f"marker-{uuid.uuid4().hex}"
+    run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", "import time; time.sleep(999)", marker)
+    assert_one_line_error(run, "no answer to initialize within 3 s")
+    assert 3 <= took < 3 + GRACE_S
+    assert running_with(marker) == []
+
+
+def test_a_server_that_forks_a_sleeping_child_leaves_no_process() -> None:
+    marker = f"marker-{uuid.uuid4().hex}"
+    code = "import os, time\nif os.fork() == 0:\n    time.sleep(999)\nelse:\n    time.sleep(999)"
+    run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", code, marker)
+    assert_one_line_error(run, "no answer to initialize within 3 s")
+    assert took < 3 + GRACE_S and running_with(marker) == []
+
+
+def test_a_server_that_exits_leaving_a_child_with_stdout_open_is_ended_too() -> None:
+    marker = f"marker-{uuid.uuid4().hex}"
+    code = (
+        f"import subprocess, sys; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(999)', '{marker}'])"
+    )
+    run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", code)
+    assert_one_line_error(run, "no answer to initialize within 3 s")
+    assert took < 3 + GRACE_S and running_with(marker) == []
+
+
+def test_a_listed_server_that_started_a_child_leaves_no_process(python_servers: None, tmp_path: Path) -> None:
+    marker = f"marker-{uuid.uuid4().hex}"
+    code = (
+        "import runpy, subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(999)', '{marker}'],"
+        " stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
+        "sys.argv = ['mcp-server-time']\n"
+        "runpy.run_module('mcp_server_time', run_name='__main__')\n"
+    )
+    run = run_cli("snapshot", "-o", str(tmp_path / "t.json"), "--", PY, "-c", code, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert len(json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["tools"]) == 2
+    assert running_with(marker) == []
+
+
+def test_an_unreachable_url_is_one_line() -> None:
+    url = f"http://127.0.0.1:{free_port()}/mcp"
+    assert_one_line_error(run_cli("snapshot", "--url", url, "--timeout", "10"), url, "cannot reach the server")
+
+
+def answering(status: int) -> type[http.server.BaseHTTPRequestHandler]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            self.wfile.write(b"no")
+
+        do_GET = do_POST
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.mark.parametrize(
+    ("status", "needles"),
+    [
+        (500, ["answered initialize with HTTP 500 Internal Server Error"]),
+        (401, ["HTTP 401 Unauthorized", "--header 'Authorization: Bearer ...'"]),
+    ],
+)
+def test_a_url_answering_an_http_error_is_one_line(status: int, needles: list[str]) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), answering(status))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/mcp"
+        assert_one_line_error(run_cli("snapshot", "--url", url, "--timeout", "10"), url, *needles)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["snapshot"], "give a SURFACE, --url URL, or -- CMD ARGS..."),
+        (["snapshot", "v2", "--url", "http://127.0.0.1:1/mcp"], "give one of SURFACE, --url or -- CMD"),
+        (["snapshot", "v2", "--client-capabilities", "roots"], "--client-capabilities applies to live servers"),
+        (["snapshot", "--client-capabilities", "roots,telepathy", "--", "x"], "unknown client capability 'telepathy'"),
+        (["snapshot", "--header", "nocolon", "--url", "http://127.0.0.1:1/"], "expected NAME:VALUE"),
+        (["snapshot", "--env", "NOEQUALS", "--", "x"], "expected NAME=VALUE"),
+        (["snapshot", "--header", "A: b", "--", "x"], "--header applies to --url only"),
+        (["snapshot", "--cwd", "/no/such/dir/anywhere", "--", "x"], "no such directory"),
+        (["snapshot", "--url", "ftp://example.org/mcp"], "expected an http:// or https:// URL"),
+        (["snapshot", "--"], "no server command after --"),
+        (["budget", "--max-chars", "10"], "give a SURFACE"),
+    ],
+)
+def test_options_that_do_not_fit_together_are_one_line(args: list[str], needle: str) -> None:
+    assert_one_line_error(run_cli(*args), needle)
+
+
+def test_a_snapshot_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    assert_one_line_error(run_cli("snapshot", "v2", "-o", str(blocker / "x.json")), "cannot write")
+
+
+# -- in process: the library leaves no warning and no process ----------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_listing_in_process_leaves_no_warning_and_no_process(python_servers: None) -> None:
+    from harness.live import StdioServer, list_live_async
+
+    marker = f"marker-{uuid.uuid4().hex}"
+    code = f"import runpy, sys; sys.argv = ['{marker}']; runpy.run_module('mcp_server_time', run_name='__main__')"
+    listing = await list_live_async(StdioServer((PY, "-c", code, marker)), capabilities=["roots"], timeout=30)
+    assert [t["name"] for t in listing.tools] == ["get_current_time", "convert_time"]
+    assert listing.client_capabilities == ("roots",) and listing.protocol_version == PROTOCOL_VERSION
+    assert running_with(marker) == []
+
+
+if __name__ == "__main__":
+    # The README table: python -m tests.test_snapshot_live
+    from harness.live import StdioServer, list_live, parse_capabilities
+
+    modules = install_npm_servers(npm_cache_dir())
+    with tempfile.TemporaryDirectory() as scratch:
+        repo = Path(scratch) / "repo"
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        cases = make_cases(modules, repo, Path(scratch) / "memory.jsonl")
+        items = []
+        for case in cases:
+            server = StdioServer(tuple(case.argv), env=dict(case.env))
+            listing = list_live(server, capabilities=parse_capabilities(case.capabilities))
+            meta = {"server": {"name": listing.server_name, "version": listing.server_version}}
+            items.append(Taken(case, listing.tools, meta))
+        print(size_table(items))
