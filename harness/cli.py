@@ -17,6 +17,19 @@ __all__ = ["main"]
 class _Group(click.Group):
     """Errors a user can cause end with one line on stderr and exit 2, never a traceback."""
 
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
+        try:
+            return super().main(args, prog_name, standalone_mode=False, **extra)
+        except click.exceptions.Exit as done:
+            raise SystemExit(done.exit_code) from None
+        except click.Abort:
+            _fail("aborted")
+        except click.UsageError as error:
+            where = f"toolsurface {error.ctx.command_path.partition(' ')[2]}".strip() if error.ctx else "toolsurface"
+            _fail(f"{error.format_message()} (see {where} --help)")
+        except click.ClickException as error:
+            _fail(error.format_message())
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

@@ -113,3 +113,13 @@ def test_module_whose_build_returns_no_tools(tmp_path: Path) -> None:
     module = tmp_path / "odd.py"
     module.write_text("def build(kinds):\n    return [{'name': 'x'}]\n", encoding="utf-8")
     assert_one_line_error(run_cli("measure", str(module)), str(module), "tool")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["budget", "v2"], ["measure", "--format", "xml"], ["no-such-command"], ["budget", "v2", "--max-chars", "abc"]],
+)
+def test_usage_errors_are_one_line_naming_the_help(args: list[str]) -> None:
+    run = run_cli(*args)
+    assert run.returncode == 2 and "--help" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and run.stderr.startswith("toolsurface: ")
