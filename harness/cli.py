@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -98,6 +98,20 @@ def list_command(fmt: str) -> None:
         kinds = ", ".join(k.name for k in d.kinds) + (f" (+{d.growth_kind.name})" if d.growth_kind else "")
         table.add_row(d.name, d.title, kinds, d.purpose)
     _print([table])
+
+
+def _emit(
+    fmt: str,
+    result: Any,
+    table: Callable[[Any], Sequence[Any]],
+    as_json: Callable[[Any], str],
+    as_csv: Callable[[Any], str],
+) -> None:
+    """A result in the format asked for: a rich table on the terminal, or JSON / CSV text."""
+    if fmt == "table":
+        _print(table(result))
+    else:
+        click.echo(as_json(result) if fmt == "json" else as_csv(result), nl=False)
 
 
 def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
@@ -378,10 +392,7 @@ def findability_command(surfaces: tuple[str, ...], queries_file: Path | None, fm
     from harness.registry import BUNDLED_ORDER, resolve_all
 
     result = fa.findability(resolve_all(surfaces or BUNDLED_ORDER), fa.load_queries(queries_file), use_stem=stem)
-    if fmt == "table":
-        _print(fa.findability_rich(result))
-    else:
-        click.echo(fa.findability_json(result) if fmt == "json" else fa.findability_csv(result), nl=False)
+    _emit(fmt, result, fa.findability_rich, fa.findability_json, fa.findability_csv)
 
 
 @main.command("roundtrip")
@@ -395,10 +406,7 @@ def roundtrip_command(surfaces: tuple[str, ...], task_file: Path | None, fmt: st
     from harness.registry import BUNDLED_ORDER, resolve_all
 
     result = rt.roundtrip(resolve_all(surfaces or BUNDLED_ORDER), rt.load_task(task_file), use_stem=stem)
-    if fmt == "table":
-        _print(rt.roundtrip_rich(result))
-    else:
-        click.echo(rt.roundtrip_json(result) if fmt == "json" else rt.roundtrip_csv(result), nl=False)
+    _emit(fmt, result, rt.roundtrip_rich, rt.roundtrip_json, rt.roundtrip_csv)
 
 
 @main.command("diff")

@@ -19,8 +19,8 @@ from harness.surface import SurfaceDefinition
 from stubs.calllog import CallLog, read_log
 from stubs.server import build_server
 from tests.conftest import ROOT, run_cli
+from tests.rawstdio import RawStdioClient, serve_argv
 from tests.stubclient import Finished, stdio_session
-from tests.test_wire import RawStdioClient
 
 pytestmark = pytest.mark.anyio
 
@@ -114,13 +114,9 @@ async def test_streamable_http_serves_a_client_and_writes_the_state_on_shutdown(
 
 def test_a_killed_server_loses_no_answered_call(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
-    client = RawStdioClient("v2", "--log", str(log))
+    client = RawStdioClient(serve_argv("v2", "--log", str(log)))
     try:
-        client.request(
-            "initialize",
-            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-        )
-        client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        client.initialize()
         for number in (10, 11, 12):
             client.request("tools/call", {"name": "item_get", "arguments": {"projectId": P, "number": number}})
         os.kill(client.proc.pid, signal.SIGKILL)
@@ -133,13 +129,9 @@ def test_a_killed_server_loses_no_answered_call(tmp_path: Path) -> None:
 
 def test_hostile_arguments_over_stdio_get_refusals_and_the_server_goes_on(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
-    client = RawStdioClient("v2", "--log", str(log))
+    client = RawStdioClient(serve_argv("v2", "--log", str(log)))
     try:
-        client.request(
-            "initialize",
-            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-        )
-        client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        client.initialize()
         answers: list[dict[str, Any]] = []
         nested = '{"a":' * 10_000 + "1" + "}" * 10_000
         client.next_id += 1
@@ -156,9 +148,9 @@ def test_hostile_arguments_over_stdio_get_refusals_and_the_server_goes_on(tmp_pa
             {"kind": "task", "projectId": P, "bogus": 1},
             {},
         ):
-            answers.append(json.loads(client.request("tools/call", {"name": "item_list", "arguments": arguments})))
+            answers.append(json.loads(client.request_line("tools/call", {"name": "item_list", "arguments": arguments})))
         still = json.loads(
-            client.request("tools/call", {"name": "item_get", "arguments": {"projectId": P, "number": 14}})
+            client.request_line("tools/call", {"name": "item_get", "arguments": {"projectId": P, "number": 14}})
         )
     finally:
         client.close()

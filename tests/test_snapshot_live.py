@@ -8,15 +8,12 @@ install: `pip install mcp-server-time mcp-server-git`. Print the README's size t
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import http.server
 import importlib.util
 import json
 import os
-import selectors
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -35,6 +32,7 @@ from harness.measure import compact_json, list_text, measure
 from harness.registry import resolve
 from harness.wire import PROTOCOL_VERSION
 from tests.conftest import Run, run_cli
+from tests.rawstdio import RawStdioClient
 
 PY = sys.executable
 NPM_SERVERS = {
@@ -109,79 +107,10 @@ def git_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # -- an independent client: JSON-RPC written and read by hand --------------------------------------------
 
 
-class RawStdioClient:
-    """initialize / notifications/initialized / tools/list by hand over a server's stdio, nothing of the SDK."""
-
-    def __init__(self, argv: Sequence[str], env: dict[str, str] | None = None) -> None:
-        self.proc = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, **(env or {})},
-            start_new_session=True,
-        )
-        self.selector = selectors.DefaultSelector()
-        assert self.proc.stdout is not None
-        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
-        self.next_id = 0
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
-        self.proc.stdin.flush()
-
-    def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30) -> dict[str, Any]:
-        self.next_id += 1
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
-        deadline = time.monotonic() + timeout
-        assert self.proc.stdout is not None
-        while True:
-            if not self.selector.select(max(0.0, deadline - time.monotonic())):
-                raise TimeoutError(f"no answer to {method}")
-            line = self.proc.stdout.readline()
-            if not line:
-                raise EOFError(f"the server closed stdout before answering {method}")
-            answer = json.loads(line)
-            if "method" in answer and "id" in answer:
-                # A request from the server: roots/list gets the empty list a roots-declaring client gives.
-                if answer["method"] == "roots/list":
-                    self.send({"jsonrpc": "2.0", "id": answer["id"], "result": {"roots": []}})
-                else:
-                    self.send({"jsonrpc": "2.0", "id": answer["id"], "error": {"code": -32601, "message": "no"}})
-                continue
-            if answer.get("id") == self.next_id:
-                result: dict[str, Any] = answer["result"]
-                return result
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=5)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.selector.close()
-        assert self.proc.stdout is not None
-        self.proc.stdout.close()
-
-
 def raw_listing(argv: Sequence[str], capabilities: dict[str, Any], env: dict[str, str] | None = None) -> dict[str, Any]:
     client = RawStdioClient(argv, env)
     try:
-        init = client.request(
-            "initialize",
-            {
-                "protocolVersion": PROTOCOL_VERSION,
-                "capabilities": capabilities,
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        )
-        client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        init = client.initialize(capabilities)
         tools: list[dict[str, Any]] = []
         cursor = None
         while True:

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import selectors
-import subprocess
-import sys
-from typing import Any
 
 import pytest
 
@@ -14,84 +10,23 @@ from harness.measure import list_text, measure, wire_list
 from harness.registry import resolve
 from harness.surface import SurfaceDefinition
 from harness.wire import PROTOCOL_VERSION, list_surface
+from tests.rawstdio import RawStdioClient, serve_argv
 
 pytestmark = pytest.mark.anyio
 
 
-class RawStdioClient:
-    """A JSON-RPC client that keeps the bytes of every answer, so nothing of the SDK stands between."""
-
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "harness", "serve", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        self.selector = selectors.DefaultSelector()
-        assert self.proc.stdout is not None
-        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
-        self.next_id = 0
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
-        self.proc.stdin.flush()
-
-    def read_line(self, timeout: float = 30) -> bytes:
-        assert self.proc.stdout is not None
-        if not self.selector.select(timeout):
-            raise TimeoutError("the server did not answer in time")
-        return self.proc.stdout.readline()
-
-    def request(self, method: str, params: dict[str, Any] | None = None) -> bytes:
-        self.next_id += 1
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
-        while True:
-            line = self.read_line()
-            answer = json.loads(line)
-            if answer.get("id") == self.next_id:
-                return line
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.selector.close()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            assert stream is not None
-            stream.close()
-
-
 def raw_tools(*serve_args: str) -> tuple[list[bytes], str]:
-    client = RawStdioClient(*serve_args)
+    client = RawStdioClient(serve_argv(*serve_args))
     try:
-        init = json.loads(
-            client.request(
-                "initialize",
-                {
-                    "protocolVersion": PROTOCOL_VERSION,
-                    "capabilities": {},
-                    "clientInfo": {"name": "raw", "version": "0"},
-                },
-            )
-        )
-        client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        init = client.initialize()
         pages: list[bytes] = []
         cursor = None
         while True:
-            page = client.request("tools/list", {"cursor": cursor} if cursor else None)
+            page = client.request_line("tools/list", {"cursor": cursor} if cursor else None)
             pages.append(page)
             cursor = json.loads(page)["result"].get("nextCursor")
             if cursor is None:
-                return pages, init["result"]["protocolVersion"]
+                return pages, init["protocolVersion"]
     finally:
         client.close()
 

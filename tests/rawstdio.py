@@ -1,0 +1,105 @@
+"""A JSON-RPC client over a server's stdio, written by hand: nothing of the SDK stands between the test and
+the bytes the server sent."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from harness.wire import PROTOCOL_VERSION
+
+__all__ = ["RawStdioClient", "serve_argv"]
+
+
+def serve_argv(*serve_args: str) -> list[str]:
+    return [sys.executable, "-m", "harness", "serve", *serve_args]
+
+
+class RawStdioClient:
+    """Starts `argv` in a session of its own; requests from the server (roots/list) get a client's answer."""
+
+    def __init__(self, argv: Sequence[str], env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, **(env or {})},
+            start_new_session=True,
+        )
+        self.selector = selectors.DefaultSelector()
+        assert self.proc.stdout is not None
+        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
+        self.next_id = 0
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def read_line(self, timeout: float = 30) -> bytes:
+        assert self.proc.stdout is not None
+        if not self.selector.select(timeout):
+            raise TimeoutError("the server did not answer in time")
+        line = self.proc.stdout.readline()
+        if not line:
+            raise EOFError("the server closed stdout")
+        return line
+
+    def request_line(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30) -> bytes:
+        """The answer's line exactly as received."""
+        self.next_id += 1
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.read_line(max(0.0, deadline - time.monotonic()))
+            answer = json.loads(line)
+            if "method" in answer and "id" in answer:
+                # A request from the server: roots/list gets the empty list a roots-declaring client gives.
+                if answer["method"] == "roots/list":
+                    self.send({"jsonrpc": "2.0", "id": answer["id"], "result": {"roots": []}})
+                else:
+                    self.send({"jsonrpc": "2.0", "id": answer["id"], "error": {"code": -32601, "message": "no"}})
+                continue
+            if answer.get("id") == self.next_id:
+                return line
+
+    def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30) -> dict[str, Any]:
+        result: dict[str, Any] = json.loads(self.request_line(method, params, timeout))["result"]
+        return result
+
+    def initialize(self, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+        init = self.request(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": capabilities or {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        )
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return init
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.selector.close()
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
