@@ -6,6 +6,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 from mcp import Client, StdioServerParameters
@@ -13,7 +14,7 @@ from mcp import Client, StdioServerParameters
 from benchmarks.timing import Figure
 
 ROOT = Path(__file__).resolve().parent.parent
-CALLS = [
+CALLS: list[tuple[str, dict[str, Any]]] = [
     ("item_get", {"projectId": "acme-shop", "number": 14}),
     ("item_list", {"kind": "task", "projectId": "acme-shop"}),
     ("item_list", {"kind": "task", "projectId": "acme-shop", "filter": {"status": "open"}}),

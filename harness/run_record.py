@@ -46,6 +46,7 @@ class RunSpec:
     git_revision: str | None
     python: str
     started: str
+    stub_start: str = "spawn"
     format: str = RUN_FORMAT
 
 

@@ -7,6 +7,7 @@ study leaves every finished run intact, and running it again resumes where it st
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import platform
@@ -37,9 +38,10 @@ from harness.run_record import (
     write_json_atomic,
 )
 from harness.scenario import Scenario, sessions_dir
+from harness.stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
 from harness.surface import SurfaceDefinition
 
-__all__ = ["PlannedRun", "StudyConfig", "parse_shard", "plan_study", "run_study", "score_calls"]
+__all__ = ["PlannedRun", "StubStarter", "StudyConfig", "parse_shard", "plan_study", "run_study", "score_calls"]
 
 STATE_WAIT_S = 10.0
 
@@ -59,6 +61,7 @@ class StudyConfig:
     max_turns: int = 30
     script: Path | None = None
     shard: tuple[int, int] | None = None
+    stub_start: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -259,7 +262,9 @@ def _finished(run_dir: Path) -> RunRecord | None:
     return None if record.result.status == "interrupted" else record
 
 
-async def _run_one(config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str]) -> RunRecord:
+async def _run_one(
+    config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str], forks: ForkServer | None
+) -> RunRecord:
     _reset(run.run_dir)
     spec = RunSpec(
         surface=run.name,
@@ -277,12 +282,14 @@ async def _run_one(config: StudyConfig, run: PlannedRun, git: str | None, packag
         git_revision=git,
         python=platform.python_version(),
         started=datetime.now(UTC).isoformat(timespec="seconds"),
+        stub_start="spawn" if forks is None else "fork",
     )
     write_json_atomic(run.run_dir / "spec.json", asdict(spec))
     calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
+    serve = ["serve", run.surface, "--log", str(calls_path), "--state", str(state_path)]
     server = ServerCommand(
         command=sys.executable,
-        args=["-m", "harness", "serve", run.surface, "--log", str(calls_path), "--state", str(state_path)],
+        args=["-m", "harness", *serve] if forks is None else forks.command(serve),
         cwd=str(Path(__file__).resolve().parent.parent),
     )
     started = time.monotonic()
@@ -365,12 +372,62 @@ def _first_cause(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return leaves[0] if leaves else group
 
 
+STUB_STARTS = ("auto", "fork", "spawn")
+
+
+class StubStarter:
+    """How a study's stubs start: each forked from one warm server, or each a fresh process.
+
+    auto forks where the harness's own client starts the stub (script, openai) and forking is available;
+    an outside agent CLI gets the plain command, started its own way. The fork server starts at once, so
+    it imports while the study plans; a study with nothing left to run never waits for it.
+    """
+
+    def __init__(self, config: StudyConfig) -> None:
+        if config.stub_start not in STUB_STARTS:
+            raise ToolsurfaceError(f"stub start {config.stub_start!r}: expected one of {', '.join(STUB_STARTS)}")
+        self.required = config.stub_start == "fork"
+        wanted = self.required or (config.stub_start == "auto" and config.agent.harness_client and fork_available())
+        self._starting: StartingForkServer | None = None
+        if wanted:
+            try:
+                warm = sorted({_surface_spec(spec) for spec in config.surfaces})
+                self._starting = StartingForkServer(config.out, warm)
+            except StubForkUnavailable:
+                if self.required:
+                    raise
+
+    def server(self) -> ForkServer | None:
+        if self._starting is None:
+            return None
+        try:
+            return self._starting.ready()
+        except StubForkUnavailable:
+            if self.required:
+                raise
+            return None
+
+    def close(self) -> None:
+        if self._starting is not None:
+            self._starting.close()
+
+    def __enter__(self) -> StubStarter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def run_study(
     config: StudyConfig,
     planned: Sequence[PlannedRun],
     on_finished: Callable[[PlannedRun, RunRecord], None] | None = None,
+    stubs: StubStarter | None = None,
 ) -> list[RunRecord]:
-    """Run what is planned (skipping runs that already ended), `config.jobs` at a time."""
+    """Run what is planned (skipping runs that already ended), `config.jobs` at a time.
+
+    `stubs`, started before planning, lets the fork server import while the study plans.
+    """
     git, packages = _git_revision(), _packages()
     records: list[RunRecord] = []
 
@@ -381,7 +438,7 @@ def run_study(
                 with _Claim(run.run_dir) as claimed:
                     if not claimed:
                         return  # another study is running it; its result lands in the same directory
-                    done = _finished(run.run_dir) or await _run_one(config, run, git, packages)
+                    done = _finished(run.run_dir) or await _run_one(config, run, git, packages, forks)
         records.append(done)
         if on_finished is not None:
             on_finished(run, done)
@@ -393,9 +450,14 @@ def run_study(
                 group.start_soon(one, run, limiter)
 
     config.out.mkdir(parents=True, exist_ok=True)
-    try:
-        anyio.run(main)
-    except BaseExceptionGroup as group:
-        raise _first_cause(group) from None
+    with contextlib.ExitStack() as stack:
+        if stubs is None:
+            stubs = stack.enter_context(StubStarter(config))
+        pending = any(_finished(run.run_dir) is None for run in planned)
+        forks = stubs.server() if pending else None
+        try:
+            anyio.run(main)
+        except BaseExceptionGroup as group:
+            raise _first_cause(group) from None
     order = {p.run_dir: n for n, p in enumerate(planned)}
     return sorted(records, key=lambda r: order.get(r.path, 0))

@@ -60,6 +60,7 @@ class CliAgent(ABC):
     name: str
     modes: Sequence[str]
     install: str
+    harness_client = False
 
     def __init__(self, executable: str | None = None) -> None:
         self.executable = executable

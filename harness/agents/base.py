@@ -114,6 +114,8 @@ class Agent(Protocol):
 
     name: str
     modes: Sequence[str]
+    # True when the harness's own MCP client starts the stub; an outside CLI starts it its own way.
+    harness_client: bool
 
     def check_available(self, env: Mapping[str, str]) -> None:
         """Raise AgentUnavailable with one clear line when the CLI or key is missing."""

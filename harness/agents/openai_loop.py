@@ -113,6 +113,7 @@ class OpenAIAgent:
 
     name = "openai"
     modes = ("full-list",)
+    harness_client = True
 
     def __init__(self, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY", model: str | None = None):
         self.base_url = base_url

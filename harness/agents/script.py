@@ -93,6 +93,7 @@ def _report(text: str, how: Any) -> str:
 class ScriptAgent:
     name = "script"
     modes = ("full-list",)
+    harness_client = True
 
     def check_available(self, env: Mapping[str, str]) -> None:
         return None
