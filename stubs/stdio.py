@@ -3,13 +3,14 @@ parser would be dropped without an answer, so it is rewritten into a call the ga
 
 from __future__ import annotations
 
+import asyncio
+import codecs
 import json
+import os
 import re
 import sys
-from collections.abc import AsyncIterator
-from io import TextIOWrapper
-
-import anyio
+import threading
+from collections.abc import AsyncIterator, Iterator
 
 __all__ = ["DEPTH_LIMIT", "TOO_DEEP", "guard_line", "nesting_depth", "serve_stdio"]
 
@@ -62,12 +63,50 @@ def guard_line(line: str) -> str:
     return json.dumps(call) + "\n"
 
 
+def _lines(fd: int) -> Iterator[str]:
+    """The fd's lines, read with os.read: a buffered file's lock, held by a blocked daemon thread, would
+    abort the interpreter at exit."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    parts: list[str] = []
+    while chunk := os.read(fd, 1 << 16):
+        text = decoder.decode(chunk)
+        while (end := text.find("\n")) >= 0:
+            parts.append(text[: end + 1])
+            yield "".join(parts)
+            parts.clear()
+            text = text[end + 1 :]
+        if text:
+            parts.append(text)
+    parts.append(decoder.decode(b"", final=True))
+    if rest := "".join(parts):
+        yield rest
+
+
 class _GuardedLines:
-    def __init__(self, source: anyio.AsyncFile[str]) -> None:
-        self.source = source
+    """stdin's lines, read by a daemon thread of our own.
+
+    A stub stopped by SIGTERM while its client keeps stdin open and quiet must still end: a read in one of
+    anyio's worker threads cannot be cancelled, and at exit the interpreter waits for that thread, that is
+    until the client writes or closes. A daemon thread's blocked read holds up neither.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
 
     async def __aiter__(self) -> AsyncIterator[str]:
-        async for line in self.source:
+        loop = asyncio.get_running_loop()
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+        def pump() -> None:
+            try:
+                for line in _lines(self.fd):
+                    loop.call_soon_threadsafe(lines.put_nowait, line)
+                loop.call_soon_threadsafe(lines.put_nowait, None)
+            except (RuntimeError, OSError):
+                pass  # the loop has closed or stdin went away: the server is ending anyway
+
+        threading.Thread(target=pump, name="stub stdin", daemon=True).start()
+        while (line := await lines.get()) is not None:
             yield guard_line(line)
 
 
@@ -76,6 +115,5 @@ async def serve_stdio(server: object) -> None:
     from mcp.server.stdio import stdio_server
 
     assert isinstance(server, Server)
-    stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
-    async with stdio_server(stdin=_GuardedLines(stdin)) as (read, write):  # type: ignore[arg-type]
+    async with stdio_server(stdin=_GuardedLines(sys.stdin.fileno())) as (read, write):  # type: ignore[arg-type]
         await server.run(read, write, server.create_initialization_options())

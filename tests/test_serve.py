@@ -127,6 +127,32 @@ def test_a_killed_server_loses_no_answered_call(tmp_path: Path) -> None:
     assert [r["arguments"]["number"] for r in calls] == [10, 11, 12]
 
 
+def test_sigterm_ends_an_idle_server_whose_client_keeps_stdin_open_and_it_writes_its_state(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    client = RawStdioClient(serve_argv("v2", "--state", str(state)))
+    try:
+        client.initialize()
+        client.request("tools/list")  # the server has read everything sent and waits on stdin
+        os.kill(client.proc.pid, signal.SIGTERM)
+        assert client.proc.wait(timeout=10) == 0
+    finally:
+        client.close()
+    assert json.loads(state.read_text(encoding="utf-8"))["items"]
+
+
+def test_stdin_lines_are_read_whole_across_reads_and_utf8_sequences() -> None:
+    from stubs.stdio import _lines
+
+    read, write = os.pipe()
+    for part in (b'{"a": "\xc3', b'\xa9"}\n{"b"', b": 1}\r\n", b"tail"):
+        os.write(write, part)
+    os.close(write)
+    try:
+        assert list(_lines(read)) == ['{"a": "\u00e9"}\n', '{"b": 1}\r\n', "tail"]
+    finally:
+        os.close(read)
+
+
 def test_hostile_arguments_over_stdio_get_refusals_and_the_server_goes_on(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     client = RawStdioClient(serve_argv("v2", "--log", str(log)))

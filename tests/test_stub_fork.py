@@ -124,6 +124,7 @@ def test_ending_the_study_ends_every_stub_it_forked_after_it_writes_its_state(tm
     with fork_server(tmp_path / "study", ["v2"]) as forks:
         client = RawStdioClient(launch_argv(forks, "serve", "v2", "--state", str(tmp_path / "state.json")))
         client.initialize()
+        client.request("tools/list")  # the stub has read everything sent and waits on stdin
     try:
         assert processes_with(marker) == []
         assert (tmp_path / "state.json").exists()
