@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
-from harness.stub_launch import LENGTH, NUMBER
+from harness.stub_launch import LENGTH, NUMBER, receive_exactly
 
 __all__ = ["ForkServer", "StartingForkServer", "StubForkUnavailable", "fork_available", "fork_server"]
 
@@ -147,12 +147,9 @@ def _warm(specs: Sequence[str]) -> None:
 
 
 def _receive_exactly(conn: socket.socket, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        chunk = conn.recv(min(size - len(data), 1 << 20))
-        if not chunk:
-            raise ConnectionError("the launcher went away mid-request")
-        data += chunk
+    data = receive_exactly(conn, size)
+    if data is None:
+        raise ConnectionError("the launcher went away mid-request")
     return data
 
 

@@ -26,18 +26,20 @@ NUMBER = struct.Struct("!i")
 LOST = 1  # exit status when the child ends without reporting one (killed)
 
 
-def _receive_number(conn: socket.socket) -> int | None:
+def receive_exactly(conn: socket.socket, size: int) -> bytes | None:
+    """`size` bytes, or None when the other side closes first."""
     data = b""
-    while len(data) < NUMBER.size:
-        try:
-            chunk = conn.recv(NUMBER.size - len(data))
-        except InterruptedError:
-            continue
+    while len(data) < size:
+        chunk = conn.recv(min(size - len(data), 1 << 20))
         if not chunk:
             return None
         data += chunk
-    value: int = NUMBER.unpack(data)[0]
-    return value
+    return data
+
+
+def _receive_number(conn: socket.socket) -> int | None:
+    data = receive_exactly(conn, NUMBER.size)
+    return None if data is None else int(NUMBER.unpack(data)[0])
 
 
 def _connect(path: str) -> socket.socket | None:
