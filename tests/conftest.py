@@ -57,3 +57,19 @@ def by_name(m: Measurement) -> dict[str, Any]:
 
 def tool_names(tools: Sequence[Any]) -> list[str]:
     return [t.name for t in tools]
+
+
+def processes_with(marker: str) -> list[int]:
+    """Live processes whose command line holds `marker` (a path unique to one test); zombies left out."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (entry / "stat").read_text(encoding="utf-8").split()[2]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found

@@ -16,25 +16,9 @@ import pytest
 from harness.measure import marginal_tokens
 from harness.run_record import read_run
 from harness.tokens import count_tokens, encoding
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, processes_with, run_cli
 
 GIB = 1024**3
-
-
-def processes_with(marker: str) -> list[int]:
-    """Live processes whose command line holds `marker` (a path unique to one test)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text(encoding="utf-8").split()[2]
-        except OSError:
-            continue
-        if marker in cmdline and state != "Z":
-            found.append(int(entry.name))
-    return found
 
 
 def script(path: Path, steps: list[dict[str, object]]) -> Path:

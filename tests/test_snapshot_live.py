@@ -31,7 +31,7 @@ import pytest
 from harness.measure import compact_json, list_text, measure
 from harness.registry import resolve
 from harness.wire import PROTOCOL_VERSION
-from tests.conftest import Run, run_cli
+from tests.conftest import Run, processes_with, run_cli
 from tests.rawstdio import RawStdioClient
 
 PY = sys.executable
@@ -452,21 +452,6 @@ def assert_one_line_error(run: Run, *needles: str) -> str:
     return lines[0]
 
 
-def running_with(marker: str) -> list[int]:
-    """Processes (zombies aside: their cmdline is empty) whose command line carries the marker."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if marker.encode() in cmdline:
-            found.append(int(entry.name))
-    return found
-
-
 def timed_cli(*args: str) -> tuple[Run, float]:
     started = time.monotonic()
     run = run_cli(*args, timeout=60)
@@ -492,7 +477,7 @@ def test_a_command_that_prints_non_json_and_hangs_is_stopped_at_the_timeout() ->
         "snapshot", "--timeout", "3", "--", PY, "-c", "print('banner'); import time; time.sleep(999)", marker
     )
     assert_one_line_error(run, "no answer to initialize within 3 s", "not JSON-RPC: 'banner'")
-    assert took < 3 + GRACE_S and running_with(marker) == []
+    assert took < 3 + GRACE_S and processes_with(marker) == []
 
 
 def test_a_server_that_never_answers_is_ended_within_the_timeout() -> None:
@@ -500,7 +485,7 @@ def test_a_server_that_never_answers_is_ended_within_the_timeout() -> None:
     run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", "import time; time.sleep(999)", marker)
     assert_one_line_error(run, "no answer to initialize within 3 s")
     assert 3 <= took < 3 + GRACE_S
-    assert running_with(marker) == []
+    assert processes_with(marker) == []
 
 
 def test_a_server_that_forks_a_sleeping_child_leaves_no_process() -> None:
@@ -508,7 +493,7 @@ def test_a_server_that_forks_a_sleeping_child_leaves_no_process() -> None:
     code = "import os, time\nif os.fork() == 0:\n    time.sleep(999)\nelse:\n    time.sleep(999)"
     run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", code, marker)
     assert_one_line_error(run, "no answer to initialize within 3 s")
-    assert took < 3 + GRACE_S and running_with(marker) == []
+    assert took < 3 + GRACE_S and processes_with(marker) == []
 
 
 def test_a_server_that_exits_leaving_a_child_with_stdout_open_is_ended_too() -> None:
@@ -518,7 +503,7 @@ def test_a_server_that_exits_leaving_a_child_with_stdout_open_is_ended_too() -> 
     )
     run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", code)
     assert_one_line_error(run, "no answer to initialize within 3 s")
-    assert took < 3 + GRACE_S and running_with(marker) == []
+    assert took < 3 + GRACE_S and processes_with(marker) == []
 
 
 def test_a_listed_server_that_started_a_child_leaves_no_process(python_servers: None, tmp_path: Path) -> None:
@@ -533,7 +518,7 @@ def test_a_listed_server_that_started_a_child_leaves_no_process(python_servers: 
     run = run_cli("snapshot", "-o", str(tmp_path / "t.json"), "--", PY, "-c", code, timeout=60)
     assert run.returncode == 0, run.stderr
     assert len(json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["tools"]) == 2
-    assert running_with(marker) == []
+    assert processes_with(marker) == []
 
 
 def test_an_unreachable_url_is_one_line() -> None:
@@ -615,7 +600,7 @@ async def test_listing_in_process_leaves_no_warning_and_no_process(python_server
     listing = await list_live_async(StdioServer((PY, "-c", code, marker)), capabilities=["roots"], timeout=30)
     assert [t["name"] for t in listing.tools] == ["get_current_time", "convert_time"]
     assert listing.client_capabilities == ("roots",) and listing.protocol_version == PROTOCOL_VERSION
-    assert running_with(marker) == []
+    assert processes_with(marker) == []
 
 
 if __name__ == "__main__":

@@ -16,9 +16,8 @@ import pytest
 from harness.stub_fork import ForkServer, StubForkUnavailable, fork_server
 from harness.wire import PROTOCOL_VERSION
 from stubs.calllog import read_log
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, processes_with, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv
-from tests.test_faults import processes_with
 
 
 def launch_argv(forks: ForkServer, *args: str) -> list[str]:
