@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -458,19 +459,42 @@ def session_group() -> None:
 
 @session_group.command("run")
 @click.option("--surface", "surfaces", multiple=True, required=True, help="Surface to run against; repeat for more.")
-@click.option("--agent", "agent_name", required=True, help="claude, codex, gemini, openai or script.")
+@click.option(
+    "--agent",
+    "agent_names",
+    multiple=True,
+    required=True,
+    help="claude, codex, gemini, openai or script, optionally NAME:MODE (claude:full-list); repeat for more.",
+)
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per surface.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at a time.")
 @click.option("--scenario", default="six-tasks", show_default=True, help="Scenario name or JSON file.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True, help="Seconds per run.")
 @click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
-@click.option("--mode", help="claude: on-demand (tool search, the default) or full-list.")
+@click.option("--mode", help="Mode of every --agent given without one; claude: on-demand (the default) or full-list.")
 @click.option("--model", help="Model name for the agent.")
 @click.option("--max-turns", type=click.IntRange(min=1), default=30, show_default=True)
-@click.option("--script", type=click.Path(dir_okay=False, path_type=Path), help="script agent: the calls to play.")
-@click.option("--base-url", help="openai agent: the chat-completions endpoint, e.g. http://localhost:11434/v1.")
+@click.option(
+    "--script",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The script to play (script agent or scripted model).",
+)
+@click.option(
+    "--base-url",
+    help="openai agent: the chat-completions endpoint, e.g. http://localhost:11434/v1; codex: its API base URL.",
+)
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="openai agent: key variable.")
+@click.option(
+    "--model-endpoint",
+    metavar="scripted|record:URL",
+    help="scripted: a model on 127.0.0.1 plays the scenario's script inside the real agent CLI (no key needed);"
+    " record:URL: pass the agent's requests through to the API at URL and record them. Either way"
+    " model-requests.jsonl keeps what the model was shown.",
+)
+@click.option(
+    "--keep-agent-files", is_flag=True, help="Keep what an agent CLI leaves in your home (~/.claude/projects/...)."
+)
 @click.option(
     "--stub-start",
     type=click.Choice(["auto", "fork", "spawn"]),
@@ -481,7 +505,7 @@ def session_group() -> None:
 )
 def session_run_command(
     surfaces: tuple[str, ...],
-    agent_name: str,
+    agent_names: tuple[str, ...],
     runs: int,
     jobs: int,
     scenario: str,
@@ -494,47 +518,82 @@ def session_run_command(
     script: Path | None,
     base_url: str | None,
     api_key_env: str,
+    model_endpoint: str | None,
+    keep_agent_files: bool,
     stub_start: str,
 ) -> None:
-    """Run N sessions per surface with one agent and write DIR/study.json."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+    """Run N sessions per surface with each agent and write DIR/study.json."""
     from harness.agents import make_agent
+    from harness.endpoint import parse_endpoint
     from harness.run_record import write_json_atomic
     from harness.scenario import load_scenario
     from harness.scoring import find_runs, score_study, study_markdown
-    from harness.session import StubStarter, StudyConfig, parse_shard, plan_study, run_study
+    from harness.session import (
+        AgentChoice,
+        StubStarter,
+        StudyConfig,
+        parse_agent_choice,
+        parse_shard,
+        plan_study,
+        run_study,
+    )
 
-    agent = make_agent(agent_name, model=model, base_url=base_url, api_key_env=api_key_env)
+    choices = []
+    for text in agent_names:
+        name, own_mode = parse_agent_choice(text)
+        agent = make_agent(name, model=model, base_url=base_url, api_key_env=api_key_env)
+        choices.append(AgentChoice(name, agent, own_mode or mode or agent.modes[0]))
     config = StudyConfig(
         surfaces=surfaces,
-        agent_name=agent_name,
-        agent=agent,
+        agents=choices,
         scenario=load_scenario(scenario),
         runs=runs,
         out=out,
         jobs=jobs,
         timeout=timeout,
-        mode=mode or agent.modes[0],
         model=model,
         max_turns=max_turns,
         script=script,
         shard=parse_shard(shard) if shard else None,
         stub_start=stub_start,
+        model_endpoint=parse_endpoint(model_endpoint) if model_endpoint else None,
+        keep_agent_files=keep_agent_files,
     )
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with StubStarter(config) as stubs:
         planned = plan_study(config)
-        with Progress(*columns, transient=True) as progress:
-            task = progress.add_task(f"{agent_name} on {', '.join(surfaces)}", total=len(planned))
+        with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}", len(planned)) as finished:
             try:
-                run_study(config, planned, lambda run, record: progress.advance(task), stubs)
+                run_study(config, planned, finished, stubs)
             except KeyboardInterrupt:
                 _fail(f"interrupted; finished runs are kept in {out} and a rerun resumes")
     study = score_study(find_runs([out]))
     write_json_atomic(out / "study.json", study.to_json())
     click.echo(study_markdown(study).rstrip("\n"))
     click.echo(f"wrote {out / 'study.json'}", err=True)
+
+
+@contextlib.contextmanager
+def _study_progress(title: str, total: int) -> Iterator[Callable[[Any, Any], None]]:
+    """A progress bar on a terminal; elsewhere (CI logs) one line per finished run on stderr."""
+    if sys.stderr.isatty():
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, transient=True) as progress:
+            task = progress.add_task(title, total=total)
+            yield lambda run, record: progress.advance(task)
+        return
+
+    def line(run: Any, record: Any) -> None:
+        spec, result = record.spec, record.result
+        error = f" ({result.error})" if result.error else ""
+        click.echo(
+            f"{spec.surface} {spec.agent} {spec.mode} r{spec.run_index + 1}: {result.status}, {result.calls} calls,"
+            f" {result.refused} refused, {len(result.undelivered)} undelivered, {result.duration_s:.1f} s{error}",
+            err=True,
+        )
+
+    yield line
 
 
 @session_group.command("score")
@@ -566,6 +625,63 @@ def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -
 
     result = replay_runs(list(run_dirs), surface)
     click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else replay_table(result), nl=fmt == "json")
+
+
+@main.command("model-endpoint")
+@click.argument("endpoint", metavar="scripted|record:URL")
+@click.option("--surface", help="scripted: play the scenario's script for this surface.")
+@click.option(
+    "--scenario", default="six-tasks", show_default=True, help="scripted: the scenario whose script is played."
+)
+@click.option("--script", type=click.Path(dir_okay=False, path_type=Path), help="scripted: play this script file.")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("model-requests.jsonl"),
+    show_default=True,
+    help="Append a record per model request here.",
+)
+@click.option(
+    "--port", type=click.IntRange(min=0, max=65535), default=0, help="Port on 127.0.0.1 (default: a free one)."
+)
+def model_endpoint_command(
+    endpoint: str, surface: str | None, scenario: str, script: Path | None, log_path: Path, port: int
+) -> None:
+    """Serve a model endpoint on 127.0.0.1 until stopped; print its URL first.
+
+    Point an agent at it by hand (ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL, codex's openai_base_url = URL/v1).
+    """
+    import signal
+    import threading
+
+    from harness.endpoint import ModelEndpoint, parse_endpoint
+    from harness.scenario import load_scenario, sessions_dir
+    from harness.script_steps import load_script
+
+    spec = parse_endpoint(endpoint)
+    loaded = load_scenario(scenario)
+    if spec.kind == "scripted":
+        if script is None and surface is None:
+            raise ToolsurfaceError(
+                "model-endpoint scripted: pass --surface S (its script for --scenario) or --script FILE"
+            )
+        path = script or sessions_dir() / "scripts" / loaded.name / f"{surface}.json"
+        if not path.is_file():
+            raise ToolsurfaceError(
+                f"model-endpoint scripted: no script {path} for scenario {loaded.name} and surface {surface}"
+            )
+        server = ModelEndpoint(log_path, steps=load_script(path), prompt=loaded.prompt, port=port)
+    else:
+        server = ModelEndpoint(log_path, upstream=spec.upstream, prompt=loaded.prompt, port=port)
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda *_: stop.set())
+    with server:
+        click.echo(server.url)
+        click.echo(f"serving the {spec} model endpoint at {server.url}; records in {log_path}", err=True)
+        while not stop.wait(0.5):
+            pass
 
 
 @main.command("report")

@@ -147,12 +147,16 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
                 "agent": s.agent,
                 "mode": s.mode,
                 "runs": s.runs,
+                "status": ", ".join(f"{name} {count}" for name, count in s.statuses.items()),
                 "calls per run": ", ".join(map(str, s.calls_per_run)),
                 "refused calls": ", ".join(map(str, s.refused_per_run)),
+                "undelivered calls": ", ".join(map(str, s.undelivered_per_run)),
                 "what was refused": "; ".join(f"{g.tool}: {g.message}" for g in s.refused) or "-",
                 "corrected next": ", ".join(f"{g.corrected_next} of {g.count}" for g in s.refused) or "-",
                 "outcome failures": "; ".join(f"{f.check} ({f.runs} runs): {f.detail}" for f in s.outcome_failures)
                 or "-",
+                "what was undelivered": "; ".join(f"{g.tool}: {g.reason} ({g.count})" for g in s.undelivered) or "-",
+                "errors": "; ".join(f"{e.status}: {e.error} ({e.runs} runs)" for e in s.errors) or "-",
                 "pass^1": s.pass_at_1,
             }
         )
@@ -170,10 +174,38 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
         ]
     )
     command = f"toolsurface session score {_quote(dirs)}"
-    return [
+    tables = [
         Table("sessions", f"Sessions: {study.scenario}, agent {study.agent}", pd.DataFrame(rows), command),
         Table("session_noise", "Runs per surface a difference needs (95 %)", comparisons, f"{command} --format json"),
     ]
+    if study.shown:
+        shown = pd.DataFrame(
+            [
+                {
+                    "surface": r.surface,
+                    "agent": f"{r.agent} {r.agent_version}" if r.agent_version else r.agent,
+                    "mode": r.mode,
+                    "tools first": r.first_tools,
+                    "stub tools first": r.first_stub_tools,
+                    "chars first": r.first_chars,
+                    "tokens first": r.first_tokens,
+                    "tools last": r.last_tools,
+                    "stub tools last": r.last_stub_tools,
+                    "chars last": r.last_chars,
+                    "tokens last": r.last_tokens,
+                    "system prompt chars": r.system_chars,
+                    "searches": r.searches,
+                    "API input tokens, first request": r.api_input_tokens_first,
+                }
+                for r in study.shown
+            ]
+        )
+        tables.append(
+            Table(
+                "model_shown", "What the model was shown (first request, and last after every search)", shown, command
+            )
+        )
+    return tables
 
 
 def _analysis_tables(items: Sequence[Any], specs: Sequence[str]) -> tuple[list[Table], Any]:

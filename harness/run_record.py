@@ -18,11 +18,14 @@ __all__ = [
     "RunResult",
     "RunSpec",
     "RunStateError",
+    "UndeliveredRecord",
     "read_run",
     "write_json_atomic",
 ]
 
-RUN_FORMAT = "toolsurface-run/1"
+RUN_FORMAT = "toolsurface-run/2"
+# /1 had no undelivered calls, model endpoint, agent version or "what the model was shown"; it reads as none.
+READABLE_FORMATS = ("toolsurface-run/1", RUN_FORMAT)
 
 
 class RunStateError(ToolsurfaceError):
@@ -47,6 +50,8 @@ class RunSpec:
     python: str
     started: str
     stub_start: str = "spawn"
+    model_endpoint: str | None = None
+    agent_version: str | None = None
     format: str = RUN_FORMAT
 
 
@@ -56,6 +61,15 @@ class RefusalRecord:
     tool: str
     message: str
     corrected_next: bool
+
+
+@dataclass(frozen=True)
+class UndeliveredRecord:
+    """A call the agent made that never reached the stub, and why (unknown tool, invalid arguments, ...)."""
+
+    tool: str
+    reason: str
+    message: str
 
 
 @dataclass(frozen=True)
@@ -80,6 +94,9 @@ class RunResult:
     error: str | None
     tools_called: list[str] = field(default_factory=list)
     agent_duration_s: float | None = None
+    undelivered: list[UndeliveredRecord] = field(default_factory=list)
+    # What the model was shown (harness.endpoint.Shown), when the run had a model endpoint.
+    shown: dict[str, Any] | None = None
     format: str = RUN_FORMAT
 
     @property
@@ -104,7 +121,7 @@ def _load(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RunStateError(f"{path}: not a run record")
     found = data.get("format")
-    if found != RUN_FORMAT:
+    if found not in READABLE_FORMATS:
         raise RunStateError(
             f"{path}: run format {found!r} is not {RUN_FORMAT!r}; rerun it with this version of toolsurface"
         )
@@ -119,6 +136,7 @@ def read_run(run_dir: Path) -> RunRecord:
         result_data = dict(result_data)
         result_data["refusals"] = [RefusalRecord(**r) for r in result_data.get("refusals", [])]
         result_data["checks"] = [CheckRecord(**c) for c in result_data.get("checks", [])]
+        result_data["undelivered"] = [UndeliveredRecord(**u) for u in result_data.get("undelivered", [])]
         result = RunResult(**result_data)
     except TypeError as error:
         raise RunStateError(f"{run_dir}: run record does not match {RUN_FORMAT}: {error}") from None

@@ -29,6 +29,7 @@ __all__ = [
     "pass_hat_k",
     "runs_needed",
     "score_study",
+    "shown_markdown",
     "study_markdown",
 ]
 
@@ -62,6 +63,22 @@ class RefusalGroup:
 
 
 @dataclass(frozen=True)
+class UndeliveredGroup:
+    tool: str
+    reason: str
+    message: str
+    runs: int
+    count: int
+
+
+@dataclass(frozen=True)
+class ErrorGroup:
+    status: str
+    error: str
+    runs: int
+
+
+@dataclass(frozen=True)
 class OutcomeFailure:
     check: str
     runs: int
@@ -85,6 +102,34 @@ class SurfaceScore:
     tokens_per_run: list[int | None] = field(default_factory=list)
     cost_usd_per_run: list[float | None] = field(default_factory=list)
     run_dirs: list[str] = field(default_factory=list)
+    undelivered_per_run: list[int] = field(default_factory=list)
+    undelivered: list[UndeliveredGroup] = field(default_factory=list)
+    errors: list[ErrorGroup] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ShownRow:
+    """What one surface's tools cost the model under one agent and mode: the first request, and the last
+    one (after every tool search), as the model endpoint recorded them. API tokens only from a real API."""
+
+    surface: str
+    agent: str
+    mode: str
+    agent_version: str | None
+    runs: int
+    first_tools: int
+    first_stub_tools: int
+    first_chars: int
+    first_tokens: int
+    last_tools: int
+    last_stub_tools: int
+    last_chars: int
+    last_tokens: int
+    system_chars: int
+    searches: int
+    not_offered_calls: int
+    api_input_tokens_first: int | None
+    first_tool_names: list[str]
 
 
 @dataclass(frozen=True)
@@ -96,6 +141,8 @@ class Comparison:
     b_mean: float
     difference: float
     runs_needed: int | None
+    agent: str = ""
+    mode: str = ""
 
 
 @dataclass(frozen=True)
@@ -105,6 +152,7 @@ class Study:
     surfaces: list[SurfaceScore]
     comparisons: list[Comparison]
     method: dict[str, str]
+    shown: list[ShownRow] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -166,6 +214,21 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
     statuses: dict[str, int] = {}
     for record in records:
         statuses[record.result.status] = statuses.get(record.result.status, 0) + 1
+    undelivered: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for record in records:
+        seen_here: set[tuple[str, str, str]] = set()
+        for call in record.result.undelivered:
+            ukey = (call.tool, call.reason, _normalise(call.message))
+            entry = undelivered.setdefault(ukey, {"message": call.message, "runs": 0, "count": 0})
+            entry["count"] += 1
+            if ukey not in seen_here:
+                entry["runs"] += 1
+                seen_here.add(ukey)
+    errors: dict[tuple[str, str], int] = {}
+    for record in records:
+        if record.result.status != "ok" or record.result.error:
+            key = (record.result.status, record.result.error or "")
+            errors[key] = errors.get(key, 0) + 1
     return SurfaceScore(
         surface=first.surface,
         agent=first.agent,
@@ -189,6 +252,41 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
         ],
         cost_usd_per_run=[r.result.cost_usd for r in records],
         run_dirs=[str(r.path) for r in records],
+        undelivered_per_run=[len(r.result.undelivered) for r in records],
+        undelivered=[
+            UndeliveredGroup(tool, reason, e["message"], e["runs"], e["count"])
+            for (tool, reason, _), e in undelivered.items()
+        ],
+        errors=[ErrorGroup(status, error, runs) for (status, error), runs in errors.items()],
+    )
+
+
+def _shown_row(records: Sequence[RunRecord]) -> ShownRow | None:
+    shown = [r for r in records if r.result.shown and r.result.shown.get("first")]
+    if not shown:
+        return None
+    data = shown[0].result.shown or {}
+    first, last = data["first"], data.get("last") or data["first"]
+    spec = shown[0].spec
+    return ShownRow(
+        surface=spec.surface,
+        agent=spec.agent,
+        mode=spec.mode,
+        agent_version=spec.agent_version,
+        runs=len(shown),
+        first_tools=len(first["tools"]),
+        first_stub_tools=first["stub_tools"],
+        first_chars=first["chars"],
+        first_tokens=first["tokens"],
+        last_tools=len(last["tools"]),
+        last_stub_tools=last["stub_tools"],
+        last_chars=last["chars"],
+        last_tokens=last["tokens"],
+        system_chars=first["system_chars"],
+        searches=len(data.get("searches") or []),
+        not_offered_calls=int(data.get("not_offered_calls") or 0),
+        api_input_tokens_first=first.get("input_tokens"),
+        first_tool_names=list(first["tools"]),
     )
 
 
@@ -199,9 +297,11 @@ def score_study(records: Sequence[RunRecord]) -> Study:
     for record in records:
         by_surface.setdefault((record.spec.surface, record.spec.agent, record.spec.mode), []).append(record)
     surfaces = [_score_surface(group) for group in by_surface.values()]
+    shown_rows = [row for group in by_surface.values() if (row := _shown_row(group)) is not None]
     comparisons = []
     for n, a in enumerate(surfaces):
-        for b in surfaces[n + 1 :]:
+        # Surfaces are compared under one agent and mode: the difference a surface makes, not an agent.
+        for b in [b for b in surfaces[n + 1 :] if (b.agent, b.mode) == (a.agent, a.mode)]:
             a_pass = [float(r.result.passed) for r in by_surface[(a.surface, a.agent, a.mode)]]
             b_pass = [float(r.result.passed) for r in by_surface[(b.surface, b.agent, b.mode)]]
             for metric, va, vb in (
@@ -217,6 +317,8 @@ def score_study(records: Sequence[RunRecord]) -> Study:
                         b_mean=round(statistics.fmean(vb), 4),
                         difference=round(statistics.fmean(va) - statistics.fmean(vb), 4),
                         runs_needed=runs_needed(va, vb),
+                        agent=a.agent,
+                        mode=a.mode,
                     )
                 )
     agents = sorted({r.spec.agent for r in records})
@@ -230,7 +332,12 @@ def score_study(records: Sequence[RunRecord]) -> Study:
             "pass_hat_k": "C(c, k) / C(n, k) over n runs of which c passed every check (unbiased estimator)",
             "runs_needed": "1.96^2 * (var(A) + var(B)) / (mean(A) - mean(B))^2 runs per surface, at least 2",
             "corrected_next": "the next tools/call of the run went to the same tool and was answered",
+            "undelivered": "a tool call in the agent's transcript that no stub log line answers (unknown tool, the"
+            " agent's own argument check, a permission it lacks, its sandbox)",
+            "shown": "the tools array of the agent's first model request and of its last (after every tool search):"
+            " compact JSON chars and o200k_base tokens, as the model endpoint received them",
         },
+        shown=shown_rows,
     )
 
 
@@ -241,27 +348,69 @@ def _counts(values: Sequence[int]) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
+def _cell(text: str) -> str:
+    return " ".join(text.replace("|", "\\|").split())
+
+
+def shown_markdown(rows: Sequence[ShownRow]) -> str:
+    lines = [
+        "| Surface | Agent | Mode | Tools (stub's) first | Chars first | Tokens first | Tools (stub's) last |"
+        " Chars last | Tokens last | System prompt chars | Searches | API input tokens, first request |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        agent = f"{r.agent} {r.agent_version}" if r.agent_version else r.agent
+        api = f"{r.api_input_tokens_first:,}" if r.api_input_tokens_first is not None else "-"
+        lines.append(
+            f"| {r.surface} | {agent} | {r.mode} | {r.first_tools} ({r.first_stub_tools}) | {r.first_chars:,} |"
+            f" {r.first_tokens:,} | {r.last_tools} ({r.last_stub_tools}) | {r.last_chars:,} | {r.last_tokens:,} |"
+            f" {r.system_chars:,} | {r.searches} | {api} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def study_markdown(study: Study) -> str:
     """The seed's table: runs, calls per run, refused calls per run, what was refused, outcome failures."""
+    agents = sorted({s.agent for s in study.surfaces})
     lines = [
         f"Scenario {study.scenario}, agent {study.agent}",
         "",
-        "| Surface | Runs | Calls per run | Refused calls | What was refused | Outcome failures | pass^1 |",
-        "| --- | ---: | --- | --- | --- | --- | ---: |",
+        "| Surface | Runs | Status | Calls per run | Refused calls | Undelivered calls | What was refused |"
+        " Outcome failures | Errors | pass^1 |",
+        "| --- | ---: | --- | --- | --- | --- | --- | --- | --- | ---: |",
     ]
     for s in study.surfaces:
         refused = "; ".join(
             f"{g.tool}: {g.message[:120]} ({g.runs} of {s.runs} runs, corrected next {g.corrected_next} of {g.count})"
             for g in s.refused
         )
+        undelivered = "; ".join(f"{g.tool}: {g.reason} ({g.count} in {g.runs} of {s.runs} runs)" for g in s.undelivered)
         failures = "; ".join(f"{f.check} in {f.runs} of {s.runs} runs: {f.detail[:160]}" for f in s.outcome_failures)
+        errors = "; ".join(f"{e.status}: {_cell(e.error)[:200]} ({e.runs} of {s.runs} runs)" for e in s.errors)
+        status = ", ".join(f"{name} {count}" for name, count in s.statuses.items())
         surface = s.surface if s.mode == "full-list" else f"{s.surface} ({s.mode})"
+        if len(agents) > 1:
+            surface = f"{surface}, {s.agent}"
+        per_run = ", ".join(map(str, s.undelivered_per_run))
         lines.append(
-            f"| {surface} | {s.runs} | {_counts(s.calls_per_run)} | {', '.join(map(str, s.refused_per_run))} | "
-            f"{refused or '-'} | {failures or '-'} | {s.pass_at_1:.2f} |"
+            f"| {surface} | {s.runs} | {status} | {_counts(s.calls_per_run)} | {', '.join(map(str, s.refused_per_run))} | "
+            f"{per_run}{f' ({undelivered})' if undelivered else ''} | {_cell(refused) or '-'} | {_cell(failures) or '-'} | "
+            f"{errors or '-'} | {s.pass_at_1:.2f} |"
         )
+    if study.shown:
+        lines += [
+            "",
+            "What the model was shown (the tools array of the first request, and of the last, after every search):",
+            "",
+        ]
+        lines += [shown_markdown(study.shown).rstrip("\n")]
     noisy = [c for c in study.comparisons if c.runs_needed is not None]
     if noisy:
         lines += ["", "Runs per surface a difference needs before it exceeds the noise (95 %):", ""]
-        lines += [f"- {c.metric}: {c.a} {c.a_mean:g} vs {c.b} {c.b_mean:g} → {c.runs_needed} runs" for c in noisy]
+        several = len({(s.agent, s.mode) for s in study.surfaces}) > 1
+        lines += [
+            f"- {c.metric}{f' ({c.agent}, {c.mode})' if several else ''}: {c.a} {c.a_mean:g} vs {c.b} {c.b_mean:g}"
+            f" → {c.runs_needed} runs"
+            for c in noisy
+        ]
     return "\n".join(lines) + "\n"

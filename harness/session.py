@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,8 +24,16 @@ from typing import Any
 
 import anyio
 
-from harness.agents.base import Agent, AgentReport, AgentUnavailable, RunContext, ServerCommand
+from harness.agents.base import (
+    Agent,
+    AgentEndpoint,
+    AgentReport,
+    AgentUnavailable,
+    RunContext,
+    ServerCommand,
+)
 from harness.checks import CheckInput, evaluate
+from harness.endpoint import MODEL_REQUESTS, EndpointSpec, ModelEndpoint, read_model_requests, shown
 from harness.errors import ToolsurfaceError
 from harness.run_record import (
     CheckRecord,
@@ -38,30 +46,68 @@ from harness.run_record import (
     write_json_atomic,
 )
 from harness.scenario import Scenario, sessions_dir
+from harness.script_steps import load_script
 from harness.stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
 from harness.surface import SurfaceDefinition
+from harness.undelivered import undelivered_calls
 
-__all__ = ["PlannedRun", "StubStarter", "StudyConfig", "parse_shard", "plan_study", "run_study", "score_calls"]
+__all__ = [
+    "AgentChoice",
+    "PlannedRun",
+    "StubStarter",
+    "StudyConfig",
+    "parse_agent_choice",
+    "parse_shard",
+    "plan_study",
+    "run_study",
+    "score_calls",
+]
 
 STATE_WAIT_S = 10.0
 
 
 @dataclass(frozen=True)
+class AgentChoice:
+    """One agent of a study, in one mode."""
+
+    name: str
+    agent: Agent
+    mode: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}-{self.mode}"
+
+
+def parse_agent_choice(text: str) -> tuple[str, str | None]:
+    """`NAME` or `NAME:MODE` (e.g. claude:full-list)."""
+    name, _, mode = text.partition(":")
+    if not name or (":" in text and not mode):
+        raise ToolsurfaceError(f"--agent {text!r}: expected NAME or NAME:MODE, e.g. claude:full-list")
+    return name, mode or None
+
+
+@dataclass(frozen=True)
 class StudyConfig:
     surfaces: Sequence[str]
-    agent_name: str
-    agent: Agent
+    agents: Sequence[AgentChoice]
     scenario: Scenario
     runs: int
     out: Path
     jobs: int = 1
     timeout: float = 600.0
-    mode: str = "full-list"
     model: str | None = None
     max_turns: int = 30
     script: Path | None = None
     shard: tuple[int, int] | None = None
     stub_start: str = "auto"
+    model_endpoint: EndpointSpec | None = None
+    keep_agent_files: bool = False
+
+    @property
+    def harness_client(self) -> bool:
+        """Some agent's stub is started by toolsurface's own MCP client (script, openai)."""
+        return any(choice.agent.harness_client for choice in self.agents)
 
 
 @dataclass(frozen=True)
@@ -75,6 +121,8 @@ class PlannedRun:
     tools: int
     source: str
     initial_state: dict[str, Any]
+    choice: AgentChoice
+    tool_names: tuple[str, ...] = ()
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -91,7 +139,7 @@ def _surface_spec(spec: str) -> str:
     return str(path.resolve()) if spec.endswith((".py", ".json")) or os.sep in spec else spec
 
 
-def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, int, dict[str, Any]]:
+def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...], dict[str, Any]]:
     from harness.measure import list_text, wire_list
     from harness.registry import resolve
 
@@ -100,27 +148,46 @@ def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, int, dict[str, 
         raise ToolsurfaceError(f"surface {spec!r} has no stub, so no session can run against it")
     wire = anyio.run(wire_list, item)
     digest = hashlib.sha256(list_text(wire.tools).encode("utf-8")).hexdigest()
-    return item, digest, len(wire.tools), item.stub(None).state()
+    return item, digest, tuple(str(tool.get("name")) for tool in wire.tools), item.stub(None).state()
 
 
-def _script_for(config: StudyConfig, surface: str) -> Path | None:
-    if config.agent_name != "script":
+def _script_for(config: StudyConfig, choice: AgentChoice, surface: str) -> Path | None:
+    """The script a run plays: the script agent plays it itself, the scripted model endpoint inside the agent."""
+    scripted = config.model_endpoint is not None and config.model_endpoint.kind == "scripted"
+    if choice.name != "script" and not scripted:
         return None
+    who = "script" if choice.name == "script" else "--model-endpoint scripted"
     path = config.script or sessions_dir() / "scripts" / config.scenario.name / f"{surface}.json"
     if not path.is_file():
         raise AgentUnavailable(
-            f"script: no script {path} for scenario {config.scenario.name} and surface {surface}; pass --script FILE"
+            f"{who}: no script {path} for scenario {config.scenario.name} and surface {surface}; pass --script FILE"
         )
+    load_script(path)  # a script that cannot be played stops the study before it starts
     return path
+
+
+def _check_agents(config: StudyConfig) -> None:
+    endpoint = config.model_endpoint.kind if config.model_endpoint is not None else None
+    for choice in config.agents:
+        if choice.mode not in choice.agent.modes:
+            raise ToolsurfaceError(
+                f"agent {choice.name} has no mode {choice.mode!r}; modes: {', '.join(choice.agent.modes)}"
+            )
+        if endpoint is not None and choice.name == "script":
+            raise ToolsurfaceError(
+                "--model-endpoint is for agents that call a model; the script agent plays its script itself"
+            )
+        choice.agent.check_available(os.environ, endpoint)
 
 
 def plan_study(config: StudyConfig) -> list[PlannedRun]:
     """Resolve and check everything first; then the run matrix, or one shard of it."""
-    if config.mode not in config.agent.modes:
-        raise ToolsurfaceError(
-            f"agent {config.agent_name} has no mode {config.mode!r}; modes: {', '.join(config.agent.modes)}"
-        )
-    config.agent.check_available(os.environ)
+    if not config.agents:
+        raise ToolsurfaceError("no agent given")
+    labels = [choice.label for choice in config.agents]
+    if len(set(labels)) != len(labels):
+        raise ToolsurfaceError(f"an agent and mode is given twice: {', '.join(labels)}")
+    _check_agents(config)
     try:
         (config.out / "runs").mkdir(parents=True, exist_ok=True)
         probe = config.out / f".write-probe-{os.getpid()}"
@@ -130,23 +197,26 @@ def plan_study(config: StudyConfig) -> list[PlannedRun]:
         raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
     planned = []
     for spec in config.surfaces:
-        definition, digest, tools, initial = _prepare_surface(_surface_spec(spec))
-        script = _script_for(config, definition.name)
-        for index in range(config.runs):
-            run_dir = config.out / "runs" / definition.name / f"{config.agent_name}-{config.mode}-r{index + 1:03d}"
-            planned.append(
-                PlannedRun(
-                    _surface_spec(spec),
-                    definition.name,
-                    index,
-                    run_dir,
-                    script,
-                    digest,
-                    tools,
-                    definition.source,
-                    initial,
+        definition, digest, names, initial = _prepare_surface(_surface_spec(spec))
+        for choice in config.agents:
+            script = _script_for(config, choice, definition.name)
+            for index in range(config.runs):
+                run_dir = config.out / "runs" / definition.name / f"{choice.label}-r{index + 1:03d}"
+                planned.append(
+                    PlannedRun(
+                        _surface_spec(spec),
+                        definition.name,
+                        index,
+                        run_dir,
+                        script,
+                        digest,
+                        len(names),
+                        definition.source,
+                        initial,
+                        choice,
+                        names,
+                    )
                 )
-            )
     if config.shard is not None:
         part, total = config.shard
         planned = [p for n, p in enumerate(planned) if n % total == part - 1]
@@ -266,14 +336,17 @@ async def _run_one(
     config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str], forks: ForkServer | None
 ) -> RunRecord:
     _reset(run.run_dir)
+    choice = run.choice
+    if not choice.agent.harness_client:
+        forks = None  # an agent CLI starts the stub its own way, with the plain command
     spec = RunSpec(
         surface=run.name,
         surface_source=run.source or run.surface,
         surface_sha256=run.surface_sha256,
         tools=run.tools,
-        agent=config.agent_name,
+        agent=choice.name,
         model=config.model,
-        mode=config.mode,
+        mode=choice.mode,
         scenario=config.scenario.name,
         scenario_sha256=config.scenario.sha256,
         run_index=run.index,
@@ -283,6 +356,8 @@ async def _run_one(
         python=platform.python_version(),
         started=datetime.now(UTC).isoformat(timespec="seconds"),
         stub_start="spawn" if forks is None else "fork",
+        model_endpoint=str(config.model_endpoint) if config.model_endpoint is not None else None,
+        agent_version=getattr(choice.agent, "version", None),
     )
     write_json_atomic(run.run_dir / "spec.json", asdict(spec))
     calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
@@ -294,26 +369,47 @@ async def _run_one(
     )
     started = time.monotonic()
     report: AgentReport
-    with tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir:
+    with tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir, _model_endpoint(config, run) as endpoint:
         ctx = RunContext(
             prompt=config.scenario.prompt,
             server=server,
             workdir=Path(workdir),
             run_dir=run.run_dir,
             timeout=config.timeout,
-            mode=config.mode,
+            mode=choice.mode,
             model=config.model,
             max_turns=config.max_turns,
             script=run.script,
             env=dict(os.environ),
+            endpoint=AgentEndpoint(endpoint.url, endpoint.kind == "scripted") if endpoint is not None else None,
+            keep_agent_files=config.keep_agent_files,
         )
         try:
-            report = await config.agent.run(ctx)
+            report = await choice.agent.run(ctx)
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
                 await _write_result(run, spec, AgentReport(status="interrupted", error="interrupted"), started, config)
             raise
     return await _write_result(run, spec, report, started, config)
+
+
+@contextlib.contextmanager
+def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpoint | None]:
+    """The run's own model endpoint on loopback, if the study has one; stopped when the run ends."""
+    spec = config.model_endpoint
+    if spec is None:
+        yield None
+        return
+    log = run.run_dir / MODEL_REQUESTS
+    if spec.kind == "scripted":
+        assert run.script is not None
+        endpoint = ModelEndpoint(
+            log, steps=load_script(run.script), prompt=config.scenario.prompt, stub_tools=run.tool_names
+        )
+    else:
+        endpoint = ModelEndpoint(log, upstream=spec.upstream, prompt=config.scenario.prompt, stub_tools=run.tool_names)
+    with endpoint:
+        yield endpoint
 
 
 async def _write_result(
@@ -336,6 +432,10 @@ async def _write_result(
         config.scenario.checks, CheckInput(state=state, initial=run.initial_state, answer=report.final_answer)
     )
     usage = asdict(report.usage) if report.usage else None
+    requests = read_model_requests(run.run_dir / MODEL_REQUESTS)
+    summary = shown(requests)
+    if summary is not None and summary.errors and report.status == "ok":
+        report.status, report.error = "agent-error", f"scripted model: {summary.errors[0]}"
     result = RunResult(
         status=report.status,
         calls=calls,
@@ -350,6 +450,8 @@ async def _write_result(
         error=report.error,
         tools_called=tools_called,
         agent_duration_s=round(report.duration_s, 3) if report.duration_s is not None else None,
+        undelivered=undelivered_calls(report.events, log),
+        shown=asdict(summary) if summary is not None else None,
     )
     write_json_atomic(run.run_dir / "result.json", asdict(result))
     return RunRecord(run.run_dir, spec, result)
@@ -387,7 +489,7 @@ class StubStarter:
         if config.stub_start not in STUB_STARTS:
             raise ToolsurfaceError(f"stub start {config.stub_start!r}: expected one of {', '.join(STUB_STARTS)}")
         self.required = config.stub_start == "fork"
-        wanted = self.required or (config.stub_start == "auto" and config.agent.harness_client and fork_available())
+        wanted = self.required or (config.stub_start == "auto" and config.harness_client and fork_available())
         self._starting: StartingForkServer | None = None
         if wanted:
             try:

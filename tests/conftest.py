@@ -4,7 +4,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,3 +73,25 @@ def processes_with(marker: str) -> list[int]:
         if marker in cmdline and state != "Z":
             found.append(int(entry.name))
     return found
+
+
+@pytest.fixture
+def scripted_upstream(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """`toolsurface model-endpoint scripted` as its own process: the upstream a recording run passes through to."""
+    log = tmp_path / "upstream.jsonl"
+    with subprocess.Popen(
+        [sys.executable, "-m", "harness", "model-endpoint", "scripted", "--surface", "v2", "--log", str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    ) as process:
+        try:
+            assert process.stdout is not None
+            url = process.stdout.readline().strip()
+            assert url.startswith("http://127.0.0.1:"), url
+            yield url, log
+        finally:
+            process.terminate()
+            process.communicate(timeout=10)
+    assert process.returncode == 0

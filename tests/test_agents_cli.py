@@ -1,14 +1,11 @@
-"""The claude, codex and gemini adapters: their transcripts read in the documented formats, the command
-lines that keep each agent to the stub, and whole runs against the real stub with fake CLIs that play
-the documented contract (tests/fakes/claude, codex, gemini), started from a wrapper on PATH that runs
-them with this interpreter."""
+"""The claude, codex and gemini adapters, against the real CLIs from npm (tests.npm_packages): the command
+lines that keep each agent to the stub, what counts as credentials, a recorded real transcript read back,
+and whole runs with the scripted model that time out or lose their stub."""
 
 from __future__ import annotations
 
 import json
 import os
-import shlex
-import stat
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -19,18 +16,20 @@ import anyio
 import pytest
 
 from harness.agents._cli import NO_RESULT, CliAgent
-from harness.agents.base import AgentReport, AgentUnavailable, Event, RunContext, ServerCommand, Usage
+from harness.agents.base import AgentEndpoint, AgentReport, AgentUnavailable, Event, RunContext, ServerCommand
 from harness.agents.claude import MCP_CONFIG, ClaudeAgent
 from harness.agents.codex import CodexAgent, toml_value
 from harness.agents.gemini import GEMINI_HOME, GeminiAgent
+from harness.endpoint import DUMMY_KEY, ModelEndpoint
 from harness.errors import ToolsurfaceError
+from harness.script_steps import load_script
 from stubs.calllog import read_log
+from tests.conftest import ROOT, processes_with
+from tests.npm_packages import agent_clis_dir
 
 pytestmark = pytest.mark.anyio
 
-ROOT = Path(__file__).resolve().parent.parent
-FAKES = Path(__file__).resolve().parent / "fakes"
-TRANSCRIPTS = FAKES / "transcripts"
+TRANSCRIPTS = Path(__file__).resolve().parent / "fixtures" / "transcripts"
 PROMPT = "What is the status of task 14 in project acme-shop?"
 NAMES = ["claude", "codex", "gemini"]
 ADAPTERS: dict[str, type[CliAgent]] = {"claude": ClaudeAgent, "codex": CodexAgent, "gemini": GeminiAgent}
@@ -45,20 +44,12 @@ PLANTED = {
 RELOCATORS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "ANTHROPIC_AUTH_TOKEN", "ENABLE_TOOL_SEARCH")
 # Run directories with spaces and quotes in their names: every path goes through JSON, TOML and a shell.
 AWKWARD = "a dir with \"quotes\" and 'apostrophes'"
-P = "acme-shop"
 
 
-def read(name: str, transcript: str, exit_code: int | None = None) -> AgentReport:
-    text = (TRANSCRIPTS / transcript).read_text(encoding="utf-8")
-    return ADAPTERS[name]().parse(text, exit_code=exit_code)
-
-
-def kinds(report: AgentReport) -> list[str]:
-    return [e.kind for e in report.events]
-
-
-def calls(report: AgentReport) -> list[Event]:
-    return [e for e in report.events if e.kind == "tool_call"]
+@pytest.fixture(scope="session")
+def cli_path() -> str:
+    """A PATH whose first directory holds the real, pinned `claude`, `codex` and `gemini`."""
+    return f"{agent_clis_dir()}{os.pathsep}{os.environ.get('PATH', os.defpath)}"
 
 
 def bare_env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -69,20 +60,6 @@ def bare_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return {**env, "HOME": str(home), **extra}
 
 
-@pytest.fixture
-def fake_path(tmp_path: Path) -> str:
-    """A PATH whose first directory holds `claude`, `codex` and `gemini` wrappers around the fakes."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    for name in NAMES:
-        wrapper = bin_dir / name
-        wrapper.write_text(
-            f'#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(FAKES / name))} "$@"\n', encoding="utf-8"
-        )
-        wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
-    return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', os.defpath)}"
-
-
 def context(
     base: Path,
     env: Mapping[str, str],
@@ -91,16 +68,14 @@ def context(
     timeout: float = 60,
     model: str | None = None,
     max_turns: int = 7,
+    endpoint: AgentEndpoint | None = None,
+    server: ServerCommand | None = None,
 ) -> RunContext:
     base.mkdir(parents=True, exist_ok=True)
-    server = ServerCommand(
-        command=sys.executable,
-        args=["-m", "harness", "serve", "v2", "--log", str(base / "calls.jsonl"), "--state", str(base / "state.json")],
-        cwd=str(ROOT),
-    )
+    stub = ["-m", "harness", "serve", "v2", "--log", str(base / "calls.jsonl"), "--state", str(base / "state.json")]
     return RunContext(
         prompt=PROMPT,
-        server=server,
+        server=server or ServerCommand(command=sys.executable, args=stub, cwd=str(ROOT)),
         workdir=base / "work",
         run_dir=base / "run",
         timeout=timeout,
@@ -108,6 +83,7 @@ def context(
         model=model,
         max_turns=max_turns,
         env=env,
+        endpoint=endpoint,
     )
 
 
@@ -124,114 +100,28 @@ def toml(raw: str) -> Any:
     return tomllib.loads(f"v = {raw}")["v"]
 
 
-def planted_in(paths: list[Path], secrets: Mapping[str, str] = PLANTED) -> list[str]:
-    """The files among `paths` that hold one of the secrets (links are not files written)."""
-    found = []
-    for path in paths:
-        if path.is_file() and not path.is_symlink():
-            text = path.read_text(encoding="utf-8", errors="replace")
-            found += [f"{path}: {name}" for name, secret in secrets.items() if secret in text]
-    return found
+def calls(report: AgentReport) -> list[Event]:
+    return [e for e in report.events if e.kind == "tool_call"]
 
 
-# Parsing the documented formats
+# Reading a recorded real transcript
 
 
-def test_claude_transcript_gives_calls_results_denials_usage_and_cost() -> None:
-    report = read("claude", "claude-session.jsonl")
-    assert kinds(report) == [
-        "message",
-        "tool_call",
-        "tool_result",
-        "tool_call",
-        "tool_result",
-        "tool_call",
-        "tool_result",
-        "tool_call",
-        "permission_denied",
-        "message",
-    ]
-    first, refused, corrected, store = calls(report)
-    assert (first.name, first.arguments, first.id) == ("item_get", {"projectId": P, "number": 14}, "toolu_01")
-    assert refused.arguments == {"kind": "task", "projectId": P, "filter": {"status": "open"}}
-    assert (corrected.name, corrected.arguments) == ("item_list", {"kind": "task", "projectId": P})
-    results = [e for e in report.events if e.kind == "tool_result"]
-    assert [(r.id, r.is_error) for r in results] == [("toolu_01", False), ("toolu_02", True), ("toolu_03", False)]
-    assert "allowed filters: priority" in str(results[1].text)
-    denial = report.events[8]
-    assert (denial.name, denial.id, denial.arguments) == ("item_store", "toolu_04", store.arguments)
-    assert report.status == "ok" and report.error is None
-    assert (
-        report.final_answer == "Task 14 (Deploy checkout to staging) is blocked; I could not create the follow-up task."
-    )
-    assert report.usage == Usage(input_tokens=44, output_tokens=205, cache_read_tokens=17550, cache_write_tokens=4850)
-    assert report.cost_usd == pytest.approx(0.04821)
-    assert (report.turns, report.model) == (5, "claude-sonnet-4-5")
+def test_claudes_pending_stub_in_on_demand_mode_is_not_a_failure() -> None:
+    text = (TRANSCRIPTS / "claude-2.1.197-v2-on-demand.jsonl").read_text(encoding="utf-8")
+    assert '"status":"pending"' in text.splitlines()[0]
+    report = ClaudeAgent().parse(text, exit_code=0)
+    assert (report.status, report.error) == ("ok", None)
+    names = [c.name for c in calls(report)]
+    assert names[0] == "ToolSearch" and len(names) == 15 and report.turns == 16
+    assert report.final_answer is not None and report.final_answer.startswith("Open tasks:")
 
 
-def test_claude_max_turns_is_an_agent_error_that_keeps_the_calls() -> None:
-    report = read("claude", "claude-max-turns.jsonl")
-    assert (report.status, report.error) == ("agent-error", "max turns reached")
-    assert [c.name for c in calls(report)] == ["item_list"]
-    assert (report.turns, report.cost_usd, report.final_answer) == (2, pytest.approx(0.0031), None)
-
-
-def test_claude_with_a_stub_that_failed_to_connect_is_an_agent_error() -> None:
-    report = read("claude", "claude-stub-failed.jsonl")
-    assert report.status == "agent-error"
-    assert "failed" in str(report.error) and "Connection closed" in str(report.error)
-
-
-def test_codex_transcript_gives_calls_results_and_usage_summed_per_turn() -> None:
-    report = read("codex", "codex-session.jsonl")
-    assert [(c.name, c.arguments) for c in calls(report)] == [
-        ("item_get", {"projectId": P, "number": 14}),
-        ("item_list", {"kind": "task", "projectId": P, "filter": {"status": "open"}}),
-        ("item_list", {"kind": "task", "projectId": P}),
-    ]
-    results = [e for e in report.events if e.kind == "tool_result"]
-    assert [(r.id, r.is_error) for r in results] == [("item_1", False), ("item_2", True), ("item_3", False)]
-    assert "allowed filters" in str(results[1].text)
-    assert Event("error", text="Reconnecting... 1/5") in report.events
-    assert report.status == "ok"
-    assert report.final_answer == "Task 14 is blocked; nothing else is open for it."
-    # Cached input is counted apart from input, as Claude counts it.
-    assert report.usage == Usage(input_tokens=(24763 - 24448) + 1000, output_tokens=152, cache_read_tokens=24448)
-    assert report.cost_usd is None
-
-
-def test_codex_cancelling_an_mcp_call_for_approval_is_an_agent_error_not_a_refusal() -> None:
-    report = read("codex", "codex-approval.jsonl")
-    assert report.status == "agent-error"
-    assert "approval" in str(report.error) and "item_get" in str(report.error)
-    assert kinds(report) == ["tool_call", "permission_denied", "message"]
-    assert report.events[1].name == "item_get"
-    assert not any(e.kind == "tool_result" for e in report.events)
-
-
-def test_gemini_transcript_gives_calls_results_joined_messages_and_stats() -> None:
-    report = read("gemini", "gemini-session.jsonl")
-    assert kinds(report) == ["message", "tool_call", "tool_result", "tool_call", "tool_result", "error", "message"]
-    assert report.events[0].text == "Let me check."
-    first, refused = calls(report)
-    assert (first.name, first.arguments, first.id) == (
-        "item_get",
-        {"projectId": P, "number": 14},
-        "mcp_stub_item_get-1-a",
-    )
-    assert refused.name == "item_list"
-    result = report.events[4]
-    assert result.is_error and "allowed filters" in str(result.text)
-    assert (report.status, report.final_answer, report.model) == ("ok", "Task 14 is blocked.", "gemini-2.5-flash")
-    assert report.usage == Usage(input_tokens=8800 - 2000, output_tokens=300, cache_read_tokens=2000)
-    assert report.turns == 3 and report.cost_usd is None
-
-
-def test_gemini_exit_53_is_max_turns_and_keeps_the_calls() -> None:
-    report = read("gemini", "gemini-max-turns.jsonl", exit_code=53)
-    assert (report.status, report.error) == ("agent-error", "max turns reached")
-    assert len(calls(report)) == 2
-    assert read("gemini", "gemini-max-turns.jsonl").error == NO_RESULT
+def test_a_failing_exit_code_turns_a_success_into_an_agent_error() -> None:
+    text = (TRANSCRIPTS / "claude-2.1.197-v2-on-demand.jsonl").read_text(encoding="utf-8")
+    report = ClaudeAgent().parse(text, exit_code=1)
+    assert (report.status, report.error) == ("agent-error", "claude exited with code 1")
+    assert len(calls(report)) == 15
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -241,22 +131,36 @@ def test_malformed_lines_are_skipped_and_a_missing_result_is_an_agent_error(name
     assert (report.status, report.error) == ("agent-error", NO_RESULT)
 
 
-def test_a_failing_exit_code_turns_a_success_into_an_agent_error() -> None:
-    report = read("claude", "claude-session.jsonl", exit_code=1)
-    assert (report.status, report.error) == ("agent-error", "claude exited with code 1")
-    assert len(calls(report)) == 4
+def test_codex_waiting_for_an_approval_it_cannot_get_is_an_undelivered_call_not_a_refusal() -> None:
+    # codex 0.171's words, as it printed them for a call of a tool without readOnlyHint and no approval mode.
+    item = {
+        "id": "item_0",
+        "type": "mcp_tool_call",
+        "server": "stub",
+        "tool": "item_store",
+        "arguments": {"kind": "task"},
+        "result": None,
+        "error": {"message": "MCP tool call requires approval, but approval policy is never"},
+        "status": "failed",
+    }
+    lines = [{"type": "item.started", "item": {**item, "error": None, "status": "in_progress"}}]
+    lines += [{"type": "item.completed", "item": item}, {"type": "turn.completed", "usage": {}}]
+    report = CodexAgent().parse("\n".join(json.dumps(line) for line in lines))
+    assert report.status == "agent-error" and "approval" in str(report.error) and "item_store" in str(report.error)
+    [denied] = [e for e in report.events if e.kind == "permission_denied"]
+    assert denied.undelivered == "permission denied"
 
 
-# Command lines
+# Command lines, with the real executables resolved on PATH
 
 
 @pytest.mark.parametrize("mode", ["on-demand", "full-list"])
-def test_claude_command_keeps_the_agent_to_the_stubs_tools(tmp_path: Path, fake_path: str, mode: str) -> None:
-    env = bare_env(tmp_path, PATH=fake_path, **PLANTED)
+def test_claude_command_keeps_the_agent_to_the_stubs_tools(tmp_path: Path, cli_path: str, mode: str) -> None:
+    env = bare_env(tmp_path, PATH=cli_path, **PLANTED)
     ctx = context(tmp_path / AWKWARD, env, mode=mode, model="claude-haiku-4-5")
     invocation = ClaudeAgent().command(ctx)
     argv = invocation.argv
-    assert argv[0] == str(tmp_path / "bin" / "claude") and argv[1:3] == ("-p", PROMPT)
+    assert Path(argv[0]).name == "claude" and argv[1:3] == ("-p", PROMPT)
     assert value(argv, "--output-format") == "stream-json" and "--verbose" in argv
     assert "--strict-mcp-config" in argv
     assert value(argv, "--tools") == ("ToolSearch" if mode == "on-demand" else "")
@@ -264,6 +168,7 @@ def test_claude_command_keeps_the_agent_to_the_stubs_tools(tmp_path: Path, fake_
     assert value(argv, "--setting-sources") == ""
     assert value(argv, "--max-turns") == "7" and value(argv, "--model") == "claude-haiku-4-5"
     assert invocation.env["ENABLE_TOOL_SEARCH"] == ("true" if mode == "on-demand" else "false")
+    assert invocation.env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] == "1"
     config_path = Path(value(argv, "--mcp-config"))
     assert config_path == ctx.run_dir / MCP_CONFIG
     servers = json.loads(invocation.files[config_path])["mcpServers"]
@@ -271,9 +176,21 @@ def test_claude_command_keeps_the_agent_to_the_stubs_tools(tmp_path: Path, fake_
     assert sys.executable in servers["stub"]["args"] and ctx.server.cwd in servers["stub"]["args"]
 
 
-def test_codex_command_passes_the_stub_as_toml_read_only_and_approved(tmp_path: Path, fake_path: str) -> None:
-    ctx = context(tmp_path / AWKWARD, bare_env(tmp_path, PATH=fake_path, **PLANTED), model="gpt-5-codex")
-    argv = CodexAgent().command(ctx).argv
+def test_a_scripted_endpoint_gives_claude_its_url_and_a_dummy_key_and_no_real_one(
+    tmp_path: Path, cli_path: str
+) -> None:
+    endpoint = AgentEndpoint("http://127.0.0.1:9", scripted=True)
+    env = ClaudeAgent().command(context(tmp_path, bare_env(tmp_path, PATH=cli_path, **PLANTED), endpoint=endpoint)).env
+    assert env["ANTHROPIC_BASE_URL"] == endpoint.url and env["ANTHROPIC_API_KEY"] == DUMMY_KEY
+    assert "CLAUDE_CODE_OAUTH_TOKEN" not in env
+
+
+def test_codex_command_passes_the_stub_as_toml_read_only_approved_and_required(tmp_path: Path, cli_path: str) -> None:
+    endpoint = AgentEndpoint("http://127.0.0.1:9", scripted=True)
+    env = bare_env(tmp_path, PATH=cli_path, **PLANTED)
+    ctx = context(tmp_path / AWKWARD, env, model="gpt-5-codex", endpoint=endpoint)
+    invocation = CodexAgent().command(ctx)
+    argv = invocation.argv
     assert argv[1:3] == ("exec", "--json") and value(argv, "-s") == "read-only"
     assert value(argv, "-C") == str(ctx.workdir) and value(argv, "-m") == "gpt-5-codex"
     assert argv[-2:] == ("--", PROMPT)
@@ -282,12 +199,26 @@ def test_codex_command_passes_the_stub_as_toml_read_only_and_approved(tmp_path: 
     # /bin/sh changes to the stub's directory, then execs the stub's own command line.
     assert stub["command"] == "/bin/sh"
     assert stub["args"][-len(ctx.server.args) - 2 :] == [ctx.server.cwd, sys.executable, *ctx.server.args]
-    assert toml(overrides["mcp_servers.stub.default_tools_approval_mode"]) == "approve"
-    assert toml(overrides["features.shell_tool"]) is False
+    assert stub["default_tools_approval_mode"] == "approve" and stub["required"] is True
+    assert toml(overrides["features.code_mode"]) == {"enabled": True, "direct_only_tool_namespaces": ["mcp__stub"]}
+    assert toml(overrides["features.shell_tool"]) is False and toml(overrides["web_search"]) == "disabled"
+    # codex ignores OPENAI_BASE_URL; the endpoint goes in as a -c option, the key as CODEX_API_KEY.
+    assert toml(overrides["openai_base_url"]) == "http://127.0.0.1:9/v1"
+    assert invocation.env["CODEX_API_KEY"] == DUMMY_KEY and "OPENAI_API_KEY" not in invocation.env
+    assert invocation.env["CODEX_HOME"] == str(ctx.run_dir / "codex-home")
 
 
-def test_gemini_settings_name_only_the_stub_trusted_and_no_builtin_tools(tmp_path: Path, fake_path: str) -> None:
-    ctx = context(tmp_path / AWKWARD, bare_env(tmp_path, PATH=fake_path, **PLANTED), max_turns=9)
+def test_codex_takes_a_base_url_like_the_openai_agent(tmp_path: Path, cli_path: str) -> None:
+    ctx = context(tmp_path, bare_env(tmp_path, PATH=cli_path, **PLANTED))
+    argv = CodexAgent(base_url="http://localhost:8000/v1").command(ctx).argv
+    assert toml(configs(argv)["openai_base_url"]) == "http://localhost:8000/v1"
+
+
+def test_gemini_settings_allow_only_the_stubs_tools_and_choose_the_key_login_with_a_base_url(
+    tmp_path: Path, cli_path: str
+) -> None:
+    endpoint = AgentEndpoint("http://127.0.0.1:9", scripted=True)
+    ctx = context(tmp_path / AWKWARD, bare_env(tmp_path, PATH=cli_path, **PLANTED), max_turns=9, endpoint=endpoint)
     invocation = GeminiAgent().command(ctx)
     argv = invocation.argv
     assert argv[1:3] == ("-p", PROMPT) and value(argv, "-o") == "stream-json"
@@ -298,22 +229,38 @@ def test_gemini_settings_name_only_the_stub_trusted_and_no_builtin_tools(tmp_pat
     assert list(settings["mcpServers"]) == ["stub"]
     stub = settings["mcpServers"]["stub"]
     assert stub["trust"] is True and stub["command"] == sys.executable and stub["cwd"] == ctx.server.cwd
-    assert settings["tools"]["core"] == [] and "run_shell_command" in settings["tools"]["exclude"]
+    # Any core list is an allowlist: [] would hide the stub's tools too.
+    assert settings["tools"]["core"] == ["mcp_stub_*"] and "run_shell_command" in settings["tools"]["exclude"]
     assert settings["model"]["maxSessionTurns"] == 9
-    assert "security" not in settings and not invocation.links
+    assert settings["security"]["auth"]["selectedType"] == "gemini-api-key" and not invocation.links
+    assert invocation.env["GOOGLE_GEMINI_BASE_URL"] == endpoint.url and invocation.env["GEMINI_API_KEY"] == DUMMY_KEY
+
+
+def test_a_google_login_is_linked_in_for_the_run_only(tmp_path: Path, cli_path: str) -> None:
+    env = bare_env(tmp_path, PATH=cli_path)
+    creds = Path(env["HOME"]) / ".gemini" / "oauth_creds.json"
+    creds.parent.mkdir()
+    creds.write_text('{"refresh_token": "PLANTED-refresh-token"}', encoding="utf-8")
+    ctx = context(tmp_path / "g", env)
+    invocation = GeminiAgent().command(ctx)
+    link = ctx.run_dir / GEMINI_HOME / ".gemini" / "oauth_creds.json"
+    assert dict(invocation.links) == {link: creds}
+    settings = json.loads(invocation.files[link.with_name("settings.json")])
+    assert settings["security"]["auth"]["selectedType"] == "oauth-personal"
+    assert "PLANTED-refresh-token" not in " ".join([*invocation.files.values(), *invocation.argv])
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_no_file_or_argument_of_a_command_holds_a_key_from_the_env(tmp_path: Path, fake_path: str, name: str) -> None:
-    ctx = context(tmp_path, bare_env(tmp_path, PATH=fake_path, **PLANTED))
+def test_no_file_or_argument_of_a_command_holds_a_key_from_the_env(tmp_path: Path, cli_path: str, name: str) -> None:
+    ctx = context(tmp_path, bare_env(tmp_path, PATH=cli_path, **PLANTED))
     invocation = ADAPTERS[name]().command(ctx)
     written = " ".join([*invocation.files.values(), *invocation.argv])
     assert not [key for key, secret in PLANTED.items() if secret in written]
 
 
 @pytest.mark.parametrize("name", ["codex", "gemini"])
-def test_an_agent_without_tool_search_refuses_the_on_demand_mode(tmp_path: Path, fake_path: str, name: str) -> None:
-    ctx = context(tmp_path, bare_env(tmp_path, PATH=fake_path), mode="on-demand")
+def test_an_agent_without_tool_search_refuses_the_on_demand_mode(tmp_path: Path, cli_path: str, name: str) -> None:
+    ctx = context(tmp_path, bare_env(tmp_path, PATH=cli_path), mode="on-demand")
     with pytest.raises(ToolsurfaceError, match="no mode 'on-demand'"):
         ADAPTERS[name]().command(ctx)
 
@@ -334,96 +281,66 @@ def test_toml_values_round_trip_through_a_toml_parser(data: object) -> None:
     assert toml(toml_value(data)) == data
 
 
-# Whole runs with the fake CLIs against the real stub
+# Whole runs of the real CLIs with the scripted model
 
 
-async def run(agent: CliAgent, ctx: RunContext, bound: float = 60) -> AgentReport:
-    with anyio.fail_after(bound):
-        return await agent.run(ctx)
+def scripted(tmp_path: Path, steps: list[dict[str, Any]]) -> ModelEndpoint:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "toolsurface-script/1", "steps": steps}), encoding="utf-8")
+    return ModelEndpoint(tmp_path / "model-requests.jsonl", steps=load_script(script), prompt=PROMPT)
 
 
+TWO_CALLS_THEN_SILENCE = [
+    {"call": "item_get", "arguments": {"projectId": "acme-shop", "number": 14}},
+    {"call": "item_list", "arguments": {"kind": "task", "projectId": "acme-shop", "filter": {"status": "open"}}},
+    {"wait": 120},
+    {"say": "never said"},
+]
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the stub's process through /proc")
 @pytest.mark.parametrize("name", NAMES)
-async def test_each_adapter_reports_the_calls_the_stub_logged(tmp_path: Path, fake_path: str, name: str) -> None:
-    base = tmp_path / AWKWARD
-    ctx = context(base, bare_env(tmp_path, PATH=fake_path, **PLANTED))
-    report = await run(ADAPTERS[name](), ctx)
-    assert (report.status, report.error) == ("ok", None)
-    records = [r for r in read_log(base / "calls.jsonl") if r["method"] == "tools/call"]
-    results = {e.id: e for e in report.events if e.kind == "tool_result"}
-    reported = [(c.name, c.arguments, results[c.id].is_error) for c in calls(report)]
-    assert reported == [(r["tool"], r["arguments"], r["outcome"] != "ok") for r in records]
-    assert [error for _, _, error in reported] == [False, True, False]
-    assert report.final_answer == "Task 14 (Deploy checkout to staging) is blocked."
-    assert report.usage is not None and report.duration_s is not None and report.transcript == "transcript.jsonl"
-    assert (ctx.run_dir / "transcript.jsonl").is_file() and (ctx.run_dir / "agent.stderr").is_file()
-    assert not planted_in([*base.rglob("*")])
+async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
+    tmp_path: Path, cli_path: str, name: str
+) -> None:
+    base = tmp_path / "t"
+    with scripted(tmp_path, TWO_CALLS_THEN_SILENCE) as endpoint:
+        ctx = context(base, bare_env(tmp_path, PATH=cli_path), timeout=12, endpoint=AgentEndpoint(endpoint.url, True))
+        with anyio.fail_after(60):
+            report = await ADAPTERS[name]().run(ctx)
+    assert report.status == "timeout" and "within 12 s" in str(report.error)
+    assert [c.name for c in calls(report)][-2:] == ["item_get", "item_list"]
+    log = base / "calls.jsonl"
+    assert [r["tool"] for r in read_log(log) if r["method"] == "tools/call"] == ["item_get", "item_list"]
+    with anyio.fail_after(15):
+        while processes_with(str(log)) or not (base / "state.json").exists():
+            await anyio.sleep(0.05)
 
 
-async def test_a_google_login_is_linked_in_for_the_run_only(tmp_path: Path, fake_path: str) -> None:
-    env = bare_env(tmp_path, PATH=fake_path)
-    creds = Path(env["HOME"]) / ".gemini" / "oauth_creds.json"
-    creds.parent.mkdir()
-    creds.write_text('{"refresh_token": "PLANTED-refresh-token"}', encoding="utf-8")
-    ctx = context(tmp_path / "g", env)
-    agent = GeminiAgent()
-    invocation = agent.command(ctx)
-    link = ctx.run_dir / GEMINI_HOME / ".gemini" / "oauth_creds.json"
-    assert dict(invocation.links) == {link: creds}
-    settings = json.loads(invocation.files[link.with_name("settings.json")])
-    assert settings["security"]["auth"]["selectedType"] == "oauth-personal"
-    report = await run(agent, ctx)
-    assert report.status == "ok"
-    assert not link.exists() and not link.is_symlink()
-    assert not planted_in([*(tmp_path / "g").rglob("*")], secrets={"refresh token": "PLANTED-refresh-token"})
+async def test_claude_with_a_stub_that_cannot_start_is_an_agent_error(tmp_path: Path, cli_path: str) -> None:
+    broken = ServerCommand(command=sys.executable, args=["-c", "import sys; sys.exit(3)"], cwd=str(tmp_path))
+    with scripted(tmp_path, [{"call": "item_get", "arguments": {"number": 14}}, {"say": "done"}]) as endpoint:
+        ctx = context(
+            tmp_path / "b", bare_env(tmp_path, PATH=cli_path), endpoint=AgentEndpoint(endpoint.url, True), server=broken
+        )
+        with anyio.fail_after(60):
+            report = await ClaudeAgent().run(ctx)
+    assert report.status == "agent-error" and "the stub MCP server is failed" in str(report.error)
 
 
 async def test_a_cli_failing_before_its_first_event_reports_its_last_stderr_line(tmp_path: Path) -> None:
+    """A stand-in, not a real CLI: no real CLI can be made here to fail before its first event with a message of
+    its own on stderr (they fall back, retry or print an event first), and the reading of stderr is the subject."""
     failing = tmp_path / "claude-broken"
     failing.write_text(
         '#!/bin/sh\necho "starting" >&2\necho "Invalid API key · Please run /login" >&2\nexit 1\n', encoding="utf-8"
     )
     failing.chmod(0o755)
     ctx = context(tmp_path / "run", bare_env(tmp_path, **PLANTED))
-    report = await run(ClaudeAgent(executable=str(failing)), ctx)
+    with anyio.fail_after(30):
+        report = await ClaudeAgent(executable=str(failing)).run(ctx)
     assert report.status == "agent-error"
     assert report.error == "claude exited with code 1; stderr: Invalid API key · Please run /login"
-
-
-def processes_mentioning(text: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            except OSError:
-                continue
-            if text in cmdline:
-                found.append(int(entry.name))
-    return found
-
-
-@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the stub's process through /proc")
-@pytest.mark.parametrize("name", NAMES)
-async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
-    tmp_path: Path, fake_path: str, name: str
-) -> None:
-    pidfile = tmp_path / "agent.pid"
-    env = bare_env(tmp_path, PATH=fake_path, TOOLSURFACE_FAKE="hang", TOOLSURFACE_FAKE_PIDFILE=str(pidfile), **PLANTED)
-    ctx = context(tmp_path / "t", env, timeout=4)
-    report = await run(ADAPTERS[name](), ctx)
-    assert report.status == "timeout" and "4 s" in str(report.error)
-    assert [(c.name, c.arguments) for c in calls(report)] == [
-        ("item_get", {"projectId": P, "number": 14}),
-        ("item_list", {"kind": "task", "projectId": P, "filter": {"status": "open"}}),
-    ]
-    log = tmp_path / "t" / "calls.jsonl"
-    assert [r["tool"] for r in read_log(log) if r["method"] == "tools/call"] == ["item_get", "item_list"]
-    with pytest.raises(ProcessLookupError):
-        os.killpg(int(pidfile.read_text(encoding="utf-8")), 0)
-    # The fake starts the stub in a session of its own (the MCP SDK does); it ends when its stdin closes.
-    with anyio.fail_after(15):
-        while processes_mentioning(str(log)) or not (tmp_path / "t" / "state.json").exists():
-            await anyio.sleep(0.05)
 
 
 # Availability
@@ -453,21 +370,23 @@ def test_a_named_executable_that_does_not_exist_is_unavailable(tmp_path: Path) -
     ],
 )
 def test_a_missing_key_is_unavailable_naming_the_key_and_the_login(
-    tmp_path: Path, fake_path: str, name: str, key: str, fix: str
+    tmp_path: Path, cli_path: str, name: str, key: str, fix: str
 ) -> None:
     with pytest.raises(AgentUnavailable) as raised:
-        ADAPTERS[name]().check_available(bare_env(tmp_path, PATH=fake_path))
+        ADAPTERS[name]().check_available(bare_env(tmp_path, PATH=cli_path))
     message = str(raised.value)
     assert "\n" not in message and message.startswith(f"{name}: no credentials: set {key}") and f"`{fix}" in message
-    ADAPTERS[name]().check_available(bare_env(tmp_path, PATH=fake_path, **{key: PLANTED[key]}))
+    ADAPTERS[name]().check_available(bare_env(tmp_path, PATH=cli_path, **{key: PLANTED[key]}))
+    # The scripted model needs no key at all.
+    ADAPTERS[name]().check_available(bare_env(tmp_path, PATH=cli_path), "scripted")
 
 
 @pytest.mark.parametrize(
     ("name", "login"),
     [("claude", ".claude/.credentials.json"), ("codex", ".codex/auth.json"), ("gemini", ".gemini/oauth_creds.json")],
 )
-def test_a_login_file_in_the_home_counts_as_credentials(tmp_path: Path, fake_path: str, name: str, login: str) -> None:
-    env = bare_env(tmp_path, PATH=fake_path)
+def test_a_login_file_in_the_home_counts_as_credentials(tmp_path: Path, cli_path: str, name: str, login: str) -> None:
+    env = bare_env(tmp_path, PATH=cli_path)
     (Path(env["HOME"]) / login).parent.mkdir(parents=True)
     (Path(env["HOME"]) / login).write_text("{}", encoding="utf-8")
     ADAPTERS[name]().check_available(env)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import shlex
-import stat
-import sys
 from pathlib import Path
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import run_cli
 from tests.fakes.openai_server import Call, FakeOpenAI, Text, ToolCalls
+from tests.npm_packages import agent_clis_dir
 
 # Every variable an adapter reads a credential from, with a value that cannot occur by chance.
 PLANTED = {
@@ -21,20 +19,6 @@ PLANTED = {
     "GOOGLE_API_KEY": "PLANTED-google-6f7a",
     "TOOLSURFACE_LOCAL_KEY": "sk-PLANTED-local-8b9c",
 }
-FAKES = ROOT / "tests" / "fakes"
-
-
-def fake_bin(tmp_path: Path) -> Path:
-    """`claude`, `codex` and `gemini` on PATH: the documented contracts, played by the fakes."""
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    for name in ("claude", "codex", "gemini"):
-        wrapper = folder / name
-        wrapper.write_text(
-            f'#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(FAKES / name))} "$@"\n', encoding="utf-8"
-        )
-        wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
-    return folder
 
 
 def leaks(root: Path) -> list[str]:
@@ -48,27 +32,24 @@ def leaks(root: Path) -> list[str]:
     return found
 
 
-def test_no_file_written_by_sessions_serving_or_reports_holds_a_planted_key(tmp_path: Path) -> None:
+def test_no_file_written_by_sessions_serving_or_reports_holds_a_planted_key(
+    tmp_path: Path, scripted_upstream: tuple[str, Path]
+) -> None:
+    """The real agent CLIs send the planted keys to a recording pass-through (in front of the scripted model),
+    which forwards them; no file of the study, the agents' homes or the report keeps one."""
+    url, _ = scripted_upstream
     home = tmp_path / "home"
     home.mkdir()
-    env = {**PLANTED, "HOME": str(home), "PATH": f"{fake_bin(tmp_path)}{os.pathsep}{os.environ['PATH']}"}
+    env = {**PLANTED, "HOME": str(home), "PATH": f"{agent_clis_dir()}{os.pathsep}{os.environ['PATH']}"}
     out = tmp_path / "study"
-    for agent in ("script", "claude", "codex", "gemini"):
-        run = run_cli(
-            "session",
-            "run",
-            "--agent",
-            agent,
-            "--surface",
-            "v2",
-            "--out",
-            str(out),
-            "--timeout",
-            "60",
-            env=env,
-            timeout=300,
-        )
-        assert run.returncode == 0, (agent, run.stderr)
+    run = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--out", str(out), env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    run = run_cli(
+        "session", "run", "--agent", "claude:full-list", "--agent", "codex", "--agent", "gemini", "--surface", "v2",
+        "--model-endpoint", f"record:{url}", "--out", str(out), "--timeout", "120", env=env, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "| v2 | claude" in run.stdout and "| v2 | gemini" in run.stdout
     model = FakeOpenAI([ToolCalls([Call("item_get", {"projectId": "acme-shop", "number": 14})]), Text("done")])
     model.start()
     try:

@@ -25,7 +25,7 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any
         "--runs", "3", "--jobs", "2", "--out", str(out), timeout=300,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert "| Surface | Runs | Calls per run | Refused calls |" in run.stdout
+    assert "| Surface | Runs | Status | Calls per run | Refused calls | Undelivered calls |" in run.stdout
     return out, json.loads((out / "study.json").read_text(encoding="utf-8"))
 
 

@@ -8,12 +8,10 @@ install: `pip install mcp-server-time mcp-server-git`. Print the README's size t
 
 from __future__ import annotations
 
-import fcntl
 import http.server
 import importlib.util
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -32,6 +30,7 @@ from harness.measure import compact_json, list_text, measure
 from harness.registry import resolve
 from harness.wire import PROTOCOL_VERSION
 from tests.conftest import Run, processes_with, run_cli
+from tests.npm_packages import cache_dir, install_npm
 from tests.rawstdio import RawStdioClient
 
 PY = sys.executable
@@ -47,37 +46,13 @@ GRACE_S = 5.0  # interpreter start-up plus ending the process group, beyond --ti
 
 
 def npm_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "toolsurface" / "npm-servers"
-
-
-def npm_missing(modules: Path) -> list[str]:
-    return [spec for name, spec in NPM_SERVERS.items() if not (modules / name / "dist" / "index.js").is_file()]
+    return cache_dir("npm-servers")
 
 
 def install_npm_servers(prefix: Path) -> Path:
-    """Install the pinned npm servers once; later sessions reuse the cache, and two at once take turns."""
+    """Install the pinned npm servers once (tests.npm_packages); returns their node_modules/@modelcontextprotocol."""
     modules = prefix / "node_modules" / "@modelcontextprotocol"
-    if not npm_missing(modules):
-        return modules
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
-        pytest.fail(
-            "node and npm are needed for the npm servers: install Node.js >= 20 (e.g. apt-get install nodejs npm)"
-        )
-    prefix.mkdir(parents=True, exist_ok=True)
-    with (prefix / ".install.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        missing = npm_missing(modules)
-        if missing:
-            done = subprocess.run(
-                [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", *missing],
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
-            if done.returncode != 0:
-                pytest.fail(f"npm install {' '.join(missing)} failed: {done.stderr[-800:]}")
+    install_npm(prefix, NPM_SERVERS, lambda name: (modules / name / "dist" / "index.js").is_file())
     return modules
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import subprocess
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,10 +32,13 @@ __all__ = [
     "block_text",
     "home",
     "json_records",
+    "parse_version",
     "server_launch",
 ]
 
 TRANSCRIPT = "transcript.jsonl"
+VERSION_TIMEOUT_S = 60.0
+_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 STDERR = "agent.stderr"
 NO_RESULT = "the transcript ended without a result event"
 
@@ -44,14 +49,16 @@ _CD_AND_EXEC = 'cd "$1" && shift && exec "$@"'
 
 @dataclass(frozen=True)
 class Invocation:
-    """One agent process: its argv, its whole environment, the config files to write before it starts,
-    symlinks to make for its run only (removed after it, whatever the CLI left there), and its stdin."""
+    """One agent process: its argv, its whole environment, the config files to write and the directories to
+    make before it starts, symlinks to make for its run only (removed after it, whatever the CLI left
+    there), and its stdin."""
 
     argv: tuple[str, ...]
     env: Mapping[str, str]
     files: Mapping[Path, str] = field(default_factory=dict)
     links: Mapping[Path, Path] = field(default_factory=dict)
     stdin: bytes | None = None
+    dirs: tuple[Path, ...] = ()
 
 
 class CliAgent(ABC):
@@ -60,10 +67,13 @@ class CliAgent(ABC):
     name: str
     modes: Sequence[str]
     install: str
+    # The oldest version whose flags and model requests toolsurface was checked against.
+    min_version: tuple[int, int, int]
     harness_client = False
 
     def __init__(self, executable: str | None = None) -> None:
         self.executable = executable
+        self.version: str | None = None
 
     def resolve(self, env: Mapping[str, str]) -> str:
         """The executable's path, looked up on the PATH the agent will get."""
@@ -74,11 +84,51 @@ class CliAgent(ABC):
             raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with `{self.install}`")
         return found
 
-    def check_available(self, env: Mapping[str, str]) -> None:
-        self.resolve(env)
+    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+        executable = self.resolve(env)
+        self.version = self.check_version(executable, env)
+        if endpoint == "scripted":
+            return  # the scripted model needs no key; the agent gets a dummy one
         missing = self.missing_credentials(env)
         if missing is not None:
             raise AgentUnavailable(f"{self.name}: {missing}")
+
+    def check_version(self, executable: str, env: Mapping[str, str]) -> str:
+        """The CLI's version, or AgentUnavailable naming the version needed."""
+        needed = ".".join(map(str, self.min_version))
+        try:
+            done = subprocess.run(
+                [executable, "--version"],
+                capture_output=True,
+                text=True,
+                env=dict(env),
+                timeout=VERSION_TIMEOUT_S,
+                stdin=subprocess.DEVNULL,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise AgentUnavailable(
+                f"{self.name}: {executable} --version failed ({error}); {self.name} {needed} or newer is needed"
+            ) from None
+        found = parse_version(done.stdout) or parse_version(done.stderr)
+        if found is None:
+            raise AgentUnavailable(
+                f"{self.name}: {executable} --version printed no version; {self.name} {needed} or newer is needed"
+            )
+        if found < self.min_version:
+            version = ".".join(map(str, found))
+            raise AgentUnavailable(
+                f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.install}`)"
+            )
+        return ".".join(map(str, found))
+
+    def read_stderr(self, text: str, report: AgentReport) -> None:
+        """Add what only the CLI's stderr tells (a CLI that logs some events there and not in its transcript)."""
+        return None
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """What the run left outside its run directory (in the user's home), removed after it."""
+        return []
 
     def check_mode(self, mode: str) -> None:
         if mode not in self.modes:
@@ -114,6 +164,8 @@ class CliAgent(ABC):
         invocation = self.command(ctx)
         ctx.run_dir.mkdir(parents=True, exist_ok=True)
         ctx.workdir.mkdir(parents=True, exist_ok=True)
+        for directory in invocation.dirs:
+            directory.mkdir(parents=True, exist_ok=True)
         for path, text in invocation.files.items():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
@@ -138,9 +190,16 @@ class CliAgent(ABC):
                 link.unlink(missing_ok=True)
         text = transcript.read_text(encoding="utf-8", errors="replace")
         report = self.parse(text, exit_code=None if outcome.timed_out else outcome.returncode)
+        self.read_stderr(stderr.read_text(encoding="utf-8", errors="replace") if stderr.exists() else "", report)
+        if not ctx.keep_agent_files:
+            for path in self.leftovers(ctx, report):
+                _remove(path)
         if outcome.timed_out:
+            last = _unless_generic(report.error)
             report.status = "timeout"
-            report.error = f"{self.name} did not finish within {ctx.timeout:g} s"
+            report.error = f"{self.name} did not finish within {ctx.timeout:g} s" + (
+                f"; its last error: {last}" if last else ""
+            )
         elif report.error in (NO_RESULT, self._exited(outcome.returncode or 0)) and (tail := _last_line(stderr)):
             # The transcript does not say what went wrong; the CLI's last word on stderr usually does.
             report.error = f"{report.error}; stderr: {tail}"
@@ -204,6 +263,18 @@ def as_int(value: object) -> int:
 
 def as_float(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    match = _VERSION.search(text or "")
+    return (int(match.group(1)), int(match.group(2)), int(match.group(3))) if match else None
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _unless_generic(error: str | None) -> str | None:

@@ -10,7 +10,13 @@ from typing import Any, Literal, Protocol
 from harness.errors import ToolsurfaceError
 
 __all__ = [
+    "INVALID_ARGUMENTS",
+    "NOT_DELIVERED",
+    "PERMISSION_DENIED",
+    "SANDBOX_BLOCKED",
+    "UNKNOWN_TOOL",
     "Agent",
+    "AgentEndpoint",
     "AgentReport",
     "AgentUnavailable",
     "Event",
@@ -23,6 +29,13 @@ __all__ = [
 
 RunStatus = Literal["ok", "timeout", "agent-error", "interrupted"]
 SERVER_NAME = "stub"
+
+# Why a call the agent made never reached the stub (an undelivered call's reason).
+UNKNOWN_TOOL = "unknown tool"
+INVALID_ARGUMENTS = "invalid arguments"
+PERMISSION_DENIED = "permission denied"
+SANDBOX_BLOCKED = "sandbox blocked"
+NOT_DELIVERED = "not delivered"
 
 
 class AgentUnavailable(ToolsurfaceError):
@@ -40,6 +53,17 @@ class ServerCommand:
 
 
 @dataclass(frozen=True)
+class AgentEndpoint:
+    """Where the agent sends its model requests for this run: a loopback model endpoint's root URL.
+
+    `scripted`: the endpoint plays the script, so the agent gets a dummy key and none of the user's.
+    """
+
+    url: str
+    scripted: bool
+
+
+@dataclass(frozen=True)
 class RunContext:
     """Everything one agent session needs. `workdir` is a fresh empty directory, the agent's cwd;
     `run_dir` is where its raw transcript (and any config it needs kept) goes."""
@@ -54,6 +78,8 @@ class RunContext:
     max_turns: int = 30
     script: Path | None = None
     env: Mapping[str, str] = field(default_factory=dict)
+    endpoint: AgentEndpoint | None = None
+    keep_agent_files: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,7 +87,8 @@ class Event:
     """One step of a session in the common form every adapter produces.
 
     kind: tool_call (name, arguments, id), tool_result (id, text, is_error), message (text),
-    error (text), permission_denied (name, arguments, id).
+    error (text), permission_denied (name, arguments, id). `undelivered` on a tool_result or a
+    permission_denied names why the call never reached the stub, where the agent's own answer says so.
     """
 
     kind: Literal["tool_call", "tool_result", "message", "error", "permission_denied"]
@@ -70,6 +97,7 @@ class Event:
     id: str | None = None
     text: str | None = None
     is_error: bool = False
+    undelivered: str | None = None
 
 
 @dataclass(frozen=True)
@@ -117,8 +145,9 @@ class Agent(Protocol):
     # True when the harness's own MCP client starts the stub; an outside CLI starts it its own way.
     harness_client: bool
 
-    def check_available(self, env: Mapping[str, str]) -> None:
-        """Raise AgentUnavailable with one clear line when the CLI or key is missing."""
+    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+        """Raise AgentUnavailable with one clear line when the CLI (or the version needed) or the key is
+        missing. `endpoint` is the run's --model-endpoint kind (scripted or record), if any."""
 
     async def run(self, ctx: RunContext) -> AgentReport: ...
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from harness.agents._cli import (
     NO_RESULT,
+    TRANSCRIPT,
     CliAgent,
     Invocation,
     agent_env,
@@ -20,9 +21,21 @@ from harness.agents._cli import (
     as_str,
     block_text,
     home,
+    json_records,
     server_launch,
 )
-from harness.agents.base import SERVER_NAME, AgentReport, Event, RunContext, Usage, strip_server_prefix
+from harness.agents.base import (
+    INVALID_ARGUMENTS,
+    PERMISSION_DENIED,
+    SERVER_NAME,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+    strip_server_prefix,
+)
+from harness.endpoint import DUMMY_KEY
 
 __all__ = ["MCP_CONFIG", "ClaudeAgent"]
 
@@ -30,12 +43,18 @@ MCP_CONFIG = "mcp-config.json"
 KEYS = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
 # How Claude Code words a tool call that needed a permission nobody gave.
 _DENIED = re.compile(r"haven'?t granted|not been granted|was not granted|permission[^.]{0,40}denied", re.I)
+# How it answers a call that never left it: a tool it does not have, or arguments its own check rejected.
+_UNKNOWN = re.compile(r"No such tool available", re.I)
+_INVALID = re.compile(r"InputValidationError|input validation", re.I)
+# A server still connecting is not a failure: with tool search on, init reports it pending and it connects after.
+_STUB_FAILED = ("failed", "needs-auth", "disabled")
 
 
 class ClaudeAgent(CliAgent):
     name = "claude"
     modes: Sequence[str] = ("on-demand", "full-list")
     install = "npm install -g @anthropic-ai/claude-code"
+    min_version = (2, 1, 197)
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS):
@@ -88,8 +107,34 @@ class ClaudeAgent(CliAgent):
         if ctx.model:
             argv += ["--model", ctx.model]
         env["ENABLE_TOOL_SEARCH"] = "true" if ctx.mode == "on-demand" else "false"
+        # No telemetry, error reports or update checks: a run talks to its model endpoint and the stub only.
+        env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
+        if ctx.endpoint is not None:
+            env["ANTHROPIC_BASE_URL"] = ctx.endpoint.url
+            if ctx.endpoint.scripted:
+                for key in KEYS:
+                    env.pop(key, None)
+                env["ANTHROPIC_API_KEY"] = DUMMY_KEY
         files = {config: json.dumps({"mcpServers": {SERVER_NAME: stub}}, indent=2) + "\n"}
         return Invocation(tuple(argv), env, files)
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """Claude Code keeps a project folder per working directory (even with --no-session-persistence), an
+        MCP log folder per working directory, and telemetry files per session: all named after this run."""
+        env = agent_env(ctx)
+        config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home(env) / ".claude"
+        cache = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home(env) / ".cache"
+        slugs = {re.sub(r"[^A-Za-z0-9]", "-", str(p)) for p in (ctx.workdir, ctx.workdir.resolve())}
+        found = [d / slug for slug in slugs for d in (config_dir / "projects", cache / "claude-cli-nodejs")]
+        sessions = {
+            str(r.get("session_id"))
+            for r in json_records(_read(ctx.run_dir / TRANSCRIPT))
+            if r.get("type") == "system" and r.get("subtype") == "init" and r.get("session_id")
+        }
+        telemetry = config_dir / "telemetry"
+        if sessions and telemetry.is_dir():
+            found += [f for f in telemetry.iterdir() if any(s in f.name for s in sessions)]
+        return [p for p in found if p.exists() or p.is_symlink()]
 
     def read(self, records: list[dict[str, Any]]) -> AgentReport:
         events: list[Event] = []
@@ -98,11 +143,15 @@ class ClaudeAgent(CliAgent):
         model: str | None = None
         result: dict[str, Any] | None = None
         stub_failed: str | None = None
+        last_error: str | None = None
         for record in records:
             kind = record.get("type")
             if kind == "system" and record.get("subtype") == "init":
                 model = as_str(record.get("model")) or model
                 stub_failed = _stub_failure(record) or stub_failed
+            elif kind == "system" and record.get("subtype") == "api_retry":
+                last_error = _retry_error(record)
+                events.append(Event("error", text=last_error))
             elif kind == "assistant":
                 message = as_dict(record.get("message"))
                 model = model or as_str(message.get("model"))
@@ -137,6 +186,7 @@ class ClaudeAgent(CliAgent):
                             arguments=as_dict(denial.get("tool_input")),
                             id=str(denial.get("tool_use_id")),
                             is_error=True,
+                            undelivered=PERMISSION_DENIED,
                         )
                     )
         messages = [e.text for e in events if e.kind == "message" and e.text]
@@ -148,7 +198,7 @@ class ClaudeAgent(CliAgent):
             model=model,
         )
         if result is None:
-            report.status, report.error = "agent-error", stub_failed or NO_RESULT
+            report.status, report.error = "agent-error", stub_failed or last_error or NO_RESULT
             return report
         if isinstance(result.get("result"), str):
             report.final_answer = result["result"]
@@ -175,8 +225,14 @@ def _tool_result(block: dict[str, Any], calls: Mapping[str, Event]) -> Event:
             id=tool_use_id,
             text=text,
             is_error=True,
+            undelivered=PERMISSION_DENIED,
         )
-    return Event("tool_result", id=tool_use_id, text=text, is_error=is_error)
+    undelivered = None
+    if is_error and _UNKNOWN.search(text):
+        undelivered = UNKNOWN_TOOL
+    elif is_error and _INVALID.search(text):
+        undelivered = INVALID_ARGUMENTS
+    return Event("tool_result", id=tool_use_id, text=text, is_error=is_error, undelivered=undelivered)
 
 
 def _result_error(result: dict[str, Any]) -> str | None:
@@ -190,9 +246,18 @@ def _result_error(result: dict[str, Any]) -> str | None:
     return f"{subtype}: {detail}" if detail else str(subtype)
 
 
+def _retry_error(record: dict[str, Any]) -> str:
+    status = record.get("error_status")
+    error = record.get("error")
+    detail = error if isinstance(error, str) else json.dumps(error) if error is not None else "no detail"
+    attempt, most = record.get("attempt"), record.get("max_retries")
+    where = f" (attempt {attempt} of {most})" if attempt is not None and most is not None else ""
+    return f"API request failed{where}: " + (f"HTTP {status}: " if status else "") + str(detail)[:300]
+
+
 def _stub_failure(init: dict[str, Any]) -> str | None:
     for server in init.get("mcp_servers") or []:
-        if isinstance(server, dict) and server.get("name") == SERVER_NAME and server.get("status") != "connected":
+        if isinstance(server, dict) and server.get("name") == SERVER_NAME and server.get("status") in _STUB_FAILED:
             messages = [
                 str(e.get("message"))
                 for e in init.get("mcp_server_errors") or []
@@ -214,3 +279,10 @@ def _usage(usage: dict[str, Any]) -> Usage:
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     content = message.get("content")
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""

@@ -1,4 +1,11 @@
-"""OpenAI Codex (`codex exec --json`), with the stub as its only MCP server, read from its JSONL events."""
+"""OpenAI Codex (`codex exec --json`), with the stub as its only MCP server, read from its JSONL events.
+
+What codex 0.171 shows its model (checked against its requests): its models run in "code mode", where tools
+sit inside one JavaScript `exec` tool and MCP tools are deferred (never shown). `features.code_mode` with
+`direct_only_tool_namespaces` puts the stub's tools back in front of the model as plain function tools, in one
+namespace `mcp__stub`, beside `exec` and codex's collaboration tools; features that add more tools are off.
+The model requests record exactly what remains.
+"""
 
 from __future__ import annotations
 
@@ -20,13 +27,37 @@ from harness.agents._cli import (
     home,
     server_launch,
 )
-from harness.agents.base import SERVER_NAME, AgentReport, Event, RunContext, Usage
+from harness.agents.base import (
+    PERMISSION_DENIED,
+    SANDBOX_BLOCKED,
+    SERVER_NAME,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+)
+from harness.endpoint import DUMMY_KEY
 
 __all__ = ["CodexAgent", "toml_key", "toml_value"]
 
 KEYS = ("OPENAI_API_KEY", "CODEX_API_KEY")
+CODEX_HOME = "codex-home"
 # Codex gates MCP tools without readOnlyHint behind an approval that exec mode cannot give.
-_APPROVAL = re.compile(r"user (cancell?ed|rejected) MCP tool call", re.I)
+_APPROVAL = re.compile(r"user (cancell?ed|rejected) MCP tool call|requires approval", re.I)
+# A call of a tool codex does not have never shows in --json; codex logs it on stderr only.
+_UNSUPPORTED = re.compile(r"unsupported call: (\S+)")
+# Tools codex adds by default that reach past the stub or the task, switched off for a run.
+_FEATURES_OFF = (
+    "features.shell_tool=false",
+    "features.multi_agent=false",
+    "features.multi_agent_v2=false",
+    "features.goals=false",
+    "features.view_image=false",
+    "features.sleep_tool=false",
+    "tools.experimental_request_user_input.enabled=false",
+    'web_search="disabled"',
+)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
@@ -35,6 +66,11 @@ class CodexAgent(CliAgent):
     name = "codex"
     modes: Sequence[str] = ("full-list",)
     install = "npm install -g @openai/codex"
+    min_version = (0, 171, 0)
+
+    def __init__(self, executable: str | None = None, base_url: str | None = None) -> None:
+        super().__init__(executable)
+        self.base_url = base_url
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS):
@@ -47,13 +83,30 @@ class CodexAgent(CliAgent):
     def command(self, ctx: RunContext) -> Invocation:
         self.check_mode(ctx.mode)
         env = agent_env(ctx)
+        user_home = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home(env) / ".codex"
+        scripted = ctx.endpoint is not None and ctx.endpoint.scripted
+        if scripted:
+            for key in KEYS:
+                env.pop(key, None)
+            env["CODEX_API_KEY"] = DUMMY_KEY
+        elif env.get("OPENAI_API_KEY") and not env.get("CODEX_API_KEY"):
+            env["CODEX_API_KEY"] = env["OPENAI_API_KEY"]  # codex sends CODEX_API_KEY, never OPENAI_API_KEY
+        if env.get("CODEX_API_KEY") or not (user_home / "auth.json").is_file():
+            # A home of the run's own: codex's state, logs and skills stay out of the user's ~/.codex.
+            env["CODEX_HOME"] = str(ctx.run_dir / CODEX_HOME)
         command, args = server_launch(ctx.server)
-        stub: dict[str, object] = {"command": command, "args": args, "startup_timeout_sec": 30}
+        # required: codex waits for the stub before its first model request (else the first has no stub tools).
+        stub: dict[str, object] = {
+            "command": command,
+            "args": args,
+            "startup_timeout_sec": 30,
+            "required": True,
+            "default_tools_approval_mode": "approve",
+        }
         if ctx.server.env:
             stub["env"] = dict(ctx.server.env)
         # --ignore-user-config keeps the login ($CODEX_HOME/auth.json) but not config.toml, so no MCP
-        # server or hook of the user's joins the run. The shell tool and web search are switched off
-        # (-s read-only alone still lets a shell read files); codex exec has no turn limit to pass.
+        # server or hook of the user's joins the run; codex exec has no turn limit to pass.
         argv = [
             self.resolve(env),
             "exec",
@@ -68,16 +121,34 @@ class CodexAgent(CliAgent):
             "-c",
             f"mcp_servers.{SERVER_NAME}={toml_value(stub)}",
             "-c",
-            f'mcp_servers.{SERVER_NAME}.default_tools_approval_mode="approve"',
-            "-c",
-            "features.shell_tool=false",
-            "-c",
-            'web_search="disabled"',
+            f"features.code_mode={toml_value({'enabled': True, 'direct_only_tool_namespaces': [f'mcp__{SERVER_NAME}']})}",
         ]
+        for option in _FEATURES_OFF:
+            argv += ["-c", option]
+        base_url = ctx.endpoint.url + "/v1" if ctx.endpoint is not None else self.base_url
+        if base_url:
+            # codex ignores OPENAI_BASE_URL; a -c option survives --ignore-user-config.
+            argv += ["-c", f"openai_base_url={toml_value(base_url)}"]
         if ctx.model:
             argv += ["-m", ctx.model]
         argv += ["--", ctx.prompt]
-        return Invocation(tuple(argv), env)
+        own_home = (ctx.run_dir / CODEX_HOME,) if env.get("CODEX_HOME") == str(ctx.run_dir / CODEX_HOME) else ()
+        return Invocation(tuple(argv), env, dirs=own_home)
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """The run's own codex home (state databases, logs, about 1 MB of bundled skills)."""
+        return [ctx.run_dir / CODEX_HOME]
+
+    def read_stderr(self, text: str, report: AgentReport) -> None:
+        for n, match in enumerate(_UNSUPPORTED.finditer(text)):
+            name = match.group(1).rstrip(".,;")
+            call_id = f"unsupported-{n}"
+            report.events.append(Event("tool_call", name=_own_name(name), arguments={}, id=call_id))
+            report.events.append(
+                Event(
+                    "tool_result", id=call_id, text=f"unsupported call: {name}", is_error=True, undelivered=UNKNOWN_TOOL
+                )
+            )
 
     def read(self, records: list[dict[str, Any]]) -> AgentReport:
         events: list[Event] = []
@@ -113,6 +184,16 @@ class CodexAgent(CliAgent):
                     # Switched off for the run; recorded so that a leak shows.
                     fields = {k: v for k, v in item.items() if k not in ("id", "type")}
                     events.append(Event("tool_call", name=str(item_type), arguments=fields, id=item_id))
+                    if item.get("status") in ("failed", "declined"):
+                        events.append(
+                            Event(
+                                "tool_result",
+                                id=item_id,
+                                text=json.dumps(fields)[:300],
+                                is_error=True,
+                                undelivered=SANDBOX_BLOCKED,
+                            )
+                        )
             elif kind == "turn.completed":
                 completed = True
                 turn = _usage(as_dict(record.get("usage")))
@@ -136,6 +217,14 @@ def _tool(item: dict[str, Any]) -> str:
     return tool if server in (None, SERVER_NAME) else f"{server}/{tool}"
 
 
+def _own_name(name: str) -> str:
+    """`mcp__stub__item_x` or `mcp__stubitem_x` (namespace and name joined) as the stub's own name."""
+    for prefix in (f"mcp__{SERVER_NAME}__", f"mcp__{SERVER_NAME}"):
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    return name
+
+
 def _arguments(item: dict[str, Any]) -> dict[str, Any]:
     arguments = item.get("arguments")
     if isinstance(arguments, str):
@@ -156,6 +245,7 @@ def _tool_result(item: dict[str, Any], call: Event) -> Event:
             id=call.id,
             text=f"{error} (the call waited for an approval that exec mode cannot give)",
             is_error=True,
+            undelivered=PERMISSION_DENIED,
         )
     text = error if error is not None else block_text(as_dict(item.get("result")).get("content"))
     return Event("tool_result", id=call.id, text=text, is_error=error is not None or item.get("status") == "failed")

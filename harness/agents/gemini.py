@@ -1,5 +1,5 @@
 """Gemini CLI (`gemini -p -o stream-json`), in a home of its own where the stub is the only MCP server
-and no built-in tool is registered."""
+and its tools the only ones allowed."""
 
 from __future__ import annotations
 
@@ -18,15 +18,22 @@ from harness.agents._cli import (
     as_str,
     home,
 )
-from harness.agents.base import SERVER_NAME, AgentReport, Event, RunContext, Usage, strip_server_prefix
+from harness.agents.base import SERVER_NAME, UNKNOWN_TOOL, AgentReport, Event, RunContext, Usage, strip_server_prefix
+from harness.endpoint import DUMMY_KEY
 
 __all__ = ["GEMINI_HOME", "GeminiAgent"]
 
 GEMINI_HOME = "gemini-home"
 KEYS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 OAUTH_CREDS = "oauth_creds.json"
-# The built-in tools that reach outside the stub, by name; `"core": []` already registers none of them.
+BASE_URL_ENV = "GOOGLE_GEMINI_BASE_URL"
+# `tools.core` is an allowlist: any list, even [], denies every tool not on it (so [] hides the stub's tools
+# too). The stub's tools are named mcp_stub_TOOL. `exclude` names the built-ins that reach outside, in case
+# a version reads the allowlist differently.
+_ALLOWED = [f"mcp_{SERVER_NAME}_*"]
 _OUTSIDE = ["run_shell_command", "write_file", "replace", "web_fetch", "google_web_search", "save_memory"]
+# gemini-cli's answer to a call of a tool it does not have.
+_UNKNOWN = ("not found in registry", "Tool not found", "is not available")
 _EXITS = {42: "gemini rejected its input (exit code 42)", 53: "max turns reached"}
 
 
@@ -34,6 +41,7 @@ class GeminiAgent(CliAgent):
     name = "gemini"
     modes: Sequence[str] = ("full-list",)
     install = "npm install -g @google/gemini-cli"
+    min_version = (0, 61, 0)
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS) or _login(env) is not None:
@@ -48,6 +56,12 @@ class GeminiAgent(CliAgent):
         gemini_home = ctx.run_dir / GEMINI_HOME
         env = agent_env(ctx, GEMINI_CLI_HOME=str(gemini_home), GEMINI_CLI_TRUST_WORKSPACE="true")
         user_env = agent_env(ctx)
+        if ctx.endpoint is not None:
+            env[BASE_URL_ENV] = ctx.endpoint.url
+            if ctx.endpoint.scripted:
+                for key in KEYS:
+                    env.pop(key, None)
+                env["GEMINI_API_KEY"] = DUMMY_KEY
         stub = {
             "command": ctx.server.command,
             "args": list(ctx.server.args),
@@ -60,12 +74,15 @@ class GeminiAgent(CliAgent):
         # list is absent); `exclude` names the ones that reach outside in case a version reads [] as unset.
         settings: dict[str, Any] = {
             "mcpServers": {SERVER_NAME: stub},
-            "tools": {"core": [], "exclude": _OUTSIDE},
+            "tools": {"core": _ALLOWED, "exclude": _OUTSIDE},
             "model": {"maxSessionTurns": ctx.max_turns},
         }
         links: dict[Path, Path] = {}
-        login = None if any(user_env.get(key) for key in KEYS) else _login(user_env)
-        if login is not None:
+        login = None if any(env.get(key) for key in KEYS) else _login(user_env)
+        if env.get(BASE_URL_ENV):
+            # With a base URL set, gemini-cli picks a gateway login and exits 41 unless the key login is chosen.
+            settings["security"] = {"auth": {"selectedType": "gemini-api-key"}}
+        elif login is not None:
             # The Google login lives in the user's ~/.gemini, which GEMINI_CLI_HOME moves away from:
             # linked in for the run only, so no copy of it stays in the run directory.
             links[gemini_home / ".gemini" / OAUTH_CREDS] = login
@@ -131,7 +148,16 @@ class GeminiAgent(CliAgent):
                 text = record.get("output")
                 if not isinstance(text, str) or (failed and not text):
                     text = str(as_dict(record.get("error")).get("message") or "")
-                events.append(Event("tool_result", id=str(record.get("tool_id")), text=text, is_error=failed))
+                undelivered = UNKNOWN_TOOL if failed and any(u in text for u in _UNKNOWN) else None
+                events.append(
+                    Event(
+                        "tool_result",
+                        id=str(record.get("tool_id")),
+                        text=text,
+                        is_error=failed,
+                        undelivered=undelivered,
+                    )
+                )
             elif kind == "error":
                 events.append(Event("error", text=str(record.get("message"))))
             elif kind == "result":

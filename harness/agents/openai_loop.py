@@ -23,7 +23,17 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.to_thread
 
-from harness.agents.base import AgentReport, AgentUnavailable, Event, RunContext, RunStatus, Usage
+from harness.agents.base import (
+    UNKNOWN_TOOL,
+    AgentEndpoint,
+    AgentReport,
+    AgentUnavailable,
+    Event,
+    RunContext,
+    RunStatus,
+    Usage,
+)
+from harness.endpoint import DUMMY_KEY
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -120,11 +130,16 @@ class OpenAIAgent:
         self.api_key_env = api_key_env
         self.model = model
 
-    def check_available(self, env: Mapping[str, str]) -> None:
-        self._endpoint(env, self.model)
+    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+        if endpoint is not None:
+            self._endpoint(env, self.model or "scripted", AgentEndpoint("http://127.0.0.1", endpoint == "scripted"))
+        else:
+            self._endpoint(env, self.model)
 
-    def _endpoint(self, env: Mapping[str, str], model: str | None) -> _Endpoint:
-        base = (self.base_url or env.get(BASE_URL_ENV) or "").strip()
+    def _endpoint(self, env: Mapping[str, str], model: str | None, loopback: AgentEndpoint | None = None) -> _Endpoint:
+        if loopback is not None and loopback.scripted:
+            return _Endpoint(url=loopback.url + "/v1/chat/completions", key=DUMMY_KEY, model=model or "scripted")
+        base = loopback.url + "/v1" if loopback is not None else (self.base_url or env.get(BASE_URL_ENV) or "").strip()
         if not base:
             raise AgentUnavailable(
                 f"the openai agent needs an endpoint: pass --base-url URL (Ollama: http://localhost:11434/v1) or set {BASE_URL_ENV}"
@@ -159,7 +174,7 @@ class OpenAIAgent:
         model = ctx.model or self.model
         progress = _Progress()
         try:
-            endpoint = self._endpoint(ChainMap(dict(ctx.env), dict(os.environ)), model)
+            endpoint = self._endpoint(ChainMap(dict(ctx.env), dict(os.environ)), model, ctx.endpoint)
         except AgentUnavailable as unavailable:
             return AgentReport(
                 status="agent-error", error=str(unavailable), model=model, duration_s=time.monotonic() - started
@@ -233,6 +248,7 @@ async def _converse(
     transcript: _Transcript,
     deadline: float,
 ) -> tuple[RunStatus, str | None]:
+    offered = {f["function"]["name"] for f in functions}
     transcript.write({"type": "tools", "names": [f["function"]["name"] for f in functions]})
     messages: list[dict[str, Any]] = [{"role": "user", "content": ctx.prompt}]
     for turn in range(1, ctx.max_turns + 1):
@@ -252,7 +268,7 @@ async def _converse(
             break
         messages.append(_assistant_message(text, calls))
         for call in calls:
-            messages.append(await _run_call(client, call, progress, transcript))
+            messages.append(await _run_call(client, call, progress, transcript, offered))
     return "agent-error", MAX_TURNS_REACHED
 
 
@@ -430,7 +446,11 @@ def _parse_arguments(raw: str) -> tuple[dict[str, Any] | None, str | None]:
     return arguments, None
 
 
-async def _run_call(client: Client, call: _ToolCall, progress: _Progress, transcript: _Transcript) -> dict[str, Any]:
+async def _run_call(
+    client: Client, call: _ToolCall, progress: _Progress, transcript: _Transcript, offered: set[str]
+) -> dict[str, Any]:
+    """Run one tool call on the stub. A tool the model was not offered is answered here and never sent, as
+    agent CLIs do, so the mistake scores as an undelivered call whichever agent made it."""
     from mcp.shared.exceptions import MCPError
 
     arguments, problem = _parse_arguments(call.arguments)
@@ -443,6 +463,22 @@ async def _run_call(client: Client, call: _ToolCall, progress: _Progress, transc
         return {"role": "tool", "tool_call_id": call.id, "content": text}
     progress.events.append(Event("tool_call", name=call.name, arguments=arguments, id=call.id))
     transcript.write({"type": "tool_call", "id": call.id, "name": call.name, "arguments": arguments})
+    if call.name not in offered:
+        text = f"Error: No such tool available: {call.name}"
+        progress.events.append(
+            Event("tool_result", name=call.name, id=call.id, text=text, is_error=True, undelivered=UNKNOWN_TOOL)
+        )
+        transcript.write(
+            {
+                "type": "tool_result",
+                "id": call.id,
+                "name": call.name,
+                "is_error": True,
+                "text": text,
+                "undelivered": UNKNOWN_TOOL,
+            }
+        )
+        return {"role": "tool", "tool_call_id": call.id, "content": text}
     try:
         result = await client.call_tool(call.name, arguments)
         text = "".join(_block_text(block) for block in result.content)

@@ -1,11 +1,7 @@
-"""The scripted agent: a real MCP client that plays a file of calls against the stub.
+"""The scripted agent: a real MCP client that plays a scenario script (`harness.script_steps`) against the stub.
 
-A script (`toolsurface-script/1`) is a list of steps. `{"call": TOOL, "arguments": {...}}` makes a call;
-an argument `{"$from": STEP_ID, "path": "a.b"}` takes a value from an earlier step's JSON answer, and
-`{"$concat": [...]}` joins values into one text; `"report"`
-adds the answer to the final answer: `true` for all of it, or `{"path", "from", "to"}` for one part
-(`from`/`to` cut the text at the first occurrence of each). `{"say": TEXT}` adds text to the answer;
-`{"wait": SECONDS}` pauses, as a slow agent would.
+It lists the stub's tools first, as any agent does; a step naming a tool the list lacks is not sent, and is
+recorded as an undelivered call (the same mistake an agent CLI answers with "No such tool available").
 """
 
 from __future__ import annotations
@@ -13,81 +9,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import IO, Any
 
 import anyio
 
-from harness.agents.base import AgentReport, AgentUnavailable, Event, RunContext
-from harness.errors import ToolsurfaceError
-from harness.files import read_json
+from harness.agents.base import UNKNOWN_TOOL, AgentReport, AgentUnavailable, Event, RunContext
+from harness.script_steps import ScriptError, Step, answer_value, load_script, report_part, resolve_arguments
 
-__all__ = ["ScriptAgent", "ScriptError", "load_script"]
-
-FORMAT = "toolsurface-script/1"
-
-
-class ScriptError(ToolsurfaceError):
-    """A script file that cannot be played."""
-
-
-def load_script(path: Path) -> list[dict[str, Any]]:
-    data = read_json(path, ScriptError, "script")
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("steps"), list):
-        raise ScriptError(f'{path}: not a script (expected "format": "{FORMAT}" and "steps": [...])')
-    for n, step in enumerate(data["steps"]):
-        if not isinstance(step, dict) or not ({"call", "say", "wait"} & set(step)):
-            raise ScriptError(f"{path}: steps[{n}] needs a call, a say or a wait")
-    steps: list[dict[str, Any]] = data["steps"]
-    return steps
-
-
-def _dig(value: Any, path: str) -> Any:
-    for part in [p for p in path.split(".") if p]:
-        if isinstance(value, list):
-            value = value[int(part)]
-        elif isinstance(value, dict):
-            value = value[part]
-        else:
-            raise KeyError(part)
-    return value
-
-
-def _resolve(value: Any, answers: Mapping[str, Any]) -> Any:
-    if isinstance(value, dict) and "$concat" in value:
-        return "".join(str(_resolve(part, answers)) for part in value["$concat"])
-    if isinstance(value, dict) and "$from" in value:
-        source = answers.get(value["$from"])
-        if source is None:
-            raise ScriptError(f"$from {value['$from']!r}: no earlier step with that id answered with JSON")
-        try:
-            return _dig(source, str(value.get("path", "")))
-        except (KeyError, IndexError, ValueError):
-            raise ScriptError(f"$from {value['$from']!r}: no {value.get('path')!r} in its answer") from None
-    if isinstance(value, dict):
-        return {k: _resolve(v, answers) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_resolve(v, answers) for v in value]
-    return value
-
-
-def _report(text: str, how: Any) -> str:
-    if how is True:
-        return text
-    if not isinstance(how, dict):
-        return ""
-    part = text
-    if how.get("path"):
-        try:
-            found = _dig(json.loads(text), str(how["path"]))
-        except (json.JSONDecodeError, KeyError, IndexError, ValueError):
-            return ""
-        part = found if isinstance(found, str) else json.dumps(found, ensure_ascii=False)
-    if how.get("from") and how["from"] in part:
-        part = part[part.index(how["from"]) :]
-    if how.get("to") and how["to"] in part:
-        part = part[: part.index(how["to"])]
-    return part
+__all__ = ["ScriptAgent"]
 
 
 class ScriptAgent:
@@ -95,7 +24,7 @@ class ScriptAgent:
     modes = ("full-list",)
     harness_client = True
 
-    def check_available(self, env: Mapping[str, str]) -> None:
+    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
         return None
 
     async def run(self, ctx: RunContext) -> AgentReport:
@@ -129,27 +58,50 @@ class ScriptAgent:
     async def _play(
         self,
         client: Any,
-        steps: Sequence[dict[str, Any]],
+        steps: Sequence[Step],
         report: AgentReport,
         answer: list[str],
         transcript: IO[str],
     ) -> None:
         answers: dict[str, Any] = {}
-        for n, step in enumerate(steps):
-            if "say" in step:
-                answer.append(str(step["say"]))
+        offered = await _tool_names(client)
+        for step in steps:
+            if step.kind == "say":
+                answer.append(str(step.raw["say"]))
                 continue
-            if "wait" in step:
-                await anyio.sleep(float(step["wait"]))
+            if step.kind == "wait":
+                await anyio.sleep(float(step.raw["wait"]))
                 continue
-            call_id = f"s{n}"
-            arguments = _resolve(step.get("arguments", {}), answers)
-            report.events.append(Event("tool_call", name=step["call"], arguments=arguments, id=call_id))
+            if step.kind == "search":
+                continue  # no tool search here: the whole list is known
+            call_id = f"s{step.index}"
+            arguments = resolve_arguments(step.raw.get("arguments", {}), answers)
+            name = step.raw["call"]
+            report.events.append(Event("tool_call", name=name, arguments=arguments, id=call_id))
             transcript.write(
-                json.dumps({"type": "tool_call", "id": call_id, "name": step["call"], "arguments": arguments}) + "\n"
+                json.dumps({"type": "tool_call", "id": call_id, "name": name, "arguments": arguments}) + "\n"
             )
             transcript.flush()
-            result = await client.call_tool(step["call"], arguments)
+            if name not in offered:
+                text = f"No such tool available: {name}"
+                report.events.append(
+                    Event("tool_result", id=call_id, text=text, is_error=True, undelivered=UNKNOWN_TOOL)
+                )
+                transcript.write(
+                    json.dumps(
+                        {
+                            "type": "tool_result",
+                            "id": call_id,
+                            "is_error": True,
+                            "text": text,
+                            "undelivered": UNKNOWN_TOOL,
+                        }
+                    )
+                    + "\n"
+                )
+                transcript.flush()
+                continue
+            result = await client.call_tool(name, arguments)
             text = "".join(getattr(block, "text", "") for block in result.content)
             is_error = bool(result.is_error)
             report.events.append(Event("tool_result", id=call_id, text=text, is_error=is_error))
@@ -157,10 +109,18 @@ class ScriptAgent:
                 json.dumps({"type": "tool_result", "id": call_id, "is_error": is_error, "text": text}) + "\n"
             )
             transcript.flush()
-            if step.get("id") and not is_error:
-                try:
-                    answers[str(step["id"])] = json.loads(text)
-                except json.JSONDecodeError:
-                    answers[str(step["id"])] = text
-            if step.get("report") and not is_error:
-                answer.append(_report(text, step["report"]))
+            if step.id and not is_error:
+                answers[step.id] = answer_value(text)
+            if step.raw.get("report") and not is_error:
+                answer.append(report_part(text, step.raw["report"]))
+
+
+async def _tool_names(client: Any) -> set[str]:
+    names: set[str] = set()
+    cursor: str | None = None
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        names.update(tool.name for tool in page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return names

@@ -1,4 +1,6 @@
-"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1: the stand-in for the model, and only that.
+"""A stand-in for a paid OpenAI-compatible chat-completions API on 127.0.0.1, kept for what toolsurface's own
+scripted model endpoint does not do: answer with HTTP errors, arguments that are not JSON, a model slower than
+the run's timeout, tool calls without end; and hand back each request's headers (the key in Authorization).
 
 It answers POST /v1/chat/completions in the documented shape (choices[0].message with content or tool_calls whose
 arguments are JSON strings, finish_reason, usage), one scripted step per request, and records every request.

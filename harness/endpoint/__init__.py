@@ -1,0 +1,39 @@
+"""Model endpoints on loopback: the scripted model that plays a scenario script inside a real agent CLI, and
+a recording pass-through to a real API; either way each request the model received is recorded."""
+
+from harness.endpoint._answers import Answer, ModelUsage, ToolCall
+from harness.endpoint._conversation import Conversation, SeenCall, api_for_path, read_conversation
+from harness.endpoint._record import (
+    MODEL_REQUESTS,
+    ModelRequest,
+    Shown,
+    ShownRequest,
+    read_model_requests,
+    shown,
+)
+from harness.endpoint._scripted import SEARCH_TOOLS, ScriptedModel, ScriptedTurn
+from harness.endpoint._server import ModelEndpoint
+from harness.endpoint._spec import DUMMY_KEY, EndpointSpec, parse_endpoint
+
+__all__ = [
+    "DUMMY_KEY",
+    "MODEL_REQUESTS",
+    "SEARCH_TOOLS",
+    "Answer",
+    "Conversation",
+    "EndpointSpec",
+    "ModelEndpoint",
+    "ModelRequest",
+    "ModelUsage",
+    "ScriptedModel",
+    "ScriptedTurn",
+    "SeenCall",
+    "Shown",
+    "ShownRequest",
+    "ToolCall",
+    "api_for_path",
+    "parse_endpoint",
+    "read_conversation",
+    "read_model_requests",
+    "shown",
+]

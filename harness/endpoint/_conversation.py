@@ -1,0 +1,344 @@
+"""One model request, read the same way whichever API it came in: the tools it offers, its system prompt,
+and the model's earlier tool calls with the results the agent sent back for them."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["API_PREFIX", "Api", "Conversation", "SeenCall", "api_for_path", "read_conversation"]
+
+Api = Literal["anthropic", "openai-chat", "openai-responses", "gemini"]
+
+# How each API's agents name the stub's tools when the request itself does not show them (on-demand mode).
+API_PREFIX: dict[str, str] = {
+    "anthropic": "mcp__stub__",
+    "openai-responses": "mcp__stub__",
+    "gemini": "mcp_stub_",
+    "openai-chat": "",
+}
+
+
+@dataclass(frozen=True)
+class SeenCall:
+    """A tool call the model made earlier in this conversation, and the result the agent sent back."""
+
+    id: str | None
+    name: str
+    arguments: dict[str, Any]
+    result: str | None = None
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
+class Conversation:
+    api: Api
+    model: str | None
+    stream: bool
+    tools: list[Any]
+    tool_names: list[str]
+    system_chars: int
+    messages: int
+    text: str
+    calls: list[SeenCall] = field(default_factory=list)
+    # The JSON Schema a structured-output request asks the answer to match ({} for any JSON object).
+    answer_schema: dict[str, Any] | None = None
+    # Tools offered inside a namespace (Responses API): full name -> (namespace, name as called).
+    namespaces: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+def api_for_path(path: str) -> tuple[Api | None, str]:
+    """Which API a request path belongs to, and what it asks: generate, count, models, or other."""
+    if path.endswith("/messages"):
+        return "anthropic", "generate"
+    if path.endswith("/messages/count_tokens"):
+        return "anthropic", "count"
+    if path.endswith("/chat/completions"):
+        return "openai-chat", "generate"
+    if path.endswith("/responses"):
+        return "openai-responses", "generate"
+    last = path.rsplit("/", 1)[-1]
+    if ":" in last and "/models/" in path:
+        verb = last.rsplit(":", 1)[1]
+        if verb in ("generateContent", "streamGenerateContent"):
+            return "gemini", "generate"
+        if verb == "countTokens":
+            return "gemini", "count"
+    if path.endswith("/models") or "/models/" in path:
+        return None, "models"
+    return None, "other"
+
+
+def read_conversation(api: Api, body: dict[str, Any], path: str) -> Conversation:
+    readers = {
+        "anthropic": _anthropic,
+        "openai-chat": _chat,
+        "openai-responses": _responses,
+        "gemini": _gemini,
+    }
+    return readers[api](body, path)
+
+
+def _text_of(content: object) -> str:
+    """The text of a content value: a string, or blocks/parts whose text (or input_text/output_text) counts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(_text_of(part) for part in content)
+    if isinstance(content, dict):
+        if isinstance(content.get("text"), str):
+            return str(content["text"])
+        if content.get("type") == "tool_reference" and isinstance(content.get("tool_name"), str):
+            return str(content["tool_name"])
+        if "content" in content:
+            return _text_of(content["content"])
+    return ""
+
+
+def _json_object(text: object) -> dict[str, Any]:
+    if isinstance(text, dict):
+        return text
+    if isinstance(text, str):
+        try:
+            value = json.loads(text) if text.strip() else {}
+        except json.JSONDecodeError:
+            return {}
+        return value if isinstance(value, dict) else {}
+    return {}
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _answered(calls: list[SeenCall], results: dict[str, tuple[str, bool]]) -> list[SeenCall]:
+    return [
+        SeenCall(c.id, c.name, c.arguments, *results[c.id]) if c.id is not None and c.id in results else c
+        for c in calls
+    ]
+
+
+def _anthropic(body: dict[str, Any], path: str) -> Conversation:
+    tools = body.get("tools") if isinstance(body.get("tools"), list) else []
+    calls: list[SeenCall] = []
+    results: dict[str, tuple[str, bool]] = {}
+    texts: list[str] = []
+    messages = _dicts(body.get("messages"))
+    for message in messages:
+        content = message.get("content")
+        blocks = _dicts(content) if isinstance(content, list) else []
+        if isinstance(content, str):
+            texts.append(content)
+        for block in blocks:
+            kind = block.get("type")
+            if kind == "text" and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+            elif kind == "tool_use" and message.get("role") == "assistant":
+                calls.append(SeenCall(str(block.get("id")), str(block.get("name")), _json_object(block.get("input"))))
+            elif kind == "tool_result":
+                results[str(block.get("tool_use_id"))] = (_text_of(block.get("content")), block.get("is_error") is True)
+    return Conversation(
+        api="anthropic",
+        model=body.get("model") if isinstance(body.get("model"), str) else None,
+        stream=body.get("stream") is True,
+        tools=list(tools or []),
+        tool_names=[str(t.get("name")) for t in _dicts(tools)],
+        system_chars=len(_text_of(body.get("system"))),
+        messages=len(messages),
+        text="\n".join(texts),
+        calls=_answered(calls, results),
+        answer_schema=_schema_in(body.get("output_format")),
+    )
+
+
+def _schema_in(value: object) -> dict[str, Any] | None:
+    """The schema of an output-format setting: {"type": "json_schema", "schema" | "json_schema": ...}."""
+    if not isinstance(value, dict):
+        return None
+    if value.get("type") == "json_object":
+        return {}
+    if value.get("type") != "json_schema":
+        return None
+    schema = value.get("schema")
+    if schema is None and isinstance(value.get("json_schema"), dict):
+        schema = value["json_schema"].get("schema")
+    return schema if isinstance(schema, dict) else {}
+
+
+def _chat(body: dict[str, Any], path: str) -> Conversation:
+    tools = body.get("tools") if isinstance(body.get("tools"), list) else []
+    calls: list[SeenCall] = []
+    results: dict[str, tuple[str, bool]] = {}
+    texts: list[str] = []
+    system = 0
+    messages = _dicts(body.get("messages"))
+    for message in messages:
+        role = message.get("role")
+        if role in ("system", "developer"):
+            system += len(_text_of(message.get("content")))
+        elif role == "user":
+            texts.append(_text_of(message.get("content")))
+        elif role == "tool":
+            results[str(message.get("tool_call_id"))] = (_text_of(message.get("content")), False)
+        elif role == "assistant":
+            for call in _dicts(message.get("tool_calls")):
+                function = _dict(call.get("function"))
+                calls.append(
+                    SeenCall(str(call.get("id")), str(function.get("name")), _json_object(function.get("arguments")))
+                )
+    return Conversation(
+        api="openai-chat",
+        model=body.get("model") if isinstance(body.get("model"), str) else None,
+        stream=body.get("stream") is True,
+        tools=list(tools or []),
+        tool_names=[str((t.get("function") or {}).get("name") or t.get("name")) for t in _dicts(tools)],
+        system_chars=system,
+        messages=len(messages),
+        text="\n".join(texts),
+        calls=_answered(calls, results),
+        answer_schema=_schema_in(body.get("response_format")),
+    )
+
+
+def _flat_tools(tools: list[Any]) -> list[tuple[str, str | None, str]]:
+    """(full name, namespace, name) of every tool, namespaces opened: codex sends the stub's tools as one
+    namespace `mcp__stub` of functions, called as name + namespace; their full name is `mcp__stub__item_get`."""
+    found: list[tuple[str, str | None, str]] = []
+    for tool in _dicts(tools):
+        if tool.get("type") == "namespace" and isinstance(tool.get("tools"), list):
+            namespace = str(tool.get("name"))
+            for inner in _dicts(tool["tools"]):
+                name = str(inner.get("name") or inner.get("type"))
+                found.append((f"{namespace}__{name}" if namespace.startswith("mcp__") else name, namespace, name))
+        else:
+            name = str(tool.get("name") or tool.get("type"))
+            found.append((name, None, name))
+    return found
+
+
+def _codex_output(output: object) -> str:
+    """A tool output as the Responses API carries it; codex puts "Wall time ... Output:" before the tool's text."""
+    if isinstance(output, list):
+        texts = [_text_of(part) for part in output]
+        if len(texts) > 1 and texts[0].lstrip().startswith(("Wall time", "Script completed")):
+            texts = texts[1:]
+        return "\n".join(texts)
+    return _text_of(output)
+
+
+def _responses(body: dict[str, Any], path: str) -> Conversation:
+    tools = list(body["tools"]) if isinstance(body.get("tools"), list) else []
+    calls: list[SeenCall] = []
+    results: dict[str, tuple[str, bool]] = {}
+    texts: list[str] = []
+    system = len(body["instructions"]) if isinstance(body.get("instructions"), str) else 0
+    items = body.get("input")
+    items = [{"type": "message", "role": "user", "content": items}] if isinstance(items, str) else _dicts(items)
+    for item in items:
+        kind = item.get("type", "message")
+        if kind == "additional_tools":
+            tools += list(item.get("tools") or [])
+        elif kind == "message":
+            if item.get("role") in ("system", "developer"):
+                system += len(_text_of(item.get("content")))
+            elif item.get("role") == "user":
+                texts.append(_text_of(item.get("content")))
+        elif kind in ("function_call", "custom_tool_call"):
+            arguments = item.get("arguments") if kind == "function_call" else {"input": item.get("input")}
+            name = str(item.get("name"))
+            if isinstance(item.get("namespace"), str) and item["namespace"].startswith("mcp__"):
+                name = f"{item['namespace']}__{name}"
+            calls.append(SeenCall(str(item.get("call_id")), name, _json_object(arguments)))
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            results[str(item.get("call_id"))] = (_codex_output(item.get("output")), False)
+    flat = _flat_tools(tools)
+    return Conversation(
+        api="openai-responses",
+        model=body.get("model") if isinstance(body.get("model"), str) else None,
+        stream=body.get("stream") is True,
+        tools=tools,
+        tool_names=[full for full, _, _ in flat],
+        system_chars=system,
+        messages=len(items),
+        text="\n".join(texts),
+        calls=_answered(calls, results),
+        answer_schema=_schema_in(body["text"].get("format")) if isinstance(body.get("text"), dict) else None,
+        namespaces={full: (namespace, name) for full, namespace, name in flat if namespace is not None},
+    )
+
+
+# gemini-cli frames an MCP tool's output as <untrusted_context>...</untrusted_context>; the tool's own text is inside.
+_FRAME = re.compile(r"\A\s*<([A-Za-z_][\w-]*)>\n?(.*?)\n?</\1>\s*\Z", re.S)
+
+
+def _unframed(text: str) -> str:
+    match = _FRAME.match(text)
+    return match.group(2) if match else text
+
+
+def _gemini_response_text(response: object) -> tuple[str, bool]:
+    if not isinstance(response, dict):
+        return _text_of(response), False
+    if "error" in response:
+        error = response["error"]
+        return (error if isinstance(error, str) else json.dumps(error, ensure_ascii=False)), True
+    for key in ("output", "content", "result"):
+        if key in response:
+            value = response[key]
+            return _unframed(value if isinstance(value, str) else _text_of(value) or json.dumps(value)), False
+    return json.dumps(response, ensure_ascii=False), False
+
+
+def _gemini(body: dict[str, Any], path: str) -> Conversation:
+    tools = body.get("tools") if isinstance(body.get("tools"), list) else []
+    names = [str(d.get("name")) for t in _dicts(tools) for d in _dicts(t.get("functionDeclarations"))]
+    system_instruction = body.get("systemInstruction") or body.get("system_instruction")
+    calls: list[SeenCall] = []
+    answers: list[tuple[str | None, str, tuple[str, bool]]] = []
+    texts: list[str] = []
+    contents = _dicts(body.get("contents"))
+    for content in contents:
+        for part in _dicts(content.get("parts")):
+            if isinstance(part.get("text"), str) and content.get("role") != "model":
+                texts.append(part["text"])
+            call = part.get("functionCall")
+            if isinstance(call, dict):
+                call_id = str(call["id"]) if call.get("id") else None
+                calls.append(SeenCall(call_id, str(call.get("name")), _json_object(call.get("args"))))
+            response = part.get("functionResponse")
+            if isinstance(response, dict):
+                answer_id = str(response["id"]) if response.get("id") else None
+                answers.append((answer_id, str(response.get("name")), _gemini_response_text(response.get("response"))))
+    # Results pair with calls by id where both carry one, else in order.
+    answered: list[SeenCall] = []
+    by_id = {a[0]: a[2] for a in answers if a[0] is not None}
+    in_order = [a[2] for a in answers if a[0] is None or a[0] not in {c.id for c in calls}]
+    for call in calls:
+        if call.id is not None and call.id in by_id:
+            answered.append(SeenCall(call.id, call.name, call.arguments, *by_id[call.id]))
+        elif in_order:
+            answered.append(SeenCall(call.id, call.name, call.arguments, *in_order.pop(0)))
+        else:
+            answered.append(call)
+    model = path.rsplit("/", 1)[-1].split(":", 1)[0] if "/models/" in path else None
+    config = _dict(body.get("generationConfig"))
+    schema = config.get("responseJsonSchema") or config.get("responseSchema")
+    wants_json = config.get("responseMimeType") == "application/json"
+    return Conversation(
+        api="gemini",
+        model=model,
+        stream=path.endswith(":streamGenerateContent"),
+        tools=list(tools or []),
+        tool_names=names,
+        system_chars=len(_text_of(system_instruction.get("parts"))) if isinstance(system_instruction, dict) else 0,
+        messages=len(contents),
+        text="\n".join(texts),
+        calls=answered,
+        answer_schema=schema if isinstance(schema, dict) else ({} if wants_json else None),
+    )

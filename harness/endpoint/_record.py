@@ -1,0 +1,174 @@
+"""What the model was shown, per request: one line of `model-requests.jsonl` per request an agent sent.
+
+Nothing of the request's headers or query is kept (that is where keys travel), and no message text: the
+tools offered by name, their size as sent (compact JSON chars, o200k tokens), the system prompt's size, the
+usage answered, and for the scripted model what it answered.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ToolsurfaceError
+
+__all__ = [
+    "MODEL_REQUESTS",
+    "REQUEST_FORMAT",
+    "ModelRequest",
+    "RequestLog",
+    "Shown",
+    "ShownRequest",
+    "read_model_requests",
+    "shown",
+]
+
+MODEL_REQUESTS = "model-requests.jsonl"
+REQUEST_FORMAT = "toolsurface-model-request/1"
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    seq: int
+    time: str
+    endpoint: str
+    api: str | None
+    path: str
+    purpose: str
+    status: int
+    turn: int | None = None
+    model: str | None = None
+    stream: bool = False
+    tools: list[str] = field(default_factory=list)
+    stub_tools: list[str] = field(default_factory=list)
+    tools_chars: int = 0
+    tools_tokens: int = 0
+    system_chars: int = 0
+    messages: int = 0
+    usage: dict[str, int] | None = None
+    usage_source: str | None = None
+    reply: dict[str, Any] | None = None
+    error: str | None = None
+    duration_ms: float = 0.0
+    format: str = REQUEST_FORMAT
+
+
+class RequestLog:
+    """Appends records, one flushed line each, from the endpoint's request threads."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._seq = 0
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = path.open("a", encoding="utf-8")
+
+    def next_seq(self) -> int:
+        with self._lock:
+            self._seq += 1
+            return self._seq
+
+    def write(self, record: ModelRequest) -> None:
+        line = json.dumps(asdict(record), ensure_ascii=False) + "\n"
+        with self._lock:
+            if not self._file.closed:
+                self._file.write(line)
+                self._file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
+
+
+def read_model_requests(path: Path) -> list[ModelRequest]:
+    """The records of a run's model-requests.jsonl ([] when the run had no model endpoint)."""
+    if not path.exists():
+        return []
+    records = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            raise ToolsurfaceError(f"{path}:{number}: not JSON") from None
+        if not isinstance(data, dict) or data.get("format") != REQUEST_FORMAT:
+            found = data.get("format") if isinstance(data, dict) else None
+            raise ToolsurfaceError(f"{path}:{number}: model request format {found!r} is not {REQUEST_FORMAT!r}")
+        try:
+            records.append(ModelRequest(**data))
+        except TypeError as error:
+            raise ToolsurfaceError(f"{path}:{number}: does not match {REQUEST_FORMAT}: {error}") from None
+    # A pass-through writes a record once its answer is in, so lines may come out of order; seq is the order.
+    return sorted(records, key=lambda record: record.seq)
+
+
+@dataclass(frozen=True)
+class ShownRequest:
+    turn: int | None
+    tools: list[str]
+    stub_tools: int
+    chars: int
+    tokens: int
+    system_chars: int
+    input_tokens: int | None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What one run's model was shown: its first turn, its last (after every search), and the searches."""
+
+    requests: int
+    turns: int
+    first: ShownRequest | None
+    last: ShownRequest | None
+    searches: list[dict[str, Any]]
+    not_offered_calls: int
+    usage_source: str | None
+    input_tokens: int | None
+    errors: list[str]
+
+
+def _shown_request(record: ModelRequest) -> ShownRequest:
+    api_input = None
+    if record.usage is not None and record.usage_source == "api":
+        api_input = sum(record.usage.get(k, 0) for k in ("input_tokens", "cache_read_tokens", "cache_write_tokens"))
+    return ShownRequest(
+        record.turn,
+        record.tools,
+        len(record.stub_tools),
+        record.tools_chars,
+        record.tools_tokens,
+        record.system_chars,
+        api_input,
+    )
+
+
+def shown(records: Sequence[ModelRequest]) -> Shown | None:
+    """The summary of a run's model requests, or None when it had none."""
+    if not records:
+        return None
+    turns = [r for r in records if r.purpose == "turn"]
+    searches = []
+    for n, record in enumerate(turns):
+        reply = record.reply or {}
+        if reply.get("kind") != "search":
+            continue
+        after = turns[n + 1].tools if n + 1 < len(turns) else []
+        searches.append({"query": reply.get("tool"), "turn": record.turn, "tools_after": after})
+    api = [r for r in records if r.usage is not None and r.usage_source == "api"]
+    return Shown(
+        requests=len(records),
+        turns=len(turns),
+        first=_shown_request(turns[0]) if turns else None,
+        last=_shown_request(turns[-1]) if turns else None,
+        searches=searches,
+        not_offered_calls=sum(1 for r in turns if (r.reply or {}).get("offered") is False),
+        usage_source=records[0].usage_source if records else None,
+        input_tokens=sum(_shown_request(r).input_tokens or 0 for r in api) if api else None,
+        errors=[r.error for r in records if r.error],
+    )

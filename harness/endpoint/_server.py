@@ -1,0 +1,344 @@
+"""The model endpoint on 127.0.0.1: the scripted model, or a recording pass-through to a real API.
+
+It speaks Anthropic Messages, OpenAI Chat Completions, OpenAI Responses and Gemini generateContent, each as
+JSON or as server-sent events, and writes one record per request to model-requests.jsonl. A WebSocket
+upgrade is refused at once, so an agent that tries one first (codex) falls back to plain HTTP.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import threading
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from harness.agents.base import strip_server_prefix
+from harness.endpoint._answers import Answer, ModelUsage, count_answer, render_answer
+from harness.endpoint._conversation import Api, Conversation, api_for_path, read_conversation
+from harness.endpoint._record import ModelRequest, RequestLog
+from harness.endpoint._sample import sample_value
+from harness.endpoint._scripted import ScriptedModel, ScriptedTurn
+from harness.endpoint._usage import usage_from_body
+from harness.errors import ToolsurfaceError
+from harness.script_steps import Step
+
+__all__ = ["ModelEndpoint"]
+
+# Headers that belong to one connection, never forwarded.
+_HOP = {
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "host",
+    "content-length",
+    "accept-encoding",
+}
+_SIDE_ANSWER = "OK."
+_UPSTREAM_TIMEOUT_S = 600.0
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _tokens(text: str) -> int:
+    from harness.tokens import count_tokens
+
+    return count_tokens(text)
+
+
+class ModelEndpoint:
+    """One endpoint, for one run: `scripted` plays `steps`; `upstream` passes through to a real API.
+
+    `prompt` tells the run's own conversation from an agent's side requests (titles, quota checks), which
+    get a short text answer and are recorded as `side`.
+    """
+
+    def __init__(
+        self,
+        log_path: Path,
+        *,
+        steps: Sequence[Step] | None = None,
+        prompt: str | None = None,
+        upstream: str | None = None,
+        stub_tools: Sequence[str] = (),
+        port: int = 0,
+    ) -> None:
+        if (steps is None) == (upstream is None):
+            raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
+        self.log = RequestLog(log_path)
+        self.model = ScriptedModel(steps) if steps is not None else None
+        self.upstream = upstream
+        self.stub_tools = set(stub_tools)
+        self.port = port
+        lines = [line.strip() for line in (prompt or "").splitlines() if line.strip()]
+        self.probe = lines[0][:80] if lines else None
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def kind(self) -> str:
+        return "scripted" if self.model is not None else "record"
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "the endpoint is not started"
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def start(self) -> ModelEndpoint:
+        endpoint = self
+
+        class Handler(_Handler):
+            owner = endpoint
+
+        try:
+            self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        except OSError as error:
+            self.log.close()
+            raise ToolsurfaceError(
+                f"cannot serve the model endpoint on 127.0.0.1:{self.port}: {error.strerror or error}"
+            ) from None
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="model-endpoint", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        self.log.close()
+
+    def __enter__(self) -> ModelEndpoint:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def is_turn(self, conversation: Conversation) -> bool:
+        if not conversation.tool_names:
+            return False
+        return self.probe is None or self.probe in conversation.text
+
+    def is_stub_tool(self, name: str) -> bool:
+        """A tool the agent offers as one of the stub's: by its own name once the agent's prefix is off."""
+        if self.stub_tools:
+            return strip_server_prefix(name) in self.stub_tools
+        return name != strip_server_prefix(name)
+
+    def record(self, conversation: Conversation | None, seq: int | None = None, **fields: Any) -> None:
+        if conversation is not None:
+            fields.setdefault("model", conversation.model)
+            fields["stream"] = conversation.stream
+            fields["tools"] = conversation.tool_names
+            fields["stub_tools"] = [n for n in conversation.tool_names if self.is_stub_tool(n)]
+            text = _compact(conversation.tools) if conversation.tools else ""
+            fields["tools_chars"] = len(text)
+            fields["tools_tokens"] = _tokens(text) if text else 0
+            fields["system_chars"] = conversation.system_chars
+            fields["messages"] = conversation.messages
+        seq = seq if seq is not None else self.log.next_seq()
+        self.log.write(ModelRequest(seq=seq, time=_now(), endpoint=self.kind, **fields))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: ModelEndpoint
+    protocol_version = "HTTP/1.1"
+    server_version = "toolsurface-model-endpoint"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None  # the record is model-requests.jsonl
+
+    @property
+    def route(self) -> str:
+        return urlsplit(self.path).path
+
+    def _body(self) -> bytes:
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length > 0 else b""
+
+    def _send(self, status: int, content_type: str, body: bytes, close: bool = False) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
+
+    def _error(self, status: int, message: str) -> None:
+        body = {"type": "error", "error": {"type": "invalid_request_error", "message": message, "code": status}}
+        self._send(status, "application/json", json.dumps(body).encode("utf-8"))
+
+    def _refuse_upgrade(self) -> bool:
+        if self.headers.get("Upgrade", "").lower() != "websocket":
+            return False
+        self._send(426, "text/plain", b"WebSockets are not served here; use HTTP\n", close=True)
+        self.owner.record(None, api=api_for_path(self.route)[0], path=self.route, purpose="websocket", status=426)
+        return True
+
+    def do_GET(self) -> None:
+        if self._refuse_upgrade():
+            return
+        if self.owner.upstream is not None:
+            self._forward(b"")
+            return
+        api, what = api_for_path(self.route)
+        if what == "models":
+            self._send(200, "application/json", json.dumps({"object": "list", "data": [], "models": []}).encode())
+        else:
+            self._error(404, f"no such route: GET {self.route}")
+        self.owner.record(None, api=api, path=self.route, purpose=what, status=200 if what == "models" else 404)
+
+    def do_POST(self) -> None:
+        if self._refuse_upgrade():
+            return
+        body = self._body()
+        if self.owner.upstream is not None:
+            self._forward(body)
+            return
+        started = time.monotonic()
+        api, what = api_for_path(self.route)
+        try:
+            data = json.loads(body) if body else {}
+        except json.JSONDecodeError:
+            data = None
+        if api is None or not isinstance(data, dict):
+            problem = "the body is not a JSON object" if api is not None else f"no such route: POST {self.route}"
+            self._error(400 if api is not None else 404, problem)
+            self.owner.record(None, api=api, path=self.route, purpose=what, status=400 if api else 404, error=problem)
+            return
+        tokens = _tokens(_compact(data))
+        if what == "count":
+            self._send(200, "application/json", count_answer(api, tokens))
+            self.owner.record(None, api=api, path=self.route, purpose="count", status=200)
+            return
+        conversation = read_conversation(api, data, self.route)
+        self._scripted(api, conversation, tokens, started)
+
+    def _scripted(self, api: Api, conversation: Conversation, tokens: int, started: float) -> None:
+        assert self.owner.model is not None
+        model = conversation.model or "scripted"
+        turn: ScriptedTurn | None = None
+        if self.owner.is_turn(conversation):
+            turn = self.owner.model.next_turn(conversation)
+            answer = turn.answer
+            if turn.wait_s > 0:
+                time.sleep(turn.wait_s)
+        elif conversation.answer_schema is not None:
+            answer = Answer(text=_compact(sample_value(conversation.answer_schema)))
+        else:
+            answer = Answer(text=_SIDE_ANSWER)
+        output = _tokens(answer.text or "" if answer.call is None else _compact(answer.call.arguments)) + 1
+        usage = ModelUsage(input_tokens=tokens, output_tokens=output)
+        content_type, payload = render_answer(api, answer, model, usage, conversation.stream)
+        reply: dict[str, Any] | None = None
+        if turn is not None:
+            reply = {"kind": turn.kind, "step": turn.step, "tool": turn.tool, "offered": turn.offered}
+            if answer.call is not None:
+                reply["name"] = answer.call.name
+            if turn.skipped:
+                reply["skipped_steps"] = turn.skipped
+        self.owner.record(
+            conversation,
+            api=api,
+            path=self.route,
+            purpose="turn" if turn is not None else "side",
+            status=200,
+            turn=len(conversation.calls) + 1 if turn is not None else None,
+            usage={"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens},
+            usage_source="scripted",
+            reply=reply,
+            error=turn.error if turn is not None else None,
+            duration_ms=round((time.monotonic() - started) * 1000, 3),
+        )
+        # Recorded before the answer goes out, so the records keep the order of the conversation.
+        self._send(200, content_type, payload)
+
+    def _forward(self, body: bytes) -> None:
+        """Pass the request to the real API with the agent's own headers (its key among them), stream the
+        answer back unchanged, and record what the request offered and the usage the API answered."""
+        assert self.owner.upstream is not None
+        started = time.monotonic()
+        seq = self.owner.log.next_seq()  # the request's place, though its record is written once the answer is in
+        upstream = urlsplit(self.owner.upstream)
+        target = upstream.path.rstrip("/") + self.path
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP}
+        headers["Accept-Encoding"] = "identity"
+        connection_class = http.client.HTTPSConnection if upstream.scheme == "https" else http.client.HTTPConnection
+        connection = connection_class(upstream.hostname or "", upstream.port, timeout=_UPSTREAM_TIMEOUT_S)
+        api, what = api_for_path(self.route)
+        captured: list[bytes] = []
+        status = 502
+        error: str | None = None
+        response: http.client.HTTPResponse | None = None
+        try:
+            connection.request(self.command, target, body=body or None, headers=headers)
+            response = connection.getresponse()
+            status = response.status
+            self.send_response(status)
+            for key, value in response.getheaders():
+                if key.lower() not in _HOP:
+                    self.send_header(key, value)
+            self.send_header("Connection", "close")
+            self.close_connection = True
+            self.end_headers()
+            while chunk := response.read1(65536):
+                captured.append(chunk)
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except (OSError, http.client.HTTPException) as failure:
+            error = f"upstream {upstream.scheme}://{upstream.hostname}: {type(failure).__name__}: {failure}"
+            if not captured:
+                with contextlib.suppress(OSError):
+                    self._error(502, error)
+        finally:
+            if response is not None:
+                response.close()
+            connection.close()
+        conversation: Conversation | None = None
+        fields: dict[str, Any] = {}
+        if api is not None and what == "generate" and body:
+            try:
+                data = json.loads(body)
+            except json.JSONDecodeError:
+                data = None
+            if isinstance(data, dict):
+                conversation = read_conversation(api, data, self.route)
+                is_turn = self.owner.is_turn(conversation)
+                fields["purpose"] = "turn" if is_turn else "side"
+                fields["turn"] = len(conversation.calls) + 1 if is_turn else None
+        usage = usage_from_body(b"".join(captured)) if api is not None else None
+        if usage is not None:
+            fields["usage"] = {k: v for k, v in vars(usage).items()}
+            fields["usage_source"] = "api"
+        self.owner.record(
+            conversation,
+            seq,
+            api=api,
+            path=self.route,
+            status=status,
+            error=error,
+            duration_ms=round((time.monotonic() - started) * 1000, 3),
+            **{"purpose": what, **fields},
+        )

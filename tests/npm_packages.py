@@ -1,0 +1,72 @@
+"""Pinned npm packages the tests run for real (MCP servers, agent CLIs), installed once into
+~/.cache/toolsurface/PREFIX; later sessions reuse the cache, and two test runs at once take turns."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+__all__ = ["AGENT_CLIS", "agent_clis_dir", "cache_dir", "install_npm"]
+
+# The versions the agent adapters were checked against (harness/agents: min_version).
+AGENT_CLIS = {
+    "claude": "@anthropic-ai/claude-code@2.1.197",
+    "codex": "@openai/codex@0.171.0",
+    "gemini": "@google/gemini-cli@0.61.0",
+}
+
+
+def cache_dir(name: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "toolsurface" / name
+
+
+def install_npm(prefix: Path, packages: Mapping[str, str], present: Callable[[str], bool]) -> Path:
+    """`npm install` of every package spec whose name `present` says is missing; returns the prefix."""
+
+    def missing() -> list[str]:
+        return [spec for name, spec in packages.items() if not present(name)]
+
+    if not missing():
+        return prefix
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        pytest.fail("node and npm are needed: install Node.js >= 20 (e.g. apt-get install nodejs npm)")
+    prefix.mkdir(parents=True, exist_ok=True)
+    with (prefix / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        wanted = missing()
+        if wanted:
+            done = subprocess.run(
+                [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", *wanted],
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
+            if done.returncode != 0:
+                pytest.fail(f"npm install {' '.join(wanted)} failed: {done.stderr[-800:]}")
+            still = missing()
+            if still:
+                pytest.fail(f"npm install {' '.join(still)} left no executable behind")
+    return prefix
+
+
+def agent_clis_dir(packages: Mapping[str, str] = AGENT_CLIS, name: str = "agent-clis") -> Path:
+    """The bin directory holding the pinned agent CLIs (claude, codex, gemini)."""
+    prefix = cache_dir(name)
+    bin_dir = prefix / "node_modules" / ".bin"
+
+    def present(cli: str) -> bool:
+        version = packages[cli].rsplit("@", 1)[1]
+        package = packages[cli].rsplit("@", 1)[0]
+        manifest = prefix / "node_modules" / package / "package.json"
+        return (bin_dir / cli).exists() and manifest.is_file() and f'"version": "{version}"' in manifest.read_text()
+
+    install_npm(prefix, packages, present)
+    return bin_dir
