@@ -563,13 +563,25 @@ def session_run_command(
         planned = plan_study(config)
         with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}", len(planned)) as finished:
             try:
-                run_study(config, planned, finished, stubs)
+                records = run_study(config, planned, finished, stubs)
             except KeyboardInterrupt:
-                _fail(f"interrupted; finished runs are kept in {out} and a rerun resumes")
-    study = score_study(find_runs([out]))
-    write_json_atomic(out / "study.json", study.to_json())
+                _fail(f"interrupted; finished runs are kept in {config.out} and a rerun resumes")
+    study = score_study(find_runs([config.out]))
+    write_json_atomic(config.out / "study.json", study.to_json())
     click.echo(study_markdown(study).rstrip("\n"))
-    click.echo(f"wrote {out / 'study.json'}", err=True)
+    click.echo(f"wrote {config.out / 'study.json'}", err=True)
+    failed = [r for r in records if r.result.status != "ok"]
+    if failed:
+        counts = ", ".join(
+            f"{status} {sum(1 for r in failed if r.result.status == status)}"
+            for status in sorted({r.result.status for r in failed})
+        )
+        click.echo(
+            f"toolsurface: {len(failed)} of {len(records)} runs did not end ok ({counts}): first error: "
+            f"{failed[0].result.error}; a rerun into {config.out} runs them again",
+            err=True,
+        )
+        raise SystemExit(1)
 
 
 @contextlib.contextmanager

@@ -11,10 +11,13 @@ import contextlib
 import hashlib
 import os
 import platform
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -59,6 +62,7 @@ __all__ = [
     "parse_agent_choice",
     "parse_shard",
     "plan_study",
+    "run_folder_name",
     "run_study",
     "score_calls",
 ]
@@ -104,6 +108,12 @@ class StudyConfig:
     model_endpoint: EndpointSpec | None = None
     keep_agent_files: bool = False
 
+    def __post_init__(self) -> None:
+        # Resolved once, against the directory the study started in: agents and stubs run elsewhere.
+        object.__setattr__(self, "out", Path(os.path.abspath(self.out)))
+        if self.script is not None:
+            object.__setattr__(self, "script", Path(os.path.abspath(self.script)))
+
     @property
     def harness_client(self) -> bool:
         """Some agent's stub is started by toolsurface's own MCP client (script, openai)."""
@@ -123,6 +133,14 @@ class PlannedRun:
     initial_state: dict[str, Any]
     choice: AgentChoice
     tool_names: tuple[str, ...] = ()
+
+
+def run_folder_name(surface: str) -> str:
+    """The folder a surface's runs go in, from its name: one path component inside --out, whatever the name."""
+    folder = re.sub(r"[^A-Za-z0-9._-]+", "-", surface).lstrip(".-")
+    if not folder:
+        raise ToolsurfaceError(f"surface name {surface!r} cannot name a run folder; give it letters or digits")
+    return folder
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -196,12 +214,18 @@ def plan_study(config: StudyConfig) -> list[PlannedRun]:
     except OSError as error:
         raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
     planned = []
+    folders: dict[str, str] = {}
     for spec in config.surfaces:
         definition, digest, names, initial = _prepare_surface(_surface_spec(spec))
+        folder = run_folder_name(definition.name)
+        if folders.setdefault(folder, definition.name) != definition.name:
+            raise ToolsurfaceError(
+                f"surfaces {folders[folder]!r} and {definition.name!r} would share the run folder {folder!r}"
+            )
         for choice in config.agents:
             script = _script_for(config, choice, definition.name)
             for index in range(config.runs):
-                run_dir = config.out / "runs" / definition.name / f"{choice.label}-r{index + 1:03d}"
+                run_dir = config.out / "runs" / folder / f"{choice.label}-r{index + 1:03d}"
                 planned.append(
                     PlannedRun(
                         _surface_spec(spec),
@@ -324,12 +348,13 @@ class _Claim:
 
 
 def _finished(run_dir: Path) -> RunRecord | None:
-    """A run that already ended (any status but interrupted) is kept, so a study resumes."""
+    """A run that ended ok is kept, so a study resumes; one that did not (interrupted, timed out, an agent
+    error such as an unreachable endpoint) is run again."""
     try:
         record = read_run(run_dir)
     except RunStateError:
         return None
-    return None if record.result.status == "interrupted" else record
+    return record if record.result.status == "ok" else None
 
 
 async def _run_one(
@@ -424,7 +449,9 @@ async def _write_result(
     from stubs.calllog import read_log
 
     calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
-    has_state = await _wait_for(state_path, STATE_WAIT_S if report.status != "interrupted" else 1.0)
+    # The stub opens its log as it starts: without one it never ran, and no state will come.
+    started_stub = calls_path.exists()
+    has_state = await _wait_for(state_path, STATE_WAIT_S if started_stub and report.status != "interrupted" else 1.0)
     state = json.loads(state_path.read_text(encoding="utf-8")) if has_state else None
     log = read_log(calls_path) if calls_path.exists() else []
     calls, refusals, tools_called = score_calls(log)
@@ -545,11 +572,25 @@ def run_study(
         if on_finished is not None:
             on_finished(run, done)
 
+    stopped_by: list[int] = []
+
+    async def stop_on_signal(scope: anyio.CancelScope) -> None:
+        # SIGTERM or SIGHUP ends a study as Ctrl-C does: runs cancelled, marked interrupted, temp folders gone.
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+            async for signum in signals:
+                stopped_by.append(signum)
+                scope.cancel()
+                return
+
     async def main() -> None:
         limiter = anyio.CapacityLimiter(max(1, config.jobs))
-        async with anyio.create_task_group() as group:
-            for run in planned:
-                group.start_soon(one, run, limiter)
+        async with anyio.create_task_group() as outer:
+            if threading.current_thread() is threading.main_thread():
+                outer.start_soon(stop_on_signal, outer.cancel_scope)
+            async with anyio.create_task_group() as group:
+                for run in planned:
+                    group.start_soon(one, run, limiter)
+            outer.cancel_scope.cancel()
 
     config.out.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
@@ -561,5 +602,7 @@ def run_study(
             anyio.run(main)
         except BaseExceptionGroup as group:
             raise _first_cause(group) from None
+        if stopped_by:
+            raise KeyboardInterrupt
     order = {p.run_dir: n for n, p in enumerate(planned)}
     return sorted(records, key=lambda r: order.get(r.path, 0))

@@ -241,6 +241,7 @@ def test_a_timed_out_run_keeps_the_last_error_the_agent_reported(clis: Path, tmp
     finally:
         server.shutdown()
         server.server_close()
+    assert done.returncode == 1
     result = json.loads((run_dir(out, "v2", "claude") / "result.json").read_text(encoding="utf-8"))
     assert result["status"] == "timeout"
     assert result["error"].startswith("claude did not finish within 8 s; its last error: API request failed")
@@ -254,7 +255,7 @@ def test_max_turns_ends_a_real_claude_run_as_an_agent_error_keeping_its_calls(cl
         "session", "run", "--agent", "claude:full-list", "--model-endpoint", "scripted", "--surface", "v2",
         "--max-turns", "3", "--out", str(out), env=cli_env(clis, tmp_path / "home"), cwd=tmp_path, timeout=300,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1 and "1 of 1 runs did not end ok (agent-error 1)" in done.stderr
     result = json.loads((run_dir(out, "v2", "claude") / "result.json").read_text(encoding="utf-8"))
     assert result["status"] == "agent-error" and result["error"] == "max turns reached"
     assert result["calls"] == 3

@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +18,7 @@ from harness.checks import CheckInput, evaluate
 from harness.run_record import read_run
 from harness.scenario import load_scenario
 from harness.scoring import pass_hat_k, runs_needed
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +152,8 @@ def test_a_run_killed_by_its_timeout_is_marked_and_keeps_its_calls(tmp_path: Pat
         "--out",
         str(out),
     )
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.strip().splitlines()[-1].startswith("toolsurface: 1 of 1 runs did not end ok (timeout 1)")
     record = read_run(out / "runs" / "v2" / "script-full-list-r001")
     assert record.result.status == "timeout" and record.result.calls == 2 and not record.result.passed
     assert record.result.tools_called == ["item_get", "item_get"]
@@ -223,3 +228,73 @@ def test_checks_catch_the_silent_failures() -> None:
     assert not results["section-read"].passed and "Rollback" in results["section-read"].detail
     assert not results["subtask-created"].passed and not results["proposal-approved"].passed
     assert results["summary-changed"].passed is False
+
+
+def test_a_relative_out_is_resolved_against_the_directory_the_study_started_in(tmp_path: Path) -> None:
+    run = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--out", "rel", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    record = read_run(tmp_path / "rel" / "runs" / "v2" / "script-full-list-r001")
+    assert record.result.calls == 14 and record.result.passed
+    assert (tmp_path / "rel" / "runs" / "v2" / "script-full-list-r001" / "state.json").is_file()
+
+
+@pytest.mark.parametrize("name", ["../../../escaped", "/tmp/absolute-escape", ".hidden"])
+def test_a_surface_name_that_would_leave_out_gives_one_folder_inside_it(tmp_path: Path, name: str) -> None:
+    module = tmp_path / "renamed.py"
+    module.write_text(
+        "import dataclasses\nfrom surfaces.conderis.v2 import SURFACE as V2\n"
+        f"SURFACE = dataclasses.replace(V2, name={name!r})\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "deep" / "out"
+    script = ROOT / "sessions" / "scripts" / "six-tasks" / "v2.json"
+    run = run_cli(
+        "session", "run", "--agent", "script", "--surface", str(module), "--script", str(script), "--out", str(out)
+    )
+    assert run.returncode == 0, run.stderr
+    [spec] = list(out.rglob("spec.json"))
+    assert spec.parent.parent.parent == out / "runs" and not spec.parent.parent.name.startswith(".")
+    assert json.loads(spec.read_text(encoding="utf-8"))["surface"] == name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deep", "renamed.py"]
+
+
+def test_a_run_that_did_not_end_ok_exits_1_and_a_rerun_runs_it_again(tmp_path: Path) -> None:
+    args = (
+        "session", "run", "--agent", "openai", "--surface", "v2", "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    first = run_cli(*args, env={"OPENAI_API_KEY": "sk-test"})
+    assert first.returncode == 1, first.stderr
+    last = first.stderr.strip().splitlines()[-1]
+    assert last.startswith(
+        "toolsurface: 1 of 1 runs did not end ok (agent-error 1): first error: POST http://127.0.0.1:9"
+    )
+    assert "| agent-error 1 |" in first.stdout
+    result = tmp_path / "runs" / "v2" / "openai-full-list-r001" / "result.json"
+    before = result.stat().st_mtime_ns
+    again = run_cli(*args, env={"OPENAI_API_KEY": "sk-test"})
+    assert again.returncode == 1 and result.stat().st_mtime_ns != before
+
+
+def test_sigterm_ends_a_study_as_interrupted_and_leaves_no_temporary_folder(tmp_path: Path) -> None:
+    script = tmp_path / "slow.json"
+    steps = [{"call": "item_get", "arguments": {"projectId": "acme-shop", "number": 14}}, {"wait": 120}]
+    script.write_text(json.dumps({"format": "toolsurface-script/1", "steps": steps}), encoding="utf-8")
+    scratch, out = tmp_path / "tmp", tmp_path / "out"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    with subprocess.Popen(
+        [sys.executable, "-m", "harness", "session", "run", "--agent", "script", "--surface", "v2", "--script",
+         str(script), "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    ) as process:  # fmt: skip
+        calls = out / "runs" / "v2" / "script-full-list-r001" / "calls.jsonl"
+        deadline = time.monotonic() + 60
+        while not (calls.exists() and "item_get" in calls.read_text(encoding="utf-8")):
+            assert time.monotonic() < deadline and process.poll() is None, "the run never made its first call"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 2 and stderr.strip().splitlines()[-1].startswith("toolsurface: interrupted")
+    assert read_run(calls.parent).result.status == "interrupted"
+    assert list(scratch.iterdir()) == []

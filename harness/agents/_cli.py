@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -97,15 +98,16 @@ class CliAgent(ABC):
         """The CLI's version, or AgentUnavailable naming the version needed."""
         needed = ".".join(map(str, self.min_version))
         try:
-            done = subprocess.run(
-                [executable, "--version"],
-                capture_output=True,
-                text=True,
-                env=dict(env),
-                timeout=VERSION_TIMEOUT_S,
-                stdin=subprocess.DEVNULL,
-                check=False,
-            )
+            with tempfile.TemporaryDirectory(prefix="toolsurface-version-") as scratch:
+                done = subprocess.run(
+                    [executable, "--version"],
+                    capture_output=True,
+                    text=True,
+                    env=self.version_env(env, Path(scratch)),
+                    timeout=VERSION_TIMEOUT_S,
+                    stdin=subprocess.DEVNULL,
+                    check=False,
+                )
         except (OSError, subprocess.TimeoutExpired) as error:
             raise AgentUnavailable(
                 f"{self.name}: {executable} --version failed ({error}); {self.name} {needed} or newer is needed"
@@ -126,8 +128,13 @@ class CliAgent(ABC):
         """Add what only the CLI's stderr tells (a CLI that logs some events there and not in its transcript)."""
         return None
 
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        """The environment `--version` runs in; `scratch` is an empty directory removed after it."""
+        return dict(env)
+
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
-        """What the run left outside its run directory (in the user's home), removed after it."""
+        """What the run left behind that is no part of its record (in the user's home or the run's own
+        agent home), removed after it unless --keep-agent-files."""
         return []
 
     def check_mode(self, mode: str) -> None:

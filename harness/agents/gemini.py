@@ -103,6 +103,17 @@ class GeminiAgent(CliAgent):
         files = {gemini_home / ".gemini" / "settings.json": json.dumps(settings, indent=2) + "\n"}
         return Invocation(tuple(argv), env, files, links)
 
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        # Even `--version` writes a projects file into its home: give it one that is thrown away.
+        return {**env, "GEMINI_CLI_HOME": str(scratch)}
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """Everything gemini-cli wrote into the run's own home but the settings it was given."""
+        home_dir = ctx.run_dir / GEMINI_HOME / ".gemini"
+        if not home_dir.is_dir():
+            return []
+        return [path for path in home_dir.iterdir() if path.name != "settings.json"]
+
     def exit_error(self, code: int) -> str | None:
         return _EXITS.get(code)
 

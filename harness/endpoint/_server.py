@@ -8,6 +8,7 @@ upgrade is refused at once, so an agent that tries one first (codex) falls back 
 from __future__ import annotations
 
 import contextlib
+import functools
 import http.client
 import json
 import threading
@@ -116,7 +117,9 @@ class ModelEndpoint:
                 f"cannot serve the model endpoint on 127.0.0.1:{self.port}: {error.strerror or error}"
             ) from None
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="model-endpoint", daemon=True)
+        # A short poll: shutdown() waits for the loop to notice, and a run waits for shutdown().
+        serve = functools.partial(self._server.serve_forever, poll_interval=0.02)
+        self._thread = threading.Thread(target=serve, name="model-endpoint", daemon=True)
         self._thread.start()
         return self
 
