@@ -1,7 +1,7 @@
 """Model endpoints on loopback: the scripted model that plays a scenario script inside a real agent CLI, and
 a recording pass-through to a real API; either way each request the model received is recorded."""
 
-from harness.endpoint._answers import Answer, ModelUsage, ToolCall
+from harness.endpoint._answers import Answer, ToolCall
 from harness.endpoint._conversation import Conversation, SeenCall, api_for_path, read_conversation
 from harness.endpoint._record import (
     MODEL_REQUESTS,
@@ -24,7 +24,6 @@ __all__ = [
     "EndpointSpec",
     "ModelEndpoint",
     "ModelRequest",
-    "ModelUsage",
     "ScriptedModel",
     "ScriptedTurn",
     "SeenCall",

@@ -9,9 +9,10 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from harness.agents.base import Usage
 from harness.endpoint._conversation import Api
 
-__all__ = ["Answer", "ModelUsage", "ToolCall", "count_answer", "render_answer"]
+__all__ = ["Answer", "ToolCall", "count_answer", "render_answer"]
 
 
 @dataclass(frozen=True)
@@ -20,14 +21,6 @@ class ToolCall:
     name: str
     arguments: dict[str, Any]
     namespace: str | None = None
-
-
-@dataclass(frozen=True)
-class ModelUsage:
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
 
 
 @dataclass(frozen=True)
@@ -52,7 +45,7 @@ def _id(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:24]}"
 
 
-def _anthropic(answer: Answer, model: str, usage: ModelUsage, stream: bool) -> tuple[str, bytes]:
+def _anthropic(answer: Answer, model: str, usage: Usage, stream: bool) -> tuple[str, bytes]:
     if answer.call is not None:
         block: dict[str, Any] = {
             "type": "tool_use",
@@ -108,7 +101,7 @@ def _anthropic(answer: Answer, model: str, usage: ModelUsage, stream: bool) -> t
     )
 
 
-def _chat(answer: Answer, model: str, usage: ModelUsage, stream: bool) -> tuple[str, bytes]:
+def _chat(answer: Answer, model: str, usage: Usage, stream: bool) -> tuple[str, bytes]:
     created = int(time.time())
     completion_id = _id("chatcmpl-")
     usage_json = {
@@ -148,7 +141,7 @@ def _chat(answer: Answer, model: str, usage: ModelUsage, stream: bool) -> tuple[
     return "text/event-stream", data + b"data: [DONE]\n\n"
 
 
-def _responses(answer: Answer, model: str, usage: ModelUsage, stream: bool) -> tuple[str, bytes]:
+def _responses(answer: Answer, model: str, usage: Usage, stream: bool) -> tuple[str, bytes]:
     response_id = _id("resp_")
     if answer.call is not None:
         item: dict[str, Any] = {
@@ -213,7 +206,7 @@ def _responses(answer: Answer, model: str, usage: ModelUsage, stream: bool) -> t
     return "text/event-stream", _sse(events)
 
 
-def _gemini(answer: Answer, model: str, usage: ModelUsage, stream: bool) -> tuple[str, bytes]:
+def _gemini(answer: Answer, model: str, usage: Usage, stream: bool) -> tuple[str, bytes]:
     if answer.call is not None:
         part: dict[str, Any] = {
             "functionCall": {"id": answer.call.id, "name": answer.call.name, "args": answer.call.arguments}
@@ -236,7 +229,7 @@ def _gemini(answer: Answer, model: str, usage: ModelUsage, stream: bool) -> tupl
     return "text/event-stream", _sse([(None, body)])
 
 
-def render_answer(api: Api, answer: Answer, model: str, usage: ModelUsage, stream: bool) -> tuple[str, bytes]:
+def render_answer(api: Api, answer: Answer, model: str, usage: Usage, stream: bool) -> tuple[str, bytes]:
     """The content type and body of `answer` in `api`'s shape."""
     renderers = {"anthropic": _anthropic, "openai-chat": _chat, "openai-responses": _responses, "gemini": _gemini}
     return renderers[api](answer, model, usage, stream)

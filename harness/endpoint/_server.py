@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.agents.base import strip_server_prefix
-from harness.endpoint._answers import Answer, ModelUsage, count_answer, render_answer
+from harness.agents.base import Usage, strip_server_prefix
+from harness.endpoint._answers import Answer, count_answer, render_answer
 from harness.endpoint._conversation import Api, Conversation, api_for_path, read_conversation
 from harness.endpoint._record import ModelRequest, RequestLog
 from harness.endpoint._sample import sample_value
@@ -253,7 +253,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             answer = Answer(text=_SIDE_ANSWER)
         output = _tokens(answer.text or "" if answer.call is None else _compact(answer.call.arguments)) + 1
-        usage = ModelUsage(input_tokens=tokens, output_tokens=output)
+        usage = Usage(input_tokens=tokens, output_tokens=output)
         content_type, payload = render_answer(api, answer, model, usage, conversation.stream)
         reply: dict[str, Any] | None = None
         if turn is not None:

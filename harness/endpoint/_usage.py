@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from harness.endpoint._answers import ModelUsage
+from harness.agents.base import Usage
 
 __all__ = ["usage_from_body"]
 
@@ -52,7 +52,7 @@ def _usages(value: object) -> Iterator[tuple[str, dict[str, Any]]]:
             yield from _usages(item)
 
 
-def usage_from_body(body: bytes) -> ModelUsage | None:
+def usage_from_body(body: bytes) -> Usage | None:
     """The last figure of each kind the answer gave (a stream repeats and completes them), or None."""
     found: dict[str, int] = {}
     for obj in _objects(body):
@@ -89,12 +89,12 @@ def usage_from_body(body: bytes) -> ModelUsage | None:
         return None
     if "prompt" in found:
         cached = found.get("cached", 0)
-        return ModelUsage(
+        return Usage(
             input_tokens=max(found["prompt"] - cached, 0),
             output_tokens=found.get("output", 0),
             cache_read_tokens=cached,
         )
-    return ModelUsage(
+    return Usage(
         input_tokens=found.get("input", 0),
         output_tokens=found.get("output", 0),
         cache_read_tokens=found.get("cache_read", 0),
