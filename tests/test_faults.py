@@ -68,7 +68,8 @@ def test_a_stub_killed_mid_session_marks_the_run_and_keeps_its_log(tmp_path: Pat
     for pid in stubs:
         os.kill(pid, signal.SIGKILL)
     _, stderr = study.communicate(timeout=120)
-    assert study.returncode == 0, stderr
+    # The run did not end ok, so the study says so in its last line and exits 1.
+    assert study.returncode == 1 and b"1 of 1 runs did not end ok (agent-error 1)" in stderr, stderr
     record = read_run(out / "runs" / "v2" / "script-full-list-r001")
     assert record.result.status == "agent-error" and record.result.error
     assert record.result.tools_called == ["item_get", "item_get"] and not record.result.passed
@@ -96,7 +97,7 @@ def test_a_hanging_agent_is_ended_with_everything_it_started(tmp_path: Path) -> 
         str(out),
         timeout=120,
     )
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1 and "1 of 1 runs did not end ok (timeout 1)" in run.stderr, run.stderr
     record = read_run(out / "runs" / "v2" / "script-full-list-r001")
     assert record.result.status == "timeout" and record.result.calls == 1
     assert processes_with(str(out)) == []

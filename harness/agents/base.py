@@ -24,6 +24,7 @@ __all__ = [
     "RunStatus",
     "ServerCommand",
     "Usage",
+    "describe_failure",
     "strip_server_prefix",
 ]
 
@@ -158,3 +159,10 @@ def strip_server_prefix(name: str) -> str:
         if name.startswith(prefix):
             return name[len(prefix) :]
     return name
+
+
+def describe_failure(failure: BaseException) -> str:
+    """One line for an exception, the one inside a task group's group of one where there is one."""
+    while isinstance(failure, BaseExceptionGroup) and len(failure.exceptions) == 1:
+        failure = failure.exceptions[0]
+    return f"{type(failure).__name__}: {failure}"

@@ -73,7 +73,11 @@ class ClaudeAgent(CliAgent):
         env = agent_env(ctx)
         config = ctx.run_dir / MCP_CONFIG
         command, args = server_launch(ctx.server)
-        stub = {"type": "stdio", "command": command, "args": args, "env": dict(ctx.server.env)}
+        stub: dict[str, object] = {"type": "stdio", "command": command, "args": args, "env": dict(ctx.server.env)}
+        if ctx.mode == "full-list":
+            # Else the first request may leave before the stub connects, with none of its tools (seen under load).
+            # On demand, ToolSearch waits for a server still connecting, and alwaysLoad would undo the deferral.
+            stub["alwaysLoad"] = True
         # Isolation without a temporary CLAUDE_CONFIG_DIR, which would lose a subscription login kept
         # there: --strict-mcp-config drops every other MCP server, --setting-sources "" drops user,
         # project and local settings (their hooks, permissions, plugins), and --settings turns off any

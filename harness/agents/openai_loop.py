@@ -32,6 +32,7 @@ from harness.agents.base import (
     RunContext,
     RunStatus,
     Usage,
+    describe_failure,
 )
 from harness.endpoint import DUMMY_KEY
 
@@ -191,7 +192,7 @@ class OpenAIAgent:
                 if scope.cancelled_caught:
                     status, error = "timeout", f"the run did not finish within {ctx.timeout:g} s"
             except Exception as failure:  # the runner wants a report for every session, not a traceback
-                status, error = "agent-error", _describe(failure)
+                status, error = "agent-error", describe_failure(failure)
             if error is not None:
                 error = transcript.redact(error)
             transcript.write(
@@ -235,7 +236,10 @@ class OpenAIAgent:
                     client = await stack.enter_async_context(Client(stdio_client(params, errlog=errlog), mode="legacy"))
                     functions = await _list_functions(client)
                 except Exception as failure:
-                    return "agent-error", f"the stub server did not start ({ctx.server.command}): {_describe(failure)}"
+                    return (
+                        "agent-error",
+                        f"the stub server did not start ({ctx.server.command}): {describe_failure(failure)}",
+                    )
                 return await _converse(client, functions, ctx, endpoint, progress, transcript, deadline)
 
 
@@ -493,9 +497,3 @@ async def _run_call(
 def _block_text(block: object) -> str:
     text = getattr(block, "text", None)
     return text if isinstance(text, str) else f"[{getattr(block, 'type', 'unknown')} content]"
-
-
-def _describe(failure: BaseException) -> str:
-    while isinstance(failure, BaseExceptionGroup) and len(failure.exceptions) == 1:
-        failure = failure.exceptions[0]
-    return f"{type(failure).__name__}: {failure}"

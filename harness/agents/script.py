@@ -13,7 +13,7 @@ from typing import IO, Any
 
 import anyio
 
-from harness.agents.base import UNKNOWN_TOOL, AgentReport, AgentUnavailable, Event, RunContext
+from harness.agents.base import UNKNOWN_TOOL, AgentReport, AgentUnavailable, Event, RunContext, describe_failure
 from harness.script_steps import ScriptError, Step, answer_value, load_script, report_part, resolve_arguments
 
 __all__ = ["ScriptAgent"]
@@ -47,7 +47,7 @@ class ScriptAgent:
                 except ScriptError as error:
                     report.status, report.error = "agent-error", str(error)
                 except Exception as error:  # the stub went away or the connection broke: keep what we have
-                    report.status, report.error = "agent-error", f"{type(error).__name__}: {error}"
+                    report.status, report.error = "agent-error", describe_failure(error)
             if scope.cancelled_caught:
                 report.status, report.error = "timeout", f"timed out after {ctx.timeout:g} s"
         report.final_answer = "\n\n".join(a for a in answer if a) or None

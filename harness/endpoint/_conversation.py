@@ -153,7 +153,7 @@ def _anthropic(body: dict[str, Any], path: str) -> Conversation:
         messages=len(messages),
         text="\n".join(texts),
         calls=_answered(calls, results),
-        answer_schema=_schema_in(body.get("output_format")),
+        answer_schema=_schema_in(body.get("output_format") or _dict(body.get("output_config")).get("format")),
     )
 
 

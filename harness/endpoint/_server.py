@@ -137,9 +137,13 @@ class ModelEndpoint:
         self.close()
 
     def is_turn(self, conversation: Conversation) -> bool:
-        if not conversation.tool_names:
+        """A request of the run's own conversation: it carries the scenario's prompt and asks for no structured
+        answer (a title, a router's choice). Without a prompt to look for, any request that offers tools."""
+        if conversation.answer_schema is not None:
             return False
-        return self.probe is None or self.probe in conversation.text
+        if self.probe is None:
+            return bool(conversation.tool_names)
+        return self.probe in conversation.text
 
     def is_stub_tool(self, name: str) -> bool:
         """A tool the agent offers as one of the stub's: by its own name once the agent's prefix is off."""
