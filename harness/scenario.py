@@ -41,18 +41,31 @@ def scenario_names() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
 
 
-def load_scenario(spec: str) -> Scenario:
-    """A bundled scenario by name, or a path to a scenario JSON file."""
-    path = Path(spec) if spec.endswith(".json") or os.sep in spec else sessions_dir() / "scenarios" / f"{spec}.json"
-    if not path.is_file():
-        raise ScenarioError(f"unknown scenario {spec!r}; known: {', '.join(scenario_names()) or '(none)'}")
-    raw = path.read_bytes()
+def _read(path: Path, raw: bytes) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as error:
         raise ScenarioError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ScenarioError(f'{path}: not a scenario (expected "format": "{FORMAT}")')
+    return data
+
+
+def load_scenario(spec: str) -> Scenario:
+    """A bundled scenario by name, or a path to a scenario JSON file."""
+    path = Path(spec) if spec.endswith(".json") or os.sep in spec else sessions_dir() / "scenarios" / f"{spec}.json"
+    if not path.is_file():
+        raise ScenarioError(f"unknown scenario {spec!r}; known: {', '.join(scenario_names()) or '(none)'}")
+    raw = path.read_bytes()
+    data = _read(path, raw)
+    base = data.get("extends")
+    if base is not None:
+        # A scenario that only renames another (its scripts differ): the prompt and checks are the base's.
+        if not isinstance(base, str) or base == data.get("name", path.stem):
+            raise ScenarioError(f"{path}: extends must name another scenario")
+        parent = load_scenario(str(path.parent / f"{base}.json")) if not base.endswith(".json") else load_scenario(base)
+        data = {**data, "prompt": data.get("prompt", parent.prompt), "checks": data.get("checks", parent.checks)}
+        raw += parent.sha256.encode()
     prompt = data.get("prompt")
     if isinstance(prompt, list):
         prompt = "\n".join(str(line) for line in prompt)

@@ -169,19 +169,34 @@ def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...]
     return item, digest, tuple(str(tool.get("name")) for tool in wire.tools), item.stub(None).state()
 
 
-def _script_for(config: StudyConfig, choice: AgentChoice, surface: str) -> Path | None:
-    """The script a run plays: the script agent plays it itself, the scripted model endpoint inside the agent."""
+def _scripts_for(config: StudyConfig, choice: AgentChoice, surface: str) -> list[Path] | None:
+    """The scripts a surface's runs play (the script agent plays them itself, the scripted model endpoint inside
+    the agent): `scripts/SCENARIO/SURFACE.json` for every run, or `scripts/SCENARIO/SURFACE/rN.json`, one per
+    run (replays of recorded runs)."""
     scripted = config.model_endpoint is not None and config.model_endpoint.kind == "scripted"
     if choice.name != "script" and not scripted:
         return None
     who = "script" if choice.name == "script" else "--model-endpoint scripted"
-    path = config.script or sessions_dir() / "scripts" / config.scenario.name / f"{surface}.json"
-    if not path.is_file():
+    if config.script is not None:
+        paths = [config.script] * config.runs
+    else:
+        folder = sessions_dir() / "scripts" / config.scenario.name
+        if (folder / surface).is_dir():
+            paths = [folder / surface / f"r{index + 1}.json" for index in range(config.runs)]
+            recorded = len(list((folder / surface).glob("r*.json")))
+            if not all(path.is_file() for path in paths):
+                raise AgentUnavailable(
+                    f"{who}: {folder / surface} replays {recorded} recorded runs of {surface}; --runs {config.runs} asks for more"
+                )
+        else:
+            paths = [folder / f"{surface}.json"] * config.runs
+    if not paths[0].is_file():
         raise AgentUnavailable(
-            f"{who}: no script {path} for scenario {config.scenario.name} and surface {surface}; pass --script FILE"
+            f"{who}: no script {paths[0]} for scenario {config.scenario.name} and surface {surface}; pass --script FILE"
         )
-    load_script(path)  # a script that cannot be played stops the study before it starts
-    return path
+    for path in dict.fromkeys(paths):
+        load_script(path)  # a script that cannot be played stops the study before it starts
+    return paths
 
 
 def _check_agents(config: StudyConfig) -> None:
@@ -223,8 +238,9 @@ def plan_study(config: StudyConfig) -> list[PlannedRun]:
                 f"surfaces {folders[folder]!r} and {definition.name!r} would share the run folder {folder!r}"
             )
         for choice in config.agents:
-            script = _script_for(config, choice, definition.name)
+            scripts = _scripts_for(config, choice, definition.name)
             for index in range(config.runs):
+                script = scripts[index] if scripts is not None else None
                 run_dir = config.out / "runs" / folder / f"{choice.label}-r{index + 1:03d}"
                 planned.append(
                     PlannedRun(

@@ -298,3 +298,32 @@ def test_sigterm_ends_a_study_as_interrupted_and_leaves_no_temporary_folder(tmp_
     assert process.returncode == 2 and stderr.strip().splitlines()[-1].startswith("toolsurface: interrupted")
     assert read_run(calls.parent).result.status == "interrupted"
     assert list(scratch.iterdir()) == []
+
+
+def test_the_replays_of_the_seeds_recorded_runs_reproduce_its_session_table(tmp_path: Path) -> None:
+    for surface, runs in (("before-v2", 3), ("v2-first", 5), ("v2", 3)):
+        run = run_cli(
+            "session", "run", "--agent", "script", "--scenario", "six-tasks-seed", "--surface", surface,
+            "--runs", str(runs), "--out", str(tmp_path), timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+    data = json.loads((tmp_path / "study.json").read_text(encoding="utf-8"))
+    assert data["scenario"] == "six-tasks-seed"
+    table = {s["surface"]: (s["calls_per_run"], s["refused_per_run"]) for s in data["surfaces"]}
+    assert table == {
+        "before-v2": ([10, 10, 10], [0, 1, 1]),
+        "v2-first": ([9, 10, 10, 9, 11], [0, 0, 1, 0, 1]),
+        "v2": ([9, 9, 8], [0, 1, 0]),
+    }
+    assert all(g["corrected_next"] == g["count"] for s in data["surfaces"] for g in s["refused"])
+    failures = {s["surface"]: [f["check"] for f in s["outcome_failures"]] for s in data["surfaces"]}
+    assert failures == {"before-v2": ["blocked-with-reason"], "v2-first": ["open-tasks-listed"], "v2": []}
+
+
+def test_a_replay_asked_for_more_runs_than_were_recorded_is_one_line(tmp_path: Path) -> None:
+    run = run_cli(
+        "session", "run", "--agent", "script", "--scenario", "six-tasks-seed", "--surface", "v2", "--runs", "4",
+        "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert run.returncode == 2 and "replays 3 recorded runs of v2; --runs 4 asks for more" in run.stderr
+    assert not (tmp_path / "out" / "runs").exists()
