@@ -221,13 +221,6 @@ def plan_study(config: StudyConfig) -> list[PlannedRun]:
     if len(set(labels)) != len(labels):
         raise ToolsurfaceError(f"an agent and mode is given twice: {', '.join(labels)}")
     _check_agents(config)
-    try:
-        (config.out / "runs").mkdir(parents=True, exist_ok=True)
-        probe = config.out / f".write-probe-{os.getpid()}"
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
-    except OSError as error:
-        raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
     planned = []
     folders: dict[str, str] = {}
     for spec in config.surfaces:
@@ -257,6 +250,13 @@ def plan_study(config: StudyConfig) -> list[PlannedRun]:
                         names,
                     )
                 )
+    try:
+        (config.out / "runs").mkdir(parents=True, exist_ok=True)
+        probe = config.out / f".write-probe-{os.getpid()}"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as error:
+        raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
     if config.shard is not None:
         part, total = config.shard
         planned = [p for n, p in enumerate(planned) if n % total == part - 1]
