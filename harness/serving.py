@@ -92,7 +92,7 @@ def serve(
     signal.signal(signal.SIGTERM, _stop)
     try:
         if address is None:
-            anyio.run(serve_stdio, server)
+            anyio.run(serve_stdio, server, log, [t.name for t in surface.tools])
         else:
             anyio.run(serve_http, server, *address)
     except KeyboardInterrupt:

@@ -17,7 +17,7 @@ __all__ = ["CallLog", "CallRecord", "read_log"]
 class CallRecord:
     seq: int
     time: str
-    method: str
+    method: str | None
     tool: str | None
     arguments: dict[str, Any] | None
     outcome: str
@@ -41,7 +41,7 @@ class CallLog:
 
     def write(
         self,
-        method: str,
+        method: str | None,
         tool: str | None,
         arguments: dict[str, Any] | None,
         outcome: str,
@@ -66,7 +66,13 @@ class CallLog:
         )
         self.records.append(record)
         if self._file is not None:
-            self._file.write(json.dumps(asdict(record), ensure_ascii=False) + "\n")
+            line = json.dumps(asdict(record), ensure_ascii=False)
+            if not line.isascii():
+                try:
+                    line.encode("utf-8")
+                except UnicodeEncodeError:  # a lone surrogate a client sent: JSON's escape keeps it exactly
+                    line = json.dumps(asdict(record))
+            self._file.write(line + "\n")
             self._file.flush()
         return record
 
