@@ -324,6 +324,14 @@ def _budget_github(result: Any, source: str | None) -> None:
 )
 @click.option("--http", "http", metavar="HOST:PORT", help="Serve streamable HTTP on loopback instead of stdio.")
 @click.option("--page-size", type=click.IntRange(min=1), help="Tools per tools/list page (default: all in one).")
+@click.option(
+    "--unknown-tool",
+    type=click.Choice(["result", "error"]),
+    default="result",
+    show_default=True,
+    help="Answer a call of a tool the surface lacks with an isError result naming the tools, or with the"
+    " JSON-RPC error -32602 the specification lists.",
+)
 def serve_command(
     surface: str,
     fixture: Path | None,
@@ -331,11 +339,20 @@ def serve_command(
     state: Path | None,
     http: str | None,
     page_size: int | None,
+    unknown_tool: str,
 ) -> None:
     """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
     from harness.serving import serve
 
-    serve(surface, fixture=fixture, log_path=log_path, state_path=state, http=http, page_size=page_size)
+    serve(
+        surface,
+        fixture=fixture,
+        log_path=log_path,
+        state_path=state,
+        http=http,
+        page_size=page_size,
+        unknown_tool=unknown_tool,
+    )
 
 
 @main.command("snapshot", cls=_ServerCommand)

@@ -70,6 +70,7 @@ def serve(
     state_path: Path | None = None,
     http: str | None = None,
     page_size: int | None = None,
+    unknown_tool: str = "result",
 ) -> None:
     """Run until the client goes away (stdio) or the process is stopped; then write the state if asked."""
     import anyio
@@ -88,7 +89,7 @@ def serve(
         log = CallLog(log_path)
     except OSError as error:
         raise ToolsurfaceError(f"cannot open the call log {log_path}: {error.strerror or error}") from None
-    server = build_server(surface, stub, log, page_size)
+    server = build_server(surface, stub, log, page_size, unknown_tool)
     signal.signal(signal.SIGTERM, _stop)
     try:
         if address is None:

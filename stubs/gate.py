@@ -1,5 +1,11 @@
 """Every call passes here: the tool must exist, the arguments must fit its schema and name only its
-parameters, then the surface's rules decide. Each call is logged before it is answered."""
+parameters, then the surface's rules decide. Each call is logged before it is answered.
+
+An unknown tool is answered, by default, with an isError result naming the tools (`result`): an agent reads
+it as it reads any refusal and corrects the name, while the JSON-RPC error the 2025-11-25 specification
+lists (-32602, `error`) many clients show their model as a failed call without the text. One switch,
+`unknown_tool` (`serve --unknown-tool`), chooses; either way the call is logged as refused.
+"""
 
 from __future__ import annotations
 
@@ -15,9 +21,11 @@ from jsonschema.exceptions import ValidationError
 from harness.surface import Stub
 from stubs.calllog import CallLog
 from stubs.project import Refusal
-from stubs.stdio import DEPTH_LIMIT, TOO_DEEP
+from stubs.stdio import DEPTH_LIMIT, INVALID_PARAMS, TOO_DEEP
 
-__all__ = ["Gate", "check_arguments"]
+__all__ = ["UNKNOWN_TOOL_ANSWERS", "Gate", "check_arguments"]
+
+UNKNOWN_TOOL_ANSWERS = ("result", "error")
 
 MAX_ECHO = 60
 
@@ -81,11 +89,16 @@ def check_arguments(tool: types.Tool, validator: Draft202012Validator, arguments
 class Gate:
     """Checks, answers and logs the calls of one surface's tools."""
 
-    def __init__(self, tools: Sequence[types.Tool], stub: Stub | None, log: CallLog) -> None:
+    def __init__(
+        self, tools: Sequence[types.Tool], stub: Stub | None, log: CallLog, unknown_tool: str = "result"
+    ) -> None:
+        if unknown_tool not in UNKNOWN_TOOL_ANSWERS:
+            raise ValueError(f"unknown_tool must be one of {', '.join(UNKNOWN_TOOL_ANSWERS)}, not {unknown_tool!r}")
         self.tools = {t.name: t for t in tools}
         self.validators = {t.name: Draft202012Validator(t.input_schema) for t in tools}
         self.stub = stub
         self.log = log
+        self.unknown_tool = unknown_tool
 
     def listed(self, page: Sequence[types.Tool], cursor: str | None, started: float) -> None:
         dumped = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page]
@@ -128,4 +141,8 @@ class Gate:
             outcome, text = "error", f"internal error in the stub: {type(error).__name__}: {error}"
             message = text
         self.log.write("tools/call", name, arguments, outcome, message, len(text), started, allowed, text)
+        if name not in self.tools and self.unknown_tool == "error":
+            from mcp.shared.exceptions import MCPError
+
+            raise MCPError(INVALID_PARAMS, text, {"allowed": allowed})
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=outcome != "ok")

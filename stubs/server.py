@@ -17,11 +17,16 @@ __all__ = ["build_server", "serve_http"]
 
 
 def build_server(
-    surface: Surface, stub: Stub | None = None, log: CallLog | None = None, page_size: int | None = None
+    surface: Surface,
+    stub: Stub | None = None,
+    log: CallLog | None = None,
+    page_size: int | None = None,
+    unknown_tool: str = "result",
 ) -> Server:
-    """A low-level MCP server advertising exactly `surface.tools`, `page_size` tools per tools/list page."""
+    """A low-level MCP server advertising exactly `surface.tools`, `page_size` tools per tools/list page;
+    `unknown_tool` says how a call of a tool it lacks is answered (stubs.gate)."""
     tools = list(surface.tools)
-    gate = Gate(tools, stub, log or CallLog())
+    gate = Gate(tools, stub, log or CallLog(), unknown_tool)
 
     async def on_list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None

@@ -303,6 +303,29 @@ def test_a_malformed_request_is_answered_with_an_error_naming_what_was_wrong_and
         assert logged["tool"] == "item_get"
 
 
+@pytest.mark.parametrize("answer", ["result", "error"])
+def test_one_switch_answers_an_unknown_tool_with_a_result_naming_the_tools_or_the_specs_protocol_error(
+    tmp_path: Path, answer: str
+) -> None:
+    log = tmp_path / "calls.jsonl"
+    client = RawStdioClient(
+        serve_argv("v2", "--log", str(log), *(["--unknown-tool", answer] if answer != "result" else []))
+    )
+    try:
+        client.initialize()
+        [reply] = _answers(client, [_call(1, {"name": "no_such_tool", "arguments": {}})])
+    finally:
+        client.close()
+    text = "unknown tool 'no_such_tool'; tools: recall, project_get, project_store"
+    if answer == "result":
+        assert reply["result"]["isError"] and text in reply["result"]["content"][0]["text"]
+    else:
+        assert reply["error"]["code"] == -32602 and text in reply["error"]["message"]
+        assert reply["error"]["data"]["allowed"][:2] == ["recall", "project_get"]
+    [logged] = read_log(log)
+    assert logged["outcome"] == "refused" and logged["tool"] == "no_such_tool" and text in logged["message"]
+
+
 async def test_a_handler_that_raises_answers_with_an_error_and_the_server_goes_on(tmp_path: Path) -> None:
     import mcp.types as types
 
