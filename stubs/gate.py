@@ -18,7 +18,9 @@ import mcp.types as types
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from harness.bounded_json import depth
 from harness.surface import Stub
+from harness.validate import ref_cycle
 from stubs.calllog import CallLog
 from stubs.project import Refusal
 from stubs.stdio import DEPTH_LIMIT, INVALID_PARAMS, TOO_DEEP
@@ -33,21 +35,6 @@ MAX_ECHO = 60
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 1] + "…"
-
-
-def _depth(value: Any) -> int:
-    """Nesting depth of JSON data, without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        current, level = stack.pop()
-        if isinstance(current, dict):
-            deepest = max(deepest, level)
-            stack.extend((v, level + 1) for v in current.values())
-        elif isinstance(current, list):
-            deepest = max(deepest, level)
-            stack.extend((v, level + 1) for v in current)
-    return deepest
 
 
 def _schema_refusal(tool: types.Tool, error: ValidationError) -> Refusal:
@@ -86,6 +73,10 @@ def check_arguments(tool: types.Tool, validator: Draft202012Validator, arguments
         )
 
 
+def _parameters(tool: types.Tool) -> list[str]:
+    return list(tool.input_schema.get("properties", {})) or ["{}"]
+
+
 class Gate:
     """Checks, answers and logs the calls of one surface's tools."""
 
@@ -99,6 +90,8 @@ class Gate:
         self.stub = stub
         self.log = log
         self.unknown_tool = unknown_tool
+        # A schema whose references loop in place can check no call; found once, named in each refusal.
+        self.cycles = {t.name: cycle for t in tools if (cycle := ref_cycle(t.input_schema)) is not None}
 
     def listed(self, page: Sequence[types.Tool], cursor: str | None, started: float) -> None:
         dumped = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page]
@@ -110,11 +103,18 @@ class Gate:
         if tool is None:
             names = list(self.tools) or ["(none)"]
             raise Refusal(f"unknown tool {name!r}; tools: {', '.join(names)}", names)
-        depth = arguments[TOO_DEEP] if TOO_DEEP in arguments else _depth(arguments)
-        if depth > DEPTH_LIMIT:
-            properties = list(tool.input_schema.get("properties", {})) or ["{}"]
+        if name in self.cycles:
+            usable = [t for t in self.tools if t not in self.cycles] or ["(none)"]
             raise Refusal(
-                f"the arguments nest {depth} levels deep, more than {DEPTH_LIMIT}; "
+                f"{name} takes no call: its inputSchema refers to itself without end "
+                f"({' -> '.join(self.cycles[name])}), so no arguments can be checked; tools: {', '.join(usable)}",
+                usable,
+            )
+        nesting = arguments[TOO_DEEP] if TOO_DEEP in arguments else depth(arguments)
+        if nesting > DEPTH_LIMIT:
+            properties = _parameters(tool)
+            raise Refusal(
+                f"the arguments nest {nesting} levels deep, more than {DEPTH_LIMIT}; "
                 f"pass the parameters as the schema describes them: {', '.join(properties)}",
                 properties,
             )
@@ -135,7 +135,8 @@ class Gate:
             outcome, text = "refused", refusal.message
             message, allowed = text, refusal.allowed
         except RecursionError:
-            outcome, text = "refused", "the arguments nest too deeply; use flat JSON objects as the parameters describe"
+            allowed = _parameters(self.tools[name])
+            outcome, text = "refused", f"the arguments nest too deeply to check; parameters: {', '.join(allowed)}"
             message = text
         except Exception as error:  # a handler bug answers as a tool error; the server goes on
             outcome, text = "error", f"internal error in the stub: {type(error).__name__}: {error}"

@@ -239,6 +239,40 @@ def test_a_schema_that_refers_to_itself_forever_is_refused_by_the_stub_not_fatal
     )
 
 
+def test_a_schema_whose_references_loop_is_refused_naming_the_loop_and_the_tools_that_can_be_called(
+    tmp_path: Path,
+) -> None:
+    import anyio
+    from mcp import Client
+
+    from harness.registry import resolve
+    from harness.serving import surface_for_serving
+    from stubs.calllog import CallLog
+    from stubs.server import build_server
+
+    loop = {"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/$defs/again"}]}}}
+    loop["$defs"] = {"again": {"$ref": "#/properties/a"}}
+    fine = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    path = tmp_path / "loop.json"
+    tools = [{"name": "loop", "inputSchema": loop}, {"name": "fine", "inputSchema": fine}]
+    path.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+    log = CallLog()
+
+    async def calls() -> list[str]:
+        async with Client(build_server(surface_for_serving(resolve(str(path))), None, log), mode="legacy") as client:
+            return [
+                "".join(getattr(block, "text", "") for block in (await client.call_tool("loop", arguments)).content)
+                for arguments in ({}, {"a": 1})
+            ]
+
+    texts = anyio.run(calls)
+    refused = [r for r in log.records if r.method == "tools/call"]
+    assert [r.outcome for r in refused] == ["refused", "refused"]
+    for text, record in zip(texts, refused, strict=True):
+        assert "refers to itself without end (#/properties/a -> #/properties/a/anyOf/0 -> #/$defs/again" in text
+        assert record.allowed == ["fine"] and "nest" not in text
+
+
 def test_marginal_tokens_from_neighbours_equal_the_whole_list_difference() -> None:
     import random
 
