@@ -208,7 +208,11 @@ def _child(conn: socket.socket, request: dict[str, Any], fds: list[int]) -> None
                 conn.recv(1)
             os.kill(os.getpid(), signal.SIGKILL)
 
+        # Started with the stop signals blocked, so they reach the main thread, where the stub listens.
+        stops = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+        signal.pthread_sigmask(signal.SIG_BLOCK, stops)
         threading.Thread(target=orphaned, daemon=True).start()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
         code = _run_cli(sys.argv[1:])
     except BaseException:
         traceback.print_exc()

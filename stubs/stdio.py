@@ -292,27 +292,50 @@ def _quiet_thread() -> None:
 
 
 class _Reader:
-    """stdin's lines, pumped by a daemon thread into the loop."""
+    """stdin's lines, pumped by a daemon thread into the loop.
+
+    The thread wakes the loop once for whatever has piled up, never once a line: each wake-up is a write to
+    the loop's self-pipe, which the signal handler shares, and a burst of lines that filled it would make
+    the loop miss a SIGTERM.
+    """
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
+        self.lock = threading.Lock()
+        self.pending: list[bytes | None] = []
+        self.woken = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
-        lines: asyncio.Queue[bytes | None] = asyncio.Queue()
+        arrived = asyncio.Event()
+
+        def put(line: bytes | None) -> None:
+            with self.lock:
+                self.pending.append(line)
+                wake, self.woken = not self.woken, True
+            if wake:
+                loop.call_soon_threadsafe(arrived.set)
 
         def pump() -> None:
             _quiet_thread()
             try:
                 for line in _lines(self.fd):
-                    loop.call_soon_threadsafe(lines.put_nowait, line)
-                loop.call_soon_threadsafe(lines.put_nowait, None)
+                    put(line)
+                put(None)
             except (RuntimeError, OSError):
                 pass  # the loop has closed or stdin went away: the server is ending anyway
 
         threading.Thread(target=pump, name="stub stdin", daemon=True).start()
-        while (line := await lines.get()) is not None:
-            yield line
+        while True:
+            arrived.clear()
+            with self.lock:
+                batch, self.pending, self.woken = self.pending, [], False
+            if not batch:
+                await arrived.wait()
+            for line in batch:
+                if line is None:
+                    return
+                yield line
 
 
 class _Writer:

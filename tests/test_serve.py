@@ -366,6 +366,16 @@ def test_bad_serve_options_are_one_line_errors(args: list[str], needle: str) -> 
     assert needle in run.stderr and len(run.stderr.strip().splitlines()) == 1
 
 
+def test_serving_http_on_a_port_already_taken_is_one_line_naming_it() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = run_cli("serve", "v2", "--http", f"127.0.0.1:{port}", timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip() == f"toolsurface: cannot serve on 127.0.0.1:{port}: Address already in use"
+
+
 def test_a_file_that_is_not_a_fixture_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "fixture.json"
     path.write_text('{"tools": []}', encoding="utf-8")
