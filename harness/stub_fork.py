@@ -35,6 +35,7 @@ from harness.stub_launch import LENGTH, NUMBER, receive_exactly
 __all__ = ["ForkServer", "StartingForkServer", "StubForkUnavailable", "fork_available", "fork_server"]
 
 READY_TIMEOUT_S = 60.0
+STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 REQUEST_TIMEOUT_S = 10.0
 END_GRACE_S = 3.0
 
@@ -208,11 +209,8 @@ def _child(conn: socket.socket, request: dict[str, Any], fds: list[int]) -> None
                 conn.recv(1)
             os.kill(os.getpid(), signal.SIGKILL)
 
-        # Started with the stop signals blocked, so they reach the main thread, where the stub listens.
-        stops = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-        signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+        # Started while the stop signals are blocked, so they reach only the main thread.
         threading.Thread(target=orphaned, daemon=True).start()
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
         code = _run_cli(sys.argv[1:])
     except BaseException:
         traceback.print_exc()
@@ -255,11 +253,14 @@ class _Forks:
                 return
             sys.stdout.flush()
             sys.stderr.flush()
+            # The child is born holding the stop signals; the stub it becomes listens for them in its loop.
+            signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
             pid = os.fork()
             if pid == 0:
                 self.selector.close()
                 self.listener.close()
                 _child(conn, request, fds)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
             for fd in fds:
                 os.close(fd)
             self.children.add(pid)
