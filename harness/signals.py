@@ -75,6 +75,7 @@ async def cancel_on_signals(
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
+    failure: Exception | None = None
     try:
         async with anyio.create_task_group() as tasks:
             with anyio.open_signal_receiver(*STOP_SIGNALS) as received:
@@ -96,6 +97,8 @@ async def cancel_on_signals(
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
                 try:
                     yield stop
+                except Exception as error:  # raised below as it is, not wrapped in the task group's group
+                    failure = error
                 finally:
                     if held is not None:
                         signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
@@ -103,3 +106,5 @@ async def cancel_on_signals(
     finally:
         if held is not None:
             held.hold()
+    if failure is not None:
+        raise failure

@@ -107,3 +107,17 @@ def test_sigterm_during_a_call_burst_ends_a_spawned_stub_with_exit_0_and_its_sta
         if problem:
             problems.append(f"trial {n}: {problem}")
     assert problems == []
+
+
+def test_an_error_inside_the_signal_guarded_block_comes_out_as_itself() -> None:
+    import anyio
+
+    from harness.errors import ToolsurfaceError
+    from harness.signals import cancel_on_signals
+
+    async def failing() -> None:
+        async with cancel_on_signals():
+            raise ToolsurfaceError("cannot list")
+
+    with pytest.raises(ToolsurfaceError, match="cannot list"):
+        anyio.run(failing)
