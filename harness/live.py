@@ -2,8 +2,10 @@
 
 The handshake is the legacy one (`initialize`, pinned to harness.wire.PROTOCOL_VERSION) so the list is
 comparable with what `measure` reads from bundled surfaces; the version the server agreed to is recorded.
-A stdio server runs in its own session (process group); whatever happens, the whole group is ended before
-this returns, so a server that forks leaves nothing running. Every failure is one ToolsurfaceError line.
+A stdio server runs in its own session (process group) with a marker in its environment; whatever happens,
+its whole tree is ended before this returns (harness.process_tree), so a server that forks, or a daemon it
+started with setsid, leaves nothing running. `list_live` on the main thread also ends the tree when the
+command is stopped by SIGTERM, SIGHUP or SIGINT. Every failure is one ToolsurfaceError line.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import contextlib
 import logging
 import os
 import shlex
-import signal
 import subprocess
 import tempfile
 import time
@@ -172,14 +173,24 @@ def parse_env(text: str) -> tuple[str, str]:
 def list_live(
     server: LiveServer, *, capabilities: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_S
 ) -> LiveListing:
-    """List every tool of a live server; one LiveServerError line for anything that goes wrong."""
+    """List every tool of a live server; one LiveServerError line for anything that goes wrong. A stop
+    signal ends the server's tree and raises Interrupted."""
     import anyio
 
     return anyio.run(_list_live_kw, server, tuple(capabilities), timeout)
 
 
 async def _list_live_kw(server: LiveServer, capabilities: tuple[str, ...], timeout: float) -> LiveListing:
-    return await list_live_async(server, capabilities=capabilities, timeout=timeout)
+    from harness.signals import Interrupted, cancel_on_signals
+
+    listing: LiveListing | None = None
+    async with cancel_on_signals() as stop:
+        listing = await list_live_async(server, capabilities=capabilities, timeout=timeout)
+    if listing is None:
+        assert stop.signum is not None
+        ended = "the server's processes were ended" if isinstance(server, StdioServer) else ""
+        raise Interrupted(stop.signum, ended)
+    return listing
 
 
 async def list_live_async(
@@ -224,6 +235,7 @@ class _State:
     logged: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     listed: float | None = None
+    marker: str | None = None
 
 
 class _Collect(logging.Handler):
@@ -358,13 +370,16 @@ def _explain(error: BaseException | None, timed_out: bool, server: LiveServer, s
 # -- stdio ----------------------------------------------------------------------------------------------
 
 
-async def _spawn(server: StdioServer, stderr: IO[bytes]) -> Process:
+async def _spawn(server: StdioServer, stderr: IO[bytes], state: _State) -> Process:
     import anyio
+
+    from harness.process_tree import marked_env
 
     if not server.argv or not server.argv[0]:
         raise LiveServerError("no server command given after --")
     if server.cwd is not None and not server.cwd.is_dir():
         raise LiveServerError(f"--cwd {server.cwd}: no such directory")
+    env, state.marker = marked_env({**os.environ, **server.env})
     try:
         return await anyio.open_process(
             list(server.argv),
@@ -372,7 +387,7 @@ async def _spawn(server: StdioServer, stderr: IO[bytes]) -> Process:
             stdout=subprocess.PIPE,
             stderr=stderr,
             cwd=server.cwd,
-            env={**os.environ, **server.env},
+            env=env,
             start_new_session=True,
         )
     except FileNotFoundError:
@@ -452,68 +467,28 @@ async def _stdio_conversation(
     return result
 
 
-def _group_alive(pgid: int) -> bool:
-    """Whether a process of the group still runs. Zombies do not count: an orphan waits for init to reap
-    it, and in a container init may never do so."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return True
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        # After the command name: state, ppid, pgrp.
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] != b"Z":
-            return True
-    return False
-
-
 async def _close_stdin(process: Process) -> None:
     if process.stdin is not None:
         with contextlib.suppress(Exception):
             await process.stdin.aclose()
 
 
-async def _end_process(process: Process, graceful: bool) -> None:
-    """Close stdin (the spec's shutdown), give a listed server a moment, then end its whole group."""
+async def _end_process(process: Process, graceful: bool, marker: str | None) -> None:
+    """Close stdin (the spec's shutdown), give a listed server a moment, then end its whole tree."""
     import anyio
 
-    async def exited(within: float) -> bool:
-        with anyio.move_on_after(within):
-            while process.returncode is None:
-                await anyio.sleep(_POLL_S)
-        return process.returncode is not None
+    from harness.process_tree import end_process_tree
 
     await _close_stdin(process)
     if graceful:
-        await exited(EXIT_GRACE_S)
-    # Always signal the group: the leader may be gone while children it forked still run.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGTERM)
+        with anyio.move_on_after(EXIT_GRACE_S):
+            while process.returncode is None:
+                await anyio.sleep(_POLL_S)
+    # Always, even when the leader has exited: children it started may still run.
+    await anyio.to_thread.run_sync(end_process_tree, process.pid, marker, KILL_GRACE_S)
     with anyio.move_on_after(KILL_GRACE_S):
-        while _group_alive(process.pid):
-            _ = process.returncode
-            await anyio.sleep(_POLL_S)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    await exited(KILL_GRACE_S)
-    for stream in (process.stdout, process.stderr):
-        if stream is not None:
-            with contextlib.suppress(Exception):
-                await stream.aclose()
-    with anyio.move_on_after(KILL_GRACE_S):
-        await process.wait()
+        # Closes the pipes and reaps the leader, before the loop that owns them closes.
+        await process.aclose()
 
 
 def _tail(stderr: IO[bytes]) -> str | None:
@@ -536,8 +511,9 @@ async def _list_stdio(
 
     with tempfile.TemporaryFile() as stderr:
         # Started before the SDK is imported (in _converse), so the server's start-up overlaps ours.
-        # Not under the deadline: a cancelled spawn could lose the handle of a started process.
-        process = await _spawn(server, stderr)
+        # Shielded: a cancelled spawn could lose the handle of a started process.
+        with anyio.CancelScope(shield=True):
+            process = await _spawn(server, stderr, state)
         result: tuple[InitializeResult, list[dict[str, Any]], int] | None = None
         failure: BaseException | None = None
         try:
@@ -552,7 +528,7 @@ async def _list_stdio(
                 _validate(result[1], server)
         finally:
             with anyio.CancelScope(shield=True):
-                await _end_process(process, graceful=result is not None)
+                await _end_process(process, result is not None, state.marker)
         if result is not None:
             return result
         message = _explain(failure, deadline.cancelled_caught, server, state)

@@ -112,19 +112,16 @@ def _first_line(process: subprocess.Popen[bytes]) -> str:
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM ends the server whether it is still importing or serving (then its children get theirs)."""
-    with contextlib.suppress(ProcessLookupError):
-        process.terminate()
+    """SIGTERM ends the server whether it is still importing or serving, and its children (the stubs, in its
+    process group) write their state; what is left after the grace period is killed."""
+    from harness.process_tree import end_process_tree
+
     for stream in (process.stdin, process.stdout):
         if stream is not None:
             with contextlib.suppress(OSError):
                 stream.close()
-    try:
-        process.wait(END_GRACE_S + 2)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    end_process_tree(process.pid, grace=END_GRACE_S + 2)
+    process.wait()
 
 
 # The fork server itself, in its own process.
