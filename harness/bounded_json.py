@@ -37,6 +37,12 @@ MAX_DEPTH = 100
 class JSONProblem(ValueError):
     """Text that is not one JSON value; the message says what and where."""
 
+    @classmethod
+    def at(cls, what: str, text: str, position: int) -> JSONProblem:
+        line = text.count("\n", 0, position) + 1
+        column = position - text.rfind("\n", 0, position)
+        return cls(f"{what} at column {column}" if line == 1 else f"{what} at line {line} column {column}")
+
 
 class TooDeep(JSONProblem):
     def __init__(self, depth: int, limit: int) -> None:
@@ -84,7 +90,7 @@ def loads(text: str, limit: int, *, deep: Literal["raise", "mark"] = "raise") ->
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as problem:
-        raise JSONProblem(f"{problem.msg} at column {problem.colno}") from None
+        raise JSONProblem.at(problem.msg, text, problem.pos) from None
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -101,7 +107,7 @@ class _Reader:
         self.at = 0
 
     def fail(self, what: str) -> JSONProblem:
-        return JSONProblem(f"{what} at column {self.at + 1}")
+        return JSONProblem.at(what, self.text, self.at)
 
     def skip_space(self) -> None:
         found = _WHITESPACE.match(self.text, self.at)
@@ -131,7 +137,7 @@ class _Reader:
             try:
                 string, self.at = _scanstring(text, at + 1, True)
             except json.JSONDecodeError as problem:
-                raise JSONProblem(f"{problem.msg} at column {problem.colno}") from None
+                raise JSONProblem.at(problem.msg, text, problem.pos) from None
             return string
         for word, constant in (("true", True), ("false", False), ("null", None)):
             if text.startswith(word, at):

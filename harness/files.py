@@ -36,7 +36,10 @@ def write_json_atomic(path: Path, data: Any) -> Path:
 
 
 def read_json(path: Path, error: type[ToolsurfaceError] = ToolsurfaceError, what: str = "file") -> Any:
-    """A JSON file, or one clear `error` naming it: missing, unreadable, or not JSON."""
+    """A JSON file, or one clear `error` naming it: missing, unreadable, not JSON, or nested deeper than
+    MAX_DEPTH (which would end in RecursionError wherever the value is walked)."""
+    from harness.bounded_json import MAX_DEPTH, JSONProblem, TooDeep, loads
+
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -44,6 +47,8 @@ def read_json(path: Path, error: type[ToolsurfaceError] = ToolsurfaceError, what
     except (OSError, UnicodeDecodeError) as problem:
         raise error(f"{path}: cannot read: {problem}") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as problem:
-        raise error(f"{path}: not JSON ({problem.msg} at line {problem.lineno})") from None
+        return loads(text, MAX_DEPTH)
+    except TooDeep as problem:
+        raise error(f"{path}: its JSON nests {problem.depth} levels deep, more than {MAX_DEPTH}") from None
+    except JSONProblem as problem:
+        raise error(f"{path}: not JSON ({problem})") from None

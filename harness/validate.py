@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote
 
-from harness.bounded_json import walk
+from harness.bounded_json import MAX_DEPTH, depth, lone_surrogate, walk
 from harness.errors import InvalidToolList
 
 __all__ = ["check_input_schema", "ref_cycle", "validate_wire_tools"]
@@ -116,6 +116,12 @@ def validate_wire_tools(tools: Sequence[Any], origin: str) -> None:
         if name in seen:
             raise InvalidToolList(f"{origin}: two tools are named {name!r}")
         seen.add(name)
+        nesting = depth(tool)
+        if nesting > MAX_DEPTH:
+            raise InvalidToolList(f"{where}: nests {nesting} levels deep, more than {MAX_DEPTH}")
+        if (surrogate := lone_surrogate(tool)) is not None:
+            at = ".".join(str(p) for p in surrogate[0])
+            raise InvalidToolList(f"{where}: {at} holds a lone surrogate ({surrogate[1]}), which is not Unicode text")
         description = tool.get("description")
         if description is not None and not isinstance(description, str):
             raise InvalidToolList(f"{where}: description is not a string")
