@@ -43,8 +43,29 @@ class _Group(click.Group):
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"toolsurface: {message}", err=True)
+    _say(f"toolsurface: {message}")
     raise SystemExit(2)
+
+
+def _say(text: str, nl: bool = True) -> None:
+    """A line for a person, on stderr, its control characters shown, not obeyed."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text), err=True, nl=nl)
+
+
+def _out(text: str, nl: bool = True) -> None:
+    """A line for a person on stdout, its control characters shown, not obeyed."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text), nl=nl)
+
+
+def _data(text: str, nl: bool = True) -> None:
+    """JSON, CSV or markdown on stdout, exact, unless stdout is a terminal: then as _out."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text) if sys.stdout.isatty() else text, nl=nl)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -54,9 +75,9 @@ def main() -> None:
 
 
 def _print(renderables: Sequence[Any]) -> None:
-    from rich.console import Console
+    from harness.terminal import safe_console
 
-    console = Console(soft_wrap=False)
+    console = safe_console(soft_wrap=False)
     for renderable in renderables:
         console.print(renderable)
 
@@ -87,7 +108,7 @@ def list_command(fmt: str) -> None:
             }
             for d in definitions
         ]
-        click.echo(json.dumps({"surfaces": rows}, indent=2))
+        _data(json.dumps({"surfaces": rows}, indent=2))
         return
     from rich.table import Table
 
@@ -111,7 +132,7 @@ def _emit(
     if fmt == "table":
         _print(table(result))
     else:
-        click.echo(as_json(result) if fmt == "json" else as_csv(result), nl=False)
+        _data(as_json(result) if fmt == "json" else as_csv(result), nl=False)
 
 
 def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
@@ -155,13 +176,13 @@ def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_grow
                 "by_kinds.csv": render.by_kinds_csv(result),
             },
         )
-        click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
+        _say(f"wrote {', '.join(str(p) for p in written)}")
     if fmt == "json":
-        click.echo(render.measure_json(result), nl=False)
+        _data(render.measure_json(result), nl=False)
     elif fmt == "csv":
-        click.echo(render.per_tool_csv(result) if per_tool else render.measure_csv(result), nl=False)
+        _data(render.per_tool_csv(result) if per_tool else render.measure_csv(result), nl=False)
     elif fmt == "markdown":
-        click.echo(render.measure_markdown(result, per_tool=per_tool), nl=False)
+        _data(render.measure_markdown(result, per_tool=per_tool), nl=False)
     else:
         _print(render.measure_rich(result, per_tool=per_tool))
 
@@ -265,7 +286,7 @@ def budget_command(
         if fmt == "github":
             from harness.snapshot import github_escape
 
-            click.echo(f"::error title=Tool list budget::{github_escape(f'cannot measure: {error}')}")
+            _out(f"::error title=Tool list budget::{github_escape(f'cannot measure: {error}')}")
         raise
     if fmt == "github":
         _budget_github(result, source)
@@ -282,15 +303,15 @@ def _budget_text(result: Any) -> None:
         figure += f", {result.tokens:,} tokens"
         limit += f", {result.max_tokens:,} tokens"
     if result.within:
-        click.echo(f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})")
+        _out(f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})")
         return
-    click.echo("largest tools: " + ", ".join(f"{t.name} {t.chars:,} chars" for t in result.largest))
+    _out("largest tools: " + ", ".join(f"{t.name} {t.chars:,} chars" for t in result.largest))
     over = []
     if result.chars_over:
         over.append(f"{result.chars_over:,} chars ({result.chars_over / max(result.max_chars, 1):.1%})")
     if result.tokens_over:
         over.append(f"{result.tokens_over:,} tokens")
-    click.echo(f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {' and '.join(over)}")
+    _out(f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {' and '.join(over)}")
 
 
 def _budget_github(result: Any, source: str | None) -> None:
@@ -298,11 +319,11 @@ def _budget_github(result: Any, source: str | None) -> None:
 
     from harness.snapshot import github_annotation, github_summary
 
-    click.echo(github_annotation(result))
+    _out(github_annotation(result))
     summary = github_summary(result, source)
     target = os.environ.get("GITHUB_STEP_SUMMARY")
     if not target:
-        click.echo(summary, nl=False)
+        _data(summary, nl=False)
         return
     try:
         with open(target, "a", encoding="utf-8") as out:
@@ -388,14 +409,12 @@ def snapshot_command(
     skip_final_collection()
     noise = taken.meta.get("stdout_noise") or []
     if noise:
-        click.echo(
-            f"toolsurface: warning: the server wrote lines to stdout that are not JSON-RPC: {noise[0]!r}", err=True
-        )
+        _say(f"toolsurface: warning: the server wrote lines to stdout that are not JSON-RPC: {noise[0]!r}")
     if output is None:
-        click.echo(taken.text(), nl=False)
+        _data(taken.text(), nl=False)
         return
     written = taken.write(output)
-    click.echo(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)", err=True)
+    _say(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)")
 
 
 @main.command("findability")
@@ -442,9 +461,9 @@ def diff_command(a: str, b: str, fail_on: str | None, fmt: str) -> None:
 
     result = diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b)
     if fmt == "json":
-        click.echo(diff_json(result), nl=False)
+        _data(diff_json(result), nl=False)
     elif fmt == "markdown":
-        click.echo(diff_markdown(result), nl=False)
+        _data(diff_markdown(result), nl=False)
     else:
         _print(diff_rich(result))
     if result.fails(fail_on):
@@ -463,7 +482,7 @@ def lint_command(surfaces: tuple[str, ...], fmt: str) -> None:
 
     result = lint(resolve_all(surfaces))
     if fmt == "json":
-        click.echo(json.dumps(result.to_json(), indent=2))
+        _data(json.dumps(result.to_json(), indent=2))
         return
     _print(lint_rich(result))
 
@@ -595,7 +614,7 @@ def report_command(runs: tuple[Path, ...], out: Path, html_page: bool, surfaces:
     from harness.report import build_report
 
     report = build_report(list(runs), out, surfaces=surfaces or None, html_page=html_page)
-    click.echo(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))
+    _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))
 
 
 if __name__ == "__main__":
