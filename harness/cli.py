@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,7 +34,12 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                # Here, not at exit, so a stdout that cannot take the output is reported like any error.
+                if sys.stdout is not None:
+                    sys.stdout.flush()
         except ToolsurfaceError as error:
             _fail(str(error))
         except KeyboardInterrupt:
@@ -40,6 +47,18 @@ class _Group(click.Group):
         except BrokenPipeError:
             sys.stderr.close()
             raise SystemExit(1) from None
+        except OSError as error:
+            if error.filename is not None or error.errno not in _STDOUT_ERRORS:
+                raise
+            # What is still buffered would fail again when the interpreter exits.
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+            _fail(f"cannot write to stdout: {error.strerror or error}")
+
+
+# Writing stdout fails with these when it is a full disk (> /dev/full), a closed or broken descriptor.
+_STDOUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
 
 
 def _fail(message: str) -> NoReturn:
@@ -65,7 +84,7 @@ def _data(text: str, nl: bool = True) -> None:
     """JSON, CSV or markdown on stdout, exact, unless stdout is a terminal: then as _out."""
     from harness.terminal import escape_controls
 
-    click.echo(escape_controls(text) if sys.stdout.isatty() else text, nl=nl)
+    click.echo(escape_controls(text) if sys.stdout is not None and sys.stdout.isatty() else text, nl=nl)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -136,12 +155,9 @@ def _emit(
 
 
 def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
-    from harness.files import write_atomic
+    from harness.files import ensure_directory, write_atomic
 
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ToolsurfaceError(f"cannot write to {out}: {error.strerror or error}") from None
+    ensure_directory(out)
     return [write_atomic(out / name, text) for name, text in files.items()]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import shlex
 import subprocess
 import tempfile
@@ -70,6 +71,40 @@ def _one_line(text: str) -> str:
     return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
+# An option or variable whose name holds one of these words carries a secret: its value is never written.
+_SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|auth|credential|bearer|cookie|session|private", re.I)
+_NAMED_VALUE = re.compile(r"^(-{0,2}[A-Za-z][\w.-]*)=(.*)$", re.S)
+_URL_CREDENTIALS = re.compile(r"(\w[\w+.-]*://)[^/@\s]*@")
+REDACTED = "[redacted]"
+
+
+def _redacted(argv: Sequence[str]) -> list[str]:
+    """The command line as it may be written down: values of secret-looking options (`--api-key=X`,
+    `--token X`, `API_KEY=X`), URL credentials and query values of secret-looking parameters redacted."""
+    shown: list[str] = []
+    hide_next = False
+    for arg in argv:
+        if hide_next and not arg.startswith("-"):
+            shown.append(REDACTED)
+            hide_next = False
+            continue
+        hide_next = False
+        named = _NAMED_VALUE.match(arg)
+        if named and _SECRET_NAME.search(named.group(1)):
+            shown.append(f"{named.group(1)}={REDACTED}")
+            continue
+        if arg.startswith("-") and _SECRET_NAME.search(arg):
+            hide_next = True
+        text = _URL_CREDENTIALS.sub(rf"\1{REDACTED}@", arg)
+        text = re.sub(
+            r"([?&][^=&#\s]+)=([^&#\s]*)",
+            lambda found: f"{found.group(1)}={REDACTED}" if _SECRET_NAME.search(found.group(1)) else found.group(0),
+            text,
+        )
+        shown.append(text)
+    return shown
+
+
 @dataclass(frozen=True)
 class StdioServer:
     """A command that serves MCP on its stdin/stdout; `env` is added to this process's environment."""
@@ -80,14 +115,15 @@ class StdioServer:
 
     @property
     def label(self) -> str:
-        text = _one_line(shlex.join(self.argv))
+        text = _one_line(shlex.join(_redacted(self.argv)))
         return text if len(text) <= 80 else text[:77] + "..."
 
     def describe(self) -> dict[str, Any]:
-        """For the sidecar: the command, and the names (never the values) of added variables."""
+        """For the sidecar: the command with secret-looking values redacted, and the names (never the values)
+        of added variables."""
         return {
             "kind": "command",
-            "argv": list(self.argv),
+            "argv": _redacted(self.argv),
             "cwd": str(self.cwd) if self.cwd is not None else None,
             "env": sorted(self.env),
         }

@@ -12,8 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.errors import ToolsurfaceError
-from harness.files import write_atomic
+from harness.files import ensure_directory, write_atomic
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -453,11 +452,10 @@ def build_report(
     from harness.scoring import find_runs, score_study
 
     specs = list(surfaces or BUNDLED_ORDER)
-    try:
-        (out / "tables").mkdir(parents=True, exist_ok=True)
-        (out / "charts").mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ToolsurfaceError(f"cannot write to {out}: {error.strerror or error}") from None
+    # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
+    study = score_study(find_runs(study_dirs)) if study_dirs else None
+    ensure_directory(out / "tables")
+    ensure_directory(out / "charts")
     report = Report(out)
     items = resolve_all(specs)
     measured = measure(items)
@@ -490,8 +488,7 @@ def build_report(
             f"toolsurface findability {names}",
         ),
     ]
-    if study_dirs:
-        study = score_study(find_runs(study_dirs))
+    if study is not None:
         report.tables += _session_tables(study, [str(d) for d in study_dirs])
         _chart_refused(study, out / "charts" / "refused_per_run.png")
         report.charts.append(

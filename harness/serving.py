@@ -111,6 +111,7 @@ def serve(
     held = hold_signals()
     import anyio
 
+    from harness.files import ensure_directory
     from harness.registry import resolve
     from stubs.calllog import CallLog
     from stubs.server import build_server
@@ -120,6 +121,8 @@ def serve(
     stub = start_stub(surface, fixture)
     if state_path is not None and stub is None:
         raise ToolsurfaceError(f"surface {surface.name!r} has no stub, so it has no state to write")
+    if state_path is not None:
+        ensure_directory(state_path.parent, f"write the state to {state_path}")
     listener = listen(*address) if address is not None else None
     try:
         log = CallLog(log_path)

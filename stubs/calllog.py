@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from harness.files import ensure_directory
+
 __all__ = ["CallLog", "CallRecord", "read_log"]
 
 
@@ -36,7 +38,7 @@ class CallLog:
         self.records: list[CallRecord] = []
         self._file: IO[str] | None = None
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_directory(path.parent, f"open the call log {path}")
             self._file = path.open("a", encoding="utf-8")
 
     def write(
