@@ -258,6 +258,11 @@ def _analysis_tables(items: Sequence[Any], specs: Sequence[str]) -> tuple[list[T
 
 
 def _figure(width: float, height: float) -> Any:
+    import logging
+
+    # matplotlib logs to stderr when it builds its font cache (a fresh machine, a cache it cannot write):
+    # a library's progress, which the report's one line of output or of error must not carry.
+    logging.getLogger("matplotlib").addHandler(logging.NullHandler())
     import matplotlib
 
     matplotlib.use("Agg")

@@ -106,7 +106,8 @@ def test_a_hanging_agent_is_ended_with_everything_it_started(tmp_path: Path) -> 
 def test_a_full_disk_is_a_clear_error_and_leaves_nothing_that_looks_complete(
     tmp_path: Path, command: list[str]
 ) -> None:
-    """A file-size limit makes every larger write fail the way a full disk does."""
+    """A file-size limit makes every larger write fail the way a full disk does. The caches of a fresh
+    machine are empty: matplotlib then builds its font cache, and cannot write it either."""
 
     def small_files() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -114,9 +115,12 @@ def test_a_full_disk_is_a_clear_error_and_leaves_nothing_that_looks_complete(
 
     encoding()  # tiktoken's cache is seeded before, as on any machine that measured once
     out = tmp_path / "out"
+    fresh = {"MPLCONFIGDIR": str(tmp_path / "mpl"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for folder in fresh.values():
+        Path(folder).mkdir()
     done = subprocess.run(
         [sys.executable, "-m", "harness", *command, "--out", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, preexec_fn=small_files,
+        cwd=tmp_path, env={**os.environ, **fresh}, capture_output=True, text=True, timeout=300, preexec_fn=small_files,
     )  # fmt: skip
     assert done.returncode == 2, done.stderr[-2000:]
     assert "cannot write" in done.stderr and "File too large" in done.stderr
