@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -33,7 +35,12 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                # Here, not at exit, so a stdout that cannot take the output is reported like any error.
+                if sys.stdout is not None:
+                    sys.stdout.flush()
         except ToolsurfaceError as error:
             _fail(str(error))
         except KeyboardInterrupt:
@@ -41,11 +48,44 @@ class _Group(click.Group):
         except BrokenPipeError:
             sys.stderr.close()
             raise SystemExit(1) from None
+        except OSError as error:
+            if error.filename is not None or error.errno not in _STDOUT_ERRORS:
+                raise
+            # What is still buffered would fail again when the interpreter exits.
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+            _fail(f"cannot write to stdout: {error.strerror or error}")
+
+
+# Writing stdout fails with these when it is a full disk (> /dev/full), a closed or broken descriptor.
+_STDOUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"toolsurface: {message}", err=True)
+    _say(f"toolsurface: {message}")
     raise SystemExit(2)
+
+
+def _say(text: str, nl: bool = True) -> None:
+    """A line for a person, on stderr, its control characters shown, not obeyed."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text), err=True, nl=nl)
+
+
+def _out(text: str, nl: bool = True) -> None:
+    """A line for a person on stdout, its control characters shown, not obeyed."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text), nl=nl)
+
+
+def _data(text: str, nl: bool = True) -> None:
+    """JSON, CSV or markdown on stdout, exact, unless stdout is a terminal: then as _out."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text) if sys.stdout is not None and sys.stdout.isatty() else text, nl=nl)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -55,9 +95,9 @@ def main() -> None:
 
 
 def _print(renderables: Sequence[Any]) -> None:
-    from rich.console import Console
+    from harness.terminal import safe_console
 
-    console = Console(soft_wrap=False)
+    console = safe_console(soft_wrap=False)
     for renderable in renderables:
         console.print(renderable)
 
@@ -88,7 +128,7 @@ def list_command(fmt: str) -> None:
             }
             for d in definitions
         ]
-        click.echo(json.dumps({"surfaces": rows}, indent=2))
+        _data(json.dumps({"surfaces": rows}, indent=2))
         return
     from rich.table import Table
 
@@ -112,16 +152,13 @@ def _emit(
     if fmt == "table":
         _print(table(result))
     else:
-        click.echo(as_json(result) if fmt == "json" else as_csv(result), nl=False)
+        _data(as_json(result) if fmt == "json" else as_csv(result), nl=False)
 
 
 def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
-    from harness.files import write_atomic
+    from harness.files import ensure_directory, write_atomic
 
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ToolsurfaceError(f"cannot write to {out}: {error.strerror or error}") from None
+    ensure_directory(out)
     return [write_atomic(out / name, text) for name, text in files.items()]
 
 
@@ -156,13 +193,13 @@ def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_grow
                 "by_kinds.csv": render.by_kinds_csv(result),
             },
         )
-        click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
+        _say(f"wrote {', '.join(str(p) for p in written)}")
     if fmt == "json":
-        click.echo(render.measure_json(result), nl=False)
+        _data(render.measure_json(result), nl=False)
     elif fmt == "csv":
-        click.echo(render.per_tool_csv(result) if per_tool else render.measure_csv(result), nl=False)
+        _data(render.per_tool_csv(result) if per_tool else render.measure_csv(result), nl=False)
     elif fmt == "markdown":
-        click.echo(render.measure_markdown(result, per_tool=per_tool), nl=False)
+        _data(render.measure_markdown(result, per_tool=per_tool), nl=False)
     else:
         _print(render.measure_rich(result, per_tool=per_tool))
 
@@ -266,7 +303,7 @@ def budget_command(
         if fmt == "github":
             from harness.snapshot import github_escape
 
-            click.echo(f"::error title=Tool list budget::{github_escape(f'cannot measure: {error}')}")
+            _out(f"::error title=Tool list budget::{github_escape(f'cannot measure: {error}')}")
         raise
     if fmt == "github":
         _budget_github(result, source)
@@ -283,15 +320,15 @@ def _budget_text(result: Any) -> None:
         figure += f", {result.tokens:,} tokens"
         limit += f", {result.max_tokens:,} tokens"
     if result.within:
-        click.echo(f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})")
+        _out(f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})")
         return
-    click.echo("largest tools: " + ", ".join(f"{t.name} {t.chars:,} chars" for t in result.largest))
+    _out("largest tools: " + ", ".join(f"{t.name} {t.chars:,} chars" for t in result.largest))
     over = []
     if result.chars_over:
         over.append(f"{result.chars_over:,} chars ({result.chars_over / max(result.max_chars, 1):.1%})")
     if result.tokens_over:
         over.append(f"{result.tokens_over:,} tokens")
-    click.echo(f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {' and '.join(over)}")
+    _out(f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {' and '.join(over)}")
 
 
 def _budget_github(result: Any, source: str | None) -> None:
@@ -299,11 +336,11 @@ def _budget_github(result: Any, source: str | None) -> None:
 
     from harness.snapshot import github_annotation, github_summary
 
-    click.echo(github_annotation(result))
+    _out(github_annotation(result))
     summary = github_summary(result, source)
     target = os.environ.get("GITHUB_STEP_SUMMARY")
     if not target:
-        click.echo(summary, nl=False)
+        _data(summary, nl=False)
         return
     try:
         with open(target, "a", encoding="utf-8") as out:
@@ -325,6 +362,14 @@ def _budget_github(result: Any, source: str | None) -> None:
 )
 @click.option("--http", "http", metavar="HOST:PORT", help="Serve streamable HTTP on loopback instead of stdio.")
 @click.option("--page-size", type=click.IntRange(min=1), help="Tools per tools/list page (default: all in one).")
+@click.option(
+    "--unknown-tool",
+    type=click.Choice(["result", "error"]),
+    default="result",
+    show_default=True,
+    help="Answer a call of a tool the surface lacks with an isError result naming the tools, or with the"
+    " JSON-RPC error -32602 the specification lists.",
+)
 def serve_command(
     surface: str,
     fixture: Path | None,
@@ -332,11 +377,20 @@ def serve_command(
     state: Path | None,
     http: str | None,
     page_size: int | None,
+    unknown_tool: str,
 ) -> None:
     """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
     from harness.serving import serve
 
-    serve(surface, fixture=fixture, log_path=log_path, state_path=state, http=http, page_size=page_size)
+    serve(
+        surface,
+        fixture=fixture,
+        log_path=log_path,
+        state_path=state,
+        http=http,
+        page_size=page_size,
+        unknown_tool=unknown_tool,
+    )
 
 
 @main.command("snapshot", cls=_ServerCommand)
@@ -372,14 +426,12 @@ def snapshot_command(
     skip_final_collection()
     noise = taken.meta.get("stdout_noise") or []
     if noise:
-        click.echo(
-            f"toolsurface: warning: the server wrote lines to stdout that are not JSON-RPC: {noise[0]!r}", err=True
-        )
+        _say(f"toolsurface: warning: the server wrote lines to stdout that are not JSON-RPC: {noise[0]!r}")
     if output is None:
-        click.echo(taken.text(), nl=False)
+        _data(taken.text(), nl=False)
         return
     written = taken.write(output)
-    click.echo(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)", err=True)
+    _say(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)")
 
 
 @main.command("findability")
@@ -426,9 +478,9 @@ def diff_command(a: str, b: str, fail_on: str | None, fmt: str) -> None:
 
     result = diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b)
     if fmt == "json":
-        click.echo(diff_json(result), nl=False)
+        _data(diff_json(result), nl=False)
     elif fmt == "markdown":
-        click.echo(diff_markdown(result), nl=False)
+        _data(diff_markdown(result), nl=False)
     else:
         _print(diff_rich(result))
     if result.fails(fail_on):
@@ -447,7 +499,7 @@ def lint_command(surfaces: tuple[str, ...], fmt: str) -> None:
 
     result = lint(resolve_all(surfaces))
     if fmt == "json":
-        click.echo(json.dumps(result.to_json(), indent=2))
+        _data(json.dumps(result.to_json(), indent=2))
         return
     _print(lint_rich(result))
 
@@ -706,7 +758,7 @@ def report_command(runs: tuple[Path, ...], out: Path, html_page: bool, surfaces:
     from harness.report import build_report
 
     report = build_report(list(runs), out, surfaces=surfaces or None, html_page=html_page)
-    click.echo(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))
+    _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))
 
 
 if __name__ == "__main__":

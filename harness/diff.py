@@ -876,12 +876,14 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
     from rich.table import Table
     from rich.text import Text
 
+    from harness.terminal import escape_controls as shown
+
     style = {BREAKING: "bold red", NON_BREAKING: "yellow", SIZE_ONLY: "cyan"}
     if d.cls is None:
-        return [Text(f"{d.a} → {d.b}: no differences ({d.tools_after} tools, {_n(d.chars.after)} chars)")]
-    headline = Text(f"{d.a} → {d.b}: ")
+        return [Text(shown(f"{d.a} → {d.b}: no differences ({d.tools_after} tools, {_n(d.chars.after)} chars)"))]
+    headline = Text(shown(f"{d.a} → {d.b}: "))
     headline.append(d.cls.value, style=style[d.cls])
-    headline.append(f"; {_headline(d)}")
+    headline.append(shown(f"; {_headline(d)}"))
     renderables: list[RenderableType] = [headline]
     if not d.tools:
         return renderables
@@ -906,10 +908,10 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
         lines = tool_details(t)
         if not lines:
             continue
-        details.append(f"{t.name} ", style="bold")
+        details.append(f"{shown(t.name)} ", style="bold")
         details.append(t.cls.value, style=style[t.cls])
         for cls, text in lines:
-            details.append(f"\n  {text}", style=style[cls] if cls is BREAKING else "")
+            details.append(f"\n  {shown(text)}", style=style[cls] if cls is BREAKING else "")
         details.append("\n")
     if details:
         renderables.append(details)

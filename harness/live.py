@@ -2,8 +2,10 @@
 
 The handshake is the legacy one (`initialize`, pinned to harness.wire.PROTOCOL_VERSION) so the list is
 comparable with what `measure` reads from bundled surfaces; the version the server agreed to is recorded.
-A stdio server runs in its own session (process group); whatever happens, the whole group is ended before
-this returns, so a server that forks leaves nothing running. Every failure is one ToolsurfaceError line.
+A stdio server runs in its own session (process group) with a marker in its environment; whatever happens,
+its whole tree is ended before this returns (harness.process_tree), so a server that forks, or a daemon it
+started with setsid, leaves nothing running. `list_live` on the main thread also ends the tree when the
+command is stopped by SIGTERM, SIGHUP or SIGINT. Every failure is one ToolsurfaceError line.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import shlex
-import signal
 import subprocess
 import tempfile
 import time
@@ -69,6 +71,40 @@ def _one_line(text: str) -> str:
     return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
+# An option or variable whose name holds one of these words carries a secret: its value is never written.
+_SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|auth|credential|bearer|cookie|session|private", re.I)
+_NAMED_VALUE = re.compile(r"^(-{0,2}[A-Za-z][\w.-]*)=(.*)$", re.S)
+_URL_CREDENTIALS = re.compile(r"(\w[\w+.-]*://)[^/@\s]*@")
+REDACTED = "[redacted]"
+
+
+def _redacted(argv: Sequence[str]) -> list[str]:
+    """The command line as it may be written down: values of secret-looking options (`--api-key=X`,
+    `--token X`, `API_KEY=X`), URL credentials and query values of secret-looking parameters redacted."""
+    shown: list[str] = []
+    hide_next = False
+    for arg in argv:
+        if hide_next and not arg.startswith("-"):
+            shown.append(REDACTED)
+            hide_next = False
+            continue
+        hide_next = False
+        named = _NAMED_VALUE.match(arg)
+        if named and _SECRET_NAME.search(named.group(1)):
+            shown.append(f"{named.group(1)}={REDACTED}")
+            continue
+        if arg.startswith("-") and _SECRET_NAME.search(arg):
+            hide_next = True
+        text = _URL_CREDENTIALS.sub(rf"\1{REDACTED}@", arg)
+        text = re.sub(
+            r"([?&][^=&#\s]+)=([^&#\s]*)",
+            lambda found: f"{found.group(1)}={REDACTED}" if _SECRET_NAME.search(found.group(1)) else found.group(0),
+            text,
+        )
+        shown.append(text)
+    return shown
+
+
 @dataclass(frozen=True)
 class StdioServer:
     """A command that serves MCP on its stdin/stdout; `env` is added to this process's environment."""
@@ -79,14 +115,15 @@ class StdioServer:
 
     @property
     def label(self) -> str:
-        text = _one_line(shlex.join(self.argv))
+        text = _one_line(shlex.join(_redacted(self.argv)))
         return text if len(text) <= 80 else text[:77] + "..."
 
     def describe(self) -> dict[str, Any]:
-        """For the sidecar: the command, and the names (never the values) of added variables."""
+        """For the sidecar: the command with secret-looking values redacted, and the names (never the values)
+        of added variables."""
         return {
             "kind": "command",
-            "argv": list(self.argv),
+            "argv": _redacted(self.argv),
             "cwd": str(self.cwd) if self.cwd is not None else None,
             "env": sorted(self.env),
         }
@@ -172,14 +209,24 @@ def parse_env(text: str) -> tuple[str, str]:
 def list_live(
     server: LiveServer, *, capabilities: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_S
 ) -> LiveListing:
-    """List every tool of a live server; one LiveServerError line for anything that goes wrong."""
+    """List every tool of a live server; one LiveServerError line for anything that goes wrong. A stop
+    signal ends the server's tree and raises Interrupted."""
     import anyio
 
     return anyio.run(_list_live_kw, server, tuple(capabilities), timeout)
 
 
 async def _list_live_kw(server: LiveServer, capabilities: tuple[str, ...], timeout: float) -> LiveListing:
-    return await list_live_async(server, capabilities=capabilities, timeout=timeout)
+    from harness.signals import Interrupted, cancel_on_signals
+
+    listing: LiveListing | None = None
+    async with cancel_on_signals() as stop:
+        listing = await list_live_async(server, capabilities=capabilities, timeout=timeout)
+    if listing is None:
+        assert stop.signum is not None
+        ended = "the server's processes were ended" if isinstance(server, StdioServer) else ""
+        raise Interrupted(stop.signum, ended)
+    return listing
 
 
 async def list_live_async(
@@ -224,6 +271,7 @@ class _State:
     logged: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     listed: float | None = None
+    marker: str | None = None
 
 
 class _Collect(logging.Handler):
@@ -358,13 +406,16 @@ def _explain(error: BaseException | None, timed_out: bool, server: LiveServer, s
 # -- stdio ----------------------------------------------------------------------------------------------
 
 
-async def _spawn(server: StdioServer, stderr: IO[bytes]) -> Process:
+async def _spawn(server: StdioServer, stderr: IO[bytes], state: _State) -> Process:
     import anyio
+
+    from harness.process_tree import marked_env
 
     if not server.argv or not server.argv[0]:
         raise LiveServerError("no server command given after --")
     if server.cwd is not None and not server.cwd.is_dir():
         raise LiveServerError(f"--cwd {server.cwd}: no such directory")
+    env, state.marker = marked_env({**os.environ, **server.env})
     try:
         return await anyio.open_process(
             list(server.argv),
@@ -372,7 +423,7 @@ async def _spawn(server: StdioServer, stderr: IO[bytes]) -> Process:
             stdout=subprocess.PIPE,
             stderr=stderr,
             cwd=server.cwd,
-            env={**os.environ, **server.env},
+            env=env,
             start_new_session=True,
         )
     except FileNotFoundError:
@@ -452,68 +503,28 @@ async def _stdio_conversation(
     return result
 
 
-def _group_alive(pgid: int) -> bool:
-    """Whether a process of the group still runs. Zombies do not count: an orphan waits for init to reap
-    it, and in a container init may never do so."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return True
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        # After the command name: state, ppid, pgrp.
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] != b"Z":
-            return True
-    return False
-
-
 async def _close_stdin(process: Process) -> None:
     if process.stdin is not None:
         with contextlib.suppress(Exception):
             await process.stdin.aclose()
 
 
-async def _end_process(process: Process, graceful: bool) -> None:
-    """Close stdin (the spec's shutdown), give a listed server a moment, then end its whole group."""
+async def _end_process(process: Process, graceful: bool, marker: str | None) -> None:
+    """Close stdin (the spec's shutdown), give a listed server a moment, then end its whole tree."""
     import anyio
 
-    async def exited(within: float) -> bool:
-        with anyio.move_on_after(within):
-            while process.returncode is None:
-                await anyio.sleep(_POLL_S)
-        return process.returncode is not None
+    from harness.process_tree import end_process_tree
 
     await _close_stdin(process)
     if graceful:
-        await exited(EXIT_GRACE_S)
-    # Always signal the group: the leader may be gone while children it forked still run.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGTERM)
+        with anyio.move_on_after(EXIT_GRACE_S):
+            while process.returncode is None:
+                await anyio.sleep(_POLL_S)
+    # Always, even when the leader has exited: children it started may still run.
+    await anyio.to_thread.run_sync(end_process_tree, process.pid, marker, KILL_GRACE_S)
     with anyio.move_on_after(KILL_GRACE_S):
-        while _group_alive(process.pid):
-            _ = process.returncode
-            await anyio.sleep(_POLL_S)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    await exited(KILL_GRACE_S)
-    for stream in (process.stdout, process.stderr):
-        if stream is not None:
-            with contextlib.suppress(Exception):
-                await stream.aclose()
-    with anyio.move_on_after(KILL_GRACE_S):
-        await process.wait()
+        # Closes the pipes and reaps the leader, before the loop that owns them closes.
+        await process.aclose()
 
 
 def _tail(stderr: IO[bytes]) -> str | None:
@@ -536,8 +547,9 @@ async def _list_stdio(
 
     with tempfile.TemporaryFile() as stderr:
         # Started before the SDK is imported (in _converse), so the server's start-up overlaps ours.
-        # Not under the deadline: a cancelled spawn could lose the handle of a started process.
-        process = await _spawn(server, stderr)
+        # Shielded: a cancelled spawn could lose the handle of a started process.
+        with anyio.CancelScope(shield=True):
+            process = await _spawn(server, stderr, state)
         result: tuple[InitializeResult, list[dict[str, Any]], int] | None = None
         failure: BaseException | None = None
         try:
@@ -552,7 +564,7 @@ async def _list_stdio(
                 _validate(result[1], server)
         finally:
             with anyio.CancelScope(shield=True):
-                await _end_process(process, graceful=result is not None)
+                await _end_process(process, result is not None, state.marker)
         if result is not None:
             return result
         message = _explain(failure, deadline.cancelled_caught, server, state)

@@ -199,10 +199,9 @@ def write_snapshot(path: Path, tools: Sequence[Mapping[str, Any]]) -> bool:
             return False
     except (OSError, UnicodeDecodeError):
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+    from harness.files import write_atomic
+
+    write_atomic(path, text)
     return True
 
 

@@ -12,8 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.errors import ToolsurfaceError
-from harness.files import write_atomic
+from harness.files import ensure_directory, write_atomic
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -291,6 +290,11 @@ def _analysis_tables(items: Sequence[Any], specs: Sequence[str]) -> tuple[list[T
 
 
 def _figure(width: float, height: float) -> Any:
+    import logging
+
+    # matplotlib logs to stderr when it builds its font cache (a fresh machine, a cache it cannot write):
+    # a library's progress, which the report's one line of output or of error must not carry.
+    logging.getLogger("matplotlib").addHandler(logging.NullHandler())
     import matplotlib
 
     matplotlib.use("Agg")
@@ -485,11 +489,10 @@ def build_report(
     from harness.scoring import find_runs, score_study
 
     specs = list(surfaces or BUNDLED_ORDER)
-    try:
-        (out / "tables").mkdir(parents=True, exist_ok=True)
-        (out / "charts").mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ToolsurfaceError(f"cannot write to {out}: {error.strerror or error}") from None
+    # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
+    study = score_study(find_runs(study_dirs)) if study_dirs else None
+    ensure_directory(out / "tables")
+    ensure_directory(out / "charts")
     report = Report(out)
     items = resolve_all(specs)
     measured = measure(items)
@@ -522,8 +525,7 @@ def build_report(
             f"toolsurface findability {names}",
         ),
     ]
-    if study_dirs:
-        study = score_study(find_runs(study_dirs))
+    if study is not None:
         report.tables += _session_tables(study, [str(d) for d in study_dirs])
         _chart_refused(study, out / "charts" / "refused_per_run.png")
         report.charts.append(

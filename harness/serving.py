@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-import signal
+import os
+import socket
 from pathlib import Path
-from types import FrameType
+from typing import TYPE_CHECKING
 
 from harness.errors import InvalidToolList, ToolsurfaceError
 from harness.snapshot_file import Snapshot
 from harness.surface import Stub, Surface, SurfaceDefinition
 
-__all__ = ["LOOPBACK", "parse_http", "serve", "start_stub", "surface_for_serving", "write_state"]
+if TYPE_CHECKING:
+    from mcp.server import Server
+
+    from harness.signals import Held
+    from stubs.calllog import CallLog
+
+__all__ = ["LOOPBACK", "listen", "parse_http", "serve", "start_stub", "surface_for_serving", "write_state"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -51,6 +58,16 @@ def parse_http(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on HOST:PORT, or one line saying why not (the port is taken, say)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family, backlog=128)
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise ToolsurfaceError(f"cannot serve on {host}:{port}: {reason}") from None
+
+
 def write_state(stub: Stub, path: Path) -> None:
     """Atomically, so a reader never sees half a state."""
     from harness.files import write_json_atomic
@@ -58,8 +75,23 @@ def write_state(stub: Stub, path: Path) -> None:
     write_json_atomic(path, stub.state())
 
 
-def _stop(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+async def _serve_until_stopped(
+    server: Server, log: CallLog, tools: list[str], listener: socket.socket | None, held: Held | None
+) -> None:
+    """Serve until the client goes away (stdio) or a stop signal comes; open HTTP requests get a second."""
+    import anyio
+
+    from harness.signals import cancel_on_signals
+    from stubs.server import serve_http
+    from stubs.stdio import serve_stdio
+
+    if listener is None:
+        async with cancel_on_signals(held):
+            await serve_stdio(server, log, tools)
+        return
+    stopping = anyio.Event()
+    async with cancel_on_signals(held, first=stopping.set, grace=1.5):
+        await serve_http(server, listener, stopping)
 
 
 def serve(
@@ -70,34 +102,38 @@ def serve(
     state_path: Path | None = None,
     http: str | None = None,
     page_size: int | None = None,
+    unknown_tool: str = "result",
 ) -> None:
     """Run until the client goes away (stdio) or the process is stopped; then write the state if asked."""
+    from harness.signals import hold_signals
+
+    # From here on a stop signal only ends the serving, whenever it comes: the state is always written.
+    held = hold_signals()
     import anyio
 
+    from harness.files import ensure_directory
     from harness.registry import resolve
     from stubs.calllog import CallLog
-    from stubs.server import build_server, serve_http
-    from stubs.stdio import serve_stdio
+    from stubs.server import build_server
 
     address = parse_http(http) if http else None
     surface = surface_for_serving(resolve(spec))
     stub = start_stub(surface, fixture)
     if state_path is not None and stub is None:
         raise ToolsurfaceError(f"surface {surface.name!r} has no stub, so it has no state to write")
+    if state_path is not None:
+        ensure_directory(state_path.parent, f"write the state to {state_path}")
+    listener = listen(*address) if address is not None else None
     try:
         log = CallLog(log_path)
     except OSError as error:
         raise ToolsurfaceError(f"cannot open the call log {log_path}: {error.strerror or error}") from None
-    server = build_server(surface, stub, log, page_size)
-    signal.signal(signal.SIGTERM, _stop)
+    server = build_server(surface, stub, log, page_size, unknown_tool)
     try:
-        if address is None:
-            anyio.run(serve_stdio, server)
-        else:
-            anyio.run(serve_http, server, *address)
-    except KeyboardInterrupt:
-        pass
+        anyio.run(_serve_until_stopped, server, log, [t.name for t in surface.tools], listener, held)
     finally:
         log.close()
+        if listener is not None:
+            listener.close()
         if stub is not None and state_path is not None:
             write_state(stub, state_path)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.errors import SurfaceLoadError, ToolsurfaceError
-from harness.files import read_json
+from harness.errors import SurfaceLoadError
+from harness.files import read_json, write_atomic_all
 from harness.validate import validate_wire_tools
 
 __all__ = ["Snapshot", "load_snapshot", "meta_path", "snapshot_text", "write_snapshot"]
@@ -62,25 +61,10 @@ def snapshot_text(tools: Sequence[dict[str, Any]]) -> str:
 
 
 def write_snapshot(path: Path, tools: Sequence[dict[str, Any]], meta: Mapping[str, Any] | None = None) -> list[Path]:
-    """Write the tools (and the sidecar) atomically: each to a temporary name beside it, then renamed,
-    the sidecar first, so a reader never sees half a file."""
-    files = [(path, snapshot_text(tools))]
+    """Write the tools (and the sidecar) atomically, the sidecar first, so a reader never sees half a file
+    or a list without the sidecar it was written with."""
+    files: list[tuple[Path, str | bytes]] = [(path, snapshot_text(tools))]
     if meta is not None:
-        files.append((meta_path(path), json.dumps(dict(meta), indent=2, ensure_ascii=False) + "\n"))
-    staged: list[tuple[Path, Path]] = []
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        for final, text in files:
-            partial = final.with_name(f".{final.name}.{os.getpid()}.partial")
-            with partial.open("w", encoding="utf-8") as out:
-                staged.append((partial, final))
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-        for partial, final in reversed(staged):
-            os.replace(partial, final)
-    except OSError as error:
-        for partial, _ in staged:
-            partial.unlink(missing_ok=True)
-        raise ToolsurfaceError(f"cannot write {path}: {error.strerror or error}") from None
-    return [final for final, _ in files]
+        files.insert(0, (meta_path(path), json.dumps(dict(meta), indent=2, ensure_ascii=False) + "\n"))
+    write_atomic_all(files, sync=True)
+    return [path] + ([meta_path(path)] if meta is not None else [])

@@ -35,6 +35,7 @@ from harness.stub_launch import LENGTH, NUMBER, receive_exactly
 __all__ = ["ForkServer", "StartingForkServer", "StubForkUnavailable", "fork_available", "fork_server"]
 
 READY_TIMEOUT_S = 60.0
+STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 REQUEST_TIMEOUT_S = 10.0
 END_GRACE_S = 3.0
 
@@ -111,19 +112,16 @@ def _first_line(process: subprocess.Popen[bytes]) -> str:
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM ends the server whether it is still importing or serving (then its children get theirs)."""
-    with contextlib.suppress(ProcessLookupError):
-        process.terminate()
+    """SIGTERM ends the server whether it is still importing or serving, and its children (the stubs, in its
+    process group) write their state; what is left after the grace period is killed."""
+    from harness.process_tree import end_process_tree
+
     for stream in (process.stdin, process.stdout):
         if stream is not None:
             with contextlib.suppress(OSError):
                 stream.close()
-    try:
-        process.wait(END_GRACE_S + 2)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    end_process_tree(process.pid, grace=END_GRACE_S + 2)
+    process.wait()
 
 
 # The fork server itself, in its own process.
@@ -208,6 +206,7 @@ def _child(conn: socket.socket, request: dict[str, Any], fds: list[int]) -> None
                 conn.recv(1)
             os.kill(os.getpid(), signal.SIGKILL)
 
+        # Started while the stop signals are blocked, so they reach only the main thread.
         threading.Thread(target=orphaned, daemon=True).start()
         code = _run_cli(sys.argv[1:])
     except BaseException:
@@ -251,11 +250,14 @@ class _Forks:
                 return
             sys.stdout.flush()
             sys.stderr.flush()
+            # The child is born holding the stop signals; the stub it becomes listens for them in its loop.
+            signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
             pid = os.fork()
             if pid == 0:
                 self.selector.close()
                 self.listener.close()
                 _child(conn, request, fds)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
             for fd in fds:
                 os.close(fd)
             self.children.add(pid)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from harness.bounded_json import MAX_DEPTH, depth
 from harness.errors import InvalidToolList
 from harness.surface import Surface
 from harness.validate import validate_wire_tools
@@ -31,6 +32,12 @@ class WireList:
 
 def wire_form(surface: Surface) -> list[dict[str, Any]]:
     """The tools as a server would serialise them, for checks before serving."""
+    for tool in surface.tools:
+        # Measured before serialising: the SDK's models fail on deep data with a bare ValueError.
+        nesting = 1 + max(depth(tool.input_schema), depth(tool.output_schema))
+        if nesting > MAX_DEPTH:
+            where = f"{surface.source or surface.name}: tool {tool.name!r}"
+            raise InvalidToolList(f"{where}: nests {nesting} levels deep, more than {MAX_DEPTH}")
     return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in surface.tools]
 
 

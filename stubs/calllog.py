@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from harness.files import ensure_directory
+
 __all__ = ["CallLog", "CallRecord", "read_log"]
 
 
@@ -17,7 +19,7 @@ __all__ = ["CallLog", "CallRecord", "read_log"]
 class CallRecord:
     seq: int
     time: str
-    method: str
+    method: str | None
     tool: str | None
     arguments: dict[str, Any] | None
     outcome: str
@@ -36,12 +38,12 @@ class CallLog:
         self.records: list[CallRecord] = []
         self._file: IO[str] | None = None
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_directory(path.parent, f"open the call log {path}")
             self._file = path.open("a", encoding="utf-8")
 
     def write(
         self,
-        method: str,
+        method: str | None,
         tool: str | None,
         arguments: dict[str, Any] | None,
         outcome: str,
@@ -66,7 +68,13 @@ class CallLog:
         )
         self.records.append(record)
         if self._file is not None:
-            self._file.write(json.dumps(asdict(record), ensure_ascii=False) + "\n")
+            line = json.dumps(asdict(record), ensure_ascii=False)
+            if not line.isascii():
+                try:
+                    line.encode("utf-8")
+                except UnicodeEncodeError:  # a lone surrogate a client sent: JSON's escape keeps it exactly
+                    line = json.dumps(asdict(record))
+            self._file.write(line + "\n")
             self._file.flush()
         return record
 

@@ -1,5 +1,11 @@
 """Every call passes here: the tool must exist, the arguments must fit its schema and name only its
-parameters, then the surface's rules decide. Each call is logged before it is answered."""
+parameters, then the surface's rules decide. Each call is logged before it is answered.
+
+An unknown tool is answered, by default, with an isError result naming the tools (`result`): an agent reads
+it as it reads any refusal and corrects the name, while the JSON-RPC error the 2025-11-25 specification
+lists (-32602, `error`) many clients show their model as a failed call without the text. One switch,
+`unknown_tool` (`serve --unknown-tool`), chooses; either way the call is logged as refused.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +18,16 @@ import mcp.types as types
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from harness.bounded_json import depth
 from harness.surface import Stub
+from harness.validate import ref_cycle
 from stubs.calllog import CallLog
 from stubs.project import Refusal
-from stubs.stdio import DEPTH_LIMIT, TOO_DEEP
+from stubs.stdio import DEPTH_LIMIT, INVALID_PARAMS, TOO_DEEP
 
-__all__ = ["Gate", "check_arguments"]
+__all__ = ["UNKNOWN_TOOL_ANSWERS", "Gate", "check_arguments"]
+
+UNKNOWN_TOOL_ANSWERS = ("result", "error")
 
 MAX_ECHO = 60
 
@@ -25,21 +35,6 @@ MAX_ECHO = 60
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 1] + "…"
-
-
-def _depth(value: Any) -> int:
-    """Nesting depth of JSON data, without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        current, level = stack.pop()
-        if isinstance(current, dict):
-            deepest = max(deepest, level)
-            stack.extend((v, level + 1) for v in current.values())
-        elif isinstance(current, list):
-            deepest = max(deepest, level)
-            stack.extend((v, level + 1) for v in current)
-    return deepest
 
 
 def _schema_refusal(tool: types.Tool, error: ValidationError) -> Refusal:
@@ -78,14 +73,25 @@ def check_arguments(tool: types.Tool, validator: Draft202012Validator, arguments
         )
 
 
+def _parameters(tool: types.Tool) -> list[str]:
+    return list(tool.input_schema.get("properties", {})) or ["{}"]
+
+
 class Gate:
     """Checks, answers and logs the calls of one surface's tools."""
 
-    def __init__(self, tools: Sequence[types.Tool], stub: Stub | None, log: CallLog) -> None:
+    def __init__(
+        self, tools: Sequence[types.Tool], stub: Stub | None, log: CallLog, unknown_tool: str = "result"
+    ) -> None:
+        if unknown_tool not in UNKNOWN_TOOL_ANSWERS:
+            raise ValueError(f"unknown_tool must be one of {', '.join(UNKNOWN_TOOL_ANSWERS)}, not {unknown_tool!r}")
         self.tools = {t.name: t for t in tools}
         self.validators = {t.name: Draft202012Validator(t.input_schema) for t in tools}
         self.stub = stub
         self.log = log
+        self.unknown_tool = unknown_tool
+        # A schema whose references loop in place can check no call; found once, named in each refusal.
+        self.cycles = {t.name: cycle for t in tools if (cycle := ref_cycle(t.input_schema)) is not None}
 
     def listed(self, page: Sequence[types.Tool], cursor: str | None, started: float) -> None:
         dumped = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page]
@@ -97,11 +103,18 @@ class Gate:
         if tool is None:
             names = list(self.tools) or ["(none)"]
             raise Refusal(f"unknown tool {name!r}; tools: {', '.join(names)}", names)
-        depth = arguments[TOO_DEEP] if TOO_DEEP in arguments else _depth(arguments)
-        if depth > DEPTH_LIMIT:
-            properties = list(tool.input_schema.get("properties", {})) or ["{}"]
+        if name in self.cycles:
+            usable = [t for t in self.tools if t not in self.cycles] or ["(none)"]
             raise Refusal(
-                f"the arguments nest {depth} levels deep, more than {DEPTH_LIMIT}; "
+                f"{name} takes no call: its inputSchema refers to itself without end "
+                f"({' -> '.join(self.cycles[name])}), so no arguments can be checked; tools: {', '.join(usable)}",
+                usable,
+            )
+        nesting = arguments[TOO_DEEP] if TOO_DEEP in arguments else depth(arguments)
+        if nesting > DEPTH_LIMIT:
+            properties = _parameters(tool)
+            raise Refusal(
+                f"the arguments nest {nesting} levels deep, more than {DEPTH_LIMIT}; "
                 f"pass the parameters as the schema describes them: {', '.join(properties)}",
                 properties,
             )
@@ -122,10 +135,15 @@ class Gate:
             outcome, text = "refused", refusal.message
             message, allowed = text, refusal.allowed
         except RecursionError:
-            outcome, text = "refused", "the arguments nest too deeply; use flat JSON objects as the parameters describe"
+            allowed = _parameters(self.tools[name])
+            outcome, text = "refused", f"the arguments nest too deeply to check; parameters: {', '.join(allowed)}"
             message = text
         except Exception as error:  # a handler bug answers as a tool error; the server goes on
             outcome, text = "error", f"internal error in the stub: {type(error).__name__}: {error}"
             message = text
         self.log.write("tools/call", name, arguments, outcome, message, len(text), started, allowed, text)
+        if name not in self.tools and self.unknown_tool == "error":
+            from mcp.shared.exceptions import MCPError
+
+            raise MCPError(INVALID_PARAMS, text, {"allowed": allowed})
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=outcome != "ok")

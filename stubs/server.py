@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import time
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import mcp.types as types
 from mcp.server import Server, ServerRequestContext
@@ -13,15 +16,23 @@ from harness.surface import Stub, Surface
 from stubs.calllog import CallLog
 from stubs.gate import Gate
 
+if TYPE_CHECKING:
+    import anyio
+
 __all__ = ["build_server", "serve_http"]
 
 
 def build_server(
-    surface: Surface, stub: Stub | None = None, log: CallLog | None = None, page_size: int | None = None
+    surface: Surface,
+    stub: Stub | None = None,
+    log: CallLog | None = None,
+    page_size: int | None = None,
+    unknown_tool: str = "result",
 ) -> Server:
-    """A low-level MCP server advertising exactly `surface.tools`, `page_size` tools per tools/list page."""
+    """A low-level MCP server advertising exactly `surface.tools`, `page_size` tools per tools/list page;
+    `unknown_tool` says how a call of a tool it lacks is answered (stubs.gate)."""
     tools = list(surface.tools)
-    gate = Gate(tools, stub, log or CallLog())
+    gate = Gate(tools, stub, log or CallLog(), unknown_tool)
 
     async def on_list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -48,10 +59,29 @@ def build_server(
     )
 
 
-async def serve_http(server: Server, host: str, port: int) -> None:
-    """Streamable HTTP at http://HOST:PORT/mcp, loopback only."""
+async def serve_http(server: Server, listener: socket.socket, stopping: anyio.Event | None = None) -> None:
+    """Streamable HTTP at http://HOST:PORT/mcp on a socket already listening on loopback. When the event
+    `stopping` is set, open requests get a second to finish."""
+    import anyio
     import uvicorn
 
+    class Uvicorn(uvicorn.Server):
+        # The caller's event loop handles signals; uvicorn's own would re-raise them after shutdown.
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+    host, port = listener.getsockname()[:2]
     app = server.streamable_http_app(host=host)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
-    await uvicorn.Server(config).serve()
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
+    runner = Uvicorn(config)
+
+    async def stop_when_asked(stopping: anyio.Event) -> None:
+        await stopping.wait()
+        runner.should_exit = True
+
+    async with anyio.create_task_group() as tasks:
+        if stopping is not None:
+            tasks.start_soon(stop_when_asked, stopping)
+        await runner.serve(sockets=[listener])
+        tasks.cancel_scope.cancel()

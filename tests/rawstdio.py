@@ -39,20 +39,30 @@ class RawStdioClient:
         assert self.proc.stdout is not None
         self.selector.register(self.proc.stdout, selectors.EVENT_READ)
         self.next_id = 0
+        self.buffer = b""
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_line(json.dumps(message).encode())
+
+    def send_line(self, line: bytes) -> None:
+        """Any bytes as one line, however malformed."""
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.write(line + b"\n")
         self.proc.stdin.flush()
 
     def read_line(self, timeout: float = 30) -> bytes:
+        """The next line the server wrote; its own buffer, so two lines that came in one read are both seen."""
         assert self.proc.stdout is not None
-        if not self.selector.select(timeout):
-            raise TimeoutError("the server did not answer in time")
-        line = self.proc.stdout.readline()
-        if not line:
-            raise EOFError("the server closed stdout")
-        return line
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            if not self.selector.select(max(0.0, deadline - time.monotonic())):
+                raise TimeoutError("the server did not answer in time")
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise EOFError("the server closed stdout")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line + b"\n"
 
     def request_line(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30) -> bytes:
         """The answer's line exactly as received."""

@@ -123,3 +123,39 @@ def test_usage_errors_are_one_line_naming_the_help(args: list[str]) -> None:
     run = run_cli(*args)
     assert run.returncode == 2 and "--help" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and run.stderr.startswith("toolsurface: ")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["measure"], ["budget", "--max-chars", "10"], ["lint"], ["findability"], ["roundtrip"], ["diff", "v2"]],
+)
+def test_a_snapshot_nested_a_thousand_levels_deep_is_one_line_for_every_command(
+    tmp_path: Path, command: list[str]
+) -> None:
+    deep = "[" * 1000 + "]" * 1000
+    path = tmp_path / "deep.json"
+    path.write_text(
+        f'{{"tools": [{{"name": "a", "inputSchema": {{"type": "object", "default": {deep}}}}}]}}', encoding="utf-8"
+    )
+    args = [command[0], *command[1:], str(path)] if command[0] == "diff" else [command[0], str(path), *command[1:]]
+    assert_one_line_error(run_cli(*args), str(path), "nests 1004 levels deep, more than 100")
+
+
+def test_a_module_surface_nested_too_deeply_is_one_line(tmp_path: Path) -> None:
+    module = tmp_path / "deep.py"
+    module.write_text(
+        "import mcp.types as types\n"
+        "def build(kinds):\n"
+        "    value = []\n"
+        "    for _ in range(300):\n"
+        "        value = [value]\n"
+        "    return [types.Tool(name='a', input_schema={'type': 'object', 'default': value})]\n",
+        encoding="utf-8",
+    )
+    assert_one_line_error(run_cli("measure", str(module)), str(module), "tool 'a': nests 303 levels deep")
+
+
+def test_a_snapshot_holding_a_lone_surrogate_is_one_line_naming_where(tmp_path: Path) -> None:
+    path = tmp_path / "snap.json"
+    path.write_text('{"tools": [{"name": "a", "description": "x\\udc80", "inputSchema": {"type": "object"}}]}')
+    assert_one_line_error(run_cli("measure", str(path)), "tool 'a': description holds a lone surrogate (\\udc80)")

@@ -107,7 +107,8 @@ def test_a_hanging_agent_is_ended_with_everything_it_started(tmp_path: Path) -> 
 def test_a_full_disk_is_a_clear_error_and_leaves_nothing_that_looks_complete(
     tmp_path: Path, command: list[str]
 ) -> None:
-    """A file-size limit makes every larger write fail the way a full disk does."""
+    """A file-size limit makes every larger write fail the way a full disk does. The caches of a fresh
+    machine are empty: matplotlib then builds its font cache, and cannot write it either."""
 
     def small_files() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -115,9 +116,12 @@ def test_a_full_disk_is_a_clear_error_and_leaves_nothing_that_looks_complete(
 
     encoding()  # tiktoken's cache is seeded before, as on any machine that measured once
     out = tmp_path / "out"
+    fresh = {"MPLCONFIGDIR": str(tmp_path / "mpl"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for folder in fresh.values():
+        Path(folder).mkdir()
     done = subprocess.run(
         [sys.executable, "-m", "harness", *command, "--out", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, preexec_fn=small_files,
+        cwd=tmp_path, env={**os.environ, **fresh}, capture_output=True, text=True, timeout=300, preexec_fn=small_files,
     )  # fmt: skip
     assert done.returncode == 2, done.stderr[-2000:]
     assert "cannot write" in done.stderr and "File too large" in done.stderr
@@ -238,6 +242,40 @@ def test_a_schema_that_refers_to_itself_forever_is_refused_by_the_stub_not_fatal
         if log.records[-1].method == "tools/list"
         else log.records[-1].outcome == "refused"
     )
+
+
+def test_a_schema_whose_references_loop_is_refused_naming_the_loop_and_the_tools_that_can_be_called(
+    tmp_path: Path,
+) -> None:
+    import anyio
+    from mcp import Client
+
+    from harness.registry import resolve
+    from harness.serving import surface_for_serving
+    from stubs.calllog import CallLog
+    from stubs.server import build_server
+
+    loop = {"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/$defs/again"}]}}}
+    loop["$defs"] = {"again": {"$ref": "#/properties/a"}}
+    fine = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    path = tmp_path / "loop.json"
+    tools = [{"name": "loop", "inputSchema": loop}, {"name": "fine", "inputSchema": fine}]
+    path.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+    log = CallLog()
+
+    async def calls() -> list[str]:
+        async with Client(build_server(surface_for_serving(resolve(str(path))), None, log), mode="legacy") as client:
+            return [
+                "".join(getattr(block, "text", "") for block in (await client.call_tool("loop", arguments)).content)
+                for arguments in ({}, {"a": 1})
+            ]
+
+    texts = anyio.run(calls)
+    refused = [r for r in log.records if r.method == "tools/call"]
+    assert [r.outcome for r in refused] == ["refused", "refused"]
+    for text, record in zip(texts, refused, strict=True):
+        assert "refers to itself without end (#/properties/a -> #/properties/a/anyOf/0 -> #/$defs/again" in text
+        assert record.allowed == ["fine"] and "nest" not in text
 
 
 def test_marginal_tokens_from_neighbours_equal_the_whole_list_difference() -> None:

@@ -148,7 +148,7 @@ def test_stdin_lines_are_read_whole_across_reads_and_utf8_sequences() -> None:
         os.write(write, part)
     os.close(write)
     try:
-        assert list(_lines(read)) == ['{"a": "\u00e9"}\n', '{"b": 1}\r\n', "tail"]
+        assert list(_lines(read)) == [b'{"a": "\xc3\xa9"}\n', b'{"b": 1}\r\n', b"tail"]
     finally:
         os.close(read)
 
@@ -183,13 +183,147 @@ def test_hostile_arguments_over_stdio_get_refusals_and_the_server_goes_on(tmp_pa
     results = [a["result"] for a in answers]
     assert [r["isError"] for r in results] == [True, False, True, True, True, True]
     texts = [r["content"][0]["text"] for r in results]
-    assert "nest 10003 levels" in texts[0] and "filter" in texts[0]
+    assert "nest 10001 levels" in texts[0] and "filter" in texts[0]
     assert "task, memory, page, proposal" in texts[2]
     assert "must be of type string" in texts[3] and "unknown parameter 'bogus'" in texts[4]
     assert "missing required parameter 'kind'" in texts[5]
     assert not still["result"].get("isError")
     calls = [r for r in read_log(log) if r["method"] == "tools/call"]
     assert len(calls) == 7 and [r["outcome"] for r in calls].count("refused") == 5
+
+
+def _answers(client: RawStdioClient, lines: list[bytes]) -> list[dict[str, Any]]:
+    """The one answer to each line: after each, a ping whose answer must come next."""
+    answers = []
+    for n, line in enumerate(lines):
+        client.send_line(line)
+        client.send({"jsonrpc": "2.0", "id": f"ping-{n}", "method": "ping"})
+        answers.append(json.loads(client.read_line(timeout=10)))
+        assert json.loads(client.read_line(timeout=10))["id"] == f"ping-{n}", f"a second answer to {line[:80]!r}"
+    return answers
+
+
+def _call(request_id: Any, params: Any, **envelope: Any) -> bytes:
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params, **envelope}
+    ).encode()
+
+
+def test_a_lone_surrogate_in_arguments_a_tool_name_or_a_cursor_is_answered_and_logged(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    client = RawStdioClient(serve_argv("v2", "--log", str(log)))
+    try:
+        client.initialize()
+        answers = _answers(
+            client,
+            [
+                _call(1, {"name": "item_get", "arguments": {"projectId": "\ud800", "number": 14}}),
+                _call(2, {"name": "item_\udfff", "arguments": {}}),
+                json.dumps(
+                    {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": "\ud800"}}
+                ).encode(),
+            ],
+        )
+    finally:
+        client.close()
+    assert [(a["id"], a["error"]["code"]) for a in answers] == [(1, -32602), (2, -32602), (3, -32602)]
+    assert "params.arguments.projectId holds a lone surrogate (\\ud800)" in answers[0]["error"]["message"]
+    assert "params.name holds a lone surrogate" in answers[1]["error"]["message"]
+    assert "params.cursor holds a lone surrogate" in answers[2]["error"]["message"]
+    logged = [r for r in read_log(log) if r["outcome"] == "invalid"]
+    assert [(r["method"], r["tool"]) for r in logged] == [
+        ("tools/call", "item_get"),
+        ("tools/call", "item_\udfff"),
+        ("tools/list", None),
+    ]
+    assert logged[0]["arguments"] == {"projectId": "\ud800", "number": 14}
+
+
+def test_a_deeply_nested_call_is_answered_under_its_own_id_and_logged_under_its_own_tool(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    nested: Any = {"id": 999, "name": "spoofed", "method": "tools/call"}
+    for _ in range(200):
+        nested = {"id": 998, "name": "spoofed", "inner": nested}
+    client = RawStdioClient(serve_argv("v2", "--log", str(log)))
+    try:
+        client.initialize()
+        answers = _answers(
+            client,
+            [
+                _call(7, {"name": "item_list", "arguments": {"kind": "task", "filter": nested}}),
+                _call(8, {"name": "item_get", "arguments": {"name": "spoofed", "projectId": P, "number": 14}}),
+            ],
+        )
+    finally:
+        client.close()
+    assert [a["id"] for a in answers] == [7, 8]
+    assert "nest 202 levels deep" in answers[0]["result"]["content"][0]["text"]
+    calls = [r for r in read_log(log) if r["method"] == "tools/call"]
+    assert [(r["tool"], r["outcome"]) for r in calls] == [("item_list", "refused"), ("item_get", "refused")]
+    assert "unknown parameter 'name'" in calls[1]["message"]
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "needle", "answer_id"),
+    [
+        (_call(1, {"arguments": {}}), -32602, "needs params.name, the tool's name as a string, got no name", 1),
+        (_call(2, {"name": 5, "arguments": {}}), -32602, "got name 5; tools: recall, project_get", 2),
+        (_call(3, {"name": "item_get", "arguments": [1]}), -32602, "params.arguments must be an object", 3),
+        (_call(4, {"name": "item_get", "arguments": "x"}), -32602, "not a string", 4),
+        (b"[" + _call(5, {"name": "item_get"}) + b"]", -32600, "a JSON array (a batch) is not taken", None),
+        (_call(6, {"name": "item_get"}, jsonrpc="1.0"), -32600, '"jsonrpc" must be "2.0", got \'1.0\'', 6),
+        (_call(7.5, {"name": "item_get"}), -32600, "id must be a string or an integer, got 7.5", None),
+        (_call(True, {"name": "item_get"}), -32600, "id must be a string or an integer, got True", None),
+        (b"this is not JSON", -32700, "Parse error: not JSON: Expecting value at column 1", None),
+        (b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {', -32700, "Parse error", None),
+        (b'{"jsonrpc": "2.0", "id": 10, "method": "tools/list", "x": NaN}', -32700, "NaN is not JSON", None),
+        (b'{"jsonrpc": "2.0", "id": 11, "method": "tools/\xff"}', -32700, "not UTF-8 (byte 0xff", None),
+        (b'{"jsonrpc": "2.0", "id": 12, "method": 5}', -32600, "method must be a string, got 5", 12),
+        (b'{"jsonrpc": "2.0", "id": 13}', -32600, "a message needs a method", 13),
+        (b'{"jsonrpc": "2.0", "id": 14, "method": "tools/list", "params": {"cursor": 5}}', -32602, "params.cursor", 14),
+    ],
+)
+def test_a_malformed_request_is_answered_with_an_error_naming_what_was_wrong_and_logged(
+    tmp_path: Path, line: bytes, code: int, needle: str, answer_id: Any
+) -> None:
+    log = tmp_path / "calls.jsonl"
+    client = RawStdioClient(serve_argv("v2", "--log", str(log)))
+    try:
+        client.initialize()
+        [answer] = _answers(client, [line])
+    finally:
+        client.close()
+    assert answer["id"] == answer_id and answer["error"]["code"] == code, answer
+    assert needle in answer["error"]["message"], answer["error"]["message"]
+    [logged] = read_log(log)
+    assert logged["outcome"] == "invalid" and logged["message"] == answer["error"]["message"]
+    if b'"tools/call"' in line and code != -32700 and not line.startswith(b"["):
+        assert logged["method"] == "tools/call"
+    if b'"item_get"' in line and answer_id is not None:
+        assert logged["tool"] == "item_get"
+
+
+@pytest.mark.parametrize("answer", ["result", "error"])
+def test_one_switch_answers_an_unknown_tool_with_a_result_naming_the_tools_or_the_specs_protocol_error(
+    tmp_path: Path, answer: str
+) -> None:
+    log = tmp_path / "calls.jsonl"
+    client = RawStdioClient(
+        serve_argv("v2", "--log", str(log), *(["--unknown-tool", answer] if answer != "result" else []))
+    )
+    try:
+        client.initialize()
+        [reply] = _answers(client, [_call(1, {"name": "no_such_tool", "arguments": {}})])
+    finally:
+        client.close()
+    text = "unknown tool 'no_such_tool'; tools: recall, project_get, project_store"
+    if answer == "result":
+        assert reply["result"]["isError"] and text in reply["result"]["content"][0]["text"]
+    else:
+        assert reply["error"]["code"] == -32602 and text in reply["error"]["message"]
+        assert reply["error"]["data"]["allowed"][:2] == ["recall", "project_get"]
+    [logged] = read_log(log)
+    assert logged["outcome"] == "refused" and logged["tool"] == "no_such_tool" and text in logged["message"]
 
 
 async def test_a_handler_that_raises_answers_with_an_error_and_the_server_goes_on(tmp_path: Path) -> None:
@@ -230,6 +364,16 @@ def test_bad_serve_options_are_one_line_errors(args: list[str], needle: str) -> 
     run = run_cli("serve", "v2", *args, timeout=60)
     assert run.returncode == 2, run.stderr
     assert needle in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_serving_http_on_a_port_already_taken_is_one_line_naming_it() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = run_cli("serve", "v2", "--http", f"127.0.0.1:{port}", timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip() == f"toolsurface: cannot serve on 127.0.0.1:{port}: Address already in use"
 
 
 def test_a_file_that_is_not_a_fixture_is_refused(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import http.server
 import importlib.util
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -479,6 +480,61 @@ def test_a_server_that_exits_leaving_a_child_with_stdout_open_is_ended_too() -> 
     run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", code)
     assert_one_line_error(run, "no answer to initialize within 3 s")
     assert took < 3 + GRACE_S and processes_with(marker) == []
+
+
+def test_a_daemon_that_left_the_group_and_ignores_sigterm_is_ended_after_a_timeout_too() -> None:
+    marker = f"marker-{uuid.uuid4().hex}"
+    daemon = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(999)"
+    code = (
+        "import subprocess, sys, time\n"
+        f"subprocess.Popen([sys.executable, '-c', {daemon!r}, '{marker}'], start_new_session=True)\n"
+        "time.sleep(999)"
+    )
+    run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", code)
+    assert_one_line_error(run, "no answer to initialize within 3 s")
+    assert took < 3 + GRACE_S and processes_with(marker) == []
+
+
+def test_a_server_flooding_stdout_is_one_line_and_nothing_after_it() -> None:
+    code = "import sys\nwhile True:\n    sys.stdout.write('x' * 1000 + '\\n')"
+    run, took = timed_cli("snapshot", "--timeout", "2", "--", PY, "-c", code)
+    assert_one_line_error(run, "no answer to initialize within 2 s", "not JSON-RPC: 'xxx")
+    assert took < 2 + GRACE_S
+
+
+@pytest.mark.parametrize(
+    ("command", "signum"),
+    [
+        (["snapshot"], signal.SIGTERM),
+        (["snapshot"], signal.SIGHUP),
+        (["snapshot"], signal.SIGINT),
+        (["budget", "--max-chars", "100"], signal.SIGTERM),
+        (["budget", "--max-chars", "100"], signal.SIGHUP),
+    ],
+)
+def test_a_stop_signal_to_snapshot_or_budget_ends_the_listed_server_and_says_so_in_one_line(
+    command: list[str], signum: signal.Signals
+) -> None:
+    marker = f"marker-{uuid.uuid4().hex}"
+    cli = subprocess.Popen(
+        [PY, "-m", "harness", *command, "--", PY, "-c", "import time; time.sleep(999)", marker],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not set(processes_with(marker)) - {cli.pid} and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert set(processes_with(marker)) - {cli.pid}, "the server did not start"
+        cli.send_signal(signum)
+        stdout, stderr = cli.communicate(timeout=30)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.communicate()
+    assert_one_line_error(Run(cli.returncode, stdout, stderr), f"interrupted by {signum.name}", "processes were ended")
+    assert processes_with(marker) == []
 
 
 def test_a_listed_server_that_started_a_child_leaves_no_process(python_servers: None, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -21,16 +22,29 @@ from harness.registry import resolve
 from harness.serving import start_stub, surface_for_serving
 from harness.surface import SurfaceDefinition
 from stubs import project as domain
-from stubs.calllog import CallLog
+from stubs.calllog import CallLog, read_log
 from stubs.server import build_server
 from stubs.stdio import DEPTH_LIMIT
+from tests.rawstdio import RawStdioClient, serve_argv
 
 CALLS_PER_SURFACE = 2_000
 SURFACES = ["v2", "v2-first", "before-v2", "consistent"]
 REF_FORM = re.compile(r"\b[a-z]+:<[a-z]+>")
 TYPE_WORDS = {"string", "integer", "boolean", "object", "array", "number", "null", "true", "false"}
-# Names the descriptions give beyond schemas and kinds: the batch shape, the paging contract.
-DESCRIBED = {"idempotencyKey", "source", "items", "key", "fields", "nextCursor", "list of strings", "{}", "ISO 8601"}
+# Names the descriptions give beyond schemas and kinds: the batch shape, the paging contract, and what an
+# item locked by a deletion request still allows (reading it).
+DESCRIBED = {
+    "idempotencyKey",
+    "source",
+    "items",
+    "key",
+    "fields",
+    "nextCursor",
+    "list of strings",
+    "{}",
+    "ISO 8601",
+    "read",
+}
 
 
 @dataclass
@@ -180,6 +194,17 @@ def broken_calls(draw: st.DrawFn, tools: dict[str, types.Tool], words: list[str]
     return name, args
 
 
+def fuzz_settings(examples: int) -> settings:
+    """Reproducible runs of `examples` cases, however slow one case is."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+    )
+
+
 def calls_logged(served: Served) -> int:
     """The client lists tools on its own now and then; only calls count here."""
     return sum(1 for r in served.log.records if r.method == "tools/call")
@@ -190,13 +215,7 @@ def test_generated_broken_calls_never_kill_the_stub_and_every_refusal_names_what
     before = calls_logged(served)
     sent = 0
 
-    @settings(
-        max_examples=CALLS_PER_SURFACE,
-        deadline=None,
-        database=None,
-        derandomize=True,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
-    )
+    @fuzz_settings(CALLS_PER_SURFACE)
     @given(broken_calls(served.tools, words))
     def one_call(call: tuple[str, dict[str, Any]]) -> None:
         nonlocal sent
@@ -222,3 +241,171 @@ def test_generated_broken_calls_never_kill_the_stub_and_every_refusal_names_what
     assert outcomes.count("ok") >= 0.02 * len(outcomes), "the generated calls should reach the handlers too"
     alive = served.call("no_such_tool", {})
     assert alive.is_error and served.log.records[-1].outcome == "refused"
+
+
+# -- over stdio: malformed lines, each answered once and logged once -----------------------------------------
+
+LINES_PER_SURFACE = 300
+SPOOF = {"id": 999_999, "name": "spoofed", "method": "tools/call", "jsonrpc": "2.0"}
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line to send, the id its answer must carry, and what its log record must say (tool None: unchecked)."""
+
+    data: bytes
+    answer_id: Any
+    method: str | None
+    tool: str | None = None
+
+
+@dataclass
+class OverStdio:
+    client: RawStdioClient
+    log: Path
+    seen: int
+    tools: dict[str, types.Tool]
+    words: list[str]
+
+
+@pytest.fixture(scope="module", params=SURFACES)
+def over_stdio(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[OverStdio]:
+    definition = resolve(request.param)
+    assert isinstance(definition, SurfaceDefinition)
+    surface = surface_for_serving(definition)
+    words = sorted(vocabulary(definition, list(surface.tools)))
+    log = tmp_path_factory.mktemp("fuzz") / "calls.jsonl"
+    client = RawStdioClient(serve_argv(request.param, "--log", str(log)))
+    try:
+        client.initialize()
+        yield OverStdio(client, log, 0, {t.name: t for t in surface.tools}, words)
+    finally:
+        client.close()
+
+
+def _envelope(request_id: Any, params: Any, method: str = "tools/call") -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+
+
+def _line(message: Any) -> bytes:
+    return json.dumps(message).encode()  # ASCII: a lone surrogate goes as its \u escape
+
+
+def _with_surrogate(draw: st.DrawFn, text: str) -> str:
+    at = draw(st.integers(0, len(text)))
+    return text[:at] + chr(draw(st.integers(0xD800, 0xDFFF))) + text[at:]
+
+
+@st.composite
+def malformed_lines(draw: st.DrawFn, tools: dict[str, types.Tool], words: list[str]) -> Line:
+    """One line a client might send: a call, or one broken in a way of issue 11's items 5-7."""
+    request_id = draw(st.integers(1, 10**6) | st.text(max_size=6))
+    name, arguments = draw(broken_calls(tools, words))
+    shape = draw(
+        st.sampled_from(
+            [
+                "valid",
+                "surrogate",
+                "cursor",
+                "deep",
+                "name",
+                "arguments",
+                "batch",
+                "jsonrpc",
+                "id",
+                "text",
+                "cut",
+                "bytes",
+            ]
+        )
+    )
+    valid = _line(_envelope(request_id, {"name": name, "arguments": arguments}))
+    if shape == "surrogate":
+        where = draw(st.sampled_from(["value", "key", "name"]))
+        if where == "name":
+            name = _with_surrogate(draw, name)
+        else:
+            key = draw(st.sampled_from(sorted(arguments) or ["x"]))
+            value = arguments.get(key) if isinstance(arguments.get(key), str) else draw(st.text(max_size=8))
+            arguments = {k: v for k, v in arguments.items() if k != key}
+            if where == "key":
+                arguments[_with_surrogate(draw, key)] = value
+            else:
+                arguments[key] = _with_surrogate(draw, value)
+        return Line(
+            _line(_envelope(request_id, {"name": name, "arguments": arguments})), request_id, "tools/call", name
+        )
+    if shape == "cursor":
+        cursor = _with_surrogate(draw, draw(st.text(max_size=6)))
+        return Line(_line(_envelope(request_id, {"cursor": cursor}, "tools/list")), request_id, "tools/list")
+    if shape == "deep":
+        nested: Any = dict(SPOOF)
+        for _ in range(draw(st.integers(DEPTH_LIMIT, 300))):
+            nested = {**SPOOF, "a": nested} if draw(st.booleans()) else [SPOOF, nested]
+        arguments = {**arguments, draw(st.sampled_from(sorted(arguments) or ["x"])): nested}
+        return Line(
+            _line(_envelope(request_id, {"name": name, "arguments": arguments})), request_id, "tools/call", name
+        )
+    if shape == "name":
+        params: dict[str, Any] = {"arguments": arguments}
+        if draw(st.booleans()):
+            params["name"] = draw(st.sampled_from([5, None, [], {}, True, ["item_get"]]))
+        return Line(_line(_envelope(request_id, params)), request_id, "tools/call")
+    if shape == "arguments":
+        bad = draw(st.sampled_from([[1], "x", 3, True, ["projectId"]]))
+        return Line(_line(_envelope(request_id, {"name": name, "arguments": bad})), request_id, "tools/call", name)
+    if shape == "batch":
+        return Line(b"[" + b",".join([valid] * draw(st.integers(0, 3))) + b"]", None, None)
+    if shape == "jsonrpc":
+        message = _envelope(request_id, {"name": name, "arguments": arguments})
+        version = draw(st.sampled_from(["1.0", 2, None, "missing"]))
+        if version == "missing":
+            del message["jsonrpc"]
+        else:
+            message["jsonrpc"] = version
+        return Line(_line(message), request_id, "tools/call", name)
+    if shape == "id":
+        bad_id = draw(st.sampled_from([1.5, -0.0, True, None, {}, [request_id]]))
+        return Line(_line(_envelope(bad_id, {"name": name, "arguments": arguments})), None, "tools/call", name)
+    if shape == "text":
+        text = draw(st.text(st.characters(blacklist_characters="\n\r"), min_size=1, max_size=40).filter(str.strip))
+        return Line(text.encode(), None, None)
+    if shape == "cut":
+        return Line(valid[: draw(st.integers(1, len(valid) - 1))], None, None)
+    if shape == "bytes":
+        at = draw(st.integers(0, len(valid)))
+        return Line(
+            valid[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80"])) + valid[at:], None, None
+        )
+    return Line(valid, request_id, "tools/call", name)
+
+
+def test_every_line_over_stdio_gets_exactly_one_answer_and_one_log_line(over_stdio: OverStdio) -> None:
+    client, served = over_stdio.client, over_stdio
+    sent = 0
+
+    @fuzz_settings(LINES_PER_SURFACE)
+    @given(st.data())
+    def one_line(data: st.DataObject) -> None:
+        nonlocal sent
+        sent += 1
+        line = data.draw(malformed_lines(served.tools, served.words))
+        client.send_line(line.data)
+        client.send({"jsonrpc": "2.0", "id": f"ping-{sent}", "method": "ping"})
+        answer = json.loads(client.read_line(timeout=30))
+        assert answer.get("id") == line.answer_id, (line.data[:200], answer)
+        assert ("error" in answer) != ("result" in answer)
+        following = json.loads(client.read_line(timeout=30))
+        assert following.get("id") == f"ping-{sent}", ("a second answer", line.data[:200], following)
+        records = read_log(served.log)
+        assert len(records) == served.seen + 1, (line.data[:200], records[served.seen :])
+        served.seen += 1
+        record = records[-1]
+        assert record["method"] == line.method, (line.data[:200], record)
+        if line.tool is not None:
+            assert record["tool"] == line.tool, (line.data[:200], record)
+        if "error" in answer:
+            assert record["outcome"] in ("invalid", "refused") and record["message"] == answer["error"]["message"]
+
+    one_line()
+    assert sent >= LINES_PER_SURFACE

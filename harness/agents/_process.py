@@ -3,9 +3,6 @@ tree (the stub it started included), and stdout streamed to the transcript as it
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -29,20 +26,10 @@ class ProcessOutcome:
 
 
 def end_process_group(pid: int, grace: float = GRACE_S) -> None:
-    """SIGTERM the group (so the stub writes its state), then SIGKILL what is left."""
-    try:
-        os.killpg(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.05)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)
+    """SIGTERM the group and what it started outside it (so the stub writes its state), then SIGKILL what is left."""
+    from harness.process_tree import end_process_tree
+
+    end_process_tree(pid, grace=grace)
 
 
 async def run_process(

@@ -1,0 +1,42 @@
+"""Text for a terminal: control characters that a tool list or a server can carry are shown, never obeyed.
+
+A tool's name or description is data from whoever wrote the server. Sent as it is, ESC sequences in it
+would move the cursor, clear the screen or retitle the window, C1 controls (U+0080-U+009F) act alike on
+many terminals, and bidirectional overrides reorder what is shown. Each is written as its `\\uXXXX`
+escape instead, which is also how JSON spells it. Lone surrogates, which cannot be encoded, are escaped too.
+Tabs and line breaks are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+__all__ = ["escape_controls", "safe_console"]
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return f"\\u{ord(found.group()):04x}"
+
+
+def escape_controls(text: str) -> str:
+    return _CONTROL.sub(_escaped, text)
+
+
+def safe_console(**options: Any) -> Console:
+    """A rich Console whose strings are taken literally (no markup) with their control characters escaped;
+    rich Text built by the library is escaped by the library (`escape_controls`)."""
+    from rich.console import Console
+
+    class SafeConsole(Console):
+        def render_str(self, text: str, **kwargs: Any) -> Text:
+            kwargs["markup"] = False
+            return super().render_str(escape_controls(text), **kwargs)
+
+    return SafeConsole(**options)
