@@ -108,8 +108,7 @@ def list_command(fmt: str) -> None:
     """List the surfaces that are installed, bundled ones first."""
     import json
 
-    from harness.registry import known_names, resolve
-    from harness.surface import SurfaceDefinition
+    from harness.surface import SurfaceDefinition, known_names, resolve
 
     definitions = []
     for name in known_names():
@@ -176,9 +175,9 @@ def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
 def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_growth: bool, out: Path | None) -> None:
     """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces)."""
-    from harness import measure_render as render
+    from harness.measure import _render as render
     from harness.measure import measure
-    from harness.registry import BUNDLED_ORDER, resolve_all
+    from harness.surface import BUNDLED_ORDER, resolve_all
 
     items = resolve_all(surfaces or BUNDLED_ORDER)
     result = measure(items, growth=not no_growth)
@@ -281,9 +280,9 @@ def budget_command(
 
     SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...
     """
-    from harness.budget import check_budget
-    from harness.registry import resolve
-    from harness.snapshot import live_target
+    from harness.live import live_target
+    from harness.measure import check_budget
+    from harness.surface import resolve
 
     source: str | None = None
     try:
@@ -292,7 +291,7 @@ def budget_command(
             assert surface is not None
             item = resolve(surface)
         else:
-            from harness.snapshot import skip_final_collection, take_snapshot
+            from harness.live import skip_final_collection, take_snapshot
 
             taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout)
             item, source = taken.as_snapshot(), taken.source_label
@@ -301,7 +300,7 @@ def budget_command(
             skip_final_collection()
     except ToolsurfaceError as error:
         if fmt == "github":
-            from harness.snapshot import github_escape
+            from harness.live import github_escape
 
             _out(f"::error title=Tool list budget::{github_escape(f'cannot measure: {error}')}")
         raise
@@ -334,7 +333,7 @@ def _budget_text(result: Any) -> None:
 def _budget_github(result: Any, source: str | None) -> None:
     import os
 
-    from harness.snapshot import github_annotation, github_summary
+    from harness.live import github_annotation, github_summary
 
     _out(github_annotation(result))
     summary = github_summary(result, source)
@@ -380,7 +379,7 @@ def serve_command(
     unknown_tool: str,
 ) -> None:
     """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
-    from harness.serving import serve
+    from stubs.serve import serve
 
     serve(
         surface,
@@ -419,7 +418,7 @@ def snapshot_command(
     SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...
     (the command is started in its own process group, which is ended afterwards, whatever happens).
     """
-    from harness.snapshot import live_target, skip_final_collection, take_snapshot
+    from harness.live import live_target, skip_final_collection, take_snapshot
 
     server = live_target(surface, ctx.meta.get("server_argv"), url, headers, envs, cwd, capabilities)
     taken = take_snapshot(surface, server, capabilities=capabilities, timeout=timeout)
@@ -441,8 +440,8 @@ def snapshot_command(
 @click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
 def findability_command(surfaces: tuple[str, ...], queries_file: Path | None, fmt: str, stem: bool) -> None:
     """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces)."""
-    from harness import findability as fa
-    from harness.registry import BUNDLED_ORDER, resolve_all
+    from harness.analyze import _findability as fa
+    from harness.surface import BUNDLED_ORDER, resolve_all
 
     result = fa.findability(resolve_all(surfaces or BUNDLED_ORDER), fa.load_queries(queries_file), use_stem=stem)
     _emit(fmt, result, fa.findability_rich, fa.findability_json, fa.findability_csv)
@@ -455,8 +454,8 @@ def findability_command(surfaces: tuple[str, ...], queries_file: Path | None, fm
 @click.option("--stem", is_flag=True, help="Fold plurals and endings when a step's tool is chosen by keyword.")
 def roundtrip_command(surfaces: tuple[str, ...], task_file: Path | None, fmt: str, stem: bool) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
-    from harness import roundtrip as rt
-    from harness.registry import BUNDLED_ORDER, resolve_all
+    from harness.analyze import _roundtrip as rt
+    from harness.surface import BUNDLED_ORDER, resolve_all
 
     result = rt.roundtrip(resolve_all(surfaces or BUNDLED_ORDER), rt.load_task(task_file), use_stem=stem)
     _emit(fmt, result, rt.roundtrip_rich, rt.roundtrip_json, rt.roundtrip_csv)
@@ -473,8 +472,8 @@ def roundtrip_command(surfaces: tuple[str, ...], task_file: Path | None, fmt: st
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table", show_default=True)
 def diff_command(a: str, b: str, fail_on: str | None, fmt: str) -> None:
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs."""
-    from harness.diff import diff_json, diff_markdown, diff_rich, diff_surfaces
-    from harness.registry import resolve
+    from harness.analyze import diff_json, diff_markdown, diff_rich, diff_surfaces
+    from harness.surface import resolve
 
     result = diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b)
     if fmt == "json":
@@ -494,8 +493,8 @@ def lint_command(surfaces: tuple[str, ...], fmt: str) -> None:
     """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints."""
     import json
 
-    from harness.lint import lint, lint_rich
-    from harness.registry import resolve_all
+    from harness.analyze import lint, lint_rich
+    from harness.surface import resolve_all
 
     result = lint(resolve_all(surfaces))
     if fmt == "json":
@@ -577,17 +576,19 @@ def session_run_command(
     """Run N sessions per surface with each agent and write DIR/study.json."""
     from harness.agents import make_agent
     from harness.endpoint import parse_endpoint
-    from harness.run_record import write_json_atomic
     from harness.scenario import load_scenario
-    from harness.scoring import find_runs, score_study, study_markdown
     from harness.session import (
         AgentChoice,
         StubStarter,
         StudyConfig,
+        find_runs,
         parse_agent_choice,
         parse_shard,
         plan_study,
         run_study,
+        score_study,
+        study_markdown,
+        write_json_atomic,
     )
 
     choices = []
@@ -668,8 +669,7 @@ def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) ->
     """Score recorded runs (study or run directories, shards merged) without running anything."""
     import json
 
-    from harness.run_record import write_json_atomic
-    from harness.scoring import find_runs, score_study, study_markdown
+    from harness.session import find_runs, score_study, study_markdown, write_json_atomic
 
     study = score_study(find_runs(dirs))
     if out is not None:
@@ -685,7 +685,7 @@ def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -
     """Play recorded runs' tool calls against another surface's stub; list what would change."""
     import json
 
-    from harness.replay import replay_runs, replay_table
+    from harness.session import replay_runs, replay_table
 
     result = replay_runs(list(run_dirs), surface)
     click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else replay_table(result), nl=fmt == "json")
@@ -720,8 +720,7 @@ def model_endpoint_command(
     import threading
 
     from harness.endpoint import ModelEndpoint, parse_endpoint
-    from harness.scenario import load_scenario, sessions_dir
-    from harness.script_steps import load_script
+    from harness.scenario import load_scenario, load_script, sessions_dir
 
     spec = parse_endpoint(endpoint)
     loaded = load_scenario(scenario)

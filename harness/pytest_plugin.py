@@ -37,8 +37,8 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from harness.diff import SurfaceDiff
-    from harness.measure import Measurable, SurfaceMeasurement
+    from harness.analyze import SurfaceDiff
+    from harness.measure._measure import Measurable, SurfaceMeasurement
 
 __all__ = [
     "UPDATE_OPTION",
@@ -168,7 +168,7 @@ def _server_tools(server: object) -> tuple[list[dict[str, Any]], str]:
     import anyio
     from mcp import Client
 
-    from harness.wire import list_tools_raw
+    from harness.measure import list_tools_raw
 
     async def listing() -> tuple[list[dict[str, Any]], str]:
         async with Client(server, mode="legacy") as client:
@@ -180,8 +180,7 @@ def _server_tools(server: object) -> tuple[list[dict[str, Any]], str]:
 
 def _listed(name: str, tools: list[dict[str, Any]], protocol_version: str | None) -> Measurable:
     """Tools received some other way, held as a snapshot so every figure follows `measure`'s rule."""
-    from harness.snapshot_file import Snapshot
-    from harness.validate import validate_wire_tools
+    from harness.surface import Snapshot, validate_wire_tools
 
     validate_wire_tools(tools, name)
     return Snapshot(name=name, path=Path(name), tools=tools, protocol_version=protocol_version)
@@ -220,8 +219,7 @@ class ToolSurface:
         return path if path.is_absolute() else self.rootpath / path
 
     def _item(self, source: object, url: str | None, command: Sequence[str] | None) -> tuple[str, Measurable]:
-        from harness.snapshot_file import Snapshot
-        from harness.surface import SurfaceDefinition
+        from harness.surface import Snapshot, SurfaceDefinition
 
         given = [x for x in (source, url, command) if x is not None]
         if len(given) != 1:
@@ -232,11 +230,11 @@ class ToolSurface:
         if isinstance(source, SurfaceDefinition | Snapshot):
             return source.name, source
         if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
-            from harness.registry import resolve
+            from harness.surface import resolve
 
             return os.fspath(source), resolve(str(self._path(source)))
         if isinstance(source, str):
-            from harness.registry import resolve
+            from harness.surface import resolve
 
             return source, resolve(source)
         if isinstance(source, list | tuple) and all(isinstance(t, Mapping) for t in source):
@@ -332,8 +330,8 @@ class ToolSurface:
         path = self._path(snapshot)
         shown = os.fspath(snapshot)
         with _as_failure():
-            from harness.diff import diff_markdown, diff_tools
-            from harness.snapshot_file import load_snapshot
+            from harness.analyze import diff_markdown, diff_tools
+            from harness.surface import load_snapshot
 
             label, item = self._item(source, url, command)
             current = self.tools(item)

@@ -19,8 +19,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from harness.bounded_json import depth
-from harness.surface import Stub
-from harness.validate import ref_cycle
+from harness.surface import Stub, ref_cycle
 from stubs.calllog import CallLog
 from stubs.project import Refusal
 from stubs.stdio import DEPTH_LIMIT, INVALID_PARAMS, TOO_DEEP

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from harness.measure import Measurement, measure
-from harness.registry import BUNDLED_ORDER, resolve_all
+from harness.surface import BUNDLED_ORDER, resolve_all
 
 ROOT = Path(__file__).resolve().parent.parent
 

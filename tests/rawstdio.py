@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from harness.wire import PROTOCOL_VERSION
+from harness.measure import PROTOCOL_VERSION
 
 __all__ = ["RawStdioClient", "serve_argv"]
 

@@ -16,13 +16,21 @@ import anyio
 import pytest
 
 from harness.agents._cli import NO_RESULT, CliAgent
-from harness.agents.base import AgentEndpoint, AgentReport, AgentUnavailable, Event, RunContext, ServerCommand
+from harness.agents.base import (
+    DUMMY_KEY,
+    AgentEndpoint,
+    AgentReport,
+    AgentUnavailable,
+    Event,
+    RunContext,
+    ServerCommand,
+)
 from harness.agents.claude import MCP_CONFIG, ClaudeAgent
 from harness.agents.codex import CodexAgent, toml_value
 from harness.agents.gemini import GEMINI_HOME, GeminiAgent
-from harness.endpoint import DUMMY_KEY, ModelEndpoint
+from harness.endpoint import ModelEndpoint
 from harness.errors import ToolsurfaceError
-from harness.script_steps import load_script
+from harness.scenario import load_script
 from stubs.calllog import read_log
 from tests.conftest import ROOT, processes_with
 from tests.npm_packages import agent_clis_dir

@@ -346,7 +346,7 @@ def test_an_agent_cli_older_than_the_version_needed_is_one_line_naming_it(tmp_pa
 
 
 def test_the_readme_shows_what_the_committed_agent_study_recorded() -> None:
-    from harness.scoring import find_runs, score_study, shown_markdown
+    from harness.session import find_runs, score_study, shown_markdown
 
     study = score_study(find_runs([ROOT / "sessions" / "runs" / "conderis-agents"]))
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

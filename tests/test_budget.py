@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.budget import check_budget
-from harness.registry import resolve
+from harness.measure import check_budget
+from harness.surface import resolve
 from tests.conftest import run_cli
 
 

@@ -11,10 +11,9 @@ from typing import Any
 import anyio
 import pytest
 
-from harness.diff import ChangeClass, SurfaceDiff, ToolDiff, diff_markdown, diff_surfaces, diff_tools
-from harness.measure import compact_json, wire_list
-from harness.registry import resolve
-from harness.tokens import count_tokens
+from harness.analyze import ChangeClass, SurfaceDiff, ToolDiff, diff_markdown, diff_surfaces, diff_tools
+from harness.measure import compact_json, count_tokens, wire_list
+from harness.surface import resolve
 from tests.conftest import run_cli
 
 BREAKING, NON_BREAKING, SIZE_ONLY = ChangeClass.BREAKING, ChangeClass.NON_BREAKING, ChangeClass.SIZE_ONLY

@@ -13,7 +13,7 @@ import pytest
 
 from harness.endpoint import ModelEndpoint, parse_endpoint, read_model_requests
 from harness.errors import ToolsurfaceError
-from harness.script_steps import load_script
+from harness.scenario import load_script
 
 PROMPT = "Please list the open tasks of acme-shop."
 STEPS = [

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.measure import marginal_tokens
-from harness.run_record import read_run
-from harness.tokens import count_tokens, encoding
+from harness.measure import count_tokens, encoding, marginal_tokens
+from harness.session import read_run
 from tests.conftest import ROOT, processes_with, run_cli
 
 GIB = 1024**3
@@ -219,9 +218,9 @@ def test_a_schema_that_refers_to_itself_forever_is_refused_by_the_stub_not_fatal
     import anyio
     from mcp import Client
 
-    from harness.registry import resolve
-    from harness.serving import surface_for_serving
+    from harness.surface import resolve
     from stubs.calllog import CallLog
+    from stubs.serve import surface_for_serving
     from stubs.server import build_server
 
     loop = {"type": "object", "$ref": "#/$defs/self", "$defs": {"self": {"$ref": "#/$defs/self"}}}
@@ -250,9 +249,9 @@ def test_a_schema_whose_references_loop_is_refused_naming_the_loop_and_the_tools
     import anyio
     from mcp import Client
 
-    from harness.registry import resolve
-    from harness.serving import surface_for_serving
+    from harness.surface import resolve
     from stubs.calllog import CallLog
+    from stubs.serve import surface_for_serving
     from stubs.server import build_server
 
     loop = {"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/$defs/again"}]}}}

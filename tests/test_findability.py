@@ -8,26 +8,27 @@ from typing import Any
 
 import pytest
 
-from harness.errors import ToolsurfaceError, UnknownSurface
-from harness.findability import (
+from harness.analyze import (
     FIELD_WEIGHTS,
     SCORERS,
     Findability,
     QueryFileError,
     QuerySet,
+    RoundTrip,
     UnknownTool,
     findability,
     load_queries,
+    load_task,
     load_tools,
     parse_queries,
     rank_tools,
+    roundtrip,
     split_description,
     tokenise,
 )
-from harness.measure import compact_json, list_text
-from harness.registry import BUNDLED_ORDER, resolve, resolve_all
-from harness.roundtrip import RoundTrip, load_task, roundtrip
-from harness.tokens import count_tokens
+from harness.errors import ToolsurfaceError, UnknownSurface
+from harness.measure import compact_json, count_tokens, list_text
+from harness.surface import BUNDLED_ORDER, resolve, resolve_all
 from tests.conftest import Run, run_cli
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from harness.lint import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_tools
-from harness.registry import BUNDLED_ORDER, resolve_all
+from harness.analyze import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_tools
+from harness.surface import BUNDLED_ORDER, resolve_all
 from tests.conftest import run_cli
 
 

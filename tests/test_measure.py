@@ -6,9 +6,7 @@ import json
 
 import pytest
 
-from harness.measure import Measurement, compact_json
-from harness.tokens import count_tokens
-from harness.wire import PROTOCOL_VERSION
+from harness.measure import PROTOCOL_VERSION, Measurement, compact_json, count_tokens
 from tests.conftest import by_name, run_cli
 
 BANDS = {

@@ -14,7 +14,7 @@ import anyio
 
 from harness.measure import measure, wire_list
 from harness.pytest_plugin import write_snapshot
-from harness.registry import resolve
+from harness.surface import resolve
 from tests.conftest import ROOT, Run
 
 

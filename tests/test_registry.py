@@ -8,11 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.registry import BUNDLED_ORDER, bundled_definitions, known_names, resolve
-from harness.serving import surface_for_serving
-from harness.snapshot_file import Snapshot
-from harness.surface import SurfaceDefinition
-from harness.wire import list_surface
+from harness.measure import list_surface
+from harness.surface import BUNDLED_ORDER, Snapshot, SurfaceDefinition, bundled_definitions, known_names, resolve
+from stubs.serve import surface_for_serving
 from tests.conftest import run_cli
 
 MODULE = '''"""Two tools for a tiny notes server."""

@@ -391,7 +391,7 @@ def test_a_snapshot_has_no_state_to_write(tmp_path: Path) -> None:
 
 
 def test_the_fixture_loads_fresh_and_deterministic() -> None:
-    from harness.registry import resolve
+    from harness.surface import resolve
 
     definition = resolve("v2")
     assert isinstance(definition, SurfaceDefinition) and definition.stub is not None
@@ -405,7 +405,7 @@ def test_the_fixture_loads_fresh_and_deterministic() -> None:
 
 @pytest.mark.parametrize("name", ["before-v2", "consistent", "v2-first", "v2"])
 def test_every_bundled_tool_has_a_handler_and_no_handler_lacks_a_tool(name: str) -> None:
-    from harness.registry import resolve
+    from harness.surface import resolve
 
     definition = resolve(name)
     assert isinstance(definition, SurfaceDefinition) and definition.stub is not None

@@ -14,10 +14,8 @@ from typing import Any
 
 import pytest
 
-from harness.checks import CheckInput, evaluate
-from harness.run_record import read_run
-from harness.scenario import load_scenario
-from harness.scoring import pass_hat_k, runs_needed
+from harness.scenario import CheckInput, evaluate, load_scenario
+from harness.session import pass_hat_k, read_run, runs_needed
 from tests.conftest import ROOT, run_cli
 
 

@@ -27,9 +27,8 @@ from typing import Any
 
 import pytest
 
-from harness.measure import compact_json, list_text, measure
-from harness.registry import resolve
-from harness.wire import PROTOCOL_VERSION
+from harness.measure import PROTOCOL_VERSION, compact_json, list_text, measure
+from harness.surface import resolve
 from tests.conftest import Run, processes_with, run_cli
 from tests.npm_packages import cache_dir, install_npm
 from tests.rawstdio import RawStdioClient
@@ -249,7 +248,7 @@ def test_a_snapshot_file_is_a_surface_with_its_server_and_protocol(taken: list[T
 
 
 def size_rows(items: Sequence[Taken]) -> list[tuple[str, str, int, int, int]]:
-    from harness.tokens import count_tokens
+    from harness.measure import count_tokens
 
     rows = []
     for item in items:

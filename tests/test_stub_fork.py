@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from harness.stub_fork import ForkServer, StubForkUnavailable, fork_server
-from harness.wire import PROTOCOL_VERSION
+from harness.measure import PROTOCOL_VERSION
+from harness.session import ForkServer, StubForkUnavailable, fork_server
 from stubs.calllog import read_log
 from tests.conftest import ROOT, processes_with, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv

@@ -18,11 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 
-from harness.registry import resolve
-from harness.serving import start_stub, surface_for_serving
-from harness.surface import SurfaceDefinition
+from harness.surface import SurfaceDefinition, resolve
 from stubs import project as domain
 from stubs.calllog import CallLog, read_log
+from stubs.serve import start_stub, surface_for_serving
 from stubs.server import build_server
 from stubs.stdio import DEPTH_LIMIT
 from tests.rawstdio import RawStdioClient, serve_argv

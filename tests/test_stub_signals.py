@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.stub_fork import ForkServer, fork_server
+from harness.session import ForkServer, fork_server
 from tests.rawstdio import RawStdioClient, serve_argv
 
 SURFACES = ["before-v2", "consistent", "v2-first", "v2"]

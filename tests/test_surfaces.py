@@ -7,8 +7,7 @@ from typing import Any
 import mcp.types as types
 import pytest
 
-from harness.registry import resolve
-from harness.surface import SurfaceDefinition
+from harness.surface import SurfaceDefinition, resolve
 from surfaces.conderis.kinds import COMMIT, KINDS
 
 SEED_OLD_TOOLS = [

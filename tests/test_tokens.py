@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.errors import TokenizerError
-from harness.tokens import RANK_FILE_SHA256, _verified_ranks, count_tokens, encoding, rank_file
+from harness.measure._tokens import RANK_FILE_SHA256, _verified_ranks, count_tokens, encoding, rank_file
 from tests.conftest import run_cli
 
 

@@ -6,10 +6,8 @@ import json
 
 import pytest
 
-from harness.measure import list_text, measure, wire_list
-from harness.registry import resolve
-from harness.surface import SurfaceDefinition
-from harness.wire import PROTOCOL_VERSION, list_surface
+from harness.measure import PROTOCOL_VERSION, list_surface, list_text, measure, wire_list
+from harness.surface import SurfaceDefinition, resolve
 from tests.rawstdio import RawStdioClient, serve_argv
 
 pytestmark = pytest.mark.anyio

@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol
 from harness.errors import ToolsurfaceError
 
 __all__ = [
+    "DUMMY_KEY",
     "INVALID_ARGUMENTS",
     "NOT_DELIVERED",
     "PERMISSION_DENIED",
@@ -30,6 +31,9 @@ __all__ = [
 
 RunStatus = Literal["ok", "timeout", "agent-error", "interrupted"]
 SERVER_NAME = "stub"
+
+# What an agent gets as its key when the model is scripted: any real key stays out of the run.
+DUMMY_KEY = "toolsurface-scripted-model"
 
 # Why a call the agent made never reached the stub (an undelivered call's reason).
 UNKNOWN_TOOL = "unknown tool"

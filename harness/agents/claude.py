@@ -25,6 +25,7 @@ from harness.agents._cli import (
     server_launch,
 )
 from harness.agents.base import (
+    DUMMY_KEY,
     INVALID_ARGUMENTS,
     PERMISSION_DENIED,
     SERVER_NAME,
@@ -35,7 +36,6 @@ from harness.agents.base import (
     Usage,
     strip_server_prefix,
 )
-from harness.endpoint import DUMMY_KEY
 
 __all__ = ["MCP_CONFIG", "ClaudeAgent"]
 

@@ -28,6 +28,7 @@ from harness.agents._cli import (
     server_launch,
 )
 from harness.agents.base import (
+    DUMMY_KEY,
     PERMISSION_DENIED,
     SANDBOX_BLOCKED,
     SERVER_NAME,
@@ -37,7 +38,6 @@ from harness.agents.base import (
     RunContext,
     Usage,
 )
-from harness.endpoint import DUMMY_KEY
 
 __all__ = ["CodexAgent", "toml_key", "toml_value"]
 

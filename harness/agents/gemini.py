@@ -18,8 +18,16 @@ from harness.agents._cli import (
     as_str,
     home,
 )
-from harness.agents.base import SERVER_NAME, UNKNOWN_TOOL, AgentReport, Event, RunContext, Usage, strip_server_prefix
-from harness.endpoint import DUMMY_KEY
+from harness.agents.base import (
+    DUMMY_KEY,
+    SERVER_NAME,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+    strip_server_prefix,
+)
 
 __all__ = ["GEMINI_HOME", "GeminiAgent"]
 

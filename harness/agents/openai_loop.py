@@ -24,6 +24,7 @@ import anyio
 import anyio.to_thread
 
 from harness.agents.base import (
+    DUMMY_KEY,
     UNKNOWN_TOOL,
     AgentEndpoint,
     AgentReport,
@@ -34,7 +35,6 @@ from harness.agents.base import (
     Usage,
     describe_failure,
 )
-from harness.endpoint import DUMMY_KEY
 
 if TYPE_CHECKING:
     from mcp import Client

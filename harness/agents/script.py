@@ -14,7 +14,7 @@ from typing import IO, Any
 import anyio
 
 from harness.agents.base import UNKNOWN_TOOL, AgentReport, AgentUnavailable, Event, RunContext, describe_failure
-from harness.script_steps import ScriptError, Step, answer_value, load_script, report_part, resolve_arguments
+from harness.scenario._script import ScriptError, Step, answer_value, load_script, report_part, resolve_arguments
 
 __all__ = ["ScriptAgent"]
 

@@ -13,10 +13,9 @@ from harness.endpoint._record import (
 )
 from harness.endpoint._scripted import SEARCH_TOOLS, ScriptedModel, ScriptedTurn
 from harness.endpoint._server import ModelEndpoint
-from harness.endpoint._spec import DUMMY_KEY, EndpointSpec, parse_endpoint
+from harness.endpoint._spec import EndpointSpec, parse_endpoint
 
 __all__ = [
-    "DUMMY_KEY",
     "MODEL_REQUESTS",
     "SEARCH_TOOLS",
     "Answer",

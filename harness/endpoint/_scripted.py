@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from harness.endpoint._answers import Answer, ToolCall
 from harness.endpoint._conversation import API_PREFIX, Conversation
-from harness.script_steps import ScriptError, Step, answer_value, report_part, resolve_arguments
+from harness.scenario._script import ScriptError, Step, answer_value, report_part, resolve_arguments
 
 __all__ = ["SEARCH_TOOLS", "ScriptedModel", "ScriptedTurn"]
 

@@ -28,7 +28,7 @@ from harness.endpoint._sample import sample_value
 from harness.endpoint._scripted import ScriptedModel, ScriptedTurn
 from harness.endpoint._usage import usage_from_body
 from harness.errors import ToolsurfaceError
-from harness.script_steps import Step
+from harness.scenario import Step
 
 __all__ = ["ModelEndpoint"]
 
@@ -59,7 +59,7 @@ def _compact(value: Any) -> str:
 
 
 def _tokens(text: str) -> int:
-    from harness.tokens import count_tokens
+    from harness.measure import count_tokens
 
     return count_tokens(text)
 

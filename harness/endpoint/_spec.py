@@ -7,10 +7,7 @@ from urllib.parse import urlsplit
 
 from harness.errors import ToolsurfaceError
 
-__all__ = ["DUMMY_KEY", "EndpointSpec", "parse_endpoint"]
-
-# What an agent gets as its key when the model is scripted: any real key stays out of the run.
-DUMMY_KEY = "toolsurface-scripted-model"
+__all__ = ["EndpointSpec", "parse_endpoint"]
 
 
 @dataclass(frozen=True)

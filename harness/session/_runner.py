@@ -35,10 +35,10 @@ from harness.agents.base import (
     RunContext,
     ServerCommand,
 )
-from harness.checks import CheckInput, evaluate
 from harness.endpoint import MODEL_REQUESTS, EndpointSpec, ModelEndpoint, read_model_requests, shown
 from harness.errors import ToolsurfaceError
-from harness.run_record import (
+from harness.scenario import CheckInput, Scenario, evaluate, load_script, sessions_dir
+from harness.session._record import (
     CheckRecord,
     RefusalRecord,
     RunRecord,
@@ -48,11 +48,9 @@ from harness.run_record import (
     read_run,
     write_json_atomic,
 )
-from harness.scenario import Scenario, sessions_dir
-from harness.script_steps import load_script
-from harness.stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
+from harness.session._stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
+from harness.session._undelivered import undelivered_calls
 from harness.surface import SurfaceDefinition
-from harness.undelivered import undelivered_calls
 
 __all__ = [
     "AgentChoice",
@@ -159,7 +157,7 @@ def _surface_spec(spec: str) -> str:
 
 def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...], dict[str, Any]]:
     from harness.measure import list_text, wire_list
-    from harness.registry import resolve
+    from harness.surface import resolve
 
     item = resolve(spec)
     if not isinstance(item, SurfaceDefinition) or item.stub is None:
@@ -276,7 +274,7 @@ def _packages() -> dict[str, str]:
 
 
 def _git_revision() -> str | None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if shutil.which("git") is None or not (root / ".git").exists():
         return None
     done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False)
@@ -406,7 +404,7 @@ async def _run_one(
     server = ServerCommand(
         command=sys.executable,
         args=["-m", "harness", *serve] if forks is None else forks.command(serve),
-        cwd=str(Path(__file__).resolve().parent.parent),
+        cwd=str(Path(__file__).resolve().parents[2]),
     )
     started = time.monotonic()
     report: AgentReport

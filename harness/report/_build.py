@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from harness.measure import Measurement
-    from harness.scoring import Study
+    from harness.session import Study
 
 __all__ = ["Chart", "Report", "Table", "build_report"]
 
@@ -211,9 +211,7 @@ def _analysis_tables(items: Sequence[Any], specs: Sequence[str]) -> tuple[list[T
     """Round trip, findability and lint, from the same surfaces the measurement read."""
     import pandas as pd
 
-    from harness.findability import findability, load_queries
-    from harness.lint import CATEGORIES, lint
-    from harness.roundtrip import load_task, roundtrip
+    from harness.analyze import CATEGORIES, findability, lint, load_queries, load_task, roundtrip
 
     names = _quote(specs)
     trip = roundtrip(items, load_task())
@@ -485,8 +483,8 @@ def build_report(
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html)."""
     from harness.measure import measure
-    from harness.registry import BUNDLED_ORDER, resolve_all
-    from harness.scoring import find_runs, score_study
+    from harness.session import find_runs, score_study
+    from harness.surface import BUNDLED_ORDER, resolve_all
 
     specs = list(surfaces or BUNDLED_ORDER)
     # The runs are read first: a missing or broken run folder is an error before any chart is drawn.

@@ -12,8 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.snapshot_file import Snapshot
-from harness.surface import SurfaceDefinition
+from harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:
     from rich.table import Table

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
-from harness.stub_launch import LENGTH, NUMBER, receive_exactly
+from harness.session.stub_launch import LENGTH, NUMBER, receive_exactly
 
 __all__ = ["ForkServer", "StartingForkServer", "StubForkUnavailable", "fork_available", "fork_server"]
 
@@ -56,7 +56,7 @@ class ForkServer:
     socket_path: str
 
     def command(self, args: Sequence[str]) -> list[str]:
-        return ["-m", "harness.stub_launch", self.socket_path, *args]
+        return ["-m", "harness.session.stub_launch", self.socket_path, *args]
 
 
 class StartingForkServer:
@@ -71,10 +71,19 @@ class StartingForkServer:
         # --study names the study in the server's command line, which its children share: a search for the
         # study's processes finds every stub it forked.
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "harness.stub_fork", "--socket", self._path, "--study", str(study.resolve()), *warm],
+            [
+                sys.executable,
+                "-m",
+                "harness.session._stub_fork",
+                "--socket",
+                self._path,
+                "--study",
+                str(study.resolve()),
+                *warm,
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            cwd=str(Path(__file__).resolve().parent.parent),
+            cwd=str(Path(__file__).resolve().parents[2]),
             start_new_session=True,
         )
 
@@ -132,10 +141,9 @@ def _warm(specs: Sequence[str]) -> None:
     import anyio
     import mcp.server.stdio  # noqa: F401
 
-    import harness.cli  # noqa: F401
-    from harness.registry import resolve
-    from harness.serving import start_stub, surface_for_serving
+    from harness.surface import resolve
     from stubs.calllog import CallLog
+    from stubs.serve import start_stub, surface_for_serving
     from stubs.server import build_server
 
     for spec in specs:
@@ -168,16 +176,30 @@ def _read_request(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
     return request, fds
 
 
-def _run_cli(args: list[str]) -> int:
-    from harness.cli import main
+def _serve(args: list[str]) -> int:
+    """`serve SURFACE [--log F] [--state F] [--fixture F]`, the one command a study's launcher sends, run as
+    `toolsurface serve` would run it: a user's error is one line on stderr and exit 2."""
+    import argparse
 
+    from harness.errors import ToolsurfaceError
+    from stubs.serve import serve
+
+    parser = argparse.ArgumentParser(prog="toolsurface serve", exit_on_error=False, add_help=False)
+    parser.add_argument("command", choices=["serve"])
+    parser.add_argument("surface")
+    for flag in ("--log", "--state", "--fixture"):
+        parser.add_argument(flag, type=Path)
     try:
-        main.main(args=args, prog_name="toolsurface")
-    except SystemExit as done:
-        if done.code is None or isinstance(done.code, int):
-            return done.code or 0
-        print(done.code, file=sys.stderr)
-        return 1
+        options = parser.parse_args(args)
+        serve(options.surface, fixture=options.fixture, log_path=options.log, state_path=options.state)
+    except (argparse.ArgumentError, SystemExit) as error:
+        print(f"toolsurface: the fork server runs only serve SURFACE [--log F] [--state F]: {error}", file=sys.stderr)
+        return 2
+    except ToolsurfaceError as error:
+        print(f"toolsurface: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
     return 0
 
 
@@ -208,7 +230,7 @@ def _child(conn: socket.socket, request: dict[str, Any], fds: list[int]) -> None
 
         # Started while the stop signals are blocked, so they reach only the main thread.
         threading.Thread(target=orphaned, daemon=True).start()
-        code = _run_cli(sys.argv[1:])
+        code = _serve(sys.argv[1:])
     except BaseException:
         traceback.print_exc()
     finally:

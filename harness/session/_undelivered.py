@@ -13,7 +13,7 @@ from typing import Any
 
 from harness.agents.base import NOT_DELIVERED, Event
 from harness.endpoint import SEARCH_TOOLS
-from harness.run_record import UndeliveredRecord
+from harness.session._record import UndeliveredRecord
 
 __all__ = ["undelivered_calls"]
 

@@ -8,10 +8,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from harness.errors import InvalidToolList
-from harness.snapshot_file import Snapshot
-from harness.surface import Kind, SurfaceDefinition
-from harness.tokens import ENCODING_NAME, count_tokens
-from harness.wire import PROTOCOL_VERSION, WireList, list_surface
+from harness.measure._tokens import ENCODING_NAME, count_tokens
+from harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface
+from harness.surface import Kind, Snapshot, SurfaceDefinition
 
 __all__ = [
     "Growth",

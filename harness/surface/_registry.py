@@ -12,8 +12,8 @@ from types import ModuleType
 from typing import Any
 
 from harness.errors import SurfaceLoadError, ToolsurfaceError, UnknownSurface
-from harness.snapshot_file import Snapshot, load_snapshot
-from harness.surface import Kind, SurfaceDefinition
+from harness.surface._model import Kind, SurfaceDefinition
+from harness.surface._snapshot_file import Snapshot, load_snapshot
 
 __all__ = [
     "BUNDLED_ORDER",

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
-from harness.run_record import RunRecord, RunStateError, read_run
+from harness.session._record import RunRecord, RunStateError, read_run
 
 __all__ = [
     "Comparison",
@@ -179,7 +179,7 @@ def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
 
 def _order(record: RunRecord) -> tuple[int, str, str, str, int]:
     """The bundled surfaces in the study's order, then the others by name."""
-    from harness.registry import BUNDLED_ORDER
+    from harness.surface import BUNDLED_ORDER
 
     spec = record.spec
     rank = BUNDLED_ORDER.index(spec.surface) if spec.surface in BUNDLED_ORDER else len(BUNDLED_ORDER)

@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ class Scenario:
 def sessions_dir() -> Path:
     """The project's sessions/ (scenarios, scripts); $TOOLSURFACE_SESSIONS points at another."""
     override = os.environ.get("TOOLSURFACE_SESSIONS")
-    return Path(override) if override else Path(__file__).resolve().parent.parent / "sessions"
+    return Path(override) if override else Path(str(resources.files("sessions")))
 
 
 def scenario_names() -> list[str]:
@@ -74,7 +75,7 @@ def load_scenario(spec: str) -> Scenario:
         raise ScenarioError(f"{path}: a scenario needs a prompt")
     if not isinstance(checks, list) or not all(isinstance(c, dict) and c.get("name") and c.get("type") for c in checks):
         raise ScenarioError(f"{path}: every check needs a name and a type")
-    from harness.checks import CHECKS
+    from harness.scenario._checks import CHECKS
 
     unknown = [c["type"] for c in checks if c["type"] not in CHECKS]
     if unknown:

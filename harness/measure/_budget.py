@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.measure import Measurable, ToolSize, measure
+from harness.measure._measure import Measurable, ToolSize, measure
 
 __all__ = ["BudgetResult", "check_budget"]
 

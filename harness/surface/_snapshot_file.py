@@ -10,7 +10,7 @@ from typing import Any
 
 from harness.errors import SurfaceLoadError
 from harness.files import read_json, write_atomic_all
-from harness.validate import validate_wire_tools
+from harness.surface._validate import validate_wire_tools
 
 __all__ = ["Snapshot", "load_snapshot", "meta_path", "snapshot_text", "write_snapshot"]
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
-from harness.measure import Measurable, compact_json
-from harness.tokens import ENCODING_NAME, count_tokens
+from harness.measure import ENCODING_NAME, count_tokens
+from harness.measure._measure import Measurable, compact_json
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.bounded_json import MAX_DEPTH, depth
 from harness.errors import InvalidToolList
-from harness.surface import Surface
-from harness.validate import validate_wire_tools
+from harness.surface import Surface, validate_wire_tools
 
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.errors import InvalidToolList, ToolsurfaceError
-from harness.snapshot_file import Snapshot
-from harness.surface import Stub, Surface, SurfaceDefinition
+from harness.surface import Snapshot, Stub, Surface, SurfaceDefinition
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -112,7 +111,7 @@ def serve(
     import anyio
 
     from harness.files import ensure_directory
-    from harness.registry import resolve
+    from harness.surface import resolve
     from stubs.calllog import CallLog
     from stubs.server import build_server
 

@@ -82,8 +82,8 @@ def _change(before: dict[str, Any], outcome: str, digest: str | None) -> str:
 async def _replay_one(definition: SurfaceDefinition, run_dir: Path) -> ReplayedRun:
     from mcp import Client
 
-    from harness.serving import start_stub, surface_for_serving
     from stubs.calllog import CallLog
+    from stubs.serve import start_stub, surface_for_serving
     from stubs.server import build_server
 
     recorded_surface, calls = _recorded(run_dir)
@@ -119,7 +119,7 @@ async def _replay_one(definition: SurfaceDefinition, run_dir: Path) -> ReplayedR
 
 
 def replay_runs(run_dirs: list[Path], surface: str) -> Replay:
-    from harness.registry import resolve
+    from harness.surface import resolve
 
     definition = resolve(surface)
     if not isinstance(definition, SurfaceDefinition) or definition.stub is None:

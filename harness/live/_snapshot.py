@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
-from harness.snapshot_file import Snapshot, meta_path, snapshot_text, write_snapshot
+from harness.surface import Snapshot, meta_path, snapshot_text, write_snapshot
 
 if TYPE_CHECKING:
-    from harness.budget import BudgetResult
-    from harness.live import HttpServer, LiveListing, StdioServer
+    from harness.live._listing import HttpServer, LiveListing, StdioServer
+    from harness.measure import BudgetResult
 
 __all__ = [
     "TakenSnapshot",
@@ -106,7 +106,7 @@ def live_target(
                 "--client-capabilities applies to live servers (--url or -- CMD); a surface lists the same to every client"
             )
         return None
-    from harness.live import HttpServer, StdioServer, parse_capabilities, parse_env, parse_header
+    from harness.live._listing import HttpServer, StdioServer, parse_capabilities, parse_env, parse_header
 
     parse_capabilities(capabilities)
     if url is not None:
@@ -167,7 +167,7 @@ def snapshot_surface(spec: str) -> TakenSnapshot:
     import anyio
 
     from harness.measure import wire_list
-    from harness.registry import resolve
+    from harness.surface import resolve
 
     item = resolve(spec)
     if isinstance(item, Snapshot):
@@ -223,7 +223,7 @@ def take_snapshot(
     if server is None:
         assert surface is not None
         return snapshot_surface(surface)
-    from harness.live import DEFAULT_TIMEOUT_S, list_live, parse_capabilities
+    from harness.live._listing import DEFAULT_TIMEOUT_S, list_live, parse_capabilities
 
     listing = list_live(
         server,

@@ -332,7 +332,7 @@ async def _converse(
     from mcp.client.session import ClientSession
 
     from harness import __version__
-    from harness.wire import list_tools_raw
+    from harness.measure import list_tools_raw
 
     session = ClientSession(
         read,
@@ -356,7 +356,7 @@ async def _converse(
 
 def _validate(tools: list[dict[str, Any]], server: LiveServer) -> None:
     """A snapshot must load as a surface: refuse a list no client would accept, as for any surface."""
-    from harness.validate import validate_wire_tools
+    from harness.surface import validate_wire_tools
 
     validate_wire_tools(tools, f"{server.label}: tools/list")
 

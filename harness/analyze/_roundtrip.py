@@ -14,10 +14,11 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.findability import (
+from harness.analyze._findability import (
     Query,
     QueryFileError,
     SurfaceTools,
@@ -26,8 +27,7 @@ from harness.findability import (
     rank_tools,
     read_json_file,
 )
-from harness.snapshot_file import Snapshot
-from harness.surface import SurfaceDefinition
+from harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -44,7 +44,7 @@ __all__ = [
     "roundtrip_rich",
 ]
 
-BUNDLED_TASK = Path(__file__).resolve().parent.parent / "surfaces" / "conderis" / "roundtrip.json"
+BUNDLED_TASK = Path(str(resources.files("surfaces.conderis") / "roundtrip.json"))
 
 
 @dataclass(frozen=True)
@@ -100,8 +100,7 @@ def _choose(surface: SurfaceTools, step: Query, use_stem: bool) -> tuple[str | N
 
 
 def _surface_roundtrip(surface: SurfaceTools, task: RoundTripTask, use_stem: bool) -> SurfaceRoundTrip:
-    from harness.measure import compact_json, list_text
-    from harness.tokens import count_tokens
+    from harness.measure import compact_json, count_tokens, list_text
 
     found: dict[str, str | None] = {}
     chosen_by: dict[str, str] = {}
@@ -128,7 +127,7 @@ def roundtrip(
     items: Sequence[SurfaceDefinition | Snapshot], task: RoundTripTask, *, use_stem: bool = False
 ) -> RoundTrip:
     """The on-demand and whole-list cost of the task on each surface."""
-    from harness.tokens import ENCODING_NAME
+    from harness.measure import ENCODING_NAME
 
     surfaces = load_tools(items)
     for surface in surfaces:

@@ -7,7 +7,7 @@ import io
 import json
 from typing import TYPE_CHECKING
 
-from harness.measure import Measurement, SurfaceMeasurement
+from harness.measure._measure import Measurement, SurfaceMeasurement
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

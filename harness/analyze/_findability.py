@@ -29,13 +29,13 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
 from harness.files import read_json
-from harness.snapshot_file import Snapshot
-from harness.surface import SurfaceDefinition
+from harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -88,7 +88,7 @@ BM25_B = 0.75
 
 SCORERS = ("keyword", "bm25")
 
-BUNDLED_QUERIES = Path(__file__).resolve().parent.parent / "surfaces" / "conderis" / "queries.json"
+BUNDLED_QUERIES = Path(str(resources.files("surfaces.conderis") / "queries.json"))
 
 
 class QueryFileError(ToolsurfaceError):

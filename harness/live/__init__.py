@@ -1,0 +1,51 @@
+"""Live servers: listing any MCP server over stdio or HTTP, and snapshots of what it lists."""
+
+from harness.live._listing import (
+    CAPABILITIES,
+    DEFAULT_TIMEOUT_S,
+    HttpServer,
+    LiveListing,
+    LiveServerError,
+    StdioServer,
+    list_live,
+    list_live_async,
+    parse_capabilities,
+    parse_env,
+    parse_header,
+)
+from harness.live._snapshot import (
+    TakenSnapshot,
+    github_annotation,
+    github_escape,
+    github_summary,
+    live_target,
+    skip_final_collection,
+    snapshot_live,
+    snapshot_surface,
+    snapshot_text,
+    take_snapshot,
+)
+
+__all__ = [
+    "CAPABILITIES",
+    "DEFAULT_TIMEOUT_S",
+    "HttpServer",
+    "LiveListing",
+    "LiveServerError",
+    "StdioServer",
+    "TakenSnapshot",
+    "github_annotation",
+    "github_escape",
+    "github_summary",
+    "list_live",
+    "list_live_async",
+    "live_target",
+    "parse_capabilities",
+    "parse_env",
+    "parse_header",
+    "skip_final_collection",
+    "snapshot_live",
+    "snapshot_surface",
+    "snapshot_text",
+    "take_snapshot",
+]

@@ -1,0 +1,105 @@
+"""The layout holds: one package per concept, no import circle between concepts, and the stubs stand on the
+surface model alone (and the foundations under it), never on the CLI, the session runner or a measurement."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+# Modules that every layer may use: they import nothing of the project's own but each other.
+FOUNDATIONS = {
+    "harness",
+    "harness.errors",
+    "harness.files",
+    "harness.bounded_json",
+    "harness.terminal",
+    "harness.signals",
+    "harness.process_tree",
+}
+TOP = ("harness", "stubs", "surfaces")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for top in TOP:
+        for path in (ROOT / top).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+def imports(path: Path, name: str) -> Iterator[str]:
+    """Every project module `path` imports, at its top or inside a function."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names if alias.name.split(".")[0] in TOP)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
+            if base.split(".")[0] in TOP:
+                yield base
+
+
+def concept(module: str) -> str:
+    """The concept a module belongs to: a foundation module itself, a package of harness, or stubs / surfaces."""
+    if module in FOUNDATIONS or module in ("harness", "harness.__main__"):
+        return module
+    parts = module.split(".")
+    if parts[0] != "harness":
+        return parts[0]
+    return ".".join(parts[:2])
+
+
+def concept_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name, path in modules().items():
+        here = concept(name)
+        for target in imports(path, name):
+            there = concept(target)
+            if there != here:
+                graph.setdefault(here, set()).add(there)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    found: list[list[str]] = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        for nxt in sorted(graph.get(node, ())):
+            if nxt in trail:
+                cycle = trail[trail.index(nxt) :]
+                if min(cycle) == cycle[0]:
+                    found.append([*cycle, nxt])
+            elif len(trail) < 20:
+                visit(nxt, [*trail, nxt])
+
+    for start in sorted(graph):
+        visit(start, [start])
+    return found
+
+
+def test_no_two_concepts_import_each_other_even_through_others() -> None:
+    assert circles(concept_graph()) == []
+
+
+def test_the_stubs_stand_on_the_surface_model_and_its_foundations_alone() -> None:
+    allowed = {"harness.surface", *FOUNDATIONS, "stubs", "surfaces"}
+    assert concept_graph().get("stubs", set()) - allowed == set()
+
+
+def test_foundations_import_no_concept() -> None:
+    graph = concept_graph()
+    assert {f: graph[f] - FOUNDATIONS for f in FOUNDATIONS if graph.get(f, set()) - FOUNDATIONS} == {}
+
+
+def test_no_module_lies_loose_in_harness_beyond_the_foundations() -> None:
+    loose = {name for name in modules() if name.count(".") == 1 and name.startswith("harness.")}
+    assert loose - FOUNDATIONS - {"harness.__main__", "harness.pytest_plugin"} == set()
