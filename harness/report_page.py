@@ -71,7 +71,7 @@ class _Column:
 @dataclass(frozen=True)
 class _Cell:
     html: str
-    value: float | str | None = None
+    value: int | float | str | None = None
 
 
 def _cell(value: Any, numeric: bool) -> _Cell:
@@ -80,7 +80,7 @@ def _cell(value: Any, numeric: bool) -> _Cell:
     if isinstance(value, bool):
         return _Cell(_t("yes" if value else "no"), str(value))
     if numeric and isinstance(value, int | float):
-        return _Cell(_t(_number(value)), float(value))
+        return _Cell(_t(_number(value)), value)
     return _Cell(_t(value), str(value))
 
 
@@ -320,7 +320,7 @@ def _seed(rows: Sequence[SeedRow]) -> str:
 
         def numeric(value: Any) -> _Cell:
             if isinstance(value, int | float) and not isinstance(value, bool):
-                return _Cell(_t(_number(value)), float(value))
+                return _Cell(_t(_number(value)), value)
             return _Cell(_t(_seed_value(value)), None)
 
         cells.append(
