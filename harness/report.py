@@ -4,7 +4,7 @@ PNG charts, and optionally one self-contained HTML page. A report reads runs; it
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from harness.measure import Measurement
+    from harness.report_bundle import SeedRow
     from harness.scoring import Study
 
 __all__ = ["Chart", "Report", "Table", "build_report"]
@@ -423,7 +424,10 @@ def _markdown(report: Report, created: str) -> str:
     return "".join(parts)
 
 
-def _html(report: Report, created: str, measured: Measurement, study_dirs: Sequence[Path], seed: Sequence[Any]) -> str:
+Seed = Sequence["SeedRow | Mapping[str, Any]"]
+
+
+def _html(report: Report, created: str, measured: Measurement, study_dirs: Sequence[Path], seed: Seed) -> str:
     from harness.report_bundle import BundleChart, build_bundle, table_from_frame
     from harness.report_page import render_page
 
@@ -448,7 +452,7 @@ def build_report(
     surfaces: Sequence[str] | None = None,
     html_page: bool = False,
     extra_sections: Sequence[Section] = (),
-    seed: Sequence[Any] = (),
+    seed: Seed = (),
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 

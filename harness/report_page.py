@@ -22,12 +22,18 @@ __all__ = ["OWN_VIEWS", "render_page"]
 # Report tables the page shows in views of its own; the others are shown as they are.
 OWN_VIEWS = frozenset({"list_size", "per_tool", "sessions", "model_shown"})
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_UNSHOWABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 def _visible(text: str) -> str:
-    """Control characters shown as their Unicode pictures (␀, ␛, ...), so none reaches the page raw."""
-    return _CONTROL.sub(lambda m: chr(0x2421) if m.group() == "\x7f" else chr(0x2400 + ord(m.group())), text)
+    """Control characters shown as their Unicode pictures (␀, ␛, ...) and a lone surrogate as �, so none
+    reaches the page raw."""
+
+    def picture(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return "\ufffd" if code >= 0xD800 else chr(0x2421) if code == 0x7F else chr(0x2400 + code)
+
+    return _UNSHOWABLE.sub(picture, text)
 
 
 def _t(value: Any) -> str:
@@ -39,9 +45,9 @@ def _safe_id(text: str) -> str:
 
 
 def _json_script(element_id: str, data: Any) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # ASCII only, so a lone surrogate in a description is an escape JSON.parse reads, not a write error.
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
@@ -298,6 +304,13 @@ def _seed_value(value: Any) -> str:
     return str(value)
 
 
+def _seed_cell(value: Any) -> _Cell:
+    """A seed or our value: a number sorts as one; a list (per-run values) or a text sorts as text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _Cell(_t(_number(value)), value)
+    return _Cell(_t(_seed_value(value)), None if value is None else _seed_value(value))
+
+
 def _seed(rows: Sequence[SeedRow]) -> str:
     if not rows:
         return ""
@@ -318,19 +331,14 @@ def _seed(rows: Sequence[SeedRow]) -> str:
         mark = {True: "✓ within", False: "✗ outside", None: "-"}[r.within_band]
         difference = _Cell("-", None) if r.difference is None else _Cell(_t(f"{r.difference:+.1%}"), r.difference)
 
-        def numeric(value: Any) -> _Cell:
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                return _Cell(_t(_number(value)), value)
-            return _Cell(_t(_seed_value(value)), None)
-
         cells.append(
             [
                 _cell(r.what, False),
                 _cell(r.surface, False),
                 _cell(r.tool, False),
                 _cell(r.unit, False),
-                numeric(r.seed),
-                numeric(r.ours),
+                _seed_cell(r.seed),
+                _seed_cell(r.ours),
                 difference,
                 _Cell(f'<span class="band band-{within}">{_t(mark)}</span>', within),
                 _cell(", ".join(map(str, r.seed_lines)) or None, False),
