@@ -311,7 +311,7 @@ def _seed_cell(value: Any) -> _Cell:
     return _Cell(_t(_seed_value(value)), None if value is None else _seed_value(value))
 
 
-def _seed(rows: Sequence[SeedRow]) -> str:
+def _seed(rows: Sequence[SeedRow], surfaces: Mapping[str, BundleSurface]) -> str:
     if not rows:
         return ""
     columns = [
@@ -335,7 +335,7 @@ def _seed(rows: Sequence[SeedRow]) -> str:
             [
                 _cell(r.what, False),
                 _cell(r.surface, False),
-                _cell(r.tool, False),
+                _tool_cell(surfaces, r.surface or "", r.tool) if r.tool else _cell(None, False),
                 _cell(r.unit, False),
                 _seed_cell(r.seed),
                 _seed_cell(r.ours),
@@ -629,7 +629,7 @@ def render_page(bundle: ReportBundle, charts: Mapping[str, bytes]) -> str:
         _compare(bundle),
         _tools(bundle),
         _charts(bundle, charts),
-        _seed(bundle.seed),
+        _seed(bundle.seed, surfaces),
         _sessions(bundle),
         _other_tables(bundle.tables, surfaces),
     ]
