@@ -1,10 +1,37 @@
-"""Reports of a study: tables, charts, markdown and one HTML page."""
+"""Reports of a study: tables, charts, markdown and one self-contained HTML page."""
 
 from harness.report._build import Chart, Report, Table, build_report
+from harness.report._bundle import (
+    BundleCall,
+    BundleChart,
+    BundleRun,
+    BundleSurface,
+    BundleTable,
+    BundleTool,
+    ReportBundle,
+    SeedRow,
+    build_bundle,
+    seed_row,
+    table_from_frame,
+)
+from harness.report._page import OWN_VIEWS, render_page
 
 __all__ = [
+    "OWN_VIEWS",
+    "BundleCall",
+    "BundleChart",
+    "BundleRun",
+    "BundleSurface",
+    "BundleTable",
+    "BundleTool",
     "Chart",
     "Report",
+    "ReportBundle",
+    "SeedRow",
     "Table",
+    "build_bundle",
     "build_report",
+    "render_page",
+    "seed_row",
+    "table_from_frame",
 ]
