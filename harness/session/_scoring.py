@@ -23,8 +23,13 @@ from harness.session._record import RunRecord, RunStateError, read_run
 
 __all__ = [
     "Comparison",
+    "ErrorGroup",
+    "OutcomeFailure",
+    "RefusalGroup",
+    "ShownRow",
     "Study",
     "SurfaceScore",
+    "UndeliveredGroup",
     "find_runs",
     "pass_hat_k",
     "runs_needed",
