@@ -294,21 +294,12 @@ class ToolSurface:
         __tracebackhide__ = True
         if max_chars is None and max_tokens is None:
             raise TypeError("toolsurface.assert_within needs max_chars, max_tokens or both")
+        from harness.measure import budget_failure, budget_of
+
         measured = self.measure(source, url=url, command=command, tokens=max_tokens is not None)
-        over = []
-        if max_chars is not None and measured.chars > max_chars:
-            over.append(_over(measured.chars, max_chars, "chars"))
-        if max_tokens is not None and measured.tokens is not None and measured.tokens > max_tokens:
-            over.append(_over(measured.tokens, max_tokens, "tokens"))
-        if over:
-            biggest = ", ".join(
-                f"{t.name} {t.chars:,} chars" + (f" ({t.tokens:,} tokens)" if t.tokens is not None else "")
-                for t in measured.largest(largest)
-            )
-            raise ToolSurfaceOverBudget(
-                f"tool list {measured.name!r} ({measured.tools} tools) is over budget: {'; '.join(over)}\n"
-                f"largest tools: {biggest}"
-            )
+        result = budget_of(measured, max_chars, max_tokens, largest)
+        if not result.within:
+            raise ToolSurfaceOverBudget(budget_failure(result))
         return measured
 
     def assert_matches_snapshot(
@@ -348,11 +339,6 @@ class ToolSurface:
             f"{diff_markdown(difference)}\n"
             f"If the change is intended, rewrite the snapshot: pytest {UPDATE_OPTION}"
         )
-
-
-def _over(value: int, limit: int, unit: str) -> str:
-    share = f", {(value - limit) / limit:.1%} over" if limit else ""
-    return f"{value:,} {unit} > {limit:,} (+{value - limit:,}{share})"
 
 
 @contextmanager

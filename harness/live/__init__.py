@@ -15,9 +15,6 @@ from harness.live._listing import (
 )
 from harness.live._snapshot import (
     TakenSnapshot,
-    github_annotation,
-    github_escape,
-    github_summary,
     live_target,
     skip_final_collection,
     snapshot_live,
@@ -34,9 +31,6 @@ __all__ = [
     "LiveServerError",
     "StdioServer",
     "TakenSnapshot",
-    "github_annotation",
-    "github_escape",
-    "github_summary",
     "list_live",
     "list_live_async",
     "live_target",

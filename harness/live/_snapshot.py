@@ -19,13 +19,9 @@ from harness.surface import Snapshot, meta_path, snapshot_text, write_snapshot
 
 if TYPE_CHECKING:
     from harness.live._listing import HttpServer, LiveListing, StdioServer
-    from harness.measure import BudgetResult
 
 __all__ = [
     "TakenSnapshot",
-    "github_annotation",
-    "github_escape",
-    "github_summary",
     "live_target",
     "skip_final_collection",
     "snapshot_live",
@@ -239,85 +235,3 @@ def skip_final_collection() -> None:
     import gc
 
     gc.freeze()
-
-
-# -- a budget in GitHub Actions ---------------------------------------------------------------------------
-
-
-def github_escape(text: str, *, property_value: bool = False) -> str:
-    """Workflow-command escaping: %, CR and LF always; `:` and `,` too inside a property."""
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if property_value:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
-def _figures(result: BudgetResult) -> tuple[str, str]:
-    figure = f"{result.chars:,} chars"
-    limit = f"{result.max_chars:,} chars"
-    if result.tokens is not None and result.max_tokens is not None:
-        figure += f", {result.tokens:,} tokens"
-        limit += f", {result.max_tokens:,} tokens"
-    return figure, limit
-
-
-def _largest(result: BudgetResult) -> str:
-    return ", ".join(f"{t.name} {t.chars:,} chars" for t in result.largest)
-
-
-def github_annotation(result: BudgetResult) -> str:
-    """`::error` when over budget, `::notice` when within: one line the Actions log turns into an annotation."""
-    figure, limit = _figures(result)
-    if result.within:
-        title = f"{result.surface}: tool list within budget"
-        message = f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})"
-        return f"::notice title={github_escape(title, property_value=True)}::{github_escape(message)}"
-    over = []
-    if result.chars_over:
-        over.append(f"{result.chars_over:,} chars ({result.chars_over / max(result.max_chars, 1):.1%})")
-    if result.tokens_over:
-        over.append(f"{result.tokens_over:,} tokens")
-    title = f"{result.surface}: tool list over budget"
-    message = (
-        f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {' and '.join(over)}; "
-        f"largest tools: {_largest(result)}"
-    )
-    return f"::error title={github_escape(title, property_value=True)}::{github_escape(message)}"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def github_summary(result: BudgetResult, source: str | None = None) -> str:
-    """A markdown job summary: one row for the list, with the largest tools named."""
-    tokens = f"{result.tokens:,}" if result.tokens is not None else "not counted"
-    budget = f"{result.max_chars:,} chars" + (
-        f", {result.max_tokens:,} tokens" if result.max_tokens is not None else ""
-    )
-    verdict = "within" if result.within else "**over**"
-    row = [
-        f"`{_cell(result.surface)}`",
-        str(result.tools),
-        f"{result.chars:,}",
-        tokens,
-        budget,
-        verdict,
-        _cell(_largest(result)) or "-",
-    ]
-    lines = [
-        f"### Tool list budget: {_cell(result.surface)}",
-        "",
-        "| surface | tools | chars | tokens | budget | result | largest tools |",
-        "|---|--:|--:|--:|---|---|---|",
-        "| " + " | ".join(row) + " |",
-        "",
-    ]
-    details = []
-    if source:
-        details.append(f"source: `{_cell(source)}`")
-    if result.protocol_version:
-        details.append(f"protocol {result.protocol_version}")
-    if details:
-        lines += ["<sub>" + "; ".join(details) + "</sub>", ""]
-    return "\n".join(lines) + "\n"

@@ -1,6 +1,15 @@
 """Measuring a tool list as a client receives it: the wire listing, tokens, sizes, growth, and the budget check."""
 
-from harness.measure._budget import BudgetResult, check_budget
+from harness.measure._budget import (
+    BudgetResult,
+    budget_failure,
+    budget_lines,
+    budget_of,
+    check_budget,
+    github_annotation,
+    github_escape,
+    github_summary,
+)
 from harness.measure._measure import (
     Growth,
     KindsPoint,
@@ -36,11 +45,17 @@ __all__ = [
     "SurfaceMeasurement",
     "ToolSize",
     "WireList",
+    "budget_failure",
+    "budget_lines",
+    "budget_of",
     "by_kinds_csv",
     "check_budget",
     "compact_json",
     "count_tokens",
     "encoding",
+    "github_annotation",
+    "github_escape",
+    "github_summary",
     "list_surface",
     "list_text",
     "list_tools_raw",

@@ -1,12 +1,22 @@
-"""A character (and optionally token) budget for one tool list: within, or over and by how much."""
+"""A character (and optionally token) budget for one tool list: the check, and every way it is told (the
+CLI's lines, a GitHub Actions annotation and job summary, a pytest failure)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.measure._measure import Measurable, ToolSize, measure
+from harness.measure._measure import Measurable, SurfaceMeasurement, ToolSize, measure
 
-__all__ = ["BudgetResult", "check_budget"]
+__all__ = [
+    "BudgetResult",
+    "budget_failure",
+    "budget_lines",
+    "budget_of",
+    "check_budget",
+    "github_annotation",
+    "github_escape",
+    "github_summary",
+]
 
 
 @dataclass(frozen=True)
@@ -15,14 +25,14 @@ class BudgetResult:
     protocol_version: str | None
     tools: int
     chars: int
-    max_chars: int
+    max_chars: int | None
     tokens: int | None
     max_tokens: int | None
     largest: list[ToolSize]
 
     @property
     def chars_over(self) -> int:
-        return max(0, self.chars - self.max_chars)
+        return 0 if self.max_chars is None else max(0, self.chars - self.max_chars)
 
     @property
     def tokens_over(self) -> int:
@@ -35,11 +45,30 @@ class BudgetResult:
         return self.chars_over == 0 and self.tokens_over == 0
 
 
-def check_budget(item: Measurable, max_chars: int, max_tokens: int | None = None, largest: int = 3) -> BudgetResult:
+def check_budget(
+    item: Measurable,
+    max_chars: int | None,
+    max_tokens: int | None = None,
+    largest: int = 3,
+    name: str | None = None,
+) -> BudgetResult:
     """Measure one list; tokens are counted only when a token budget is given, to keep CI fast."""
+    if max_chars is None and max_tokens is None:
+        raise TypeError("a budget needs max_chars, max_tokens or both")
     measured = measure([item], tokens=max_tokens is not None, growth=False).surfaces[0]
+    return budget_of(measured, max_chars, max_tokens, largest, name)
+
+
+def budget_of(
+    measured: SurfaceMeasurement,
+    max_chars: int | None,
+    max_tokens: int | None = None,
+    largest: int = 3,
+    name: str | None = None,
+) -> BudgetResult:
+    """A measured list against its budget."""
     return BudgetResult(
-        surface=measured.name,
+        surface=name or measured.name,
         protocol_version=measured.protocol_version,
         tools=measured.tools,
         chars=measured.chars,
@@ -48,3 +77,115 @@ def check_budget(item: Measurable, max_chars: int, max_tokens: int | None = None
         max_tokens=max_tokens,
         largest=measured.largest(largest),
     )
+
+
+def _figures(result: BudgetResult) -> tuple[str, str]:
+    """The list's figures and its budget, in the units the budget has."""
+    figure, limit = [], []
+    if result.max_chars is not None:
+        figure.append(f"{result.chars:,} chars")
+        limit.append(f"{result.max_chars:,} chars")
+    if result.tokens is not None and result.max_tokens is not None:
+        figure.append(f"{result.tokens:,} tokens")
+        limit.append(f"{result.max_tokens:,} tokens")
+    return ", ".join(figure), ", ".join(limit)
+
+
+def _over(result: BudgetResult) -> str:
+    over = []
+    if result.chars_over and result.max_chars is not None:
+        over.append(f"{result.chars_over:,} chars ({result.chars_over / max(result.max_chars, 1):.1%})")
+    if result.tokens_over:
+        over.append(f"{result.tokens_over:,} tokens")
+    return " and ".join(over)
+
+
+def _largest(result: BudgetResult, tokens: bool = False) -> str:
+    return ", ".join(
+        f"{t.name} {t.chars:,} chars" + (f" ({t.tokens:,} tokens)" if tokens and t.tokens is not None else "")
+        for t in result.largest
+    )
+
+
+def _verdict(result: BudgetResult) -> str:
+    figure, limit = _figures(result)
+    if result.within:
+        return f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})"
+    return f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {_over(result)}"
+
+
+def budget_lines(result: BudgetResult) -> list[str]:
+    """The CLI's text: the largest tools when over, and a last line with the figure and the budget."""
+    return [_verdict(result)] if result.within else [f"largest tools: {_largest(result)}", _verdict(result)]
+
+
+def _exceeds(value: int, limit: int, unit: str) -> str:
+    share = f", {(value - limit) / limit:.1%} over" if limit else ""
+    return f"{value:,} {unit} > {limit:,} (+{value - limit:,}{share})"
+
+
+def budget_failure(result: BudgetResult) -> str:
+    """A test's failure message: each budget exceeded, and the largest tools."""
+    over = []
+    if result.chars_over and result.max_chars is not None:
+        over.append(_exceeds(result.chars, result.max_chars, "chars"))
+    if result.tokens_over and result.tokens is not None and result.max_tokens is not None:
+        over.append(_exceeds(result.tokens, result.max_tokens, "tokens"))
+    return (
+        f"tool list {result.surface!r} ({result.tools} tools) is over budget: {'; '.join(over)}\n"
+        f"largest tools: {_largest(result, tokens=True)}"
+    )
+
+
+def github_escape(text: str, *, property_value: bool = False) -> str:
+    """Workflow-command escaping: %, CR and LF always; `:` and `,` too inside a property."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def github_annotation(result: BudgetResult) -> str:
+    """`::error` when over budget, `::notice` when within: one line the Actions log turns into an annotation."""
+    if result.within:
+        title = f"{result.surface}: tool list within budget"
+        return f"::notice title={github_escape(title, property_value=True)}::{github_escape(_verdict(result))}"
+    title = f"{result.surface}: tool list over budget"
+    message = f"{_verdict(result)}; largest tools: {_largest(result)}"
+    return f"::error title={github_escape(title, property_value=True)}::{github_escape(message)}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def github_summary(result: BudgetResult, source: str | None = None) -> str:
+    """A markdown job summary: one row for the list, with the largest tools named."""
+    tokens = f"{result.tokens:,}" if result.tokens is not None else "not counted"
+    budget = _figures(result)[1]
+    verdict = "within" if result.within else "**over**"
+    row = [
+        f"`{_cell(result.surface)}`",
+        str(result.tools),
+        f"{result.chars:,}",
+        tokens,
+        budget,
+        verdict,
+        _cell(_largest(result)) or "-",
+    ]
+    lines = [
+        f"### Tool list budget: {_cell(result.surface)}",
+        "",
+        "| surface | tools | chars | tokens | budget | result | largest tools |",
+        "|---|--:|--:|--:|---|---|---|",
+        "| " + " | ".join(row) + " |",
+        "",
+    ]
+    details = []
+    if source:
+        details.append(f"source: `{_cell(source)}`")
+    if result.protocol_version:
+        details.append(f"protocol {result.protocol_version}")
+    if details:
+        lines += ["<sub>" + "; ".join(details) + "</sub>", ""]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,168 @@
+"""What every verb shares: the group with its one error path, output that survives a full disk, the server options."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from harness.errors import ToolsurfaceError
+
+__all__ = ["main"]
+
+
+class _Group(click.Group):
+    """Errors a user can cause end with one line on stderr and exit 2, never a traceback."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
+        try:
+            return super().main(args, prog_name, standalone_mode=False, **extra)
+        except click.exceptions.Exit as done:
+            raise SystemExit(done.exit_code) from None
+        except click.Abort:
+            _fail("aborted")
+        except click.UsageError as error:
+            where = f"toolsurface {error.ctx.command_path.partition(' ')[2]}".strip() if error.ctx else "toolsurface"
+            _fail(f"{error.format_message()} (see {where} --help)")
+        except click.ClickException as error:
+            _fail(error.format_message())
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                # Here, not at exit, so a stdout that cannot take the output is reported like any error.
+                if sys.stdout is not None:
+                    sys.stdout.flush()
+        except ToolsurfaceError as error:
+            _fail(str(error))
+        except KeyboardInterrupt:
+            _fail("interrupted")
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise SystemExit(1) from None
+        except OSError as error:
+            if error.filename is not None or error.errno not in _STDOUT_ERRORS:
+                raise
+            # What is still buffered would fail again when the interpreter exits.
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+            _fail(f"cannot write to stdout: {error.strerror or error}")
+
+
+# Writing stdout fails with these when it is a full disk (> /dev/full), a closed or broken descriptor.
+_STDOUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+
+
+def _fail(message: str) -> NoReturn:
+    _say(f"toolsurface: {message}")
+    raise SystemExit(2)
+
+
+def _say(text: str, nl: bool = True) -> None:
+    """A line for a person, on stderr, its control characters shown, not obeyed."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text), err=True, nl=nl)
+
+
+def _out(text: str, nl: bool = True) -> None:
+    """A line for a person on stdout, its control characters shown, not obeyed."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text), nl=nl)
+
+
+def _data(text: str, nl: bool = True) -> None:
+    """JSON, CSV or markdown on stdout, exact, unless stdout is a terminal: then as _out."""
+    from harness.terminal import escape_controls
+
+    click.echo(escape_controls(text) if sys.stdout is not None and sys.stdout.isatty() else text, nl=nl)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="toolsurface")
+def main() -> None:
+    """Measure what an MCP tool list costs connected agents."""
+
+
+def _print(renderables: Sequence[Any]) -> None:
+    from harness.terminal import safe_console
+
+    console = safe_console(soft_wrap=False)
+    for renderable in renderables:
+        console.print(renderable)
+
+
+def _emit(
+    fmt: str,
+    result: Any,
+    table: Callable[[Any], Sequence[Any]],
+    as_json: Callable[[Any], str],
+    as_csv: Callable[[Any], str],
+) -> None:
+    """A result in the format asked for: a rich table on the terminal, or JSON / CSV text."""
+    if fmt == "table":
+        _print(table(result))
+    else:
+        _data(as_json(result) if fmt == "json" else as_csv(result), nl=False)
+
+
+def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
+    from harness.files import ensure_directory, write_atomic
+
+    ensure_directory(out)
+    return [write_atomic(out / name, text) for name, text in files.items()]
+
+
+class _ServerCommand(click.Command):
+    """A command that can list a live server: everything after `--` is the server's command line, never ours."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            at = args.index("--")
+            ctx.meta["server_argv"] = tuple(args[at + 1 :])
+            args = args[:at]
+        return super().parse_args(ctx, args)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [*super().collect_usage_pieces(ctx), "[--url URL | -- CMD [ARGS]...]"]
+
+
+def _server_options(command: Any) -> Any:
+    """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by snapshot and budget."""
+    options = [
+        click.option("--url", metavar="URL", help="List a streamable-HTTP MCP server at this URL, not a surface."),
+        click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="HTTP header for --url; repeat."),
+        click.option(
+            "--env",
+            "envs",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help="Add to the server command's environment; repeat.",
+        ),
+        click.option("--cwd", type=click.Path(path_type=Path), help="Working directory of the server command."),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0, min_open=True),
+            default=30.0,
+            show_default=True,
+            help="Seconds a live server has to start and list its tools.",
+        ),
+        click.option(
+            "--client-capabilities",
+            "capabilities",
+            metavar="LIST",
+            help="What the client declares to a live server: roots,sampling,elicitation (default: none).",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command

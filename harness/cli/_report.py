@@ -1,0 +1,25 @@
+"""The report of a study."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from harness.cli._base import (
+    _out,
+    main,
+)
+
+
+@main.command("report")
+@click.argument("runs", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
+@click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
+@click.option("--surface", "surfaces", multiple=True, help="Surfaces to measure (default: the bundled four).")
+def report_command(runs: tuple[Path, ...], out: Path, html_page: bool, surfaces: tuple[str, ...]) -> None:
+    """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs."""
+    from harness.report import build_report
+
+    report = build_report(list(runs), out, surfaces=surfaces or None, html_page=html_page)
+    _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))

@@ -1,0 +1,261 @@
+"""Agents against the stubs: session run, score and replay; the model endpoint on its own."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness.cli._base import (
+    _fail,
+    main,
+)
+from harness.errors import ToolsurfaceError
+
+
+@main.group("session")
+def session_group() -> None:
+    """Run agents against the stubs, score refused calls and outcomes, replay recorded runs."""
+
+
+@session_group.command("run")
+@click.option("--surface", "surfaces", multiple=True, required=True, help="Surface to run against; repeat for more.")
+@click.option(
+    "--agent",
+    "agent_names",
+    multiple=True,
+    required=True,
+    help="claude, codex, gemini, openai or script, optionally NAME:MODE (claude:full-list); repeat for more.",
+)
+@click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per surface.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at a time.")
+@click.option("--scenario", default="six-tasks", show_default=True, help="Scenario name or JSON file.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True, help="Seconds per run.")
+@click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
+@click.option("--mode", help="Mode of every --agent given without one; claude: on-demand (the default) or full-list.")
+@click.option("--model", help="Model name for the agent.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option(
+    "--script",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The script to play (script agent or scripted model).",
+)
+@click.option(
+    "--base-url",
+    help="openai agent: the chat-completions endpoint, e.g. http://localhost:11434/v1; codex: its API base URL.",
+)
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="openai agent: key variable.")
+@click.option(
+    "--model-endpoint",
+    metavar="scripted|record:URL",
+    help="scripted: a model on 127.0.0.1 plays the scenario's script inside the real agent CLI (no key needed);"
+    " record:URL: pass the agent's requests through to the API at URL and record them. Either way"
+    " model-requests.jsonl keeps what the model was shown.",
+)
+@click.option(
+    "--keep-agent-files", is_flag=True, help="Keep what an agent CLI leaves in your home (~/.claude/projects/...)."
+)
+@click.option(
+    "--stub-start",
+    type=click.Choice(["auto", "fork", "spawn"]),
+    default="auto",
+    show_default=True,
+    help="fork: each run's stub forks from one warm server (about 0.4 s less CPU a run; Linux); spawn: a fresh"
+    " process a run; auto: fork where toolsurface's own client starts the stub (script, openai).",
+)
+def session_run_command(
+    surfaces: tuple[str, ...],
+    agent_names: tuple[str, ...],
+    runs: int,
+    jobs: int,
+    scenario: str,
+    timeout: float,
+    shard: str | None,
+    out: Path,
+    mode: str | None,
+    model: str | None,
+    max_turns: int,
+    script: Path | None,
+    base_url: str | None,
+    api_key_env: str,
+    model_endpoint: str | None,
+    keep_agent_files: bool,
+    stub_start: str,
+) -> None:
+    """Run N sessions per surface with each agent and write DIR/study.json."""
+    from harness.agents import make_agent
+    from harness.endpoint import parse_endpoint
+    from harness.scenario import load_scenario
+    from harness.session import (
+        AgentChoice,
+        StubStarter,
+        StudyConfig,
+        find_runs,
+        parse_agent_choice,
+        parse_shard,
+        plan_study,
+        run_study,
+        score_study,
+        study_markdown,
+        write_json_atomic,
+    )
+
+    choices = []
+    for text in agent_names:
+        name, own_mode = parse_agent_choice(text)
+        agent = make_agent(name, model=model, base_url=base_url, api_key_env=api_key_env)
+        choices.append(AgentChoice(name, agent, own_mode or mode or agent.modes[0]))
+    config = StudyConfig(
+        surfaces=surfaces,
+        agents=choices,
+        scenario=load_scenario(scenario),
+        runs=runs,
+        out=out,
+        jobs=jobs,
+        timeout=timeout,
+        model=model,
+        max_turns=max_turns,
+        script=script,
+        shard=parse_shard(shard) if shard else None,
+        stub_start=stub_start,
+        model_endpoint=parse_endpoint(model_endpoint) if model_endpoint else None,
+        keep_agent_files=keep_agent_files,
+    )
+    with StubStarter(config) as stubs:
+        planned = plan_study(config)
+        with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}", len(planned)) as finished:
+            try:
+                records = run_study(config, planned, finished, stubs)
+            except KeyboardInterrupt:
+                _fail(f"interrupted; finished runs are kept in {config.out} and a rerun resumes")
+    study = score_study(find_runs([config.out]))
+    write_json_atomic(config.out / "study.json", study.to_json())
+    click.echo(study_markdown(study).rstrip("\n"))
+    click.echo(f"wrote {config.out / 'study.json'}", err=True)
+    failed = [r for r in records if r.result.status != "ok"]
+    if failed:
+        counts = ", ".join(
+            f"{status} {sum(1 for r in failed if r.result.status == status)}"
+            for status in sorted({r.result.status for r in failed})
+        )
+        click.echo(
+            f"toolsurface: {len(failed)} of {len(records)} runs did not end ok ({counts}): first error: "
+            f"{failed[0].result.error}; a rerun into {config.out} runs them again",
+            err=True,
+        )
+        raise SystemExit(1)
+
+
+@contextlib.contextmanager
+def _study_progress(title: str, total: int) -> Iterator[Callable[[Any, Any], None]]:
+    """A progress bar on a terminal; elsewhere (CI logs) one line per finished run on stderr."""
+    if sys.stderr.isatty():
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, transient=True) as progress:
+            task = progress.add_task(title, total=total)
+            yield lambda run, record: progress.advance(task)
+        return
+
+    def line(run: Any, record: Any) -> None:
+        spec, result = record.spec, record.result
+        error = f" ({result.error})" if result.error else ""
+        click.echo(
+            f"{spec.surface} {spec.agent} {spec.mode} r{spec.run_index + 1}: {result.status}, {result.calls} calls,"
+            f" {result.refused} refused, {len(result.undelivered)} undelivered, {result.duration_s:.1f} s{error}",
+            err=True,
+        )
+
+    yield line
+
+
+@session_group.command("score")
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write study.json here.")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) -> None:
+    """Score recorded runs (study or run directories, shards merged) without running anything."""
+    import json
+
+    from harness.session import find_runs, score_study, study_markdown, write_json_atomic
+
+    study = score_study(find_runs(dirs))
+    if out is not None:
+        write_json_atomic(out, study.to_json())
+    click.echo(json.dumps(study.to_json(), indent=2) if fmt == "json" else study_markdown(study), nl=fmt == "json")
+
+
+@session_group.command("replay")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--surface", required=True, help="The surface whose stub answers the recorded calls.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -> None:
+    """Play recorded runs' tool calls against another surface's stub; list what would change."""
+    import json
+
+    from harness.session import replay_runs, replay_table
+
+    result = replay_runs(list(run_dirs), surface)
+    click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else replay_table(result), nl=fmt == "json")
+
+
+@main.command("model-endpoint")
+@click.argument("endpoint", metavar="scripted|record:URL")
+@click.option("--surface", help="scripted: play the scenario's script for this surface.")
+@click.option(
+    "--scenario", default="six-tasks", show_default=True, help="scripted: the scenario whose script is played."
+)
+@click.option("--script", type=click.Path(dir_okay=False, path_type=Path), help="scripted: play this script file.")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("model-requests.jsonl"),
+    show_default=True,
+    help="Append a record per model request here.",
+)
+@click.option(
+    "--port", type=click.IntRange(min=0, max=65535), default=0, help="Port on 127.0.0.1 (default: a free one)."
+)
+def model_endpoint_command(
+    endpoint: str, surface: str | None, scenario: str, script: Path | None, log_path: Path, port: int
+) -> None:
+    """Serve a model endpoint on 127.0.0.1 until stopped; print its URL first.
+
+    Point an agent at it by hand (ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL, codex's openai_base_url = URL/v1).
+    """
+    import signal
+    import threading
+
+    from harness.endpoint import ModelEndpoint, parse_endpoint
+    from harness.scenario import load_scenario, load_script, sessions_dir
+
+    spec = parse_endpoint(endpoint)
+    loaded = load_scenario(scenario)
+    if spec.kind == "scripted":
+        if script is None and surface is None:
+            raise ToolsurfaceError(
+                "model-endpoint scripted: pass --surface S (its script for --scenario) or --script FILE"
+            )
+        path = script or sessions_dir() / "scripts" / loaded.name / f"{surface}.json"
+        if not path.is_file():
+            raise ToolsurfaceError(
+                f"model-endpoint scripted: no script {path} for scenario {loaded.name} and surface {surface}"
+            )
+        server = ModelEndpoint(log_path, steps=load_script(path), prompt=loaded.prompt, port=port)
+    else:
+        server = ModelEndpoint(log_path, upstream=spec.upstream, prompt=loaded.prompt, port=port)
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda *_: stop.set())
+    with server:
+        click.echo(server.url)
+        click.echo(f"serving the {spec} model endpoint at {server.url}; records in {log_path}", err=True)
+        while not stop.wait(0.5):
+            pass
