@@ -40,8 +40,6 @@ from harness.analyze._findability import (
     parse_queries,
     rank_tools,
     read_json_file,
-    split_description,
-    tokenise,
     tool_fields,
 )
 from harness.analyze._lint import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_rich, lint_tools
@@ -55,6 +53,16 @@ from harness.analyze._roundtrip import (
     roundtrip_csv,
     roundtrip_json,
     roundtrip_rich,
+)
+from harness.analyze._text import (
+    first_sentence,
+    name_words,
+    plain_words,
+    sentences,
+    split_description,
+    stem,
+    stems,
+    tokenise,
 )
 
 __all__ = [
@@ -97,20 +105,26 @@ __all__ = [
     "findability_csv",
     "findability_json",
     "findability_rich",
+    "first_sentence",
     "lint",
     "lint_rich",
     "lint_tools",
     "load_queries",
     "load_task",
     "load_tools",
+    "name_words",
     "parse_queries",
+    "plain_words",
     "rank_tools",
     "read_json_file",
     "roundtrip",
     "roundtrip_csv",
     "roundtrip_json",
     "roundtrip_rich",
+    "sentences",
     "split_description",
+    "stem",
+    "stems",
     "tokenise",
     "tool_fields",
     "worst",

@@ -25,7 +25,6 @@ import csv
 import io
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness.analyze._text import split_description, tokenise
 from harness.errors import ToolsurfaceError
 from harness.files import read_json
 from harness.surface import Snapshot, SurfaceDefinition
@@ -65,8 +65,6 @@ __all__ = [
     "parse_queries",
     "rank_tools",
     "read_json_file",
-    "split_description",
-    "tokenise",
     "tool_fields",
 ]
 
@@ -104,44 +102,6 @@ class UnknownTool(ToolsurfaceError):
 # "tasks" does not match "task", as in a word-boundary keyword search. The seed's recorded results are
 # those of whole-word matching (with plurals folded, before-v2's system_memory would match "read page"
 # through "pages" and push item_get to third). `use_stem` turns on the small suffix rule below.
-_CASE_LOWER_UPPER = re.compile(r"([a-z0-9])([A-Z])")
-_CASE_ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-def stem(word: str) -> str:
-    """A small suffix rule, applied alike to queries and tools: memories -> memory, tasks -> task,
-    stored/store -> stor, blocked -> block, pending -> pend. Short words (read, use, is) stay whole."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith("ing"):
-        word = word[:-3]
-    elif len(word) > 4 and word.endswith("ed"):
-        word = word[:-2]
-    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        word = word[:-1]
-    if len(word) > 3 and word.endswith("e"):
-        word = word[:-1]
-    return word
-
-
-def tokenise(text: str, *, use_stem: bool = False) -> list[str]:
-    spaced = _CASE_ACRONYM.sub(r"\1 \2", _CASE_LOWER_UPPER.sub(r"\1 \2", text))
-    words = _WORD.findall(spaced.lower())
-    return [stem(w) for w in words] if use_stem else words
-
-
-# The first sentence ends at the first ".", "!" or "?" followed by whitespace or the end, or at the first
-# line break, whichever comes first; "e.g." and "i.e." do not end a sentence.
-_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)[.!?](?=\s|$)|\n", re.IGNORECASE)
-
-
-def split_description(description: str) -> tuple[str, str]:
-    text = description.strip()
-    end = _SENTENCE_END.search(text)
-    if end is None:
-        return text, ""
-    return text[: end.end()].strip(), text[end.end() :].strip()
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from harness.analyze._text import name_words, plain_words, sentences, stem, stems
 from harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:
@@ -148,9 +149,6 @@ IRREVERSIBLE = re.compile(
 # ---------------------------------------------------------------------------------------------------------------
 # Text helpers
 
-_NAME_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z_']*")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _TYPED_REF = re.compile(r"\b([a-z]+):<")
 _BULLET_KINDS = re.compile(r"^\s*[-*\u2022]\s*([a-z]+(?:,\s*[a-z]+)*)\s*:", re.M)
 _NUMBER_OF = re.compile(r"\s*(?:the\s+)?number\s+of\s+(?:the|a|an)\b", re.I)
@@ -165,50 +163,6 @@ _TRUE_FALSE = re.compile(r"\btrue\b[^,;]*?\bto\s+(\w+).*?\bfalse\b[^,;]*?\bto\s+
 _INSTEAD = re.compile(r"^\s*(\w+)\b.*?\binstead of\s+(\w+)", re.I)
 _NULL_CLEARS = re.compile(r"\bnull\s+(clears|removes|deletes|unsets|resets)\b", re.I)
 _VALUE = re.compile(r"^[\w:<>-]+$")
-
-
-def name_words(name: str) -> list[str]:
-    """`baseRevisionId` -> base, revision, id; `issue_list` -> issue, list."""
-    return [w.lower() for w in _NAME_WORD.findall(name)] or [name.lower()]
-
-
-def stem(word: str) -> str:
-    """A crude stem, enough to match relations/relate, memories/memory, closed/close."""
-    w = word.lower().removesuffix("'s").strip("'")
-    for suffix, replacement in (
-        ("ies", "y"),
-        ("ions", ""),
-        ("ion", ""),
-        ("ing", ""),
-        ("es", ""),
-        ("ed", ""),
-        ("s", ""),
-        ("e", ""),
-    ):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            return w[: -len(suffix)] + replacement
-    return w
-
-
-def plain_words(text: str) -> list[str]:
-    """Words of prose; identifiers such as issue_list or includeClosed are code, not words, and are left out."""
-    words = []
-    for token in _TOKEN.findall(text):
-        if "_" in token or re.search(r"[a-z][A-Z]", token):
-            continue
-        words.append(token.lower().removesuffix("'s").strip("'"))
-    return words
-
-
-def stems(words: Iterable[str]) -> set[str]:
-    return {stem(w) for w in words}
-
-
-def sentences(text: str) -> list[str]:
-    found: list[str] = []
-    for line in text.splitlines():
-        found.extend(part.strip() for part in _SENTENCE_END.split(line) if part.strip())
-    return found
 
 
 def mentions(text: str, word: str) -> bool:
