@@ -249,12 +249,11 @@ class ToolSurface:
         """The tools array exactly as a client receives it."""
         __tracebackhide__ = True
         with _as_failure():
-            from harness.measure import wire_list
+            from harness.measure import listed
 
             _, item = self._item(source, url, command)
-            import anyio
 
-            return _run_sync(lambda: anyio.run(wire_list, item)).tools
+            return _run_sync(lambda: listed([item]))[0].tools
 
     def measure(
         self,

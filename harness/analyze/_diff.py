@@ -714,14 +714,9 @@ def diff_surfaces(
     a: Measurable, b: Measurable, *, a_label: str | None = None, b_label: str | None = None, tokens: bool = True
 ) -> SurfaceDiff:
     """Compare two surfaces (definitions are built and listed through a client; snapshots are read as recorded)."""
-    import anyio
+    from harness.measure import listed
 
-    from harness.measure import wire_list
-
-    async def read() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        return (await wire_list(a)).tools, (await wire_list(b)).tools
-
-    old, new = anyio.run(read)
+    old, new = (wire.tools for wire in listed([a, b]))
     return diff_tools(old, new, a=a_label or a.name, b=b_label or b.name, tokens=tokens)
 
 

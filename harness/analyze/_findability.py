@@ -292,14 +292,9 @@ class SurfaceTools:
 
 def load_tools(items: Sequence[SurfaceDefinition | Snapshot]) -> list[SurfaceTools]:
     """Every surface's tools as received: a definition is built and served, a snapshot read as recorded."""
-    import anyio
+    from harness.measure import listed
 
-    from harness.measure import wire_list
-
-    async def run() -> list[SurfaceTools]:
-        return [SurfaceTools(name=item.name, tools=(await wire_list(item)).tools) for item in items]
-
-    return anyio.run(run)
+    return [SurfaceTools(name=item.name, tools=wire.tools) for item, wire in zip(items, listed(items), strict=True)]
 
 
 @dataclass(frozen=True)

@@ -836,14 +836,11 @@ def lint_tools(name: str, tools: Sequence[dict[str, Any]]) -> SurfaceLint:
 
 def lint(items: Sequence[SurfaceDefinition | Snapshot]) -> LintResult:
     """Lint each surface as a client receives it: a definition is built and served, a snapshot is as recorded."""
-    import anyio
+    from harness.measure import listed
 
-    from harness.measure import wire_list
-
-    async def run() -> list[SurfaceLint]:
-        return [lint_tools(item.name, (await wire_list(item)).tools) for item in items]
-
-    return LintResult(surfaces=anyio.run(run))
+    return LintResult(
+        surfaces=[lint_tools(item.name, wire.tools) for item, wire in zip(items, listed(items), strict=True)]
+    )
 
 
 def lint_rich(result: LintResult) -> list[Table]:

@@ -160,9 +160,8 @@ def snapshot_live(listing: LiveListing) -> TakenSnapshot:
 
 def snapshot_surface(spec: str) -> TakenSnapshot:
     """A bundled or module surface as the in-memory client lists it; a snapshot file as recorded."""
-    import anyio
 
-    from harness.measure import wire_list
+    from harness.measure import listed
     from harness.surface import resolve
 
     item = resolve(spec)
@@ -192,7 +191,7 @@ def snapshot_surface(spec: str) -> TakenSnapshot:
     from stubs.server import build_server
 
     time = _now()
-    wire = anyio.run(wire_list, item)
+    [wire] = listed([item])
     stub = build_server(item.build_surface())
     return TakenSnapshot(
         name=item.name,

@@ -20,6 +20,7 @@ __all__ = [
     "ToolSize",
     "compact_json",
     "list_text",
+    "listed",
     "marginal_tokens",
     "measure",
     "wire_list",
@@ -118,6 +119,17 @@ async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None) -> Wi
             f"the MCP client negotiated protocol {wire.protocol_version}, not the pinned {PROTOCOL_VERSION}"
         )
     return wire
+
+
+def listed(items: Sequence[Measurable]) -> list[WireList]:
+    """Each surface as a client receives it, all in one event loop: the one way the analyzers, snapshots and
+    sessions read a list (`wire_list` is its async form)."""
+    import anyio
+
+    async def listing() -> list[WireList]:
+        return [await wire_list(item) for item in items]
+
+    return anyio.run(listing)
 
 
 def _list_window(texts: Sequence[str], indexes: Sequence[int], first: int, last: int) -> str:

@@ -7,12 +7,12 @@ import gzip
 import hashlib
 import os
 import tempfile
-import uuid
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.errors import TokenizerError
+from harness.errors import TokenizerError, ToolsurfaceError
+from harness.files import write_atomic
 
 if TYPE_CHECKING:
     import tiktoken
@@ -72,10 +72,7 @@ def _seed(directory: str, ranks: bytes) -> None:
             return
     except OSError:
         pass
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f"{target.name}.{uuid.uuid4().hex}.tmp")
-    partial.write_bytes(ranks)
-    os.replace(partial, target)
+    write_atomic(target, ranks)
 
 
 def _seed_tiktoken_cache(ranks: bytes) -> None:
@@ -85,14 +82,14 @@ def _seed_tiktoken_cache(ranks: bytes) -> None:
         try:
             _seed(directory, ranks)
             return
-        except OSError as error:
+        except (OSError, ToolsurfaceError) as error:
             if chosen:
                 raise TokenizerError(f"cannot write tiktoken's cache directory {directory}: {error}") from None
     # Caching is off or the default place is not writable: use a cache of our own for this process.
     own = str(Path.home() / ".cache" / "toolsurface" / "tiktoken")
     try:
         _seed(own, ranks)
-    except OSError as error:
+    except (OSError, ToolsurfaceError) as error:
         raise TokenizerError(f"cannot write a tiktoken cache in {own}: {error}") from None
     os.environ["TIKTOKEN_CACHE_DIR"] = own
 

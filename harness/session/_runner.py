@@ -156,13 +156,13 @@ def _surface_spec(spec: str) -> str:
 
 
 def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...], dict[str, Any]]:
-    from harness.measure import list_text, wire_list
+    from harness.measure import list_text, listed
     from harness.surface import resolve
 
     item = resolve(spec)
     if not isinstance(item, SurfaceDefinition) or item.stub is None:
         raise ToolsurfaceError(f"surface {spec!r} has no stub, so no session can run against it")
-    wire = anyio.run(wire_list, item)
+    [wire] = listed([item])
     digest = hashlib.sha256(list_text(wire.tools).encode("utf-8")).hexdigest()
     return item, digest, tuple(str(tool.get("name")) for tool in wire.tools), item.stub(None).state()
 
