@@ -130,10 +130,6 @@ def live_tools(*, url: str | None = None, command: Sequence[str] | None = None) 
     return listing.tools, listing.protocol_version
 
 
-def _looks_like_path(spec: str) -> bool:
-    return spec.endswith((".py", ".json")) or "/" in spec or "\\" in spec
-
-
 def _shown(path: Path, root: Path) -> str:
     try:
         return str(path.relative_to(root))
@@ -219,7 +215,7 @@ class ToolSurface:
         return path if path.is_absolute() else self.rootpath / path
 
     def _item(self, source: object, url: str | None, command: Sequence[str] | None) -> tuple[str, Measurable]:
-        from harness.surface import Snapshot, SurfaceDefinition
+        from harness.surface import Snapshot, SurfaceDefinition, is_surface_path
 
         given = [x for x in (source, url, command) if x is not None]
         if len(given) != 1:
@@ -229,7 +225,7 @@ class ToolSurface:
             return (url or " ".join(command or ())), _listed(url or "live", tools, protocol_version)
         if isinstance(source, SurfaceDefinition | Snapshot):
             return source.name, source
-        if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
+        if isinstance(source, os.PathLike) or (isinstance(source, str) and is_surface_path(source)):
             from harness.surface import resolve
 
             return os.fspath(source), resolve(str(self._path(source)))

@@ -152,7 +152,9 @@ def parse_shard(text: str) -> tuple[int, int]:
 def _surface_spec(spec: str) -> str:
     """Paths become absolute, since the stub starts in the run's own empty directory."""
     path = Path(spec)
-    return str(path.resolve()) if spec.endswith((".py", ".json")) or os.sep in spec else spec
+    from harness.surface import is_surface_path
+
+    return str(path.resolve()) if is_surface_path(spec) else spec
 
 
 def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...], dict[str, Any]]:

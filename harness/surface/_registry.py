@@ -19,6 +19,7 @@ __all__ = [
     "BUNDLED_ORDER",
     "ENTRY_POINT_GROUP",
     "bundled_definitions",
+    "is_surface_path",
     "known_names",
     "resolve",
     "resolve_all",
@@ -99,13 +100,14 @@ def _load_module_file(path: Path) -> SurfaceDefinition:
     return _from_module(module, str(path), default_name=path.stem)
 
 
-def _looks_like_path(spec: str) -> bool:
+def is_surface_path(spec: str) -> bool:
+    """Whether a surface spec names a file (a module or a snapshot) rather than a registered surface."""
     return spec.endswith((".py", ".json")) or "/" in spec or "\\" in spec
 
 
 def resolve(spec: str) -> SurfaceDefinition | Snapshot:
     """A surface name, a path to a `.py` surface module, or a path to a tools/list JSON snapshot."""
-    if _looks_like_path(spec):
+    if is_surface_path(spec):
         path = Path(spec)
         if path.suffix == ".py":
             return _load_module_file(path)
