@@ -88,31 +88,13 @@ def session_run_command(
     stub_start: str,
 ) -> None:
     """Run N sessions per surface with each agent and write DIR/study.json."""
-    from harness.agents import make_agent
     from harness.endpoint import parse_endpoint
     from harness.scenario import load_scenario
-    from harness.session import (
-        AgentChoice,
-        StubStarter,
-        StudyConfig,
-        find_runs,
-        parse_agent_choice,
-        parse_shard,
-        plan_study,
-        run_study,
-        score_study,
-        study_markdown,
-        write_json_atomic,
-    )
+    from harness.session import StudyConfig, agent_choices, parse_shard, run_session_study, study_markdown
 
-    choices = []
-    for text in agent_names:
-        name, own_mode = parse_agent_choice(text)
-        agent = make_agent(name, model=model, base_url=base_url, api_key_env=api_key_env)
-        choices.append(AgentChoice(name, agent, own_mode or mode or agent.modes[0]))
     config = StudyConfig(
         surfaces=surfaces,
-        agents=choices,
+        agents=agent_choices(agent_names, mode=mode, model=model, base_url=base_url, api_key_env=api_key_env),
         scenario=load_scenario(scenario),
         runs=runs,
         out=out,
@@ -126,41 +108,29 @@ def session_run_command(
         model_endpoint=parse_endpoint(model_endpoint) if model_endpoint else None,
         keep_agent_files=keep_agent_files,
     )
-    with StubStarter(config) as stubs:
-        planned = plan_study(config)
-        with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}", len(planned)) as finished:
-            try:
-                records = run_study(config, planned, finished, stubs)
-            except KeyboardInterrupt:
-                _fail(f"interrupted; finished runs are kept in {config.out} and a rerun resumes")
-    study = score_study(find_runs([config.out]))
-    write_json_atomic(config.out / "study.json", study.to_json())
-    click.echo(study_markdown(study).rstrip("\n"))
-    click.echo(f"wrote {config.out / 'study.json'}", err=True)
-    failed = [r for r in records if r.result.status != "ok"]
-    if failed:
-        counts = ", ".join(
-            f"{status} {sum(1 for r in failed if r.result.status == status)}"
-            for status in sorted({r.result.status for r in failed})
-        )
-        click.echo(
-            f"toolsurface: {len(failed)} of {len(records)} runs did not end ok ({counts}): first error: "
-            f"{failed[0].result.error}; a rerun into {config.out} runs them again",
-            err=True,
-        )
+    with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}") as (planned, finished):
+        try:
+            outcome = run_session_study(config, planned, finished)
+        except KeyboardInterrupt:
+            _fail(f"interrupted; finished runs are kept in {config.out} and a rerun resumes")
+    click.echo(study_markdown(outcome.study).rstrip("\n"))
+    click.echo(f"wrote {outcome.path}", err=True)
+    failure = outcome.failure_line()
+    if failure is not None:
+        click.echo(f"toolsurface: {failure}", err=True)
         raise SystemExit(1)
 
 
 @contextlib.contextmanager
-def _study_progress(title: str, total: int) -> Iterator[Callable[[Any, Any], None]]:
+def _study_progress(title: str) -> Iterator[tuple[Callable[[int], None], Callable[[Any, Any], None]]]:
     """A progress bar on a terminal; elsewhere (CI logs) one line per finished run on stderr."""
     if sys.stderr.isatty():
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, transient=True) as progress:
-            task = progress.add_task(title, total=total)
-            yield lambda run, record: progress.advance(task)
+            task = progress.add_task(title, total=None)
+            yield (lambda total: progress.update(task, total=total)), (lambda run, record: progress.advance(task))
         return
 
     def line(run: Any, record: Any) -> None:
@@ -172,7 +142,7 @@ def _study_progress(title: str, total: int) -> Iterator[Callable[[Any, Any], Non
             err=True,
         )
 
-    yield line
+    yield (lambda total: None), line
 
 
 @session_group.command("score")

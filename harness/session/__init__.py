@@ -1,5 +1,6 @@
 """Sessions: studies of agents against the stubs, their records, scenarios, checks, scoring and replay."""
 
+from harness.session._config import AgentChoice, StudyConfig, parse_agent_choice, parse_shard, run_folder_name
 from harness.session._record import (
     RUN_FORMAT,
     CheckRecord,
@@ -13,18 +14,7 @@ from harness.session._record import (
     write_json_atomic,
 )
 from harness.session._replay import Replay, ReplayedCall, ReplayedRun, replay_runs, replay_table
-from harness.session._runner import (
-    AgentChoice,
-    PlannedRun,
-    StubStarter,
-    StudyConfig,
-    parse_agent_choice,
-    parse_shard,
-    plan_study,
-    run_folder_name,
-    run_study,
-    score_calls,
-)
+from harness.session._runner import PlannedRun, StubStarter, plan_study, run_study, score_calls
 from harness.session._scoring import (
     Comparison,
     ErrorGroup,
@@ -42,6 +32,7 @@ from harness.session._scoring import (
     study_markdown,
 )
 from harness.session._stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available, fork_server
+from harness.session._study import StudyOutcome, agent_choices, run_session_study
 from harness.session._undelivered import undelivered_calls
 
 __all__ = [
@@ -68,9 +59,11 @@ __all__ = [
     "StubStarter",
     "Study",
     "StudyConfig",
+    "StudyOutcome",
     "SurfaceScore",
     "UndeliveredGroup",
     "UndeliveredRecord",
+    "agent_choices",
     "find_runs",
     "fork_available",
     "fork_server",
@@ -82,6 +75,7 @@ __all__ = [
     "replay_runs",
     "replay_table",
     "run_folder_name",
+    "run_session_study",
     "run_study",
     "runs_needed",
     "score_calls",

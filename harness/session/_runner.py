@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import os
 import platform
-import re
 import shutil
 import signal
 import subprocess
@@ -28,16 +27,16 @@ from typing import Any
 import anyio
 
 from harness.agents.base import (
-    Agent,
     AgentEndpoint,
     AgentReport,
     AgentUnavailable,
     RunContext,
     ServerCommand,
 )
-from harness.endpoint import MODEL_REQUESTS, EndpointSpec, ModelEndpoint, read_model_requests, shown
+from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
 from harness.errors import ToolsurfaceError
-from harness.scenario import CheckInput, Scenario, evaluate, load_script, sessions_dir
+from harness.scenario import CheckInput, evaluate, load_script, sessions_dir
+from harness.session._config import AgentChoice, StudyConfig, run_folder_name
 from harness.session._record import (
     CheckRecord,
     RefusalRecord,
@@ -53,69 +52,14 @@ from harness.session._undelivered import undelivered_calls
 from harness.surface import SurfaceDefinition
 
 __all__ = [
-    "AgentChoice",
     "PlannedRun",
     "StubStarter",
-    "StudyConfig",
-    "parse_agent_choice",
-    "parse_shard",
     "plan_study",
-    "run_folder_name",
     "run_study",
     "score_calls",
 ]
 
 STATE_WAIT_S = 10.0
-
-
-@dataclass(frozen=True)
-class AgentChoice:
-    """One agent of a study, in one mode."""
-
-    name: str
-    agent: Agent
-    mode: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.name}-{self.mode}"
-
-
-def parse_agent_choice(text: str) -> tuple[str, str | None]:
-    """`NAME` or `NAME:MODE` (e.g. claude:full-list)."""
-    name, _, mode = text.partition(":")
-    if not name or (":" in text and not mode):
-        raise ToolsurfaceError(f"--agent {text!r}: expected NAME or NAME:MODE, e.g. claude:full-list")
-    return name, mode or None
-
-
-@dataclass(frozen=True)
-class StudyConfig:
-    surfaces: Sequence[str]
-    agents: Sequence[AgentChoice]
-    scenario: Scenario
-    runs: int
-    out: Path
-    jobs: int = 1
-    timeout: float = 600.0
-    model: str | None = None
-    max_turns: int = 30
-    script: Path | None = None
-    shard: tuple[int, int] | None = None
-    stub_start: str = "auto"
-    model_endpoint: EndpointSpec | None = None
-    keep_agent_files: bool = False
-
-    def __post_init__(self) -> None:
-        # Resolved once, against the directory the study started in: agents and stubs run elsewhere.
-        object.__setattr__(self, "out", Path(os.path.abspath(self.out)))
-        if self.script is not None:
-            object.__setattr__(self, "script", Path(os.path.abspath(self.script)))
-
-    @property
-    def harness_client(self) -> bool:
-        """Some agent's stub is started by toolsurface's own MCP client (script, openai)."""
-        return any(choice.agent.harness_client for choice in self.agents)
 
 
 @dataclass(frozen=True)
@@ -131,22 +75,6 @@ class PlannedRun:
     initial_state: dict[str, Any]
     choice: AgentChoice
     tool_names: tuple[str, ...] = ()
-
-
-def run_folder_name(surface: str) -> str:
-    """The folder a surface's runs go in, from its name: one path component inside --out, whatever the name."""
-    folder = re.sub(r"[^A-Za-z0-9._-]+", "-", surface).lstrip(".-")
-    if not folder:
-        raise ToolsurfaceError(f"surface name {surface!r} cannot name a run folder; give it letters or digits")
-    return folder
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """`I/N`, 1-based: the I-th of N slices of the run matrix."""
-    part, _, total = text.partition("/")
-    if not (part.isdigit() and total.isdigit()) or not 1 <= int(part) <= int(total):
-        raise ToolsurfaceError(f"--shard {text!r}: expected I/N with 1 <= I <= N, e.g. 1/4")
-    return int(part), int(total)
 
 
 def _surface_spec(spec: str) -> str:

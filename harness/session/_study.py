@@ -1,0 +1,70 @@
+"""A study from start to end: plan it (everything that can stop it is found first), run what is left, score
+every finished run under its folder, and write study.json. The CLI only parses and renders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.files import write_json_atomic
+from harness.session._config import AgentChoice, StudyConfig
+from harness.session._record import RunRecord
+from harness.session._runner import PlannedRun, StubStarter, plan_study, run_study
+from harness.session._scoring import Study, find_runs, score_study
+
+__all__ = ["StudyOutcome", "agent_choices", "run_session_study"]
+
+
+@dataclass(frozen=True)
+class StudyOutcome:
+    study: Study
+    path: Path
+    records: list[RunRecord]
+
+    @property
+    def failed(self) -> list[RunRecord]:
+        """This invocation's runs that did not end ok (a rerun into the same folder runs them again)."""
+        return [r for r in self.records if r.result.status != "ok"]
+
+    def failure_line(self) -> str | None:
+        if not self.failed:
+            return None
+        counts = ", ".join(
+            f"{status} {sum(1 for r in self.failed if r.result.status == status)}"
+            for status in sorted({r.result.status for r in self.failed})
+        )
+        return (
+            f"{len(self.failed)} of {len(self.records)} runs did not end ok ({counts}): first error: "
+            f"{self.failed[0].result.error}; a rerun into {self.path.parent} runs them again"
+        )
+
+
+def agent_choices(
+    names: Sequence[str], *, mode: str | None = None, model: str | None = None, **options: str | None
+) -> list[AgentChoice]:
+    """`NAME` or `NAME:MODE` per agent; an agent without a mode gets `mode`, else its first."""
+    from harness.agents import make_agent
+    from harness.session._config import parse_agent_choice
+
+    choices = []
+    for text in names:
+        name, own_mode = parse_agent_choice(text)
+        agent = make_agent(name, model=model, **options)
+        choices.append(AgentChoice(name, agent, own_mode or mode or agent.modes[0]))
+    return choices
+
+
+def run_session_study(
+    config: StudyConfig,
+    on_planned: Callable[[int], None] | None = None,
+    on_finished: Callable[[PlannedRun, RunRecord], None] | None = None,
+) -> StudyOutcome:
+    with StubStarter(config) as stubs:
+        planned = plan_study(config)
+        if on_planned is not None:
+            on_planned(len(planned))
+        records = run_study(config, planned, on_finished, stubs)
+    study = score_study(find_runs([config.out]))
+    path = write_json_atomic(config.out / "study.json", study.to_json())
+    return StudyOutcome(study, path, records)
