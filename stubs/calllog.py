@@ -10,9 +10,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from harness.errors import ToolsurfaceError
 from harness.files import ensure_directory
 
-__all__ = ["CallLog", "CallRecord", "read_log"]
+__all__ = ["CALL_FORMAT", "CallLog", "CallLogError", "CallRecord", "read_log"]
+
+CALL_FORMAT = "toolsurface-call/1"
+
+
+class CallLogError(ToolsurfaceError):
+    """A call log that is not one of this version."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +35,11 @@ class CallRecord:
     latency_ms: float
     allowed: list[str] | None = None
     response_sha256: str | None = None
+    format: str = CALL_FORMAT
+
+    @property
+    def is_call(self) -> bool:
+        return self.method == "tools/call"
 
 
 class CallLog:
@@ -84,12 +96,20 @@ class CallLog:
             self._file = None
 
 
-def read_log(path: Path) -> list[dict[str, Any]]:
-    """The records of a log; a last line cut off by a killed server is left out."""
+def read_log(path: Path) -> list[CallRecord]:
+    """The records of a log; a last line cut off by a killed server is left out. Lines of logs written before
+    the format was named are read as its first version."""
     records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         try:
-            records.append(json.loads(line))
+            data = json.loads(line)
         except json.JSONDecodeError:
             break
+        found = data.get("format", CALL_FORMAT) if isinstance(data, dict) else None
+        if found != CALL_FORMAT:
+            raise CallLogError(f"{path}:{number}: call log format {found!r} is not {CALL_FORMAT!r}")
+        try:
+            records.append(CallRecord(**data))
+        except TypeError as error:
+            raise CallLogError(f"{path}:{number}: does not match {CALL_FORMAT}: {error}") from None
     return records

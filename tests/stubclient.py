@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 from mcp import Client, StdioServerParameters
 
-from stubs.calllog import read_log
+from stubs.calllog import CallRecord, read_log
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,7 +57,7 @@ class StubSession:
 @dataclass
 class Finished:
     state: dict[str, Any]
-    log: list[dict[str, Any]]
+    log: list[CallRecord]
 
     def item(self, number: int) -> dict[str, Any]:
         return next(i for i in self.state["items"] if i["number"] == number)

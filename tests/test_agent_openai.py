@@ -96,8 +96,8 @@ async def test_a_refused_filter_then_a_corrected_call_then_an_answer_is_reported
     assert answer["content"] == refusal.text and "includeClosed" in answer["content"]
     assert len(third["messages"]) == 5
 
-    calls = [r for r in read_log(log) if r["method"] == "tools/call"]
-    assert [(r["tool"], r["arguments"], r["outcome"]) for r in calls] == [
+    calls = [r for r in read_log(log) if r.method == "tools/call"]
+    assert [(r.tool, r.arguments, r.outcome) for r in calls] == [
         ("item_list", OPEN_FILTER, "refused"),
         ("item_list", ALL_TASKS, "ok"),
     ]
@@ -116,7 +116,7 @@ async def test_a_model_that_always_calls_a_tool_stops_at_max_turns(tmp_path: Pat
     assert report.usage == Usage(input_tokens=300, output_tokens=30)
     # The last turn's calls are not run: the model would never see their results.
     assert [e.kind for e in report.events] == ["tool_call", "tool_result"] * 2
-    assert [r["method"] for r in read_log(log)].count("tools/call") == 2
+    assert [r.method for r in read_log(log)].count("tools/call") == 2
 
 
 async def test_a_server_error_is_an_agent_error_naming_the_url_and_status(tmp_path: Path) -> None:
@@ -156,7 +156,7 @@ async def test_a_model_slower_than_the_timeout_ends_the_run_as_timeout_keeping_t
     assert elapsed < 15
     assert [e.kind for e in report.events] == ["tool_call", "tool_result"]
     assert report.turns == 1 and len(fake.received) == 2
-    assert [r["method"] for r in read_log(log)].count("tools/call") == 1
+    assert [r.method for r in read_log(log)].count("tools/call") == 1
     assert transcript(ctx)[-1]["status"] == "timeout"
 
 
@@ -171,7 +171,7 @@ async def test_arguments_that_are_not_json_are_reported_to_the_model_and_not_cal
     told = fake.bodies[1]["messages"][-1]
     assert told["role"] == "tool" and told["tool_call_id"] == report.events[0].id
     assert "not valid JSON" in told["content"]
-    assert [r["method"] for r in read_log(log)] == ["tools/list"]
+    assert [r.method for r in read_log(log)] == ["tools/list"]
 
 
 def test_check_available_names_the_missing_key_variable_in_one_line() -> None:

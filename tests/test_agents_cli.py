@@ -319,7 +319,7 @@ async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
     assert report.status == "timeout" and "within 12 s" in str(report.error)
     assert [c.name for c in calls(report)][-2:] == ["item_get", "item_list"]
     log = base / "calls.jsonl"
-    assert [r["tool"] for r in read_log(log) if r["method"] == "tools/call"] == ["item_get", "item_list"]
+    assert [r.tool for r in read_log(log) if r.method == "tools/call"] == ["item_get", "item_list"]
     with anyio.fail_after(15):
         while processes_with(str(log)) or not (base / "state.json").exists():
             await anyio.sleep(0.05)

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -37,19 +38,19 @@ async def test_the_log_holds_every_call_another_process_made(tmp_path: Path) -> 
         await s.refused("item_list", kind="task", projectId=P, filter={"status": "open"})
         await s.refused("no_such_tool")
     log = done[0].log
-    assert all(set(r) >= FIELDS for r in log)
-    assert [r["seq"] for r in log] == list(range(1, len(log) + 1))
-    calls = [r for r in log if r["method"] == "tools/call"]
-    assert [(r["tool"], r["outcome"]) for r in calls] == [
+    assert all(set(asdict(r)) >= FIELDS for r in log)
+    assert [r.seq for r in log] == list(range(1, len(log) + 1))
+    calls = [r for r in log if r.method == "tools/call"]
+    assert [(r.tool, r.outcome) for r in calls] == [
         ("project_get", "ok"),
         ("item_get", "ok"),
         ("item_list", "refused"),
         ("no_such_tool", "refused"),
     ]
-    assert calls[1]["arguments"] == {"projectId": P, "number": 14} and calls[1]["message"] is None
-    assert "includeClosed" in calls[2]["message"] and calls[2]["response_chars"] == len(calls[2]["message"])
-    lists = [r for r in log if r["method"] == "tools/list"]
-    assert lists and lists[0]["response_chars"] == len(
+    assert calls[1].arguments == {"projectId": P, "number": 14} and calls[1].message is None
+    assert "includeClosed" in calls[2].message and calls[2].response_chars == len(calls[2].message)
+    lists = [r for r in log if r.method == "tools/list"]
+    assert lists and lists[0].response_chars == len(
         json.dumps(
             listed.model_dump(by_alias=True, exclude_none=True, mode="json")["tools"],
             separators=(",", ":"),
@@ -109,7 +110,7 @@ async def test_streamable_http_serves_a_client_and_writes_the_state_on_shutdown(
         proc.stderr.close()
     final = json.loads(state.read_text(encoding="utf-8"))
     assert next(i for i in final["items"] if i["number"] == 15)["blockReason"] == "waiting"
-    assert [r["tool"] for r in read_log(log) if r["method"] == "tools/call"] == ["item_get", "item_action"]
+    assert [r.tool for r in read_log(log) if r.method == "tools/call"] == ["item_get", "item_action"]
 
 
 def test_a_killed_server_loses_no_answered_call(tmp_path: Path) -> None:
@@ -123,8 +124,8 @@ def test_a_killed_server_loses_no_answered_call(tmp_path: Path) -> None:
         client.proc.wait(timeout=10)
     finally:
         client.close()
-    calls = [r for r in read_log(log) if r["method"] == "tools/call"]
-    assert [r["arguments"]["number"] for r in calls] == [10, 11, 12]
+    calls = [r for r in read_log(log) if r.method == "tools/call"]
+    assert [r.arguments["number"] for r in calls] == [10, 11, 12]
 
 
 def test_sigterm_ends_an_idle_server_whose_client_keeps_stdin_open_and_it_writes_its_state(tmp_path: Path) -> None:
@@ -188,8 +189,8 @@ def test_hostile_arguments_over_stdio_get_refusals_and_the_server_goes_on(tmp_pa
     assert "must be of type string" in texts[3] and "unknown parameter 'bogus'" in texts[4]
     assert "missing required parameter 'kind'" in texts[5]
     assert not still["result"].get("isError")
-    calls = [r for r in read_log(log) if r["method"] == "tools/call"]
-    assert len(calls) == 7 and [r["outcome"] for r in calls].count("refused") == 5
+    calls = [r for r in read_log(log) if r.method == "tools/call"]
+    assert len(calls) == 7 and [r.outcome for r in calls].count("refused") == 5
 
 
 def _answers(client: RawStdioClient, lines: list[bytes]) -> list[dict[str, Any]]:
@@ -230,13 +231,13 @@ def test_a_lone_surrogate_in_arguments_a_tool_name_or_a_cursor_is_answered_and_l
     assert "params.arguments.projectId holds a lone surrogate (\\ud800)" in answers[0]["error"]["message"]
     assert "params.name holds a lone surrogate" in answers[1]["error"]["message"]
     assert "params.cursor holds a lone surrogate" in answers[2]["error"]["message"]
-    logged = [r for r in read_log(log) if r["outcome"] == "invalid"]
-    assert [(r["method"], r["tool"]) for r in logged] == [
+    logged = [r for r in read_log(log) if r.outcome == "invalid"]
+    assert [(r.method, r.tool) for r in logged] == [
         ("tools/call", "item_get"),
         ("tools/call", "item_\udfff"),
         ("tools/list", None),
     ]
-    assert logged[0]["arguments"] == {"projectId": "\ud800", "number": 14}
+    assert logged[0].arguments == {"projectId": "\ud800", "number": 14}
 
 
 def test_a_deeply_nested_call_is_answered_under_its_own_id_and_logged_under_its_own_tool(tmp_path: Path) -> None:
@@ -258,9 +259,9 @@ def test_a_deeply_nested_call_is_answered_under_its_own_id_and_logged_under_its_
         client.close()
     assert [a["id"] for a in answers] == [7, 8]
     assert "nest 202 levels deep" in answers[0]["result"]["content"][0]["text"]
-    calls = [r for r in read_log(log) if r["method"] == "tools/call"]
-    assert [(r["tool"], r["outcome"]) for r in calls] == [("item_list", "refused"), ("item_get", "refused")]
-    assert "unknown parameter 'name'" in calls[1]["message"]
+    calls = [r for r in read_log(log) if r.method == "tools/call"]
+    assert [(r.tool, r.outcome) for r in calls] == [("item_list", "refused"), ("item_get", "refused")]
+    assert "unknown parameter 'name'" in calls[1].message
 
 
 @pytest.mark.parametrize(
@@ -296,11 +297,11 @@ def test_a_malformed_request_is_answered_with_an_error_naming_what_was_wrong_and
     assert answer["id"] == answer_id and answer["error"]["code"] == code, answer
     assert needle in answer["error"]["message"], answer["error"]["message"]
     [logged] = read_log(log)
-    assert logged["outcome"] == "invalid" and logged["message"] == answer["error"]["message"]
+    assert logged.outcome == "invalid" and logged.message == answer["error"]["message"]
     if b'"tools/call"' in line and code != -32700 and not line.startswith(b"["):
-        assert logged["method"] == "tools/call"
+        assert logged.method == "tools/call"
     if b'"item_get"' in line and answer_id is not None:
-        assert logged["tool"] == "item_get"
+        assert logged.tool == "item_get"
 
 
 @pytest.mark.parametrize("answer", ["result", "error"])
@@ -323,7 +324,7 @@ def test_one_switch_answers_an_unknown_tool_with_a_result_naming_the_tools_or_th
         assert reply["error"]["code"] == -32602 and text in reply["error"]["message"]
         assert reply["error"]["data"]["allowed"][:2] == ["recall", "project_get"]
     [logged] = read_log(log)
-    assert logged["outcome"] == "refused" and logged["tool"] == "no_such_tool" and text in logged["message"]
+    assert logged.outcome == "refused" and logged.tool == "no_such_tool" and text in logged.message
 
 
 async def test_a_handler_that_raises_answers_with_an_error_and_the_server_goes_on(tmp_path: Path) -> None:

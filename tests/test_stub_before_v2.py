@@ -58,7 +58,7 @@ async def test_a_careful_agent_does_the_six_tasks_with_the_old_tools(tmp_path: P
     assert blocked["fields"]["content"] == f"Move all pipelines to the autoscaling runners.\n\n{REASON}"
     assert end.state["proposals"][0]["state"] == "approved"
     assert end.item(4)["fields"]["summary"] == "We use Adyen for card payments."
-    assert [r["outcome"] for r in end.log if r["method"] == "tools/call"] == ["ok"] * 9
+    assert [r.outcome for r in end.log if r.method == "tools/call"] == ["ok"] * 9
 
 
 async def test_memory_store_with_number_but_without_project_id_is_refused_then_corrected(tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ async def test_memory_store_with_number_but_without_project_id_is_refused_then_c
         assert "projectId" in message and "id" in message
         await s.ok("memory_store", projectId=P, number=3, summary=SUMMARY, baseRevisionId="rev-3-1")
     assert done[0].item(3)["fields"]["summary"] == SUMMARY
-    assert [r["outcome"] for r in done[0].log if r["method"] == "tools/call"] == ["refused", "ok"]
+    assert [r.outcome for r in done[0].log if r.method == "tools/call"] == ["refused", "ok"]
 
 
 async def test_task_patch_refuses_an_unknown_patch_field_naming_the_allowed_ones(tmp_path: Path) -> None:
@@ -174,8 +174,8 @@ async def test_every_old_tool_answers_a_well_formed_call(tmp_path: Path) -> None
         assert len(tools) == 27
         await reads(s)
         await writes(s)
-    calls = [r for r in done[0].log if r["method"] == "tools/call"]
-    assert {r["tool"] for r in calls} == tools
-    assert [r["tool"] for r in calls if r["outcome"] != "ok"] == ["item_archive"]
+    calls = [r for r in done[0].log if r.method == "tools/call"]
+    assert {r.tool for r in calls} == tools
+    assert [r.tool for r in calls if r.outcome != "ok"] == ["item_archive"]
     assert 5 not in [i["number"] for i in done[0].state["items"]]
     assert done[0].state["proposals"][0]["state"] == "rejected"

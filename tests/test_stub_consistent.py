@@ -70,8 +70,8 @@ async def test_a_careful_agent_does_the_six_tasks_with_the_consistent_tools(tmp_
     assert "Runner images" not in blocked["fields"]["content"]
     assert end.state["proposals"][0]["state"] == "approved"
     assert end.item(4)["fields"]["summary"] == "We use Adyen for card payments."
-    calls = [r for r in end.log if r["method"] == "tools/call"]
-    assert len(calls) >= 10 and all(r["outcome"] == "ok" for r in calls)
+    calls = [r for r in end.log if r.method == "tools/call"]
+    assert len(calls) >= 10 and all(r.outcome == "ok" for r in calls)
 
 
 async def test_task_patch_refuses_status_blocked_naming_task_block(tmp_path: Path) -> None:
@@ -156,12 +156,12 @@ async def test_the_log_records_every_call_with_its_outcome(tmp_path: Path) -> No
         await s.ok("task_complete", projectId=P, number=13, version=1)
         await s.refused("task_patch", projectId=P, number=12, version=1, status="done")
         await s.ok("relation_create", projectId=P, number=12, target=13, relation="relates")
-    calls = [r for r in done[0].log if r["method"] == "tools/call"]
-    assert [(r["tool"], r["outcome"]) for r in calls] == [
+    calls = [r for r in done[0].log if r.method == "tools/call"]
+    assert [(r.tool, r.outcome) for r in calls] == [
         ("item_archive", "refused"),
         ("task_complete", "ok"),
         ("task_patch", "refused"),
         ("relation_create", "ok"),
     ]
-    assert all(r["message"] for r in calls if r["outcome"] == "refused")
+    assert all(r.message for r in calls if r.outcome == "refused")
     assert done[0].item(13)["fields"]["status"] == "completed"

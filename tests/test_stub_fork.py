@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 
 from harness.measure import PROTOCOL_VERSION
 from harness.session import ForkServer, StubForkUnavailable, fork_server
-from stubs.calllog import read_log
+from stubs.calllog import CallRecord, read_log
 from tests.conftest import ROOT, processes_with, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv
 
@@ -48,8 +49,8 @@ def session(client: RawStdioClient) -> list[bytes]:
     return [client.request_line(method, params) for method, params in calls]
 
 
-def comparable(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in record.items() if k not in ("time", "latency_ms")} for record in log]
+def comparable(log: list[CallRecord]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in asdict(record).items() if k not in ("time", "latency_ms")} for record in log]
 
 
 def test_a_forked_stub_answers_logs_and_ends_exactly_like_a_spawned_one(tmp_path: Path) -> None:
@@ -68,7 +69,7 @@ def test_a_forked_stub_answers_logs_and_ends_exactly_like_a_spawned_one(tmp_path
         assert forked.proc.returncode == 0 and spawned.proc.returncode == 0
     assert json.loads((tmp_path / "f.json").read_text()) == json.loads((tmp_path / "s.json").read_text())
     assert comparable(read_log(tmp_path / "f.jsonl")) == comparable(read_log(tmp_path / "s.jsonl"))
-    assert [r["method"] for r in read_log(tmp_path / "f.jsonl")] == ["tools/list"] + ["tools/call"] * 3
+    assert [r.method for r in read_log(tmp_path / "f.jsonl")] == ["tools/list"] + ["tools/call"] * 3
 
 
 def test_the_launcher_carries_its_directory_environment_output_and_exit_status(tmp_path: Path) -> None:

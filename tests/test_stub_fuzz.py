@@ -400,11 +400,11 @@ def test_every_line_over_stdio_gets_exactly_one_answer_and_one_log_line(over_std
         assert len(records) == served.seen + 1, (line.data[:200], records[served.seen :])
         served.seen += 1
         record = records[-1]
-        assert record["method"] == line.method, (line.data[:200], record)
+        assert record.method == line.method, (line.data[:200], record)
         if line.tool is not None:
-            assert record["tool"] == line.tool, (line.data[:200], record)
+            assert record.tool == line.tool, (line.data[:200], record)
         if "error" in answer:
-            assert record["outcome"] in ("invalid", "refused") and record["message"] == answer["error"]["message"]
+            assert record.outcome in ("invalid", "refused") and record.message == answer["error"]["message"]
 
     one_line()
     assert sent >= LINES_PER_SURFACE

@@ -84,8 +84,8 @@ async def test_a_careful_agent_does_the_six_tasks(surface: str, tmp_path: Path) 
     assert "Runner images" not in blocked["fields"]["content"]
     assert end.state["proposals"][0]["state"] == "approved"
     assert end.item(4)["fields"]["summary"] == "We use Adyen for card payments."
-    assert [r["method"] for r in end.log].count("tools/call") >= 10
-    assert all(r["outcome"] == "ok" for r in end.log)
+    assert [r.method for r in end.log].count("tools/call") >= 10
+    assert all(r.outcome == "ok" for r in end.log)
 
 
 async def test_v2_refuses_a_status_filter_naming_the_allowed_ones(tmp_path: Path) -> None:
@@ -111,7 +111,7 @@ async def test_v2_first_refuses_approve_without_version(tmp_path: Path) -> None:
         assert "version" in message
         await s.ok("item_action", projectId=P, ref="proposal:p-101", action="approve", reason="ok", version=1)
     assert done[0].state["proposals"][0]["state"] == "approved"
-    outcomes = [r["outcome"] for r in done[0].log if r["method"] == "tools/call"]
+    outcomes = [r.outcome for r in done[0].log if r.method == "tools/call"]
     assert outcomes == ["refused", "ok"]
 
 

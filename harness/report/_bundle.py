@@ -212,14 +212,14 @@ def _calls(record: RunRecord) -> list[BundleCall]:
     lines = read_log(path) if path.exists() else []
     calls = [
         BundleCall(
-            seq=_int_or_none(line.get("seq")) or n,
-            method=str(line.get("method") or ""),
-            tool=str(line["tool"]) if line.get("tool") is not None else None,
-            arguments=line.get("arguments") if isinstance(line.get("arguments"), dict) else None,
-            outcome=str(line.get("outcome") or ""),
-            message=str(line["message"]) if line.get("message") is not None else None,
-            allowed=[str(a) for a in line["allowed"]] if isinstance(line.get("allowed"), list) else None,
-            response_chars=_int_or_none(line.get("response_chars")),
+            seq=line.seq or n,
+            method=line.method or "",
+            tool=line.tool,
+            arguments=line.arguments,
+            outcome=line.outcome,
+            message=line.message,
+            allowed=line.allowed,
+            response_chars=line.response_chars,
         )
         for n, line in enumerate(lines, start=1)
     ]

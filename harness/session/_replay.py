@@ -16,6 +16,7 @@ import anyio
 
 from harness.errors import ToolsurfaceError
 from harness.surface import SurfaceDefinition
+from stubs.calllog import CallRecord
 
 __all__ = ["Replay", "ReplayedCall", "ReplayedRun", "replay_runs", "replay_table"]
 
@@ -52,7 +53,7 @@ class Replay:
         return {"surface": self.surface, "runs": [{**asdict(r), "counts": r.counts()} for r in self.runs]}
 
 
-def _recorded(run_dir: Path) -> tuple[str, list[dict[str, Any]]]:
+def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
     import json
 
     from stubs.calllog import read_log
@@ -64,12 +65,12 @@ def _recorded(run_dir: Path) -> tuple[str, list[dict[str, Any]]]:
     spec = run_dir / "spec.json"
     if spec.is_file():
         surface = str(json.loads(spec.read_text(encoding="utf-8")).get("surface", "?"))
-    return surface, [r for r in read_log(calls_path) if r.get("method") == "tools/call"]
+    return surface, [r for r in read_log(calls_path) if r.is_call]
 
 
-def _change(before: dict[str, Any], outcome: str, digest: str | None) -> str:
-    if before.get("outcome") == outcome:
-        if outcome == "ok" and before.get("response_sha256") not in (None, digest):
+def _change(before: CallRecord, outcome: str, digest: str | None) -> str:
+    if before.outcome == outcome:
+        if outcome == "ok" and before.response_sha256 not in (None, digest):
             return "answered differently"
         return "same"
     if outcome == "refused":
@@ -94,22 +95,20 @@ async def _replay_one(definition: SurfaceDefinition, run_dir: Path) -> ReplayedR
     replayed = []
     async with Client(server, mode="legacy") as client:
         for record in calls:
-            tool = str(record.get("tool"))
+            tool = str(record.tool)
             if tool not in names:
-                replayed.append(
-                    ReplayedCall(int(record["seq"]), tool, str(record.get("outcome")), "-", "unmappable", None)
-                )
+                replayed.append(ReplayedCall(record.seq, tool, record.outcome, "-", "unmappable", None))
                 continue
-            result = await client.call_tool(tool, dict(record.get("arguments") or {}))
+            result = await client.call_tool(tool, dict(record.arguments or {}))
             text = "".join(getattr(b, "text", "") for b in result.content)
             outcome = [r for r in log.records if r.method == "tools/call"][-1].outcome
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
             message = text if outcome != "ok" else None
             replayed.append(
                 ReplayedCall(
-                    int(record["seq"]),
+                    record.seq,
                     tool,
-                    str(record.get("outcome")),
+                    record.outcome,
                     outcome,
                     _change(record, outcome, digest),
                     message,

@@ -50,6 +50,7 @@ from harness.session._record import (
 from harness.session._stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
 from harness.session._undelivered import undelivered_calls
 from harness.surface import SurfaceDefinition
+from stubs.calllog import CallRecord
 
 __all__ = [
     "PlannedRun",
@@ -211,23 +212,17 @@ def _git_revision() -> str | None:
     return done.stdout.strip() or None
 
 
-def score_calls(records: Sequence[dict[str, Any]]) -> tuple[int, list[RefusalRecord], list[str]]:
+def score_calls(records: Sequence[CallRecord]) -> tuple[int, list[RefusalRecord], list[str]]:
     """Calls, refusals (and whether the next call corrected each: the same tool, answered), tools called."""
-    calls = [r for r in records if r.get("method") == "tools/call"]
+    calls = [r for r in records if r.is_call]
     refusals = []
     for n, record in enumerate(calls):
-        if record.get("outcome") != "refused":
+        if record.outcome != "refused":
             continue
         following = calls[n + 1] if n + 1 < len(calls) else None
-        corrected = (
-            following is not None and following.get("tool") == record.get("tool") and following.get("outcome") == "ok"
-        )
-        refusals.append(
-            RefusalRecord(
-                int(record.get("seq", 0)), str(record.get("tool")), str(record.get("message") or ""), corrected
-            )
-        )
-    return len(calls), refusals, [str(r.get("tool")) for r in calls]
+        corrected = following is not None and following.tool == record.tool and following.outcome == "ok"
+        refusals.append(RefusalRecord(record.seq, str(record.tool), record.message or "", corrected))
+    return len(calls), refusals, [str(r.tool) for r in calls]
 
 
 def _reset(run_dir: Path) -> None:

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from harness.agents.base import NOT_DELIVERED, Event
 from harness.endpoint import SEARCH_TOOLS
 from harness.session._record import UndeliveredRecord
+from stubs.calllog import CallRecord
 
 __all__ = ["undelivered_calls"]
 
 MESSAGE_CHARS = 300
 
 
-def undelivered_calls(events: Sequence[Event], log: Sequence[dict[str, Any]]) -> list[UndeliveredRecord]:
-    logged = Counter(str(r.get("tool")) for r in log if r.get("method") == "tools/call")
+def undelivered_calls(events: Sequence[Event], log: Sequence[CallRecord]) -> list[UndeliveredRecord]:
+    logged = Counter(str(r.tool) for r in log if r.is_call)
     answers: dict[str | None, Event] = {}
     for event in events:
         if event.kind in ("tool_result", "permission_denied") and (event.id not in answers or event.undelivered):
