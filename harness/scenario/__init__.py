@@ -1,6 +1,6 @@
 """Scenarios: the prompt, the outcome checks over the stub's final state, and the scripts that play them."""
 
-from harness.scenario._checks import CHECKS, CheckInput, CheckResult, evaluate
+from harness.scenario._checks import CHECKS, CheckInput, CheckResult, CheckSpec, evaluate
 from harness.scenario._scenario import Scenario, ScenarioError, load_scenario, scenario_names, sessions_dir
 from harness.scenario._script import FORMAT, ScriptError, Step, dig, load_script, report_part, resolve_arguments
 
@@ -9,6 +9,7 @@ __all__ = [
     "FORMAT",
     "CheckInput",
     "CheckResult",
+    "CheckSpec",
     "Scenario",
     "ScenarioError",
     "ScriptError",

@@ -7,14 +7,28 @@ Each check type reads its parameters from the scenario; each result keeps its na
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CHECKS", "CheckInput", "CheckResult", "evaluate"]
+__all__ = ["CHECKS", "CheckInput", "CheckResult", "CheckSpec", "evaluate"]
 
 ACTIVE = ("open", "in_progress", "blocked")
 CLOSED = ("completed", "canceled")
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """One named check of a scenario: its type and the parameters that type reads."""
+
+    name: str
+    type: str
+    params: dict[str, Any]
+    about: str = ""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CheckSpec:
+        return cls(str(data["name"]), str(data["type"]), dict(data), str(data.get("about", "")))
 
 
 @dataclass(frozen=True)
@@ -163,16 +177,16 @@ CHECKS: dict[str, Check] = {
 }
 
 
-def evaluate(checks: list[dict[str, Any]], given: CheckInput) -> list[CheckResult]:
+def evaluate(checks: Sequence[CheckSpec], given: CheckInput) -> list[CheckResult]:
     """Every check by name; a run without a final state fails the state checks and says why."""
     results = []
     for spec in checks:
-        if given.state is None and spec["type"] not in ("answer_contains",):
-            results.append(CheckResult(spec["name"], False, "no final state from the stub"))
+        if given.state is None and spec.type not in ("answer_contains",):
+            results.append(CheckResult(spec.name, False, "no final state from the stub"))
             continue
         try:
-            passed, detail = CHECKS[spec["type"]](spec, given)
+            passed, detail = CHECKS[spec.type](spec.params, given)
         except (KeyError, TypeError, ValueError) as error:
             passed, detail = False, f"check could not be evaluated: {type(error).__name__}: {error}"
-        results.append(CheckResult(spec["name"], passed, detail))
+        results.append(CheckResult(spec.name, passed, detail))
     return results

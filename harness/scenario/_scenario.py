@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
+from harness.scenario._checks import CHECKS, CheckSpec
 
 __all__ = ["Scenario", "ScenarioError", "load_scenario", "scenario_names", "sessions_dir"]
 
@@ -25,7 +26,7 @@ class ScenarioError(ToolsurfaceError):
 class Scenario:
     name: str
     prompt: str
-    checks: list[dict[str, Any]]
+    checks: list[CheckSpec]
     path: Path
     sha256: str
     about: str = ""
@@ -65,7 +66,8 @@ def load_scenario(spec: str) -> Scenario:
         if not isinstance(base, str) or base == data.get("name", path.stem):
             raise ScenarioError(f"{path}: extends must name another scenario")
         parent = load_scenario(str(path.parent / f"{base}.json")) if not base.endswith(".json") else load_scenario(base)
-        data = {**data, "prompt": data.get("prompt", parent.prompt), "checks": data.get("checks", parent.checks)}
+        checks_of_parent = [spec.params for spec in parent.checks]
+        data = {**data, "prompt": data.get("prompt", parent.prompt), "checks": data.get("checks", checks_of_parent)}
         raw += parent.sha256.encode()
     prompt = data.get("prompt")
     if isinstance(prompt, list):
@@ -75,15 +77,13 @@ def load_scenario(spec: str) -> Scenario:
         raise ScenarioError(f"{path}: a scenario needs a prompt")
     if not isinstance(checks, list) or not all(isinstance(c, dict) and c.get("name") and c.get("type") for c in checks):
         raise ScenarioError(f"{path}: every check needs a name and a type")
-    from harness.scenario._checks import CHECKS
-
     unknown = [c["type"] for c in checks if c["type"] not in CHECKS]
     if unknown:
         raise ScenarioError(f"{path}: unknown check type {unknown[0]!r}; types: {', '.join(CHECKS)}")
     return Scenario(
         name=str(data.get("name", path.stem)),
         prompt=prompt,
-        checks=checks,
+        checks=[CheckSpec.from_json(c) for c in checks],
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
         about=str(data.get("about", "")),
