@@ -90,7 +90,7 @@ def snapshot_command(
     server = live_target(surface, ctx.meta.get("server_argv"), url, headers, envs, cwd, capabilities)
     taken = take_snapshot(surface, server, capabilities=capabilities, timeout=timeout)
     skip_final_collection()
-    noise = taken.meta.get("stdout_noise") or []
+    noise = taken.meta.stdout_noise or []
     if noise:
         _say(f"toolsurface: warning: the server wrote lines to stdout that are not JSON-RPC: {noise[0]!r}")
     if output is None:

@@ -7,7 +7,6 @@ of a bundled surface must not pay for the live client.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -15,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
-from harness.surface import Snapshot, meta_path, snapshot_text, write_snapshot
+from harness.surface import Snapshot, SnapshotMeta, meta_path, read_snapshot_meta, snapshot_text, write_snapshot
 
 if TYPE_CHECKING:
     from harness.live._listing import HttpServer, LiveListing, StdioServer
@@ -37,23 +36,19 @@ class TakenSnapshot:
 
     name: str
     tools: list[dict[str, Any]]
-    meta: dict[str, Any]
+    meta: SnapshotMeta
 
     @property
     def protocol_version(self) -> str | None:
-        version = self.meta.get("protocol_version")
-        return version if isinstance(version, str) else None
+        return self.meta.protocol_version
 
     @property
     def server(self) -> str | None:
-        info = self.meta.get("server")
-        if isinstance(info, dict) and isinstance(info.get("name"), str):
-            return f"{info['name']} {info.get('version') or ''}".strip()
-        return None
+        return self.meta.server_label
 
     @property
     def source_label(self) -> str:
-        source = self.meta.get("source", {})
+        source = self.meta.source
         if source.get("kind") == "command":
             import shlex
 
@@ -125,19 +120,19 @@ def _meta(
     tools: int,
     source: Mapping[str, Any],
     **extra: Any,
-) -> dict[str, Any]:
+) -> SnapshotMeta:
     from harness import __version__
 
-    return {
-        "server": dict(server) if server is not None else None,
-        "protocol_version": protocol_version,
-        "client_capabilities": list(capabilities),
-        "time": time,
-        "tool_count": tools,
+    return SnapshotMeta(
+        server=dict(server) if server is not None else None,
+        protocol_version=protocol_version,
+        client_capabilities=list(capabilities),
+        time=time,
+        tool_count=tools,
+        source=dict(source),
+        toolsurface=__version__,
         **extra,
-        "source": dict(source),
-        "toolsurface": __version__,
-    }
+    )
 
 
 def snapshot_live(listing: LiveListing) -> TakenSnapshot:
@@ -166,26 +161,18 @@ def snapshot_surface(spec: str) -> TakenSnapshot:
 
     item = resolve(spec)
     if isinstance(item, Snapshot):
-        recorded: dict[str, Any] = {}
         sidecar = meta_path(item.path)
-        if sidecar.is_file():
-            try:
-                loaded = json.loads(sidecar.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                loaded = None
-            if isinstance(loaded, dict):
-                recorded = loaded
-        server = recorded.get("server") if isinstance(recorded.get("server"), dict) else None
+        recorded = read_snapshot_meta(sidecar) if sidecar.is_file() else None
         return TakenSnapshot(
             name=item.name,
             tools=item.tools,
             meta=_meta(
-                server,
+                recorded.server if recorded else None,
                 item.protocol_version,
-                recorded.get("client_capabilities") or [],
-                str(recorded.get("time") or _now()),
+                recorded.client_capabilities if recorded else [],
+                (recorded.time if recorded else "") or _now(),
                 len(item.tools),
-                {"kind": "snapshot", "path": str(item.path), "recorded_source": recorded.get("source")},
+                {"kind": "snapshot", "path": str(item.path), "recorded_source": recorded.source if recorded else None},
             ),
         )
     from stubs.server import build_server

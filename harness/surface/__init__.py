@@ -21,12 +21,22 @@ from harness.surface._registry import (
     resolve,
     resolve_all,
 )
-from harness.surface._snapshot_file import Snapshot, load_snapshot, meta_path, snapshot_text, write_snapshot
+from harness.surface._snapshot_file import (
+    META_FORMAT,
+    Snapshot,
+    SnapshotMeta,
+    load_snapshot,
+    meta_path,
+    read_snapshot_meta,
+    snapshot_text,
+    write_snapshot,
+)
 from harness.surface._validate import check_input_schema, ref_cycle, validate_wire_tools
 
 __all__ = [
     "BUNDLED_ORDER",
     "ENTRY_POINT_GROUP",
+    "META_FORMAT",
     "Access",
     "BuildFunction",
     "Kind",
@@ -34,6 +44,7 @@ __all__ = [
     "KindField",
     "KindTool",
     "Snapshot",
+    "SnapshotMeta",
     "Stub",
     "StubFactory",
     "Surface",
@@ -44,6 +55,7 @@ __all__ = [
     "known_names",
     "load_snapshot",
     "meta_path",
+    "read_snapshot_meta",
     "ref_cycle",
     "resolve",
     "resolve_all",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,7 +12,55 @@ from harness.errors import SurfaceLoadError
 from harness.files import read_json, write_atomic_all
 from harness.surface._validate import validate_wire_tools
 
-__all__ = ["Snapshot", "load_snapshot", "meta_path", "snapshot_text", "write_snapshot"]
+__all__ = [
+    "META_FORMAT",
+    "Snapshot",
+    "SnapshotMeta",
+    "load_snapshot",
+    "meta_path",
+    "read_snapshot_meta",
+    "snapshot_text",
+    "write_snapshot",
+]
+
+META_FORMAT = "toolsurface-snapshot-meta/1"
+
+
+@dataclass(frozen=True)
+class SnapshotMeta:
+    """What the sidecar FILE.meta.json says about a listing: the server, the protocol, the capabilities the
+    client declared, when, and where the list came from."""
+
+    server: dict[str, Any] | None
+    protocol_version: str | None
+    client_capabilities: list[str]
+    time: str
+    tool_count: int
+    source: dict[str, Any]
+    toolsurface: str
+    duration_s: float | None = None
+    pages: int | None = None
+    stdout_noise: list[str] | None = None
+    format: str = META_FORMAT
+
+    @property
+    def server_label(self) -> str | None:
+        if isinstance(self.server, dict) and isinstance(self.server.get("name"), str):
+            return f"{self.server['name']} {self.server.get('version') or ''}".strip()
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "server": self.server,
+            "protocol_version": self.protocol_version,
+            "client_capabilities": list(self.client_capabilities),
+            "time": self.time,
+            "tool_count": self.tool_count,
+        }
+        for key in ("duration_s", "pages", "stdout_noise"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        return {**data, "source": self.source, "toolsurface": self.toolsurface, "format": self.format}
 
 
 @dataclass(frozen=True)
@@ -44,15 +92,35 @@ def load_snapshot(path: Path) -> Snapshot:
     server: str | None = None
     sidecar = meta_path(path)
     if sidecar.is_file():
-        meta = _read_json(sidecar)
-        if isinstance(meta, dict):
-            if isinstance(meta.get("protocol_version"), str):
-                protocol_version = meta["protocol_version"]
-            info = meta.get("server")
-            if isinstance(info, dict) and isinstance(info.get("name"), str):
-                server = f"{info['name']} {info.get('version', '')}".strip()
+        meta = read_snapshot_meta(sidecar)
+        protocol_version, server = meta.protocol_version, meta.server_label
     name = path.name.removesuffix(".json")
     return Snapshot(name=name, path=path, tools=tools, protocol_version=protocol_version, server=server)
+
+
+def read_snapshot_meta(path: Path) -> SnapshotMeta:
+    """A sidecar; one written before its format was named is read as the first version."""
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise SurfaceLoadError(f"{path}: not a snapshot's meta file")
+    found = data.get("format", META_FORMAT)
+    if found != META_FORMAT:
+        raise SurfaceLoadError(f"{path}: meta format {found!r} is not {META_FORMAT!r}")
+    try:
+        return SnapshotMeta(
+            server=data.get("server") if isinstance(data.get("server"), dict) else None,
+            protocol_version=data.get("protocol_version") if isinstance(data.get("protocol_version"), str) else None,
+            client_capabilities=[str(c) for c in data.get("client_capabilities") or []],
+            time=str(data.get("time") or ""),
+            tool_count=int(data.get("tool_count") or 0),
+            source=dict(data.get("source") or {}),
+            toolsurface=str(data.get("toolsurface") or ""),
+            duration_s=data.get("duration_s"),
+            pages=data.get("pages"),
+            stdout_noise=data.get("stdout_noise"),
+        )
+    except (TypeError, ValueError) as error:
+        raise SurfaceLoadError(f"{path}: does not match {META_FORMAT}: {error}") from None
 
 
 def snapshot_text(tools: Sequence[dict[str, Any]]) -> str:
@@ -60,11 +128,11 @@ def snapshot_text(tools: Sequence[dict[str, Any]]) -> str:
     return json.dumps({"tools": list(tools)}, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_snapshot(path: Path, tools: Sequence[dict[str, Any]], meta: Mapping[str, Any] | None = None) -> list[Path]:
+def write_snapshot(path: Path, tools: Sequence[dict[str, Any]], meta: SnapshotMeta | None = None) -> list[Path]:
     """Write the tools (and the sidecar) atomically, the sidecar first, so a reader never sees half a file
     or a list without the sidecar it was written with."""
     files: list[tuple[Path, str | bytes]] = [(path, snapshot_text(tools))]
     if meta is not None:
-        files.insert(0, (meta_path(path), json.dumps(dict(meta), indent=2, ensure_ascii=False) + "\n"))
+        files.insert(0, (meta_path(path), json.dumps(meta.to_json(), indent=2, ensure_ascii=False) + "\n"))
     write_atomic_all(files, sync=True)
     return [path] + ([meta_path(path)] if meta is not None else [])
