@@ -13,6 +13,7 @@ from harness.measure._budget import (
 from harness.measure._measure import (
     Growth,
     KindsPoint,
+    Measurable,
     Measurement,
     SurfaceMeasurement,
     ToolSize,
@@ -42,6 +43,7 @@ __all__ = [
     "BudgetResult",
     "Growth",
     "KindsPoint",
+    "Measurable",
     "Measurement",
     "SurfaceMeasurement",
     "ToolSize",

@@ -15,6 +15,7 @@ from harness.surface import Kind, Snapshot, SurfaceDefinition
 __all__ = [
     "Growth",
     "KindsPoint",
+    "Measurable",
     "Measurement",
     "SurfaceMeasurement",
     "ToolSize",

@@ -15,7 +15,8 @@ from harness.files import ensure_directory, write_atomic
 if TYPE_CHECKING:
     import pandas as pd
 
-    from harness.measure import Measurement
+    from harness.analyze import Findability
+    from harness.measure import Measurable, Measurement
     from harness.report._bundle import SeedRow
     from harness.session import Study
 
@@ -206,7 +207,15 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
     return tables
 
 
-def _analysis_tables(items: Sequence[Any], specs: Sequence[str]) -> tuple[list[Table], Any]:
+@dataclass(frozen=True)
+class AnalysisTables:
+    """The analyzers' tables of a report, and the findability result its chart is drawn from."""
+
+    tables: list[Table]
+    findability: Findability
+
+
+def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> AnalysisTables:
     """Round trip, findability and lint, from the same surfaces the measurement read."""
     import pandas as pd
 
@@ -280,7 +289,7 @@ def _analysis_tables(items: Sequence[Any], specs: Sequence[str]) -> tuple[list[T
         ),
         Table("lint_findings", "Lint findings", pd.DataFrame(findings), f"toolsurface lint {names}"),
     ]
-    return tables, found
+    return AnalysisTables(tables, found)
 
 
 # -- charts ----------------------------------------------------------------------------------------
@@ -345,7 +354,7 @@ def _chart_size_by_kinds(m: Measurement, path: Path) -> None:
     _save(fig, path)
 
 
-def _chart_findability(found: Any, path: Path) -> None:
+def _chart_findability(found: Findability, path: Path) -> None:
     """Keyword rank of the intended tool, surfaces by queries; an empty cell: not found."""
     surfaces = [s.name for s in found.surfaces]
     queries = list(dict.fromkeys(r.query for s in found.surfaces for r in s.queries))
@@ -472,7 +481,8 @@ def build_report(
     items = resolve_all(specs)
     measured = measure(items)
     report.tables += _measure_tables(measured, specs)
-    analysis, found = _analysis_tables(items, specs)
+    analyzed = _analysis_tables(items, specs)
+    analysis, found = analyzed.tables, analyzed.findability
     report.tables += analysis
     for section in extra_sections:
         report.tables += section(specs)
