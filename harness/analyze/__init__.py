@@ -1,6 +1,7 @@
 """Reading tool lists: findability, the on-demand round trip, the linter and the diff."""
 
-from harness.analyze._diff import (
+from harness.analyze._diff import diff_surfaces, diff_tools
+from harness.analyze._diff_model import (
     AnnotationChange,
     ChangeClass,
     FieldChange,
@@ -8,13 +9,9 @@ from harness.analyze._diff import (
     Size,
     SurfaceDiff,
     ToolDiff,
-    diff_json,
-    diff_markdown,
-    diff_rich,
-    diff_surfaces,
-    diff_tools,
     worst,
 )
+from harness.analyze._diff_render import diff_json, diff_markdown, diff_rich
 from harness.analyze._findability import (
     BM25_B,
     BM25_K1,
@@ -42,7 +39,9 @@ from harness.analyze._findability import (
     read_json_file,
     tool_fields,
 )
-from harness.analyze._lint import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_rich, lint_tools
+from harness.analyze._lint import lint, lint_tools
+from harness.analyze._lint_model import CATEGORIES, Finding, LintResult, SurfaceLint
+from harness.analyze._lint_render import lint_rich
 from harness.analyze._roundtrip import (
     BUNDLED_TASK,
     RoundTrip,

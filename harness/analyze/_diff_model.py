@@ -1,0 +1,213 @@
+"""What changed between two tool lists, as records: per tool and per parameter, classed by what it breaks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from harness.measure import ENCODING_NAME
+
+__all__ = [
+    "AnnotationChange",
+    "ChangeClass",
+    "FieldChange",
+    "ParameterChange",
+    "Size",
+    "SurfaceDiff",
+    "ToolDiff",
+    "worst",
+]
+
+
+class ChangeClass(StrEnum):
+    SIZE_ONLY = "SIZE_ONLY"
+    NON_BREAKING = "NON_BREAKING"
+    BREAKING = "BREAKING"
+
+
+_RANK = {ChangeClass.SIZE_ONLY: 1, ChangeClass.NON_BREAKING: 2, ChangeClass.BREAKING: 3}
+BREAKING, NON_BREAKING, SIZE_ONLY = ChangeClass.BREAKING, ChangeClass.NON_BREAKING, ChangeClass.SIZE_ONLY
+
+
+def worst(classes: Iterable[ChangeClass | None]) -> ChangeClass | None:
+    """The most severe class present; None when there is none."""
+    found = [c for c in classes if c is not None]
+    return max(found, key=_RANK.__getitem__) if found else None
+
+
+@dataclass(frozen=True)
+class Size:
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+    def to_json(self) -> dict[str, int]:
+        return {"before": self.before, "after": self.after, "delta": self.delta}
+
+
+# How one schema differs from another; `name` is the parameter's path ("filter.status", "tags[]", "(root)").
+ParameterChangeKind = Literal[
+    "added",
+    "removed",
+    "required",
+    "optional",
+    "type_narrowed",
+    "type_widened",
+    "type_changed",
+    "enum_narrowed",
+    "enum_widened",
+    "enum_changed",
+    "constraint_narrowed",
+    "constraint_widened",
+    "constraint_changed",
+    "description",
+    "metadata",
+    "schema",
+]
+
+
+@dataclass(frozen=True)
+class ParameterChange:
+    name: str
+    change: ParameterChangeKind
+    before: Any
+    after: Any
+    cls: ChangeClass
+    required: bool | None = None  # for an added parameter: whether it came in required
+
+    @property
+    def summary(self) -> str:
+        from harness.analyze._diff_render import parameter_summary
+
+        return parameter_summary(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "change": self.change,
+            "before": self.before,
+            "after": self.after,
+            "class": self.cls.value,
+            "required": self.required,
+            "summary": self.summary,
+        }
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """One tool annotation (readOnlyHint, destructiveHint, title…), or a tool-level field other than name,
+    description, schemas and annotations (title, icons, _meta…); None means absent on that side."""
+
+    name: str
+    before: Any
+    after: Any
+    cls: ChangeClass = NON_BREAKING
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "before": self.before, "after": self.after, "class": self.cls.value}
+
+
+AnnotationChange = ValueChange
+FieldChange = ValueChange
+
+
+@dataclass(frozen=True)
+class ToolDiff:
+    name: str
+    change: Literal["added", "removed", "changed"]
+    cls: ChangeClass
+    chars: Size
+    tokens: Size | None
+    description_before: str | None = None
+    description_after: str | None = None
+    parameters: list[ParameterChange] = field(default_factory=list)
+    output: list[ParameterChange] = field(default_factory=list)
+    annotations: list[AnnotationChange] = field(default_factory=list)
+    fields: list[FieldChange] = field(default_factory=list)
+    note: str | None = None
+
+    @property
+    def description_changed(self) -> bool:
+        return self.change == "changed" and self.description_before != self.description_after
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "change": self.change,
+            "class": self.cls.value,
+            "chars": self.chars.to_json(),
+            "tokens": self.tokens.to_json() if self.tokens else None,
+            "description_changed": self.description_changed,
+            "description": (
+                {"before": self.description_before, "after": self.description_after}
+                if self.description_changed
+                else None
+            ),
+            "parameters": [p.to_json() for p in self.parameters],
+            "output": [p.to_json() for p in self.output],
+            "annotations": [a.to_json() for a in self.annotations],
+            "fields": [f.to_json() for f in self.fields],
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class SurfaceDiff:
+    a: str
+    b: str
+    cls: ChangeClass | None
+    tools_before: int
+    tools_after: int
+    chars: Size
+    tokens: Size | None
+    tools: list[ToolDiff]
+    unchanged: int
+    order_changed: bool
+    encoding: str = ENCODING_NAME
+
+    @property
+    def added(self) -> list[ToolDiff]:
+        return [t for t in self.tools if t.change == "added"]
+
+    @property
+    def removed(self) -> list[ToolDiff]:
+        return [t for t in self.tools if t.change == "removed"]
+
+    @property
+    def changed(self) -> list[ToolDiff]:
+        return [t for t in self.tools if t.change == "changed"]
+
+    def fails(self, fail_on: str | None) -> bool:
+        """Whether a gate with `--fail-on fail_on` (breaking, any, or None for never) should fail."""
+        if fail_on is None:
+            return False
+        if fail_on == "breaking":
+            return self.cls is BREAKING
+        if fail_on == "any":
+            return self.cls is not None
+        raise ValueError(f"fail_on must be 'breaking', 'any' or None, not {fail_on!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "class": self.cls.value if self.cls else None,
+            "encoding": self.encoding,
+            "tools_before": self.tools_before,
+            "tools_after": self.tools_after,
+            "chars": self.chars.to_json(),
+            "tokens": self.tokens.to_json() if self.tokens else None,
+            "counts": {
+                "added": len(self.added),
+                "removed": len(self.removed),
+                "changed": len(self.changed),
+                "unchanged": self.unchanged,
+            },
+            "order_changed": self.order_changed,
+            "tools": [t.to_json() for t in self.tools],
+        }
