@@ -12,31 +12,31 @@ from harness.analyze._diff_model import (
     worst,
 )
 from harness.analyze._diff_render import diff_json, diff_markdown, diff_rich
-from harness.analyze._findability import (
+from harness.analyze._findability import findability
+from harness.analyze._findability_model import (
+    Findability,
+    FindabilityRow,
+    Query,
+    QuerySet,
+    SurfaceFindability,
+    SurfaceTools,
+    load_queries,
+    load_tools,
+    parse_queries,
+    read_json_file,
+)
+from harness.analyze._findability_render import findability_csv, findability_json, findability_rich
+from harness.analyze._findability_scoring import (
     BM25_B,
     BM25_K1,
     BUNDLED_QUERIES,
     FIELD_WEIGHTS,
     SCORERS,
-    Findability,
-    FindabilityRow,
-    Query,
     QueryFileError,
-    QuerySet,
     Ranked,
-    SurfaceFindability,
-    SurfaceTools,
     ToolFields,
     UnknownTool,
-    findability,
-    findability_csv,
-    findability_json,
-    findability_rich,
-    load_queries,
-    load_tools,
-    parse_queries,
     rank_tools,
-    read_json_file,
     tool_fields,
 )
 from harness.analyze._lint import lint, lint_tools

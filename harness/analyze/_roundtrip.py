@@ -18,15 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.analyze._findability import (
-    Query,
-    QueryFileError,
-    SurfaceTools,
-    load_tools,
-    parse_queries,
-    rank_tools,
-    read_json_file,
-)
+from harness.analyze._findability_model import Query, SurfaceTools, load_tools, parse_queries, read_json_file
+from harness.analyze._findability_scoring import QueryFileError, rank_tools
 from harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:

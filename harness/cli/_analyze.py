@@ -21,11 +21,11 @@ from harness.cli._base import (
 @click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
 def findability_command(surfaces: tuple[str, ...], queries_file: Path | None, fmt: str, stem: bool) -> None:
     """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces)."""
-    from harness.analyze import _findability as fa
+    from harness.analyze import findability, findability_csv, findability_json, findability_rich, load_queries
     from harness.surface import BUNDLED_ORDER, resolve_all
 
-    result = fa.findability(resolve_all(surfaces or BUNDLED_ORDER), fa.load_queries(queries_file), use_stem=stem)
-    _emit(fmt, result, fa.findability_rich, fa.findability_json, fa.findability_csv)
+    result = findability(resolve_all(surfaces or BUNDLED_ORDER), load_queries(queries_file), use_stem=stem)
+    _emit(fmt, result, findability_rich, findability_json, findability_csv)
 
 
 @main.command("roundtrip")
@@ -35,11 +35,11 @@ def findability_command(surfaces: tuple[str, ...], queries_file: Path | None, fm
 @click.option("--stem", is_flag=True, help="Fold plurals and endings when a step's tool is chosen by keyword.")
 def roundtrip_command(surfaces: tuple[str, ...], task_file: Path | None, fmt: str, stem: bool) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
-    from harness.analyze import _roundtrip as rt
+    from harness.analyze import load_task, roundtrip, roundtrip_csv, roundtrip_json, roundtrip_rich
     from harness.surface import BUNDLED_ORDER, resolve_all
 
-    result = rt.roundtrip(resolve_all(surfaces or BUNDLED_ORDER), rt.load_task(task_file), use_stem=stem)
-    _emit(fmt, result, rt.roundtrip_rich, rt.roundtrip_json, rt.roundtrip_csv)
+    result = roundtrip(resolve_all(surfaces or BUNDLED_ORDER), load_task(task_file), use_stem=stem)
+    _emit(fmt, result, roundtrip_rich, roundtrip_json, roundtrip_csv)
 
 
 @main.command("diff")

@@ -1,0 +1,181 @@
+"""Findability scoring: a tool's words per field, and the keyword and BM25 scorers that rank tools for a query."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness.analyze._text import split_description, tokenise
+from harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    pass
+
+
+__all__ = [
+    "BM25_B",
+    "BM25_K1",
+    "BUNDLED_QUERIES",
+    "FIELD_WEIGHTS",
+    "SCORERS",
+    "QueryFileError",
+    "Ranked",
+    "ToolFields",
+    "UnknownTool",
+    "rank_tools",
+    "tool_fields",
+]
+
+# Field weights, name > first sentence > rest. The name is what an on-demand client shows before
+# loading anything and says what the tool is; the first sentence states its purpose; the rest lists
+# parameters, kinds and edge cases and mentions many words in passing ("use task_patch", "if the task
+# changed"). Evenly spaced: a term in the name alone counts as much as the same term in both the first
+# sentence and the rest (3 = 2 + 1), and a first-sentence mention outweighs a passing one in the rest.
+NAME_WEIGHT = 3
+FIRST_SENTENCE_WEIGHT = 2
+REST_WEIGHT = 1
+FIELD_WEIGHTS: dict[str, int] = {"name": NAME_WEIGHT, "first_sentence": FIRST_SENTENCE_WEIGHT, "rest": REST_WEIGHT}
+
+# Okapi BM25 with the usual parameters. The document of a tool is field-weighted: each field's terms are
+# repeated by its weight (term frequency and length both count the repeats). This is BM25F with one
+# length normalisation shared by all fields, not per-field b.
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+SCORERS = ("keyword", "bm25")
+
+BUNDLED_QUERIES = Path(str(resources.files("surfaces.conderis") / "queries.json"))
+
+
+class QueryFileError(ToolsurfaceError):
+    """A queries or round-trip task file that cannot be read or lacks the expected shape."""
+
+
+class UnknownTool(ToolsurfaceError):
+    """A file names an intended tool that the surface does not have."""
+
+
+# Tokens: split on case changes (taskNumber -> task number, HTTPServer -> http server), then lower-case
+# runs of letters and digits; everything else (_, spaces, punctuation) separates. Whole words by default:
+# "tasks" does not match "task", as in a word-boundary keyword search. The seed's recorded results are
+# those of whole-word matching (with plurals folded, before-v2's system_memory would match "read page"
+# through "pages" and push item_get to third). `use_stem` turns on the small suffix rule below.
+
+
+@dataclass(frozen=True)
+class ToolFields:
+    """One tool's terms per field, in FIELD_WEIGHTS order."""
+
+    name: str
+    fields: dict[str, list[str]]
+
+
+def tool_fields(tool: Mapping[str, Any], *, use_stem: bool = False) -> ToolFields:
+    name = str(tool.get("name", ""))
+    description = tool.get("description")
+    first, rest = split_description(description if isinstance(description, str) else "")
+    return ToolFields(
+        name=name,
+        fields={
+            "name": tokenise(name, use_stem=use_stem),
+            "first_sentence": tokenise(first, use_stem=use_stem),
+            "rest": tokenise(rest, use_stem=use_stem),
+        },
+    )
+
+
+def _query_terms(query: str, use_stem: bool) -> list[str]:
+    return list(dict.fromkeys(tokenise(query, use_stem=use_stem)))
+
+
+def _terms_matched(terms: Sequence[str], docs: Sequence[ToolFields]) -> list[int]:
+    return [sum(1 for t in terms if any(t in words for words in doc.fields.values())) for doc in docs]
+
+
+def _keyword_scores(terms: Sequence[str], docs: Sequence[ToolFields]) -> list[float]:
+    scores = []
+    for doc in docs:
+        sets = {f: set(words) for f, words in doc.fields.items()}
+        scores.append(float(sum(FIELD_WEIGHTS[f] for t in terms for f, words in sets.items() if t in words)))
+    return scores
+
+
+def _weighted_counts(doc: ToolFields) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for f, words in doc.fields.items():
+        for word in words:
+            counts[word] += FIELD_WEIGHTS[f]
+    return counts
+
+
+def _bm25_scores(terms: Sequence[str], docs: Sequence[ToolFields]) -> list[float]:
+    counts = [_weighted_counts(doc) for doc in docs]
+    lengths = [sum(c.values()) for c in counts]
+    average = (sum(lengths) / len(lengths)) or 1.0
+    total = len(docs)
+    scores = []
+    for tf_doc, length in zip(counts, lengths, strict=True):
+        score = 0.0
+        for term in terms:
+            tf = tf_doc.get(term, 0)
+            if not tf:
+                continue
+            having = sum(1 for c in counts if term in c)
+            # The non-negative IDF (as in Lucene): a term in most tools still counts a little.
+            idf = math.log(1 + (total - having + 0.5) / (having + 0.5))
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * length / average)
+            score += idf * tf * (BM25_K1 + 1) / (tf + norm)
+        scores.append(score)
+    return scores
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The tools that score for a query, best first, their scores and distinct query terms matched,
+    and the query terms no tool has."""
+
+    tools: list[str]
+    scores: list[float]
+    matched: list[int]
+    missing: list[str]
+    full_matches: int
+
+    def rank_of(self, tool: str | None) -> int | None:
+        if tool is None or tool not in self.tools:
+            return None
+        return self.tools.index(tool) + 1
+
+    @property
+    def top(self) -> str | None:
+        return self.tools[0] if self.tools else None
+
+
+def rank_tools(tools: Sequence[Mapping[str, Any]], query: str, scorer: str, *, use_stem: bool = False) -> Ranked:
+    """Rank tools for a query; only tools that score above 0 are ranked, ties broken by list order.
+
+    keyword orders by (distinct query terms matched, score), bm25 by score alone."""
+    if scorer not in SCORERS:
+        raise ValueError(f"unknown scorer {scorer!r}")
+    terms = _query_terms(query, use_stem)
+    docs = [tool_fields(tool, use_stem=use_stem) for tool in tools]
+    matched = _terms_matched(terms, docs)
+    if scorer == "keyword":
+        scores = _keyword_scores(terms, docs)
+        order = sorted(range(len(docs)), key=lambda i: (-matched[i], -scores[i], i))
+    else:
+        scores = _bm25_scores(terms, docs)
+        order = sorted(range(len(docs)), key=lambda i: (-scores[i], i))
+    kept = [i for i in order if scores[i] > 0]
+    present = {word for doc in docs for words in doc.fields.values() for word in words}
+    return Ranked(
+        tools=[docs[i].name for i in kept],
+        scores=[scores[i] for i in kept],
+        matched=[matched[i] for i in kept],
+        missing=[t for t in terms if t not in present],
+        full_matches=sum(1 for m in matched if m == len(terms)),
+    )
