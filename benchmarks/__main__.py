@@ -13,6 +13,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchmarks.large_lists import measure_large_lists
 from benchmarks.runner import measure_runner
 from benchmarks.snapshot import measure_snapshot
 from benchmarks.stub_calls import measure_stub
@@ -63,6 +64,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         **measure_stub("v2", calls=2000, starts=runs),
         **measure_runner(cli, repeats=runs),
         **measure_snapshot(runs),
+        **measure_large_lists(cli, runs),
     }
 
 

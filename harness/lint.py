@@ -7,6 +7,7 @@ the CLI renders.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -170,9 +171,16 @@ _VALUE = re.compile(r"^[\w:<>-]+$")
 
 def name_words(name: str) -> list[str]:
     """`baseRevisionId` -> base, revision, id; `issue_list` -> issue, list."""
-    return [w.lower() for w in _NAME_WORD.findall(name)] or [name.lower()]
+    return list(_name_words(name))
 
 
+@functools.cache
+def _name_words(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in _NAME_WORD.findall(name)) or (name.lower(),)
+
+
+# Memoised: a large surface stems the same few thousand words hundreds of thousands of times.
+@functools.cache
 def stem(word: str) -> str:
     """A crude stem, enough to match relations/relate, memories/memory, closed/close."""
     w = word.lower().removesuffix("'s").strip("'")
@@ -205,6 +213,10 @@ def stems(words: Iterable[str]) -> set[str]:
     return {stem(w) for w in words}
 
 
+_GENERIC_STEMS = frozenset(stems(GENERIC_ITEM_WORDS))
+_NOT_KINDS = frozenset(stems(GENERIC_ITEM_WORDS | FACET_WORDS))
+
+
 def sentences(text: str) -> list[str]:
     found: list[str] = []
     for line in text.splitlines():
@@ -213,7 +225,12 @@ def sentences(text: str) -> list[str]:
 
 
 def mentions(text: str, word: str) -> bool:
-    return re.search(rf"(?<![\w:]){re.escape(word)}(?![\w])", text) is not None
+    return _mention(word).search(text) is not None
+
+
+@functools.cache
+def _mention(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w:]){re.escape(word)}(?![\w])")
 
 
 def _ordered(items: Iterable[str]) -> list[str]:
@@ -235,7 +252,7 @@ class Param:
     description: str
     values: tuple[str, ...]
 
-    @property
+    @functools.cached_property
     def words(self) -> list[str]:
         return name_words(self.name)
 
@@ -264,11 +281,11 @@ class Tool:
     read_only: bool | None
     destructive: bool | None
 
-    @property
+    @functools.cached_property
     def words(self) -> list[str]:
         return name_words(self.name)
 
-    @property
+    @functools.cached_property
     def sentences(self) -> list[str]:
         return sentences(self.description)
 
@@ -399,7 +416,7 @@ def _item_nouns(tools: Sequence[Tool], references: Sequence[Reference]) -> froze
     """Numbered things, things with a typed reference (kind:<id>), and the generic item words."""
     numbered = {r.noun for r in references if r.param.integer}
     typed = {stem(n) for t in tools for text in _texts(t) for n in _TYPED_REF.findall(text)}
-    return frozenset(numbered | typed | stems(GENERIC_ITEM_WORDS))
+    return frozenset(numbered | typed | _GENERIC_STEMS)
 
 
 def _texts(tool: Tool) -> list[str]:
@@ -452,12 +469,10 @@ def _concept(ref: Reference, surface: Surface) -> str:
 
 
 def _namings(refs: Sequence[Reference]) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
+    found: dict[str, dict[str, None]] = {}
     for r in refs:
-        found.setdefault(r.param.name, [])
-        if r.tool.name not in found[r.param.name]:
-            found[r.param.name].append(r.tool.name)
-    return found
+        found.setdefault(r.param.name, {})[r.tool.name] = None
+    return {name: list(tools) for name, tools in found.items()}
 
 
 def check_addressing(surface: Surface) -> list[Finding]:
@@ -649,13 +664,18 @@ def _include_subject(p: Param) -> str | None:
 
 def _include_overlaps(surface: Surface) -> list[Finding]:
     flags = [(t, p, s) for t in surface.tools for p in t.params if (s := _include_subject(p))]
+    by_subject: dict[str, list[int]] = {}
+    for index, (_, _, subject) in enumerate(flags):
+        by_subject.setdefault(subject, []).append(index)
     findings: list[Finding] = []
     seen: set[frozenset[str]] = set()
     for tool, p, _ in flags:
         covered = stems(w for text in tool.about(p) for w in plain_words(text))
-        for other_tool, other, other_subject in flags:
+        # Only the flags whose subject this one covers, in list order.
+        candidates = sorted(index for subject in covered for index in by_subject.get(subject, ()))
+        for other_tool, other, _ in (flags[index] for index in candidates):
             pair = frozenset((p.name, other.name))
-            if other.name == p.name or pair in seen or other_subject not in covered:
+            if other.name == p.name or pair in seen:
                 continue
             seen.add(pair)
             message = (
@@ -728,14 +748,27 @@ def _use(tool: Tool, p: Param, surface: Surface) -> _Use:
 
 
 def _merge_overlapping(uses: list[_Use]) -> list[list[_Use]]:
-    """Uses whose enumerated values overlap name the same concept."""
-    clusters: list[list[_Use]] = []
-    for use in uses:
-        joined = [c for c in clusters if any(use.values & other.values for other in c)]
-        merged = [*(u for c in joined for u in c), use]
-        clusters = [c for c in clusters if c not in joined] + [merged]
-    order = {id(u): i for i, u in enumerate(uses)}
-    return sorted((sorted(c, key=lambda u: order[id(u)]) for c in clusters), key=lambda c: order[id(c[0])])
+    """Uses whose enumerated values overlap name the same concept (and so, transitively, do uses that overlap
+    one of those); in list order, each cluster by its first use. A union-find over the values, so a name
+    used by thousands of tools costs linear time."""
+    parent = list(range(len(uses)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    first_with: dict[str, int] = {}
+    for index, use in enumerate(uses):
+        for value in use.values:
+            other = first_with.setdefault(value, index)
+            low, high = sorted((root(index), root(other)))
+            parent[high] = low
+    clusters: dict[int, list[_Use]] = {}
+    for index, use in enumerate(uses):
+        clusters.setdefault(root(index), []).append(use)
+    return list(clusters.values())
 
 
 def _cluster_label(cluster: list[_Use]) -> str | None:
@@ -835,17 +868,16 @@ def _served_kinds(tool: Tool, surface: Surface) -> dict[str, str]:
         if is_reference(p) and p.name not in surface.scopes:
             words.append(_reference_noun(p))
     words.extend(w for w in plain_words(tool.rest) if stem(w) in surface.vocabulary)
-    not_kinds = stems(GENERIC_ITEM_WORDS | FACET_WORDS)
     kinds: dict[str, str] = {}
     for word in words:
-        if stem(word) not in not_kinds:
+        if stem(word) not in _NOT_KINDS:
             kinds.setdefault(stem(word), word)
     return kinds
 
 
 def check_first_sentence(surface: Surface) -> list[Finding]:
     """Passes when the first sentence names a kind the tool serves, or names an item kind of the surface itself."""
-    named_items = surface.item_nouns - stems(GENERIC_ITEM_WORDS)
+    named_items = surface.item_nouns - _GENERIC_STEMS
     findings = []
     for tool in surface.tools:
         kinds = _served_kinds(tool, surface)
