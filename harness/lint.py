@@ -300,8 +300,16 @@ class Tool:
 
     def about(self, param: Param) -> list[str]:
         """The parameter's description and the tool's sentences that name it or one of its values."""
-        names = [param.name, *param.values]
-        return [param.description, *(s for s in self.sentences if any(mentions(s, n) for n in names))]
+        found = self._about.get(param.name)
+        if found is None or found[0] is not param:
+            names = [param.name, *param.values]
+            sentences = [s for s in self.sentences if any(mentions(s, n) for n in names)]
+            found = self._about[param.name] = (param, [param.description, *sentences])
+        return found[1]
+
+    @functools.cached_property
+    def _about(self) -> dict[str, tuple[Param, list[str]]]:
+        return {}
 
 
 def _types(schema: dict[str, Any]) -> frozenset[str]:
