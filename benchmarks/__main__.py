@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks.agents import measure_agents
+from benchmarks.large_lists import measure_large_lists
 from benchmarks.runner import measure_runner
 from benchmarks.snapshot import measure_snapshot
 from benchmarks.stub_calls import measure_stub
@@ -65,6 +66,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         **measure_runner(cli, repeats=runs),
         **measure_snapshot(runs),
         **measure_agents(cli, repeats=runs),
+        **measure_large_lists(cli, runs),
     }
 
 

@@ -255,7 +255,8 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 def _surrogate_in(item: Any) -> str | None:
     texts = [item] if isinstance(item, str) else list(item) if isinstance(item, dict) else []
     for text in texts:
-        if isinstance(text, str) and (found := _SURROGATE.search(text)):
+        # ASCII text, nearly all of it, holds no surrogate: the regex is for the rest.
+        if isinstance(text, str) and not text.isascii() and (found := _SURROGATE.search(text)):
             return f"\\u{ord(found.group()):04x}"
     return None
 

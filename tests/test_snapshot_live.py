@@ -496,9 +496,12 @@ def test_a_daemon_that_left_the_group_and_ignores_sigterm_is_ended_after_a_timeo
 
 def test_a_server_flooding_stdout_is_one_line_and_nothing_after_it() -> None:
     code = "import sys\nwhile True:\n    sys.stdout.write('x' * 1000 + '\\n')"
-    run, took = timed_cli("snapshot", "--timeout", "2", "--", PY, "-c", code)
-    assert_one_line_error(run, "no answer to initialize within 2 s", "not JSON-RPC: 'xxx")
-    assert took < 2 + GRACE_S
+    # The lines that used to follow came from garbage collection after the loop closed: now and then, so
+    # it is tried a few times.
+    for _ in range(3):
+        run, took = timed_cli("snapshot", "--timeout", "3", "--", PY, "-c", code)
+        assert_one_line_error(run, "no answer to initialize within 3 s")
+        assert took < 3 + GRACE_S
 
 
 @pytest.mark.parametrize(

@@ -18,17 +18,18 @@ from harness.analyze._findability_model import (
     SurfaceTools,
     load_tools,
 )
-from harness.analyze._findability_scoring import SCORERS, rank_tools
+from harness.analyze._findability_scoring import SCORERS, _Index, _rank
 
 __all__ = ["findability"]
 
 
 def _surface_findability(surface: SurfaceTools, queries: Sequence[Query], use_stem: bool) -> SurfaceFindability:
     rows = []
+    index = _Index.of(surface.tools, use_stem)
     for query in queries:
         expected = query.expected_for(surface.name)
         for scorer in SCORERS:
-            ranked = rank_tools(surface.tools, query.text, scorer, use_stem=use_stem)
+            ranked = _rank(index, query.text, scorer, use_stem)
             rows.append(
                 FindabilityRow(
                     query=query.text,

@@ -93,16 +93,44 @@ def _query_terms(query: str, use_stem: bool) -> list[str]:
     return list(dict.fromkeys(tokenise(query, use_stem=use_stem)))
 
 
-def _terms_matched(terms: Sequence[str], docs: Sequence[ToolFields]) -> list[int]:
-    return [sum(1 for t in terms if any(t in words for words in doc.fields.values())) for doc in docs]
+@dataclass(frozen=True)
+class _Index:
+    """One surface's tools, tokenised once for every query: each tool's field words as sets, its
+    field-weighted term counts and length, and in how many tools each term occurs."""
+
+    docs: list[ToolFields]
+    sets: list[dict[str, set[str]]]
+    counts: list[Counter[str]]
+    lengths: list[int]
+    average: float
+    having: Counter[str]
+
+    @classmethod
+    def of(cls, tools: Sequence[Mapping[str, Any]], use_stem: bool) -> _Index:
+        docs = [tool_fields(tool, use_stem=use_stem) for tool in tools]
+        counts = [_weighted_counts(doc) for doc in docs]
+        lengths = [sum(c.values()) for c in counts]
+        having: Counter[str] = Counter()
+        for c in counts:
+            having.update(c.keys())
+        return cls(
+            docs=docs,
+            sets=[{f: set(words) for f, words in doc.fields.items()} for doc in docs],
+            counts=counts,
+            lengths=lengths,
+            average=(sum(lengths) / len(lengths) if lengths else 0.0) or 1.0,
+            having=having,
+        )
 
 
-def _keyword_scores(terms: Sequence[str], docs: Sequence[ToolFields]) -> list[float]:
-    scores = []
-    for doc in docs:
-        sets = {f: set(words) for f, words in doc.fields.items()}
-        scores.append(float(sum(FIELD_WEIGHTS[f] for t in terms for f, words in sets.items() if t in words)))
-    return scores
+def _terms_matched(terms: Sequence[str], index: _Index) -> list[int]:
+    return [sum(1 for t in terms if any(t in words for words in sets.values())) for sets in index.sets]
+
+
+def _keyword_scores(terms: Sequence[str], index: _Index) -> list[float]:
+    return [
+        float(sum(FIELD_WEIGHTS[f] for t in terms for f, words in sets.items() if t in words)) for sets in index.sets
+    ]
 
 
 def _weighted_counts(doc: ToolFields) -> Counter[str]:
@@ -113,22 +141,19 @@ def _weighted_counts(doc: ToolFields) -> Counter[str]:
     return counts
 
 
-def _bm25_scores(terms: Sequence[str], docs: Sequence[ToolFields]) -> list[float]:
-    counts = [_weighted_counts(doc) for doc in docs]
-    lengths = [sum(c.values()) for c in counts]
-    average = (sum(lengths) / len(lengths)) or 1.0
-    total = len(docs)
+def _bm25_scores(terms: Sequence[str], index: _Index) -> list[float]:
+    total = len(index.docs)
     scores = []
-    for tf_doc, length in zip(counts, lengths, strict=True):
+    for tf_doc, length in zip(index.counts, index.lengths, strict=True):
         score = 0.0
         for term in terms:
             tf = tf_doc.get(term, 0)
             if not tf:
                 continue
-            having = sum(1 for c in counts if term in c)
+            having = index.having[term]
             # The non-negative IDF (as in Lucene): a term in most tools still counts a little.
             idf = math.log(1 + (total - having + 0.5) / (having + 0.5))
-            norm = BM25_K1 * (1 - BM25_B + BM25_B * length / average)
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * length / index.average)
             score += idf * tf * (BM25_K1 + 1) / (tf + norm)
         scores.append(score)
     return scores
@@ -159,23 +184,26 @@ def rank_tools(tools: Sequence[Mapping[str, Any]], query: str, scorer: str, *, u
     """Rank tools for a query; only tools that score above 0 are ranked, ties broken by list order.
 
     keyword orders by (distinct query terms matched, score), bm25 by score alone."""
+    return _rank(_Index.of(tools, use_stem), query, scorer, use_stem)
+
+
+def _rank(index: _Index, query: str, scorer: str, use_stem: bool) -> Ranked:
     if scorer not in SCORERS:
         raise ValueError(f"unknown scorer {scorer!r}")
     terms = _query_terms(query, use_stem)
-    docs = [tool_fields(tool, use_stem=use_stem) for tool in tools]
-    matched = _terms_matched(terms, docs)
+    docs = index.docs
+    matched = _terms_matched(terms, index)
     if scorer == "keyword":
-        scores = _keyword_scores(terms, docs)
+        scores = _keyword_scores(terms, index)
         order = sorted(range(len(docs)), key=lambda i: (-matched[i], -scores[i], i))
     else:
-        scores = _bm25_scores(terms, docs)
+        scores = _bm25_scores(terms, index)
         order = sorted(range(len(docs)), key=lambda i: (-scores[i], i))
     kept = [i for i in order if scores[i] > 0]
-    present = {word for doc in docs for words in doc.fields.values() for word in words}
     return Ranked(
         tools=[docs[i].name for i in kept],
         scores=[scores[i] for i in kept],
         matched=[matched[i] for i in kept],
-        missing=[t for t in terms if t not in present],
+        missing=[t for t in terms if t not in index.having],
         full_matches=sum(1 for m in matched if m == len(terms)),
     )

@@ -8,15 +8,15 @@ from dataclasses import dataclass
 
 from harness.analyze._lint_model import Finding
 from harness.analyze._lint_view import (
+    _GENERIC_STEMS,
     _INSTEAD,
+    _NOT_KINDS,
     _NULL_CLEARS,
     _TRUE_FALSE,
     _TYPE_OF,
     CLEAR_WORDS,
     CURSOR_NAMES,
     DESTRUCTIVE_VERBS,
-    FACET_WORDS,
-    GENERIC_ITEM_WORDS,
     INCLUDE_PREFIXES,
     IRREVERSIBLE,
     LIMIT_NAMES,
@@ -60,12 +60,10 @@ def _concept(ref: Reference, surface: LintView) -> str:
 
 
 def _namings(refs: Sequence[Reference]) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
+    found: dict[str, dict[str, None]] = {}
     for r in refs:
-        found.setdefault(r.param.name, [])
-        if r.tool.name not in found[r.param.name]:
-            found[r.param.name].append(r.tool.name)
-    return found
+        found.setdefault(r.param.name, {})[r.tool.name] = None
+    return {name: list(tools) for name, tools in found.items()}
 
 
 def check_addressing(surface: LintView) -> list[Finding]:
@@ -257,13 +255,18 @@ def _include_subject(p: Param) -> str | None:
 
 def _include_overlaps(surface: LintView) -> list[Finding]:
     flags = [(t, p, s) for t in surface.tools for p in t.params if (s := _include_subject(p))]
+    by_subject: dict[str, list[int]] = {}
+    for index, (_, _, subject) in enumerate(flags):
+        by_subject.setdefault(subject, []).append(index)
     findings: list[Finding] = []
     seen: set[frozenset[str]] = set()
     for tool, p, _ in flags:
         covered = stems(w for text in tool.about(p) for w in plain_words(text))
-        for other_tool, other, other_subject in flags:
+        # Only the flags whose subject this one covers, in list order.
+        candidates = sorted(index for subject in covered for index in by_subject.get(subject, ()))
+        for other_tool, other, _ in (flags[index] for index in candidates):
             pair = frozenset((p.name, other.name))
-            if other.name == p.name or pair in seen or other_subject not in covered:
+            if other.name == p.name or pair in seen:
                 continue
             seen.add(pair)
             message = (
@@ -336,14 +339,27 @@ def _use(tool: Tool, p: Param, surface: LintView) -> _Use:
 
 
 def _merge_overlapping(uses: list[_Use]) -> list[list[_Use]]:
-    """Uses whose enumerated values overlap name the same concept."""
-    clusters: list[list[_Use]] = []
-    for use in uses:
-        joined = [c for c in clusters if any(use.values & other.values for other in c)]
-        merged = [*(u for c in joined for u in c), use]
-        clusters = [c for c in clusters if c not in joined] + [merged]
-    order = {id(u): i for i, u in enumerate(uses)}
-    return sorted((sorted(c, key=lambda u: order[id(u)]) for c in clusters), key=lambda c: order[id(c[0])])
+    """Uses whose enumerated values overlap name the same concept (and so, transitively, do uses that overlap
+    one of those); in list order, each cluster by its first use. A union-find over the values, so a name
+    used by thousands of tools costs linear time."""
+    parent = list(range(len(uses)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    first_with: dict[str, int] = {}
+    for index, use in enumerate(uses):
+        for value in use.values:
+            other = first_with.setdefault(value, index)
+            low, high = sorted((root(index), root(other)))
+            parent[high] = low
+    clusters: dict[int, list[_Use]] = {}
+    for index, use in enumerate(uses):
+        clusters.setdefault(root(index), []).append(use)
+    return list(clusters.values())
 
 
 def _cluster_label(cluster: list[_Use]) -> str | None:
@@ -443,17 +459,16 @@ def _served_kinds(tool: Tool, surface: LintView) -> dict[str, str]:
         if is_reference(p) and p.name not in surface.scopes:
             words.append(_reference_noun(p))
     words.extend(w for w in plain_words(tool.rest) if stem(w) in surface.vocabulary)
-    not_kinds = stems(GENERIC_ITEM_WORDS | FACET_WORDS)
     kinds: dict[str, str] = {}
     for word in words:
-        if stem(word) not in not_kinds:
+        if stem(word) not in _NOT_KINDS:
             kinds.setdefault(stem(word), word)
     return kinds
 
 
 def check_first_sentence(surface: LintView) -> list[Finding]:
     """Passes when the first sentence names a kind the tool serves, or names an item kind of the surface itself."""
-    named_items = surface.item_nouns - stems(GENERIC_ITEM_WORDS)
+    named_items = surface.item_nouns - _GENERIC_STEMS
     findings = []
     for tool in surface.tools:
         kinds = _served_kinds(tool, surface)

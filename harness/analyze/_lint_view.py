@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -99,8 +100,17 @@ _NULL_CLEARS = re.compile(r"\bnull\s+(clears|removes|deletes|unsets|resets)\b", 
 _VALUE = re.compile(r"^[\w:<>-]+$")
 
 
+_GENERIC_STEMS = frozenset(stems(GENERIC_ITEM_WORDS))
+_NOT_KINDS = frozenset(stems(GENERIC_ITEM_WORDS | FACET_WORDS))
+
+
 def mentions(text: str, word: str) -> bool:
-    return re.search(rf"(?<![\w:]){re.escape(word)}(?![\w])", text) is not None
+    return _mention(word).search(text) is not None
+
+
+@functools.cache
+def _mention(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w:]){re.escape(word)}(?![\w])")
 
 
 def _ordered(items: Iterable[str]) -> list[str]:
@@ -122,7 +132,7 @@ class Param:
     description: str
     values: tuple[str, ...]
 
-    @property
+    @functools.cached_property
     def words(self) -> list[str]:
         return name_words(self.name)
 
@@ -151,11 +161,11 @@ class Tool:
     read_only: bool | None
     destructive: bool | None
 
-    @property
+    @functools.cached_property
     def words(self) -> list[str]:
         return name_words(self.name)
 
-    @property
+    @functools.cached_property
     def sentences(self) -> list[str]:
         return sentences(self.description)
 
@@ -170,8 +180,16 @@ class Tool:
 
     def about(self, param: Param) -> list[str]:
         """The parameter's description and the tool's sentences that name it or one of its values."""
-        names = [param.name, *param.values]
-        return [param.description, *(s for s in self.sentences if any(mentions(s, n) for n in names))]
+        found = self._about.get(param.name)
+        if found is None or found[0] is not param:
+            names = [param.name, *param.values]
+            sentences = [s for s in self.sentences if any(mentions(s, n) for n in names)]
+            found = self._about[param.name] = (param, [param.description, *sentences])
+        return found[1]
+
+    @functools.cached_property
+    def _about(self) -> dict[str, tuple[Param, list[str]]]:
+        return {}
 
 
 def _types(schema: dict[str, Any]) -> frozenset[str]:
@@ -286,7 +304,7 @@ def _item_nouns(tools: Sequence[Tool], references: Sequence[Reference]) -> froze
     """Numbered things, things with a typed reference (kind:<id>), and the generic item words."""
     numbered = {r.noun for r in references if r.param.integer}
     typed = {stem(n) for t in tools for text in _texts(t) for n in _TYPED_REF.findall(text)}
-    return frozenset(numbered | typed | stems(GENERIC_ITEM_WORDS))
+    return frozenset(numbered | typed | _GENERIC_STEMS)
 
 
 def _texts(tool: Tool) -> list[str]:

@@ -3,6 +3,7 @@ what a first sentence is."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -21,7 +22,12 @@ _SUFFIXES = (("ies", "y"), ("ions", ""), ("ion", ""), ("ing", ""), ("es", ""), (
 
 def name_words(name: str) -> list[str]:
     """`baseRevisionId` -> base, revision, id; `issue_list` -> issue, list."""
-    return [w.lower() for w in _NAME_WORD.findall(name)] or [name.lower()]
+    return list(_name_words(name))
+
+
+@functools.cache
+def _name_words(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in _NAME_WORD.findall(name)) or (name.lower(),)
 
 
 def tokenise(text: str, *, use_stem: bool = False) -> list[str]:
@@ -41,6 +47,8 @@ def plain_words(text: str) -> list[str]:
     return words
 
 
+# Memoised: a large surface stems the same few thousand words hundreds of thousands of times.
+@functools.cache
 def stem(word: str) -> str:
     """A crude stem, alike for queries and tools: memories -> memory, tasks -> task, stored/store -> stor,
     relations/relate -> relat, blocked -> block. Short words (read, use, is) stay whole."""
