@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from stubs.refusal import Refusal
+
 __all__ = [
     "ACTIVE",
     "MEMORY_TYPES",
@@ -61,20 +63,6 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 }
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
-
-
-class Refusal(Exception):
-    """A call the product's rules reject. The message always names what is allowed."""
-
-    def __init__(self, message: str, allowed: Iterable[object]) -> None:
-        self.allowed = [str(a) for a in allowed]
-        if not self.allowed:
-            raise ValueError("a refusal must name what is allowed")
-        missing = [a for a in self.allowed if a not in message]
-        if missing:
-            message = f"{message} (allowed: {', '.join(self.allowed)})"
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass
