@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-import mcp.types as types
-
 from harness.surface import Access, Kind, KindField, Stub, SurfaceDefinition
-from surfaces._authoring import make_tool, prop
+from surfaces._authoring import ToolData, make_tool, prop
 from surfaces.conderis._lines import action_rows, address, field_list, kind_lines, kinds_phrase
 from surfaces.conderis._shared import cursor_paging, project_id, study, version
 
@@ -46,7 +44,7 @@ def _filters(kind: Kind, design: Design) -> Sequence[KindField]:
     return kind.filters
 
 
-def _recall() -> types.Tool:
+def _recall() -> ToolData:
     return make_tool(
         "recall",
         "Recall a project's memories, active tasks and instructions for the work at hand, ranked by focus. "
@@ -61,7 +59,7 @@ def _recall() -> types.Tool:
     )
 
 
-def _project_get() -> types.Tool:
+def _project_get() -> ToolData:
     return make_tool(
         "project_get",
         "Read a project: name, description, remote (verified or not), public or private, upstream, your "
@@ -72,7 +70,7 @@ def _project_get() -> types.Tool:
     )
 
 
-def _project_store() -> types.Tool:
+def _project_store() -> ToolData:
     return make_tool(
         "project_store",
         "Create or change a project. An omitted value is kept, null clears it.",
@@ -86,7 +84,7 @@ def _project_store() -> types.Tool:
     )
 
 
-def _item_get(kinds: Sequence[Kind]) -> types.Tool:
+def _item_get(kinds: Sequence[Kind]) -> ToolData:
     return make_tool(
         "item_get",
         f"Read one {kinds_phrase(kinds)} with its direct relations and its version. Address per kind:\n"
@@ -105,7 +103,7 @@ def _item_get(kinds: Sequence[Kind]) -> types.Tool:
     )
 
 
-def _item_list(kinds: Sequence[Kind], design: Design) -> types.Tool:
+def _item_list(kinds: Sequence[Kind], design: Design) -> ToolData:
     listed = [k for k in kinds if k.filters]
     active = "" if design.status_filter or not any(k.name == "task" for k in listed) else f" {_ACTIVE}"
     example = ' per kind, for example {"status": "open"}' if design.status_filter else ""
@@ -128,7 +126,7 @@ def _item_list(kinds: Sequence[Kind], design: Design) -> types.Tool:
     )
 
 
-def _item_store(kinds: Sequence[Kind]) -> types.Tool:
+def _item_store(kinds: Sequence[Kind]) -> ToolData:
     stored = [k for k in kinds if k.fields]
     return make_tool(
         "item_store",
@@ -155,7 +153,7 @@ def _item_store(kinds: Sequence[Kind]) -> types.Tool:
     )
 
 
-def _item_action(kinds: Sequence[Kind], design: Design) -> types.Tool:
+def _item_action(kinds: Sequence[Kind], design: Design) -> ToolData:
     acting = [k for k in kinds if k.actions]
     rows = "\n".join(f"- {who}: {actions}" for who, actions in action_rows(acting, design.common_actions))
     if design.versioned_decisions:
@@ -185,7 +183,7 @@ def _item_action(kinds: Sequence[Kind], design: Design) -> types.Tool:
     )
 
 
-def _item_delete(kinds: Sequence[Kind]) -> types.Tool:
+def _item_delete(kinds: Sequence[Kind]) -> ToolData:
     deletable = [k for k in kinds if k.numbered and k.fields]
     return make_tool(
         "item_delete",
@@ -202,7 +200,7 @@ def _item_delete(kinds: Sequence[Kind]) -> types.Tool:
     )
 
 
-def build_eight(kinds: Sequence[Kind], design: Design) -> list[types.Tool]:
+def build_eight(kinds: Sequence[Kind], design: Design) -> list[ToolData]:
     return [
         _recall(),
         _project_get(),
@@ -225,5 +223,5 @@ def _stub(design: Design, fixture: Path | None) -> Stub:
     return eight_stub(design, fixture)
 
 
-def _build(design: Design, kinds: Sequence[Kind]) -> list[types.Tool]:
+def _build(design: Design, kinds: Sequence[Kind]) -> list[ToolData]:
     return build_eight(kinds, design)
