@@ -218,7 +218,7 @@ def eight_tool_surface(name: str, title: str, purpose: str, design: Design) -> S
 
 
 def _stub(design: Design, fixture: Path | None) -> Stub:
-    from stubs.conderis.eight import eight_stub
+    from surfaces.conderis._eight_stub import eight_stub
 
     return eight_stub(design, fixture)
 

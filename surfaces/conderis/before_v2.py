@@ -466,7 +466,7 @@ def _param_note(field: KindField) -> str:
 
 
 def _stub(fixture: Path | None) -> Stub:
-    from stubs.conderis.before_v2 import before_v2_stub
+    from surfaces.conderis.before_v2_stub import before_v2_stub
 
     return before_v2_stub(fixture)
 

@@ -373,7 +373,7 @@ _TOOLS = [
 
 
 def _stub(fixture: Path | None) -> Stub:
-    from stubs.conderis.consistent import consistent_stub
+    from surfaces.conderis.consistent_stub import consistent_stub
 
     return consistent_stub(fixture)
 

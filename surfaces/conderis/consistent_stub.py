@@ -2,7 +2,7 @@
 
 Items are addressed by number, or by ref where they have none; one version guards every content change
 and every task, archive and proposal action; decisions are named values; every list pages with limit
-and cursor. What a call does to the project is decided by stubs.project, as for every other surface.
+and cursor. What a call does to the project is decided by surfaces.conderis.project, as for every other surface.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stubs.conderis._base import GUIDE, Args, ConderisStub, handler_methods, recall
-from stubs.fixture import load_project
-from stubs.project import RELATIONS, DeletionRequest, Item, Project, Proposal, Refusal
-from surfaces.conderis.kinds import MEMORY, PAGE, TASK
+from stubs.refusal import Refusal
+from surfaces.conderis._stub import GUIDE, Args, ConderisStub, handler_methods, recall
+from surfaces.conderis.fixture import load_project
+from surfaces.conderis.kinds import MEMORY, PAGE, RELATIONS, TASK
+from surfaces.conderis.project import DeletionRequest, Item, Project, Proposal
 
 __all__ = ["consistent_stub"]
 

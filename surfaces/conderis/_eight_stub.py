@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.surface import Kind
-from stubs.conderis._base import GUIDE, Args, ConderisStub, handler_methods, recall
-from stubs.fixture import load_project
-from stubs.project import Item, Project, Proposal, Refusal
+from stubs.refusal import Refusal
 from surfaces.conderis._eight import Design
+from surfaces.conderis._stub import GUIDE, Args, ConderisStub, handler_methods, recall
+from surfaces.conderis.fixture import load_project
 from surfaces.conderis.kinds import KINDS
+from surfaces.conderis.project import Item, Project, Proposal
 
 __all__ = ["eight_stub"]
 

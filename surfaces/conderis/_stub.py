@@ -6,7 +6,8 @@ import builtins
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from stubs.project import Project, Refusal
+from stubs.refusal import Refusal
+from surfaces.conderis.project import Project
 
 __all__ = ["GUIDE", "Args", "ConderisStub", "Handler", "handler_methods", "recall"]
 

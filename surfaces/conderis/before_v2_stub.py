@@ -18,9 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stubs.conderis._base import Args, ConderisStub, handler_methods, recall
-from stubs.fixture import load_project
-from stubs.project import MAX_PAGE, PRIORITIES, RELATIONS, HistoryEntry, Item, Project, Proposal, Refusal
+from stubs.refusal import Refusal
+from surfaces.conderis._stub import Args, ConderisStub, handler_methods, recall
+from surfaces.conderis.fixture import load_project
+from surfaces.conderis.kinds import PRIORITIES, RELATIONS
+from surfaces.conderis.project import MAX_PAGE, HistoryEntry, Item, Project, Proposal
 
 __all__ = ["before_v2_stub", "revision_id"]
 
