@@ -1,47 +1,22 @@
-"""The eight tools of tool surface v2, built for any set of kinds.
-
-One module serves both designs on the page: the first (filters tasks by status, every action
-checks the version, archive and relations for any item) and the final one after the #311 sessions
-(Decision 8: active tasks unless includeClosed, proposal actions and relations without version).
-"""
+"""The eight tools of tool surface v2, built for any set of kinds, for both designs on the page
+(`_eight_design`); their handlers are `_eight_stub`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 
-from harness.surface import Access, Kind, KindField, Stub, SurfaceDefinition
+from harness.surface import Access, Kind, SurfaceDefinition
 from surfaces._authoring import ToolData, make_tool, prop
+from surfaces.conderis._eight_design import BATCH_LIMIT, Design, filter_fields, listed, stored
+from surfaces.conderis._eight_stub import eight_stub
 from surfaces.conderis._lines import action_rows, address, field_list, kind_lines, kinds_phrase
 from surfaces.conderis._shared import cursor_paging, project_id, study, version
+from surfaces.conderis.kinds import ACTIVE
 
-__all__ = ["FINAL", "FIRST", "Design", "build_eight", "eight_tool_surface"]
+__all__ = ["build_eight", "eight_tool_surface"]
 
-
-@dataclass(frozen=True)
-class Design:
-    status_filter: bool
-    """Tasks are filtered by status (first design) instead of being the active ones unless includeClosed."""
-    versioned_decisions: bool
-    """Proposal actions and relations check the version too."""
-    common_actions: tuple[str, ...]
-    """Actions offered for any item in one row instead of per kind."""
-
-
-FIRST = Design(
-    status_filter=True, versioned_decisions=True, common_actions=("archive", "restore", "relate", "unrelate")
-)
-FINAL = Design(status_filter=False, versioned_decisions=False, common_actions=())
-
-_ACTIVE = "Tasks are the active ones (open, in progress, blocked) unless includeClosed."
-
-
-def _filters(kind: Kind, design: Design) -> Sequence[KindField]:
-    if design.status_filter and kind.name == "task":
-        return [KindField("status"), *(f for f in kind.filters if f.name != "includeClosed")]
-    return kind.filters
+_ACTIVE = f"Tasks are the active ones ({', '.join(s.replace('_', ' ') for s in ACTIVE)}) unless includeClosed."
 
 
 def _recall() -> ToolData:
@@ -104,14 +79,14 @@ def _item_get(kinds: Sequence[Kind]) -> ToolData:
 
 
 def _item_list(kinds: Sequence[Kind], design: Design) -> ToolData:
-    listed = [k for k in kinds if k.filters]
-    active = "" if design.status_filter or not any(k.name == "task" for k in listed) else f" {_ACTIVE}"
+    listed_kinds = listed(kinds)
+    active = "" if design.status_filter or not any(k.name == "task" for k in listed_kinds) else f" {_ACTIVE}"
     example = ' per kind, for example {"status": "open"}' if design.status_filter else ""
     return make_tool(
         "item_list",
-        f"List or search {kinds_phrase(listed, plural=True)} as short entries.{active} "
+        f"List or search {kinds_phrase(listed_kinds, plural=True)} as short entries.{active} "
         f"filter is a JSON object{example}; allowed keys per kind:\n"
-        f"{kind_lines(listed, lambda k: field_list(_filters(k, design)))}\n"
+        f"{kind_lines(listed_kinds, lambda k: field_list(filter_fields(k, design)))}\n"
         "An unknown filter is refused with the allowed ones.",
         Access.READ,
         {
@@ -127,11 +102,11 @@ def _item_list(kinds: Sequence[Kind], design: Design) -> ToolData:
 
 
 def _item_store(kinds: Sequence[Kind]) -> ToolData:
-    stored = [k for k in kinds if k.fields]
+    stored_kinds = stored(kinds)
     return make_tool(
         "item_store",
-        f"Create or change a {kinds_phrase(stored)}. fields is one JSON object; allowed fields per kind:\n"
-        f"{kind_lines(stored, lambda k: field_list(k.fields))}\n"
+        f"Create or change a {kinds_phrase(stored_kinds)}. fields is one JSON object; allowed fields per kind:\n"
+        f"{kind_lines(stored_kinds, lambda k: field_list(k.fields))}\n"
         "An omitted field is kept, null clears it, an unknown field is refused. A move (parent, position only) "
         "needs no version. Without write permission, or with propose, the change becomes a proposal.",
         Access.WRITE,
@@ -145,7 +120,7 @@ def _item_store(kinds: Sequence[Kind]) -> ToolData:
             "propose": prop("boolean", "Ask for review instead of publishing"),
             "batch": prop(
                 "object",
-                "Up to 100 items instead of fields: {idempotencyKey, source, items: [{key, kind, fields}]}; "
+                f"Up to {BATCH_LIMIT} items instead of fields: {{idempotencyKey, source, items: [{{key, kind, fields}}]}}; "
                 "parent may name an earlier key",
             ),
         },
@@ -214,13 +189,7 @@ def build_eight(kinds: Sequence[Kind], design: Design) -> list[ToolData]:
 
 
 def eight_tool_surface(name: str, title: str, purpose: str, design: Design) -> SurfaceDefinition:
-    return study(name, title, purpose, partial(_build, design), partial(_stub, design))
-
-
-def _stub(design: Design, fixture: Path | None) -> Stub:
-    from surfaces.conderis._eight_stub import eight_stub
-
-    return eight_stub(design, fixture)
+    return study(name, title, purpose, partial(_build, design), partial(eight_stub, design))
 
 
 def _build(design: Design, kinds: Sequence[Kind]) -> list[ToolData]:

@@ -17,6 +17,7 @@ __all__ = [
     "COMMIT",
     "CURRENT_VISIBILITIES",
     "DEFAULTS",
+    "FIXED_AFTER_CREATE",
     "INSTRUCTIONS",
     "KINDS",
     "KIND_FIELDS",
@@ -53,7 +54,7 @@ VISIBILITIES = ("private", "shared", "public")
 CURRENT_VISIBILITIES = tuple(v for v in VISIBILITIES if v != "public")
 RELATIONS = ("blocks", "duplicates", "relates", "parent")
 PROPOSAL_STATES = ("pending", "approved", "rejected", "withdrawn")
-MOVE_FIELDS = frozenset({"parent", "position"})
+MOVE_FIELDS = ("parent", "position")
 """A change of these fields only is a move: no version needed."""
 PROJECT_FIELDS = ("name", "description", "remote")
 """What a call may set on the project itself."""
@@ -197,6 +198,8 @@ REQUIRED_ON_CREATE: dict[str, tuple[str, ...]] = {
     "page": ("title",),
     "instructions": (),
 }
+FIXED_AFTER_CREATE: dict[str, tuple[str, ...]] = {"memory": ("visibility",)}
+"""Fields a change may not alter once the item exists."""
 UNCLEARABLE: dict[str, tuple[str, ...]] = {"task": ("title", "status"), "memory": ("title",), "page": ("title",)}
 """Fields null cannot clear: every titled item keeps its title, a task its status."""
 DEFAULTS: dict[str, dict[str, Any]] = {

@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from stubs.refusal import Refusal
-from surfaces.conderis.kinds import DEFAULTS, MOVE_FIELDS, REQUIRED_ON_CREATE
+from surfaces.conderis.kinds import DEFAULTS, FIXED_AFTER_CREATE, MOVE_FIELDS, REQUIRED_ON_CREATE
 from surfaces.conderis.project._paging import Paging
 from surfaces.conderis.project._proposals import Proposals
 from surfaces.conderis.project._records import HistoryEntry, Item
@@ -119,13 +119,14 @@ class Items(Values, Relations, Proposals, Search, Paging):
                 f"{item.ref} is locked: its deletion was requested; read-only until a person decides", ["read"]
             )
         self.check_fields(item.kind, fields)
-        if item.kind == "memory" and "visibility" in fields and fields["visibility"] != item.fields["visibility"]:
-            current = item.fields["visibility"]
-            raise Refusal(f"visibility is fixed after creation; {item.ref} stays {current}", [current])
+        for name in FIXED_AFTER_CREATE.get(item.kind, ()):
+            if name in fields and fields[name] != item.fields[name]:
+                current = item.fields[name]
+                raise Refusal(f"{name} is fixed after creation; {item.ref} stays {current}", [current])
         if "parent" in fields and fields["parent"] is not None:
             self._check_no_cycle(item, int(fields["parent"]))
         changed = [k for k, v in fields.items() if item.fields.get(k) != v]
-        move = bool(fields) and set(fields) <= MOVE_FIELDS
+        move = bool(fields) and set(fields) <= set(MOVE_FIELDS)
         if move:
             item.fields.update(fields)
             return {
