@@ -120,7 +120,8 @@ def _item_store(kinds: Sequence[Kind]) -> ToolData:
             "propose": prop("boolean", "Ask for review instead of publishing"),
             "batch": prop(
                 "object",
-                f"Up to {BATCH_LIMIT} items instead of fields: {{idempotencyKey, source, items: [{{key, kind, fields}}]}}; "
+                f"Up to {BATCH_LIMIT} items instead of fields: "
+                "{idempotencyKey, source, items: [{key, kind, fields}]}; "
                 "parent may name an earlier key",
             ),
         },

@@ -2,7 +2,8 @@
 
 Items are addressed by number, or by ref where they have none; one version guards every content change
 and every task, archive and proposal action; decisions are named values; every list pages with limit
-and cursor. What a call does to the project is decided by surfaces.conderis.project, as for every other surface.
+and cursor. What a call does to the project is decided by `surfaces.conderis.project`, as for every
+other surface.
 """
 
 from __future__ import annotations
