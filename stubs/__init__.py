@@ -1,8 +1,11 @@
-"""Stub MCP servers: serve a surface from a fixed project, refuse like the real server, log every call."""
+"""Stub MCP servers: serve a surface from a fixed project, refuse like the real server, log every call.
 
-from stubs.calllog import CallLog, CallRecord, read_log
-from stubs.project import Project, Refusal
-from stubs.server import build_server, serve_http
-from stubs.stdio import serve_stdio
+Product-agnostic: the server (`stubs.server`), the gate every call passes (`stubs.gate`), stdio
+(`stubs.stdio`), serving (`stubs.serve`), the call log (`stubs.calllog`) and the refusal. A product's own
+data model and handlers live with its surfaces (the Conderis ones in `surfaces.conderis`). The package
+itself imports only the refusal, so a surface that names one loads no server, SDK or log.
+"""
 
-__all__ = ["CallLog", "CallRecord", "Project", "Refusal", "build_server", "read_log", "serve_http", "serve_stdio"]
+from stubs.refusal import Refusal
+
+__all__ = ["Refusal"]

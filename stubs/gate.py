@@ -21,7 +21,7 @@ from jsonschema.exceptions import ValidationError
 from harness.bounded_json import depth
 from harness.surface import Stub, ref_cycle
 from stubs.calllog import CallLog
-from stubs.project import Refusal
+from stubs.refusal import Refusal
 from stubs.stdio import DEPTH_LIMIT, INVALID_PARAMS, TOO_DEEP
 
 __all__ = ["UNKNOWN_TOOL_ANSWERS", "Gate", "check_arguments"]

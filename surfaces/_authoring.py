@@ -1,17 +1,21 @@
-"""Small helpers for writing a surface: JSON Schema properties, annotations from the access split."""
+"""Small helpers for writing a surface: JSON Schema properties, annotations from the access split.
+
+A tool is written as plain data in its wire form (camelCase keys, as tools/list sends it); the surface
+model validates it as an MCP Tool when the surface is built, so loading a surface imports no MCP SDK.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import mcp.types as types
-
 from harness.surface import Access
 
-__all__ = ["annotations_for", "join_words", "make_tool", "object_schema", "prop"]
+__all__ = ["ToolData", "annotations_for", "join_words", "make_tool", "object_schema", "prop"]
 
 Schema = dict[str, Any]
+ToolData = dict[str, Any]
+"""A tool in wire form: `name`, `description`, `inputSchema`, `annotations`."""
 
 
 def prop(type_: str | list[str], description: str = "", **extra: Any) -> Schema:
@@ -29,11 +33,11 @@ def object_schema(properties: Mapping[str, Schema], required: Sequence[str] = ()
     return schema
 
 
-def annotations_for(access: Access) -> types.ToolAnnotations:
+def annotations_for(access: Access) -> dict[str, bool]:
     """readOnlyHint/destructiveHint as the split says; a write that is not destructive must say so."""
     if access is Access.READ:
-        return types.ToolAnnotations(read_only_hint=True)
-    return types.ToolAnnotations(read_only_hint=False, destructive_hint=access is Access.IRREVERSIBLE)
+        return {"readOnlyHint": True}
+    return {"readOnlyHint": False, "destructiveHint": access is Access.IRREVERSIBLE}
 
 
 def make_tool(
@@ -42,13 +46,13 @@ def make_tool(
     access: Access,
     properties: Mapping[str, Schema],
     required: Sequence[str] = (),
-) -> types.Tool:
-    return types.Tool(
-        name=name,
-        description=description,
-        input_schema=object_schema(properties, required),
-        annotations=annotations_for(access),
-    )
+) -> ToolData:
+    return {
+        "name": name,
+        "description": description,
+        "inputSchema": object_schema(properties, required),
+        "annotations": annotations_for(access),
+    }
 
 
 def join_words(words: Iterable[str], last: str = "or") -> str:

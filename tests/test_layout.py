@@ -4,8 +4,12 @@ surface model alone (and the foundations under it), never on the CLI, the sessio
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT
 
@@ -103,3 +107,28 @@ def test_foundations_import_no_concept() -> None:
 def test_no_module_lies_loose_in_harness_beyond_the_foundations() -> None:
     loose = {name for name in modules() if name.count(".") == 1 and name.startswith("harness.")}
     assert loose - FOUNDATIONS - {"harness.__main__", "harness.pytest_plugin"} == set()
+
+
+LIGHT_COMMAND = """
+import sys
+from harness.cli import main
+try:
+    main({args!r})
+except SystemExit as done:
+    assert not done.code, done.code
+loaded = sorted({{m.split(".")[0] for m in sys.modules}} & {{"mcp", "mcp_types"}})
+print(",".join(loaded), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [["list"], ["list", "--format", "json"], ["--help"]])
+def test_listing_the_surfaces_and_the_help_import_no_mcp_sdk(args: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", LIGHT_COMMAND.format(args=args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == ""

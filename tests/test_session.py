@@ -211,7 +211,7 @@ def test_runs_needed_grows_with_noise_and_shrinks_with_the_difference() -> None:
 
 
 def test_checks_catch_the_silent_failures() -> None:
-    from stubs.fixture import load_project
+    from surfaces.conderis.fixture import load_project
 
     scenario = load_scenario("six-tasks")
     initial = load_project().dump()

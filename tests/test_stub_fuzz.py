@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from harness.surface import SurfaceDefinition, resolve
-from stubs import project as domain
 from stubs.calllog import CallLog, read_log
 from stubs.serve import start_stub, surface_for_serving
 from stubs.server import build_server
 from stubs.stdio import DEPTH_LIMIT
+from surfaces.conderis import kinds as domain
+from surfaces.conderis.project import Project
 from tests.rawstdio import RawStdioClient, serve_argv
 
 CALLS_PER_SURFACE = 2_000
@@ -100,7 +101,7 @@ def served(request: pytest.FixtureRequest) -> Iterator[Served]:
     log = CallLog()
     server = build_server(surface, stub, log)
     words = vocabulary(definition, list(surface.tools))
-    if isinstance(project, domain.Project):
+    if isinstance(project, Project):
         words.update({project.info.id, *project.assignee_names(), *(p.ref for p in project.proposals.values())})
         words.update(i.ref for i in project.personal.values())
     with start_blocking_portal() as portal:

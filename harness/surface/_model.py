@@ -105,7 +105,8 @@ def _as_tool(value: object, origin: str) -> Tool:
         ) from None
 
 
-BuildFunction = Callable[[Sequence[Kind]], Sequence["Tool"]]
+BuildFunction = Callable[[Sequence[Kind]], Sequence["Tool | dict[str, Any]"]]
+"""Builds a surface's tools for the kinds given: MCP Tools, or dicts in wire form validated as Tools."""
 
 
 class Stub(Protocol):

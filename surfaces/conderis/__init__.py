@@ -1,0 +1,6 @@
+"""The Conderis study as one domain folder, as tau2-bench keeps a domain: the kinds and the values of their
+fields (`kinds`), the fixed project's data model (`project`) and its fixture (`fixture`, `fixtures/`), and
+each surface's tools beside its handlers: `before_v2` and `before_v2_stub`, `consistent` and
+`consistent_stub`, `v2` and `v2_first` over `_eight` and `_eight_stub`, with their two designs as data in
+`_eight_design`. The tool modules share `_shared`, `_lines` and `_per_kind`; the handler modules `_stub`.
+"""

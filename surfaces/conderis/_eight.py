@@ -1,52 +1,25 @@
-"""The eight tools of tool surface v2, built for any set of kinds.
-
-One module serves both designs on the page: the first (filters tasks by status, every action
-checks the version, archive and relations for any item) and the final one after the #311 sessions
-(Decision 8: active tasks unless includeClosed, proposal actions and relations without version).
-"""
+"""The eight tools of tool surface v2, built for any set of kinds, for both designs on the page
+(`_eight_design`); their handlers are `_eight_stub`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 
-import mcp.types as types
-
-from harness.surface import Access, Kind, KindField, Stub, SurfaceDefinition
-from surfaces._authoring import make_tool, prop
+from harness.surface import Access, Kind, SurfaceDefinition
+from surfaces._authoring import ToolData, make_tool, prop
+from surfaces.conderis._eight_design import BATCH_LIMIT, Design, filter_fields, listed, stored
+from surfaces.conderis._eight_stub import eight_stub
 from surfaces.conderis._lines import action_rows, address, field_list, kind_lines, kinds_phrase
 from surfaces.conderis._shared import cursor_paging, project_id, study, version
+from surfaces.conderis.kinds import ACTIVE
 
-__all__ = ["FINAL", "FIRST", "Design", "build_eight", "eight_tool_surface"]
+__all__ = ["build_eight", "eight_tool_surface"]
 
-
-@dataclass(frozen=True)
-class Design:
-    status_filter: bool
-    """Tasks are filtered by status (first design) instead of being the active ones unless includeClosed."""
-    versioned_decisions: bool
-    """Proposal actions and relations check the version too."""
-    common_actions: tuple[str, ...]
-    """Actions offered for any item in one row instead of per kind."""
+_ACTIVE = f"Tasks are the active ones ({', '.join(s.replace('_', ' ') for s in ACTIVE)}) unless includeClosed."
 
 
-FIRST = Design(
-    status_filter=True, versioned_decisions=True, common_actions=("archive", "restore", "relate", "unrelate")
-)
-FINAL = Design(status_filter=False, versioned_decisions=False, common_actions=())
-
-_ACTIVE = "Tasks are the active ones (open, in progress, blocked) unless includeClosed."
-
-
-def _filters(kind: Kind, design: Design) -> Sequence[KindField]:
-    if design.status_filter and kind.name == "task":
-        return [KindField("status"), *(f for f in kind.filters if f.name != "includeClosed")]
-    return kind.filters
-
-
-def _recall() -> types.Tool:
+def _recall() -> ToolData:
     return make_tool(
         "recall",
         "Recall a project's memories, active tasks and instructions for the work at hand, ranked by focus. "
@@ -61,7 +34,7 @@ def _recall() -> types.Tool:
     )
 
 
-def _project_get() -> types.Tool:
+def _project_get() -> ToolData:
     return make_tool(
         "project_get",
         "Read a project: name, description, remote (verified or not), public or private, upstream, your "
@@ -72,7 +45,7 @@ def _project_get() -> types.Tool:
     )
 
 
-def _project_store() -> types.Tool:
+def _project_store() -> ToolData:
     return make_tool(
         "project_store",
         "Create or change a project. An omitted value is kept, null clears it.",
@@ -86,7 +59,7 @@ def _project_store() -> types.Tool:
     )
 
 
-def _item_get(kinds: Sequence[Kind]) -> types.Tool:
+def _item_get(kinds: Sequence[Kind]) -> ToolData:
     return make_tool(
         "item_get",
         f"Read one {kinds_phrase(kinds)} with its direct relations and its version. Address per kind:\n"
@@ -105,15 +78,15 @@ def _item_get(kinds: Sequence[Kind]) -> types.Tool:
     )
 
 
-def _item_list(kinds: Sequence[Kind], design: Design) -> types.Tool:
-    listed = [k for k in kinds if k.filters]
-    active = "" if design.status_filter or not any(k.name == "task" for k in listed) else f" {_ACTIVE}"
+def _item_list(kinds: Sequence[Kind], design: Design) -> ToolData:
+    listed_kinds = listed(kinds)
+    active = "" if design.status_filter or not any(k.name == "task" for k in listed_kinds) else f" {_ACTIVE}"
     example = ' per kind, for example {"status": "open"}' if design.status_filter else ""
     return make_tool(
         "item_list",
-        f"List or search {kinds_phrase(listed, plural=True)} as short entries.{active} "
+        f"List or search {kinds_phrase(listed_kinds, plural=True)} as short entries.{active} "
         f"filter is a JSON object{example}; allowed keys per kind:\n"
-        f"{kind_lines(listed, lambda k: field_list(_filters(k, design)))}\n"
+        f"{kind_lines(listed_kinds, lambda k: field_list(filter_fields(k, design)))}\n"
         "An unknown filter is refused with the allowed ones.",
         Access.READ,
         {
@@ -128,12 +101,12 @@ def _item_list(kinds: Sequence[Kind], design: Design) -> types.Tool:
     )
 
 
-def _item_store(kinds: Sequence[Kind]) -> types.Tool:
-    stored = [k for k in kinds if k.fields]
+def _item_store(kinds: Sequence[Kind]) -> ToolData:
+    stored_kinds = stored(kinds)
     return make_tool(
         "item_store",
-        f"Create or change a {kinds_phrase(stored)}. fields is one JSON object; allowed fields per kind:\n"
-        f"{kind_lines(stored, lambda k: field_list(k.fields))}\n"
+        f"Create or change a {kinds_phrase(stored_kinds)}. fields is one JSON object; allowed fields per kind:\n"
+        f"{kind_lines(stored_kinds, lambda k: field_list(k.fields))}\n"
         "An omitted field is kept, null clears it, an unknown field is refused. A move (parent, position only) "
         "needs no version. Without write permission, or with propose, the change becomes a proposal.",
         Access.WRITE,
@@ -147,7 +120,8 @@ def _item_store(kinds: Sequence[Kind]) -> types.Tool:
             "propose": prop("boolean", "Ask for review instead of publishing"),
             "batch": prop(
                 "object",
-                "Up to 100 items instead of fields: {idempotencyKey, source, items: [{key, kind, fields}]}; "
+                f"Up to {BATCH_LIMIT} items instead of fields: "
+                "{idempotencyKey, source, items: [{key, kind, fields}]}; "
                 "parent may name an earlier key",
             ),
         },
@@ -155,7 +129,7 @@ def _item_store(kinds: Sequence[Kind]) -> types.Tool:
     )
 
 
-def _item_action(kinds: Sequence[Kind], design: Design) -> types.Tool:
+def _item_action(kinds: Sequence[Kind], design: Design) -> ToolData:
     acting = [k for k in kinds if k.actions]
     rows = "\n".join(f"- {who}: {actions}" for who, actions in action_rows(acting, design.common_actions))
     if design.versioned_decisions:
@@ -185,7 +159,7 @@ def _item_action(kinds: Sequence[Kind], design: Design) -> types.Tool:
     )
 
 
-def _item_delete(kinds: Sequence[Kind]) -> types.Tool:
+def _item_delete(kinds: Sequence[Kind]) -> ToolData:
     deletable = [k for k in kinds if k.numbered and k.fields]
     return make_tool(
         "item_delete",
@@ -202,7 +176,7 @@ def _item_delete(kinds: Sequence[Kind]) -> types.Tool:
     )
 
 
-def build_eight(kinds: Sequence[Kind], design: Design) -> list[types.Tool]:
+def build_eight(kinds: Sequence[Kind], design: Design) -> list[ToolData]:
     return [
         _recall(),
         _project_get(),
@@ -216,14 +190,8 @@ def build_eight(kinds: Sequence[Kind], design: Design) -> list[types.Tool]:
 
 
 def eight_tool_surface(name: str, title: str, purpose: str, design: Design) -> SurfaceDefinition:
-    return study(name, title, purpose, partial(_build, design), partial(_stub, design))
+    return study(name, title, purpose, partial(_build, design), partial(eight_stub, design))
 
 
-def _stub(design: Design, fixture: Path | None) -> Stub:
-    from stubs.conderis.eight import eight_stub
-
-    return eight_stub(design, fixture)
-
-
-def _build(design: Design, kinds: Sequence[Kind]) -> list[types.Tool]:
+def _build(design: Design, kinds: Sequence[Kind]) -> list[ToolData]:
     return build_eight(kinds, design)

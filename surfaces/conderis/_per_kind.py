@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import mcp.types as types
-
 from harness.surface import Kind, KindField, KindTool, StubFactory, SurfaceDefinition
-from surfaces._authoring import make_tool, prop
+from surfaces._authoring import ToolData, make_tool, prop
 from surfaces.conderis._shared import study
 
 __all__ = ["Conventions", "OwnedTool", "build_per_kind", "per_kind_surface"]
@@ -21,7 +19,7 @@ __all__ = ["Conventions", "OwnedTool", "build_per_kind", "per_kind_surface"]
 class OwnedTool:
     """A tool and the kinds it serves; it is part of the list when any of them is, or always if none."""
 
-    tool: types.Tool
+    tool: ToolData
     kinds: tuple[str, ...] = ()
 
 
@@ -43,7 +41,7 @@ class Conventions:
     param_note: Callable[[KindField], str] = _plain_note
 
 
-def kind_tool(kind: Kind, spec: KindTool, conventions: Conventions) -> types.Tool:
+def kind_tool(kind: Kind, spec: KindTool, conventions: Conventions) -> ToolData:
     properties: dict[str, Any] = {"projectId": conventions.project}
     properties.update({conventions.param_name(f): prop(f.type, conventions.param_note(f)) for f in spec.params})
     if spec.verb == "list":
@@ -52,7 +50,7 @@ def kind_tool(kind: Kind, spec: KindTool, conventions: Conventions) -> types.Too
     return make_tool(f"{kind.name}_{spec.verb}", spec.summary, spec.access, properties, required)
 
 
-def build_per_kind(owned: Sequence[OwnedTool], kinds: Sequence[Kind], conventions: Conventions) -> list[types.Tool]:
+def build_per_kind(owned: Sequence[OwnedTool], kinds: Sequence[Kind], conventions: Conventions) -> list[ToolData]:
     """The series' own tools for the kinds it knows, then the tools of each kind it does not know."""
     present = {k.name for k in kinds}
     known = {name for o in owned for name in o.kinds}
@@ -63,7 +61,7 @@ def build_per_kind(owned: Sequence[OwnedTool], kinds: Sequence[Kind], convention
     return tools
 
 
-def _build(owned: Sequence[OwnedTool], conventions: Conventions, kinds: Sequence[Kind]) -> list[types.Tool]:
+def _build(owned: Sequence[OwnedTool], conventions: Conventions, kinds: Sequence[Kind]) -> list[ToolData]:
     return build_per_kind(owned, kinds, conventions)
 
 

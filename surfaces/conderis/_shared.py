@@ -7,6 +7,7 @@ from typing import Any
 from harness.surface import BuildFunction, StubFactory, SurfaceDefinition
 from surfaces._authoring import prop
 from surfaces.conderis.kinds import COMMIT, KINDS
+from surfaces.conderis.project import DEFAULT_PAGE, MAX_PAGE
 
 __all__ = ["cursor_paging", "offset_paging", "project_id", "study", "version"]
 
@@ -21,15 +22,15 @@ def version(note: str = "Version read with item_get") -> Schema:
     return prop("integer", note)
 
 
-def cursor_paging(default: int = 20, maximum: int = 100) -> dict[str, Schema]:
-    """The one paging contract of the newer surfaces: limit and an opaque cursor."""
+def cursor_paging(default: int = DEFAULT_PAGE, maximum: int = MAX_PAGE) -> dict[str, Schema]:
+    """The one paging contract of the newer surfaces: limit and an opaque cursor (the project's `page`)."""
     return {
         "limit": prop("integer", f"Entries per page (default {default}, at most {maximum})"),
         "cursor": prop("string", "nextCursor of the previous answer (it has total, hasMore, nextCursor)"),
     }
 
 
-def offset_paging(default: int = 20, maximum: int = 100) -> dict[str, Schema]:
+def offset_paging(default: int = DEFAULT_PAGE, maximum: int = MAX_PAGE) -> dict[str, Schema]:
     return {
         "offset": prop("integer", "Number of results to skip"),
         "limit": prop("integer", f"Maximum number of results (default {default}, max {maximum})"),

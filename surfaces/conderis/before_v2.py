@@ -10,16 +10,35 @@ in one list, limit only in two; and `kind` meaning the relation type in the rela
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Sequence
 
-from harness.surface import Access, KindField, Stub
-from surfaces._authoring import make_tool, prop
+from harness.surface import Access, KindField
+from surfaces._authoring import join_words, make_tool, prop
 from surfaces.conderis._per_kind import Conventions, OwnedTool, per_kind_surface
 from surfaces.conderis._shared import offset_paging, project_id
+from surfaces.conderis.before_v2_stub import (
+    DEFAULT_DEPTH,
+    ITEM_GET_REFS,
+    MAX_DEPTH,
+    QUEUE_LIMIT,
+    SCOPES,
+    SEARCH_KINDS,
+    SEARCH_LIMIT,
+    TASK_LIST_LIMIT,
+    TASK_PATCH_FIELDS,
+    before_v2_stub,
+)
+from surfaces.conderis.kinds import DEFAULTS, MEMORY_TYPES, PRIORITIES, RELATIONS, STATUSES
 
 __all__ = ["SURFACE"]
 
 R, W, X = Access.READ, Access.WRITE, Access.IRREVERSIBLE
+
+
+def _values(words: Sequence[str], default: str = "") -> str:
+    """`a, b or c.`, then the default if there is one."""
+    return f"{join_words(words)}." + (f" Default {default}." if default else "")
+
 
 _PROJECT = project_id("The id of the project.")
 _APPROVE_RULE = "Requires moderation rights in the project."
@@ -27,7 +46,7 @@ _RELATION = {
     "projectId": _PROJECT,
     "sourceNumber": prop("integer", "The number of the source item."),
     "targetNumber": prop("integer", "The number of the target item."),
-    "kind": prop("string", "blocks, duplicates, relates or parent."),
+    "kind": prop("string", _values(RELATIONS)),
 }
 
 
@@ -122,8 +141,10 @@ _TOOLS = [
             {
                 "projectId": _PROJECT,
                 "number": prop("integer", "The number of the item, e.g. 14."),
-                "ref": prop("string", "instructions or proposal:<id>."),
-                "depth": prop("integer", "Levels of relations to include. Default 1, maximum 3."),
+                "ref": prop("string", _values(ITEM_GET_REFS)),
+                "depth": prop(
+                    "integer", f"Levels of relations to include. Default {DEFAULT_DEPTH}, maximum {MAX_DEPTH}."
+                ),
             },
             ["projectId"],
         )
@@ -147,13 +168,13 @@ _TOOLS = [
     OwnedTool(
         make_tool(
             "relation_list",
-            "Lists the relations of an item (blocks, duplicates, relates, parent). kind returns one type only. Each "
+            f"Lists the relations of an item ({', '.join(RELATIONS)}). kind returns one type only. Each "
             "entry names the other item with number, title and kind.",
             R,
             {
                 "projectId": _PROJECT,
                 "number": prop("integer", "The number of the item."),
-                "kind": prop("string", "blocks, duplicates, relates or parent."),
+                "kind": prop("string", _values(RELATIONS)),
             },
             ["projectId", "number"],
         )
@@ -177,10 +198,10 @@ _TOOLS = [
             {
                 "projectId": _PROJECT,
                 "assignee": prop("string", "Only tasks of this assignee."),
-                "priority": prop("string", "low, normal, high or urgent."),
+                "priority": prop("string", _values(PRIORITIES)),
                 "parent": prop("integer", "Only subtasks of this task."),
                 "includeClosed": prop("boolean", "Include completed and canceled tasks."),
-                **_limit(50, "tasks"),
+                **_limit(TASK_LIST_LIMIT, "tasks"),
             },
             ["projectId"],
         ),
@@ -196,9 +217,9 @@ _TOOLS = [
             {
                 "projectId": _PROJECT,
                 "query": prop("string", "The text to search for."),
-                "kind": prop("string", "memory, page or task."),
+                "kind": prop("string", _values(SEARCH_KINDS)),
                 "includeArchived": prop("boolean", "Include archived items and closed tasks."),
-                **offset_paging(),
+                **offset_paging(SEARCH_LIMIT),
             },
             ["projectId", "query"],
         )
@@ -209,7 +230,7 @@ _TOOLS = [
             "Lists the pending proposals of a project: changes to memories, pages and the instructions waiting for "
             "a moderator, with proposal id, target, author, explanation and version.",
             R,
-            {"projectId": _PROJECT, **_limit(20, "proposals")},
+            {"projectId": _PROJECT, **_limit(QUEUE_LIMIT, "proposals")},
             ["projectId"],
         ),
         ("proposal",),
@@ -234,8 +255,8 @@ _TOOLS = [
                 "summary": prop("string", "One or two sentences that recall shows in place of the content."),
                 "content": prop("string", "The full text of the memory; Markdown is allowed."),
                 "tags": prop("array", 'Tags to find the memory by, e.g. ["build", "ci"].', items={"type": "string"}),
-                "type": prop("string", "decision, convention, fact, howto or note."),
-                "scope": prop("string", "project, personal or organization. Default project."),
+                "type": prop("string", _values(MEMORY_TYPES)),
+                "scope": prop("string", _values(SCOPES, default=SCOPES[0])),
                 "visibility": prop(
                     "string",
                     "private (only you), shared (project members) or public (everyone). Default shared.",
@@ -289,7 +310,7 @@ _TOOLS = [
                 "projectId": _PROJECT,
                 "title": prop("string", "A short title of the task."),
                 "content": prop("string", "The description of the task in Markdown."),
-                "priority": prop("string", "low, normal, high or urgent. Default normal."),
+                "priority": prop("string", _values(PRIORITIES, default=DEFAULTS["task"]["priority"])),
                 "assignee": prop("string", "Email address of a person or reference of an agent (task_assignee_list)."),
                 "parent": prop("integer", "The number of the parent task, to create a subtask."),
             },
@@ -301,9 +322,9 @@ _TOOLS = [
         make_tool(
             "task_patch",
             'Changes fields of a task. patch is a JSON object with the fields to change, e.g. {"title": "New '
-            'title", "priority": "high"}. Allowed fields: title, content, status, priority, assignee, parent; '
-            "null clears a field. Unknown fields are refused. status is open, in_progress, blocked, completed or "
-            "canceled. Pass the version you read; if the task changed since, the call is refused.",
+            f'title", "priority": "high"}}. Allowed fields: {", ".join(TASK_PATCH_FIELDS)}; '
+            f"null clears a field. Unknown fields are refused. status is {_values(STATUSES)} "
+            "Pass the version you read; if the task changed since, the call is refused.",
             W,
             {
                 "projectId": _PROJECT,
@@ -465,12 +486,6 @@ def _param_note(field: KindField) -> str:
     return f"The number of the {field.name}." if field.type == "integer" else f"The {field.name}."
 
 
-def _stub(fixture: Path | None) -> Stub:
-    from stubs.conderis.before_v2 import before_v2_stub
-
-    return before_v2_stub(fixture)
-
-
 SURFACE = per_kind_surface(
     "before-v2",
     "Before v2",
@@ -482,5 +497,5 @@ SURFACE = per_kind_surface(
         param_name=_param_name,
         param_note=_param_note,
     ),
-    _stub,
+    before_v2_stub,
 )

@@ -9,14 +9,21 @@ consolidation changes (one tool serving every kind) is left as it was.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from harness.surface import Access, Kind, Stub
-from surfaces._authoring import make_tool, prop
+from harness.surface import Access, Kind
+from surfaces._authoring import join_words, make_tool, prop
 from surfaces.conderis._per_kind import Conventions, OwnedTool, per_kind_surface
 from surfaces.conderis._shared import cursor_paging, project_id, version
-from surfaces.conderis.kinds import MEMORY, PAGE, TASK
+from surfaces.conderis.consistent_stub import (
+    ARCHIVE_ACTIONS,
+    BLOCK_ACTIONS,
+    DECISIONS,
+    SEARCH_KINDS,
+    TASK_CREATE_FIELDS,
+    consistent_stub,
+)
+from surfaces.conderis.kinds import FIXED_AFTER_CREATE, MEMORY, PAGE, TASK, UNCLEARABLE
 
 __all__ = ["SURFACE"]
 
@@ -29,16 +36,16 @@ _PAGING = cursor_paging()
 _KEEP = "An omitted field is kept, null clears it."
 _PROPOSE = "Without write permission, or with propose, the change becomes a proposal."
 _VERSIONED = {"version": version()}
-_KEPT = {"title", "status", "visibility"}  # a title and a status are never cleared; visibility is fixed
 _TASK_ACTION = {"projectId": _PROJECT, "number": _NUMBER, **_VERSIONED}
 
 
 def _fields(kind: Kind, clearable: bool = False) -> dict[str, Any]:
     """A kind's fields as parameters, named as item_store's lines name them; null clears where it may."""
     fields: dict[str, Any] = {}
+    kept = (*UNCLEARABLE.get(kind.name, ()), *FIXED_AFTER_CREATE.get(kind.name, ()))
     for field in kind.fields:
         extra = {"items": {"type": "string"}} if field.type == "array" else {}
-        type_: str | list[str] = [field.type, "null"] if clearable and field.name not in _KEPT else field.type
+        type_: str | list[str] = [field.type, "null"] if clearable and field.name not in kept else field.type
         fields[field.name] = prop(type_, field.note, **extra)
     return fields
 
@@ -52,7 +59,7 @@ def _proposing() -> dict[str, Any]:
 
 
 def _decision(what: str) -> dict[str, Any]:
-    return {"decision": prop("string", f"approve or reject{what}"), "reason": prop("string")}
+    return {"decision": prop("string", f"{join_words(DECISIONS)}{what}"), "reason": prop("string")}
 
 
 _TOOLS = [
@@ -179,7 +186,7 @@ _TOOLS = [
             {
                 "projectId": _PROJECT,
                 "query": prop("string"),
-                "kind": prop("string", "task, memory or page"),
+                "kind": prop("string", join_words(SEARCH_KINDS)),
                 "includeArchived": prop("boolean", "Archived memories and pages too"),
                 "includeClosed": prop("boolean", "Closed tasks too"),
                 **_PAGING,
@@ -228,7 +235,7 @@ _TOOLS = [
             "task_create",
             "Create a task; with parent, a subtask.",
             W,
-            {"projectId": _PROJECT, **{k: v for k, v in _fields(TASK).items() if k != "status"}},
+            {"projectId": _PROJECT, **{k: v for k, v in _fields(TASK).items() if k in TASK_CREATE_FIELDS}},
             ["projectId", "title"],
         ),
         ("task",),
@@ -272,7 +279,7 @@ _TOOLS = [
                 "projectId": _PROJECT,
                 "number": _NUMBER,
                 **_VERSIONED,
-                "action": prop("string", "block or unblock"),
+                "action": prop("string", join_words(BLOCK_ACTIONS)),
                 "reason": prop("string"),
             },
             ["projectId", "number", "version", "action"],
@@ -308,7 +315,7 @@ _TOOLS = [
                 "projectId": _PROJECT,
                 "number": _NUMBER,
                 **_VERSIONED,
-                "action": prop("string", "archive or restore"),
+                "action": prop("string", join_words(ARCHIVE_ACTIONS)),
             },
             ["projectId", "number", "version", "action"],
         )
@@ -372,17 +379,11 @@ _TOOLS = [
 ]
 
 
-def _stub(fixture: Path | None) -> Stub:
-    from stubs.conderis.consistent import consistent_stub
-
-    return consistent_stub(fixture)
-
-
 SURFACE = per_kind_surface(
     "consistent",
     "Consistency fixes only",
     "The 27 old tools with the inconsistencies fixed and descriptions cut to v2 length, plus task_block.",
     _TOOLS,
     Conventions(project=_PROJECT, paging=lambda kind: dict(_PAGING)),
-    _stub,
+    consistent_stub,
 )

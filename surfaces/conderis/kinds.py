@@ -1,4 +1,5 @@
-"""The item kinds of Conderis, as data every Conderis surface renders in its own way.
+"""The item kinds of Conderis and the values of their fields: the one definition the tool builders render,
+each surface in its own way, and the project model and the handlers check against.
 
 Field and filter lists follow the design page's newest version; `COMMIT` is its growth example
 (#299, commits on tasks): commits come from the remote, so agents only link them to tasks.
@@ -6,11 +7,66 @@ Field and filter lists follow the design page's newest version; `COMMIT` is its 
 
 from __future__ import annotations
 
+from typing import Any
+
 from harness.surface import Access, Kind, KindAction, KindField, KindTool
 
-__all__ = ["COMMIT", "INSTRUCTIONS", "KINDS", "MEMORY", "PAGE", "PROPOSAL", "TASK"]
+__all__ = [
+    "ACTIVE",
+    "ARCHIVABLE",
+    "COMMIT",
+    "CURRENT_VISIBILITIES",
+    "DEFAULTS",
+    "FIXED_AFTER_CREATE",
+    "INSTRUCTIONS",
+    "KINDS",
+    "KIND_FIELDS",
+    "MEMORY",
+    "MEMORY_TYPES",
+    "MOVE_FIELDS",
+    "PAGE",
+    "PRIORITIES",
+    "PROJECT_FIELDS",
+    "PROPOSAL",
+    "PROPOSAL_ACTIONS",
+    "PROPOSAL_STATES",
+    "RELATIONS",
+    "REQUIRED_ON_CREATE",
+    "SETTABLE_STATUSES",
+    "STATUSES",
+    "STATUS_ACTIONS",
+    "TASK",
+    "TASK_ACTIONS",
+    "TASK_ACTION_NAMES",
+    "UNCLEARABLE",
+    "VISIBILITIES",
+]
+
+STATUSES = ("open", "in_progress", "blocked", "completed", "canceled")
+ACTIVE = ("open", "in_progress", "blocked")
+STATUS_ACTIONS = {"blocked": "block", "completed": "complete"}
+"""Statuses a task reaches only by its action: a block carries its reason, a completion is its own event."""
+SETTABLE_STATUSES = tuple(s for s in STATUSES if s not in STATUS_ACTIONS)
+PRIORITIES = ("low", "normal", "high", "urgent")
+MEMORY_TYPES = ("decision", "convention", "fact", "howto", "note")
+VISIBILITIES = ("private", "shared", "public")
+"""Every visibility a stored memory may have; `public` is gone from the newer surfaces."""
+CURRENT_VISIBILITIES = tuple(v for v in VISIBILITIES if v != "public")
+RELATIONS = ("blocks", "duplicates", "relates", "parent")
+PROPOSAL_STATES = ("pending", "approved", "rejected", "withdrawn")
+MOVE_FIELDS = ("parent", "position")
+"""A change of these fields only is a move: no version needed."""
+PROJECT_FIELDS = ("name", "description", "remote")
+"""What a call may set on the project itself."""
 
 _RELATE = (KindAction("relate"), KindAction("unrelate"))
+_ARCHIVE = (KindAction("archive"), KindAction("restore"), *_RELATE)
+TASK_ACTIONS = (
+    KindAction("claim"),
+    KindAction("complete"),
+    KindAction("block", "reason required"),
+    KindAction("unblock"),
+)
 
 TASK = Kind(
     name="task",
@@ -19,7 +75,7 @@ TASK = Kind(
     fields=(
         KindField("title"),
         KindField("content"),
-        KindField("status", note="open, in_progress, canceled"),
+        KindField("status", note=", ".join(SETTABLE_STATUSES)),
         KindField("priority"),
         KindField("assignee"),
         KindField("parent", "integer"),
@@ -30,13 +86,7 @@ TASK = Kind(
         KindField("parent", "integer"),
         KindField("includeClosed", "boolean"),
     ),
-    actions=(
-        KindAction("claim"),
-        KindAction("complete"),
-        KindAction("block", "reason required"),
-        KindAction("unblock"),
-        *_RELATE,
-    ),
+    actions=(*TASK_ACTIONS, *_RELATE),
 )
 
 MEMORY = Kind(
@@ -50,7 +100,7 @@ MEMORY = Kind(
         KindField("content"),
         KindField("tags", "array"),
         KindField("type"),
-        KindField("visibility", note="private, shared"),
+        KindField("visibility", note=", ".join(CURRENT_VISIBILITIES)),
         KindField("expiresAt"),
     ),
     filters=(
@@ -60,7 +110,7 @@ MEMORY = Kind(
         KindField("includeArchived", "boolean"),
         KindField("includeExpired", "boolean"),
     ),
-    actions=(KindAction("archive"), KindAction("restore"), *_RELATE),
+    actions=_ARCHIVE,
 )
 
 PAGE = Kind(
@@ -74,7 +124,7 @@ PAGE = Kind(
         KindField("position", "integer"),
     ),
     filters=(KindField("parent", "integer"), KindField("includeArchived", "boolean")),
-    actions=(KindAction("archive"), KindAction("restore"), *_RELATE),
+    actions=_ARCHIVE,
 )
 
 PROPOSAL = Kind(
@@ -136,3 +186,25 @@ COMMIT = Kind(
 )
 
 KINDS = (TASK, MEMORY, PAGE, PROPOSAL, INSTRUCTIONS)
+
+KIND_FIELDS: dict[str, tuple[str, ...]] = {k.name: tuple(f.name for f in k.fields) for k in KINDS if k.fields}
+"""The fields of each kind as the project stores them; a surface may accept fewer."""
+TASK_ACTION_NAMES = tuple(a.name for a in TASK_ACTIONS)
+PROPOSAL_ACTIONS = tuple(a.name for a in PROPOSAL.actions)
+ARCHIVABLE = tuple(k.name for k in KINDS if any(a.name == "archive" for a in k.actions))
+REQUIRED_ON_CREATE: dict[str, tuple[str, ...]] = {
+    "task": ("title",),
+    "memory": ("title", "content"),
+    "page": ("title",),
+    "instructions": (),
+}
+FIXED_AFTER_CREATE: dict[str, tuple[str, ...]] = {"memory": ("visibility",)}
+"""Fields a change may not alter once the item exists."""
+UNCLEARABLE: dict[str, tuple[str, ...]] = {"task": ("title", "status"), "memory": ("title",), "page": ("title",)}
+"""Fields null cannot clear: every titled item keeps its title, a task its status."""
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "task": {"content": "", "status": "open", "priority": "normal", "assignee": None, "parent": None},
+    "memory": {"summary": "", "tags": [], "type": "note", "visibility": "shared", "expiresAt": None},
+    "page": {"content": "", "parent": None, "position": 0},
+    "instructions": {"content": ""},
+}

@@ -1,6 +1,7 @@
 """Tool surface v2, final design: eight tools as the page's newest version describes them."""
 
-from surfaces.conderis._eight import FINAL, eight_tool_surface
+from surfaces.conderis._eight import eight_tool_surface
+from surfaces.conderis._eight_design import FINAL
 
 __all__ = ["SURFACE"]
 

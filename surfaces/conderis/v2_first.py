@@ -1,6 +1,7 @@
 """Tool surface v2 as first designed: item_list filters tasks by status, every action checks the version."""
 
-from surfaces.conderis._eight import FIRST, eight_tool_surface
+from surfaces.conderis._eight import eight_tool_surface
+from surfaces.conderis._eight_design import FIRST
 
 __all__ = ["SURFACE"]
 

@@ -9,13 +9,37 @@ from pathlib import Path
 from typing import Any
 
 from harness.surface import Kind
-from stubs.conderis._base import GUIDE, Args, ConderisStub, handler_methods, recall
-from stubs.fixture import load_project
-from stubs.project import Item, Project, Proposal, Refusal
-from surfaces.conderis._eight import Design
-from surfaces.conderis.kinds import KINDS
+from stubs.refusal import Refusal
+from surfaces.conderis._eight_design import BATCH_LIMIT, Design, filter_fields, listed, stored
+from surfaces.conderis._stub import (
+    GUIDE,
+    Args,
+    ConderisStub,
+    handler_methods,
+    new_project_id,
+    no_public_visibility,
+    personal_memory_fields,
+    recall,
+)
+from surfaces.conderis.fixture import load_project
+from surfaces.conderis.kinds import (
+    CURRENT_VISIBILITIES,
+    KINDS,
+    MEMORY_TYPES,
+    PRIORITIES,
+    PROJECT_FIELDS,
+    PROPOSAL_STATES,
+    SETTABLE_STATUSES,
+    STATUS_ACTIONS,
+    STATUSES,
+)
+from surfaces.conderis.project import Item, Project, Proposal
 
 __all__ = ["eight_stub"]
+
+LISTS = ("task", "memory", "page", "proposal")
+STORES = ("task", "memory", "page", "instructions")
+"""The kinds these handlers list and store; a kind grown in beyond them is refused like an unknown one."""
 
 SORTS = {
     "task": ("number", "priority", "title"),
@@ -23,7 +47,6 @@ SORTS = {
     "page": ("number", "position", "title"),
 }
 PRIORITY_ORDER = {"urgent": 0, "high": 1, "normal": 2, "low": 3}
-BATCH_LIMIT = 100
 
 
 def eight_stub(design: Design, fixture: Path | None = None, kinds: Sequence[Kind] = KINDS) -> ConderisStub:
@@ -44,10 +67,7 @@ class _Handlers:
         return self.kinds[name]
 
     def _filters(self, kind: Kind) -> list[str]:
-        names = [f.name for f in kind.filters]
-        if self.design.status_filter and kind.name == "task":
-            names = ["status", *(n for n in names if n != "includeClosed")]
-        return names
+        return [f.name for f in filter_fields(kind, self.design)]
 
     def _target(self, args: Args) -> Item | Proposal:
         which = args.one_of(["number", "ref"])
@@ -83,8 +103,8 @@ class _Handlers:
         return self.p.view(target, args.int("offset"), args.int("take"))
 
     def item_list(self, args: Args) -> Any:
-        listed = [k.name for k in self.kinds.values() if k.filters and k.name in ("task", "memory", "page", "proposal")]
-        kind = self._kind(args.str("kind"), listed, "listed")
+        served = [k.name for k in listed(self.kinds.values()) if k.name in LISTS]
+        kind = self._kind(args.str("kind"), served, "listed")
         filters = args.obj("filter") or {}
         allowed = self._filters(kind)
         unknown = [f for f in filters if f not in allowed]
@@ -98,7 +118,7 @@ class _Handlers:
             self.p.check_project(args.str("projectId"))
         if kind.name == "proposal":
             proposals = self.p.proposal_list(
-                state=_filter_str(filters, "state", ("pending", "approved", "rejected", "withdrawn")) or "pending",
+                state=_filter_str(filters, "state", PROPOSAL_STATES) or "pending",
                 author=_filter_str(filters, "author"),
                 target_kind=_filter_str(filters, "targetKind", ("memory", "page", "task", "instructions")),
             )
@@ -106,12 +126,12 @@ class _Handlers:
         if kind.name == "task":
             statuses = None
             if "status" in filters:
-                status = _filter_str(filters, "status", ("open", "in_progress", "blocked", "completed", "canceled"))
+                status = _filter_str(filters, "status", STATUSES)
                 statuses = [status] if status else None
             items = self.p.tasks(
                 statuses=statuses,
                 include_closed=_filter_bool(filters, "includeClosed"),
-                priority=_filter_str(filters, "priority", ("low", "normal", "high", "urgent")),
+                priority=_filter_str(filters, "priority", PRIORITIES),
                 assignee=_filter_str(filters, "assignee"),
                 parent=_filter_int(filters, "parent"),
                 query=query,
@@ -121,9 +141,9 @@ class _Handlers:
             if tags is not None and (not isinstance(tags, list) or not all(isinstance(t, str) for t in tags)):
                 raise Refusal('filter tags must be a list of strings, e.g. ["build"]', ["list of strings"])
             items = self.p.memories(
-                type_=_filter_str(filters, "type", ("decision", "convention", "fact", "howto", "note")),
+                type_=_filter_str(filters, "type", MEMORY_TYPES),
                 tags=tags,
-                visibility=_filter_str(filters, "visibility", ("private", "shared")),
+                visibility=_filter_str(filters, "visibility", CURRENT_VISIBILITIES),
                 include_archived=_filter_bool(filters, "includeArchived"),
                 include_expired=_filter_bool(filters, "includeExpired"),
                 query=query,
@@ -159,12 +179,12 @@ class _Handlers:
     # -- write -----------------------------------------------------------------------------------
 
     def project_store(self, args: Args) -> Any:
-        values = {k: args.values[k] for k in ("name", "description", "remote") if args.given(k)}
+        values = {k: args.values[k] for k in PROJECT_FIELDS if args.given(k)}
         if values.get("name", "x") is None:
             raise Refusal("a project needs a name; null clears description or remote only", ["description", "remote"])
         if not args.has("projectId"):
             name = args.need("name", args.str("name"))
-            new_id = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-") or "project"
+            new_id = new_project_id(name)
             if new_id in [x["id"] for x in self.p.project_entries()]:
                 raise Refusal(
                     f"a project {new_id!r} exists; change it with projectId or pick another name", ["projectId"]
@@ -180,20 +200,17 @@ class _Handlers:
     def _check_store_fields(self, kind: Kind, fields: dict[str, Any]) -> None:
         self.p.check_fields(kind.name, fields, self._allowed_fields(kind))
         status = fields.get("status")
-        if kind.name == "task" and status in ("blocked", "completed"):
-            action = "block" if status == "blocked" else "complete"
-            settable = ["open", "in_progress", "canceled"]
+        if kind.name == "task" and status in STATUS_ACTIONS:
+            action = STATUS_ACTIONS[status]
             raise Refusal(
-                f"status {status} is set with item_action {action}; status values here: {', '.join(settable)}",
-                settable,
+                f"status {status} is set with item_action {action}; status values here: {', '.join(SETTABLE_STATUSES)}",
+                SETTABLE_STATUSES,
             )
-        if kind.name == "memory" and fields.get("visibility") == "public":
-            raise Refusal("visibility public is gone; visibility values: private, shared", ["private", "shared"])
+        if kind.name == "memory":
+            no_public_visibility(fields)
 
     def item_store(self, args: Args) -> Any:
-        storable = [
-            k.name for k in self.kinds.values() if k.fields and k.name in ("task", "memory", "page", "instructions")
-        ]
+        storable = [k.name for k in stored(self.kinds.values()) if k.name in STORES]
         kind = self._kind(args.str("kind"), storable, "stored")
         if args.has("batch"):
             if args.has("fields") or args.has("number"):
@@ -218,10 +235,8 @@ class _Handlers:
         if not personal:
             self.p.check_project(args.str("projectId"))
         if not args.has("number"):
-            if personal and fields.get("visibility", "private") != "private":
-                raise Refusal("a memory without projectId is personal; visibility: private", ["private"])
             if personal:
-                fields = {**fields, "visibility": "private"}
+                fields = personal_memory_fields(fields)
             return self.p.create(kind.name, fields, propose=propose, reason=reason, personal=personal)
         if personal:
             raise Refusal(

@@ -18,22 +18,36 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stubs.conderis._base import Args, ConderisStub, handler_methods, recall
-from stubs.fixture import load_project
-from stubs.project import MAX_PAGE, PRIORITIES, RELATIONS, HistoryEntry, Item, Project, Proposal, Refusal
+from stubs.refusal import Refusal
+from surfaces.conderis._stub import Args, ConderisStub, handler_methods, recall
+from surfaces.conderis.fixture import load_project
+from surfaces.conderis.kinds import KIND_FIELDS, MOVE_FIELDS, PRIORITIES, PROJECT_FIELDS, RELATIONS
+from surfaces.conderis.project import MAX_PAGE, HistoryEntry, Item, Project, Proposal
 
-__all__ = ["before_v2_stub", "revision_id"]
+__all__ = [
+    "DEFAULT_DEPTH",
+    "ITEM_GET_REFS",
+    "MAX_DEPTH",
+    "QUEUE_LIMIT",
+    "SCOPES",
+    "SEARCH_KINDS",
+    "SEARCH_LIMIT",
+    "TASK_LIST_LIMIT",
+    "TASK_PATCH_FIELDS",
+    "before_v2_stub",
+    "revision_id",
+]
 
-TASK_PATCH_FIELDS = ("title", "content", "status", "priority", "assignee", "parent")
+TASK_PATCH_FIELDS = KIND_FIELDS["task"]
 TASK_CREATE_FIELDS = ("title", "content", "priority", "assignee", "parent")
-MEMORY_FIELDS = ("title", "summary", "content", "tags", "type", "visibility", "expiresAt")
-PAGE_TEXT = ("title", "content")
-PAGE_MOVE = ("parent", "position")
-PROJECT_FIELDS = ("name", "description", "remote")
+MEMORY_FIELDS = KIND_FIELDS["memory"]
+PAGE_MOVE = MOVE_FIELDS
+PAGE_TEXT = tuple(f for f in KIND_FIELDS["page"] if f not in PAGE_MOVE)
 REVISIONED = ("memory", "page", "instructions")
 SCOPES = ("project", "personal", "organization")
 SEARCH_KINDS = ("memory", "page", "task")
 ITEM_GET_REFS = ("instructions", "proposal:<id>")
+DEFAULT_DEPTH = 1
 MAX_DEPTH = 3
 TASK_LIST_LIMIT = 50
 SEARCH_LIMIT = 20
@@ -279,7 +293,7 @@ class _Handlers:
     def item_get(self, args: Args) -> Any:
         self._project(args)
         depth = args.int("depth")
-        depth = 1 if depth is None else depth
+        depth = DEFAULT_DEPTH if depth is None else depth
         if not 1 <= depth <= MAX_DEPTH:
             raise Refusal(f"depth must be between 1 and {MAX_DEPTH}", [1, MAX_DEPTH])
         if args.one_of(["number", "ref"]) == "ref":

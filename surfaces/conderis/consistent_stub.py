@@ -2,7 +2,8 @@
 
 Items are addressed by number, or by ref where they have none; one version guards every content change
 and every task, archive and proposal action; decisions are named values; every list pages with limit
-and cursor. What a call does to the project is decided by stubs.project, as for every other surface.
+and cursor. What a call does to the project is decided by `surfaces.conderis.project`, as for every
+other surface.
 """
 
 from __future__ import annotations
@@ -11,18 +12,38 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stubs.conderis._base import GUIDE, Args, ConderisStub, handler_methods, recall
-from stubs.fixture import load_project
-from stubs.project import RELATIONS, DeletionRequest, Item, Project, Proposal, Refusal
-from surfaces.conderis.kinds import MEMORY, PAGE, TASK
+from stubs.refusal import Refusal
+from surfaces.conderis._stub import (
+    GUIDE,
+    Args,
+    ConderisStub,
+    handler_methods,
+    new_project_id,
+    no_public_visibility,
+    personal_memory_fields,
+    recall,
+)
+from surfaces.conderis.fixture import load_project
+from surfaces.conderis.kinds import MEMORY, PAGE, PROJECT_FIELDS, RELATIONS, SETTABLE_STATUSES, TASK
+from surfaces.conderis.project import DeletionRequest, Item, Project, Proposal
 
-__all__ = ["consistent_stub"]
+__all__ = [
+    "ARCHIVE_ACTIONS",
+    "BLOCK_ACTIONS",
+    "DECISIONS",
+    "SEARCH_KINDS",
+    "TASK_CREATE_FIELDS",
+    "consistent_stub",
+]
 
 MEMORY_FIELDS = [f.name for f in MEMORY.fields]
 PAGE_FIELDS = [f.name for f in PAGE.fields]
 TASK_FIELDS = [f.name for f in TASK.fields]
-PROJECT_FIELDS = ["name", "description", "remote"]
-SETTABLE_STATUSES = ["open", "in_progress", "canceled"]
+TASK_CREATE_FIELDS = [n for n in TASK_FIELDS if n != "status"]
+"""A new task is open: task_create takes every task field but status."""
+BLOCK_ACTIONS = ("block", "unblock")
+ARCHIVE_ACTIONS = ("archive", "restore")
+DECISIONS = ("approve", "reject")
 STATUS_TOOLS = {"blocked": "task_block (action block, with a reason)", "completed": "task_complete"}
 SEARCH_KINDS = ("task", "memory", "page")
 
@@ -194,7 +215,7 @@ class _Handlers:
 
     def project_create(self, args: Args) -> Any:
         name: str = args.need("name", args.str("name"))
-        new_id = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-") or "project"
+        new_id = new_project_id(name)
         if new_id in [x["id"] for x in self.p.project_entries()]:
             raise Refusal(
                 f"a project {new_id!r} exists; change it with project_update or pick another name",
@@ -217,8 +238,7 @@ class _Handlers:
 
     def memory_store(self, args: Args) -> Any:
         fields = _given(args, MEMORY_FIELDS)
-        if fields.get("visibility") == "public":
-            raise Refusal("visibility public is gone; visibility values: private, shared", ["private", "shared"])
+        no_public_visibility(fields)
         propose, reason = args.bool("propose"), args.str("reason")
         if args.has("number") and args.has("ref"):
             raise Refusal("give number (a project memory) or ref (a personal one), not both", ["number", "ref"])
@@ -238,9 +258,7 @@ class _Handlers:
         if args.has("projectId"):
             self._project(args)
             return self.p.create("memory", fields, propose=args.bool("propose"), reason=args.str("reason"))
-        if fields.get("visibility", "private") != "private":
-            raise Refusal("a memory without projectId is personal; visibility: private", ["private"])
-        return self.p.create("memory", {**fields, "visibility": "private"}, personal=True)
+        return self.p.create("memory", personal_memory_fields(fields), personal=True)
 
     def page_store(self, args: Args) -> Any:
         self._project(args)
@@ -269,7 +287,7 @@ class _Handlers:
 
     def task_create(self, args: Args) -> Any:
         self._project(args)
-        return self.p.create("task", _given(args, [n for n in TASK_FIELDS if n != "status"]))
+        return self.p.create("task", _given(args, TASK_CREATE_FIELDS))
 
     def task_patch(self, args: Args) -> Any:
         task = self._numbered(args, ["task"])
@@ -308,7 +326,7 @@ class _Handlers:
         return self._task_action(args, "complete")
 
     def task_block(self, args: Args) -> Any:
-        action = _choice(args, "action", ["block", "unblock"])
+        action = _choice(args, "action", BLOCK_ACTIONS)
         if action == "block" and not args.has("reason"):
             raise Refusal("block needs a reason: what the task waits for", ["reason"])
         return self._task_action(args, action)
@@ -320,7 +338,7 @@ class _Handlers:
     # -- proposals, archive, relations -----------------------------------------------------------
 
     def proposal_review(self, args: Args) -> Any:
-        decision = _choice(args, "decision", ["approve", "reject"])
+        decision = _choice(args, "decision", DECISIONS)
         proposal = self._proposal(args)
         return self.p.decide(
             proposal, decision, reason=args.str("reason"), version=args.int("version"), check_version=True
@@ -331,7 +349,7 @@ class _Handlers:
         return self.p.decide(proposal, "withdraw", reason=None, version=args.int("version"), check_version=True)
 
     def item_archive(self, args: Args) -> Any:
-        action = _choice(args, "action", ["archive", "restore"])
+        action = _choice(args, "action", ARCHIVE_ACTIONS)
         item = self._numbered(args)
         return self.p.archive(item, action == "restore", version=args.int("version"), check_version=True)
 
@@ -367,7 +385,7 @@ class _Handlers:
         return self._paged(args, pending)
 
     def privacy_deletion_review(self, args: Args) -> Any:
-        decision = _choice(args, "decision", ["approve", "reject"])
+        decision = _choice(args, "decision", DECISIONS)
         self._project(args)
         ref: str = args.need("ref", args.str("ref"))
         known = [f"deletion:{i}" for i in self.p.deletions]

@@ -6,9 +6,21 @@ import builtins
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from stubs.project import Project, Refusal
+from stubs.refusal import Refusal
+from surfaces.conderis.kinds import CURRENT_VISIBILITIES
+from surfaces.conderis.project import Project
 
-__all__ = ["GUIDE", "Args", "ConderisStub", "Handler", "handler_methods", "recall"]
+__all__ = [
+    "GUIDE",
+    "Args",
+    "ConderisStub",
+    "Handler",
+    "handler_methods",
+    "new_project_id",
+    "no_public_visibility",
+    "personal_memory_fields",
+    "recall",
+]
 
 GUIDE = (
     "Conderis system guide (stub). A project holds tasks, memories, pages and proposals, each item with a "
@@ -106,3 +118,23 @@ def recall(project: Project, args: Args) -> str:
         return project.recall(args.str("focus"), max_chars, personal_only=True)
     project.check_project(args.str("projectId"))
     return project.recall(args.str("focus"), max_chars)
+
+
+def new_project_id(name: str) -> str:
+    """The id a project created by name gets: its letters and digits, lower case, the rest dashes."""
+    return "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-") or "project"
+
+
+def no_public_visibility(fields: Mapping[str, Any]) -> None:
+    """The newer surfaces dropped visibility public: a memory is private or shared."""
+    if fields.get("visibility") == "public":
+        raise Refusal(
+            f"visibility public is gone; visibility values: {', '.join(CURRENT_VISIBILITIES)}", CURRENT_VISIBILITIES
+        )
+
+
+def personal_memory_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A memory stored without projectId is personal, so private."""
+    if fields.get("visibility", "private") != "private":
+        raise Refusal("a memory without projectId is personal; visibility: private", ["private"])
+    return {**fields, "visibility": "private"}

@@ -1,15 +1,16 @@
-"""Loading the fixed project from its JSON fixture (format documented in stubs/fixtures/README.md)."""
+"""Loading the fixed project from its JSON fixture (format documented in fixtures/README.md beside this module)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
 from harness.files import read_json
-from stubs.project import (
-    KIND_FIELDS,
+from surfaces.conderis.kinds import KIND_FIELDS
+from surfaces.conderis.project import (
     Caller,
     HistoryEntry,
     Item,
@@ -22,7 +23,7 @@ from stubs.project import (
 
 __all__ = ["DEFAULT_FIXTURE", "FixtureError", "load_project"]
 
-DEFAULT_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "conderis.json"
+DEFAULT_FIXTURE = Path(str(resources.files("surfaces.conderis") / "fixtures" / "conderis.json"))
 FORMAT = "toolsurface-fixture/1"
 
 
