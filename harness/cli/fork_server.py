@@ -1,5 +1,5 @@
 """The stub fork server, in its own process (`python -m harness.cli.fork_server`): it imports the SDK, the
-surfaces and the CLI once, then for each launcher (`harness.session.stub_launch`) forks a child that runs the
+surfaces and the CLI once, then for each launcher (`harness.stub_launch`) forks a child that runs the
 launcher's command line, `toolsurface serve ...`, on the launcher's pipes, directory and environment.
 
 The server ends when the study closes its stdin (or the study itself dies), ending any child still there.
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.session._stub_fork import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
-from harness.session.stub_launch import LENGTH, NUMBER, receive_exactly
+from harness.stub_launch import LENGTH, NUMBER, receive_exactly
 
 
 def _warm(specs: Sequence[str]) -> None:

@@ -2,7 +2,7 @@
 
 Starting `toolsurface serve` costs about 0.45 s of CPU, nearly all of it importing the MCP SDK; a study of
 many short runs (the script agent, a fast local model) spends most of its time there. The fork server
-listens on a Unix socket (`harness.cli.fork_server`, its own process); `harness.session.stub_launch` hands it a run's pipes and arguments and it forks a child
+listens on a Unix socket (`harness.cli.fork_server`, its own process); `harness.stub_launch` hands it a run's pipes and arguments and it forks a child
 that serves on them at once. Children are forks of a process that never served, so each starts from the
 fixture exactly as a fresh process would.
 
@@ -50,7 +50,7 @@ class ForkServer:
     socket_path: str
 
     def command(self, args: Sequence[str]) -> list[str]:
-        return ["-m", "harness.session.stub_launch", self.socket_path, *args]
+        return ["-m", "harness.stub_launch", self.socket_path, *args]
 
 
 class StartingForkServer:

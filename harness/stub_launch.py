@@ -1,4 +1,4 @@
-"""`python -m harness.session.stub_launch SOCKET ARGS...`: start `toolsurface ARGS...` as a fork of a warm stub server.
+"""`python -m harness.stub_launch SOCKET ARGS...`: start `toolsurface ARGS...` as a fork of a warm stub server.
 
 This is the command an agent is given to start its stub. It imports almost nothing: it hands its own
 stdin, stdout and stderr, arguments, directory and environment to the fork server listening on SOCKET
@@ -86,7 +86,7 @@ def launch(path: str, args: list[str]) -> int:
 
 def main() -> None:
     if len(sys.argv) < 3:
-        print("usage: python -m harness.session.stub_launch SOCKET ARGS...", file=sys.stderr)
+        print("usage: python -m harness.stub_launch SOCKET ARGS...", file=sys.stderr)
         raise SystemExit(2)
     raise SystemExit(launch(sys.argv[1], sys.argv[2:]))
 
