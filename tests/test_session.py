@@ -325,3 +325,41 @@ def test_a_replay_asked_for_more_runs_than_were_recorded_is_one_line(tmp_path: P
     )  # fmt: skip
     assert run.returncode == 2 and "replays 3 recorded runs of v2; --runs 4 asks for more" in run.stderr
     assert not (tmp_path / "out" / "runs").exists()
+
+
+@pytest.fixture(scope="module")
+def seed_study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("seed")
+    for surface in ("before-v2", "v2"):
+        run = run_cli(
+            "session", "run", "--agent", "script", "--scenario", "six-tasks-seed", "--surface", surface, "--runs", "3",
+            "--out", str(out), timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+    return out
+
+
+def test_the_gate_on_the_seeds_replayed_runs_gives_the_seeds_verdict(seed_study: Path) -> None:
+    run = run_cli("gate", str(seed_study), "--baseline", "before-v2", "--candidate", "v2")
+    assert run.returncode == 0, run.stderr
+    first, last = run.stdout.strip().splitlines()
+    assert first.startswith("Gate (six-tasks-seed): met. The list is 6,731 characters against 19,204, and v2 needed")
+    assert "1 refused call in 3 runs against 2 in 3 runs for before-v2" in first and "runs per surface" in first
+    assert last == "Gate: met."
+
+
+def test_a_candidate_whose_refusals_per_run_rise_fails_the_gate(seed_study: Path) -> None:
+    run = run_cli("gate", str(seed_study), "--baseline", "v2", "--candidate", "before-v2", "--max-chars", "100000")
+    assert run.returncode == 1
+    assert "refused calls per run rose" in run.stdout and run.stdout.strip().endswith("Gate: not met.")
+
+
+def test_a_candidate_over_its_budget_fails_the_gate(seed_study: Path) -> None:
+    run = run_cli("gate", str(seed_study), "--baseline", "before-v2", "--candidate", "v2", "--max-chars", "5000")
+    assert run.returncode == 1 and "over the 5,000 it may have" in run.stdout
+
+
+def test_a_gate_without_runs_of_both_surfaces_cannot_judge(seed_study: Path) -> None:
+    run = run_cli("gate", str(seed_study), "--baseline", "before-v2", "--candidate", "consistent")
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+    assert "cannot judge: no scenario of the study has runs of both before-v2 and consistent" in run.stderr

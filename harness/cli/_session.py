@@ -229,3 +229,28 @@ def model_endpoint_command(
         click.echo(f"serving the {spec} model endpoint at {server.url}; records in {log_path}", err=True)
         while not stop.wait(0.5):
             pass
+
+
+@main.command("gate")
+@click.argument("study", type=click.Path(path_type=Path))
+@click.option("--baseline", required=True, help="The surface the candidate must beat (e.g. before-v2).")
+@click.option("--candidate", required=True, help="The surface under judgement (e.g. v2).")
+@click.option(
+    "--max-chars",
+    type=click.IntRange(min=0),
+    help="Largest list the candidate may have (default: half the baseline's).",
+)
+def gate_command(study: Path, baseline: str, candidate: str, max_chars: int | None) -> None:
+    """Apply the seed's gate to a study: exit 0 met, 1 not met, 2 when it cannot be judged."""
+    from harness.measure import measure
+    from harness.session import find_runs, judge_gate
+    from harness.surface import resolve
+
+    def chars_of(surface: str) -> int:
+        return measure([resolve(surface)], tokens=False, growth=False).surfaces[0].chars
+
+    verdict = judge_gate(find_runs([study]), baseline, candidate, chars_of, max_chars)
+    for line in verdict.lines():
+        click.echo(line)
+    if not verdict.met:
+        raise SystemExit(1)

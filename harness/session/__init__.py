@@ -1,6 +1,7 @@
 """Sessions: studies of agents against the stubs, their records, scenarios, checks, scoring and replay."""
 
 from harness.session._config import AgentChoice, StudyConfig, parse_agent_choice, parse_shard, run_folder_name
+from harness.session._gate import GateJudgement, GateVerdict, judge_gate
 from harness.session._record import (
     RUN_FORMAT,
     CheckRecord,
@@ -42,6 +43,8 @@ __all__ = [
     "Comparison",
     "ErrorGroup",
     "ForkServer",
+    "GateJudgement",
+    "GateVerdict",
     "OutcomeFailure",
     "PlannedRun",
     "RefusalGroup",
@@ -67,6 +70,7 @@ __all__ = [
     "find_runs",
     "fork_available",
     "fork_server",
+    "judge_gate",
     "parse_agent_choice",
     "parse_shard",
     "pass_hat_k",
