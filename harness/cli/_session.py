@@ -33,7 +33,12 @@ def session_group() -> None:
 )
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per surface.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at a time.")
-@click.option("--scenario", default="six-tasks", show_default=True, help="Scenario name or JSON file.")
+@click.option(
+    "--scenario",
+    default="six-tasks",
+    show_default=True,
+    help="Scenario name or JSON file (runs of another scenario than six-tasks are named after it).",
+)
 @click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True, help="Seconds per run.")
 @click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)

@@ -15,9 +15,12 @@ from harness.report._bundle import (
     table_from_frame,
 )
 from harness.report._page import OWN_VIEWS, render_page
+from harness.report._seed import BUNDLED_SEED, SEED_FORMAT, SeedContext, SeedFigure, compare_seed, load_seed
 
 __all__ = [
+    "BUNDLED_SEED",
     "OWN_VIEWS",
+    "SEED_FORMAT",
     "BundleCall",
     "BundleChart",
     "BundleRun",
@@ -27,10 +30,14 @@ __all__ = [
     "Chart",
     "Report",
     "ReportBundle",
+    "SeedContext",
+    "SeedFigure",
     "SeedRow",
     "Table",
     "build_bundle",
     "build_report",
+    "compare_seed",
+    "load_seed",
     "render_page",
     "seed_row",
     "table_from_frame",

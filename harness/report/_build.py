@@ -15,7 +15,7 @@ from harness.files import ensure_directory, write_atomic
 if TYPE_CHECKING:
     import pandas as pd
 
-    from harness.analyze import Findability
+    from harness.analyze import Findability, RoundTrip
     from harness.measure import Measurable, Measurement
     from harness.report._bundle import SeedRow
     from harness.session import Study
@@ -213,6 +213,7 @@ class AnalysisTables:
 
     tables: list[Table]
     findability: Findability
+    roundtrip: RoundTrip
 
 
 def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> AnalysisTables:
@@ -289,7 +290,47 @@ def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> Analy
         ),
         Table("lint_findings", "Lint findings", pd.DataFrame(findings), f"toolsurface lint {names}"),
     ]
-    return AnalysisTables(tables, found)
+    return AnalysisTables(tables, found, trip)
+
+
+def _seed_value(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, list):
+        return ", ".join(_seed_value(v) for v in value)
+    return str(value)
+
+
+def _seed_table(rows: Sequence[SeedRow], out: Path) -> Table:
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        [
+            {
+                "figure": r.what,
+                "surface": r.surface or "-",
+                "tool": r.tool or "-",
+                "unit": r.unit,
+                "seed": _seed_value(r.seed),
+                "ours": _seed_value(r.ours),
+                "difference": f"{r.difference:+.1%}" if r.difference is not None else "-",
+                "within band": {True: "yes", False: "no", None: "-"}[r.within_band],
+                "seed lines": ", ".join(map(str, r.seed_lines)) or "-",
+            }
+            for r in rows
+        ]
+    )
+    note = (
+        "Each figure the seed gives, beside ours: the difference is (ours - seed) / seed; bands are chars within 10 %,"
+        " tokens within 15 %, counts exact, ranges as given (surfaces/conderis/seed.json)."
+    )
+    return Table("seed", "The seed's figures beside ours", frame, f"toolsurface report --out {out}", note)
 
 
 # -- charts ----------------------------------------------------------------------------------------
@@ -464,17 +505,21 @@ def build_report(
     html_page: bool = False,
     extra_sections: Sequence[Section] = (),
     seed: Seed = (),
+    seed_figures: Path | None = None,
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 
-    `seed`: seed comparison rows for the page (harness.report_bundle.SeedRow, or mappings of its fields)."""
+    `seed_figures`: a seed figures file (`toolsurface-seed-figures/1`) whose figures are compared with ours in
+    a table of their own and on the page; the bundled study's own when the bundled surfaces are reported.
+    `seed`: seed comparison rows given as they are (records or mappings of their fields)."""
     from harness.measure import measure
     from harness.session import find_runs, score_study
     from harness.surface import BUNDLED_ORDER, resolve_all
 
     specs = list(surfaces or BUNDLED_ORDER)
     # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
-    study = score_study(find_runs(study_dirs)) if study_dirs else None
+    records = find_runs(study_dirs) if study_dirs else []
+    study = score_study(records) if study_dirs else None
     ensure_directory(out / "tables")
     ensure_directory(out / "charts")
     report = Report(out)
@@ -521,6 +566,16 @@ def build_report(
                 f"toolsurface report {_quote([str(d) for d in study_dirs])}",
             )
         )
+    if seed_figures is None and surfaces is None:
+        from harness.report._seed import BUNDLED_SEED
+
+        seed_figures = BUNDLED_SEED
+    if seed_figures is not None:
+        from harness.report._seed import SeedContext, compare_seed, load_seed
+
+        rows = compare_seed(load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records)))
+        seed = [*seed, *rows]
+        report.tables.append(_seed_table(rows, out))
     for table in report.tables:
         report.files.append(write_atomic(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
         records = json.loads(table.frame.to_json(orient="records"))

@@ -1,6 +1,14 @@
 """Sessions: studies of agents against the stubs, their records, scenarios, checks, scoring and replay."""
 
-from harness.session._config import AgentChoice, StudyConfig, parse_agent_choice, parse_shard, run_folder_name
+from harness.session._config import (
+    DEFAULT_SCENARIO,
+    AgentChoice,
+    StudyConfig,
+    parse_agent_choice,
+    parse_shard,
+    run_folder_name,
+    run_label,
+)
 from harness.session._gate import GateJudgement, GateVerdict, judge_gate
 from harness.session._record import (
     RUN_FORMAT,
@@ -37,6 +45,7 @@ from harness.session._study import StudyOutcome, agent_choices, run_session_stud
 from harness.session._undelivered import undelivered_calls
 
 __all__ = [
+    "DEFAULT_SCENARIO",
     "RUN_FORMAT",
     "AgentChoice",
     "CheckRecord",
@@ -79,6 +88,7 @@ __all__ = [
     "replay_runs",
     "replay_table",
     "run_folder_name",
+    "run_label",
     "run_session_study",
     "run_study",
     "runs_needed",

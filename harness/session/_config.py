@@ -13,7 +13,17 @@ from harness.endpoint import EndpointSpec
 from harness.errors import ToolsurfaceError
 from harness.scenario import Scenario
 
-__all__ = ["AgentChoice", "StudyConfig", "parse_agent_choice", "parse_shard", "run_folder_name"]
+__all__ = [
+    "DEFAULT_SCENARIO",
+    "AgentChoice",
+    "StudyConfig",
+    "parse_agent_choice",
+    "parse_shard",
+    "run_folder_name",
+    "run_label",
+]
+
+DEFAULT_SCENARIO = "six-tasks"
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,13 @@ class StudyConfig:
     def harness_client(self) -> bool:
         """Some agent's stub is started by toolsurface's own MCP client (script, openai)."""
         return any(choice.agent.harness_client for choice in self.agents)
+
+
+def run_label(choice: AgentChoice, scenario: str, index: int) -> str:
+    """A run's folder under its surface's: AGENT-MODE-rNNN, with the scenario named unless it is the default, so
+    one study folder holds the runs of several scenarios (six-tasks and the seed's replays, say)."""
+    named = "" if scenario == DEFAULT_SCENARIO else f"-{run_folder_name(scenario)}"
+    return f"{choice.label}{named}-r{index + 1:03d}"
 
 
 def run_folder_name(surface: str) -> str:

@@ -36,7 +36,7 @@ from harness.agents.base import (
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
 from harness.errors import ToolsurfaceError
 from harness.scenario import CheckInput, evaluate, load_script, sessions_dir
-from harness.session._config import AgentChoice, StudyConfig, run_folder_name
+from harness.session._config import AgentChoice, StudyConfig, run_folder_name, run_label
 from harness.session._record import (
     CheckRecord,
     RefusalRecord,
@@ -163,7 +163,7 @@ def plan_study(config: StudyConfig) -> list[PlannedRun]:
             scripts = _scripts_for(config, choice, definition.name)
             for index in range(config.runs):
                 script = scripts[index] if scripts is not None else None
-                run_dir = config.out / "runs" / folder / f"{choice.label}-r{index + 1:03d}"
+                run_dir = config.out / "runs" / folder / run_label(choice, config.scenario.name, index)
                 planned.append(
                     PlannedRun(
                         _surface_spec(spec),
