@@ -104,7 +104,10 @@ def test_v2_first_to_v2_changes_two_descriptions_and_nothing_that_breaks() -> No
     assert [t.name for t in result.tools] == ["item_list", "item_action"]
     assert result.cls is NON_BREAKING and result.unchanged == 6
     for tool in result.tools:
-        assert tool.description_changed and not tool.parameters and not tool.annotations
+        assert tool.description_changed and not tool.annotations
+        # Decision 8: approve and reject need a reason once they need no version; the rest is unchanged.
+        described = [(p.name, p.change) for p in tool.parameters]
+        assert described == ([("reason", "description")] if tool.name == "item_action" else []), described
         assert f"| `{tool.name}` | changed | NON_BREAKING | {tool.chars.before:,} → {tool.chars.after:,}" in run.stdout
     assert f"({result.chars.delta:+,})" in run.stdout and result.chars.delta > 0
 

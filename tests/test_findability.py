@@ -71,7 +71,7 @@ def assert_one_line_error(run: Run, *needles: str) -> None:
 # The seed's bars, with the faithful bundled surfaces.
 
 
-def test_the_bundled_queries_are_the_seeds_six_for_all_four_surfaces() -> None:
+def test_the_bundled_queries_are_the_seeds_six_for_every_bundled_surface() -> None:
     queries = load_queries().queries
     assert [q.text for q in queries] == SIX
     for q in queries:

@@ -43,7 +43,7 @@ def test_every_table_has_csv_and_json(report: Path) -> None:
     stems = {p.stem for p in tables.glob("*.csv")}
     assert stems == {p.stem for p in tables.glob("*.json")} and len(stems) >= 8
     sizes = json.loads((tables / "list_size.json").read_text(encoding="utf-8"))
-    assert [r["surface"] for r in sizes["rows"]] == ["before-v2", "consistent", "v2-first", "v2"]
+    assert [r["surface"] for r in sizes["rows"]] == ["before-v2", "consistent", "v2-first", "v2", "v2-live"]
     assert sizes["command"].startswith("toolsurface measure")
     sessions = (tables / "sessions.csv").read_text(encoding="utf-8")
     assert "memory_store" in sessions and "includeClosed" in sessions

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import mcp.types as types
 import pytest
 
 from harness.surface import SurfaceDefinition, resolve
+from surfaces.conderis._eight_design import CORRECTIONS, FINAL, LIVE, corrected
 from surfaces.conderis.kinds import COMMIT, KINDS
+from surfaces.conderis.live_corrections import breakdown
 
 SEED_OLD_TOOLS = [
     "memory_recall", "system_memory", "project_list", "task_assignee_list", "project_create", "project_update",
@@ -31,6 +34,12 @@ V2_ACCESS = {
     "recall": "read", "project_get": "read", "item_get": "read", "item_list": "read",
     "project_store": "write", "item_store": "write", "item_action": "write", "item_delete": "irreversible",
 }  # fmt: skip
+
+
+def measure_surfaces(*names: str) -> list[Any]:
+    from harness.measure import measure
+
+    return measure([definition(n) for n in names], growth=False).surfaces
 
 
 def definition(name: str) -> SurfaceDefinition:
@@ -69,7 +78,7 @@ def test_consistent_is_the_old_tools_plus_task_block() -> None:
     assert sorted(names) == sorted([*SEED_OLD_TOOLS, "task_block"])
 
 
-@pytest.mark.parametrize("name", ["v2-first", "v2"])
+@pytest.mark.parametrize("name", ["v2-first", "v2", "v2-live"])
 def test_v2_designs_have_the_eight_tools_with_the_page_access_split(name: str) -> None:
     built = tools(name)
     assert list(built) == V2_TOOLS
@@ -174,11 +183,70 @@ def test_proposal_actions_need_the_version_only_in_the_first_design() -> None:
     assert "proposal actions do not" in final and "block (reason required)" in final
 
 
-def test_v2_descriptions_name_their_kinds_in_the_first_sentence() -> None:
-    built = tools("v2")
-    for name in ("item_get", "item_list", "item_store", "item_action"):
-        first = (built[name].description or "").split(". ")[0]
-        assert "task" in first, name
+@pytest.mark.parametrize("name", ["v2-first", "v2", "v2-live"])
+def test_v2_descriptions_name_their_kinds_in_the_first_sentence(name: str) -> None:
+    built = tools(name)
+    for tool in ("item_get", "item_list", "item_store", "item_action", "item_delete"):
+        first = (built[tool].description or "").split(". ")[0]
+        assert "task" in first, tool
+
+
+def test_v2_has_the_measured_texts_and_v2_live_the_corrected_ones() -> None:
+    measured, live = tools("v2"), tools("v2-live")
+    action, action_live = measured["item_action"].description or "", live["item_action"].description or ""
+    assert "- any item: archive, restore, relate, unrelate" in action and "never archived" not in action
+    assert "- proposal: approve, reject, withdraw" in action
+    assert "- task: claim, complete, block (reason required), unblock, relate, unrelate" in action_live
+    assert "- proposal: approve, reject (both with a reason), withdraw" in action_live
+    rows = [line for line in action_live.splitlines() if line.startswith("- ")]
+    assert [r.split(":")[0] for r in rows] == ["- task", "- proposal", "- memory, page"]  # the page's order, L156-L158
+    assert rows[-1] == "- memory, page: archive, restore, relate, unrelate"
+    assert "A task is closed with complete or by setting status canceled, never archived." in action_live
+    store, store_live = measured["item_store"].description or "", live["item_store"].description or ""
+    assert store.endswith("parent may name a key; all items are stored or none.")
+    assert store_live.endswith(
+        "the key of an earlier item of the same kind; each kind is stored atomically on its own."
+    )
+    assert [n for n in V2_TOOLS if measured[n] != live[n]] == ["item_store", "item_action"]
+
+
+def test_item_store_parameters_say_what_the_page_says_they_mean() -> None:
+    meanings = {
+        "kind": "memory, page, task, instructions; later every further kind",
+        "projectId": "Missing for personal memories",
+        "number": "Change this item; without it, create",
+        "version": "The version read with item_get; required when content changes, not for a move",
+        "fields": "JSON object for the kind",
+        "reason": "Shown to the moderator when the change becomes a proposal",
+        "propose": "Ask for review instead of publishing",
+        "batch": "Many items at once, instead of fields",
+    }  # the page, L113-L121, the same in every version
+    for name in ("v2-first", "v2", "v2-live"):
+        described = {p: s.get("description") for p, s in params(tools(name)["item_store"]).items()}
+        assert described == meanings, name
+
+
+def test_the_corrections_together_give_v2_live_and_each_one_adds_to_v2() -> None:
+    assert corrected(FINAL, *CORRECTIONS) == LIVE
+    result = breakdown()
+    sizes = {s.name: s for s in measure_surfaces("v2", "v2-live")}
+    assert (result.measured.chars, result.measured.tokens) == (sizes["v2"].chars, sizes["v2"].tokens)
+    assert (result.live.chars, result.live.tokens) == (sizes["v2-live"].chars, sizes["v2-live"].tokens)
+    assert [c.name for c in result.corrections] == list(CORRECTIONS)
+    for c in result.corrections:
+        assert c.chars > 0 and c.tokens > 0, c.name
+        assert set(c.tools) <= {"item_store", "item_action"} and sum(c.tools.values()) == c.chars, c.name
+    # The corrections touch different sentences, so their increments add up to the whole difference.
+    assert sum(c.chars for c in result.corrections) == result.chars > 0
+
+
+def test_v2_and_v2_live_are_served_by_the_same_handlers() -> None:
+    stubs = [definition(name).stub for name in ("v2", "v2-live")]
+    assert all(isinstance(s, partial) for s in stubs)
+    first, second = (s for s in stubs if isinstance(s, partial))
+    assert first.func is second.func
+    handled = ("status_filter", "versioned_decisions", "common_actions")
+    assert [getattr(first.args[0], f) for f in handled] == [getattr(second.args[0], f) for f in handled]
 
 
 @pytest.mark.parametrize("name", ["before-v2", "consistent"])
@@ -188,7 +256,7 @@ def test_per_kind_series_grow_by_three_commit_tools(name: str) -> None:
     assert all(after[n] == before[n] for n in before)
 
 
-@pytest.mark.parametrize("name", ["v2-first", "v2"])
+@pytest.mark.parametrize("name", ["v2-first", "v2", "v2-live"])
 def test_v2_grows_by_a_line_in_store_list_and_get_and_no_tool(name: str) -> None:
     before, after = tools(name), tools(name, grow=True)
     assert list(after) == list(before)
@@ -202,7 +270,7 @@ def test_v2_grows_by_a_line_in_store_list_and_get_and_no_tool(name: str) -> None
 
 
 def test_every_kind_is_data_built_with_fewer_kinds_too() -> None:
-    for name in ("before-v2", "consistent", "v2-first", "v2"):
+    for name in ("before-v2", "consistent", "v2-first", "v2", "v2-live"):
         d = definition(name)
         sizes = [len(d.build_surface(KINDS[:n]).tools) for n in range(1, len(KINDS) + 1)]
         assert sizes == sorted(sizes)

@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "toolsurface.surfaces"
-BUNDLED_ORDER = ("before-v2", "consistent", "v2-first", "v2")
+BUNDLED_ORDER = ("before-v2", "consistent", "v2-first", "v2", "v2-live")
 
 
 def _entry_points() -> dict[str, EntryPoint]:

@@ -1,5 +1,5 @@
-"""The eight tools of tool surface v2, built for any set of kinds, for both designs on the page
-(`_eight_design`); their handlers are `_eight_stub`."""
+"""The eight tools of tool surface v2, built for any set of kinds, for every design on the page
+(`_eight_design`: first, final as measured, final as live); their handlers are `_eight_stub`."""
 
 from __future__ import annotations
 
@@ -8,11 +8,19 @@ from functools import partial
 
 from harness.surface import Access, Kind, SurfaceDefinition
 from surfaces._authoring import ToolData, make_tool, prop
-from surfaces.conderis._eight_design import BATCH_LIMIT, Design, filter_fields, listed, stored
+from surfaces.conderis._eight_design import (
+    ANY_ITEM_ACTIONS,
+    BATCH_LIMIT,
+    Design,
+    decisions_need_reason,
+    filter_fields,
+    listed,
+    stored,
+)
 from surfaces.conderis._eight_stub import eight_stub
 from surfaces.conderis._lines import action_rows, address, field_list, kind_lines, kinds_phrase
 from surfaces.conderis._shared import cursor_paging, project_id, study, version
-from surfaces.conderis.kinds import ACTIVE
+from surfaces.conderis.kinds import ACTIVE, REASON_NOTE
 
 __all__ = ["build_eight", "eight_tool_surface"]
 
@@ -101,29 +109,50 @@ def _item_list(kinds: Sequence[Kind], design: Design) -> ToolData:
     )
 
 
-def _item_store(kinds: Sequence[Kind]) -> ToolData:
+STORE_MEANINGS = {
+    "kind": "memory, page, task, instructions; later every further kind",
+    "projectId": "Missing for personal memories",
+    "number": "Change this item; without it, create",
+    "version": "The version read with item_get; required when content changes, not for a move",
+    "fields": "JSON object for the kind",
+    "reason": "Shown to the moderator when the change becomes a proposal",
+    "propose": "Ask for review instead of publishing",
+    "batch": "Many items at once, instead of fields",
+}
+"""item_store's parameters with the meaning the page gives each (L113-L121, the same in every version)."""
+
+
+def _batch_rule(design: Design) -> str:
+    """The batch sentence: its form (ours), its size (L146), which key a parent may name and what is atomic."""
+    key = "the key of an earlier item of the same kind" if design.batch_keys_per_kind else "a key"
+    atomic = (
+        "each kind is stored atomically on its own" if design.batch_atomic_per_kind else "all items are stored or none"
+    )
+    return (
+        f"batch is {{idempotencyKey, source, items: [{{key, kind, fields}}]}}, up to {BATCH_LIMIT} items; "
+        f"parent may name {key}; {atomic}."
+    )
+
+
+def _item_store(kinds: Sequence[Kind], design: Design) -> ToolData:
     stored_kinds = stored(kinds)
     return make_tool(
         "item_store",
         f"Create or change a {kinds_phrase(stored_kinds)}. fields is one JSON object; allowed fields per kind:\n"
         f"{kind_lines(stored_kinds, lambda k: field_list(k.fields))}\n"
         "An omitted field is kept, null clears it, an unknown field is refused. A move (parent, position only) "
-        "needs no version. Without write permission, or with propose, the change becomes a proposal.",
+        "needs no version. Without write permission, or with propose, the change becomes a proposal. "
+        f"{_batch_rule(design)}",
         Access.WRITE,
         {
-            "kind": prop("string", "Kind, see above"),
-            "projectId": project_id("Omit for a personal memory"),
-            "number": prop("integer", "Item to change; omit to create"),
-            "version": version("Version read with item_get; required when content changes"),
-            "fields": prop("object", "Fields for the kind, see above"),
-            "reason": prop("string", "Shown to the moderator when the change becomes a proposal"),
-            "propose": prop("boolean", "Ask for review instead of publishing"),
-            "batch": prop(
-                "object",
-                f"Up to {BATCH_LIMIT} items instead of fields: "
-                "{idempotencyKey, source, items: [{key, kind, fields}]}; "
-                "parent may name an earlier key",
-            ),
+            "kind": prop("string", STORE_MEANINGS["kind"]),
+            "projectId": project_id(STORE_MEANINGS["projectId"]),
+            "number": prop("integer", STORE_MEANINGS["number"]),
+            "version": version(STORE_MEANINGS["version"]),
+            "fields": prop("object", STORE_MEANINGS["fields"]),
+            "reason": prop("string", STORE_MEANINGS["reason"]),
+            "propose": prop("boolean", STORE_MEANINGS["propose"]),
+            "batch": prop("object", STORE_MEANINGS["batch"]),
         },
         required=["kind"],
     )
@@ -131,19 +160,22 @@ def _item_store(kinds: Sequence[Kind]) -> ToolData:
 
 def _item_action(kinds: Sequence[Kind], design: Design) -> ToolData:
     acting = [k for k in kinds if k.actions]
-    rows = "\n".join(f"- {who}: {actions}" for who, actions in action_rows(acting, design.common_actions))
+    common = () if design.actions_per_kind else ANY_ITEM_ACTIONS
+    hidden = () if design.decision_reasons else (REASON_NOTE,)
+    rows = "\n".join(f"- {who}: {actions}" for who, actions in action_rows(acting, common, hidden))
     if design.versioned_decisions:
         rule = "Every action needs the version from item_get."
     else:
-        rule = "Task and item actions need the version from item_get; relate, unrelate and proposal actions do not."
+        rule = "Task and item actions need the version from item_get; relate, unrelate and the proposal actions do not."
     closing = ""
-    if any(k.name == "task" for k in acting) and not design.common_actions:
-        closing = " A task is closed with complete or by status canceled, never archived."
+    if design.task_never_archived and any(k.name == "task" for k in acting):
+        closing = " A task is closed with complete or by setting status canceled, never archived."
+    decisions = ", approve or reject" if decisions_need_reason(design) else ""
     return make_tool(
         "item_action",
         f"Act on a {kinds_phrase(acting)}. Actions per kind:\n{rows}\n"
         f"{rule} "
-        f"An action that does not apply is refused, naming the ones that do.{closing}",
+        f"An action that does not apply to the item's kind is refused, naming the actions that do.{closing}",
         Access.WRITE,
         {
             "projectId": project_id(),
@@ -151,7 +183,7 @@ def _item_action(kinds: Sequence[Kind], design: Design) -> ToolData:
             "ref": prop("string", "proposal:<id> for a proposal"),
             "action": prop("string", "Action, see above"),
             "version": version(),
-            "reason": prop("string", "Why; required to block, approve or reject"),
+            "reason": prop("string", f"Why; required to block{decisions}"),
             "target": prop("integer", "Other item for relate, unrelate"),
             "relation": prop("string", "Relation type for relate, unrelate, e.g. blocks, duplicates"),
         },
@@ -163,8 +195,8 @@ def _item_delete(kinds: Sequence[Kind]) -> ToolData:
     deletable = [k for k in kinds if k.numbered and k.fields]
     return make_tool(
         "item_delete",
-        f"Request permanent deletion of a {kinds_phrase(deletable)}, or of one version, and lock its content "
-        "at once, e.g. a secret stored by mistake. A person decides in the web app.",
+        f"Requests permanent deletion of a {kinds_phrase(deletable)}, or of one version, and locks its content "
+        "immediately, e.g. a secret stored by mistake. A person decides in the web app.",
         Access.IRREVERSIBLE,
         {
             "projectId": project_id(),
@@ -183,7 +215,7 @@ def build_eight(kinds: Sequence[Kind], design: Design) -> list[ToolData]:
         _project_store(),
         _item_get(kinds),
         _item_list(kinds, design),
-        _item_store(kinds),
+        _item_store(kinds, design),
         _item_action(kinds, design),
         _item_delete(kinds),
     ]

@@ -1,4 +1,4 @@
-"""Handlers of the eight v2 tools, for both designs: per-kind validation against the kinds as data,
+"""Handlers of the eight v2 tools, for every design (v2-first; v2 and v2-live share theirs): per-kind validation against the kinds as data,
 every refusal naming the allowed fields, filters, actions or values."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from harness.surface import Kind
 from stubs.refusal import Refusal
-from surfaces.conderis._eight_design import BATCH_LIMIT, Design, filter_fields, listed, stored
+from surfaces.conderis._eight_design import BATCH_LIMIT, Design, decisions_need_reason, filter_fields, listed, stored
 from surfaces.conderis._stub import (
     GUIDE,
     Args,
@@ -328,7 +328,7 @@ class _Handlers:
             )
         version, reason = args.int("version"), args.str("reason")
         if isinstance(target, Proposal):
-            if action in ("approve", "reject") and not reason and not self.design.versioned_decisions:
+            if action in ("approve", "reject") and not reason and decisions_need_reason(self.design):
                 raise Refusal(f"{action} needs a reason, shown to the author", ["reason"])
             return self.p.decide(
                 target, action, reason=reason, version=version, check_version=self.design.versioned_decisions

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from harness.surface import Kind, KindAction, KindField
 from surfaces._authoring import join_words
@@ -30,16 +30,18 @@ def address(kind: Kind) -> str:
     return " or ".join(forms)
 
 
-def _action_list(actions: Sequence[KindAction]) -> str:
-    """Neighbouring actions with the same note share it: `approve, reject (both with a reason)`."""
+def _action_list(actions: Sequence[KindAction], hidden: Collection[str] = ()) -> str:
+    """Neighbouring actions with the same note share it: `approve, reject (both with a reason)`; notes in
+    `hidden` are left out."""
+    notes = [a.note if a.note not in hidden else "" for a in actions]
     parts: list[str] = []
     index = 0
     while index < len(actions):
         end = index
-        while end + 1 < len(actions) and actions[end + 1].note and actions[end + 1].note == actions[index].note:
+        while end + 1 < len(actions) and notes[end + 1] and notes[end + 1] == notes[index]:
             end += 1
         names = ", ".join(a.name for a in actions[index : end + 1])
-        note = actions[index].note
+        note = notes[index]
         if note and end > index:
             parts.append(f"{names} ({'both' if end == index + 1 else 'all'} {note})")
         else:
@@ -48,14 +50,19 @@ def _action_list(actions: Sequence[KindAction]) -> str:
     return ", ".join(parts)
 
 
-def action_rows(kinds: Sequence[Kind], common: Sequence[str] = ()) -> list[tuple[str, str]]:
-    """(kinds, actions) rows; kinds with equal actions share a row, `common` actions form an `any item` row."""
+def action_rows(
+    kinds: Sequence[Kind], common: Sequence[str] = (), hidden_notes: Collection[str] = ()
+) -> list[tuple[str, str]]:
+    """(kinds, actions) rows; kinds with equal actions share a row, `common` actions form an `any item` row.
+    A kind's own row comes first, rows shared by several kinds last, as the page's tables have them."""
     rows: dict[str, list[str]] = {}
     for kind in kinds:
         own = [a for a in kind.actions if a.name not in common]
         if own:
-            rows.setdefault(_action_list(own), []).append(kind.name)
-    result = [(", ".join(names), actions) for actions, names in rows.items()]
+            rows.setdefault(_action_list(own, hidden_notes), []).append(kind.name)
+    result = [(names, actions) for actions, names in rows.items()]
+    result.sort(key=lambda row: len(row[0]) > 1)
+    shared = [(", ".join(names), actions) for names, actions in result]
     if common and any(a.name in common for k in kinds for a in k.actions):
-        result.append(("any item", ", ".join(common)))
-    return result
+        shared.append(("any item", ", ".join(common)))
+    return shared

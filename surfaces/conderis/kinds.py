@@ -30,6 +30,7 @@ __all__ = [
     "PROPOSAL",
     "PROPOSAL_ACTIONS",
     "PROPOSAL_STATES",
+    "REASON_NOTE",
     "RELATIONS",
     "REQUIRED_ON_CREATE",
     "SETTABLE_STATUSES",
@@ -58,6 +59,9 @@ MOVE_FIELDS = ("parent", "position")
 """A change of these fields only is a move: no version needed."""
 PROJECT_FIELDS = ("name", "description", "remote")
 """What a call may set on the project itself."""
+
+REASON_NOTE = "with a reason"
+"""The note on approve and reject: a decision carries its reason, shown to the author."""
 
 _RELATE = (KindAction("relate"), KindAction("unrelate"))
 _ARCHIVE = (KindAction("archive"), KindAction("restore"), *_RELATE)
@@ -135,8 +139,8 @@ PROPOSAL = Kind(
     reads="the change against its base version",
     filters=(KindField("state"), KindField("author"), KindField("targetKind")),
     actions=(
-        KindAction("approve", "with a reason"),
-        KindAction("reject", "with a reason"),
+        KindAction("approve", REASON_NOTE),
+        KindAction("reject", REASON_NOTE),
         KindAction("withdraw"),
     ),
 )

@@ -1,4 +1,5 @@
-"""Tool surface v2, final design: eight tools as the page's newest version describes them."""
+"""Tool surface v2, final design: the eight tools as #311 measured them after its sessions (6,386 chars, the
+page's 4th version); the texts as corrected during implementation are `v2_live`."""
 
 from surfaces.conderis._eight import eight_tool_surface
 from surfaces.conderis._eight_design import FINAL
