@@ -4,7 +4,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,9 +32,12 @@ class Run:
         return json.loads(self.stdout)
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 120) -> Run:
-    """The CLI as a user runs it: a real subprocess."""
-    full_env = {**os.environ, **(env or {})}
+def run_cli_process(
+    *args: str, env: Mapping[str, str | None] | None = None, cwd: Path | None = None, timeout: float = 120
+) -> Run:
+    """The CLI as a user runs it: a real subprocess. For tests whose subject is the process itself.
+    `env` overrides the environment; a None value removes the variable."""
+    full_env = {k: v for k, v in {**os.environ, **(env or {})}.items() if v is not None}
     done = subprocess.run(
         [sys.executable, "-m", "harness", *args],
         capture_output=True,
@@ -44,6 +47,16 @@ def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = No
         timeout=timeout,
     )
     return Run(done.returncode, done.stdout, done.stderr)
+
+
+def run_cli(
+    *args: str, env: Mapping[str, str | None] | None = None, cwd: Path | None = None, timeout: float = 120
+) -> Run:
+    """The CLI in this process (click's CliRunner), giving the exit code, stdout and stderr `run_cli_process`
+    gives for the same arguments, environment and directory, and leaving this process as it found it."""
+    from tests.inprocess import run_in_process
+
+    return Run(*run_in_process(args, env=env, cwd=cwd, timeout=timeout))
 
 
 @pytest.fixture(scope="session")
