@@ -20,7 +20,6 @@ import signal
 import sys
 import tempfile
 import threading
-import time
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -29,6 +28,8 @@ from typing import Any
 
 import click
 from click.testing import CliRunner
+
+from tests.waiting import wait_until
 
 __all__ = ["CliTimeout", "StartupOnlyVariable", "run_in_process"]
 
@@ -235,12 +236,12 @@ def _restored() -> Iterator[None]:
 
 
 def _check_nothing_left_open(threads: set[threading.Thread], descriptors: dict[int, str]) -> None:
-    until = time.monotonic() + _THREADS_END_S
-    left = [t for t in threading.enumerate() if t not in threads]
-    while left and time.monotonic() < until:
-        time.sleep(0.01)
-        left = [t for t in left if t.is_alive()]
-    assert not left, f"the command left threads running: {[t.name for t in left]}"
+    started = [t for t in threading.enumerate() if t not in threads]
+    if started:
+        names = ", ".join(t.name for t in started)
+        wait_until(
+            lambda: not any(t.is_alive() for t in started), _THREADS_END_S, f"the command's threads to end ({names})"
+        )
     leaked = {
         fd: target
         for fd, target in _open_descriptors().items()

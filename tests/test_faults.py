@@ -8,7 +8,6 @@ import resource
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ import pytest
 from harness.measure import count_tokens, encoding, marginal_tokens
 from harness.session import read_run
 from tests.conftest import ROOT, processes_with, run_cli
+from tests.waiting import wait_until
 
 GIB = 1024**3
 
@@ -57,11 +57,11 @@ def test_a_stub_killed_mid_session_marks_the_run_and_keeps_its_log(tmp_path: Pat
         stderr=subprocess.PIPE,
     )
     calls = out / "runs" / "v2" / "script-full-list-r001" / "calls.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (
-        not calls.exists() or calls.read_text(encoding="utf-8").count("tools/call") < 2
-    ):
-        time.sleep(0.05)
+    wait_until(
+        lambda: calls.exists() and calls.read_text(encoding="utf-8").count("tools/call") >= 2,
+        60,
+        "the run's first two calls in its log",
+    )
     stubs = processes_with(str(calls))
     assert stubs, "the stub of the run was not found"
     for pid in stubs:

@@ -32,6 +32,7 @@ from harness.surface import resolve
 from tests.conftest import Run, processes_with, run_cli
 from tests.npm_packages import cache_dir, install_npm
 from tests.rawstdio import RawStdioClient
+from tests.waiting import wait_until
 
 PY = sys.executable
 NPM_SERVERS = {
@@ -363,15 +364,12 @@ def free_port() -> int:
 
 
 def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"the server exited with {proc.returncode}")
+    def listening() -> bool:
+        assert proc.poll() is None, f"the server exited with {proc.returncode}"
         with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on port {port}")
+            return sock.connect_ex(("127.0.0.1", port)) == 0
+
+    wait_until(listening, timeout, f"a server listening on port {port}")
 
 
 @pytest.fixture
@@ -522,10 +520,7 @@ def test_a_stop_signal_to_snapshot_or_budget_ends_the_listed_server_and_says_so_
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not set(processes_with(marker)) - {cli.pid} and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert set(processes_with(marker)) - {cli.pid}, "the server did not start"
+        wait_until(lambda: set(processes_with(marker)) - {cli.pid}, 60, "the listed server to start")
         cli.send_signal(signum)
         stdout, stderr = cli.communicate(timeout=30)
     finally:
