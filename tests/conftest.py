@@ -64,6 +64,18 @@ def bundled() -> Measurement:
     return measure(resolve_all(BUNDLED_ORDER))
 
 
+@pytest.fixture(scope="session")
+def conderis_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Run]:
+    """`toolsurface report` of the bundled scripted study, with its page: built once, read by the report's
+    tests and the page's."""
+    out = tmp_path_factory.mktemp("report")
+    run = run_cli(
+        "report", str(ROOT / "sessions" / "runs" / "conderis-script"), "--out", str(out), "--html", timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    return out, run
+
+
 def by_name(m: Measurement) -> dict[str, Any]:
     return {s.name: s for s in m.surfaces}
 
