@@ -108,7 +108,7 @@ class _Runner(CliRunner):
 def _descriptor_stream(fd: int, name: str, errors: str) -> io.TextIOWrapper:
     """A text stream on a copy of `fd` (the runner's capture file), each write passed on at once."""
     raw = io.FileIO(os.dup(fd), "w", closefd=True)
-    raw.name = name  # type: ignore[misc]
+    raw.name = name
     return io.TextIOWrapper(raw, encoding="utf-8", errors=errors, write_through=True)
 
 

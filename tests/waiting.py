@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -31,9 +31,15 @@ def wait_until(predicate: Callable[[], T], timeout: float, what: str, *, interva
         time.sleep(min(interval, max(0.0, deadline - time.monotonic())))
 
 
+@overload
 async def wait_until_async(
-    predicate: Callable[[], T | Awaitable[T]], timeout: float, what: str, *, interval: float = INTERVAL_S
-) -> T:
+    predicate: Callable[[], Awaitable[T]], timeout: float, what: str, *, interval: float = ...
+) -> T: ...
+@overload
+async def wait_until_async(predicate: Callable[[], T], timeout: float, what: str, *, interval: float = ...) -> T: ...
+async def wait_until_async(
+    predicate: Callable[[], Any], timeout: float, what: str, *, interval: float = INTERVAL_S
+) -> Any:
     """`wait_until` inside an event loop: sleeps without blocking it; `predicate` may be a coroutine function."""
     import inspect
 
@@ -45,7 +51,7 @@ async def wait_until_async(
         if inspect.isawaitable(value):
             value = await value
         if value:
-            return value  # type: ignore[return-value]
+            return value
         if time.monotonic() >= deadline:
             raise WaitTimedOut(what, timeout)
         await anyio.sleep(min(interval, max(0.0, deadline - time.monotonic())))
