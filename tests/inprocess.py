@@ -5,7 +5,8 @@ are 80 columns unless COLUMNS says otherwise, and help text wraps at 78), the in
 filters and its last-resort logging to stderr, environment overrides seen by everything that reads
 os.environ, the working directory, and output that children write to the inherited stdout and stderr.
 What a process would take with it when it exits is put back afterwards: the environment, the working
-directory, signal handlers and mask, logging handlers, frozen objects, user surface modules. A descriptor
+directory, signal handlers, mask and wakeup descriptor, logging handlers, frozen objects, user surface
+modules, the temporary directory. A descriptor
 or a thread the command leaves open fails the test, as the leak it would be in a longer-lived program.
 """
 
@@ -207,6 +208,8 @@ def _restored() -> Iterator[None]:
     environ = dict(os.environ)
     handlers = {s: signal.getsignal(s) for s in signal.valid_signals() if signal.getsignal(s) is not None}
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    wakeup = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wakeup)
     loggers = _logger_handlers()
     modules = set(sys.modules)
     frozen = gc.get_freeze_count()
@@ -224,6 +227,7 @@ def _restored() -> Iterator[None]:
             if signal.getsignal(signum) is not handler:
                 signal.signal(signum, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.set_wakeup_fd(wakeup)
         for name, kept in loggers.items():
             logging.getLogger(name).handlers = kept
         for name in set(sys.modules) - modules:
