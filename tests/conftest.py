@@ -4,7 +4,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,9 +32,12 @@ class Run:
         return json.loads(self.stdout)
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 120) -> Run:
-    """The CLI as a user runs it: a real subprocess."""
-    full_env = {**os.environ, **(env or {})}
+def run_cli_process(
+    *args: str, env: Mapping[str, str | None] | None = None, cwd: Path | None = None, timeout: float = 120
+) -> Run:
+    """The CLI as a user runs it: a real subprocess. For tests whose subject is the process itself.
+    `env` overrides the environment; a None value removes the variable."""
+    full_env = {k: v for k, v in {**os.environ, **(env or {})}.items() if v is not None}
     done = subprocess.run(
         [sys.executable, "-m", "harness", *args],
         capture_output=True,
@@ -46,9 +49,31 @@ def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = No
     return Run(done.returncode, done.stdout, done.stderr)
 
 
+def run_cli(
+    *args: str, env: Mapping[str, str | None] | None = None, cwd: Path | None = None, timeout: float = 120
+) -> Run:
+    """The CLI in this process (click's CliRunner), giving the exit code, stdout and stderr `run_cli_process`
+    gives for the same arguments, environment and directory, and leaving this process as it found it."""
+    from tests.inprocess import run_in_process
+
+    return Run(*run_in_process(args, env=env, cwd=cwd, timeout=timeout))
+
+
 @pytest.fixture(scope="session")
 def bundled() -> Measurement:
     return measure(resolve_all(BUNDLED_ORDER))
+
+
+@pytest.fixture(scope="session")
+def conderis_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Run]:
+    """`toolsurface report` of the bundled scripted study, with its page: built once, read by the report's
+    tests and the page's."""
+    out = tmp_path_factory.mktemp("report")
+    run = run_cli(
+        "report", str(ROOT / "sessions" / "runs" / "conderis-script"), "--out", str(out), "--html", timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    return out, run
 
 
 def by_name(m: Measurement) -> dict[str, Any]:

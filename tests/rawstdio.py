@@ -10,11 +10,11 @@ import selectors
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from harness.measure import PROTOCOL_VERSION
+from tests.waiting import Deadline
 
 __all__ = ["RawStdioClient", "serve_argv"]
 
@@ -52,11 +52,13 @@ class RawStdioClient:
 
     def read_line(self, timeout: float = 30) -> bytes:
         """The next line the server wrote; its own buffer, so two lines that came in one read are both seen."""
+        return self._read_line(Deadline(timeout, "a line from the server"))
+
+    def _read_line(self, deadline: Deadline) -> bytes:
         assert self.proc.stdout is not None
-        deadline = time.monotonic() + timeout
         while b"\n" not in self.buffer:
-            if not self.selector.select(max(0.0, deadline - time.monotonic())):
-                raise TimeoutError("the server did not answer in time")
+            if not self.selector.select(deadline.remaining()):
+                continue  # the deadline has passed: remaining() fails naming what was awaited
             chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
             if not chunk:
                 raise EOFError("the server closed stdout")
@@ -71,9 +73,9 @@ class RawStdioClient:
         if params is not None:
             message["params"] = params
         self.send(message)
-        deadline = time.monotonic() + timeout
+        deadline = Deadline(timeout, f"the server's answer to {method}")
         while True:
-            line = self.read_line(max(0.0, deadline - time.monotonic()))
+            line = self._read_line(deadline)
             answer = json.loads(line)
             if "method" in answer and "id" in answer:
                 # A request from the server: roots/list gets the empty list a roots-declaring client gives.

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anyio
 from mcp import Client, StdioServerParameters
 
 from stubs.calllog import CallRecord, read_log
+from tests.waiting import wait_until_async, within
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ class StubSession:
     state: Path
 
     async def call(self, tool: str, **arguments: Any) -> Answer:
-        with anyio.fail_after(30):
+        with within(30, f"the stub's answer to {tool}"):
             result = await self.client.call_tool(tool, arguments)
         text = "".join(getattr(block, "text", "") for block in result.content)
         return Answer(text, bool(result.is_error))
@@ -77,7 +77,5 @@ async def stdio_session(
     async with Client(params, mode="legacy") as client:
         yield StubSession(client, log, state)
     if finished is not None:
-        with anyio.fail_after(15):
-            while not state.exists():
-                await anyio.sleep(0.02)
+        await wait_until_async(state.exists, 15, f"the stub to write its state to {state}")
         finished.append(Finished(json.loads(state.read_text(encoding="utf-8")), read_log(log)))

@@ -17,6 +17,7 @@ from harness.agents.openai_loop import TRANSCRIPT, OpenAIAgent
 from stubs.calllog import read_log
 from surfaces.conderis.v2 import SURFACE as V2
 from tests.fakes.openai_server import Call, Fail, FakeOpenAI, Sleep, Text, ToolCalls, fake_openai
+from tests.waiting import within
 
 pytestmark = pytest.mark.anyio
 
@@ -50,7 +51,7 @@ def context(tmp_path: Path, *, timeout: float = 60, max_turns: int = 10) -> tupl
 
 async def run(fake: FakeOpenAI | str, ctx: RunContext, bound: float = 60) -> AgentReport:
     base_url = fake if isinstance(fake, str) else fake.base_url
-    with anyio.fail_after(bound):
+    with within(bound, "the openai agent's run"):
         return await OpenAIAgent(base_url=base_url, model="fake-model").run(ctx)
 
 
@@ -201,7 +202,7 @@ def test_check_available_requires_a_model_and_a_usable_base_url() -> None:
 
 async def test_a_run_without_a_model_is_an_agent_error_before_anything_starts(tmp_path: Path) -> None:
     ctx, log = context(tmp_path)
-    with anyio.fail_after(10):
+    with within(10, "the openai agent's refusal to run without a model"):
         report = await OpenAIAgent(base_url="http://127.0.0.1:9/v1").run(ctx)
     assert report.status == "agent-error" and "--model" in (report.error or "")
     assert not log.exists()

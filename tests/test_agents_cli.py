@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 
 from harness.agents._cli import NO_RESULT, CliAgent
@@ -34,6 +33,7 @@ from harness.scenario import load_script
 from stubs.calllog import read_log
 from tests.conftest import ROOT, processes_with
 from tests.npm_packages import agent_clis_dir
+from tests.waiting import wait_until_async, within
 
 pytestmark = pytest.mark.anyio
 
@@ -314,15 +314,17 @@ async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
     base = tmp_path / "t"
     with scripted(tmp_path, TWO_CALLS_THEN_SILENCE) as endpoint:
         ctx = context(base, bare_env(tmp_path, PATH=cli_path), timeout=12, endpoint=AgentEndpoint(endpoint.url, True))
-        with anyio.fail_after(60):
+        with within(60, f"{name}'s run to end at its timeout"):
             report = await ADAPTERS[name]().run(ctx)
     assert report.status == "timeout" and "within 12 s" in str(report.error)
     assert [c.name for c in calls(report)][-2:] == ["item_get", "item_list"]
     log = base / "calls.jsonl"
     assert [r.tool for r in read_log(log) if r.method == "tools/call"] == ["item_get", "item_list"]
-    with anyio.fail_after(15):
-        while processes_with(str(log)) or not (base / "state.json").exists():
-            await anyio.sleep(0.05)
+    await wait_until_async(
+        lambda: not processes_with(str(log)) and (base / "state.json").exists(),
+        15,
+        "the stub to write its state and leave no process",
+    )
 
 
 async def test_claude_with_a_stub_that_cannot_start_is_an_agent_error(tmp_path: Path, cli_path: str) -> None:
@@ -331,7 +333,7 @@ async def test_claude_with_a_stub_that_cannot_start_is_an_agent_error(tmp_path: 
         ctx = context(
             tmp_path / "b", bare_env(tmp_path, PATH=cli_path), endpoint=AgentEndpoint(endpoint.url, True), server=broken
         )
-        with anyio.fail_after(60):
+        with within(60, "claude's run with a broken stub"):
             report = await ClaudeAgent().run(ctx)
     assert report.status == "agent-error" and "the stub MCP server is failed" in str(report.error)
 
@@ -345,7 +347,7 @@ async def test_a_cli_failing_before_its_first_event_reports_its_last_stderr_line
     )
     failing.chmod(0o755)
     ctx = context(tmp_path / "run", bare_env(tmp_path, **PLANTED))
-    with anyio.fail_after(30):
+    with within(30, "the failing CLI's run"):
         report = await ClaudeAgent(executable=str(failing)).run(ctx)
     assert report.status == "agent-error"
     assert report.error == "claude exited with code 1; stderr: Invalid API key · Please run /login"
@@ -395,6 +397,9 @@ def test_a_missing_key_is_unavailable_naming_the_key_and_the_login(
 )
 def test_a_login_file_in_the_home_counts_as_credentials(tmp_path: Path, cli_path: str, name: str, login: str) -> None:
     env = bare_env(tmp_path, PATH=cli_path)
+    agent = ADAPTERS[name]()
+    assert agent.missing_credentials(env) is not None
     (Path(env["HOME"]) / login).parent.mkdir(parents=True)
     (Path(env["HOME"]) / login).write_text("{}", encoding="utf-8")
-    ADAPTERS[name]().check_available(env)
+    agent.check_available(env)
+    assert agent.missing_credentials(env) is None and agent.version

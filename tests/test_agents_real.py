@@ -343,22 +343,3 @@ def test_an_agent_cli_older_than_the_version_needed_is_one_line_naming_it(tmp_pa
         env=cli_env(old, tmp_path / "home"), cwd=tmp_path,
     )  # fmt: skip
     assert_refused(done, out, "codex: version 0.169.0 is too old; codex 0.171.0 or newer is needed")
-
-
-def test_the_readme_shows_what_the_committed_agent_study_recorded() -> None:
-    from harness.session import find_runs, score_study, shown_markdown
-
-    study = score_study(find_runs([ROOT / "sessions" / "runs" / "conderis-agents"]))
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert shown_markdown(study.shown) in readme
-    assert {(r.surface, r.agent, r.mode) for r in study.shown} == {
-        (surface, agent, mode)
-        for surface in ("before-v2", "v2")
-        for agent, mode in (
-            ("claude", "on-demand"),
-            ("claude", "full-list"),
-            ("codex", "full-list"),
-            ("gemini", "full-list"),
-        )
-    }
-    assert all(s.statuses == {"ok": 1} for s in study.surfaces)

@@ -8,7 +8,7 @@ import resource
 import signal
 import subprocess
 import sys
-import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ import pytest
 from harness.measure import count_tokens, encoding, marginal_tokens
 from harness.session import read_run
 from tests.conftest import ROOT, processes_with, run_cli
+from tests.waiting import wait_until
 
 GIB = 1024**3
 
@@ -36,39 +37,28 @@ def test_a_stub_killed_mid_session_marks_the_run_and_keeps_its_log(tmp_path: Pat
         ],
     )
     out = tmp_path / "out"
-    study = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "harness",
-            "session",
-            "run",
-            "--agent",
-            "script",
-            "--surface",
-            "v2",
-            "--script",
-            str(slow),
-            "--out",
-            str(out),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
     calls = out / "runs" / "v2" / "script-full-list-r001" / "calls.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (
-        not calls.exists() or calls.read_text(encoding="utf-8").count("tools/call") < 2
-    ):
-        time.sleep(0.05)
-    stubs = processes_with(str(calls))
-    assert stubs, "the stub of the run was not found"
-    for pid in stubs:
-        os.kill(pid, signal.SIGKILL)
-    _, stderr = study.communicate(timeout=120)
+
+    def kill_the_stub_after_two_calls() -> None:
+        wait_until(
+            lambda: calls.exists() and calls.read_text(encoding="utf-8").count("tools/call") >= 2,
+            60,
+            "the run's first two calls in its log",
+        )
+        stubs = processes_with(str(calls))
+        assert stubs, "the stub of the run was not found"
+        for pid in stubs:
+            os.kill(pid, signal.SIGKILL)
+
+    # The stub is the process under test; the study runs in this process while a thread kills the stub.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        killed = pool.submit(kill_the_stub_after_two_calls)
+        run = run_cli(
+            "session", "run", "--agent", "script", "--surface", "v2", "--script", str(slow), "--out", str(out)
+        )
+        killed.result()
     # The run did not end ok, so the study says so in its last line and exits 1.
-    assert study.returncode == 1 and b"1 of 1 runs did not end ok (agent-error 1)" in stderr, stderr
+    assert run.returncode == 1 and "1 of 1 runs did not end ok (agent-error 1)" in run.stderr, run.stderr
     record = read_run(out / "runs" / "v2" / "script-full-list-r001")
     assert record.result.status == "agent-error" and record.result.error
     assert record.result.tools_called == ["item_get", "item_get"] and not record.result.passed

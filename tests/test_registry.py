@@ -11,7 +11,7 @@ import pytest
 from harness.measure import list_surface
 from harness.surface import BUNDLED_ORDER, Snapshot, SurfaceDefinition, bundled_definitions, known_names, resolve
 from stubs.serve import surface_for_serving
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_cli_process
 
 MODULE = '''"""Two tools for a tiny notes server."""
 import mcp.types as types
@@ -110,8 +110,9 @@ def test_an_outside_package_registers_a_surface_by_entry_point(tmp_path: Path) -
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: outside-surfaces\nVersion: 1.0\n", encoding="utf-8")
     (dist / "entry_points.txt").write_text("[toolsurface.surfaces]\nnotes = outside_surfaces\n", encoding="utf-8")
     env = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
-    listed = run_cli("list", "--format", "json", env=env)
+    # PYTHONPATH is read as an interpreter starts: the process is the subject.
+    listed = run_cli_process("list", "--format", "json", env=env)
     assert listed.returncode == 0, listed.stderr
     assert [r["name"] for r in listed.json()["surfaces"]] == [*BUNDLED_ORDER, "notes"]
-    run = run_cli("budget", "notes", "--max-chars", "1000", env=env)
+    run = run_cli_process("budget", "notes", "--max-chars", "1000", env=env)
     assert run.returncode == 0 and run.stdout.startswith("notes: 2 tools"), run.stderr

@@ -9,17 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
-
-RUNS = ROOT / "sessions" / "runs" / "conderis-script"
+from tests.conftest import Run, run_cli
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("report")
-    run = run_cli("report", str(RUNS), "--out", str(out), "--html", timeout=300)
-    assert run.returncode == 0, run.stderr
-    return out
+def report(conderis_report: tuple[Path, Run]) -> Path:
+    return conderis_report[0]
 
 
 def test_the_report_holds_every_table_with_its_command(report: Path) -> None:

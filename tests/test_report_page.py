@@ -13,10 +13,10 @@ import pytest
 from playwright.sync_api import BrowserContext, Dialog, Page, expect, sync_playwright
 
 from harness.measure import Measurement, measure
-from harness.report import BundleChart, Report, ReportBundle, SeedRow, build_bundle, build_report, render_page
+from harness.report import BundleChart, ReportBundle, SeedRow, build_bundle, render_page
 from harness.surface import resolve_all
 from tests.browser import CHROMIUM_FLAGS, chromium
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Run
 
 RUNS = ROOT / "sessions" / "runs" / "conderis-script"
 AGENT_RUN = ROOT / "sessions" / "runs" / "conderis-agents" / "runs" / "v2" / "codex-full-list-r001"
@@ -89,16 +89,11 @@ def hostile_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def report_out(tmp_path_factory: pytest.TempPathFactory) -> Report:
-    return build_report([RUNS], tmp_path_factory.mktemp("report") / "report", html_page=True)
-
-
-@pytest.fixture(scope="module")
 def context(
     chromium_path: Path,
     page_file: Path,
     hostile_file: Path,
-    report_out: Report,
+    conderis_report: tuple[Path, Run],
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[BrowserContext]:
     """Chromium, started once the pages are written: Playwright's sync API keeps an asyncio loop running
@@ -331,10 +326,11 @@ def test_a_tool_description_holding_a_script_tag_renders_as_text(context: Browse
 
 
 def test_the_report_command_writes_the_page_with_every_chart_and_no_console_error(
-    context: BrowserContext, report_out: Report
+    context: BrowserContext, conderis_report: tuple[Path, Run]
 ) -> None:
-    page_file = report_out.out / "report.html"
-    assert page_file in report_out.files
+    out, run = conderis_report
+    page_file = out / "report.html"
+    assert page_file.is_file() and run.stdout.rstrip().endswith(f"files to {out}: report.md, report.html")
     page = context.new_page()
     console: list[str] = []
     requests: list[str] = []

@@ -12,7 +12,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from mcp import Client
 
@@ -22,6 +21,7 @@ from stubs.server import build_server
 from tests.conftest import ROOT, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv
 from tests.stubclient import Finished, stdio_session
+from tests.waiting import wait_until_async
 
 pytestmark = pytest.mark.anyio
 
@@ -86,13 +86,15 @@ async def test_streamable_http_serves_a_client_and_writes_the_state_on_shutdown(
         stderr=subprocess.PIPE,
     )
     try:
-        with anyio.fail_after(20):
-            while True:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                        break
-                except OSError:
-                    await anyio.sleep(0.05)
+
+        def listening() -> bool:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    return True
+            except OSError:
+                return False
+
+        await wait_until_async(listening, 20, f"the stub listening on port {port}")
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
             tools = await client.list_tools()
             assert [t.name for t in tools.tools][:2] == ["recall", "project_get"]

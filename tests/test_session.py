@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 from harness.scenario import CheckInput, evaluate, load_scenario
 from harness.session import pass_hat_k, read_run, runs_needed
 from tests.conftest import ROOT, run_cli
+from tests.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -287,10 +287,12 @@ def test_sigterm_ends_a_study_as_interrupted_and_leaves_no_temporary_folder(tmp_
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     ) as process:  # fmt: skip
         calls = out / "runs" / "v2" / "script-full-list-r001" / "calls.jsonl"
-        deadline = time.monotonic() + 60
-        while not (calls.exists() and "item_get" in calls.read_text(encoding="utf-8")):
-            assert time.monotonic() < deadline and process.poll() is None, "the run never made its first call"
-            time.sleep(0.05)
+
+        def first_call() -> bool:
+            assert process.poll() is None, "the study ended before its run made its first call"
+            return calls.exists() and "item_get" in calls.read_text(encoding="utf-8")
+
+        wait_until(first_call, 60, "the run's first call")
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=30)
     assert process.returncode == 2 and stderr.strip().splitlines()[-1].startswith("toolsurface: interrupted")

@@ -2,8 +2,8 @@
 end in one line, within the timeout, with the server's whole process tree gone.
 
 The npm servers are installed by a session fixture into a cache directory. The Python servers are the CI's to
-install: `pip install mcp-server-time mcp-server-git`. Print the README's size table with
-`python -m tests.test_snapshot_live`.
+install: `pip install mcp-server-time mcp-server-git`. The README's table of these servers is checked against
+what the snapshots measure; print it with `python -m tests.test_snapshot_live`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import http.server
 import importlib.util
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -32,6 +31,8 @@ from harness.surface import resolve
 from tests.conftest import Run, processes_with, run_cli
 from tests.npm_packages import cache_dir, install_npm
 from tests.rawstdio import RawStdioClient
+from tests.readme import readme_table
+from tests.waiting import wait_until
 
 PY = sys.executable
 NPM_SERVERS = {
@@ -120,6 +121,13 @@ class LiveCase:
     def raw_capabilities(self) -> dict[str, Any]:
         return {"roots": {"listChanged": True}} if self.capabilities == "roots" else {}
 
+    def readme_label(self) -> str:
+        """`mcp-server-time 2026.10.19 (PyPI)`, `@modelcontextprotocol/server-memory 2026.8.31 (npm)`."""
+        if "==" in self.package:
+            return f"{self.package.replace('==', ' ')} (PyPI)"
+        name, _, version = self.package.rpartition("@")
+        return f"{name} {version} (npm)"
+
 
 @dataclass(frozen=True)
 class Taken:
@@ -140,7 +148,12 @@ def pip_package(name: str) -> str:
 def make_cases(modules: Path, repo: Path, memory: Path) -> list[LiveCase]:
     everything, memory_server = node_server(modules, "server-everything"), node_server(modules, "server-memory")
     return [
-        LiveCase("mcp-server-time", pip_package("mcp-server-time"), [PY, "-m", "mcp_server_time"]),
+        # The time server names the local timezone in its descriptions: pinned, so the list is the same anywhere.
+        LiveCase(
+            "mcp-server-time",
+            pip_package("mcp-server-time"),
+            [PY, "-m", "mcp_server_time", "--local-timezone", "Etc/UTC"],
+        ),
         LiveCase(
             "mcp-server-git", pip_package("mcp-server-git"), [PY, "-m", "mcp_server_git", "--repository", str(repo)]
         ),
@@ -247,37 +260,31 @@ def test_a_snapshot_file_is_a_surface_with_its_server_and_protocol(taken: list[T
     assert measured.text == list_text(item.tools)
 
 
-def size_rows(items: Sequence[Taken]) -> list[tuple[str, str, int, int, int]]:
+README_TABLE = "Real public servers, snapshotted by the tests"
+SIZE_COLUMNS = ("server", "client capabilities", "tools", "chars", "tokens")
+
+
+def size_rows(items: Sequence[Taken]) -> list[dict[str, str]]:
+    """The README's rows for these snapshots: package and version, capabilities, tools, chars, o200k tokens."""
     from harness.measure import count_tokens
 
     rows = []
     for item in items:
         text = list_text(item.tools)
-        label = item.case.name + (f" ({item.case.capabilities})" if item.case.capabilities else "")
-        version = item.meta["server"]["version"]
-        rows.append((label, version, len(item.tools), len(text), count_tokens(text)))
+        figures = (len(item.tools), len(text), count_tokens(text))
+        cells = (item.case.readme_label(), item.case.capabilities or "none", *(f"{n:,}" for n in figures))
+        rows.append(dict(zip(SIZE_COLUMNS, cells, strict=True)))
     return rows
 
 
 def size_table(items: Sequence[Taken]) -> str:
-    lines = [
-        "| server | package | serverInfo version | client capabilities | tools | chars | o200k tokens |",
-        "|---|---|---|---|--:|--:|--:|",
-    ]
-    for item, (_, version, tools, chars, tokens) in zip(items, size_rows(items), strict=True):
-        caps = item.case.capabilities or "none"
-        row = [item.case.name, item.case.package, version, caps, str(tools), f"{chars:,}", f"{tokens:,}"]
-        lines.append("| " + " | ".join(row) + " |")
+    lines = ["| " + " | ".join(SIZE_COLUMNS) + " |", "| --- | --- | ---: | ---: | ---: |"]
+    lines += ["| " + " | ".join(row.values()) + " |" for row in size_rows(items)]
     return "\n".join(lines)
 
 
-def test_the_size_table_for_the_readme(taken: list[Taken], capsys: pytest.CaptureFixture[str]) -> None:
-    table = size_table(taken)
-    with capsys.disabled():
-        print("\n" + table)
-    rows = size_rows(taken)
-    assert rows[0][:3] == ("mcp-server-time", pip_package("mcp-server-time").split("==")[1], 2)
-    assert all(chars > tokens > 0 for _, _, _, chars, tokens in rows)
+def test_the_readme_table_of_real_servers_is_what_their_snapshots_measure(taken: list[Taken]) -> None:
+    assert readme_table(README_TABLE) == size_rows(taken), "the README's table differs; now:\n" + size_table(taken)
 
 
 # -- budget on live servers and snapshot files ------------------------------------------------------------
@@ -332,13 +339,8 @@ def test_budget_in_github_format_annotates_and_writes_the_job_summary(taken: lis
 
 
 def test_budget_in_github_format_prints_the_summary_without_a_summary_file() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
-    done = subprocess.run(
-        [PY, "-m", "harness", "budget", "v2", "--max-chars", "100000", "--format", "github"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
+    done = run_cli(
+        "budget", "v2", "--max-chars", "100000", "--format", "github", env={"GITHUB_STEP_SUMMARY": None}, timeout=60
     )
     assert done.returncode == 0
     assert done.stdout.splitlines()[0].startswith("::notice ")
@@ -363,15 +365,12 @@ def free_port() -> int:
 
 
 def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"the server exited with {proc.returncode}")
+    def listening() -> bool:
+        assert proc.poll() is None, f"the server exited with {proc.returncode}"
         with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on port {port}")
+            return sock.connect_ex(("127.0.0.1", port)) == 0
+
+    wait_until(listening, timeout, f"a server listening on port {port}")
 
 
 @pytest.fixture
@@ -525,10 +524,7 @@ def test_a_stop_signal_to_snapshot_or_budget_ends_the_listed_server_and_says_so_
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not set(processes_with(marker)) - {cli.pid} and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert set(processes_with(marker)) - {cli.pid}, "the server did not start"
+        wait_until(lambda: set(processes_with(marker)) - {cli.pid}, 60, "the listed server to start")
         cli.send_signal(signum)
         stdout, stderr = cli.communicate(timeout=30)
     finally:

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -19,19 +18,11 @@ from harness.session import ForkServer, StubForkUnavailable, fork_server
 from stubs.calllog import CallRecord, read_log
 from tests.conftest import ROOT, processes_with, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv
+from tests.waiting import wait_until
 
 
 def launch_argv(forks: ForkServer, *args: str) -> list[str]:
     return [sys.executable, *forks.command(args)]
-
-
-def wait_for(predicate: Any, seconds: float = 15) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return bool(predicate())
 
 
 def session(client: RawStdioClient) -> list[bytes]:
@@ -101,7 +92,7 @@ def test_a_killed_launcher_takes_its_stub_with_it_and_the_log_keeps_every_answer
             session(client)
             (stub,) = set(processes_with(marker)) - {server}
             os.kill(client.proc.pid, signal.SIGKILL)
-            assert wait_for(lambda: stub not in processes_with(marker)), "the forked stub outlived its launcher"
+            wait_until(lambda: stub not in processes_with(marker), 15, "the forked stub to end with its launcher")
         finally:
             client.close()
     assert len(read_log(tmp_path / "calls.jsonl")) == 4

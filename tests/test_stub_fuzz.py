@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anyio
 import mcp.types as types
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
@@ -26,6 +25,7 @@ from stubs.stdio import DEPTH_LIMIT
 from surfaces.conderis import kinds as domain
 from surfaces.conderis.project import Project
 from tests.rawstdio import RawStdioClient, serve_argv
+from tests.waiting import within
 
 CALLS_PER_SURFACE = 2_000
 SURFACES = ["v2", "v2-first", "before-v2", "consistent"]
@@ -57,7 +57,7 @@ class Served:
 
     def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         async def go() -> types.CallToolResult:
-            with anyio.fail_after(30):
+            with within(30, f"the stub's answer to {name}"):
                 return await self.client.call_tool(name, arguments)
 
         return self.portal.call(go)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -65,8 +67,8 @@ def _trial(argv: list[str], state: Path, rng: random.Random) -> str | None:
             client.proc.stdin.close()
         os.kill(client.proc.pid, signal.SIGTERM)
         stopped = time.monotonic()
-        while client.proc.poll() is None and time.monotonic() - stopped < EXIT_S:
-            time.sleep(0.01)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            client.proc.wait(timeout=EXIT_S)
         if client.proc.returncode != 0:
             return f"exit {client.proc.returncode} {time.monotonic() - stopped:.2f} s after SIGTERM"
         if not state.exists():

@@ -10,7 +10,7 @@ import pytest
 
 from harness.errors import TokenizerError
 from harness.measure._tokens import RANK_FILE_SHA256, _verified_ranks, count_tokens, encoding, rank_file
-from tests.conftest import run_cli
+from tests.conftest import run_cli_process
 
 
 def test_the_shipped_rank_file_is_o200k_base() -> None:
@@ -46,7 +46,8 @@ def test_measure_with_a_missing_or_wrong_rank_file_exits_2(tmp_path: Path, conte
     path = tmp_path / "ranks.tiktoken"
     if content is not None:
         path.write_bytes(content)
-    run = run_cli("measure", "v2", "--no-growth", env={"TOOLSURFACE_O200K_FILE": str(path)})
+    # The rank file is read once in a process's life: a fresh process is the subject.
+    run = run_cli_process("measure", "v2", "--no-growth", env={"TOOLSURFACE_O200K_FILE": str(path)})
     assert run.returncode == 2
     assert str(path) in run.stderr and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
@@ -54,7 +55,8 @@ def test_measure_with_a_missing_or_wrong_rank_file_exits_2(tmp_path: Path, conte
 
 def test_tiktoken_cache_is_seeded_so_nothing_is_downloaded(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    run = run_cli(
+    # The cache is seeded on a process's first use of the tokenizer: a fresh process is the subject.
+    run = run_cli_process(
         "measure", "v2", "--no-growth", "--format", "json",
         env={"TIKTOKEN_CACHE_DIR": str(cache), "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"},
     )  # fmt: skip

@@ -1,0 +1,119 @@
+"""Every figure the README states that the code can measure is what the code measures: the bundled study's
+list sizes and growth, the session table of the bundled scripted runs, the real agents' table and the figures
+quoted in the text. The figures are read from the README, never written here.
+
+Held elsewhere or by nothing: the real servers' table by tests/test_snapshot_live.py (it needs the servers);
+the seed column of the size table is the seed page's own figures, which no code here measures; the timings
+("about 0.45 s", "about 70 ms") are the benchmarks' (`python -m benchmarks`), not a fixed figure.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness.measure import Measurement
+from harness.measure._tokens import RANK_FILE_SHA256
+from harness.session import Study, find_runs, score_study, shown_markdown
+from tests.conftest import ROOT, by_name
+from tests.readme import number, readme_table, readme_text
+
+RUNS = ROOT / "sessions" / "runs"
+
+
+@pytest.fixture(scope="module")
+def script_study() -> Study:
+    return score_study(find_runs([RUNS / "conderis-script"]))
+
+
+@pytest.fixture(scope="module")
+def agent_study() -> Study:
+    return score_study(find_runs([RUNS / "conderis-agents"]))
+
+
+def prose() -> str:
+    """The README's text with its line breaks as spaces, so a sentence reads as one line."""
+    return " ".join(readme_text().split())
+
+
+def quoted(pattern: str) -> re.Match[str]:
+    found = re.search(pattern, prose())
+    assert found, f"the README no longer says {pattern!r}"
+    return found
+
+
+def test_the_size_table_is_what_measure_gives_for_the_bundled_surfaces(bundled: Measurement) -> None:
+    rows = readme_table("The bundled Conderis study, as measured by this checkout")
+    measured = by_name(bundled)
+    assert [row["Surface"] for row in rows] == [s.name for s in bundled.surfaces]
+    growth_column = next(column for column in rows[0] if column.startswith("Growth by"))
+    for row in rows:
+        s = measured[row["Surface"]]
+        assert s.growth is not None and growth_column == f"Growth by `{s.growth.kind}`"
+        figures = (row["Tools"], row["Characters"], row["Tokens"], row[growth_column])
+        growth = f"+{s.growth.tools} tools, +{s.growth.chars:,} chars"
+        assert figures == (str(s.tools), f"{s.chars:,}", f"{s.tokens:,}", growth), s.name
+
+
+def test_the_session_table_is_what_the_bundled_scripted_runs_score(script_study: Study) -> None:
+    rows = readme_table("| Surface | Runs | Refused calls |")
+    scored = {s.surface: s for s in script_study.surfaces}
+    assert [row["Surface"] for row in rows] == list(scored)
+    for row in rows:
+        s = scored[row["Surface"]]
+        assert (row["Runs"], row["Refused calls"]) == (str(s.runs), ", ".join(map(str, s.refused_per_run))), s.surface
+        # The two last columns are prose; the tools they name and the items they number are measured.
+        assert set(re.findall(r"\b[a-z]+_[a-z_]+\b", row["What was refused"])) == {g.tool for g in s.refused}
+        assert (row["What was refused"] == "-") == (not s.refused), s.surface
+        assert (row["Outcome failures"] == "-") == (not s.outcome_failures), s.surface
+        named = set(re.findall(r"#\d+", row["Outcome failures"]))
+        assert named <= {n for f in s.outcome_failures for n in re.findall(r"#\d+", f.detail)}, s.surface
+
+
+def test_the_agents_table_is_what_the_committed_agent_study_recorded(agent_study: Study) -> None:
+    assert shown_markdown(agent_study.shown) in readme_text()
+    assert {(r.surface, r.agent, r.mode) for r in agent_study.shown} == {
+        (surface, agent, mode)
+        for surface in ("before-v2", "v2")
+        for agent, mode in (
+            ("claude", "on-demand"),
+            ("claude", "full-list"),
+            ("codex", "full-list"),
+            ("gemini", "full-list"),
+        )
+    }
+    assert all(s.statuses == {"ok": 1} for s in agent_study.surfaces)
+
+
+def test_what_claude_code_is_shown_in_the_text_is_what_the_agent_study_recorded(
+    bundled: Measurement, agent_study: Study
+) -> None:
+    said = quoted(
+        r"v2's ([\d,]+) wire chars become ([\d,]+)\. On demand, its first request carries only ToolSearch"
+        r" \(([\d,]+) chars\).*?\(v2's \"item list\" returned (\w+)\)"
+    )
+    claude = {r.mode: r for r in agent_study.shown if (r.surface, r.agent) == ("v2", "claude")}
+    wire, full_list, on_demand = by_name(bundled)["v2"].chars, claude["full-list"], claude["on-demand"]
+    assert said.group(1, 2, 3) == (f"{wire:,}", f"{full_list.first_chars:,}", f"{on_demand.first_chars:,}")
+    assert on_demand.searches == 1 and number(said[4]) == on_demand.last_stub_tools
+
+
+def test_the_tool_counts_in_the_text_are_the_bundled_surfaces(bundled: Measurement) -> None:
+    s = by_name(bundled)
+    replaced = quoted(r"Conderis: (\d+) MCP tools replaced by (\d+)")
+    assert (number(replaced[1]), number(replaced[2])) == (s["before-v2"].tools, s["v2"].tools)
+    assert number(quoted(r"`before_v2\.py` \(the (\w+) old tools")[1]) == s["before-v2"].tools
+    assert number(quoted(r"\(the (\w+) tools of the final and the first design")[1]) == s["v2"].tools
+    assert s["v2-first"].tools == s["v2"].tools
+
+
+def test_the_rank_file_digest_and_the_live_timeout_in_the_text_are_the_code_s() -> None:
+    from harness.cli import main
+
+    head, tail = quoted(r"sha256 \(`([0-9a-f]+)…([0-9a-f]+)`\)").group(1, 2)
+    assert RANK_FILE_SHA256.startswith(head) and RANK_FILE_SHA256.endswith(tail)
+    default = number(quoted(r"within `--timeout` \(default (\d+) s\)")[1])
+    for command in ("snapshot", "budget"):
+        [timeout] = [p for p in main.commands[command].params if p.name == "timeout"]
+        assert timeout.default == default, command
