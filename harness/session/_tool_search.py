@@ -9,6 +9,7 @@ runner's own; only the script is made here, one search step per query and a fina
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -308,6 +309,7 @@ def observe_tool_search(
 
     if not searches:
         raise ToolsurfaceError("no query to search for")
+    _warm_tokens()
     agent = tool_search_client()
     served = [_surface_spec(spec) for spec in specs]
     names = [resolve(spec).name for spec in served]
@@ -338,6 +340,19 @@ def observe_tool_search(
             run(Path(root))
         runs = {n: _forget_dir(r) for n, r in runs.items()}
     return [runs[n] for n in range(len(served))]
+
+
+def _warm_tokens() -> None:
+    """Load the o200k encoding while Claude Code starts, not when its first request waits for the count."""
+    import threading
+
+    from harness.measure import count_tokens
+
+    def warm() -> None:
+        with contextlib.suppress(ToolsurfaceError):
+            count_tokens("")
+
+    threading.Thread(target=warm, name="warm-o200k", daemon=True).start()
 
 
 def _forget_dir(run: ToolSearchRun) -> ToolSearchRun:
