@@ -155,7 +155,9 @@ def test_the_agreement_pairs_each_two_scorers_over_every_query(all_scorers: dict
 def test_ranks_are_claude_codes_own_order_as_its_transcript_shows(observed: list[ToolSearchRun]) -> None:
     for run in observed:
         assert run.version == VERSION and run.run_dir is not None
-        seen = transcript_searches(run.run_dir)
+        wait, *seen = transcript_searches(run.run_dir)
+        # The first search names a tool the stub lacks: Claude Code waits for the stub, and finds nothing.
+        assert wait[0].startswith("select:mcp__stub__") and wait[1] == []
         assert [q for q, _ in seen] == SIX
         for search, (_, names) in zip(run.searches, seen, strict=True):
             assert search.returned == [n.removeprefix("mcp__stub__") for n in names]
@@ -215,6 +217,21 @@ def test_fail_below_rank_1_exits_0_where_claude_code_finds_every_tool_first(clis
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
+
+
+def test_a_snapshot_file_is_searched_as_served_so_a_server_project_can_hold_its_findability_in_ci(
+    clis: Path, tmp_path: Path
+) -> None:
+    snapshot = tmp_path / "tools.json"
+    assert run_cli("snapshot", "v2", "-o", str(snapshot)).returncode == 0
+    queries = tmp_path / "queries.json"
+    queries.write_text(json.dumps({"queries": [{"query": "read page", "expected": {"tools": "item_get"}}]}), "utf-8")
+    done = run_cli(
+        "findability", str(snapshot), "--queries", str(queries), "--scorer", "claude", "--fail-below-rank", "1",
+        "--format", "csv", env=env_with(clis, tmp_path / "home"), cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1].startswith("tools,read page,claude,item_get,1,item_get,")
 
 
 def test_roundtrip_with_claude_prints_computed_and_observed_per_step_and_surface(clis: Path, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -41,10 +42,21 @@ __all__ = [
 SEARCH_CLIENT = "claude"
 SEARCH_MODE = "on-demand"
 SEARCH_TOOL = "ToolSearch"
+CALLS = "calls.jsonl"
 PROMPT = "Find the tools for each of these requests with tool search, then stop."
 _STUB_PREFIX = f"mcp__{SERVER_NAME}__"
 # Claude Code's answer to a search made while the stub was still connecting.
 _STILL_CONNECTING = "still connecting"
+# The session's first search selects a tool the stub does not have. Claude Code then waits (up to 5 s) for a
+# server it names that is still connecting, so the stub is there before the first real search; the answer is
+# no part of the record.
+WAIT_FOR_STUB = f"select:{_STUB_PREFIX}toolsurface_waits_for_the_stub"
+# A session whose search still came before the stub (a machine too busy to start it in time) is run again.
+ATTEMPTS = 2
+
+
+class _StubNotConnected(ToolsurfaceError):
+    """Claude Code searched before the stub had connected."""
 
 
 class ToolSearchUnavailable(AgentUnavailable):
@@ -150,13 +162,13 @@ def tool_search_client(env: Mapping[str, str] | None = None) -> Any:
 
 
 def _steps(searches: Sequence[SearchRequest]) -> list[Step]:
-    steps = []
-    for n, search in enumerate(searches):
+    steps = [Step(0, {"search": WAIT_FOR_STUB})]
+    for search in searches:
         raw: dict[str, Any] = {"search": search.query}
         if search.max_results is not None:
             raw["max_results"] = search.max_results
-        steps.append(Step(n, raw))
-    steps.append(Step(len(searches), {"say": "Done."}))
+        steps.append(Step(len(steps), raw))
+    steps.append(Step(len(steps), {"say": "Done."}))
     return steps
 
 
@@ -217,20 +229,22 @@ def _read_run(
 ) -> ToolSearchRun:
     found = _search_results(transcript)
     turns = _turns(read_model_requests(run_dir / MODEL_REQUESTS))
-    if len(found) < len(searches) or 1 not in turns:
+    if len(found) < len(searches) + 1 or 1 not in turns:
+        made = max(0, len(found) - 1)
         raise ToolsurfaceError(
-            f"claude on {surface}: made {len(found)} of {len(searches)} searches (transcript in {run_dir})"
+            f"claude on {surface}: made {made} of {len(searches)} searches (transcript in {run_dir})"
         )
     observed = []
-    for n, (search, (arguments, content)) in enumerate(zip(searches, found, strict=False)):
+    # Turn 1 makes the search that waits for the stub; search n (from 0) is made in turn n + 2.
+    for n, (search, (arguments, content)) in enumerate(zip(searches, found[1:], strict=False)):
         if arguments.get("query") != search.query:
             raise ToolsurfaceError(
                 f"claude on {surface}: search {n + 1} asked {arguments.get('query')!r}, not {search.query!r}"
             )
         returned, answer = _returned(content)
         if not returned and answer is not None and _STILL_CONNECTING in answer:
-            raise ToolsurfaceError(f"claude on {surface}: searched before the stub connected: {answer[:200]}")
-        before, after = turns.get(n + 1), turns.get(n + 2)
+            raise _StubNotConnected(f"claude on {surface}: searched before the stub connected: {answer[:200]}")
+        before, after = turns.get(n + 2), turns.get(n + 3)
         if before is None or after is None:
             raise ToolsurfaceError(f"claude on {surface}: no model request before and after search {n + 1}")
         observed.append(
@@ -264,10 +278,24 @@ def _read_run(
 async def _one(
     agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float
 ) -> ToolSearchRun:
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return await _session(agent, spec, name, searches, run_dir, timeout)
+        except _StubNotConnected:
+            if attempt == ATTEMPTS:
+                raise
+            shutil.rmtree(run_dir, ignore_errors=True)
+    raise AssertionError("unreachable")
+
+
+async def _session(
+    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float
+) -> ToolSearchRun:
     run_dir.mkdir(parents=True, exist_ok=True)
+    calls = run_dir / CALLS
     server = ServerCommand(
         command=sys.executable,
-        args=["-m", "harness", "serve", spec],
+        args=["-m", "harness", "serve", spec, "--log", str(calls)],
         cwd=str(Path(__file__).resolve().parents[2]),
     )
     started = time.monotonic()
@@ -282,13 +310,15 @@ async def _one(
             run_dir=run_dir,
             timeout=timeout,
             mode=SEARCH_MODE,
-            max_turns=len(searches) + 3,
+            max_turns=len(searches) + 4,
             env=dict(os.environ),
             endpoint=AgentEndpoint(endpoint.url, scripted=True),
         )
         report = await agent.run(ctx)
     if report.status != "ok":
         raise ToolsurfaceError(f"claude on {name}: {report.status}: {report.error}")
+    if not _listed(calls):
+        raise ToolsurfaceError(f"claude on {name}: the stub never listed its tools to Claude Code (see {run_dir})")
     transcript = run_dir / (report.transcript or "transcript.jsonl")
     return _read_run(name, str(agent.version), run_dir, transcript, searches, time.monotonic() - started)
 
@@ -340,6 +370,13 @@ def observe_tool_search(
             run(Path(root))
         runs = {n: _forget_dir(r) for n, r in runs.items()}
     return [runs[n] for n in range(len(served))]
+
+
+def _listed(calls: Path) -> bool:
+    """Whether the stub's log shows a tools/list: a search that found nothing searched the stub's tools."""
+    from stubs.calllog import read_log
+
+    return calls.is_file() and any(r.method == "tools/list" for r in read_log(calls))
 
 
 def _warm_tokens() -> None:
