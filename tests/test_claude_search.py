@@ -15,7 +15,7 @@ import pytest
 from harness.analyze import load_tools
 from harness.session import SearchRequest, ToolSearchRun, observe_tool_search
 from harness.surface import resolve_all
-from tests.conftest import Run, run_cli
+from tests.conftest import ROOT, Run, run_cli
 from tests.npm_packages import agent_clis_dir
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
@@ -152,6 +152,23 @@ def test_the_agreement_pairs_each_two_scorers_over_every_query(all_scorers: dict
     assert read["ranks"] == {"keyword": 2, "bm25": 3, "claude": 3} and not read["same_rank"] and read["first"] == []
 
 
+def test_the_readme_shows_the_three_scorers_as_they_rank_today(all_scorers: dict[str, Any]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+
+    def rank(row: dict[str, Any]) -> str:
+        return "-" if row["rank"] is None else str(row["rank"])
+
+    for surface in all_scorers["surfaces"]:
+        rows = {(r["query"], r["scorer"]): r for r in surface["queries"]}
+        for text in SIX:
+            claude = rows[(text, "claude")]
+            line = (
+                f"| {surface['name']} | {text} | {claude['expected']} | {rank(rows[(text, 'keyword')])} "
+                f"| {rank(rows[(text, 'bm25')])} | {rank(claude)} | {', '.join(claude['returned'])} |"
+            )
+            assert line in readme, line
+
+
 def test_ranks_are_claude_codes_own_order_as_its_transcript_shows(observed: list[ToolSearchRun]) -> None:
     for run in observed:
         assert run.version == VERSION and run.run_dir is not None
@@ -258,6 +275,12 @@ def test_roundtrip_with_claude_prints_computed_and_observed_per_step_and_surface
         assert observed["tools"] == list(dict.fromkeys(t for s in steps for t in s["loaded"]))
         assert set(surface["tools"]) <= set(observed["tools"])  # it loaded the computed tools, and more
         assert observed["search_tool_chars"] > 0
+        row = (
+            f"| {surface['name']} | {' + '.join(surface['tools'])} | {surface['chars']:,} | {surface['tokens']:,} "
+            f"| {len(observed['tools'])} | {observed['chars']:,} | {observed['tokens']:,} "
+            f"| {observed['difference_chars']:+,} / {observed['difference_tokens']:+,} |"
+        )
+        assert row in (ROOT / "README.md").read_text(encoding="utf-8"), row
 
 
 def test_the_table_and_csv_show_computed_beside_observed(clis: Path, tmp_path: Path) -> None:
