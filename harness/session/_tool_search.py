@@ -4,7 +4,8 @@ model issues each query as a ToolSearch call, and nothing else.
 What each search returned is read from the transcript (the tool_result's `tool_reference` blocks, in
 order), and what the next model request carried from model-requests.jsonl (its tools array by name, its
 compact-JSON chars and o200k tokens). The adapter, the model endpoint and the stub are the session
-runner's own; only the script is made here, one search step per query and a final word.
+runner's own; only the script is made here: a first search that waits for the stub, one search per query,
+and a final word.
 """
 
 from __future__ import annotations
