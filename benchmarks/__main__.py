@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks.agents import measure_agents
+from benchmarks.claude_search import measure_claude_search
 from benchmarks.large_lists import measure_large_lists
 from benchmarks.runner import measure_runner
 from benchmarks.snapshot import measure_snapshot
@@ -66,6 +67,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         **measure_runner(cli, repeats=runs),
         **measure_snapshot(runs),
         **measure_agents(cli, repeats=runs),
+        **measure_claude_search(cli, runs),
         **measure_large_lists(cli, runs),
     }
 

@@ -201,6 +201,13 @@ def test_a_query_no_tool_matches_has_no_top_and_reports_its_terms_missing() -> N
     assert rank_tools([tool("a_b", "C d.")], "zebra", "bm25").top is None
 
 
+def test_a_select_query_ranks_the_tools_it_names_in_its_order_with_or_without_a_client_prefix() -> None:
+    tools = [tool("a_get", "Get an a."), tool("b_list", "List the bs."), tool("c_store", "Store a c.")]
+    for scorer in SCORERS:
+        ranked = rank_tools(tools, "select:mcp__stub__c_store, b_list,nope,c_store", scorer)
+        assert ranked.tools == ["c_store", "b_list"] and ranked.missing == ["nope"], scorer
+
+
 def test_whole_words_only_unless_stemming_is_asked_for() -> None:
     tools = [tool("lister", "Lists the tasks.")]
     assert rank_tools(tools, "task", "keyword").top is None
@@ -283,6 +290,31 @@ def test_findability_csv_and_table_cover_every_surface_and_query(tmp_path: Path)
     table = run_cli("findability", "v2", env={"COLUMNS": "200"})
     assert table.returncode == 0, table.stderr
     assert "approve proposal" in table.stdout and "item_action" in table.stdout
+
+
+@pytest.mark.parametrize("scorer", ["keyword", "bm25"])
+def test_one_scorer_gives_only_its_rows_and_names_itself(scorer: str) -> None:
+    run = run_cli("findability", "v2", "--scorer", scorer, "--format", "json")
+    assert run.returncode == 0, run.stderr
+    data = run.json()
+    assert data["scorers"] == [scorer] and "agreement" not in data
+    assert [(r["query"], r["scorer"]) for r in data["surfaces"][0]["queries"]] == [(q, scorer) for q in SIX]
+    table = run_cli("findability", "before-v2", "--scorer", scorer, env={"COLUMNS": "200"})
+    assert table.returncode == 0 and f"{scorer} rank" in table.stdout and "agree" not in table.stdout
+
+
+def test_fail_below_rank_judges_every_scorer_shown() -> None:
+    keyword = run_cli("findability", "v2", "--scorer", "keyword", "--fail-below-rank", "1", "--format", "csv")
+    assert keyword.returncode == 0 and keyword.stderr == ""
+    both = run_cli("findability", "v2", "before-v2", "--fail-below-rank", "2", "--format", "csv")
+    assert both.returncode == 1
+    [line] = both.stderr.strip().splitlines()
+    assert line.startswith("toolsurface: 3 expected tools not found at rank 2 or better: ")
+    assert "before-v2 'read page': item_get bm25 rank 3" in line
+    assert "before-v2 'block task': task_patch keyword rank 3" in line
+    assert "before-v2 'block task': task_patch bm25 rank 5" in line
+    assert "'read page': item_get keyword" not in line and "v2 '" not in line.replace("before-v2 '", "")
+    assert both.stdout.startswith("surface,query,scorer")
 
 
 def test_roundtrip_json_shows_both_costs_per_surface() -> None:

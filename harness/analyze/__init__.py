@@ -12,12 +12,15 @@ from harness.analyze._diff_model import (
     worst,
 )
 from harness.analyze._diff_render import diff_json, diff_markdown, diff_rich
-from harness.analyze._findability import findability
+from harness.analyze._findability import SearchObserver, findability, search_requests
 from harness.analyze._findability_model import (
+    Agreement,
     Findability,
     FindabilityRow,
+    PairAgreement,
     Query,
     QuerySet,
+    SearchClient,
     SurfaceFindability,
     SurfaceTools,
     load_queries,
@@ -27,9 +30,11 @@ from harness.analyze._findability_model import (
 )
 from harness.analyze._findability_render import findability_csv, findability_json, findability_rich
 from harness.analyze._findability_scoring import (
+    ALL_SCORERS,
     BM25_B,
     BM25_K1,
     BUNDLED_QUERIES,
+    CLIENT_SCORERS,
     FIELD_WEIGHTS,
     SCORERS,
     QueryFileError,
@@ -37,6 +42,7 @@ from harness.analyze._findability_scoring import (
     ToolFields,
     UnknownTool,
     rank_tools,
+    selected_names,
     tool_fields,
 )
 from harness.analyze._lint import lint, lint_tools
@@ -44,6 +50,8 @@ from harness.analyze._lint_model import CATEGORIES, Finding, LintResult, Surface
 from harness.analyze._lint_render import lint_rich
 from harness.analyze._roundtrip import (
     BUNDLED_TASK,
+    ObservedRoundTrip,
+    ObservedStep,
     RoundTrip,
     RoundTripTask,
     SurfaceRoundTrip,
@@ -65,13 +73,16 @@ from harness.analyze._text import (
 )
 
 __all__ = [
+    "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
     "BUNDLED_QUERIES",
     "BUNDLED_TASK",
     "CATEGORIES",
+    "CLIENT_SCORERS",
     "FIELD_WEIGHTS",
     "SCORERS",
+    "Agreement",
     "AnnotationChange",
     "ChangeClass",
     "FieldChange",
@@ -79,6 +90,9 @@ __all__ = [
     "FindabilityRow",
     "Finding",
     "LintResult",
+    "ObservedRoundTrip",
+    "ObservedStep",
+    "PairAgreement",
     "ParameterChange",
     "Query",
     "QueryFileError",
@@ -86,6 +100,8 @@ __all__ = [
     "Ranked",
     "RoundTrip",
     "RoundTripTask",
+    "SearchClient",
+    "SearchObserver",
     "Size",
     "SurfaceDiff",
     "SurfaceFindability",
@@ -120,6 +136,8 @@ __all__ = [
     "roundtrip_csv",
     "roundtrip_json",
     "roundtrip_rich",
+    "search_requests",
+    "selected_names",
     "sentences",
     "split_description",
     "stem",

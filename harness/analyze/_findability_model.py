@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,15 +19,19 @@ from harness.analyze._findability_scoring import (
     BM25_K1,
     BUNDLED_QUERIES,
     FIELD_WEIGHTS,
+    SCORERS,
     QueryFileError,
     UnknownTool,
 )
 
 __all__ = [
+    "Agreement",
     "Findability",
     "FindabilityRow",
+    "PairAgreement",
     "Query",
     "QuerySet",
+    "SearchClient",
     "SurfaceFindability",
     "SurfaceTools",
     "load_queries",
@@ -117,6 +122,11 @@ def load_tools(items: Sequence[SurfaceDefinition | Snapshot]) -> list[SurfaceToo
 
 @dataclass(frozen=True)
 class FindabilityRow:
+    """The expected tool's rank for one query by one scorer. `missing` and `full_matches` describe the query
+    against the surface's words (the same for every scorer). A client's own search also keeps what it
+    `returned`, in its order (its rank is the place there), the tools array of its `next_tools` request,
+    and its `answer` when it returned none."""
+
     query: str
     scorer: str
     expected: str | None
@@ -124,6 +134,70 @@ class FindabilityRow:
     top: str | None
     missing: list[str]
     full_matches: int
+    returned: list[str] | None = None
+    next_tools: list[str] | None = None
+    answer: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "query": self.query,
+            "scorer": self.scorer,
+            "expected": self.expected,
+            "rank": self.rank,
+            "top": self.top,
+            "missing": self.missing,
+            "full_matches": self.full_matches,
+        }
+        if self.returned is not None:
+            data.update(returned=self.returned, next_tools=self.next_tools, answer=self.answer)
+        return data
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One query on one surface: every scorer's rank of the expected tool and its top tool."""
+
+    query: str
+    expected: str | None
+    ranks: dict[str, int | None]
+    tops: dict[str, str | None]
+
+    @property
+    def same_rank(self) -> bool:
+        return len(set(self.ranks.values())) == 1
+
+    @property
+    def same_top(self) -> bool:
+        return len(set(self.tops.values())) == 1
+
+    @property
+    def first(self) -> list[str]:
+        """The scorers that rank the expected tool first."""
+        return [scorer for scorer, rank in self.ranks.items() if rank == 1]
+
+
+@dataclass(frozen=True)
+class PairAgreement:
+    """Two scorers over every surface and query: how often they give the expected tool the same rank, put the
+    same tool on top, and agree whether the expected tool comes first."""
+
+    a: str
+    b: str
+    queries: int
+    same_rank: int
+    same_top: int
+    same_first: int
+
+
+@dataclass(frozen=True)
+class SearchClient:
+    """The client whose own search scored (claude): its version, mode, and the max_results sent (None: not
+    sent, the client's default)."""
+
+    name: str
+    version: str
+    mode: str
+    max_results: int | None = None
 
 
 @dataclass(frozen=True)
@@ -134,39 +208,90 @@ class SurfaceFindability:
     def row(self, query: str, scorer: str) -> FindabilityRow:
         return next(r for r in self.queries if r.query == query and r.scorer == scorer)
 
+    def agreement(self, scorers: Sequence[str]) -> list[Agreement]:
+        found = []
+        for text in dict.fromkeys(r.query for r in self.queries):
+            rows = [self.row(text, scorer) for scorer in scorers]
+            found.append(
+                Agreement(
+                    query=text,
+                    expected=rows[0].expected,
+                    ranks={r.scorer: r.rank for r in rows},
+                    tops={r.scorer: r.top for r in rows},
+                )
+            )
+        return found
+
 
 @dataclass(frozen=True)
 class Findability:
     source: str
     stem: bool
     surfaces: list[SurfaceFindability]
+    scorers: tuple[str, ...] = SCORERS
+    client: SearchClient | None = None
 
     def surface(self, name: str) -> SurfaceFindability:
         return next(s for s in self.surfaces if s.name == name)
 
+    def pairs(self) -> list[PairAgreement]:
+        """Every pair of this result's scorers, over all its surfaces and queries."""
+        agreements = [a for s in self.surfaces for a in s.agreement(self.scorers)]
+        return [
+            PairAgreement(
+                a=a,
+                b=b,
+                queries=len(agreements),
+                same_rank=sum(1 for g in agreements if g.ranks[a] == g.ranks[b]),
+                same_top=sum(1 for g in agreements if g.tops[a] == g.tops[b]),
+                same_first=sum(1 for g in agreements if (g.ranks[a] == 1) == (g.ranks[b] == 1)),
+            )
+            for a, b in combinations(self.scorers, 2)
+        ]
+
+    def below(self, rank: int) -> list[tuple[str, FindabilityRow]]:
+        """(surface, row) for every row whose expected tool is not found at `rank` or better."""
+        return [
+            (s.name, r)
+            for s in self.surfaces
+            for r in s.queries
+            if r.expected is not None and (r.rank is None or r.rank > rank)
+        ]
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "weights": dict(FIELD_WEIGHTS),
             "bm25": {"k1": BM25_K1, "b": BM25_B, "document": "field-weighted (terms repeated by field weight)"},
             "stem": self.stem,
             "ties": "list order",
             "queries": self.source,
-            "surfaces": [
-                {
-                    "name": s.name,
-                    "queries": [
-                        {
-                            "query": r.query,
-                            "scorer": r.scorer,
-                            "expected": r.expected,
-                            "rank": r.rank,
-                            "top": r.top,
-                            "missing": r.missing,
-                            "full_matches": r.full_matches,
-                        }
-                        for r in s.queries
-                    ],
-                }
-                for s in self.surfaces
-            ],
         }
+        if self.scorers != SCORERS:
+            data["scorers"] = list(self.scorers)
+        if self.client is not None:
+            data[self.client.name] = {
+                "version": self.client.version,
+                "mode": self.client.mode,
+                "max_results": self.client.max_results,
+                "rank": "the expected tool's place among the tools its search returned, in its order",
+            }
+        data["surfaces"] = [{"name": s.name, "queries": [r.to_json() for r in s.queries]} for s in self.surfaces]
+        if self.client is not None and len(self.scorers) > 1:
+            data["agreement"] = {
+                "pairs": [vars(p) for p in self.pairs()],
+                "queries": [
+                    {
+                        "surface": s.name,
+                        "query": g.query,
+                        "expected": g.expected,
+                        "ranks": g.ranks,
+                        "tops": g.tops,
+                        "same_rank": g.same_rank,
+                        "same_top": g.same_top,
+                        "first": g.first,
+                    }
+                    for s in self.surfaces
+                    for g in s.agreement(self.scorers)
+                ],
+            }
+        return data

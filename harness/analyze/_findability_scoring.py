@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,9 +19,11 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
     "BUNDLED_QUERIES",
+    "CLIENT_SCORERS",
     "FIELD_WEIGHTS",
     "SCORERS",
     "QueryFileError",
@@ -28,6 +31,7 @@ __all__ = [
     "ToolFields",
     "UnknownTool",
     "rank_tools",
+    "selected_names",
     "tool_fields",
 ]
 
@@ -47,7 +51,10 @@ FIELD_WEIGHTS: dict[str, int] = {"name": NAME_WEIGHT, "first_sentence": FIRST_SE
 BM25_K1 = 1.2
 BM25_B = 0.75
 
+# The scorers toolsurface computes itself (the default pair), and the one that is a real client's own search.
 SCORERS = ("keyword", "bm25")
+CLIENT_SCORERS = ("claude",)
+ALL_SCORERS = (*SCORERS, *CLIENT_SCORERS)
 
 BUNDLED_QUERIES = Path(str(resources.files("surfaces.conderis") / "queries.json"))
 
@@ -183,13 +190,47 @@ class Ranked:
 def rank_tools(tools: Sequence[Mapping[str, Any]], query: str, scorer: str, *, use_stem: bool = False) -> Ranked:
     """Rank tools for a query; only tools that score above 0 are ranked, ties broken by list order.
 
-    keyword orders by (distinct query terms matched, score), bm25 by score alone."""
+    keyword orders by (distinct query terms matched, score), bm25 by score alone. A `select:NAME,...`
+    query ranks the tools it names, in its order, for both."""
     return _rank(_Index.of(tools, use_stem), query, scorer, use_stem)
+
+
+# `select:a,b` names tools outright, as in Claude Code's ToolSearch; a name may carry a client's
+# `mcp__SERVER__` prefix.
+_SELECT = re.compile(r"^select:(.+)$", re.I | re.S)
+_CLIENT_PREFIX = re.compile(r"^mcp__[A-Za-z0-9._-]+?__")
+
+
+def selected_names(query: str) -> list[str] | None:
+    """The tool names a `select:` query names, in its order; None for a keyword query."""
+    match = _SELECT.match(query.strip())
+    if match is None:
+        return None
+    return [name.strip() for name in match.group(1).split(",") if name.strip()]
+
+
+def _select(index: _Index, names: Sequence[str]) -> Ranked:
+    """The named tools the surface has, in the query's order, each once; the names it lacks are missing."""
+    tools = [doc.name for doc in index.docs]
+    found: list[str] = []
+    missing: list[str] = []
+    for name in names:
+        tool = name if name in tools else _CLIENT_PREFIX.sub("", name)
+        if tool not in tools:
+            missing.append(name)
+        elif tool not in found:
+            found.append(tool)
+    return Ranked(
+        tools=found, scores=[1.0] * len(found), matched=[1] * len(found), missing=missing, full_matches=len(found)
+    )
 
 
 def _rank(index: _Index, query: str, scorer: str, use_stem: bool) -> Ranked:
     if scorer not in SCORERS:
         raise ValueError(f"unknown scorer {scorer!r}")
+    selected = selected_names(query)
+    if selected is not None:
+        return _select(index, selected)
     terms = _query_terms(query, use_stem)
     docs = index.docs
     matched = _terms_matched(terms, index)

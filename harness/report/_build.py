@@ -15,7 +15,7 @@ from harness.files import ensure_directory, write_atomic
 if TYPE_CHECKING:
     import pandas as pd
 
-    from harness.analyze import Findability, RoundTrip
+    from harness.analyze import Findability, RoundTrip, SearchObserver
     from harness.measure import Measurable, Measurement
     from harness.report._bundle import SeedRow
     from harness.session import Study
@@ -216,16 +216,24 @@ class AnalysisTables:
     roundtrip: RoundTrip
 
 
-def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> AnalysisTables:
-    """Round trip, findability and lint, from the same surfaces the measurement read."""
+def _claude_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str]:
+    """Claude Code's own search over the surfaces where Claude Code is installed (on PATH, new enough); else
+    None and the note that says why its columns are absent."""
+    from harness.session import ToolSearchUnavailable, observe_tool_search, tool_search_client
+
+    try:
+        tool_search_client()
+    except ToolSearchUnavailable as error:
+        return None, f"Claude Code's columns are absent: {error}."
+    return (lambda searches: observe_tool_search(specs, searches)), ""
+
+
+def _roundtrip_table(trip: RoundTrip, names: str, absent: str) -> Table:
     import pandas as pd
 
-    from harness.analyze import CATEGORIES, findability, lint, load_queries, load_task, roundtrip
-
-    names = _quote(specs)
-    trip = roundtrip(items, load_task())
-    trip_rows = [
-        {
+    rows = []
+    for s in trip.surfaces:
+        row: dict[str, Any] = {
             "surface": s.name,
             "tools loaded on demand": " + ".join(s.tools),
             "chars": s.chars,
@@ -233,22 +241,83 @@ def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> Analy
             "searches": s.searches,
             "whole list tokens": s.list_tokens,
         }
-        for s in trip.surfaces
-    ]
-    found = findability(items, load_queries())
-    find_rows = [
-        {
-            "surface": s.name,
-            "query": r.query,
-            "scorer": r.scorer,
-            "expected": r.expected,
-            "rank": r.rank,
-            "top": r.top,
-            "missing words": ", ".join(r.missing) or "-",
-        }
-        for s in found.surfaces
-        for r in s.queries
-    ]
+        if s.observed is not None:
+            o = s.observed
+            row |= {
+                "Claude Code loaded": " + ".join(o.tools),
+                "Claude Code chars": o.chars,
+                "Claude Code tokens": o.tokens,
+                "difference chars": o.difference_chars,
+                "difference tokens": o.difference_tokens,
+            }
+        rows.append(row)
+    client = trip.client
+    if client is None:
+        return Table(
+            "roundtrip",
+            f"Round trip for on-demand clients: {trip.task}",
+            pd.DataFrame(rows),
+            f"toolsurface roundtrip {names} --format csv",
+            absent,
+        )
+    note = (
+        f"Claude Code {client.version} ({client.mode}, its own ToolSearch, one session per surface, a scripted model"
+        " making one search per step): what its searches added to the next request's tools array, every tool each"
+        " search returned, as Claude Code presents it; difference: Claude Code - computed."
+    )
+    return Table(
+        "roundtrip",
+        f"Round trip for on-demand clients: {trip.task}, computed and as Claude Code {client.version} paid it",
+        pd.DataFrame(rows),
+        f"toolsurface roundtrip {names} --client claude --format csv",
+        note,
+    )
+
+
+def _findability_table(found: Findability, names: str, absent: str) -> Table:
+    import pandas as pd
+
+    client = found.client
+    rows = []
+    for s in found.surfaces:
+        for r in s.queries:
+            row: dict[str, Any] = {
+                "surface": s.name,
+                "query": r.query,
+                "scorer": r.scorer,
+                "expected": r.expected,
+                "rank": r.rank,
+                "top": r.top,
+                "missing words": ", ".join(r.missing) or "-",
+            }
+            if client is not None:
+                row["returned"] = ", ".join(r.returned) if r.returned is not None else "-"
+            rows.append(row)
+    title = "Findability: rank of the intended tool per query (keyword: name 3, first sentence 2, rest 1; BM25 k1 1.2, b 0.75"
+    if client is None:
+        command, note = f"toolsurface findability {names} --format csv", absent
+    else:
+        title += f"; Claude Code {client.version}'s own ToolSearch"
+        command = f"toolsurface findability {names} --scorer all --format csv"
+        note = (
+            f"claude: Claude Code {client.version} ({client.mode}, one session per surface, a scripted model issuing"
+            " each query as a ToolSearch call); its rank is the intended tool's place among the tools it returned"
+            " (5 at most, its default)."
+        )
+    return Table("findability", title + ")", pd.DataFrame(rows).astype({"rank": "Int64"}), command, note)
+
+
+def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> AnalysisTables:
+    """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
+    installed, its own search's findability and round trip beside ours."""
+    import pandas as pd
+
+    from harness.analyze import ALL_SCORERS, CATEGORIES, SCORERS, findability, lint, load_queries, load_task, roundtrip
+
+    names = _quote(specs)
+    observe, absent = _claude_search(specs)
+    trip = roundtrip(items, load_task(), observe=observe)
+    found = findability(items, load_queries(), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe)
     linted = lint(items)
     lint_rows = [
         {
@@ -270,18 +339,8 @@ def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> Analy
         for f in s.findings
     ]
     tables = [
-        Table(
-            "roundtrip",
-            f"Round trip for on-demand clients: {trip.task}",
-            pd.DataFrame(trip_rows),
-            f"toolsurface roundtrip {names} --format csv",
-        ),
-        Table(
-            "findability",
-            "Findability: rank of the intended tool per query (keyword: name 3, first sentence 2, rest 1; BM25 k1 1.2, b 0.75)",
-            pd.DataFrame(find_rows).astype({"rank": "Int64"}),
-            f"toolsurface findability {names} --format csv",
-        ),
+        _roundtrip_table(trip, names, absent),
+        _findability_table(found, names, absent),
         Table(
             "lint",
             "Lint summary: findings per category",
@@ -396,17 +455,23 @@ def _chart_size_by_kinds(m: Measurement, path: Path) -> None:
 
 
 def _chart_findability(found: Findability, path: Path) -> None:
-    """Keyword rank of the intended tool, surfaces by queries; an empty cell: not found."""
+    """Keyword rank of the intended tool, surfaces by queries, and beside each query Claude Code's own rank
+    where it was observed; an empty cell: not found."""
     surfaces = [s.name for s in found.surfaces]
     queries = list(dict.fromkeys(r.query for s in found.surfaces for r in s.queries))
-    fig, ax = _figure(1.6 + 1.3 * len(queries), 1 + 0.55 * len(surfaces))
+    client = found.client
+    scorers = ["keyword"] + ([client.name] if client is not None else [])
+    columns = [(q, scorer) for q in queries for scorer in scorers]
+    width = 1.3 if client is None else 1.05
+    fig, ax = _figure(1.6 + width * len(columns), 1 + 0.55 * len(surfaces))
     grid, notes = [], []
     for s in found.surfaces:
         row, note = [], []
-        for q in queries:
-            found_row = s.row(q, "keyword")
+        for q, scorer in columns:
+            found_row = s.row(q, scorer)
             row.append(float(found_row.rank) if found_row.rank is not None else float("nan"))
-            note.append(f"no tool has: {', '.join(found_row.missing)}" if found_row.missing else "")
+            missing = scorer == "keyword" and found_row.missing
+            note.append(f"no tool has: {', '.join(found_row.missing)}" if missing else "")
         grid.append(row)
         notes.append(note)
     image = ax.imshow(grid, cmap="RdYlGn_r", vmin=1, vmax=5, aspect="auto")
@@ -423,9 +488,18 @@ def _chart_findability(found: Findability, path: Path) -> None:
                 fontsize=8,
                 color=colour,
             )
-    ax.set_xticks(range(len(queries)), queries, rotation=20, ha="right")
+    if client is None:
+        ax.set_xticks(range(len(queries)), queries, rotation=20, ha="right")
+        ax.set_title("Findability: keyword rank of the intended tool (1 is first)")
+    else:
+        labels = [f"{q}\n{'keyword' if scorer == 'keyword' else 'Claude Code'}" for q, scorer in columns]
+        ax.set_xticks(range(len(columns)), labels, rotation=30, ha="right", fontsize=8)
+        for x in range(len(scorers), len(columns), len(scorers)):
+            ax.axvline(x - 0.5, color="white", linewidth=3)
+        ax.set_title(
+            f"Findability: rank of the intended tool (1 is first), keyword and Claude Code {client.version}'s ToolSearch"
+        )
     ax.set_yticks(range(len(surfaces)), surfaces)
-    ax.set_title("Findability: keyword rank of the intended tool (1 is first)")
     fig.colorbar(image, ax=ax, shrink=0.8)
     _save(fig, path)
 

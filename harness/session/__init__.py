@@ -42,11 +42,23 @@ from harness.session._scoring import (
 )
 from harness.session._stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available, fork_server
 from harness.session._study import StudyOutcome, agent_choices, run_session_study
+from harness.session._tool_search import (
+    SEARCH_CLIENT,
+    SEARCH_MODE,
+    ObservedSearch,
+    SearchRequest,
+    ToolSearchRun,
+    ToolSearchUnavailable,
+    observe_tool_search,
+    tool_search_client,
+)
 from harness.session._undelivered import undelivered_calls
 
 __all__ = [
     "DEFAULT_SCENARIO",
     "RUN_FORMAT",
+    "SEARCH_CLIENT",
+    "SEARCH_MODE",
     "AgentChoice",
     "CheckRecord",
     "Comparison",
@@ -54,6 +66,7 @@ __all__ = [
     "ForkServer",
     "GateJudgement",
     "GateVerdict",
+    "ObservedSearch",
     "OutcomeFailure",
     "PlannedRun",
     "RefusalGroup",
@@ -65,6 +78,7 @@ __all__ = [
     "RunResult",
     "RunSpec",
     "RunStateError",
+    "SearchRequest",
     "ShownRow",
     "StartingForkServer",
     "StubForkUnavailable",
@@ -73,6 +87,8 @@ __all__ = [
     "StudyConfig",
     "StudyOutcome",
     "SurfaceScore",
+    "ToolSearchRun",
+    "ToolSearchUnavailable",
     "UndeliveredGroup",
     "UndeliveredRecord",
     "agent_choices",
@@ -80,6 +96,7 @@ __all__ = [
     "fork_available",
     "fork_server",
     "judge_gate",
+    "observe_tool_search",
     "parse_agent_choice",
     "parse_shard",
     "pass_hat_k",
@@ -96,6 +113,7 @@ __all__ = [
     "score_study",
     "shown_markdown",
     "study_markdown",
+    "tool_search_client",
     "undelivered_calls",
     "write_json_atomic",
 ]
