@@ -6,7 +6,7 @@ from harness.config._log import LOG_FORMAT, LogEntry, append_log, git_revision, 
 from harness.config._model import LOG_NAME, Config, ConfigError, Target, shown_path
 from harness.config._ratchet import CheckedTarget, Ratchet, RatchetStep, check_targets, plan_ratchet, ratchet
 from harness.config._render import config_json, config_lines
-from harness.config._targets import ListedTarget, list_target
+from harness.config._targets import ListedTarget, list_target, snapshot_target
 
 __all__ = [
     "CONFIG_NAMES",
@@ -35,4 +35,5 @@ __all__ = [
     "read_config",
     "read_log",
     "shown_path",
+    "snapshot_target",
 ]

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from harness.config._model import Target
 from harness.measure import Measurable
 
-__all__ = ["ListedTarget", "list_target"]
+if TYPE_CHECKING:
+    from harness.live import TakenSnapshot
+
+__all__ = ["ListedTarget", "list_target", "snapshot_target"]
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,21 @@ def list_target(
         from harness.surface import resolve
 
         return ListedTarget(target, resolve(target.surface), None)
-    from harness.live import HttpServer, StdioServer, take_snapshot
+    taken = snapshot_target(target, capabilities=capabilities, timeout=timeout)
+    return ListedTarget(target, taken.as_snapshot(), taken.source_label)
 
+
+def snapshot_target(
+    target: Target,
+    *,
+    capabilities: Sequence[str] | None = None,
+    timeout: float | None = None,
+) -> TakenSnapshot:
+    """The target's list as a snapshot with its sidecar record (how it was listed)."""
+    from harness.live import HttpServer, StdioServer, snapshot_surface, take_snapshot
+
+    if target.surface is not None:
+        return snapshot_surface(target.surface)
     server: StdioServer | HttpServer
     if target.command is not None:
         server = StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
@@ -44,10 +61,9 @@ def list_target(
         assert target.url is not None
         server = HttpServer(url=target.url, headers=dict(target.headers))
     declared = target.client_capabilities if capabilities is None else tuple(capabilities)
-    taken = take_snapshot(
+    return take_snapshot(
         None,
         server,
         capabilities=",".join(declared) or None,
         timeout=timeout if timeout is not None else target.timeout,
     )
-    return ListedTarget(target, taken.as_snapshot(), taken.source_label)
