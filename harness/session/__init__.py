@@ -10,6 +10,7 @@ from harness.session._config import (
     run_label,
 )
 from harness.session._gate import GateJudgement, GateVerdict, judge_gate
+from harness.session._merge import PLAN_FORMAT, MergeOutcome, StudyPlan, merge_shards, read_plan
 from harness.session._record import (
     RUN_FORMAT,
     CheckRecord,
@@ -23,7 +24,7 @@ from harness.session._record import (
     write_json_atomic,
 )
 from harness.session._replay import Replay, ReplayedCall, ReplayedRun, replay_runs, replay_table
-from harness.session._runner import PlannedRun, StubStarter, plan_study, run_study, score_calls
+from harness.session._runner import PlannedRun, StubStarter, plan_matrix, plan_study, run_study, score_calls, shard_of
 from harness.session._scoring import (
     Comparison,
     ErrorGroup,
@@ -46,6 +47,7 @@ from harness.session._undelivered import undelivered_calls
 
 __all__ = [
     "DEFAULT_SCENARIO",
+    "PLAN_FORMAT",
     "RUN_FORMAT",
     "AgentChoice",
     "CheckRecord",
@@ -54,6 +56,7 @@ __all__ = [
     "ForkServer",
     "GateJudgement",
     "GateVerdict",
+    "MergeOutcome",
     "OutcomeFailure",
     "PlannedRun",
     "RefusalGroup",
@@ -72,6 +75,7 @@ __all__ = [
     "Study",
     "StudyConfig",
     "StudyOutcome",
+    "StudyPlan",
     "SurfaceScore",
     "UndeliveredGroup",
     "UndeliveredRecord",
@@ -80,10 +84,13 @@ __all__ = [
     "fork_available",
     "fork_server",
     "judge_gate",
+    "merge_shards",
     "parse_agent_choice",
     "parse_shard",
     "pass_hat_k",
+    "plan_matrix",
     "plan_study",
+    "read_plan",
     "read_run",
     "replay_runs",
     "replay_table",
@@ -94,6 +101,7 @@ __all__ = [
     "runs_needed",
     "score_calls",
     "score_study",
+    "shard_of",
     "shown_markdown",
     "study_markdown",
     "undelivered_calls",
