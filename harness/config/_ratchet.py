@@ -48,11 +48,26 @@ def check_targets(
         result = budget_of(
             measured, max_chars if max_chars is not None else target.max_chars, tokens_budget, name=target.name
         )
-        entry = last_entry(entries, target.name)
-        if entry is not None and entry.tools:
-            result = grown_since(result, entry.tools, entry.label)
+        result = _with_growth(result, target, last_entry(entries, target.name))
         checked.append(CheckedTarget(target, result, listed.source))
     return checked
+
+
+def _with_growth(result: BudgetResult, target: Target, entry: LogEntry | None) -> BudgetResult:
+    """Which tools grew since the target's last budget log entry, or else since its committed snapshot."""
+    if entry is not None and entry.tools:
+        return grown_since(result, entry.tools, entry.label)
+    if target.snapshot is not None and target.snapshot.is_file():
+        from harness.config._model import shown_path
+        from harness.surface import resolve
+
+        try:
+            before = measure([resolve(str(target.snapshot))], tokens=False, growth=False).surfaces[0]
+        except ToolsurfaceError:
+            return result  # a snapshot that cannot be read tells nothing here; diff says why
+        since = f"the snapshot {shown_path(target.snapshot)}"
+        return grown_since(result, {t.name: t.chars for t in before.per_tool}, since)
+    return result
 
 
 @dataclass(frozen=True)
