@@ -150,7 +150,7 @@ def _difference(first: tuple[Path, StudyPlan], other: tuple[Path, StudyPlan]) ->
     for (name, ours), (_, other_value) in zip(mine.identity(), theirs.identity(), strict=True):
         if ours != other_value:
             return (
-                f"{there} is not a shard of the study in {here}: the {name} differ: {other_value} in {there},"
+                f"{there} is not a shard of the study in {here}: they differ in {name}: {other_value} in {there},"
                 f" {ours} in {here}"
             )
     return None
