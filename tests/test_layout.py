@@ -22,6 +22,7 @@ FOUNDATIONS = {
     "harness.terminal",
     "harness.signals",
     "harness.process_tree",
+    "harness.junit",
 }
 TOP = ("harness", "stubs", "surfaces")
 

@@ -11,7 +11,7 @@ from harness.analyze._diff_model import (
     ToolDiff,
     worst,
 )
-from harness.analyze._diff_render import diff_json, diff_markdown, diff_rich
+from harness.analyze._diff_render import diff_github, diff_json, diff_junit, diff_markdown, diff_rich
 from harness.analyze._findability import SearchObserver, findability, search_requests
 from harness.analyze._findability_model import (
     Agreement,
@@ -46,8 +46,8 @@ from harness.analyze._findability_scoring import (
     tool_fields,
 )
 from harness.analyze._lint import lint, lint_tools
-from harness.analyze._lint_model import CATEGORIES, Finding, LintResult, SurfaceLint
-from harness.analyze._lint_render import lint_rich
+from harness.analyze._lint_model import CATEGORIES, Finding, LintResult, SurfaceLint, parse_fail_on
+from harness.analyze._lint_render import lint_github, lint_junit, lint_rich, lint_summary
 from harness.analyze._roundtrip import (
     BUNDLED_TASK,
     ObservedRoundTrip,
@@ -111,7 +111,9 @@ __all__ = [
     "ToolDiff",
     "ToolFields",
     "UnknownTool",
+    "diff_github",
     "diff_json",
+    "diff_junit",
     "diff_markdown",
     "diff_rich",
     "diff_surfaces",
@@ -122,12 +124,16 @@ __all__ = [
     "findability_rich",
     "first_sentence",
     "lint",
+    "lint_github",
+    "lint_junit",
     "lint_rich",
+    "lint_summary",
     "lint_tools",
     "load_queries",
     "load_task",
     "load_tools",
     "name_words",
+    "parse_fail_on",
     "parse_queries",
     "plain_words",
     "rank_tools",

@@ -127,14 +127,14 @@ def diff_tools(
     then the added ones in B's order. Sizes follow the counting rule of `measure` (compact JSON)."""
     old, new = _by_name(before), _by_name(after)
     tools: list[ToolDiff] = []
-    unchanged = 0
+    unchanged: list[str] = []
     for name, tool in old.items():
         if name not in new:
             tools.append(_whole_tool(name, tool, added=False, with_tokens=tokens))
             continue
         changed = _tool_diff(name, tool, new[name], tokens)
         if changed is None:
-            unchanged += 1
+            unchanged.append(name)
         else:
             tools.append(changed)
     tools += [_whole_tool(name, tool, added=True, with_tokens=tokens) for name, tool in new.items() if name not in old]
@@ -154,8 +154,9 @@ def diff_tools(
         chars=Size(len(old_text), len(new_text)),
         tokens=Size(count_tokens(old_text), count_tokens(new_text)) if tokens else None,
         tools=tools,
-        unchanged=unchanged,
+        unchanged=len(unchanged),
         order_changed=order_changed,
+        unchanged_tools=unchanged,
     )
 
 

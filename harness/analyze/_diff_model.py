@@ -169,6 +169,7 @@ class SurfaceDiff:
     unchanged: int
     order_changed: bool
     encoding: str = ENCODING_NAME
+    unchanged_tools: list[str] = field(default_factory=list)
 
     @property
     def added(self) -> list[ToolDiff]:
@@ -181,6 +182,10 @@ class SurfaceDiff:
     @property
     def changed(self) -> list[ToolDiff]:
         return [t for t in self.tools if t.change == "changed"]
+
+    def tool_fails(self, tool: ToolDiff, fail_on: str | None) -> bool:
+        """Whether this tool's change alone would fail a gate with `--fail-on fail_on`."""
+        return fail_on == "any" or (fail_on == "breaking" and tool.cls is BREAKING)
 
     def fails(self, fail_on: str | None) -> bool:
         """Whether a gate with `--fail-on fail_on` (breaking, any, or None for never) should fail."""

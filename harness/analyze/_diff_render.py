@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from harness.measure._measure import compact_json
@@ -23,7 +23,7 @@ from harness.analyze._diff_model import (
 )
 from harness.analyze._schema_compare import _key
 
-__all__ = ["diff_json", "diff_markdown", "diff_rich"]
+__all__ = ["diff_github", "diff_json", "diff_junit", "diff_markdown", "diff_rich"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Rendering
@@ -216,3 +216,50 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
     if details:
         renderables.append(details)
     return renderables
+
+
+def _change_text(t: ToolDiff) -> str:
+    details = "; ".join(text for _, text in tool_details(t))
+    return f"{t.name} {t.change} ({t.cls.value}, {t.chars.delta:+,} chars)" + (f": {details}" if details else "")
+
+
+def diff_github(d: SurfaceDiff, fail_on: str | None = None) -> list[str]:
+    """One workflow annotation per tool that differs: `::error` when it fails the --fail-on gate, `::warning` for
+    another breaking change, `::notice` for the rest; one `::notice` when nothing differs."""
+    from harness.measure import github_escape
+
+    if d.cls is None:
+        return [f"::notice title={github_escape(f'{d.a} -> {d.b}', property_value=True)}::no differences"]
+    lines = []
+    for t in d.tools:
+        level = "error" if d.tool_fails(t, fail_on) else "warning" if t.cls is BREAKING else "notice"
+        title = github_escape(f"{d.b}: {t.name} {t.change} ({t.cls.value})", property_value=True)
+        lines.append(f"::{level} title={title}::{github_escape(_change_text(t))}")
+    if not d.tools:
+        lines.append(f"::notice title={github_escape(f'{d.a} -> {d.b}', property_value=True)}::{_headline(d)}")
+    return lines
+
+
+def diff_junit(diffs: Sequence[SurfaceDiff], fail_on: str | None = None) -> str:
+    """JUnit XML: a suite per comparison, a test case per tool of either list; a change fails its case when the
+    --fail-on gate counts it (breaking: a BREAKING change; any: every change)."""
+    from harness.junit import JUnitCase, JUnitSuite, junit_xml
+
+    suites = []
+    for d in diffs:
+        classname = f"toolsurface.diff.{d.b}"
+        cases = [
+            JUnitCase(
+                name=t.name,
+                classname=classname,
+                outcome="failure" if d.tool_fails(t, fail_on) else "passed",
+                message=f"{t.change}, {t.cls.value}" if d.tool_fails(t, fail_on) else "",
+                detail=_change_text(t),
+                kind=t.cls.value,
+                output=_change_text(t),
+            )
+            for t in d.tools
+        ]
+        cases += [JUnitCase(name=name, classname=classname, output="unchanged") for name in d.unchanged_tools]
+        suites.append(JUnitSuite(f"toolsurface diff {d.a} -> {d.b}", cases))
+    return junit_xml(suites)

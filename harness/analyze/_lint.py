@@ -41,7 +41,11 @@ RULES: tuple[Callable[[LintView], list[Finding]], ...] = (
 def lint_tools(name: str, tools: Sequence[dict[str, Any]]) -> SurfaceLint:
     """Lint one surface's tools in wire form (name, description, inputSchema, annotations)."""
     surface = build_surface(tools)
-    return SurfaceLint(name=name, findings=[f for rule in RULES for f in rule(surface)])
+    return SurfaceLint(
+        name=name,
+        findings=[f for rule in RULES for f in rule(surface)],
+        tools=[str(t.get("name")) for t in tools],
+    )
 
 
 def lint(items: Sequence[SurfaceDefinition | Snapshot]) -> LintResult:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from harness.cli._base import (
+    _config_option,
     _data,
     _emit,
+    _out,
     _print,
     _say,
+    _step_summary,
     main,
 )
 
@@ -135,42 +138,145 @@ def roundtrip_command(
 
 
 @main.command("diff")
-@click.argument("a")
-@click.argument("b")
+@click.argument("a", required=False)
+@click.argument("b", required=False)
 @click.option(
     "--fail-on",
     type=click.Choice(["breaking", "any"]),
     help="Exit 1 on a breaking change, or on any difference at all.",
 )
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table", show_default=True)
-def diff_command(a: str, b: str, fail_on: str | None, fmt: str) -> None:
-    """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs."""
-    from harness.analyze import diff_json, diff_markdown, diff_rich, diff_surfaces
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "markdown", "github", "junit"]),
+    default="table",
+    show_default=True,
+    help="github: annotations, and the markdown appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
+)
+@_config_option
+@click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+def diff_command(
+    a: str | None, b: str | None, fail_on: str | None, fmt: str, config_path: Path | None, target_names: tuple[str, ...]
+) -> None:
+    """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
+
+    With no A and B, each configured target with a snapshot is compared with its committed snapshot.
+    """
+    from harness.analyze import diff_surfaces
     from harness.surface import resolve
 
-    result = diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b)
-    if fmt == "json":
-        _data(diff_json(result), nl=False)
-    elif fmt == "markdown":
-        _data(diff_markdown(result), nl=False)
+    if a is not None and b is not None:
+        if config_path is not None or target_names:
+            raise click.UsageError("--config and --target compare the configured targets; give no A and B")
+        diffs = [diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b)]
+        configured = False
+    elif a is not None:
+        raise click.UsageError("give A and B, or neither to compare each configured target with its snapshot")
     else:
-        _print(diff_rich(result))
-    if result.fails(fail_on):
+        diffs = _configured_diffs(config_path, target_names)
+        configured = True
+    _render_diffs(diffs, fmt, fail_on, configured)
+    if any(d.fails(fail_on) for d in diffs):
         raise SystemExit(1)
+
+
+def _configured_diffs(config_path: Path | None, target_names: tuple[str, ...]) -> list[Any]:
+    from harness.analyze import diff_surfaces
+    from harness.config import ConfigError, list_target, read_config, shown_path
+    from harness.errors import ToolsurfaceError
+    from harness.live import skip_final_collection
+    from harness.surface import resolve
+
+    config = read_config(config_path)
+    if config is None:
+        raise ToolsurfaceError(
+            "give A and B, or configure targets with a snapshot in [tool.toolsurface] of pyproject.toml or in"
+            " toolsurface.toml"
+        )
+    if target_names:
+        targets = [config.target(name) for name in target_names]
+        for target in targets:
+            if target.snapshot is None:
+                raise ConfigError(config.path, target.key_of("snapshot"), "missing: diff compares a target with it")
+    else:
+        targets = [t for t in config.targets if t.snapshot is not None]
+        if not targets:
+            raise ConfigError(
+                config.path, config.table or "(top level)", "no target has a snapshot to compare with (snapshot = FILE)"
+            )
+    diffs = []
+    for target in targets:
+        assert target.snapshot is not None
+        if not target.snapshot.is_file():
+            raise ConfigError(
+                config.path,
+                target.key_of("snapshot"),
+                f"{shown_path(target.snapshot)}: no such file; write it with toolsurface snapshot --target {target.name}",
+            )
+        listed = list_target(target)
+        if listed.live:
+            skip_final_collection()
+        before = resolve(str(target.snapshot))
+        diffs.append(diff_surfaces(before, listed.item, a_label=shown_path(target.snapshot), b_label=target.name))
+    return diffs
+
+
+def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool) -> None:
+    import json
+
+    from harness.analyze import diff_github, diff_json, diff_junit, diff_markdown, diff_rich
+
+    if fmt == "json":
+        if configured:
+            _data(json.dumps({"targets": [{"target": d.b, **d.to_json()} for d in diffs]}, indent=2) + "\n", nl=False)
+        else:
+            _data(diff_json(diffs[0]), nl=False)
+    elif fmt == "markdown":
+        _data("\n".join(diff_markdown(d) for d in diffs), nl=False)
+    elif fmt == "junit":
+        _data(diff_junit(diffs, fail_on), nl=False)
+    elif fmt == "github":
+        for d in diffs:
+            for line in diff_github(d, fail_on):
+                _out(line)
+            _step_summary(diff_markdown(d) + "\n")
+    else:
+        _print([renderable for d in diffs for renderable in diff_rich(d)])
 
 
 @main.command("lint")
 @click.argument("surfaces", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def lint_command(surfaces: tuple[str, ...], fmt: str) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "github", "junit"]),
+    default="table",
+    show_default=True,
+    help="github: annotations, and a summary appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
+)
+@click.option(
+    "--fail-on",
+    metavar="CATEGORY,...|any",
+    help="Exit 1 on a finding of these categories (comma-separated), or of any category.",
+)
+def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None) -> None:
     """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints."""
     import json
 
-    from harness.analyze import lint, lint_rich
+    from harness.analyze import lint, lint_github, lint_junit, lint_rich, lint_summary, parse_fail_on
     from harness.surface import resolve_all
 
+    failing = parse_fail_on(fail_on) if fail_on is not None else ()
     result = lint(resolve_all(surfaces))
     if fmt == "json":
         _data(json.dumps(result.to_json(), indent=2))
-        return
-    _print(lint_rich(result))
+    elif fmt == "github":
+        for line in lint_github(result, failing):
+            _out(line)
+        _step_summary(lint_summary(result, failing))
+    elif fmt == "junit":
+        _data(lint_junit(result, failing), nl=False)
+    else:
+        _print(lint_rich(result))
+    if result.fails(failing):
+        raise SystemExit(1)

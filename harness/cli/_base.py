@@ -115,6 +115,28 @@ def _emit(
         _data(as_json(result) if fmt == "json" else as_csv(result), nl=False)
 
 
+def _step_summary(summary: str) -> None:
+    """A GitHub job summary appended to $GITHUB_STEP_SUMMARY, or printed when there is none (not in Actions)."""
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        _data(summary, nl=False)
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as out:
+            out.write(summary)
+    except OSError as error:
+        raise ToolsurfaceError(f"cannot append to $GITHUB_STEP_SUMMARY ({target}): {error.strerror or error}") from None
+
+
+def _config_option(command: Any) -> Any:
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="The configuration file (default: toolsurface.toml or pyproject.toml [tool.toolsurface], found upward).",
+    )(command)
+
+
 def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
     from harness.files import ensure_directory, write_atomic
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from harness.cli._base import (
+    _config_option,
     _data,
     _say,
     _server_options,
@@ -67,12 +68,16 @@ def serve_command(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the tools here (a .json file, then a surface everywhere) and FILE.meta.json beside it.",
 )
+@_config_option
+@click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
 @_server_options
 @click.pass_context
 def snapshot_command(
     ctx: click.Context,
     surface: str | None,
     output: Path | None,
+    config_path: Path | None,
+    target_names: tuple[str, ...],
     url: str | None,
     headers: tuple[str, ...],
     envs: tuple[str, ...],
@@ -84,9 +89,18 @@ def snapshot_command(
 
     SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...
     (the command is started in its own process group, which is ended afterwards, whatever happens).
+    With none of them, each configured target's snapshot file is written (its `snapshot` key).
     """
     from harness.live import live_target, skip_final_collection, take_snapshot
 
+    server_argv = ctx.meta.get("server_argv")
+    if surface is None and url is None and server_argv is None and output is None:
+        if _configured_snapshots(config_path, target_names):
+            return
+    elif config_path is not None or target_names:
+        raise click.UsageError(
+            "--config and --target write the configured snapshots; give no SURFACE, --url, -- CMD or -o"
+        )
     server = live_target(surface, ctx.meta.get("server_argv"), url, headers, envs, cwd, capabilities)
     taken = take_snapshot(surface, server, capabilities=capabilities, timeout=timeout)
     skip_final_collection()
@@ -98,3 +112,30 @@ def snapshot_command(
         return
     written = taken.write(output)
     _say(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)")
+
+
+def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...]) -> bool:
+    """Write each configured target's snapshot; False when there is no configuration to read."""
+    from harness.config import ConfigError, read_config, shown_path, snapshot_target
+    from harness.live import skip_final_collection
+
+    config = read_config(config_path)
+    if config is None:
+        if target_names:
+            raise click.UsageError("--target names a configured target, and no configuration was found")
+        return False
+    targets = [config.target(name) for name in target_names] if target_names else list(config.targets)
+    if target_names:
+        for target in targets:
+            if target.snapshot is None:
+                raise ConfigError(config.path, target.key_of("snapshot"), "missing: where to write this target's list")
+    targets = [t for t in targets if t.snapshot is not None]
+    if not targets:
+        raise ConfigError(config.path, config.table or "(top level)", "no target has a snapshot file (snapshot = FILE)")
+    for target in targets:
+        assert target.snapshot is not None
+        taken = snapshot_target(target)
+        written = taken.write(target.snapshot)
+        _say(f"{target.name}: wrote {', '.join(shown_path(p) for p in written)} ({len(taken.tools)} tools)")
+    skip_final_collection()
+    return True

@@ -166,6 +166,18 @@ def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) ->
     click.echo(json.dumps(study.to_json(), indent=2) if fmt == "json" else study_markdown(study), nl=fmt == "json")
 
 
+@session_group.command("merge")
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="The merged study folder.")
+def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
+    """Merge the shards of one study (session run --shard I/N) into one folder with one study.json."""
+    from harness.session import merge_shards, study_markdown
+
+    outcome = merge_shards(list(dirs), out)
+    click.echo(study_markdown(outcome.study).rstrip("\n"))
+    click.echo(f"merged {outcome.runs} runs of {len(dirs)} shards; wrote {outcome.path}", err=True)
+
+
 @session_group.command("replay")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--surface", required=True, help="The surface whose stub answers the recorded calls.")

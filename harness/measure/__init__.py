@@ -2,13 +2,16 @@
 
 from harness.measure._budget import (
     BudgetResult,
+    GrownTool,
     budget_failure,
+    budget_junit,
     budget_lines,
     budget_of,
     check_budget,
     github_annotation,
     github_escape,
     github_summary,
+    grown_since,
 )
 from harness.measure._measure import (
     Growth,
@@ -41,6 +44,7 @@ __all__ = [
     "RANK_FILE_ENV",
     "RANK_FILE_SHA256",
     "BudgetResult",
+    "GrownTool",
     "Growth",
     "KindsPoint",
     "Measurable",
@@ -49,6 +53,7 @@ __all__ = [
     "ToolSize",
     "WireList",
     "budget_failure",
+    "budget_junit",
     "budget_lines",
     "budget_of",
     "by_kinds_csv",
@@ -59,6 +64,7 @@ __all__ = [
     "github_annotation",
     "github_escape",
     "github_summary",
+    "grown_since",
     "list_surface",
     "list_text",
     "list_tools_raw",

@@ -1,22 +1,42 @@
 """A character (and optionally token) budget for one tool list: the check, and every way it is told (the
-CLI's lines, a GitHub Actions annotation and job summary, a pytest failure)."""
+CLI's lines, a GitHub Actions annotation and job summary, a pytest failure, a JUnit test case)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
+from harness.junit import JUnitCase, JUnitSuite, junit_xml
 from harness.measure._measure import Measurable, SurfaceMeasurement, ToolSize, measure
 
 __all__ = [
     "BudgetResult",
+    "GrownTool",
     "budget_failure",
+    "budget_junit",
     "budget_lines",
     "budget_of",
     "check_budget",
     "github_annotation",
     "github_escape",
     "github_summary",
+    "grown_since",
 ]
+
+
+@dataclass(frozen=True)
+class GrownTool:
+    """A tool larger than at an earlier measurement; `before` is None for a tool that was not there."""
+
+    name: str
+    before: int | None
+    after: int
+
+    @property
+    def text(self) -> str:
+        if self.before is None:
+            return f"{self.name} new ({self.after:,} chars)"
+        return f"{self.name} +{self.after - self.before:,} chars ({self.before:,} -> {self.after:,})"
 
 
 @dataclass(frozen=True)
@@ -29,6 +49,10 @@ class BudgetResult:
     tokens: int | None
     max_tokens: int | None
     largest: list[ToolSize]
+    per_tool: tuple[ToolSize, ...] = ()
+    # Set by whoever knows an earlier measurement (the budget log): which tools grew since, and since when.
+    grown: tuple[GrownTool, ...] = ()
+    grown_since: str | None = None
 
     @property
     def chars_over(self) -> int:
@@ -76,7 +100,19 @@ def budget_of(
         tokens=measured.tokens,
         max_tokens=max_tokens,
         largest=measured.largest(largest),
+        per_tool=tuple(measured.per_tool),
     )
+
+
+def grown_since(result: BudgetResult, before: Mapping[str, int], since: str) -> BudgetResult:
+    """The result with the tools that grew (or are new) against `before` (tool name -> chars), largest first."""
+    grown = [
+        GrownTool(t.name, before.get(t.name), t.chars)
+        for t in result.per_tool
+        if t.name not in before or t.chars > before[t.name]
+    ]
+    grown.sort(key=lambda g: g.after - (g.before or 0), reverse=True)
+    return replace(result, grown=tuple(grown), grown_since=since)
 
 
 def _figures(result: BudgetResult) -> tuple[str, str]:
@@ -114,9 +150,21 @@ def _verdict(result: BudgetResult) -> str:
     return f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {_over(result)}"
 
 
+def _growth(result: BudgetResult) -> str | None:
+    """Which tools grew since the earlier measurement, when one is known."""
+    if result.grown_since is None:
+        return None
+    if not result.grown:
+        return f"no tool grew since {result.grown_since}"
+    return f"grew since {result.grown_since}: {', '.join(g.text for g in result.grown)}"
+
+
 def budget_lines(result: BudgetResult) -> list[str]:
-    """The CLI's text: the largest tools when over, and a last line with the figure and the budget."""
-    return [_verdict(result)] if result.within else [f"largest tools: {_largest(result)}", _verdict(result)]
+    """The CLI's text: the largest tools (and what grew) when over, and a last line with the figure and budget."""
+    if result.within:
+        return [_verdict(result)]
+    growth = _growth(result)
+    return [f"largest tools: {_largest(result)}", *([growth] if growth else []), _verdict(result)]
 
 
 def _exceeds(value: int, limit: int, unit: str) -> str:
@@ -131,9 +179,10 @@ def budget_failure(result: BudgetResult) -> str:
         over.append(_exceeds(result.chars, result.max_chars, "chars"))
     if result.tokens_over and result.tokens is not None and result.max_tokens is not None:
         over.append(_exceeds(result.tokens, result.max_tokens, "tokens"))
+    growth = _growth(result)
     return (
         f"tool list {result.surface!r} ({result.tools} tools) is over budget: {'; '.join(over)}\n"
-        f"largest tools: {_largest(result, tokens=True)}"
+        f"largest tools: {_largest(result, tokens=True)}" + (f"\n{growth}" if growth else "")
     )
 
 
@@ -151,7 +200,8 @@ def github_annotation(result: BudgetResult) -> str:
         title = f"{result.surface}: tool list within budget"
         return f"::notice title={github_escape(title, property_value=True)}::{github_escape(_verdict(result))}"
     title = f"{result.surface}: tool list over budget"
-    message = f"{_verdict(result)}; largest tools: {_largest(result)}"
+    growth = _growth(result)
+    message = f"{_verdict(result)}; largest tools: {_largest(result)}" + (f"; {growth}" if growth else "")
     return f"::error title={github_escape(title, property_value=True)}::{github_escape(message)}"
 
 
@@ -186,6 +236,28 @@ def github_summary(result: BudgetResult, source: str | None = None) -> str:
         details.append(f"source: `{_cell(source)}`")
     if result.protocol_version:
         details.append(f"protocol {result.protocol_version}")
+    growth = _growth(result)
+    if growth and not result.within:
+        lines += [_cell(growth), ""]
     if details:
         lines += ["<sub>" + "; ".join(details) + "</sub>", ""]
     return "\n".join(lines) + "\n"
+
+
+def budget_junit(results: Sequence[BudgetResult], suite: str = "toolsurface budget") -> str:
+    """JUnit XML: one test case per list, failed when over its budget, the lines `budget` prints as its text."""
+    cases = []
+    for result in results:
+        lines = budget_lines(result)
+        cases.append(
+            JUnitCase(
+                name=result.surface,
+                classname="toolsurface.budget",
+                outcome="passed" if result.within else "failure",
+                message="" if result.within else f"over budget by {_over(result)}",
+                detail="\n".join(lines),
+                kind="" if result.within else "over-budget",
+                output=lines[-1],
+            )
+        )
+    return junit_xml([JUnitSuite(suite, cases)])

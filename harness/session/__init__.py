@@ -10,6 +10,7 @@ from harness.session._config import (
     run_label,
 )
 from harness.session._gate import GateJudgement, GateVerdict, judge_gate
+from harness.session._merge import PLAN_FORMAT, MergeOutcome, StudyPlan, merge_shards, read_plan
 from harness.session._record import (
     RUN_FORMAT,
     CheckRecord,
@@ -56,6 +57,7 @@ from harness.session._undelivered import undelivered_calls
 
 __all__ = [
     "DEFAULT_SCENARIO",
+    "PLAN_FORMAT",
     "RUN_FORMAT",
     "SEARCH_CLIENT",
     "SEARCH_MODE",
@@ -66,6 +68,7 @@ __all__ = [
     "ForkServer",
     "GateJudgement",
     "GateVerdict",
+    "MergeOutcome",
     "ObservedSearch",
     "OutcomeFailure",
     "PlannedRun",
@@ -86,6 +89,7 @@ __all__ = [
     "Study",
     "StudyConfig",
     "StudyOutcome",
+    "StudyPlan",
     "SurfaceScore",
     "ToolSearchRun",
     "ToolSearchUnavailable",
@@ -96,11 +100,13 @@ __all__ = [
     "fork_available",
     "fork_server",
     "judge_gate",
+    "merge_shards",
     "observe_tool_search",
     "parse_agent_choice",
     "parse_shard",
     "pass_hat_k",
     "plan_study",
+    "read_plan",
     "read_run",
     "replay_runs",
     "replay_table",

@@ -144,6 +144,19 @@ def _check_agents(config: StudyConfig) -> None:
 
 def plan_study(config: StudyConfig) -> list[PlannedRun]:
     """Resolve and check everything first; then the run matrix, or one shard of it."""
+    return shard_of(plan_matrix(config), config.shard)
+
+
+def shard_of(planned: list[PlannedRun], shard: tuple[int, int] | None) -> list[PlannedRun]:
+    """The I-th of N slices of the run matrix: every N-th run, from the I-th on."""
+    if shard is None:
+        return planned
+    part, total = shard
+    return [p for n, p in enumerate(planned) if n % total == part - 1]
+
+
+def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
+    """Resolve and check everything first; then the whole run matrix (every shard's runs)."""
     if not config.agents:
         raise ToolsurfaceError("no agent given")
     labels = [choice.label for choice in config.agents]
@@ -186,9 +199,6 @@ def plan_study(config: StudyConfig) -> list[PlannedRun]:
         probe.unlink()
     except OSError as error:
         raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
-    if config.shard is not None:
-        part, total = config.shard
-        planned = [p for n, p in enumerate(planned) if n % total == part - 1]
     return planned
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from harness.files import write_json_atomic
 from harness.session._config import AgentChoice, StudyConfig
+from harness.session._merge import StudyPlan, write_plan
 from harness.session._record import RunRecord
-from harness.session._runner import PlannedRun, StubStarter, plan_study, run_study
+from harness.session._runner import PlannedRun, StubStarter, plan_matrix, run_study, shard_of
 from harness.session._scoring import Study, find_runs, score_study
 
 __all__ = ["StudyOutcome", "agent_choices", "run_session_study"]
@@ -61,10 +62,28 @@ def run_session_study(
     on_finished: Callable[[PlannedRun, RunRecord], None] | None = None,
 ) -> StudyOutcome:
     with StubStarter(config) as stubs:
-        planned = plan_study(config)
+        matrix = plan_matrix(config)
+        write_plan(config.out, study_plan(config, matrix))
+        planned = shard_of(matrix, config.shard)
         if on_planned is not None:
             on_planned(len(planned))
         records = run_study(config, planned, on_finished, stubs)
     study = score_study(find_runs([config.out]))
     path = write_json_atomic(config.out / "study.json", study.to_json())
     return StudyOutcome(study, path, records)
+
+
+def study_plan(config: StudyConfig, matrix: Sequence[PlannedRun]) -> StudyPlan:
+    """What this study is, from its whole run matrix, and which shard this invocation runs."""
+    from harness import __version__
+
+    return StudyPlan(
+        scenario=config.scenario.name,
+        scenario_sha256=config.scenario.sha256,
+        surfaces={run.name: run.surface_sha256 for run in matrix},
+        agents=[choice.label for choice in config.agents],
+        model=config.model,
+        runs=config.runs,
+        toolsurface=__version__,
+        shard=config.shard,
+    )

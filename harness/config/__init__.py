@@ -1,0 +1,39 @@
+"""The project's configuration: `[tool.toolsurface]` in pyproject.toml or `toolsurface.toml`, its targets and
+their budgets, the ratchet that moves a budget and the budget log it keeps."""
+
+from harness.config._load import CONFIG_NAMES, TARGET_KEYS, find_config, load_config, read_config
+from harness.config._log import LOG_FORMAT, LogEntry, append_log, git_revision, last_entry, read_log
+from harness.config._model import LOG_NAME, Config, ConfigError, Target, shown_path
+from harness.config._ratchet import CheckedTarget, Ratchet, RatchetStep, check_targets, plan_ratchet, ratchet
+from harness.config._render import config_json, config_lines
+from harness.config._targets import ListedTarget, list_target, snapshot_target
+
+__all__ = [
+    "CONFIG_NAMES",
+    "LOG_FORMAT",
+    "LOG_NAME",
+    "TARGET_KEYS",
+    "CheckedTarget",
+    "Config",
+    "ConfigError",
+    "ListedTarget",
+    "LogEntry",
+    "Ratchet",
+    "RatchetStep",
+    "Target",
+    "append_log",
+    "check_targets",
+    "config_json",
+    "config_lines",
+    "find_config",
+    "git_revision",
+    "last_entry",
+    "list_target",
+    "load_config",
+    "plan_ratchet",
+    "ratchet",
+    "read_config",
+    "read_log",
+    "shown_path",
+    "snapshot_target",
+]

@@ -1,0 +1,69 @@
+"""Listing a configured target: a surface as it is built and served, a command or URL through a live client."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from harness.config._model import Target
+from harness.measure import Measurable
+
+if TYPE_CHECKING:
+    from harness.live import TakenSnapshot
+
+__all__ = ["ListedTarget", "list_target", "snapshot_target"]
+
+
+@dataclass(frozen=True)
+class ListedTarget:
+    """A target ready to measure; `source` names a live server's command or URL (None for a surface)."""
+
+    target: Target
+    item: Measurable
+    source: str | None
+
+    @property
+    def live(self) -> bool:
+        return self.source is not None
+
+
+def list_target(
+    target: Target,
+    *,
+    capabilities: Sequence[str] | None = None,
+    timeout: float | None = None,
+) -> ListedTarget:
+    """The target's list; `capabilities` and `timeout` given on the command line override the configured ones."""
+    if target.surface is not None:
+        from harness.surface import resolve
+
+        return ListedTarget(target, resolve(target.surface), None)
+    taken = snapshot_target(target, capabilities=capabilities, timeout=timeout)
+    return ListedTarget(target, taken.as_snapshot(), taken.source_label)
+
+
+def snapshot_target(
+    target: Target,
+    *,
+    capabilities: Sequence[str] | None = None,
+    timeout: float | None = None,
+) -> TakenSnapshot:
+    """The target's list as a snapshot with its sidecar record (how it was listed)."""
+    from harness.live import HttpServer, StdioServer, snapshot_surface, take_snapshot
+
+    if target.surface is not None:
+        return snapshot_surface(target.surface)
+    server: StdioServer | HttpServer
+    if target.command is not None:
+        server = StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
+    else:
+        assert target.url is not None
+        server = HttpServer(url=target.url, headers=dict(target.headers))
+    declared = target.client_capabilities if capabilities is None else tuple(capabilities)
+    return take_snapshot(
+        None,
+        server,
+        capabilities=",".join(declared) or None,
+        timeout=timeout if timeout is not None else target.timeout,
+    )

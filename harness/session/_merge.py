@@ -1,0 +1,242 @@
+"""Shards of one study, run apart (a CI matrix: `session run --shard I/N`) and merged into one study folder.
+
+Each `session run` writes `plan.json` beside its runs: what the study is (scenario, surfaces with their digests,
+agents in their modes, model, runs per surface, toolsurface's version) and which shard this folder holds.
+`merge_shards` refuses folders of different studies, naming the first difference, then copies every finished
+run into one folder and scores them all into its study.json."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ToolsurfaceError
+from harness.files import write_json_atomic
+from harness.session._record import RunRecord
+from harness.session._scoring import Study, find_runs, score_study
+
+__all__ = ["PLAN_FORMAT", "MergeOutcome", "StudyPlan", "merge_shards", "read_plan"]
+
+PLAN_FORMAT = "toolsurface-plan/1"
+PLAN_NAME = "plan.json"
+
+
+@dataclass(frozen=True)
+class StudyPlan:
+    """What a study is, and which of its shards a folder holds (None: the whole matrix)."""
+
+    scenario: str
+    scenario_sha256: str
+    surfaces: dict[str, str]  # name -> sha256 of its tool list
+    agents: list[str]  # NAME-MODE
+    model: str | None
+    runs: int
+    toolsurface: str
+    shard: tuple[int, int] | None
+    format: str = PLAN_FORMAT
+    # Told by the runs of a folder written before plans were: it knows only the surfaces and agents it ran.
+    from_runs: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["shard"] = list(self.shard) if self.shard else None
+        del data["from_runs"]
+        return data
+
+    def identity(self) -> list[tuple[str, Any]]:
+        """The fields two shards of one study share, in the order a difference is reported."""
+        return [
+            ("scenario", f"{self.scenario} (sha256 {self.scenario_sha256[:12]})"),
+            ("surfaces", ", ".join(f"{n} ({d[:12]})" for n, d in sorted(self.surfaces.items()))),
+            ("agents", ", ".join(sorted(self.agents))),
+            ("model", self.model or "(the agent's default)"),
+            ("runs per surface", self.runs),
+            ("toolsurface version", self.toolsurface),
+            ("shard count", self.shard[1] if self.shard else 1),
+        ]
+
+
+def write_plan(out: Path, plan: StudyPlan) -> Path:
+    return write_json_atomic(out / PLAN_NAME, plan.to_json())
+
+
+def read_plan(folder: Path) -> StudyPlan | None:
+    path = folder / PLAN_NAME
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
+            raise ValueError(f"format is not {PLAN_FORMAT!r}")
+        shard = data.get("shard")
+        return StudyPlan(**{**data, "shard": tuple(shard) if shard else None})
+    except (OSError, ValueError, TypeError) as error:
+        raise ToolsurfaceError(f"{path}: not a study plan: {error}") from None
+
+
+@dataclass(frozen=True)
+class MergeOutcome:
+    study: Study
+    path: Path
+    runs: int
+    shards: int
+
+
+def _plan_of_runs(folder: Path, records: Sequence[RunRecord]) -> StudyPlan:
+    """A folder written before plans were: its plan as its runs tell it (one scenario, model and version)."""
+    first = records[0].spec
+    for record in records[1:]:
+        spec = record.spec
+        for name, mine, theirs in (
+            ("scenario", spec.scenario_sha256, first.scenario_sha256),
+            ("model", spec.model, first.model),
+            ("toolsurface version", spec.packages.get("toolsurface"), first.packages.get("toolsurface")),
+        ):
+            if mine != theirs:
+                raise ToolsurfaceError(f"{folder}: its runs differ in {name}; it holds more than one study")
+    return StudyPlan(
+        scenario=first.scenario,
+        scenario_sha256=first.scenario_sha256,
+        surfaces={r.spec.surface: r.spec.surface_sha256 for r in records},
+        agents=sorted({f"{r.spec.agent}-{r.spec.mode}" for r in records}),
+        model=first.model,
+        runs=max(r.spec.run_index for r in records) + 1,
+        toolsurface=first.packages.get("toolsurface", "unknown"),
+        shard=None,
+        from_runs=True,
+    )
+
+
+def _check_runs(folder: Path, plan: StudyPlan, records: Sequence[RunRecord]) -> None:
+    """Every run of a folder belongs to its plan."""
+    for record in records:
+        spec = record.spec
+        where = f"{record.path}"
+        if (spec.scenario, spec.scenario_sha256) != (plan.scenario, plan.scenario_sha256):
+            raise ToolsurfaceError(f"{where}: its scenario differs from {folder}/plan.json ({plan.scenario})")
+        if plan.surfaces.get(spec.surface) != spec.surface_sha256:
+            raise ToolsurfaceError(f"{where}: its surface {spec.surface} differs from {folder}/plan.json")
+        if spec.model != plan.model:
+            raise ToolsurfaceError(f"{where}: its model differs from {folder}/plan.json")
+
+
+def _difference(first: tuple[Path, StudyPlan], other: tuple[Path, StudyPlan]) -> str | None:
+    (here, mine), (there, theirs) = first, other
+    if mine.from_runs or theirs.from_runs:
+        # Only what both folders ran can be compared: a surface's digest, the scenario, model and version.
+        common = sorted(set(mine.surfaces) & set(theirs.surfaces))
+        mine = StudyPlan(
+            **{
+                **asdict(mine),
+                "surfaces": {n: mine.surfaces[n] for n in common},
+                "agents": [],
+                "runs": 0,
+                "shard": None,
+            }
+        )
+        theirs = StudyPlan(
+            **{
+                **asdict(theirs),
+                "surfaces": {n: theirs.surfaces[n] for n in common},
+                "agents": [],
+                "runs": 0,
+                "shard": None,
+            }
+        )
+    for (name, ours), (_, other_value) in zip(mine.identity(), theirs.identity(), strict=True):
+        if ours != other_value:
+            return (
+                f"{there} is not a shard of the study in {here}: they differ in {name}: {other_value} in {there},"
+                f" {ours} in {here}"
+            )
+    return None
+
+
+def merge_shards(folders: Sequence[Path], out: Path) -> MergeOutcome:
+    """Copy every finished run of the shards into `out` (runs/SURFACE/RUN/, as one study run them) and write
+    out/study.json and out/plan.json. Shards of different studies, a shard given twice or missing, or one run
+    recorded differently in two shards are refused before anything is written."""
+    if not folders:
+        raise ToolsurfaceError("give the shards' folders to merge")
+    out_resolved = out.resolve()
+    shards: list[tuple[Path, StudyPlan, list[RunRecord]]] = []
+    for folder in folders:
+        if not folder.is_dir():
+            raise ToolsurfaceError(f"{folder}: no such shard folder")
+        if folder.resolve() == out_resolved:
+            raise ToolsurfaceError(f"{folder}: a shard cannot be merged into itself; give another --out")
+        plan = read_plan(folder)
+        # A shard may hold no run (more shards than runs); its plan still says which study it belongs to.
+        has_runs = any((folder / "runs").rglob("spec.json")) if (folder / "runs").is_dir() else False
+        records = find_runs([folder]) if plan is None or has_runs else []
+        plan = plan or _plan_of_runs(folder, records)
+        _check_runs(folder, plan, records)
+        shards.append((folder, plan, records))
+    first = (shards[0][0], shards[0][1])
+    for folder, plan, _ in shards[1:]:
+        found = _difference(first, (folder, plan))
+        if found:
+            raise ToolsurfaceError(found)
+    _check_shard_set(shards)
+    copies = [(source, out / relative) for source, relative in _copies(shards)]
+    for source, target in copies:
+        if target.exists() and not _same_run(source, target):
+            raise ToolsurfaceError(f"{target} is already in {out}, recorded differently from {source}")
+    for source, target in copies:
+        if not target.exists():
+            try:
+                shutil.copytree(source, target)
+            except OSError as error:
+                raise ToolsurfaceError(f"cannot copy {source} to {target}: {error}") from None
+    total = first[1].shard[1] if first[1].shard else 1
+    surfaces = {name: digest for _, plan, _ in shards for name, digest in plan.surfaces.items()}
+    plan = StudyPlan(**{**asdict(first[1]), "surfaces": surfaces, "shard": None})
+    write_plan(out, plan)
+    study = score_study(find_runs([out]))
+    path = write_json_atomic(out / "study.json", study.to_json())
+    return MergeOutcome(study, path, len(copies), total)
+
+
+def _check_shard_set(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) -> None:
+    seen: dict[int, Path] = {}
+    planned = [plan.shard for _, plan, _ in shards if plan.shard is not None]
+    if not planned:
+        return
+    total = planned[0][1]
+    for folder, plan, _ in shards:
+        if plan.shard is None:
+            continue
+        part = plan.shard[0]
+        if part in seen:
+            raise ToolsurfaceError(f"{folder} and {seen[part]} are both shard {part}/{total}")
+        seen[part] = folder
+    missing = [str(n) for n in range(1, total + 1) if n not in seen]
+    if missing and len(planned) == len(shards):
+        raise ToolsurfaceError(f"shard {', '.join(f'{m}/{total}' for m in missing)} missing: merge every shard")
+
+
+def _copies(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) -> list[tuple[Path, Path]]:
+    """Where each run goes in the merged folder; one run found in two shards must be recorded alike."""
+    from harness.session._config import run_folder_name
+
+    placed: dict[Path, Path] = {}
+    copies = []
+    for _, _, records in shards:
+        for record in records:
+            relative = Path("runs") / run_folder_name(record.spec.surface) / record.path.name
+            earlier = placed.get(relative)
+            if earlier is not None:
+                if not _same_run(earlier, record.path):
+                    raise ToolsurfaceError(f"{record.path} and {earlier} are one run recorded differently")
+                continue
+            placed[relative] = record.path
+            copies.append((record.path, relative))
+    return copies
+
+
+def _same_run(a: Path, b: Path) -> bool:
+    return all((a / name).read_bytes() == (b / name).read_bytes() for name in ("spec.json", "result.json"))
