@@ -145,6 +145,7 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
                 "surface": s.surface,
                 "agent": s.agent,
                 "mode": s.mode,
+                "scenario": s.scenario,
                 "runs": s.runs,
                 "status": ", ".join(f"{name} {count}" for name, count in s.statuses.items()),
                 "calls per run": ", ".join(map(str, s.calls_per_run)),
@@ -164,6 +165,7 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
             {
                 "a": c.a,
                 "b": c.b,
+                "scenario": c.scenario,
                 "metric": c.metric,
                 "a mean": c.a_mean,
                 "b mean": c.b_mean,

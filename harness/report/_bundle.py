@@ -93,6 +93,7 @@ class BundleRun:
     status: str
     error: str | None
     passed: bool
+    scenario: str
     final_answer: str | None
     calls: list[BundleCall]
     refusals: list[RefusalRecord]
@@ -266,6 +267,7 @@ def _run(record: RunRecord, study_dirs: Sequence[Path], taken: set[str]) -> Bund
         agent=spec.agent,
         agent_version=spec.agent_version,
         mode=spec.mode,
+        scenario=spec.scenario,
         run_index=spec.run_index,
         status=result.status,
         error=result.error,

@@ -358,6 +358,7 @@ def _scores_table(bundle: ReportBundle) -> str:
         _Column("surface"),
         _Column("agent"),
         _Column("mode"),
+        _Column("scenario"),
         _Column("runs", True),
         _Column("status"),
         _Column("calls per run"),
@@ -383,6 +384,7 @@ def _scores_table(bundle: ReportBundle) -> str:
                 _cell(s.surface, False),
                 _cell(s.agent, False),
                 _cell(s.mode, False),
+                _cell(s.scenario, False),
                 _cell(s.runs, True),
                 _cell(", ".join(f"{name} {count}" for name, count in s.statuses.items()), False),
                 _cell(", ".join(map(str, s.calls_per_run)), False),
@@ -490,7 +492,7 @@ def _run(run: BundleRun, surfaces: Mapping[str, BundleSurface]) -> str:
     passed = sum(1 for c in run.checks if c.passed)
     agent = f"{run.agent} {run.agent_version}" if run.agent_version else run.agent
     summary = (
-        f'<span class="run-title">{_t(run.surface)} · {_t(agent)} · {_t(run.mode)} · run {run.run_index + 1}</span>'
+        f'<span class="run-title">{_t(run.surface)} · {_t(agent)} · {_t(run.mode)} · {_t(run.scenario)} · run {run.run_index + 1}</span>'
         f' <span class="badge status status-{_safe_id(run.status)}">{_t(run.status)}</span>'
         f" {len(stub_calls)} calls"
         f' · <span class="badge{" refused" if run.refusals else ""}">{len(run.refusals)} refused</span>'
@@ -522,7 +524,7 @@ def _run(run: BundleRun, surfaces: Mapping[str, BundleSurface]) -> str:
         )
     attrs = (
         f'id="{_t(run.id)}" data-surface="{_t(run.surface)}" data-agent="{_t(run.agent)}" data-mode="{_t(run.mode)}"'
-        f' data-status="{_t(run.status)}" data-refused="{len(run.refusals)}" data-undelivered="{len(run.undelivered)}"'
+        f' data-scenario="{_t(run.scenario)}" data-status="{_t(run.status)}" data-refused="{len(run.refusals)}" data-undelivered="{len(run.undelivered)}"'
     )
     return f'<details class="run" {attrs}><summary>{summary}</summary>{"".join(parts)}</details>'
 

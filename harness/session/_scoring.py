@@ -110,6 +110,14 @@ class SurfaceScore:
     undelivered_per_run: list[int] = field(default_factory=list)
     undelivered: list[UndeliveredGroup] = field(default_factory=list)
     errors: list[ErrorGroup] = field(default_factory=list)
+    scenario: str = ""
+
+    def label(self, several_scenarios: bool) -> str:
+        """The surface, with its mode unless full-list and its scenario when the study has several."""
+        notes = [self.mode] if self.mode != "full-list" else []
+        if several_scenarios:
+            notes.append(self.scenario)
+        return f"{self.surface} ({', '.join(notes)})" if notes else self.surface
 
 
 @dataclass(frozen=True)
@@ -148,6 +156,7 @@ class Comparison:
     runs_needed: int | None
     agent: str = ""
     mode: str = ""
+    scenario: str = ""
 
 
 @dataclass(frozen=True)
@@ -182,13 +191,13 @@ def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
     return sorted(records.values(), key=_order)
 
 
-def _order(record: RunRecord) -> tuple[int, str, str, str, int]:
+def _order(record: RunRecord) -> tuple[int, str, str, str, str, int]:
     """The bundled surfaces in the study's order, then the others by name."""
     from harness.surface import BUNDLED_ORDER
 
     spec = record.spec
     rank = BUNDLED_ORDER.index(spec.surface) if spec.surface in BUNDLED_ORDER else len(BUNDLED_ORDER)
-    return rank, spec.surface, spec.agent, spec.mode, spec.run_index
+    return rank, spec.surface, spec.agent, spec.mode, spec.scenario, spec.run_index
 
 
 def _normalise(message: str) -> str:
@@ -235,6 +244,7 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
             key = (record.result.status, record.result.error or "")
             errors[key] = errors.get(key, 0) + 1
     return SurfaceScore(
+        scenario=first.scenario,
         surface=first.surface,
         agent=first.agent,
         mode=first.mode,
@@ -298,17 +308,19 @@ def _shown_row(records: Sequence[RunRecord]) -> ShownRow | None:
 def score_study(records: Sequence[RunRecord]) -> Study:
     if not records:
         raise ToolsurfaceError("no finished runs to score")
-    by_surface: dict[tuple[str, str, str], list[RunRecord]] = {}
+    # Runs of different scenarios are different experiments (the seed's replays beside six-tasks): scored apart.
+    by_surface: dict[tuple[str, str, str, str], list[RunRecord]] = {}
     for record in records:
-        by_surface.setdefault((record.spec.surface, record.spec.agent, record.spec.mode), []).append(record)
+        spec = record.spec
+        by_surface.setdefault((spec.surface, spec.agent, spec.mode, spec.scenario), []).append(record)
     surfaces = [_score_surface(group) for group in by_surface.values()]
     shown_rows = [row for group in by_surface.values() if (row := _shown_row(group)) is not None]
     comparisons = []
     for n, a in enumerate(surfaces):
-        # Surfaces are compared under one agent and mode: the difference a surface makes, not an agent.
-        for b in [b for b in surfaces[n + 1 :] if (b.agent, b.mode) == (a.agent, a.mode)]:
-            a_pass = [float(r.result.passed) for r in by_surface[(a.surface, a.agent, a.mode)]]
-            b_pass = [float(r.result.passed) for r in by_surface[(b.surface, b.agent, b.mode)]]
+        # Surfaces are compared under one agent, mode and scenario: the difference a surface makes.
+        for b in [b for b in surfaces[n + 1 :] if (b.agent, b.mode, b.scenario) == (a.agent, a.mode, a.scenario)]:
+            a_pass = [float(r.result.passed) for r in by_surface[(a.surface, a.agent, a.mode, a.scenario)]]
+            b_pass = [float(r.result.passed) for r in by_surface[(b.surface, b.agent, b.mode, b.scenario)]]
             for metric, va, vb in (
                 ("refused_per_run", [float(x) for x in a.refused_per_run], [float(x) for x in b.refused_per_run]),
                 ("pass_rate", a_pass, b_pass),
@@ -324,12 +336,13 @@ def score_study(records: Sequence[RunRecord]) -> Study:
                         runs_needed=runs_needed(va, vb),
                         agent=a.agent,
                         mode=a.mode,
+                        scenario=a.scenario,
                     )
                 )
     agents = sorted({r.spec.agent for r in records})
     scenarios = sorted({r.spec.scenario for r in records})
     return Study(
-        scenario=scenarios[0] if len(scenarios) == 1 else "mixed",
+        scenario=", ".join(scenarios),
         agent=agents[0] if len(agents) == 1 else "mixed",
         surfaces=surfaces,
         comparisons=comparisons,
@@ -377,6 +390,7 @@ def shown_markdown(rows: Sequence[ShownRow]) -> str:
 def study_markdown(study: Study) -> str:
     """The seed's table: runs, calls per run, refused calls per run, what was refused, outcome failures."""
     agents = sorted({s.agent for s in study.surfaces})
+    several_scenarios = len({s.scenario for s in study.surfaces}) > 1
     lines = [
         f"Scenario {study.scenario}, agent {study.agent}",
         "",
@@ -393,7 +407,7 @@ def study_markdown(study: Study) -> str:
         failures = "; ".join(f"{f.check} in {f.runs} of {s.runs} runs: {f.detail[:160]}" for f in s.outcome_failures)
         errors = "; ".join(f"{e.status}: {_cell(e.error)[:200]} ({e.runs} of {s.runs} runs)" for e in s.errors)
         status = ", ".join(f"{name} {count}" for name, count in s.statuses.items())
-        surface = s.surface if s.mode == "full-list" else f"{s.surface} ({s.mode})"
+        surface = s.label(several_scenarios)
         if len(agents) > 1:
             surface = f"{surface}, {s.agent}"
         per_run = ", ".join(map(str, s.undelivered_per_run))
@@ -414,7 +428,8 @@ def study_markdown(study: Study) -> str:
         lines += ["", "Runs per surface a difference needs before it exceeds the noise (95 %):", ""]
         several = len({(s.agent, s.mode) for s in study.surfaces}) > 1
         lines += [
-            f"- {c.metric}{f' ({c.agent}, {c.mode})' if several else ''}: {c.a} {c.a_mean:g} vs {c.b} {c.b_mean:g}"
+            f"- {c.metric}{f' ({c.agent}, {c.mode})' if several else ''}{f' [{c.scenario}]' if several_scenarios else ''}:"
+            f" {c.a} {c.a_mean:g} vs {c.b} {c.b_mean:g}"
             f" → {c.runs_needed} runs"
             for c in noisy
         ]
