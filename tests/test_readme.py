@@ -16,7 +16,7 @@ import pytest
 from harness.measure import Measurement
 from harness.measure._tokens import RANK_FILE_SHA256
 from harness.session import Study, find_runs, score_study, shown_markdown
-from tests.conftest import ROOT, by_name
+from tests.conftest import ROOT, by_name, run_cli
 from tests.readme import number, readme_table, readme_text
 
 RUNS = ROOT / "sessions" / "runs"
@@ -58,7 +58,8 @@ def test_the_size_table_is_what_measure_gives_for_the_bundled_surfaces(bundled: 
 
 def test_the_session_table_is_what_the_bundled_scripted_runs_score(script_study: Study) -> None:
     rows = readme_table("| Surface | Runs | Refused calls |")
-    scored = {s.surface: s for s in script_study.surfaces}
+    several = len({s.scenario for s in script_study.surfaces}) > 1
+    scored = {s.label(several): s for s in script_study.surfaces}
     assert [row["Surface"] for row in rows] == list(scored)
     for row in rows:
         s = scored[row["Surface"]]
@@ -69,6 +70,13 @@ def test_the_session_table_is_what_the_bundled_scripted_runs_score(script_study:
         assert (row["Outcome failures"] == "-") == (not s.outcome_failures), s.surface
         named = set(re.findall(r"#\d+", row["Outcome failures"]))
         assert named <= {n for f in s.outcome_failures for n in re.findall(r"#\d+", f.detail)}, s.surface
+
+
+def test_the_gate_s_verdict_is_what_gate_prints_for_the_bundled_study() -> None:
+    printed = run_cli("gate", str(RUNS / "conderis-script"), "--baseline", "before-v2", "--candidate", "v2")
+    assert printed.returncode == 0, printed.stderr
+    shown = readme_text().split("prints, for the bundled study:", 1)[1].split("\n\n", 2)[1]
+    assert [line.strip() for line in shown.splitlines()] == printed.stdout.strip().splitlines()
 
 
 def test_the_agents_table_is_what_the_committed_agent_study_recorded(agent_study: Study) -> None:

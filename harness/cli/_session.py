@@ -162,7 +162,7 @@ def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) ->
 
     study = score_study(find_runs(dirs))
     if out is not None:
-        write_json_atomic(out, study.to_json())
+        write_json_atomic(out, study.to_json(out.parent))
     click.echo(json.dumps(study.to_json(), indent=2) if fmt == "json" else study_markdown(study), nl=fmt == "json")
 
 

@@ -197,7 +197,7 @@ def merge_shards(folders: Sequence[Path], out: Path) -> MergeOutcome:
     plan = StudyPlan(**{**asdict(first[1]), "surfaces": surfaces, "shard": None})
     write_plan(out, plan)
     study = score_study(find_runs([out]))
-    path = write_json_atomic(out / "study.json", study.to_json())
+    path = write_json_atomic(out / "study.json", study.to_json(out))
     return MergeOutcome(study, path, len(copies), total)
 
 

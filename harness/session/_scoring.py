@@ -168,8 +168,20 @@ class Study:
     method: dict[str, str]
     shown: list[ShownRow] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_json(self, folder: Path | None = None) -> dict[str, Any]:
+        """As study.json holds it: run folders under `folder` (the study's) relative to it, so a study
+        names no machine's paths and stays readable where it is copied."""
+        data = asdict(self)
+        if folder is not None:
+            root = folder.resolve()
+            for score in data["surfaces"]:
+                score["run_dirs"] = [_relative(Path(d), root) for d in score["run_dirs"]]
+        return data
+
+
+def _relative(run_dir: Path, root: Path) -> str:
+    resolved = run_dir.resolve()
+    return resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else str(run_dir)
 
 
 def find_runs(paths: Iterable[Path]) -> list[RunRecord]:

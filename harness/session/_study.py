@@ -69,7 +69,7 @@ def run_session_study(
             on_planned(len(planned))
         records = run_study(config, planned, on_finished, stubs)
     study = score_study(find_runs([config.out]))
-    path = write_json_atomic(config.out / "study.json", study.to_json())
+    path = write_json_atomic(config.out / "study.json", study.to_json(config.out))
     return StudyOutcome(study, path, records)
 
 
