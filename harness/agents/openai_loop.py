@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.to_thread
 
+from harness.agents._stub_client import STUB_STDERR, stub_client
 from harness.agents.base import (
     DUMMY_KEY,
     UNKNOWN_TOOL,
@@ -43,7 +44,6 @@ __all__ = ["BASE_URL_ENV", "STUB_STDERR", "TRANSCRIPT", "OpenAIAgent"]
 
 BASE_URL_ENV = "OPENAI_BASE_URL"
 TRANSCRIPT = "transcript.jsonl"
-STUB_STDERR = "stub.stderr.log"
 MAX_TURNS_REACHED = "max turns reached"
 # Placeholder keys for local servers ("ollama", "x") are not secrets, and redacting them would garble the transcript.
 MIN_SECRET_LEN = 8
@@ -221,26 +221,16 @@ class OpenAIAgent:
     async def _session(
         self, ctx: RunContext, endpoint: _Endpoint, progress: _Progress, transcript: _Transcript, deadline: float
     ) -> tuple[RunStatus, str | None]:
-        from mcp import Client, StdioServerParameters
-        from mcp.client.stdio import stdio_client
-
-        params = StdioServerParameters(
-            command=ctx.server.command,
-            args=list(ctx.server.args),
-            cwd=ctx.server.cwd,
-            env=dict(ctx.server.env) or None,
-        )
-        with (ctx.run_dir / STUB_STDERR).open("w", encoding="utf-8") as errlog:
-            async with AsyncExitStack() as stack:
-                try:
-                    client = await stack.enter_async_context(Client(stdio_client(params, errlog=errlog), mode="legacy"))
-                    functions = await _list_functions(client)
-                except Exception as failure:
-                    return (
-                        "agent-error",
-                        f"the stub server did not start ({ctx.server.command}): {describe_failure(failure)}",
-                    )
-                return await _converse(client, functions, ctx, endpoint, progress, transcript, deadline)
+        async with AsyncExitStack() as stack:
+            try:
+                client = await stack.enter_async_context(stub_client(ctx, dict(ctx.server.env) or None))
+                functions = await _list_functions(client)
+            except Exception as failure:
+                return (
+                    "agent-error",
+                    f"the stub server did not start ({ctx.server.command}): {describe_failure(failure)}",
+                )
+            return await _converse(client, functions, ctx, endpoint, progress, transcript, deadline)
 
 
 async def _converse(

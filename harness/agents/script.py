@@ -13,6 +13,7 @@ from typing import IO, Any
 
 import anyio
 
+from harness.agents._stub_client import stub_client
 from harness.agents.base import UNKNOWN_TOOL, AgentReport, AgentUnavailable, Event, RunContext, describe_failure
 from harness.scenario._script import ScriptError, Step, answer_value, load_script, report_part, resolve_arguments
 
@@ -28,21 +29,16 @@ class ScriptAgent:
         return None
 
     async def run(self, ctx: RunContext) -> AgentReport:
-        from mcp import Client, StdioServerParameters
-
         if ctx.script is None:
             raise AgentUnavailable("script: no script for this scenario and surface; pass --script FILE")
         steps = load_script(ctx.script)
         report = AgentReport(status="ok", transcript="transcript.jsonl", model="script")
         started = time.monotonic()
         answer: list[str] = []
-        params = StdioServerParameters(
-            command=ctx.server.command, args=ctx.server.args, cwd=ctx.server.cwd, env={**ctx.env, **ctx.server.env}
-        )
         with (ctx.run_dir / "transcript.jsonl").open("w", encoding="utf-8") as transcript:
             with anyio.move_on_after(ctx.timeout) as scope:
                 try:
-                    async with Client(params, mode="legacy") as client:
+                    async with stub_client(ctx, {**ctx.env, **ctx.server.env}) as client:
                         await self._play(client, steps, report, answer, transcript)
                 except ScriptError as error:
                     report.status, report.error = "agent-error", str(error)
