@@ -220,6 +220,7 @@ def test_fail_below_rank_1_exits_1_naming_what_claude_code_did_not_find_first(cl
         env=env_with(clis, tmp_path / "home"), timeout=300,
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     [line] = done.stderr.strip().splitlines()
     assert "2 expected tools not found at rank 1 or better" in line
     assert "before-v2 'read page': item_get claude rank 3" in line
