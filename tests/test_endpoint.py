@@ -4,6 +4,8 @@ conversation read back from the request, side requests, and the recording pass-t
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -295,3 +297,32 @@ def test_bad_endpoint_forms_are_one_line_errors(text: str) -> None:
     with pytest.raises(ToolsurfaceError) as raised:
         parse_endpoint(text)
     assert "\n" not in str(raised.value) and str(raised.value).startswith("--model-endpoint")
+
+
+def test_an_agent_that_hangs_up_mid_request_leaves_nothing_on_the_terminal(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    with endpoint(tmp_path) as served:
+        host, port = served.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as raw:
+            raw.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+            # A reset, not a close: the handler reading the rest of the body meets ECONNRESET.
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        # The handler's thread meets the reset at once; its answer to the next request shows it has run.
+        assert post(served.url + "/v1/messages", anthropic([], ["mcp__stub__item_list"]))[0] == 200
+    assert capfd.readouterr().err == ""
+
+
+def test_a_request_that_fails_inside_the_endpoint_is_recorded_not_printed(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    with endpoint(tmp_path) as served:
+        server = served._server
+        assert server is not None
+        try:
+            raise RuntimeError("a handler bug")
+        except RuntimeError:
+            server.handle_error(None, ("127.0.0.1", 0))
+    [failed] = [r for r in read_model_requests(tmp_path / "model-requests.jsonl") if r.status == 500]
+    assert failed.error == "RuntimeError: a handler bug" and failed.purpose == "failed"
+    assert capfd.readouterr().err == ""

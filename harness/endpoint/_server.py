@@ -11,6 +11,7 @@ import contextlib
 import functools
 import http.client
 import json
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -90,7 +91,7 @@ class ModelEndpoint:
         self.port = port
         lines = [line.strip() for line in (prompt or "").splitlines() if line.strip()]
         self.probe = lines[0][:80] if lines else None
-        self._server: ThreadingHTTPServer | None = None
+        self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -110,13 +111,12 @@ class ModelEndpoint:
             owner = endpoint
 
         try:
-            self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+            self._server = _Server(("127.0.0.1", self.port), Handler, self)
         except OSError as error:
             self.log.close()
             raise ToolsurfaceError(
                 f"cannot serve the model endpoint on 127.0.0.1:{self.port}: {error.strerror or error}"
             ) from None
-        self._server.daemon_threads = True
         # A short poll: shutdown() waits for the loop to notice, and a run waits for shutdown().
         serve = functools.partial(self._server.serve_forever, poll_interval=0.02)
         self._thread = threading.Thread(target=serve, name="model-endpoint", daemon=True)
@@ -164,6 +164,25 @@ class ModelEndpoint:
             fields["messages"] = conversation.messages
         seq = seq if seq is not None else self.log.next_seq()
         self.log.write(ModelRequest(seq=seq, time=_now(), endpoint=self.kind, **fields))
+
+
+class _Server(ThreadingHTTPServer):
+    """Serves each request on a thread of its own; what goes wrong in one is the run's record, never a
+    traceback on the terminal (socketserver's default)."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type[_Handler], owner: ModelEndpoint) -> None:
+        self.owner = owner
+        super().__init__(address, handler)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        failure = sys.exc_info()[1]
+        if isinstance(failure, ConnectionError):
+            return  # the agent hung up before its answer (an aborted side request); the request is recorded
+        self.owner.record(
+            None, api=None, path="", purpose="failed", status=500, error=f"{type(failure).__name__}: {failure}"
+        )
 
 
 class _Handler(BaseHTTPRequestHandler):
