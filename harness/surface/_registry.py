@@ -58,6 +58,8 @@ def _from_entry_point(ep: EntryPoint) -> SurfaceDefinition:
 
 
 def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceDefinition:
+    # A module defines SURFACE, or build(kinds) with KINDS, GROWTH_KIND, NAME, TITLE, PURPOSE and STUB (the
+    # factory of its stub, e.g. stubs.kit.stub_factory; without one the surface is served for listing only).
     surface = getattr(module, "SURFACE", None)
     if isinstance(surface, SurfaceDefinition):
         return replace(surface, source=surface.source or origin)
@@ -68,6 +70,11 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
     growth = getattr(module, "GROWTH_KIND", None)
     if not all(isinstance(k, Kind) for k in kinds) or not (growth is None or isinstance(growth, Kind)):
         raise SurfaceLoadError(f"{origin}: KINDS and GROWTH_KIND must be Kind records")
+    stub = getattr(module, "STUB", None)
+    if stub is not None and not callable(stub):
+        raise SurfaceLoadError(
+            f"{origin}: STUB must be a stub factory (stubs.kit.stub_factory), not {type(stub).__name__}"
+        )
     return SurfaceDefinition(
         name=str(getattr(module, "NAME", default_name)),
         title=str(getattr(module, "TITLE", default_name)),
@@ -76,6 +83,7 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
         kinds=tuple(kinds),
         growth_kind=growth,
         source=origin,
+        stub=stub,
     )
 
 
