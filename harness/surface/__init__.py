@@ -1,5 +1,6 @@
 """The surface model: kinds as data, tool lists built from them, where surfaces come from, and their validation."""
 
+from harness.surface._authoring import ToolData, annotations_for, join_words, make_tool, object_schema, prop
 from harness.surface._model import (
     Access,
     BuildFunction,
@@ -49,12 +50,18 @@ __all__ = [
     "StubFactory",
     "Surface",
     "SurfaceDefinition",
+    "ToolData",
+    "annotations_for",
     "bundled_definitions",
     "check_input_schema",
     "is_surface_path",
+    "join_words",
     "known_names",
     "load_snapshot",
+    "make_tool",
     "meta_path",
+    "object_schema",
+    "prop",
     "read_snapshot_meta",
     "ref_cycle",
     "resolve",
