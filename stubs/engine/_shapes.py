@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.surface import Access, Kind, ToolData, make_tool, prop
+from harness.surface import Access, Kind, ToolData, join_words, make_tool, prop
 from stubs.engine._operations import act, change, create, delete, get, list_items
 from stubs.engine._schema import action_line, field_line, field_prop, filter_line
 from stubs.engine._store import ItemStore
@@ -35,6 +35,8 @@ def _lines(kinds: Sequence[Kind], line: Any) -> str:
 
 def consolidated_tools(kinds: Sequence[Kind], prefix: str = "item") -> list[ToolData]:
     names = [k.name for k in kinds]
+    one = join_words(names)
+    many = join_words([k.plural for k in kinds])
     kind = {"kind": prop("string", "", enum=names)}
     acting = [k for k in kinds if k.actions]
     versioned = [k.name for k in kinds if k.versioned]
@@ -42,21 +44,21 @@ def consolidated_tools(kinds: Sequence[Kind], prefix: str = "item") -> list[Tool
     return [
         make_tool(
             f"{prefix}_get",
-            "Read one item whole by its number, with the items that refer to it.",
+            f"Read a {one} whole by its number, with the items that refer to it.",
             Access.READ,
             NUMBER,
             ["number"],
         ),
         make_tool(
             f"{prefix}_list",
-            "List items of a kind, paged; query matches words in their text. Filters: " + _lines(kinds, filter_line),
+            f"List {many}, paged; query matches words in their text. Filters: " + _lines(kinds, filter_line),
             Access.READ,
             {**kind, "filter": prop("object", "Field values to match"), "query": prop("string"), **PAGING},
             ["kind"],
         ),
         make_tool(
             f"{prefix}_store",
-            "Create an item (no number) or change one (number): omitted fields are kept, null clears. "
+            f"Create a {one} (no number) or change one (number): omitted fields are kept, null clears. "
             f"Fields (* required on create): {_lines(kinds, lambda k: field_line(k, settable(k)))}.{version_note}",
             Access.WRITE,
             {**kind, **NUMBER, **VERSION, "fields": prop("object", "Field values to set")},
@@ -64,14 +66,14 @@ def consolidated_tools(kinds: Sequence[Kind], prefix: str = "item") -> list[Tool
         ),
         make_tool(
             f"{prefix}_action",
-            f"Act on an item: {_lines(acting, action_line)}.{version_note}",
+            f"Act on a {join_words([k.name for k in acting])}: {_lines(acting, action_line)}.{version_note}",
             Access.WRITE,
             {**NUMBER, "action": prop("string"), **VERSION, **NOTE},
             ["number", "action"],
         ),
         make_tool(
             f"{prefix}_delete",
-            f"Delete an item nothing refers to.{version_note}",
+            f"Delete a {one} nothing refers to.{version_note}",
             Access.IRREVERSIBLE,
             {**NUMBER, **VERSION},
             ["number"],
