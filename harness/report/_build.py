@@ -216,14 +216,17 @@ class AnalysisTables:
     roundtrip: RoundTrip
 
 
-def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> AnalysisTables:
-    """Round trip, findability and lint, from the same surfaces the measurement read."""
+def _analysis_tables(
+    items: Sequence[Measurable], specs: Sequence[str], queries: Path | None = None, task: Path | None = None
+) -> AnalysisTables:
+    """Round trip, findability and lint, from the same surfaces the measurement read; `queries` and `task`
+    are the findability queries and the round-trip task (default: the Conderis study's)."""
     import pandas as pd
 
     from harness.analyze import CATEGORIES, findability, lint, load_queries, load_task, roundtrip
 
     names = _quote(specs)
-    trip = roundtrip(items, load_task())
+    trip = roundtrip(items, load_task(task))
     trip_rows = [
         {
             "surface": s.name,
@@ -235,7 +238,7 @@ def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> Analy
         }
         for s in trip.surfaces
     ]
-    found = findability(items, load_queries())
+    found = findability(items, load_queries(queries))
     find_rows = [
         {
             "surface": s.name,
@@ -274,13 +277,13 @@ def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> Analy
             "roundtrip",
             f"Round trip for on-demand clients: {trip.task}",
             pd.DataFrame(trip_rows),
-            f"toolsurface roundtrip {names} --format csv",
+            f"toolsurface roundtrip {names}{f' --task {task}' if task else ''} --format csv",
         ),
         Table(
             "findability",
             "Findability: rank of the intended tool per query (keyword: name 3, first sentence 2, rest 1; BM25 k1 1.2, b 0.75)",
             pd.DataFrame(find_rows).astype({"rank": "Int64"}),
-            f"toolsurface findability {names} --format csv",
+            f"toolsurface findability {names}{f' --queries {queries}' if queries else ''} --format csv",
         ),
         Table(
             "lint",
@@ -506,12 +509,15 @@ def build_report(
     extra_sections: Sequence[Section] = (),
     seed: Seed = (),
     seed_figures: Path | None = None,
+    queries: Path | None = None,
+    task: Path | None = None,
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 
     `seed_figures`: a seed figures file (`toolsurface-seed-figures/1`) whose figures are compared with ours in
     a table of their own and on the page; the bundled study's own when the bundled surfaces are reported.
-    `seed`: seed comparison rows given as they are (records or mappings of their fields)."""
+    `seed`: seed comparison rows given as they are (records or mappings of their fields).
+    `queries`, `task`: the findability queries and the round-trip task (default: the Conderis study's)."""
     from harness.measure import measure
     from harness.session import find_runs, score_study
     from harness.surface import BUNDLED_ORDER, resolve_all
@@ -526,7 +532,7 @@ def build_report(
     items = resolve_all(specs)
     measured = measure(items)
     report.tables += _measure_tables(measured, specs)
-    analyzed = _analysis_tables(items, specs)
+    analyzed = _analysis_tables(items, specs, queries, task)
     analysis, found = analyzed.tables, analyzed.findability
     report.tables += analysis
     for section in extra_sections:
