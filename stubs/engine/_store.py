@@ -3,25 +3,19 @@ calls, dumped as the state the outcome checks read."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from harness.errors import ToolsurfaceError
 from harness.surface import Kind
 from stubs.engine._values import check_value, field_names
-from stubs.kit import Clock, Refusal, names
+from stubs.kit import Clock, FixtureError, Refusal, names, read_fixture_json
 
 __all__ = ["FIXTURE_FORMAT", "FixtureError", "Item", "ItemStore", "load_items"]
 
 FIXTURE_FORMAT = "toolsurface-items/1"
-
-
-class FixtureError(ToolsurfaceError):
-    """A fixture that does not fit its kinds: one line naming the file, the item and the problem."""
 
 
 @dataclass
@@ -76,12 +70,7 @@ def _fail(path: Path, where: str, problem: str) -> FixtureError:
 def load_items(path: Path, kinds: Sequence[Kind]) -> ItemStore:
     """The fixture `{"format", "start", "items": [{"kind", "number", "fields", "version"?}]}`, every item
     checked against its kind: known kind and fields, allowed values, references to existing items."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FixtureError(f"{path}: cannot be read: {error.strerror or error}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FixtureError(f"{path}: not JSON: {error}") from None
+    data = read_fixture_json(path)
     if not isinstance(data, dict) or data.get("format") != FIXTURE_FORMAT or not isinstance(data.get("items"), list):
         raise FixtureError(f'{path}: not an items fixture (expected "format": "{FIXTURE_FORMAT}" and "items": [...])')
     try:

@@ -21,12 +21,17 @@ inputSchema and refused unknown parameters (`stubs.gate`); every answer and refu
 - `Args`: typed reads of the arguments (a wrong type is a refusal), `need`, `one_of`, `picked`.
 - `Clock`: a fixed start and one step per change, so a replayed session gives the same times.
 - `method_handlers`: handlers kept as methods of an object that holds more state than the project.
+- `load_fixture(path, schema)`: a JSON fixture checked against its JSON Schema (`FixtureError`, one line).
+- `load_handlers(path)`: the `handlers` registry of a handler module beside the surface module.
+- `not_written(tool)`: the refusal of a handler still to be written (`toolsurface new surface` writes them).
 """
 
 from stubs.calllog import CallLog, CallRecord, read_log
 from stubs.kit._args import Args
 from stubs.kit._clock import Clock
-from stubs.kit._handlers import Handler, Handlers, HandlerStub, method_handlers
+from stubs.kit._fixture import FixtureError, load_fixture, read_fixture_json
+from stubs.kit._handlers import NOT_WRITTEN, Handler, Handlers, HandlerStub, method_handlers, not_written
+from stubs.kit._module_files import load_handlers
 from stubs.kit._paging import DEFAULT_PAGE, MAX_PAGE, TEXT_TAKE, check_limit, page, text_part
 from stubs.kit._refusals import check_version, choose, names, refuse_unknown
 from stubs.kit._stub_factory import stub_factory
@@ -36,11 +41,13 @@ from stubs.serve import write_state
 __all__ = [
     "DEFAULT_PAGE",
     "MAX_PAGE",
+    "NOT_WRITTEN",
     "TEXT_TAKE",
     "Args",
     "CallLog",
     "CallRecord",
     "Clock",
+    "FixtureError",
     "Handler",
     "HandlerStub",
     "Handlers",
@@ -48,9 +55,13 @@ __all__ = [
     "check_limit",
     "check_version",
     "choose",
+    "load_fixture",
+    "load_handlers",
     "method_handlers",
     "names",
+    "not_written",
     "page",
+    "read_fixture_json",
     "read_log",
     "refuse_unknown",
     "stub_factory",

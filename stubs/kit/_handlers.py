@@ -8,7 +8,10 @@ from typing import Any, Generic, TypeVar
 from stubs.kit._args import Args
 from stubs.refusal import Refusal
 
-__all__ = ["Handler", "HandlerStub", "Handlers", "method_handlers"]
+__all__ = ["NOT_WRITTEN", "Handler", "HandlerStub", "Handlers", "method_handlers", "not_written"]
+
+NOT_WRITTEN = "not written yet"
+"""What a refusal of a handler still to be written allows: in a call log, it marks the missing handlers."""
 
 P = TypeVar("P")
 
@@ -62,7 +65,13 @@ def _ignoring_project(method: Callable[[Args], Any]) -> Handler[Any]:
         return method(args)
 
     handler.__name__ = getattr(method, "__name__", "handler")
+    handler.__wrapped__ = method  # type: ignore[attr-defined]
     return handler
+
+
+def not_written(tool: str) -> Refusal:
+    """The refusal of a handler the starter wrote and nobody has written yet."""
+    return Refusal(f"{tool} is {NOT_WRITTEN}", [NOT_WRITTEN])
 
 
 class HandlerStub(Generic[P]):
