@@ -13,6 +13,7 @@ from harness.surface._model import (
     Surface,
     SurfaceDefinition,
 )
+from harness.surface._module_file import import_module_file
 from harness.surface._registry import (
     BUNDLED_ORDER,
     ENTRY_POINT_GROUP,
@@ -54,6 +55,7 @@ __all__ = [
     "annotations_for",
     "bundled_definitions",
     "check_input_schema",
+    "import_module_file",
     "is_surface_path",
     "join_words",
     "known_names",

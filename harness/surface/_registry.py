@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
@@ -11,8 +9,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from harness.errors import SurfaceLoadError, ToolsurfaceError, UnknownSurface
+from harness.errors import SurfaceLoadError, UnknownSurface
 from harness.surface._model import Kind, SurfaceDefinition
+from harness.surface._module_file import import_module_file
 from harness.surface._snapshot_file import Snapshot, load_snapshot
 
 __all__ = [
@@ -88,23 +87,7 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
 
 
 def _load_module_file(path: Path) -> SurfaceDefinition:
-    if not path.is_file():
-        raise SurfaceLoadError(f"{path}: no such file")
-    module_name = f"toolsurface_user_surface_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise SurfaceLoadError(f"{path}: cannot be imported as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except ToolsurfaceError:
-        raise
-    except BaseException as error:
-        sys.modules.pop(module_name, None)
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        raise SurfaceLoadError(f"{path}: failed to import: {type(error).__name__}: {error}") from None
+    module = import_module_file(path, "toolsurface_user_surface")
     return _from_module(module, str(path), default_name=path.stem)
 
 
