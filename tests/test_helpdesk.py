@@ -83,3 +83,16 @@ def test_the_committed_report_is_regenerated_by_its_command_from_the_committed_s
         ), name
     fresh, kept = ((d / "report.md").read_text(encoding="utf-8").splitlines()[3:] for d in (out, committed))
     assert fresh == kept
+
+
+def test_the_readme_shows_the_help_desk_as_measure_measures_it() -> None:
+    done = run_cli("measure", *SURFACES.values(), "--format", "json", cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    rows = [
+        f"| {s['name']} | {s['tools']} | {s['chars']:,} | {s['tokens']:,} | "
+        f"+{s['growth']['tools']} tools, +{s['growth']['chars']:,} chars |"
+        for s in json.loads(done.stdout)["surfaces"]
+    ]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    start = readme.index("| Surface | Tools | Characters | Tokens | Growth by `macro` |")
+    assert readme[start + 2 : start + 4] == rows
