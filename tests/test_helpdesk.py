@@ -12,12 +12,12 @@ from tests.conftest import ROOT, Run, run_cli
 from tests.npm_packages import agent_clis_dir
 from tests.test_agents_real import cli_env
 
-SURFACES = {"helpdesk-tools": "surfaces/helpdesk/tools.py", "helpdesk": "surfaces/helpdesk/desk.py"}
+SURFACES = ("helpdesk-tools", "helpdesk")
 TRAP = "missing #13 Webhook retries twice (pending), #14 CSV export times out (on_hold), #15 Invoice address wrong (on_hold)"
 
 
 def study(out: Path, agent: str, *extra: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Run:
-    surfaces = [a for path in SURFACES.values() for a in ("--surface", str(ROOT / path))]
+    surfaces = [a for name in SURFACES for a in ("--surface", name)]
     return run_cli(
         "session", "run", "--agent", agent, *surfaces, "--scenario", "helpdesk-tasks", "--out", str(out), *extra,
         env=env, cwd=cwd, timeout=900,
@@ -69,8 +69,8 @@ def test_the_committed_report_is_regenerated_by_its_command_from_the_committed_s
     """Every table of reports/helpdesk, from the command README gives (the made-at line aside)."""
     out = tmp_path / "report"
     done = run_cli(
-        "report", "sessions/runs/helpdesk-script", "--surface", "surfaces/helpdesk/tools.py",
-        "--surface", "surfaces/helpdesk/desk.py", "--queries", "surfaces/helpdesk/queries.json",
+        "report", "sessions/runs/helpdesk-script", "--surface", "helpdesk-tools", "--surface", "helpdesk",
+        "--queries", "surfaces/helpdesk/queries.json",
         "--task", "surfaces/helpdesk/roundtrip.json", "--out", str(out), cwd=ROOT, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -86,7 +86,7 @@ def test_the_committed_report_is_regenerated_by_its_command_from_the_committed_s
 
 
 def test_the_readme_shows_the_help_desk_as_measure_measures_it() -> None:
-    done = run_cli("measure", *SURFACES.values(), "--format", "json", cwd=ROOT)
+    done = run_cli("measure", *SURFACES, "--format", "json", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     rows = [
         f"| {s['name']} | {s['tools']} | {s['chars']:,} | {s['tokens']:,} | "
