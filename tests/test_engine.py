@@ -149,3 +149,12 @@ def test_a_fixture_that_does_not_fit_its_kinds_is_one_line_naming_the_file_and_t
         load_items(path, engine_desk.KINDS)
     assert str(error.value).startswith(f"{path}: ") and problem in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_an_items_fixture_without_the_clocks_start_is_one_line_naming_it(tmp_path: Path) -> None:
+    data = json.loads(engine_desk.FIXTURE.read_text(encoding="utf-8"))
+    del data["start"]
+    path = tmp_path / "no-start.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FixtureError, match=r"^.*no-start\.json: start: the clock's start is missing"):
+        load_items(path, engine_desk.KINDS)

@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness.surface import Access, Kind, ToolData, join_words, make_tool, prop
 from stubs.engine._operations import act, change, create, delete, get, list_items
 from stubs.engine._schema import action_line, field_line, field_prop, filter_line
 from stubs.engine._store import ItemStore
-from stubs.kit import Args, Handlers
+from stubs.kit import DEFAULT_PAGE, MAX_PAGE, Args, Handlers
 
 __all__ = ["consolidated_handlers", "consolidated_tools", "per_kind_handlers", "per_kind_tools", "settable"]
 
 PAGING = {
-    "limit": prop("integer", "Entries per page, 1 to 100 (default 20)"),
+    "limit": prop("integer", f"Entries per page, 1 to {MAX_PAGE} (default {DEFAULT_PAGE})"),
     "cursor": prop("string", "nextCursor of the page before"),
 }
 NUMBER = {"number": prop("integer", "The item's number (#N)")}
@@ -29,7 +29,7 @@ def settable(kind: Kind) -> list[str]:
     return [f.name for f in kind.fields if f.name not in by_actions]
 
 
-def _lines(kinds: Sequence[Kind], line: Any) -> str:
+def _lines(kinds: Sequence[Kind], line: Callable[[Kind], str]) -> str:
     return " ".join(f"[{line(k)}]" for k in kinds)
 
 

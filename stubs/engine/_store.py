@@ -74,9 +74,10 @@ def load_items(path: Path, kinds: Sequence[Kind]) -> ItemStore:
     if not isinstance(data, dict) or data.get("format") != FIXTURE_FORMAT or not isinstance(data.get("items"), list):
         raise FixtureError(f'{path}: not an items fixture (expected "format": "{FIXTURE_FORMAT}" and "items": [...])')
     try:
-        start = datetime.fromisoformat(str(data.get("start", "2026-11-30T09:00:00Z")).replace("Z", "+00:00"))
+        start = datetime.fromisoformat(str(data.get("start")).replace("Z", "+00:00"))
     except ValueError:
-        raise _fail(path, "start", f"{data.get('start')!r} is not an ISO 8601 time") from None
+        what = "is missing" if "start" not in data else f"{data['start']!r} is not an ISO 8601 time"
+        raise _fail(path, "start", f"the clock's start {what} (e.g. 2026-11-30T09:00:00Z)") from None
     by_name = {k.name: k for k in kinds}
     items: dict[int, Item] = {}
     for n, raw in enumerate(data["items"]):
