@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import ROOT, Run, run_cli
 from tests.npm_packages import agent_clis_dir
 from tests.test_agents_real import cli_env
@@ -48,9 +50,10 @@ def test_the_script_agent_passes_every_check_on_the_desk_and_falls_into_the_trap
     assert_trap_caught_only_where_it_is(tmp_path / "study")
 
 
-def test_claude_with_the_scripted_model_does_the_same_on_both_surfaces(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["full-list", "on-demand"])
+def test_claude_with_the_scripted_model_does_the_same_on_both_surfaces(tmp_path: Path, mode: str) -> None:
     env = cli_env(agent_clis_dir(), tmp_path / "home")
-    done = study(tmp_path / "study", "claude:full-list", "--model-endpoint", "scripted", env=env, cwd=tmp_path)
+    done = study(tmp_path / "study", f"claude:{mode}", "--model-endpoint", "scripted", env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert_trap_caught_only_where_it_is(tmp_path / "study")
 
