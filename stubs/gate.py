@@ -21,6 +21,7 @@ from jsonschema.exceptions import ValidationError
 from harness.bounded_json import depth
 from harness.surface import Stub, ref_cycle
 from stubs.calllog import CallLog
+from stubs.kit import refuse_unknown
 from stubs.refusal import Refusal
 from stubs.stdio import DEPTH_LIMIT, INVALID_PARAMS, TOO_DEEP
 
@@ -66,10 +67,7 @@ def check_arguments(tool: types.Tool, validator: Draft202012Validator, arguments
     unknown = [name for name in arguments if name not in properties]
     if unknown and not properties:
         raise Refusal(f"{tool.name} takes no parameters ({unknown[0]!r} given); call it with {{}}", ["{}"])
-    if unknown:
-        raise Refusal(
-            f"unknown parameter {unknown[0]!r} for {tool.name}; parameters: {', '.join(properties)}", properties
-        )
+    refuse_unknown(unknown, properties, noun="parameter", of=tool.name, label="parameters")
 
 
 def _parameters(tool: types.Tool) -> list[str]:

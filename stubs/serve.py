@@ -39,12 +39,23 @@ def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
 
 
 def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
-    """A fresh stub for the surface; a surface without one is served for listing only."""
+    """A fresh stub for the surface; a surface without one is served for listing only. A stub made with the
+    kit whose handlers name a tool the surface lacks is the surface's error, found before any call."""
     if surface.stub is None:
         if fixture is not None:
             raise ToolsurfaceError(f"surface {surface.name!r} has no stub to load the fixture {fixture} into")
         return None
-    return surface.stub(fixture)
+    stub = surface.stub(fixture)
+    handlers = getattr(stub, "handlers", None)
+    if handlers is not None:
+        tools = [t.name for t in surface.tools]
+        extra = [name for name in handlers if name not in tools]
+        if extra:
+            raise ToolsurfaceError(
+                f"{surface.source or surface.name}: a handler for {extra[0]!r}, a tool the surface lacks; "
+                f"tools: {', '.join(tools)}"
+            )
+    return stub
 
 
 def parse_http(value: str) -> tuple[str, int]:

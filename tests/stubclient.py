@@ -68,7 +68,8 @@ async def stdio_session(
     surface: str, tmp_path: Path, finished: list[Finished] | None = None
 ) -> AsyncIterator[StubSession]:
     """A session against `toolsurface serve SURFACE`; after it, `finished` gets the final state and the log."""
-    log, state = tmp_path / f"{surface}.calls.jsonl", tmp_path / f"{surface}.state.json"
+    stem = Path(surface).name
+    log, state = tmp_path / f"{stem}.calls.jsonl", tmp_path / f"{stem}.state.json"
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "harness", "serve", surface, "--log", str(log), "--state", str(state)],

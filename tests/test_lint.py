@@ -342,7 +342,8 @@ def test_lint_of_an_unknown_surface_fails_with_one_line_and_exit_2() -> None:
     run = run_cli("lint", "no-such-surface")
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
-        "toolsurface: unknown surface 'no-such-surface'; known: before-v2, consistent, v2-first, v2, v2-live"
+        "toolsurface: unknown surface 'no-such-surface'; known: before-v2, consistent, v2-first, v2, v2-live, helpdesk, "
+        "helpdesk-tools"
     ]
 
 

@@ -40,7 +40,7 @@ def test_list_shows_the_bundled_surfaces() -> None:
     run = run_cli("list", "--format", "json")
     assert run.returncode == 0, run.stderr
     rows = run.json()["surfaces"]
-    assert [r["name"] for r in rows] == list(BUNDLED_ORDER)
+    assert [r["name"] for r in rows] == [*BUNDLED_ORDER, "helpdesk", "helpdesk-tools"]
     assert (
         rows[3]["kinds"] == ["task", "memory", "page", "proposal", "instructions"]
         and rows[3]["growth_kind"] == "commit"
@@ -113,6 +113,6 @@ def test_an_outside_package_registers_a_surface_by_entry_point(tmp_path: Path) -
     # PYTHONPATH is read as an interpreter starts: the process is the subject.
     listed = run_cli_process("list", "--format", "json", env=env)
     assert listed.returncode == 0, listed.stderr
-    assert [r["name"] for r in listed.json()["surfaces"]] == [*BUNDLED_ORDER, "notes"]
+    assert [r["name"] for r in listed.json()["surfaces"]] == [*BUNDLED_ORDER, "helpdesk", "helpdesk-tools", "notes"]
     run = run_cli_process("budget", "notes", "--max-chars", "1000", env=env)
     assert run.returncode == 0 and run.stdout.startswith("notes: 2 tools"), run.stderr

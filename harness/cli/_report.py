@@ -17,9 +17,18 @@ from harness.cli._base import (
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
 @click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
 @click.option("--surface", "surfaces", multiple=True, help="Surfaces to measure (default: the bundled four).")
-def report_command(runs: tuple[Path, ...], out: Path, html_page: bool, surfaces: tuple[str, ...]) -> None:
+@click.option("--queries", type=click.Path(dir_okay=False, path_type=Path), help="Findability queries (JSON).")
+@click.option("--task", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task (JSON).")
+def report_command(
+    runs: tuple[Path, ...],
+    out: Path,
+    html_page: bool,
+    surfaces: tuple[str, ...],
+    queries: Path | None,
+    task: Path | None,
+) -> None:
     """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs."""
     from harness.report import build_report
 
-    report = build_report(list(runs), out, surfaces=surfaces or None, html_page=html_page)
+    report = build_report(list(runs), out, surfaces=surfaces or None, html_page=html_page, queries=queries, task=task)
     _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))

@@ -309,17 +309,22 @@ def _findability_table(found: Findability, names: str, absent: str) -> Table:
     return Table("findability", title + ")", pd.DataFrame(rows).astype({"rank": "Int64"}), command, note)
 
 
-def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> AnalysisTables:
+def _analysis_tables(
+    items: Sequence[Measurable], specs: Sequence[str], queries: Path | None = None, task: Path | None = None
+) -> AnalysisTables:
     """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
-    installed, its own search's findability and round trip beside ours."""
+    installed, its own search's findability and round trip beside ours. `queries` and `task` are the
+    findability queries and the round-trip task (default: the Conderis study's)."""
     import pandas as pd
 
     from harness.analyze import ALL_SCORERS, CATEGORIES, SCORERS, findability, lint, load_queries, load_task, roundtrip
 
     names = _quote(specs)
     observe, absent = _claude_search(specs)
-    trip = roundtrip(items, load_task(), observe=observe)
-    found = findability(items, load_queries(), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe)
+    trip = roundtrip(items, load_task(task), observe=observe)
+    found = findability(
+        items, load_queries(queries), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe
+    )
     linted = lint(items)
     lint_rows = [
         {
@@ -341,8 +346,8 @@ def _analysis_tables(items: Sequence[Measurable], specs: Sequence[str]) -> Analy
         for f in s.findings
     ]
     tables = [
-        _roundtrip_table(trip, names, absent),
-        _findability_table(found, names, absent),
+        _roundtrip_table(trip, names + (f" --task {task}" if task else ""), absent),
+        _findability_table(found, names + (f" --queries {queries}" if queries else ""), absent),
         Table(
             "lint",
             "Lint summary: findings per category",
@@ -582,12 +587,15 @@ def build_report(
     extra_sections: Sequence[Section] = (),
     seed: Seed = (),
     seed_figures: Path | None = None,
+    queries: Path | None = None,
+    task: Path | None = None,
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 
     `seed_figures`: a seed figures file (`toolsurface-seed-figures/1`) whose figures are compared with ours in
     a table of their own and on the page; the bundled study's own when the bundled surfaces are reported.
-    `seed`: seed comparison rows given as they are (records or mappings of their fields)."""
+    `seed`: seed comparison rows given as they are (records or mappings of their fields).
+    `queries`, `task`: the findability queries and the round-trip task (default: the Conderis study's)."""
     from harness.measure import measure
     from harness.session import find_runs, score_study
     from harness.surface import BUNDLED_ORDER, resolve_all
@@ -602,7 +610,7 @@ def build_report(
     items = resolve_all(specs)
     measured = measure(items)
     report.tables += _measure_tables(measured, specs)
-    analyzed = _analysis_tables(items, specs)
+    analyzed = _analysis_tables(items, specs, queries, task)
     analysis, found = analyzed.tables, analyzed.findability
     report.tables += analysis
     for section in extra_sections:

@@ -122,23 +122,53 @@ def task_blocked(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, st
     return True, f"#{number} blocked: {block_reason}"
 
 
-def answer_lists_active_tasks(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+def answer_lists_items(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    """Every item of `kind` whose `field` is one of `values` is in the answer, none whose field is one of
+    `excludes` (a list of "open tickets" that quietly misses the pending ones fails here)."""
     if not given.answer:
         return False, "no final answer"
-    tasks = [i for i in _items(given.state or given.initial) if i.get("kind") == "task"]
-    active = [t for t in tasks if t["fields"].get("status") in ACTIVE]
-    closed = [t for t in tasks if t["fields"].get("status") in CLOSED]
+    kind, field = str(params["kind"]), str(params.get("field", "status"))
+    plural, wanted, unwanted = str(params.get("plural", f"{kind}s")), str(params.get("wanted", "active")), "closed"
+    items = [i for i in _items(given.state or given.initial) if i.get("kind") == kind]
+    active = [t for t in items if t["fields"].get(field) in params["values"]]
+    closed = [t for t in items if t["fields"].get(field) in params.get("excludes", [])]
     missing = [t for t in active if not _mentions(given.answer, t)]
     listed_closed = [t for t in closed if str(t["fields"].get("title", "")).lower() in given.answer.lower()]
     problems = []
     if missing:
-        names = ", ".join(f"#{t['number']} {t['fields']['title']} ({t['fields']['status']})" for t in missing)
+        names = ", ".join(f"#{t['number']} {t['fields']['title']} ({t['fields'][field]})" for t in missing)
         problems.append(f"missing {names}")
     if listed_closed:
-        problems.append("lists closed " + ", ".join(f"#{t['number']} {t['fields']['title']}" for t in listed_closed))
+        problems.append(
+            f"lists {unwanted} " + ", ".join(f"#{t['number']} {t['fields']['title']}" for t in listed_closed)
+        )
     if problems:
         return False, "; ".join(problems)
-    return True, f"all {len(active)} active tasks, no closed one"
+    return True, f"all {len(active)} {wanted} {plural}, no {unwanted} one"
+
+
+def answer_lists_active_tasks(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    return answer_lists_items({"kind": "task", "values": ACTIVE, "excludes": CLOSED}, given)
+
+
+def item_matches(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
+    """Exactly one item of `kind` has all of `fields` (strings compared without case and outer spaces)."""
+
+    def same(a: Any, b: Any) -> bool:
+        if isinstance(a, str) and isinstance(b, str):
+            return a.strip().lower() == b.strip().lower()
+        return bool(a == b)
+
+    wanted = dict(params.get("fields", {}))
+    kind = params.get("kind")
+    found = [
+        i
+        for i in _items(given.state or {})
+        if i.get("kind") == kind and all(same(i["fields"].get(k), v) for k, v in wanted.items())
+    ]
+    if len(found) != 1:
+        return False, f"{len(found)} {kind} items with {wanted}, expected one"
+    return True, f"#{found[0].get('number')} {kind} with {wanted}"
 
 
 def answer_contains(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
@@ -172,6 +202,8 @@ CHECKS: dict[str, Check] = {
     "fields_changed": fields_changed,
     "task_blocked": task_blocked,
     "answer_lists_active_tasks": answer_lists_active_tasks,
+    "answer_lists_items": answer_lists_items,
+    "item_matches": item_matches,
     "answer_contains": answer_contains,
     "proposal_state": proposal_state,
 }

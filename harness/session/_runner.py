@@ -95,7 +95,11 @@ def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...]
         raise ToolsurfaceError(f"surface {spec!r} has no stub, so no session can run against it")
     [wire] = listed([item])
     digest = hashlib.sha256(list_text(wire.tools).encode("utf-8")).hexdigest()
-    return item, digest, tuple(str(tool.get("name")) for tool in wire.tools), item.stub(None).state()
+    from stubs.serve import start_stub
+
+    stub = start_stub(item.build_surface(), None)
+    assert stub is not None
+    return item, digest, tuple(str(tool.get("name")) for tool in wire.tools), stub.state()
 
 
 def _scripts_for(config: StudyConfig, choice: AgentChoice, surface: str) -> list[Path] | None:

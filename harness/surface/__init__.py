@@ -1,5 +1,6 @@
 """The surface model: kinds as data, tool lists built from them, where surfaces come from, and their validation."""
 
+from harness.surface._authoring import ToolData, annotations_for, join_words, make_tool, object_schema, prop
 from harness.surface._model import (
     Access,
     BuildFunction,
@@ -12,6 +13,7 @@ from harness.surface._model import (
     Surface,
     SurfaceDefinition,
 )
+from harness.surface._module_file import import_module_file
 from harness.surface._registry import (
     BUNDLED_ORDER,
     ENTRY_POINT_GROUP,
@@ -49,12 +51,19 @@ __all__ = [
     "StubFactory",
     "Surface",
     "SurfaceDefinition",
+    "ToolData",
+    "annotations_for",
     "bundled_definitions",
     "check_input_schema",
+    "import_module_file",
     "is_surface_path",
+    "join_words",
     "known_names",
     "load_snapshot",
+    "make_tool",
     "meta_path",
+    "object_schema",
+    "prop",
     "read_snapshot_meta",
     "ref_cycle",
     "resolve",

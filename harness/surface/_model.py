@@ -37,17 +37,33 @@ class Access(StrEnum):
 
 @dataclass(frozen=True)
 class KindField:
-    """A field, filter or parameter of a kind: its name, JSON type and a short note."""
+    """A field, filter or parameter of a kind: its name, JSON type and a short note.
+
+    For the engine that serves kinds (`stubs.engine`): `choices` are the values allowed (the first is the
+    default on create), `ref` names the kind whose item number the value is, `required` says a create
+    must give it, and a `text` field is long text, read whole by get and left out of list entries.
+    """
 
     name: str
     type: str = "string"
     note: str = ""
+    choices: tuple[str, ...] = ()
+    ref: str = ""
+    required: bool = False
+    text: bool = False
 
 
 @dataclass(frozen=True)
 class KindAction:
+    """An action on an item. For the engine: `sets` the field values it writes, `when` the values of
+    the kind's status field it applies from (any when empty), `records` the field the action's note is
+    written into (then the note is required)."""
+
     name: str
     note: str = ""
+    sets: tuple[tuple[str, str], ...] = ()
+    when: tuple[str, ...] = ()
+    records: str = ""
 
 
 @dataclass(frozen=True)
@@ -66,7 +82,9 @@ class Kind:
     """An item kind as data. Surfaces render it: a line in a description, a filter, a tool per verb.
 
     `refs` are the reference forms that address an item of this kind besides its number
-    (`memory:<id>`); `numbered` says whether project items of the kind have a number.
+    (`memory:<id>`); `numbered` says whether project items of the kind have a number. For the engine:
+    `versioned` says a change, an action or a delete must pass the version it read; `closed` are the
+    status values a list leaves out unless its filter `includeClosed` is true.
     """
 
     name: str
@@ -79,6 +97,8 @@ class Kind:
     filters: tuple[KindField, ...] = ()
     actions: tuple[KindAction, ...] = ()
     tools: tuple[KindTool, ...] = ()
+    versioned: bool = False
+    closed: tuple[str, ...] = ()
 
     @property
     def phrase(self) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import importlib.util
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -12,8 +11,9 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from harness.errors import SurfaceLoadError, ToolsurfaceError, UnknownSurface
+from harness.errors import SurfaceLoadError, UnknownSurface
 from harness.surface._model import Kind, SurfaceDefinition
+from harness.surface._module_file import import_module_file
 from harness.surface._snapshot_file import Snapshot, load_snapshot
 
 __all__ = [
@@ -65,6 +65,8 @@ def _from_entry_point(ep: EntryPoint) -> SurfaceDefinition:
 
 
 def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceDefinition:
+    # A module defines SURFACE, or build(kinds) with KINDS, GROWTH_KIND, NAME, TITLE, PURPOSE and STUB (the
+    # factory of its stub, e.g. stubs.kit.stub_factory; without one the surface is served for listing only).
     surface = getattr(module, "SURFACE", None)
     if isinstance(surface, SurfaceDefinition):
         return replace(surface, source=surface.source or origin)
@@ -75,6 +77,11 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
     growth = getattr(module, "GROWTH_KIND", None)
     if not all(isinstance(k, Kind) for k in kinds) or not (growth is None or isinstance(growth, Kind)):
         raise SurfaceLoadError(f"{origin}: KINDS and GROWTH_KIND must be Kind records")
+    stub = getattr(module, "STUB", None)
+    if stub is not None and not callable(stub):
+        raise SurfaceLoadError(
+            f"{origin}: STUB must be a stub factory (stubs.kit.stub_factory), not {type(stub).__name__}"
+        )
     return SurfaceDefinition(
         name=str(getattr(module, "NAME", default_name)),
         title=str(getattr(module, "TITLE", default_name)),
@@ -83,27 +90,12 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
         kinds=tuple(kinds),
         growth_kind=growth,
         source=origin,
+        stub=stub,
     )
 
 
 def _load_module_file(path: Path) -> SurfaceDefinition:
-    if not path.is_file():
-        raise SurfaceLoadError(f"{path}: no such file")
-    module_name = f"toolsurface_user_surface_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise SurfaceLoadError(f"{path}: cannot be imported as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except ToolsurfaceError:
-        raise
-    except BaseException as error:
-        sys.modules.pop(module_name, None)
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        raise SurfaceLoadError(f"{path}: failed to import: {type(error).__name__}: {error}") from None
+    module = import_module_file(path, "toolsurface_user_surface")
     return _from_module(module, str(path), default_name=path.stem)
 
 

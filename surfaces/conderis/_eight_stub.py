@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.surface import Kind
-from stubs.refusal import Refusal
+from stubs.kit import HandlerStub, Refusal, choose, page, refuse_unknown
 from surfaces.conderis._eight_design import BATCH_LIMIT, Design, decisions_need_reason, filter_fields, listed, stored
 from surfaces.conderis._stub import (
     GUIDE,
     Args,
-    ConderisStub,
-    handler_methods,
+    conderis_stub,
     new_project_id,
     no_public_visibility,
     personal_memory_fields,
@@ -49,9 +48,9 @@ SORTS = {
 PRIORITY_ORDER = {"urgent": 0, "high": 1, "normal": 2, "low": 3}
 
 
-def eight_stub(design: Design, fixture: Path | None = None, kinds: Sequence[Kind] = KINDS) -> ConderisStub:
+def eight_stub(design: Design, fixture: Path | None = None, kinds: Sequence[Kind] = KINDS) -> HandlerStub[Project]:
     project = load_project(fixture)
-    return ConderisStub(project, handler_methods(_Handlers(project, design, kinds)))
+    return conderis_stub(project, _Handlers(project, design, kinds))
 
 
 class _Handlers:
@@ -107,11 +106,7 @@ class _Handlers:
         kind = self._kind(args.str("kind"), served, "listed")
         filters = args.obj("filter") or {}
         allowed = self._filters(kind)
-        unknown = [f for f in filters if f not in allowed]
-        if unknown:
-            raise Refusal(
-                f"unknown filter {unknown[0]!r} for {kind.name}; allowed filters: {', '.join(allowed)}", allowed
-            )
+        refuse_unknown(filters, allowed, noun="filter", of=kind.name, label="allowed filters")
         query = args.str("query")
         personal = kind.name == "memory" and not args.has("projectId")
         if not personal:
@@ -122,7 +117,7 @@ class _Handlers:
                 author=_filter_str(filters, "author"),
                 target_kind=_filter_str(filters, "targetKind", ("memory", "page", "task", "instructions")),
             )
-            return self.p.page([self.p.proposal_entry(x) for x in proposals], args.int("limit"), args.str("cursor"))
+            return page([self.p.proposal_entry(x) for x in proposals], args.int("limit"), args.str("cursor"))
         if kind.name == "task":
             statuses = None
             if "status" in filters:
@@ -156,7 +151,7 @@ class _Handlers:
                 query=query,
             )
         items = self._sort(kind.name, items, args.str("sort"))
-        return self.p.page([self.p.entry(i) for i in items], args.int("limit"), args.str("cursor"))
+        return page([self.p.entry(i) for i in items], args.int("limit"), args.str("cursor"))
 
     def _sort(self, kind: str, items: list[Item], sort: str | None) -> list[Item]:
         if sort is None:
@@ -361,8 +356,8 @@ def _filter_str(filters: dict[str, Any], name: str, choices: Sequence[str] | Non
         return None
     if not isinstance(value, str):
         raise Refusal(f"filter {name} must be a string", ["string"])
-    if choices is not None and value not in choices:
-        raise Refusal(f"filter {name} {value!r} is not allowed; values: {', '.join(choices)}", choices)
+    if choices is not None:
+        choose(f"filter {name}", value, choices, label="values")
     return value
 
 

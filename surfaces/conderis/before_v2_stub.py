@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stubs.refusal import Refusal
-from surfaces.conderis._stub import Args, ConderisStub, handler_methods, recall
+from stubs.kit import HandlerStub, Refusal, check_limit, choose
+from surfaces.conderis._stub import Args, conderis_stub, recall
 from surfaces.conderis.fixture import load_project
 from surfaces.conderis.kinds import KIND_FIELDS, MOVE_FIELDS, PRIORITIES, PROJECT_FIELDS, RELATIONS
-from surfaces.conderis.project import MAX_PAGE, HistoryEntry, Item, Project, Proposal
+from surfaces.conderis.project import HistoryEntry, Item, Project, Proposal
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -65,9 +65,9 @@ GUIDE = (
 )
 
 
-def before_v2_stub(fixture: Path | None = None) -> ConderisStub:
+def before_v2_stub(fixture: Path | None = None) -> HandlerStub[Project]:
     project = load_project(fixture)
-    return ConderisStub(project, handler_methods(_Handlers(project)))
+    return conderis_stub(project, _Handlers(project))
 
 
 def revision_id(item: Item, version: int | None = None) -> str:
@@ -80,23 +80,9 @@ def _revisions(item: Item) -> dict[str, int]:
     return {revision_id(item, h.version): h.version for h in item.history}
 
 
-def _limit(args: Args, default: int) -> int:
-    limit = args.int("limit")
-    size = default if limit is None else limit
-    if not 1 <= size <= MAX_PAGE:
-        raise Refusal(f"limit must be between 1 and {MAX_PAGE}", [1, MAX_PAGE])
-    return size
-
-
-def _given(args: Args, names: Sequence[str]) -> dict[str, Any]:
-    """The named arguments the call sets; omitted ones are kept by the change."""
-    return {name: args.values[name] for name in names if args.has(name)}
-
-
 def _choice(args: Args, name: str, choices: Sequence[str]) -> str | None:
     value = args.str(name)
-    if value is not None and value not in choices:
-        raise Refusal(f"{name} {value!r} is not allowed; {name}: {', '.join(choices)}", [*choices, name])
+    choose(name, value, choices, label=name, also=[name])
     return value
 
 
@@ -281,7 +267,7 @@ class _Handlers:
         self._project(args)
         if not self.p.caller.may_moderate:
             raise Refusal("project_update requires moderation rights in the project; ask a moderator", ["project_list"])
-        values = _given(args, PROJECT_FIELDS)
+        values = args.picked(PROJECT_FIELDS)
         if not values:
             raise Refusal("nothing to update; give name, description or remote", PROJECT_FIELDS)
         if "name" in values and not str(values["name"]).strip():
@@ -371,7 +357,7 @@ class _Handlers:
         parent = args.int("parent")
         if parent is not None:
             self.p.item(parent, ["task"])
-        limit = _limit(args, TASK_LIST_LIMIT)
+        limit = check_limit(args.int("limit"), TASK_LIST_LIMIT)
         found = self.p.tasks(
             include_closed=args.bool("includeClosed"), priority=priority, assignee=assignee, parent=parent
         )
@@ -386,7 +372,7 @@ class _Handlers:
         offset = args.int("offset") or 0
         if offset < 0:
             raise Refusal("offset must be 0 or more", [0])
-        limit = _limit(args, SEARCH_LIMIT)
+        limit = check_limit(args.int("limit"), SEARCH_LIMIT)
         archived = args.bool("includeArchived")
         found = self.p.search(
             query, [kind] if kind else SEARCH_KINDS, include_archived=archived, include_closed=archived
@@ -406,7 +392,7 @@ class _Handlers:
                 "version": x.version,
                 "time": x.time,
             }
-            for x in pending[: _limit(args, QUEUE_LIMIT)]
+            for x in pending[: check_limit(args.int("limit"), QUEUE_LIMIT)]
         ]
         return {"proposals": entries, "total": len(pending)}
 
@@ -422,7 +408,7 @@ class _Handlers:
         return scope
 
     def _memory_fields(self, args: Args) -> dict[str, Any]:
-        fields = _given(args, MEMORY_FIELDS)
+        fields = args.picked(MEMORY_FIELDS)
         if args.bool("clearExpiry"):
             if "expiresAt" in fields:
                 raise Refusal("give expiresAt or clearExpiry, not both", ["expiresAt", "clearExpiry"])
@@ -477,7 +463,7 @@ class _Handlers:
 
     def page_store(self, args: Args) -> Any:
         self._project(args)
-        fields = _given(args, (*PAGE_TEXT, *PAGE_MOVE))
+        fields = args.picked((*PAGE_TEXT, *PAGE_MOVE))
         propose, explanation = args.bool("propose"), args.str("explanation")
         if not args.has("ref") and not args.has("number"):
             return self._stored(self.p.create("page", fields, propose=propose, reason=explanation), explanation)
@@ -516,7 +502,7 @@ class _Handlers:
 
     def task_create(self, args: Args) -> Any:
         self._project(args)
-        return self.p.create("task", _given(args, TASK_CREATE_FIELDS))
+        return self.p.create("task", args.picked(TASK_CREATE_FIELDS))
 
     def task_patch(self, args: Args) -> Any:
         item = self._numbered(args, "taskNumber", ["task"])

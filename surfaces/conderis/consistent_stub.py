@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stubs.refusal import Refusal
+from stubs.kit import HandlerStub, Refusal, choose, page
 from surfaces.conderis._stub import (
     GUIDE,
     Args,
-    ConderisStub,
-    handler_methods,
+    conderis_stub,
     new_project_id,
     no_public_visibility,
     personal_memory_fields,
@@ -48,16 +47,15 @@ STATUS_TOOLS = {"blocked": "task_block (action block, with a reason)", "complete
 SEARCH_KINDS = ("task", "memory", "page")
 
 
-def consistent_stub(fixture: Path | None = None) -> ConderisStub:
+def consistent_stub(fixture: Path | None = None) -> HandlerStub[Project]:
     project = load_project(fixture)
-    return ConderisStub(project, handler_methods(_Handlers(project)))
+    return conderis_stub(project, _Handlers(project))
 
 
 def _choice(args: Args, name: str, choices: Sequence[str]) -> str:
     """A decision or action as a named value; anything else is refused naming the values."""
     value: str = args.need(name, args.str(name))
-    if value not in choices:
-        raise Refusal(f"{name} {value!r} is not allowed; {name} values: {', '.join(choices)}", choices)
+    choose(name, value, choices, label=f"{name} values")
     return value
 
 
@@ -67,11 +65,6 @@ def _ref_id(ref: str, prefix: str, known: Sequence[str]) -> str:
         known_part = f"; known: {', '.join(known)}" if known else ""
         raise Refusal(f"ref {ref!r} is not a {prefix} ref; give {prefix}:<id>{known_part}", [f"{prefix}:<id>", *known])
     return ref.removeprefix(f"{prefix}:")
-
-
-def _given(args: Args, names: Sequence[str]) -> dict[str, Any]:
-    """The fields a call names: an omitted one is kept, a null one clears."""
-    return {name: args.values[name] for name in names if args.given(name)}
 
 
 def _deletion_entry(request: DeletionRequest) -> dict[str, Any]:
@@ -115,7 +108,7 @@ class _Handlers:
         return target
 
     def _paged(self, args: Args, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return self.p.page(entries, args.int("limit"), args.str("cursor"))
+        return page(entries, args.int("limit"), args.str("cursor"))
 
     def _proposal(self, args: Args) -> Proposal:
         self._project(args)
@@ -182,7 +175,7 @@ class _Handlers:
 
     def task_list(self, args: Args) -> Any:
         self._project(args)
-        filters = _given(args, ["priority", "assignee", "parent"])
+        filters = args.picked(["priority", "assignee", "parent"], nulls=True)
         # The task fields' own checks name the allowed priorities, assignees and task numbers.
         self.p.check_fields("task", {k: v for k, v in filters.items() if v is not None})
         tasks = self.p.tasks(
@@ -221,13 +214,13 @@ class _Handlers:
                 f"a project {new_id!r} exists; change it with project_update or pick another name",
                 ["project_update", "another name"],
             )
-        values = _given(args, PROJECT_FIELDS)
+        values = args.picked(PROJECT_FIELDS, nulls=True)
         self.p.other_projects.append({"id": new_id, **values, "public": False})
         return {"outcome": "published", "projectId": new_id}
 
     def project_update(self, args: Args) -> Any:
         self._project(args)
-        values = _given(args, PROJECT_FIELDS)
+        values = args.picked(PROJECT_FIELDS, nulls=True)
         if not values:
             raise Refusal(f"nothing to change; fields: {', '.join(PROJECT_FIELDS)}", PROJECT_FIELDS)
         if "name" in values and values["name"] is None:
@@ -237,7 +230,7 @@ class _Handlers:
     # -- storing ---------------------------------------------------------------------------------
 
     def memory_store(self, args: Args) -> Any:
-        fields = _given(args, MEMORY_FIELDS)
+        fields = args.picked(MEMORY_FIELDS, nulls=True)
         no_public_visibility(fields)
         propose, reason = args.bool("propose"), args.str("reason")
         if args.has("number") and args.has("ref"):
@@ -262,7 +255,7 @@ class _Handlers:
 
     def page_store(self, args: Args) -> Any:
         self._project(args)
-        fields = _given(args, PAGE_FIELDS)
+        fields = args.picked(PAGE_FIELDS, nulls=True)
         propose, reason, version = args.bool("propose"), args.str("reason"), args.int("version")
         if args.has("number") and args.has("ref"):
             raise Refusal("give number (a page) or ref instructions, not both", ["number", "ref"])
@@ -287,11 +280,11 @@ class _Handlers:
 
     def task_create(self, args: Args) -> Any:
         self._project(args)
-        return self.p.create("task", _given(args, TASK_CREATE_FIELDS))
+        return self.p.create("task", args.picked(TASK_CREATE_FIELDS, nulls=True))
 
     def task_patch(self, args: Args) -> Any:
         task = self._numbered(args, ["task"])
-        fields = _given(args, TASK_FIELDS)
+        fields = args.picked(TASK_FIELDS, nulls=True)
         self._need_changes(fields, TASK_FIELDS)
         if "status" in fields:
             self._check_status(task, fields["status"])

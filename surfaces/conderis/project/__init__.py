@@ -4,10 +4,10 @@ Surfaces differ in how calls are named and checked; what a call does to the proj
 once, one module per concern: the state and finding items (`_state`), field and version checks
 (`_values`), items (`_items`), tasks (`_tasks`), memories and pages (`_notes`), proposals
 (`_proposals`), relations and history (`_relations`), deletion requests (`_deletions`), text search
-(`_search`), paging (`_paging`), and the project as a whole (`_project`).
+(`_search`), and the project as a whole (`_project`).
 """
 
-from surfaces.conderis.project._paging import DEFAULT_PAGE, MAX_PAGE
+from stubs.kit import DEFAULT_PAGE, MAX_PAGE, names
 from surfaces.conderis.project._project import Project
 from surfaces.conderis.project._records import (
     Caller,
@@ -19,7 +19,6 @@ from surfaces.conderis.project._records import (
     Proposal,
     Relation,
 )
-from surfaces.conderis.project._state import names
 
 __all__ = [
     "DEFAULT_PAGE",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from stubs.refusal import Refusal
+from stubs.kit import Refusal, names
 from surfaces.conderis.project._records import DeletionRequest, Item
-from surfaces.conderis.project._state import ProjectState, names
+from surfaces.conderis.project._state import ProjectState
 
 __all__ = ["Deletions"]
 
@@ -29,7 +29,7 @@ class Deletions(ProjectState):
             raise Refusal(f"{item.ref} has no version {version}; versions: {names(versions)}", versions)
         request_id = f"d-{len(self.deletions) + 1}"
         self.deletions[request_id] = DeletionRequest(
-            request_id, item.ref, version, reason, self.caller.ref, self._tick()
+            request_id, item.ref, version, reason, self.caller.ref, self.clock.tick()
         )
         item.locked = True
         return {"outcome": "requested", "request": request_id, "ref": item.ref, "locked": True}
@@ -60,5 +60,5 @@ class Deletions(ProjectState):
             target.locked = False
         request.state = "approved" if approve else "rejected"
         request.decision_reason = reason
-        self._tick()
+        self.clock.tick()
         return {"outcome": request.state, "request": request.id, "ref": request.target}

@@ -6,20 +6,18 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from stubs.refusal import Refusal
+from stubs.kit import Refusal, names, text_part
 from surfaces.conderis.kinds import DEFAULTS, FIXED_AFTER_CREATE, MOVE_FIELDS, REQUIRED_ON_CREATE
-from surfaces.conderis.project._paging import Paging
 from surfaces.conderis.project._proposals import Proposals
 from surfaces.conderis.project._records import HistoryEntry, Item
 from surfaces.conderis.project._relations import Relations
 from surfaces.conderis.project._search import Search
-from surfaces.conderis.project._state import names
 from surfaces.conderis.project._values import Values
 
 __all__ = ["Items"]
 
 
-class Items(Values, Relations, Proposals, Search, Paging):
+class Items(Values, Relations, Proposals, Search):
     """Reading, creating and changing items."""
 
     def entry(self, item: Item) -> dict[str, Any]:
@@ -51,7 +49,7 @@ class Items(Values, Relations, Proposals, Search, Paging):
                 k: ("[locked: deletion requested]" if k in ("content", "summary") else v) for k, v in fields.items()
             }
         if offset is not None or take is not None:
-            data["text"] = self.text_part(str(fields.get("content") or ""), offset, take)
+            data["text"] = text_part(str(fields.get("content") or ""), offset, take)
             fields.pop("content", None)
         data["fields"] = fields
         if item.kind == "task":
@@ -100,7 +98,7 @@ class Items(Values, Relations, Proposals, Search, Paging):
             item = Item(kind, values, 1, number=self.next_number)
             self.items[self.next_number] = item
             self.next_number += 1
-        item.history.append(HistoryEntry(1, self.caller.ref, self._tick(), sorted(values), copy.deepcopy(values)))
+        item.history.append(HistoryEntry(1, self.caller.ref, self.clock.tick(), sorted(values), copy.deepcopy(values)))
         return {"outcome": "published", "ref": item.ref, "number": item.number, "version": item.version}
 
     def change(

@@ -33,7 +33,7 @@ class Notes(Items):
             f = item.fields
             if item.archived and not include_archived:
                 continue
-            if not include_expired and f.get("expiresAt") and str(f["expiresAt"]) < self._time():
+            if not include_expired and f.get("expiresAt") and str(f["expiresAt"]) < self.clock.now():
                 continue
             if type_ is not None and f["type"] != type_:
                 continue

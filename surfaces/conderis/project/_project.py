@@ -21,7 +21,7 @@ class Project(Tasks, Notes, Deletions):
             if name == "remote" and value != self.info.remote:
                 self.info.remote_verified = False
             setattr(self.info, name, value)
-        self._tick()
+        self.clock.tick()
         return {"outcome": "published", "projectId": self.info.id}
 
     def project_view(self) -> dict[str, Any]:
@@ -96,5 +96,5 @@ class Project(Tasks, Notes, Deletions):
             "relations": [asdict(r) for r in self.relations],
             "deletions": [asdict(d) for d in self.deletions.values()],
             "nextNumber": self.next_number,
-            "time": self._time(),
+            "time": self.clock.now(),
         }

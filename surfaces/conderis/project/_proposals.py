@@ -63,7 +63,15 @@ class Proposals(ProjectState):
     def _propose(self, target: str, changes: dict[str, Any], base: int, reason: str | None) -> dict[str, Any]:
         proposal_id = f"p-{len(self.proposals) + 101}"
         p = Proposal(
-            proposal_id, target, self.caller.ref, reason or "", base, 1, "pending", self._tick(), copy.deepcopy(changes)
+            proposal_id,
+            target,
+            self.caller.ref,
+            reason or "",
+            base,
+            1,
+            "pending",
+            self.clock.tick(),
+            copy.deepcopy(changes),
         )
         self.proposals[proposal_id] = p
         return {"outcome": "proposed", "ref": p.ref, "target": target}
@@ -96,7 +104,7 @@ class Proposals(ProjectState):
             actions = PROPOSAL_ACTIONS
             raise Refusal(f"{action!r} is not a proposal action; proposal actions: {', '.join(actions)}", actions)
         p.version += 1
-        self._tick()
+        self.clock.tick()
         return {"outcome": p.state, "ref": p.ref, "target": p.target}
 
     def _apply(self, p: Proposal) -> None:
@@ -106,7 +114,7 @@ class Proposals(ProjectState):
             item = Item(kind, values, 1, number=self.next_number)
             self.items[self.next_number] = item
             self.next_number += 1
-            item.history.append(HistoryEntry(1, p.author, self._tick(), sorted(values), copy.deepcopy(values)))
+            item.history.append(HistoryEntry(1, p.author, self.clock.tick(), sorted(values), copy.deepcopy(values)))
             p.target = item.ref
             return
         target = self.resolve_ref(p.target)
@@ -114,5 +122,5 @@ class Proposals(ProjectState):
         target.fields.update(p.changes)
         target.version += 1
         target.history.append(
-            HistoryEntry(target.version, p.author, self._tick(), sorted(p.changes), copy.deepcopy(target.fields))
+            HistoryEntry(target.version, p.author, self.clock.tick(), sorted(p.changes), copy.deepcopy(target.fields))
         )

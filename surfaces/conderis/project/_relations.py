@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from stubs.kit import names
 from stubs.refusal import Refusal
 from surfaces.conderis.kinds import RELATIONS
 from surfaces.conderis.project._records import Item, Relation
-from surfaces.conderis.project._state import ProjectState, names
+from surfaces.conderis.project._state import ProjectState
 
 __all__ = ["Relations"]
 
@@ -53,7 +54,7 @@ class Relations(ProjectState):
             self.relations.remove(existing[0])
         elif not existing:
             self.relations.append(Relation(source, target, relation))
-        self._tick()
+        self.clock.tick()
         return {"outcome": "published", "source": source, "target": target, "relation": relation, "removed": remove}
 
     def history(self, item: Item) -> list[dict[str, Any]]:

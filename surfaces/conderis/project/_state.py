@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from stubs.refusal import Refusal
+from stubs.kit import Clock, Refusal, names
 from surfaces.conderis.project._records import (
     Caller,
     DeletionRequest,
@@ -19,14 +19,7 @@ from surfaces.conderis.project._records import (
     Relation,
 )
 
-__all__ = ["ProjectState", "names"]
-
-
-def names(values: Iterable[object], limit: int = 12) -> str:
-    """Values as a refusal lists them: the first `limit`, then how many there are in all."""
-    items = [str(v) for v in values]
-    shown = ", ".join(items[:limit])
-    return shown + (f", … ({len(items)} in all)" if len(items) > limit else "")
+__all__ = ["ProjectState"]
 
 
 class ProjectState:
@@ -58,22 +51,14 @@ class ProjectState:
         self.deletions: dict[str, DeletionRequest] = {}
         self.other_projects = other_projects or []
         self.next_number = next_number
-        self._start = now
-        self._ticks = 0
+        self.clock = Clock(now)
         for item in [*self.items.values(), *self.personal.values(), self.instructions]:
             if not item.history or item.history[-1].version != item.version:
                 item.history.append(
                     HistoryEntry(
-                        item.version, self.caller.ref, self._time(), sorted(item.fields), copy.deepcopy(item.fields)
+                        item.version, self.caller.ref, self.clock.now(), sorted(item.fields), copy.deepcopy(item.fields)
                     )
                 )
-
-    def _time(self) -> str:
-        return (self._start + timedelta(minutes=self._ticks)).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-    def _tick(self) -> str:
-        self._ticks += 1
-        return self._time()
 
     def assignee_names(self) -> list[str]:
         return [p.ref if p.agent else p.name for p in self.people]
@@ -130,5 +115,5 @@ class ProjectState:
     def _record(self, item: Item, changed: Sequence[str]) -> None:
         item.version += 1
         item.history.append(
-            HistoryEntry(item.version, self.caller.ref, self._tick(), sorted(changed), copy.deepcopy(item.fields))
+            HistoryEntry(item.version, self.caller.ref, self.clock.tick(), sorted(changed), copy.deepcopy(item.fields))
         )

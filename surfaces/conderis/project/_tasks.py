@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from stubs.kit import names
 from stubs.refusal import Refusal
 from surfaces.conderis.kinds import ACTIVE, STATUSES, TASK_ACTION_NAMES
 from surfaces.conderis.project._items import Items
 from surfaces.conderis.project._records import Item
-from surfaces.conderis.project._state import names
 
 __all__ = ["Tasks"]
 

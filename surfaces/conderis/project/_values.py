@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from stubs.refusal import Refusal
+from stubs.kit import Refusal, check_version, choose, refuse_unknown
 from surfaces.conderis.kinds import KIND_FIELDS, MEMORY_TYPES, PRIORITIES, STATUSES, UNCLEARABLE, VISIBILITIES
 from surfaces.conderis.project._records import Item
 from surfaces.conderis.project._state import ProjectState
@@ -20,9 +20,7 @@ class Values(ProjectState):
     def check_fields(self, kind: str, fields: dict[str, Any], allowed: Sequence[str] | None = None) -> None:
         """Names and values of a kind's fields; null is allowed where it clears a field."""
         names = list(allowed if allowed is not None else KIND_FIELDS[kind])
-        unknown = [k for k in fields if k not in names]
-        if unknown:
-            raise Refusal(f"unknown field {unknown[0]!r} for {kind}; allowed fields: {', '.join(names)}", names)
+        refuse_unknown(fields, names, noun="field", of=kind, label="allowed fields")
         for name, value in fields.items():
             self._check_value(kind, name, value)
 
@@ -38,8 +36,7 @@ class Values(ProjectState):
             ("memory", "visibility"): VISIBILITIES,
         }.get((kind, name))
         if choices is not None:
-            if value not in choices:
-                raise Refusal(f"{kind} {name} {value!r} is not allowed; allowed values: {', '.join(choices)}", choices)
+            choose(f"{kind} {name}", value, choices, label="allowed values")
             return
         if name == "assignee":
             names = self.assignee_names()
@@ -67,13 +64,4 @@ class Values(ProjectState):
             raise Refusal(f"{kind} {name} must be a string", ["string"])
 
     def check_version(self, item: Item, version: int | None, what: str = "this change") -> None:
-        if version is None:
-            raise Refusal(
-                f"version is required for {what}; read it with the item (current version of {item.ref} not shown)",
-                ["version"],
-            )
-        if version != item.version:
-            raise Refusal(
-                f"version {version} of {item.ref} is stale; current version: {item.version}; read the item again",
-                [item.version],
-            )
+        check_version(item.ref, item.version, version, what)
