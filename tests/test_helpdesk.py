@@ -5,6 +5,7 @@ consolidated surface and the unresolved-tickets trap is caught on the many-tool 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,14 @@ def test_the_committed_study_is_what_the_script_agent_records(tmp_path: Path) ->
         assert fresh == kept
 
 
+def without_claude_code() -> str:
+    """PATH without Claude Code: the committed report is the one a machine without it writes (with it, the
+    report gains Claude Code's columns)."""
+    return os.pathsep.join(
+        d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "claude").exists()
+    )
+
+
 def test_the_committed_report_is_regenerated_by_its_command_from_the_committed_study(tmp_path: Path) -> None:
     """Every table of reports/helpdesk, from the command README gives (the made-at line aside)."""
     out = tmp_path / "report"
@@ -75,6 +84,7 @@ def test_the_committed_report_is_regenerated_by_its_command_from_the_committed_s
         "report", "sessions/runs/helpdesk-script", "--surface", "helpdesk-tools", "--surface", "helpdesk",
         "--queries", "surfaces/helpdesk/queries.json",
         "--task", "surfaces/helpdesk/roundtrip.json", "--out", str(out), cwd=ROOT, timeout=300,
+        env={"PATH": without_claude_code()},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     committed = ROOT / "reports" / "helpdesk"
