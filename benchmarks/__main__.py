@@ -49,6 +49,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
     cli = _toolsurface()
     return {
         "cli_help_s": time_command([*cli, "--help"], runs),
+        "list_s": time_command([*cli, "list"], runs),
         "budget_s": time_command([*cli, "budget", "v2", "--max-chars", "7000"], runs),
         "measure_all_s": time_command([*cli, "measure", "--format", "json"], runs),
         "import_mcp_s": time_command([sys.executable, "-c", "import mcp.server"], runs),
