@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.surface import Access, Kind, SurfaceDefinition
 from surfaces._authoring import ToolData, make_tool, prop
@@ -17,10 +19,13 @@ from surfaces.conderis._eight_design import (
     listed,
     stored,
 )
-from surfaces.conderis._eight_stub import eight_stub
 from surfaces.conderis._lines import action_rows, address, field_list, kind_lines, kinds_phrase
 from surfaces.conderis._shared import cursor_paging, project_id, study, version
 from surfaces.conderis.kinds import ACTIVE, REASON_NOTE
+
+if TYPE_CHECKING:
+    from stubs.kit import HandlerStub
+    from surfaces.conderis.project import Project
 
 __all__ = ["build_eight", "eight_tool_surface"]
 
@@ -221,8 +226,15 @@ def build_eight(kinds: Sequence[Kind], design: Design) -> list[ToolData]:
     ]
 
 
+def _stub(design: Design, fixture: Path | None = None) -> HandlerStub[Project]:
+    # Imported when a stub is made: listing or measuring the surface needs only its tools.
+    from surfaces.conderis._eight_stub import eight_stub
+
+    return eight_stub(design, fixture)
+
+
 def eight_tool_surface(name: str, title: str, purpose: str, design: Design) -> SurfaceDefinition:
-    return study(name, title, purpose, partial(_build, design), partial(eight_stub, design))
+    return study(name, title, purpose, partial(_build, design), partial(_stub, design))
 
 
 def _build(design: Design, kinds: Sequence[Kind]) -> list[ToolData]:

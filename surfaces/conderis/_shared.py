@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from harness.surface import BuildFunction, StubFactory, SurfaceDefinition
+from stubs.kit import DEFAULT_PAGE, MAX_PAGE
 from surfaces._authoring import prop
 from surfaces.conderis.kinds import COMMIT, KINDS
-from surfaces.conderis.project import DEFAULT_PAGE, MAX_PAGE
 
 __all__ = ["cursor_paging", "offset_paging", "project_id", "study", "version"]
 

@@ -11,12 +11,12 @@ in one list, limit only in two; and `kind` meaning the relation type in the rela
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.surface import Access, KindField
 from surfaces._authoring import join_words, make_tool, prop
-from surfaces.conderis._per_kind import Conventions, OwnedTool, per_kind_surface
-from surfaces.conderis._shared import offset_paging, project_id
-from surfaces.conderis.before_v2_stub import (
+from surfaces.conderis._before_v2_rules import (
     DEFAULT_DEPTH,
     ITEM_GET_REFS,
     MAX_DEPTH,
@@ -26,9 +26,14 @@ from surfaces.conderis.before_v2_stub import (
     SEARCH_LIMIT,
     TASK_LIST_LIMIT,
     TASK_PATCH_FIELDS,
-    before_v2_stub,
 )
+from surfaces.conderis._per_kind import Conventions, OwnedTool, per_kind_surface
+from surfaces.conderis._shared import offset_paging, project_id
 from surfaces.conderis.kinds import DEFAULTS, MEMORY_TYPES, PRIORITIES, RELATIONS, STATUSES
+
+if TYPE_CHECKING:
+    from stubs.kit import HandlerStub
+    from surfaces.conderis.project import Project
 
 __all__ = ["SURFACE"]
 
@@ -486,6 +491,13 @@ def _param_note(field: KindField) -> str:
     return f"The number of the {field.name}." if field.type == "integer" else f"The {field.name}."
 
 
+def _stub(fixture: Path | None = None) -> HandlerStub[Project]:
+    # Imported when a stub is made: listing or measuring the surface needs only its tools.
+    from surfaces.conderis.before_v2_stub import before_v2_stub
+
+    return before_v2_stub(fixture)
+
+
 SURFACE = per_kind_surface(
     "before-v2",
     "Before v2",
@@ -497,5 +509,5 @@ SURFACE = per_kind_surface(
         param_name=_param_name,
         param_note=_param_note,
     ),
-    before_v2_stub,
+    _stub,
 )

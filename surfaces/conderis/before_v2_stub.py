@@ -19,9 +19,26 @@ from pathlib import Path
 from typing import Any
 
 from stubs.kit import HandlerStub, Refusal, check_limit, choose
+from surfaces.conderis._before_v2_rules import (
+    DEFAULT_DEPTH,
+    ITEM_GET_REFS,
+    MAX_DEPTH,
+    MEMORY_FIELDS,
+    PAGE_MOVE,
+    PAGE_TEXT,
+    QUEUE_LIMIT,
+    REVISIONED,
+    SCOPES,
+    SEARCH_KINDS,
+    SEARCH_LIMIT,
+    TASK_CREATE_FIELDS,
+    TASK_LIST_LIMIT,
+    TASK_PATCH_FIELDS,
+    VERIFIED_HOSTS,
+)
 from surfaces.conderis._stub import Args, conderis_stub, recall
 from surfaces.conderis.fixture import load_project
-from surfaces.conderis.kinds import KIND_FIELDS, MOVE_FIELDS, PRIORITIES, PROJECT_FIELDS, RELATIONS
+from surfaces.conderis.kinds import PRIORITIES, PROJECT_FIELDS, RELATIONS
 from surfaces.conderis.project import HistoryEntry, Item, Project, Proposal
 
 __all__ = [
@@ -38,21 +55,6 @@ __all__ = [
     "revision_id",
 ]
 
-TASK_PATCH_FIELDS = KIND_FIELDS["task"]
-TASK_CREATE_FIELDS = ("title", "content", "priority", "assignee", "parent")
-MEMORY_FIELDS = KIND_FIELDS["memory"]
-PAGE_MOVE = MOVE_FIELDS
-PAGE_TEXT = tuple(f for f in KIND_FIELDS["page"] if f not in PAGE_MOVE)
-REVISIONED = ("memory", "page", "instructions")
-SCOPES = ("project", "personal", "organization")
-SEARCH_KINDS = ("memory", "page", "task")
-ITEM_GET_REFS = ("instructions", "proposal:<id>")
-DEFAULT_DEPTH = 1
-MAX_DEPTH = 3
-TASK_LIST_LIMIT = 50
-SEARCH_LIMIT = 20
-QUEUE_LIMIT = 20
-VERIFIED_HOSTS = ("github.com", "gitlab.com", "bitbucket.org")
 
 GUIDE = (
     "Conderis system guide (stub of the surface before v2). A project holds memories, pages, tasks and "

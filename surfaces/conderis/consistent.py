@@ -9,21 +9,25 @@ consolidation changes (one tool serving every kind) is left as it was.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from harness.surface import Access, Kind
 from surfaces._authoring import join_words, make_tool, prop
-from surfaces.conderis._per_kind import Conventions, OwnedTool, per_kind_surface
-from surfaces.conderis._shared import cursor_paging, project_id, version
-from surfaces.conderis.consistent_stub import (
+from surfaces.conderis._consistent_rules import (
     ARCHIVE_ACTIONS,
     BLOCK_ACTIONS,
     DECISIONS,
     SEARCH_KINDS,
     TASK_CREATE_FIELDS,
-    consistent_stub,
 )
+from surfaces.conderis._per_kind import Conventions, OwnedTool, per_kind_surface
+from surfaces.conderis._shared import cursor_paging, project_id, version
 from surfaces.conderis.kinds import FIXED_AFTER_CREATE, MEMORY, PAGE, TASK, UNCLEARABLE
+
+if TYPE_CHECKING:
+    from stubs.kit import HandlerStub
+    from surfaces.conderis.project import Project
 
 __all__ = ["SURFACE"]
 
@@ -379,11 +383,18 @@ _TOOLS = [
 ]
 
 
+def _stub(fixture: Path | None = None) -> HandlerStub[Project]:
+    # Imported when a stub is made: listing or measuring the surface needs only its tools.
+    from surfaces.conderis.consistent_stub import consistent_stub
+
+    return consistent_stub(fixture)
+
+
 SURFACE = per_kind_surface(
     "consistent",
     "Consistency fixes only",
     "The 27 old tools with the inconsistencies fixed and descriptions cut to v2 length, plus task_block.",
     _TOOLS,
     Conventions(project=_PROJECT, paging=lambda kind: dict(_PAGING)),
-    consistent_stub,
+    _stub,
 )

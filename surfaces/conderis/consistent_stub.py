@@ -13,6 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from stubs.kit import HandlerStub, Refusal, choose, page
+from surfaces.conderis._consistent_rules import (
+    ARCHIVE_ACTIONS,
+    BLOCK_ACTIONS,
+    DECISIONS,
+    MEMORY_FIELDS,
+    PAGE_FIELDS,
+    SEARCH_KINDS,
+    STATUS_TOOLS,
+    TASK_CREATE_FIELDS,
+    TASK_FIELDS,
+)
 from surfaces.conderis._stub import (
     GUIDE,
     Args,
@@ -23,7 +34,7 @@ from surfaces.conderis._stub import (
     recall,
 )
 from surfaces.conderis.fixture import load_project
-from surfaces.conderis.kinds import MEMORY, PAGE, PROJECT_FIELDS, RELATIONS, SETTABLE_STATUSES, TASK
+from surfaces.conderis.kinds import PROJECT_FIELDS, RELATIONS, SETTABLE_STATUSES
 from surfaces.conderis.project import DeletionRequest, Item, Project, Proposal
 
 __all__ = [
@@ -34,17 +45,6 @@ __all__ = [
     "TASK_CREATE_FIELDS",
     "consistent_stub",
 ]
-
-MEMORY_FIELDS = [f.name for f in MEMORY.fields]
-PAGE_FIELDS = [f.name for f in PAGE.fields]
-TASK_FIELDS = [f.name for f in TASK.fields]
-TASK_CREATE_FIELDS = [n for n in TASK_FIELDS if n != "status"]
-"""A new task is open: task_create takes every task field but status."""
-BLOCK_ACTIONS = ("block", "unblock")
-ARCHIVE_ACTIONS = ("archive", "restore")
-DECISIONS = ("approve", "reject")
-STATUS_TOOLS = {"blocked": "task_block (action block, with a reason)", "completed": "task_complete"}
-SEARCH_KINDS = ("task", "memory", "page")
 
 
 def consistent_stub(fixture: Path | None = None) -> HandlerStub[Project]:
