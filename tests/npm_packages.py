@@ -17,13 +17,15 @@ from harness.agents.claude import ClaudeAgent
 from harness.agents.codex import CodexAgent
 from harness.agents.gemini import GeminiAgent
 
-__all__ = ["AGENT_CLIS", "TESTED_CLIS", "agent_cli_dir", "agent_clis_dir", "cache_dir", "install_npm"]
+__all__ = ["AGENT_CLIS", "OLD_CLAUDE", "TESTED_CLIS", "agent_cli_dir", "agent_clis_dir", "cache_dir", "install_npm"]
 
 # The versions each adapter is tested with are its own data (harness/agents: tested_versions): the pinned one
 # first, installed together in one prefix; each newer one in a prefix of its own.
 _ADAPTERS: dict[str, type[CliAgent]] = {"claude": ClaudeAgent, "codex": CodexAgent, "gemini": GeminiAgent}
 AGENT_CLIS = {name: f"{cls.package}@{cls.tested_versions[0]}" for name, cls in _ADAPTERS.items()}
 TESTED_CLIS = [(name, version) for name, cls in _ADAPTERS.items() for version in cls.tested_versions]
+# A real Claude Code older than the oldest version the adapter supports.
+OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
 
 
 def cache_dir(name: str) -> Path:

@@ -17,14 +17,12 @@ from harness.analyze import load_tools
 from harness.session import SearchRequest, ToolSearchRun, observe_tool_search
 from harness.surface import resolve_all
 from tests.conftest import ROOT, Run, run_cli
-from tests.npm_packages import agent_cli_dir, agent_clis_dir
+from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
 # The README's figures are the newest tested Claude Code's.
 VERSION = ClaudeAgent.tested_versions[-1]
 NEEDED = ".".join(map(str, ClaudeAgent.min_version))
-# A real Claude Code older than the version toolsurface reads ToolSearch from.
-OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
 
 
 @pytest.fixture(scope="module")

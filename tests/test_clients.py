@@ -19,9 +19,8 @@ from harness.endpoint import ModelEndpoint, read_model_requests
 from harness.scenario import Step
 from tests.conftest import ROOT, Run, run_cli
 from tests.fixtures.servers.instructed import INSTRUCTIONS
-from tests.npm_packages import agent_cli_dir, agent_clis_dir
+from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
 from tests.readme import readme_table
-from tests.test_claude_search import OLD_CLAUDE
 
 PINNED, NEWEST = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
 EVERY_ROW = {
