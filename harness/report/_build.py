@@ -143,7 +143,7 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
         rows.append(
             {
                 "surface": s.surface,
-                "agent": s.agent,
+                "agent": s.client,
                 "mode": s.mode,
                 "scenario": s.scenario,
                 "runs": s.runs,

@@ -382,7 +382,7 @@ def _scores_table(bundle: ReportBundle) -> str:
         rows.append(
             [
                 _cell(s.surface, False),
-                _cell(s.agent, False),
+                _cell(s.client, False),
                 _cell(s.mode, False),
                 _cell(s.scenario, False),
                 _cell(s.runs, True),
