@@ -15,6 +15,7 @@ from pathlib import Path
 
 from benchmarks.agents import measure_agents
 from benchmarks.claude_search import measure_claude_search
+from benchmarks.clients import measure_clients
 from benchmarks.large_lists import measure_large_lists
 from benchmarks.runner import measure_runner
 from benchmarks.snapshot import measure_snapshot
@@ -69,6 +70,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         **measure_snapshot(runs),
         **measure_agents(cli, repeats=runs),
         **measure_claude_search(cli, runs),
+        **measure_clients(cli, runs),
         **measure_large_lists(cli, runs),
     }
 

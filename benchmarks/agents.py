@@ -19,7 +19,7 @@ from benchmarks.timing import Figure
 
 __all__ = ["AGENTS", "clis_on_path", "measure_agents"]
 
-AGENTS = ("claude:on-demand", "claude:full-list", "codex", "gemini")
+AGENTS = ("claude:on-demand", "claude:full-list", "codex:direct", "gemini")
 
 
 def clis_on_path() -> str | None:

@@ -12,14 +12,20 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["AGENT_CLIS", "agent_clis_dir", "cache_dir", "install_npm"]
+from harness.agents._cli import CliAgent
+from harness.agents.claude import ClaudeAgent
+from harness.agents.codex import CodexAgent
+from harness.agents.gemini import GeminiAgent
 
-# The versions the agent adapters were checked against (harness/agents: min_version).
-AGENT_CLIS = {
-    "claude": "@anthropic-ai/claude-code@2.1.197",
-    "codex": "@openai/codex@0.171.0",
-    "gemini": "@google/gemini-cli@0.61.0",
-}
+__all__ = ["AGENT_CLIS", "OLD_CLAUDE", "TESTED_CLIS", "agent_cli_dir", "agent_clis_dir", "cache_dir", "install_npm"]
+
+# The versions each adapter is tested with are its own data (harness/agents: tested_versions): the pinned one
+# first, installed together in one prefix; each newer one in a prefix of its own.
+_ADAPTERS: dict[str, type[CliAgent]] = {"claude": ClaudeAgent, "codex": CodexAgent, "gemini": GeminiAgent}
+AGENT_CLIS = {name: f"{cls.package}@{cls.tested_versions[0]}" for name, cls in _ADAPTERS.items()}
+TESTED_CLIS = [(name, version) for name, cls in _ADAPTERS.items() for version in cls.tested_versions]
+# A real Claude Code older than the oldest version the adapter supports.
+OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
 
 
 def cache_dir(name: str) -> Path:
@@ -70,3 +76,11 @@ def agent_clis_dir(packages: Mapping[str, str] = AGENT_CLIS, name: str = "agent-
 
     install_npm(prefix, packages, present)
     return bin_dir
+
+
+def agent_cli_dir(name: str, version: str) -> Path:
+    """The bin directory holding agent CLI `name` at `version` (one of its tested versions, or any other)."""
+    if AGENT_CLIS[name].rsplit("@", 1)[1] == version:
+        return agent_clis_dir()
+    package = AGENT_CLIS[name].rsplit("@", 1)[0]
+    return agent_clis_dir({name: f"{package}@{version}"}, f"{name}-{version}")

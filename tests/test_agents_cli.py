@@ -9,6 +9,7 @@ import os
 import sys
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +183,37 @@ def test_claude_command_keeps_the_agent_to_the_stubs_tools(tmp_path: Path, cli_p
     servers = json.loads(invocation.files[config_path])["mcpServers"]
     assert list(servers) == ["stub"] and servers["stub"]["type"] == "stdio"
     assert sys.executable in servers["stub"]["args"] and ctx.server.cwd in servers["stub"]["args"]
+
+
+def test_claude_connects_the_stub_before_its_first_request_and_keeps_its_own_tools_with_builtins_on(
+    tmp_path: Path, cli_path: str
+) -> None:
+    env = bare_env(tmp_path, PATH=cli_path)
+    off = ClaudeAgent().command(context(tmp_path, env, mode="on-demand"))
+    on = ClaudeAgent().command(replace(context(tmp_path, env, mode="on-demand"), builtins=True))
+    assert off.env["MCP_CONNECTION_NONBLOCKING"] == "false" == on.env["MCP_CONNECTION_NONBLOCKING"]
+    assert value(off.argv, "--tools") == "ToolSearch" and "--tools" not in on.argv
+    assert value(on.argv, "--allowedTools") == "mcp__stub__*" and value(on.argv, "--permission-mode") == "default"
+
+
+@pytest.mark.parametrize(("mode", "direct"), [("default", False), ("direct", True), ("full-list", True)])
+def test_codex_runs_as_shipped_by_default_and_with_the_stubs_tools_direct_in_direct_mode(
+    tmp_path: Path, cli_path: str, mode: str, direct: bool
+) -> None:
+    invocation = CodexAgent().command(context(tmp_path, bare_env(tmp_path, PATH=cli_path), mode=mode))
+    assert ("features.code_mode" in configs(invocation.argv)) is direct
+    assert toml(configs(invocation.argv)["features.shell_tool"]) is False
+
+
+def test_codex_and_gemini_with_builtins_on_keep_their_own_tools(tmp_path: Path, cli_path: str) -> None:
+    env = bare_env(tmp_path, PATH=cli_path)
+    codex = CodexAgent().command(replace(context(tmp_path, env, mode="direct"), builtins=True))
+    assert not [key for key in configs(codex.argv) if key.startswith(("features.shell", "web_search", "tools."))]
+    assert value(codex.argv, "-s") == "read-only"
+    gemini = GeminiAgent().command(replace(context(tmp_path, env, mode="default"), builtins=True))
+    [settings] = [json.loads(text) for path, text in gemini.files.items() if path.name == "settings.json"]
+    assert "tools" not in settings and settings["mcpServers"]["stub"]["trust"] is True
+    assert value(gemini.argv, "--approval-mode") == "default"
 
 
 def test_a_scripted_endpoint_gives_claude_its_url_and_a_dummy_key_and_no_real_one(

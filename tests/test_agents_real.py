@@ -1,5 +1,6 @@
-"""The real agent CLIs from npm (Claude Code, codex, gemini-cli, pinned in tests.npm_packages), end to end
-against the stub, with the model replaced by toolsurface's scripted model endpoint on 127.0.0.1.
+"""The real agent CLIs from npm (Claude Code, codex, gemini-cli, at the versions their adapters are tested
+with: the pinned one and Claude Code's newest), end to end against the stub, with the model replaced by
+toolsurface's scripted model endpoint on 127.0.0.1.
 
 Each CLI runs in a home of the test's own, so what it leaves behind is seen and the user's home is not
 touched. Nothing here needs a key: the runner gives the agents a dummy one.
@@ -17,10 +18,13 @@ from typing import Any
 
 import pytest
 
+from harness.agents.claude import ClaudeAgent
 from tests.conftest import ROOT, Run, run_cli
-from tests.npm_packages import agent_clis_dir
+from tests.npm_packages import agent_cli_dir, agent_clis_dir
 
-AGENTS = ("claude:on-demand", "claude:full-list", "codex", "gemini", "openai")
+AGENTS = ("claude:on-demand", "claude:full-list", "codex:direct", "gemini", "openai")
+CLAUDE_MODES = ("claude:on-demand", "claude:full-list")
+PINNED_CLAUDE, NEWEST_CLAUDE = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
 V2_TOOLS = sorted(
     ["item_get", "item_list", "item_store", "item_action", "item_delete", "project_get", "project_store", "recall"]
 )
@@ -32,10 +36,16 @@ def clis() -> Path:
     return agent_clis_dir()
 
 
-def cli_env(clis: Path, home: Path, **extra: str) -> dict[str, str]:
+@pytest.fixture(scope="session")
+def newest_claude() -> Path:
+    return agent_cli_dir("claude", NEWEST_CLAUDE)
+
+
+def cli_env(clis: Path, home: Path, *more: Path, **extra: str) -> dict[str, str]:
+    """The agents' environment: `clis` (then `more`) first on PATH, a home of the test's own, planted keys."""
     home.mkdir(parents=True, exist_ok=True)
     return {
-        "PATH": f"{clis}{os.pathsep}{os.environ['PATH']}",
+        "PATH": os.pathsep.join([str(clis), *map(str, more), os.environ["PATH"]]),
         "HOME": str(home),
         # A real key in the user's environment must not reach a scripted run, nor any file.
         "ANTHROPIC_API_KEY": SECRET,
@@ -65,30 +75,55 @@ def files_holding(root: Path, text: str) -> list[Path]:
     return found
 
 
-@pytest.fixture(scope="module")
-def v2_study(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Run]:
-    base = tmp_path_factory.mktemp("agents")
+def six_tasks(clis: Path, base: Path, agents: tuple[str, ...], *more: Path) -> tuple[Path, Path, Run]:
     out, home = base / "study", base / "home"
-    agents = [arg for agent in AGENTS for arg in ("--agent", agent)]
+    chosen = [arg for agent in agents for arg in ("--agent", agent)]
     done = run_cli(
-        "session", "run", *agents, "--model-endpoint", "scripted", "--surface", "v2", "--runs", "1",
+        "session", "run", *chosen, "--model-endpoint", "scripted", "--surface", "v2", "--runs", "1",
         "--out", str(out), "--jobs", "2", "--timeout", "240",
-        env=cli_env(clis, home), cwd=base, timeout=900,
+        env=cli_env(clis, home, *more), cwd=base, timeout=900,
     )  # fmt: skip
     return out, home, done
 
 
+@pytest.fixture(scope="module")
+def v2_study(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Run]:
+    return six_tasks(clis, tmp_path_factory.mktemp("agents"), AGENTS)
+
+
+@pytest.fixture(scope="module")
+def newest_claude_study(
+    clis: Path, newest_claude: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Path, Run]:
+    """Claude Code's newest tested version, first on PATH, in both modes."""
+    return six_tasks(newest_claude, tmp_path_factory.mktemp("agents-newest"), CLAUDE_MODES, clis)
+
+
+def claude_study(request: pytest.FixtureRequest, version: str) -> tuple[Path, Path, Run]:
+    study: tuple[Path, Path, Run] = request.getfixturevalue(
+        "v2_study" if version == PINNED_CLAUDE else "newest_claude_study"
+    )
+    return study
+
+
 def run_dir(out: Path, surface: str, agent: str) -> Path:
     name, _, mode = agent.partition(":")
-    return out / "runs" / surface / f"{name}-{mode or 'full-list'}-r001"
+    default = {"claude": "on-demand", "codex": "default", "gemini": "default"}.get(name, "full-list")
+    return out / "runs" / surface / f"{name}-{mode or default}-r001"
 
 
-@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize(
+    ("agent", "version"),
+    [(agent, PINNED_CLAUDE if agent.startswith("claude") else None) for agent in AGENTS]
+    + [(agent, NEWEST_CLAUDE) for agent in CLAUDE_MODES],
+)
 def test_each_real_agent_does_the_six_tasks_on_v2_with_the_scripted_model(
-    v2_study: tuple[Path, Path, Run], agent: str
+    request: pytest.FixtureRequest, agent: str, version: str | None
 ) -> None:
-    out, _, done = v2_study
+    out, _, done = claude_study(request, version) if version else request.getfixturevalue("v2_study")
     assert done.returncode == 0, done.stderr
+    spec = json.loads((run_dir(out, "v2", agent) / "spec.json").read_text(encoding="utf-8"))
+    assert version is None or spec["agent_version"] == version
     result = json.loads((run_dir(out, "v2", agent) / "result.json").read_text(encoding="utf-8"))
     assert result["status"] == "ok", result["error"]
     assert [c["name"] for c in result["checks"] if not c["passed"]] == []
@@ -106,13 +141,20 @@ def test_without_a_terminal_each_finished_run_prints_one_line(v2_study: tuple[Pa
     assert all(": ok, 14 calls, 1 refused, 0 undelivered, " in line for line in lines), lines
 
 
+@pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
 def test_claude_on_demand_is_first_shown_tool_search_then_what_its_search_returned(
-    v2_study: tuple[Path, Path, Run],
+    request: pytest.FixtureRequest, version: str
 ) -> None:
-    out, _, _ = v2_study
+    out, _, _ = claude_study(request, version)
     directory = run_dir(out, "v2", "claude:on-demand")
     requests = turns(directory)
-    assert requests[0]["tools"] == ["ToolSearch"] and requests[0]["stub_tools"] == []
+    # The stub's tools are deferred, by name; the model is shown ToolSearch in full and nothing of the stub's.
+    assert requests[0]["stub_tools"] == [] and requests[0]["stub_shown"]["tools"] == []
+    assert sorted(requests[0]["stub_deferred"]["tools"]) == [f"mcp__stub__{name}" for name in V2_TOOLS]
+    assert requests[0]["builtin_shown"]["tools"] == ["ToolSearch"]
+    # What differs by version: 2.1.332 sends a placeholder, deferred itself, beside ToolSearch.
+    placeholder = ["DeferredToolPlaceholder"] if version == NEWEST_CLAUDE else []
+    assert requests[0]["builtin_deferred"]["tools"] == placeholder
     assert requests[0]["reply"]["kind"] == "search"
     returned = []
     for line in records(directory / "transcript.jsonl"):
@@ -124,14 +166,34 @@ def test_claude_on_demand_is_first_shown_tool_search_then_what_its_search_return
             ):
                 returned += [b["tool_name"] for b in block["content"] if b.get("type") == "tool_reference"]
     assert returned, "Claude Code's ToolSearch returned no tool"
-    assert sorted(requests[1]["tools"]) == sorted(["ToolSearch", *returned])
     assert set(requests[1]["stub_tools"]) == set(returned)
+    # Sent with defer_loading, shown because the search referenced them; the others stay deferred.
+    assert sorted(requests[1]["stub_shown"]["tools"]) == sorted(returned)
+    assert set(requests[1]["stub_deferred"]["tools"]) == {f"mcp__stub__{n}" for n in V2_TOOLS} - set(returned)
+    result = json.loads((directory / "result.json").read_text(encoding="utf-8"))
+    [search] = result["shown"]["searches"]
+    assert search["query"] == "item list" and search["returned"] == returned
 
 
-def test_claude_full_list_is_shown_exactly_the_eight_stub_tools(v2_study: tuple[Path, Path, Run]) -> None:
-    out, _, _ = v2_study
+@pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
+def test_claude_full_list_is_shown_exactly_the_eight_stub_tools(request: pytest.FixtureRequest, version: str) -> None:
+    out, _, _ = claude_study(request, version)
     first = turns(run_dir(out, "v2", "claude:full-list"))[0]
     assert first["tools"] == [f"mcp__stub__{name}" for name in V2_TOOLS]
+    assert first["stub_shown"]["tools"] == first["tools"] and first["stub_deferred"]["tools"] == []
+    assert first["builtin_shown"]["tools"] == []
+
+
+def test_a_study_of_two_claude_versions_scores_and_shows_them_apart(
+    v2_study: tuple[Path, Path, Run], newest_claude_study: tuple[Path, Path, Run]
+) -> None:
+    done = run_cli("session", "score", str(v2_study[0]), str(newest_claude_study[0]), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    study = json.loads(done.stdout)
+    claude = {(s["mode"], s["agent_version"]) for s in study["surfaces"] if s["agent"] == "claude"}
+    assert claude == {(m, v) for m in ("on-demand", "full-list") for v in (PINNED_CLAUDE, NEWEST_CLAUDE)}
+    shown = {(r["mode"], r["agent_version"]) for r in study["shown"] if r["agent"] == "claude"}
+    assert shown == claude
 
 
 def test_gemini_declares_exactly_the_stub_tools(v2_study: tuple[Path, Path, Run]) -> None:
@@ -145,22 +207,27 @@ def test_the_table_shows_what_codex_offers_its_model_beside_the_stub_tools(v2_st
     out, _, done = v2_study
     study = json.loads((out / "study.json").read_text(encoding="utf-8"))
     [row] = [r for r in study["shown"] if r["agent"] == "codex"]
-    assert row["first_stub_tools"] == 8 and row["first_tools"] > 8
+    assert row["mode"] == "direct" and row["first_stub_tools"] == 8 and row["first_tools"] > 8
     assert "exec" in row["first_tool_names"]
     assert sorted(n for n in row["first_tool_names"] if n.startswith("mcp__stub__")) == [
         f"mcp__stub__{name}" for name in V2_TOOLS
     ]
+    assert row["first_shown"]["tools"] == 8 and row["first_builtin"]["tools"] == row["first_tools"] - 8
     shown_line = next(line for line in done.stdout.splitlines() if line.startswith("| v2 | codex"))
-    assert f"| {row['first_tools']} (8) | {row['first_chars']:,} |" in shown_line
+    shown = row["first_shown"]
+    assert f"| {shown['tools']} · {shown['chars']:,} · {shown['tokens']:,} |" in shown_line
 
 
-def test_no_key_reaches_a_file_and_no_agent_leaves_files_in_the_home(v2_study: tuple[Path, Path, Run]) -> None:
-    out, home, _ = v2_study
+@pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
+def test_no_key_reaches_a_file_and_no_agent_leaves_files_in_the_home(
+    request: pytest.FixtureRequest, version: str
+) -> None:
+    out, home, _ = claude_study(request, version)
     assert files_holding(out, SECRET) == [] and files_holding(home, SECRET) == []
     assert files_holding(out, "Authorization") == []
     projects = home / ".claude" / "projects"
     assert not projects.exists() or list(projects.iterdir()) == []
-    assert not (run_dir(out, "v2", "codex") / "codex-home").exists()
+    assert not (run_dir(out, "v2", "codex:direct") / "codex-home").exists()
 
 
 def test_a_call_of_a_tool_the_request_did_not_offer_is_an_undelivered_call(clis: Path, tmp_path: Path) -> None:
@@ -189,6 +256,28 @@ def test_a_call_of_a_tool_the_request_did_not_offer_is_an_undelivered_call(clis:
     study = json.loads((out / "study.json").read_text(encoding="utf-8"))
     assert study["surfaces"][0]["undelivered_per_run"] == [1]
     assert "item_list: unknown tool (1 in 1 of 1 runs)" in done.stdout
+
+
+@pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
+def test_a_recorded_on_demand_run_counts_the_searches_claude_made(
+    clis: Path, newest_claude: Path, tmp_path: Path, scripted_upstream: tuple[str, Path], version: str
+) -> None:
+    url, _ = scripted_upstream
+    out = tmp_path / "study"
+    first, then = (clis, newest_claude) if version == PINNED_CLAUDE else (newest_claude, clis)
+    done = run_cli(
+        "session", "run", "--agent", "claude:on-demand", "--model-endpoint", f"record:{url}", "--surface", "v2",
+        "--out", str(out), env=cli_env(first, tmp_path / "home", then), cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads((run_dir(out, "v2", "claude:on-demand") / "result.json").read_text(encoding="utf-8"))
+    assert result["status"] == "ok" and result["calls"] == 14
+    [search] = result["shown"]["searches"]
+    assert search["query"] == "item list" and search["returned"]
+    # The tools the search returned are counted shown, the other deferred ones not.
+    assert sorted(result["shown"]["last"]["stub_shown"]["tools"]) == sorted(search["returned"])
+    line = next(line for line in done.stdout.splitlines() if line.startswith("| v2 | claude"))
+    assert f"| claude {version} | on-demand |" in line and line.split("|")[-3].strip() == "1"
 
 
 def test_a_recorded_pass_through_records_the_same_requests_and_passes_the_answers_unchanged(
@@ -242,7 +331,7 @@ def test_a_timed_out_run_keeps_the_last_error_the_agent_reported(clis: Path, tmp
         server.shutdown()
         server.server_close()
     assert done.returncode == 1
-    result = json.loads((run_dir(out, "v2", "claude") / "result.json").read_text(encoding="utf-8"))
+    result = json.loads((run_dir(out, "v2", "claude:full-list") / "result.json").read_text(encoding="utf-8"))
     assert result["status"] == "timeout"
     assert result["error"].startswith("claude did not finish within 8 s; its last error: API request failed")
     assert "HTTP 500" in result["error"]
@@ -256,7 +345,7 @@ def test_max_turns_ends_a_real_claude_run_as_an_agent_error_keeping_its_calls(cl
         "--max-turns", "3", "--out", str(out), env=cli_env(clis, tmp_path / "home"), cwd=tmp_path, timeout=300,
     )  # fmt: skip
     assert done.returncode == 1 and "1 of 1 runs did not end ok (agent-error 1)" in done.stderr
-    result = json.loads((run_dir(out, "v2", "claude") / "result.json").read_text(encoding="utf-8"))
+    result = json.loads((run_dir(out, "v2", "claude:full-list") / "result.json").read_text(encoding="utf-8"))
     assert result["status"] == "agent-error" and result["error"] == "max turns reached"
     assert result["calls"] == 3
 

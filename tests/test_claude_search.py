@@ -12,21 +12,22 @@ from typing import Any
 
 import pytest
 
+from harness.agents.claude import ClaudeAgent
 from harness.analyze import load_tools
 from harness.session import SearchRequest, ToolSearchRun, observe_tool_search
 from harness.surface import resolve_all
 from tests.conftest import ROOT, Run, run_cli
-from tests.npm_packages import agent_clis_dir
+from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
-VERSION = "2.1.197"
-# A real Claude Code older than the version toolsurface reads ToolSearch from.
-OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
+# The README's figures are the newest tested Claude Code's.
+VERSION = ClaudeAgent.tested_versions[-1]
+NEEDED = ".".join(map(str, ClaudeAgent.min_version))
 
 
 @pytest.fixture(scope="module")
 def clis() -> Path:
-    return agent_clis_dir()
+    return agent_cli_dir("claude", VERSION)
 
 
 def env_with(bin_dir: Path | None, home: Path) -> dict[str, str]:
@@ -180,9 +181,10 @@ def test_ranks_are_claude_codes_own_order_as_its_transcript_shows(observed: list
             assert search.returned == [n.removeprefix("mcp__stub__") for n in names]
 
 
-def test_the_first_request_carries_tool_search_alone(observed: list[ToolSearchRun]) -> None:
+def test_the_first_request_carries_tool_search_and_none_of_the_stubs_tools(observed: list[ToolSearchRun]) -> None:
     for run in observed:
-        assert run.searches[0].tools_before == ["ToolSearch"]
+        # Claude Code 2.1.332 sends a placeholder beside ToolSearch, deferred itself; 2.1.197 sends ToolSearch alone.
+        assert [t for t in run.searches[0].tools_before if t != "DeferredToolPlaceholder"] == ["ToolSearch"]
         assert run.first_chars == run.searches[0].chars_before > 0
 
 
@@ -209,8 +211,8 @@ def test_a_word_no_tool_has_and_select_queries_are_sent_as_written(clis: Path, t
     selected = rows[("select:mcp__stub__recall,mcp__stub__item_get", "claude")]
     assert selected["returned"] == ["recall", "item_get"] and selected["rank"] == 2
     assert rows[("select:mcp__stub__recall,mcp__stub__item_get", "keyword")]["rank"] == 2
-    # Claude Code selects by the names it gives the tools; our scorers take the bare name too.
-    assert rows[("select:item_get", "claude")]["returned"] == []
+    # Claude Code 2.1.332 selects by the bare name too (2.1.197 only by the names it gives the tools).
+    assert rows[("select:item_get", "claude")]["returned"] == ["item_get"]
     assert rows[("select:item_get", "keyword")]["rank"] == 1
 
 
@@ -305,7 +307,7 @@ def test_the_table_and_csv_show_computed_beside_observed(clis: Path, tmp_path: P
 )
 def test_a_missing_claude_code_is_one_line_naming_the_version_needed(tmp_path: Path, args: list[str]) -> None:
     done = run_cli(*args, env=env_with(None, tmp_path / "home"))
-    assert_one_line_error(done, f"Claude Code {VERSION} or newer is needed", "not found on PATH", "npm install")
+    assert_one_line_error(done, f"Claude Code {NEEDED} or newer is needed", "not found on PATH", "npm install")
 
 
 @pytest.mark.parametrize(
@@ -316,7 +318,7 @@ def test_a_claude_code_older_than_the_one_toolsurface_reads_is_one_line_naming_i
 ) -> None:
     old = agent_clis_dir(OLD_CLAUDE, "claude-old")
     done = run_cli(*args, env=env_with(old, tmp_path / "home"))
-    assert_one_line_error(done, "version 2.0.0 is too old", f"{VERSION} or newer is needed")
+    assert_one_line_error(done, "version 2.0.0 is too old", f"{NEEDED} or newer is needed")
 
 
 def test_max_results_without_a_client_search_is_a_usage_error(tmp_path: Path) -> None:

@@ -13,6 +13,9 @@ import re
 
 import pytest
 
+from harness.agents.claude import ClaudeAgent
+from harness.agents.codex import CodexAgent
+from harness.agents.gemini import GeminiAgent
 from harness.measure import Measurement
 from harness.measure._tokens import RANK_FILE_SHA256
 from harness.session import Study, find_runs, score_study, shown_markdown
@@ -87,11 +90,20 @@ def test_the_agents_table_is_what_the_committed_agent_study_recorded(agent_study
         for agent, mode in (
             ("claude", "on-demand"),
             ("claude", "full-list"),
-            ("codex", "full-list"),
-            ("gemini", "full-list"),
+            ("codex", "direct"),
+            ("gemini", "default"),
         )
     }
     assert all(s.statuses == {"ok": 1} for s in agent_study.surfaces)
+    # Recorded with the newest version each adapter is tested with, named in the table and the text above it.
+    newest = {"claude": ClaudeAgent, "codex": CodexAgent, "gemini": GeminiAgent}
+    assert {(r.agent, r.agent_version) for r in agent_study.shown} == {
+        (name, cls.tested_versions[-1]) for name, cls in newest.items()
+    }
+    versions = quoted(
+        r"The bundled surfaces under the real CLIs \(Claude Code ([\d.]+), codex ([\d.]+), gemini-cli ([\d.]+)\)"
+    )
+    assert versions.group(1, 2, 3) == tuple(cls.tested_versions[-1] for cls in newest.values())
 
 
 def test_what_claude_code_is_shown_in_the_text_is_what_the_agent_study_recorded(
@@ -99,11 +111,13 @@ def test_what_claude_code_is_shown_in_the_text_is_what_the_agent_study_recorded(
 ) -> None:
     said = quoted(
         r"v2's ([\d,]+) wire chars become ([\d,]+)\. On demand, its first request carries only ToolSearch"
-        r" \(([\d,]+) chars\).*?\(v2's \"item list\" returned (\w+)\)"
+        r" \(([\d,]+) chars\) in full.*?\(v2's \"item list\" returned (\w+)\)"
     )
     claude = {r.mode: r for r in agent_study.shown if (r.surface, r.agent) == ("v2", "claude")}
     wire, full_list, on_demand = by_name(bundled)["v2"].chars, claude["full-list"], claude["on-demand"]
-    assert said.group(1, 2, 3) == (f"{wire:,}", f"{full_list.first_chars:,}", f"{on_demand.first_chars:,}")
+    assert on_demand.first_builtin is not None and on_demand.first_shown is not None
+    assert said.group(1, 2, 3) == (f"{wire:,}", f"{full_list.first_chars:,}", f"{on_demand.first_builtin.chars:,}")
+    assert on_demand.first_shown.tools == 0 and on_demand.first_builtin.tools == 1
     assert on_demand.searches == 1 and number(said[4]) == on_demand.last_stub_tools
 
 

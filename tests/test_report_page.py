@@ -20,7 +20,7 @@ from tests.browser import CHROMIUM_FLAGS, chromium
 from tests.conftest import ROOT, Run
 
 RUNS = ROOT / "sessions" / "runs" / "conderis-script"
-AGENT_RUN = ROOT / "sessions" / "runs" / "conderis-agents" / "runs" / "v2" / "codex-full-list-r001"
+AGENT_RUN = ROOT / "sessions" / "runs" / "conderis-agents" / "runs" / "v2" / "codex-direct-r001"
 CHARTS = ROOT / "reports" / "conderis" / "charts"
 WAIT_MS = 10_000
 HOSTILE = "<script>alert(1)</script>\x1b[31m</pre><img src=x onerror=alert(2)>"

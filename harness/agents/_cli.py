@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.agents._process import run_process
 from harness.agents.base import AgentReport, AgentUnavailable, RunContext, ServerCommand
@@ -63,14 +63,27 @@ class Invocation:
 
 
 class CliAgent(ABC):
-    """An adapter for one headless agent CLI. Subclasses say how to call it and how to read its stdout."""
+    """An adapter for one headless agent CLI. Subclasses say how to call it and how to read its stdout.
+
+    Its versions are data: `min_version`, the oldest it supports, and `tested_versions`, the ones its tests
+    run (the pinned one first, then the newest on npm when the adapter was last changed).
+    """
 
     name: str
     modes: Sequence[str]
-    install: str
+    # Names earlier releases of toolsurface gave a mode, still accepted.
+    mode_aliases: ClassVar[Mapping[str, str]] = {}
+    package: str
     # The oldest version whose flags and model requests toolsurface was checked against.
     min_version: tuple[int, int, int]
+    tested_versions: tuple[str, ...]
+    # The modes in which the client has a tool search of its own.
+    search_modes: tuple[str, ...] = ()
     harness_client = False
+
+    @property
+    def install(self) -> str:
+        return f"npm install -g {self.package}"
 
     def __init__(self, executable: str | None = None) -> None:
         self.executable = executable
@@ -96,6 +109,18 @@ class CliAgent(ABC):
 
     def check_version(self, executable: str, env: Mapping[str, str]) -> str:
         """The CLI's version, or AgentUnavailable naming the version needed."""
+        found = self.read_version(executable, env)
+        if found < self.min_version:
+            raise AgentUnavailable(self.too_old(found))
+        return ".".join(map(str, found))
+
+    def too_old(self, found: tuple[int, int, int]) -> str:
+        needed = ".".join(map(str, self.min_version))
+        version = ".".join(map(str, found))
+        return f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.install}`)"
+
+    def read_version(self, executable: str, env: Mapping[str, str]) -> tuple[int, int, int]:
+        """What `executable --version` says, or AgentUnavailable when it says no version."""
         needed = ".".join(map(str, self.min_version))
         try:
             with tempfile.TemporaryDirectory(prefix="toolsurface-version-") as scratch:
@@ -117,12 +142,7 @@ class CliAgent(ABC):
             raise AgentUnavailable(
                 f"{self.name}: {executable} --version printed no version; {self.name} {needed} or newer is needed"
             )
-        if found < self.min_version:
-            version = ".".join(map(str, found))
-            raise AgentUnavailable(
-                f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.install}`)"
-            )
-        return ".".join(map(str, found))
+        return found
 
     def read_stderr(self, text: str, report: AgentReport) -> None:
         """Add what only the CLI's stderr tells (a CLI that logs some events there and not in its transcript)."""
@@ -138,8 +158,12 @@ class CliAgent(ABC):
         return []
 
     def check_mode(self, mode: str) -> None:
-        if mode not in self.modes:
+        if self.mode_named(mode) not in self.modes:
             raise ToolsurfaceError(f"{self.name}: no mode {mode!r}; it runs in {', '.join(self.modes)}")
+
+    def mode_named(self, mode: str) -> str:
+        """The mode `mode` names, an old name of a mode (codex's `full-list`) as the mode it became."""
+        return self.mode_aliases.get(mode, mode)
 
     @abstractmethod
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:

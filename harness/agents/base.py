@@ -85,6 +85,9 @@ class RunContext:
     env: Mapping[str, str] = field(default_factory=dict)
     endpoint: AgentEndpoint | None = None
     keep_agent_files: bool = False
+    # Whether the client's own tools stay beside the stub's (what a user's session carries), or only the
+    # stub's are offered (the server alone), as far as the client lets them go.
+    builtins: bool = False
 
 
 @dataclass(frozen=True)

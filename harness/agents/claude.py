@@ -53,8 +53,10 @@ _STUB_FAILED = ("failed", "needs-auth", "disabled")
 class ClaudeAgent(CliAgent):
     name = "claude"
     modes: Sequence[str] = ("on-demand", "full-list")
-    install = "npm install -g @anthropic-ai/claude-code"
+    package = "@anthropic-ai/claude-code"
     min_version = (2, 1, 197)
+    tested_versions = ("2.1.197", "2.1.332")
+    search_modes = ("on-demand",)
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS):
@@ -83,7 +85,10 @@ class ClaudeAgent(CliAgent):
         # project and local settings (their hooks, permissions, plugins), and --settings turns off any
         # hook left (managed ones excepted). --tools keeps no built-in tool; in on-demand mode it keeps
         # ToolSearch, without which the deferred MCP tools could not be loaded at all.
+        # With builtins on, --tools is left out: Claude Code keeps its default set (Bash, Read, ...), and the
+        # permission mode still denies every call that would ask.
         builtin = "ToolSearch" if ctx.mode == "on-demand" else ""
+        tools = [] if ctx.builtins else ["--tools", builtin]
         argv = [
             self.resolve(env),
             "-p",
@@ -94,8 +99,7 @@ class ClaudeAgent(CliAgent):
             "--mcp-config",
             str(config),
             "--strict-mcp-config",
-            "--tools",
-            builtin,
+            *tools,
             "--allowedTools",
             f"mcp__{SERVER_NAME}__*",
             "--permission-mode",
@@ -111,6 +115,9 @@ class ClaudeAgent(CliAgent):
         if ctx.model:
             argv += ["--model", ctx.model]
         env["ENABLE_TOOL_SEARCH"] = "true" if ctx.mode == "on-demand" else "false"
+        # Connect the stub before the first model request: else, with tool search on, that request may leave
+        # before the stub is there, naming none of its deferred tools (so what the model is shown varies by run).
+        env["MCP_CONNECTION_NONBLOCKING"] = "false"
         # No telemetry, error reports or update checks: a run talks to its model endpoint and the stub only.
         env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
         if ctx.endpoint is not None:

@@ -1,9 +1,10 @@
 """OpenAI Codex (`codex exec --json`), with the stub as its only MCP server, read from its JSONL events.
 
-What codex 0.171 shows its model (checked against its requests): its models run in "code mode", where tools
-sit inside one JavaScript `exec` tool and MCP tools are deferred (never shown). `features.code_mode` with
-`direct_only_tool_namespaces` puts the stub's tools back in front of the model as plain function tools, in one
-namespace `mcp__stub`, beside `exec` and codex's collaboration tools; features that add more tools are off.
+What codex 0.171 shows its model (checked against its requests): its default model runs in "code mode",
+where tools sit inside one JavaScript `exec` tool and MCP tools are deferred, named only by their namespace
+(`default` mode, codex as shipped). `direct` sets `features.code_mode.direct_only_tool_namespaces`, which
+puts the stub's tools back in front of the model as plain function tools, in one namespace `mcp__stub`,
+beside `exec` and codex's collaboration tools. With builtins off, the features that add more tools are off.
 The model requests record exactly what remains.
 """
 
@@ -13,7 +14,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.agents._cli import (
     NO_RESULT,
@@ -64,9 +65,11 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f
 
 class CodexAgent(CliAgent):
     name = "codex"
-    modes: Sequence[str] = ("full-list",)
-    install = "npm install -g @openai/codex"
+    modes: Sequence[str] = ("default", "direct")
+    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "direct"}
+    package = "@openai/codex"
     min_version = (0, 171, 0)
+    tested_versions = ("0.171.0",)
 
     def __init__(self, executable: str | None = None, base_url: str | None = None) -> None:
         super().__init__(executable)
@@ -120,10 +123,11 @@ class CodexAgent(CliAgent):
             str(ctx.workdir),
             "-c",
             f"mcp_servers.{SERVER_NAME}={toml_value(stub)}",
-            "-c",
-            f"features.code_mode={toml_value({'enabled': True, 'direct_only_tool_namespaces': [f'mcp__{SERVER_NAME}']})}",
         ]
-        for option in _FEATURES_OFF:
+        if self.mode_named(ctx.mode) == "direct":
+            direct = {"enabled": True, "direct_only_tool_namespaces": [f"mcp__{SERVER_NAME}"]}
+            argv += ["-c", f"features.code_mode={toml_value(direct)}"]
+        for option in () if ctx.builtins else _FEATURES_OFF:
             argv += ["-c", option]
         base_url = ctx.endpoint.url + "/v1" if ctx.endpoint is not None else self.base_url
         if base_url:

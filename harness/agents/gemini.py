@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.agents._cli import (
     NO_RESULT,
@@ -47,9 +47,11 @@ _EXITS = {42: "gemini rejected its input (exit code 42)", 53: "max turns reached
 
 class GeminiAgent(CliAgent):
     name = "gemini"
-    modes: Sequence[str] = ("full-list",)
-    install = "npm install -g @google/gemini-cli"
+    modes: Sequence[str] = ("default",)
+    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "default"}
+    package = "@google/gemini-cli"
     min_version = (0, 61, 0)
+    tested_versions = ("0.61.0",)
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS) or _login(env) is not None:
@@ -82,9 +84,10 @@ class GeminiAgent(CliAgent):
         # list is absent); `exclude` names the ones that reach outside in case a version reads [] as unset.
         settings: dict[str, Any] = {
             "mcpServers": {SERVER_NAME: stub},
-            "tools": {"core": _ALLOWED, "exclude": _OUTSIDE},
             "model": {"maxSessionTurns": ctx.max_turns},
         }
+        if not ctx.builtins:
+            settings["tools"] = {"core": _ALLOWED, "exclude": _OUTSIDE}
         links: dict[Path, Path] = {}
         login = None if any(env.get(key) for key in KEYS) else _login(user_env)
         if env.get(BASE_URL_ENV):
@@ -102,7 +105,8 @@ class GeminiAgent(CliAgent):
             "-o",
             "stream-json",
             "--approval-mode",
-            "yolo",
+            # With its own tools there, only the trusted stub's calls go without asking, and asking is denial.
+            "default" if ctx.builtins else "yolo",
             "--allowed-mcp-server-names",
             SERVER_NAME,
         ]

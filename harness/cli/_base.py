@@ -188,3 +188,15 @@ def _server_options(command: Any) -> Any:
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def _builtins_option(command: Any) -> Any:
+    """--builtins off|on, for the commands that run agent CLIs."""
+    return click.option(
+        "--builtins",
+        type=click.Choice(["off", "on"]),
+        default="off",
+        show_default=True,
+        help="off: the agent is offered the stub's tools alone (the server measured alone); on: its own tools stay"
+        " (what a user's session carries; calls that would ask for a permission are still denied).",
+    )(command)

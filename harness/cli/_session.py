@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from harness.cli._base import (
+    _builtins_option,
     _fail,
     main,
 )
@@ -29,7 +30,8 @@ def session_group() -> None:
     "agent_names",
     multiple=True,
     required=True,
-    help="claude, codex, gemini, openai or script, optionally NAME:MODE (claude:full-list); repeat for more.",
+    help="claude, codex, gemini, openai or script, optionally NAME:MODE (claude:full-list, codex:direct); repeat"
+    " for more.",
 )
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per surface.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at a time.")
@@ -42,7 +44,12 @@ def session_group() -> None:
 @click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True, help="Seconds per run.")
 @click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
-@click.option("--mode", help="Mode of every --agent given without one; claude: on-demand (the default) or full-list.")
+@click.option(
+    "--mode",
+    help="Mode of every --agent given without one; claude: on-demand (the default) or full-list; codex: default"
+    " or direct; gemini: default.",
+)
+@_builtins_option
 @click.option("--model", help="Model name for the agent.")
 @click.option("--max-turns", type=click.IntRange(min=1), default=30, show_default=True)
 @click.option(
@@ -83,6 +90,7 @@ def session_run_command(
     shard: str | None,
     out: Path,
     mode: str | None,
+    builtins: str,
     model: str | None,
     max_turns: int,
     script: Path | None,
@@ -99,7 +107,9 @@ def session_run_command(
 
     config = StudyConfig(
         surfaces=surfaces,
-        agents=agent_choices(agent_names, mode=mode, model=model, base_url=base_url, api_key_env=api_key_env),
+        agents=agent_choices(
+            agent_names, mode=mode, model=model, builtins=builtins == "on", base_url=base_url, api_key_env=api_key_env
+        ),
         scenario=load_scenario(scenario),
         runs=runs,
         out=out,

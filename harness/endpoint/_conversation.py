@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["API_PREFIX", "Api", "Conversation", "SeenCall", "api_for_path", "read_conversation"]
+__all__ = ["API_PREFIX", "Api", "Conversation", "SeenCall", "ToolEntry", "api_for_path", "read_conversation"]
 
 Api = Literal["anthropic", "openai-chat", "openai-responses", "gemini"]
 
@@ -30,6 +30,18 @@ class SeenCall:
     arguments: dict[str, Any]
     result: str | None = None
     is_error: bool = False
+    # The tools its result referenced (`tool_reference` blocks: what a tool search returned), in order.
+    references: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolEntry:
+    """One tool of a request as sent: its full name, its JSON, and whether it was sent deferred
+    (`defer_loading: true`, kept out of the model's context until a search references it)."""
+
+    name: str
+    value: Any
+    deferred: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +59,22 @@ class Conversation:
     answer_schema: dict[str, Any] | None = None
     # Tools offered inside a namespace (Responses API): full name -> (namespace, name as called).
     namespaces: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Every tool one by one (a namespace's opened), and every text the model reads beside them: the system
+    # prompt and each message, whoever sent it (where a client names the tools it deferred).
+    entries: list[ToolEntry] = field(default_factory=list)
+    context_text: str = ""
+    system_text: str = ""
+
+    @property
+    def referenced(self) -> set[str]:
+        """The tools a search result in this conversation referenced, which the API then shows in full."""
+        return {name for call in self.calls for name in call.references}
+
+    @property
+    def offered(self) -> list[str]:
+        """The tools the model is shown in full: a deferred one only once a search referenced it."""
+        referenced = self.referenced
+        return [e.name for e in self.entries if not e.deferred or e.name in referenced]
 
 
 def api_for_path(path: str) -> tuple[Api | None, str]:
@@ -117,17 +145,64 @@ def _dicts(value: object) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def _answered(calls: list[SeenCall], results: dict[str, tuple[str, bool]]) -> list[SeenCall]:
+def _answered(
+    calls: list[SeenCall], results: dict[str, tuple[str, bool]], references: dict[str, tuple[str, ...]] | None = None
+) -> list[SeenCall]:
+    refs = references or {}
     return [
-        SeenCall(c.id, c.name, c.arguments, *results[c.id]) if c.id is not None and c.id in results else c
+        SeenCall(c.id, c.name, c.arguments, *results[c.id], refs.get(c.id, ()))
+        if c.id is not None and c.id in results
+        else c
         for c in calls
     ]
+
+
+def _references(content: object) -> tuple[str, ...]:
+    """The tool names of a tool result's `tool_reference` blocks, in order."""
+    return tuple(
+        str(block.get("tool_name") or block.get("name"))
+        for block in _dicts(content)
+        if block.get("type") == "tool_reference" and (block.get("tool_name") or block.get("name"))
+    )
+
+
+def _entries(tools: list[Any]) -> list[ToolEntry]:
+    """Every tool one by one; a namespace's tools under their full names, deferred with it."""
+    found = []
+    for tool in _dicts(tools):
+        deferred = tool.get("defer_loading") is True
+        if tool.get("type") == "namespace" and isinstance(tool.get("tools"), list):
+            namespace = str(tool.get("name"))
+            for inner in _dicts(tool["tools"]):
+                name = str(inner.get("name") or inner.get("type"))
+                full = f"{namespace}__{name}" if namespace.startswith("mcp__") else name
+                found.append(ToolEntry(full, inner, deferred or inner.get("defer_loading") is True))
+        elif isinstance(tool.get("functionDeclarations"), list):
+            found += [ToolEntry(str(d.get("name")), d) for d in _dicts(tool["functionDeclarations"])]
+        else:
+            name = str((tool.get("function") or {}).get("name") or tool.get("name") or tool.get("type"))
+            found.append(ToolEntry(name, tool, deferred))
+    return found
+
+
+def _all_text(value: object) -> str:
+    """Every string inside a value (message contents, system blocks), one per line."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "\n".join(t for t in (_all_text(v) for v in value) if t)
+    if isinstance(value, dict):
+        return "\n".join(
+            t for k, v in value.items() if k not in ("type", "id", "cache_control") and (t := _all_text(v))
+        )
+    return ""
 
 
 def _anthropic(body: dict[str, Any], path: str) -> Conversation:
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     calls: list[SeenCall] = []
     results: dict[str, tuple[str, bool]] = {}
+    references: dict[str, tuple[str, ...]] = {}
     texts: list[str] = []
     messages = _dicts(body.get("messages"))
     for message in messages:
@@ -143,17 +218,22 @@ def _anthropic(body: dict[str, Any], path: str) -> Conversation:
                 calls.append(SeenCall(str(block.get("id")), str(block.get("name")), _json_object(block.get("input"))))
             elif kind == "tool_result":
                 results[str(block.get("tool_use_id"))] = (_text_of(block.get("content")), block.get("is_error") is True)
+                references[str(block.get("tool_use_id"))] = _references(block.get("content"))
+    system = _text_of(body.get("system"))
     return Conversation(
         api="anthropic",
         model=body.get("model") if isinstance(body.get("model"), str) else None,
         stream=body.get("stream") is True,
         tools=list(tools or []),
         tool_names=[str(t.get("name")) for t in _dicts(tools)],
-        system_chars=len(_text_of(body.get("system"))),
+        system_chars=len(system),
         messages=len(messages),
         text="\n".join(texts),
-        calls=_answered(calls, results),
+        calls=_answered(calls, results, references),
         answer_schema=_schema_in(body.get("output_format") or _dict(body.get("output_config")).get("format")),
+        entries=_entries(list(tools or [])),
+        context_text=_all_text([body.get("system"), messages]),
+        system_text=system,
     )
 
 
@@ -177,11 +257,13 @@ def _chat(body: dict[str, Any], path: str) -> Conversation:
     results: dict[str, tuple[str, bool]] = {}
     texts: list[str] = []
     system = 0
+    system_texts: list[str] = []
     messages = _dicts(body.get("messages"))
     for message in messages:
         role = message.get("role")
         if role in ("system", "developer"):
             system += len(_text_of(message.get("content")))
+            system_texts.append(_text_of(message.get("content")))
         elif role == "user":
             texts.append(_text_of(message.get("content")))
         elif role == "tool":
@@ -203,6 +285,9 @@ def _chat(body: dict[str, Any], path: str) -> Conversation:
         text="\n".join(texts),
         calls=_answered(calls, results),
         answer_schema=_schema_in(body.get("response_format")),
+        entries=_entries(list(tools or [])),
+        context_text=_all_text(messages),
+        system_text="\n".join(system_texts),
     )
 
 
@@ -238,6 +323,7 @@ def _responses(body: dict[str, Any], path: str) -> Conversation:
     results: dict[str, tuple[str, bool]] = {}
     texts: list[str] = []
     system = len(body["instructions"]) if isinstance(body.get("instructions"), str) else 0
+    system_texts = [body["instructions"]] if isinstance(body.get("instructions"), str) else []
     items = body.get("input")
     items = [{"type": "message", "role": "user", "content": items}] if isinstance(items, str) else _dicts(items)
     for item in items:
@@ -247,6 +333,7 @@ def _responses(body: dict[str, Any], path: str) -> Conversation:
         elif kind == "message":
             if item.get("role") in ("system", "developer"):
                 system += len(_text_of(item.get("content")))
+                system_texts.append(_text_of(item.get("content")))
             elif item.get("role") == "user":
                 texts.append(_text_of(item.get("content")))
         elif kind in ("function_call", "custom_tool_call"):
@@ -270,6 +357,9 @@ def _responses(body: dict[str, Any], path: str) -> Conversation:
         calls=_answered(calls, results),
         answer_schema=_schema_in(body["text"].get("format")) if isinstance(body.get("text"), dict) else None,
         namespaces={full: (namespace, name) for full, namespace, name in flat if namespace is not None},
+        entries=_entries(tools),
+        context_text=_all_text([body.get("instructions"), [i for i in items if i.get("type") != "additional_tools"]]),
+        system_text="\n".join(system_texts),
     )
 
 
@@ -327,6 +417,7 @@ def _gemini(body: dict[str, Any], path: str) -> Conversation:
         else:
             answered.append(call)
     model = path.rsplit("/", 1)[-1].split(":", 1)[0] if "/models/" in path else None
+    system = _text_of(system_instruction.get("parts")) if isinstance(system_instruction, dict) else ""
     config = _dict(body.get("generationConfig"))
     schema = config.get("responseJsonSchema") or config.get("responseSchema")
     wants_json = config.get("responseMimeType") == "application/json"
@@ -336,9 +427,12 @@ def _gemini(body: dict[str, Any], path: str) -> Conversation:
         stream=path.endswith(":streamGenerateContent"),
         tools=list(tools or []),
         tool_names=names,
-        system_chars=len(_text_of(system_instruction.get("parts"))) if isinstance(system_instruction, dict) else 0,
+        system_chars=len(system),
         messages=len(contents),
         text="\n".join(texts),
         calls=answered,
         answer_schema=schema if isinstance(schema, dict) else ({} if wants_json else None),
+        entries=_entries(list(tools or [])),
+        context_text=_all_text([system_instruction, contents]),
+        system_text=system,
     )

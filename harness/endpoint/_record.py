@@ -1,8 +1,10 @@
 """What the model was shown, per request: one line of `model-requests.jsonl` per request an agent sent.
 
 Nothing of the request's headers or query is kept (that is where keys travel), and no message text: the
-tools offered by name, their size as sent (compact JSON chars, o200k tokens), the system prompt's size, the
-usage answered, and for the scripted model what it answered.
+tools offered by name, their size as sent (compact JSON chars, o200k tokens), the same split into the stub's
+and the client's own tools, each shown in full or deferred (see _split), the searches the conversation made,
+the chars of the server's instructions the model reads, the system prompt's size, the usage answered, and
+for the scripted model what it answered. Format 2 adds the split to format 1, which is still read.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.endpoint._split import SearchSeen, ToolPart
 from harness.errors import ToolsurfaceError
 
 __all__ = [
@@ -28,7 +31,9 @@ __all__ = [
 ]
 
 MODEL_REQUESTS = "model-requests.jsonl"
-REQUEST_FORMAT = "toolsurface-model-request/1"
+REQUEST_FORMAT = "toolsurface-model-request/2"
+_READ_FORMATS = ("toolsurface-model-request/1", REQUEST_FORMAT)
+_PARTS = ("stub_shown", "stub_deferred", "builtin_shown", "builtin_deferred")
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,13 @@ class ModelRequest:
     reply: dict[str, Any] | None = None
     error: str | None = None
     duration_ms: float = 0.0
+    stub_shown: ToolPart | None = None
+    stub_deferred: ToolPart | None = None
+    builtin_shown: ToolPart | None = None
+    builtin_deferred: ToolPart | None = None
+    searches: list[SearchSeen] | None = None
+    instructions_chars: int | None = None
+    context_chars: int | None = None
     format: str = REQUEST_FORMAT
 
 
@@ -96,10 +108,15 @@ def read_model_requests(path: Path) -> list[ModelRequest]:
             data = json.loads(line)
         except json.JSONDecodeError:
             raise ToolsurfaceError(f"{path}:{number}: not JSON") from None
-        if not isinstance(data, dict) or data.get("format") != REQUEST_FORMAT:
+        if not isinstance(data, dict) or data.get("format") not in _READ_FORMATS:
             found = data.get("format") if isinstance(data, dict) else None
             raise ToolsurfaceError(f"{path}:{number}: model request format {found!r} is not {REQUEST_FORMAT!r}")
         try:
+            for part in _PARTS:
+                if isinstance(data.get(part), dict):
+                    data[part] = ToolPart(**data[part])
+            if isinstance(data.get("searches"), list):
+                data["searches"] = [SearchSeen(**search) for search in data["searches"]]
             records.append(ModelRequest(**data))
         except TypeError as error:
             raise ToolsurfaceError(f"{path}:{number}: does not match {REQUEST_FORMAT}: {error}") from None
@@ -116,6 +133,12 @@ class ShownRequest:
     tokens: int
     system_chars: int
     input_tokens: int | None
+    stub_shown: ToolPart | None = None
+    stub_deferred: ToolPart | None = None
+    builtin_shown: ToolPart | None = None
+    builtin_deferred: ToolPart | None = None
+    instructions_chars: int | None = None
+    context_chars: int | None = None
 
 
 @dataclass(frozen=True)
@@ -145,7 +168,38 @@ def _shown_request(record: ModelRequest) -> ShownRequest:
         record.tools_tokens,
         record.system_chars,
         api_input,
+        record.stub_shown,
+        record.stub_deferred,
+        record.builtin_shown,
+        record.builtin_deferred,
+        record.instructions_chars,
+        record.context_chars,
     )
+
+
+def _searches(turns: Sequence[ModelRequest]) -> list[dict[str, Any]]:
+    """Every search the run made, read from its last request's conversation (so a recorded run counts its own),
+    each with the tools the request after it carried; records of format 1 count what the scripted model asked."""
+    by_turn = {r.turn: r for r in turns}
+    seen = next((r.searches for r in reversed(turns) if r.searches is not None), None)
+    if seen is not None:
+        return [
+            {
+                "query": s.query,
+                "turn": s.turn,
+                "returned": s.returned,
+                "tools_after": by_turn[s.turn + 1].tools if s.turn + 1 in by_turn else [],
+            }
+            for s in seen
+        ]
+    found = []
+    for n, record in enumerate(turns):
+        reply = record.reply or {}
+        if reply.get("kind") != "search":
+            continue
+        after = turns[n + 1].tools if n + 1 < len(turns) else []
+        found.append({"query": reply.get("tool"), "turn": record.turn, "tools_after": after})
+    return found
 
 
 def shown(records: Sequence[ModelRequest]) -> Shown | None:
@@ -153,13 +207,7 @@ def shown(records: Sequence[ModelRequest]) -> Shown | None:
     if not records:
         return None
     turns = [r for r in records if r.purpose == "turn"]
-    searches = []
-    for n, record in enumerate(turns):
-        reply = record.reply or {}
-        if reply.get("kind") != "search":
-            continue
-        after = turns[n + 1].tools if n + 1 < len(turns) else []
-        searches.append({"query": reply.get("tool"), "turn": record.turn, "tools_after": after})
+    searches = _searches(turns)
     api = [r for r in records if r.usage is not None and r.usage_source == "api"]
     return Shown(
         requests=len(records),

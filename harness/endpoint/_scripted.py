@@ -39,10 +39,11 @@ class ScriptedTurn:
 
 
 def tool_name(conversation: Conversation, tool: str) -> tuple[str, bool]:
-    """The name the agent gives the stub's `tool`, and whether this request offers it."""
+    """The name the agent gives the stub's `tool`, and whether this request offers it: sent, and not deferred
+    (a tool sent with `defer_loading` is offered once a search referenced it, as the Anthropic API does)."""
     for name in conversation.tool_names:
         if name == tool or name.endswith(f"__{tool}") or name == f"mcp_stub_{tool}":
-            return name, True
+            return name, name in conversation.offered
     return API_PREFIX[conversation.api] + tool, False
 
 

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -27,6 +28,7 @@ from harness.endpoint._conversation import Api, Conversation, api_for_path, read
 from harness.endpoint._record import ModelRequest, RequestLog
 from harness.endpoint._sample import sample_value
 from harness.endpoint._scripted import ScriptedModel, ScriptedTurn
+from harness.endpoint._split import split_request
 from harness.endpoint._usage import usage_from_body
 from harness.errors import ToolsurfaceError
 from harness.scenario import Step
@@ -81,6 +83,7 @@ class ModelEndpoint:
         upstream: str | None = None,
         stub_tools: Sequence[str] = (),
         port: int = 0,
+        instructions: str | None = None,
     ) -> None:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
@@ -88,6 +91,8 @@ class ModelEndpoint:
         self.model = ScriptedModel(steps) if steps is not None else None
         self.upstream = upstream
         self.stub_tools = set(stub_tools)
+        # The server's instructions, looked for in what the model reads.
+        self.instructions = instructions
         self.port = port
         lines = [line.strip() for line in (prompt or "").splitlines() if line.strip()]
         self.probe = lines[0][:80] if lines else None
@@ -162,8 +167,13 @@ class ModelEndpoint:
             fields["tools_tokens"] = _tokens(text) if text else 0
             fields["system_chars"] = conversation.system_chars
             fields["messages"] = conversation.messages
+            fields.update(self._split(conversation))
         seq = seq if seq is not None else self.log.next_seq()
         self.log.write(ModelRequest(seq=seq, time=_now(), endpoint=self.kind, **fields))
+
+    def _split(self, conversation: Conversation) -> dict[str, Any]:
+        split = split_request(conversation, self.is_stub_tool, sorted(self.stub_tools), self.instructions, _tokens)
+        return {f.name: getattr(split, f.name) for f in dataclass_fields(split)}
 
 
 class _Server(ThreadingHTTPServer):

@@ -143,7 +143,7 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
         rows.append(
             {
                 "surface": s.surface,
-                "agent": s.agent,
+                "agent": s.client,
                 "mode": s.mode,
                 "scenario": s.scenario,
                 "runs": s.runs,
@@ -186,6 +186,11 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
                     "surface": r.surface,
                     "agent": f"{r.agent} {r.agent_version}" if r.agent_version else r.agent,
                     "mode": r.mode,
+                    "stub's shown first": r.first_shown.tools if r.first_shown else None,
+                    "stub's shown chars first": r.first_shown.chars if r.first_shown else None,
+                    "stub's deferred first": r.first_deferred.tools if r.first_deferred else None,
+                    "built-in first": r.first_builtin.tools if r.first_builtin else None,
+                    "built-in chars first": r.first_builtin.chars if r.first_builtin else None,
                     "tools first": r.first_tools,
                     "stub tools first": r.first_stub_tools,
                     "chars first": r.first_chars,

@@ -382,7 +382,7 @@ def _scores_table(bundle: ReportBundle) -> str:
         rows.append(
             [
                 _cell(s.surface, False),
-                _cell(s.agent, False),
+                _cell(s.client, False),
                 _cell(s.mode, False),
                 _cell(s.scenario, False),
                 _cell(s.runs, True),
@@ -410,6 +410,11 @@ def _shown_table(bundle: ReportBundle) -> str:
         *(
             _Column(name, True)
             for name in (
+                "stub's shown first",
+                "stub's shown chars first",
+                "stub's deferred first",
+                "built-in first",
+                "built-in chars first",
                 "tools first",
                 "stub tools first",
                 "chars first",
@@ -432,6 +437,11 @@ def _shown_table(bundle: ReportBundle) -> str:
             *(
                 _cell(v, True)
                 for v in (
+                    r.first_shown.tools if r.first_shown else None,
+                    r.first_shown.chars if r.first_shown else None,
+                    r.first_deferred.tools if r.first_deferred else None,
+                    r.first_builtin.tools if r.first_builtin else None,
+                    r.first_builtin.chars if r.first_builtin else None,
                     r.first_tools,
                     r.first_stub_tools,
                     r.first_chars,

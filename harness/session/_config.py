@@ -33,10 +33,12 @@ class AgentChoice:
     name: str
     agent: Agent
     mode: str
+    # The client's own tools stay beside the stub's (--builtins on).
+    builtins: bool = False
 
     @property
     def label(self) -> str:
-        return f"{self.name}-{self.mode}"
+        return f"{self.name}-{self.mode}" + ("-builtins" if self.builtins else "")
 
 
 def parse_agent_choice(text: str) -> tuple[str, str | None]:

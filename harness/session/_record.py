@@ -52,6 +52,7 @@ class RunSpec:
     stub_start: str = "spawn"
     model_endpoint: str | None = None
     agent_version: str | None = None
+    builtins: bool = False
     format: str = RUN_FORMAT
 
 

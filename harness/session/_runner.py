@@ -336,6 +336,7 @@ async def _run_one(
         stub_start="spawn" if forks is None else "fork",
         model_endpoint=str(config.model_endpoint) if config.model_endpoint is not None else None,
         agent_version=getattr(choice.agent, "version", None),
+        builtins=choice.builtins,
     )
     write_json_atomic(run.run_dir / "spec.json", asdict(spec))
     calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
@@ -361,6 +362,7 @@ async def _run_one(
             env=dict(os.environ),
             endpoint=AgentEndpoint(endpoint.url, endpoint.kind == "scripted") if endpoint is not None else None,
             keep_agent_files=config.keep_agent_files,
+            builtins=choice.builtins,
         )
         try:
             report = await choice.agent.run(ctx)

@@ -25,6 +25,7 @@ __all__ = [
     "Comparison",
     "ErrorGroup",
     "OutcomeFailure",
+    "PartSize",
     "RefusalGroup",
     "ShownRow",
     "Study",
@@ -111,13 +112,32 @@ class SurfaceScore:
     undelivered: list[UndeliveredGroup] = field(default_factory=list)
     errors: list[ErrorGroup] = field(default_factory=list)
     scenario: str = ""
+    agent_version: str | None = None
+    builtins: bool = False
 
     def label(self, several_scenarios: bool) -> str:
-        """The surface, with its mode unless full-list and its scenario when the study has several."""
+        """The surface, with its mode unless full-list (and its builtins when on) and its scenario when the
+        study has several."""
         notes = [self.mode] if self.mode != "full-list" else []
+        if self.builtins:
+            notes.append("builtins on")
         if several_scenarios:
             notes.append(self.scenario)
         return f"{self.surface} ({', '.join(notes)})" if notes else self.surface
+
+    @property
+    def client(self) -> str:
+        """The agent with its version, where the run recorded one."""
+        return f"{self.agent} {self.agent_version}" if self.agent_version else self.agent
+
+
+@dataclass(frozen=True)
+class PartSize:
+    """One part of a request's tools: how many, their chars and o200k tokens as the model reads them."""
+
+    tools: int
+    chars: int
+    tokens: int
 
 
 @dataclass(frozen=True)
@@ -143,6 +163,16 @@ class ShownRow:
     not_offered_calls: int
     api_input_tokens_first: int | None
     first_tool_names: list[str]
+    # The first and last request's tools apart: the stub's shown in full, the stub's deferred (by their
+    # names), the client's own shown; None for runs recorded before the split.
+    first_shown: PartSize | None = None
+    first_deferred: PartSize | None = None
+    first_builtin: PartSize | None = None
+    last_shown: PartSize | None = None
+    last_deferred: PartSize | None = None
+    last_builtin: PartSize | None = None
+    instructions_chars: int | None = None
+    builtins: bool = False
 
 
 @dataclass(frozen=True)
@@ -285,7 +315,16 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
             for (tool, reason, _), e in undelivered.items()
         ],
         errors=[ErrorGroup(status, error, runs) for (status, error), runs in errors.items()],
+        agent_version=first.agent_version,
+        builtins=first.builtins,
     )
+
+
+def _part(request: dict[str, Any], name: str) -> PartSize | None:
+    part = request.get(name)
+    if not isinstance(part, dict):
+        return None
+    return PartSize(len(part.get("tools") or []), int(part.get("chars") or 0), int(part.get("tokens") or 0))
 
 
 def _shown_row(records: Sequence[RunRecord]) -> ShownRow | None:
@@ -314,6 +353,14 @@ def _shown_row(records: Sequence[RunRecord]) -> ShownRow | None:
         not_offered_calls=int(data.get("not_offered_calls") or 0),
         api_input_tokens_first=first.get("input_tokens"),
         first_tool_names=list(first["tools"]),
+        first_shown=_part(first, "stub_shown"),
+        first_deferred=_part(first, "stub_deferred"),
+        first_builtin=_part(first, "builtin_shown"),
+        last_shown=_part(last, "stub_shown"),
+        last_deferred=_part(last, "stub_deferred"),
+        last_builtin=_part(last, "builtin_shown"),
+        instructions_chars=first.get("instructions_chars"),
+        builtins=spec.builtins,
     )
 
 
@@ -321,18 +368,25 @@ def score_study(records: Sequence[RunRecord]) -> Study:
     if not records:
         raise ToolsurfaceError("no finished runs to score")
     # Runs of different scenarios are different experiments (the seed's replays beside six-tasks): scored apart.
-    by_surface: dict[tuple[str, str, str, str], list[RunRecord]] = {}
+    # So are runs of different versions of one client, which may show the model something else.
+    by_surface: dict[tuple[str, str, str, str, str | None, bool], list[RunRecord]] = {}
     for record in records:
         spec = record.spec
-        by_surface.setdefault((spec.surface, spec.agent, spec.mode, spec.scenario), []).append(record)
+        key = (spec.surface, spec.agent, spec.mode, spec.scenario, spec.agent_version, spec.builtins)
+        by_surface.setdefault(key, []).append(record)
     surfaces = [_score_surface(group) for group in by_surface.values()]
     shown_rows = [row for group in by_surface.values() if (row := _shown_row(group)) is not None]
+
+    def key_of(score: SurfaceScore) -> tuple[str, str, str, str, str | None, bool]:
+        return score.surface, score.agent, score.mode, score.scenario, score.agent_version, score.builtins
+
     comparisons = []
     for n, a in enumerate(surfaces):
-        # Surfaces are compared under one agent, mode and scenario: the difference a surface makes.
-        for b in [b for b in surfaces[n + 1 :] if (b.agent, b.mode, b.scenario) == (a.agent, a.mode, a.scenario)]:
-            a_pass = [float(r.result.passed) for r in by_surface[(a.surface, a.agent, a.mode, a.scenario)]]
-            b_pass = [float(r.result.passed) for r in by_surface[(b.surface, b.agent, b.mode, b.scenario)]]
+        # Surfaces are compared under one client (agent and version), mode and scenario: the difference a
+        # surface makes.
+        for b in [b for b in surfaces[n + 1 :] if key_of(b)[1:] == key_of(a)[1:]]:
+            a_pass = [float(r.result.passed) for r in by_surface[key_of(a)]]
+            b_pass = [float(r.result.passed) for r in by_surface[key_of(b)]]
             for metric, va, vb in (
                 ("refused_per_run", [float(x) for x in a.refused_per_run], [float(x) for x in b.refused_per_run]),
                 ("pass_rate", a_pass, b_pass),
@@ -365,7 +419,9 @@ def score_study(records: Sequence[RunRecord]) -> Study:
             "undelivered": "a tool call in the agent's transcript that no stub log line answers (unknown tool, the"
             " agent's own argument check, a permission it lacks, its sandbox)",
             "shown": "the tools array of the agent's first model request and of its last (after every tool search):"
-            " compact JSON chars and o200k_base tokens, as the model endpoint received them",
+            " compact JSON chars and o200k_base tokens, as the model endpoint received them; apart, the stub's"
+            " tools shown in full, the stub's deferred (sent with defer_loading and not yet referenced by a search,"
+            " or only named; counted by their names), and the client's own shown",
         },
         shown=shown_rows,
     )
@@ -382,19 +438,27 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
+def _size(part: PartSize | None) -> str:
+    return "-" if part is None else f"{part.tools} · {part.chars:,} · {part.tokens:,}"
+
+
 def shown_markdown(rows: Sequence[ShownRow]) -> str:
+    """Per surface, client (agent and version) and mode: the first request's and the last's tools apart (tools ·
+    chars · o200k tokens), the whole tools array as sent, the system prompt, the searches."""
     lines = [
-        "| Surface | Agent | Mode | Tools (stub's) first | Chars first | Tokens first | Tools (stub's) last |"
-        " Chars last | Tokens last | System prompt chars | Searches | API input tokens, first request |",
+        "| Surface | Agent | Mode | Stub's shown, first | Stub's deferred, first | Built-in, first |"
+        " Stub's shown, last | Tools array first (stub's) | Chars | System prompt chars | Searches |"
+        " API input tokens, first request |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         agent = f"{r.agent} {r.agent_version}" if r.agent_version else r.agent
+        mode = f"{r.mode}, builtins on" if r.builtins else r.mode
         api = f"{r.api_input_tokens_first:,}" if r.api_input_tokens_first is not None else "-"
         lines.append(
-            f"| {r.surface} | {agent} | {r.mode} | {r.first_tools} ({r.first_stub_tools}) | {r.first_chars:,} |"
-            f" {r.first_tokens:,} | {r.last_tools} ({r.last_stub_tools}) | {r.last_chars:,} | {r.last_tokens:,} |"
-            f" {r.system_chars:,} | {r.searches} | {api} |"
+            f"| {r.surface} | {agent} | {mode} | {_size(r.first_shown)} | {_size(r.first_deferred)} |"
+            f" {_size(r.first_builtin)} | {_size(r.last_shown)} | {r.first_tools} ({r.first_stub_tools}) |"
+            f" {r.first_chars:,} | {r.system_chars:,} | {r.searches} | {api} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -402,6 +466,8 @@ def shown_markdown(rows: Sequence[ShownRow]) -> str:
 def study_markdown(study: Study) -> str:
     """The seed's table: runs, calls per run, refused calls per run, what was refused, outcome failures."""
     agents = sorted({s.agent for s in study.surfaces})
+    # Two versions of one agent are two clients, named by version.
+    clients = {s.client for s in study.surfaces} if len({s.client for s in study.surfaces}) > len(agents) else set()
     several_scenarios = len({s.scenario for s in study.surfaces}) > 1
     lines = [
         f"Scenario {study.scenario}, agent {study.agent}",
@@ -420,7 +486,9 @@ def study_markdown(study: Study) -> str:
         errors = "; ".join(f"{e.status}: {_cell(e.error)[:200]} ({e.runs} of {s.runs} runs)" for e in s.errors)
         status = ", ".join(f"{name} {count}" for name, count in s.statuses.items())
         surface = s.label(several_scenarios)
-        if len(agents) > 1:
+        if len(clients) > 1:
+            surface = f"{surface}, {s.client}"
+        elif len(agents) > 1:
             surface = f"{surface}, {s.agent}"
         per_run = ", ".join(map(str, s.undelivered_per_run))
         lines.append(
@@ -431,7 +499,8 @@ def study_markdown(study: Study) -> str:
     if study.shown:
         lines += [
             "",
-            "What the model was shown (the tools array of the first request, and of the last, after every search):",
+            "What the model was shown (the first request, and the last, after every search; tools · chars · o200k"
+            " tokens):",
             "",
         ]
         lines += [shown_markdown(study.shown).rstrip("\n")]

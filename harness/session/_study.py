@@ -3,7 +3,7 @@ every finished run under its folder, and write study.json. The CLI only parses a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,9 +42,15 @@ class StudyOutcome:
 
 
 def agent_choices(
-    names: Sequence[str], *, mode: str | None = None, model: str | None = None, **options: str | None
+    names: Sequence[str],
+    *,
+    mode: str | None = None,
+    model: str | None = None,
+    builtins: bool = False,
+    **options: str | None,
 ) -> list[AgentChoice]:
-    """`NAME` or `NAME:MODE` per agent; an agent without a mode gets `mode`, else its first."""
+    """`NAME` or `NAME:MODE` per agent; an agent without a mode gets `mode`, else its first (its default). An
+    old name of a mode (codex's `full-list`) is the mode it became."""
     from harness.agents import make_agent
     from harness.session._config import parse_agent_choice
 
@@ -52,7 +58,9 @@ def agent_choices(
     for text in names:
         name, own_mode = parse_agent_choice(text)
         agent = make_agent(name, model=model, **options)
-        choices.append(AgentChoice(name, agent, own_mode or mode or agent.modes[0]))
+        chosen = own_mode or mode or agent.modes[0]
+        aliases: Mapping[str, str] = getattr(agent, "mode_aliases", {})
+        choices.append(AgentChoice(name, agent, aliases.get(chosen, chosen), builtins))
     return choices
 
 

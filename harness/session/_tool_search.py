@@ -21,13 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import anyio
-
 from harness.agents.base import SERVER_NAME, AgentEndpoint, AgentUnavailable, RunContext, ServerCommand
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.errors import ToolsurfaceError
 from harness.scenario import Step
-from harness.session._runner import _first_cause, _surface_spec
+from harness.session._at_once import run_at_once
+from harness.session._runner import _surface_spec
 
 __all__ = [
     "SEARCH_CLIENT",
@@ -344,33 +343,14 @@ def observe_tool_search(
     agent = tool_search_client()
     served = [_surface_spec(spec) for spec in specs]
     names = [resolve(spec).name for spec in served]
-    runs: dict[int, ToolSearchRun] = {}
+    unique = len(set(names)) == len(names)
 
-    async def main(root: Path) -> None:
-        limiter = anyio.CapacityLimiter(max(1, jobs))
+    async def one(n: int, root: Path) -> ToolSearchRun:
+        run_dir = root / run_folder_name(names[n]) if unique else root / str(n)
+        return await _one(agent, served[n], names[n], searches, run_dir, timeout)
 
-        async def one(n: int) -> None:
-            async with limiter:
-                run_dir = root / run_folder_name(names[n]) if len(set(names)) == len(names) else root / str(n)
-                runs[n] = await _one(agent, served[n], names[n], searches, run_dir, timeout)
-
-        async with anyio.create_task_group() as group:
-            for n in range(len(served)):
-                group.start_soon(one, n)
-
-    def run(root: Path) -> None:
-        try:
-            anyio.run(main, root)
-        except BaseExceptionGroup as group:
-            raise _first_cause(group) from None
-
-    if out is not None:
-        run(Path(os.path.abspath(out)))
-    else:
-        with tempfile.TemporaryDirectory(prefix="toolsurface-tool-search-") as root:
-            run(Path(root))
-        runs = {n: _forget_dir(r) for n, r in runs.items()}
-    return [runs[n] for n in range(len(served))]
+    runs = run_at_once(len(served), one, jobs=jobs, out=out, prefix="toolsurface-tool-search-")
+    return runs if out is not None else [_forget_dir(r) for r in runs]
 
 
 def _listed(calls: Path) -> bool:

@@ -1,0 +1,47 @@
+"""What one client shows its model of a surface: a row per surface, client, version and mode."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["ClientRow", "Part"]
+
+
+@dataclass(frozen=True)
+class Part:
+    """Tools of one part of the first request: how many, their chars and o200k tokens as the model reads them
+    (a deferred tool by its name)."""
+
+    tools: int = 0
+    chars: int = 0
+    tokens: int = 0
+
+
+@dataclass(frozen=True)
+class ClientRow:
+    """The first model request of one short session of `client` (at `version`, in `mode`) on `surface`.
+
+    `status`: ok, `not installed`, or the error that ended the session. `server_share`: the server's part of
+    what the model reads in the first request (its tools shown in full, its deferred tools' names, its
+    instructions), as a fraction of all of it (every tool shown, every name, the system prompt, the messages).
+    `instructions_chars`: None when the server has no instructions; else the chars of them the client put
+    where the model reads them (0: none). `protocol`: the MCP version the client negotiated with the stub,
+    where the stub's call log says.
+    """
+
+    surface: str
+    client: str
+    version: str | None
+    mode: str
+    builtins: bool
+    status: str
+    protocol: str | None = None
+    shown: Part | None = None
+    deferred: Part | None = None
+    builtin: Part | None = None
+    system_chars: int | None = None
+    instructions_chars: int | None = None
+    server_share: float | None = None
+    searches: int | None = None
+    duration_s: float | None = None
+    path: str | None = None

@@ -1,0 +1,275 @@
+"""`toolsurface agents` (the agent CLIs on PATH, their versions and modes) and `toolsurface clients` (what a
+surface costs in each: one short scripted session per client, version and mode), with the real CLIs from npm
+at the versions their adapters are tested with."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from harness.agents.base import AgentEndpoint, RunContext, ServerCommand
+from harness.agents.claude import ClaudeAgent
+from harness.clients._observe import _protocol
+from harness.endpoint import ModelEndpoint, read_model_requests
+from harness.scenario import Step
+from tests.conftest import ROOT, Run, run_cli
+from tests.fixtures.servers.instructed import INSTRUCTIONS
+from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
+from tests.readme import readme_table
+
+PINNED, NEWEST = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
+EVERY_ROW = {
+    ("claude", PINNED, "on-demand"),
+    ("claude", PINNED, "full-list"),
+    ("claude", NEWEST, "on-demand"),
+    ("claude", NEWEST, "full-list"),
+    ("codex", "0.171.0", "default"),
+    ("codex", "0.171.0", "direct"),
+    ("gemini", "0.61.0", "default"),
+}
+INSTRUCTED = Path(__file__).resolve().parent / "fixtures" / "servers" / "instructed.py"
+
+
+@pytest.fixture(scope="session")
+def pinned() -> Path:
+    return agent_clis_dir()
+
+
+@pytest.fixture(scope="session")
+def newest() -> Path:
+    return agent_cli_dir("claude", NEWEST)
+
+
+def env_with(home: Path, *dirs: Path) -> dict[str, str]:
+    """Only `dirs` hold agent CLIs on this PATH; the system's directories give node and sh."""
+    home.mkdir(parents=True, exist_ok=True)
+    system = [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
+    return {"PATH": os.pathsep.join([*map(str, dirs), *system]), "HOME": str(home)}
+
+
+def rows(done: Run) -> list[dict[str, Any]]:
+    assert done.returncode == 0, done.stderr
+    data = done.json()
+    assert data["format"] == "toolsurface-clients/1"
+    return list(data["rows"])
+
+
+def one_line_error(done: Run, *words: str) -> None:
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("toolsurface: ") and all(word in line for word in words), line
+
+
+@pytest.fixture(scope="module")
+def both_surfaces(pinned: Path, newest: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """`clients v2 before-v2` with every tested client on PATH (both Claude Code versions)."""
+    base = tmp_path_factory.mktemp("clients")
+    done = run_cli(
+        "clients", "v2", "before-v2", "--format", "json", "--out", str(base / "sessions"),
+        env=env_with(base / "home", pinned, newest), cwd=base, timeout=900,
+    )  # fmt: skip
+    return rows(done)
+
+
+# -- agents ------------------------------------------------------------------------------------------------
+
+
+def test_agents_lists_every_cli_on_path_with_its_version_support_and_modes(
+    pinned: Path, newest: Path, tmp_path: Path
+) -> None:
+    done = run_cli("agents", "--format", "json", env=env_with(tmp_path / "home", pinned, newest))
+    assert done.returncode == 0, done.stderr
+    found = {(r["name"], r["version"]): r for r in done.json()}
+    assert set(found) == {("claude", PINNED), ("claude", NEWEST), ("codex", "0.171.0"), ("gemini", "0.61.0")}
+    assert all(r["supported"] and r["tested"] for r in found.values())
+    assert found[("claude", NEWEST)]["modes"] == ["on-demand", "full-list"]
+    assert found[("claude", NEWEST)]["search_modes"] == ["on-demand"]
+    assert found[("codex", "0.171.0")]["modes"] == ["default", "direct"]
+    assert found[("gemini", "0.61.0")]["modes"] == ["default"]
+
+
+def test_agents_says_which_cli_is_missing_and_which_is_too_old(tmp_path: Path) -> None:
+    old = agent_clis_dir(OLD_CLAUDE, "claude-old")
+    done = run_cli("agents", "--format", "json", env=env_with(tmp_path / "home", old))
+    assert done.returncode == 0, done.stderr
+    found = {r["name"]: r for r in done.json()}
+    assert found["claude"]["version"] == "2.0.0" and not found["claude"]["supported"]
+    assert "too old" in found["claude"]["problem"] and PINNED in found["claude"]["problem"]
+    assert found["codex"]["path"] is None and "not found on PATH" in found["codex"]["problem"]
+    table = run_cli("agents", env=env_with(tmp_path / "home", old))
+    assert table.returncode == 0 and "2.0.0" in table.stdout
+
+
+# -- clients -----------------------------------------------------------------------------------------------
+
+
+def test_clients_gives_a_row_per_surface_installed_client_version_and_mode(both_surfaces: list[dict[str, Any]]) -> None:
+    for surface in ("v2", "before-v2"):
+        found = {(r["client"], r["version"], r["mode"]) for r in both_surfaces if r["surface"] == surface}
+        assert found == EVERY_ROW, surface
+    assert all(r["status"] == "ok" for r in both_surfaces), [r["status"] for r in both_surfaces]
+
+
+@pytest.mark.parametrize(("surface", "tools"), [("v2", 8), ("before-v2", 27)])
+def test_each_mode_shows_defers_or_surrounds_the_stubs_tools_as_the_client_does(
+    both_surfaces: list[dict[str, Any]], surface: str, tools: int
+) -> None:
+    row = {(r["client"], r["version"], r["mode"]): r for r in both_surfaces if r["surface"] == surface}
+    for version in (PINNED, NEWEST):
+        on_demand, full_list = row[("claude", version, "on-demand")], row[("claude", version, "full-list")]
+        assert (on_demand["shown"]["tools"], on_demand["deferred"]["tools"]) == (0, tools)
+        assert on_demand["builtin"]["tools"] == 1 and on_demand["searches"] == 1  # ToolSearch, searched once
+        assert (full_list["shown"]["tools"], full_list["deferred"]["tools"], full_list["builtin"]["tools"]) == (
+            tools,
+            0,
+            0,
+        )
+        assert full_list["searches"] == 0
+        # A deferred tool costs the model its name: far less than its definition.
+        assert on_demand["deferred"]["chars"] < full_list["shown"]["chars"] / 10
+        assert on_demand["server_share"] < full_list["server_share"]
+    # codex as shipped defers the stub's tools behind code mode; direct puts them before the model.
+    default, direct = row[("codex", "0.171.0", "default")], row[("codex", "0.171.0", "direct")]
+    assert (default["shown"]["tools"], default["deferred"]["tools"]) == (0, tools)
+    assert (direct["shown"]["tools"], direct["deferred"]["tools"]) == (tools, 0)
+    assert default["builtin"]["tools"] > 0 and direct["builtin"]["tools"] > 0
+    gemini = row[("gemini", "0.61.0", "default")]
+    assert (gemini["shown"]["tools"], gemini["deferred"]["tools"], gemini["builtin"]["tools"]) == (tools, 0, 0)
+    assert all(r["system_chars"] > 1000 and r["instructions_chars"] is None for r in row.values())
+
+
+def test_the_readme_shows_the_clients_table_as_the_command_prints_it(both_surfaces: list[dict[str, Any]]) -> None:
+    table = readme_table("| Surface | Client | Mode | Protocol |")
+    printed = {(r["surface"], f"{r['client']} {r['version']}", r["mode"]): r for r in both_surfaces}
+    assert {(r["Surface"], r["Client"], r["Mode"]) for r in table} == set(printed)
+    for cells in table:
+        row = printed[(cells["Surface"], cells["Client"], cells["Mode"])]
+        for column, part in (("Stub's shown", "shown"), ("Stub's deferred", "deferred"), ("Built-in", "builtin")):
+            p = row[part]
+            assert cells[column] == f"{p['tools']} · {p['chars']:,} · {p['tokens']:,}", (cells, column)
+
+
+def test_markdown_prints_the_parts_apart_with_what_the_cells_hold(pinned: Path, tmp_path: Path) -> None:
+    done = run_cli(
+        "clients", "v2", "--client", "gemini", "--format", "markdown", env=env_with(tmp_path / "home", pinned),
+        cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "tools · chars · o200k tokens" in done.stdout
+    [line] = [line for line in done.stdout.splitlines() if line.startswith("| v2 |")]
+    assert line.startswith("| v2 | gemini 0.61.0 | default | ") and line.endswith("| ok |")
+    csv = run_cli(
+        "clients", "v2", "--client", "gemini", "--format", "csv", env=env_with(tmp_path / "home", pinned),
+        cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    header, row = csv.stdout.splitlines()
+    assert header.startswith("surface,client,version,mode,builtins,protocol,shown_tools")
+    assert row.startswith("v2,gemini,0.61.0,default,False,")
+
+
+def test_a_missing_client_is_a_row_that_says_so(newest: Path, tmp_path: Path) -> None:
+    done = run_cli(
+        "clients", "v2", "--format", "json", env=env_with(tmp_path / "home", newest), cwd=tmp_path, timeout=300
+    )
+    found = {(r["client"], r["mode"]): r["status"] for r in rows(done)}
+    assert found == {
+        ("claude", "on-demand"): "ok",
+        ("claude", "full-list"): "ok",
+        ("codex", "-"): "not installed",
+        ("gemini", "-"): "not installed",
+    }
+
+
+def test_a_named_client_that_is_missing_is_one_line(newest: Path, tmp_path: Path) -> None:
+    done = run_cli("clients", "v2", "--client", "gemini", env=env_with(tmp_path / "home", newest), cwd=tmp_path)
+    one_line_error(done, "gemini: not found on PATH", "npm install -g @google/gemini-cli")
+
+
+def test_a_named_client_too_old_is_one_line(tmp_path: Path) -> None:
+    old = agent_clis_dir(OLD_CLAUDE, "claude-old")
+    done = run_cli("clients", "v2", "--client", "claude", env=env_with(tmp_path / "home", old), cwd=tmp_path)
+    one_line_error(done, "claude: version 2.0.0 is too old", f"claude {PINNED} or newer is needed")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("clients", "v2", "--client", "claude:fast"), ("no mode 'fast'", "on-demand, full-list")),
+        (("clients", "v2", "--client", "cursor"), ("--client 'cursor'", "claude, codex, gemini")),
+        (("clients", "v2", "--builtins", "maybe"), ("'maybe' is not one of 'off', 'on'",)),
+        (("clients", "no-such-surface", "--client", "claude"), ("no-such-surface",)),
+        (("session", "run", "--agent", "codex:fast", "--surface", "v2"), ("no mode 'fast'", "default, direct")),
+        (("session", "run", "--agent", "claude", "--surface", "v2", "--builtins", "all"), ("'all' is not one of",)),
+    ],
+)
+def test_bad_input_is_one_line(pinned: Path, tmp_path: Path, args: tuple[str, ...], words: tuple[str, ...]) -> None:
+    out = ("--out", str(tmp_path / "o")) if args[0] == "session" else ()
+    done = run_cli(*args, *out, env=env_with(tmp_path / "home", pinned), cwd=tmp_path)
+    one_line_error(done, *words)
+    assert not (tmp_path / "o" / "runs").exists()
+
+
+def test_builtins_on_keeps_the_clients_own_tools_beside_the_stubs(pinned: Path, tmp_path: Path) -> None:
+    env = env_with(tmp_path / "home", pinned)
+    found = {}
+    for builtins in ("off", "on"):
+        done = run_cli(
+            "clients", "v2", "--client", "claude:full-list", "--client", "codex:direct", "--builtins", builtins,
+            "--format", "json", env=env, cwd=tmp_path, timeout=600,
+        )  # fmt: skip
+        found[builtins] = {r["client"]: r for r in rows(done)}
+    assert found["off"]["claude"]["builtin"]["tools"] == 0 < found["on"]["claude"]["builtin"]["tools"]
+    assert found["off"]["codex"]["builtin"]["chars"] < found["on"]["codex"]["builtin"]["chars"]
+    assert all(r["shown"]["tools"] == 8 and r["builtins"] == (b == "on") for b in found for r in found[b].values())
+
+
+def test_a_snapshot_file_is_served_for_listing_only(newest: Path, tmp_path: Path) -> None:
+    snapshot = tmp_path / "tools.json"
+    assert run_cli("snapshot", "v2", "-o", str(snapshot)).returncode == 0
+    done = run_cli(
+        "clients", str(snapshot), "--client", "claude:full-list", "--format", "json",
+        env=env_with(tmp_path / "home", newest), cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    [row] = rows(done)
+    assert row["status"] == "ok" and row["shown"]["tools"] == 8 and row["version"] == NEWEST
+
+
+def test_the_protocol_is_read_from_the_stubs_call_log_where_it_names_one(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    log.write_text('{"seq": 1, "method": "initialize"}\n{"seq": 2, "protocol": "2026-07-28"}\n', encoding="utf-8")
+    assert _protocol(log) == "2026-07-28"
+    log.write_text('{"seq": 1, "method": "initialize"}\n', encoding="utf-8")
+    assert _protocol(log) is None and _protocol(tmp_path / "none.jsonl") is None
+
+
+@pytest.mark.parametrize("version", [PINNED, NEWEST])
+def test_the_server_instructions_claude_puts_before_its_model_are_found_and_counted(
+    pinned: Path, newest: Path, tmp_path: Path, version: str
+) -> None:
+    env = env_with(tmp_path / "home", pinned if version == PINNED else newest)
+    agent = ClaudeAgent()
+    agent.check_available(env, "scripted")
+    assert agent.version == version
+    steps = [Step(0, {"say": "Done."})]
+    log = tmp_path / "model-requests.jsonl"
+    prompt = "Read the note called welcome."
+    server = ServerCommand(command=sys.executable, args=[str(INSTRUCTED)], cwd=str(ROOT))
+
+    async def run() -> None:
+        with ModelEndpoint(log, steps=steps, prompt=prompt, instructions=INSTRUCTIONS) as endpoint:
+            ctx = RunContext(
+                prompt=prompt, server=server, workdir=tmp_path / "work", run_dir=tmp_path / "run", timeout=120,
+                mode="full-list", max_turns=3, env=env, endpoint=AgentEndpoint(endpoint.url, scripted=True),
+            )  # fmt: skip
+            report = await agent.run(ctx)
+            assert report.status == "ok", report.error
+
+    anyio.run(run)
+    [first, *_] = [r for r in read_model_requests(log) if r.purpose == "turn"]
+    assert first.stub_shown is not None and first.stub_shown.tools == ["mcp__stub__note_get"]
+    assert first.instructions_chars == len(INSTRUCTIONS)
