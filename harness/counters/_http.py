@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -88,8 +89,9 @@ def send_count(
     *,
     sleep: Callable[[float], None] = time.sleep,
     tries: int = MAX_TRIES,
+    stop: threading.Event | None = None,
 ) -> Counted:
-    """The provider's count for one request body."""
+    """The provider's count for one request body; `stop` set (another request failed) ends its retries."""
     data = json.dumps(body, ensure_ascii=False).encode("utf-8")
     headers = {
         **provider.headers(key),
@@ -107,7 +109,7 @@ def send_count(
         except urllib.error.HTTPError as error:
             status, raw, retry_after = error.code, error.read(), error.headers.get("retry-after")
             error.close()
-            if status in RETRIED and attempt + 1 < tries:
+            if status in RETRIED and attempt + 1 < tries and not (stop is not None and stop.is_set()):
                 sleep(_wait(retry_after, attempt))
                 continue
             raise _refusal(who, provider, status, raw, key, tries) from None

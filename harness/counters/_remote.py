@@ -3,6 +3,7 @@ needs that is not cached yet, a few at a time."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
@@ -93,9 +94,12 @@ class RemoteCounter:
 
     def _send(self, missing: dict[str, Any]) -> dict[str, CachedCount]:
         got: dict[str, CachedCount] = {}
+        stop = threading.Event()
         with ThreadPoolExecutor(max_workers=min(self._jobs, len(missing))) as pool:
             futures: dict[Future[Any], str] = {
-                pool.submit(send_count, self.id, self.provider, self.url, self._key, body, sleep=self._sleep): digest
+                pool.submit(
+                    send_count, self.id, self.provider, self.url, self._key, body, sleep=self._sleep, stop=stop
+                ): digest
                 for digest, body in missing.items()
             }
             try:
@@ -106,6 +110,7 @@ class RemoteCounter:
                     got[digest] = CachedCount(counted.tokens, counted.scripted)
                     self._cache.put(self.provider.family, self.model, digest, self.url, got[digest])
             except BaseException:
+                stop.set()
                 for pending in futures:
                     pending.cancel()
                 raise

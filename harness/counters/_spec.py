@@ -96,7 +96,28 @@ def parse_count_urls(given: Iterable[str]) -> dict[str, str]:
             raise CountingError(
                 f"--count-url {item}: {family} has no counting URL; give one for {', '.join(KEYED_FAMILIES)}"
             )
-        if not re.match(r"https?://[^/?#]+", url):
-            raise CountingError(f"--count-url {family}=URL: expected an http:// or https:// URL, got {url!r}")
-        urls[family] = url
+        urls[family] = _checked_url(family, url)
     return urls
+
+
+def _checked_url(family: str, url: str) -> str:
+    """An http(s) URL with no credentials, query or fragment: a key goes in its variable, never in a URL that
+    might be shown or kept (an error here shows the URL without them)."""
+    from urllib.parse import urlsplit
+
+    from harness.counters._cache import shown_url
+
+    which = "" if family == "*" else f"{family}="
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (a port that is not a number raises here)
+    except ValueError:
+        raise CountingError(f"--count-url {which}URL: not a URL") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise CountingError(f"--count-url {which}URL: expected an http:// or https:// URL, got {shown_url(url)!r}")
+    if parts.username is not None or parts.password is not None or parts.query or parts.fragment:
+        raise CountingError(
+            f"--count-url {which}URL: give {shown_url(url)} without credentials or a query string; the key goes in"
+            " its variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY)"
+        )
+    return url
