@@ -296,6 +296,7 @@ def test_a_configured_target_counts_with_its_own_counters(tmp_path: Path) -> Non
     )
     shown = run_cli("config", "--format", "json", cwd=tmp_path, env=_env(tmp_path))
     assert shown.json()["targets"][0]["tokens"] == ["harmony", "o200k"]
+    assert "  tokens: harmony, o200k" in run_cli("config", cwd=tmp_path, env=_env(tmp_path)).stdout.splitlines()
 
 
 def test_a_configured_counter_that_does_not_exist_names_the_key(tmp_path: Path) -> None:
