@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from harness.analyze._diff_model import (
@@ -18,7 +19,7 @@ from harness.analyze._diff_model import (
     worst,
 )
 from harness.analyze._schema_compare import _compare_schemas
-from harness.measure import count_tokens
+from harness.measure import ListCounter, count_tokens, is_o200k
 from harness.measure._measure import Measurable, compact_json
 
 __all__ = ["diff_surfaces", "diff_tools"]
@@ -122,9 +123,13 @@ def diff_tools(
     a: str = "A",
     b: str = "B",
     tokens: bool = True,
+    counters: Sequence[ListCounter] = (),
 ) -> SurfaceDiff:
     """Compare two tools arrays in wire form. Tools are matched by name; their order in the output is A's,
-    then the added ones in B's order. Sizes follow the counting rule of `measure` (compact JSON)."""
+    then the added ones in B's order. Sizes follow the counting rule of `measure` (compact JSON); with
+    `counters`, tokens are the first one's and every counter's whole-list figures are kept side by side."""
+    if counters and not all(is_o200k(c) for c in counters):
+        return _counted(diff_tools(before, after, a=a, b=b, tokens=True), before, after, counters)
     old, new = _by_name(before), _by_name(after)
     tools: list[ToolDiff] = []
     unchanged: list[str] = []
@@ -160,11 +165,48 @@ def diff_tools(
     )
 
 
+def _counted(
+    d: SurfaceDiff,
+    before: Sequence[Mapping[str, Any]],
+    after: Sequence[Mapping[str, Any]],
+    counters: Sequence[ListCounter],
+) -> SurfaceDiff:
+    """The diff with each counter's whole-list tokens, and the first counter's in place of o200k's (per tool:
+    the request with that tool alone, minus the framing)."""
+    assert d.tokens is not None
+    o200k = d.tokens
+    old, new = _by_name(before), _by_name(after)
+    counts: list[tuple[str, Size]] = []
+    first = counters[0]
+    for counter in counters:
+        if is_o200k(counter):
+            counts.append((counter.name, o200k))
+            continue
+        lists: list[Sequence[Mapping[str, Any]]] = [[], list(before), list(after)]
+        if counter is first:
+            lists += [[old[t.name]] if t.name in old else [] for t in d.tools]
+            lists += [[new[t.name]] if t.name in new else [] for t in d.tools]
+        n = counter.count_requests([[dict(tool) for tool in tools] for tools in lists])
+        framing = n[0]
+        counts.append((counter.name, Size(n[1] - framing, n[2] - framing)))
+        if counter is first:
+            k = len(d.tools)
+            tools = [replace(t, tokens=Size(n[3 + i] - framing, n[3 + k + i] - framing)) for i, t in enumerate(d.tools)]
+            d = replace(d, tools=tools, tokens=counts[-1][1])
+    return replace(d, counts=counts, encoding=counts[0][0])
+
+
 def diff_surfaces(
-    a: Measurable, b: Measurable, *, a_label: str | None = None, b_label: str | None = None, tokens: bool = True
+    a: Measurable,
+    b: Measurable,
+    *,
+    a_label: str | None = None,
+    b_label: str | None = None,
+    tokens: bool = True,
+    counters: Sequence[ListCounter] = (),
 ) -> SurfaceDiff:
     """Compare two surfaces (definitions are built and listed through a client; snapshots are read as recorded)."""
     from harness.measure import listed
 
     old, new = (wire.tools for wire in listed([a, b]))
-    return diff_tools(old, new, a=a_label or a.name, b=b_label or b.name, tokens=tokens)
+    return diff_tools(old, new, a=a_label or a.name, b=b_label or b.name, tokens=tokens, counters=counters)

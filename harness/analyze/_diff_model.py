@@ -170,6 +170,9 @@ class SurfaceDiff:
     order_changed: bool
     encoding: str = ENCODING_NAME
     unchanged_tools: list[str] = field(default_factory=list)
+    # Every counter's tokens for the whole list, when counters other than o200k were asked for (`tokens` and
+    # `encoding` then are the first one's).
+    counts: list[tuple[str, Size]] = field(default_factory=list)
 
     @property
     def added(self) -> list[ToolDiff]:
@@ -215,4 +218,5 @@ class SurfaceDiff:
             },
             "order_changed": self.order_changed,
             "tools": [t.to_json() for t in self.tools],
+            **({"counts": [{"counter": c, **s.to_json()} for c, s in self.counts]} if self.counts else {}),
         }

@@ -140,6 +140,7 @@ def _headline(d: SurfaceDiff) -> str:
     counts = [c for c in counts if not c.startswith("0 ")] or ["none changed"]
     order = "; tools reordered" if d.order_changed else ""
     tokens = f", {_size(d.tokens, ' tokens')} ({d.encoding})" if d.tokens else ""
+    tokens += "".join(f", {_size(size, ' tokens')} ({counter})" for counter, size in d.counts[1:])
     return f"{d.tools_before} → {d.tools_after} tools ({', '.join(counts)}{order}); {_size(d.chars, ' chars')}{tokens}"
 
 

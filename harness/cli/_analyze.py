@@ -18,6 +18,7 @@ from harness.cli._base import (
     _step_summary,
     main,
 )
+from harness.cli._counters import _counter_options, _counters
 
 if TYPE_CHECKING:
     from harness.analyze import SearchObserver
@@ -155,8 +156,16 @@ def roundtrip_command(
 )
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+@_counter_options
 def diff_command(
-    a: str | None, b: str | None, fail_on: str | None, fmt: str, config_path: Path | None, target_names: tuple[str, ...]
+    a: str | None,
+    b: str | None,
+    fail_on: str | None,
+    fmt: str,
+    config_path: Path | None,
+    target_names: tuple[str, ...],
+    tokens: str | None,
+    count_urls: tuple[str, ...],
 ) -> None:
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
 
@@ -168,19 +177,22 @@ def diff_command(
     if a is not None and b is not None:
         if config_path is not None or target_names:
             raise click.UsageError("--config and --target compare the configured targets; give no A and B")
-        diffs = [diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b)]
+        counters = _counters(tokens, count_urls)
+        diffs = [diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b, counters=counters)]
         configured = False
     elif a is not None:
         raise click.UsageError("give A and B, or neither to compare each configured target with its snapshot")
     else:
-        diffs = _configured_diffs(config_path, target_names)
+        diffs = _configured_diffs(config_path, target_names, tokens, count_urls)
         configured = True
     _render_diffs(diffs, fmt, fail_on, configured)
     if any(d.fails(fail_on) for d in diffs):
         raise SystemExit(1)
 
 
-def _configured_diffs(config_path: Path | None, target_names: tuple[str, ...]) -> list[Any]:
+def _configured_diffs(
+    config_path: Path | None, target_names: tuple[str, ...], tokens: str | None = None, count_urls: tuple[str, ...] = ()
+) -> list[Any]:
     from harness.analyze import diff_surfaces
     from harness.config import ConfigError, list_target, read_config, shown_path
     from harness.errors import ToolsurfaceError
@@ -204,6 +216,9 @@ def _configured_diffs(config_path: Path | None, target_names: tuple[str, ...]) -
             raise ConfigError(
                 config.path, config.table or "(top level)", "no target has a snapshot to compare with (snapshot = FILE)"
             )
+    counters = {
+        t.name: _counters(tokens or (",".join(t.tokens) if t.tokens else None), count_urls, one=False) for t in targets
+    }
     diffs = []
     for target in targets:
         assert target.snapshot is not None
@@ -217,7 +232,15 @@ def _configured_diffs(config_path: Path | None, target_names: tuple[str, ...]) -
         if listed.live:
             skip_final_collection()
         before = resolve(str(target.snapshot))
-        diffs.append(diff_surfaces(before, listed.item, a_label=shown_path(target.snapshot), b_label=target.name))
+        diffs.append(
+            diff_surfaces(
+                before,
+                listed.item,
+                a_label=shown_path(target.snapshot),
+                b_label=target.name,
+                counters=counters[target.name],
+            )
+        )
     return diffs
 
 

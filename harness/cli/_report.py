@@ -10,6 +10,7 @@ from harness.cli._base import (
     _out,
     main,
 )
+from harness.cli._counters import _counter_options, _counters
 
 
 @main.command("report")
@@ -19,6 +20,7 @@ from harness.cli._base import (
 @click.option("--surface", "surfaces", multiple=True, help="Surfaces to measure (default: the bundled four).")
 @click.option("--queries", type=click.Path(dir_okay=False, path_type=Path), help="Findability queries (JSON).")
 @click.option("--task", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task (JSON).")
+@_counter_options
 def report_command(
     runs: tuple[Path, ...],
     out: Path,
@@ -26,9 +28,20 @@ def report_command(
     surfaces: tuple[str, ...],
     queries: Path | None,
     task: Path | None,
+    tokens: str | None,
+    count_urls: tuple[str, ...],
 ) -> None:
     """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs."""
     from harness.report import build_report
 
-    report = build_report(list(runs), out, surfaces=surfaces or None, html_page=html_page, queries=queries, task=task)
+    counters = _counters(tokens, count_urls)
+    report = build_report(
+        list(runs),
+        out,
+        surfaces=surfaces or None,
+        html_page=html_page,
+        queries=queries,
+        task=task,
+        counters=counters,
+    )
     _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))

@@ -19,6 +19,7 @@ from harness.cli._base import (
     _write_outputs,
     main,
 )
+from harness.cli._counters import _counter_options, _counters
 from harness.errors import ToolsurfaceError
 
 
@@ -72,25 +73,35 @@ def list_command(fmt: str) -> None:
 @click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
-def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_growth: bool, out: Path | None) -> None:
+@_counter_options
+def measure_command(
+    surfaces: tuple[str, ...],
+    fmt: str,
+    per_tool: bool,
+    no_growth: bool,
+    out: Path | None,
+    tokens: str | None,
+    count_urls: tuple[str, ...],
+) -> None:
     """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces)."""
     from harness.measure import _render as render
     from harness.measure import measure
     from harness.surface import BUNDLED_ORDER, resolve_all
 
+    counters = _counters(tokens, count_urls)
     items = resolve_all(surfaces or BUNDLED_ORDER)
-    result = measure(items, growth=not no_growth)
+    result = measure(items, growth=not no_growth, counters=counters)
     if out is not None:
-        written = _write_outputs(
-            out,
-            {
-                "measure.json": render.measure_json(result),
-                "measure.csv": render.measure_csv(result),
-                "measure.md": render.measure_markdown(result, per_tool=True),
-                "per_tool.csv": render.per_tool_csv(result),
-                "by_kinds.csv": render.by_kinds_csv(result),
-            },
-        )
+        files = {
+            "measure.json": render.measure_json(result),
+            "measure.csv": render.measure_csv(result),
+            "measure.md": render.measure_markdown(result, per_tool=True),
+            "per_tool.csv": render.per_tool_csv(result),
+            "by_kinds.csv": render.by_kinds_csv(result),
+        }
+        if result.counters:
+            files["counters.csv"] = render.counters_csv(result)
+        written = _write_outputs(out, files)
         _say(f"wrote {', '.join(str(p) for p in written)}")
     if fmt == "json":
         _data(render.measure_json(result), nl=False)
@@ -107,7 +118,11 @@ def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_grow
 @click.option(
     "--max-chars", type=click.IntRange(min=0), help="Largest list size allowed (default: the configured one)."
 )
-@click.option("--max-tokens", type=click.IntRange(min=0), help="Largest o200k_base token count allowed.")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=0),
+    help="Largest token count allowed (o200k_base, or the first counter of --tokens).",
+)
 @click.option(
     "--format",
     "fmt",
@@ -127,6 +142,7 @@ def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_grow
 @click.option("--raise", "raise_", is_flag=True, help="Set each configured budget to the measured figure, even upward.")
 @click.option("--reason", metavar="TEXT", help="Why the budget moves (with --update or --raise; goes into the log).")
 @_server_options
+@_counter_options
 @click.pass_context
 def budget_command(
     ctx: click.Context,
@@ -145,6 +161,8 @@ def budget_command(
     cwd: Path | None,
     timeout: float,
     capabilities: str | None,
+    tokens: str | None,
+    count_urls: tuple[str, ...],
 ) -> None:
     """Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured.
 
@@ -164,9 +182,20 @@ def budget_command(
                 raise click.UsageError(f"{flag} works on the configured targets; give no SURFACE, --url or -- CMD")
             if reason is not None:
                 raise click.UsageError("--reason goes with --update or --raise")
+            counters = _counters(tokens, count_urls)
             pairs = [
                 _budget_of_one(
-                    surface, server_argv, url, headers, envs, cwd, timeout, capabilities, max_chars, max_tokens
+                    surface,
+                    server_argv,
+                    url,
+                    headers,
+                    envs,
+                    cwd,
+                    timeout,
+                    capabilities,
+                    max_chars,
+                    max_tokens,
+                    counters,
                 )
             ]
         else:
@@ -188,6 +217,8 @@ def budget_command(
                 timeout,
                 capabilities,
                 count_tokens=update or raise_,
+                tokens=tokens,
+                count_urls=count_urls,
             )
             pairs = [(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
@@ -234,6 +265,7 @@ def _budget_of_one(
     capabilities: str | None,
     max_chars: int | None,
     max_tokens: int | None,
+    counters: list[Any],
 ) -> tuple[Any, str | None]:
     from harness.live import live_target
     from harness.measure import check_budget
@@ -256,7 +288,7 @@ def _budget_of_one(
 
         taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout)
         item, source = taken.as_snapshot(), taken.source_label
-    result = check_budget(item, max_chars, max_tokens)
+    result = check_budget(item, max_chars, max_tokens, counters=counters)
     if server is not None:
         from harness.live import skip_final_collection
 
@@ -277,6 +309,8 @@ def _budget_of_config(
     capabilities: str | None,
     *,
     count_tokens: bool,
+    tokens: str | None = None,
+    count_urls: tuple[str, ...] = (),
 ) -> tuple[Any, list[Any]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
     from harness.config import check_targets, read_config
@@ -300,6 +334,8 @@ def _budget_of_config(
         timeout=timeout if from_command_line else None,
         count_tokens=count_tokens,
         on_listed=skip_final_collection,
+        tokens=tokens,
+        count_urls=count_urls,
     )
     return config, checked
 

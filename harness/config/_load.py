@@ -30,6 +30,7 @@ TARGET_KEYS = (
     "env",
     "cwd",
     "timeout",
+    "tokens",
 )
 # The one target given at the top level may name itself; a target table is named by its key.
 TOP_KEYS = ("name", "targets", *TARGET_KEYS)
@@ -241,6 +242,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
     if (env or cwd_text is not None) and command is None:
         raise ConfigError(path, key("env" if env else "cwd"), "applies to a command target only")
     snapshot_text = string("snapshot")
+    tokens = _tokens(path, key("tokens"), table.get("tokens"))
     return Target(
         name=name or _default_name(surface, command, url),
         key=prefix,
@@ -256,7 +258,24 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         timeout=float(timeout) if timeout is not None else None,
         client_capabilities=tuple(c for c in CAPABILITIES if c in capabilities_raw),
         snapshot=local(snapshot_text) if snapshot_text is not None else None,
+        tokens=tokens,
     )
+
+
+def _tokens(path: Path, key: str, value: Any) -> tuple[str, ...] | None:
+    """`tokens = ["o200k", "anthropic:MODEL"]` (or one comma-separated string): the counters, checked now."""
+    if value is None:
+        return None
+    from harness.counters import CountingError, parse_counters
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ConfigError(path, key, f'expected an array of counters (e.g. ["o200k", "harmony"]), got {_type(value)}')
+    try:
+        return tuple(spec.id for spec in parse_counters(value))
+    except CountingError as error:
+        raise ConfigError(path, key, str(error)) from None
 
 
 def _surface(path: Path, key: str, spec: str, local: Any) -> str:

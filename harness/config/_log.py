@@ -35,6 +35,8 @@ class LogEntry:
     reason: str
     tools: dict[str, int] = field(default_factory=dict)
     format: str = LOG_FORMAT
+    # The counter of `tokens` and `max_tokens` when it is not o200k.
+    counter: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +51,7 @@ class LogEntry:
             "reason": self.reason,
             "tools": self.tools,
             "format": self.format,
+            **({"counter": self.counter} if self.counter is not None else {}),
         }
 
     def line(self) -> str:
@@ -80,6 +83,7 @@ class LogEntry:
             tokens=data.get("tokens"),
             reason=str(data["reason"]),
             tools=dict(tools),
+            counter=str(data["counter"]) if data.get("counter") is not None else None,
         )
 
 

@@ -50,6 +50,8 @@ class Target:
     timeout: float | None = None
     client_capabilities: tuple[str, ...] = ()
     snapshot: Path | None = None
+    # The counters its tokens are counted with (`tokens = [...]`); None: o200k, as ever.
+    tokens: tuple[str, ...] | None = None
 
     @property
     def kind(self) -> Literal["surface", "command", "url"]:
@@ -71,7 +73,7 @@ class Target:
         return f"{self.key}.{name}" if self.key else name
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "name": self.name,
             "key": self.key,
             self.kind: list(self.command) if self.command is not None else self.source,
@@ -85,6 +87,9 @@ class Target:
             "headers": sorted(self.headers),
             "env": sorted(self.env),
         }
+        if self.tokens is not None:
+            data["tokens"] = list(self.tokens)
+        return data
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from harness.config._log import LogEntry, append_log, check_appendable, git_revi
 from harness.config._model import Config, ConfigError, Target
 from harness.config._targets import ListedTarget, list_target
 from harness.errors import ToolsurfaceError
-from harness.measure import BudgetResult, budget_of, grown_since, measure
+from harness.measure import BudgetResult, budget_of, grown_since, is_o200k, measure
 
 __all__ = ["CheckedTarget", "Ratchet", "RatchetStep", "check_targets", "plan_ratchet", "ratchet"]
 
@@ -34,23 +34,43 @@ def check_targets(
     timeout: float | None = None,
     count_tokens: bool = False,
     on_listed: Any = None,
+    tokens: str | None = None,
+    count_urls: Sequence[str] = (),
 ) -> list[CheckedTarget]:
     """Each target measured against its budget (or the one given here), with the tools that grew since its last
-    budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks."""
+    budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks, with the counters
+    `tokens` names (else the target's own `tokens`, else o200k); a budget in tokens is in the first one's."""
     entries = read_log(config.log_path)
+    counters = _counters_of(targets, tokens, count_urls)
     checked = []
     for target in targets:
         listed: ListedTarget = list_target(target, capabilities=capabilities, timeout=timeout)
         if on_listed is not None and listed.live:
             on_listed()
         tokens_budget = max_tokens if max_tokens is not None else target.max_tokens
-        measured = measure([listed.item], tokens=count_tokens or tokens_budget is not None, growth=False).surfaces[0]
+        measured = measure(
+            [listed.item],
+            tokens=count_tokens or tokens_budget is not None,
+            growth=False,
+            counters=counters[target.name],
+        ).surfaces[0]
         result = budget_of(
             measured, max_chars if max_chars is not None else target.max_chars, tokens_budget, name=target.name
         )
         result = _with_growth(result, target, last_entry(entries, target.name))
         checked.append(CheckedTarget(target, result, listed.source))
     return checked
+
+
+def _counters_of(targets: Sequence[Target], tokens: str | None, count_urls: Sequence[str]) -> dict[str, list[Any]]:
+    """Each target's counters, every key checked before any list is measured."""
+    given = {t.name: tokens or (",".join(t.tokens) if t.tokens else None) for t in targets}
+    if not any(given.values()):
+        return {name: [] for name in given}
+    from harness.counters import make_counters, parse_count_urls, parse_counters
+
+    urls = parse_count_urls(count_urls)
+    return {name: make_counters(parse_counters(text), urls) if text else [] for name, text in given.items()}
 
 
 def _with_growth(result: BudgetResult, target: Target, entry: LogEntry | None) -> BudgetResult:
@@ -151,6 +171,7 @@ def ratchet(config: Config, checked: Sequence[CheckedTarget], reason: str, *, al
             tokens=step.checked.result.tokens,
             reason=" ".join(reason.split()),
             tools={t.name: t.chars for t in step.checked.result.per_tool},
+            counter=None if is_o200k(step.checked.result.counter) else step.checked.result.counter,
         )
         for step in steps
     ]

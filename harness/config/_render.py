@@ -25,6 +25,8 @@ def config_lines(config: Config) -> list[str]:
         lines.append(f"  {target.kind}: {target.source}")
         lines.append(f"  max-chars: {target.max_chars}")
         lines.append(f"  max-tokens: {target.max_tokens if target.max_tokens is not None else '-'}")
+        if target.tokens is not None:
+            lines.append(f"  tokens: {', '.join(target.tokens)}")
         if target.kind != "surface":
             lines.append(f"  client-capabilities: {', '.join(target.client_capabilities) or 'none'}")
             lines.append(f"  timeout: {target.timeout if target.timeout is not None else 'default'}")

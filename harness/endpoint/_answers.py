@@ -12,7 +12,7 @@ from typing import Any
 from harness.agents.base import Usage
 from harness.endpoint._conversation import Api
 
-__all__ = ["Answer", "ToolCall", "count_answer", "render_answer"]
+__all__ = ["Answer", "ToolCall", "render_answer"]
 
 
 @dataclass(frozen=True)
@@ -233,9 +233,3 @@ def render_answer(api: Api, answer: Answer, model: str, usage: Usage, stream: bo
     """The content type and body of `answer` in `api`'s shape."""
     renderers = {"anthropic": _anthropic, "openai-chat": _chat, "openai-responses": _responses, "gemini": _gemini}
     return renderers[api](answer, model, usage, stream)
-
-
-def count_answer(api: Api, tokens: int) -> bytes:
-    """The answer to a count-tokens request."""
-    body = {"input_tokens": tokens} if api == "anthropic" else {"totalTokens": tokens}
-    return json.dumps(body).encode("utf-8")

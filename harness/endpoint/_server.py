@@ -1,7 +1,8 @@
 """The model endpoint on 127.0.0.1: the scripted model, or a recording pass-through to a real API.
 
 It speaks Anthropic Messages, OpenAI Chat Completions, OpenAI Responses and Gemini generateContent, each as
-JSON or as server-sent events, and writes one record per request to model-requests.jsonl. A WebSocket
+JSON or as server-sent events, answers the three counting endpoints (harness.endpoint._counting), and writes
+one record per request to model-requests.jsonl. A WebSocket
 upgrade is refused at once, so an agent that tries one first (codex) falls back to plain HTTP.
 """
 
@@ -23,8 +24,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from harness.agents.base import Usage, strip_server_prefix
-from harness.endpoint._answers import Answer, count_answer, render_answer
+from harness.endpoint._answers import Answer, render_answer
 from harness.endpoint._conversation import Api, Conversation, api_for_path, read_conversation
+from harness.endpoint._counting import RECORDED_API, CountingRules, counting_answer, counting_family
 from harness.endpoint._record import ModelRequest, RequestLog
 from harness.endpoint._sample import sample_value
 from harness.endpoint._scripted import ScriptedModel, ScriptedTurn
@@ -84,6 +86,7 @@ class ModelEndpoint:
         stub_tools: Sequence[str] = (),
         port: int = 0,
         instructions: str | None = None,
+        count_rate_limits: int = 0,
     ) -> None:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
@@ -94,6 +97,7 @@ class ModelEndpoint:
         # The server's instructions, looked for in what the model reads.
         self.instructions = instructions
         self.port = port
+        self.counting = CountingRules(rate_limited=count_rate_limits)
         lines = [line.strip() for line in (prompt or "").splitlines() if line.strip()]
         self.probe = lines[0][:80] if lines else None
         self._server: _Server | None = None
@@ -254,6 +258,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._forward(body)
             return
         started = time.monotonic()
+        family = counting_family(self.route)
+        if family is not None:
+            self._count(family, body, started)
+            return
         api, what = api_for_path(self.route)
         try:
             data = json.loads(body) if body else {}
@@ -265,12 +273,28 @@ class _Handler(BaseHTTPRequestHandler):
             self.owner.record(None, api=api, path=self.route, purpose=what, status=400 if api else 404, error=problem)
             return
         tokens = _tokens(_compact(data))
-        if what == "count":
-            self._send(200, "application/json", count_answer(api, tokens))
-            self.owner.record(None, api=api, path=self.route, purpose="count", status=200)
-            return
         conversation = read_conversation(api, data, self.route)
         self._scripted(api, conversation, tokens, started)
+
+    def _count(self, family: Any, body: bytes, started: float) -> None:
+        answer = counting_answer(family, self.route, body, self.owner.counting)
+        self.send_response(answer.status)
+        for key, value in answer.headers:
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(answer.body)))
+        self.end_headers()
+        self.wfile.write(answer.body)
+        self.wfile.flush()
+        self.owner.record(
+            None,
+            api=RECORDED_API[family],
+            path=self.route,
+            purpose="count",
+            status=answer.status,
+            model=answer.model,
+            error=answer.error,
+            duration_ms=round((time.monotonic() - started) * 1000, 3),
+        )
 
     def _scripted(self, api: Api, conversation: Conversation, tokens: int, started: float) -> None:
         assert self.owner.model is not None

@@ -13,6 +13,16 @@ from harness.measure._budget import (
     github_summary,
     grown_since,
 )
+from harness.measure._counts import (
+    O200K,
+    O200K_COUNTER,
+    CounterFigures,
+    CounterInfo,
+    ListCounter,
+    ToolCount,
+    counter_figures,
+    is_o200k,
+)
 from harness.measure._measure import (
     Growth,
     KindsPoint,
@@ -35,21 +45,35 @@ from harness.measure._render import (
     measure_rich,
     per_tool_csv,
 )
-from harness.measure._tokens import ENCODING_NAME, RANK_FILE_ENV, RANK_FILE_SHA256, count_tokens, encoding, rank_file
+from harness.measure._tokens import (
+    ENCODING_NAME,
+    RANK_FILE_ENV,
+    RANK_FILE_SHA256,
+    count_tokens,
+    encoding,
+    rank_file,
+    verified_ranks,
+)
 from harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface, list_tools_raw, wire_form
 
 __all__ = [
     "ENCODING_NAME",
+    "O200K",
+    "O200K_COUNTER",
     "PROTOCOL_VERSION",
     "RANK_FILE_ENV",
     "RANK_FILE_SHA256",
     "BudgetResult",
+    "CounterFigures",
+    "CounterInfo",
     "GrownTool",
     "Growth",
     "KindsPoint",
+    "ListCounter",
     "Measurable",
     "Measurement",
     "SurfaceMeasurement",
+    "ToolCount",
     "ToolSize",
     "WireList",
     "budget_failure",
@@ -60,11 +84,13 @@ __all__ = [
     "check_budget",
     "compact_json",
     "count_tokens",
+    "counter_figures",
     "encoding",
     "github_annotation",
     "github_escape",
     "github_summary",
     "grown_since",
+    "is_o200k",
     "list_surface",
     "list_text",
     "list_tools_raw",
@@ -77,6 +103,7 @@ __all__ = [
     "measure_rich",
     "per_tool_csv",
     "rank_file",
+    "verified_ranks",
     "wire_form",
     "wire_list",
 ]

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from harness.junit import JUnitCase, JUnitSuite, junit_xml
+from harness.measure._counts import O200K, ListCounter, is_o200k
 from harness.measure._measure import Measurable, SurfaceMeasurement, ToolSize, measure
 
 __all__ = [
@@ -53,6 +54,9 @@ class BudgetResult:
     # Set by whoever knows an earlier measurement (the budget log): which tools grew since, and since when.
     grown: tuple[GrownTool, ...] = ()
     grown_since: str | None = None
+    # The counter of `tokens` (the first asked for), and the tokens of every counter asked for after it.
+    counter: str = O200K
+    counted: tuple[tuple[str, int], ...] = ()
 
     @property
     def chars_over(self) -> int:
@@ -75,11 +79,13 @@ def check_budget(
     max_tokens: int | None = None,
     largest: int = 3,
     name: str | None = None,
+    counters: Sequence[ListCounter] = (),
 ) -> BudgetResult:
-    """Measure one list; tokens are counted only when a token budget is given, to keep CI fast."""
+    """Measure one list; tokens are counted only when a token budget or counters are given, to keep CI fast.
+    A token budget is in the first counter's tokens."""
     if max_chars is None and max_tokens is None:
         raise TypeError("a budget needs max_chars, max_tokens or both")
-    measured = measure([item], tokens=max_tokens is not None, growth=False).surfaces[0]
+    measured = measure([item], tokens=max_tokens is not None, growth=False, counters=counters).surfaces[0]
     return budget_of(measured, max_chars, max_tokens, largest, name)
 
 
@@ -91,6 +97,7 @@ def budget_of(
     name: str | None = None,
 ) -> BudgetResult:
     """A measured list against its budget."""
+    counts = measured.counts
     return BudgetResult(
         surface=name or measured.name,
         protocol_version=measured.protocol_version,
@@ -101,6 +108,8 @@ def budget_of(
         max_tokens=max_tokens,
         largest=measured.largest(largest),
         per_tool=tuple(measured.per_tool),
+        counter=counts[0].counter if counts else O200K,
+        counted=tuple((c.counter, c.tokens) for c in counts[1:]),
     )
 
 
@@ -115,15 +124,22 @@ def grown_since(result: BudgetResult, before: Mapping[str, int], since: str) -> 
     return replace(result, grown=tuple(grown), grown_since=since)
 
 
+def _unit(result: BudgetResult) -> str:
+    """Tokens, named by their counter unless it is o200k (whose figures read as they always have)."""
+    return "tokens" if is_o200k(result.counter) else f"tokens ({result.counter})"
+
+
 def _figures(result: BudgetResult) -> tuple[str, str]:
     """The list's figures and its budget, in the units the budget has."""
     figure, limit = [], []
     if result.max_chars is not None:
         figure.append(f"{result.chars:,} chars")
         limit.append(f"{result.max_chars:,} chars")
+    if result.tokens is not None and (result.max_tokens is not None or not is_o200k(result.counter)):
+        figure.append(f"{result.tokens:,} {_unit(result)}")
     if result.tokens is not None and result.max_tokens is not None:
-        figure.append(f"{result.tokens:,} tokens")
-        limit.append(f"{result.max_tokens:,} tokens")
+        limit.append(f"{result.max_tokens:,} {_unit(result)}")
+    figure += [f"{tokens:,} tokens ({counter})" for counter, tokens in result.counted]
     return ", ".join(figure), ", ".join(limit)
 
 
@@ -132,7 +148,7 @@ def _over(result: BudgetResult) -> str:
     if result.chars_over and result.max_chars is not None:
         over.append(f"{result.chars_over:,} chars ({result.chars_over / max(result.max_chars, 1):.1%})")
     if result.tokens_over:
-        over.append(f"{result.tokens_over:,} tokens")
+        over.append(f"{result.tokens_over:,} {_unit(result)}")
     return " and ".join(over)
 
 
@@ -178,7 +194,7 @@ def budget_failure(result: BudgetResult) -> str:
     if result.chars_over and result.max_chars is not None:
         over.append(_exceeds(result.chars, result.max_chars, "chars"))
     if result.tokens_over and result.tokens is not None and result.max_tokens is not None:
-        over.append(_exceeds(result.tokens, result.max_tokens, "tokens"))
+        over.append(_exceeds(result.tokens, result.max_tokens, _unit(result)))
     growth = _growth(result)
     return (
         f"tool list {result.surface!r} ({result.tools} tools) is over budget: {'; '.join(over)}\n"
@@ -212,6 +228,8 @@ def _cell(text: str) -> str:
 def github_summary(result: BudgetResult, source: str | None = None) -> str:
     """A markdown job summary: one row for the list, with the largest tools named."""
     tokens = f"{result.tokens:,}" if result.tokens is not None else "not counted"
+    if result.tokens is not None and not is_o200k(result.counter):
+        tokens += f" ({_cell(result.counter)})"
     budget = _figures(result)[1]
     verdict = "within" if result.within else "**over**"
     row = [

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from harness.errors import InvalidToolList
+from harness.measure._counts import CounterFigures, CounterInfo, ListCounter, counter_figures, is_o200k
 from harness.measure._tokens import ENCODING_NAME, count_tokens
 from harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface
 from harness.surface import Kind, Snapshot, SurfaceDefinition
@@ -84,10 +85,15 @@ class SurfaceMeasurement:
     growth: Growth | None
     by_kinds: list[KindsPoint]
     text: str = field(repr=False, compare=False, default="")
+    # Each counter's figures when counters other than o200k were asked for; the fields above then hold the
+    # first counter's.
+    counts: list[CounterFigures] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        del data["text"]
+        del data["text"], data["counts"]
+        if self.counts:
+            data["counts"] = [c.to_json() for c in self.counts]
         return data
 
     def largest(self, count: int) -> list[ToolSize]:
@@ -96,16 +102,21 @@ class SurfaceMeasurement:
 
 @dataclass(frozen=True)
 class Measurement:
+    """`encoding` names what counted the `tokens` figures: o200k_base, or the first counter asked for."""
+
     encoding: str
     protocol_version: str
     surfaces: list[SurfaceMeasurement]
+    # The counters asked for, when other than o200k alone (each surface's `counts` follow this order).
+    counters: list[CounterInfo] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "encoding": self.encoding,
-            "protocol_version": self.protocol_version,
-            "surfaces": [s.to_json() for s in self.surfaces],
-        }
+        data: dict[str, Any] = {"encoding": self.encoding}
+        if self.counters:
+            data["counters"] = [c.to_json() for c in self.counters]
+        data["protocol_version"] = self.protocol_version
+        data["surfaces"] = [s.to_json() for s in self.surfaces]
+        return data
 
 
 async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None) -> WireList:
@@ -187,19 +198,25 @@ def _growth(base: WireList, grown: WireList, kind: Kind, with_tokens: bool) -> G
     )
 
 
-async def _measure_one(item: Measurable, with_tokens: bool, with_growth: bool) -> SurfaceMeasurement:
+async def _measure_one(
+    item: Measurable, with_tokens: bool, with_growth: bool, counters: Sequence[ListCounter] = ()
+) -> SurfaceMeasurement:
     wire = await wire_list(item)
     text = list_text(wire.tools)
     tokens = count_tokens(text) if with_tokens else None
     growth: Growth | None = None
     by_kinds: list[KindsPoint] = []
+    grown_tools: list[dict[str, Any]] | None = None
+    points: list[list[dict[str, Any]]] = []
     if isinstance(item, SurfaceDefinition) and with_growth:
         if item.growth_kind is not None:
             grown = await wire_list(item, [*item.kinds, item.growth_kind])
             growth = _growth(wire, grown, item.growth_kind, with_tokens)
+            grown_tools = grown.tools
         series = [*item.kinds, *([item.growth_kind] if item.growth_kind else [])]
         for count in range(1, len(series) + 1):
             point = await wire_list(item, series[:count])
+            points.append(point.tools)
             point_text = list_text(point.tools)
             by_kinds.append(
                 KindsPoint(
@@ -214,7 +231,7 @@ async def _measure_one(item: Measurable, with_tokens: bool, with_growth: bool) -
         title, source = item.server or item.name, str(item.path)
     else:
         title, source = item.title, item.source
-    return SurfaceMeasurement(
+    measured = SurfaceMeasurement(
         name=item.name,
         title=title,
         source=source,
@@ -227,13 +244,81 @@ async def _measure_one(item: Measurable, with_tokens: bool, with_growth: bool) -
         by_kinds=by_kinds,
         text=text,
     )
+    if not counters:
+        return measured
+    assert tokens is not None
+    counts = [
+        _o200k_figures(measured)
+        if is_o200k(counter)
+        else counter_figures(counter, wire.tools, tokens, grown_tools, points)
+        for counter in counters
+    ]
+    return _with_primary(replace(measured, counts=counts), counts[0])
 
 
-def measure(items: Sequence[Measurable], *, tokens: bool = True, growth: bool = True) -> Measurement:
-    """Measure each surface as a client receives it; growth and by-kinds only for buildable surfaces."""
+def _o200k_figures(m: SurfaceMeasurement) -> CounterFigures:
+    from harness.measure._counts import O200K, ToolCount
+
+    assert m.tokens is not None
+    return CounterFigures(
+        counter=O200K,
+        tokens=m.tokens,
+        framing=None,
+        ratio=None,
+        per_tool=[ToolCount(t.name, t.tokens, t.marginal_tokens) for t in m.per_tool],
+        growth_tokens=m.growth.tokens if m.growth else None,
+        by_kinds=[p.tokens for p in m.by_kinds if p.tokens is not None],
+    )
+
+
+def _with_primary(m: SurfaceMeasurement, first: CounterFigures) -> SurfaceMeasurement:
+    """The measurement with its token figures taken from the first counter asked for."""
+    if is_o200k(first.counter):
+        return m
+    return replace(
+        m,
+        tokens=first.tokens,
+        per_tool=[
+            replace(size, tokens=count.tokens, marginal_tokens=count.marginal_tokens)
+            for size, count in zip(m.per_tool, first.per_tool, strict=True)
+        ],
+        growth=replace(m.growth, tokens=first.growth_tokens) if m.growth else None,
+        by_kinds=[replace(p, tokens=n) for p, n in zip(m.by_kinds, first.by_kinds, strict=True)],
+    )
+
+
+def measure(
+    items: Sequence[Measurable],
+    *,
+    tokens: bool = True,
+    growth: bool = True,
+    counters: Sequence[ListCounter] = (),
+) -> Measurement:
+    """Measure each surface as a client receives it; growth and by-kinds only for buildable surfaces.
+
+    `counters` (default: o200k alone) count the tokens; the first one's figures fill `tokens`, and with any
+    other than o200k each surface carries every counter's figures (`counts`), side by side.
+    """
     import anyio
 
-    async def run() -> list[SurfaceMeasurement]:
-        return [await _measure_one(item, tokens, growth) for item in items]
+    asked = [] if all(is_o200k(c) for c in counters) else list(counters)
 
-    return Measurement(encoding=ENCODING_NAME, protocol_version=PROTOCOL_VERSION, surfaces=anyio.run(run))
+    async def run() -> list[SurfaceMeasurement]:
+        return [await _measure_one(item, tokens or bool(asked), growth, asked) for item in items]
+
+    surfaces = anyio.run(run)
+    if not asked:
+        return Measurement(encoding=ENCODING_NAME, protocol_version=PROTOCOL_VERSION, surfaces=surfaces)
+    # Read after counting: a counter's name says whose figures they are (the scripted endpoint's, say).
+    infos = [CounterInfo(c.id, c.name, c.label, c.source) for c in asked]
+    return Measurement(
+        encoding=ENCODING_NAME if is_o200k(asked[0]) else infos[0].name,
+        protocol_version=PROTOCOL_VERSION,
+        surfaces=[_named(s, infos) for s in surfaces],
+        counters=infos,
+    )
+
+
+def _named(m: SurfaceMeasurement, infos: Sequence[CounterInfo]) -> SurfaceMeasurement:
+    """Each counter's figures under the name it has once it has counted."""
+    return replace(m, counts=[replace(c, counter=i.name) for c, i in zip(m.counts, infos, strict=True)])

@@ -12,7 +12,16 @@ from harness.measure._measure import Measurement, SurfaceMeasurement
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-__all__ = ["by_kinds_csv", "measure_csv", "measure_json", "measure_markdown", "measure_rich", "per_tool_csv"]
+__all__ = [
+    "by_kinds_csv",
+    "counters_csv",
+    "counters_markdown",
+    "measure_csv",
+    "measure_json",
+    "measure_markdown",
+    "measure_rich",
+    "per_tool_csv",
+]
 
 _SURFACE_COLUMNS = [
     "surface",
@@ -63,14 +72,88 @@ def measure_json(m: Measurement) -> str:
 
 
 def measure_csv(m: Measurement) -> str:
-    return _csv(_SURFACE_COLUMNS, [_surface_row(s) for s in m.surfaces])
+    if not m.counters:
+        return _csv(_SURFACE_COLUMNS, [_surface_row(s) for s in m.surfaces])
+    # With counters asked for: which one `tokens` is, then each counter's figures under its name.
+    header = [*_SURFACE_COLUMNS, "counter"]
+    for c in m.counters:
+        header += [f"tokens ({c.name})", f"framing ({c.name})", f"ratio to o200k ({c.name})"]
+    rows = []
+    for s in m.surfaces:
+        row = [*_surface_row(s), m.counters[0].name]
+        for f in s.counts:
+            row += [f.tokens, f.framing, _ratio(f.ratio)]
+        rows.append(row)
+    return _csv(header, rows)
 
 
 def per_tool_csv(m: Measurement) -> str:
     rows: list[list[object]] = [
         [s.name, t.name, t.chars, t.tokens, t.marginal_tokens] for s in m.surfaces for t in s.per_tool
     ]
-    return _csv(["surface", "tool", "chars", "tokens", "marginal_tokens"], rows)
+    if not m.counters:
+        return _csv(["surface", "tool", "chars", "tokens", "marginal_tokens"], rows)
+    header = ["surface", "tool", "chars", "tokens", "marginal_tokens", "counter"]
+    for c in m.counters:
+        header += [f"tokens ({c.name})", f"marginal_tokens ({c.name})"]
+    rows = []
+    for s in m.surfaces:
+        for index, t in enumerate(s.per_tool):
+            row: list[object] = [s.name, t.name, t.chars, t.tokens, t.marginal_tokens, m.counters[0].name]
+            for f in s.counts:
+                row += [f.per_tool[index].tokens, f.per_tool[index].marginal_tokens]
+            rows.append(row)
+    return _csv(header, rows)
+
+
+def _ratio(value: float | None) -> str | None:
+    return f"{value:.2f}" if value is not None else None
+
+
+def _framings(m: Measurement) -> list[int | None]:
+    """Each counter's framing: the same request for every list, so one figure per counter."""
+    return [f.framing for f in m.surfaces[0].counts] if m.surfaces else [None] * len(m.counters)
+
+
+def _by_counter(m: Measurement) -> tuple[list[str], list[list[str]]]:
+    """Rows of surfaces and a last row for the framing; a column per counter, and its ratio to o200k."""
+    from harness.measure._counts import is_o200k
+
+    header = ["Surface"]
+    for c in m.counters:
+        header += [c.name] if is_o200k(c.id) else [c.name, "÷ o200k"]
+    rows = []
+    for s in m.surfaces:
+        row = [s.title if s.title != s.name else s.name]
+        for c, f in zip(m.counters, s.counts, strict=True):
+            row += [_n(f.tokens)] if is_o200k(c.id) else [_n(f.tokens), _ratio(f.ratio) or "-"]
+        rows.append(row)
+    framing = ["framing (the same request, no tools)"]
+    for c, n in zip(m.counters, _framings(m), strict=True):
+        framing += ["-"] if is_o200k(c.id) else [_n(n), "-"]
+    return header, [*rows, framing]
+
+
+def counters_markdown(m: Measurement) -> str:
+    """The tools' tokens as each counter counts them, side by side, with what each counter is."""
+    if not m.counters:
+        return ""
+    header, rows = _by_counter(m)
+    legend = "".join(f"- `{c.name}`: {c.label} ({c.source})\n" for c in m.counters)
+    return (
+        "Tokens by counter (the tools' tokens: for a counter of requests, the request with the list minus the"
+        " framing)\n" + _md_table(header, rows, set(range(1, len(header)))) + "\n" + legend
+    )
+
+
+def counters_csv(m: Measurement) -> str:
+    """One row per surface and counter: its figures, the ratio to o200k, and where the counts came from."""
+    rows: list[list[object]] = [
+        [s.name, f.counter, c.source, f.tokens, f.framing, _ratio(f.ratio), f.growth_tokens]
+        for s in m.surfaces
+        for c, f in zip(m.counters, s.counts, strict=True)
+    ]
+    return _csv(["surface", "counter", "source", "tokens", "framing", "ratio_to_o200k", "growth_tokens"], rows)
 
 
 def by_kinds_csv(m: Measurement) -> str:
@@ -111,14 +194,27 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             {1, 2, 3},
         ),
     ]
+    if m.counters:
+        parts.append("\n" + counters_markdown(m))
     if per_tool:
+        others = m.counters[1:]
         for s in m.surfaces:
             parts.append(f"\nPer tool: {s.name}\n")
+            header = ["Tool", "Characters", "Tokens", "Marginal tokens", *(f"Marginal ({c.name})" for c in others)]
             parts.append(
                 _md_table(
-                    ["Tool", "Characters", "Tokens", "Marginal tokens"],
-                    [[t.name, _n(t.chars), _n(t.tokens), _n(t.marginal_tokens)] for t in s.per_tool],
-                    {1, 2, 3},
+                    header,
+                    [
+                        [
+                            t.name,
+                            _n(t.chars),
+                            _n(t.tokens),
+                            _n(t.marginal_tokens),
+                            *(_n(f.per_tool[i].marginal_tokens) for f in s.counts[1:]),
+                        ]
+                        for i, t in enumerate(s.per_tool)
+                    ],
+                    set(range(1, len(header))),
                 )
             )
     return "".join(parts)
@@ -144,12 +240,25 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
         slope = " → ".join(_n(p.chars) for p in s.by_kinds) or "-"
         table.add_row(s.name, str(s.tools), _n(s.chars), _n(s.tokens), growth, slope)
     renderables: list[RenderableType] = [table]
+    if m.counters:
+        header, rows = _by_counter(m)
+        counted = Table(title="Tokens by counter (the tools' tokens; framing: the same request with no tools)")
+        for index, column in enumerate(header):
+            counted.add_column(column, justify="left" if index == 0 else "right")
+        for row in rows:
+            counted.add_row(*row)
+        renderables.append(counted)
+        from rich.text import Text
+
+        renderables.append(Text("\n".join(f"{c.name}: {c.label} ({c.source})" for c in m.counters)))
     if per_tool:
+        others = m.counters[1:]
         for s in m.surfaces:
             tools = Table(title=f"Per tool: {s.name}")
-            for column in ("tool", "chars", "tokens", "marginal tokens"):
+            for column in ("tool", "chars", "tokens", "marginal tokens", *(f"marginal ({c.name})" for c in others)):
                 tools.add_column(column, justify="left" if column == "tool" else "right")
-            for t in s.per_tool:
-                tools.add_row(t.name, _n(t.chars), _n(t.tokens), _n(t.marginal_tokens))
+            for i, t in enumerate(s.per_tool):
+                extra = [_n(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
+                tools.add_row(t.name, _n(t.chars), _n(t.tokens), _n(t.marginal_tokens), *extra)
             renderables.append(tools)
     return renderables

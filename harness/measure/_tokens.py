@@ -17,7 +17,15 @@ from harness.files import write_atomic
 if TYPE_CHECKING:
     import tiktoken
 
-__all__ = ["ENCODING_NAME", "RANK_FILE_ENV", "RANK_FILE_SHA256", "count_tokens", "encoding", "rank_file"]
+__all__ = [
+    "ENCODING_NAME",
+    "RANK_FILE_ENV",
+    "RANK_FILE_SHA256",
+    "count_tokens",
+    "encoding",
+    "rank_file",
+    "verified_ranks",
+]
 
 ENCODING_NAME = "o200k_base"
 RANK_FILE_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
@@ -95,10 +103,17 @@ def _seed_tiktoken_cache(ranks: bytes) -> None:
 
 
 @functools.cache
+def verified_ranks() -> bytes:
+    """The o200k_base rank file's plain text, read once and checked by sha256 (for other tokenizers that read
+    the same file: the harmony counter's)."""
+    return _verified_ranks(rank_file())
+
+
+@functools.cache
 def encoding() -> tiktoken.Encoding:
     import tiktoken
 
-    _seed_tiktoken_cache(_verified_ranks(rank_file()))
+    _seed_tiktoken_cache(verified_ranks())
     return tiktoken.get_encoding(ENCODING_NAME)
 
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from harness.analyze import Findability, RoundTrip, SearchObserver
-    from harness.measure import Measurable, Measurement
+    from harness.measure import ListCounter, Measurable, Measurement
     from harness.report._bundle import SeedRow
     from harness.session import Study
 
@@ -133,6 +133,39 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
         Table("growth", "Growth by one kind", growth, f"toolsurface measure {names} --format json"),
         Table("by_kinds", "List size by number of kinds", by_kinds, f"toolsurface measure {names} --format json"),
     ]
+
+
+def _counters_table(m: Measurement, surfaces: Sequence[str]) -> Table:
+    """The tools' tokens as each counter counts them, side by side with the ratio to o200k, and a row for the
+    framing (the same request with no tools)."""
+    import pandas as pd
+
+    from harness.measure import is_o200k
+
+    def row(surface: str, figures: Sequence[tuple[str, int | None, float | None]]) -> dict[str, Any]:
+        cells: dict[str, Any] = {"surface": surface}
+        for (counter, tokens, ratio), info in zip(figures, m.counters, strict=True):
+            cells[f"tokens ({counter})"] = tokens
+            if not is_o200k(info.id):
+                cells[f"ratio to o200k ({counter})"] = round(ratio, 2) if ratio is not None else None
+        return cells
+
+    rows = [row(s.name, [(f.counter, f.tokens, f.ratio) for f in s.counts]) for s in m.surfaces]
+    if m.surfaces:
+        rows.append(
+            row("framing (the same request, no tools)", [(f.counter, f.framing, None) for f in m.surfaces[0].counts])
+        )
+    # Objects, so a count stays a whole number beside the framing row's empty cells.
+    frame = pd.DataFrame(rows, dtype=object)
+    ids = ",".join(c.id for c in m.counters)
+    note = " ".join(f"{c.name}: {c.label} ({c.source})." for c in m.counters)
+    return Table(
+        "tokens_by_counter",
+        "Tokens by counter (the tools' tokens: for a counter of requests, the request with the list minus the framing)",
+        frame,
+        f"toolsurface measure {_quote(surfaces)} --tokens {ids} --format markdown",
+        note,
+    )
 
 
 def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
@@ -594,14 +627,17 @@ def build_report(
     seed_figures: Path | None = None,
     queries: Path | None = None,
     task: Path | None = None,
+    counters: Sequence[ListCounter] = (),
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 
     `seed_figures`: a seed figures file (`toolsurface-seed-figures/1`) whose figures are compared with ours in
     a table of their own and on the page; the bundled study's own when the bundled surfaces are reported.
     `seed`: seed comparison rows given as they are (records or mappings of their fields).
-    `queries`, `task`: the findability queries and the round-trip task (default: the Conderis study's)."""
-    from harness.measure import measure
+    `queries`, `task`: the findability queries and the round-trip task (default: the Conderis study's).
+    `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
+    seed's figures are o200k's)."""
+    from harness.measure import O200K_COUNTER, is_o200k, measure
     from harness.session import find_runs, score_study
     from harness.surface import BUNDLED_ORDER, resolve_all
 
@@ -613,8 +649,11 @@ def build_report(
     ensure_directory(out / "charts")
     report = Report(out)
     items = resolve_all(specs)
-    measured = measure(items)
+    others = [c for c in counters if not is_o200k(c)]
+    measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
     report.tables += _measure_tables(measured, specs)
+    if measured.counters:
+        report.tables.append(_counters_table(measured, specs))
     analyzed = _analysis_tables(items, specs, queries, task)
     analysis, found = analyzed.tables, analyzed.findability
     report.tables += analysis
