@@ -89,6 +89,7 @@ def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_grow
                 "measure.md": render.measure_markdown(result, per_tool=True),
                 "per_tool.csv": render.per_tool_csv(result),
                 "by_kinds.csv": render.by_kinds_csv(result),
+                "parts.csv": render.parts_csv(result),
             },
         )
         _say(f"wrote {', '.join(str(p) for p in written)}")
@@ -117,6 +118,12 @@ def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_grow
     help="github: annotations, and a summary table appended to $GITHUB_STEP_SUMMARY (else printed);"
     " junit: JUnit XML, a test case per list.",
 )
+@click.option(
+    "--include",
+    metavar="PARTS",
+    help="Count these parts beside the tools: instructions,prompts,resources (resources with their templates;"
+    " default: the tools alone, or the configured include).",
+)
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
 @click.option(
@@ -134,6 +141,7 @@ def budget_command(
     max_chars: int | None,
     max_tokens: int | None,
     fmt: str,
+    include: str | None,
     config_path: Path | None,
     target_names: tuple[str, ...],
     update: bool,
@@ -156,6 +164,9 @@ def budget_command(
     config: Any = None
     checked: list[Any] = []
     try:
+        from harness.surface import parse_include
+
+        parts = parse_include(include) if include is not None else None
         if given or (config_path is None and not _has_config()):
             if config_path is not None or target_names or update or raise_:
                 flag = (
@@ -166,9 +177,10 @@ def budget_command(
                 raise click.UsageError("--reason goes with --update or --raise")
             pairs = [
                 _budget_of_one(
-                    surface, server_argv, url, headers, envs, cwd, timeout, capabilities, max_chars, max_tokens
+                    surface, server_argv, url, headers, envs, cwd, timeout, capabilities, max_chars, max_tokens,
+                    parts or (),
                 )
-            ]
+            ]  # fmt: skip
         else:
             if (update or raise_) and reason is None:
                 raise click.UsageError(
@@ -188,6 +200,7 @@ def budget_command(
                 timeout,
                 capabilities,
                 count_tokens=update or raise_,
+                include=parts,
             )
             pairs = [(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
@@ -234,6 +247,7 @@ def _budget_of_one(
     capabilities: str | None,
     max_chars: int | None,
     max_tokens: int | None,
+    include: tuple[str, ...] = (),
 ) -> tuple[Any, str | None]:
     from harness.live import live_target
     from harness.measure import check_budget
@@ -256,7 +270,7 @@ def _budget_of_one(
 
         taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout)
         item, source = taken.as_snapshot(), taken.source_label
-    result = check_budget(item, max_chars, max_tokens)
+    result = check_budget(item, max_chars, max_tokens, include=include)
     if server is not None:
         from harness.live import skip_final_collection
 
@@ -277,6 +291,7 @@ def _budget_of_config(
     capabilities: str | None,
     *,
     count_tokens: bool,
+    include: tuple[str, ...] | None = None,
 ) -> tuple[Any, list[Any]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
     from harness.config import check_targets, read_config
@@ -300,6 +315,7 @@ def _budget_of_config(
         timeout=timeout if from_command_line else None,
         count_tokens=count_tokens,
         on_listed=skip_final_collection,
+        include=include,
     )
     return config, checked
 

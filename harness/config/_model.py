@@ -50,6 +50,8 @@ class Target:
     timeout: float | None = None
     client_capabilities: tuple[str, ...] = ()
     snapshot: Path | None = None
+    # The parts counted beside the tools by `budget` (instructions, prompts, resources).
+    include: tuple[str, ...] = ()
 
     @property
     def kind(self) -> Literal["surface", "command", "url"]:
@@ -79,6 +81,7 @@ class Target:
             "max-tokens": self.max_tokens,
             "client-capabilities": list(self.client_capabilities),
             "snapshot": str(self.snapshot) if self.snapshot is not None else None,
+            "include": list(self.include),
             "timeout": self.timeout,
             "cwd": str(self.cwd) if self.cwd is not None else None,
             # Names only: values may be secrets taken from the environment.

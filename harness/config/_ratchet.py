@@ -34,9 +34,11 @@ def check_targets(
     timeout: float | None = None,
     count_tokens: bool = False,
     on_listed: Any = None,
+    include: Sequence[str] | None = None,
 ) -> list[CheckedTarget]:
     """Each target measured against its budget (or the one given here), with the tools that grew since its last
-    budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks."""
+    budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks. The parts counted
+    beside the tools are the target's `include`, or `include` given here."""
     entries = read_log(config.log_path)
     checked = []
     for target in targets:
@@ -46,7 +48,11 @@ def check_targets(
         tokens_budget = max_tokens if max_tokens is not None else target.max_tokens
         measured = measure([listed.item], tokens=count_tokens or tokens_budget is not None, growth=False).surfaces[0]
         result = budget_of(
-            measured, max_chars if max_chars is not None else target.max_chars, tokens_budget, name=target.name
+            measured,
+            max_chars if max_chars is not None else target.max_chars,
+            tokens_budget,
+            name=target.name,
+            include=target.include if include is None else include,
         )
         result = _with_growth(result, target, last_entry(entries, target.name))
         checked.append(CheckedTarget(target, result, listed.source))

@@ -18,6 +18,7 @@ from harness.measure._measure import (
     KindsPoint,
     Measurable,
     Measurement,
+    PartSize,
     SurfaceMeasurement,
     ToolSize,
     compact_json,
@@ -25,6 +26,7 @@ from harness.measure._measure import (
     listed,
     marginal_tokens,
     measure,
+    part_sizes,
     wire_list,
 )
 from harness.measure._render import (
@@ -33,10 +35,11 @@ from harness.measure._render import (
     measure_json,
     measure_markdown,
     measure_rich,
+    parts_csv,
     per_tool_csv,
 )
 from harness.measure._tokens import ENCODING_NAME, RANK_FILE_ENV, RANK_FILE_SHA256, count_tokens, encoding, rank_file
-from harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface, list_tools_raw, wire_form
+from harness.measure._wire import PROTOCOL_VERSION, WireList, list_parts_raw, list_surface, list_tools_raw, wire_form
 
 __all__ = [
     "ENCODING_NAME",
@@ -49,6 +52,7 @@ __all__ = [
     "KindsPoint",
     "Measurable",
     "Measurement",
+    "PartSize",
     "SurfaceMeasurement",
     "ToolSize",
     "WireList",
@@ -65,6 +69,7 @@ __all__ = [
     "github_escape",
     "github_summary",
     "grown_since",
+    "list_parts_raw",
     "list_surface",
     "list_text",
     "list_tools_raw",
@@ -75,6 +80,8 @@ __all__ = [
     "measure_json",
     "measure_markdown",
     "measure_rich",
+    "part_sizes",
+    "parts_csv",
     "per_tool_csv",
     "rank_file",
     "wire_form",
