@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -135,9 +135,9 @@ class Taken:
     case: LiveCase
     tools: list[dict[str, Any]]
     meta: dict[str, Any]
-    # The whole file: the tools and every part beside them.
-    whole: dict[str, Any]
-    path: Path
+    # The whole file: the tools and every part beside them, and where it was written.
+    whole: dict[str, Any] = field(default_factory=dict)
+    path: Path = Path()
 
 
 def pip_package(name: str) -> str:
@@ -342,6 +342,37 @@ def size_table(items: Sequence[Taken]) -> str:
 
 def test_the_readme_table_of_real_servers_is_what_their_snapshots_measure(taken: list[Taken]) -> None:
     assert readme_table(README_TABLE) == size_rows(taken), "the README's table differs; now:\n" + size_table(taken)
+
+
+README_PARTS = "The whole surface of the same servers"
+PART_COLUMNS = ("server", "tools", "instructions", "prompts", "resources", "resource templates", "total")
+
+
+def parts_rows(items: Sequence[Taken]) -> list[dict[str, str]]:
+    """The README's rows of each server's parts (listed to a client declaring nothing): chars / tokens (entries),
+    as `measure --format markdown` writes them."""
+
+    def cell(chars: int, tokens: int | None, entries: int | None = None, advertised: bool = True) -> str:
+        if not advertised:
+            return "-"
+        return f"{chars:,} / {tokens:,}" + (f" ({entries:,})" if entries is not None else "")
+
+    rows = []
+    for item in (i for i in items if not i.case.capabilities):
+        (s,) = measure([resolve(str(item.path))], growth=False).surfaces
+        cells = [cell(s.chars, s.tokens, s.tools), *(cell(p.chars, p.tokens, p.entries, p.advertised) for p in s.parts)]
+        rows.append(
+            dict(
+                zip(PART_COLUMNS, [item.case.readme_label(), *cells, cell(s.total_chars, s.total_tokens)], strict=True)
+            )
+        )
+    return rows
+
+
+def test_the_readme_table_of_the_servers_whole_surfaces_is_what_measure_gives(taken: list[Taken]) -> None:
+    rows = parts_rows(taken)
+    table = "\n".join(["| " + " | ".join(PART_COLUMNS) + " |"] + ["| " + " | ".join(r.values()) + " |" for r in rows])
+    assert readme_table(README_PARTS) == rows, "the README's table differs; now:\n" + table
 
 
 # -- budget on live servers and snapshot files ------------------------------------------------------------

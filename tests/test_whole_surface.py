@@ -276,3 +276,17 @@ def test_each_conderis_surface_s_instructions_name_only_tools_it_has() -> None:
         tools = {t.name for t in definition.build_surface().tools}
         named = set(re.findall(r"\b[a-z]+_[a-z_]+\b|\brecall\b", text))
         assert named and named <= tools, (name, named - tools)
+
+
+def test_the_readme_gives_the_instructions_and_the_whole_surface_as_measure_counts_them() -> None:
+    from tests.readme import readme_text
+
+    surfaces = {s["name"]: s for s in measured("before-v2", "v2")}
+    old, new = (next(p for p in surfaces[n]["parts"] if p["part"] == "instructions") for n in ("before-v2", "v2"))
+    v2 = surfaces["v2"]
+    sentence = (
+        f"{old['chars']:,} chars / {old['tokens']:,} tokens on before-v2 and consistent, {new['chars']:,} /"
+        f" {new['tokens']:,} on the v2 series, so v2's whole surface costs {v2['total_chars']:,} chars /"
+        f" {v2['total_tokens']:,} tokens a session"
+    )
+    assert sentence in " ".join(readme_text().split())
