@@ -290,3 +290,11 @@ def test_the_readme_gives_the_instructions_and_the_whole_surface_as_measure_coun
         f" {v2['total_tokens']:,} tokens a session"
     )
     assert sentence in " ".join(readme_text().split())
+
+
+def test_a_snapshot_served_as_a_stub_advertises_the_parts_it_recorded(tmp_path: Path) -> None:
+    path, data = snapshot_of(tmp_path, "--", *INSTRUCTED)
+    served = raw_whole_surface(serve_argv(str(path)))
+    for key in PARTS:
+        assert served[key] == data[key], key
+    assert set(served["capabilities"]) >= {"tools", "prompts", "resources"}

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from harness.errors import ToolsurfaceError
 from harness.junit import JUnitCase, JUnitSuite, junit_xml
 from harness.measure._measure import Measurable, PartSize, SurfaceMeasurement, ToolSize, measure
-from harness.surface import PART_WORDS
+from harness.surface import PART_WORDS, included_keys
 
 __all__ = [
     "BudgetResult",
@@ -117,7 +117,6 @@ def budget_of(
             f" the other parts), so --include {','.join(include)} cannot be counted; take the snapshot again"
         )
     chars, tokens = measured.counted(include)
-    keys = {*include, *(["resourceTemplates"] if "resources" in include else [])}
     return BudgetResult(
         surface=name or measured.name,
         protocol_version=measured.protocol_version,
@@ -129,7 +128,7 @@ def budget_of(
         largest=measured.largest(largest),
         per_tool=tuple(measured.per_tool),
         include=include,
-        parts=tuple(p for p in measured.parts if p.part in keys),
+        parts=tuple(p for p in measured.parts if p.part in included_keys(include)),
     )
 
 

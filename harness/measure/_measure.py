@@ -11,7 +11,7 @@ from typing import Any
 from harness.errors import InvalidToolList
 from harness.measure._tokens import ENCODING_NAME, count_tokens
 from harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface
-from harness.surface import PART_KEYS, Kind, Snapshot, SurfaceDefinition, SurfaceParts
+from harness.surface import PART_KEYS, Kind, Snapshot, SurfaceDefinition, SurfaceParts, included_keys
 
 __all__ = [
     "Growth",
@@ -142,8 +142,7 @@ class SurfaceMeasurement:
     def counted(self, include: Sequence[str]) -> tuple[int, int | None]:
         """Chars and tokens of the tools with the parts named (`instructions`, `prompts`, `resources`, the
         last with the resource templates)."""
-        keys = {*include, *(["resourceTemplates"] if "resources" in include else [])}
-        chosen = [p for p in self.parts if p.part in keys]
+        chosen = [p for p in self.parts if p.part in included_keys(include)]
         tokens = None if self.tokens is None else self.tokens + sum(p.tokens or 0 for p in chosen)
         return self.chars + sum(p.chars for p in chosen), tokens
 

@@ -14,6 +14,7 @@ __all__ = [
     "PART_KEYS",
     "PART_WORDS",
     "SurfaceParts",
+    "included_keys",
     "item_key",
     "parse_include",
     "parts_from_wire",
@@ -118,6 +119,11 @@ def parts_from_wire(data: Mapping[str, Any], origin: str) -> SurfaceParts:
         resource_templates=entries("resourceTemplates", ("uriTemplate", "name")),
         capabilities=capabilities,
     )
+
+
+def included_keys(include: Sequence[str]) -> frozenset[str]:
+    """The part keys `include` names: `resources` takes the resource templates with it."""
+    return frozenset([*include, *(["resourceTemplates"] if "resources" in include else [])])
 
 
 def parse_include(value: str | Sequence[str] | None, where: str = "--include") -> tuple[str, ...]:
