@@ -484,6 +484,7 @@ def render(measured: dict[str, Measured] | None = None, corrections: str | None 
         w(title, "", *intro)
         for name, tool in measured[surface].tools.items():
             w(*_tool_section(name, tool, PROVENANCE[surface][name]))
+    w(*_instructions_section())
     w(*_OUTRO)
     return "\n".join(md).rstrip() + "\n"
 
@@ -698,6 +699,57 @@ _CONSISTENT = [
     "plus task_block. Which v2 decisions also apply to the control is our choice, listed per tool.",
     "",
 ]
+
+_INSTRUCTION_SOURCES = [
+    ("Conderis keeps a project's memories, pages, tasks and proposals", "the kinds that exist today, L40"),
+    (
+        "Before you work on a project, call",
+        "recall first: L24 (a fresh session 'that recalls, creates and completes a task'), L81",
+    ),
+    (
+        "names the system guide version",
+        "L20: 'SystemGuide.Version; recall announces it, so agents can tell their copy is stale'",
+    ),
+    ("read the guide again with", "L66: recall replaces memory_recall, system_memory becomes guide: true (L81)"),
+    ("lists the projects you can access", "L67: project_get replaces project_list (without projectId), L85"),
+    ("Memories appear as #N", "L7, L81 (v2 only: the old recall named memories otherwise)"),
+    ("Keep what the next agent should know with", "L119: 'Shown to the moderator when the change becomes a proposal'"),
+]
+
+
+def _instructions_section() -> list[str]:
+    """The reconstructed server instructions, their sizes by the counting rule, and where each sentence rests."""
+    from harness.measure import count_tokens
+    from surfaces.conderis.instructions import BEFORE_V2, V2
+
+    out = [
+        "## The server instructions (reconstructed)",
+        "",
+        "The seed names the server instructions and where they live ('The server instructions live in "
+        "Program.cs', L20) and says they changed with the surface ('The switch happened with system guide "
+        "version 31, the server instructions, the web setup prompts and documentation together', L60), but never "
+        "quotes them. So the text every surface's stub serves (`instructions.py`) is ours: one sentence per thing "
+        "the page says an agent is told at the start, in the names of the surface's own tools (before-v2 and "
+        "consistent the old ones, the v2 series the eight). A client copies them into every session's system "
+        "prompt, so they are a part of the whole surface; `toolsurface measure` counts them beside the tools "
+        "(compact JSON, the text as a JSON string).",
+        "",
+        "| surfaces | chars | tokens | text |",
+        "| --- | ---: | ---: | --- |",
+    ]
+    for surfaces, text in (("before-v2, consistent", BEFORE_V2), ("v2-first, v2, v2-live", V2)):
+        shown = compact(text)
+        out.append(f"| {surfaces} | {_n(len(shown))} | {_n(count_tokens(shown))} | {text} |")
+    out += ["", "Where each sentence comes from:", ""]
+    out += [f"- '{start}…': {source}." for start, source in _INSTRUCTION_SOURCES]
+    out += [
+        "",
+        "Not in the seed, so not in ours: what the guide itself says, the web setup prompts (L21, no MCP prompts "
+        "are named), and any resource; the stubs declare neither prompts nor resources.",
+        "",
+    ]
+    return out
+
 
 _OUTRO = [
     "## Not settled by the seed and not costed per tool",

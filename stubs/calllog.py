@@ -35,6 +35,8 @@ class CallRecord:
     latency_ms: float
     allowed: list[str] | None = None
     response_sha256: str | None = None
+    # The answer's text as the client received it (tools/call), so its tokens can be counted later.
+    response: str | None = None
     format: str = CALL_FORMAT
 
     @property
@@ -77,6 +79,7 @@ class CallLog:
             latency_ms=round((time.perf_counter() - started) * 1000, 3),
             allowed=allowed,
             response_sha256=hashlib.sha256(response.encode("utf-8")).hexdigest() if response is not None else None,
+            response=response,
         )
         self.records.append(record)
         if self._file is not None:

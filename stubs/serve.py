@@ -33,8 +33,18 @@ def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
         raise InvalidToolList(
             f"{item.path}: a tool does not fit the MCP Tool type: {error.errors()[0]['msg']}"
         ) from None
+    parts = item.parts
     return Surface(
-        name=item.name, title=item.server or item.name, purpose="", kinds=(), tools=tools, source=str(item.path)
+        name=item.name,
+        title=item.server or item.name,
+        purpose="",
+        kinds=(),
+        tools=tools,
+        source=str(item.path),
+        instructions=parts.instructions,
+        prompts=parts.prompts,
+        resources=parts.resources,
+        resource_templates=parts.resource_templates,
     )
 
 

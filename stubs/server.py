@@ -1,4 +1,5 @@
-"""An MCP server built from a surface: it lists the surface's tools and answers calls through the gate."""
+"""An MCP server built from a surface: it lists the surface's tools and answers calls through the gate, and
+advertises what the surface declares beside them (instructions, prompts, resources, resource templates)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def build_server(
     unknown_tool: str = "result",
 ) -> Server:
     """A low-level MCP server advertising exactly `surface.tools`, `page_size` tools per tools/list page;
-    `unknown_tool` says how a call of a tool it lacks is answered (stubs.gate)."""
+    `unknown_tool` says how a call of a tool it lacks is answered (stubs.gate). Its instructions, prompts,
+    resources and resource templates are the surface's; a prompt or resource is listed, not served."""
     tools = list(surface.tools)
     gate = Gate(tools, stub, log or CallLog(), unknown_tool)
 
@@ -54,9 +56,74 @@ def build_server(
     return Server(
         f"toolsurface-{surface.name}",
         version=__version__,
+        instructions=surface.instructions,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
+        **_listed_parts(surface),
     )
+
+
+def _validated(model: Any, items: list[dict[str, Any]] | None, what: str, surface: Surface) -> list[Any]:
+    from pydantic import ValidationError
+
+    from harness.errors import InvalidToolList
+
+    try:
+        return [model.model_validate(item) for item in items or []]
+    except ValidationError as error:
+        problem = error.errors()[0]
+        raise InvalidToolList(
+            f"{surface.source or surface.name}: {what} is not valid MCP: {'.'.join(map(str, problem['loc']))}:"
+            f" {problem['msg']}"
+        ) from None
+
+
+def _listed_parts(surface: Surface) -> dict[str, Any]:
+    """Handlers for the lists the surface declares: declaring a list is declaring its capability."""
+    from mcp.shared.exceptions import MCPError
+
+    handlers: dict[str, Any] = {}
+    if surface.prompts is not None:
+        prompts = _validated(types.Prompt, surface.prompts, "a prompt", surface)
+        names = [p.name for p in prompts] or ["(none)"]
+
+        async def on_list_prompts(
+            ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        ) -> types.ListPromptsResult:
+            return types.ListPromptsResult(prompts=prompts)
+
+        async def on_get_prompt(ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams) -> Any:
+            raise MCPError(
+                types.INVALID_PARAMS, f"this stub lists prompts, it does not serve them; prompts: {', '.join(names)}"
+            )
+
+        handlers |= {"on_list_prompts": on_list_prompts, "on_get_prompt": on_get_prompt}
+    if surface.resources is not None or surface.resource_templates is not None:
+        resources = _validated(types.Resource, surface.resources, "a resource", surface)
+        templates = _validated(types.ResourceTemplate, surface.resource_templates, "a resource template", surface)
+        uris = [str(r.uri) for r in resources] or ["(none)"]
+
+        async def on_list_resources(
+            ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        ) -> types.ListResourcesResult:
+            return types.ListResourcesResult(resources=resources)
+
+        async def on_list_resource_templates(
+            ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        ) -> types.ListResourceTemplatesResult:
+            return types.ListResourceTemplatesResult(resource_templates=templates)
+
+        async def on_read_resource(ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams) -> Any:
+            raise MCPError(
+                types.INVALID_PARAMS, f"this stub lists resources, it does not serve them; resources: {', '.join(uris)}"
+            )
+
+        handlers |= {
+            "on_list_resources": on_list_resources,
+            "on_list_resource_templates": on_list_resource_templates,
+            "on_read_resource": on_read_resource,
+        }
+    return handlers
 
 
 async def serve_http(server: Server, listener: socket.socket, stopping: anyio.Event | None = None) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from harness.measure import PROTOCOL_VERSION
 from tests.waiting import Deadline
 
-__all__ = ["RawStdioClient", "serve_argv"]
+__all__ = ["RawStdioClient", "raw_whole_surface", "serve_argv"]
 
 
 def serve_argv(*serve_args: str) -> list[str]:
@@ -115,3 +115,37 @@ class RawStdioClient:
         self.selector.close()
         assert self.proc.stdout is not None
         self.proc.stdout.close()
+
+
+def raw_whole_surface(
+    argv: Sequence[str], capabilities: dict[str, Any] | None = None, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """What a client written by hand receives: the handshake's instructions and capabilities, and every page of
+    each list the capabilities declare."""
+    client = RawStdioClient(argv, env)
+    try:
+        init = client.initialize(capabilities or {})
+        found: dict[str, Any] = {"capabilities": init["capabilities"]}
+        if "instructions" in init:
+            found["instructions"] = init["instructions"]
+        lists = [("tools/list", "tools", "tools")]
+        if "prompts" in init["capabilities"]:
+            lists.append(("prompts/list", "prompts", "prompts"))
+        if "resources" in init["capabilities"]:
+            lists += [
+                ("resources/list", "resources", "resources"),
+                ("resources/templates/list", "resourceTemplates", "resourceTemplates"),
+            ]
+        for method, key, field in lists:
+            entries: list[Any] = []
+            cursor = None
+            while True:
+                page = client.request(method, {"cursor": cursor} if cursor else None)
+                entries += page[field]
+                cursor = page.get("nextCursor")
+                if cursor is None:
+                    break
+            found[key] = entries
+        return found
+    finally:
+        client.close()

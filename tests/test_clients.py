@@ -18,7 +18,7 @@ from harness.clients._observe import _protocol
 from harness.endpoint import ModelEndpoint, read_model_requests
 from harness.scenario import Step
 from tests.conftest import ROOT, Run, run_cli
-from tests.fixtures.servers.instructed import INSTRUCTIONS
+from tests.fixtures.servers.instructed_notes import INSTRUCTIONS
 from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
 from tests.readme import readme_table
 
@@ -32,7 +32,7 @@ EVERY_ROW = {
     ("codex", "0.171.0", "direct"),
     ("gemini", "0.61.0", "default"),
 }
-INSTRUCTED = Path(__file__).resolve().parent / "fixtures" / "servers" / "instructed.py"
+INSTRUCTED = Path(__file__).resolve().parent / "fixtures" / "servers" / "instructed_notes.py"
 
 
 @pytest.fixture(scope="session")

@@ -64,6 +64,14 @@ def boolean(description: str = "") -> dict[str, Any]:
 
 
 SINGLE_RULE_SURFACES: dict[str, list[dict[str, Any]]] = {
+    "client-limit": [
+        tool(
+            "song_get",
+            "Read a song by number. " + "It holds the title, the artist and the lyrics of the song. " * 40,
+            {"number": integer("The number of the song.")},
+            read_only=True,
+        ),
+    ],
     "addressing": [
         tool(
             "ticket_get", "Read a ticket by number.", {"number": integer("The number of the ticket.")}, read_only=True

@@ -4,12 +4,13 @@ tested in Chromium in test_report_page.py."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run, run_cli
+from tests.conftest import ROOT, Run, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,13 @@ def test_every_table_has_csv_and_json(report: Path) -> None:
 
 def test_the_charts_are_pngs(report: Path) -> None:
     charts = sorted(p.name for p in (report / "charts").glob("*.png"))
-    assert charts == ["findability_ranks.png", "list_size_by_tool.png", "refused_per_run.png", "size_by_kinds.png"]
+    assert charts == [
+        "answers_per_tool.png",
+        "findability_ranks.png",
+        "list_size_by_tool.png",
+        "refused_per_run.png",
+        "size_by_kinds.png",
+    ]
     assert all((report / "charts" / c).read_bytes().startswith(b"\x89PNG") for c in charts)
 
 
@@ -54,7 +61,7 @@ def test_html_writes_one_page_that_names_no_outside_resource(report: Path) -> No
     page = (report / "report.html").read_text(encoding="utf-8")
     for section in ("headline", "compare", "tools", "charts", "sessions", "tables"):
         assert f'<section id="{section}">' in page, section
-    assert page.count('src="data:image/png;base64,') == 4
+    assert page.count('src="data:image/png;base64,') == 5
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
 
 
@@ -77,3 +84,30 @@ def test_bad_report_inputs_are_one_line_errors(tmp_path: Path) -> None:
     blocker.write_text("x", encoding="utf-8")
     unwritable = run_cli("report", "--out", str(blocker / "r"))
     assert unwritable.returncode == 2 and "cannot write" in unwritable.stderr
+
+
+def test_the_committed_conderis_report_is_regenerated_byte_for_byte_from_the_committed_study(tmp_path: Path) -> None:
+    """reports/conderis from the command README gives, where it was written: the newest tested Claude Code on PATH
+    (its own search's columns), the study and the output named relative to the checkout. Only the made-at time
+    differs."""
+    from harness.agents.claude import ClaudeAgent
+    from tests.npm_packages import agent_cli_dir
+
+    (tmp_path / "sessions").symlink_to(ROOT / "sessions")
+    newest = agent_cli_dir("claude", ClaudeAgent.tested_versions[-1])
+    path = os.pathsep.join([str(newest), os.environ.get("PATH", "")])
+    done = run_cli(
+        "report", "sessions/runs/conderis-script", "--out", "reports/conderis", "--html",
+        cwd=tmp_path, env={"PATH": path}, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    fresh, committed = tmp_path / "reports" / "conderis", ROOT / "reports" / "conderis"
+    files = sorted(p.relative_to(committed) for p in committed.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file())
+    made = re.compile(rb"Made \d{4}-\d\d-\d\d \d\d:\d\d UTC")
+    for name in files:
+        kept, new = (made.sub(b"Made", (d / name).read_bytes()) for d in (committed, fresh))
+        assert new == kept, name
+    answers = (committed / "report.md").read_text(encoding="utf-8")
+    assert "## What tool answers cost, per surface and tool" in answers
+    assert "| v2 (six-tasks) | item_get | 12 |" in answers and "charts/answers_per_tool.png" in answers

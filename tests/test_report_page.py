@@ -339,7 +339,7 @@ def test_the_report_command_writes_the_page_with_every_chart_and_no_console_erro
     page.on("request", lambda request: requests.append(request.url))
     page.goto(page_file.as_uri())
     page.wait_for_function("document.body.dataset.charts !== undefined")
-    assert page.evaluate("document.body.dataset.charts") == "4/4"
+    assert page.evaluate("document.body.dataset.charts") == "5/5"
     assert page.evaluate("document.body.dataset.errors") == "0"
     for section in ("headline", "compare", "tools", "charts", "sessions", "tables"):
         expect(page.locator(f"section#{section}")).to_have_count(1)

@@ -20,17 +20,17 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness.measure import PROTOCOL_VERSION, compact_json, list_text, measure
+from harness.measure import PROTOCOL_VERSION, compact_json, count_tokens, list_text, measure
 from harness.surface import resolve
 from tests.conftest import Run, processes_with, run_cli
 from tests.npm_packages import cache_dir, install_npm
-from tests.rawstdio import RawStdioClient
+from tests.rawstdio import RawStdioClient, raw_whole_surface
 from tests.readme import readme_table
 from tests.waiting import wait_until
 
@@ -41,6 +41,7 @@ NPM_SERVERS = {
 }
 PIP_SERVERS = {"mcp_server_time": "mcp-server-time", "mcp_server_git": "mcp-server-git"}
 GRACE_S = 5.0  # interpreter start-up plus ending the process group, beyond --timeout
+PART_ORDER = ("instructions", "prompts", "resources", "resourceTemplates")
 
 
 # -- what the tests need installed ----------------------------------------------------------------------
@@ -134,6 +135,9 @@ class Taken:
     case: LiveCase
     tools: list[dict[str, Any]]
     meta: dict[str, Any]
+    # The whole file: the tools and every part beside them, and where it was written.
+    whole: dict[str, Any] = field(default_factory=dict)
+    path: Path = Path()
 
 
 def pip_package(name: str) -> str:
@@ -181,7 +185,8 @@ def taken(live_cases: list[LiveCase], tmp_path_factory: pytest.TempPathFactory) 
         run = run_cli("snapshot", "-o", str(path), *case.cli_args(), timeout=120)
         assert run.returncode == 0, run.stderr
         meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
-        result.append(Taken(case, json.loads(path.read_text(encoding="utf-8"))["tools"], meta))
+        whole = json.loads(path.read_text(encoding="utf-8"))
+        result.append(Taken(case, whole["tools"], meta, whole, path))
     return result
 
 
@@ -195,6 +200,58 @@ def test_each_snapshot_equals_what_a_hand_written_client_receives(taken: list[Ta
             "name": raw["init"]["serverInfo"]["name"],
             "version": raw["init"]["serverInfo"]["version"],
         }
+
+
+def test_each_snapshot_keeps_every_part_beside_the_tools_as_a_hand_written_client_receives_it(
+    taken: list[Taken],
+) -> None:
+    for item in taken:
+        raw = raw_whole_surface(item.case.argv, item.case.raw_capabilities(), dict(item.case.env))
+        assert [k for k in item.whole if k != "tools"] == [*(k for k in PART_ORDER if k in raw), "capabilities"]
+        for key in PART_ORDER:
+            if key in raw:
+                assert compact_json(item.whole[key]) == compact_json(raw[key]), (item.case, key)
+        assert item.whole["capabilities"] == raw["capabilities"], item.case
+
+
+def test_server_everything_keeps_its_instructions_prompts_resources_and_templates(taken: list[Taken]) -> None:
+    everything = next(item for item in taken if item.case.name == "server-everything")
+    whole = everything.whole
+    assert whole["instructions"].startswith("# Everything Server")
+    assert whole["prompts"] and whole["resources"] and whole["resourceTemplates"]
+    assert {p["name"] for p in whole["prompts"]} >= {"simple-prompt"}
+
+
+def test_the_time_and_git_servers_advertise_empty_prompt_and_resource_lists_that_cost_nothing(
+    taken: list[Taken],
+) -> None:
+    for item in (t for t in taken if t.case.name in ("mcp-server-time", "mcp-server-git")):
+        assert "instructions" not in item.whole
+        assert item.whole["prompts"] == item.whole["resources"] == item.whole["resourceTemplates"] == []
+        (surface,) = measure([resolve(str(item.path))], growth=False).surfaces
+        assert [(p.part, p.entries, p.chars) for p in surface.parts] == [
+            ("instructions", None, 0),
+            ("prompts", 0, 0),
+            ("resources", 0, 0),
+            ("resourceTemplates", 0, 0),
+        ]
+        assert (surface.total_chars, surface.total_tokens) == (surface.chars, surface.tokens)
+
+
+def test_measure_in_markdown_shows_each_part_of_server_everything_and_the_total(taken: list[Taken]) -> None:
+    everything = next(item for item in taken if item.case.name == "server-everything" and not item.case.capabilities)
+    run = run_cli("measure", str(everything.path), "--format", "markdown")
+    assert run.returncode == 0, run.stderr
+    sizes = [
+        (len(compact_json(everything.whole[k])), count_tokens(compact_json(everything.whole[k]))) for k in PART_ORDER
+    ]
+    tools = (len(list_text(everything.tools)), count_tokens(list_text(everything.tools)))
+    cells = [f"{c:,} / {t:,}" for c, t in [tools, *sizes]]
+    entries = [len(everything.tools), None, *(len(everything.whole[k]) for k in PART_ORDER[1:])]
+    cells = [cell + (f" ({n})" if n is not None else "") for cell, n in zip(cells, entries, strict=True)]
+    total = (sum(c for c, _ in [tools, *sizes]), sum(t for _, t in [tools, *sizes]))
+    row = f"| {everything.path.stem} | {' | '.join(cells)} | {total[0]:,} / {total[1]:,} |"
+    assert row in run.stdout.splitlines(), run.stdout
 
 
 def test_the_sidecar_records_capabilities_time_and_source(taken: list[Taken]) -> None:
@@ -285,6 +342,37 @@ def size_table(items: Sequence[Taken]) -> str:
 
 def test_the_readme_table_of_real_servers_is_what_their_snapshots_measure(taken: list[Taken]) -> None:
     assert readme_table(README_TABLE) == size_rows(taken), "the README's table differs; now:\n" + size_table(taken)
+
+
+README_PARTS = "The whole surface of the same servers"
+PART_COLUMNS = ("server", "tools", "instructions", "prompts", "resources", "resource templates", "total")
+
+
+def parts_rows(items: Sequence[Taken]) -> list[dict[str, str]]:
+    """The README's rows of each server's parts (listed to a client declaring nothing): chars / tokens (entries),
+    as `measure --format markdown` writes them."""
+
+    def cell(chars: int, tokens: int | None, entries: int | None = None, advertised: bool = True) -> str:
+        if not advertised:
+            return "-"
+        return f"{chars:,} / {tokens:,}" + (f" ({entries:,})" if entries is not None else "")
+
+    rows = []
+    for item in (i for i in items if not i.case.capabilities):
+        (s,) = measure([resolve(str(item.path))], growth=False).surfaces
+        cells = [cell(s.chars, s.tokens, s.tools), *(cell(p.chars, p.tokens, p.entries, p.advertised) for p in s.parts)]
+        rows.append(
+            dict(
+                zip(PART_COLUMNS, [item.case.readme_label(), *cells, cell(s.total_chars, s.total_tokens)], strict=True)
+            )
+        )
+    return rows
+
+
+def test_the_readme_table_of_the_servers_whole_surfaces_is_what_measure_gives(taken: list[Taken]) -> None:
+    rows = parts_rows(taken)
+    table = "\n".join(["| " + " | ".join(PART_COLUMNS) + " |"] + ["| " + " | ".join(r.values()) + " |" for r in rows])
+    assert readme_table(README_PARTS) == rows, "the README's table differs; now:\n" + table
 
 
 # -- budget on live servers and snapshot files ------------------------------------------------------------

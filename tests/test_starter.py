@@ -145,3 +145,14 @@ def test_the_bundled_surfaces_made_with_the_kit_check_clean(surface: str) -> Non
         "handlers without tools: -",
         "fixture keys no handler reads: -",
     ]
+
+
+def test_the_module_written_from_a_snapshot_advertises_its_instructions_prompts_and_resources(tmp_path: Path) -> None:
+    server = [sys.executable, str(ROOT / "tests" / "fixtures" / "servers" / "instructed.py")]
+    snapshot = tmp_path / "notes.json"
+    assert run_cli("snapshot", "-o", str(snapshot), "--", *server).returncode == 0
+    assert run_cli("new", "surface", "notes", "--from", str(snapshot), "--out", str(tmp_path / "new")).returncode == 0
+    measured = run_cli("measure", str(tmp_path / "new" / "notes.py"), str(snapshot), "--format", "json", "--no-growth")
+    module, recorded = measured.json()["surfaces"]
+    assert module["parts"] == recorded["parts"] and module["total_chars"] == recorded["total_chars"]
+    assert all(p["advertised"] for p in module["parts"])

@@ -1,11 +1,14 @@
 """Reading tool lists: findability, the on-demand round trip, the linter and the diff."""
 
-from harness.analyze._diff import diff_surfaces, diff_tools
+from harness.analyze._diff import diff_parts, diff_surfaces, diff_tools
 from harness.analyze._diff_model import (
+    FAIL_ON,
     AnnotationChange,
     ChangeClass,
     FieldChange,
     ParameterChange,
+    PartDiff,
+    ReviewItem,
     Size,
     SurfaceDiff,
     ToolDiff,
@@ -80,6 +83,7 @@ __all__ = [
     "BUNDLED_TASK",
     "CATEGORIES",
     "CLIENT_SCORERS",
+    "FAIL_ON",
     "FIELD_WEIGHTS",
     "SCORERS",
     "Agreement",
@@ -94,10 +98,12 @@ __all__ = [
     "ObservedStep",
     "PairAgreement",
     "ParameterChange",
+    "PartDiff",
     "Query",
     "QueryFileError",
     "QuerySet",
     "Ranked",
+    "ReviewItem",
     "RoundTrip",
     "RoundTripTask",
     "SearchClient",
@@ -115,6 +121,7 @@ __all__ = [
     "diff_json",
     "diff_junit",
     "diff_markdown",
+    "diff_parts",
     "diff_rich",
     "diff_surfaces",
     "diff_tools",

@@ -1,10 +1,11 @@
-"""Comparing tools and lists: which tools were added, removed or changed, and the worst class of each change."""
+"""Comparing tools and lists: which tools were added, removed or changed, and the worst class of each change;
+the parts beside the tools compared the same way; every changed text an agent is told marked for review."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from harness.analyze._diff_model import (
     BREAKING,
@@ -13,6 +14,8 @@ from harness.analyze._diff_model import (
     AnnotationChange,
     FieldChange,
     ParameterChange,
+    PartDiff,
+    ReviewItem,
     Size,
     SurfaceDiff,
     ToolDiff,
@@ -21,8 +24,9 @@ from harness.analyze._diff_model import (
 from harness.analyze._schema_compare import _compare_schemas
 from harness.measure import ListCounter, count_tokens, is_o200k
 from harness.measure._measure import Measurable, compact_json
+from harness.surface import PART_WORDS, SurfaceParts, item_key
 
-__all__ = ["diff_surfaces", "diff_tools"]
+__all__ = ["diff_parts", "diff_surfaces", "diff_tools"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Comparing tools and lists
@@ -67,6 +71,7 @@ def _tool_diff(name: str, before: dict[str, Any], after: dict[str, Any], with_to
         if key not in _TOOL_KEYS and before.get(key) != after.get(key)
     ]
     description_changed = before.get("description") != after.get("description")
+    review = _review(before, after, parameters, annotations)
     cls = worst(
         [
             *(c.cls for c in [*parameters, *output]),
@@ -96,7 +101,35 @@ def _tool_diff(name: str, before: dict[str, Any], after: dict[str, Any], with_to
         annotations=annotations,
         fields=fields,
         note=note,
+        review=review,
     )
+
+
+# Texts an agent reads, beside the description, as a tool-level field.
+_REVIEWED_FIELDS = ("title",)
+
+
+def _review(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    parameters: Sequence[ParameterChange],
+    annotations: Sequence[AnnotationChange],
+) -> list[ReviewItem]:
+    """What changed in the texts an agent is told about a tool: its description, its title, each annotation,
+    each parameter's description."""
+    items = []
+    if before.get("description") != after.get("description"):
+        items.append(ReviewItem("description", before.get("description"), after.get("description")))
+    items += [
+        ReviewItem(name, before.get(name), after.get(name))
+        for name in _REVIEWED_FIELDS
+        if before.get(name) != after.get(name)
+    ]
+    items += [ReviewItem(f"annotation {a.name}", a.before, a.after) for a in annotations]
+    items += [
+        ReviewItem(f"description of `{p.name}`", p.before, p.after) for p in parameters if p.change == "description"
+    ]
+    return items
 
 
 def _whole_tool(name: str, tool: dict[str, Any], added: bool, with_tokens: bool) -> ToolDiff:
@@ -196,6 +229,120 @@ def _counted(
     return replace(d, counts=counts, encoding=counts[0][0])
 
 
+def _size_of(value: Any, with_tokens: bool) -> tuple[int, int | None]:
+    if value is None:
+        return 0, 0 if with_tokens else None
+    text = compact_json(value)
+    return len(text), count_tokens(text) if with_tokens else None
+
+
+def _sizes(old: Any, new: Any, with_tokens: bool) -> tuple[Size, Size | None]:
+    (a_chars, a_tokens), (b_chars, b_tokens) = _size_of(old, with_tokens), _size_of(new, with_tokens)
+    tokens = Size(a_tokens, b_tokens) if a_tokens is not None and b_tokens is not None else None
+    return Size(a_chars, b_chars), tokens
+
+
+def _arguments(entry: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {str(a.get("name")): a for a in entry.get("arguments") or [] if isinstance(a, dict)}
+
+
+def _entry_changes(part: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[list[Any], list[ReviewItem]]:
+    """What differs in one prompt, resource or template: its arguments (a prompt's), its texts, other fields."""
+    details: list[tuple[Any, str]] = []
+    review: list[ReviewItem] = []
+    for key in ("description", "title"):
+        if old.get(key) != new.get(key):
+            review.append(ReviewItem(key, old.get(key), new.get(key)))
+            details.append((NON_BREAKING, f"{key} changed"))
+    if part == "prompts":
+        before, after = _arguments(old), _arguments(new)
+        for name, argument in before.items():
+            if name not in after:
+                details.append((BREAKING, f"argument `{name}` removed"))
+            elif after[name].get("required") and not argument.get("required"):
+                details.append((BREAKING, f"argument `{name}` now required"))
+            elif argument.get("required") and not after[name].get("required"):
+                details.append((NON_BREAKING, f"argument `{name}` no longer required"))
+            if name in after and argument.get("description") != after[name].get("description"):
+                review.append(
+                    ReviewItem(
+                        f"description of argument `{name}`", argument.get("description"), after[name].get("description")
+                    )
+                )
+                details.append((NON_BREAKING, f"argument `{name}` description changed"))
+        for name, argument in after.items():
+            if name not in before:
+                required = bool(argument.get("required"))
+                details.append(
+                    (
+                        BREAKING if required else NON_BREAKING,
+                        f"argument `{name}` added ({'required' if required else 'optional'})",
+                    )
+                )
+    skipped = {"description", "title", *(["arguments"] if part == "prompts" else [])}
+    details += [
+        (NON_BREAKING, f"{key} changed")
+        for key in dict.fromkeys([*old, *new])
+        if key not in skipped and old.get(key) != new.get(key)
+    ]
+    return details, review
+
+
+def diff_parts(before: SurfaceParts, after: SurfaceParts, *, tokens: bool = True) -> list[PartDiff]:
+    """The parts beside the tools that differ: the instructions, then each prompt, resource and template that
+    was added, removed or changed (matched by name, uri, uriTemplate), in A's order, then B's new ones."""
+    found: list[PartDiff] = []
+    old_text, new_text = before.instructions, after.instructions
+    if old_text != new_text:
+        change: Literal["added", "removed", "changed"] = (
+            "added" if old_text is None else "removed" if new_text is None else "changed"
+        )
+        chars, sizes = _sizes(old_text, new_text, tokens)
+        review = [] if new_text is None else [ReviewItem("instructions", old_text, new_text)]
+        found.append(PartDiff("instructions", "instructions", change, NON_BREAKING, chars, sizes, [], review))
+    for part in ("prompts", "resources", "resourceTemplates"):
+        old = {item_key(part, e): e for e in before.get(part) or []}
+        new = {item_key(part, e): e for e in after.get(part) or []}
+        noun = PART_WORDS[part].removesuffix("s")
+        for name, entry in old.items():
+            chars, sizes = _sizes(entry, new.get(name), tokens)
+            if name not in new:
+                found.append(PartDiff(part, name, "removed", BREAKING, chars, sizes, [(BREAKING, f"{noun} removed")]))
+            elif compact_json(entry) != compact_json(new[name]):
+                details, review = _entry_changes(part, entry, new[name])
+                cls = worst(cls for cls, _ in details) or SIZE_ONLY
+                found.append(
+                    PartDiff(
+                        part,
+                        name,
+                        "changed",
+                        cls,
+                        chars,
+                        sizes,
+                        details or [(SIZE_ONLY, "same entry with keys in another order")],
+                        review,
+                    )
+                )
+        for name, entry in new.items():
+            if name not in old:
+                chars, sizes = _sizes(None, entry, tokens)
+                found.append(
+                    PartDiff(part, name, "added", NON_BREAKING, chars, sizes, [(NON_BREAKING, f"{noun} added")])
+                )
+    return found
+
+
+def _parts_note(a: SurfaceParts, b: SurfaceParts, a_label: str, b_label: str) -> str | None:
+    """Why the parts were not compared, when a side holds the tools alone and the other has parts to compare."""
+    unrecorded = [label for parts, label in ((a, a_label), (b, b_label)) if not parts.recorded]
+    if not unrecorded or all(parts.empty for parts in (a, b)):
+        return None
+    return (
+        f"the instructions, prompts and resources were not compared: {' and '.join(unrecorded)} "
+        f"{'holds' if len(unrecorded) == 1 else 'hold'} the tools alone (a snapshot taken before snapshots kept them)"
+    )
+
+
 def diff_surfaces(
     a: Measurable,
     b: Measurable,
@@ -205,8 +352,16 @@ def diff_surfaces(
     tokens: bool = True,
     counters: Sequence[ListCounter] = (),
 ) -> SurfaceDiff:
-    """Compare two surfaces (definitions are built and listed through a client; snapshots are read as recorded)."""
+    """Compare two surfaces, every part (definitions are built and listed through a client; snapshots are read
+    as recorded)."""
     from harness.measure import listed
 
-    old, new = (wire.tools for wire in listed([a, b]))
-    return diff_tools(old, new, a=a_label or a.name, b=b_label or b.name, tokens=tokens, counters=counters)
+    old, new = listed([a, b])
+    a_name, b_name = a_label or a.name, b_label or b.name
+    result = diff_tools(old.tools, new.tools, a=a_name, b=b_name, tokens=tokens, counters=counters)
+    note = _parts_note(old.parts, new.parts, a_name, b_name)
+    if note is not None or not (old.parts.recorded and new.parts.recorded):
+        return replace(result, parts_note=note)
+    parts = diff_parts(old.parts, new.parts, tokens=tokens)
+    cls = worst([result.cls, *(p.cls for p in parts)])
+    return replace(result, parts=parts, cls=cls, parts_compared=True)

@@ -1,4 +1,6 @@
-"""What changed between two tool lists, as records: per tool and per parameter, classed by what it breaks."""
+"""What changed between two tool lists, as records: per tool and per parameter, classed by what it breaks, and
+each changed text an agent is told (a description, an annotation, the server's instructions) marked for review.
+The parts beside the tools (instructions, prompts, resources, resource templates) are compared the same way."""
 
 from __future__ import annotations
 
@@ -10,15 +12,21 @@ from typing import Any, Literal
 from harness.measure import ENCODING_NAME
 
 __all__ = [
+    "FAIL_ON",
     "AnnotationChange",
     "ChangeClass",
     "FieldChange",
     "ParameterChange",
+    "PartDiff",
+    "ReviewItem",
     "Size",
     "SurfaceDiff",
     "ToolDiff",
     "worst",
 ]
+
+# What `--fail-on` takes: a breaking change, a changed text to review, any difference at all.
+FAIL_ON = ("breaking", "review", "any")
 
 
 class ChangeClass(StrEnum):
@@ -117,6 +125,20 @@ FieldChange = ValueChange
 
 
 @dataclass(frozen=True)
+class ReviewItem:
+    """A text an agent is told that changed, and so is how a server changes what agents do (tool poisoning,
+    OWASP MCP03): a description, an annotation, a parameter's description, the instructions. `what` names it;
+    None is absent on that side."""
+
+    what: str
+    before: Any
+    after: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"what": self.what, "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True)
 class ToolDiff:
     name: str
     change: Literal["added", "removed", "changed"]
@@ -130,6 +152,7 @@ class ToolDiff:
     annotations: list[AnnotationChange] = field(default_factory=list)
     fields: list[FieldChange] = field(default_factory=list)
     note: str | None = None
+    review: list[ReviewItem] = field(default_factory=list)
 
     @property
     def description_changed(self) -> bool:
@@ -153,6 +176,35 @@ class ToolDiff:
             "annotations": [a.to_json() for a in self.annotations],
             "fields": [f.to_json() for f in self.fields],
             "note": self.note,
+            "review": [r.to_json() for r in self.review],
+        }
+
+
+@dataclass(frozen=True)
+class PartDiff:
+    """A part beside the tools that differs: the instructions, or one prompt (by name), resource (by uri) or
+    resource template (by uriTemplate). Sizes follow the counting rule (compact JSON of the entry; the
+    instructions as a JSON string)."""
+
+    part: str
+    name: str
+    change: Literal["added", "removed", "changed"]
+    cls: ChangeClass
+    chars: Size
+    tokens: Size | None
+    details: list[tuple[ChangeClass, str]] = field(default_factory=list)
+    review: list[ReviewItem] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "part": self.part,
+            "name": self.name,
+            "change": self.change,
+            "class": self.cls.value,
+            "chars": self.chars.to_json(),
+            "tokens": self.tokens.to_json() if self.tokens else None,
+            "details": [{"class": cls.value, "text": text} for cls, text in self.details],
+            "review": [r.to_json() for r in self.review],
         }
 
 
@@ -173,6 +225,16 @@ class SurfaceDiff:
     # Every counter's tokens for the whole list, when counters other than o200k were asked for (`tokens` and
     # `encoding` then are the first one's).
     counts: list[tuple[str, Size]] = field(default_factory=list)
+    parts: list[PartDiff] = field(default_factory=list)
+    # Whether the parts beside the tools were compared (not when a side recorded the tools alone), and why not.
+    parts_compared: bool = False
+    parts_note: str | None = None
+
+    @property
+    def review(self) -> list[tuple[str, ReviewItem]]:
+        """Every changed text to review, with what it belongs to (a tool's name, `instructions`, a prompt...)."""
+        found = [(t.name, r) for t in self.tools for r in t.review]
+        return found + [(p.name, r) for p in self.parts for r in p.review]
 
     @property
     def added(self) -> list[ToolDiff]:
@@ -186,19 +248,25 @@ class SurfaceDiff:
     def changed(self) -> list[ToolDiff]:
         return [t for t in self.tools if t.change == "changed"]
 
-    def tool_fails(self, tool: ToolDiff, fail_on: str | None) -> bool:
-        """Whether this tool's change alone would fail a gate with `--fail-on fail_on`."""
-        return fail_on == "any" or (fail_on == "breaking" and tool.cls is BREAKING)
+    def tool_fails(self, tool: ToolDiff | PartDiff, fail_on: str | None) -> bool:
+        """Whether this tool's (or part's) change alone would fail a gate with `--fail-on fail_on`."""
+        return (
+            fail_on == "any"
+            or (fail_on == "breaking" and tool.cls is BREAKING)
+            or (fail_on == "review" and bool(tool.review))
+        )
 
     def fails(self, fail_on: str | None) -> bool:
-        """Whether a gate with `--fail-on fail_on` (breaking, any, or None for never) should fail."""
+        """Whether a gate with `--fail-on fail_on` (breaking, review, any, or None for never) should fail."""
         if fail_on is None:
             return False
         if fail_on == "breaking":
             return self.cls is BREAKING
+        if fail_on == "review":
+            return bool(self.review)
         if fail_on == "any":
             return self.cls is not None
-        raise ValueError(f"fail_on must be 'breaking', 'any' or None, not {fail_on!r}")
+        raise ValueError(f"fail_on must be 'breaking', 'review', 'any' or None, not {fail_on!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -219,4 +287,8 @@ class SurfaceDiff:
             "order_changed": self.order_changed,
             "tools": [t.to_json() for t in self.tools],
             **({"counts": [{"counter": c, **s.to_json()} for c, s in self.counts]} if self.counts else {}),
+            "review": len(self.review),
+            "parts": [p.to_json() for p in self.parts],
+            "parts_compared": self.parts_compared,
+            "parts_note": self.parts_note,
         }

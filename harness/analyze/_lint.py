@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from harness.analyze._client_limits import check_client_limits
 from harness.analyze._lint_model import Finding, LintResult, SurfaceLint
 from harness.analyze._lint_rules import (
     check_addressing,
@@ -38,12 +39,13 @@ RULES: tuple[Callable[[LintView], list[Finding]], ...] = (
 )
 
 
-def lint_tools(name: str, tools: Sequence[dict[str, Any]]) -> SurfaceLint:
-    """Lint one surface's tools in wire form (name, description, inputSchema, annotations)."""
+def lint_tools(name: str, tools: Sequence[dict[str, Any]], instructions: str | None = None) -> SurfaceLint:
+    """Lint one surface's tools in wire form (name, description, inputSchema, annotations), and its server
+    instructions where it has them."""
     surface = build_surface(tools)
     return SurfaceLint(
         name=name,
-        findings=[f for rule in RULES for f in rule(surface)],
+        findings=[f for rule in RULES for f in rule(surface)] + check_client_limits(tools, instructions),
         tools=[str(t.get("name")) for t in tools],
     )
 
@@ -53,5 +55,8 @@ def lint(items: Sequence[SurfaceDefinition | Snapshot]) -> LintResult:
     from harness.measure import listed
 
     return LintResult(
-        surfaces=[lint_tools(item.name, wire.tools) for item, wire in zip(items, listed(items), strict=True)]
+        surfaces=[
+            lint_tools(item.name, wire.tools, wire.parts.instructions)
+            for item, wire in zip(items, listed(items), strict=True)
+        ]
     )

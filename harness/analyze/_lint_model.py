@@ -19,6 +19,7 @@ CATEGORIES = (
     "overloaded-word",
     "permission-split",
     "first-sentence",
+    "client-limit",
 )
 
 

@@ -1,6 +1,7 @@
 """`toolsurface new surface`: the files a stub for one's own product starts from.
 
-A surface module (its tools: a snapshot's exactly as listed, or one to begin with), a handler module with
+A surface module (its tools: a snapshot's exactly as listed, with what its server advertised beside them, or one
+to begin with), a handler module with
 one handler per tool that refuses "not written yet", a fixture skeleton and a scenario skeleton.
 """
 
@@ -69,7 +70,20 @@ def _text(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _surface_module(name: str, tools: list[dict[str, Any]], origin: str, files: dict[str, str]) -> str:
+def _parts_lines(parts: dict[str, Any]) -> str:
+    """What the snapshot's server advertised beside its tools, as the module's declarations."""
+    names = {
+        "instructions": "INSTRUCTIONS: str",
+        "prompts": "PROMPTS: list[dict[str, Any]]",
+        "resources": "RESOURCES: list[dict[str, Any]]",
+        "resourceTemplates": "RESOURCE_TEMPLATES: list[dict[str, Any]]",
+    }
+    return "".join(f"{names[key]} = {_literal(parts[key])}\n" for key in names if key in parts)
+
+
+def _surface_module(
+    name: str, tools: list[dict[str, Any]], origin: str, files: dict[str, str], parts: dict[str, Any]
+) -> str:
     return f'''"""{name}: {origin}.
 
 Its handlers are in {files["handlers"]}, its fixture in {files["fixture"]};
@@ -99,7 +113,7 @@ FIXTURE_SCHEMA: dict[str, Any] = {{
 }}
 
 TOOLS: list[dict[str, Any]] = {_literal(tools)}
-
+{_parts_lines(parts)}
 
 def build(kinds: Sequence[Kind]) -> list[dict[str, Any]]:
     return TOOLS
@@ -171,8 +185,10 @@ def new_surface(name: str, out: Path, snapshot: Path | None = None) -> Starter:
     existing = [p for p in paths.values() if p.exists()]
     if existing:
         raise ToolsurfaceError(f"{existing[0]}: exists; new surface replaces no file")
+    parts: dict[str, Any] = {}
     if snapshot is not None:
-        tools = list(load_snapshot(snapshot).tools)
+        recorded = load_snapshot(snapshot)
+        tools, parts = list(recorded.tools), recorded.parts.to_wire()
         origin = f"the tools of {snapshot.name} exactly as listed, written by `toolsurface new surface`"
     else:
         tools = [_first_tool(name)]
@@ -190,7 +206,7 @@ def new_surface(name: str, out: Path, snapshot: Path | None = None) -> Starter:
     ensure_directory(out, f"write the new surface into {out}")
     write_atomic_all(
         [
-            (paths["surface"], _surface_module(name, tools, origin, files)),
+            (paths["surface"], _surface_module(name, tools, origin, files, parts)),
             (paths["handlers"], _handler_module(name, tools)),
             (paths["fixture"], json.dumps(fixture, indent=2) + "\n"),
             (paths["scenario"], json.dumps(scenario, indent=2) + "\n"),

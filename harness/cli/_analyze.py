@@ -143,8 +143,9 @@ def roundtrip_command(
 @click.argument("b", required=False)
 @click.option(
     "--fail-on",
-    type=click.Choice(["breaking", "any"]),
-    help="Exit 1 on a breaking change, or on any difference at all.",
+    type=click.Choice(["breaking", "review", "any"]),
+    help="Exit 1 on a breaking change, on a changed text to review (a description, an annotation, the"
+    " instructions), or on any difference at all.",
 )
 @click.option(
     "--format",
@@ -169,7 +170,9 @@ def diff_command(
 ) -> None:
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
 
-    With no A and B, each configured target with a snapshot is compared with its committed snapshot.
+    The instructions, prompts and resources are compared too; a changed description, annotation or
+    instructions text is marked REVIEW. With no A and B, each configured target with a snapshot is compared
+    with its committed snapshot.
     """
     from harness.analyze import diff_surfaces
     from harness.surface import resolve

@@ -98,6 +98,7 @@ def measure_command(
             "measure.md": render.measure_markdown(result, per_tool=True),
             "per_tool.csv": render.per_tool_csv(result),
             "by_kinds.csv": render.by_kinds_csv(result),
+            "parts.csv": render.parts_csv(result),
         }
         if result.counters:
             files["counters.csv"] = render.counters_csv(result)
@@ -132,6 +133,12 @@ def measure_command(
     help="github: annotations, and a summary table appended to $GITHUB_STEP_SUMMARY (else printed);"
     " junit: JUnit XML, a test case per list.",
 )
+@click.option(
+    "--include",
+    metavar="PARTS",
+    help="Count these parts beside the tools: instructions,prompts,resources (resources with their templates;"
+    " default: the tools alone, or the configured include).",
+)
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
 @click.option(
@@ -150,6 +157,7 @@ def budget_command(
     max_chars: int | None,
     max_tokens: int | None,
     fmt: str,
+    include: str | None,
     config_path: Path | None,
     target_names: tuple[str, ...],
     update: bool,
@@ -174,6 +182,9 @@ def budget_command(
     config: Any = None
     checked: list[Any] = []
     try:
+        from harness.surface import parse_include
+
+        parts = parse_include(include) if include is not None else None
         if given or (config_path is None and not _has_config()):
             if config_path is not None or target_names or update or raise_:
                 flag = (
@@ -196,8 +207,9 @@ def budget_command(
                     max_chars,
                     max_tokens,
                     counters,
+                    parts or (),
                 )
-            ]
+            ]  # fmt: skip
         else:
             if (update or raise_) and reason is None:
                 raise click.UsageError(
@@ -219,6 +231,7 @@ def budget_command(
                 count_tokens=update or raise_,
                 tokens=tokens,
                 count_urls=count_urls,
+                include=parts,
             )
             pairs = [(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
@@ -266,6 +279,7 @@ def _budget_of_one(
     max_chars: int | None,
     max_tokens: int | None,
     counters: list[Any],
+    include: tuple[str, ...] = (),
 ) -> tuple[Any, str | None]:
     from harness.live import live_target
     from harness.measure import check_budget
@@ -288,7 +302,7 @@ def _budget_of_one(
 
         taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout)
         item, source = taken.as_snapshot(), taken.source_label
-    result = check_budget(item, max_chars, max_tokens, counters=counters)
+    result = check_budget(item, max_chars, max_tokens, counters=counters, include=include)
     if server is not None:
         from harness.live import skip_final_collection
 
@@ -311,6 +325,7 @@ def _budget_of_config(
     count_tokens: bool,
     tokens: str | None = None,
     count_urls: tuple[str, ...] = (),
+    include: tuple[str, ...] | None = None,
 ) -> tuple[Any, list[Any]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
     from harness.config import check_targets, read_config
@@ -336,6 +351,7 @@ def _budget_of_config(
         on_listed=skip_final_collection,
         tokens=tokens,
         count_urls=count_urls,
+        include=include,
     )
     return config, checked
 

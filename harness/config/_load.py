@@ -31,6 +31,7 @@ TARGET_KEYS = (
     "cwd",
     "timeout",
     "tokens",
+    "include",
 )
 # The one target given at the top level may name itself; a target table is named by its key.
 TOP_KEYS = ("name", "targets", *TARGET_KEYS)
@@ -161,6 +162,7 @@ def _expanded(path: Path, key: str, text: str) -> str:
 
 def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, table: Mapping[str, Any]) -> Target:
     from harness.live import CAPABILITIES
+    from harness.surface import INCLUDABLE_PARTS
 
     def key(item: str) -> str:
         return _key(prefix, item)
@@ -212,21 +214,21 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
     max_chars = count("max-chars")
     if max_chars is None:
         raise ConfigError(path, key("max-chars"), "missing: every target needs a budget (the largest list size)")
-    capabilities_raw = table.get("client-capabilities", [])
-    if isinstance(capabilities_raw, str):
-        capabilities_raw = [p.strip() for p in capabilities_raw.split(",") if p.strip()]
-    if not isinstance(capabilities_raw, list) or not all(isinstance(c, str) for c in capabilities_raw):
-        raise ConfigError(
-            path, key("client-capabilities"), f"expected an array of strings, got {_type(capabilities_raw)}"
-        )
-    unknown = [c for c in capabilities_raw if c not in CAPABILITIES]
-    if unknown:
-        raise ConfigError(
-            path,
-            key("client-capabilities"),
-            f"unknown capability {unknown[0]!r}; choose from {', '.join(CAPABILITIES)}",
-        )
-    if capabilities_raw and surface is not None:
+
+    def choices(item: str, allowed: tuple[str, ...], noun: str, note: str = "") -> tuple[str, ...]:
+        """An array of names (or one comma-separated string) from `allowed`, in its order."""
+        raw = table.get(item, [])
+        if isinstance(raw, str):
+            raw = [p.strip() for p in raw.split(",") if p.strip()]
+        if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+            raise ConfigError(path, key(item), f"expected an array of strings, got {_type(raw)}")
+        unknown = [c for c in raw if c not in allowed]
+        if unknown:
+            raise ConfigError(path, key(item), f"unknown {noun} {unknown[0]!r}; choose from {', '.join(allowed)}{note}")
+        return tuple(c for c in allowed if c in raw)
+
+    capabilities = choices("client-capabilities", CAPABILITIES, "capability")
+    if capabilities and surface is not None:
         raise ConfigError(
             path,
             key("client-capabilities"),
@@ -243,6 +245,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         raise ConfigError(path, key("env" if env else "cwd"), "applies to a command target only")
     snapshot_text = string("snapshot")
     tokens = _tokens(path, key("tokens"), table.get("tokens"))
+    include = choices("include", INCLUDABLE_PARTS, "part", " (the tools always count)")
     return Target(
         name=name or _default_name(surface, command, url),
         key=prefix,
@@ -256,9 +259,10 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         env=env,
         cwd=local(cwd_text) if cwd_text is not None else (path.parent if command is not None else None),
         timeout=float(timeout) if timeout is not None else None,
-        client_capabilities=tuple(c for c in CAPABILITIES if c in capabilities_raw),
+        client_capabilities=capabilities,
         snapshot=local(snapshot_text) if snapshot_text is not None else None,
         tokens=tokens,
+        include=include,
     )
 
 

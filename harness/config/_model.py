@@ -52,6 +52,8 @@ class Target:
     snapshot: Path | None = None
     # The counters its tokens are counted with (`tokens = [...]`); None: o200k, as ever.
     tokens: tuple[str, ...] | None = None
+    # The parts counted beside the tools by `budget` (instructions, prompts, resources).
+    include: tuple[str, ...] = ()
 
     @property
     def kind(self) -> Literal["surface", "command", "url"]:
@@ -81,6 +83,7 @@ class Target:
             "max-tokens": self.max_tokens,
             "client-capabilities": list(self.client_capabilities),
             "snapshot": str(self.snapshot) if self.snapshot is not None else None,
+            "include": list(self.include),
             "timeout": self.timeout,
             "cwd": str(self.cwd) if self.cwd is not None else None,
             # Names only: values may be secrets taken from the environment.

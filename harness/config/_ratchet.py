@@ -36,10 +36,12 @@ def check_targets(
     on_listed: Any = None,
     tokens: str | None = None,
     count_urls: Sequence[str] = (),
+    include: Sequence[str] | None = None,
 ) -> list[CheckedTarget]:
     """Each target measured against its budget (or the one given here), with the tools that grew since its last
     budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks, with the counters
-    `tokens` names (else the target's own `tokens`, else o200k); a budget in tokens is in the first one's."""
+    `tokens` names (else the target's own `tokens`, else o200k); a budget in tokens is in the first one's. The
+    parts counted beside the tools are the target's `include`, or `include` given here."""
     entries = read_log(config.log_path)
     counters = _counters_of(targets, tokens, count_urls)
     checked = []
@@ -55,7 +57,11 @@ def check_targets(
             counters=counters[target.name],
         ).surfaces[0]
         result = budget_of(
-            measured, max_chars if max_chars is not None else target.max_chars, tokens_budget, name=target.name
+            measured,
+            max_chars if max_chars is not None else target.max_chars,
+            tokens_budget,
+            name=target.name,
+            include=target.include if include is None else include,
         )
         result = _with_growth(result, target, last_entry(entries, target.name))
         checked.append(CheckedTarget(target, result, listed.source))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
+from harness.surface import SurfaceParts
 
 if TYPE_CHECKING:
     from anyio.abc import Process
@@ -162,6 +163,8 @@ class LiveListing:
     pages: int
     source: dict[str, Any]
     stdout_noise: tuple[str, ...] = ()
+    # Its instructions, prompts, resources and templates, and the capabilities it declared, as received.
+    parts: SurfaceParts = field(default_factory=SurfaceParts)
 
 
 def _public_url(url: str) -> str:
@@ -255,6 +258,7 @@ async def list_live_async(
         pages=pages,
         source=server.describe(),
         stdout_noise=tuple(state.noise[:_NOISE_KEPT]),
+        parts=state.parts,
     )
 
 
@@ -272,6 +276,7 @@ class _State:
     started: float = field(default_factory=time.monotonic)
     listed: float | None = None
     marker: str | None = None
+    parts: SurfaceParts = field(default_factory=SurfaceParts)
 
 
 class _Collect(logging.Handler):
@@ -332,7 +337,7 @@ async def _converse(
     from mcp.client.session import ClientSession
 
     from harness import __version__
-    from harness.measure import list_tools_raw
+    from harness.measure import list_parts_raw, list_tools_raw
 
     session = ClientSession(
         read,
@@ -343,12 +348,12 @@ async def _converse(
     async with session:
         state.phase = "initialize"
         init = await session.initialize()
-        if init.capabilities.tools is None:
-            state.phase = "done"
-            state.listed = time.monotonic()
-            return init, [], 0
-        state.phase = "tools/list"
-        tools, pages = await list_tools_raw(session)
+        tools: list[dict[str, Any]] = []
+        pages = 0
+        if init.capabilities.tools is not None:
+            state.phase = "tools/list"
+            tools, pages = await list_tools_raw(session)
+        state.parts = await list_parts_raw(session, on_method=lambda method: setattr(state, "phase", method))
         state.phase = "done"
         state.listed = time.monotonic()
         return init, tools, pages

@@ -1,4 +1,5 @@
-"""Snapshots: the tools a surface or a live server lists, exactly as received, with a sidecar saying how.
+"""Snapshots: the tools a surface or a live server lists, and the parts it advertises beside them (instructions,
+prompts, resources, resource templates, its capabilities), exactly as received, with a sidecar saying how.
 
 Also what `snapshot` and `budget` share at the command line: turning SURFACE / --url / -- CMD into
 something to list, and rendering a budget for GitHub Actions. Module-level imports stay light: a budget
@@ -8,13 +9,21 @@ of a bundled surface must not pay for the live client.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
-from harness.surface import Snapshot, SnapshotMeta, meta_path, read_snapshot_meta, snapshot_text, write_snapshot
+from harness.surface import (
+    Snapshot,
+    SnapshotMeta,
+    SurfaceParts,
+    meta_path,
+    read_snapshot_meta,
+    snapshot_text,
+    write_snapshot,
+)
 
 if TYPE_CHECKING:
     from harness.live._listing import HttpServer, LiveListing, StdioServer
@@ -37,6 +46,7 @@ class TakenSnapshot:
     name: str
     tools: list[dict[str, Any]]
     meta: SnapshotMeta
+    parts: SurfaceParts = field(default_factory=lambda: SurfaceParts(recorded=False))
 
     @property
     def protocol_version(self) -> str | None:
@@ -63,13 +73,14 @@ class TakenSnapshot:
             tools=self.tools,
             protocol_version=self.protocol_version,
             server=self.server,
+            parts=self.parts,
         )
 
     def write(self, path: Path) -> list[Path]:
-        return write_snapshot(path, self.tools, self.meta)
+        return write_snapshot(path, self.tools, self.meta, self.parts)
 
     def text(self) -> str:
-        return snapshot_text(self.tools)
+        return snapshot_text(self.tools, self.parts)
 
 
 def live_target(
@@ -150,6 +161,7 @@ def snapshot_live(listing: LiveListing) -> TakenSnapshot:
             pages=listing.pages,
             **({"stdout_noise": list(listing.stdout_noise)} if listing.stdout_noise else {}),
         ),
+        parts=listing.parts,
     )
 
 
@@ -174,6 +186,7 @@ def snapshot_surface(spec: str) -> TakenSnapshot:
                 len(item.tools),
                 {"kind": "snapshot", "path": str(item.path), "recorded_source": recorded.source if recorded else None},
             ),
+            parts=item.parts,
         )
     from stubs.server import build_server
 
@@ -192,6 +205,7 @@ def snapshot_surface(spec: str) -> TakenSnapshot:
             {"kind": "surface", "surface": item.name, "origin": item.source},
             pages=wire.pages,
         ),
+        parts=wire.parts,
     )
 
 

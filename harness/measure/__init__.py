@@ -28,6 +28,7 @@ from harness.measure._measure import (
     KindsPoint,
     Measurable,
     Measurement,
+    PartSize,
     SurfaceMeasurement,
     ToolSize,
     compact_json,
@@ -35,6 +36,7 @@ from harness.measure._measure import (
     listed,
     marginal_tokens,
     measure,
+    part_sizes,
     wire_list,
 )
 from harness.measure._render import (
@@ -43,6 +45,7 @@ from harness.measure._render import (
     measure_json,
     measure_markdown,
     measure_rich,
+    parts_csv,
     per_tool_csv,
 )
 from harness.measure._tokens import (
@@ -54,7 +57,7 @@ from harness.measure._tokens import (
     rank_file,
     verified_ranks,
 )
-from harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface, list_tools_raw, wire_form
+from harness.measure._wire import PROTOCOL_VERSION, WireList, list_parts_raw, list_surface, list_tools_raw, wire_form
 
 __all__ = [
     "ENCODING_NAME",
@@ -72,6 +75,7 @@ __all__ = [
     "ListCounter",
     "Measurable",
     "Measurement",
+    "PartSize",
     "SurfaceMeasurement",
     "ToolCount",
     "ToolSize",
@@ -91,6 +95,7 @@ __all__ = [
     "github_summary",
     "grown_since",
     "is_o200k",
+    "list_parts_raw",
     "list_surface",
     "list_text",
     "list_tools_raw",
@@ -101,6 +106,8 @@ __all__ = [
     "measure_json",
     "measure_markdown",
     "measure_rich",
+    "part_sizes",
+    "parts_csv",
     "per_tool_csv",
     "rank_file",
     "verified_ranks",

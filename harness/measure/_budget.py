@@ -1,14 +1,17 @@
 """A character (and optionally token) budget for one tool list: the check, and every way it is told (the
-CLI's lines, a GitHub Actions annotation and job summary, a pytest failure, a JUnit test case)."""
+CLI's lines, a GitHub Actions annotation and job summary, a pytest failure, a JUnit test case). The tools
+are counted alone unless the parts beside them are included (`include`: instructions, prompts, resources)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from harness.errors import ToolsurfaceError
 from harness.junit import JUnitCase, JUnitSuite, junit_xml
 from harness.measure._counts import O200K, ListCounter, is_o200k
-from harness.measure._measure import Measurable, SurfaceMeasurement, ToolSize, measure
+from harness.measure._measure import Measurable, PartSize, SurfaceMeasurement, ToolSize, measure
+from harness.surface import PART_WORDS, included_keys
 
 __all__ = [
     "BudgetResult",
@@ -56,7 +59,21 @@ class BudgetResult:
     grown_since: str | None = None
     # The counter of `tokens` (the first asked for), and the tokens of every counter asked for after it.
     counter: str = O200K
-    counted: tuple[tuple[str, int], ...] = ()
+    other_counts: tuple[tuple[str, int], ...] = ()
+    # The parts counted beside the tools (`chars` and `tokens` are then their sum with the tools'), and their sizes.
+    include: tuple[str, ...] = ()
+    parts: tuple[PartSize, ...] = ()
+
+    @property
+    def counted(self) -> str:
+        """What the figure counts, in words: `8 tools`, or `13 tools + instructions + 4 prompts + ...`."""
+        words = [f"{self.tools} tools"]
+        for part in self.parts:
+            if part.part == "instructions":
+                words.append("instructions" if part.advertised else "no instructions")
+            else:
+                words.append(f"{part.entries if part.advertised else 'no'} {PART_WORDS[part.part]}")
+        return " + ".join(words)
 
     @property
     def chars_over(self) -> int:
@@ -80,13 +97,14 @@ def check_budget(
     largest: int = 3,
     name: str | None = None,
     counters: Sequence[ListCounter] = (),
+    include: Sequence[str] = (),
 ) -> BudgetResult:
     """Measure one list; tokens are counted only when a token budget or counters are given, to keep CI fast.
     A token budget is in the first counter's tokens."""
     if max_chars is None and max_tokens is None:
         raise TypeError("a budget needs max_chars, max_tokens or both")
     measured = measure([item], tokens=max_tokens is not None, growth=False, counters=counters).surfaces[0]
-    return budget_of(measured, max_chars, max_tokens, largest, name)
+    return budget_of(measured, max_chars, max_tokens, largest, name, include)
 
 
 def budget_of(
@@ -95,21 +113,31 @@ def budget_of(
     max_tokens: int | None = None,
     largest: int = 3,
     name: str | None = None,
+    include: Sequence[str] = (),
 ) -> BudgetResult:
-    """A measured list against its budget."""
+    """A measured list against its budget: the tools, with the parts `include` names added."""
     counts = measured.counts
+    include = tuple(include)
+    if include and not measured.parts_recorded:
+        raise ToolsurfaceError(
+            f"{measured.source or measured.name}: holds the tools alone (a snapshot taken before snapshots kept"
+            f" the other parts), so --include {','.join(include)} cannot be counted; take the snapshot again"
+        )
+    chars, tokens = measured.counted(include)
     return BudgetResult(
         surface=name or measured.name,
         protocol_version=measured.protocol_version,
         tools=measured.tools,
-        chars=measured.chars,
+        chars=chars,
         max_chars=max_chars,
-        tokens=measured.tokens,
+        tokens=tokens,
         max_tokens=max_tokens,
         largest=measured.largest(largest),
         per_tool=tuple(measured.per_tool),
         counter=counts[0].counter if counts else O200K,
-        counted=tuple((c.counter, c.tokens) for c in counts[1:]),
+        other_counts=tuple((c.counter, c.tokens) for c in counts[1:]),
+        include=include,
+        parts=tuple(p for p in measured.parts if p.part in included_keys(include)),
     )
 
 
@@ -139,7 +167,7 @@ def _figures(result: BudgetResult) -> tuple[str, str]:
         figure.append(f"{result.tokens:,} {_unit(result)}")
     if result.tokens is not None and result.max_tokens is not None:
         limit.append(f"{result.max_tokens:,} {_unit(result)}")
-    figure += [f"{tokens:,} tokens ({counter})" for counter, tokens in result.counted]
+    figure += [f"{tokens:,} tokens ({counter})" for counter, tokens in result.other_counts]
     return ", ".join(figure), ", ".join(limit)
 
 
@@ -162,8 +190,8 @@ def _largest(result: BudgetResult, tokens: bool = False) -> str:
 def _verdict(result: BudgetResult) -> str:
     figure, limit = _figures(result)
     if result.within:
-        return f"{result.surface}: {result.tools} tools, {figure}: within budget ({limit})"
-    return f"{result.surface}: {result.tools} tools, {figure}: over budget ({limit}) by {_over(result)}"
+        return f"{result.surface}: {result.counted}, {figure}: within budget ({limit})"
+    return f"{result.surface}: {result.counted}, {figure}: over budget ({limit}) by {_over(result)}"
 
 
 def _growth(result: BudgetResult) -> str | None:
@@ -175,12 +203,27 @@ def _growth(result: BudgetResult) -> str | None:
     return f"grew since {result.grown_since}: {', '.join(g.text for g in result.grown)}"
 
 
+def _parts_line(result: BudgetResult) -> str | None:
+    """The size of each part counted beside the tools, when any is."""
+    if not result.parts:
+        return None
+    shown = ", ".join(f"{PART_WORDS[p.part]} {p.chars:,} chars" for p in result.parts if p.advertised)
+    shown = shown or "none advertised"
+    return f"counted beside the tools: {shown}"
+
+
 def budget_lines(result: BudgetResult) -> list[str]:
-    """The CLI's text: the largest tools (and what grew) when over, and a last line with the figure and budget."""
+    """The CLI's text: the largest tools (and what grew) when over, and a last line with the figure and budget,
+    naming what it counted."""
     if result.within:
         return [_verdict(result)]
-    growth = _growth(result)
-    return [f"largest tools: {_largest(result)}", *([growth] if growth else []), _verdict(result)]
+    growth, parts = _growth(result), _parts_line(result)
+    return [
+        f"largest tools: {_largest(result)}",
+        *([parts] if parts else []),
+        *([growth] if growth else []),
+        _verdict(result),
+    ]
 
 
 def _exceeds(value: int, limit: int, unit: str) -> str:

@@ -1,4 +1,5 @@
-"""List size, tokens, per-tool cost and growth per kind, from tool lists as a client received them."""
+"""List size, tokens, per-tool cost and growth per kind, from tool lists as a client received them; and the
+same counting rule over the other parts a server advertises (instructions, prompts, resources, templates)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ from harness.errors import InvalidToolList
 from harness.measure._counts import CounterFigures, CounterInfo, ListCounter, counter_figures, is_o200k
 from harness.measure._tokens import ENCODING_NAME, count_tokens
 from harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface
-from harness.surface import Kind, Snapshot, SurfaceDefinition
+from harness.surface import PART_KEYS, Kind, Snapshot, SurfaceDefinition, SurfaceParts, included_keys
 
 __all__ = [
     "Growth",
     "KindsPoint",
     "Measurable",
     "Measurement",
+    "PartSize",
     "SurfaceMeasurement",
     "ToolSize",
     "compact_json",
@@ -25,6 +27,7 @@ __all__ = [
     "listed",
     "marginal_tokens",
     "measure",
+    "part_sizes",
     "wire_list",
 ]
 
@@ -73,6 +76,40 @@ class KindsPoint:
 
 
 @dataclass(frozen=True)
+class PartSize:
+    """One part beside the tools (`instructions`, `prompts`, `resources`, `resourceTemplates`), by the tools'
+    counting rule: the compact JSON of the part as received (the instructions as a JSON string). `entries`
+    is None for the instructions; `advertised` False: the server advertises none. A part with nothing in it
+    (not advertised, or an empty list) counts 0: nothing of it reaches a model."""
+
+    part: str
+    advertised: bool
+    entries: int | None
+    chars: int
+    tokens: int | None
+
+
+def part_sizes(parts: SurfaceParts, with_tokens: bool) -> list[PartSize]:
+    """Each part's size; none when the parts were not recorded (a snapshot of the tools alone)."""
+    if not parts.recorded:
+        return []
+    sizes = []
+    for key in PART_KEYS:
+        value = parts.get(key)
+        text = compact_json(value) if value not in (None, []) else ""
+        sizes.append(
+            PartSize(
+                part=key,
+                advertised=value is not None,
+                entries=len(value) if isinstance(value, list) else None,
+                chars=len(text),
+                tokens=(count_tokens(text) if text else 0) if with_tokens else None,
+            )
+        )
+    return sizes
+
+
+@dataclass(frozen=True)
 class SurfaceMeasurement:
     name: str
     title: str
@@ -88,12 +125,39 @@ class SurfaceMeasurement:
     # Each counter's figures when counters other than o200k were asked for; the fields above then hold the
     # first counter's.
     counts: list[CounterFigures] = field(default_factory=list)
+    # The other parts beside the tools; empty when they were not recorded (a snapshot of the tools alone).
+    parts: list[PartSize] = field(default_factory=list)
+
+    @property
+    def parts_recorded(self) -> bool:
+        return bool(self.parts)
+
+    @property
+    def total_chars(self) -> int:
+        """What the whole surface costs every session: the tools and every part beside them."""
+        return self.chars + sum(p.chars for p in self.parts)
+
+    @property
+    def total_tokens(self) -> int | None:
+        if self.tokens is None:
+            return None
+        return self.tokens + sum(p.tokens or 0 for p in self.parts)
+
+    def counted(self, include: Sequence[str]) -> tuple[int, int | None]:
+        """Chars and tokens of the tools with the parts named (`instructions`, `prompts`, `resources`, the
+        last with the resource templates)."""
+        chosen = [p for p in self.parts if p.part in included_keys(include)]
+        tokens = None if self.tokens is None else self.tokens + sum(p.tokens or 0 for p in chosen)
+        return self.chars + sum(p.chars for p in chosen), tokens
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         del data["text"], data["counts"]
         if self.counts:
             data["counts"] = [c.to_json() for c in self.counts]
+        data["parts_recorded"] = self.parts_recorded
+        data["total_chars"] = self.total_chars
+        data["total_tokens"] = self.total_tokens
         return data
 
     def largest(self, count: int) -> list[ToolSize]:
@@ -124,7 +188,7 @@ async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None) -> Wi
     if isinstance(item, Snapshot):
         if kinds is not None:
             raise InvalidToolList(f"{item.path}: a snapshot cannot be rebuilt with other kinds")
-        return WireList(tools=item.tools, protocol_version=item.protocol_version or "unknown")
+        return WireList(tools=item.tools, protocol_version=item.protocol_version or "unknown", parts=item.parts)
     wire = await list_surface(item.build_surface(kinds))
     if wire.protocol_version != PROTOCOL_VERSION:
         raise InvalidToolList(
@@ -243,6 +307,7 @@ async def _measure_one(
         growth=growth,
         by_kinds=by_kinds,
         text=text,
+        parts=part_sizes(wire.parts, with_tokens),
     )
     if not counters:
         return measured

@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from harness.measure._measure import Measurement, SurfaceMeasurement
+from harness.surface import PART_WORDS
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -20,8 +21,12 @@ __all__ = [
     "measure_json",
     "measure_markdown",
     "measure_rich",
+    "parts_csv",
     "per_tool_csv",
 ]
+
+# How the parts are headed in tables, in PART_KEYS order.
+PART_TITLES = {key: words.capitalize() for key, words in PART_WORDS.items()}
 
 _SURFACE_COLUMNS = [
     "surface",
@@ -163,6 +168,34 @@ def by_kinds_csv(m: Measurement) -> str:
     return _csv(["surface", "kinds", "kind_added", "tools", "chars", "tokens"], rows)
 
 
+def parts_csv(m: Measurement) -> str:
+    """Each part of each surface, the tools first, and the total per session; no rows for parts not recorded."""
+    rows: list[list[object]] = []
+    for s in m.surfaces:
+        rows.append([s.name, "tools", True, s.tools, s.chars, s.tokens])
+        rows += [[s.name, p.part, p.advertised, p.entries, p.chars, p.tokens] for p in s.parts]
+        rows.append([s.name, "total", True, None, s.total_chars, s.total_tokens])
+    return _csv(["surface", "part", "advertised", "entries", "chars", "tokens"], rows)
+
+
+def _part_cell(chars: int, tokens: int | None, entries: int | None = None, advertised: bool = True) -> str:
+    if not advertised:
+        return "-"
+    size = f"{chars:,}" + (f" / {tokens:,}" if tokens is not None else "")
+    return f"{size} ({entries:,})" if entries is not None else size
+
+
+def _parts_rows(m: Measurement) -> list[list[str]]:
+    rows = []
+    for s in m.surfaces:
+        if not s.parts_recorded:
+            cells = ["not recorded"] * len(PART_TITLES)
+        else:
+            cells = [_part_cell(p.chars, p.tokens, p.entries, p.advertised) for p in s.parts]
+        rows.append([s.name, _part_cell(s.chars, s.tokens, s.tools), *cells, _part_cell(s.total_chars, s.total_tokens)])
+    return rows
+
+
 def _md_table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
     align = ["---:" if i in right else "---" for i in range(len(header))]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
@@ -196,6 +229,12 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     ]
     if m.counters:
         parts.append("\n" + counters_markdown(m))
+    if any(s.parts_recorded for s in m.surfaces):
+        parts.append(
+            "\nThe whole surface per session, chars / tokens (entries) of each part: its compact JSON as received"
+            " (the instructions as a JSON string), and the total\n"
+        )
+        parts.append(_md_table(["Surface", "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7))))
     if per_tool:
         others = m.counters[1:]
         for s in m.surfaces:
@@ -251,6 +290,13 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
         from rich.text import Text
 
         renderables.append(Text("\n".join(f"{c.name}: {c.label} ({c.source})" for c in m.counters)))
+    if any(s.parts_recorded for s in m.surfaces):
+        whole = Table(title=f"The whole surface per session: chars / tokens (entries), {m.encoding}")
+        for column in ("surface", "tools", *PART_TITLES.values(), "total"):
+            whole.add_column(column.lower(), justify="left" if column == "surface" else "right")
+        for row in _parts_rows(m):
+            whole.add_row(*row)
+        renderables.append(whole)
     if per_tool:
         others = m.counters[1:]
         for s in m.surfaces:

@@ -58,6 +58,8 @@ def _quote(items: Sequence[str]) -> str:
 def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
     import pandas as pd
 
+    from harness.surface import PART_WORDS
+
     names = _quote(surfaces)
     by_name = {s.name: s for s in m.surfaces}
     largest = {s.name: s.largest(1)[0].name if s.per_tool else "" for s in m.surfaces}
@@ -117,6 +119,23 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             for p in s.by_kinds
         ]
     )
+    parts = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "tools chars": s.chars,
+                "tools tokens": s.tokens,
+                **{
+                    f"{PART_WORDS[p.part]} {unit}": (p.chars if unit == "chars" else p.tokens) if p.advertised else None
+                    for p in s.parts
+                    for unit in ("chars", "tokens")
+                },
+                "total chars": s.total_chars,
+                "total tokens": s.total_tokens,
+            }
+            for s in m.surfaces
+        ]
+    )
     v2, before = by_name.get("v2"), by_name.get("before-v2")
     note = ""
     if v2 is not None and before is not None and before.chars:
@@ -128,6 +147,14 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             size,
             f"toolsurface measure {names} --format markdown",
             note,
+        ),
+        Table(
+            "surface_parts",
+            "The whole surface per session: the tools and each part beside them, by the same rule",
+            parts,
+            f"toolsurface measure {names} --format markdown",
+            "Each part is the compact JSON of what the server advertised (the instructions as a JSON string); a part"
+            " the server does not advertise is -.",
         ),
         Table("per_tool", "Per-tool sizes", per_tool, f"toolsurface measure {names} --per-tool --format csv"),
         Table("growth", "Growth by one kind", growth, f"toolsurface measure {names} --format json"),
@@ -244,7 +271,41 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
                 "model_shown", "What the model was shown (first request, and last after every search)", shown, command
             )
         )
+    if study.answers:
+        tables.append(_answers_table(study, command))
     return tables
+
+
+def _answers_table(study: Study, command: str) -> Table:
+    import pandas as pd
+
+    def whole(value: float | None) -> float | int | None:
+        """A median as a whole number where it is one (half values where the runs had an even count)."""
+        return int(value) if value is not None and float(value).is_integer() else value
+
+    labels = study.labels()
+    frame = pd.DataFrame(
+        [
+            {
+                "surface": labels.get((r.surface, r.agent, r.mode, r.scenario), r.surface),
+                "tool": r.tool,
+                "calls": r.calls,
+                "median chars": whole(r.median_chars),
+                "largest chars": r.max_chars,
+                "median tokens": whole(r.median_tokens),
+                "largest tokens": r.max_tokens,
+                "share of context": f"{r.share:.1%}" if r.share is not None else None,
+            }
+            for r in study.answers
+        ],
+        dtype=object,
+    ).astype({"calls": "int64", "largest chars": "int64"})
+    note = (
+        "Each tools/call answer as the stub sent it (its text, o200k_base tokens); share of context: the tool's"
+        " answers over what the surface put into the sessions, its tools list once and every answer, summed over"
+        " the runs."
+    )
+    return Table("answers", "What tool answers cost, per surface and tool", frame, command, note)
 
 
 @dataclass(frozen=True)
@@ -549,6 +610,36 @@ def _chart_findability(found: Findability, path: Path) -> None:
     _save(fig, path)
 
 
+def _chart_answers(study: Study, path: Path) -> None:
+    """Per surface, each tool's median answer as a bar and its largest as a mark, in tokens where the logs
+    kept the answers' text (else in chars)."""
+    from harness.session import ALL_TOOLS
+
+    rows = [r for r in study.answers if r.tool != ALL_TOOLS]
+    tokens = all(r.median_tokens is not None for r in rows)
+    labels = study.labels()
+    groups = list(dict.fromkeys((r.surface, r.agent, r.mode, r.scenario) for r in rows))
+    fig, ax = _figure(8, 1 + 0.22 * (len(rows) + len(groups)))
+    y, ticks, names = 0, [], []
+    for n, group in enumerate(groups):
+        for r in [r for r in rows if (r.surface, r.agent, r.mode, r.scenario) == group]:
+            median = r.median_tokens if tokens else r.median_chars
+            largest = r.max_tokens if tokens else r.max_chars
+            ax.barh(y, median, color=f"C{n % 10}", height=0.7)
+            ax.plot([largest], [y], marker="|", markersize=9, color="black")
+            ticks.append(y)
+            names.append(f"{labels.get(group, group[0])}: {r.tool}")
+            y += 1
+        y += 1
+    ax.set_yticks(ticks, names, fontsize=7)
+    ax.invert_yaxis()
+    unit = "o200k tokens" if tokens else "characters"
+    ax.set_xlabel(f"{unit} per answer: bar the median, mark the largest")
+    ax.set_title("What tool answers cost, per surface and tool")
+    ax.grid(axis="x", alpha=0.3)
+    _save(fig, path)
+
+
 def _chart_refused(study: Study, path: Path) -> None:
     fig, ax = _figure(7, 3.5)
     labels = []
@@ -694,6 +785,16 @@ def build_report(
                 f"toolsurface report {_quote([str(d) for d in study_dirs])}",
             )
         )
+        if study.answers:
+            _chart_answers(study, out / "charts" / "answers_per_tool.png")
+            report.charts.append(
+                Chart(
+                    "answers.per_tool",
+                    "What tool answers cost, per surface and tool",
+                    out / "charts" / "answers_per_tool.png",
+                    f"toolsurface report {_quote([str(d) for d in study_dirs])}",
+                )
+            )
     if seed_figures is None and surfaces is None:
         from harness.report._seed import BUNDLED_SEED
 

@@ -1,5 +1,6 @@
 """Sessions: studies of agents against the stubs, their records, scenarios, checks, scoring and replay."""
 
+from harness.session._answers import ALL_TOOLS, AnswerRow, AnswerSizes, answer_rows, answers_markdown, run_answers
 from harness.session._config import (
     DEFAULT_SCENARIO,
     AgentChoice,
@@ -56,12 +57,15 @@ from harness.session._tool_search import (
 from harness.session._undelivered import undelivered_calls
 
 __all__ = [
+    "ALL_TOOLS",
     "DEFAULT_SCENARIO",
     "PLAN_FORMAT",
     "RUN_FORMAT",
     "SEARCH_CLIENT",
     "SEARCH_MODE",
     "AgentChoice",
+    "AnswerRow",
+    "AnswerSizes",
     "CheckRecord",
     "Comparison",
     "ErrorGroup",
@@ -96,6 +100,8 @@ __all__ = [
     "UndeliveredGroup",
     "UndeliveredRecord",
     "agent_choices",
+    "answer_rows",
+    "answers_markdown",
     "find_runs",
     "fork_available",
     "fork_server",
@@ -110,6 +116,7 @@ __all__ = [
     "read_run",
     "replay_runs",
     "replay_table",
+    "run_answers",
     "run_folder_name",
     "run_label",
     "run_session_study",

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
+from harness.session._answers import AnswerRow, answer_rows, answers_markdown, run_answers
 from harness.session._record import RunRecord, RunStateError, read_run
 
 __all__ = [
@@ -197,6 +198,19 @@ class Study:
     comparisons: list[Comparison]
     method: dict[str, str]
     shown: list[ShownRow] = field(default_factory=list)
+    # What tool answers cost, per surface (agent, mode, scenario) and tool (harness.session._answers).
+    answers: list[AnswerRow] = field(default_factory=list)
+
+    def labels(self) -> dict[tuple[str, str, str, str], str]:
+        """How the tables name each group of runs: the surface, its mode and scenario where they differ, and
+        its agent when the study has several."""
+        several_scenarios = len({s.scenario for s in self.surfaces}) > 1
+        several_agents = len({s.agent for s in self.surfaces}) > 1
+        return {
+            (s.surface, s.agent, s.mode, s.scenario): s.label(several_scenarios)
+            + (f", {s.agent}" if several_agents else "")
+            for s in self.surfaces
+        }
 
     def to_json(self, folder: Path | None = None) -> dict[str, Any]:
         """As study.json holds it: run folders under `folder` (the study's) relative to it, so a study
@@ -380,6 +394,11 @@ def score_study(records: Sequence[RunRecord]) -> Study:
     def key_of(score: SurfaceScore) -> tuple[str, str, str, str, str | None, bool]:
         return score.surface, score.agent, score.mode, score.scenario, score.agent_version, score.builtins
 
+    answers = [
+        row
+        for (surface, agent, mode, scenario, _version, _builtins), group in by_surface.items()
+        for row in answer_rows(surface, agent, mode, scenario, (run_answers(r.path / "calls.jsonl") for r in group))
+    ]
     comparisons = []
     for n, a in enumerate(surfaces):
         # Surfaces are compared under one client (agent and version), mode and scenario: the difference a
@@ -422,8 +441,13 @@ def score_study(records: Sequence[RunRecord]) -> Study:
             " compact JSON chars and o200k_base tokens, as the model endpoint received them; apart, the stub's"
             " tools shown in full, the stub's deferred (sent with defer_loading and not yet referenced by a search,"
             " or only named; counted by their names), and the client's own shown",
+            "answers": "each tools/call answer's text as the stub sent it (response_chars in calls.jsonl; o200k_base"
+            " tokens of the text the log keeps): calls, median and largest per surface and tool; share: the tool's"
+            " answers over the session's context from the surface, its tools list as first listed plus every"
+            " answer, summed over the runs",
         },
         shown=shown_rows,
+        answers=answers,
     )
 
 
@@ -504,6 +528,14 @@ def study_markdown(study: Study) -> str:
             "",
         ]
         lines += [shown_markdown(study.shown).rstrip("\n")]
+    if study.answers:
+        lines += [
+            "",
+            "What tool answers cost (per tool: calls, median and largest answer; share of the session's context from"
+            " the surface, its tools list once and every answer):",
+            "",
+        ]
+        lines += [answers_markdown(study.answers, study.labels()).rstrip("\n")]
     noisy = [c for c in study.comparisons if c.runs_needed is not None]
     if noisy:
         lines += ["", "Runs per surface a difference needs before it exceeds the noise (95 %):", ""]

@@ -13,6 +13,8 @@ from harness.errors import InvalidToolList, SurfaceLoadError, ToolsurfaceError
 if TYPE_CHECKING:
     from mcp.types import Tool
 
+    from harness.surface._parts import SurfaceParts
+
 __all__ = [
     "Access",
     "BuildFunction",
@@ -149,7 +151,8 @@ class SurfaceDefinition:
     """A candidate tool list that can be built for any set of kinds.
 
     `kinds` are the kinds the surface is measured with; `growth_kind` is the one more kind whose
-    cost the growth figure reports.
+    cost the growth figure reports. `instructions`, `prompts`, `resources` and `resource_templates` are what
+    the surface's server advertises beside the tools (prompts and resources in wire form); None: none.
     """
 
     name: str
@@ -160,6 +163,22 @@ class SurfaceDefinition:
     growth_kind: Kind | None = None
     source: str = ""
     stub: StubFactory | None = None
+    instructions: str | None = None
+    prompts: list[dict[str, Any]] | None = None
+    resources: list[dict[str, Any]] | None = None
+    resource_templates: list[dict[str, Any]] | None = None
+
+    def parts(self) -> SurfaceParts:
+        """What the surface's server advertises beside the tools, checked as a snapshot's parts are."""
+        from harness.surface._parts import parts_from_wire
+
+        declared = {
+            "instructions": self.instructions,
+            "prompts": self.prompts,
+            "resources": self.resources,
+            "resourceTemplates": self.resource_templates,
+        }
+        return parts_from_wire({k: v for k, v in declared.items() if v is not None}, self.source or self.name)
 
     def build_surface(self, kinds: Sequence[Kind] | None = None) -> Surface:
         """Build the tools for `kinds` (default: the surface's own); a failing build is the surface's error."""
@@ -171,6 +190,7 @@ class SurfaceDefinition:
             raise
         except Exception as error:
             raise SurfaceLoadError(f"{origin}: build() failed: {type(error).__name__}: {error}") from None
+        self.parts()
         return Surface(
             name=self.name,
             title=self.title,
@@ -179,12 +199,16 @@ class SurfaceDefinition:
             tools=tuple(_as_tool(tool, origin) for tool in built),
             source=self.source,
             stub=self.stub,
+            instructions=self.instructions,
+            prompts=self.prompts,
+            resources=self.resources,
+            resource_templates=self.resource_templates,
         )
 
 
 @dataclass(frozen=True)
 class Surface:
-    """One built tool list."""
+    """One built tool list, with what its server advertises beside it."""
 
     name: str
     title: str
@@ -193,3 +217,7 @@ class Surface:
     tools: tuple[Tool, ...] = field(default=())
     source: str = ""
     stub: StubFactory | None = None
+    instructions: str | None = None
+    prompts: list[dict[str, Any]] | None = None
+    resources: list[dict[str, Any]] | None = None
+    resource_templates: list[dict[str, Any]] | None = None

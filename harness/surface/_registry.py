@@ -14,6 +14,7 @@ from typing import Any
 from harness.errors import SurfaceLoadError, UnknownSurface
 from harness.surface._model import Kind, SurfaceDefinition
 from harness.surface._module_file import import_module_file
+from harness.surface._parts import parts_from_wire
 from harness.surface._snapshot_file import Snapshot, load_snapshot
 
 __all__ = [
@@ -66,7 +67,8 @@ def _from_entry_point(ep: EntryPoint) -> SurfaceDefinition:
 
 def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceDefinition:
     # A module defines SURFACE, or build(kinds) with KINDS, GROWTH_KIND, NAME, TITLE, PURPOSE and STUB (the
-    # factory of its stub, e.g. stubs.kit.stub_factory; without one the surface is served for listing only).
+    # factory of its stub, e.g. stubs.kit.stub_factory; without one the surface is served for listing only),
+    # and what its server advertises beside the tools: INSTRUCTIONS, PROMPTS, RESOURCES, RESOURCE_TEMPLATES.
     surface = getattr(module, "SURFACE", None)
     if isinstance(surface, SurfaceDefinition):
         return replace(surface, source=surface.source or origin)
@@ -82,6 +84,14 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
         raise SurfaceLoadError(
             f"{origin}: STUB must be a stub factory (stubs.kit.stub_factory), not {type(stub).__name__}"
         )
+    parts = parts_from_wire(
+        {
+            key: getattr(module, attribute)
+            for key, attribute in _PART_ATTRIBUTES.items()
+            if getattr(module, attribute, None) is not None
+        },
+        origin,
+    )
     return SurfaceDefinition(
         name=str(getattr(module, "NAME", default_name)),
         title=str(getattr(module, "TITLE", default_name)),
@@ -91,7 +101,19 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
         growth_kind=growth,
         source=origin,
         stub=stub,
+        instructions=parts.instructions,
+        prompts=parts.prompts,
+        resources=parts.resources,
+        resource_templates=parts.resource_templates,
     )
+
+
+_PART_ATTRIBUTES = {
+    "instructions": "INSTRUCTIONS",
+    "prompts": "PROMPTS",
+    "resources": "RESOURCES",
+    "resourceTemplates": "RESOURCE_TEMPLATES",
+}
 
 
 def _load_module_file(path: Path) -> SurfaceDefinition:

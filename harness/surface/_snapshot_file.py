@@ -1,15 +1,18 @@
-"""A tools/list snapshot on disk, `{"tools": [...]}`, read as the surface it recorded."""
+"""A snapshot on disk, `{"tools": [...]}` and the other parts a server advertised beside them
+(`instructions`, `prompts`, `resources`, `resourceTemplates`, its `capabilities`), read as the surface it
+recorded. A file with the tools alone (written before snapshots held the other parts) reads as before."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.errors import SurfaceLoadError
 from harness.files import read_json, write_atomic_all
+from harness.surface._parts import SurfaceParts, parts_from_wire
 from harness.surface._validate import validate_wire_tools
 
 __all__ = [
@@ -72,6 +75,7 @@ class Snapshot:
     tools: list[dict[str, Any]]
     protocol_version: str | None = None
     server: str | None = None
+    parts: SurfaceParts = field(default_factory=lambda: SurfaceParts(recorded=False))
 
 
 def meta_path(path: Path) -> Path:
@@ -88,6 +92,7 @@ def load_snapshot(path: Path) -> Snapshot:
         raise SurfaceLoadError(f'{path}: not a tools list: expected a JSON object {{"tools": [...]}}')
     tools: list[dict[str, Any]] = data["tools"]
     validate_wire_tools(tools, str(path))
+    parts = parts_from_wire(data, str(path))
     protocol_version: str | None = None
     server: str | None = None
     sidecar = meta_path(path)
@@ -95,7 +100,7 @@ def load_snapshot(path: Path) -> Snapshot:
         meta = read_snapshot_meta(sidecar)
         protocol_version, server = meta.protocol_version, meta.server_label
     name = path.name.removesuffix(".json")
-    return Snapshot(name=name, path=path, tools=tools, protocol_version=protocol_version, server=server)
+    return Snapshot(name=name, path=path, tools=tools, protocol_version=protocol_version, server=server, parts=parts)
 
 
 def read_snapshot_meta(path: Path) -> SnapshotMeta:
@@ -123,15 +128,19 @@ def read_snapshot_meta(path: Path) -> SnapshotMeta:
         raise SurfaceLoadError(f"{path}: does not match {META_FORMAT}: {error}") from None
 
 
-def snapshot_text(tools: Sequence[dict[str, Any]]) -> str:
-    """The file form: `{"tools": [...]}`, each tool's keys in the order received, non-ASCII kept."""
-    return json.dumps({"tools": list(tools)}, indent=2, ensure_ascii=False) + "\n"
+def snapshot_text(tools: Sequence[dict[str, Any]], parts: SurfaceParts | None = None) -> str:
+    """The file form: `{"tools": [...]}`, each tool's keys in the order received, non-ASCII kept, then the other
+    parts the server advertised and its capabilities."""
+    whole = {"tools": list(tools), **(parts.to_wire() if parts is not None else {})}
+    return json.dumps(whole, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_snapshot(path: Path, tools: Sequence[dict[str, Any]], meta: SnapshotMeta | None = None) -> list[Path]:
-    """Write the tools (and the sidecar) atomically, the sidecar first, so a reader never sees half a file
+def write_snapshot(
+    path: Path, tools: Sequence[dict[str, Any]], meta: SnapshotMeta | None = None, parts: SurfaceParts | None = None
+) -> list[Path]:
+    """Write the snapshot (and the sidecar) atomically, the sidecar first, so a reader never sees half a file
     or a list without the sidecar it was written with."""
-    files: list[tuple[Path, str | bytes]] = [(path, snapshot_text(tools))]
+    files: list[tuple[Path, str | bytes]] = [(path, snapshot_text(tools, parts))]
     if meta is not None:
         files.insert(0, (meta_path(path), json.dumps(meta.to_json(), indent=2, ensure_ascii=False) + "\n"))
     write_atomic_all(files, sync=True)

@@ -234,7 +234,10 @@ def _stub(design: Design, fixture: Path | None = None) -> HandlerStub[Project]:
 
 
 def eight_tool_surface(name: str, title: str, purpose: str, design: Design) -> SurfaceDefinition:
-    return study(name, title, purpose, partial(_build, design), partial(_stub, design))
+    """A v2 surface of `design`, with the server instructions that name the eight tools."""
+    from surfaces.conderis.instructions import V2
+
+    return study(name, title, purpose, partial(_build, design), partial(_stub, design), V2)
 
 
 def _build(design: Design, kinds: Sequence[Kind]) -> list[ToolData]:

@@ -68,4 +68,7 @@ def _build(owned: Sequence[OwnedTool], conventions: Conventions, kinds: Sequence
 def per_kind_surface(
     name: str, title: str, purpose: str, owned: Sequence[OwnedTool], conventions: Conventions, stub: StubFactory
 ) -> SurfaceDefinition:
-    return study(name, title, purpose, partial(_build, tuple(owned), conventions), stub)
+    """A surface of one tool per operation, with the old tools' server instructions."""
+    from surfaces.conderis.instructions import BEFORE_V2
+
+    return study(name, title, purpose, partial(_build, tuple(owned), conventions), stub, BEFORE_V2)

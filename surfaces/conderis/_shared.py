@@ -37,8 +37,18 @@ def offset_paging(default: int = DEFAULT_PAGE, maximum: int = MAX_PAGE) -> dict[
     }
 
 
-def study(name: str, title: str, purpose: str, build: BuildFunction, stub: StubFactory) -> SurfaceDefinition:
-    """A surface of the Conderis study: measured with its five kinds, grown by commit, served by a stub."""
+def study(
+    name: str, title: str, purpose: str, build: BuildFunction, stub: StubFactory, instructions: str
+) -> SurfaceDefinition:
+    """A surface of the Conderis study: measured with its five kinds, grown by commit, served by a stub with
+    the server instructions of its naming (`instructions`)."""
     return SurfaceDefinition(
-        name=name, title=title, purpose=purpose, build=build, kinds=KINDS, growth_kind=COMMIT, stub=stub
+        name=name,
+        title=title,
+        purpose=purpose,
+        build=build,
+        kinds=KINDS,
+        growth_kind=COMMIT,
+        stub=stub,
+        instructions=instructions,
     )
