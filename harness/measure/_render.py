@@ -227,14 +227,14 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             {1, 2, 3},
         ),
     ]
-    if m.counters:
-        parts.append("\n" + counters_markdown(m))
     if any(s.parts_recorded for s in m.surfaces):
         parts.append(
             "\nThe whole surface per session, chars / tokens (entries) of each part: its compact JSON as received"
             " (the instructions as a JSON string), and the total\n"
         )
         parts.append(_md_table(["Surface", "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7))))
+    if m.counters:
+        parts.append("\n" + counters_markdown(m))
     if per_tool:
         others = m.counters[1:]
         for s in m.surfaces:
@@ -279,6 +279,13 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
         slope = " → ".join(_n(p.chars) for p in s.by_kinds) or "-"
         table.add_row(s.name, str(s.tools), _n(s.chars), _n(s.tokens), growth, slope)
     renderables: list[RenderableType] = [table]
+    if any(s.parts_recorded for s in m.surfaces):
+        whole = Table(title=f"The whole surface per session: chars / tokens (entries), {m.encoding}")
+        for column in ("surface", "tools", *PART_TITLES.values(), "total"):
+            whole.add_column(column.lower(), justify="left" if column == "surface" else "right")
+        for row in _parts_rows(m):
+            whole.add_row(*row)
+        renderables.append(whole)
     if m.counters:
         header, rows = _by_counter(m)
         counted = Table(title="Tokens by counter (the tools' tokens; framing: the same request with no tools)")
@@ -290,13 +297,6 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
         from rich.text import Text
 
         renderables.append(Text("\n".join(f"{c.name}: {c.label} ({c.source})" for c in m.counters)))
-    if any(s.parts_recorded for s in m.surfaces):
-        whole = Table(title=f"The whole surface per session: chars / tokens (entries), {m.encoding}")
-        for column in ("surface", "tools", *PART_TITLES.values(), "total"):
-            whole.add_column(column.lower(), justify="left" if column == "surface" else "right")
-        for row in _parts_rows(m):
-            whole.add_row(*row)
-        renderables.append(whole)
     if per_tool:
         others = m.counters[1:]
         for s in m.surfaces:
