@@ -37,6 +37,9 @@ def receive_exactly(conn: socket.socket, size: int) -> bytes | None:
     return data
 
 
+FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
 def _receive_number(conn: socket.socket) -> int | None:
     data = receive_exactly(conn, NUMBER.size)
     return None if data is None else int(NUMBER.unpack(data)[0])
@@ -57,11 +60,15 @@ def launch(path: str, args: list[str]) -> int:
     if conn is None:
         os.execv(sys.executable, [sys.executable, "-m", "harness", *args])
     request = json.dumps({"args": args, "cwd": os.getcwd(), "env": dict(os.environ)}).encode("utf-8")
+    # The child may answer its client before its pid reaches us: a signal sent then waits, blocked, and is
+    # passed on once there is a pid to pass it to (else it would end the launcher alone, and not with 0).
+    signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
     try:
         socket.send_fds(conn, [LENGTH.pack(len(request))], [0, 1, 2])
         conn.sendall(request)
     except OSError:
         conn.close()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
         os.execv(sys.executable, [sys.executable, "-m", "harness", *args])
     pid = _receive_number(conn)
     if pid is None:
@@ -78,8 +85,9 @@ def launch(path: str, args: list[str]) -> int:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signum)
 
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    for signum in FORWARDED:
         signal.signal(signum, forward)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
     status = _receive_number(conn)
     return LOST if status is None else status
 

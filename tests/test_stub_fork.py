@@ -172,3 +172,55 @@ def test_a_study_that_cannot_start_ends_its_fork_server_with_one_line_of_error(t
         f"toolsurface: script: no script {tmp_path / 'nope.json'} for scenario six-tasks and surface v2; pass --script FILE"
     ]
     assert processes_with(str(out)) == []
+
+
+def test_a_signal_the_launcher_gets_before_it_knows_the_stubs_pid_is_passed_on_once_it_does(tmp_path: Path) -> None:
+    """The forked stub can answer its client before its pid reaches the launcher; a SIGTERM sent in that gap
+    waits, and reaches the stub, whose exit status the launcher then gives."""
+    import socket
+    import struct
+
+    from harness.stub_launch import LENGTH
+
+    path = str(tmp_path / "fork.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    # The stand-in for the forked stub: a real process that ends with 0 on SIGTERM.
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import signal, sys, time; signal.signal(15, lambda *a: sys.exit(0)); time.sleep(60)"]
+    )
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "harness.stub_launch", path, "serve", "v2"], stdin=subprocess.DEVNULL
+    )
+    try:
+        conn, _ = listener.accept()
+        _, fds, _, _ = socket.recv_fds(conn, LENGTH.size, 3)
+        for fd in fds:
+            os.close(fd)
+        launcher.send_signal(signal.SIGTERM)
+        # The launcher cannot have acted on it yet: it is still waiting for the pid.
+        wait_until(lambda: _signal_pending(launcher.pid, signal.SIGTERM), timeout=10, what="SIGTERM pending")
+        conn.sendall(struct.pack("!i", child.pid))
+        assert child.wait(timeout=10) == 0
+        conn.sendall(struct.pack("!i", 0))
+        assert launcher.wait(timeout=10) == 0
+        conn.close()
+    finally:
+        for proc in (child, launcher):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        listener.close()
+
+
+def _signal_pending(pid: int, signum: int) -> bool:
+    """Whether `signum` waits, blocked, on process `pid` (Linux: SigBlk and SigPnd/ShdPnd in /proc)."""
+    fields = dict(
+        line.split(":", 1)
+        for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines()
+        if ":" in line
+    )
+    bit = 1 << (signum - 1)
+    pending = int(fields["SigPnd"], 16) | int(fields["ShdPnd"], 16)
+    return bool(int(fields["SigBlk"], 16) & bit) and bool(pending & bit)
