@@ -35,6 +35,9 @@ class CallRecord:
     latency_ms: float
     allowed: list[str] | None = None
     response_sha256: str | None = None
+    # The MCP protocol version of the connection the request came on; None where the request never reached
+    # the SDK (a line the stub's transport refused) or in logs written before it was recorded.
+    protocol: str | None = None
     format: str = CALL_FORMAT
 
     @property
@@ -64,6 +67,7 @@ class CallLog:
         started: float,
         allowed: list[str] | None = None,
         response: str | None = None,
+        protocol: str | None = None,
     ) -> CallRecord:
         record = CallRecord(
             seq=len(self.records) + 1,
@@ -77,6 +81,7 @@ class CallLog:
             latency_ms=round((time.perf_counter() - started) * 1000, 3),
             allowed=allowed,
             response_sha256=hashlib.sha256(response.encode("utf-8")).hexdigest() if response is not None else None,
+            protocol=protocol,
         )
         self.records.append(record)
         if self._file is not None:

@@ -161,10 +161,20 @@ def diff_tools(
 
 
 def diff_surfaces(
-    a: Measurable, b: Measurable, *, a_label: str | None = None, b_label: str | None = None, tokens: bool = True
+    a: Measurable,
+    b: Measurable,
+    *,
+    a_label: str | None = None,
+    b_label: str | None = None,
+    tokens: bool = True,
+    protocol: str | None = None,
 ) -> SurfaceDiff:
-    """Compare two surfaces (definitions are built and listed through a client; snapshots are read as recorded)."""
+    """Compare two surfaces (definitions are built and listed through a client speaking `protocol`, None for
+    the default; snapshots are read as recorded)."""
+    from dataclasses import replace
+
     from harness.measure import listed
 
-    old, new = (wire.tools for wire in listed([a, b]))
-    return diff_tools(old, new, a=a_label or a.name, b=b_label or b.name, tokens=tokens)
+    old, new = listed([a, b], protocol)
+    diff = diff_tools(old.tools, new.tools, a=a_label or a.name, b=b_label or b.name, tokens=tokens)
+    return replace(diff, protocol_versions=(old.protocol_version, new.protocol_version))

@@ -170,6 +170,8 @@ class SurfaceDiff:
     order_changed: bool
     encoding: str = ENCODING_NAME
     unchanged_tools: list[str] = field(default_factory=list)
+    # The MCP protocol version each side was read in, where known (key order inside a tool differs by era).
+    protocol_versions: tuple[str | None, str | None] = (None, None)
 
     @property
     def added(self) -> list[ToolDiff]:
@@ -203,6 +205,7 @@ class SurfaceDiff:
             "b": self.b,
             "class": self.cls.value if self.cls else None,
             "encoding": self.encoding,
+            "protocol_versions": {"before": self.protocol_versions[0], "after": self.protocol_versions[1]},
             "tools_before": self.tools_before,
             "tools_after": self.tools_after,
             "chars": self.chars.to_json(),

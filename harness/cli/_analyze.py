@@ -14,6 +14,7 @@ from harness.cli._base import (
     _emit,
     _out,
     _print,
+    _protocol_option,
     _say,
     _step_summary,
     main,
@@ -155,8 +156,15 @@ def roundtrip_command(
 )
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+@_protocol_option
 def diff_command(
-    a: str | None, b: str | None, fail_on: str | None, fmt: str, config_path: Path | None, target_names: tuple[str, ...]
+    a: str | None,
+    b: str | None,
+    fail_on: str | None,
+    fmt: str,
+    config_path: Path | None,
+    target_names: tuple[str, ...],
+    protocol: str | None,
 ) -> None:
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
 
@@ -168,21 +176,21 @@ def diff_command(
     if a is not None and b is not None:
         if config_path is not None or target_names:
             raise click.UsageError("--config and --target compare the configured targets; give no A and B")
-        diffs = [diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b)]
+        diffs = [diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b, protocol=protocol)]
         configured = False
     elif a is not None:
         raise click.UsageError("give A and B, or neither to compare each configured target with its snapshot")
     else:
-        diffs = _configured_diffs(config_path, target_names)
+        diffs = _configured_diffs(config_path, target_names, protocol)
         configured = True
     _render_diffs(diffs, fmt, fail_on, configured)
     if any(d.fails(fail_on) for d in diffs):
         raise SystemExit(1)
 
 
-def _configured_diffs(config_path: Path | None, target_names: tuple[str, ...]) -> list[Any]:
+def _configured_diffs(config_path: Path | None, target_names: tuple[str, ...], protocol: str | None) -> list[Any]:
     from harness.analyze import diff_surfaces
-    from harness.config import ConfigError, list_target, read_config, shown_path
+    from harness.config import ConfigError, list_target, protocol_of, read_config, shown_path
     from harness.errors import ToolsurfaceError
     from harness.live import skip_final_collection
     from harness.surface import resolve
@@ -213,11 +221,13 @@ def _configured_diffs(config_path: Path | None, target_names: tuple[str, ...]) -
                 target.key_of("snapshot"),
                 f"{shown_path(target.snapshot)}: no such file; write it with toolsurface snapshot --target {target.name}",
             )
-        listed = list_target(target)
+        listed = list_target(target, protocol=protocol)
         if listed.live:
             skip_final_collection()
         before = resolve(str(target.snapshot))
-        diffs.append(diff_surfaces(before, listed.item, a_label=shown_path(target.snapshot), b_label=target.name))
+        label = shown_path(target.snapshot)
+        asked = protocol_of(target, protocol)
+        diffs.append(diff_surfaces(before, listed.item, a_label=label, b_label=target.name, protocol=asked))
     return diffs
 
 

@@ -12,6 +12,7 @@ from harness.cli._base import (
     _data,
     _out,
     _print,
+    _protocol_option,
     _say,
     _server_options,
     _ServerCommand,
@@ -72,14 +73,17 @@ def list_command(fmt: str) -> None:
 @click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
-def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_growth: bool, out: Path | None) -> None:
+@_protocol_option
+def measure_command(
+    surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_growth: bool, out: Path | None, protocol: str | None
+) -> None:
     """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces)."""
     from harness.measure import _render as render
     from harness.measure import measure
     from harness.surface import BUNDLED_ORDER, resolve_all
 
     items = resolve_all(surfaces or BUNDLED_ORDER)
-    result = measure(items, growth=not no_growth)
+    result = measure(items, growth=not no_growth, protocol=protocol)
     if out is not None:
         written = _write_outputs(
             out,
@@ -127,6 +131,7 @@ def measure_command(surfaces: tuple[str, ...], fmt: str, per_tool: bool, no_grow
 @click.option("--raise", "raise_", is_flag=True, help="Set each configured budget to the measured figure, even upward.")
 @click.option("--reason", metavar="TEXT", help="Why the budget moves (with --update or --raise; goes into the log).")
 @_server_options
+@_protocol_option
 @click.pass_context
 def budget_command(
     ctx: click.Context,
@@ -145,6 +150,7 @@ def budget_command(
     cwd: Path | None,
     timeout: float,
     capabilities: str | None,
+    protocol: str | None,
 ) -> None:
     """Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured.
 
@@ -166,7 +172,17 @@ def budget_command(
                 raise click.UsageError("--reason goes with --update or --raise")
             pairs = [
                 _budget_of_one(
-                    surface, server_argv, url, headers, envs, cwd, timeout, capabilities, max_chars, max_tokens
+                    surface,
+                    server_argv,
+                    url,
+                    headers,
+                    envs,
+                    cwd,
+                    timeout,
+                    capabilities,
+                    max_chars,
+                    max_tokens,
+                    protocol,
                 )
             ]
         else:
@@ -188,6 +204,7 @@ def budget_command(
                 timeout,
                 capabilities,
                 count_tokens=update or raise_,
+                protocol=protocol,
             )
             pairs = [(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
@@ -234,6 +251,7 @@ def _budget_of_one(
     capabilities: str | None,
     max_chars: int | None,
     max_tokens: int | None,
+    protocol: str | None,
 ) -> tuple[Any, str | None]:
     from harness.live import live_target
     from harness.measure import check_budget
@@ -254,9 +272,9 @@ def _budget_of_one(
     else:
         from harness.live import take_snapshot
 
-        taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout)
+        taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout, protocol=protocol)
         item, source = taken.as_snapshot(), taken.source_label
-    result = check_budget(item, max_chars, max_tokens)
+    result = check_budget(item, max_chars, max_tokens, protocol=protocol)
     if server is not None:
         from harness.live import skip_final_collection
 
@@ -277,6 +295,7 @@ def _budget_of_config(
     capabilities: str | None,
     *,
     count_tokens: bool,
+    protocol: str | None = None,
 ) -> tuple[Any, list[Any]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
     from harness.config import check_targets, read_config
@@ -300,6 +319,7 @@ def _budget_of_config(
         timeout=timeout if from_command_line else None,
         count_tokens=count_tokens,
         on_listed=skip_final_collection,
+        protocol=protocol,
     )
     return config, checked
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.config._model import Config, ConfigError, Target
+from harness.protocol import PROTOCOL_VERSIONS, unknown_protocol
 
 __all__ = ["CONFIG_NAMES", "TARGET_KEYS", "find_config", "load_config", "read_config"]
 
@@ -30,6 +31,7 @@ TARGET_KEYS = (
     "env",
     "cwd",
     "timeout",
+    "protocol",
 )
 # The one target given at the top level may name itself; a target table is named by its key.
 TOP_KEYS = ("name", "targets", *TARGET_KEYS)
@@ -241,6 +243,9 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
     if (env or cwd_text is not None) and command is None:
         raise ConfigError(path, key("env" if env else "cwd"), "applies to a command target only")
     snapshot_text = string("snapshot")
+    protocol = string("protocol")
+    if protocol is not None and protocol not in PROTOCOL_VERSIONS:
+        raise ConfigError(path, key("protocol"), unknown_protocol(protocol))
     return Target(
         name=name or _default_name(surface, command, url),
         key=prefix,
@@ -256,6 +261,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         timeout=float(timeout) if timeout is not None else None,
         client_capabilities=tuple(c for c in CAPABILITIES if c in capabilities_raw),
         snapshot=local(snapshot_text) if snapshot_text is not None else None,
+        protocol=protocol,
     )
 
 

@@ -50,6 +50,9 @@ class Target:
     timeout: float | None = None
     client_capabilities: tuple[str, ...] = ()
     snapshot: Path | None = None
+    # The MCP protocol version to list in (harness.protocol); None: the default, and a handshake-refusing
+    # server in 2026-07-28.
+    protocol: str | None = None
 
     @property
     def kind(self) -> Literal["surface", "command", "url"]:
@@ -80,6 +83,7 @@ class Target:
             "client-capabilities": list(self.client_capabilities),
             "snapshot": str(self.snapshot) if self.snapshot is not None else None,
             "timeout": self.timeout,
+            "protocol": self.protocol,
             "cwd": str(self.cwd) if self.cwd is not None else None,
             # Names only: values may be secrets taken from the environment.
             "headers": sorted(self.headers),

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from harness.config._log import LogEntry, append_log, check_appendable, git_revision, last_entry, now, read_log
 from harness.config._model import Config, ConfigError, Target
-from harness.config._targets import ListedTarget, list_target
+from harness.config._targets import ListedTarget, list_target, protocol_of
 from harness.errors import ToolsurfaceError
 from harness.measure import BudgetResult, budget_of, grown_since, measure
 
@@ -34,17 +34,21 @@ def check_targets(
     timeout: float | None = None,
     count_tokens: bool = False,
     on_listed: Any = None,
+    protocol: str | None = None,
 ) -> list[CheckedTarget]:
     """Each target measured against its budget (or the one given here), with the tools that grew since its last
-    budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks."""
+    budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks. `protocol` (the
+    command line's) overrides each target's own."""
     entries = read_log(config.log_path)
     checked = []
     for target in targets:
-        listed: ListedTarget = list_target(target, capabilities=capabilities, timeout=timeout)
+        listed: ListedTarget = list_target(target, capabilities=capabilities, timeout=timeout, protocol=protocol)
         if on_listed is not None and listed.live:
             on_listed()
         tokens_budget = max_tokens if max_tokens is not None else target.max_tokens
-        measured = measure([listed.item], tokens=count_tokens or tokens_budget is not None, growth=False).surfaces[0]
+        counted = count_tokens or tokens_budget is not None
+        asked = protocol_of(target, protocol)
+        measured = measure([listed.item], tokens=counted, growth=False, protocol=asked).surfaces[0]
         result = budget_of(
             measured, max_chars if max_chars is not None else target.max_chars, tokens_budget, name=target.name
         )

@@ -1,7 +1,9 @@
 """Listing the tools of a running MCP server: a stdio command or a streamable-HTTP URL, through a real client.
 
-The handshake is the legacy one (`initialize`, pinned to harness.wire.PROTOCOL_VERSION) so the list is
-comparable with what `measure` reads from bundled surfaces; the version the server agreed to is recorded.
+The conversation is in the version asked for (harness.protocol): the handshake (`initialize`) by default, so
+the list is comparable with what `measure` reads from bundled surfaces, falling back to 2026-07-28
+(`server/discover`) for a server that refuses the handshake as one that speaks only that; with a version
+asked, only that one. The version used and the server's are recorded.
 A stdio server runs in its own session (process group) with a marker in its environment; whatever happens,
 its whole tree is ended before this returns (harness.process_tree), so a server that forks, or a daemon it
 started with setsid, leaves nothing running. `list_live` on the main thread also ends the tree when the
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
+from harness.protocol import DEFAULT_PROTOCOL, MODERN_PROTOCOL, is_modern, parse_protocol
 
 if TYPE_CHECKING:
     from anyio.abc import Process
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
     from mcp.client._transport import ReadStream, WriteStream
     from mcp.client.session import ClientRequestContext
     from mcp.shared.message import SessionMessage
-    from mcp.types import ElicitRequestParams, ElicitResult, ErrorData, InitializeResult, ListRootsResult
+    from mcp.types import ElicitRequestParams, ElicitResult, ErrorData, ListRootsResult
 
 __all__ = [
     "CAPABILITIES",
@@ -46,6 +49,7 @@ __all__ = [
     "parse_capabilities",
     "parse_env",
     "parse_header",
+    "refuses_handshake",
 ]
 
 CAPABILITIES = ("roots", "sampling", "elicitation")
@@ -154,7 +158,8 @@ class LiveListing:
 
     tools: list[dict[str, Any]]
     server_name: str
-    server_version: str
+    # None: a 2026-07-28 server that did not identify itself (its name is then the command's or the host's).
+    server_version: str | None
     protocol_version: str
     client_capabilities: tuple[str, ...]
     listed_at: str
@@ -207,21 +212,28 @@ def parse_env(text: str) -> tuple[str, str]:
 
 
 def list_live(
-    server: LiveServer, *, capabilities: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_S
+    server: LiveServer,
+    *,
+    capabilities: Sequence[str] = (),
+    timeout: float = DEFAULT_TIMEOUT_S,
+    protocol: str | None = None,
 ) -> LiveListing:
-    """List every tool of a live server; one LiveServerError line for anything that goes wrong. A stop
-    signal ends the server's tree and raises Interrupted."""
+    """List every tool of a live server, in `protocol` (None: the handshake, or 2026-07-28 for a server that
+    speaks only that); one LiveServerError line for anything that goes wrong. A stop signal ends the
+    server's tree and raises Interrupted."""
     import anyio
 
-    return anyio.run(_list_live_kw, server, tuple(capabilities), timeout)
+    return anyio.run(_list_live_kw, server, tuple(capabilities), timeout, protocol)
 
 
-async def _list_live_kw(server: LiveServer, capabilities: tuple[str, ...], timeout: float) -> LiveListing:
+async def _list_live_kw(
+    server: LiveServer, capabilities: tuple[str, ...], timeout: float, protocol: str | None
+) -> LiveListing:
     from harness.signals import Interrupted, cancel_on_signals
 
     listing: LiveListing | None = None
     async with cancel_on_signals() as stop:
-        listing = await list_live_async(server, capabilities=capabilities, timeout=timeout)
+        listing = await list_live_async(server, capabilities=capabilities, timeout=timeout, protocol=protocol)
     if listing is None:
         assert stop.signum is not None
         ended = "the server's processes were ended" if isinstance(server, StdioServer) else ""
@@ -230,12 +242,16 @@ async def _list_live_kw(server: LiveServer, capabilities: tuple[str, ...], timeo
 
 
 async def list_live_async(
-    server: LiveServer, *, capabilities: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_S
+    server: LiveServer,
+    *,
+    capabilities: Sequence[str] = (),
+    timeout: float = DEFAULT_TIMEOUT_S,
+    protocol: str | None = None,
 ) -> LiveListing:
     caps = parse_capabilities(list(capabilities))
     if not timeout > 0:
         raise ToolsurfaceError(f"--timeout {timeout!r}: must be more than 0 seconds")
-    state = _State(timeout=timeout)
+    state = _State(timeout=timeout, protocol=parse_protocol(protocol))
     with _quiet_sdk_logs(state):
         if isinstance(server, StdioServer):
             init, tools, pages = await _list_stdio(server, caps, state)
@@ -246,8 +262,8 @@ async def list_live_async(
         _validate(tools, server)
     return LiveListing(
         tools=tools,
-        server_name=init.server_info.name,
-        server_version=init.server_info.version,
+        server_name=init.server_name or _anonymous_name(server),
+        server_version=init.server_version,
         protocol_version=init.protocol_version,
         client_capabilities=caps,
         listed_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
@@ -272,6 +288,26 @@ class _State:
     started: float = field(default_factory=time.monotonic)
     listed: float | None = None
     marker: str | None = None
+    protocol: str | None = None  # the version asked for; None: the handshake, or 2026-07-28 if refused
+
+
+@dataclass(frozen=True)
+class _Opened:
+    """What the first exchange (initialize or server/discover) settled."""
+
+    protocol_version: str
+    server_name: str | None
+    server_version: str | None
+    has_tools: bool
+
+
+def _anonymous_name(server: LiveServer) -> str:
+    """A name for a server that did not give one (allowed at 2026-07-28): its command's, or its host."""
+    if isinstance(server, StdioServer):
+        return Path(server.argv[0]).name
+    from urllib.parse import urlsplit
+
+    return urlsplit(server.url).hostname or server.label
 
 
 class _Collect(logging.Handler):
@@ -322,12 +358,89 @@ def _client_callbacks(capabilities: tuple[str, ...]) -> dict[str, Any]:
     return callbacks
 
 
+async def _discover(session: Any, version: str) -> None:
+    """`server/discover` at `version`, adopted pinned to it (the SDK would adopt the newest both know)."""
+    import mcp.types as types
+
+    raw = await session.send_discover(version)
+    result = types.DiscoverResult.model_validate(raw, by_name=False)
+    if version not in result.supported_versions:
+        offered = ", ".join(result.supported_versions) or "none"
+        raise LiveServerError(f"does not serve MCP {version} (server/discover names {offered})")
+    session.adopt(result.model_copy(update={"supported_versions": [version]}))
+
+
+def refuses_handshake(error: BaseException, http_status: str | None = None) -> bool:
+    """Whether a failed initialize says the server speaks only the stateless era: -32022 naming 2026-07-28
+    among its versions, or (over HTTP, where such a server may answer the handshake with no JSON-RPC) 400."""
+    from mcp.shared.exceptions import MCPError
+    from mcp.types import UNSUPPORTED_PROTOCOL_VERSION
+
+    for leaf in _leaves(error):
+        if not isinstance(leaf, MCPError):
+            continue
+        if leaf.code == UNSUPPORTED_PROTOCOL_VERSION:
+            data = leaf.error.data
+            supported = data.get("supported") if isinstance(data, dict) else None
+            return isinstance(supported, list) and MODERN_PROTOCOL in supported
+        return http_status is not None and http_status.startswith("HTTP 400")
+    return False
+
+
+async def _open(session: Any, state: _State) -> _Opened:
+    """The handshake, or server/discover, as the version asked for says (see the module's docstring)."""
+    asked = state.protocol
+    if asked is not None and is_modern(asked):
+        state.phase = "server/discover"
+        await _discover(session, asked)
+    else:
+        state.phase = "initialize"
+        try:
+            await session.initialize()
+        except Exception as error:
+            if asked is not None or not refuses_handshake(error, state.http_status):
+                raise
+            refused_status, state.http_status = state.http_status, None
+            state.phase = "server/discover"
+            try:
+                await _discover(session, MODERN_PROTOCOL)
+            except Exception:
+                if refused_status is None:
+                    raise  # a -32022 server is one of 2026-07-28: why its discover failed is the news
+                state.phase, state.http_status = "initialize", refused_status
+                raise error from None
+    info = session.server_info
+    return _Opened(
+        protocol_version=session.protocol_version,
+        server_name=info.name if info is not None else None,
+        server_version=info.version if info is not None else None,
+        has_tools=session.server_capabilities.tools is not None,
+    )
+
+
+def _protocol_hint(failure: BaseException | None, state: _State) -> str:
+    """When the version asked for is the one the server does not speak, say which to ask for."""
+    from mcp.shared.exceptions import MCPError
+    from mcp.types import METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION
+
+    if state.protocol is None or failure is None:
+        return ""
+    codes = {leaf.code for leaf in _leaves(failure) if isinstance(leaf, MCPError)}
+    if state.phase == "initialize" and UNSUPPORTED_PROTOCOL_VERSION in codes:
+        return f"; it refuses the handshake: list it with --protocol {MODERN_PROTOCOL}, or without --protocol"
+    if state.phase == "server/discover" and codes & {METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION}:
+        return (
+            f"; it may speak only the handshake era: list it with --protocol {DEFAULT_PROTOCOL}, or without --protocol"
+        )
+    return ""
+
+
 async def _converse(
     read: ReadStream[SessionMessage | Exception],
     write: WriteStream[SessionMessage],
     capabilities: tuple[str, ...],
     state: _State,
-) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+) -> tuple[_Opened, list[dict[str, Any]], int]:
     import mcp.types as types
     from mcp.client.session import ClientSession
 
@@ -341,9 +454,8 @@ async def _converse(
         **_client_callbacks(capabilities),
     )
     async with session:
-        state.phase = "initialize"
-        init = await session.initialize()
-        if init.capabilities.tools is None:
+        init = await _open(session, state)
+        if not init.has_tools:
             state.phase = "done"
             state.listed = time.monotonic()
             return init, [], 0
@@ -483,7 +595,7 @@ async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[Sessio
 
 async def _stdio_conversation(
     process: Process, capabilities: tuple[str, ...], state: _State
-) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+) -> tuple[_Opened, list[dict[str, Any]], int]:
     import anyio
     from mcp.shared.message import SessionMessage
 
@@ -542,7 +654,7 @@ def _tail(stderr: IO[bytes]) -> str | None:
 
 async def _list_stdio(
     server: StdioServer, capabilities: tuple[str, ...], state: _State
-) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+) -> tuple[_Opened, list[dict[str, Any]], int]:
     import anyio
 
     with tempfile.TemporaryFile() as stderr:
@@ -550,7 +662,7 @@ async def _list_stdio(
         # Shielded: a cancelled spawn could lose the handle of a started process.
         with anyio.CancelScope(shield=True):
             process = await _spawn(server, stderr, state)
-        result: tuple[InitializeResult, list[dict[str, Any]], int] | None = None
+        result: tuple[_Opened, list[dict[str, Any]], int] | None = None
         failure: BaseException | None = None
         try:
             with anyio.move_on_after(state.timeout) as deadline:
@@ -567,7 +679,7 @@ async def _list_stdio(
                 await _end_process(process, result is not None, state.marker)
         if result is not None:
             return result
-        message = _explain(failure, deadline.cancelled_caught, server, state)
+        message = _explain(failure, deadline.cancelled_caught, server, state) + _protocol_hint(failure, state)
         if state.eof and not deadline.cancelled_caught:
             ended = "closed its stdout" if state.exit_code is None else f"exited with code {state.exit_code}"
             message = message.replace("closed the connection", ended, 1)
@@ -584,7 +696,7 @@ async def _list_stdio(
 
 async def _list_http(
     server: HttpServer, capabilities: tuple[str, ...], state: _State
-) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+) -> tuple[_Opened, list[dict[str, Any]], int]:
     import anyio
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
@@ -600,7 +712,7 @@ async def _list_http(
         if response.status_code >= 400 and state.phase != "done" and state.http_status is None:
             state.http_status = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
 
-    result: tuple[InitializeResult, list[dict[str, Any]], int] | None = None
+    result: tuple[_Opened, list[dict[str, Any]], int] | None = None
     failure: BaseException | None = None
     with anyio.move_on_after(state.timeout) as deadline:
         try:
@@ -617,7 +729,7 @@ async def _list_http(
             failure = error
     if result is not None:
         return result
-    message = _explain(failure, deadline.cancelled_caught, server, state)
+    message = _explain(failure, deadline.cancelled_caught, server, state) + _protocol_hint(failure, state)
     if state.http_status is not None and state.http_status not in message:
         message += f" ({state.http_status})"
     if state.http_status is not None and state.http_status.startswith(("HTTP 401", "HTTP 403")):

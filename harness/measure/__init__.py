@@ -25,6 +25,7 @@ from harness.measure._measure import (
     listed,
     marginal_tokens,
     measure,
+    snapshot_protocol,
     wire_list,
 )
 from harness.measure._render import (
@@ -77,6 +78,7 @@ __all__ = [
     "measure_rich",
     "per_tool_csv",
     "rank_file",
+    "snapshot_protocol",
     "wire_form",
     "wire_list",
 ]

@@ -75,11 +75,13 @@ def check_budget(
     max_tokens: int | None = None,
     largest: int = 3,
     name: str | None = None,
+    protocol: str | None = None,
 ) -> BudgetResult:
-    """Measure one list; tokens are counted only when a token budget is given, to keep CI fast."""
+    """Measure one list (in `protocol`, as `measure` does); tokens are counted only when a token budget is
+    given, to keep CI fast."""
     if max_chars is None and max_tokens is None:
         raise TypeError("a budget needs max_chars, max_tokens or both")
-    measured = measure([item], tokens=max_tokens is not None, growth=False).surfaces[0]
+    measured = measure([item], tokens=max_tokens is not None, growth=False, protocol=protocol).surfaces[0]
     return budget_of(measured, max_chars, max_tokens, largest, name)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.bounded_json import MAX_DEPTH, depth
 from harness.errors import InvalidToolList
+from harness.protocol import DEFAULT_PROTOCOL, client_mode
 from harness.surface import Surface, validate_wire_tools
 
 if TYPE_CHECKING:
@@ -14,9 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = ["PROTOCOL_VERSION", "WireList", "list_surface", "list_tools_raw", "wire_form"]
 
-# The handshake era is pinned because key order inside a tool differs between eras; every
-# result records the version it was read in.
-PROTOCOL_VERSION = "2025-11-25"
+# A list is read in one version, the default unless another is asked for, because key order inside a
+# tool differs between eras; every result records the version it was read in (harness.protocol).
+PROTOCOL_VERSION = DEFAULT_PROTOCOL
 MAX_PAGES = 10_000
 
 
@@ -66,14 +67,15 @@ async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], 
     raise InvalidToolList(f"tools/list did not end after {MAX_PAGES} pages")
 
 
-async def list_surface(surface: Surface, page_size: int | None = None) -> WireList:
-    """Serve a built surface in memory and list it through a real client over JSON-RPC."""
+async def list_surface(surface: Surface, page_size: int | None = None, protocol: str = PROTOCOL_VERSION) -> WireList:
+    """Serve a built surface in memory and list it through a real client speaking `protocol`: over JSON-RPC
+    in the handshake era, through the SDK's direct dispatch (each request in its own envelope) at 2026-07-28."""
     from mcp import Client
 
     from stubs.server import build_server
 
     validate_wire_tools(wire_form(surface), surface.source or surface.name)
     server = build_server(surface, page_size=page_size)
-    async with Client(server, mode="legacy") as client:
+    async with Client(server, mode=client_mode(protocol)) as client:
         tools, pages = await list_tools_raw(client.session)
         return WireList(tools=tools, protocol_version=client.protocol_version, pages=pages)
