@@ -18,9 +18,10 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,10 +55,11 @@ __all__ = [
 
 CAPABILITIES = ("roots", "sampling", "elicitation")
 DEFAULT_TIMEOUT_S = 30.0
-# After the list arrived: how long a server has to exit once its stdin is closed (the spec's shutdown;
-# the list is checked meanwhile) before its group gets SIGTERM, and how long then until SIGKILL. Listing
-# has no effect a server must save, so the first wait is short.
-EXIT_GRACE_S = 0.1
+# After the list arrived: how long a server has to exit once its stdin is closed (the spec's shutdown)
+# before its group gets SIGTERM, and how long then until SIGKILL. Listing has no effect a server must
+# save, and a Python server takes a third of a second to tear down its interpreter on its own against a
+# few milliseconds for SIGTERM, so the group gets SIGTERM as soon as stdin is closed.
+EXIT_GRACE_S = 0.0
 KILL_GRACE_S = 1.0
 _POLL_S = 0.01
 _NOISE_KEPT = 3
@@ -360,7 +362,7 @@ def _client_callbacks(capabilities: tuple[str, ...]) -> dict[str, Any]:
 
 async def _discover(session: Any, version: str) -> None:
     """`server/discover` at `version`, adopted pinned to it (the SDK would adopt the newest both know)."""
-    import mcp.types as types
+    import mcp_types as types
 
     raw = await session.send_discover(version)
     result = types.DiscoverResult.model_validate(raw, by_name=False)
@@ -370,17 +372,28 @@ async def _discover(session: Any, version: str) -> None:
     session.adopt(result.model_copy(update={"supported_versions": [version]}))
 
 
+def _rpc_errors(error: BaseException) -> list[tuple[int, Any]]:
+    """The (code, data) of each JSON-RPC error answer in `error`, from our stdio client or the SDK's."""
+    from harness.live._wire_client import RpcError
+
+    # The SDK's error type exists only once its package is imported; the stdio path does not import it.
+    sdk = sys.modules.get("mcp.shared.exceptions")
+    found: list[tuple[int, Any]] = []
+    for leaf in _leaves(error):
+        if isinstance(leaf, RpcError):
+            found.append((leaf.code, leaf.data))
+        elif sdk is not None and isinstance(leaf, sdk.MCPError):
+            found.append((leaf.code, leaf.error.data))
+    return found
+
+
 def refuses_handshake(error: BaseException, http_status: str | None = None) -> bool:
     """Whether a failed initialize says the server speaks only the stateless era: -32022 naming 2026-07-28
     among its versions, or (over HTTP, where such a server may answer the handshake with no JSON-RPC) 400."""
-    from mcp.shared.exceptions import MCPError
-    from mcp.types import UNSUPPORTED_PROTOCOL_VERSION
+    from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 
-    for leaf in _leaves(error):
-        if not isinstance(leaf, MCPError):
-            continue
-        if leaf.code == UNSUPPORTED_PROTOCOL_VERSION:
-            data = leaf.error.data
+    for code, data in _rpc_errors(error)[:1]:
+        if code == UNSUPPORTED_PROTOCOL_VERSION:
             supported = data.get("supported") if isinstance(data, dict) else None
             return isinstance(supported, list) and MODERN_PROTOCOL in supported
         return http_status is not None and http_status.startswith("HTTP 400")
@@ -420,12 +433,11 @@ async def _open(session: Any, state: _State) -> _Opened:
 
 def _protocol_hint(failure: BaseException | None, state: _State) -> str:
     """When the version asked for is the one the server does not speak, say which to ask for."""
-    from mcp.shared.exceptions import MCPError
-    from mcp.types import METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION
+    from mcp_types import METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION
 
     if state.protocol is None or failure is None:
         return ""
-    codes = {leaf.code for leaf in _leaves(failure) if isinstance(leaf, MCPError)}
+    codes = {code for code, _ in _rpc_errors(failure)}
     if state.phase == "initialize" and UNSUPPORTED_PROTOCOL_VERSION in codes:
         return f"; it refuses the handshake: list it with --protocol {MODERN_PROTOCOL}, or without --protocol"
     if state.phase == "server/discover" and codes & {METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION}:
@@ -435,12 +447,29 @@ def _protocol_hint(failure: BaseException | None, state: _State) -> str:
     return ""
 
 
+async def _list_opened(
+    session: Any, state: _State, pages: Callable[[], Awaitable[tuple[list[dict[str, Any]], int]]]
+) -> tuple[_Opened, list[dict[str, Any]], int]:
+    """Open the conversation, then every page of tools/list (none when the server has no tools)."""
+    init = await _open(session, state)
+    if not init.has_tools:
+        state.phase = "done"
+        state.listed = time.monotonic()
+        return init, [], 0
+    state.phase = "tools/list"
+    tools, count = await pages()
+    state.phase = "done"
+    state.listed = time.monotonic()
+    return init, tools, count
+
+
 async def _converse(
     read: ReadStream[SessionMessage | Exception],
     write: WriteStream[SessionMessage],
     capabilities: tuple[str, ...],
     state: _State,
 ) -> tuple[_Opened, list[dict[str, Any]], int]:
+    """Over HTTP, through the SDK's ClientSession."""
     import mcp.types as types
     from mcp.client.session import ClientSession
 
@@ -454,16 +483,7 @@ async def _converse(
         **_client_callbacks(capabilities),
     )
     async with session:
-        init = await _open(session, state)
-        if not init.has_tools:
-            state.phase = "done"
-            state.listed = time.monotonic()
-            return init, [], 0
-        state.phase = "tools/list"
-        tools, pages = await list_tools_raw(session)
-        state.phase = "done"
-        state.listed = time.monotonic()
-        return init, tools, pages
+        return await _list_opened(session, state, lambda: list_tools_raw(session))
 
 
 def _validate(tools: list[dict[str, Any]], server: LiveServer) -> None:
@@ -547,13 +567,10 @@ async def _spawn(server: StdioServer, stderr: IO[bytes], state: _State) -> Proce
         raise LiveServerError(f"cannot start {server.argv[0]!r}: {reason}") from None
 
 
-async def _pump_stdout(
-    process: Process, sink: MemoryObjectSendStream[SessionMessage | Exception], state: _State
-) -> None:
-    """Server stdout -> session, one JSON-RPC message a line; other lines are noted, as clients skip them."""
+async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], state: _State) -> None:
+    """Server stdout -> client, one JSON-RPC message a line; other lines are noted, as clients skip them."""
     import anyio
     import mcp_types
-    from mcp.shared.message import SessionMessage
 
     assert process.stdout is not None
     buffer = b""
@@ -571,7 +588,7 @@ async def _pump_stdout(
                     except ValueError:
                         state.noise.append(text[:120].decode("utf-8", "replace"))
                         continue
-                    await sink.send(SessionMessage(message))
+                    await sink.send(message)
             state.eof = True
             # A server that closed its stdout is usually exiting: note its own exit code before ours.
             with anyio.move_on_after(0.3):
@@ -582,35 +599,47 @@ async def _pump_stdout(
         pass
 
 
-async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[SessionMessage]) -> None:
+async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[dict[str, Any]]) -> None:
+    import json
+
     import anyio
 
     assert process.stdin is not None
     with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
         async with source:
-            async for item in source:
-                text = item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+            async for message in source:
+                text = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
                 await process.stdin.send(text.encode("utf-8"))
 
 
 async def _stdio_conversation(
     process: Process, capabilities: tuple[str, ...], state: _State
 ) -> tuple[_Opened, list[dict[str, Any]], int]:
+    """Over stdio, through the client on the SDK's wire types (harness.live._wire_client)."""
     import anyio
-    from mcp.shared.message import SessionMessage
 
-    to_session, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write, to_server = anyio.create_memory_object_stream[SessionMessage](0)
+    from harness import __version__
+    from harness.live._wire_client import WireClient
+    from harness.measure import list_pages
+
+    to_client, incoming = anyio.create_memory_object_stream[Any](0)
+    outgoing, to_server = anyio.create_memory_object_stream[dict[str, Any]](0)
+    client = WireClient(outgoing.send, capabilities, {"name": "toolsurface", "version": __version__})
+
+    async def page(cursor: str | None) -> dict[str, Any]:
+        return await client.request("tools/list", {"cursor": cursor} if cursor is not None else None)
+
     try:
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_pump_stdout, process, to_session, state)
+            tasks.start_soon(_pump_stdout, process, to_client, state)
             tasks.start_soon(_pump_stdin, process, to_server)
+            tasks.start_soon(client.serve, incoming)
             try:
-                result = await _converse(read, write, capabilities, state)
+                result = await _list_opened(client, state, lambda: list_pages(page))
             finally:
                 tasks.cancel_scope.cancel()
     finally:
-        for stream in (to_session, read, write, to_server):
+        for stream in (to_client, incoming, outgoing, to_server):
             stream.close()
     return result
 
@@ -658,7 +687,7 @@ async def _list_stdio(
     import anyio
 
     with tempfile.TemporaryFile() as stderr:
-        # Started before the SDK is imported (in _converse), so the server's start-up overlaps ours.
+        # Started before the client's wire types are imported, so the server's start-up overlaps ours.
         # Shielded: a cancelled spawn could lose the handle of a started process.
         with anyio.CancelScope(shield=True):
             process = await _spawn(server, stderr, state)

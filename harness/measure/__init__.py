@@ -37,7 +37,7 @@ from harness.measure._render import (
     per_tool_csv,
 )
 from harness.measure._tokens import ENCODING_NAME, RANK_FILE_ENV, RANK_FILE_SHA256, count_tokens, encoding, rank_file
-from harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface, list_tools_raw, wire_form
+from harness.measure._wire import PROTOCOL_VERSION, WireList, list_pages, list_surface, list_tools_raw, wire_form
 
 __all__ = [
     "ENCODING_NAME",
@@ -66,6 +66,7 @@ __all__ = [
     "github_escape",
     "github_summary",
     "grown_since",
+    "list_pages",
     "list_surface",
     "list_text",
     "list_tools_raw",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ from harness.surface import Surface, validate_wire_tools
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
 
-__all__ = ["PROTOCOL_VERSION", "WireList", "list_surface", "list_tools_raw", "wire_form"]
+__all__ = ["PROTOCOL_VERSION", "WireList", "list_pages", "list_surface", "list_tools_raw", "wire_form"]
 
 # A list is read in one version, the default unless another is asked for, because key order inside a
 # tool differs between eras; every result records the version it was read in (harness.protocol).
@@ -41,19 +42,13 @@ def wire_form(surface: Surface) -> list[dict[str, Any]]:
     return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in surface.tools]
 
 
-async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], int]:
-    """Every page of tools/list, following nextCursor, without parsing the tools into models."""
-    import mcp.types as types
-    from pydantic import TypeAdapter
-
-    adapter = TypeAdapter(dict[str, Any])
+async def list_pages(fetch: Callable[[str | None], Awaitable[dict[str, Any]]]) -> tuple[list[dict[str, Any]], int]:
+    """Every page of tools/list, `fetch(cursor)` giving each raw result, following nextCursor."""
     tools: list[dict[str, Any]] = []
     cursor: str | None = None
     seen: set[str] = set()
     for pages in range(1, MAX_PAGES + 1):
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        # A TypeAdapter instead of the result model keeps the answer exactly as sent.
-        raw = await session.send_request(types.ListToolsRequest(params=params), adapter)  # type: ignore[type-var]
+        raw = await fetch(cursor)
         page = raw.get("tools")
         if not isinstance(page, list):
             raise InvalidToolList("tools/list answered without a tools array")
@@ -65,6 +60,22 @@ async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], 
             raise InvalidToolList(f"tools/list repeats the cursor {cursor!r}")
         seen.add(cursor)
     raise InvalidToolList(f"tools/list did not end after {MAX_PAGES} pages")
+
+
+async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], int]:
+    """Every page of tools/list through the SDK's session, without parsing the tools into models."""
+    import mcp.types as types
+    from pydantic import TypeAdapter
+
+    adapter = TypeAdapter(dict[str, Any])
+
+    async def fetch(cursor: str | None) -> dict[str, Any]:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        # A TypeAdapter instead of the result model keeps the answer exactly as sent.
+        raw: dict[str, Any] = await session.send_request(types.ListToolsRequest(params=params), adapter)  # type: ignore[type-var]
+        return raw
+
+    return await list_pages(fetch)
 
 
 async def list_surface(surface: Surface, page_size: int | None = None, protocol: str = PROTOCOL_VERSION) -> WireList:
