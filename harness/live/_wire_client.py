@@ -229,7 +229,11 @@ class WireClient:
                 else (None, (types.INVALID_REQUEST, "Elicitation not supported"))
             )
         else:
-            error = (types.METHOD_NOT_FOUND, "Method not found")
+            return {
+                "jsonrpc": "2.0",
+                "id": request.id,
+                "error": {"code": types.METHOD_NOT_FOUND, "message": "Method not found", "data": method},
+            }
         if error is not None:
             return {"jsonrpc": "2.0", "id": request.id, "error": {"code": error[0], "message": error[1]}}
         return {"jsonrpc": "2.0", "id": request.id, "result": result}
