@@ -164,14 +164,22 @@ def _server_tools(server: object) -> tuple[list[dict[str, Any]], str]:
     import anyio
     from mcp import Client
 
+    from harness.live import refuses_handshake
     from harness.measure import list_tools_raw
+    from harness.protocol import MODERN_PROTOCOL, client_mode
 
-    async def listing() -> tuple[list[dict[str, Any]], str]:
-        async with Client(server, mode="legacy") as client:
+    async def listing(mode: str) -> tuple[list[dict[str, Any]], str]:
+        async with Client(server, mode=mode) as client:
             tools, _ = await list_tools_raw(client.session)
             return tools, client.protocol_version
 
-    return anyio.run(listing)
+    # In the handshake era, as `measure` lists; a server that refuses the handshake, in 2026-07-28.
+    try:
+        return anyio.run(listing, "legacy")
+    except Exception as error:
+        if not refuses_handshake(error):
+            raise
+    return anyio.run(listing, client_mode(MODERN_PROTOCOL))
 
 
 def _listed(name: str, tools: list[dict[str, Any]], protocol_version: str | None) -> Measurable:

@@ -37,6 +37,9 @@ class CallRecord:
     response_sha256: str | None = None
     # The answer's text as the client received it (tools/call), so its tokens can be counted later.
     response: str | None = None
+    # The MCP protocol version of the connection the request came on; None where the request never reached
+    # the SDK (a line the stub's transport refused) or in logs written before it was recorded.
+    protocol: str | None = None
     format: str = CALL_FORMAT
 
     @property
@@ -66,6 +69,7 @@ class CallLog:
         started: float,
         allowed: list[str] | None = None,
         response: str | None = None,
+        protocol: str | None = None,
     ) -> CallRecord:
         record = CallRecord(
             seq=len(self.records) + 1,
@@ -80,6 +84,7 @@ class CallLog:
             allowed=allowed,
             response_sha256=hashlib.sha256(response.encode("utf-8")).hexdigest() if response is not None else None,
             response=response,
+            protocol=protocol,
         )
         self.records.append(record)
         if self._file is not None:

@@ -90,10 +90,13 @@ class Gate:
         # A schema whose references loop in place can check no call; found once, named in each refusal.
         self.cycles = {t.name: cycle for t in tools if (cycle := ref_cycle(t.input_schema)) is not None}
 
-    def listed(self, page: Sequence[types.Tool], cursor: str | None, started: float) -> None:
+    def listed(
+        self, page: Sequence[types.Tool], cursor: str | None, started: float, protocol: str | None = None
+    ) -> None:
         dumped = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page]
         chars = len(json.dumps(dumped, separators=(",", ":"), ensure_ascii=False))
-        self.log.write("tools/list", None, {"cursor": cursor} if cursor else {}, "ok", None, chars, started)
+        arguments = {"cursor": cursor} if cursor else {}
+        self.log.write("tools/list", None, arguments, "ok", None, chars, started, protocol=protocol)
 
     def _answer(self, name: str, arguments: dict[str, Any]) -> tuple[str, str]:
         tool = self.tools.get(name)
@@ -122,7 +125,7 @@ class Gate:
         text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
         return "ok", text
 
-    def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+    def call(self, name: str, arguments: dict[str, Any], protocol: str | None = None) -> types.CallToolResult:
         started = time.perf_counter()
         message: str | None = None
         allowed: list[str] | None = None
@@ -138,7 +141,7 @@ class Gate:
         except Exception as error:  # a handler bug answers as a tool error; the server goes on
             outcome, text = "error", f"internal error in the stub: {type(error).__name__}: {error}"
             message = text
-        self.log.write("tools/call", name, arguments, outcome, message, len(text), started, allowed, text)
+        self.log.write("tools/call", name, arguments, outcome, message, len(text), started, allowed, text, protocol)
         if name not in self.tools and self.unknown_tool == "error":
             from mcp.shared.exceptions import MCPError
 

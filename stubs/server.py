@@ -47,11 +47,11 @@ def build_server(
             start = int(cursor) if cursor and cursor.isdigit() else 0
             end = start + page_size
             page, next_cursor = tools[start:end], (str(end) if end < len(tools) else None)
-        gate.listed(page, cursor, started)
+        gate.listed(page, cursor, started, ctx.protocol_version)
         return types.ListToolsResult(tools=page, next_cursor=next_cursor)
 
     async def on_call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        return gate.call(params.name, dict(params.arguments or {}))
+        return gate.call(params.name, dict(params.arguments or {}), ctx.protocol_version)
 
     return Server(
         f"toolsurface-{surface.name}",

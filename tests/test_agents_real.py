@@ -134,6 +134,30 @@ def test_each_real_agent_does_the_six_tasks_on_v2_with_the_scripted_model(
     assert result["shown"]["last"]["stub_tools"] > 0
 
 
+# What each client negotiates with the stub, as recorded; a version not listed here is only checked for agreeing
+# with its call log.
+NEGOTIATED = {
+    ("claude", "2.1.197"): "2025-11-25",
+    ("claude", "2.1.332"): "2026-07-28",
+    ("codex", "0.171.0"): "2025-06-18",
+    ("gemini", "0.61.0"): "2025-06-18",
+}
+
+
+def test_each_runs_spec_records_the_protocol_the_agents_client_negotiated_with_the_stub(
+    v2_study: tuple[Path, Path, Run],
+) -> None:
+    out, _, _ = v2_study
+    specs = sorted((out / "runs" / "v2").glob("*/spec.json"))
+    assert len(specs) == len(AGENTS)
+    for path in specs:
+        spec = json.loads(path.read_text(encoding="utf-8"))
+        logged = {r["protocol"] for r in records(path.parent / "calls.jsonl")}
+        assert logged == {spec["protocol"]}, path.parent.name
+        expected = NEGOTIATED.get((spec["agent"], spec["agent_version"]), spec["protocol"])
+        assert spec["protocol"] == expected, (path.parent.name, spec["agent_version"])
+
+
 def test_without_a_terminal_each_finished_run_prints_one_line(v2_study: tuple[Path, Path, Run]) -> None:
     _, _, done = v2_study
     lines = [line for line in done.stderr.splitlines() if line.startswith("v2 ")]

@@ -23,6 +23,7 @@ FOUNDATIONS = {
     "harness.signals",
     "harness.process_tree",
     "harness.junit",
+    "harness.protocol",
 }
 TOP = ("harness", "stubs", "surfaces")
 

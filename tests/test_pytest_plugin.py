@@ -205,6 +205,29 @@ def test_a_live_stdio_server_is_measured_and_snapshotted(tmp_path: Path) -> None
     assert [t["name"] for t in read_tools(tmp_path / "time.snapshot.json")] == ["get_current_time", "convert_time"]
 
 
+def test_a_server_that_speaks_only_2026_07_28_is_listed_live_and_in_process(tmp_path: Path) -> None:
+    run = run_pytest(
+        tmp_path,
+        f"""
+        import sys
+
+        sys.path.insert(0, {str(ROOT / "tests")!r})
+        import modern_only_server
+
+        def test_live(toolsurface):
+            command = [sys.executable, modern_only_server.__file__]
+            assert [t["name"] for t in toolsurface.tools(command=command)] == ["add", "echo"]
+            assert toolsurface.measure(command=command).protocol_version == "2026-07-28"
+
+        def test_in_process(toolsurface):
+            server = modern_only_server.build()
+            assert toolsurface.measure(server).protocol_version == "2026-07-28"
+            assert toolsurface.assert_within(server, max_chars=1_000).tools == 2
+        """,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
 def test_an_unreachable_live_server_fails_with_one_clear_line(tmp_path: Path) -> None:
     run = run_pytest(
         tmp_path,

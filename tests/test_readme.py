@@ -59,6 +59,23 @@ def test_the_size_table_is_what_measure_gives_for_the_bundled_surfaces(bundled: 
         assert figures == (str(s.tools), f"{s.chars:,}", f"{s.tokens:,}", growth), s.name
 
 
+def test_the_table_of_both_protocol_versions_is_what_measure_gives_in_each(bundled: Measurement) -> None:
+    from harness.measure import measure
+    from harness.surface import BUNDLED_ORDER, resolve_all
+
+    rows = readme_table("| Surface | Characters | Tokens at 2025-11-25 | Tokens at 2026-07-28 |")
+    modern = by_name(measure(resolve_all(BUNDLED_ORDER), growth=False, protocol="2026-07-28"))
+    assert [row["Surface"] for row in rows] == [s.name for s in bundled.surfaces]
+    for row in rows:
+        old, new = by_name(bundled)[row["Surface"]], modern[row["Surface"]]
+        assert old.chars == new.chars
+        assert (row["Characters"], row["Tokens at 2025-11-25"], row["Tokens at 2026-07-28"]) == (
+            f"{old.chars:,}",
+            f"{old.tokens:,}",
+            f"{new.tokens:,}",
+        ), row["Surface"]
+
+
 def test_the_session_table_is_what_the_bundled_scripted_runs_score(script_study: Study) -> None:
     rows = readme_table("| Surface | Runs | Refused calls |")
     several = len({s.scenario for s in script_study.surfaces}) > 1

@@ -79,6 +79,17 @@ def test_each_run_has_its_own_directory_with_spec_calls_transcript_and_result(
         assert record.result.calls == sum(1 for c in calls if c["method"] == "tools/call")
 
 
+def test_each_runs_spec_records_the_protocol_its_agents_client_spoke_to_the_stub(
+    study: tuple[Path, dict[str, Any]],
+) -> None:
+    out, _ = study
+    for run_dir in sorted((out / "runs" / "v2").iterdir()):
+        spec = json.loads((run_dir / "spec.json").read_text(encoding="utf-8"))
+        logged = {json.loads(line)["protocol"] for line in (run_dir / "calls.jsonl").read_text().splitlines()}
+        assert spec["protocol"] == read_run(run_dir).spec.protocol == "2025-11-25"
+        assert logged == {spec["protocol"]}
+
+
 def test_replay_of_first_design_runs_against_v2_shows_what_would_change(study: tuple[Path, dict[str, Any]]) -> None:
     out, _ = study
     run = run_cli(

@@ -351,14 +351,16 @@ def diff_surfaces(
     b_label: str | None = None,
     tokens: bool = True,
     counters: Sequence[ListCounter] = (),
+    protocol: str | None = None,
 ) -> SurfaceDiff:
-    """Compare two surfaces, every part (definitions are built and listed through a client; snapshots are read
-    as recorded)."""
+    """Compare two surfaces, every part (definitions are built and listed through a client speaking `protocol`,
+    None for the default; snapshots are read as recorded)."""
     from harness.measure import listed
 
-    old, new = listed([a, b])
+    old, new = listed([a, b], protocol)
     a_name, b_name = a_label or a.name, b_label or b.name
     result = diff_tools(old.tools, new.tools, a=a_name, b=b_name, tokens=tokens, counters=counters)
+    result = replace(result, protocol_versions=(old.protocol_version, new.protocol_version))
     note = _parts_note(old.parts, new.parts, a_name, b_name)
     if note is not None or not (old.parts.recorded and new.parts.recorded):
         return replace(result, parts_note=note)

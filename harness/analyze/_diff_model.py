@@ -236,6 +236,9 @@ class SurfaceDiff:
         found = [(t.name, r) for t in self.tools for r in t.review]
         return found + [(p.name, r) for p in self.parts for r in p.review]
 
+    # The MCP protocol version each side was read in, where known (key order inside a tool differs by era).
+    protocol_versions: tuple[str | None, str | None] = (None, None)
+
     @property
     def added(self) -> list[ToolDiff]:
         return [t for t in self.tools if t.change == "added"]
@@ -274,6 +277,7 @@ class SurfaceDiff:
             "b": self.b,
             "class": self.cls.value if self.cls else None,
             "encoding": self.encoding,
+            "protocol_versions": {"before": self.protocol_versions[0], "after": self.protocol_versions[1]},
             "tools_before": self.tools_before,
             "tools_after": self.tools_after,
             "chars": self.chars.to_json(),

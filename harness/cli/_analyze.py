@@ -14,6 +14,7 @@ from harness.cli._base import (
     _emit,
     _out,
     _print,
+    _protocol_option,
     _say,
     _step_summary,
     main,
@@ -158,6 +159,7 @@ def roundtrip_command(
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
 @_counter_options
+@_protocol_option
 def diff_command(
     a: str | None,
     b: str | None,
@@ -167,6 +169,7 @@ def diff_command(
     target_names: tuple[str, ...],
     tokens: str | None,
     count_urls: tuple[str, ...],
+    protocol: str | None,
 ) -> None:
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
 
@@ -181,12 +184,12 @@ def diff_command(
         if config_path is not None or target_names:
             raise click.UsageError("--config and --target compare the configured targets; give no A and B")
         counters = _counters(tokens, count_urls)
-        diffs = [diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b, counters=counters)]
+        diffs = [diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b, counters=counters, protocol=protocol)]
         configured = False
     elif a is not None:
         raise click.UsageError("give A and B, or neither to compare each configured target with its snapshot")
     else:
-        diffs = _configured_diffs(config_path, target_names, tokens, count_urls)
+        diffs = _configured_diffs(config_path, target_names, protocol, tokens, count_urls)
         configured = True
     _render_diffs(diffs, fmt, fail_on, configured)
     if any(d.fails(fail_on) for d in diffs):
@@ -194,10 +197,14 @@ def diff_command(
 
 
 def _configured_diffs(
-    config_path: Path | None, target_names: tuple[str, ...], tokens: str | None = None, count_urls: tuple[str, ...] = ()
+    config_path: Path | None,
+    target_names: tuple[str, ...],
+    protocol: str | None,
+    tokens: str | None = None,
+    count_urls: tuple[str, ...] = (),
 ) -> list[Any]:
     from harness.analyze import diff_surfaces
-    from harness.config import ConfigError, list_target, read_config, shown_path
+    from harness.config import ConfigError, list_target, protocol_of, read_config, shown_path
     from harness.errors import ToolsurfaceError
     from harness.live import skip_final_collection
     from harness.surface import resolve
@@ -231,7 +238,7 @@ def _configured_diffs(
                 target.key_of("snapshot"),
                 f"{shown_path(target.snapshot)}: no such file; write it with toolsurface snapshot --target {target.name}",
             )
-        listed = list_target(target)
+        listed = list_target(target, protocol=protocol)
         if listed.live:
             skip_final_collection()
         before = resolve(str(target.snapshot))
@@ -242,6 +249,7 @@ def _configured_diffs(
                 a_label=shown_path(target.snapshot),
                 b_label=target.name,
                 counters=counters[target.name],
+                protocol=protocol_of(target, protocol),
             )
         )
     return diffs

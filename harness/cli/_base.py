@@ -158,6 +158,18 @@ class _ServerCommand(click.Command):
         return [*super().collect_usage_pieces(ctx), "[--url URL | -- CMD [ARGS]...]"]
 
 
+def _protocol_option(command: Any) -> Any:
+    from harness.protocol import DEFAULT_PROTOCOL, MODERN_PROTOCOL, PROTOCOL_VERSIONS
+
+    return click.option(
+        "--protocol",
+        type=click.Choice(PROTOCOL_VERSIONS),
+        help=f"The MCP protocol version to list in: {DEFAULT_PROTOCOL} (the handshake era, the default) or"
+        f" {MODERN_PROTOCOL} (stateless; key order inside a tool differs). Without it, a live server that"
+        f" refuses the handshake is listed in {MODERN_PROTOCOL}; configured targets take their `protocol`.",
+    )(command)
+
+
 def _server_options(command: Any) -> Any:
     """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by snapshot and budget."""
     options = [

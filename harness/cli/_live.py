@@ -9,6 +9,7 @@ import click
 from harness.cli._base import (
     _config_option,
     _data,
+    _protocol_option,
     _say,
     _server_options,
     _ServerCommand,
@@ -71,6 +72,7 @@ def serve_command(
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
 @_server_options
+@_protocol_option
 @click.pass_context
 def snapshot_command(
     ctx: click.Context,
@@ -84,6 +86,7 @@ def snapshot_command(
     cwd: Path | None,
     timeout: float,
     capabilities: str | None,
+    protocol: str | None,
 ) -> None:
     """Record a tool list exactly as a client receives it: {"tools": [...]} (stdout, or -o FILE with a sidecar).
 
@@ -95,14 +98,14 @@ def snapshot_command(
 
     server_argv = ctx.meta.get("server_argv")
     if surface is None and url is None and server_argv is None and output is None:
-        if _configured_snapshots(config_path, target_names):
+        if _configured_snapshots(config_path, target_names, protocol):
             return
     elif config_path is not None or target_names:
         raise click.UsageError(
             "--config and --target write the configured snapshots; give no SURFACE, --url, -- CMD or -o"
         )
     server = live_target(surface, ctx.meta.get("server_argv"), url, headers, envs, cwd, capabilities)
-    taken = take_snapshot(surface, server, capabilities=capabilities, timeout=timeout)
+    taken = take_snapshot(surface, server, capabilities=capabilities, timeout=timeout, protocol=protocol)
     skip_final_collection()
     noise = taken.meta.stdout_noise or []
     if noise:
@@ -114,7 +117,7 @@ def snapshot_command(
     _say(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)")
 
 
-def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...]) -> bool:
+def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...], protocol: str | None) -> bool:
     """Write each configured target's snapshot; False when there is no configuration to read."""
     from harness.config import ConfigError, read_config, shown_path, snapshot_target
     from harness.live import skip_final_collection
@@ -134,7 +137,7 @@ def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...
         raise ConfigError(config.path, config.table or "(top level)", "no target has a snapshot file (snapshot = FILE)")
     for target in targets:
         assert target.snapshot is not None
-        taken = snapshot_target(target)
+        taken = snapshot_target(target, protocol=protocol)
         written = taken.write(target.snapshot)
         _say(f"{target.name}: wrote {', '.join(shown_path(p) for p in written)} ({len(taken.tools)} tools)")
     skip_final_collection()

@@ -12,6 +12,7 @@ from harness.cli._base import (
     _data,
     _out,
     _print,
+    _protocol_option,
     _say,
     _server_options,
     _ServerCommand,
@@ -74,6 +75,7 @@ def list_command(fmt: str) -> None:
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
 @_counter_options
+@_protocol_option
 def measure_command(
     surfaces: tuple[str, ...],
     fmt: str,
@@ -82,6 +84,7 @@ def measure_command(
     out: Path | None,
     tokens: str | None,
     count_urls: tuple[str, ...],
+    protocol: str | None,
 ) -> None:
     """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces)."""
     from harness.measure import _render as render
@@ -90,7 +93,7 @@ def measure_command(
 
     counters = _counters(tokens, count_urls)
     items = resolve_all(surfaces or BUNDLED_ORDER)
-    result = measure(items, growth=not no_growth, counters=counters)
+    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
     if out is not None:
         files = {
             "measure.json": render.measure_json(result),
@@ -150,6 +153,7 @@ def measure_command(
 @click.option("--reason", metavar="TEXT", help="Why the budget moves (with --update or --raise; goes into the log).")
 @_server_options
 @_counter_options
+@_protocol_option
 @click.pass_context
 def budget_command(
     ctx: click.Context,
@@ -171,6 +175,7 @@ def budget_command(
     capabilities: str | None,
     tokens: str | None,
     count_urls: tuple[str, ...],
+    protocol: str | None,
 ) -> None:
     """Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured.
 
@@ -208,6 +213,7 @@ def budget_command(
                     max_tokens,
                     counters,
                     parts or (),
+                    protocol=protocol,
                 )
             ]  # fmt: skip
         else:
@@ -232,6 +238,7 @@ def budget_command(
                 tokens=tokens,
                 count_urls=count_urls,
                 include=parts,
+                protocol=protocol,
             )
             pairs = [(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
@@ -280,6 +287,8 @@ def _budget_of_one(
     max_tokens: int | None,
     counters: list[Any],
     include: tuple[str, ...] = (),
+    *,
+    protocol: str | None = None,
 ) -> tuple[Any, str | None]:
     from harness.live import live_target
     from harness.measure import check_budget
@@ -300,9 +309,9 @@ def _budget_of_one(
     else:
         from harness.live import take_snapshot
 
-        taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout)
+        taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout, protocol=protocol)
         item, source = taken.as_snapshot(), taken.source_label
-    result = check_budget(item, max_chars, max_tokens, counters=counters, include=include)
+    result = check_budget(item, max_chars, max_tokens, counters=counters, include=include, protocol=protocol)
     if server is not None:
         from harness.live import skip_final_collection
 
@@ -326,6 +335,7 @@ def _budget_of_config(
     tokens: str | None = None,
     count_urls: tuple[str, ...] = (),
     include: tuple[str, ...] | None = None,
+    protocol: str | None = None,
 ) -> tuple[Any, list[Any]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
     from harness.config import check_targets, read_config
@@ -352,6 +362,7 @@ def _budget_of_config(
         tokens=tokens,
         count_urls=count_urls,
         include=include,
+        protocol=protocol,
     )
     return config, checked
 

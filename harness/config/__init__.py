@@ -6,7 +6,7 @@ from harness.config._log import LOG_FORMAT, LogEntry, append_log, git_revision, 
 from harness.config._model import LOG_NAME, Config, ConfigError, Target, shown_path
 from harness.config._ratchet import CheckedTarget, Ratchet, RatchetStep, check_targets, plan_ratchet, ratchet
 from harness.config._render import config_json, config_lines
-from harness.config._targets import ListedTarget, list_target, snapshot_target
+from harness.config._targets import ListedTarget, list_target, protocol_of, snapshot_target
 
 __all__ = [
     "CONFIG_NAMES",
@@ -31,6 +31,7 @@ __all__ = [
     "list_target",
     "load_config",
     "plan_ratchet",
+    "protocol_of",
     "ratchet",
     "read_config",
     "read_log",

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.config._model import Config, ConfigError, Target
+from harness.protocol import PROTOCOL_VERSIONS, unknown_protocol
 
 __all__ = ["CONFIG_NAMES", "TARGET_KEYS", "find_config", "load_config", "read_config"]
 
@@ -32,6 +33,7 @@ TARGET_KEYS = (
     "timeout",
     "tokens",
     "include",
+    "protocol",
 )
 # The one target given at the top level may name itself; a target table is named by its key.
 TOP_KEYS = ("name", "targets", *TARGET_KEYS)
@@ -246,6 +248,9 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
     snapshot_text = string("snapshot")
     tokens = _tokens(path, key("tokens"), table.get("tokens"))
     include = choices("include", INCLUDABLE_PARTS, "part", " (the tools always count)")
+    protocol = string("protocol")
+    if protocol is not None and protocol not in PROTOCOL_VERSIONS:
+        raise ConfigError(path, key("protocol"), unknown_protocol(protocol))
     return Target(
         name=name or _default_name(surface, command, url),
         key=prefix,
@@ -263,6 +268,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         snapshot=local(snapshot_text) if snapshot_text is not None else None,
         tokens=tokens,
         include=include,
+        protocol=protocol,
     )
 
 

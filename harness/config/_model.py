@@ -54,6 +54,9 @@ class Target:
     tokens: tuple[str, ...] | None = None
     # The parts counted beside the tools by `budget` (instructions, prompts, resources).
     include: tuple[str, ...] = ()
+    # The MCP protocol version to list in (harness.protocol); None: the default, and a handshake-refusing
+    # server in 2026-07-28.
+    protocol: str | None = None
 
     @property
     def kind(self) -> Literal["surface", "command", "url"]:
@@ -85,6 +88,7 @@ class Target:
             "snapshot": str(self.snapshot) if self.snapshot is not None else None,
             "include": list(self.include),
             "timeout": self.timeout,
+            "protocol": self.protocol,
             "cwd": str(self.cwd) if self.cwd is not None else None,
             # Names only: values may be secrets taken from the environment.
             "headers": sorted(self.headers),

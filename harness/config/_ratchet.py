@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from harness.config._log import LogEntry, append_log, check_appendable, git_revision, last_entry, now, read_log
 from harness.config._model import Config, ConfigError, Target
-from harness.config._targets import ListedTarget, list_target
+from harness.config._targets import ListedTarget, list_target, protocol_of
 from harness.errors import ToolsurfaceError
 from harness.measure import BudgetResult, budget_of, grown_since, is_o200k, measure
 
@@ -37,16 +37,18 @@ def check_targets(
     tokens: str | None = None,
     count_urls: Sequence[str] = (),
     include: Sequence[str] | None = None,
+    protocol: str | None = None,
 ) -> list[CheckedTarget]:
     """Each target measured against its budget (or the one given here), with the tools that grew since its last
     budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks, with the counters
     `tokens` names (else the target's own `tokens`, else o200k); a budget in tokens is in the first one's. The
-    parts counted beside the tools are the target's `include`, or `include` given here."""
+    parts counted beside the tools are the target's `include`, or `include` given here. `protocol` (the
+    command line's) overrides each target's own."""
     entries = read_log(config.log_path)
     counters = _counters_of(targets, tokens, count_urls)
     checked = []
     for target in targets:
-        listed: ListedTarget = list_target(target, capabilities=capabilities, timeout=timeout)
+        listed: ListedTarget = list_target(target, capabilities=capabilities, timeout=timeout, protocol=protocol)
         if on_listed is not None and listed.live:
             on_listed()
         tokens_budget = max_tokens if max_tokens is not None else target.max_tokens
@@ -55,6 +57,7 @@ def check_targets(
             tokens=count_tokens or tokens_budget is not None,
             growth=False,
             counters=counters[target.name],
+            protocol=protocol_of(target, protocol),
         ).surfaces[0]
         result = budget_of(
             measured,

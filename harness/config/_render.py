@@ -30,6 +30,8 @@ def config_lines(config: Config) -> list[str]:
         if target.kind != "surface":
             lines.append(f"  client-capabilities: {', '.join(target.client_capabilities) or 'none'}")
             lines.append(f"  timeout: {target.timeout if target.timeout is not None else 'default'}")
+        if target.protocol is not None:
+            lines.append(f"  protocol: {target.protocol}")
         if target.cwd is not None and target.kind == "command":
             lines.append(f"  cwd: {target.cwd}")
         if target.env:

@@ -12,7 +12,7 @@ from harness.measure import Measurable
 if TYPE_CHECKING:
     from harness.live import TakenSnapshot
 
-__all__ = ["ListedTarget", "list_target", "snapshot_target"]
+__all__ = ["ListedTarget", "list_target", "protocol_of", "snapshot_target"]
 
 
 @dataclass(frozen=True)
@@ -33,14 +33,21 @@ def list_target(
     *,
     capabilities: Sequence[str] | None = None,
     timeout: float | None = None,
+    protocol: str | None = None,
 ) -> ListedTarget:
-    """The target's list; `capabilities` and `timeout` given on the command line override the configured ones."""
+    """The target's list; `capabilities`, `timeout` and `protocol` given on the command line override the
+    configured ones (the protocol a surface is measured in is the caller's: `protocol_of`)."""
     if target.surface is not None:
         from harness.surface import resolve
 
         return ListedTarget(target, resolve(target.surface), None)
-    taken = snapshot_target(target, capabilities=capabilities, timeout=timeout)
+    taken = snapshot_target(target, capabilities=capabilities, timeout=timeout, protocol=protocol)
     return ListedTarget(target, taken.as_snapshot(), taken.source_label)
+
+
+def protocol_of(target: Target, protocol: str | None = None) -> str | None:
+    """The protocol version the target is listed in: the one given on the command line, else its own."""
+    return protocol if protocol is not None else target.protocol
 
 
 def snapshot_target(
@@ -48,12 +55,13 @@ def snapshot_target(
     *,
     capabilities: Sequence[str] | None = None,
     timeout: float | None = None,
+    protocol: str | None = None,
 ) -> TakenSnapshot:
     """The target's list as a snapshot with its sidecar record (how it was listed)."""
     from harness.live import HttpServer, StdioServer, snapshot_surface, take_snapshot
 
     if target.surface is not None:
-        return snapshot_surface(target.surface)
+        return snapshot_surface(target.surface, protocol=protocol_of(target, protocol))
     server: StdioServer | HttpServer
     if target.command is not None:
         server = StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
@@ -66,4 +74,5 @@ def snapshot_target(
         server,
         capabilities=",".join(declared) or None,
         timeout=timeout if timeout is not None else target.timeout,
+        protocol=protocol_of(target, protocol),
     )

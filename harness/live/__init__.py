@@ -12,6 +12,7 @@ from harness.live._listing import (
     parse_capabilities,
     parse_env,
     parse_header,
+    refuses_handshake,
 )
 from harness.live._snapshot import (
     TakenSnapshot,
@@ -37,6 +38,7 @@ __all__ = [
     "parse_capabilities",
     "parse_env",
     "parse_header",
+    "refuses_handshake",
     "skip_final_collection",
     "snapshot_live",
     "snapshot_surface",

@@ -1,7 +1,9 @@
 """Listing the tools of a running MCP server: a stdio command or a streamable-HTTP URL, through a real client.
 
-The handshake is the legacy one (`initialize`, pinned to harness.wire.PROTOCOL_VERSION) so the list is
-comparable with what `measure` reads from bundled surfaces; the version the server agreed to is recorded.
+The conversation is in the version asked for (harness.protocol): the handshake (`initialize`) by default, so
+the list is comparable with what `measure` reads from bundled surfaces, falling back to 2026-07-28
+(`server/discover`) for a server that refuses the handshake as one that speaks only that; with a version
+asked, only that one. The version used and the server's are recorded.
 A stdio server runs in its own session (process group) with a marker in its environment; whatever happens,
 its whole tree is ended before this returns (harness.process_tree), so a server that forks, or a daemon it
 started with setsid, leaves nothing running. `list_live` on the main thread also ends the tree when the
@@ -16,15 +18,17 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
+from harness.protocol import DEFAULT_PROTOCOL, MODERN_PROTOCOL, is_modern, parse_protocol
 from harness.surface import SurfaceParts
 
 if TYPE_CHECKING:
@@ -33,7 +37,7 @@ if TYPE_CHECKING:
     from mcp.client._transport import ReadStream, WriteStream
     from mcp.client.session import ClientRequestContext
     from mcp.shared.message import SessionMessage
-    from mcp.types import ElicitRequestParams, ElicitResult, ErrorData, InitializeResult, ListRootsResult
+    from mcp.types import ElicitRequestParams, ElicitResult, ErrorData, ListRootsResult
 
 __all__ = [
     "CAPABILITIES",
@@ -47,14 +51,16 @@ __all__ = [
     "parse_capabilities",
     "parse_env",
     "parse_header",
+    "refuses_handshake",
 ]
 
 CAPABILITIES = ("roots", "sampling", "elicitation")
 DEFAULT_TIMEOUT_S = 30.0
-# After the list arrived: how long a server has to exit once its stdin is closed (the spec's shutdown;
-# the list is checked meanwhile) before its group gets SIGTERM, and how long then until SIGKILL. Listing
-# has no effect a server must save, so the first wait is short.
-EXIT_GRACE_S = 0.1
+# After the list arrived: how long a server has to exit once its stdin is closed (the spec's shutdown)
+# before its group gets SIGTERM, and how long then until SIGKILL. Listing has no effect a server must
+# save, and a Python server takes a third of a second to tear down its interpreter on its own against a
+# few milliseconds for SIGTERM, so the group gets SIGTERM as soon as stdin is closed.
+EXIT_GRACE_S = 0.0
 KILL_GRACE_S = 1.0
 _POLL_S = 0.01
 _NOISE_KEPT = 3
@@ -155,7 +161,8 @@ class LiveListing:
 
     tools: list[dict[str, Any]]
     server_name: str
-    server_version: str
+    # None: a 2026-07-28 server that did not identify itself (its name is then the command's or the host's).
+    server_version: str | None
     protocol_version: str
     client_capabilities: tuple[str, ...]
     listed_at: str
@@ -210,21 +217,28 @@ def parse_env(text: str) -> tuple[str, str]:
 
 
 def list_live(
-    server: LiveServer, *, capabilities: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_S
+    server: LiveServer,
+    *,
+    capabilities: Sequence[str] = (),
+    timeout: float = DEFAULT_TIMEOUT_S,
+    protocol: str | None = None,
 ) -> LiveListing:
-    """List every tool of a live server; one LiveServerError line for anything that goes wrong. A stop
-    signal ends the server's tree and raises Interrupted."""
+    """List every tool of a live server, in `protocol` (None: the handshake, or 2026-07-28 for a server that
+    speaks only that); one LiveServerError line for anything that goes wrong. A stop signal ends the
+    server's tree and raises Interrupted."""
     import anyio
 
-    return anyio.run(_list_live_kw, server, tuple(capabilities), timeout)
+    return anyio.run(_list_live_kw, server, tuple(capabilities), timeout, protocol)
 
 
-async def _list_live_kw(server: LiveServer, capabilities: tuple[str, ...], timeout: float) -> LiveListing:
+async def _list_live_kw(
+    server: LiveServer, capabilities: tuple[str, ...], timeout: float, protocol: str | None
+) -> LiveListing:
     from harness.signals import Interrupted, cancel_on_signals
 
     listing: LiveListing | None = None
     async with cancel_on_signals() as stop:
-        listing = await list_live_async(server, capabilities=capabilities, timeout=timeout)
+        listing = await list_live_async(server, capabilities=capabilities, timeout=timeout, protocol=protocol)
     if listing is None:
         assert stop.signum is not None
         ended = "the server's processes were ended" if isinstance(server, StdioServer) else ""
@@ -233,12 +247,16 @@ async def _list_live_kw(server: LiveServer, capabilities: tuple[str, ...], timeo
 
 
 async def list_live_async(
-    server: LiveServer, *, capabilities: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_S
+    server: LiveServer,
+    *,
+    capabilities: Sequence[str] = (),
+    timeout: float = DEFAULT_TIMEOUT_S,
+    protocol: str | None = None,
 ) -> LiveListing:
     caps = parse_capabilities(list(capabilities))
     if not timeout > 0:
         raise ToolsurfaceError(f"--timeout {timeout!r}: must be more than 0 seconds")
-    state = _State(timeout=timeout)
+    state = _State(timeout=timeout, protocol=parse_protocol(protocol))
     with _quiet_sdk_logs(state):
         if isinstance(server, StdioServer):
             init, tools, pages = await _list_stdio(server, caps, state)
@@ -249,8 +267,8 @@ async def list_live_async(
         _validate(tools, server)
     return LiveListing(
         tools=tools,
-        server_name=init.server_info.name,
-        server_version=init.server_info.version,
+        server_name=init.server_name or _anonymous_name(server),
+        server_version=init.server_version,
         protocol_version=init.protocol_version,
         client_capabilities=caps,
         listed_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
@@ -277,6 +295,26 @@ class _State:
     listed: float | None = None
     marker: str | None = None
     parts: SurfaceParts = field(default_factory=SurfaceParts)
+    protocol: str | None = None  # the version asked for; None: the handshake, or 2026-07-28 if refused
+
+
+@dataclass(frozen=True)
+class _Opened:
+    """What the first exchange (initialize or server/discover) settled."""
+
+    protocol_version: str
+    server_name: str | None
+    server_version: str | None
+    has_tools: bool
+
+
+def _anonymous_name(server: LiveServer) -> str:
+    """A name for a server that did not give one (allowed at 2026-07-28): its command's, or its host."""
+    if isinstance(server, StdioServer):
+        return Path(server.argv[0]).name
+    from urllib.parse import urlsplit
+
+    return urlsplit(server.url).hostname or server.label
 
 
 class _Collect(logging.Handler):
@@ -327,12 +365,127 @@ def _client_callbacks(capabilities: tuple[str, ...]) -> dict[str, Any]:
     return callbacks
 
 
+async def _discover(session: Any, version: str) -> None:
+    """`server/discover` at `version`, adopted pinned to it (the SDK would adopt the newest both know)."""
+    import mcp_types as types
+
+    raw = await session.send_discover(version)
+    result = types.DiscoverResult.model_validate(raw, by_name=False)
+    if version not in result.supported_versions:
+        offered = ", ".join(result.supported_versions) or "none"
+        raise LiveServerError(f"does not serve MCP {version} (server/discover names {offered})")
+    session.adopt(result.model_copy(update={"supported_versions": [version]}))
+
+
+def _rpc_errors(error: BaseException) -> list[tuple[int, Any]]:
+    """The (code, data) of each JSON-RPC error answer in `error`, from our stdio client or the SDK's."""
+    from harness.live._wire_client import RpcError
+
+    # The SDK's error type exists only once its package is imported; the stdio path does not import it.
+    sdk = sys.modules.get("mcp.shared.exceptions")
+    found: list[tuple[int, Any]] = []
+    for leaf in _leaves(error):
+        if isinstance(leaf, RpcError):
+            found.append((leaf.code, leaf.data))
+        elif sdk is not None and isinstance(leaf, sdk.MCPError):
+            found.append((leaf.code, leaf.error.data))
+    return found
+
+
+def refuses_handshake(error: BaseException, http_status: str | None = None) -> bool:
+    """Whether a failed initialize says the server speaks only the stateless era: -32022 naming 2026-07-28
+    among its versions, or (over HTTP, where such a server may answer the handshake with no JSON-RPC) 400."""
+    from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+
+    for code, data in _rpc_errors(error)[:1]:
+        if code == UNSUPPORTED_PROTOCOL_VERSION:
+            supported = data.get("supported") if isinstance(data, dict) else None
+            return isinstance(supported, list) and MODERN_PROTOCOL in supported
+        return http_status is not None and http_status.startswith("HTTP 400")
+    return False
+
+
+async def _open(session: Any, state: _State) -> _Opened:
+    """The handshake, or server/discover, as the version asked for says (see the module's docstring)."""
+    asked = state.protocol
+    if asked is not None and is_modern(asked):
+        state.phase = "server/discover"
+        await _discover(session, asked)
+    else:
+        state.phase = "initialize"
+        try:
+            await session.initialize()
+        except Exception as error:
+            if asked is not None or not refuses_handshake(error, state.http_status):
+                raise
+            refused_status, state.http_status = state.http_status, None
+            state.phase = "server/discover"
+            try:
+                await _discover(session, MODERN_PROTOCOL)
+            except Exception:
+                if refused_status is None:
+                    raise  # a -32022 server is one of 2026-07-28: why its discover failed is the news
+                state.phase, state.http_status = "initialize", refused_status
+                raise error from None
+    info = session.server_info
+    return _Opened(
+        protocol_version=session.protocol_version,
+        server_name=info.name if info is not None else None,
+        server_version=info.version if info is not None else None,
+        has_tools=session.server_capabilities.tools is not None,
+    )
+
+
+def _protocol_hint(failure: BaseException | None, state: _State) -> str:
+    """When the version asked for is the one the server does not speak, say which to ask for."""
+    from mcp_types import METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION
+
+    if state.protocol is None or failure is None:
+        return ""
+    codes = {code for code, _ in _rpc_errors(failure)}
+    if state.phase == "initialize" and UNSUPPORTED_PROTOCOL_VERSION in codes:
+        return f"; it refuses the handshake: list it with --protocol {MODERN_PROTOCOL}, or without --protocol"
+    if state.phase == "server/discover" and codes & {METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION}:
+        return (
+            f"; it may speak only the handshake era: list it with --protocol {DEFAULT_PROTOCOL}, or without --protocol"
+        )
+    return ""
+
+
+async def _list_opened(
+    session: Any,
+    state: _State,
+    pages: Callable[[], Awaitable[tuple[list[dict[str, Any]], int]]],
+    parts: Callable[[], Awaitable[SurfaceParts]],
+) -> tuple[_Opened, list[dict[str, Any]], int]:
+    """Open the conversation, then every page of tools/list (none when the server has no tools), then the
+    parts beside the tools it declares."""
+    init = await _open(session, state)
+    tools: list[dict[str, Any]] = []
+    count = 0
+    if init.has_tools:
+        state.phase = "tools/list"
+        tools, count = await pages()
+    state.parts = await parts()
+    state.phase = "done"
+    state.listed = time.monotonic()
+    return init, tools, count
+
+
+def _phase_setter(state: _State) -> Callable[[str], None]:
+    def set_phase(method: str) -> None:
+        state.phase = method
+
+    return set_phase
+
+
 async def _converse(
     read: ReadStream[SessionMessage | Exception],
     write: WriteStream[SessionMessage],
     capabilities: tuple[str, ...],
     state: _State,
-) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+) -> tuple[_Opened, list[dict[str, Any]], int]:
+    """Over HTTP, through the SDK's ClientSession."""
     import mcp.types as types
     from mcp.client.session import ClientSession
 
@@ -346,17 +499,12 @@ async def _converse(
         **_client_callbacks(capabilities),
     )
     async with session:
-        state.phase = "initialize"
-        init = await session.initialize()
-        tools: list[dict[str, Any]] = []
-        pages = 0
-        if init.capabilities.tools is not None:
-            state.phase = "tools/list"
-            tools, pages = await list_tools_raw(session)
-        state.parts = await list_parts_raw(session, on_method=lambda method: setattr(state, "phase", method))
-        state.phase = "done"
-        state.listed = time.monotonic()
-        return init, tools, pages
+        return await _list_opened(
+            session,
+            state,
+            lambda: list_tools_raw(session),
+            lambda: list_parts_raw(session, on_method=_phase_setter(state)),
+        )
 
 
 def _validate(tools: list[dict[str, Any]], server: LiveServer) -> None:
@@ -440,13 +588,10 @@ async def _spawn(server: StdioServer, stderr: IO[bytes], state: _State) -> Proce
         raise LiveServerError(f"cannot start {server.argv[0]!r}: {reason}") from None
 
 
-async def _pump_stdout(
-    process: Process, sink: MemoryObjectSendStream[SessionMessage | Exception], state: _State
-) -> None:
-    """Server stdout -> session, one JSON-RPC message a line; other lines are noted, as clients skip them."""
+async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], state: _State) -> None:
+    """Server stdout -> client, one JSON-RPC message a line; other lines are noted, as clients skip them."""
     import anyio
     import mcp_types
-    from mcp.shared.message import SessionMessage
 
     assert process.stdout is not None
     buffer = b""
@@ -464,7 +609,7 @@ async def _pump_stdout(
                     except ValueError:
                         state.noise.append(text[:120].decode("utf-8", "replace"))
                         continue
-                    await sink.send(SessionMessage(message))
+                    await sink.send(message)
             state.eof = True
             # A server that closed its stdout is usually exiting: note its own exit code before ours.
             with anyio.move_on_after(0.3):
@@ -475,35 +620,55 @@ async def _pump_stdout(
         pass
 
 
-async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[SessionMessage]) -> None:
+async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[dict[str, Any]]) -> None:
+    import json
+
     import anyio
 
     assert process.stdin is not None
     with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
         async with source:
-            async for item in source:
-                text = item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+            async for message in source:
+                text = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
                 await process.stdin.send(text.encode("utf-8"))
 
 
 async def _stdio_conversation(
     process: Process, capabilities: tuple[str, ...], state: _State
-) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+) -> tuple[_Opened, list[dict[str, Any]], int]:
+    """Over stdio, through the client on the SDK's wire types (harness.live._wire_client)."""
     import anyio
-    from mcp.shared.message import SessionMessage
 
-    to_session, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write, to_server = anyio.create_memory_object_stream[SessionMessage](0)
+    from harness import __version__
+    from harness.live._wire_client import WireClient
+    from harness.measure import list_pages, list_parts
+
+    to_client, incoming = anyio.create_memory_object_stream[Any](0)
+    outgoing, to_server = anyio.create_memory_object_stream[dict[str, Any]](0)
+    client = WireClient(outgoing.send, capabilities, {"name": "toolsurface", "version": __version__})
+
+    async def part(method: str, cursor: str | None) -> dict[str, Any]:
+        return await client.request(method, {"cursor": cursor} if cursor is not None else None)
+
+    async def page(cursor: str | None) -> dict[str, Any]:
+        return await part("tools/list", cursor)
+
     try:
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_pump_stdout, process, to_session, state)
+            tasks.start_soon(_pump_stdout, process, to_client, state)
             tasks.start_soon(_pump_stdin, process, to_server)
+            tasks.start_soon(client.serve, incoming)
             try:
-                result = await _converse(read, write, capabilities, state)
+                result = await _list_opened(
+                    client,
+                    state,
+                    lambda: list_pages(page),
+                    lambda: list_parts(client.server_capabilities, client.instructions, part, _phase_setter(state)),
+                )
             finally:
                 tasks.cancel_scope.cancel()
     finally:
-        for stream in (to_session, read, write, to_server):
+        for stream in (to_client, incoming, outgoing, to_server):
             stream.close()
     return result
 
@@ -547,15 +712,15 @@ def _tail(stderr: IO[bytes]) -> str | None:
 
 async def _list_stdio(
     server: StdioServer, capabilities: tuple[str, ...], state: _State
-) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+) -> tuple[_Opened, list[dict[str, Any]], int]:
     import anyio
 
     with tempfile.TemporaryFile() as stderr:
-        # Started before the SDK is imported (in _converse), so the server's start-up overlaps ours.
+        # Started before the client's wire types are imported, so the server's start-up overlaps ours.
         # Shielded: a cancelled spawn could lose the handle of a started process.
         with anyio.CancelScope(shield=True):
             process = await _spawn(server, stderr, state)
-        result: tuple[InitializeResult, list[dict[str, Any]], int] | None = None
+        result: tuple[_Opened, list[dict[str, Any]], int] | None = None
         failure: BaseException | None = None
         try:
             with anyio.move_on_after(state.timeout) as deadline:
@@ -572,7 +737,7 @@ async def _list_stdio(
                 await _end_process(process, result is not None, state.marker)
         if result is not None:
             return result
-        message = _explain(failure, deadline.cancelled_caught, server, state)
+        message = _explain(failure, deadline.cancelled_caught, server, state) + _protocol_hint(failure, state)
         if state.eof and not deadline.cancelled_caught:
             ended = "closed its stdout" if state.exit_code is None else f"exited with code {state.exit_code}"
             message = message.replace("closed the connection", ended, 1)
@@ -589,7 +754,7 @@ async def _list_stdio(
 
 async def _list_http(
     server: HttpServer, capabilities: tuple[str, ...], state: _State
-) -> tuple[InitializeResult, list[dict[str, Any]], int]:
+) -> tuple[_Opened, list[dict[str, Any]], int]:
     import anyio
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
@@ -605,7 +770,7 @@ async def _list_http(
         if response.status_code >= 400 and state.phase != "done" and state.http_status is None:
             state.http_status = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
 
-    result: tuple[InitializeResult, list[dict[str, Any]], int] | None = None
+    result: tuple[_Opened, list[dict[str, Any]], int] | None = None
     failure: BaseException | None = None
     with anyio.move_on_after(state.timeout) as deadline:
         try:
@@ -622,7 +787,7 @@ async def _list_http(
             failure = error
     if result is not None:
         return result
-    message = _explain(failure, deadline.cancelled_caught, server, state)
+    message = _explain(failure, deadline.cancelled_caught, server, state) + _protocol_hint(failure, state)
     if state.http_status is not None and state.http_status not in message:
         message += f" ({state.http_status})"
     if state.http_status is not None and state.http_status.startswith(("HTTP 401", "HTTP 403")):

@@ -165,14 +165,16 @@ def snapshot_live(listing: LiveListing) -> TakenSnapshot:
     )
 
 
-def snapshot_surface(spec: str) -> TakenSnapshot:
-    """A bundled or module surface as the in-memory client lists it; a snapshot file as recorded."""
+def snapshot_surface(spec: str, protocol: str | None = None) -> TakenSnapshot:
+    """A bundled or module surface as the in-memory client lists it in `protocol` (None: the default); a
+    snapshot file as recorded (refused when asked for a version it was not taken in)."""
 
-    from harness.measure import listed
+    from harness.measure import listed, snapshot_protocol
     from harness.surface import resolve
 
     item = resolve(spec)
     if isinstance(item, Snapshot):
+        snapshot_protocol(item, protocol)
         sidecar = meta_path(item.path)
         recorded = read_snapshot_meta(sidecar) if sidecar.is_file() else None
         return TakenSnapshot(
@@ -191,7 +193,7 @@ def snapshot_surface(spec: str) -> TakenSnapshot:
     from stubs.server import build_server
 
     time = _now()
-    [wire] = listed([item])
+    [wire] = listed([item], protocol)
     stub = build_server(item.build_surface())
     return TakenSnapshot(
         name=item.name,
@@ -215,16 +217,18 @@ def take_snapshot(
     *,
     capabilities: str | None = None,
     timeout: float | None = None,
+    protocol: str | None = None,
 ) -> TakenSnapshot:
     if server is None:
         assert surface is not None
-        return snapshot_surface(surface)
+        return snapshot_surface(surface, protocol)
     from harness.live._listing import DEFAULT_TIMEOUT_S, list_live, parse_capabilities
 
     listing = list_live(
         server,
         capabilities=parse_capabilities(capabilities),
         timeout=DEFAULT_TIMEOUT_S if timeout is None else timeout,
+        protocol=protocol,
     )
     return snapshot_live(listing)
 

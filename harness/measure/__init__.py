@@ -37,6 +37,7 @@ from harness.measure._measure import (
     marginal_tokens,
     measure,
     part_sizes,
+    snapshot_protocol,
     wire_list,
 )
 from harness.measure._render import (
@@ -57,7 +58,16 @@ from harness.measure._tokens import (
     rank_file,
     verified_ranks,
 )
-from harness.measure._wire import PROTOCOL_VERSION, WireList, list_parts_raw, list_surface, list_tools_raw, wire_form
+from harness.measure._wire import (
+    PROTOCOL_VERSION,
+    WireList,
+    list_pages,
+    list_parts,
+    list_parts_raw,
+    list_surface,
+    list_tools_raw,
+    wire_form,
+)
 
 __all__ = [
     "ENCODING_NAME",
@@ -95,6 +105,8 @@ __all__ = [
     "github_summary",
     "grown_since",
     "is_o200k",
+    "list_pages",
+    "list_parts",
     "list_parts_raw",
     "list_surface",
     "list_text",
@@ -110,6 +122,7 @@ __all__ = [
     "parts_csv",
     "per_tool_csv",
     "rank_file",
+    "snapshot_protocol",
     "verified_ranks",
     "wire_form",
     "wire_list",

@@ -98,12 +98,15 @@ def check_budget(
     name: str | None = None,
     counters: Sequence[ListCounter] = (),
     include: Sequence[str] = (),
+    protocol: str | None = None,
 ) -> BudgetResult:
-    """Measure one list; tokens are counted only when a token budget or counters are given, to keep CI fast.
-    A token budget is in the first counter's tokens."""
+    """Measure one list (in `protocol`, as `measure` does); tokens are counted only when a token budget or
+    counters are given, to keep CI fast. A token budget is in the first counter's tokens."""
     if max_chars is None and max_tokens is None:
         raise TypeError("a budget needs max_chars, max_tokens or both")
-    measured = measure([item], tokens=max_tokens is not None, growth=False, counters=counters).surfaces[0]
+    measured = measure(
+        [item], tokens=max_tokens is not None, growth=False, counters=counters, protocol=protocol
+    ).surfaces[0]
     return budget_of(measured, max_chars, max_tokens, largest, name, include)
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "marginal_tokens",
     "measure",
     "part_sizes",
+    "snapshot_protocol",
     "wire_list",
 ]
 
@@ -183,27 +184,39 @@ class Measurement:
         return data
 
 
-async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None) -> WireList:
-    """The tools as a client receives them: a definition is built and served; a snapshot is as recorded."""
+def snapshot_protocol(item: Snapshot, protocol: str | None = None) -> str:
+    """The version a snapshot was taken in; one asked for that differs is refused (its key order is not
+    what a client of that version receives)."""
+    recorded = item.protocol_version
+    if protocol is not None and recorded is not None and recorded != protocol:
+        raise InvalidToolList(
+            f"{item.path}: recorded in MCP protocol {recorded}, not {protocol}; a snapshot is measured as it"
+            f" was taken (take it again with snapshot --protocol {protocol})"
+        )
+    return recorded or "unknown"
+
+
+async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None, protocol: str | None = None) -> WireList:
+    """The tools as a client receives them: a definition is built and served, in `protocol` (default: the
+    default version); a snapshot is as recorded, and refused when asked for a version it was not taken in."""
     if isinstance(item, Snapshot):
         if kinds is not None:
             raise InvalidToolList(f"{item.path}: a snapshot cannot be rebuilt with other kinds")
-        return WireList(tools=item.tools, protocol_version=item.protocol_version or "unknown", parts=item.parts)
-    wire = await list_surface(item.build_surface(kinds))
-    if wire.protocol_version != PROTOCOL_VERSION:
-        raise InvalidToolList(
-            f"the MCP client negotiated protocol {wire.protocol_version}, not the pinned {PROTOCOL_VERSION}"
-        )
+        return WireList(tools=item.tools, protocol_version=snapshot_protocol(item, protocol), parts=item.parts)
+    asked = protocol or PROTOCOL_VERSION
+    wire = await list_surface(item.build_surface(kinds), protocol=asked)
+    if wire.protocol_version != asked:
+        raise InvalidToolList(f"the MCP client negotiated protocol {wire.protocol_version}, not {asked}")
     return wire
 
 
-def listed(items: Sequence[Measurable]) -> list[WireList]:
+def listed(items: Sequence[Measurable], protocol: str | None = None) -> list[WireList]:
     """Each surface as a client receives it, all in one event loop: the one way the analyzers, snapshots and
     sessions read a list (`wire_list` is its async form)."""
     import anyio
 
     async def listing() -> list[WireList]:
-        return [await wire_list(item) for item in items]
+        return [await wire_list(item, protocol=protocol) for item in items]
 
     return anyio.run(listing)
 
@@ -263,9 +276,13 @@ def _growth(base: WireList, grown: WireList, kind: Kind, with_tokens: bool) -> G
 
 
 async def _measure_one(
-    item: Measurable, with_tokens: bool, with_growth: bool, counters: Sequence[ListCounter] = ()
+    item: Measurable,
+    with_tokens: bool,
+    with_growth: bool,
+    counters: Sequence[ListCounter] = (),
+    protocol: str | None = None,
 ) -> SurfaceMeasurement:
-    wire = await wire_list(item)
+    wire = await wire_list(item, protocol=protocol)
     text = list_text(wire.tools)
     tokens = count_tokens(text) if with_tokens else None
     growth: Growth | None = None
@@ -274,12 +291,12 @@ async def _measure_one(
     points: list[list[dict[str, Any]]] = []
     if isinstance(item, SurfaceDefinition) and with_growth:
         if item.growth_kind is not None:
-            grown = await wire_list(item, [*item.kinds, item.growth_kind])
+            grown = await wire_list(item, [*item.kinds, item.growth_kind], protocol)
             growth = _growth(wire, grown, item.growth_kind, with_tokens)
             grown_tools = grown.tools
         series = [*item.kinds, *([item.growth_kind] if item.growth_kind else [])]
         for count in range(1, len(series) + 1):
-            point = await wire_list(item, series[:count])
+            point = await wire_list(item, series[:count], protocol)
             points.append(point.tools)
             point_text = list_text(point.tools)
             by_kinds.append(
@@ -358,8 +375,10 @@ def measure(
     tokens: bool = True,
     growth: bool = True,
     counters: Sequence[ListCounter] = (),
+    protocol: str | None = None,
 ) -> Measurement:
-    """Measure each surface as a client receives it; growth and by-kinds only for buildable surfaces.
+    """Measure each surface as a client receives it, in `protocol` (None: the default version, and each
+    snapshot as recorded); growth and by-kinds only for buildable surfaces.
 
     `counters` (default: o200k alone) count the tokens; the first one's figures fill `tokens`, and with any
     other than o200k each surface carries every counter's figures (`counts`), side by side.
@@ -369,16 +388,17 @@ def measure(
     asked = [] if all(is_o200k(c) for c in counters) else list(counters)
 
     async def run() -> list[SurfaceMeasurement]:
-        return [await _measure_one(item, tokens or bool(asked), growth, asked) for item in items]
+        return [await _measure_one(item, tokens or bool(asked), growth, asked, protocol) for item in items]
 
     surfaces = anyio.run(run)
+    version = protocol or PROTOCOL_VERSION
     if not asked:
-        return Measurement(encoding=ENCODING_NAME, protocol_version=PROTOCOL_VERSION, surfaces=surfaces)
+        return Measurement(encoding=ENCODING_NAME, protocol_version=version, surfaces=surfaces)
     # Read after counting: a counter's name says whose figures they are (the scripted endpoint's, say).
     infos = [CounterInfo(c.id, c.name, c.label, c.source) for c in asked]
     return Measurement(
         encoding=ENCODING_NAME if is_o200k(asked[0]) else infos[0].name,
-        protocol_version=PROTOCOL_VERSION,
+        protocol_version=version,
         surfaces=[_named(s, infos) for s in surfaces],
         counters=infos,
     )

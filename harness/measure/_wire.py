@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from harness.bounded_json import MAX_DEPTH, depth
 from harness.errors import InvalidToolList
+from harness.protocol import DEFAULT_PROTOCOL, client_mode
 from harness.surface import Surface, SurfaceParts, validate_wire_tools
 
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
 
-__all__ = ["PROTOCOL_VERSION", "WireList", "list_parts_raw", "list_surface", "list_tools_raw", "wire_form"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "WireList",
+    "list_pages",
+    "list_parts",
+    "list_parts_raw",
+    "list_surface",
+    "list_tools_raw",
+    "wire_form",
+]
 
-# The handshake era is pinned because key order inside a tool differs between eras; every
-# result records the version it was read in.
-PROTOCOL_VERSION = "2025-11-25"
+# A list is read in one version, the default unless another is asked for, because key order inside a
+# tool differs between eras; every result records the version it was read in (harness.protocol).
+PROTOCOL_VERSION = DEFAULT_PROTOCOL
 MAX_PAGES = 10_000
 
 
@@ -42,19 +53,15 @@ def wire_form(surface: Surface) -> list[dict[str, Any]]:
     return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in surface.tools]
 
 
-async def _list_raw(session: ClientSession, request: Any, method: str, key: str) -> tuple[list[dict[str, Any]], int]:
-    """Every page of a list method, following nextCursor, each entry exactly as sent."""
-    import mcp.types as types
-    from pydantic import TypeAdapter
-
-    adapter = TypeAdapter(dict[str, Any])
+async def list_pages(
+    fetch: Callable[[str | None], Awaitable[dict[str, Any]]], method: str = "tools/list", key: str = "tools"
+) -> tuple[list[dict[str, Any]], int]:
+    """Every page of a list method, `fetch(cursor)` giving each raw result, following nextCursor."""
     entries: list[dict[str, Any]] = []
     cursor: str | None = None
     seen: set[str] = set()
     for pages in range(1, MAX_PAGES + 1):
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        # A TypeAdapter instead of the result model keeps the answer exactly as sent.
-        raw = await session.send_request(request(params=params), adapter)  # type: ignore[type-var]
+        raw = await fetch(cursor)
         page = raw.get(key)
         if not isinstance(page, list):
             raise InvalidToolList(f"{method} answered without a {key} array")
@@ -69,48 +76,90 @@ async def _list_raw(session: ClientSession, request: Any, method: str, key: str)
 
 
 async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], int]:
-    """Every page of tools/list, following nextCursor, without parsing the tools into models."""
+    """Every page of tools/list through the SDK's session, without parsing the tools into models."""
     import mcp.types as types
+    from pydantic import TypeAdapter
 
-    return await _list_raw(session, types.ListToolsRequest, "tools/list", "tools")
+    adapter = TypeAdapter(dict[str, Any])
+
+    async def fetch(cursor: str | None) -> dict[str, Any]:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        # A TypeAdapter instead of the result model keeps the answer exactly as sent.
+        raw: dict[str, Any] = await session.send_request(types.ListToolsRequest(params=params), adapter)  # type: ignore[type-var]
+        return raw
+
+    return await list_pages(fetch)
 
 
-async def list_parts_raw(session: ClientSession, on_method: Any = None) -> SurfaceParts:
-    """The server's instructions and capabilities from its handshake, and every page of prompts/list,
-    resources/list and resources/templates/list it declares, each entry exactly as sent. `on_method` is told
-    each method before it is sent (to say where a failure stopped)."""
-    import mcp.types as types
+def part_lists(capabilities: Any) -> list[tuple[str, str]]:
+    """The list methods beside tools/list a server's declared capabilities offer, with their result's key."""
+    lists: list[tuple[str, str]] = []
+    if capabilities is not None and capabilities.prompts is not None:
+        lists.append(("prompts/list", "prompts"))
+    if capabilities is not None and capabilities.resources is not None:
+        lists.append(("resources/list", "resources"))
+        lists.append(("resources/templates/list", "resourceTemplates"))
+    return lists
 
+
+async def list_parts(
+    capabilities: Any,
+    instructions: str | None,
+    request: Callable[[str, str | None], Awaitable[dict[str, Any]]],
+    on_method: Callable[[str], object] | None = None,
+) -> SurfaceParts:
+    """The server's instructions and capabilities (from its handshake or discovery), and every page of
+    prompts/list, resources/list and resources/templates/list it declares, each entry exactly as sent;
+    `request(method, cursor)` gives one raw result. `on_method` is told each method before it is sent (to say
+    where a failure stopped)."""
     from harness.surface import parts_from_wire
 
-    capabilities = session.server_capabilities
     found: dict[str, Any] = {
         "capabilities": capabilities.model_dump(by_alias=True, exclude_unset=True, mode="json") if capabilities else {}
     }
-    if session.instructions is not None:
-        found["instructions"] = session.instructions
-    lists: list[tuple[Any, str, str]] = []
-    if capabilities is not None and capabilities.prompts is not None:
-        lists.append((types.ListPromptsRequest, "prompts/list", "prompts"))
-    if capabilities is not None and capabilities.resources is not None:
-        lists.append((types.ListResourcesRequest, "resources/list", "resources"))
-        lists.append((types.ListResourceTemplatesRequest, "resources/templates/list", "resourceTemplates"))
-    for request, method, key in lists:
+    if instructions is not None:
+        found["instructions"] = instructions
+    for method, key in part_lists(capabilities):
         if on_method is not None:
             on_method(method)
-        found[key], _ = await _list_raw(session, request, method, key)
+
+        async def fetch(cursor: str | None, method: str = method) -> dict[str, Any]:
+            return await request(method, cursor)
+
+        found[key], _ = await list_pages(fetch, method, key)
     return parts_from_wire(found, "the server's answers")
 
 
-async def list_surface(surface: Surface, page_size: int | None = None) -> WireList:
-    """Serve a built surface in memory and list it through a real client over JSON-RPC."""
+async def list_parts_raw(session: ClientSession, on_method: Callable[[str], object] | None = None) -> SurfaceParts:
+    """`list_parts` through the SDK's session."""
+    import mcp.types as types
+    from pydantic import TypeAdapter
+
+    requests: dict[str, Any] = {
+        "prompts/list": types.ListPromptsRequest,
+        "resources/list": types.ListResourcesRequest,
+        "resources/templates/list": types.ListResourceTemplatesRequest,
+    }
+    adapter = TypeAdapter(dict[str, Any])
+
+    async def request(method: str, cursor: str | None) -> dict[str, Any]:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        raw: dict[str, Any] = await session.send_request(requests[method](params=params), adapter)  # type: ignore[type-var]
+        return raw
+
+    return await list_parts(session.server_capabilities, session.instructions, request, on_method)
+
+
+async def list_surface(surface: Surface, page_size: int | None = None, protocol: str = PROTOCOL_VERSION) -> WireList:
+    """Serve a built surface in memory and list it through a real client speaking `protocol`: over JSON-RPC
+    in the handshake era, through the SDK's direct dispatch (each request in its own envelope) at 2026-07-28."""
     from mcp import Client
 
     from stubs.server import build_server
 
     validate_wire_tools(wire_form(surface), surface.source or surface.name)
     server = build_server(surface, page_size=page_size)
-    async with Client(server, mode="legacy") as client:
+    async with Client(server, mode=client_mode(protocol)) as client:
         tools, pages = await list_tools_raw(client.session)
         parts = await list_parts_raw(client.session)
         return WireList(tools=tools, protocol_version=client.protocol_version, pages=pages, parts=parts)

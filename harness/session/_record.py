@@ -53,6 +53,9 @@ class RunSpec:
     model_endpoint: str | None = None
     agent_version: str | None = None
     builtins: bool = False
+    # The MCP protocol version the agent's client spoke to the stub (from the stub's call log), written when
+    # the run ends; None while it runs, for a client that never reached the stub, and in older runs.
+    protocol: str | None = None
     format: str = RUN_FORMAT
 
 

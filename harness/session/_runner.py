@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -409,6 +409,10 @@ async def _write_result(
     has_state = await _wait_for(state_path, STATE_WAIT_S if started_stub and report.status != "interrupted" else 1.0)
     state = json.loads(state_path.read_text(encoding="utf-8")) if has_state else None
     log = read_log(calls_path) if calls_path.exists() else []
+    negotiated = next((record.protocol for record in log if record.protocol is not None), None)
+    if negotiated is not None:
+        spec = replace(spec, protocol=negotiated)
+        write_json_atomic(run.run_dir / "spec.json", asdict(spec))
     calls, refusals, tools_called = score_calls(log)
     checks = evaluate(
         config.scenario.checks, CheckInput(state=state, initial=run.initial_state, answer=report.final_answer)
