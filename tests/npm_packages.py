@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import subprocess
@@ -12,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["AGENT_CLIS", "agent_clis_dir", "cache_dir", "install_npm"]
+from tests.shared import held
+
+__all__ = ["AGENT_CLIS", "agent_clis_dir", "cache_dir", "install_npm", "newer_than_pinned"]
 
 # The versions the agent adapters were checked against (harness/agents: min_version).
 AGENT_CLIS = {
@@ -20,6 +21,13 @@ AGENT_CLIS = {
     "codex": "@openai/codex@0.171.0",
     "gemini": "@google/gemini-cli@0.61.0",
 }
+
+
+def newer_than_pinned(cli: str) -> tuple[int, int, int]:
+    """The release after the pinned `cli`: a toolsurface needing it finds the pinned CLI too old, which is how
+    the version gate is tested on the real CLI without installing an old one."""
+    major, minor, patch = map(int, AGENT_CLIS[cli].rsplit("@", 1)[1].split("."))
+    return major, minor, patch + 1
 
 
 def cache_dir(name: str) -> Path:
@@ -38,9 +46,7 @@ def install_npm(prefix: Path, packages: Mapping[str, str], present: Callable[[st
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
         pytest.fail("node and npm are needed: install Node.js >= 20 (e.g. apt-get install nodejs npm)")
-    prefix.mkdir(parents=True, exist_ok=True)
-    with (prefix / ".install.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with held(prefix / ".install.lock"):
         wanted = missing()
         if wanted:
             done = subprocess.run(

@@ -16,12 +16,10 @@ from harness.analyze import load_tools
 from harness.session import SearchRequest, ToolSearchRun, observe_tool_search
 from harness.surface import resolve_all
 from tests.conftest import ROOT, Run, run_cli
-from tests.npm_packages import agent_clis_dir
+from tests.npm_packages import agent_clis_dir, newer_than_pinned
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
 VERSION = "2.1.197"
-# A real Claude Code older than the version toolsurface reads ToolSearch from.
-OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
 
 
 @pytest.fixture(scope="module")
@@ -312,11 +310,14 @@ def test_a_missing_claude_code_is_one_line_naming_the_version_needed(tmp_path: P
     "args", [["findability", "v2", "--scorer", "claude"], ["roundtrip", "v2", "--client", "claude"]]
 )
 def test_a_claude_code_older_than_the_one_toolsurface_reads_is_one_line_naming_it(
-    tmp_path: Path, args: list[str]
+    clis: Path, tmp_path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    old = agent_clis_dir(OLD_CLAUDE, "claude-old")
-    done = run_cli(*args, env=env_with(old, tmp_path / "home"))
-    assert_one_line_error(done, "version 2.0.0 is too old", f"{VERSION} or newer is needed")
+    from harness.agents.claude import ClaudeAgent
+
+    needed = ".".join(map(str, newer_than_pinned("claude")))
+    monkeypatch.setattr(ClaudeAgent, "min_version", newer_than_pinned("claude"))
+    done = run_cli(*args, env=env_with(clis, tmp_path / "home"))
+    assert_one_line_error(done, f"version {VERSION} is too old", f"{needed} or newer is needed")
 
 
 def test_max_results_without_a_client_search_is_a_usage_error(tmp_path: Path) -> None:
