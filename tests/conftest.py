@@ -20,7 +20,19 @@ from tests.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# What a worker of pytest-xdist finds set that this process did not have (COLUMNS=80, LINES=24): put back as
+# here, so a test sees the environment it sees without workers.
+_WORKER_ENV = ("COLUMNS", "LINES")
+ENV_KEY = "toolsurface_environment"
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    workerinput = getattr(config, "workerinput", None)
+    for name, value in (workerinput or {}).get(ENV_KEY, {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
     config.addinivalue_line(
         "markers",
         "whole_core: the test needs a core of its own (a real agent CLI against a deadline, a timing bound);"
@@ -41,6 +53,7 @@ def _groups_folder(config: pytest.Config) -> Path:
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     node.workerinput[FOLDER_KEY] = str(_groups_folder(node.config))
+    node.workerinput[ENV_KEY] = {name: os.environ.get(name) for name in _WORKER_ENV}
 
 
 @pytest.hookimpl(optionalhook=True)

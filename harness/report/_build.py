@@ -4,6 +4,7 @@ PNG charts, and optionally one self-contained HTML page. A report reads runs; it
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -49,7 +50,21 @@ class Report:
 
 
 def _quote(items: Sequence[str]) -> str:
-    return " ".join(items)
+    """Arguments of a printed command, quoted for a shell where they need it."""
+    return shlex.join(items)
+
+
+def _report_command(
+    study_dirs: Sequence[Path], out: Path, surfaces: Sequence[str] | None, queries: Path | None, task: Path | None
+) -> str:
+    """The `toolsurface report` that writes this report's tables and charts again."""
+    args = [str(d) for d in study_dirs]
+    for surface in surfaces or ():
+        args += ["--surface", surface]
+    for option, path in (("--queries", queries), ("--task", task)):
+        if path is not None:
+            args += [option, str(path)]
+    return f"toolsurface report {_quote([*args, '--out', str(out)])}"
 
 
 # -- tables ----------------------------------------------------------------------------------------
@@ -126,7 +141,7 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             "list_size",
             f"List size per surface (protocol {m.protocol_version}, tokens {m.encoding})",
             size,
-            f"toolsurface measure {names} --format markdown",
+            f"toolsurface measure {names} --per-tool --format markdown",
             note,
         ),
         Table("per_tool", "Per-tool sizes", per_tool, f"toolsurface measure {names} --per-tool --format csv"),
@@ -174,10 +189,11 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
             for c in study.comparisons
         ]
     )
-    command = f"toolsurface session score {_quote(dirs)}"
+    # Its JSON, not its table: the table gives a range of calls where this one gives every run's.
+    command = f"toolsurface session score {_quote(dirs)} --format json"
     tables = [
         Table("sessions", f"Sessions: {study.scenario}, agent {study.agent}", pd.DataFrame(rows), command),
-        Table("session_noise", "Runs per surface a difference needs (95 %)", comparisons, f"{command} --format json"),
+        Table("session_noise", "Runs per surface a difference needs (95 %)", comparisons, command),
     ]
     if study.shown:
         shown = pd.DataFrame(
@@ -317,7 +333,7 @@ def _analysis_tables(
     findability queries and the round-trip task (default: the Conderis study's)."""
     import pandas as pd
 
-    from harness.analyze import ALL_SCORERS, CATEGORIES, SCORERS, findability, lint, load_queries, load_task, roundtrip
+    from harness.analyze import ALL_SCORERS, SCORERS, findability, lint, load_queries, load_task, roundtrip
 
     names = _quote(specs)
     observe, absent = _claude_search(specs)
@@ -326,14 +342,7 @@ def _analysis_tables(
         items, load_queries(queries), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe
     )
     linted = lint(items)
-    lint_rows = [
-        {
-            "surface": s.name,
-            **{c: sum(1 for f in s.findings if f.category == c) for c in CATEGORIES},
-            "categories": len(s.categories),
-        }
-        for s in linted.surfaces
-    ]
+    lint_rows = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
     findings = [
         {
             "surface": s.name,
@@ -373,7 +382,7 @@ def _seed_value(value: Any) -> str:
     return str(value)
 
 
-def _seed_table(rows: Sequence[SeedRow], out: Path) -> Table:
+def _seed_table(rows: Sequence[SeedRow], command: str) -> Table:
     import pandas as pd
 
     frame = pd.DataFrame(
@@ -396,7 +405,7 @@ def _seed_table(rows: Sequence[SeedRow], out: Path) -> Table:
         "Each figure the seed gives, beside ours: the difference is (ours - seed) / seed; bands are chars within 10 %,"
         " tokens within 15 %, counts exact, ranges as given (surfaces/conderis/seed.json)."
     )
-    return Table("seed", "The seed's figures beside ours", frame, f"toolsurface report --out {out}", note)
+    return Table("seed", "The seed's figures beside ours", frame, command, note)
 
 
 # -- charts ----------------------------------------------------------------------------------------
@@ -619,12 +628,13 @@ def build_report(
     _chart_size_by_tool(measured, out / "charts" / "list_size_by_tool.png")
     _chart_size_by_kinds(measured, out / "charts" / "size_by_kinds.png")
     names = _quote(specs)
+    again = _report_command(study_dirs, out, surfaces, queries, task)
     report.charts += [
         Chart(
             "list_size.by_tool",
             "List size per surface, stacked by tool",
             out / "charts" / "list_size_by_tool.png",
-            f"toolsurface report --out {out}",
+            again,
         ),
         Chart(
             "by_kinds.lines",
@@ -647,7 +657,7 @@ def build_report(
                 "sessions.refused",
                 "Refused calls per run",
                 out / "charts" / "refused_per_run.png",
-                f"toolsurface report {_quote([str(d) for d in study_dirs])}",
+                again,
             )
         )
     if seed_figures is None and surfaces is None:
@@ -659,7 +669,7 @@ def build_report(
 
         rows = compare_seed(load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records)))
         seed = [*seed, *rows]
-        report.tables.append(_seed_table(rows, out))
+        report.tables.append(_seed_table(rows, again))
     for table in report.tables:
         report.files.append(write_atomic(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
         records = json.loads(table.frame.to_json(orient="records"))
