@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.files import ensure_directory, write_atomic
+from harness.report._chart_process import chart_drawer
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -615,76 +616,82 @@ def build_report(
     study = score_study(records) if study_dirs else None
     ensure_directory(out / "tables")
     ensure_directory(out / "charts")
-    report = Report(out)
-    items = resolve_all(specs)
-    measured = measure(items)
-    report.tables += _measure_tables(measured, specs)
-    analyzed = _analysis_tables(items, specs, queries, task)
-    analysis, found = analyzed.tables, analyzed.findability
-    report.tables += analysis
-    for section in extra_sections:
-        report.tables += section(specs)
-    _chart_findability(found, out / "charts" / "findability_ranks.png")
-    _chart_size_by_tool(measured, out / "charts" / "list_size_by_tool.png")
-    _chart_size_by_kinds(measured, out / "charts" / "size_by_kinds.png")
-    names = _quote(specs)
-    again = _report_command(study_dirs, out, surfaces, queries, task)
-    report.charts += [
-        Chart(
-            "list_size.by_tool",
-            "List size per surface, stacked by tool",
-            out / "charts" / "list_size_by_tool.png",
-            again,
-        ),
-        Chart(
-            "by_kinds.lines",
-            "List size against number of kinds",
-            out / "charts" / "size_by_kinds.png",
-            f"toolsurface measure {names} --format json",
-        ),
-        Chart(
-            "findability.ranks",
-            "Findability ranks",
-            out / "charts" / "findability_ranks.png",
-            f"toolsurface findability {names}",
-        ),
-    ]
-    if study is not None:
-        report.tables += _session_tables(study, [str(d) for d in study_dirs])
-        _chart_refused(study, out / "charts" / "refused_per_run.png")
-        report.charts.append(
+    # The charts are drawn in a child process as their figures are ready (_chart_process); the page waits.
+    with chart_drawer() as charts:
+        if study is not None:
+            charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
+        report = Report(out)
+        items = resolve_all(specs)
+        measured = measure(items)
+        charts.draw(_chart_size_by_tool, measured, out / "charts" / "list_size_by_tool.png")
+        charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
+        analyzed = _analysis_tables(items, specs, queries, task)
+        analysis, found = analyzed.tables, analyzed.findability
+        charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
+        report.tables += _measure_tables(measured, specs)
+        report.tables += analysis
+        for section in extra_sections:
+            report.tables += section(specs)
+        names = _quote(specs)
+        again = _report_command(study_dirs, out, surfaces, queries, task)
+        report.charts += [
             Chart(
-                "sessions.refused",
-                "Refused calls per run",
-                out / "charts" / "refused_per_run.png",
+                "list_size.by_tool",
+                "List size per surface, stacked by tool",
+                out / "charts" / "list_size_by_tool.png",
                 again,
-            )
-        )
-    if seed_figures is None and surfaces is None:
-        from harness.report._seed import BUNDLED_SEED
-
-        seed_figures = BUNDLED_SEED
-    if seed_figures is not None:
-        from harness.report._seed import SeedContext, compare_seed, load_seed
-
-        rows = compare_seed(load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records)))
-        seed = [*seed, *rows]
-        report.tables.append(_seed_table(rows, again))
-    for table in report.tables:
-        report.files.append(write_atomic(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
-        records = json.loads(table.frame.to_json(orient="records"))
-        report.files.append(
-            write_atomic(
-                out / "tables" / f"{table.key}.json",
-                json.dumps(
-                    {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
+            ),
+            Chart(
+                "by_kinds.lines",
+                "List size against number of kinds",
+                out / "charts" / "size_by_kinds.png",
+                f"toolsurface measure {names} --format json",
+            ),
+            Chart(
+                "findability.ranks",
+                "Findability ranks",
+                out / "charts" / "findability_ranks.png",
+                f"toolsurface findability {names}",
+            ),
+        ]
+        if study is not None:
+            report.tables += _session_tables(study, [str(d) for d in study_dirs])
+            report.charts.append(
+                Chart(
+                    "sessions.refused",
+                    "Refused calls per run",
+                    out / "charts" / "refused_per_run.png",
+                    again,
                 )
-                + "\n",
             )
-        )
-    report.files += [c.path for c in report.charts]
-    created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    report.files.append(write_atomic(out / "report.md", _markdown(report, created)))
-    if html_page:
-        report.files.append(write_atomic(out / "report.html", _html(report, created, measured, study_dirs, seed)))
-    return report
+        if seed_figures is None and surfaces is None:
+            from harness.report._seed import BUNDLED_SEED
+
+            seed_figures = BUNDLED_SEED
+        if seed_figures is not None:
+            from harness.report._seed import SeedContext, compare_seed, load_seed
+
+            rows = compare_seed(
+                load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records))
+            )
+            seed = [*seed, *rows]
+            report.tables.append(_seed_table(rows, again))
+        for table in report.tables:
+            report.files.append(write_atomic(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
+            records = json.loads(table.frame.to_json(orient="records"))
+            report.files.append(
+                write_atomic(
+                    out / "tables" / f"{table.key}.json",
+                    json.dumps(
+                        {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
+                    )
+                    + "\n",
+                )
+            )
+        charts.wait()
+        report.files += [c.path for c in report.charts]
+        created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        report.files.append(write_atomic(out / "report.md", _markdown(report, created)))
+        if html_page:
+            report.files.append(write_atomic(out / "report.html", _html(report, created, measured, study_dirs, seed)))
+        return report
