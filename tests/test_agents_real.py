@@ -228,6 +228,7 @@ class _Failing(http.server.BaseHTTPRequestHandler):
         return None
 
 
+@pytest.mark.whole_core  # claude must start and report its first error within the 8 s
 def test_a_timed_out_run_keeps_the_last_error_the_agent_reported(clis: Path, tmp_path: Path) -> None:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Failing)
     threading.Thread(target=server.serve_forever, daemon=True).start()
