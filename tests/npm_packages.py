@@ -31,6 +31,11 @@ def newer_than_pinned(cli: str) -> tuple[int, int, int]:
 
 
 def cache_dir(name: str) -> Path:
+    """Where the tests keep what they install: $TOOLSURFACE_TEST_CACHE (.ci/run keeps it across runs), else
+    toolsurface/ in the user's cache folder."""
+    own = os.environ.get("TOOLSURFACE_TEST_CACHE")
+    if own:
+        return Path(own) / name
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "toolsurface" / name
 
