@@ -13,10 +13,12 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["escape_controls", "safe_console"]
+__all__ = ["escape_controls", "readable_width", "safe_console", "wrapped_not_cut"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
@@ -40,3 +42,24 @@ def safe_console(**options: Any) -> Console:
             return super().render_str(escape_controls(text), **kwargs)
 
     return SafeConsole(**options)
+
+
+def readable_width(console: Console, renderables: Sequence[Any]) -> int:
+    """The width that shows every renderable on lines of its own natural length: each cell whole."""
+    from rich.measure import Measurement
+
+    options = console.options.update_width(1 << 16)
+    return max([Measurement.get(console, options, r).maximum for r in renderables] or [console.width])
+
+
+def wrapped_not_cut(renderable: Any) -> Any:
+    """`renderable`, and when it is a table, its columns set to wrap a cell that does not fit rather than
+    cut it with an ellipsis (the default): a too-long word is folded onto the next line."""
+    from rich.table import Table
+
+    if isinstance(renderable, Table):
+        for column in renderable.columns:
+            if column.overflow == "ellipsis":
+                column.overflow = "fold"
+            column.no_wrap = False
+    return renderable

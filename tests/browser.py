@@ -9,6 +9,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from tests.npm_packages import cache_dir
+from tests.shared import held
+
 __all__ = ["CHROMIUM_FLAGS", "chromium"]
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -33,10 +36,16 @@ def _found() -> Path | None:
 
 
 def chromium() -> Path:
-    """Debian's chromium, installed here when missing (apt-get install, then update and install again)."""
+    """Debian's chromium, installed here when missing (apt-get install, then update and install again); test
+    runs and workers that find it missing at once take turns, the first installs it."""
     found = _found()
     if found:
         return found
+    with held(cache_dir("chromium.lock")):
+        return _found() or _install()
+
+
+def _install() -> Path:
     sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for step in (

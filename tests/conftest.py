@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,8 +15,63 @@ import pytest
 
 from harness.measure import Measurement, measure
 from harness.surface import BUNDLED_ORDER, resolve_all
+from tests.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# What a worker of pytest-xdist finds set that this process did not have (COLUMNS=80, LINES=24): put back as
+# here, so a test sees the environment it sees without workers.
+_WORKER_ENV = ("COLUMNS", "LINES")
+ENV_KEY = "toolsurface_environment"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    workerinput = getattr(config, "workerinput", None)
+    for name, value in (workerinput or {}).get(ENV_KEY, {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    config.addinivalue_line(
+        "markers",
+        "whole_core: the test needs a core of its own (a real agent CLI against a deadline, a timing bound);"
+        " such tests run one after another on one worker",
+    )
+
+
+_GROUPS = pytest.StashKey[Path]()
+
+
+def _groups_folder(config: pytest.Config) -> Path:
+    """The controller's folder where each worker writes the groups it collected (tests/xdist_groups.py)."""
+    if _GROUPS not in config.stash:
+        config.stash[_GROUPS] = Path(tempfile.mkdtemp(prefix="toolsurface-xdist-groups-"))
+    return config.stash[_GROUPS]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    node.workerinput[FOLDER_KEY] = str(_groups_folder(node.config))
+    node.workerinput[ENV_KEY] = {name: os.environ.get(name) for name in _WORKER_ENV}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "load":
+        return None
+    return GroupScheduling(config, _groups_folder(config), log)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and FOLDER_KEY in workerinput:
+        write_groups(Path(workerinput[FOLDER_KEY]), workerinput["workerid"], items)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _GROUPS in config.stash:
+        shutil.rmtree(config.stash[_GROUPS], ignore_errors=True)
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The CLI run inside the test process, as `python -m harness ARGS` would run as a process of its own.
 
 What a fresh process would give is reproduced: the program name in usage lines, no terminal (so rich tables
-are 80 columns unless COLUMNS says otherwise, and help text wraps at 78), the interpreter's default warning
+take the width they need unless COLUMNS says otherwise, and help text wraps at 78), the interpreter's default warning
 filters and its last-resort logging to stderr, environment overrides seen by everything that reads
 os.environ, the working directory, and output that children write to the inherited stdout and stderr.
 What a process would take with it when it exits is put back afterwards: the environment, the working

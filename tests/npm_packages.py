@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import subprocess
@@ -16,8 +15,18 @@ from harness.agents._cli import CliAgent
 from harness.agents.claude import ClaudeAgent
 from harness.agents.codex import CodexAgent
 from harness.agents.gemini import GeminiAgent
+from tests.shared import held
 
-__all__ = ["AGENT_CLIS", "OLD_CLAUDE", "TESTED_CLIS", "agent_cli_dir", "agent_clis_dir", "cache_dir", "install_npm"]
+__all__ = [
+    "AGENT_CLIS",
+    "OLD_CLAUDE",
+    "TESTED_CLIS",
+    "agent_cli_dir",
+    "agent_clis_dir",
+    "cache_dir",
+    "install_npm",
+    "newer_than_pinned",
+]
 
 # The versions each adapter is tested with are its own data (harness/agents: tested_versions): the pinned one
 # first, installed together in one prefix; each newer one in a prefix of its own.
@@ -28,7 +37,19 @@ TESTED_CLIS = [(name, version) for name, cls in _ADAPTERS.items() for version in
 OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
 
 
+def newer_than_pinned(cli: str) -> tuple[int, int, int]:
+    """The release after the pinned `cli`: a toolsurface needing it finds the pinned CLI too old, which is how
+    the version gate is tested on the real CLI without installing an old one."""
+    major, minor, patch = map(int, AGENT_CLIS[cli].rsplit("@", 1)[1].split("."))
+    return major, minor, patch + 1
+
+
 def cache_dir(name: str) -> Path:
+    """Where the tests keep what they install: $TOOLSURFACE_TEST_CACHE (.ci/run keeps it across runs), else
+    toolsurface/ in the user's cache folder."""
+    own = os.environ.get("TOOLSURFACE_TEST_CACHE")
+    if own:
+        return Path(own) / name
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "toolsurface" / name
 
@@ -44,9 +65,7 @@ def install_npm(prefix: Path, packages: Mapping[str, str], present: Callable[[st
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
         pytest.fail("node and npm are needed: install Node.js >= 20 (e.g. apt-get install nodejs npm)")
-    prefix.mkdir(parents=True, exist_ok=True)
-    with (prefix / ".install.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with held(prefix / ".install.lock"):
         wanted = missing()
         if wanted:
             done = subprocess.run(

@@ -339,6 +339,7 @@ TWO_CALLS_THEN_SILENCE = [
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the stub's process through /proc")
+@pytest.mark.whole_core  # the CLI must start and make its two calls within the 12 s
 @pytest.mark.parametrize("name", NAMES)
 async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
     tmp_path: Path, cli_path: str, name: str

@@ -20,7 +20,7 @@ import pytest
 
 from harness.agents.claude import ClaudeAgent
 from tests.conftest import ROOT, Run, run_cli
-from tests.npm_packages import agent_cli_dir, agent_clis_dir
+from tests.npm_packages import AGENT_CLIS, agent_cli_dir, agent_clis_dir, newer_than_pinned
 
 AGENTS = ("claude:on-demand", "claude:full-list", "codex:direct", "gemini", "openai")
 CLAUDE_MODES = ("claude:on-demand", "claude:full-list")
@@ -341,6 +341,7 @@ class _Failing(http.server.BaseHTTPRequestHandler):
         return None
 
 
+@pytest.mark.whole_core  # claude must start and report its first error within the 8 s
 def test_a_timed_out_run_keeps_the_last_error_the_agent_reported(clis: Path, tmp_path: Path) -> None:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Failing)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -448,11 +449,19 @@ def test_a_missing_agent_cli_is_one_line_naming_how_to_install_it(tmp_path: Path
     assert_refused(done, out, f"{agent}: CLI '{agent}' not found on PATH", "npm install")
 
 
-def test_an_agent_cli_older_than_the_version_needed_is_one_line_naming_it(tmp_path: Path) -> None:
-    old = agent_clis_dir({"codex": "@openai/codex@0.169.0"}, "agent-clis-old")
+def test_an_agent_cli_older_than_the_version_needed_is_one_line_naming_it(
+    clis: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from harness.agents.codex import CodexAgent
+
+    needed = newer_than_pinned("codex")
+    monkeypatch.setattr(CodexAgent, "min_version", needed)
     out = tmp_path / "study"
     done = run_cli(
         "session", "run", "--agent", "codex", "--model-endpoint", "scripted", "--surface", "v2", "--out", str(out),
-        env=cli_env(old, tmp_path / "home"), cwd=tmp_path,
+        env=cli_env(clis, tmp_path / "home"), cwd=tmp_path,
     )  # fmt: skip
-    assert_refused(done, out, "codex: version 0.169.0 is too old; codex 0.171.0 or newer is needed")
+    pinned = AGENT_CLIS["codex"].rsplit("@", 1)[1]
+    assert_refused(
+        done, out, f"codex: version {pinned} is too old; codex {'.'.join(map(str, needed))} or newer is needed"
+    )

@@ -17,11 +17,12 @@ from harness.analyze import load_tools
 from harness.session import SearchRequest, ToolSearchRun, observe_tool_search
 from harness.surface import resolve_all
 from tests.conftest import ROOT, Run, run_cli
-from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
+from tests.npm_packages import agent_cli_dir, agent_clis_dir, newer_than_pinned
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
 # The README's figures are the newest tested Claude Code's.
 VERSION = ClaudeAgent.tested_versions[-1]
+PINNED = ClaudeAgent.tested_versions[0]
 NEEDED = ".".join(map(str, ClaudeAgent.min_version))
 
 
@@ -314,11 +315,13 @@ def test_a_missing_claude_code_is_one_line_naming_the_version_needed(tmp_path: P
     "args", [["findability", "v2", "--scorer", "claude"], ["roundtrip", "v2", "--client", "claude"]]
 )
 def test_a_claude_code_older_than_the_one_toolsurface_reads_is_one_line_naming_it(
-    tmp_path: Path, args: list[str]
+    tmp_path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    old = agent_clis_dir(OLD_CLAUDE, "claude-old")
-    done = run_cli(*args, env=env_with(old, tmp_path / "home"))
-    assert_one_line_error(done, "version 2.0.0 is too old", f"{NEEDED} or newer is needed")
+    """The real pinned Claude Code, with toolsurface asking for the release after it."""
+    needed = ".".join(map(str, newer_than_pinned("claude")))
+    monkeypatch.setattr(ClaudeAgent, "min_version", newer_than_pinned("claude"))
+    done = run_cli(*args, env=env_with(agent_clis_dir(), tmp_path / "home"))
+    assert_one_line_error(done, f"version {PINNED} is too old", f"{needed} or newer is needed")
 
 
 def test_max_results_without_a_client_search_is_a_usage_error(tmp_path: Path) -> None:

@@ -216,7 +216,9 @@ def test_a_snapshot_file_is_linted_wherever_a_surface_name_is(tmp_path: Path, ca
 def test_the_clean_snapshot_file_has_no_findings_through_the_cli(tmp_path: Path) -> None:
     run = run_cli("lint", str(write_snapshot(tmp_path, "clean", CLEAN_SURFACE)), "--format", "json")
     assert run.returncode == 0, run.stderr
-    assert run.json() == {"surfaces": [{"name": "clean", "findings": []}]}
+    [clean] = run.json()["surfaces"]
+    assert clean["name"] == "clean" and clean["findings"] == [] and clean["categories_with_findings"] == 0
+    assert clean["counts"] == dict.fromkeys(CATEGORIES, 0)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -323,7 +325,10 @@ def test_lint_json_has_surfaces_with_findings_of_the_documented_shape() -> None:
     assert list(data) == ["surfaces"]
     assert [s["name"] for s in data["surfaces"]] == ["before-v2", "v2"]
     for surface in data["surfaces"]:
-        assert list(surface) == ["name", "findings"]
+        assert list(surface) == ["name", "findings", "counts", "categories_with_findings"]
+        assert list(surface["counts"]) == list(CATEGORIES)
+        assert sum(surface["counts"].values()) == len(surface["findings"])
+        assert surface["categories_with_findings"] == sum(1 for n in surface["counts"].values() if n)
         for finding in surface["findings"]:
             assert list(finding) == ["category", "tools", "parameters", "message"]
             assert finding["category"] in CATEGORIES

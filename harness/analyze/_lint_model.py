@@ -68,8 +68,17 @@ class SurfaceLint:
         found = {f.category for f in self.findings}
         return [c for c in CATEGORIES if c in found]
 
+    def counts(self) -> dict[str, int]:
+        """Findings per category, every category named."""
+        return {c: sum(1 for f in self.findings if f.category == c) for c in CATEGORIES}
+
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "findings": [f.to_json() for f in self.findings]}
+        return {
+            "name": self.name,
+            "findings": [f.to_json() for f in self.findings],
+            "counts": self.counts(),
+            "categories_with_findings": len(self.categories),
+        }
 
 
 @dataclass(frozen=True)

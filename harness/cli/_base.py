@@ -94,9 +94,15 @@ def main() -> None:
 
 
 def _print(renderables: Sequence[Any]) -> None:
-    from harness.terminal import safe_console
+    """Rich tables on stdout. On a terminal they fit its width; elsewhere (a pipe, a file, a CI log) they
+    take the width they need, or COLUMNS when it is set. A cell too wide for its column wraps (a word too
+    long is folded onto the next line), so none is cut short."""
+    from harness.terminal import readable_width, safe_console, wrapped_not_cut
 
     console = safe_console(soft_wrap=False)
+    renderables = [wrapped_not_cut(r) for r in renderables]
+    if not console.is_terminal and not os.environ.get("COLUMNS"):
+        console.width = readable_width(console, renderables)
     for renderable in renderables:
         console.print(renderable)
 

@@ -17,9 +17,23 @@ from harness.cli._counters import _counter_options, _counters
 @click.argument("runs", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
 @click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
-@click.option("--surface", "surfaces", multiple=True, help="Surfaces to measure (default: the bundled four).")
-@click.option("--queries", type=click.Path(dir_okay=False, path_type=Path), help="Findability queries (JSON).")
-@click.option("--task", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task (JSON).")
+@click.option(
+    "--surface",
+    "surfaces",
+    multiple=True,
+    help="A surface to measure; repeat for more (default: the bundled five: before-v2, consistent, v2-first, v2,"
+    " v2-live).",
+)
+@click.option(
+    "--queries",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Findability queries (JSON; default: the Conderis study's).",
+)
+@click.option(
+    "--task",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Round-trip task (JSON; default: the Conderis study's).",
+)
 @_counter_options
 def report_command(
     runs: tuple[Path, ...],

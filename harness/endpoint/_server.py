@@ -233,8 +233,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _refuse_upgrade(self) -> bool:
         if self.headers.get("Upgrade", "").lower() != "websocket":
             return False
-        self._send(426, "text/plain", b"WebSockets are not served here; use HTTP\n", close=True)
+        # Recorded before the answer: a client that reads the log once answered finds the record there.
         self.owner.record(None, api=api_for_path(self.route)[0], path=self.route, purpose="websocket", status=426)
+        self._send(426, "text/plain", b"WebSockets are not served here; use HTTP\n", close=True)
         return True
 
     def do_GET(self) -> None:
@@ -244,11 +245,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._forward(b"")
             return
         api, what = api_for_path(self.route)
+        self.owner.record(None, api=api, path=self.route, purpose=what, status=200 if what == "models" else 404)
         if what == "models":
             self._send(200, "application/json", json.dumps({"object": "list", "data": [], "models": []}).encode())
         else:
             self._error(404, f"no such route: GET {self.route}")
-        self.owner.record(None, api=api, path=self.route, purpose=what, status=200 if what == "models" else 404)
 
     def do_POST(self) -> None:
         if self._refuse_upgrade():
@@ -269,8 +270,8 @@ class _Handler(BaseHTTPRequestHandler):
             data = None
         if api is None or not isinstance(data, dict):
             problem = "the body is not a JSON object" if api is not None else f"no such route: POST {self.route}"
-            self._error(400 if api is not None else 404, problem)
             self.owner.record(None, api=api, path=self.route, purpose=what, status=400 if api else 404, error=problem)
+            self._error(400 if api is not None else 404, problem)
             return
         tokens = _tokens(_compact(data))
         conversation = read_conversation(api, data, self.route)

@@ -4,6 +4,7 @@ PNG charts, and optionally one self-contained HTML page. A report reads runs; it
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.files import ensure_directory, write_atomic
+from harness.report._chart_process import chart_drawer
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,7 +51,30 @@ class Report:
 
 
 def _quote(items: Sequence[str]) -> str:
-    return " ".join(items)
+    """Arguments of a printed command, quoted for a shell where they need it."""
+    return shlex.join(items)
+
+
+def _report_command(
+    study_dirs: Sequence[Path],
+    out: Path,
+    surfaces: Sequence[str] | None,
+    queries: Path | None,
+    task: Path | None,
+    counters: Sequence[ListCounter] = (),
+) -> str:
+    """The `toolsurface report` that writes this report's tables and charts again."""
+    from harness.measure import is_o200k
+
+    args = [str(d) for d in study_dirs]
+    for surface in surfaces or ():
+        args += ["--surface", surface]
+    for option, path in (("--queries", queries), ("--task", task)):
+        if path is not None:
+            args += [option, str(path)]
+    if any(not is_o200k(c) for c in counters):
+        args += ["--tokens", ",".join(c.id for c in counters)]
+    return f"toolsurface report {_quote([*args, '--out', str(out)])}"
 
 
 # -- tables ----------------------------------------------------------------------------------------
@@ -145,7 +170,7 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             "list_size",
             f"List size per surface (protocol {m.protocol_version}, tokens {m.encoding})",
             size,
-            f"toolsurface measure {names} --format markdown",
+            f"toolsurface measure {names} --per-tool --format markdown",
             note,
         ),
         Table(
@@ -234,10 +259,11 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
             for c in study.comparisons
         ]
     )
-    command = f"toolsurface session score {_quote(dirs)}"
+    # Its JSON, not its table: the table gives a range of calls where this one gives every run's.
+    command = f"toolsurface session score {_quote(dirs)} --format json"
     tables = [
         Table("sessions", f"Sessions: {study.scenario}, agent {study.agent}", pd.DataFrame(rows), command),
-        Table("session_noise", "Runs per surface a difference needs (95 %)", comparisons, f"{command} --format json"),
+        Table("session_noise", "Runs per surface a difference needs (95 %)", comparisons, command),
     ]
     if study.shown:
         shown = pd.DataFrame(
@@ -416,7 +442,7 @@ def _analysis_tables(
     findability queries and the round-trip task (default: the Conderis study's)."""
     import pandas as pd
 
-    from harness.analyze import ALL_SCORERS, CATEGORIES, SCORERS, findability, lint, load_queries, load_task, roundtrip
+    from harness.analyze import ALL_SCORERS, SCORERS, findability, lint, load_queries, load_task, roundtrip
 
     names = _quote(specs)
     observe, absent = _claude_search(specs)
@@ -425,14 +451,7 @@ def _analysis_tables(
         items, load_queries(queries), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe
     )
     linted = lint(items)
-    lint_rows = [
-        {
-            "surface": s.name,
-            **{c: sum(1 for f in s.findings if f.category == c) for c in CATEGORIES},
-            "categories": len(s.categories),
-        }
-        for s in linted.surfaces
-    ]
+    lint_rows = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
     findings = [
         {
             "surface": s.name,
@@ -472,7 +491,7 @@ def _seed_value(value: Any) -> str:
     return str(value)
 
 
-def _seed_table(rows: Sequence[SeedRow], out: Path) -> Table:
+def _seed_table(rows: Sequence[SeedRow], command: str) -> Table:
     import pandas as pd
 
     frame = pd.DataFrame(
@@ -495,7 +514,7 @@ def _seed_table(rows: Sequence[SeedRow], out: Path) -> Table:
         "Each figure the seed gives, beside ours: the difference is (ours - seed) / seed; bands are chars within 10 %,"
         " tokens within 15 %, counts exact, ranges as given (surfaces/conderis/seed.json)."
     )
-    return Table("seed", "The seed's figures beside ours", frame, f"toolsurface report --out {out}", note)
+    return Table("seed", "The seed's figures beside ours", frame, command, note)
 
 
 # -- charts ----------------------------------------------------------------------------------------
@@ -738,88 +757,96 @@ def build_report(
     study = score_study(records) if study_dirs else None
     ensure_directory(out / "tables")
     ensure_directory(out / "charts")
-    report = Report(out)
-    items = resolve_all(specs)
-    others = [c for c in counters if not is_o200k(c)]
-    measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
-    report.tables += _measure_tables(measured, specs)
-    if measured.counters:
-        report.tables.append(_counters_table(measured, specs))
-    analyzed = _analysis_tables(items, specs, queries, task)
-    analysis, found = analyzed.tables, analyzed.findability
-    report.tables += analysis
-    for section in extra_sections:
-        report.tables += section(specs)
-    _chart_findability(found, out / "charts" / "findability_ranks.png")
-    _chart_size_by_tool(measured, out / "charts" / "list_size_by_tool.png")
-    _chart_size_by_kinds(measured, out / "charts" / "size_by_kinds.png")
-    names = _quote(specs)
-    report.charts += [
-        Chart(
-            "list_size.by_tool",
-            "List size per surface, stacked by tool",
-            out / "charts" / "list_size_by_tool.png",
-            f"toolsurface report --out {out}",
-        ),
-        Chart(
-            "by_kinds.lines",
-            "List size against number of kinds",
-            out / "charts" / "size_by_kinds.png",
-            f"toolsurface measure {names} --format json",
-        ),
-        Chart(
-            "findability.ranks",
-            "Findability ranks",
-            out / "charts" / "findability_ranks.png",
-            f"toolsurface findability {names}",
-        ),
-    ]
-    if study is not None:
-        report.tables += _session_tables(study, [str(d) for d in study_dirs])
-        _chart_refused(study, out / "charts" / "refused_per_run.png")
-        report.charts.append(
+    # The charts are drawn in a child process as their figures are ready (_chart_process); the page waits.
+    with chart_drawer() as charts:
+        if study is not None:
+            charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
+            if study.answers:
+                charts.draw(_chart_answers, study, out / "charts" / "answers_per_tool.png")
+        report = Report(out)
+        items = resolve_all(specs)
+        others = [c for c in counters if not is_o200k(c)]
+        measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
+        charts.draw(_chart_size_by_tool, measured, out / "charts" / "list_size_by_tool.png")
+        charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
+        analyzed = _analysis_tables(items, specs, queries, task)
+        analysis, found = analyzed.tables, analyzed.findability
+        charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
+        report.tables += _measure_tables(measured, specs)
+        if measured.counters:
+            report.tables.append(_counters_table(measured, specs))
+        report.tables += analysis
+        for section in extra_sections:
+            report.tables += section(specs)
+        names = _quote(specs)
+        again = _report_command(study_dirs, out, surfaces, queries, task, counters)
+        report.charts += [
             Chart(
-                "sessions.refused",
-                "Refused calls per run",
-                out / "charts" / "refused_per_run.png",
-                f"toolsurface report {_quote([str(d) for d in study_dirs])}",
-            )
-        )
-        if study.answers:
-            _chart_answers(study, out / "charts" / "answers_per_tool.png")
+                "list_size.by_tool",
+                "List size per surface, stacked by tool",
+                out / "charts" / "list_size_by_tool.png",
+                again,
+            ),
+            Chart(
+                "by_kinds.lines",
+                "List size against number of kinds",
+                out / "charts" / "size_by_kinds.png",
+                f"toolsurface measure {names} --format json",
+            ),
+            Chart(
+                "findability.ranks",
+                "Findability ranks",
+                out / "charts" / "findability_ranks.png",
+                f"toolsurface findability {names}",
+            ),
+        ]
+        if study is not None:
+            report.tables += _session_tables(study, [str(d) for d in study_dirs])
+            if study.answers:
+                report.charts.append(
+                    Chart(
+                        "answers.per_tool",
+                        "What tool answers cost, per surface and tool",
+                        out / "charts" / "answers_per_tool.png",
+                        again,
+                    )
+                )
             report.charts.append(
                 Chart(
-                    "answers.per_tool",
-                    "What tool answers cost, per surface and tool",
-                    out / "charts" / "answers_per_tool.png",
-                    f"toolsurface report {_quote([str(d) for d in study_dirs])}",
+                    "sessions.refused",
+                    "Refused calls per run",
+                    out / "charts" / "refused_per_run.png",
+                    again,
                 )
             )
-    if seed_figures is None and surfaces is None:
-        from harness.report._seed import BUNDLED_SEED
+        if seed_figures is None and surfaces is None:
+            from harness.report._seed import BUNDLED_SEED
 
-        seed_figures = BUNDLED_SEED
-    if seed_figures is not None:
-        from harness.report._seed import SeedContext, compare_seed, load_seed
+            seed_figures = BUNDLED_SEED
+        if seed_figures is not None:
+            from harness.report._seed import SeedContext, compare_seed, load_seed
 
-        rows = compare_seed(load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records)))
-        seed = [*seed, *rows]
-        report.tables.append(_seed_table(rows, out))
-    for table in report.tables:
-        report.files.append(write_atomic(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
-        records = json.loads(table.frame.to_json(orient="records"))
-        report.files.append(
-            write_atomic(
-                out / "tables" / f"{table.key}.json",
-                json.dumps(
-                    {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
-                )
-                + "\n",
+            rows = compare_seed(
+                load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records))
             )
-        )
-    report.files += [c.path for c in report.charts]
-    created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    report.files.append(write_atomic(out / "report.md", _markdown(report, created)))
-    if html_page:
-        report.files.append(write_atomic(out / "report.html", _html(report, created, measured, study_dirs, seed)))
-    return report
+            seed = [*seed, *rows]
+            report.tables.append(_seed_table(rows, again))
+        for table in report.tables:
+            report.files.append(write_atomic(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
+            records = json.loads(table.frame.to_json(orient="records"))
+            report.files.append(
+                write_atomic(
+                    out / "tables" / f"{table.key}.json",
+                    json.dumps(
+                        {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
+                    )
+                    + "\n",
+                )
+            )
+        charts.wait()
+        report.files += [c.path for c in report.charts]
+        created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        report.files.append(write_atomic(out / "report.md", _markdown(report, created)))
+        if html_page:
+            report.files.append(write_atomic(out / "report.html", _html(report, created, measured, study_dirs, seed)))
+        return report

@@ -1,0 +1,122 @@
+"""The report's charts, drawn in a child process while this one measures and builds the tables.
+
+matplotlib's import and the drawing are a third of a report's time and need only the figures, so a forked
+child imports matplotlib as soon as the report starts and draws each chart as its figures arrive; the page
+reads the PNGs once `wait` has returned. The charts are the same bytes either way. Where forking is not safe
+(no os.fork, or other threads running, whose locks a child could inherit held) they are drawn here, in turn.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import struct
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+__all__ = ["ChartDrawer", "chart_drawer"]
+
+_LENGTH = struct.Struct("!Q")
+
+
+def _send(fd: int, value: Any) -> None:
+    data = pickle.dumps(value)
+    view = memoryview(_LENGTH.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _receive(fd: int) -> Any:
+    def exactly(size: int) -> bytes:
+        chunks, left = [], size
+        while left:
+            chunk = os.read(fd, left)
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    (size,) = _LENGTH.unpack(exactly(_LENGTH.size))
+    return pickle.loads(exactly(size))
+
+
+def _child(jobs: int, results: int) -> None:
+    """Draw each (function, arguments) received until None; then send None, or the first error."""
+    error: BaseException | None = None
+    try:
+        # The report's own handlers are for the parent: a stop signal simply ends the child.
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, signal.SIG_DFL)
+        while (job := _receive(jobs)) is not None:
+            if error is None:
+                draw, args = job
+                try:
+                    draw(*args)
+                except Exception as failed:
+                    error = failed
+        _send(results, error)
+    finally:
+        os._exit(0)
+
+
+class ChartDrawer:
+    """`draw(function, *args)` draws a chart in the child (or here); `wait()` returns once all are written."""
+
+    def __init__(self) -> None:
+        self._pid: int | None = None
+        self._jobs = self._results = -1
+        if not hasattr(os, "fork") or threading.active_count() > 1:
+            return
+        jobs_read, self._jobs = os.pipe()
+        self._results, results_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(self._jobs)
+            os.close(self._results)
+            _child(jobs_read, results_write)
+        os.close(jobs_read)
+        os.close(results_write)
+        self._pid = pid
+
+    def draw(self, function: Callable[..., None], *args: Any) -> None:
+        if self._pid is None:
+            function(*args)
+        else:
+            _send(self._jobs, (function, args))
+
+    def wait(self) -> None:
+        if self._pid is None:
+            return
+        try:
+            _send(self._jobs, None)
+            error = _receive(self._results)
+        except (OSError, EOFError):
+            error = RuntimeError("the report's chart process ended without drawing its charts")
+        self.close(stop=False)
+        if error is not None:
+            raise error
+
+    def close(self, stop: bool = True) -> None:
+        """Free what the child holds, ending it first when `stop` (it is still drawing); none is left behind."""
+        if self._pid is None:
+            return
+        for fd in (self._jobs, self._results):
+            os.close(fd)
+        if stop:
+            with suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+        os.waitpid(self._pid, 0)
+        self._pid = None
+
+
+@contextmanager
+def chart_drawer() -> Iterator[ChartDrawer]:
+    drawer = ChartDrawer()
+    try:
+        yield drawer
+    finally:
+        drawer.close()
