@@ -10,6 +10,7 @@ outside it is read through one."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -17,11 +18,14 @@ import stat
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from harness.errors import ToolsurfaceError
 
 __all__ = [
+    "LineWriter",
+    "WriteFailed",
     "check_writable",
     "ensure_directory",
     "read_json",
@@ -157,6 +161,61 @@ def write_atomic(path: Path, content: str | bytes) -> Path:
 
 def write_json_atomic(path: Path, data: Any) -> Path:
     return write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+class WriteFailed(ToolsurfaceError):
+    """A file of the harness's own (a transcript, a call log) could not be written; the message names it."""
+
+
+class LineWriter:
+    """A text file written a line at a time, straight to its descriptor, so a reader (or a killed process)
+    never loses a whole line and nothing is left buffered to fail again at exit; a failure to open or write
+    it is WriteFailed naming the file, never a bare OSError a caller might take for stdout's."""
+
+    def __init__(self, path: Path, *, append: bool = False, what: str = "file") -> None:
+        self.path = path
+        self.what = what
+        try:
+            ensure_directory(path.parent, f"open {what} {path}")
+        except ToolsurfaceError as error:
+            raise WriteFailed(str(error)) from None
+        # Not blocking: a FIFO nobody reads would hold the open for ever (and a stop signal with it).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | (os.O_APPEND if append else os.O_TRUNC)
+        try:
+            self._fd: int | None = os.open(path, flags, 0o644)
+        except OSError as error:
+            reason = "it is a FIFO no process reads" if error.errno == errno.ENXIO else error.strerror or error
+            raise WriteFailed(f"cannot open {what} {path}: {reason}") from None
+        os.set_blocking(self._fd, True)
+
+    def write(self, line: str) -> None:
+        """`line` and a line break, as UTF-8 (a lone surrogate is the caller's to escape)."""
+        if self._fd is None:
+            return
+        view = memoryview((line + "\n").encode("utf-8"))
+        try:
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError as error:
+            raise WriteFailed(f"cannot write {self.what} {self.path}: {error.strerror or error}") from None
+
+    @property
+    def closed(self) -> bool:
+        return self._fd is None
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def __enter__(self) -> LineWriter:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
 
 
 class _NotRegular(Exception):
