@@ -35,7 +35,9 @@ from harness.agents.base import (
     RunStatus,
     Usage,
     describe_failure,
+    first_leaf,
 )
+from harness.files import LineWriter, WriteFailed
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -77,18 +79,17 @@ class _Progress:
 
 
 class _Transcript:
-    """JSONL, one flushed line per step, with the key replaced wherever an answer might echo it."""
+    """JSONL, one line per step written at once, with the key replaced wherever an answer might echo it."""
 
     def __init__(self, path: Path, secret: str) -> None:
-        self._file: IO[str] = path.open("w", encoding="utf-8")
+        self._file = LineWriter(path, what="the transcript")
         self._secret = secret
 
     def redact(self, text: str) -> str:
         return text.replace(self._secret, "[redacted]") if len(self._secret) >= MIN_SECRET_LEN else text
 
     def write(self, record: Mapping[str, Any]) -> None:
-        self._file.write(self.redact(json.dumps(record, ensure_ascii=False)) + "\n")
-        self._file.flush()
+        self._file.write(self.redact(json.dumps(record, ensure_ascii=False)))
 
     def __enter__(self) -> _Transcript:
         return self
@@ -184,27 +185,33 @@ class OpenAIAgent:
         deadline = anyio.current_time() + ctx.timeout
         status: RunStatus = "agent-error"
         error: str | None = None
-        with _Transcript(ctx.run_dir / TRANSCRIPT, endpoint.key) as transcript:
-            transcript.write({"type": "start", "url": endpoint.url, "model": endpoint.model, "prompt": ctx.prompt})
-            try:
-                with anyio.move_on_after(ctx.timeout) as scope:
-                    status, error = await self._session(ctx, endpoint, progress, transcript, deadline)
-                if scope.cancelled_caught:
-                    status, error = "timeout", f"the run did not finish within {ctx.timeout:g} s"
-            except Exception as failure:  # the runner wants a report for every session, not a traceback
-                status, error = "agent-error", describe_failure(failure)
-            if error is not None:
-                error = transcript.redact(error)
-            transcript.write(
-                {
-                    "type": "end",
-                    "status": status,
-                    "error": error,
-                    "turns": progress.turns,
-                    "input_tokens": progress.usage.input_tokens,
-                    "output_tokens": progress.usage.output_tokens,
-                }
-            )
+        try:
+            with _Transcript(ctx.run_dir / TRANSCRIPT, endpoint.key) as transcript:
+                transcript.write({"type": "start", "url": endpoint.url, "model": endpoint.model, "prompt": ctx.prompt})
+                try:
+                    with anyio.move_on_after(ctx.timeout) as scope:
+                        status, error = await self._session(ctx, endpoint, progress, transcript, deadline)
+                    if scope.cancelled_caught:
+                        status, error = "timeout", f"the run did not finish within {ctx.timeout:g} s"
+                except* WriteFailed:
+                    raise
+                except* Exception as failure:  # the runner wants a report for every session, not a traceback
+                    status, error = "agent-error", describe_failure(failure)
+                if error is not None:
+                    error = transcript.redact(error)
+                transcript.write(
+                    {
+                        "type": "end",
+                        "status": status,
+                        "error": error,
+                        "turns": progress.turns,
+                        "input_tokens": progress.usage.input_tokens,
+                        "output_tokens": progress.usage.output_tokens,
+                    }
+                )
+        except* WriteFailed as failed:
+            # the harness's own file, not the agent's doing: the run is an error, and a resume runs it again
+            status, error = "error", str(first_leaf(failed))
         return AgentReport(
             status=status,
             events=progress.events,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -20,6 +19,9 @@ class _Group(click.Group):
     """Errors a user can cause end with one line on stderr and exit 2, never a traceback."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
+        stdout = sys.stdout
+        if stdout is not None and not isinstance(stdout, _Stdout):
+            sys.stdout = _Stdout(stdout)
         try:
             return super().main(args, prog_name, standalone_mode=False, **extra)
         except click.exceptions.Exit as done:
@@ -31,6 +33,14 @@ class _Group(click.Group):
             _fail(f"{error.format_message()} (see {where} --help)")
         except click.ClickException as error:
             _fail(error.format_message())
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise SystemExit(1) from None
+        except OSError as error:  # --help or --version to a stdout that cannot take it
+            _fail_on_os_error(error)
+        finally:
+            if isinstance(sys.stdout, _Stdout):
+                sys.stdout = stdout
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -48,17 +58,48 @@ class _Group(click.Group):
             sys.stderr.close()
             raise SystemExit(1) from None
         except OSError as error:
-            if error.filename is not None or error.errno not in _STDOUT_ERRORS:
-                raise
-            # What is still buffered would fail again when the interpreter exits.
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, sys.stdout.fileno())
-            os.close(null)
-            _fail(f"cannot write to stdout: {error.strerror or error}")
+            _fail_on_os_error(error)
 
 
-# Writing stdout fails with these when it is a full disk (> /dev/full), a closed or broken descriptor.
-_STDOUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+class _StdoutError(OSError):
+    """Writing stdout failed (not some other file, which is named where it failed)."""
+
+
+class _Stdout:
+    """sys.stdout as every writer finds it (click, rich), telling its own failures from any other file's."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _StdoutError(error.errno, error.strerror) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _StdoutError(error.errno, error.strerror) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _fail_on_os_error(error: OSError) -> NoReturn:
+    if isinstance(error, _StdoutError):
+        # What is still buffered would fail again when the interpreter exits.
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+        _fail(f"cannot write to stdout: {error.strerror or error}")
+    where = f"{error.filename}: " if error.filename is not None else ""
+    _fail(f"{where}{error.strerror or error}")
 
 
 def _fail(message: str) -> NoReturn:

@@ -244,8 +244,9 @@ def model_endpoint_command(
     with server:
         click.echo(server.url)
         click.echo(f"serving the {spec} model endpoint at {server.url}; records in {log_path}", err=True)
-        while not stop.wait(0.5):
-            pass
+        while not stop.wait(0.1):
+            if server.log.failed is not None:
+                raise server.log.failed  # each request since was answered with the same error
 
 
 @main.command("gate")
