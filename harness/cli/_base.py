@@ -103,7 +103,9 @@ def _fail_on_os_error(error: OSError) -> NoReturn:
 
 
 def _fail(message: str) -> NoReturn:
-    _say(f"toolsurface: {message}")
+    from harness.redact import redacted_text
+
+    _say(f"toolsurface: {redacted_text(message)}")
     raise SystemExit(2)
 
 
@@ -157,7 +159,11 @@ def _emit(
 
 
 def _step_summary(summary: str) -> None:
-    """A GitHub job summary appended to $GITHUB_STEP_SUMMARY, or printed when there is none (not in Actions)."""
+    """A GitHub job summary appended to $GITHUB_STEP_SUMMARY, or printed when there is none (not in Actions);
+    a secret it shows in any form harness.redact knows is redacted."""
+    from harness.redact import redacted_text
+
+    summary = redacted_text(summary)
     target = os.environ.get("GITHUB_STEP_SUMMARY")
     if not target:
         _data(summary, nl=False)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
+from harness.redact import redacted_text
 from harness.surface import Snapshot, SnapshotMeta, meta_path, read_snapshot_meta, snapshot_text, write_snapshot
 
 if TYPE_CHECKING:
@@ -148,7 +149,9 @@ def snapshot_live(listing: LiveListing) -> TakenSnapshot:
             listing.source,
             duration_s=listing.duration_s,
             pages=listing.pages,
-            **({"stdout_noise": list(listing.stdout_noise)} if listing.stdout_noise else {}),
+            **(
+                {"stdout_noise": [redacted_text(line) for line in listing.stdout_noise]} if listing.stdout_noise else {}
+            ),
         ),
     )
 
