@@ -26,6 +26,7 @@ import anyio.to_thread
 from harness.agents._stub_client import STUB_STDERR, stub_client
 from harness.agents.base import (
     DUMMY_KEY,
+    INVALID_ARGUMENTS,
     UNKNOWN_TOOL,
     AgentEndpoint,
     AgentReport,
@@ -456,10 +457,23 @@ async def _run_call(
 
     arguments, problem = _parse_arguments(call.arguments)
     if arguments is None:
+        # The loop's own argument check refused it: a call the model made that never reached the stub, scored
+        # as undelivered (invalid arguments) as an agent CLI's own schema check is.
         text = f"Error: the arguments for {call.name} are {problem}; the tool was not called."
-        progress.events.append(Event("error", name=call.name, id=call.id, text=text, is_error=True))
+        progress.events.append(Event("tool_call", name=call.name, id=call.id))
+        progress.events.append(
+            Event("tool_result", name=call.name, id=call.id, text=text, is_error=True, undelivered=INVALID_ARGUMENTS)
+        )
+        transcript.write({"type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments})
         transcript.write(
-            {"type": "tool_error", "id": call.id, "name": call.name, "arguments": call.arguments, "text": text}
+            {
+                "type": "tool_result",
+                "id": call.id,
+                "name": call.name,
+                "is_error": True,
+                "text": text,
+                "undelivered": INVALID_ARGUMENTS,
+            }
         )
         return {"role": "tool", "tool_call_id": call.id, "content": text}
     progress.events.append(Event("tool_call", name=call.name, arguments=arguments, id=call.id))
