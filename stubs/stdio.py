@@ -37,7 +37,17 @@ if TYPE_CHECKING:
 
     from stubs.calllog import CallLog
 
-__all__ = ["DEPTH_LIMIT", "INTERNAL_ERROR", "INVALID_PARAMS", "TOO_DEEP", "Rejected", "examine", "serve_stdio"]
+__all__ = [
+    "DEPTH_LIMIT",
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "MAX_LINE_BYTES",
+    "TOO_DEEP",
+    "Rejected",
+    "TooLong",
+    "examine",
+    "serve_stdio",
+]
 
 # The SDK parses a message nested about 250 levels deep no more; refuse well before that.
 DEPTH_LIMIT = 64
@@ -46,6 +56,9 @@ TOO_DEEP = "__toolsurface_nested_too_deeply__"
 _ARGUMENTS_LEVEL = 3
 _DRAIN_S = 5.0
 ANSWER_WAIT_S = 10.0
+# Longer than any call a client makes (a tool's arguments with a whole file in them); what is beyond is
+# skipped to the line's end, never held in memory, and the line answered with a parse error.
+MAX_LINE_BYTES = 64 * 1024 * 1024
 _SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 PARSE_ERROR = -32700
@@ -276,20 +289,39 @@ def _check_message(message: dict[str, Any], tools: Sequence[str]) -> Rejected | 
     return _check_params(message, method)
 
 
-def _lines(fd: int) -> Iterator[bytes]:
+@dataclass(frozen=True)
+class TooLong:
+    """A line longer than MAX_LINE_BYTES, skipped: how long it was."""
+
+    size: int
+
+
+def _lines(fd: int, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | TooLong]:
     """The fd's lines as bytes, read with os.read: a buffered file's lock, held by a blocked daemon thread,
-    would abort the interpreter at exit."""
+    would abort the interpreter at exit. A line beyond `limit` bytes is given as TooLong once it ends."""
     parts: list[bytes] = []
+    size = 0  # of the line so far
+    skipping = False
     while chunk := os.read(fd, 1 << 16):
         while (end := chunk.find(b"\n")) >= 0:
-            parts.append(chunk[: end + 1])
-            yield b"".join(parts)
+            piece, chunk = chunk[: end + 1], chunk[end + 1 :]
+            size += len(piece)
+            if skipping or size > limit:
+                yield TooLong(size)
+            else:
+                parts.append(piece)
+                yield b"".join(parts)
             parts.clear()
-            chunk = chunk[end + 1 :]
+            size, skipping = 0, False
         if chunk:
-            parts.append(chunk)
-    if rest := b"".join(parts):
-        yield rest
+            size += len(chunk)
+            skipping = skipping or size > limit
+            if skipping:
+                parts.clear()
+            else:
+                parts.append(chunk)
+    if size:
+        yield TooLong(size) if skipping else b"".join(parts)
 
 
 def _quiet_thread() -> None:
@@ -308,14 +340,14 @@ class _Reader:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.lock = threading.Lock()
-        self.pending: list[bytes | None] = []
+        self.pending: list[bytes | TooLong | None] = []
         self.woken = False
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
+    async def __aiter__(self) -> AsyncIterator[bytes | TooLong]:
         loop = asyncio.get_running_loop()
         arrived = asyncio.Event()
 
-        def put(line: bytes | None) -> None:
+        def put(line: bytes | TooLong | None) -> None:
             with self.lock:
                 self.pending.append(line)
                 wake, self.woken = not self.woken, True
@@ -428,7 +460,13 @@ async def serve_stdio(server: Server, log: CallLog, tools: Sequence[str]) -> Non
         async with to_server:
             async for line in _Reader(wire_in):
                 started = time.perf_counter()
-                found = examine(line, tools)
+                found = (
+                    examine(line, tools)
+                    if not isinstance(line, TooLong)
+                    else Rejected(
+                        PARSE_ERROR, f"Parse error: the line is {line.size:,} bytes, more than {MAX_LINE_BYTES:,}"
+                    )
+                )
                 if isinstance(found, Rejected):
                     answer = _answer(found)
                     with contextlib.suppress(WriteFailed):  # kept in log.failed; the line is answered anyway
