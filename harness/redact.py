@@ -31,13 +31,15 @@ _NAMED_VALUE = re.compile(r"^(-{0,2}[A-Za-z][\w.-]*)=(.*)$", re.S)
 _URL_CREDENTIALS = re.compile(r"(\w[\w+.-]*://)[^/@\s]*@")
 _QUERY_VALUE = re.compile(r"([?&][^=&#\s]+)=([^&#\s]*)")
 _HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(\S.*)$", re.S)
+# In free text a header's value counts only when it looks like a credential (an optional scheme, then a token
+# with a digit or a symbol in it), so a message such as "headers.Authorization: variable X is not set" stays.
 _HEADER_IN_TEXT = re.compile(
     r"\b((?:proxy-)?authorization|cookie|set-cookie|x-[\w-]*(?:key|token|secret))(\s*:\s*)"
-    r"([^\s,;'\"]+(?:\s+[^\s,;'\"]+)?)",
+    r"((?:(?:bearer|basic|token|digest)\s+)?(?=\S*[0-9\-._~+/=])[A-Za-z0-9\-._~+/=]{4,})",
     re.I,
 )
 # Only Bearer is looked for in free text: "Basic" and "Token" start ordinary phrases too.
-_BEARER = re.compile(r"\b(Bearer)(\s+)([A-Za-z0-9\-._~+/=]{4,})", re.I)
+_BEARER = re.compile(r"\b(Bearer)(\s+)((?=\S*[0-9\-._~+/=])[A-Za-z0-9\-._~+/=]{4,})", re.I)
 
 
 def is_secret_name(name: str) -> bool:

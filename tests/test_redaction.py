@@ -63,7 +63,10 @@ def test_each_form_of_a_secret_in_a_message_is_redacted(text: str, shown: str) -
 def test_ordinary_arguments_and_messages_are_kept() -> None:
     argv = ["--port", "8080", "--header", "Content-Type: application/json", "https://h.example/mcp?v=1", "-v"]
     assert redacted_argv(argv) == argv
-    text = "v2: 8 tools, 6,767 chars: over budget; Token counts by o200k; Basic usage"
+    text = (
+        "v2: 8 tools, 6,767 chars: over budget; Token counts by o200k; Basic usage; Bearer tokens expire; "
+        "tool.toolsurface.headers.Authorization: environment variable NO_SUCH_TOKEN_VAR is not set"
+    )
     assert redacted_text(text) == text
 
 

@@ -69,8 +69,13 @@ def _text(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _in_docstring(text: str) -> str:
+    """Text as it may stand inside a triple-quoted docstring: a file's name may hold quotes or backslashes."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def _surface_module(name: str, tools: list[dict[str, Any]], origin: str, files: dict[str, str]) -> str:
-    return f'''"""{name}: {origin}.
+    return f'''"""{name}: {_in_docstring(origin)}.
 
 Its handlers are in {files["handlers"]}, its fixture in {files["fixture"]};
 `toolsurface check` lists what is still missing.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -12,7 +13,7 @@ import click
 
 from harness.errors import ToolsurfaceError
 
-__all__ = ["main"]
+__all__ = ["Seconds", "main"]
 
 
 class _Group(click.Group):
@@ -104,8 +105,9 @@ def _fail_on_os_error(error: OSError) -> NoReturn:
 
 def _fail(message: str) -> NoReturn:
     from harness.redact import redacted_text
+    from harness.terminal import one_line
 
-    _say(f"toolsurface: {redacted_text(message)}")
+    _say(f"toolsurface: {one_line(redacted_text(message))}")
     raise SystemExit(2)
 
 
@@ -205,6 +207,16 @@ class _ServerCommand(click.Command):
         return [*super().collect_usage_pieces(ctx), "[--url URL | -- CMD [ARGS]...]"]
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds: within the range, and finite (nan passes every comparison, inf never ends)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
 def _server_options(command: Any) -> Any:
     """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by snapshot and budget."""
     options = [
@@ -220,7 +232,7 @@ def _server_options(command: Any) -> Any:
         click.option("--cwd", type=click.Path(path_type=Path), help="Working directory of the server command."),
         click.option(
             "--timeout",
-            type=click.FloatRange(min=0, min_open=True),
+            type=Seconds(min=0, min_open=True),
             default=30.0,
             show_default=True,
             help="Seconds a live server has to start and list its tools.",

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from harness.cli._base import (
+    Seconds,
     _fail,
     main,
 )
@@ -39,7 +40,7 @@ def session_group() -> None:
     show_default=True,
     help="Scenario name or JSON file (runs of another scenario than six-tasks are named after it).",
 )
-@click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True, help="Seconds per run.")
+@click.option("--timeout", type=Seconds(min=1), default=600, show_default=True, help="Seconds per run.")
 @click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
 @click.option("--mode", help="Mode of every --agent given without one; claude: on-demand (the default) or full-list.")
@@ -229,6 +230,12 @@ def model_endpoint_command(
         if script is None and surface is None:
             raise ToolsurfaceError(
                 "model-endpoint scripted: pass --surface S (its script for --scenario) or --script FILE"
+            )
+        if script is None and (surface is None or Path(surface).name != surface or surface in (".", "..")):
+            # a name, never a path: `../../x` would make any JSON file the script
+            raise ToolsurfaceError(
+                f"model-endpoint scripted: --surface {surface!r} is not a surface's name; give a script's path with"
+                " --script FILE"
             )
         path = script or sessions_dir() / "scripts" / loaded.name / f"{surface}.json"
         if not path.is_file():

@@ -5,6 +5,7 @@ unknown key, a wrong type or a missing target is one ConfigError naming the file
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import os
 import re
@@ -127,7 +128,8 @@ def load_config(path: Path) -> Config:
 
 
 def _key(prefix: str, name: str) -> str:
-    shown = name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else f'"{name}"'
+    # A quoted key as TOML writes it: JSON's escapes are TOML's basic-string escapes, a line break among them.
+    shown = name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
     return f"{prefix}.{shown}" if prefix else shown
 
 

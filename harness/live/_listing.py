@@ -338,6 +338,9 @@ def _leaves(error: BaseException) -> list[BaseException]:
     return [error]
 
 
+_SDK_CLOSED = "Connection closed"
+
+
 def _explain(error: BaseException | None, timed_out: bool, server: LiveServer, state: _State) -> str:
     """One line: who, what step, what went wrong, and the best hint we have."""
     from mcp.shared.exceptions import MCPError
@@ -356,7 +359,9 @@ def _explain(error: BaseException | None, timed_out: bool, server: LiveServer, s
         if isinstance(leaf, MCPError):
             if state.http_status is not None:
                 return f"{who}: answered {step} with {state.http_status}"
-            if leaf.code == CONNECTION_CLOSED:
+            # The SDK's own -32000 when the transport ends; a server may answer -32000 itself (the
+            # JSON-RPC range for server errors), which is its answer, with its own message.
+            if leaf.code == CONNECTION_CLOSED and leaf.message == _SDK_CLOSED:
                 return f"{who}: closed the connection before answering {step}"
             return f"{who}: answered {step} with error {leaf.code}: {leaf.message}"
         if isinstance(leaf, ValidationError):

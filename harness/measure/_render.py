@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from harness.measure._measure import Measurement, SurfaceMeasurement
+from harness.terminal import markdown_cell, one_line
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -83,7 +84,7 @@ def by_kinds_csv(m: Measurement) -> str:
 def _md_table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
     align = ["---:" if i in right else "---" for i in range(len(header))]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    lines += ["| " + " | ".join(markdown_cell(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -113,7 +114,7 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     ]
     if per_tool:
         for s in m.surfaces:
-            parts.append(f"\nPer tool: {s.name}\n")
+            parts.append(f"\nPer tool: {one_line(s.name)}\n")
             parts.append(
                 _md_table(
                     ["Tool", "Characters", "Tokens", "Marginal tokens"],
@@ -142,7 +143,7 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
             f"+{s.growth.kind}: {_n(s.growth.tools, True)} tools, {_n(s.growth.chars, True)} chars" if s.growth else "-"
         )
         slope = " → ".join(_n(p.chars) for p in s.by_kinds) or "-"
-        table.add_row(s.name, str(s.tools), _n(s.chars), _n(s.tokens), growth, slope)
+        table.add_row(one_line(s.name), str(s.tools), _n(s.chars), _n(s.tokens), growth, slope)
     renderables: list[RenderableType] = [table]
     if per_tool:
         for s in m.surfaces:
@@ -150,6 +151,6 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
             for column in ("tool", "chars", "tokens", "marginal tokens"):
                 tools.add_column(column, justify="left" if column == "tool" else "right")
             for t in s.per_tool:
-                tools.add_row(t.name, _n(t.chars), _n(t.tokens), _n(t.marginal_tokens))
+                tools.add_row(one_line(t.name), _n(t.chars), _n(t.tokens), _n(t.marginal_tokens))
             renderables.append(tools)
     return renderables
