@@ -231,3 +231,39 @@ def test_a_fifo_at_the_study_record_is_refused_before_any_run(tmp_path: Path) ->
     )
     assert_one_line_error(run, str(out / "study.json"), "a FIFO")
     assert not (out / "runs").exists() or not any((out / "runs").rglob("result.json"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "nested"])
+def test_a_fixture_or_a_scenario_that_cannot_be_read_is_one_line(tmp_path: Path, kind: str) -> None:
+    fixture, scenario = tmp_path / "fixture.json", tmp_path / "scenario.json"
+    for path in (fixture, scenario):
+        if kind == "fifo":
+            os.mkfifo(path)
+        else:
+            path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    problem = "a FIFO" if kind == "fifo" else "nests 100000 levels deep"
+    served = subprocess.run(
+        [PY, "-m", "harness", "serve", "v2", "--fixture", str(fixture)],
+        input=b"", capture_output=True, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    assert_one_line_error(Run(served.returncode, "", served.stderr.decode()), str(fixture), problem)
+    if kind == "nested":  # a FIFO is no file to load a scenario from: it is refused as unknown
+        run = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--scenario", str(scenario),
+                      "--out", str(tmp_path / "study"), timeout=60)  # fmt: skip
+        assert_one_line_error(run, str(scenario), "nests 100000 levels deep")
+
+
+def test_an_agent_clis_transcript_that_cannot_be_written_is_a_failure_naming_it(tmp_path: Path) -> None:
+    import anyio
+
+    from harness.agents._process import run_process
+    from harness.files import WriteFailed
+
+    async def run() -> None:
+        await run_process(
+            [PY, "-c", "print('a line of the transcript')"],
+            env=dict(os.environ), cwd=tmp_path, timeout=60, stdout=Path("/dev/full"), stderr=tmp_path / "stderr.log",
+        )  # fmt: skip
+
+    with pytest.raises(WriteFailed, match="cannot write the transcript /dev/full: No space left on device"):
+        anyio.run(run)

@@ -187,10 +187,11 @@ def _config_option(command: Any) -> Any:
 
 
 def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
-    from harness.files import ensure_directory, write_atomic
+    """The files of one result, all written or none."""
+    from harness.files import ensure_directory, write_atomic_all
 
     ensure_directory(out)
-    return [write_atomic(out / name, text) for name, text in files.items()]
+    return write_atomic_all([(out / name, text) for name, text in files.items()])
 
 
 class _ServerCommand(click.Command):
