@@ -23,6 +23,7 @@ FOUNDATIONS = {
     "harness.signals",
     "harness.process_tree",
     "harness.junit",
+    "harness.redact",
 }
 TOP = ("harness", "stubs", "surfaces")
 
