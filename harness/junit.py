@@ -18,7 +18,10 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
 def _xml_text(text: str) -> str:
-    return _NOT_XML.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    """Text XML can hold, with any secret it shows redacted (harness.redact)."""
+    from harness.redact import redacted_text
+
+    return _NOT_XML.sub(lambda found: f"\\x{ord(found.group()):02x}", redacted_text(text))
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,11 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+from harness.bounded_json import MAX_DEPTH, JSONProblem, TooDeep, loads
 from harness.errors import ToolsurfaceError
-from harness.files import ensure_directory
+from harness.files import LineWriter, WriteFailed, read_text
 
 __all__ = ["CALL_FORMAT", "CallLog", "CallLogError", "CallRecord", "read_log"]
 
@@ -48,15 +49,17 @@ class CallRecord:
 
 
 class CallLog:
-    """Appends records to a JSONL file (or keeps them in memory only when there is no file)."""
+    """Appends records to a JSONL file (or keeps them in memory only when there is no file). Once a line
+    could not be written, `failed` holds why, and every later write raises it again: a log with a gap
+    would score the run wrongly."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
         self.records: list[CallRecord] = []
-        self._file: IO[str] | None = None
+        self.failed: WriteFailed | None = None
+        self._file: LineWriter | None = None
         if path is not None:
-            ensure_directory(path.parent, f"open the call log {path}")
-            self._file = path.open("a", encoding="utf-8")
+            self._file = LineWriter(path, append=True, what="the call log")
 
     def write(
         self,
@@ -71,6 +74,8 @@ class CallLog:
         response: str | None = None,
         protocol: str | None = None,
     ) -> CallRecord:
+        if self.failed is not None:
+            raise self.failed
         record = CallRecord(
             seq=len(self.records) + 1,
             time=datetime.now(UTC).isoformat(timespec="milliseconds"),
@@ -94,8 +99,11 @@ class CallLog:
                     line.encode("utf-8")
                 except UnicodeEncodeError:  # a lone surrogate a client sent: JSON's escape keeps it exactly
                     line = json.dumps(asdict(record))
-            self._file.write(line + "\n")
-            self._file.flush()
+            try:
+                self._file.write(line)
+            except WriteFailed as failed:
+                self.failed = failed
+                raise
         return record
 
     def close(self) -> None:
@@ -108,10 +116,12 @@ def read_log(path: Path) -> list[CallRecord]:
     """The records of a log; a last line cut off by a killed server is left out. Lines of logs written before
     the format was named are read as its first version."""
     records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text(path, CallLogError, "call log", follow_links=False).splitlines(), 1):
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
+            data = loads(line, MAX_DEPTH)
+        except TooDeep as problem:
+            raise CallLogError(f"{path}:{number}: {problem}") from None
+        except JSONProblem:
             break
         found = data.get("format", CALL_FORMAT) if isinstance(data, dict) else None
         if found != CALL_FORMAT:

@@ -5,6 +5,9 @@ An unknown tool is answered, by default, with an isError result naming the tools
 it as it reads any refusal and corrects the name, while the JSON-RPC error the 2025-11-25 specification
 lists (-32602, `error`) many clients show their model as a failed call without the text. One switch,
 `unknown_tool` (`serve --unknown-tool`), chooses; either way the call is logged as refused.
+
+A call that cannot be logged (a full disk) is answered with a JSON-RPC internal error naming the log, and so
+is every call after it, without reaching the handlers: a run whose log has a gap cannot be scored.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from harness.bounded_json import depth
+from harness.files import WriteFailed
 from harness.surface import Stub, ref_cycle
 from stubs.calllog import CallLog
 from stubs.kit import refuse_unknown
 from stubs.refusal import Refusal
-from stubs.stdio import DEPTH_LIMIT, INVALID_PARAMS, TOO_DEEP
+from stubs.stdio import DEPTH_LIMIT, INTERNAL_ERROR, INVALID_PARAMS, TOO_DEEP
 
 __all__ = ["UNKNOWN_TOOL_ANSWERS", "Gate", "check_arguments"]
 
@@ -74,6 +78,12 @@ def _parameters(tool: types.Tool) -> list[str]:
     return list(tool.input_schema.get("properties", {})) or ["{}"]
 
 
+def _unlogged(failed: WriteFailed) -> Exception:
+    from mcp.shared.exceptions import MCPError
+
+    return MCPError(INTERNAL_ERROR, f"{failed}; the stub answers no call it cannot log")
+
+
 class Gate:
     """Checks, answers and logs the calls of one surface's tools."""
 
@@ -95,8 +105,16 @@ class Gate:
     ) -> None:
         dumped = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page]
         chars = len(json.dumps(dumped, separators=(",", ":"), ensure_ascii=False))
-        arguments = {"cursor": cursor} if cursor else {}
-        self.log.write("tools/list", None, arguments, "ok", None, chars, started, protocol=protocol)
+        self._logged(
+            "tools/list", None, {"cursor": cursor} if cursor else {}, "ok", None, chars, started, protocol=protocol
+        )
+
+    def _logged(self, *record: Any, **named: Any) -> None:
+        """The record written, or the request answered with an internal error naming the log."""
+        try:
+            self.log.write(*record, **named)
+        except WriteFailed as failed:
+            raise _unlogged(failed) from None
 
     def _answer(self, name: str, arguments: dict[str, Any]) -> tuple[str, str]:
         tool = self.tools.get(name)
@@ -127,6 +145,8 @@ class Gate:
 
     def call(self, name: str, arguments: dict[str, Any], protocol: str | None = None) -> types.CallToolResult:
         started = time.perf_counter()
+        if self.log.failed is not None:
+            raise _unlogged(self.log.failed)
         message: str | None = None
         allowed: list[str] | None = None
         try:
@@ -141,7 +161,7 @@ class Gate:
         except Exception as error:  # a handler bug answers as a tool error; the server goes on
             outcome, text = "error", f"internal error in the stub: {type(error).__name__}: {error}"
             message = text
-        self.log.write("tools/call", name, arguments, outcome, message, len(text), started, allowed, text, protocol)
+        self._logged("tools/call", name, arguments, outcome, message, len(text), started, allowed, text, protocol)
         if name not in self.tools and self.unknown_tool == "error":
             from mcp.shared.exceptions import MCPError
 

@@ -144,10 +144,7 @@ def serve(
     if state_path is not None:
         ensure_directory(state_path.parent, f"write the state to {state_path}")
     listener = listen(*address) if address is not None else None
-    try:
-        log = CallLog(log_path)
-    except OSError as error:
-        raise ToolsurfaceError(f"cannot open the call log {log_path}: {error.strerror or error}") from None
+    log = CallLog(log_path)
     server = build_server(surface, stub, log, page_size, unknown_tool)
     try:
         anyio.run(_serve_until_stopped, server, log, [t.name for t in surface.tools], listener, held)
@@ -155,5 +152,8 @@ def serve(
         log.close()
         if listener is not None:
             listener.close()
-        if stub is not None and state_path is not None:
+        # A log with a gap leaves no final state: the run it served is an error, not a scored run.
+        if stub is not None and state_path is not None and log.failed is None:
             write_state(stub, state_path)
+    if log.failed is not None:
+        raise log.failed

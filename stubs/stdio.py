@@ -7,6 +7,9 @@ an object) gets a JSON-RPC error saying what was wrong, and a line in the call l
 replaced by their depth, and is refused there like any call that does not fit its tool. Blank lines
 carry no message and are skipped.
 
+Every request read is answered: when stdin ends, the stub waits (up to ANSWER_WAIT_S) for the answers to
+the requests already read before it ends the session, as the SDK's own transport would not.
+
 stdin and stdout are read and written by daemon threads of our own: a stub stopped while its client
 keeps stdin open and quiet, or stops reading stdout, must still end, and a read or a write blocked in
 one of anyio's worker threads cannot be cancelled and holds up the interpreter's exit.
@@ -26,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from harness.bounded_json import Deep, JSONProblem, loads, lone_surrogate, walk
+from harness.files import WriteFailed
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -33,7 +37,17 @@ if TYPE_CHECKING:
 
     from stubs.calllog import CallLog
 
-__all__ = ["DEPTH_LIMIT", "TOO_DEEP", "Rejected", "examine", "serve_stdio"]
+__all__ = [
+    "DEPTH_LIMIT",
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "MAX_LINE_BYTES",
+    "TOO_DEEP",
+    "Rejected",
+    "TooLong",
+    "examine",
+    "serve_stdio",
+]
 
 # The SDK parses a message nested about 250 levels deep no more; refuse well before that.
 DEPTH_LIMIT = 64
@@ -41,11 +55,16 @@ TOO_DEEP = "__toolsurface_nested_too_deeply__"
 # A tools/call's arguments are the third level of its line: the message, params, arguments.
 _ARGUMENTS_LEVEL = 3
 _DRAIN_S = 5.0
+ANSWER_WAIT_S = 10.0
+# Longer than any call a client makes (a tool's arguments with a whole file in them); what is beyond is
+# skipped to the line's end, never held in memory, and the line answered with a parse error.
+MAX_LINE_BYTES = 64 * 1024 * 1024
 _SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
 
 
 @dataclass(frozen=True)
@@ -270,20 +289,39 @@ def _check_message(message: dict[str, Any], tools: Sequence[str]) -> Rejected | 
     return _check_params(message, method)
 
 
-def _lines(fd: int) -> Iterator[bytes]:
+@dataclass(frozen=True)
+class TooLong:
+    """A line longer than MAX_LINE_BYTES, skipped: how long it was."""
+
+    size: int
+
+
+def _lines(fd: int, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | TooLong]:
     """The fd's lines as bytes, read with os.read: a buffered file's lock, held by a blocked daemon thread,
-    would abort the interpreter at exit."""
+    would abort the interpreter at exit. A line beyond `limit` bytes is given as TooLong once it ends."""
     parts: list[bytes] = []
+    size = 0  # of the line so far
+    skipping = False
     while chunk := os.read(fd, 1 << 16):
         while (end := chunk.find(b"\n")) >= 0:
-            parts.append(chunk[: end + 1])
-            yield b"".join(parts)
+            piece, chunk = chunk[: end + 1], chunk[end + 1 :]
+            size += len(piece)
+            if skipping or size > limit:
+                yield TooLong(size)
+            else:
+                parts.append(piece)
+                yield b"".join(parts)
             parts.clear()
-            chunk = chunk[end + 1 :]
+            size, skipping = 0, False
         if chunk:
-            parts.append(chunk)
-    if rest := b"".join(parts):
-        yield rest
+            size += len(chunk)
+            skipping = skipping or size > limit
+            if skipping:
+                parts.clear()
+            else:
+                parts.append(chunk)
+    if size:
+        yield TooLong(size) if skipping else b"".join(parts)
 
 
 def _quiet_thread() -> None:
@@ -302,14 +340,14 @@ class _Reader:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.lock = threading.Lock()
-        self.pending: list[bytes | None] = []
+        self.pending: list[bytes | TooLong | None] = []
         self.woken = False
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
+    async def __aiter__(self) -> AsyncIterator[bytes | TooLong]:
         loop = asyncio.get_running_loop()
         arrived = asyncio.Event()
 
-        def put(line: bytes | None) -> None:
+        def put(line: bytes | TooLong | None) -> None:
             with self.lock:
                 self.pending.append(line)
                 wake, self.woken = not self.woken, True
@@ -403,30 +441,56 @@ def _restore_stdio(wire_in: int, wire_out: int) -> None:
 async def serve_stdio(server: Server, log: CallLog, tools: Sequence[str]) -> None:
     """Serve on stdin and stdout until stdin ends (or the task is cancelled)."""
     import anyio
+    import mcp.types as types
     from mcp.shared.message import SessionMessage
 
     wire_in, wire_out = _claim_stdio()
     writer = _Writer(wire_out)
     to_server, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write, from_server = anyio.create_memory_object_stream[SessionMessage](0)
+    unanswered: set[str | int] = set()
+    answered = anyio.Event()
+
+    async def answers_written() -> None:
+        with anyio.move_on_after(ANSWER_WAIT_S):
+            while unanswered:
+                await answered.wait()
 
     async def read_lines() -> None:
         async with to_server:
             async for line in _Reader(wire_in):
                 started = time.perf_counter()
-                found = examine(line, tools)
+                found = (
+                    examine(line, tools)
+                    if not isinstance(line, TooLong)
+                    else Rejected(
+                        PARSE_ERROR, f"Parse error: the line is {line.size:,} bytes, more than {MAX_LINE_BYTES:,}"
+                    )
+                )
                 if isinstance(found, Rejected):
                     answer = _answer(found)
-                    log.write(found.method, found.tool, found.arguments, "invalid", found.message, len(found.message),
-                              started, found.allowed)  # fmt: skip
+                    with contextlib.suppress(WriteFailed):  # kept in log.failed; the line is answered anyway
+                        log.write(found.method, found.tool, found.arguments, "invalid", found.message,
+                                  len(found.message), started, found.allowed)  # fmt: skip
                     writer.send(answer)
                 elif found is not None:
+                    if isinstance(found, types.JSONRPCRequest):
+                        unanswered.add(found.id)
+                    elif isinstance(found, types.JSONRPCNotification) and found.method == "notifications/cancelled":
+                        unanswered.discard((found.params or {}).get("requestId"))  # a cancelled request: no answer
                     await to_server.send(SessionMessage(found))
+            # stdin ended: the session closes once the requests read so far are answered
+            await answers_written()
 
     async def write_lines() -> None:
+        nonlocal answered
         async with from_server:
             async for message in from_server:
                 writer.send(message)
+                if isinstance(message.message, types.JSONRPCResponse | types.JSONRPCError):
+                    unanswered.discard(message.message.id)
+                    answered.set()
+                    answered = anyio.Event()
 
     try:
         async with anyio.create_task_group() as tasks:

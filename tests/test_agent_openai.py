@@ -12,8 +12,9 @@ from typing import Any
 import anyio
 import pytest
 
-from harness.agents.base import AgentReport, AgentUnavailable, RunContext, ServerCommand, Usage
+from harness.agents.base import INVALID_ARGUMENTS, AgentReport, AgentUnavailable, RunContext, ServerCommand, Usage
 from harness.agents.openai_loop import TRANSCRIPT, OpenAIAgent
+from harness.session import undelivered_calls
 from stubs.calllog import read_log
 from surfaces.conderis.v2 import SURFACE as V2
 from tests.fakes.openai_server import Call, Fail, FakeOpenAI, Sleep, Text, ToolCalls, fake_openai
@@ -161,18 +162,23 @@ async def test_a_model_slower_than_the_timeout_ends_the_run_as_timeout_keeping_t
     assert transcript(ctx)[-1]["status"] == "timeout"
 
 
-async def test_arguments_that_are_not_json_are_reported_to_the_model_and_not_called(tmp_path: Path) -> None:
+async def test_arguments_that_are_not_json_are_reported_to_the_model_not_called_and_scored_undelivered(
+    tmp_path: Path,
+) -> None:
     ctx, log = context(tmp_path)
     with fake_openai([ToolCalls([Call("item_list", '{"kind": "task",')]), Text("Sorry.")]) as fake:
         report = await run(fake, ctx)
 
     assert report.status == "ok" and report.final_answer == "Sorry."
-    assert [e.kind for e in report.events] == ["error", "message"]
-    assert report.events[0].name == "item_list"
+    assert [e.kind for e in report.events] == ["tool_call", "tool_result", "message"]
+    assert report.events[0].name == "item_list" and report.events[1].undelivered == INVALID_ARGUMENTS
     told = fake.bodies[1]["messages"][-1]
     assert told["role"] == "tool" and told["tool_call_id"] == report.events[0].id
     assert "not valid JSON" in told["content"]
     assert [r.method for r in read_log(log)] == ["tools/list"]
+    [undelivered] = undelivered_calls(report.events, read_log(log))
+    assert (undelivered.tool, undelivered.reason) == ("item_list", INVALID_ARGUMENTS)
+    assert "not valid JSON" in undelivered.message
 
 
 def test_check_available_names_the_missing_key_variable_in_one_line() -> None:

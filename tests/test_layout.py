@@ -24,6 +24,7 @@ FOUNDATIONS = {
     "harness.process_tree",
     "harness.junit",
     "harness.protocol",
+    "harness.redact",
 }
 TOP = ("harness", "stubs", "surfaces")
 

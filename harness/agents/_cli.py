@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from harness.agents._process import run_process
 from harness.agents.base import AgentReport, AgentUnavailable, RunContext, ServerCommand
 from harness.errors import ToolsurfaceError
+from harness.files import WriteFailed
 
 __all__ = [
     "NO_RESULT",
@@ -198,8 +199,11 @@ class CliAgent(ABC):
         for directory in invocation.dirs:
             directory.mkdir(parents=True, exist_ok=True)
         for path, text in invocation.files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            except OSError as error:  # the agent's configuration, written by the harness: the run is an error
+                raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
         transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / STDERR
         try:
             for link, target in invocation.links.items():

@@ -3,13 +3,17 @@ tree (the stub it started included), and stdout streamed to the transcript as it
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import anyio
+
+from harness.files import WriteFailed
 
 __all__ = ["ProcessOutcome", "end_process_group", "run_process"]
 
@@ -32,6 +36,19 @@ def end_process_group(pid: int, grace: float = GRACE_S) -> None:
     end_process_tree(pid, grace=grace)
 
 
+@contextlib.contextmanager
+def _opened(path: Path) -> Iterator[IO[bytes]]:
+    try:
+        file = path.open("wb")
+    except OSError as error:
+        raise WriteFailed(f"cannot open {path}: {error.strerror or error}") from None
+    try:
+        yield file
+    finally:
+        with contextlib.suppress(OSError):  # what a failed write left buffered fails again: it is said already
+            file.close()
+
+
 async def run_process(
     argv: Sequence[str],
     *,
@@ -43,7 +60,7 @@ async def run_process(
     stdin: bytes | None = None,
 ) -> ProcessOutcome:
     started = time.monotonic()
-    with stdout.open("wb") as out, stderr.open("wb") as err:
+    with _opened(stdout) as out, _opened(stderr) as err:
         process = await anyio.open_process(
             list(argv),
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -61,8 +78,11 @@ async def run_process(
                     await process.stdin.aclose()
                 assert process.stdout is not None
                 async for chunk in process.stdout:
-                    out.write(chunk)
-                    out.flush()
+                    try:
+                        out.write(chunk)
+                        out.flush()
+                    except OSError as error:  # the harness's own file: the run is an error, not the agent's
+                        raise WriteFailed(f"cannot write the transcript {stdout}: {error.strerror or error}") from None
                 await process.wait()
             timed_out = scope.cancelled_caught
         finally:

@@ -26,10 +26,13 @@ __all__ = [
     "ServerCommand",
     "Usage",
     "describe_failure",
+    "first_leaf",
     "strip_server_prefix",
 ]
 
-RunStatus = Literal["ok", "timeout", "agent-error", "interrupted"]
+# error: the harness could not write or read a file of its own (a full disk), so nothing about the surface
+# can be said from the run; a resume runs it again, as it does every run that did not end ok.
+RunStatus = Literal["ok", "timeout", "agent-error", "interrupted", "error"]
 SERVER_NAME = "stub"
 
 # What an agent gets as its key when the model is scripted: any real key stays out of the run.
@@ -166,6 +169,13 @@ def strip_server_prefix(name: str) -> str:
         if name.startswith(prefix):
             return name[len(prefix) :]
     return name
+
+
+def first_leaf(failure: BaseException) -> BaseException:
+    """The first exception inside (groups within groups) a task group's exception group."""
+    while isinstance(failure, BaseExceptionGroup):
+        failure = failure.exceptions[0]
+    return failure
 
 
 def describe_failure(failure: BaseException) -> str:

@@ -26,6 +26,7 @@ import anyio.to_thread
 from harness.agents._stub_client import STUB_STDERR, stub_client
 from harness.agents.base import (
     DUMMY_KEY,
+    INVALID_ARGUMENTS,
     UNKNOWN_TOOL,
     AgentEndpoint,
     AgentReport,
@@ -35,7 +36,9 @@ from harness.agents.base import (
     RunStatus,
     Usage,
     describe_failure,
+    first_leaf,
 )
+from harness.files import LineWriter, WriteFailed
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -77,18 +80,17 @@ class _Progress:
 
 
 class _Transcript:
-    """JSONL, one flushed line per step, with the key replaced wherever an answer might echo it."""
+    """JSONL, one line per step written at once, with the key replaced wherever an answer might echo it."""
 
     def __init__(self, path: Path, secret: str) -> None:
-        self._file: IO[str] = path.open("w", encoding="utf-8")
+        self._file = LineWriter(path, what="the transcript")
         self._secret = secret
 
     def redact(self, text: str) -> str:
         return text.replace(self._secret, "[redacted]") if len(self._secret) >= MIN_SECRET_LEN else text
 
     def write(self, record: Mapping[str, Any]) -> None:
-        self._file.write(self.redact(json.dumps(record, ensure_ascii=False)) + "\n")
-        self._file.flush()
+        self._file.write(self.redact(json.dumps(record, ensure_ascii=False)))
 
     def __enter__(self) -> _Transcript:
         return self
@@ -184,27 +186,33 @@ class OpenAIAgent:
         deadline = anyio.current_time() + ctx.timeout
         status: RunStatus = "agent-error"
         error: str | None = None
-        with _Transcript(ctx.run_dir / TRANSCRIPT, endpoint.key) as transcript:
-            transcript.write({"type": "start", "url": endpoint.url, "model": endpoint.model, "prompt": ctx.prompt})
-            try:
-                with anyio.move_on_after(ctx.timeout) as scope:
-                    status, error = await self._session(ctx, endpoint, progress, transcript, deadline)
-                if scope.cancelled_caught:
-                    status, error = "timeout", f"the run did not finish within {ctx.timeout:g} s"
-            except Exception as failure:  # the runner wants a report for every session, not a traceback
-                status, error = "agent-error", describe_failure(failure)
-            if error is not None:
-                error = transcript.redact(error)
-            transcript.write(
-                {
-                    "type": "end",
-                    "status": status,
-                    "error": error,
-                    "turns": progress.turns,
-                    "input_tokens": progress.usage.input_tokens,
-                    "output_tokens": progress.usage.output_tokens,
-                }
-            )
+        try:
+            with _Transcript(ctx.run_dir / TRANSCRIPT, endpoint.key) as transcript:
+                transcript.write({"type": "start", "url": endpoint.url, "model": endpoint.model, "prompt": ctx.prompt})
+                try:
+                    with anyio.move_on_after(ctx.timeout) as scope:
+                        status, error = await self._session(ctx, endpoint, progress, transcript, deadline)
+                    if scope.cancelled_caught:
+                        status, error = "timeout", f"the run did not finish within {ctx.timeout:g} s"
+                except* WriteFailed:
+                    raise
+                except* Exception as failure:  # the runner wants a report for every session, not a traceback
+                    status, error = "agent-error", describe_failure(failure)
+                if error is not None:
+                    error = transcript.redact(error)
+                transcript.write(
+                    {
+                        "type": "end",
+                        "status": status,
+                        "error": error,
+                        "turns": progress.turns,
+                        "input_tokens": progress.usage.input_tokens,
+                        "output_tokens": progress.usage.output_tokens,
+                    }
+                )
+        except* WriteFailed as failed:
+            # the harness's own file, not the agent's doing: the run is an error, and a resume runs it again
+            status, error = "error", str(first_leaf(failed))
         return AgentReport(
             status=status,
             events=progress.events,
@@ -449,10 +457,23 @@ async def _run_call(
 
     arguments, problem = _parse_arguments(call.arguments)
     if arguments is None:
+        # The loop's own argument check refused it: a call the model made that never reached the stub, scored
+        # as undelivered (invalid arguments) as an agent CLI's own schema check is.
         text = f"Error: the arguments for {call.name} are {problem}; the tool was not called."
-        progress.events.append(Event("error", name=call.name, id=call.id, text=text, is_error=True))
+        progress.events.append(Event("tool_call", name=call.name, id=call.id))
+        progress.events.append(
+            Event("tool_result", name=call.name, id=call.id, text=text, is_error=True, undelivered=INVALID_ARGUMENTS)
+        )
+        transcript.write({"type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments})
         transcript.write(
-            {"type": "tool_error", "id": call.id, "name": call.name, "arguments": call.arguments, "text": text}
+            {
+                "type": "tool_result",
+                "id": call.id,
+                "name": call.name,
+                "is_error": True,
+                "text": text,
+                "undelivered": INVALID_ARGUMENTS,
+            }
         )
         return {"role": "tool", "tool_call_id": call.id, "content": text}
     progress.events.append(Event("tool_call", name=call.name, arguments=arguments, id=call.id))

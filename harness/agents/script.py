@@ -9,12 +9,21 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping, Sequence
-from typing import IO, Any
+from typing import Any
 
 import anyio
 
 from harness.agents._stub_client import stub_client
-from harness.agents.base import UNKNOWN_TOOL, AgentReport, AgentUnavailable, Event, RunContext, describe_failure
+from harness.agents.base import (
+    UNKNOWN_TOOL,
+    AgentReport,
+    AgentUnavailable,
+    Event,
+    RunContext,
+    describe_failure,
+    first_leaf,
+)
+from harness.files import LineWriter, WriteFailed
 from harness.scenario._script import ScriptError, Step, answer_value, load_script, report_part, resolve_arguments
 
 __all__ = ["ScriptAgent"]
@@ -35,17 +44,23 @@ class ScriptAgent:
         report = AgentReport(status="ok", transcript="transcript.jsonl", model="script")
         started = time.monotonic()
         answer: list[str] = []
-        with (ctx.run_dir / "transcript.jsonl").open("w", encoding="utf-8") as transcript:
-            with anyio.move_on_after(ctx.timeout) as scope:
-                try:
-                    async with stub_client(ctx, {**ctx.env, **ctx.server.env}) as client:
-                        await self._play(client, steps, report, answer, transcript)
-                except ScriptError as error:
-                    report.status, report.error = "agent-error", str(error)
-                except Exception as error:  # the stub went away or the connection broke: keep what we have
-                    report.status, report.error = "agent-error", describe_failure(error)
-            if scope.cancelled_caught:
-                report.status, report.error = "timeout", f"timed out after {ctx.timeout:g} s"
+        try:
+            with LineWriter(ctx.run_dir / "transcript.jsonl", what="the transcript") as transcript:
+                with anyio.move_on_after(ctx.timeout) as scope:
+                    try:
+                        async with stub_client(ctx, {**ctx.env, **ctx.server.env}) as client:
+                            await self._play(client, steps, report, answer, transcript)
+                    except* WriteFailed:
+                        raise
+                    except* ScriptError as errors:
+                        report.status, report.error = "agent-error", str(first_leaf(errors))
+                    except* Exception as errors:  # the stub went away or the connection broke: keep what we have
+                        report.status, report.error = "agent-error", describe_failure(errors)
+                if scope.cancelled_caught:
+                    report.status, report.error = "timeout", f"timed out after {ctx.timeout:g} s"
+        except* WriteFailed as failed:
+            # the harness's own file, not the agent's doing: the run is an error, and a resume runs it again
+            report.status, report.error = "error", str(first_leaf(failed))
         report.final_answer = "\n\n".join(a for a in answer if a) or None
         report.turns = sum(1 for e in report.events if e.kind == "tool_call")
         report.duration_s = time.monotonic() - started
@@ -57,7 +72,7 @@ class ScriptAgent:
         steps: Sequence[Step],
         report: AgentReport,
         answer: list[str],
-        transcript: IO[str],
+        transcript: LineWriter,
     ) -> None:
         answers: dict[str, Any] = {}
         offered = await _tool_names(client)
@@ -74,10 +89,7 @@ class ScriptAgent:
             arguments = resolve_arguments(step.raw.get("arguments", {}), answers)
             name = step.raw["call"]
             report.events.append(Event("tool_call", name=name, arguments=arguments, id=call_id))
-            transcript.write(
-                json.dumps({"type": "tool_call", "id": call_id, "name": name, "arguments": arguments}) + "\n"
-            )
-            transcript.flush()
+            transcript.write(json.dumps({"type": "tool_call", "id": call_id, "name": name, "arguments": arguments}))
             if name not in offered:
                 text = f"No such tool available: {name}"
                 report.events.append(
@@ -93,18 +105,13 @@ class ScriptAgent:
                             "undelivered": UNKNOWN_TOOL,
                         }
                     )
-                    + "\n"
                 )
-                transcript.flush()
                 continue
             result = await client.call_tool(name, arguments)
             text = "".join(getattr(block, "text", "") for block in result.content)
             is_error = bool(result.is_error)
             report.events.append(Event("tool_result", id=call_id, text=text, is_error=is_error))
-            transcript.write(
-                json.dumps({"type": "tool_result", "id": call_id, "is_error": is_error, "text": text}) + "\n"
-            )
-            transcript.flush()
+            transcript.write(json.dumps({"type": "tool_result", "id": call_id, "is_error": is_error, "text": text}))
             if step.id and not is_error:
                 answers[step.id] = answer_value(text)
             if step.raw.get("report") and not is_error:

@@ -70,6 +70,11 @@ def _text(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _in_docstring(text: str) -> str:
+    """Text as it may stand inside a triple-quoted docstring: a file's name may hold quotes or backslashes."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def _parts_lines(parts: dict[str, Any]) -> str:
     """What the snapshot's server advertised beside its tools, as the module's declarations."""
     names = {
@@ -84,7 +89,7 @@ def _parts_lines(parts: dict[str, Any]) -> str:
 def _surface_module(
     name: str, tools: list[dict[str, Any]], origin: str, files: dict[str, str], parts: dict[str, Any]
 ) -> str:
-    return f'''"""{name}: {origin}.
+    return f'''"""{name}: {_in_docstring(origin)}.
 
 Its handlers are in {files["handlers"]}, its fixture in {files["fixture"]};
 `toolsurface check` lists what is still missing.

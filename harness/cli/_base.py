@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import errno
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -13,13 +13,16 @@ import click
 
 from harness.errors import ToolsurfaceError
 
-__all__ = ["main"]
+__all__ = ["Seconds", "main"]
 
 
 class _Group(click.Group):
     """Errors a user can cause end with one line on stderr and exit 2, never a traceback."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
+        stdout = sys.stdout
+        if stdout is not None and not isinstance(stdout, _Stdout):
+            sys.stdout = _Stdout(stdout)
         try:
             return super().main(args, prog_name, standalone_mode=False, **extra)
         except click.exceptions.Exit as done:
@@ -31,6 +34,14 @@ class _Group(click.Group):
             _fail(f"{error.format_message()} (see {where} --help)")
         except click.ClickException as error:
             _fail(error.format_message())
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise SystemExit(1) from None
+        except OSError as error:  # --help or --version to a stdout that cannot take it
+            _fail_on_os_error(error)
+        finally:
+            if isinstance(sys.stdout, _Stdout):
+                sys.stdout = stdout
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -48,21 +59,55 @@ class _Group(click.Group):
             sys.stderr.close()
             raise SystemExit(1) from None
         except OSError as error:
-            if error.filename is not None or error.errno not in _STDOUT_ERRORS:
-                raise
-            # What is still buffered would fail again when the interpreter exits.
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, sys.stdout.fileno())
-            os.close(null)
-            _fail(f"cannot write to stdout: {error.strerror or error}")
+            _fail_on_os_error(error)
 
 
-# Writing stdout fails with these when it is a full disk (> /dev/full), a closed or broken descriptor.
-_STDOUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+class _StdoutError(OSError):
+    """Writing stdout failed (not some other file, which is named where it failed)."""
+
+
+class _Stdout:
+    """sys.stdout as every writer finds it (click, rich), telling its own failures from any other file's."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _StdoutError(error.errno, error.strerror) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _StdoutError(error.errno, error.strerror) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _fail_on_os_error(error: OSError) -> NoReturn:
+    if isinstance(error, _StdoutError):
+        # What is still buffered would fail again when the interpreter exits.
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+        _fail(f"cannot write to stdout: {error.strerror or error}")
+    where = f"{error.filename}: " if error.filename is not None else ""
+    _fail(f"{where}{error.strerror or error}")
 
 
 def _fail(message: str) -> NoReturn:
-    _say(f"toolsurface: {message}")
+    from harness.redact import redacted_text
+    from harness.terminal import one_line
+
+    _say(f"toolsurface: {one_line(redacted_text(message))}")
     raise SystemExit(2)
 
 
@@ -122,7 +167,11 @@ def _emit(
 
 
 def _step_summary(summary: str) -> None:
-    """A GitHub job summary appended to $GITHUB_STEP_SUMMARY, or printed when there is none (not in Actions)."""
+    """A GitHub job summary appended to $GITHUB_STEP_SUMMARY, or printed when there is none (not in Actions);
+    a secret it shows in any form harness.redact knows is redacted."""
+    from harness.redact import redacted_text
+
+    summary = redacted_text(summary)
     target = os.environ.get("GITHUB_STEP_SUMMARY")
     if not target:
         _data(summary, nl=False)
@@ -144,10 +193,11 @@ def _config_option(command: Any) -> Any:
 
 
 def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
-    from harness.files import ensure_directory, write_atomic
+    """The files of one result, all written or none."""
+    from harness.files import ensure_directory, write_atomic_all
 
     ensure_directory(out)
-    return [write_atomic(out / name, text) for name, text in files.items()]
+    return write_atomic_all([(out / name, text) for name, text in files.items()])
 
 
 class _ServerCommand(click.Command):
@@ -176,6 +226,16 @@ def _protocol_option(command: Any) -> Any:
     )(command)
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds: within the range, and finite (nan passes every comparison, inf never ends)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
 def _server_options(command: Any) -> Any:
     """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by snapshot and budget."""
     options = [
@@ -191,7 +251,7 @@ def _server_options(command: Any) -> Any:
         click.option("--cwd", type=click.Path(path_type=Path), help="Working directory of the server command."),
         click.option(
             "--timeout",
-            type=click.FloatRange(min=0, min_open=True),
+            type=Seconds(min=0, min_open=True),
             default=30.0,
             show_default=True,
             help="Seconds a live server has to start and list its tools.",

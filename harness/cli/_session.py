@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from harness.cli._base import (
+    Seconds,
     _builtins_option,
     _fail,
     main,
@@ -41,7 +42,7 @@ def session_group() -> None:
     show_default=True,
     help="Scenario name or JSON file (runs of another scenario than six-tasks are named after it).",
 )
-@click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True, help="Seconds per run.")
+@click.option("--timeout", type=Seconds(min=1), default=600, show_default=True, help="Seconds per run.")
 @click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
 @click.option(
@@ -240,6 +241,12 @@ def model_endpoint_command(
             raise ToolsurfaceError(
                 "model-endpoint scripted: pass --surface S (its script for --scenario) or --script FILE"
             )
+        if script is None and (surface is None or Path(surface).name != surface or surface in (".", "..")):
+            # a name, never a path: `../../x` would make any JSON file the script
+            raise ToolsurfaceError(
+                f"model-endpoint scripted: --surface {surface!r} is not a surface's name; give a script's path with"
+                " --script FILE"
+            )
         path = script or sessions_dir() / "scripts" / loaded.name / f"{surface}.json"
         if not path.is_file():
             raise ToolsurfaceError(
@@ -254,8 +261,9 @@ def model_endpoint_command(
     with server:
         click.echo(server.url)
         click.echo(f"serving the {spec} model endpoint at {server.url}; records in {log_path}", err=True)
-        while not stop.wait(0.5):
-            pass
+        while not stop.wait(0.1):
+            if server.log.failed is not None:
+                raise server.log.failed  # each request since was answered with the same error
 
 
 @main.command("gate")

@@ -5,6 +5,8 @@ unknown key, a wrong type or a missing target is one ConfigError naming the file
 from __future__ import annotations
 
 import difflib
+import json
+import math
 import os
 import re
 import shlex
@@ -49,14 +51,20 @@ def _table_of(path: Path, data: dict[str, Any]) -> Any:
 
 
 def _parse(path: Path) -> dict[str, Any]:
+    from harness.errors import ToolsurfaceError
+    from harness.files import read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(path, "", f"cannot read: {getattr(error, 'strerror', None) or error}") from None
+        text = read_text(path)
+    except ToolsurfaceError as error:
+        raise ConfigError(path, "", str(error).removeprefix(f"{path}: ")) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(path, "", f"not valid TOML: {error}") from None
+    except RecursionError:
+        # tomllib recurses once per level of nested arrays and inline tables
+        raise ConfigError(path, "", "not valid TOML here: its arrays or inline tables nest too deeply") from None
 
 
 def find_config(start: Path) -> Path | None:
@@ -124,7 +132,8 @@ def load_config(path: Path) -> Config:
 
 
 def _key(prefix: str, name: str) -> str:
-    shown = name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else f'"{name}"'
+    # A quoted key as TOML writes it: JSON's escapes are TOML's basic-string escapes, a line break among them.
+    shown = name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
     return f"{prefix}.{shown}" if prefix else shown
 
 
@@ -237,7 +246,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
             "applies to a command or url target; a surface lists the same to every client",
         )
     timeout = table.get("timeout")
-    if timeout is not None and (type(timeout) not in (int, float) or timeout <= 0):
+    if timeout is not None and (type(timeout) not in (int, float) or not 0 < timeout < math.inf):
         raise ConfigError(path, key("timeout"), f"expected a number of seconds above 0, got {_type(timeout)}")
     headers, env = strings("headers"), strings("env")
     if headers and url is None:

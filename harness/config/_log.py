@@ -5,9 +5,8 @@ reason, and each tool's size, so a later over-budget list can say which tools gr
 from __future__ import annotations
 
 import json
-import os
+import math
 import shutil
-import stat
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from typing import Any, Literal
 
 from harness.errors import ToolsurfaceError
 
-__all__ = ["LOG_FORMAT", "LogEntry", "append_log", "git_revision", "last_entry", "now", "read_log"]
+__all__ = ["LOG_FORMAT", "LogEntry", "append_log", "appended", "git_revision", "last_entry", "now", "read_log"]
 
 LOG_FORMAT = "toolsurface-budget-log/1"
 
@@ -77,14 +76,21 @@ class LogEntry:
             revision=data.get("revision"),
             target=str(data["target"]),
             step=data["step"],
-            max_chars=(int(chars["old"]), int(chars["new"])),
+            max_chars=(_count(chars["old"], "max_chars.old"), _count(chars["new"], "max_chars.new")),
             max_tokens=(tokens["old"], tokens["new"]),
-            chars=int(data["chars"]),
+            chars=_count(data["chars"], "chars"),
             tokens=data.get("tokens"),
             reason=str(data["reason"]),
             tools=dict(tools),
             counter=str(data["counter"]) if data.get("counter") is not None else None,
         )
+
+
+def _count(value: Any, name: str) -> int:
+    """A whole number of a log line; 1e400 reads as infinity, which no count is."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{name} is {value!r}, not a number of characters")
+    return int(value)
 
 
 def now() -> str:
@@ -111,21 +117,19 @@ def git_revision(directory: Path) -> str | None:
 
 def read_log(path: Path) -> list[LogEntry]:
     """Every entry, oldest first; blank lines and lines starting with # are a person's notes."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    from harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+    from harness.files import read_text
+
+    if not path.exists() and not path.is_symlink():
         return []
-    except (OSError, UnicodeDecodeError) as error:
-        raise ToolsurfaceError(
-            f"{path}: cannot read the budget log: {getattr(error, 'strerror', None) or error}"
-        ) from None
+    text = read_text(path, ToolsurfaceError, "budget log")
     entries = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            entries.append(LogEntry.from_json(json.loads(line)))
-        except (ValueError, KeyError, TypeError) as error:
+            entries.append(LogEntry.from_json(loads(line, MAX_DEPTH)))
+        except (JSONProblem, ValueError, KeyError, TypeError) as error:
             raise ToolsurfaceError(f"{path}:{number}: not a budget log entry: {error}") from None
     return entries
 
@@ -134,33 +138,17 @@ def last_entry(entries: Sequence[LogEntry], target: str) -> LogEntry | None:
     return next((e for e in reversed(entries) if e.target == target), None)
 
 
-def check_appendable(path: Path) -> None:
-    """The log can be appended to: absent, or a regular file."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        if not os.access(path.parent, os.W_OK):
-            raise ToolsurfaceError(f"cannot write the budget log {path}: its directory is not writable") from None
-        return
-    if not stat.S_ISREG(mode):
-        raise ToolsurfaceError(f"cannot append to the budget log {path}: it is not a regular file")
+def appended(path: Path, entries: Sequence[LogEntry]) -> bytes:
+    """The log with the entries appended, one line each; what it held before is kept byte for byte."""
+    from harness.files import read_text
+
+    before = read_text(path, ToolsurfaceError, "budget log").encode("utf-8") if path.exists() else b""
+    opening = b"\n" if before and not before.endswith(b"\n") else b""
+    return before + opening + "".join(entry.line() for entry in entries).encode("utf-8")
 
 
 def append_log(path: Path, entries: Sequence[LogEntry]) -> None:
-    """Append the entries, one line each; what the file held before is left byte for byte as it was."""
-    check_appendable(path)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        with os.fdopen(fd, "ab") as out:
-            size = os.fstat(fd).st_size
-            ends_open = False
-            if size:
-                with path.open("rb") as existing:
-                    existing.seek(size - 1)
-                    ends_open = existing.read(1) != b"\n"
-            data = ("\n" if ends_open else "") + "".join(entry.line() for entry in entries)
-            out.write(data.encode("utf-8"))
-            out.flush()
-            os.fsync(fd)
-    except OSError as error:
-        raise ToolsurfaceError(f"cannot append to the budget log {path}: {error.strerror or error}") from None
+    """Append the entries (the log is replaced whole, atomically, by itself plus the new lines)."""
+    from harness.files import write_atomic
+
+    write_atomic(path, appended(path, entries))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from harness.config._log import LogEntry, append_log, check_appendable, git_revision, last_entry, now, read_log
+from harness.config._log import LogEntry, appended, git_revision, last_entry, now, read_log
 from harness.config._model import Config, ConfigError, Target
 from harness.config._targets import ListedTarget, list_target, protocol_of
 from harness.errors import ToolsurfaceError
@@ -165,7 +165,6 @@ def ratchet(config: Config, checked: Sequence[CheckedTarget], reason: str, *, al
     steps, refused, unchanged = plan_ratchet(checked, allow_raise)
     if refused or not steps:
         return Ratchet(steps if not refused else [], refused, unchanged, [])
-    check_appendable(config.log_path)
     text = _rewritten(config, steps)
     time, revision = now(), git_revision(config.root)
     entries = [
@@ -184,10 +183,10 @@ def ratchet(config: Config, checked: Sequence[CheckedTarget], reason: str, *, al
         )
         for step in steps
     ]
-    from harness.files import write_atomic
+    from harness.files import write_atomic_all
 
-    write_atomic(config.path, text)
-    append_log(config.log_path, entries)
+    # One change: the configuration and its log are both checked writable first, and replaced together.
+    write_atomic_all([(config.path, text), (config.log_path, appended(config.log_path, entries))], sync=True)
     return Ratchet(steps, [], unchanged, entries)
 
 
@@ -199,7 +198,10 @@ def _rewritten(config: Config, steps: Sequence[RatchetStep]) -> str:
     import tomlkit
 
     original = config.path.read_text(encoding="utf-8")
-    document = tomlkit.parse(original)
+    try:
+        document = tomlkit.parse(original)
+    except RecursionError:
+        raise ConfigError(config.path, config.table, "cannot rewrite the budget in place; change it by hand") from None
     expected = tomllib.loads(original)
     for step in steps:
         table: Any = document

@@ -10,6 +10,7 @@ for the scripted model what it answered. Format 2 adds the split to format 1, wh
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -70,14 +71,18 @@ class ModelRequest:
 
 
 class RequestLog:
-    """Appends records, one flushed line each, from the endpoint's request threads."""
+    """Appends records, one line each written at once, from the endpoint's request threads. Once a line
+    could not be written, `failed` says why and every later write raises it again (the request is then
+    answered with an error naming the log)."""
 
     def __init__(self, path: Path) -> None:
+        from harness.files import LineWriter
+
         self.path = path
         self._lock = threading.Lock()
         self._seq = 0
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = path.open("a", encoding="utf-8")
+        self.failed: ToolsurfaceError | None = None
+        self._file = LineWriter(path, append=True, what="the model request log")
 
     def next_seq(self) -> int:
         with self._lock:
@@ -85,11 +90,17 @@ class RequestLog:
             return self._seq
 
     def write(self, record: ModelRequest) -> None:
-        line = json.dumps(asdict(record), ensure_ascii=False) + "\n"
+        from harness.files import WriteFailed
+
+        line = json.dumps(asdict(record), ensure_ascii=False)
         with self._lock:
-            if not self._file.closed:
+            if self.failed is not None:
+                raise self.failed
+            try:
                 self._file.write(line)
-                self._file.flush()
+            except WriteFailed as failed:
+                self.failed = failed
+                raise
 
     def close(self) -> None:
         with self._lock:
@@ -98,16 +109,19 @@ class RequestLog:
 
 def read_model_requests(path: Path) -> list[ModelRequest]:
     """The records of a run's model-requests.jsonl ([] when the run had no model endpoint)."""
-    if not path.exists():
+    from harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+    from harness.files import read_text
+
+    if not os.path.lexists(path):
         return []
     records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text(path, what="model request log", follow_links=False).splitlines(), 1):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
-            raise ToolsurfaceError(f"{path}:{number}: not JSON") from None
+            data = loads(line, MAX_DEPTH)
+        except JSONProblem as problem:
+            raise ToolsurfaceError(f"{path}:{number}: not JSON ({problem})") from None
         if not isinstance(data, dict) or data.get("format") not in _READ_FORMATS:
             found = data.get("format") if isinstance(data, dict) else None
             raise ToolsurfaceError(f"{path}:{number}: model request format {found!r} is not {REQUEST_FORMAT!r}")

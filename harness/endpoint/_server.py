@@ -4,6 +4,12 @@ It speaks Anthropic Messages, OpenAI Chat Completions, OpenAI Responses and Gemi
 JSON or as server-sent events, answers the three counting endpoints (harness.endpoint._counting), and writes
 one record per request to model-requests.jsonl. A WebSocket
 upgrade is refused at once, so an agent that tries one first (codex) falls back to plain HTTP.
+
+Every request it accepts is answered: a body it cannot take (a length that is no number or too large, a
+broken chunked body, text that is not UTF-8, JSON nested too deeply, a request no API reader understands)
+with a 4xx naming the problem, a failure of its own (a log it cannot write) with a 500 naming it, never a
+dropped connection. What it reads is bounded: MAX_BODY_BYTES a body, REQUEST_READ_S for a request to
+arrive whole (a client sending a byte at a time is let go), BACKLOG connections waiting to be accepted.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import contextlib
 import functools
 import http.client
 import json
+import socket
 import sys
 import threading
 import time
@@ -53,6 +60,25 @@ _HOP = {
 }
 _SIDE_ANSWER = "OK."
 _UPSTREAM_TIMEOUT_S = 600.0
+# Far beyond any agent's request (a long conversation with a large tool list is a few MB).
+MAX_BODY_BYTES = 64 * 1024 * 1024
+# From the moment a connection waits for a request until its body is read; an idle keep-alive connection
+# is closed after it too (agents' HTTP clients drop theirs sooner).
+REQUEST_READ_S = 30.0
+# Connections the kernel holds before they are accepted: an agent CLI fans out many requests at once, and
+# socketserver's 5 left most of 200 concurrent ones unanswered.
+BACKLOG = 256
+_REAP_EVERY_S = 0.25
+_CHUNK_LINE = 1024
+
+
+class _BadRequest(Exception):
+    """A request answered with a 4xx: `status` and what was wrong; `close` when the rest of it is unread."""
+
+    def __init__(self, status: int, message: str, close: bool = False) -> None:
+        super().__init__(message)
+        self.status = status
+        self.close = close
 
 
 def _now() -> str:
@@ -182,21 +208,51 @@ class ModelEndpoint:
 
 class _Server(ThreadingHTTPServer):
     """Serves each request on a thread of its own; what goes wrong in one is the run's record, never a
-    traceback on the terminal (socketserver's default)."""
+    traceback on the terminal (socketserver's default). A connection still reading its request after
+    REQUEST_READ_S is shut by one reaper thread, which ends the read in its handler's thread."""
 
     daemon_threads = True
+    request_queue_size = BACKLOG
 
     def __init__(self, address: tuple[str, int], handler: type[_Handler], owner: ModelEndpoint) -> None:
         self.owner = owner
+        self._reading: dict[socket.socket, float] = {}
+        self._reading_lock = threading.Lock()
+        self._closed = threading.Event()
         super().__init__(address, handler)
+        threading.Thread(target=self._reap, name="model-endpoint reaper", daemon=True).start()
+
+    def reading(self, connection: socket.socket, until: float | None) -> None:
+        """`connection` is reading a request until the monotonic time `until` (None: it has read it)."""
+        with self._reading_lock:
+            if until is None:
+                self._reading.pop(connection, None)
+            else:
+                self._reading[connection] = until
+
+    def _reap(self) -> None:
+        while not self._closed.wait(_REAP_EVERY_S):
+            now = time.monotonic()
+            with self._reading_lock:
+                late = [connection for connection, until in self._reading.items() if until <= now]
+                for connection in late:
+                    del self._reading[connection]
+            for connection in late:
+                with contextlib.suppress(OSError):
+                    connection.shutdown(socket.SHUT_RDWR)
+
+    def server_close(self) -> None:
+        self._closed.set()
+        super().server_close()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         failure = sys.exc_info()[1]
-        if isinstance(failure, ConnectionError):
+        if isinstance(failure, ConnectionError | TimeoutError):
             return  # the agent hung up before its answer (an aborted side request); the request is recorded
-        self.owner.record(
-            None, api=None, path="", purpose="failed", status=500, error=f"{type(failure).__name__}: {failure}"
-        )
+        with contextlib.suppress(Exception):  # a log that cannot be written already said so
+            self.owner.record(
+                None, api=None, path="", purpose="failed", status=500, error=f"{type(failure).__name__}: {failure}"
+            )
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -207,13 +263,112 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         return None  # the record is model-requests.jsonl
 
+    server: _Server
+    _answer_started = False
+
     @property
     def route(self) -> str:
         return urlsplit(self.path).path
 
+    def handle_one_request(self) -> None:
+        self._answer_started = False
+        self.server.reading(self.connection, time.monotonic() + REQUEST_READ_S)
+        try:
+            super().handle_one_request()
+        except OSError:
+            self.close_connection = True  # the connection was shut (too slow) or the agent went away
+        finally:
+            self.server.reading(self.connection, None)
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self._answer_started = True
+        super().send_response(code, message)
+
+    def _read(self, size: int) -> bytes:
+        data = self.rfile.read(size)
+        if len(data) < size:
+            raise _BadRequest(400, f"the body ended after {len(data)} of {size} bytes", close=True)
+        return data
+
     def _body(self) -> bytes:
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length > 0 else b""
+        """The request's body, whole, within MAX_BODY_BYTES: by its Content-Length, or chunk by chunk."""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            return self._chunked()
+        raw = self.headers.get("Content-Length")
+        if raw is None or not raw.strip():
+            return b""
+        if not raw.strip().isdigit():
+            raise _BadRequest(400, f"Content-Length {raw[:40]!r} is not a number of bytes", close=True)
+        length = int(raw)
+        if length > MAX_BODY_BYTES:
+            raise _BadRequest(413, f"the body is {length:,} bytes; at most {MAX_BODY_BYTES:,} are read", close=True)
+        return self._read(length) if length else b""
+
+    def _chunked(self) -> bytes:
+        parts: list[bytes] = []
+        total = 0
+        while True:
+            line = self.rfile.readline(_CHUNK_LINE)
+            size_text = line.split(b";", 1)[0].strip()
+            try:
+                size = int(size_text, 16)
+            except ValueError:
+                raise _BadRequest(400, f"a chunk size {size_text[:20]!r} is not hexadecimal", close=True) from None
+            if size < 0:
+                raise _BadRequest(400, "a chunk size is negative", close=True)
+            if size == 0:
+                break
+            total += size
+            if total > MAX_BODY_BYTES:
+                raise _BadRequest(413, f"the body is more than {MAX_BODY_BYTES:,} bytes", close=True)
+            parts.append(self._read(size))
+            if self.rfile.readline(_CHUNK_LINE).strip():
+                raise _BadRequest(400, "a chunk does not end where its size says", close=True)
+        while self.rfile.readline(_CHUNK_LINE).strip():
+            pass  # trailer fields, which say nothing the endpoint uses
+        return b"".join(parts)
+
+    def _json_body(self, body: bytes) -> dict[str, Any]:
+        """The body as a JSON object, or a 400 saying why it is not one (any depth refused past MAX_DEPTH)."""
+        from harness.bounded_json import MAX_DEPTH, JSONProblem, TooDeep, loads
+
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _BadRequest(400, f"the body is not UTF-8 (byte {body[error.start]:#04x} at {error.start})") from None
+        try:
+            data = loads(text, MAX_DEPTH) if text.strip() else {}
+        except TooDeep as problem:
+            raise _BadRequest(400, f"the body nests {problem.depth} levels deep, more than {MAX_DEPTH}") from None
+        except JSONProblem as problem:
+            raise _BadRequest(400, f"the body is not JSON ({problem})") from None
+        if not isinstance(data, dict):
+            raise _BadRequest(400, "the body is not a JSON object")
+        return data
+
+    def _answering(self, work: Any) -> None:
+        """Run `work`; whatever goes wrong, the request still gets an HTTP answer and a record."""
+        api, what = api_for_path(self.route)
+        try:
+            work()
+        except _BadRequest as bad:
+            if bad.close:
+                self.close_connection = True
+            if not self._answer_started:
+                with contextlib.suppress(OSError):
+                    self._error(bad.status, str(bad), close=bad.close)
+            with contextlib.suppress(Exception):
+                self.owner.record(None, api=api, path=self.route, purpose=what, status=bad.status, error=str(bad))
+        except (ConnectionError, TimeoutError):
+            self.close_connection = True  # the agent went away; nothing is left to answer
+        except Exception as failure:
+            self.close_connection = True
+            problem = f"{type(failure).__name__}: {failure}"
+            if not self._answer_started:
+                with contextlib.suppress(OSError):
+                    self._error(500, f"the model endpoint could not answer: {problem}", close=True)
+            with contextlib.suppress(Exception):  # a log that cannot be written is the failure itself
+                self.owner.record(None, api=api, path=self.route, purpose="failed", status=500, error=problem)
 
     def _send(self, status: int, content_type: str, body: bytes, close: bool = False) -> None:
         self.send_response(status)
@@ -226,9 +381,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
         self.wfile.flush()
 
-    def _error(self, status: int, message: str) -> None:
-        body = {"type": "error", "error": {"type": "invalid_request_error", "message": message, "code": status}}
-        self._send(status, "application/json", json.dumps(body).encode("utf-8"))
+    def _error(self, status: int, message: str, close: bool = False) -> None:
+        kind = "invalid_request_error" if status < 500 else "api_error"
+        body = {"type": "error", "error": {"type": kind, "message": message, "code": status}}
+        self._send(status, "application/json", json.dumps(body).encode("utf-8"), close=close)
 
     def _refuse_upgrade(self) -> bool:
         if self.headers.get("Upgrade", "").lower() != "websocket":
@@ -239,6 +395,13 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
     def do_GET(self) -> None:
+        self.server.reading(self.connection, None)
+        self._answering(self._get)
+
+    def do_POST(self) -> None:
+        self._answering(self._post)
+
+    def _get(self) -> None:
         if self._refuse_upgrade():
             return
         if self.owner.upstream is not None:
@@ -251,10 +414,11 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._error(404, f"no such route: GET {self.route}")
 
-    def do_POST(self) -> None:
+    def _post(self) -> None:
         if self._refuse_upgrade():
             return
         body = self._body()
+        self.server.reading(self.connection, None)
         if self.owner.upstream is not None:
             self._forward(body)
             return
@@ -263,18 +427,15 @@ class _Handler(BaseHTTPRequestHandler):
         if family is not None:
             self._count(family, body, started)
             return
-        api, what = api_for_path(self.route)
-        try:
-            data = json.loads(body) if body else {}
-        except json.JSONDecodeError:
-            data = None
-        if api is None or not isinstance(data, dict):
-            problem = "the body is not a JSON object" if api is not None else f"no such route: POST {self.route}"
-            self.owner.record(None, api=api, path=self.route, purpose=what, status=400 if api else 404, error=problem)
-            self._error(400 if api is not None else 404, problem)
-            return
+        api, _ = api_for_path(self.route)
+        if api is None:
+            raise _BadRequest(404, f"no such route: POST {self.route}")
+        data = self._json_body(body)
         tokens = _tokens(_compact(data))
-        conversation = read_conversation(api, data, self.route)
+        try:
+            conversation = read_conversation(api, data, self.route)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as failure:
+            raise _BadRequest(400, f"not a request of the {api} API: {type(failure).__name__}: {failure}") from None
         self._scripted(api, conversation, tokens, started)
 
     def _count(self, family: Any, body: bytes, started: float) -> None:
@@ -381,11 +542,10 @@ class _Handler(BaseHTTPRequestHandler):
         fields: dict[str, Any] = {}
         if api is not None and what == "generate" and body:
             try:
-                data = json.loads(body)
-            except json.JSONDecodeError:
-                data = None
-            if isinstance(data, dict):
-                conversation = read_conversation(api, data, self.route)
+                conversation = read_conversation(api, self._json_body(body), self.route)
+            except (_BadRequest, TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
+                conversation = None  # the API answered what it made of it; the record keeps the route
+            if conversation is not None:
                 is_turn = self.owner.is_turn(conversation)
                 fields["purpose"] = "turn" if is_turn else "side"
                 fields["turn"] = len(conversation.calls) + 1 if is_turn else None

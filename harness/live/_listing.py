@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -78,38 +77,10 @@ def _one_line(text: str) -> str:
     return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
-# An option or variable whose name holds one of these words carries a secret: its value is never written.
-_SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|auth|credential|bearer|cookie|session|private", re.I)
-_NAMED_VALUE = re.compile(r"^(-{0,2}[A-Za-z][\w.-]*)=(.*)$", re.S)
-_URL_CREDENTIALS = re.compile(r"(\w[\w+.-]*://)[^/@\s]*@")
-REDACTED = "[redacted]"
-
-
 def _redacted(argv: Sequence[str]) -> list[str]:
-    """The command line as it may be written down: values of secret-looking options (`--api-key=X`,
-    `--token X`, `API_KEY=X`), URL credentials and query values of secret-looking parameters redacted."""
-    shown: list[str] = []
-    hide_next = False
-    for arg in argv:
-        if hide_next and not arg.startswith("-"):
-            shown.append(REDACTED)
-            hide_next = False
-            continue
-        hide_next = False
-        named = _NAMED_VALUE.match(arg)
-        if named and _SECRET_NAME.search(named.group(1)):
-            shown.append(f"{named.group(1)}={REDACTED}")
-            continue
-        if arg.startswith("-") and _SECRET_NAME.search(arg):
-            hide_next = True
-        text = _URL_CREDENTIALS.sub(rf"\1{REDACTED}@", arg)
-        text = re.sub(
-            r"([?&][^=&#\s]+)=([^&#\s]*)",
-            lambda found: f"{found.group(1)}={REDACTED}" if _SECRET_NAME.search(found.group(1)) else found.group(0),
-            text,
-        )
-        shown.append(text)
-    return shown
+    from harness.redact import redacted_argv
+
+    return redacted_argv(argv)
 
 
 @dataclass(frozen=True)
@@ -520,6 +491,9 @@ def _leaves(error: BaseException) -> list[BaseException]:
     return [error]
 
 
+_SDK_CLOSED = "Connection closed"
+
+
 def _explain(error: BaseException | None, timed_out: bool, server: LiveServer, state: _State) -> str:
     """One line: who, what step, what went wrong, and the best hint we have."""
     from mcp.shared.exceptions import MCPError
@@ -538,7 +512,9 @@ def _explain(error: BaseException | None, timed_out: bool, server: LiveServer, s
         if isinstance(leaf, MCPError):
             if state.http_status is not None:
                 return f"{who}: answered {step} with {state.http_status}"
-            if leaf.code == CONNECTION_CLOSED:
+            # The SDK's own -32000 when the transport ends; a server may answer -32000 itself (the
+            # JSON-RPC range for server errors), which is its answer, with its own message.
+            if leaf.code == CONNECTION_CLOSED and leaf.message == _SDK_CLOSED:
                 return f"{who}: closed the connection before answering {step}"
             return f"{who}: answered {step} with error {leaf.code}: {leaf.message}"
         if isinstance(leaf, ValidationError):

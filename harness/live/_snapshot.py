@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
+from harness.redact import redacted_text
 from harness.surface import (
     Snapshot,
     SnapshotMeta,
@@ -159,7 +160,9 @@ def snapshot_live(listing: LiveListing) -> TakenSnapshot:
             listing.source,
             duration_s=listing.duration_s,
             pages=listing.pages,
-            **({"stdout_noise": list(listing.stdout_noise)} if listing.stdout_noise else {}),
+            **(
+                {"stdout_noise": [redacted_text(line) for line in listing.stdout_noise]} if listing.stdout_noise else {}
+            ),
         ),
         parts=listing.parts,
     )

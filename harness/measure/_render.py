@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from harness.measure._measure import Measurement, SurfaceMeasurement
 from harness.surface import PART_WORDS
+from harness.terminal import markdown_cell, one_line
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -199,7 +200,7 @@ def _parts_rows(m: Measurement) -> list[list[str]]:
 def _md_table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
     align = ["---:" if i in right else "---" for i in range(len(header))]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    lines += ["| " + " | ".join(markdown_cell(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -238,7 +239,7 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     if per_tool:
         others = m.counters[1:]
         for s in m.surfaces:
-            parts.append(f"\nPer tool: {s.name}\n")
+            parts.append(f"\nPer tool: {one_line(s.name)}\n")
             header = ["Tool", "Characters", "Tokens", "Marginal tokens", *(f"Marginal ({c.name})" for c in others)]
             parts.append(
                 _md_table(
@@ -277,7 +278,7 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
             f"+{s.growth.kind}: {_n(s.growth.tools, True)} tools, {_n(s.growth.chars, True)} chars" if s.growth else "-"
         )
         slope = " → ".join(_n(p.chars) for p in s.by_kinds) or "-"
-        table.add_row(s.name, str(s.tools), _n(s.chars), _n(s.tokens), growth, slope)
+        table.add_row(one_line(s.name), str(s.tools), _n(s.chars), _n(s.tokens), growth, slope)
     renderables: list[RenderableType] = [table]
     if any(s.parts_recorded for s in m.surfaces):
         whole = Table(title=f"The whole surface per session: chars / tokens (entries), {m.encoding}")
@@ -305,6 +306,6 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
                 tools.add_column(column, justify="left" if column == "tool" else "right")
             for i, t in enumerate(s.per_tool):
                 extra = [_n(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
-                tools.add_row(t.name, _n(t.chars), _n(t.tokens), _n(t.marginal_tokens), *extra)
+                tools.add_row(one_line(t.name), _n(t.chars), _n(t.tokens), _n(t.marginal_tokens), *extra)
             renderables.append(tools)
     return renderables

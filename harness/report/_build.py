@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.files import ensure_directory, write_atomic
+from harness.files import ensure_directory, write_atomic_all
 from harness.report._chart_process import chart_drawer
 
 if TYPE_CHECKING:
@@ -534,7 +534,8 @@ def _figure(width: float, height: float) -> Any:
     return plt.subplots(figsize=(width, height), dpi=110)
 
 
-def _save(fig: Any, path: Path) -> None:
+def _save(fig: Any, path: Path, staged: dict[Path, bytes]) -> None:
+    """The chart as PNG bytes, staged to be written with every other file of the report."""
     import io
 
     import matplotlib.pyplot as plt
@@ -543,10 +544,10 @@ def _save(fig: Any, path: Path) -> None:
     image = io.BytesIO()
     fig.savefig(image, format="png", metadata={"Software": None})
     plt.close(fig)
-    write_atomic(path, image.getvalue())
+    staged[path] = image.getvalue()
 
 
-def _chart_size_by_tool(m: Measurement, path: Path) -> None:
+def _chart_size_by_tool(m: Measurement, path: Path, staged: dict[Path, bytes]) -> None:
     fig, ax = _figure(9, 0.9 + 0.7 * len(m.surfaces))
     names = [s.name for s in m.surfaces][::-1]
     for row, s in enumerate(m.surfaces[::-1]):
@@ -560,10 +561,10 @@ def _chart_size_by_tool(m: Measurement, path: Path) -> None:
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("characters of the tools list, each segment one tool")
     ax.set_title("List size per surface, stacked by tool")
-    _save(fig, path)
+    _save(fig, path, staged)
 
 
-def _chart_size_by_kinds(m: Measurement, path: Path) -> None:
+def _chart_size_by_kinds(m: Measurement, path: Path, staged: dict[Path, bytes]) -> None:
     fig, ax = _figure(7, 4)
     ticks: dict[int, str] = {}
     for s in m.surfaces:
@@ -574,12 +575,15 @@ def _chart_size_by_kinds(m: Measurement, path: Path) -> None:
     ax.set_xlabel("number of kinds (the kind each point adds)")
     ax.set_ylabel("characters")
     ax.set_title("List size against number of kinds")
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
+    else:  # snapshots and modules without kinds: nothing grows by a kind
+        ax.text(0.5, 0.5, "no surface here is built from kinds", ha="center", va="center", transform=ax.transAxes)
     ax.grid(alpha=0.3)
-    _save(fig, path)
+    _save(fig, path, staged)
 
 
-def _chart_findability(found: Findability, path: Path) -> None:
+def _chart_findability(found: Findability, path: Path, staged: dict[Path, bytes]) -> None:
     """Keyword rank of the intended tool, surfaces by queries, and beside each query Claude Code's own rank
     where it was observed; an empty cell: not found."""
     surfaces = [s.name for s in found.surfaces]
@@ -626,10 +630,10 @@ def _chart_findability(found: Findability, path: Path) -> None:
         )
     ax.set_yticks(range(len(surfaces)), surfaces)
     fig.colorbar(image, ax=ax, shrink=0.8)
-    _save(fig, path)
+    _save(fig, path, staged)
 
 
-def _chart_answers(study: Study, path: Path) -> None:
+def _chart_answers(study: Study, path: Path, staged: dict[Path, bytes]) -> None:
     """Per surface, each tool's median answer as a bar and its largest as a mark, in tokens where the logs
     kept the answers' text (else in chars)."""
     from harness.session import ALL_TOOLS
@@ -656,10 +660,10 @@ def _chart_answers(study: Study, path: Path) -> None:
     ax.set_xlabel(f"{unit} per answer: bar the median, mark the largest")
     ax.set_title("What tool answers cost, per surface and tool")
     ax.grid(axis="x", alpha=0.3)
-    _save(fig, path)
+    _save(fig, path, staged)
 
 
-def _chart_refused(study: Study, path: Path) -> None:
+def _chart_refused(study: Study, path: Path, staged: dict[Path, bytes]) -> None:
     fig, ax = _figure(7, 3.5)
     labels = []
     for n, s in enumerate(study.surfaces):
@@ -672,7 +676,7 @@ def _chart_refused(study: Study, path: Path) -> None:
     ax.set_ylabel("refused calls")
     ax.set_title("Refused calls per run")
     ax.set_ylim(bottom=0)
-    _save(fig, path)
+    _save(fig, path, staged)
 
 
 # -- output ----------------------------------------------------------------------------------------
@@ -708,7 +712,14 @@ def _markdown(report: Report, created: str) -> str:
 Seed = Sequence["SeedRow | Mapping[str, Any]"]
 
 
-def _html(report: Report, created: str, measured: Measurement, study_dirs: Sequence[Path], seed: Seed) -> str:
+def _html(
+    report: Report,
+    created: str,
+    measured: Measurement,
+    study_dirs: Sequence[Path],
+    seed: Seed,
+    images: dict[str, bytes],
+) -> str:
     from harness.report._bundle import BundleChart, build_bundle, table_from_frame
     from harness.report._page import render_page
 
@@ -720,7 +731,7 @@ def _html(report: Report, created: str, measured: Measurement, study_dirs: Seque
         tables=[table_from_frame(t.key, t.title, t.frame, t.command, t.note) for t in report.tables],
         created=created,
     )
-    return render_page(bundle, {c.key: c.path.read_bytes() for c in report.charts})
+    return render_page(bundle, images)
 
 
 Section = Callable[[Sequence[str]], list[Table]]
@@ -831,22 +842,23 @@ def build_report(
             )
             seed = [*seed, *rows]
             report.tables.append(_seed_table(rows, again))
+        tables: dict[Path, str | bytes] = {}
         for table in report.tables:
-            report.files.append(write_atomic(out / "tables" / f"{table.key}.csv", table.frame.to_csv(index=False)))
+            tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)
             records = json.loads(table.frame.to_json(orient="records"))
-            report.files.append(
-                write_atomic(
-                    out / "tables" / f"{table.key}.json",
-                    json.dumps(
-                        {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
-                    )
-                    + "\n",
+            tables[out / "tables" / f"{table.key}.json"] = (
+                json.dumps(
+                    {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
                 )
+                + "\n"
             )
-        charts.wait()
-        report.files += [c.path for c in report.charts]
-        created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        report.files.append(write_atomic(out / "report.md", _markdown(report, created)))
-        if html_page:
-            report.files.append(write_atomic(out / "report.html", _html(report, created, measured, study_dirs, seed)))
-        return report
+        staged = charts.wait()
+    charts_written = {c.path: staged[c.path] for c in report.charts}
+    created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    pages: dict[Path, str | bytes] = {out / "report.md": _markdown(report, created)}
+    if html_page:
+        images = {c.key: charts_written[c.path] for c in report.charts}
+        pages[out / "report.html"] = _html(report, created, measured, study_dirs, seed, images)
+    # Every file was staged; all are written at once: a report half-written over an older one is never left.
+    report.files += write_atomic_all([*tables.items(), *charts_written.items(), *pages.items()])
+    return report

@@ -2,7 +2,8 @@
 
 matplotlib's import and the drawing are a third of a report's time and need only the figures, so a forked
 child imports matplotlib as soon as the report starts and draws each chart as its figures arrive; the page
-reads the PNGs once `wait` has returned. The charts are the same bytes either way. Where forking is not safe
+gets the PNGs' bytes from `wait`, to be written with every other file of the report. The charts are the
+same bytes either way. Where forking is not safe
 (no os.fork, or other threads running, whose locks a child could inherit held) they are drawn here, in turn.
 """
 
@@ -15,6 +16,7 @@ import struct
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 __all__ = ["ChartDrawer", "chart_drawer"]
@@ -45,8 +47,10 @@ def _receive(fd: int) -> Any:
 
 
 def _child(jobs: int, results: int) -> None:
-    """Draw each (function, arguments) received until None; then send None, or the first error."""
+    """Draw each (function, arguments) received until None, each into the staged charts; then send the first
+    error (or None) and the charts."""
     error: BaseException | None = None
+    staged: dict[Path, bytes] = {}
     try:
         # The report's own handlers are for the parent: a stop signal simply ends the child.
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -55,19 +59,21 @@ def _child(jobs: int, results: int) -> None:
             if error is None:
                 draw, args = job
                 try:
-                    draw(*args)
+                    draw(*args, staged)
                 except Exception as failed:
                     error = failed
-        _send(results, error)
+        _send(results, (error, staged))
     finally:
         os._exit(0)
 
 
 class ChartDrawer:
-    """`draw(function, *args)` draws a chart in the child (or here); `wait()` returns once all are written."""
+    """`draw(function, *args)` draws a chart in the child (or here): `function(*args, staged)` puts its PNG's
+    bytes in `staged` under its path; `wait()` gives every chart's bytes once all are drawn."""
 
     def __init__(self) -> None:
         self._pid: int | None = None
+        self._staged: dict[Path, bytes] = {}
         self._jobs = self._results = -1
         if not hasattr(os, "fork") or threading.active_count() > 1:
             return
@@ -84,21 +90,24 @@ class ChartDrawer:
 
     def draw(self, function: Callable[..., None], *args: Any) -> None:
         if self._pid is None:
-            function(*args)
+            function(*args, self._staged)
         else:
             _send(self._jobs, (function, args))
 
-    def wait(self) -> None:
+    def wait(self) -> dict[Path, bytes]:
         if self._pid is None:
-            return
+            return self._staged
         try:
             _send(self._jobs, None)
-            error = _receive(self._results)
+            error, staged = _receive(self._results)
+            assert isinstance(staged, dict)
         except (OSError, EOFError):
-            error = RuntimeError("the report's chart process ended without drawing its charts")
+            error, staged = RuntimeError("the report's chart process ended without drawing its charts"), {}
         self.close(stop=False)
         if error is not None:
             raise error
+        self._staged = staged
+        return staged
 
     def close(self, stop: bool = True) -> None:
         """Free what the child holds, ending it first when `stop` (it is still drawing); none is left behind."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass
 from importlib import resources
@@ -44,10 +43,14 @@ def scenario_names() -> list[str]:
 
 
 def _read(path: Path, raw: bytes) -> dict[str, Any]:
+    from harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise ScenarioError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
+        data = loads(raw.decode("utf-8"), MAX_DEPTH)
+    except UnicodeDecodeError as error:
+        raise ScenarioError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except JSONProblem as error:
+        raise ScenarioError(f"{path}: not JSON ({error})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ScenarioError(f'{path}: not a scenario (expected "format": "{FORMAT}")')
     return data

@@ -3,11 +3,12 @@
 Each `session run` writes `plan.json` beside its runs: what the study is (scenario, surfaces with their digests,
 agents in their modes, model, runs per surface, toolsurface's version) and which shard this folder holds.
 `merge_shards` refuses folders of different studies, naming the first difference, then copies every finished
-run into one folder and scores them all into its study.json."""
+run into one folder and scores them all into its study.json. A shard holding a symbolic link (a run's
+transcript, a folder) is refused, naming the link: a copy would bring in whatever it points to."""
 
 from __future__ import annotations
 
-import json
+import os
 import shutil
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
-from harness.files import write_json_atomic
+from harness.files import check_writable, read_json, read_text, write_atomic_all, write_json_atomic
 from harness.session._record import RunRecord
 from harness.session._scoring import Study, find_runs, score_study
 
@@ -66,15 +67,15 @@ def write_plan(out: Path, plan: StudyPlan) -> Path:
 
 def read_plan(folder: Path) -> StudyPlan | None:
     path = folder / PLAN_NAME
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
+    data = read_json(path, what="study plan", follow_links=False)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
             raise ValueError(f"format is not {PLAN_FORMAT!r}")
         shard = data.get("shard")
         return StudyPlan(**{**data, "shard": tuple(shard) if shard else None})
-    except (OSError, ValueError, TypeError) as error:
+    except (ValueError, TypeError) as error:
         raise ToolsurfaceError(f"{path}: not a study plan: {error}") from None
 
 
@@ -169,6 +170,7 @@ def merge_shards(folders: Sequence[Path], out: Path) -> MergeOutcome:
             raise ToolsurfaceError(f"{folder}: no such shard folder")
         if folder.resolve() == out_resolved:
             raise ToolsurfaceError(f"{folder}: a shard cannot be merged into itself; give another --out")
+        _refuse_links(folder)
         plan = read_plan(folder)
         # A shard may hold no run (more shards than runs); its plan still says which study it belongs to.
         has_runs = any((folder / "runs").rglob("spec.json")) if (folder / "runs").is_dir() else False
@@ -186,19 +188,56 @@ def merge_shards(folders: Sequence[Path], out: Path) -> MergeOutcome:
     for source, target in copies:
         if target.exists() and not _same_run(source, target):
             raise ToolsurfaceError(f"{target} is already in {out}, recorded differently from {source}")
+    written = [out / PLAN_NAME, out / "study.json"]
+    for record in written:
+        check_writable(record)
     for source, target in copies:
         if not target.exists():
-            try:
-                shutil.copytree(source, target)
-            except OSError as error:
-                raise ToolsurfaceError(f"cannot copy {source} to {target}: {error}") from None
+            _copy_run(source, target)
     total = first[1].shard[1] if first[1].shard else 1
     surfaces = {name: digest for _, plan, _ in shards for name, digest in plan.surfaces.items()}
     plan = StudyPlan(**{**asdict(first[1]), "surfaces": surfaces, "shard": None})
-    write_plan(out, plan)
     study = score_study(find_runs([out]))
-    path = write_json_atomic(out / "study.json", study.to_json(out))
-    return MergeOutcome(study, path, len(copies), total)
+    write_atomic_all(
+        [(record, _json_text(data)) for record, data in zip(written, (plan.to_json(), study.to_json(out)), strict=True)]
+    )
+    return MergeOutcome(study, written[1], len(copies), total)
+
+
+def _json_text(data: Any) -> str:
+    import json
+
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _copy_run(source: Path, target: Path) -> None:
+    """A run copied whole or not at all: into a folder beside its place, then renamed into it."""
+    staged = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        shutil.copytree(source, staged, symlinks=True)
+        os.replace(staged, target)
+    except (OSError, shutil.Error) as error:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise ToolsurfaceError(
+            f"cannot copy {source} to {target}: {getattr(error, 'strerror', None) or error}"
+        ) from None
+
+
+def _refuse_links(folder: Path) -> None:
+    """No symbolic link in the shard's plan or anywhere under its runs: each would be copied as what it
+    points to, which may be any file outside the shard."""
+    if os.path.islink(folder / PLAN_NAME):
+        raise ToolsurfaceError(f"{folder / PLAN_NAME}: a symbolic link; a shard is merged only from its own files")
+    runs = folder / "runs"
+    if os.path.islink(runs):
+        raise ToolsurfaceError(f"{runs}: a symbolic link; a shard is merged only from its own files")
+    for here, folders, files in os.walk(runs):
+        for name in sorted(folders + files):
+            if os.path.islink(os.path.join(here, name)):
+                raise ToolsurfaceError(
+                    f"{os.path.join(here, name)}: a symbolic link in a shard; merge copies only its own files and "
+                    "folders, never what a link points to (replace the link by the file, or remove it)"
+                )
 
 
 def _check_shard_set(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) -> None:
@@ -239,4 +278,12 @@ def _copies(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) -> list[t
 
 
 def _same_run(a: Path, b: Path) -> bool:
-    return all((a / name).read_bytes() == (b / name).read_bytes() for name in ("spec.json", "result.json"))
+    def record(run: Path, name: str) -> str | None:
+        try:
+            return read_text(run / name, follow_links=False)
+        except ToolsurfaceError:
+            return None
+
+    return all(
+        (found := record(a, name)) is not None and found == record(b, name) for name in ("spec.json", "result.json")
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,12 +116,13 @@ class RunRecord:
 
 
 def _load(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunStateError(f"{path.parent}: not a finished run (no {path.name})") from None
-    except (OSError, json.JSONDecodeError) as error:
-        raise RunStateError(f"{path}: cannot read: {error}") from None
+    """A run's record: read only from a regular file in its folder, never through a link (a run folder is
+    copied and shared; a link in it could show a file from anywhere), nested no deeper than MAX_DEPTH."""
+    from harness.files import read_json
+
+    if not os.path.lexists(path):
+        raise RunStateError(f"{path.parent}: not a finished run (no {path.name})")
+    data = read_json(path, RunStateError, "run record", follow_links=False)
     if not isinstance(data, dict):
         raise RunStateError(f"{path}: not a run record")
     found = data.get("format")

@@ -92,8 +92,7 @@ class Replay:
 
 
 def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
-    import json
-
+    from harness.files import read_json
     from stubs.calllog import read_log
 
     calls_path = run_dir / "calls.jsonl"
@@ -102,7 +101,8 @@ def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
     surface = "?"
     spec = run_dir / "spec.json"
     if spec.is_file():
-        surface = str(json.loads(spec.read_text(encoding="utf-8")).get("surface", "?"))
+        data = read_json(spec, what="run spec", follow_links=False)
+        surface = str(data.get("surface", "?")) if isinstance(data, dict) else "?"
     return surface, [r for r in read_log(calls_path) if r.is_call]
 
 

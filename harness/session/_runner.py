@@ -35,6 +35,7 @@ from harness.agents.base import (
 )
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
 from harness.errors import ToolsurfaceError
+from harness.files import WriteFailed, check_writable, read_json
 from harness.scenario import CheckInput, evaluate, load_script, sessions_dir
 from harness.session._config import AgentChoice, StudyConfig, run_folder_name, run_label
 from harness.session._record import (
@@ -203,6 +204,8 @@ def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
         probe.unlink()
     except OSError as error:
         raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
+    for record in ("study.json", "plan.json"):
+        check_writable(config.out / record)  # a FIFO or a folder there is refused now, not after every run
     return planned
 
 
@@ -366,11 +369,14 @@ async def _run_one(
         )
         try:
             report = await choice.agent.run(ctx)
+        except WriteFailed as unwritten:
+            report = AgentReport(status="error", error=str(unwritten))
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
                 await _write_result(run, spec, AgentReport(status="interrupted", error="interrupted"), started, config)
             raise
-    return await _write_result(run, spec, report, started, config)
+        failed = endpoint.log.failed if endpoint is not None else None
+    return await _write_result(run, spec, report, started, config, str(failed) if failed is not None else None)
 
 
 @contextlib.contextmanager
@@ -392,33 +398,72 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpo
         yield endpoint
 
 
+def _no_state(run_dir: Path) -> str:
+    """Why a stub that started left no final state, from its last words where the harness kept them."""
+    from harness.agents._stub_client import STUB_STDERR
+
+    said = ""
+    with contextlib.suppress(OSError, ToolsurfaceError):
+        from harness.files import read_text
+
+        lines = [line for line in read_text(run_dir / STUB_STDERR, follow_links=False).splitlines() if line.strip()]
+        said = next((line for line in reversed(lines) if line.startswith("toolsurface: ")), "")
+    reason = said.removeprefix("toolsurface: ") or "it ended without a word (killed, or its stderr was not kept)"
+    return f"the stub wrote no final state ({run_dir / 'state.json'}): {reason}"
+
+
 async def _write_result(
     run: PlannedRun,
     spec: RunSpec,
     report: AgentReport,
     started: float,
     config: StudyConfig,
+    endpoint_failure: str | None = None,
 ) -> RunRecord:
-    import json
-
     from stubs.calllog import read_log
 
     calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
-    # The stub opens its log as it starts: without one it never ran, and no state will come.
+    # The stub opens its log as it starts: without one it never ran, and no state will come. The harness's
+    # own client has ended its stub by the time the agent is done; an agent CLI may leave it a moment longer.
     started_stub = calls_path.exists()
-    has_state = await _wait_for(state_path, STATE_WAIT_S if started_stub and report.status != "interrupted" else 1.0)
-    state = json.loads(state_path.read_text(encoding="utf-8")) if has_state else None
-    log = read_log(calls_path) if calls_path.exists() else []
+    waited = STATE_WAIT_S if started_stub and not run.choice.agent.harness_client else 1.0
+    has_state = await _wait_for(state_path, waited if report.status != "interrupted" else 1.0)
+    problems: list[str] = [endpoint_failure] if endpoint_failure is not None else []
+    state: Any = None
+    if has_state:
+        try:
+            state = read_json(state_path, what="final state", follow_links=False)
+        except ToolsurfaceError as error:
+            problems.append(str(error))
+    elif started_stub:
+        # The stub could not save what the agent did (a full disk, a log it could not keep).
+        problems.append(_no_state(run.run_dir))
+    log: list[CallRecord] = []
+    try:
+        log = read_log(calls_path) if calls_path.exists() else []
+    except ToolsurfaceError as error:
+        problems.append(str(error))
     negotiated = next((record.protocol for record in log if record.protocol is not None), None)
     if negotiated is not None:
         spec = replace(spec, protocol=negotiated)
         write_json_atomic(run.run_dir / "spec.json", asdict(spec))
+    try:
+        requests = read_model_requests(run.run_dir / MODEL_REQUESTS)
+    except ToolsurfaceError as error:
+        requests = []
+        problems.append(str(error))
+    if problems and report.status == "ok":
+        # Nothing about the surface can be said from files the harness could not keep: an error, run again
+        # by a resume, never an ok run with failed checks.
+        report.status, report.error = "error", problems[0]
     calls, refusals, tools_called = score_calls(log)
-    checks = evaluate(
-        config.scenario.checks, CheckInput(state=state, initial=run.initial_state, answer=report.final_answer)
+    # A run the harness failed (status error) is not judged: its checks would blame the surface.
+    checks = (
+        evaluate(config.scenario.checks, CheckInput(state=state, initial=run.initial_state, answer=report.final_answer))
+        if report.status != "error"
+        else []
     )
     usage = asdict(report.usage) if report.usage else None
-    requests = read_model_requests(run.run_dir / MODEL_REQUESTS)
     summary = shown(requests)
     if summary is not None and summary.errors and report.status == "ok":
         report.status, report.error = "agent-error", f"scripted model: {summary.errors[0]}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,12 +16,10 @@ class FixtureError(ToolsurfaceError):
 
 
 def read_fixture_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FixtureError(f"{path}: cannot be read: {error.strerror or error}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FixtureError(f"{path}: not JSON: {error}") from None
+    """From a regular file only (a FIFO would hold the stub's start for ever), nested within MAX_DEPTH."""
+    from harness.files import read_json
+
+    return read_json(path, FixtureError, "fixture")
 
 
 def load_fixture(path: Path, schema: Mapping[str, Any] | None = None) -> dict[str, Any]:

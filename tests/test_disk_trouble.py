@@ -1,0 +1,269 @@
+"""When the harness cannot write or read its own files, the run is an error naming the file, never an ok run
+with every check failed, and a resume runs it again; every error names the file that failed, never stdout
+by default; a FIFO or a broken record where a file is read is one line, not a hang or a traceback; the stub
+answers every request it read, down to the last one before stdin ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.measure import PROTOCOL_VERSION, encoding
+from harness.session import read_run
+from tests.conftest import ROOT, Run, run_cli
+from tests.test_bad_input import assert_one_line_error
+from tests.waiting import Deadline
+
+PY = sys.executable
+RUN = Path("runs") / "v2" / "script-full-list-r001"
+
+
+def _limited(limit: int) -> object:
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return small_files
+
+
+def study_with_small_files(out: Path, limit: int, runs: int = 1) -> Run:
+    """`session run` whose every file (and every file of its stubs) stops at `limit` bytes, as on a full disk."""
+    encoding()  # tiktoken's cache is seeded before, as on any machine that measured once
+    done = subprocess.run(
+        [PY, "-m", "harness", "session", "run", "--agent", "script", "--surface", "v2", "--runs", str(runs),
+         "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, preexec_fn=_limited(limit),  # type: ignore[arg-type]
+    )  # fmt: skip
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def test_a_stub_that_cannot_write_its_state_makes_the_run_an_error_and_a_resume_runs_it_again(tmp_path: Path) -> None:
+    """The final state is the run's largest file (35 KB): at 20 KB only it fails to be written."""
+    out = tmp_path / "study"
+    first = study_with_small_files(out, 20_000, runs=2)
+    assert first.returncode == 1, first.stderr
+    assert "2 of 2 runs did not end ok (error 2)" in first.stderr and "stdout" not in first.stderr
+    record = read_run(out / RUN)
+    assert record.result.status == "error" and not record.result.passed
+    assert record.result.error is not None and "state.json" in record.result.error
+    assert "File too large" in record.result.error
+    assert record.result.checks == []  # nothing judged: the surface did nothing wrong
+    again = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--runs", "2", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert "| v2 | 2 | ok 2 |" in again.stdout and again.stdout.rstrip().splitlines()[-1].endswith("| 1.00 |")
+    assert read_run(out / RUN).result.passed
+
+
+def test_a_transcript_that_cannot_be_written_is_named_not_blamed_on_stdout(tmp_path: Path) -> None:
+    out = tmp_path / "study"
+    run = study_with_small_files(out, 8 * 1024)
+    assert run.returncode == 1, run.stderr
+    transcript = out / RUN / "transcript.jsonl"
+    assert f"cannot write the transcript {transcript}: File too large" in run.stderr
+    assert "stdout" not in run.stderr and "Traceback" not in run.stderr
+    assert read_run(out / RUN).result.status == "error"
+
+
+def pipelined(calls: int) -> bytes:
+    lines = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+         "params": {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]  # fmt: skip
+    lines += [
+        {"jsonrpc": "2.0", "id": n, "method": "tools/call",
+         "params": {"name": "item_get", "arguments": {"projectId": "acme-shop", "number": 14}}}
+        for n in range(1, calls + 1)
+    ]  # fmt: skip
+    return b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+
+
+def answers(stdout: bytes) -> dict[int, dict[str, object]]:
+    found = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    return {answer["id"]: answer for answer in found if "id" in answer}
+
+
+def test_the_last_call_before_stdin_ends_is_answered(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    done = subprocess.run(
+        [PY, "-m", "harness", "serve", "v2", "--log", str(log)],
+        input=pipelined(5), capture_output=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    got = answers(done.stdout)
+    assert sorted(got) == [0, 1, 2, 3, 4, 5] and all("result" in got[n] for n in range(1, 6))
+    assert log.read_text(encoding="utf-8").count('"tools/call"') == 5
+
+
+def test_a_call_log_that_cannot_be_written_answers_every_call_with_an_error_naming_it(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    done = subprocess.run(
+        [PY, "-m", "harness", "serve", "v2", "--log", "/dev/full", "--state", str(state)],
+        input=pipelined(3), capture_output=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    got = answers(done.stdout)
+    assert sorted(got) == [0, 1, 2, 3]
+    for n in (1, 2, 3):
+        error = got[n]["error"]
+        assert isinstance(error, dict) and error["code"] == -32603
+        assert "cannot write the call log /dev/full: No space left on device" in error["message"]
+    assert_one_line_error(
+        Run(done.returncode, "", done.stderr.decode()), "cannot write the call log /dev/full: No space left on device"
+    )
+    assert not state.exists()  # a log with a gap leaves no state: the run it served is an error
+
+
+def test_a_call_log_that_is_a_fifo_nobody_reads_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "calls.fifo"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [PY, "-m", "harness", "serve", "v2", "--log", str(fifo)],
+        input=b"", capture_output=True, text=False, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    assert_one_line_error(Run(done.returncode, "", done.stderr.decode()), str(fifo), "a FIFO no process reads")
+
+
+def test_a_model_endpoint_that_cannot_write_its_log_answers_500_and_ends_naming_it() -> None:
+    endpoint = subprocess.Popen(
+        [PY, "-m", "harness", "model-endpoint", "scripted", "--surface", "v2", "--log", "/dev/full"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        assert endpoint.stdout is not None
+        url = endpoint.stdout.readline().decode().strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        import urllib.error
+        import urllib.request
+
+        body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).encode()
+        with pytest.raises(urllib.error.HTTPError) as answered:
+            urllib.request.urlopen(urllib.request.Request(url + "/v1/messages", data=body), timeout=30)
+        assert answered.value.code == 500
+        assert b"cannot write the model request log /dev/full" in answered.value.read()
+        answered.value.close()
+        returncode = endpoint.wait(timeout=30)
+    finally:
+        if endpoint.poll() is None:
+            endpoint.kill()
+            endpoint.wait(timeout=10)
+    assert endpoint.stderr is not None
+    stderr = endpoint.stderr.read().decode()
+    endpoint.stdout.close()
+    endpoint.stderr.close()
+    assert returncode == 2 and "Traceback" not in stderr and "stdout" not in stderr
+    assert stderr.strip().splitlines()[-1] == (
+        "toolsurface: cannot write the model request log /dev/full: No space left on device"
+    )
+
+
+@pytest.fixture(scope="module")
+def finished_study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("finished") / "study"
+    run = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    return out
+
+
+def _broken(kind: str, path: Path) -> str:
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+        return "a FIFO"
+    if kind == "nested":
+        path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+        return "nests 100000 levels deep"
+    path.write_bytes(b'{"status": "\xff"}')
+    return "not UTF-8"
+
+
+COMMANDS = {
+    "score": ["session", "score", "{study}"],
+    "report": ["report", "{study}", "--out", "{out}"],
+    "gate": ["gate", "{study}", "--baseline", "v2", "--candidate", "v2"],
+}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "nested", "not-utf8"])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_result_json_that_cannot_be_read_is_one_line_naming_it(
+    finished_study: Path, tmp_path: Path, kind: str, command: str
+) -> None:
+    study = tmp_path / "study"
+    subprocess.run(["cp", "-r", str(finished_study), str(study)], check=True)
+    problem = _broken(kind, study / RUN / "result.json")
+    args = [a.format(study=study, out=tmp_path / "report") for a in COMMANDS[command]]
+    assert_one_line_error(run_cli(*args, timeout=60), str(study / RUN / "result.json"), problem)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "nested", "not-utf8"])
+def test_a_resume_runs_again_a_run_whose_result_cannot_be_read(finished_study: Path, tmp_path: Path, kind: str) -> None:
+    study = tmp_path / "study"
+    subprocess.run(["cp", "-r", str(finished_study), str(study)], check=True)
+    _broken(kind, study / RUN / "result.json")
+    again = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--out", str(study), timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert read_run(study / RUN).result.status == "ok"
+
+
+@pytest.mark.parametrize("option", ["--help", "--version"])
+def test_help_or_version_to_a_full_stdout_is_one_line(option: str) -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run(
+            [PY, "-m", "harness", option], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT
+        )
+    assert_one_line_error(Run(done.returncode, "", done.stderr), "cannot write to stdout: No space left on device")
+
+
+def test_a_fifo_at_the_study_record_is_refused_before_any_run(tmp_path: Path) -> None:
+    out = tmp_path / "study"
+    out.mkdir()
+    os.mkfifo(out / "study.json")
+    deadline = Deadline(60, "the refusal")
+    run = run_cli(
+        "session", "run", "--agent", "script", "--surface", "v2", "--out", str(out), timeout=deadline.remaining()
+    )
+    assert_one_line_error(run, str(out / "study.json"), "a FIFO")
+    assert not (out / "runs").exists() or not any((out / "runs").rglob("result.json"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "nested"])
+def test_a_fixture_or_a_scenario_that_cannot_be_read_is_one_line(tmp_path: Path, kind: str) -> None:
+    fixture, scenario = tmp_path / "fixture.json", tmp_path / "scenario.json"
+    for path in (fixture, scenario):
+        if kind == "fifo":
+            os.mkfifo(path)
+        else:
+            path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    problem = "a FIFO" if kind == "fifo" else "nests 100000 levels deep"
+    served = subprocess.run(
+        [PY, "-m", "harness", "serve", "v2", "--fixture", str(fixture)],
+        input=b"", capture_output=True, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    assert_one_line_error(Run(served.returncode, "", served.stderr.decode()), str(fixture), problem)
+    if kind == "nested":  # a FIFO is no file to load a scenario from: it is refused as unknown
+        run = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--scenario", str(scenario),
+                      "--out", str(tmp_path / "study"), timeout=60)  # fmt: skip
+        assert_one_line_error(run, str(scenario), "nests 100000 levels deep")
+
+
+def test_an_agent_clis_transcript_that_cannot_be_written_is_a_failure_naming_it(tmp_path: Path) -> None:
+    import anyio
+
+    from harness.agents._process import run_process
+    from harness.files import WriteFailed
+
+    async def run() -> None:
+        await run_process(
+            [PY, "-c", "print('a line of the transcript')"],
+            env=dict(os.environ), cwd=tmp_path, timeout=60, stdout=Path("/dev/full"), stderr=tmp_path / "stderr.log",
+        )  # fmt: skip
+
+    with pytest.raises(WriteFailed, match="cannot write the transcript /dev/full: No space left on device"):
+        anyio.run(run)
