@@ -38,9 +38,13 @@ CHILD_FAILS = """
 import os
 from harness.report._chart_process import ChartDrawer
 
+def bad_chart(text, staged):
+    staged[text] = int(text)
+
+
 drawer = ChartDrawer()
 assert drawer._pid is not None, "no child process"
-drawer.draw(int, "not a number")
+drawer.draw(bad_chart, "not a number")
 try:
     drawer.wait()
 except ValueError as error:

@@ -280,7 +280,7 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
             for cls, text in p.details:
                 parts.append(f"\n  {shown(text)}", style=style[cls] if cls is BREAKING else "")
             for item in p.review:
-                parts.append(f"\n  {shown(_cut(_review_line(item), 200))}", style="magenta")
+                parts.append(f"\n  {shown(_review_line(item))}", style="magenta")
             parts.append("\n")
         renderables.append(parts)
     if not d.tools:
@@ -314,7 +314,7 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
         for cls, text in lines:
             details.append(f"\n  {shown(text)}", style=style[cls] if cls is BREAKING else "")
         for item in t.review:
-            details.append(f"\n  {shown(_cut(_review_line(item), 200))}", style="magenta")
+            details.append(f"\n  {shown(_review_line(item))}", style="magenta")
         details.append("\n")
     if details:
         renderables.append(details)

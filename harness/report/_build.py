@@ -298,7 +298,8 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
             )
         )
     if study.answers:
-        tables.append(_answers_table(study, command))
+        # Its table, which shows each share as the report does.
+        tables.append(_answers_table(study, f"toolsurface session score {_quote(dirs)}"))
     return tables
 
 

@@ -452,9 +452,10 @@ async def _write_result(
     except ToolsurfaceError as error:
         requests = []
         problems.append(str(error))
-    if problems and report.status == "ok":
+    if problems and report.status in ("ok", "agent-error"):
         # Nothing about the surface can be said from files the harness could not keep: an error, run again
-        # by a resume, never an ok run with failed checks.
+        # by a resume, never an ok run with failed checks (nor the agent's failure, when the stub refused its
+        # calls for a log it could not write).
         report.status, report.error = "error", problems[0]
     calls, refusals, tools_called = score_calls(log)
     # A run the harness failed (status error) is not judged: its checks would blame the surface.
