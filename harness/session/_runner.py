@@ -77,6 +77,8 @@ class PlannedRun:
     initial_state: dict[str, Any]
     choice: AgentChoice
     tool_names: tuple[str, ...] = ()
+    # The server instructions the stub serves, to be found in what the model reads.
+    instructions: str | None = None
 
 
 def _surface_spec(spec: str) -> str:
@@ -87,7 +89,7 @@ def _surface_spec(spec: str) -> str:
     return str(path.resolve()) if is_surface_path(spec) else spec
 
 
-def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...], dict[str, Any]]:
+def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...], dict[str, Any], str | None]:
     from harness.measure import list_text, listed
     from harness.surface import resolve
 
@@ -100,7 +102,8 @@ def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...]
 
     stub = start_stub(item.build_surface(), None)
     assert stub is not None
-    return item, digest, tuple(str(tool.get("name")) for tool in wire.tools), stub.state()
+    names = tuple(str(tool.get("name")) for tool in wire.tools)
+    return item, digest, names, stub.state(), wire.parts.instructions
 
 
 def _scripts_for(config: StudyConfig, choice: AgentChoice, surface: str) -> list[Path] | None:
@@ -171,7 +174,7 @@ def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
     planned = []
     folders: dict[str, str] = {}
     for spec in config.surfaces:
-        definition, digest, names, initial = _prepare_surface(_surface_spec(spec))
+        definition, digest, names, initial, instructions = _prepare_surface(_surface_spec(spec))
         folder = run_folder_name(definition.name)
         if folders.setdefault(folder, definition.name) != definition.name:
             raise ToolsurfaceError(
@@ -195,6 +198,7 @@ def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
                         initial,
                         choice,
                         names,
+                        instructions,
                     )
                 )
     try:
@@ -390,10 +394,20 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpo
     if spec.kind == "scripted":
         assert run.script is not None
         endpoint = ModelEndpoint(
-            log, steps=load_script(run.script), prompt=config.scenario.prompt, stub_tools=run.tool_names
+            log,
+            steps=load_script(run.script),
+            prompt=config.scenario.prompt,
+            stub_tools=run.tool_names,
+            instructions=run.instructions,
         )
     else:
-        endpoint = ModelEndpoint(log, upstream=spec.upstream, prompt=config.scenario.prompt, stub_tools=run.tool_names)
+        endpoint = ModelEndpoint(
+            log,
+            upstream=spec.upstream,
+            prompt=config.scenario.prompt,
+            stub_tools=run.tool_names,
+            instructions=run.instructions,
+        )
     with endpoint:
         yield endpoint
 

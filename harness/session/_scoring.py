@@ -174,6 +174,8 @@ class ShownRow:
     last_builtin: PartSize | None = None
     instructions_chars: int | None = None
     builtins: bool = False
+    # The MCP protocol version the client negotiated with the stub; None in runs recorded before it was kept.
+    protocol: str | None = None
 
 
 @dataclass(frozen=True)
@@ -375,6 +377,7 @@ def _shown_row(records: Sequence[RunRecord]) -> ShownRow | None:
         last_builtin=_part(last, "builtin_shown"),
         instructions_chars=first.get("instructions_chars"),
         builtins=spec.builtins,
+        protocol=spec.protocol,
     )
 
 
@@ -467,22 +470,25 @@ def _size(part: PartSize | None) -> str:
 
 
 def shown_markdown(rows: Sequence[ShownRow]) -> str:
-    """Per surface, client (agent and version) and mode: the first request's and the last's tools apart (tools ·
-    chars · o200k tokens), the whole tools array as sent, the system prompt, the searches."""
+    """Per surface, client (agent and version), mode and the protocol it spoke to the stub: the first request's
+    and the last's tools apart (tools · chars · o200k tokens), the whole tools array as sent, the system prompt
+    and the server instructions found in it, the searches."""
     lines = [
-        "| Surface | Agent | Mode | Stub's shown, first | Stub's deferred, first | Built-in, first |"
-        " Stub's shown, last | Tools array first (stub's) | Chars | System prompt chars | Searches |"
-        " API input tokens, first request |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| Surface | Agent | Mode | Protocol | Stub's shown, first | Stub's deferred, first | Built-in, first |"
+        " Stub's shown, last | Tools array first (stub's) | Chars | System prompt chars | Instructions chars |"
+        " Searches | API input tokens, first request |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         agent = f"{r.agent} {r.agent_version}" if r.agent_version else r.agent
         mode = f"{r.mode}, builtins on" if r.builtins else r.mode
         api = f"{r.api_input_tokens_first:,}" if r.api_input_tokens_first is not None else "-"
+        instructions = f"{r.instructions_chars:,}" if r.instructions_chars is not None else "-"
         lines.append(
-            f"| {r.surface} | {agent} | {mode} | {_size(r.first_shown)} | {_size(r.first_deferred)} |"
-            f" {_size(r.first_builtin)} | {_size(r.last_shown)} | {r.first_tools} ({r.first_stub_tools}) |"
-            f" {r.first_chars:,} | {r.system_chars:,} | {r.searches} | {api} |"
+            f"| {r.surface} | {agent} | {mode} | {r.protocol or '-'} | {_size(r.first_shown)} |"
+            f" {_size(r.first_deferred)} | {_size(r.first_builtin)} | {_size(r.last_shown)} |"
+            f" {r.first_tools} ({r.first_stub_tools}) | {r.first_chars:,} | {r.system_chars:,} | {instructions} |"
+            f" {r.searches} | {api} |"
         )
     return "\n".join(lines) + "\n"
 
