@@ -766,11 +766,12 @@ def build_report(
     specs = list(surfaces or BUNDLED_ORDER)
     # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
     records = find_runs(study_dirs) if study_dirs else []
-    study = score_study(records) if study_dirs else None
     ensure_directory(out / "tables")
     ensure_directory(out / "charts")
     # The charts are drawn in a child process as their figures are ready (_chart_process); the page waits.
+    # It starts first, so that its matplotlib import overlaps the scoring and the measuring here.
     with chart_drawer() as charts:
+        study = score_study(records) if study_dirs else None
         if study is not None:
             charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
             if study.answers:
