@@ -165,8 +165,8 @@ def test_the_committed_study_json_holds_the_answers_its_runs_give() -> None:
 
 def test_the_readme_s_answers_table_is_what_the_bundled_study_scores() -> None:
     from harness.session import answers_markdown
-    from tests.readme import readme_text
+    from tests.readme import doc_text
 
     study = score_study(find_runs([ROOT / "sessions" / "runs" / "conderis-script"]))
     rows = [r for r in study.answers if r.tool == ALL_TOOLS and r.scenario == "six-tasks"]
-    assert answers_markdown(rows, study.labels()) in readme_text()
+    assert answers_markdown(rows, study.labels()) in doc_text("docs/sessions.md")

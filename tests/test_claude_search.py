@@ -16,8 +16,9 @@ from harness.agents.claude import ClaudeAgent
 from harness.analyze import load_tools
 from harness.session import SearchRequest, ToolSearchRun, observe_tool_search
 from harness.surface import resolve_all
-from tests.conftest import ROOT, Run, run_cli
+from tests.conftest import Run, run_cli
 from tests.npm_packages import agent_cli_dir, agent_clis_dir, newer_than_pinned
+from tests.readme import doc_text
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
 # The README's figures are the newest tested Claude Code's.
@@ -155,7 +156,7 @@ def test_the_agreement_pairs_each_two_scorers_over_every_query(all_scorers: dict
 
 
 def test_the_readme_shows_the_three_scorers_as_they_rank_today(all_scorers: dict[str, Any]) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = doc_text("docs/analyze.md")
 
     def rank(row: dict[str, Any]) -> str:
         return "-" if row["rank"] is None else str(row["rank"])
@@ -284,7 +285,7 @@ def test_roundtrip_with_claude_prints_computed_and_observed_per_step_and_surface
             f"| {len(observed['tools'])} | {observed['chars']:,} | {observed['tokens']:,} "
             f"| {observed['difference_chars']:+,} / {observed['difference_tokens']:+,} |"
         )
-        assert row in (ROOT / "README.md").read_text(encoding="utf-8"), row
+        assert row in doc_text("docs/analyze.md"), row
 
 
 def test_the_table_and_csv_show_computed_beside_observed(clis: Path, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import ROOT, Run, run_cli
 from tests.npm_packages import agent_clis_dir
+from tests.readme import doc_text
 from tests.test_agents_real import cli_env
 
 SURFACES = ("helpdesk-tools", "helpdesk")
@@ -78,7 +79,7 @@ def without_claude_code() -> str:
 
 
 def test_the_committed_report_is_regenerated_by_its_command_from_the_committed_study(tmp_path: Path) -> None:
-    """Every table of reports/helpdesk, from the command README gives (the made-at line aside)."""
+    """Every table of reports/helpdesk, from the command docs/stubs.md gives (the made-at line aside)."""
     out = tmp_path / "report"
     done = run_cli(
         "report", "sessions/runs/helpdesk-script", "--surface", "helpdesk-tools", "--surface", "helpdesk",
@@ -106,6 +107,6 @@ def test_the_readme_shows_the_help_desk_as_measure_measures_it() -> None:
         f"+{s['growth']['tools']} tools, +{s['growth']['chars']:,} chars |"
         for s in json.loads(done.stdout)["surfaces"]
     ]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    readme = doc_text("docs/stubs.md").splitlines()
     start = readme.index("| Surface | Tools | Characters | Tokens | Growth by `macro` |")
     assert readme[start + 2 : start + 4] == rows

@@ -87,7 +87,7 @@ def test_bad_report_inputs_are_one_line_errors(tmp_path: Path) -> None:
 
 
 def test_the_committed_conderis_report_is_regenerated_byte_for_byte_from_the_committed_study(tmp_path: Path) -> None:
-    """reports/conderis from the command README gives, where it was written: the newest tested Claude Code on PATH
+    """reports/conderis from the command docs/conderis.md gives, where it was written: the newest tested Claude Code on PATH
     (its own search's columns), the study and the output named relative to the checkout. Only the made-at time
     differs."""
     from harness.agents.claude import ClaudeAgent

@@ -31,7 +31,7 @@ from harness.surface import resolve
 from tests.conftest import Run, processes_with, run_cli
 from tests.npm_packages import cache_dir, install_npm
 from tests.rawstdio import RawStdioClient, raw_whole_surface
-from tests.readme import readme_table
+from tests.readme import doc_table
 from tests.waiting import wait_until
 
 PY = sys.executable
@@ -345,7 +345,9 @@ def size_table(items: Sequence[Taken]) -> str:
 
 
 def test_the_readme_table_of_real_servers_is_what_their_snapshots_measure(taken: list[Taken]) -> None:
-    assert readme_table(README_TABLE) == size_rows(taken), "the README's table differs; now:\n" + size_table(taken)
+    assert doc_table("docs/measure.md", README_TABLE) == size_rows(taken), (
+        "the README's table differs; now:\n" + size_table(taken)
+    )
 
 
 README_PARTS = "The whole surface of the same servers"
@@ -376,7 +378,7 @@ def parts_rows(items: Sequence[Taken]) -> list[dict[str, str]]:
 def test_the_readme_table_of_the_servers_whole_surfaces_is_what_measure_gives(taken: list[Taken]) -> None:
     rows = parts_rows(taken)
     table = "\n".join(["| " + " | ".join(PART_COLUMNS) + " |"] + ["| " + " | ".join(r.values()) + " |" for r in rows])
-    assert readme_table(README_PARTS) == rows, "the README's table differs; now:\n" + table
+    assert doc_table("docs/measure.md", README_PARTS) == rows, "the README's table differs; now:\n" + table
 
 
 # -- budget on live servers and snapshot files ------------------------------------------------------------

@@ -286,7 +286,7 @@ def test_each_conderis_surface_s_instructions_name_only_tools_it_has() -> None:
 
 
 def test_the_readme_gives_the_instructions_and_the_whole_surface_as_measure_counts_them() -> None:
-    from tests.readme import readme_text
+    from tests.readme import doc_prose
 
     surfaces = {s["name"]: s for s in measured("before-v2", "v2")}
     old, new = (next(p for p in surfaces[n]["parts"] if p["part"] == "instructions") for n in ("before-v2", "v2"))
@@ -296,7 +296,7 @@ def test_the_readme_gives_the_instructions_and_the_whole_surface_as_measure_coun
         f" {new['tokens']:,} on the v2 series, so v2's whole surface costs {v2['total_chars']:,} chars /"
         f" {v2['total_tokens']:,} tokens a session"
     )
-    assert sentence in " ".join(readme_text().split())
+    assert sentence in doc_prose("docs/conderis.md")
 
 
 def test_a_snapshot_served_as_a_stub_advertises_the_parts_it_recorded(tmp_path: Path) -> None:
