@@ -21,7 +21,7 @@ from tests.npm_packages import agent_cli_dir, agent_clis_dir, newer_than_pinned
 from tests.readme import doc_text
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
-# The README's figures are the newest tested Claude Code's.
+# The figures in docs/analyze.md are the newest tested Claude Code's.
 VERSION = ClaudeAgent.tested_versions[-1]
 PINNED = ClaudeAgent.tested_versions[0]
 NEEDED = ".".join(map(str, ClaudeAgent.min_version))

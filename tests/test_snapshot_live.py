@@ -2,8 +2,8 @@
 end in one line, within the timeout, with the server's whole process tree gone.
 
 The npm servers are installed by a session fixture into a cache directory. The Python servers are the CI's to
-install: `pip install mcp-server-time mcp-server-git`. The README's table of these servers is checked against
-what the snapshots measure; print it with `python -m tests.test_snapshot_live`.
+install: `pip install mcp-server-time mcp-server-git`. The table of these servers in docs/measure.md is checked
+against what the snapshots measure; print it with `python -m tests.test_snapshot_live`.
 """
 
 from __future__ import annotations
@@ -326,7 +326,7 @@ SIZE_COLUMNS = ("server", "client capabilities", "tools", "chars", "tokens")
 
 
 def size_rows(items: Sequence[Taken]) -> list[dict[str, str]]:
-    """The README's rows for these snapshots: package and version, capabilities, tools, chars, o200k tokens."""
+    """docs/measure.md's rows for these snapshots: package and version, capabilities, tools, chars, o200k tokens."""
     from harness.measure import count_tokens
 
     rows = []
@@ -346,7 +346,7 @@ def size_table(items: Sequence[Taken]) -> str:
 
 def test_the_readme_table_of_real_servers_is_what_their_snapshots_measure(taken: list[Taken]) -> None:
     assert doc_table("docs/measure.md", README_TABLE) == size_rows(taken), (
-        "the README's table differs; now:\n" + size_table(taken)
+        "docs/measure.md's table differs; now:\n" + size_table(taken)
     )
 
 
@@ -355,7 +355,7 @@ PART_COLUMNS = ("server", "tools", "instructions", "prompts", "resources", "reso
 
 
 def parts_rows(items: Sequence[Taken]) -> list[dict[str, str]]:
-    """The README's rows of each server's parts (listed to a client declaring nothing): chars / tokens (entries),
+    """docs/measure.md's rows of each server's parts (listed to a client declaring nothing): chars / tokens (entries),
     as `measure --format markdown` writes them."""
 
     def cell(chars: int, tokens: int | None, entries: int | None = None, advertised: bool = True) -> str:
@@ -378,7 +378,7 @@ def parts_rows(items: Sequence[Taken]) -> list[dict[str, str]]:
 def test_the_readme_table_of_the_servers_whole_surfaces_is_what_measure_gives(taken: list[Taken]) -> None:
     rows = parts_rows(taken)
     table = "\n".join(["| " + " | ".join(PART_COLUMNS) + " |"] + ["| " + " | ".join(r.values()) + " |" for r in rows])
-    assert doc_table("docs/measure.md", README_PARTS) == rows, "the README's table differs; now:\n" + table
+    assert doc_table("docs/measure.md", README_PARTS) == rows, "docs/measure.md's table differs; now:\n" + table
 
 
 # -- budget on live servers and snapshot files ------------------------------------------------------------
@@ -727,7 +727,7 @@ async def test_listing_in_process_leaves_no_warning_and_no_process(python_server
 
 
 if __name__ == "__main__":
-    # The README table: python -m tests.test_snapshot_live
+    # The table in docs/measure.md: python -m tests.test_snapshot_live
     from harness.live import StdioServer, list_live, parse_capabilities
 
     modules = install_npm_servers(npm_cache_dir())
