@@ -412,6 +412,10 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpo
         yield endpoint
 
 
+# A stub that left no state and no word was ended from outside: the agent's failure, if it reported one.
+UNSAID = "it ended without a word (killed, or its stderr was not kept)"
+
+
 def _no_state(run_dir: Path) -> str:
     """Why a stub that started left no final state, from its last words where the harness kept them."""
     from harness.agents._stub_client import STUB_STDERR
@@ -422,7 +426,7 @@ def _no_state(run_dir: Path) -> str:
 
         lines = [line for line in read_text(run_dir / STUB_STDERR, follow_links=False).splitlines() if line.strip()]
         said = next((line for line in reversed(lines) if line.startswith("toolsurface: ")), "")
-    reason = said.removeprefix("toolsurface: ") or "it ended without a word (killed, or its stderr was not kept)"
+    reason = said.removeprefix("toolsurface: ") or UNSAID
     return f"the stub wrote no final state ({run_dir / 'state.json'}): {reason}"
 
 
@@ -466,11 +470,12 @@ async def _write_result(
     except ToolsurfaceError as error:
         requests = []
         problems.append(str(error))
-    if problems and report.status in ("ok", "agent-error"):
-        # Nothing about the surface can be said from files the harness could not keep: an error, run again
-        # by a resume, never an ok run with failed checks (nor the agent's failure, when the stub refused its
-        # calls for a log it could not write).
-        report.status, report.error = "error", problems[0]
+    # Nothing about the surface can be said from files the harness could not keep: an error, run again by a
+    # resume, never an ok run with failed checks, nor the agent's failure when the stub refused its calls for a
+    # log it could not write (it says so as it ends).
+    own = [p for p in problems if not p.endswith(UNSAID)]
+    if (problems and report.status == "ok") or (own and report.status == "agent-error"):
+        report.status, report.error = "error", (own or problems)[0]
     calls, refusals, tools_called = score_calls(log)
     # A run the harness failed (status error) is not judged: its checks would blame the surface.
     checks = (
