@@ -29,7 +29,7 @@ from stubs.kit import refuse_unknown
 from stubs.refusal import Refusal
 from stubs.stdio import DEPTH_LIMIT, INTERNAL_ERROR, INVALID_PARAMS, TOO_DEEP
 
-__all__ = ["UNKNOWN_TOOL_ANSWERS", "Gate", "check_arguments"]
+__all__ = ["UNKNOWN_TOOL_ANSWERS", "CallCheck", "check_arguments"]
 
 UNKNOWN_TOOL_ANSWERS = ("result", "error")
 
@@ -84,7 +84,7 @@ def _unlogged(failed: WriteFailed) -> Exception:
     return MCPError(INTERNAL_ERROR, f"{failed}; the stub answers no call it cannot log")
 
 
-class Gate:
+class CallCheck:
     """Checks, answers and logs the calls of one surface's tools."""
 
     def __init__(

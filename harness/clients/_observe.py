@@ -64,8 +64,8 @@ def served(spec: str) -> Served:
 
     from harness.session._runner import _surface_spec
     from harness.surface import resolve
+    from stubs.mcp_server import build_server
     from stubs.serve import surface_for_serving
-    from stubs.server import build_server
 
     path = _surface_spec(spec)
     surface = surface_for_serving(resolve(path))

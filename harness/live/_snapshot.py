@@ -193,7 +193,7 @@ def snapshot_surface(spec: str, protocol: str | None = None) -> TakenSnapshot:
             ),
             parts=item.parts,
         )
-    from stubs.server import build_server
+    from stubs.mcp_server import build_server
 
     time = _now()
     [wire] = listed([item], protocol)

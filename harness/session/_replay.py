@@ -123,8 +123,8 @@ async def _replay_one(definition: SurfaceDefinition, run_dir: Path) -> ReplayedR
 
     from harness.measure import count_tokens
     from stubs.calllog import CallLog
+    from stubs.mcp_server import build_server
     from stubs.serve import start_stub, surface_for_serving
-    from stubs.server import build_server
 
     recorded_surface, calls = _recorded(run_dir)
     surface = surface_for_serving(definition)
