@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.analyze._lint_model import Finding
 from harness.analyze._text import name_words, sentences, stem, stems
+from harness.analyze.lint._model import Finding
 
 __all__ = []
 

@@ -6,8 +6,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.analyze._lint_model import Finding
-from harness.analyze._lint_view import (
+from harness.analyze._text import plain_words, stem, stems
+from harness.analyze.lint._model import Finding
+from harness.analyze.lint._view import (
     _GENERIC_STEMS,
     _INSTEAD,
     _NOT_KINDS,
@@ -40,7 +41,6 @@ from harness.analyze._lint_view import (
     is_concurrency_token,
     is_reference,
 )
-from harness.analyze._text import plain_words, stem, stems
 
 __all__ = []
 

@@ -14,7 +14,7 @@ from harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:
     pass
-from harness.analyze._findability_scoring import (
+from harness.analyze.findability._scoring import (
     BM25_B,
     BM25_K1,
     BUNDLED_QUERIES,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from harness.analyze._client_limits import check_client_limits
-from harness.analyze._lint_model import Finding, LintResult, SurfaceLint
-from harness.analyze._lint_rules import (
+from harness.analyze.lint._client_limits import check_client_limits
+from harness.analyze.lint._model import Finding, LintResult, SurfaceLint
+from harness.analyze.lint._rules import (
     check_addressing,
     check_concurrency,
     check_decision_flag,
@@ -18,7 +18,7 @@ from harness.analyze._lint_rules import (
     check_permission_split,
     check_reason,
 )
-from harness.analyze._lint_view import LintView, build_surface
+from harness.analyze.lint._view import LintView, build_surface
 from harness.surface import Snapshot, SurfaceDefinition
 
 __all__ = ["lint", "lint_tools"]

@@ -3,101 +3,32 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from harness.measure._measure import compact_json
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
-from harness.analyze._diff_model import (
+from harness.analyze.diff._model import (
     _RANK,
     BREAKING,
     NON_BREAKING,
     SIZE_ONLY,
     ChangeClass,
-    ParameterChange,
     PartDiff,
     ReviewItem,
     Size,
     SurfaceDiff,
     ToolDiff,
+    short_json,
 )
-from harness.analyze._schema_compare import _key
 from harness.surface import PART_WORDS
 
 __all__ = ["diff_github", "diff_json", "diff_junit", "diff_markdown", "diff_rich"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Rendering
-
-
-def _cut(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _short(value: Any) -> str:
-    """A value as compact JSON on one line, cut short."""
-    return _cut(compact_json(value))
-
-
-def _values(values: Iterable[Any]) -> str:
-    return _cut(", ".join(compact_json(v) for v in values))
-
-
-def parameter_summary(p: ParameterChange) -> str:
-    name = f"`{p.name}`"
-    direction = {BREAKING: "breaking", NON_BREAKING: "non-breaking", SIZE_ONLY: "size only"}[p.cls]
-    if p.change == "added":
-        kind = p.after.get("type") if isinstance(p.after, dict) else None
-        kinds = "|".join(str(k) for k in kind) if isinstance(kind, list) else kind
-        words = [] if p.required is None else ["required" if p.required else "optional"]
-        words += [kinds] if isinstance(kinds, str) else []
-        return f"{name} added" + (f" ({', '.join(words)})" if words else "")
-    if p.change == "removed":
-        return f"{name} removed"
-    if p.change == "required":
-        return f"{name} now required"
-    if p.change == "optional":
-        return f"{name} no longer required"
-    if p.change.startswith("type_"):
-        verb = p.change.removeprefix("type_")
-        shown = ["any" if v is None else _short(v) for v in (p.before, p.after)]
-        return f"{name} type {shown[0]} → {shown[1]} ({verb})"
-    if p.change.startswith("enum_"):
-        old = {_key(v): v for v in p.before or []}
-        new = {_key(v): v for v in p.after or []}
-        if p.before is None:
-            return f"{name} now limited to {_values(new.values())} ({direction})"
-        if p.after is None:
-            return f"{name} no longer limited to listed values ({direction})"
-        parts = []
-        if lost := [v for k, v in old.items() if k not in new]:
-            parts.append(f"lost {_values(lost)}")
-        if gained := [v for k, v in new.items() if k not in old]:
-            parts.append(f"gained {_values(gained)}")
-        return f"{name} enum {' and '.join(parts)} ({direction})"
-    if p.change.startswith("constraint_"):
-        return f"{name} {_keywords(p.before, p.after)} ({p.change.removeprefix('constraint_')})"
-    if p.change == "description":
-        return f"{name} description changed"
-    if p.change == "metadata":
-        return f"{name} {_keywords(p.before, p.after)}"
-    if isinstance(p.before, dict) and isinstance(p.after, dict):
-        keys = ", ".join(dict.fromkeys([*p.before, *p.after]))
-    else:
-        keys = "schema"
-    return f"{name} {keys} changed (cannot tell whether it narrows; counted as breaking)"
-
-
-def _keywords(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
-    """`maximum 100 → 50, default absent → 20`: each keyword either side has."""
-
-    def show(side: Mapping[str, Any], key: str) -> str:
-        return _short(side[key]) if key in side else "absent"
-
-    return ", ".join(f"{k} {show(before, k)} → {show(after, k)}" for k in dict.fromkeys([*before, *after]))
 
 
 def tool_details(t: ToolDiff) -> list[tuple[ChangeClass, str]]:
@@ -117,8 +48,8 @@ def tool_details(t: ToolDiff) -> list[tuple[ChangeClass, str]]:
     lines += [
         (
             a.cls,
-            f"{a.name} {'absent' if a.before is None else _short(a.before)} → "
-            f"{'absent' if a.after is None else _short(a.after)}",
+            f"{a.name} {'absent' if a.before is None else short_json(a.before)} → "
+            f"{'absent' if a.after is None else short_json(a.after)}",
         )
         for a in t.annotations
     ]

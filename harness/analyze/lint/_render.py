@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.table import Table
-from harness.analyze._lint_model import Finding, LintResult
+from harness.analyze.lint._model import Finding, LintResult
 
 __all__ = ["lint_github", "lint_junit", "lint_rich", "lint_summary"]
 

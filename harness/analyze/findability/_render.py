@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
-from harness.analyze._findability_model import Findability
-from harness.analyze._findability_scoring import BM25_B, BM25_K1, FIELD_WEIGHTS, SCORERS
+from harness.analyze.findability._model import Findability
+from harness.analyze.findability._scoring import BM25_B, BM25_K1, FIELD_WEIGHTS, SCORERS
 
 __all__ = ["findability_csv", "findability_json", "findability_rich"]
 

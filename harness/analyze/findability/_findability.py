@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from harness.analyze._findability_model import (
+from harness.analyze.findability._model import (
     Findability,
     FindabilityRow,
     Query,
@@ -16,7 +16,7 @@ from harness.analyze._findability_model import (
     SurfaceTools,
     load_tools,
 )
-from harness.analyze._findability_scoring import ALL_SCORERS, CLIENT_SCORERS, SCORERS, _Index, _rank
+from harness.analyze.findability._scoring import ALL_SCORERS, CLIENT_SCORERS, SCORERS, _Index, _rank
 from harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:

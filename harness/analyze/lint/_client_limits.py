@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.analyze._lint_model import Finding
+from harness.analyze.lint._model import Finding
 
 __all__ = ["CLAUDE_CODE_CUT", "ClientCut", "check_client_limits", "kept_units", "utf16_units"]
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from harness.analyze._diff_model import BREAKING, NON_BREAKING, ChangeClass, ParameterChange, ParameterChangeKind
+from harness.analyze.diff._model import (
+    BREAKING,
+    NON_BREAKING,
+    ChangeClass,
+    ParameterChange,
+    ParameterChangeKind,
+    value_key,
+)
 
 __all__ = []
 
@@ -35,10 +41,6 @@ class _Unknown:
 
 _UNKNOWN = _Unknown()
 _ABSENT = object()
-
-
-def _key(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def _is_number(value: Any) -> bool:
@@ -229,7 +231,7 @@ class _SchemaComparer:
         if new is None:
             self.add(path, "enum_widened", old, None, self.widened)
             return
-        old_keys, new_keys = {_key(v) for v in old}, {_key(v) for v in new}
+        old_keys, new_keys = {value_key(v) for v in old}, {value_key(v) for v in new}
         lost, gained = old_keys - new_keys, new_keys - old_keys
         if lost and gained:
             self.add(path, "enum_changed", old, new, BREAKING)

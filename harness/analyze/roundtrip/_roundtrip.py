@@ -23,9 +23,17 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.analyze._findability import SearchObserver, search_requests
-from harness.analyze._findability_model import Query, SurfaceTools, load_tools, parse_queries, read_json_file
-from harness.analyze._findability_scoring import QueryFileError, rank_tools
+from harness.analyze.findability import (
+    Query,
+    QueryFileError,
+    SearchObserver,
+    SurfaceTools,
+    load_tools,
+    parse_queries,
+    rank_tools,
+    read_json_file,
+    search_requests,
+)
 from harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:

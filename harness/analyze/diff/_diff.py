@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
-from harness.analyze._diff_model import (
+from harness.analyze.diff._model import (
     BREAKING,
     NON_BREAKING,
     SIZE_ONLY,
@@ -21,7 +21,7 @@ from harness.analyze._diff_model import (
     ToolDiff,
     worst,
 )
-from harness.analyze._schema_compare import _compare_schemas
+from harness.analyze.diff._schema_compare import _compare_schemas
 from harness.measure import ListCounter, count_tokens, is_o200k
 from harness.measure._measure import Measurable, compact_json
 from harness.surface import PART_WORDS, SurfaceParts, item_key
