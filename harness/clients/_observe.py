@@ -62,7 +62,7 @@ def served(spec: str) -> Served:
     """List the surface through a real MCP client in memory: its tools' names and the server's instructions."""
     from mcp import Client
 
-    from harness.session._runner import _surface_spec
+    from harness.session.run._runner import _surface_spec
     from harness.surface import resolve
     from stubs.mcp_server import build_server
     from stubs.serve import surface_for_serving
@@ -249,9 +249,9 @@ def observe_clients(
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
     run is a row saying so, unless named (then a user error). `out` keeps each session's folder
     (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after."""
-    from harness.session._at_once import run_at_once
-    from harness.session._config import run_folder_name
-    from harness.session._tool_search import _warm_tokens
+    from harness.session.run._at_once import run_at_once
+    from harness.session.plan._config import run_folder_name
+    from harness.session.tool_search._tool_search import _warm_tokens
 
     environment = dict(os.environ if env is None else env)
     if not specs:

@@ -1,7 +1,7 @@
 """Sessions: studies of agents against the stubs, their records, scenarios, checks, scoring and replay."""
 
-from harness.session._answers import ALL_TOOLS, AnswerRow, AnswerSizes, answer_rows, answers_markdown, run_answers
-from harness.session._config import (
+from harness.session.score._answers import ALL_TOOLS, AnswerRow, AnswerSizes, answer_rows, answers_markdown, run_answers
+from harness.session.plan._config import (
     DEFAULT_SCENARIO,
     AgentChoice,
     StudyConfig,
@@ -10,9 +10,9 @@ from harness.session._config import (
     run_folder_name,
     run_label,
 )
-from harness.session._gate import GateJudgement, GateVerdict, judge_gate
-from harness.session._merge import PLAN_FORMAT, MergeOutcome, StudyPlan, merge_shards, read_plan
-from harness.session._record import (
+from harness.session.gate._gate import GateJudgement, GateVerdict, judge_gate
+from harness.session.merge._merge import PLAN_FORMAT, MergeOutcome, StudyPlan, merge_shards, read_plan
+from harness.session.record._record import (
     RUN_FORMAT,
     CheckRecord,
     RefusalRecord,
@@ -24,9 +24,9 @@ from harness.session._record import (
     read_run,
     write_json_atomic,
 )
-from harness.session._replay import Replay, ReplayedCall, ReplayedRun, replay_runs, replay_table
-from harness.session._runner import PlannedRun, StubStarter, plan_study, run_study, score_calls
-from harness.session._scoring import (
+from harness.session.replay._replay import Replay, ReplayedCall, ReplayedRun, replay_runs, replay_table
+from harness.session.run._runner import PlannedRun, StubStarter, plan_study, run_study, score_calls
+from harness.session.score._scoring import (
     Comparison,
     ErrorGroup,
     OutcomeFailure,
@@ -42,9 +42,9 @@ from harness.session._scoring import (
     shown_markdown,
     study_markdown,
 )
-from harness.session._stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available, fork_server
-from harness.session._study import StudyOutcome, agent_choices, run_session_study
-from harness.session._tool_search import (
+from harness.session.fork._client import ForkServer, StartingForkServer, StubForkUnavailable, fork_available, fork_server
+from harness.session.study._study import StudyOutcome, agent_choices, run_session_study
+from harness.session.tool_search._tool_search import (
     SEARCH_CLIENT,
     SEARCH_MODE,
     ObservedSearch,
@@ -54,7 +54,7 @@ from harness.session._tool_search import (
     observe_tool_search,
     tool_search_client,
 )
-from harness.session._undelivered import undelivered_calls
+from harness.session.run._undelivered import undelivered_calls
 
 __all__ = [
     "ALL_TOOLS",

@@ -25,8 +25,8 @@ from harness.agents.base import SERVER_NAME, AgentEndpoint, AgentUnavailable, Ru
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.errors import ToolsurfaceError
 from harness.scenario import Step
-from harness.session._at_once import run_at_once
-from harness.session._runner import _surface_spec
+from harness.session.run._at_once import run_at_once
+from harness.session.run._runner import _surface_spec
 
 __all__ = [
     "SEARCH_CLIENT",
@@ -334,7 +334,7 @@ def observe_tool_search(
     """Every search on every surface, as Claude Code's own tool search answers it: one on-demand session per
     surface (`jobs` at a time) against the surface's stub. `out` keeps each run's folder (out/SURFACE),
     else they go to a temporary folder removed after."""
-    from harness.session._config import run_folder_name
+    from harness.session.plan._config import run_folder_name
     from harness.surface import resolve
 
     if not searches:

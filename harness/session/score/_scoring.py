@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
-from harness.session._answers import AnswerRow, answer_rows, answers_markdown, run_answers
-from harness.session._record import RunRecord, RunStateError, read_run
+from harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
+from harness.session.record._record import RunRecord, RunStateError, read_run
 
 __all__ = [
     "Comparison",
@@ -198,7 +198,7 @@ class Study:
     comparisons: list[Comparison]
     method: dict[str, str]
     shown: list[ShownRow] = field(default_factory=list)
-    # What tool answers cost, per surface (agent, mode, scenario) and tool (harness.session._answers).
+    # What tool answers cost, per surface (agent, mode, scenario) and tool (harness.session.score._answers).
     answers: list[AnswerRow] = field(default_factory=list)
 
     def labels(self) -> dict[tuple[str, str, str, str], str]:

@@ -37,8 +37,8 @@ from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests,
 from harness.errors import ToolsurfaceError
 from harness.files import WriteFailed, check_writable, read_json
 from harness.scenario import CheckInput, evaluate, load_script, sessions_dir
-from harness.session._config import AgentChoice, StudyConfig, run_folder_name, run_label
-from harness.session._record import (
+from harness.session.plan._config import AgentChoice, StudyConfig, run_folder_name, run_label
+from harness.session.record._record import (
     CheckRecord,
     RefusalRecord,
     RunRecord,
@@ -48,8 +48,8 @@ from harness.session._record import (
     read_run,
     write_json_atomic,
 )
-from harness.session._stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
-from harness.session._undelivered import undelivered_calls
+from harness.session.fork._client import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
+from harness.session.run._undelivered import undelivered_calls
 from harness.surface import SurfaceDefinition
 from stubs.calllog import CallRecord
 

@@ -20,7 +20,7 @@ def run_at_once(
 ) -> list[T]:
     """`one(n, root)` for each n below `count`, `jobs` at a time, in order. `root` is `out` (kept) or a temporary
     folder removed after. The error a user should see comes first out of the task group."""
-    from harness.session._runner import _first_cause
+    from harness.session.run._runner import _first_cause
 
     found: dict[int, T] = {}
 

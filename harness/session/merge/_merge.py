@@ -17,8 +17,8 @@ from typing import Any
 
 from harness.errors import ToolsurfaceError
 from harness.files import check_writable, read_json, read_text, write_atomic_all, write_json_atomic
-from harness.session._record import RunRecord
-from harness.session._scoring import Study, find_runs, score_study
+from harness.session.record._record import RunRecord
+from harness.session.score._scoring import Study, find_runs, score_study
 
 __all__ = ["PLAN_FORMAT", "MergeOutcome", "StudyPlan", "merge_shards", "read_plan"]
 
@@ -260,7 +260,7 @@ def _check_shard_set(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) 
 
 def _copies(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) -> list[tuple[Path, Path]]:
     """Where each run goes in the merged folder; one run found in two shards must be recorded alike."""
-    from harness.session._config import run_folder_name
+    from harness.session.plan._config import run_folder_name
 
     placed: dict[Path, Path] = {}
     copies = []
