@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from harness import PACKAGES_ROOT
 from harness.errors import ToolsurfaceError
 
 __all__ = [
@@ -58,6 +60,11 @@ class ServerCommand:
     args: list[str]
     cwd: str
     env: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def toolsurface(cls, args: Sequence[str]) -> ServerCommand:
+        """This Python with `args` (`-m harness serve ...`), started in the folder holding toolsurface's packages."""
+        return cls(command=sys.executable, args=list(args), cwd=str(PACKAGES_ROOT))
 
 
 @dataclass(frozen=True)

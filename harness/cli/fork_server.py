@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from harness.session.fork._client import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
+from harness.session.fork import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
 from harness.stub_launch import LENGTH, NUMBER, receive_exactly
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -62,12 +61,12 @@ def served(spec: str) -> Served:
     """List the surface through a real MCP client in memory: its tools' names and the server's instructions."""
     from mcp import Client
 
-    from harness.session.run._runner import _surface_spec
+    from harness.session.plan import surface_spec
     from harness.surface import resolve
     from stubs.mcp_server import build_server
     from stubs.serve import surface_for_serving
 
-    path = _surface_spec(spec)
+    path = surface_spec(spec)
     surface = surface_for_serving(resolve(path))
 
     async def listing() -> tuple[list[str], str | None]:
@@ -199,11 +198,7 @@ async def _session(
     assert isinstance(agent, CliAgent)
     agent.version = choice.version
     run_dir.mkdir(parents=True, exist_ok=True)
-    server = ServerCommand(
-        command=sys.executable,
-        args=["-m", "harness", "serve", surface.spec, "--log", str(run_dir / CALLS)],
-        cwd=str(Path(__file__).resolve().parents[2]),
-    )
+    server = ServerCommand.toolsurface(["-m", "harness", "serve", surface.spec, "--log", str(run_dir / CALLS)])
     started = time.monotonic()
     steps = _steps(choice, surface, agent.search_modes)
     endpoint = ModelEndpoint(
@@ -249,16 +244,16 @@ def observe_clients(
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
     run is a row saying so, unless named (then a user error). `out` keeps each session's folder
     (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after."""
-    from harness.session.run._at_once import run_at_once
-    from harness.session.plan._config import run_folder_name
-    from harness.session.tool_search._tool_search import _warm_tokens
+    from harness.session.plan import run_folder_name
+    from harness.session.run import run_at_once
+    from harness.session.tool_search import warm_tokens
 
     environment = dict(os.environ if env is None else env)
     if not specs:
         raise ToolsurfaceError("no surface given")
     choices, missing = plan_clients(named, environment)
     surfaces = [served(spec) for spec in specs]
-    _warm_tokens()
+    warm_tokens()
     sessions = [(s, c) for s in surfaces for c in choices]
     unique = len({s.name for s in surfaces}) == len(surfaces)
 

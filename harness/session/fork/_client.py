@@ -24,9 +24,19 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import PACKAGES_ROOT
 from harness.errors import ToolsurfaceError
 
-__all__ = ["ForkServer", "StartingForkServer", "StubForkUnavailable", "fork_available", "fork_server"]
+__all__ = [
+    "END_GRACE_S",
+    "REQUEST_TIMEOUT_S",
+    "STOPS",
+    "ForkServer",
+    "StartingForkServer",
+    "StubForkUnavailable",
+    "fork_available",
+    "fork_server",
+]
 
 READY_TIMEOUT_S = 60.0
 STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -77,7 +87,7 @@ class StartingForkServer:
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            cwd=str(Path(__file__).resolve().parents[2]),
+            cwd=str(PACKAGES_ROOT),
             start_new_session=True,
         )
 

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from harness.errors import ToolsurfaceError
-from harness.session.record._record import RunRecord
-from harness.session.score._scoring import runs_needed
+from harness.session.record import RunRecord
+from harness.session.score import runs_needed
 
 __all__ = ["GateJudgement", "GateVerdict", "judge_gate"]
 

@@ -1,8 +1,7 @@
 """Shards of one study, run apart (a CI matrix: `session run --shard I/N`) and merged into one study folder.
 
-Each `session run` writes `plan.json` beside its runs: what the study is (scenario, surfaces with their digests,
-agents in their modes, model, runs per surface, toolsurface's version) and which shard this folder holds.
-`merge_shards` refuses folders of different studies, naming the first difference, then copies every finished
+Each `session run` writes `plan.json` beside its runs (harness.session.plan): what the study is and which shard
+this folder holds. `merge_shards` refuses folders of different studies, naming the first difference, then copies every finished
 run into one folder and scores them all into its study.json. A shard holding a symbolic link (a run's
 transcript, a folder) is refused, naming the link: a copy would bring in whatever it points to."""
 
@@ -16,67 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
-from harness.files import check_writable, read_json, read_text, write_atomic_all, write_json_atomic
-from harness.session.record._record import RunRecord
-from harness.session.score._scoring import Study, find_runs, score_study
+from harness.files import check_writable, read_text, write_atomic_all
+from harness.session.plan import PLAN_NAME, StudyPlan, read_plan, run_folder_name
+from harness.session.record import RunRecord
+from harness.session.score import Study, find_runs, score_study
 
-__all__ = ["PLAN_FORMAT", "MergeOutcome", "StudyPlan", "merge_shards", "read_plan"]
-
-PLAN_FORMAT = "toolsurface-plan/1"
-PLAN_NAME = "plan.json"
-
-
-@dataclass(frozen=True)
-class StudyPlan:
-    """What a study is, and which of its shards a folder holds (None: the whole matrix)."""
-
-    scenario: str
-    scenario_sha256: str
-    surfaces: dict[str, str]  # name -> sha256 of its tool list
-    agents: list[str]  # NAME-MODE
-    model: str | None
-    runs: int
-    toolsurface: str
-    shard: tuple[int, int] | None
-    format: str = PLAN_FORMAT
-    # Told by the runs of a folder written before plans were: it knows only the surfaces and agents it ran.
-    from_runs: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["shard"] = list(self.shard) if self.shard else None
-        del data["from_runs"]
-        return data
-
-    def identity(self) -> list[tuple[str, Any]]:
-        """The fields two shards of one study share, in the order a difference is reported."""
-        return [
-            ("scenario", f"{self.scenario} (sha256 {self.scenario_sha256[:12]})"),
-            ("surfaces", ", ".join(f"{n} ({d[:12]})" for n, d in sorted(self.surfaces.items()))),
-            ("agents", ", ".join(sorted(self.agents))),
-            ("model", self.model or "(the agent's default)"),
-            ("runs per surface", self.runs),
-            ("toolsurface version", self.toolsurface),
-            ("shard count", self.shard[1] if self.shard else 1),
-        ]
-
-
-def write_plan(out: Path, plan: StudyPlan) -> Path:
-    return write_json_atomic(out / PLAN_NAME, plan.to_json())
-
-
-def read_plan(folder: Path) -> StudyPlan | None:
-    path = folder / PLAN_NAME
-    if not os.path.lexists(path):
-        return None
-    data = read_json(path, what="study plan", follow_links=False)
-    try:
-        if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
-            raise ValueError(f"format is not {PLAN_FORMAT!r}")
-        shard = data.get("shard")
-        return StudyPlan(**{**data, "shard": tuple(shard) if shard else None})
-    except (ValueError, TypeError) as error:
-        raise ToolsurfaceError(f"{path}: not a study plan: {error}") from None
+__all__ = ["MergeOutcome", "merge_shards"]
 
 
 @dataclass(frozen=True)
@@ -260,8 +204,6 @@ def _check_shard_set(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) 
 
 def _copies(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) -> list[tuple[Path, Path]]:
     """Where each run goes in the merged folder; one run found in two shards must be recorded alike."""
-    from harness.session.plan._config import run_folder_name
-
     placed: dict[Path, Path] = {}
     copies = []
     for _, _, records in shards:

@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 
 from harness.errors import ToolsurfaceError
-from harness.session.score._answers import AnswerSizes, size_summary
+from harness.session.score import AnswerSizes, size_summary
 from harness.surface import SurfaceDefinition
 from stubs.calllog import CallRecord
 

@@ -10,9 +10,28 @@ from typing import TypeVar
 
 import anyio
 
-__all__ = ["run_at_once"]
+from harness.errors import ToolsurfaceError
+
+__all__ = ["first_cause", "run_at_once"]
 
 T = TypeVar("T")
+
+
+def first_cause(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The error a user should see from a task group: a user error or an interrupt before anything else."""
+    leaves: list[BaseException] = []
+    pending: list[BaseException] = [group]
+    while pending:
+        current = pending.pop(0)
+        if isinstance(current, BaseExceptionGroup):
+            pending.extend(current.exceptions)
+        else:
+            leaves.append(current)
+    for kind in (KeyboardInterrupt, ToolsurfaceError):
+        for leaf in leaves:
+            if isinstance(leaf, kind):
+                return leaf
+    return leaves[0] if leaves else group
 
 
 def run_at_once(
@@ -20,8 +39,6 @@ def run_at_once(
 ) -> list[T]:
     """`one(n, root)` for each n below `count`, `jobs` at a time, in order. `root` is `out` (kept) or a temporary
     folder removed after. The error a user should see comes first out of the task group."""
-    from harness.session.run._runner import _first_cause
-
     found: dict[int, T] = {}
 
     async def main(root: Path) -> None:
@@ -39,7 +56,7 @@ def run_at_once(
         try:
             anyio.run(main, root)
         except BaseExceptionGroup as group:
-            raise _first_cause(group) from None
+            raise first_cause(group) from None
 
     if out is not None:
         run(Path(os.path.abspath(out)))

@@ -1,44 +1,38 @@
-"""Running sessions: N runs per surface with one agent, J at a time, one directory per run.
+"""Running sessions: the planned runs, J at a time, one directory per run.
 
-Everything that can stop a study (an unknown surface, a missing CLI, key or script) is found before
-the first run starts. A run that times out or fails keeps what it has and says so; an interrupted
-study leaves every finished run intact, and running it again resumes where it stopped.
+Everything that can stop a study was found when it was planned (harness.session.plan). A run that times out or
+fails keeps what it has and says so; an interrupted study leaves every finished run intact, and running it
+again resumes where it stopped.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import platform
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import anyio
 
-from harness.agents.base import (
-    AgentEndpoint,
-    AgentReport,
-    AgentUnavailable,
-    RunContext,
-    ServerCommand,
-)
+from harness import PACKAGES_ROOT
+from harness.agents.base import AgentEndpoint, AgentReport, RunContext, ServerCommand
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
 from harness.errors import ToolsurfaceError
-from harness.files import WriteFailed, check_writable, read_json
-from harness.scenario import CheckInput, evaluate, load_script, sessions_dir
-from harness.session.plan._config import AgentChoice, StudyConfig, run_folder_name, run_label
-from harness.session.record._record import (
+from harness.files import WriteFailed, read_json
+from harness.scenario import CheckInput, evaluate, load_script
+from harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
+from harness.session.plan import PlannedRun, StudyConfig, surface_spec
+from harness.session.record import (
     CheckRecord,
     RefusalRecord,
     RunRecord,
@@ -48,165 +42,13 @@ from harness.session.record._record import (
     read_run,
     write_json_atomic,
 )
-from harness.session.fork._client import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
+from harness.session.run._at_once import first_cause
 from harness.session.run._undelivered import undelivered_calls
-from harness.surface import SurfaceDefinition
 from stubs.calllog import CallRecord
 
-__all__ = [
-    "PlannedRun",
-    "StubStarter",
-    "plan_study",
-    "run_study",
-    "score_calls",
-]
+__all__ = ["StubStarter", "run_study", "score_calls"]
 
 STATE_WAIT_S = 10.0
-
-
-@dataclass(frozen=True)
-class PlannedRun:
-    surface: str
-    name: str
-    index: int
-    run_dir: Path
-    script: Path | None
-    surface_sha256: str
-    tools: int
-    source: str
-    initial_state: dict[str, Any]
-    choice: AgentChoice
-    tool_names: tuple[str, ...] = ()
-
-
-def _surface_spec(spec: str) -> str:
-    """Paths become absolute, since the stub starts in the run's own empty directory."""
-    path = Path(spec)
-    from harness.surface import is_surface_path
-
-    return str(path.resolve()) if is_surface_path(spec) else spec
-
-
-def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...], dict[str, Any]]:
-    from harness.measure import list_text, listed
-    from harness.surface import resolve
-
-    item = resolve(spec)
-    if not isinstance(item, SurfaceDefinition) or item.stub is None:
-        raise ToolsurfaceError(f"surface {spec!r} has no stub, so no session can run against it")
-    [wire] = listed([item])
-    digest = hashlib.sha256(list_text(wire.tools).encode("utf-8")).hexdigest()
-    from stubs.serve import start_stub
-
-    stub = start_stub(item.build_surface(), None)
-    assert stub is not None
-    return item, digest, tuple(str(tool.get("name")) for tool in wire.tools), stub.state()
-
-
-def _scripts_for(config: StudyConfig, choice: AgentChoice, surface: str) -> list[Path] | None:
-    """The scripts a surface's runs play (the script agent plays them itself, the scripted model endpoint inside
-    the agent): `scripts/SCENARIO/SURFACE.json` for every run, or `scripts/SCENARIO/SURFACE/rN.json`, one per
-    run (replays of recorded runs)."""
-    scripted = config.model_endpoint is not None and config.model_endpoint.kind == "scripted"
-    if choice.name != "script" and not scripted:
-        return None
-    who = "script" if choice.name == "script" else "--model-endpoint scripted"
-    if config.script is not None:
-        paths = [config.script] * config.runs
-    else:
-        folder = sessions_dir() / "scripts" / config.scenario.name
-        if (folder / surface).is_dir():
-            paths = [folder / surface / f"r{index + 1}.json" for index in range(config.runs)]
-            recorded = len(list((folder / surface).glob("r*.json")))
-            if not all(path.is_file() for path in paths):
-                raise AgentUnavailable(
-                    f"{who}: {folder / surface} replays {recorded} recorded runs of {surface}; --runs {config.runs} asks for more"
-                )
-        else:
-            paths = [folder / f"{surface}.json"] * config.runs
-    if not paths[0].is_file():
-        raise AgentUnavailable(
-            f"{who}: no script {paths[0]} for scenario {config.scenario.name} and surface {surface}; pass --script FILE"
-        )
-    for path in dict.fromkeys(paths):
-        load_script(path)  # a script that cannot be played stops the study before it starts
-    return paths
-
-
-def _check_agents(config: StudyConfig) -> None:
-    endpoint = config.model_endpoint.kind if config.model_endpoint is not None else None
-    for choice in config.agents:
-        if choice.mode not in choice.agent.modes:
-            raise ToolsurfaceError(
-                f"agent {choice.name} has no mode {choice.mode!r}; modes: {', '.join(choice.agent.modes)}"
-            )
-        if endpoint is not None and choice.name == "script":
-            raise ToolsurfaceError(
-                "--model-endpoint is for agents that call a model; the script agent plays its script itself"
-            )
-        choice.agent.check_available(os.environ, endpoint)
-
-
-def plan_study(config: StudyConfig) -> list[PlannedRun]:
-    """Resolve and check everything first; then the run matrix, or one shard of it."""
-    return shard_of(plan_matrix(config), config.shard)
-
-
-def shard_of(planned: list[PlannedRun], shard: tuple[int, int] | None) -> list[PlannedRun]:
-    """The I-th of N slices of the run matrix: every N-th run, from the I-th on."""
-    if shard is None:
-        return planned
-    part, total = shard
-    return [p for n, p in enumerate(planned) if n % total == part - 1]
-
-
-def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
-    """Resolve and check everything first; then the whole run matrix (every shard's runs)."""
-    if not config.agents:
-        raise ToolsurfaceError("no agent given")
-    labels = [choice.label for choice in config.agents]
-    if len(set(labels)) != len(labels):
-        raise ToolsurfaceError(f"an agent and mode is given twice: {', '.join(labels)}")
-    _check_agents(config)
-    planned = []
-    folders: dict[str, str] = {}
-    for spec in config.surfaces:
-        definition, digest, names, initial = _prepare_surface(_surface_spec(spec))
-        folder = run_folder_name(definition.name)
-        if folders.setdefault(folder, definition.name) != definition.name:
-            raise ToolsurfaceError(
-                f"surfaces {folders[folder]!r} and {definition.name!r} would share the run folder {folder!r}"
-            )
-        for choice in config.agents:
-            scripts = _scripts_for(config, choice, definition.name)
-            for index in range(config.runs):
-                script = scripts[index] if scripts is not None else None
-                run_dir = config.out / "runs" / folder / run_label(choice, config.scenario.name, index)
-                planned.append(
-                    PlannedRun(
-                        _surface_spec(spec),
-                        definition.name,
-                        index,
-                        run_dir,
-                        script,
-                        digest,
-                        len(names),
-                        definition.source,
-                        initial,
-                        choice,
-                        names,
-                    )
-                )
-    try:
-        (config.out / "runs").mkdir(parents=True, exist_ok=True)
-        probe = config.out / f".write-probe-{os.getpid()}"
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
-    except OSError as error:
-        raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
-    for record in ("study.json", "plan.json"):
-        check_writable(config.out / record)  # a FIFO or a folder there is refused now, not after every run
-    return planned
 
 
 def _packages() -> dict[str, str]:
@@ -222,10 +64,9 @@ def _packages() -> dict[str, str]:
 
 
 def _git_revision() -> str | None:
-    root = Path(__file__).resolve().parents[2]
-    if shutil.which("git") is None or not (root / ".git").exists():
+    if shutil.which("git") is None or not (PACKAGES_ROOT / ".git").exists():
         return None
-    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False)
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PACKAGES_ROOT, capture_output=True, text=True, check=False)
     return done.stdout.strip() or None
 
 
@@ -344,11 +185,7 @@ async def _run_one(
     write_json_atomic(run.run_dir / "spec.json", asdict(spec))
     calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
     serve = ["serve", run.surface, "--log", str(calls_path), "--state", str(state_path)]
-    server = ServerCommand(
-        command=sys.executable,
-        args=["-m", "harness", *serve] if forks is None else forks.command(serve),
-        cwd=str(Path(__file__).resolve().parents[2]),
-    )
+    server = ServerCommand.toolsurface(["-m", "harness", *serve] if forks is None else forks.command(serve))
     started = time.monotonic()
     report: AgentReport
     with tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir, _model_endpoint(config, run) as endpoint:
@@ -489,23 +326,6 @@ async def _write_result(
     return RunRecord(run.run_dir, spec, result)
 
 
-def _first_cause(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The error a user should see from a task group: a user error or an interrupt before anything else."""
-    leaves: list[BaseException] = []
-    pending: list[BaseException] = [group]
-    while pending:
-        current = pending.pop(0)
-        if isinstance(current, BaseExceptionGroup):
-            pending.extend(current.exceptions)
-        else:
-            leaves.append(current)
-    for kind in (KeyboardInterrupt, ToolsurfaceError):
-        for leaf in leaves:
-            if isinstance(leaf, kind):
-                return leaf
-    return leaves[0] if leaves else group
-
-
 STUB_STARTS = ("auto", "fork", "spawn")
 
 
@@ -525,7 +345,7 @@ class StubStarter:
         self._starting: StartingForkServer | None = None
         if wanted:
             try:
-                warm = sorted({_surface_spec(spec) for spec in config.surfaces})
+                warm = sorted({surface_spec(spec) for spec in config.surfaces})
                 self._starting = StartingForkServer(config.out, warm)
             except StubForkUnavailable:
                 if self.required:
@@ -606,7 +426,7 @@ def run_study(
         try:
             anyio.run(main)
         except BaseExceptionGroup as group:
-            raise _first_cause(group) from None
+            raise first_cause(group) from None
         if stopped_by:
             raise KeyboardInterrupt
     order = {p.run_dir: n for n, p in enumerate(planned)}

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from harness.agents.base import NOT_DELIVERED, Event
 from harness.endpoint import SEARCH_TOOLS
-from harness.session.record._record import UndeliveredRecord
+from harness.session.record import UndeliveredRecord
 from stubs.calllog import CallRecord
 
 __all__ = ["undelivered_calls"]

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
+from harness.session.record import RunRecord, RunStateError, read_run
 from harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
-from harness.session.record._record import RunRecord, RunStateError, read_run
 
 __all__ = [
     "Comparison",

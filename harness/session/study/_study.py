@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.files import write_json_atomic
-from harness.session.plan._config import AgentChoice, StudyConfig
-from harness.session.merge._merge import StudyPlan, write_plan
-from harness.session.record._record import RunRecord
-from harness.session.run._runner import PlannedRun, StubStarter, plan_matrix, run_study, shard_of
-from harness.session.score._scoring import Study, find_runs, score_study
+from harness.session.plan import AgentChoice, PlannedRun, StudyConfig, StudyPlan, plan_matrix, shard_of, write_plan
+from harness.session.record import RunRecord
+from harness.session.run import StubStarter, run_study
+from harness.session.score import Study, find_runs, score_study
 
 __all__ = ["StudyOutcome", "agent_choices", "run_session_study"]
 
@@ -52,7 +51,7 @@ def agent_choices(
     """`NAME` or `NAME:MODE` per agent; an agent without a mode gets `mode`, else its first (its default). An
     old name of a mode (codex's `full-list`) is the mode it became."""
     from harness.agents import make_agent
-    from harness.session.plan._config import parse_agent_choice
+    from harness.session.plan import parse_agent_choice
 
     choices = []
     for text in names:

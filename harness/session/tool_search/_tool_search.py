@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -25,8 +24,8 @@ from harness.agents.base import SERVER_NAME, AgentEndpoint, AgentUnavailable, Ru
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.errors import ToolsurfaceError
 from harness.scenario import Step
-from harness.session.run._at_once import run_at_once
-from harness.session.run._runner import _surface_spec
+from harness.session.plan import surface_spec
+from harness.session.run import run_at_once
 
 __all__ = [
     "SEARCH_CLIENT",
@@ -37,6 +36,7 @@ __all__ = [
     "ToolSearchUnavailable",
     "observe_tool_search",
     "tool_search_client",
+    "warm_tokens",
 ]
 
 SEARCH_CLIENT = "claude"
@@ -293,11 +293,7 @@ async def _session(
 ) -> ToolSearchRun:
     run_dir.mkdir(parents=True, exist_ok=True)
     calls = run_dir / CALLS
-    server = ServerCommand(
-        command=sys.executable,
-        args=["-m", "harness", "serve", spec, "--log", str(calls)],
-        cwd=str(Path(__file__).resolve().parents[2]),
-    )
+    server = ServerCommand.toolsurface(["-m", "harness", "serve", spec, "--log", str(calls)])
     started = time.monotonic()
     with (
         tempfile.TemporaryDirectory(prefix="toolsurface-search-") as workdir,
@@ -334,14 +330,14 @@ def observe_tool_search(
     """Every search on every surface, as Claude Code's own tool search answers it: one on-demand session per
     surface (`jobs` at a time) against the surface's stub. `out` keeps each run's folder (out/SURFACE),
     else they go to a temporary folder removed after."""
-    from harness.session.plan._config import run_folder_name
+    from harness.session.plan import run_folder_name
     from harness.surface import resolve
 
     if not searches:
         raise ToolsurfaceError("no query to search for")
-    _warm_tokens()
+    warm_tokens()
     agent = tool_search_client()
-    served = [_surface_spec(spec) for spec in specs]
+    served = [surface_spec(spec) for spec in specs]
     names = [resolve(spec).name for spec in served]
     unique = len(set(names)) == len(names)
 
@@ -360,7 +356,7 @@ def _listed(calls: Path) -> bool:
     return calls.is_file() and any(r.method == "tools/list" for r in read_log(calls))
 
 
-def _warm_tokens() -> None:
+def warm_tokens() -> None:
     """Load the o200k encoding while Claude Code starts, not when its first request waits for the count."""
     import threading
 
