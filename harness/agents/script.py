@@ -1,4 +1,4 @@
-"""The scripted agent: a real MCP client that plays a scenario script (`harness.script_steps`) against the stub.
+"""The scripted agent: a real MCP client that plays a scenario script (`harness.scenario`) against the stub.
 
 It lists the stub's tools first, as any agent does; a step naming a tool the list lacks is not sent, and is
 recorded as an undelivered call (the same mistake an agent CLI answers with "No such tool available").
