@@ -185,7 +185,7 @@ def test_foundations_import_no_concept() -> None:
 
 # Modules started on their own (`python -m`, a pytest entry point): they import as little as they can, so no
 # package's __init__ runs before them.
-ENTRIES = {"harness.__main__", "harness.pytest_plugin", "harness.stub_launch"}
+ENTRIES = {"harness.__main__", "harness.stub_launch"}
 
 
 def test_no_module_lies_loose_in_harness_beyond_the_foundations_and_the_entries() -> None:

@@ -2,7 +2,7 @@
 
 Installed with toolsurface, pytest loads it by itself (entry point group `pytest11`, name `toolsurface`; with
 autoloading off, `-p toolsurface`). Only where that entry point is not installed, load it by module with
-`-p harness.pytest_plugin` or `pytest_plugins = ["harness.pytest_plugin"]`: next to the entry point pytest would
+`-p toolsurface_pytest` or `pytest_plugins = ["toolsurface_pytest"]`: next to the entry point pytest would
 register the module twice and stop. Tests get a `toolsurface` fixture:
 
     def test_the_tool_list_stays_small(toolsurface):
@@ -19,17 +19,27 @@ form, or an in-process MCP server (`mcp.server.Server` or `MCPServer`), listed t
 A missing snapshot is written and the test passes; `pytest --toolsurface-update` rewrites every snapshot the run
 compares. Otherwise any difference fails, with the per-tool diff as markdown in the assertion message.
 
-Importing this module costs only pytest and the standard library: it is loaded into every pytest run of an
-environment that has toolsurface installed. The SDK, the tokenizer and the rest load when a test measures.
+This module is loaded into every pytest run of an environment that has toolsurface installed, so it has a name
+of its own and imports only pytest and the standard library: nothing of toolsurface's until a test uses the
+fixture. Then toolsurface's packages (`harness`, `stubs`, `surfaces`, `sessions`) come from the folder this
+module was installed in. A project with packages of those names of its own (first on sys.path under pytest's
+rootdir insertion) keeps them: each call of the fixture runs with toolsurface's in their place and puts the
+project's back after (`_our_packages`).
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.machinery
+import importlib.util
 import json
 import os
+import sys
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
@@ -52,6 +62,116 @@ __all__ = [
 UPDATE_OPTION = "--toolsurface-update"
 _WRITTEN = pytest.StashKey[list[Path]]()
 _T = TypeVar("_T")
+_F = TypeVar("_F", bound="Callable[..., Any]")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# toolsurface's packages, kept apart from a project's own of the same names
+
+OUR_PACKAGES = ("harness", "stubs", "surfaces", "sessions")
+# Where they were installed beside this module (site-packages, or the checkout).
+_HERE = Path(__file__).resolve().parent
+
+
+def _from_here(top: str, location: str | None) -> bool:
+    return location is not None and Path(location).resolve().is_relative_to(_HERE / top)
+
+
+def _is_ours(top: str, module: ModuleType) -> bool:
+    spec = getattr(module, "__spec__", None)
+    places = [getattr(module, "__file__", None), *(list(getattr(spec, "submodule_search_locations", None) or []))]
+    return any(_from_here(top, place) for place in places)
+
+
+def _shadowed(top: str) -> bool:
+    """Whether `import TOP` here would give (or gave) a package that is not toolsurface's."""
+    current = sys.modules.get(top)
+    if current is not None:
+        return not _is_ours(top, current)
+    spec = importlib.util.find_spec(top)
+    return spec is None or not any(
+        _from_here(top, place) for place in [spec.origin, *(spec.submodule_search_locations or [])]
+    )
+
+
+def _load_ours(top: str) -> ModuleType:
+    spec = importlib.machinery.PathFinder.find_spec(top, [str(_HERE)])
+    if spec is None or spec.loader is None:
+        raise ImportError(f"toolsurface: its package {top!r} is not in {_HERE}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[top] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[top]
+        raise
+    return module
+
+
+class _Packages:
+    """toolsurface's modules where a project's own packages hold their names: kept here between calls."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, ModuleType] = {}
+        self.lock = threading.RLock()
+        self.depth = 0
+        self.theirs: dict[str, ModuleType] = {}
+        self.swapped: tuple[str, ...] = ()
+
+    @staticmethod
+    def _named(top: str) -> list[str]:
+        return [name for name in list(sys.modules) if name == top or name.startswith(top + ".")]
+
+    def enter(self) -> None:
+        self.lock.acquire()
+        self.depth += 1
+        if self.depth > 1:
+            return
+        try:
+            self.swapped = tuple(top for top in OUR_PACKAGES if _shadowed(top))
+            for top in self.swapped:
+                self.theirs.update((name, sys.modules.pop(name)) for name in self._named(top))
+                sys.modules.update((n, m) for n, m in self.kept.items() if n == top or n.startswith(top + "."))
+            for top in self.swapped:
+                if top not in sys.modules:
+                    _load_ours(top)
+        except BaseException:
+            self.leave()
+            raise
+
+    def leave(self) -> None:
+        self.depth -= 1
+        try:
+            if self.depth == 0:
+                for top in self.swapped:
+                    self.kept.update((name, sys.modules.pop(name)) for name in self._named(top))
+                sys.modules.update(self.theirs)
+                self.theirs, self.swapped = {}, ()
+        finally:
+            self.lock.release()
+
+
+_PACKAGES = _Packages()
+
+
+@contextmanager
+def _our_packages() -> Iterator[None]:
+    """toolsurface's own packages importable by their names for the time of one call (see the module's text)."""
+    _PACKAGES.enter()
+    try:
+        yield
+    finally:
+        _PACKAGES.leave()
+
+
+def _with_our_packages(function: _F) -> _F:
+    @functools.wraps(function)
+    def called(*args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
+        with _our_packages():
+            return function(*args, **kwargs)
+
+    return called  # type: ignore[return-value]
 
 
 class ToolSurfaceOverBudget(AssertionError):
@@ -103,13 +223,12 @@ def toolsurface(request: pytest.FixtureRequest) -> ToolSurface:
 # Sources
 
 
+@_with_our_packages
 def live_tools(*, url: str | None = None, command: Sequence[str] | None = None) -> tuple[list[dict[str, Any]], str]:
     """The tools a running server lists (`url`: streamable HTTP; `command`: a stdio server), and the protocol.
 
     The listing runs on a thread of its own, so async tests can call it from inside their event loop.
     """
-    import threading
-
     from harness.live import HttpServer, StdioServer, list_live
 
     server = HttpServer(url) if url is not None else StdioServer(tuple(command or ()))
@@ -194,6 +313,7 @@ def _listed(name: str, tools: list[dict[str, Any]], protocol_version: str | None
 # The fixture's object
 
 
+@_with_our_packages
 def write_snapshot(path: Path, tools: Sequence[Mapping[str, Any]]) -> bool:
     """Write `{"tools": [...]}` exactly as listed (key order kept); False when the file already says so."""
     text = json.dumps({"tools": list(tools)}, indent=2, ensure_ascii=False) + "\n"
@@ -247,6 +367,7 @@ class ToolSurface:
         tools, protocol_version = _run_sync(lambda: _server_tools(source))
         return name, _listed(name, tools, protocol_version)
 
+    @_with_our_packages
     def tools(
         self, source: object = None, *, url: str | None = None, command: Sequence[str] | None = None
     ) -> list[dict[str, Any]]:
@@ -259,6 +380,7 @@ class ToolSurface:
 
             return _run_sync(lambda: listed([item]))[0].tools
 
+    @_with_our_packages
     def measure(
         self,
         source: object = None,
@@ -280,6 +402,7 @@ class ToolSurface:
 
     # Asserting ------------------------------------------------------------------------------------------------
 
+    @_with_our_packages
     def assert_within(
         self,
         source: object = None,
@@ -305,6 +428,7 @@ class ToolSurface:
             raise ToolSurfaceOverBudget(budget_failure(result))
         return measured
 
+    @_with_our_packages
     def assert_matches_snapshot(
         self,
         source: object = None,
