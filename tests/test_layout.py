@@ -25,6 +25,7 @@ FOUNDATIONS = {
     "harness.junit",
     "harness.protocol",
     "harness.redact",
+    "harness.jsonl",
 }
 TOP = ("harness", "stubs", "surfaces")
 

@@ -3,7 +3,6 @@ with the transcript streamed to the run directory, and turning the process outco
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -19,6 +18,7 @@ from harness.agents._process import run_process
 from harness.agents.base import AgentReport, AgentUnavailable, RunContext, ServerCommand
 from harness.errors import ToolsurfaceError
 from harness.files import WriteFailed
+from harness.jsonl import json_objects
 
 __all__ = [
     "NO_RESULT",
@@ -33,7 +33,6 @@ __all__ = [
     "as_str",
     "block_text",
     "home",
-    "json_records",
     "parse_version",
     "server_launch",
 ]
@@ -183,7 +182,7 @@ class CliAgent(ABC):
 
     def parse(self, transcript: str, *, exit_code: int | None = None) -> AgentReport:
         """The raw stdout transcript (and the exit code, when the process ended by itself) as a report."""
-        report = self.read(json_records(transcript))
+        report = self.read(json_objects(transcript))
         if exit_code is not None and exit_code != 0:
             report.status = "agent-error"
             report.error = self.exit_error(exit_code) or _unless_generic(report.error) or self._exited(exit_code)
@@ -242,19 +241,6 @@ class CliAgent(ABC):
         report.transcript = TRANSCRIPT
         report.duration_s = outcome.duration_s
         return report
-
-
-def json_records(transcript: str) -> list[dict[str, Any]]:
-    """The JSON objects of a JSONL transcript; anything else on a line (or a cut-off last line) is skipped."""
-    records = []
-    for line in transcript.splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict):
-            records.append(record)
-    return records
 
 
 def block_text(content: object) -> str:

@@ -8,7 +8,6 @@ endpoint split it (harness.endpoint._split), and the protocol from the stub's ca
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 import time
@@ -142,16 +141,11 @@ def _first(requests: Sequence[ModelRequest]) -> ModelRequest | None:
 
 def _protocol(calls: Path) -> str | None:
     """The MCP version the client negotiated, from the first call-log line that names one."""
+    from stubs.calllog import read_log
+
     if not calls.is_file():
         return None
-    for line in calls.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get("protocol"), str):
-            return str(record["protocol"])
-    return None
+    return next((record.protocol for record in read_log(calls) if record.protocol is not None), None)
 
 
 def _row(

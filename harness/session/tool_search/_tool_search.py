@@ -23,6 +23,7 @@ from typing import Any
 from harness.agents.base import SERVER_NAME, AgentEndpoint, AgentUnavailable, RunContext, ServerCommand
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.errors import ToolsurfaceError
+from harness.jsonl import transcript_objects
 from harness.scenario import Step
 from harness.session.plan import surface_spec
 from harness.session.run import run_at_once
@@ -178,26 +179,11 @@ def _blocks(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
-def _records(path: Path) -> list[dict[str, Any]]:
-    """The JSON objects of a JSONL transcript (anything else on a line is skipped)."""
-    import json
-
-    found = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict):
-            found.append(record)
-    return found
-
-
 def _search_results(transcript: Path) -> list[tuple[dict[str, Any], object]]:
     """Each ToolSearch call of the transcript, in order, with the content of its tool_result."""
     calls: list[tuple[str, dict[str, Any]]] = []
     results: dict[str, object] = {}
-    for record in _records(transcript):
+    for record in transcript_objects(transcript):
         for block in _blocks(record):
             if record.get("type") == "assistant" and block.get("type") == "tool_use":
                 if block.get("name") == SEARCH_TOOL and all(str(block.get("id")) != c for c, _ in calls):
