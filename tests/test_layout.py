@@ -26,6 +26,7 @@ FOUNDATIONS = {
     "harness.protocol",
     "harness.redact",
     "harness.jsonl",
+    "harness.run_folder",
 }
 TOP = ("harness", "stubs", "surfaces")
 

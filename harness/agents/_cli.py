@@ -19,11 +19,10 @@ from harness.agents.base import AgentReport, AgentUnavailable, RunContext, Serve
 from harness.errors import ToolsurfaceError
 from harness.files import WriteFailed
 from harness.jsonl import json_objects
+from harness.run_folder import AGENT_STDERR, TRANSCRIPT
 
 __all__ = [
     "NO_RESULT",
-    "STDERR",
-    "TRANSCRIPT",
     "CliAgent",
     "Invocation",
     "agent_env",
@@ -37,10 +36,8 @@ __all__ = [
     "server_launch",
 ]
 
-TRANSCRIPT = "transcript.jsonl"
 VERSION_TIMEOUT_S = 60.0
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
-STDERR = "agent.stderr"
 NO_RESULT = "the transcript ended without a result event"
 
 # Claude Code's stdio config has no `cwd`, and agent-clis.md does not settle one for Codex: a POSIX
@@ -203,7 +200,7 @@ class CliAgent(ABC):
                 path.write_text(text, encoding="utf-8")
             except OSError as error:  # the agent's configuration, written by the harness: the run is an error
                 raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
-        transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / STDERR
+        transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / AGENT_STDERR
         try:
             for link, target in invocation.links.items():
                 link.parent.mkdir(parents=True, exist_ok=True)

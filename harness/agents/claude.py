@@ -11,7 +11,6 @@ from typing import Any
 
 from harness.agents._cli import (
     NO_RESULT,
-    TRANSCRIPT,
     CliAgent,
     Invocation,
     agent_env,
@@ -36,6 +35,7 @@ from harness.agents.base import (
     strip_server_prefix,
 )
 from harness.jsonl import transcript_objects
+from harness.run_folder import TRANSCRIPT
 
 __all__ = ["MCP_CONFIG", "ClaudeAgent"]
 

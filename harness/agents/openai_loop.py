@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.to_thread
 
-from harness.agents._stub_client import STUB_STDERR, stub_client
+from harness.agents._stub_client import stub_client
 from harness.agents.base import (
     DUMMY_KEY,
     INVALID_ARGUMENTS,
@@ -39,14 +39,14 @@ from harness.agents.base import (
     first_leaf,
 )
 from harness.files import LineWriter, WriteFailed
+from harness.run_folder import TRANSCRIPT
 
 if TYPE_CHECKING:
     from mcp import Client
 
-__all__ = ["BASE_URL_ENV", "STUB_STDERR", "TRANSCRIPT", "OpenAIAgent"]
+__all__ = ["BASE_URL_ENV", "OpenAIAgent"]
 
 BASE_URL_ENV = "OPENAI_BASE_URL"
-TRANSCRIPT = "transcript.jsonl"
 MAX_TURNS_REACHED = "max turns reached"
 # Placeholder keys for local servers ("ollama", "x") are not secrets, and redacting them would garble the transcript.
 MIN_SECRET_LEN = 8

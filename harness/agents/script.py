@@ -24,6 +24,7 @@ from harness.agents.base import (
     first_leaf,
 )
 from harness.files import LineWriter, WriteFailed
+from harness.run_folder import TRANSCRIPT
 from harness.scenario._script import ScriptError, Step, answer_value, load_script, report_part, resolve_arguments
 
 __all__ = ["ScriptAgent"]
@@ -41,11 +42,11 @@ class ScriptAgent:
         if ctx.script is None:
             raise AgentUnavailable("script: no script for this scenario and surface; pass --script FILE")
         steps = load_script(ctx.script)
-        report = AgentReport(status="ok", transcript="transcript.jsonl", model="script")
+        report = AgentReport(status="ok", transcript=TRANSCRIPT, model="script")
         started = time.monotonic()
         answer: list[str] = []
         try:
-            with LineWriter(ctx.run_dir / "transcript.jsonl", what="the transcript") as transcript:
+            with LineWriter(ctx.run_dir / TRANSCRIPT, what="the transcript") as transcript:
                 with anyio.move_on_after(ctx.timeout) as scope:
                     try:
                         async with stub_client(ctx, {**ctx.env, **ctx.server.env}) as client:

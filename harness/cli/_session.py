@@ -17,6 +17,7 @@ from harness.cli._base import (
     main,
 )
 from harness.errors import ToolsurfaceError
+from harness.run_folder import MODEL_REQUESTS
 
 
 @main.group("session")
@@ -214,7 +215,7 @@ def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -
     "--log",
     "log_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("model-requests.jsonl"),
+    default=Path(MODEL_REQUESTS),
     show_default=True,
     help="Append a record per model request here.",
 )

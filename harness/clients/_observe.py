@@ -25,12 +25,12 @@ from harness.clients._model import ClientRow, Part
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.endpoint._split import ToolPart
 from harness.errors import ToolsurfaceError
+from harness.run_folder import CALLS
 from harness.scenario import Step
 
 __all__ = ["PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
 
 PROMPT = "Look at the tools you have for this project, then answer in one word."
-CALLS = "calls.jsonl"
 TIMEOUT_S = 120.0
 MAX_TURNS = 4
 

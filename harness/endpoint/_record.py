@@ -18,6 +18,7 @@ from typing import Any
 from harness.endpoint._split import SearchSeen, ToolPart
 from harness.errors import ToolsurfaceError
 from harness.jsonl import RecordWriter, read_records
+from harness.run_folder import MODEL_REQUESTS
 
 __all__ = [
     "MODEL_REQUESTS",
@@ -30,7 +31,6 @@ __all__ = [
     "shown",
 ]
 
-MODEL_REQUESTS = "model-requests.jsonl"
 REQUEST_FORMAT = "toolsurface-model-request/2"
 _READ_FORMATS = ("toolsurface-model-request/1", REQUEST_FORMAT)
 _PARTS = ("stub_shown", "stub_deferred", "builtin_shown", "builtin_deferred")

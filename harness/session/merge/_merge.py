@@ -16,7 +16,8 @@ from typing import Any
 
 from harness.errors import ToolsurfaceError
 from harness.files import check_writable, read_text, write_atomic_all
-from harness.session.plan import PLAN_NAME, StudyPlan, read_plan, run_folder_name
+from harness.run_folder import PLAN, RESULT, RUNS, SPEC, STUDY
+from harness.session.plan import StudyPlan, read_plan, run_folder_name
 from harness.session.record import RunRecord
 from harness.session.score import Study, find_runs, score_study
 
@@ -117,7 +118,7 @@ def merge_shards(folders: Sequence[Path], out: Path) -> MergeOutcome:
         _refuse_links(folder)
         plan = read_plan(folder)
         # A shard may hold no run (more shards than runs); its plan still says which study it belongs to.
-        has_runs = any((folder / "runs").rglob("spec.json")) if (folder / "runs").is_dir() else False
+        has_runs = any((folder / RUNS).rglob(SPEC)) if (folder / RUNS).is_dir() else False
         records = find_runs([folder]) if plan is None or has_runs else []
         plan = plan or _plan_of_runs(folder, records)
         _check_runs(folder, plan, records)
@@ -132,7 +133,7 @@ def merge_shards(folders: Sequence[Path], out: Path) -> MergeOutcome:
     for source, target in copies:
         if target.exists() and not _same_run(source, target):
             raise ToolsurfaceError(f"{target} is already in {out}, recorded differently from {source}")
-    written = [out / PLAN_NAME, out / "study.json"]
+    written = [out / PLAN, out / STUDY]
     for record in written:
         check_writable(record)
     for source, target in copies:
@@ -170,9 +171,9 @@ def _copy_run(source: Path, target: Path) -> None:
 def _refuse_links(folder: Path) -> None:
     """No symbolic link in the shard's plan or anywhere under its runs: each would be copied as what it
     points to, which may be any file outside the shard."""
-    if os.path.islink(folder / PLAN_NAME):
-        raise ToolsurfaceError(f"{folder / PLAN_NAME}: a symbolic link; a shard is merged only from its own files")
-    runs = folder / "runs"
+    if os.path.islink(folder / PLAN):
+        raise ToolsurfaceError(f"{folder / PLAN}: a symbolic link; a shard is merged only from its own files")
+    runs = folder / RUNS
     if os.path.islink(runs):
         raise ToolsurfaceError(f"{runs}: a symbolic link; a shard is merged only from its own files")
     for here, folders, files in os.walk(runs):
@@ -208,7 +209,7 @@ def _copies(shards: Sequence[tuple[Path, StudyPlan, list[RunRecord]]]) -> list[t
     copies = []
     for _, _, records in shards:
         for record in records:
-            relative = Path("runs") / run_folder_name(record.spec.surface) / record.path.name
+            relative = Path(RUNS) / run_folder_name(record.spec.surface) / record.path.name
             earlier = placed.get(relative)
             if earlier is not None:
                 if not _same_run(earlier, record.path):
@@ -226,6 +227,4 @@ def _same_run(a: Path, b: Path) -> bool:
         except ToolsurfaceError:
             return None
 
-    return all(
-        (found := record(a, name)) is not None and found == record(b, name) for name in ("spec.json", "result.json")
-    )
+    return all((found := record(a, name)) is not None and found == record(b, name) for name in (SPEC, RESULT))

@@ -11,12 +11,11 @@ from harness.session.plan._config import (
     run_label,
 )
 from harness.session.plan._matrix import PlannedRun, plan_matrix, plan_study, shard_of, surface_spec
-from harness.session.plan._plan_file import PLAN_FORMAT, PLAN_NAME, StudyPlan, read_plan, write_plan
+from harness.session.plan._plan_file import PLAN_FORMAT, StudyPlan, read_plan, write_plan
 
 __all__ = [
     "DEFAULT_SCENARIO",
     "PLAN_FORMAT",
-    "PLAN_NAME",
     "AgentChoice",
     "PlannedRun",
     "StudyConfig",

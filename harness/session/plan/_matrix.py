@@ -13,6 +13,7 @@ from typing import Any
 from harness.agents.base import AgentUnavailable
 from harness.errors import ToolsurfaceError
 from harness.files import check_writable
+from harness.run_folder import PLAN, RUNS, STUDY
 from harness.scenario import load_script, sessions_dir
 from harness.session.plan._config import AgentChoice, StudyConfig, run_folder_name, run_label
 from harness.surface import SurfaceDefinition
@@ -137,7 +138,7 @@ def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
             scripts = _scripts_for(config, choice, definition.name)
             for index in range(config.runs):
                 script = scripts[index] if scripts is not None else None
-                run_dir = config.out / "runs" / folder / run_label(choice, config.scenario.name, index)
+                run_dir = config.out / RUNS / folder / run_label(choice, config.scenario.name, index)
                 planned.append(
                     PlannedRun(
                         surface_spec(spec),
@@ -154,12 +155,12 @@ def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
                     )
                 )
     try:
-        (config.out / "runs").mkdir(parents=True, exist_ok=True)
+        (config.out / RUNS).mkdir(parents=True, exist_ok=True)
         probe = config.out / f".write-probe-{os.getpid()}"
         probe.write_text("", encoding="utf-8")
         probe.unlink()
     except OSError as error:
         raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
-    for record in ("study.json", "plan.json"):
+    for record in (STUDY, PLAN):
         check_writable(config.out / record)  # a FIFO or a folder there is refused now, not after every run
     return planned

@@ -11,11 +11,11 @@ from typing import Any
 
 from harness.errors import ToolsurfaceError
 from harness.files import read_json, write_json_atomic
+from harness.run_folder import PLAN
 
-__all__ = ["PLAN_FORMAT", "PLAN_NAME", "StudyPlan", "read_plan", "write_plan"]
+__all__ = ["PLAN_FORMAT", "StudyPlan", "read_plan", "write_plan"]
 
 PLAN_FORMAT = "toolsurface-plan/1"
-PLAN_NAME = "plan.json"
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,11 @@ class StudyPlan:
 
 
 def write_plan(out: Path, plan: StudyPlan) -> Path:
-    return write_json_atomic(out / PLAN_NAME, plan.to_json())
+    return write_json_atomic(out / PLAN, plan.to_json())
 
 
 def read_plan(folder: Path) -> StudyPlan | None:
-    path = folder / PLAN_NAME
+    path = folder / PLAN
     if not os.path.lexists(path):
         return None
     data = read_json(path, what="study plan", follow_links=False)

@@ -9,6 +9,7 @@ from typing import Any
 
 from harness.errors import ToolsurfaceError
 from harness.files import write_json_atomic
+from harness.run_folder import RESULT, SPEC
 
 __all__ = [
     "RUN_FORMAT",
@@ -134,8 +135,8 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def read_run(run_dir: Path) -> RunRecord:
-    spec_data = _load(run_dir / "spec.json")
-    result_data = _load(run_dir / "result.json")
+    spec_data = _load(run_dir / SPEC)
+    result_data = _load(run_dir / RESULT)
     try:
         spec = RunSpec(**spec_data)
         result_data = dict(result_data)

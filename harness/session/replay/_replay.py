@@ -16,6 +16,7 @@ from typing import Any
 import anyio
 
 from harness.errors import ToolsurfaceError
+from harness.run_folder import CALLS, SPEC
 from harness.session.score import AnswerSizes, size_summary
 from harness.surface import SurfaceDefinition
 from stubs.calllog import CallRecord
@@ -95,11 +96,11 @@ def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
     from harness.files import read_json
     from stubs.calllog import read_log
 
-    calls_path = run_dir / "calls.jsonl"
+    calls_path = run_dir / CALLS
     if not calls_path.is_file():
-        raise ToolsurfaceError(f"{run_dir}: not a run directory (no calls.jsonl)")
+        raise ToolsurfaceError(f"{run_dir}: not a run directory (no {CALLS})")
     surface = "?"
-    spec = run_dir / "spec.json"
+    spec = run_dir / SPEC
     if spec.is_file():
         data = read_json(spec, what="run spec", follow_links=False)
         surface = str(data.get("surface", "?")) if isinstance(data, dict) else "?"
@@ -173,10 +174,10 @@ def replay_runs(run_dirs: list[Path], surface: str) -> Replay:
         raise ToolsurfaceError(f"surface {surface!r} has no stub to replay against")
     found: list[Path] = []
     for path in run_dirs:
-        if (path / "calls.jsonl").is_file():
+        if (path / CALLS).is_file():
             found.append(path)
         elif path.is_dir():
-            found.extend(sorted(p.parent for p in path.rglob("calls.jsonl")))
+            found.extend(sorted(p.parent for p in path.rglob(CALLS)))
         else:
             raise ToolsurfaceError(f"{path}: no such run directory")
     if not found:

@@ -29,6 +29,7 @@ from harness.agents.base import AgentEndpoint, AgentReport, RunContext, ServerCo
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
 from harness.errors import ToolsurfaceError
 from harness.files import WriteFailed, read_json
+from harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
 from harness.scenario import CheckInput, evaluate, load_script
 from harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
 from harness.session.plan import PlannedRun, StudyConfig, surface_spec
@@ -182,8 +183,8 @@ async def _run_one(
         agent_version=getattr(choice.agent, "version", None),
         builtins=choice.builtins,
     )
-    write_json_atomic(run.run_dir / "spec.json", asdict(spec))
-    calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
+    write_json_atomic(run.run_dir / SPEC, asdict(spec))
+    calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
     serve = ["serve", run.surface, "--log", str(calls_path), "--state", str(state_path)]
     server = ServerCommand.toolsurface(["-m", "harness", *serve] if forks is None else forks.command(serve))
     started = time.monotonic()
@@ -237,8 +238,6 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpo
 
 def _no_state(run_dir: Path) -> str:
     """Why a stub that started left no final state, from its last words where the harness kept them."""
-    from harness.agents._stub_client import STUB_STDERR
-
     said = ""
     with contextlib.suppress(OSError, ToolsurfaceError):
         from harness.files import read_text
@@ -246,7 +245,7 @@ def _no_state(run_dir: Path) -> str:
         lines = [line for line in read_text(run_dir / STUB_STDERR, follow_links=False).splitlines() if line.strip()]
         said = next((line for line in reversed(lines) if line.startswith("toolsurface: ")), "")
     reason = said.removeprefix("toolsurface: ") or "it ended without a word (killed, or its stderr was not kept)"
-    return f"the stub wrote no final state ({run_dir / 'state.json'}): {reason}"
+    return f"the stub wrote no final state ({run_dir / STATE}): {reason}"
 
 
 async def _write_result(
@@ -259,7 +258,7 @@ async def _write_result(
 ) -> RunRecord:
     from stubs.calllog import read_log
 
-    calls_path, state_path = run.run_dir / "calls.jsonl", run.run_dir / "state.json"
+    calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
     # The stub opens its log as it starts: without one it never ran, and no state will come. The harness's
     # own client has ended its stub by the time the agent is done; an agent CLI may leave it a moment longer.
     started_stub = calls_path.exists()
@@ -283,7 +282,7 @@ async def _write_result(
     negotiated = next((record.protocol for record in log if record.protocol is not None), None)
     if negotiated is not None:
         spec = replace(spec, protocol=negotiated)
-        write_json_atomic(run.run_dir / "spec.json", asdict(spec))
+        write_json_atomic(run.run_dir / SPEC, asdict(spec))
     try:
         requests = read_model_requests(run.run_dir / MODEL_REQUESTS)
     except ToolsurfaceError as error:
@@ -322,7 +321,7 @@ async def _write_result(
         undelivered=undelivered_calls(report.events, log),
         shown=asdict(summary) if summary is not None else None,
     )
-    write_json_atomic(run.run_dir / "result.json", asdict(result))
+    write_json_atomic(run.run_dir / RESULT, asdict(result))
     return RunRecord(run.run_dir, spec, result)
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
+from harness.run_folder import CALLS, RESULT, SPEC
 from harness.session.record import RunRecord, RunStateError, read_run
 from harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
 
@@ -234,14 +235,14 @@ def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
     for path in paths:
         if not path.exists():
             raise ToolsurfaceError(f"{path}: no such run or study directory")
-        candidates = [path] if (path / "spec.json").exists() else sorted(p.parent for p in path.rglob("spec.json"))
+        candidates = [path] if (path / SPEC).exists() else sorted(p.parent for p in path.rglob(SPEC))
         if not candidates:
             raise ToolsurfaceError(f"{path}: holds no runs (no spec.json below it)")
         for run_dir in candidates:
             try:
                 records[run_dir.resolve()] = read_run(run_dir)
             except RunStateError:
-                if (run_dir / "result.json").exists():
+                if (run_dir / RESULT).exists():
                     raise
                 # a run still going, or cut off before it wrote its result: not a finished run
     return sorted(records.values(), key=_order)
@@ -397,7 +398,7 @@ def score_study(records: Sequence[RunRecord]) -> Study:
     answers = [
         row
         for (surface, agent, mode, scenario, _version, _builtins), group in by_surface.items()
-        for row in answer_rows(surface, agent, mode, scenario, (run_answers(r.path / "calls.jsonl") for r in group))
+        for row in answer_rows(surface, agent, mode, scenario, (run_answers(r.path / CALLS) for r in group))
     ]
     comparisons = []
     for n, a in enumerate(surfaces):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.files import write_json_atomic
+from harness.run_folder import STUDY
 from harness.session.plan import AgentChoice, PlannedRun, StudyConfig, StudyPlan, plan_matrix, shard_of, write_plan
 from harness.session.record import RunRecord
 from harness.session.run import StubStarter, run_study
@@ -76,7 +77,7 @@ def run_session_study(
             on_planned(len(planned))
         records = run_study(config, planned, on_finished, stubs)
     study = score_study(find_runs([config.out]))
-    path = write_json_atomic(config.out / "study.json", study.to_json(config.out))
+    path = write_json_atomic(config.out / STUDY, study.to_json(config.out))
     return StudyOutcome(study, path, records)
 
 

@@ -24,6 +24,7 @@ from harness.agents.base import SERVER_NAME, AgentEndpoint, AgentUnavailable, Ru
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.errors import ToolsurfaceError
 from harness.jsonl import transcript_objects
+from harness.run_folder import CALLS, TRANSCRIPT
 from harness.scenario import Step
 from harness.session.plan import surface_spec
 from harness.session.run import run_at_once
@@ -43,7 +44,6 @@ __all__ = [
 SEARCH_CLIENT = "claude"
 SEARCH_MODE = "on-demand"
 SEARCH_TOOL = "ToolSearch"
-CALLS = "calls.jsonl"
 PROMPT = "Find the tools for each of these requests with tool search, then stop."
 _STUB_PREFIX = f"mcp__{SERVER_NAME}__"
 # Claude Code's answer to a search made while the stub was still connecting.
@@ -301,7 +301,7 @@ async def _session(
         raise ToolsurfaceError(f"claude on {name}: {report.status}: {report.error}")
     if not _listed(calls):
         raise ToolsurfaceError(f"claude on {name}: the stub never listed its tools to Claude Code (see {run_dir})")
-    transcript = run_dir / (report.transcript or "transcript.jsonl")
+    transcript = run_dir / (report.transcript or TRANSCRIPT)
     return _read_run(name, str(agent.version), run_dir, transcript, searches, time.monotonic() - started)
 
 
