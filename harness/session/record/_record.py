@@ -10,6 +10,7 @@ from typing import Any
 from harness.errors import ToolsurfaceError
 from harness.files import write_json_atomic
 from harness.run_folder import RESULT, SPEC
+from harness.scenario import CheckResult
 
 __all__ = [
     "RUN_FORMAT",
@@ -77,11 +78,8 @@ class UndeliveredRecord:
     message: str
 
 
-@dataclass(frozen=True)
-class CheckRecord:
-    name: str
-    passed: bool
-    detail: str
+# A check's outcome is kept in result.json as the scenario's check made it.
+CheckRecord = CheckResult
 
 
 @dataclass(frozen=True)

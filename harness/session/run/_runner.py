@@ -34,7 +34,6 @@ from harness.scenario import CheckInput, evaluate, load_script
 from harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
 from harness.session.plan import PlannedRun, StudyConfig, surface_spec
 from harness.session.record import (
-    CheckRecord,
     RefusalRecord,
     RunRecord,
     RunResult,
@@ -308,7 +307,7 @@ async def _write_result(
         status=report.status,
         calls=calls,
         refusals=refusals,
-        checks=[CheckRecord(c.name, c.passed, c.detail) for c in checks],
+        checks=checks,
         passed=report.status == "ok" and all(c.passed for c in checks),
         tokens=usage,
         cost_usd=report.cost_usd,
