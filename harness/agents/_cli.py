@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from harness.agents._process import run_process
-from harness.agents.base import AgentReport, AgentUnavailable, RunContext, ServerCommand
+from harness.agents.base import AgentReport, AgentUnavailable, EndpointKind, RunContext, ServerCommand
 from harness.errors import ToolsurfaceError
 from harness.files import WriteFailed
 from harness.jsonl import json_objects
@@ -95,10 +95,10 @@ class CliAgent(ABC):
             raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with `{self.install}`")
         return found
 
-    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         executable = self.resolve(env)
         self.version = self.check_version(executable, env)
-        if endpoint == "scripted":
+        if endpoint == EndpointKind.SCRIPTED:
             return  # the scripted model needs no key; the agent gets a dummy one
         missing = self.missing_credentials(env)
         if missing is not None:

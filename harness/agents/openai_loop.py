@@ -31,6 +31,7 @@ from harness.agents.base import (
     AgentEndpoint,
     AgentReport,
     AgentUnavailable,
+    EndpointKind,
     Event,
     RunContext,
     RunStatus,
@@ -133,9 +134,9 @@ class OpenAIAgent:
         self.api_key_env = api_key_env
         self.model = model
 
-    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         if endpoint is not None:
-            self._endpoint(env, self.model or "scripted", AgentEndpoint("http://127.0.0.1", endpoint == "scripted"))
+            self._endpoint(env, self.model or "scripted", AgentEndpoint("http://127.0.0.1", endpoint))
         else:
             self._endpoint(env, self.model)
 

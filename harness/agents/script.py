@@ -18,6 +18,7 @@ from harness.agents.base import (
     UNKNOWN_TOOL,
     AgentReport,
     AgentUnavailable,
+    EndpointKind,
     Event,
     RunContext,
     describe_failure,
@@ -35,7 +36,7 @@ class ScriptAgent:
     modes = ("full-list",)
     harness_client = True
 
-    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         return None
 
     async def run(self, ctx: RunContext) -> AgentReport:

@@ -232,12 +232,12 @@ def model_endpoint_command(
     import signal
     import threading
 
-    from harness.endpoint import ModelEndpoint, parse_endpoint
+    from harness.endpoint import EndpointKind, ModelEndpoint, parse_endpoint
     from harness.scenario import load_scenario, load_script, sessions_dir
 
     spec = parse_endpoint(endpoint)
     loaded = load_scenario(scenario)
-    if spec.kind == "scripted":
+    if spec.kind == EndpointKind.SCRIPTED:
         if script is None and surface is None:
             raise ToolsurfaceError(
                 "model-endpoint scripted: pass --surface S (its script for --scenario) or --script FILE"

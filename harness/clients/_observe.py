@@ -20,7 +20,7 @@ import anyio
 
 from harness.agents._cli import CliAgent
 from harness.agents._installed import CLI_AGENTS, InstalledAgent, installed_agents
-from harness.agents.base import AgentEndpoint, RunContext, ServerCommand
+from harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from harness.clients._model import ClientRow, Part
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.endpoint._split import ToolPart
@@ -212,7 +212,7 @@ async def _session(
             mode=choice.mode,
             max_turns=MAX_TURNS,
             env=dict(env),
-            endpoint=AgentEndpoint(endpoint.url, scripted=True),
+            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
             builtins=builtins,
         )
         report = await agent.run(ctx)

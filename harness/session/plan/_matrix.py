@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.agents.base import AgentUnavailable
+from harness.agents.base import AgentUnavailable, EndpointKind
 from harness.errors import ToolsurfaceError
 from harness.files import check_writable
 from harness.run_folder import PLAN, RUNS, STUDY
@@ -64,7 +64,7 @@ def _scripts_for(config: StudyConfig, choice: AgentChoice, surface: str) -> list
     """The scripts a surface's runs play (the script agent plays them itself, the scripted model endpoint inside
     the agent): `scripts/SCENARIO/SURFACE.json` for every run, or `scripts/SCENARIO/SURFACE/rN.json`, one per
     run (replays of recorded runs)."""
-    scripted = config.model_endpoint is not None and config.model_endpoint.kind == "scripted"
+    scripted = config.model_endpoint is not None and config.model_endpoint.kind == EndpointKind.SCRIPTED
     if choice.name != "script" and not scripted:
         return None
     who = "script" if choice.name == "script" else "--model-endpoint scripted"

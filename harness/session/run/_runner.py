@@ -25,7 +25,7 @@ from typing import Any
 import anyio
 
 from harness import PACKAGES_ROOT
-from harness.agents.base import AgentEndpoint, AgentReport, RunContext, ServerCommand
+from harness.agents.base import AgentEndpoint, AgentReport, EndpointKind, RunContext, ServerCommand
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
 from harness.errors import ToolsurfaceError
 from harness.files import WriteFailed, read_json
@@ -200,7 +200,7 @@ async def _run_one(
             max_turns=config.max_turns,
             script=run.script,
             env=dict(os.environ),
-            endpoint=AgentEndpoint(endpoint.url, endpoint.kind == "scripted") if endpoint is not None else None,
+            endpoint=AgentEndpoint(endpoint.url, endpoint.kind) if endpoint is not None else None,
             keep_agent_files=config.keep_agent_files,
             builtins=choice.builtins,
         )
@@ -224,7 +224,7 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpo
         yield None
         return
     log = run.run_dir / MODEL_REQUESTS
-    if spec.kind == "scripted":
+    if spec.kind == EndpointKind.SCRIPTED:
         assert run.script is not None
         endpoint = ModelEndpoint(
             log, steps=load_script(run.script), prompt=config.scenario.prompt, stub_tools=run.tool_names

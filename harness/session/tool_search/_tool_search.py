@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.agents.base import SERVER_NAME, AgentEndpoint, AgentUnavailable, RunContext, ServerCommand
+from harness.agents.base import SERVER_NAME, AgentEndpoint, AgentUnavailable, EndpointKind, RunContext, ServerCommand
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.errors import ToolsurfaceError
 from harness.jsonl import transcript_objects
@@ -294,7 +294,7 @@ async def _session(
             mode=SEARCH_MODE,
             max_turns=len(searches) + 4,
             env=dict(os.environ),
-            endpoint=AgentEndpoint(endpoint.url, scripted=True),
+            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
         )
         report = await agent.run(ctx)
     if report.status != "ok":
