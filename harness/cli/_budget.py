@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,6 +20,9 @@ from harness.cli._base import (
 )
 from harness.cli._counters import _counter_options, _counters
 from harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from harness.live import LiveServerOptions
 
 
 @main.command("budget", cls=_ServerCommand)
@@ -72,12 +75,7 @@ def budget_command(
     update: bool,
     raise_: bool,
     reason: str | None,
-    url: str | None,
-    headers: tuple[str, ...],
-    envs: tuple[str, ...],
-    cwd: Path | None,
-    timeout: float,
-    capabilities: str | None,
+    live: LiveServerOptions,
     tokens: str | None,
     count_urls: tuple[str, ...],
     protocol: str | None,
@@ -87,8 +85,7 @@ def budget_command(
     SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...;
     with none of them, every target configured in [tool.toolsurface] (pyproject.toml) or toolsurface.toml.
     """
-    server_argv = ctx.meta.get("server_argv")
-    given = surface is not None or url is not None or server_argv is not None
+    given = surface is not None or live.names_a_server
     config: Any = None
     checked: list[Any] = []
     try:
@@ -104,23 +101,7 @@ def budget_command(
             if reason is not None:
                 raise click.UsageError("--reason goes with --update or --raise")
             counters = _counters(tokens, count_urls)
-            pairs = [
-                _budget_of_one(
-                    surface,
-                    server_argv,
-                    url,
-                    headers,
-                    envs,
-                    cwd,
-                    timeout,
-                    capabilities,
-                    max_chars,
-                    max_tokens,
-                    counters,
-                    parts or (),
-                    protocol=protocol,
-                )
-            ]  # fmt: skip
+            pairs = [_budget_of_one(surface, live, max_chars, max_tokens, counters, parts or (), protocol=protocol)]
         else:
             if (update or raise_) and reason is None:
                 raise click.UsageError(
@@ -129,16 +110,11 @@ def budget_command(
             if not (update or raise_) and reason is not None:
                 raise click.UsageError("--reason goes with --update or --raise")
             config, checked = _budget_of_config(
-                ctx,
                 config_path,
                 target_names,
                 max_chars,
                 max_tokens,
-                headers,
-                envs,
-                cwd,
-                timeout,
-                capabilities,
+                live,
                 count_tokens=update or raise_,
                 tokens=tokens,
                 count_urls=count_urls,
@@ -181,13 +157,7 @@ def _has_config() -> bool:
 
 def _budget_of_one(
     surface: str | None,
-    server_argv: tuple[str, ...] | None,
-    url: str | None,
-    headers: tuple[str, ...],
-    envs: tuple[str, ...],
-    cwd: Path | None,
-    timeout: float,
-    capabilities: str | None,
+    live: LiveServerOptions,
     max_chars: int | None,
     max_tokens: int | None,
     counters: list[Any],
@@ -199,12 +169,12 @@ def _budget_of_one(
     from harness.measure import check_budget
     from harness.surface import resolve
 
-    if surface is None and url is None and server_argv is None:
+    if surface is None and not live.names_a_server:
         raise ToolsurfaceError(
             "give a SURFACE, --url URL, or -- CMD ARGS... (the server command after --), or configure targets in"
             " [tool.toolsurface] of pyproject.toml or in toolsurface.toml"
         )
-    server = live_target(surface, server_argv, url, headers, envs, cwd, capabilities)
+    server = live_target(surface, live)
     if max_chars is None:
         raise click.UsageError("Missing option '--max-chars' (needed with SURFACE, --url or -- CMD)")
     source: str | None = None
@@ -214,7 +184,7 @@ def _budget_of_one(
     else:
         from harness.live import take_snapshot
 
-        taken = take_snapshot(None, server, capabilities=capabilities, timeout=timeout, protocol=protocol)
+        taken = take_snapshot(None, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
         item, source = taken.as_snapshot(), taken.source_label
     result = check_budget(item, max_chars, max_tokens, counters=counters, include=include, protocol=protocol)
     if server is not None:
@@ -225,16 +195,11 @@ def _budget_of_one(
 
 
 def _budget_of_config(
-    ctx: click.Context,
     config_path: Path | None,
     target_names: tuple[str, ...],
     max_chars: int | None,
     max_tokens: int | None,
-    headers: tuple[str, ...],
-    envs: tuple[str, ...],
-    cwd: Path | None,
-    timeout: float,
-    capabilities: str | None,
+    live: LiveServerOptions,
     *,
     count_tokens: bool,
     tokens: str | None = None,
@@ -246,22 +211,21 @@ def _budget_of_config(
     from harness.config import check_targets, read_config
     from harness.live import parse_capabilities, skip_final_collection
 
-    if headers or envs or cwd is not None:
-        flag = "--header" if headers else "--env" if envs else "--cwd"
+    if live.headers or live.envs or live.cwd is not None:
+        flag = "--header" if live.headers else "--env" if live.envs else "--cwd"
         raise click.UsageError(f"{flag} goes with --url or -- CMD; a configured target takes its own from the file")
     if count_tokens and (max_chars is not None or max_tokens is not None):
         raise click.UsageError("--update and --raise set the configured budgets; give no --max-chars or --max-tokens")
     config = read_config(config_path)
     assert config is not None
     targets = [config.target(name) for name in target_names] if target_names else list(config.targets)
-    from_command_line = ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE
     checked = check_targets(
         config,
         targets,
         max_chars=max_chars,
         max_tokens=max_tokens,
-        capabilities=parse_capabilities(capabilities) if capabilities is not None else None,
-        timeout=timeout if from_command_line else None,
+        capabilities=parse_capabilities(live.capabilities) if live.capabilities is not None else None,
+        timeout=live.timeout if live.timeout_given else None,
         count_tokens=count_tokens,
         on_listed=skip_final_collection,
         tokens=tokens,

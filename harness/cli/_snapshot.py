@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +16,9 @@ from harness.cli._base import (
     _ServerCommand,
     main,
 )
+
+if TYPE_CHECKING:
+    from harness.live import LiveServerOptions
 
 
 @main.command("snapshot", cls=_ServerCommand)
@@ -36,12 +40,7 @@ def snapshot_command(
     output: Path | None,
     config_path: Path | None,
     target_names: tuple[str, ...],
-    url: str | None,
-    headers: tuple[str, ...],
-    envs: tuple[str, ...],
-    cwd: Path | None,
-    timeout: float,
-    capabilities: str | None,
+    live: LiveServerOptions,
     protocol: str | None,
 ) -> None:
     """Record a tool list exactly as a client receives it: {"tools": [...]} (stdout, or -o FILE with a sidecar).
@@ -52,16 +51,15 @@ def snapshot_command(
     """
     from harness.live import live_target, skip_final_collection, take_snapshot
 
-    server_argv = ctx.meta.get("server_argv")
-    if surface is None and url is None and server_argv is None and output is None:
+    if surface is None and not live.names_a_server and output is None:
         if _configured_snapshots(config_path, target_names, protocol):
             return
     elif config_path is not None or target_names:
         raise click.UsageError(
             "--config and --target write the configured snapshots; give no SURFACE, --url, -- CMD or -o"
         )
-    server = live_target(surface, ctx.meta.get("server_argv"), url, headers, envs, cwd, capabilities)
-    taken = take_snapshot(surface, server, capabilities=capabilities, timeout=timeout, protocol=protocol)
+    server = live_target(surface, live)
+    taken = take_snapshot(surface, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
     skip_final_collection()
     noise = taken.meta.stdout_noise or []
     if noise:
