@@ -140,12 +140,18 @@ def _first(requests: Sequence[ModelRequest]) -> ModelRequest | None:
 
 
 def _protocol(calls: Path) -> str | None:
-    """The MCP version the client negotiated, from the first call-log line that names one."""
-    from stubs.calllog import read_log
+    """The MCP version the client negotiated, from the first call-log line that names one (the log read by
+    harness.jsonl's rule, each line's protocol alone)."""
+    from harness.jsonl import read_records
+    from stubs.calllog import CALL_FORMAT, CallLogError
 
     if not calls.is_file():
         return None
-    return next((record.protocol for record in read_log(calls) if record.protocol is not None), None)
+    found = read_records(
+        calls, lambda data: data.get("protocol"), what="call log", formats=(CALL_FORMAT,), unnamed=CALL_FORMAT,
+        error=CallLogError,
+    )  # fmt: skip
+    return next((str(protocol) for protocol in found if isinstance(protocol, str)), None)
 
 
 def _row(
