@@ -102,7 +102,7 @@ async def _serve_until_stopped(
     import anyio
 
     from harness.signals import cancel_on_signals
-    from stubs.server import serve_http
+    from stubs.http import serve_http
     from stubs.stdio import serve_stdio
 
     if listener is None:
@@ -134,7 +134,7 @@ def serve(
     from harness.files import ensure_directory
     from harness.surface import resolve
     from stubs.calllog import CallLog
-    from stubs.server import build_server
+    from stubs.mcp_server import build_server
 
     address = parse_http(http) if http else None
     surface = surface_for_serving(resolve(spec))

@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from harness.agents.base import AgentEndpoint, RunContext, ServerCommand
+from harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from harness.agents.claude import ClaudeAgent
 from harness.clients._observe import _protocol
 from harness.endpoint import ModelEndpoint, read_model_requests
@@ -275,7 +275,7 @@ def test_the_server_instructions_claude_puts_before_its_model_are_found_and_coun
         with ModelEndpoint(log, steps=steps, prompt=prompt, instructions=INSTRUCTIONS) as endpoint:
             ctx = RunContext(
                 prompt=prompt, server=server, workdir=tmp_path / "work", run_dir=tmp_path / "run", timeout=120,
-                mode="full-list", max_turns=3, env=env, endpoint=AgentEndpoint(endpoint.url, scripted=True),
+                mode="full-list", max_turns=3, env=env, endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
             )  # fmt: skip
             report = await agent.run(ctx)
             assert report.status == "ok", report.error

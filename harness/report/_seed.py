@@ -21,6 +21,7 @@ from harness.errors import ToolsurfaceError
 from harness.files import read_json
 from harness.measure import Measurement, SurfaceMeasurement
 from harness.report._bundle import SeedRow
+from harness.run_folder import CALLS
 from harness.session import RunRecord, judge_gate
 
 __all__ = ["BUNDLED_SEED", "SEED_FORMAT", "SeedContext", "SeedFigure", "compare_seed", "load_seed"]
@@ -255,7 +256,7 @@ def _runs_calling(ctx: SeedContext, spec: Mapping[str, Any]) -> int:
     count = 0
     for surface in spec["surfaces"]:
         for run in _runs(ctx, surface, spec["scenario"]):
-            calls = read_log(run.path / "calls.jsonl") if (run.path / "calls.jsonl").exists() else []
+            calls = read_log(run.path / CALLS) if (run.path / CALLS).exists() else []
             wanted = spec.get("arguments", {})
             count += any(
                 c.is_call

@@ -9,9 +9,9 @@ A handler is a function `(project, args) -> answer`, registered by tool name::
         return desk.ticket(args.need("number", args.int("number")))
 
 and `STUB = stub_factory(handlers, load=Desk.load, dump=Desk.dump)` in the surface module makes the
-surface servable. Before a handler runs, the server's gate has checked the arguments against the tool's
-inputSchema and refused unknown parameters (`stubs.gate`); every answer and refusal goes to the call log
-(`CallLog`), and the project's state is written on shutdown (`write_state`). The kit brings the rest:
+surface servable. Before a handler runs, the server's call check has checked the arguments against the tool's
+inputSchema and refused unknown parameters (`stubs.call_check`); every answer and refusal goes to the call log
+(`CallLog`), and serving writes the project's state on shutdown (`stubs.serve`). The kit brings the rest:
 
 - `Refusal(message, allowed)`: a refusal names what is allowed; one without allowed values is a ValueError,
   the stub author's mistake (answered as an internal error, never as a refusal).
@@ -36,7 +36,6 @@ from stubs.kit._paging import DEFAULT_PAGE, MAX_PAGE, TEXT_TAKE, check_limit, pa
 from stubs.kit._refusals import check_version, choose, names, refuse_unknown
 from stubs.kit._stub_factory import stub_factory
 from stubs.refusal import Refusal
-from stubs.serve import write_state
 
 __all__ = [
     "DEFAULT_PAGE",
@@ -66,5 +65,4 @@ __all__ = [
     "refuse_unknown",
     "stub_factory",
     "text_part",
-    "write_state",
 ]
