@@ -143,7 +143,7 @@ def _object(rng: random.Random, name: str, kind: Any) -> Any:
         names = KIND_FILTERS.get(kind, FILTER_NAMES) if own else FILTER_NAMES
         return {k: v for k, v in _fields(rng, names, 2).items() if v is not None or rng.random() < 0.5}
     if name == "batch":
-        items = [
+        items: list[dict[str, Any]] = [
             {"key": f"k{n}", "kind": entry_kind, "fields": _fields(rng, KIND_FIELDS.get(entry_kind, FIELD_NAMES))}
             for n, entry_kind in enumerate(
                 rng.choice(("task", "page", "memory", "nope")) for _ in range(rng.randint(0, 3))
