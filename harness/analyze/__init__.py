@@ -36,7 +36,6 @@ from harness.analyze._findability_scoring import (
     ALL_SCORERS,
     BM25_B,
     BM25_K1,
-    BUNDLED_QUERIES,
     CLIENT_SCORERS,
     FIELD_WEIGHTS,
     SCORERS,
@@ -52,7 +51,6 @@ from harness.analyze._lint import lint, lint_tools
 from harness.analyze._lint_model import CATEGORIES, Finding, LintResult, SurfaceLint, parse_fail_on
 from harness.analyze._lint_render import lint_github, lint_junit, lint_rich, lint_summary
 from harness.analyze._roundtrip import (
-    BUNDLED_TASK,
     ObservedRoundTrip,
     ObservedStep,
     RoundTrip,
@@ -79,8 +77,6 @@ __all__ = [
     "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
-    "BUNDLED_QUERIES",
-    "BUNDLED_TASK",
     "CATEGORIES",
     "CLIENT_SCORERS",
     "FAIL_ON",

@@ -19,14 +19,13 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.analyze._findability import SearchObserver, search_requests
 from harness.analyze._findability_model import Query, SurfaceTools, load_tools, parse_queries, read_json_file
 from harness.analyze._findability_scoring import QueryFileError, rank_tools
-from harness.surface import Snapshot, SurfaceDefinition
+from harness.surface import Snapshot, SurfaceDefinition, study_file
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
     from harness.session import ToolSearchRun
 
 __all__ = [
-    "BUNDLED_TASK",
     "ObservedRoundTrip",
     "ObservedStep",
     "RoundTrip",
@@ -47,8 +45,6 @@ __all__ = [
     "roundtrip_rich",
 ]
 
-BUNDLED_TASK = Path(str(resources.files("surfaces.conderis") / "roundtrip.json"))
-
 
 @dataclass(frozen=True)
 class RoundTripTask:
@@ -58,8 +54,8 @@ class RoundTripTask:
 
 
 def load_task(path: Path | None = None) -> RoundTripTask:
-    """A task file {"name": ..., "steps": [{"query", "expected"}, ...]}; without a path, the bundled one."""
-    path = path or BUNDLED_TASK
+    """A task file {"name": ..., "steps": [{"query", "expected"}, ...]}; without a path, the default study's task."""
+    path = path or study_file((), "task")
     data = read_json_file(path)
     if not isinstance(data, dict) or "steps" not in data:
         raise QueryFileError(f'{path}: not a round-trip task: expected a JSON object {{"name": ..., "steps": [...]}}')
