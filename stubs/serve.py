@@ -50,7 +50,8 @@ def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
 
 def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
     """A fresh stub for the surface; a surface without one is served for listing only. A stub made with the
-    kit whose handlers name a tool the surface lacks is the surface's error, found before any call."""
+    kit whose handlers name a tool the surface lacks is the surface's error, found before any call; it is told
+    each tool's parameters, so a handler that reads one its tool does not declare is the stub's error."""
     if surface.stub is None:
         if fixture is not None:
             raise ToolsurfaceError(f"surface {surface.name!r} has no stub to load the fixture {fixture} into")
@@ -65,6 +66,9 @@ def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
                 f"{surface.source or surface.name}: a handler for {extra[0]!r}, a tool the surface lacks; "
                 f"tools: {', '.join(tools)}"
             )
+    declare = getattr(stub, "declare_parameters", None)
+    if callable(declare):
+        declare({t.name: list(t.input_schema.get("properties", {})) for t in surface.tools})
     return stub
 
 

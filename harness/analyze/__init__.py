@@ -35,7 +35,6 @@ from harness.analyze.findability import (
     ALL_SCORERS,
     BM25_B,
     BM25_K1,
-    BUNDLED_QUERIES,
     CLIENT_SCORERS,
     FIELD_WEIGHTS,
     SCORERS,
@@ -80,7 +79,6 @@ from harness.analyze.lint import (
     parse_fail_on,
 )
 from harness.analyze.roundtrip import (
-    BUNDLED_TASK,
     ObservedRoundTrip,
     ObservedStep,
     RoundTrip,
@@ -97,8 +95,6 @@ __all__ = [
     "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
-    "BUNDLED_QUERIES",
-    "BUNDLED_TASK",
     "CATEGORIES",
     "CLIENT_SCORERS",
     "FAIL_ON",

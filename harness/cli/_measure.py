@@ -75,10 +75,10 @@ def measure_command(
     """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces)."""
     from harness.measure import _render as render
     from harness.measure import measure
-    from harness.surface import BUNDLED_ORDER, resolve_all
+    from harness.surface import default_surfaces, resolve_all
 
     counters = _counters(tokens, count_urls)
-    items = resolve_all(surfaces or BUNDLED_ORDER)
+    items = resolve_all(surfaces or default_surfaces())
     result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
     if out is not None:
         files = {

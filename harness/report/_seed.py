@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +23,9 @@ from harness.report._bundle import SeedRow
 from harness.run_folder import CALLS
 from harness.session import RunRecord, judge_gate
 
-__all__ = ["BUNDLED_SEED", "SEED_FORMAT", "SeedContext", "SeedFigure", "compare_seed", "load_seed"]
+__all__ = ["SEED_FORMAT", "SeedContext", "SeedFigure", "compare_seed", "load_seed"]
 
 SEED_FORMAT = "toolsurface-seed-figures/1"
-BUNDLED_SEED = Path(str(resources.files("surfaces.conderis") / "seed.json"))
 
 
 @dataclass(frozen=True)
@@ -45,7 +43,11 @@ class SeedFigure:
     note: str = ""
 
 
-def load_seed(path: Path = BUNDLED_SEED) -> list[SeedFigure]:
+def load_seed(path: Path | None = None) -> list[SeedFigure]:
+    """A seed figures file; without a path, the default study's."""
+    from harness.surface import study_file
+
+    path = path or study_file((), "seed_figures")
     data = read_json(path, ToolsurfaceError, "seed figures file")
     if not isinstance(data, dict) or data.get("format") != SEED_FORMAT or not isinstance(data.get("figures"), list):
         found = data.get("format") if isinstance(data, dict) else None

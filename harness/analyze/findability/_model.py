@@ -10,14 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from harness.analyze._text import tokenise
 from harness.files import read_json
-from harness.surface import Snapshot, SurfaceDefinition
+from harness.surface import Snapshot, SurfaceDefinition, study_file
 
 if TYPE_CHECKING:
     pass
 from harness.analyze.findability._scoring import (
     BM25_B,
     BM25_K1,
-    BUNDLED_QUERIES,
     FIELD_WEIGHTS,
     SCORERS,
     QueryFileError,
@@ -83,8 +82,8 @@ def parse_queries(items: Any, where: str) -> list[Query]:
 
 
 def load_queries(path: Path | None = None) -> QuerySet:
-    """A queries file {"queries": [...]}; without a path, the bundled Conderis queries."""
-    path = path or BUNDLED_QUERIES
+    """A queries file {"queries": [...]}; without a path, the default study's queries."""
+    path = path or study_file((), "queries")
     data = read_json_file(path)
     if not isinstance(data, dict) or "queries" not in data:
         raise QueryFileError(f'{path}: not a queries file: expected a JSON object {{"queries": [...]}}')

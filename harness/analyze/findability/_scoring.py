@@ -7,8 +7,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.analyze._text import split_description, tokenise
@@ -22,7 +20,6 @@ __all__ = [
     "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
-    "BUNDLED_QUERIES",
     "CLIENT_SCORERS",
     "FIELD_WEIGHTS",
     "SCORERS",
@@ -55,8 +52,6 @@ BM25_B = 0.75
 SCORERS = ("keyword", "bm25")
 CLIENT_SCORERS = ("claude",)
 ALL_SCORERS = (*SCORERS, *CLIENT_SCORERS)
-
-BUNDLED_QUERIES = Path(str(resources.files("surfaces.conderis") / "queries.json"))
 
 
 class QueryFileError(ToolsurfaceError):

@@ -2,7 +2,6 @@
 loading the whole list costs."""
 
 from harness.analyze.roundtrip._roundtrip import (
-    BUNDLED_TASK,
     ObservedRoundTrip,
     ObservedStep,
     RoundTrip,
@@ -16,7 +15,6 @@ from harness.analyze.roundtrip._roundtrip import (
 )
 
 __all__ = [
-    "BUNDLED_TASK",
     "ObservedRoundTrip",
     "ObservedStep",
     "RoundTrip",

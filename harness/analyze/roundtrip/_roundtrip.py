@@ -19,7 +19,6 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +33,7 @@ from harness.analyze.findability import (
     read_json_file,
     search_requests,
 )
-from harness.surface import Snapshot, SurfaceDefinition
+from harness.surface import Snapshot, SurfaceDefinition, study_file
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -42,7 +41,6 @@ if TYPE_CHECKING:
     from harness.session import ToolSearchRun
 
 __all__ = [
-    "BUNDLED_TASK",
     "ObservedRoundTrip",
     "ObservedStep",
     "RoundTrip",
@@ -55,8 +53,6 @@ __all__ = [
     "roundtrip_rich",
 ]
 
-BUNDLED_TASK = Path(str(resources.files("surfaces.conderis") / "roundtrip.json"))
-
 
 @dataclass(frozen=True)
 class RoundTripTask:
@@ -66,8 +62,8 @@ class RoundTripTask:
 
 
 def load_task(path: Path | None = None) -> RoundTripTask:
-    """A task file {"name": ..., "steps": [{"query", "expected"}, ...]}; without a path, the bundled one."""
-    path = path or BUNDLED_TASK
+    """A task file {"name": ..., "steps": [{"query", "expected"}, ...]}; without a path, the default study's task."""
+    path = path or study_file((), "task")
     data = read_json_file(path)
     if not isinstance(data, dict) or "steps" not in data:
         raise QueryFileError(f'{path}: not a round-trip task: expected a JSON object {{"name": ..., "steps": [...]}}')

@@ -252,10 +252,10 @@ def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
 
 def _order(record: RunRecord) -> tuple[int, str, str, str, str, int]:
     """The bundled surfaces in the study's order, then the others by name."""
-    from harness.surface import BUNDLED_ORDER
+    from harness.surface import default_surfaces
 
-    spec = record.spec
-    rank = BUNDLED_ORDER.index(spec.surface) if spec.surface in BUNDLED_ORDER else len(BUNDLED_ORDER)
+    spec, order = record.spec, default_surfaces()
+    rank = order.index(spec.surface) if spec.surface in order else len(order)
     return rank, spec.surface, spec.agent, spec.mode, spec.scenario, spec.run_index
 
 

@@ -1,5 +1,6 @@
-"""The designs of the eight v2 tools as data, and the rules both the tools' descriptions and the handlers read
-from them: which filters a kind has, which kinds are listed and stored, the batch size.
+"""The designs of tool surface v2 as data, the rules both the tools' descriptions and the handlers read from
+them (which filters a kind has, which kinds are listed and stored, the batch size), and the surface of a
+design (`v2_surface`; its tools, each beside its handler, are `v2_tools`).
 
 Three designs, as the seed page has them:
 
@@ -20,7 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from harness.surface import Kind, KindField
+from harness.surface import Kind, KindField, SurfaceDefinition
+from surfaces.conderis._shared import ToolsModule, study
+from surfaces.conderis.instructions import V2
 
 __all__ = [
     "ANY_ITEM_ACTIONS",
@@ -35,6 +38,7 @@ __all__ = [
     "filter_fields",
     "listed",
     "stored",
+    "v2_surface",
 ]
 
 BATCH_LIMIT = 100
@@ -112,3 +116,8 @@ def listed(kinds: Iterable[Kind]) -> list[Kind]:
 def stored(kinds: Iterable[Kind]) -> list[Kind]:
     """The kinds item_store serves: those with fields."""
     return [k for k in kinds if k.fields]
+
+
+def v2_surface(name: str, title: str, purpose: str, design: Design) -> SurfaceDefinition:
+    """A v2 surface of `design`, with the server instructions that name its eight tools."""
+    return study(name, title, purpose, ToolsModule("surfaces.conderis.v2_tools", (design,)), V2)

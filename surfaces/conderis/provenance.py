@@ -1,5 +1,5 @@
 """Where each tool of the bundled Conderis surfaces comes from in the seed page, and the choices the page
-does not settle, as data for `benchmarks.conderis_choices`.
+does not settle, as data for `surfaces.conderis.readme`.
 
 `Lnnn` is a line of the seed, `/work/shared/seed/000_56b7744db99264c6.txt` (13 versions, newest first: the
 newest is L1-L226, the measured final design L633-L832, the measured first design L833-L1022, the oldest plan

@@ -1,24 +1,29 @@
-"""What every Conderis stub shares on top of the kit: the stub over the project, the guide text, recall and
-the memory rules."""
+"""What every Conderis stub shares on top of the kit: the stub over the project, the guide text, and the
+handler functions more than one surface calls (the project check, an item by number, recall, the memory
+rules)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
-from stubs.kit import Args, HandlerStub, Refusal, method_handlers
+from stubs.kit import Args, Handlers, HandlerStub, Refusal
 from surfaces.conderis.kinds import CURRENT_VISIBILITIES
-from surfaces.conderis.project import Project
+from surfaces.conderis.project import Item, Project
 
 __all__ = [
     "GUIDE",
     "Args",
+    "check_project",
     "conderis_stub",
     "new_project_id",
     "no_public_visibility",
+    "numbered",
     "personal_memory_fields",
     "recall",
 ]
+
+S = TypeVar("S")
 
 GUIDE = (
     "Conderis system guide (stub). A project holds tasks, memories, pages and proposals, each item with a "
@@ -29,9 +34,21 @@ GUIDE = (
 )
 
 
-def conderis_stub(project: Project, holder: object) -> HandlerStub[Project]:
-    """One project and the handlers of one surface, kept as the public methods of `holder`."""
-    return HandlerStub(project, method_handlers(holder), Project.dump)
+def conderis_stub(project: Project, handlers: Handlers[S], held: S | None = None) -> HandlerStub[S]:
+    """The project and the surface's handlers, which get `held` (the project with what the surface keeps
+    beside it) where given; the state written on shutdown is the project's."""
+    return HandlerStub(project, handlers, Project.dump, held)
+
+
+def check_project(project: Project, args: Args) -> None:
+    """The call's projectId names the project."""
+    project.check_project(args.str("projectId"))
+
+
+def numbered(project: Project, args: Args, kinds: Sequence[str] = (), name: str = "number") -> Item:
+    """The item of the project the parameter `name` numbers, of one of `kinds` (any if none)."""
+    check_project(project, args)
+    return project.item(args.need(name, args.int(name)), kinds)
 
 
 def recall(project: Project, args: Args) -> str:

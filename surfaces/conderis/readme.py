@@ -1,12 +1,12 @@
 """The reconstruction choices of the bundled Conderis surfaces, costed: writes surfaces/conderis/README.md.
 
 For every tool of every bundled surface: which seed lines its text and parameters come from
-(`benchmarks.conderis_provenance`), each choice the seed does not settle with its cost in chars (the tool's
+(`surfaces.conderis.provenance`), each choice the seed does not settle with its cost in chars (the tool's
 compact JSON as a client receives it, with the choice minus without it), and per surface the tools against
 the seed's per-tool figures.
 
-    python -m benchmarks.conderis_choices            # print the README
-    python -m benchmarks.conderis_choices --write    # write surfaces/conderis/README.md
+    python -m surfaces.conderis.readme            # print the README
+    python -m surfaces.conderis.readme --write    # write surfaces/conderis/README.md
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.conderis_provenance import BEFORE, CONSISTENT, V2_DESIGNS, V2_SHARED, Edit, Source
+from surfaces.conderis import SURFACES
+from surfaces.conderis.provenance import BEFORE, CONSISTENT, V2_DESIGNS, V2_SHARED, Edit, Source
 
 __all__ = ["README", "cost", "main", "render"]
 
-README = Path(__file__).resolve().parent.parent / "surfaces" / "conderis" / "README.md"
-COMMAND = "python -m benchmarks.conderis_choices --write"
-SURFACES = ("before-v2", "consistent", "v2-first", "v2", "v2-live")
+README = Path(__file__).resolve().parent / "README.md"
+COMMAND = "python -m surfaces.conderis.readme --write"
+
 V2_SERIES = ("v2-first", "v2", "v2-live")
 BAND = 0.10
 TOKEN_BAND = 0.15
@@ -478,8 +479,8 @@ def render(measured: dict[str, Measured] | None = None, corrections: str | None 
         surface = members[0]
         w(*_tool_section(f"{name} ({', '.join(members)})", measured[surface].tools[name], source))
     for surface, title, intro in (
-        ("before-v2", "## before-v2 (27 tools): `before_v2.py`", _BEFORE),
-        ("consistent", "## consistent (28 tools): `consistent.py`", _CONSISTENT),
+        ("before-v2", "## before-v2 (27 tools): `before_v2_tools.py`", _BEFORE),
+        ("consistent", "## consistent (28 tools): `consistent_tools.py`", _CONSISTENT),
     ):
         w(title, "", *intro)
         for name, tool in measured[surface].tools.items():
@@ -596,7 +597,7 @@ _INTRO = [
     "",
     "How a choice is costed: the tool's compact JSON exactly as a client receives it (separators `,` `:`, "
     "non-ASCII unescaped; a newline in a description is the two characters `\\n`), minus the same JSON with the "
-    "one choice removed (`benchmarks/conderis_choices.py`, `cost`). A choice not taken is shown as what it "
+    "one choice removed (`surfaces/conderis/readme.py`, `cost`). A choice not taken is shown as what it "
     "would add. Costs of rows of one tool overlap where one choice contains another; they are not meant to be "
     "added. The list size is the compact JSON of the array: N tools cost 2 + (N - 1) chars more than their "
     "tools, which is how 6,386 - 1,338 - 983 - 925 - 909 - 9 = 2,222 for the four v2 tools without a figure "
@@ -607,7 +608,7 @@ _INTRO = [
 _V2_SERIES_HEAD = [
     "## The v2 series: v2-first, v2 and v2-live",
     "",
-    "One module builds all three from the kinds as data (`_eight.py`, `kinds.py`) and a design (`_eight_design.py`):",
+    "One module builds all three from the kinds as data (`v2_tools.py`, `kinds.py`) and a design (`v2_design.py`):",
     "",
     "- **v2-first** (`FIRST`): the first design #311 measured (block 5): tasks filtered by status, every action "
     "checks the version, archive, restore, relate, unrelate for `any item`.",
@@ -767,7 +768,7 @@ _OUTRO = [
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.conderis_choices", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m surfaces.conderis.readme", description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help=f"write {README.relative_to(README.parents[2])}")
     args = parser.parse_args(argv)
     text = render()
