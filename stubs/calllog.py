@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from harness.bounded_json import MAX_DEPTH, JSONProblem, TooDeep, loads
 from harness.errors import ToolsurfaceError
-from harness.files import LineWriter, WriteFailed, read_text
+from harness.files import WriteFailed
+from harness.jsonl import RecordWriter, read_records
 
 __all__ = ["CALL_FORMAT", "CallLog", "CallLogError", "CallRecord", "read_log"]
 
@@ -56,10 +55,11 @@ class CallLog:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
         self.records: list[CallRecord] = []
-        self.failed: WriteFailed | None = None
-        self._file: LineWriter | None = None
-        if path is not None:
-            self._file = LineWriter(path, append=True, what="the call log")
+        self._file = RecordWriter(path, "the call log") if path is not None else None
+
+    @property
+    def failed(self) -> WriteFailed | None:
+        return self._file.failed if self._file is not None else None
 
     def write(
         self,
@@ -93,41 +93,22 @@ class CallLog:
         )
         self.records.append(record)
         if self._file is not None:
-            line = json.dumps(asdict(record), ensure_ascii=False)
-            if not line.isascii():
-                try:
-                    line.encode("utf-8")
-                except UnicodeEncodeError:  # a lone surrogate a client sent: JSON's escape keeps it exactly
-                    line = json.dumps(asdict(record))
-            try:
-                self._file.write(line)
-            except WriteFailed as failed:
-                self.failed = failed
-                raise
+            self._file.write(asdict(record))
         return record
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
-            self._file = None
 
 
 def read_log(path: Path) -> list[CallRecord]:
-    """The records of a log; a last line cut off by a killed server is left out. Lines of logs written before
-    the format was named are read as its first version."""
-    records = []
-    for number, line in enumerate(read_text(path, CallLogError, "call log", follow_links=False).splitlines(), 1):
-        try:
-            data = loads(line, MAX_DEPTH)
-        except TooDeep as problem:
-            raise CallLogError(f"{path}:{number}: {problem}") from None
-        except JSONProblem:
-            break
-        found = data.get("format", CALL_FORMAT) if isinstance(data, dict) else None
-        if found != CALL_FORMAT:
-            raise CallLogError(f"{path}:{number}: call log format {found!r} is not {CALL_FORMAT!r}")
-        try:
-            records.append(CallRecord(**data))
-        except TypeError as error:
-            raise CallLogError(f"{path}:{number}: does not match {CALL_FORMAT}: {error}") from None
-    return records
+    """The records of a log (harness.jsonl's rule: a last line cut off by a killed server is left out). Lines of
+    logs written before the format was named are read as its first version."""
+    return read_records(
+        path,
+        lambda data: CallRecord(**data),
+        what="call log",
+        formats=(CALL_FORMAT,),
+        unnamed=CALL_FORMAT,
+        error=CallLogError,
+    )

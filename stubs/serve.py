@@ -50,7 +50,8 @@ def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
 
 def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
     """A fresh stub for the surface; a surface without one is served for listing only. A stub made with the
-    kit whose handlers name a tool the surface lacks is the surface's error, found before any call."""
+    kit whose handlers name a tool the surface lacks is the surface's error, found before any call; it is told
+    each tool's parameters, so a handler that reads one its tool does not declare is the stub's error."""
     if surface.stub is None:
         if fixture is not None:
             raise ToolsurfaceError(f"surface {surface.name!r} has no stub to load the fixture {fixture} into")
@@ -65,6 +66,9 @@ def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
                 f"{surface.source or surface.name}: a handler for {extra[0]!r}, a tool the surface lacks; "
                 f"tools: {', '.join(tools)}"
             )
+    declare = getattr(stub, "declare_parameters", None)
+    if callable(declare):
+        declare({t.name: list(t.input_schema.get("properties", {})) for t in surface.tools})
     return stub
 
 
@@ -102,7 +106,7 @@ async def _serve_until_stopped(
     import anyio
 
     from harness.signals import cancel_on_signals
-    from stubs.server import serve_http
+    from stubs.http import serve_http
     from stubs.stdio import serve_stdio
 
     if listener is None:
@@ -134,7 +138,7 @@ def serve(
     from harness.files import ensure_directory
     from harness.surface import resolve
     from stubs.calllog import CallLog
-    from stubs.server import build_server
+    from stubs.mcp_server import build_server
 
     address = parse_http(http) if http else None
     surface = surface_for_serving(resolve(spec))

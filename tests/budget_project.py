@@ -1,5 +1,6 @@
-"""A server project with its tool list under a budget: a copy of the Conderis v2 surface module (the eight tools
-and their descriptions in one file, so the copy can be edited) and a pyproject.toml naming it."""
+"""A server project with its tool list under a budget: a copy of the Conderis v2 tools module (the eight tools
+and their descriptions beside their handlers in one file, so the copy can be edited) with v2's SURFACE built
+from the copy, and a pyproject.toml naming it."""
 
 from __future__ import annotations
 
@@ -7,19 +8,27 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-EIGHT = ROOT / "surfaces" / "conderis" / "_eight.py"
+TOOLS = ROOT / "surfaces" / "conderis" / "v2_tools.py"
 V2 = ROOT / "surfaces" / "conderis" / "v2.py"
 # A description of v2's project_store tool, as it is in the module's text.
 DESCRIPTION = '"Create or change a project. An omitted value is kept, null clears it."'
 
 
 def write_surface(path: Path) -> Path:
-    """_eight.py and v2.py's SURFACE in one module: the tool texts live in the copy."""
-    eight = EIGHT.read_text(encoding="utf-8")
+    """v2_tools.py and v2.py's SURFACE in one module, built from the copy: the tool texts live in the copy."""
+    tools = TOOLS.read_text(encoding="utf-8")
     v2 = V2.read_text(encoding="utf-8")
-    surface = v2[v2.index("SURFACE = ") :]
-    design = "from surfaces.conderis._eight_design import FINAL\n"
-    path.write_text(f"{eight}\n{design}\n{surface}", encoding="utf-8")
+    surface = (
+        v2[v2.index("SURFACE = ") :]
+        .replace("v2_surface(", "study(")
+        .replace("    FINAL,\n", "    ToolsModule(__name__, (FINAL,)),\n    V2,\n")
+    )
+    imports = (
+        "from surfaces.conderis._shared import ToolsModule, study\n"
+        "from surfaces.conderis.instructions import V2\n"
+        "from surfaces.conderis.v2_design import FINAL\n"
+    )
+    path.write_text(f"{tools}\n{imports}\n{surface}", encoding="utf-8")
     assert DESCRIPTION in path.read_text(encoding="utf-8")
     return path
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from harness.measure import Measurement, measure
-from harness.surface import BUNDLED_ORDER, resolve_all
+from harness.surface import resolve_all
+from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups
 
 ROOT = Path(__file__).resolve().parent.parent

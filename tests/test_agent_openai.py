@@ -13,7 +13,8 @@ import anyio
 import pytest
 
 from harness.agents.base import INVALID_ARGUMENTS, AgentReport, AgentUnavailable, RunContext, ServerCommand, Usage
-from harness.agents.openai_loop import TRANSCRIPT, OpenAIAgent
+from harness.agents.openai_loop import OpenAIAgent
+from harness.run_folder import TRANSCRIPT
 from harness.session import undelivered_calls
 from stubs.calllog import read_log
 from surfaces.conderis.v2 import SURFACE as V2

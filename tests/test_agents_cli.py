@@ -21,6 +21,7 @@ from harness.agents.base import (
     AgentEndpoint,
     AgentReport,
     AgentUnavailable,
+    EndpointKind,
     Event,
     RunContext,
     ServerCommand,
@@ -219,14 +220,14 @@ def test_codex_and_gemini_with_builtins_on_keep_their_own_tools(tmp_path: Path, 
 def test_a_scripted_endpoint_gives_claude_its_url_and_a_dummy_key_and_no_real_one(
     tmp_path: Path, cli_path: str
 ) -> None:
-    endpoint = AgentEndpoint("http://127.0.0.1:9", scripted=True)
+    endpoint = AgentEndpoint("http://127.0.0.1:9", EndpointKind.SCRIPTED)
     env = ClaudeAgent().command(context(tmp_path, bare_env(tmp_path, PATH=cli_path, **PLANTED), endpoint=endpoint)).env
     assert env["ANTHROPIC_BASE_URL"] == endpoint.url and env["ANTHROPIC_API_KEY"] == DUMMY_KEY
     assert "CLAUDE_CODE_OAUTH_TOKEN" not in env
 
 
 def test_codex_command_passes_the_stub_as_toml_read_only_approved_and_required(tmp_path: Path, cli_path: str) -> None:
-    endpoint = AgentEndpoint("http://127.0.0.1:9", scripted=True)
+    endpoint = AgentEndpoint("http://127.0.0.1:9", EndpointKind.SCRIPTED)
     env = bare_env(tmp_path, PATH=cli_path, **PLANTED)
     ctx = context(tmp_path / AWKWARD, env, model="gpt-5-codex", endpoint=endpoint)
     invocation = CodexAgent().command(ctx)
@@ -257,7 +258,7 @@ def test_codex_takes_a_base_url_like_the_openai_agent(tmp_path: Path, cli_path: 
 def test_gemini_settings_allow_only_the_stubs_tools_and_choose_the_key_login_with_a_base_url(
     tmp_path: Path, cli_path: str
 ) -> None:
-    endpoint = AgentEndpoint("http://127.0.0.1:9", scripted=True)
+    endpoint = AgentEndpoint("http://127.0.0.1:9", EndpointKind.SCRIPTED)
     ctx = context(tmp_path / AWKWARD, bare_env(tmp_path, PATH=cli_path, **PLANTED), max_turns=9, endpoint=endpoint)
     invocation = GeminiAgent().command(ctx)
     argv = invocation.argv
@@ -346,7 +347,12 @@ async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
 ) -> None:
     base = tmp_path / "t"
     with scripted(tmp_path, TWO_CALLS_THEN_SILENCE) as endpoint:
-        ctx = context(base, bare_env(tmp_path, PATH=cli_path), timeout=12, endpoint=AgentEndpoint(endpoint.url, True))
+        ctx = context(
+            base,
+            bare_env(tmp_path, PATH=cli_path),
+            timeout=12,
+            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+        )
         with within(60, f"{name}'s run to end at its timeout"):
             report = await ADAPTERS[name]().run(ctx)
     assert report.status == "timeout" and "within 12 s" in str(report.error)
@@ -364,7 +370,10 @@ async def test_claude_with_a_stub_that_cannot_start_is_an_agent_error(tmp_path: 
     broken = ServerCommand(command=sys.executable, args=["-c", "import sys; sys.exit(3)"], cwd=str(tmp_path))
     with scripted(tmp_path, [{"call": "item_get", "arguments": {"number": 14}}, {"say": "done"}]) as endpoint:
         ctx = context(
-            tmp_path / "b", bare_env(tmp_path, PATH=cli_path), endpoint=AgentEndpoint(endpoint.url, True), server=broken
+            tmp_path / "b",
+            bare_env(tmp_path, PATH=cli_path),
+            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+            server=broken,
         )
         with within(60, "claude's run with a broken stub"):
             report = await ClaudeAgent().run(ctx)

@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from harness.agents.base import AgentEndpoint, RunContext, ServerCommand
+from harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from harness.agents.claude import ClaudeAgent
 from harness.clients._observe import _protocol
 from harness.endpoint import ModelEndpoint, read_model_requests
@@ -155,8 +155,8 @@ def test_each_mode_shows_defers_or_surrounds_the_stubs_tools_as_the_client_does(
 
 
 def readme_example(key: tuple[str, str, str]) -> bool:
-    """The README's example: `clients v2` with the pinned CLIs on PATH."""
-    return key[0] == "v2" and key[1] != f"claude {NEWEST}"
+    """The README's example: `clients v2` with the newest Claude Code and the pinned codex and gemini."""
+    return key[0] == "v2" and key[1] != f"claude {PINNED}"
 
 
 @pytest.mark.parametrize("page", ["docs/sessions.md", "README.md"])
@@ -285,7 +285,7 @@ def test_the_server_instructions_claude_puts_before_its_model_are_found_and_coun
         with ModelEndpoint(log, steps=steps, prompt=prompt, instructions=INSTRUCTIONS) as endpoint:
             ctx = RunContext(
                 prompt=prompt, server=server, workdir=tmp_path / "work", run_dir=tmp_path / "run", timeout=120,
-                mode="full-list", max_turns=3, env=env, endpoint=AgentEndpoint(endpoint.url, scripted=True),
+                mode="full-list", max_turns=3, env=env, endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
             )  # fmt: skip
             report = await agent.run(ctx)
             assert report.status == "ok", report.error

@@ -13,7 +13,8 @@ from pathlib import Path
 from harness.counters import make_counters, parse_counters
 from harness.counters._harmony import ENCODINGS_ENV, render, rendered_text
 from harness.measure import listed, measure
-from harness.surface import BUNDLED_ORDER, resolve
+from harness.surface import resolve
+from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import run_cli
 
 

@@ -326,3 +326,16 @@ def test_a_request_that_fails_inside_the_endpoint_is_recorded_not_printed(
     [failed] = [r for r in read_model_requests(tmp_path / "model-requests.jsonl") if r.status == 500]
     assert failed.error == "RuntimeError: a handler bug" and failed.purpose == "failed"
     assert capfd.readouterr().err == ""
+
+
+def test_the_endpoint_kind_is_one_type_from_the_option_to_the_agent(tmp_path: Path) -> None:
+    from harness.agents.base import AgentEndpoint
+    from harness.endpoint import EndpointKind
+
+    spec = parse_endpoint("scripted")
+    assert (
+        spec.kind is EndpointKind.SCRIPTED and parse_endpoint("record:https://api.example").kind is EndpointKind.RECORD
+    )
+    with ModelEndpoint(tmp_path / "log.jsonl", steps=[], prompt="p") as endpoint:
+        assert endpoint.kind is spec.kind
+        assert AgentEndpoint(endpoint.url, endpoint.kind).scripted

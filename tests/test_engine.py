@@ -16,8 +16,8 @@ from mcp import Client
 
 from harness.surface import SurfaceDefinition, resolve
 from stubs.engine import FixtureError, consolidated_handlers, engine_stub, load_items
+from stubs.mcp_server import build_server
 from stubs.serve import start_stub
-from stubs.server import build_server
 from tests.conftest import ROOT
 from tests.fixtures.surfaces import engine_desk
 

@@ -210,8 +210,8 @@ def test_a_schema_that_refers_to_itself_forever_is_refused_by_the_stub_not_fatal
 
     from harness.surface import resolve
     from stubs.calllog import CallLog
+    from stubs.mcp_server import build_server
     from stubs.serve import surface_for_serving
-    from stubs.server import build_server
 
     loop = {"type": "object", "$ref": "#/$defs/self", "$defs": {"self": {"$ref": "#/$defs/self"}}}
     path = tmp_path / "loop.json"
@@ -241,8 +241,8 @@ def test_a_schema_whose_references_loop_is_refused_naming_the_loop_and_the_tools
 
     from harness.surface import resolve
     from stubs.calllog import CallLog
+    from stubs.mcp_server import build_server
     from stubs.serve import surface_for_serving
-    from stubs.server import build_server
 
     loop = {"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/$defs/again"}]}}}
     loop["$defs"] = {"again": {"$ref": "#/properties/a"}}

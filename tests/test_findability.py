@@ -28,7 +28,8 @@ from harness.analyze import (
 )
 from harness.errors import ToolsurfaceError, UnknownSurface
 from harness.measure import compact_json, count_tokens, list_text
-from harness.surface import BUNDLED_ORDER, resolve, resolve_all
+from harness.surface import resolve, resolve_all
+from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import Run, run_cli
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]

@@ -25,6 +25,8 @@ FOUNDATIONS = {
     "harness.junit",
     "harness.protocol",
     "harness.redact",
+    "harness.jsonl",
+    "harness.run_folder",
 }
 TOP = ("harness", "stubs", "surfaces")
 
@@ -97,6 +99,82 @@ def test_no_two_concepts_import_each_other_even_through_others() -> None:
     assert circles(concept_graph()) == []
 
 
+def imported_modules(path: Path, name: str, known: set[str]) -> Iterator[str]:
+    """Every project module importing `name` runs: what it imports (`from P import M`, M a module, imports
+    P.M), and each package above one of those that `name` is not itself inside (its face runs first)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
+            targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        for target in targets:
+            if target not in known:
+                continue
+            parts = target.split(".")
+            for end in range(1, len(parts) + 1):
+                above = ".".join(parts[:end])
+                inside = name == above or name.startswith(above + ".")
+                if above in known and above != name and (end == len(parts) or not inside):
+                    yield above
+
+
+def module_graph() -> dict[str, set[str]]:
+    found = modules()
+    known = set(found)
+    return {name: set(imported_modules(path, name, known)) for name, path in found.items()}
+
+
+def module_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that reach each other by imports (Tarjan's strongly connected components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for start in sorted(graph):
+        if start not in index:
+            visit(start)
+    return sorted(groups)
+
+
+def test_no_two_modules_import_each_other_even_through_others_inside_a_package_too() -> None:
+    assert module_circles(module_graph()) == []
+
+
+def test_a_circle_of_modules_is_found_through_a_package_face() -> None:
+    graph = {"p": {"p._a"}, "p._a": {"q._b"}, "q._b": {"p"}, "r": {"q._b"}}
+    assert module_circles(graph) == [["p", "p._a", "q._b"]]
+
+
 def test_the_stubs_stand_on_the_surface_model_and_its_foundations_alone() -> None:
     allowed = {"harness.surface", *FOUNDATIONS, "stubs", "surfaces"}
     assert concept_graph().get("stubs", set()) - allowed == set()
@@ -109,7 +187,7 @@ def test_foundations_import_no_concept() -> None:
 
 # Modules started on their own (`python -m`, a pytest entry point): they import as little as they can, so no
 # package's __init__ runs before them.
-ENTRIES = {"harness.__main__", "harness.pytest_plugin", "harness.stub_launch"}
+ENTRIES = {"harness.__main__", "harness.stub_launch"}
 
 
 def test_no_module_lies_loose_in_harness_beyond_the_foundations_and_the_entries() -> None:

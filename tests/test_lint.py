@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from harness.analyze import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_tools
-from harness.surface import BUNDLED_ORDER, resolve_all
+from harness.surface import resolve_all
+from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import run_cli
 
 

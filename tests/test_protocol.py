@@ -17,7 +17,7 @@ from harness.measure import PROTOCOL_VERSION, list_text, measure
 from harness.protocol import MODERN_PROTOCOL, PROTOCOL_VERSIONS, client_mode
 from harness.surface import resolve
 from stubs.calllog import CallLog, read_log
-from stubs.server import build_server
+from stubs.mcp_server import build_server
 from tests.conftest import ROOT, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv
 from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, wait_for_port

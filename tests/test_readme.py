@@ -58,7 +58,8 @@ def test_the_size_table_is_what_measure_gives_for_the_bundled_surfaces(bundled: 
 
 def test_the_table_of_both_protocol_versions_is_what_measure_gives_in_each(bundled: Measurement) -> None:
     from harness.measure import measure
-    from harness.surface import BUNDLED_ORDER, resolve_all
+    from harness.surface import resolve_all
+    from surfaces.conderis import SURFACES as BUNDLED_ORDER
 
     rows = doc_table("docs/measure.md", "| Surface | Characters | Tokens at 2025-11-25 | Tokens at 2026-07-28 |")
     modern = by_name(measure(resolve_all(BUNDLED_ORDER), growth=False, protocol="2026-07-28"))

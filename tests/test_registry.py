@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from harness.measure import list_surface
-from harness.surface import BUNDLED_ORDER, Snapshot, SurfaceDefinition, bundled_definitions, known_names, resolve
+from harness.surface import Snapshot, SurfaceDefinition, bundled_definitions, known_names, resolve
 from stubs.serve import surface_for_serving
+from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import run_cli, run_cli_process
 
 MODULE = '''"""Two tools for a tiny notes server."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from harness.surface import BUNDLED_ORDER
+from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import ROOT, Run, run_cli
 
 NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")

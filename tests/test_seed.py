@@ -11,8 +11,10 @@ import pytest
 from harness.analyze import findability, load_queries, load_task, roundtrip
 from harness.errors import ToolsurfaceError
 from harness.measure import measure
-from harness.report import BUNDLED_SEED, SeedContext, SeedFigure, compare_seed, load_seed
-from harness.surface import BUNDLED_ORDER, resolve_all
+from harness.report import SeedContext, SeedFigure, compare_seed, load_seed
+from harness.surface import resolve_all
+from surfaces.conderis import STUDY
+from surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 
 @pytest.fixture(scope="module")
@@ -70,4 +72,4 @@ def test_a_seed_file_of_another_format_is_one_line(tmp_path: Path) -> None:
     path.write_text(json.dumps({"format": "toolsurface-seed-figures/9", "figures": []}), encoding="utf-8")
     with pytest.raises(ToolsurfaceError, match="is not 'toolsurface-seed-figures/1'"):
         load_seed(path)
-    assert BUNDLED_SEED.is_file()
+    assert STUDY.seed_figures is not None and STUDY.seed_figures.is_file()

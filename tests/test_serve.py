@@ -17,7 +17,7 @@ from mcp import Client
 
 from harness.surface import SurfaceDefinition
 from stubs.calllog import CallLog, read_log
-from stubs.server import build_server
+from stubs.mcp_server import build_server
 from tests.conftest import ROOT, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv
 from tests.stubclient import Finished, stdio_session

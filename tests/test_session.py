@@ -376,3 +376,10 @@ def test_a_gate_without_runs_of_both_surfaces_cannot_judge(seed_study: Path) -> 
     run = run_cli("gate", str(seed_study), "--baseline", "before-v2", "--candidate", "consistent")
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
     assert "cannot judge: no scenario of the study has runs of both before-v2 and consistent" in run.stderr
+
+
+def test_a_checks_result_is_the_record_result_json_keeps() -> None:
+    from harness.scenario import CheckResult
+    from harness.session import CheckRecord
+
+    assert CheckRecord is CheckResult

@@ -135,7 +135,10 @@ def test_a_surface_without_a_snapshot_starts_from_one_tool_and_no_file_is_replac
     assert (scenario["format"], scenario["name"], scenario["checks"]) == ("toolsurface-scenario/1", "orders", [])
 
 
-@pytest.mark.parametrize("surface", ["helpdesk", "helpdesk-tools", "surfaces/helpdesk/desk.py", "v2", "before-v2"])
+@pytest.mark.parametrize(
+    "surface",
+    ["helpdesk", "helpdesk-tools", "surfaces/helpdesk/desk.py", "v2", "before-v2", "consistent", "v2-first", "v2-live"],
+)
 def test_the_bundled_surfaces_made_with_the_kit_check_clean(surface: str) -> None:
     done = run_cli("check", surface, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -19,8 +19,8 @@ from mcp import Client
 
 from harness.surface import SurfaceDefinition, resolve
 from stubs.calllog import CallLog, read_log
+from stubs.mcp_server import build_server
 from stubs.serve import start_stub, surface_for_serving
-from stubs.server import build_server
 from stubs.stdio import DEPTH_LIMIT
 from surfaces.conderis import kinds as domain
 from surfaces.conderis.project import Project

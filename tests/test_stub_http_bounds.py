@@ -12,8 +12,9 @@ import anyio
 import anyio.from_thread
 import pytest
 
+from stubs.http import serve_http
+from stubs.mcp_server import build_server
 from stubs.serve import listen, start_stub, surface_for_serving
-from stubs.server import build_server, serve_http
 from tests.waiting import Deadline
 
 HEAD = (

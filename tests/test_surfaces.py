@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import mcp.types as types
 import pytest
 
 from harness.surface import SurfaceDefinition, resolve
-from surfaces.conderis._eight_design import CORRECTIONS, FINAL, LIVE, corrected
+from surfaces.conderis._shared import ToolsModule
 from surfaces.conderis.kinds import COMMIT, KINDS
 from surfaces.conderis.live_corrections import breakdown
+from surfaces.conderis.v2_design import CORRECTIONS, FINAL, LIVE, corrected
 
 SEED_OLD_TOOLS = [
     "memory_recall", "system_memory", "project_list", "task_assignee_list", "project_create", "project_update",
@@ -241,12 +241,12 @@ def test_the_corrections_together_give_v2_live_and_each_one_adds_to_v2() -> None
 
 
 def test_v2_and_v2_live_are_served_by_the_same_handlers() -> None:
-    stubs = [definition(name).stub for name in ("v2", "v2-live")]
-    assert all(isinstance(s, partial) for s in stubs)
-    first, second = (s for s in stubs if isinstance(s, partial))
-    assert first.func is second.func
+    stubs = [getattr(definition(name).stub, "__self__", None) for name in ("v2", "v2-live")]
+    assert all(isinstance(s, ToolsModule) for s in stubs)
+    first, second = (s for s in stubs if isinstance(s, ToolsModule))
+    assert first.name == second.name
     handled = ("status_filter", "versioned_decisions", "common_actions")
-    assert [getattr(first.args[0], f) for f in handled] == [getattr(second.args[0], f) for f in handled]
+    assert [getattr(first.context[0], f) for f in handled] == [getattr(second.context[0], f) for f in handled]
 
 
 @pytest.mark.parametrize("name", ["before-v2", "consistent"])

@@ -274,7 +274,8 @@ def test_parts_of_a_snapshot_of_the_tools_alone_cannot_be_counted(tmp_path: Path
 def test_each_conderis_surface_s_instructions_name_only_tools_it_has() -> None:
     import re
 
-    from harness.surface import BUNDLED_ORDER, resolve
+    from harness.surface import resolve
+    from surfaces.conderis import SURFACES as BUNDLED_ORDER
 
     for name in BUNDLED_ORDER:
         definition = resolve(name)

@@ -3,7 +3,6 @@ with the transcript streamed to the run directory, and turning the process outco
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -16,14 +15,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from harness.agents._process import run_process
-from harness.agents.base import AgentReport, AgentUnavailable, RunContext, ServerCommand
+from harness.agents.base import AgentReport, AgentUnavailable, EndpointKind, RunContext, ServerCommand
 from harness.errors import ToolsurfaceError
 from harness.files import WriteFailed
+from harness.jsonl import json_objects
+from harness.run_folder import AGENT_STDERR, TRANSCRIPT
 
 __all__ = [
     "NO_RESULT",
-    "STDERR",
-    "TRANSCRIPT",
     "CliAgent",
     "Invocation",
     "agent_env",
@@ -33,15 +32,12 @@ __all__ = [
     "as_str",
     "block_text",
     "home",
-    "json_records",
     "parse_version",
     "server_launch",
 ]
 
-TRANSCRIPT = "transcript.jsonl"
 VERSION_TIMEOUT_S = 60.0
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
-STDERR = "agent.stderr"
 NO_RESULT = "the transcript ended without a result event"
 
 # Claude Code's stdio config has no `cwd`, and agent-clis.md does not settle one for Codex: a POSIX
@@ -99,10 +95,10 @@ class CliAgent(ABC):
             raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with `{self.install}`")
         return found
 
-    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         executable = self.resolve(env)
         self.version = self.check_version(executable, env)
-        if endpoint == "scripted":
+        if endpoint == EndpointKind.SCRIPTED:
             return  # the scripted model needs no key; the agent gets a dummy one
         missing = self.missing_credentials(env)
         if missing is not None:
@@ -183,7 +179,7 @@ class CliAgent(ABC):
 
     def parse(self, transcript: str, *, exit_code: int | None = None) -> AgentReport:
         """The raw stdout transcript (and the exit code, when the process ended by itself) as a report."""
-        report = self.read(json_records(transcript))
+        report = self.read(json_objects(transcript))
         if exit_code is not None and exit_code != 0:
             report.status = "agent-error"
             report.error = self.exit_error(exit_code) or _unless_generic(report.error) or self._exited(exit_code)
@@ -204,7 +200,7 @@ class CliAgent(ABC):
                 path.write_text(text, encoding="utf-8")
             except OSError as error:  # the agent's configuration, written by the harness: the run is an error
                 raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
-        transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / STDERR
+        transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / AGENT_STDERR
         try:
             for link, target in invocation.links.items():
                 link.parent.mkdir(parents=True, exist_ok=True)
@@ -242,19 +238,6 @@ class CliAgent(ABC):
         report.transcript = TRANSCRIPT
         report.duration_s = outcome.duration_s
         return report
-
-
-def json_records(transcript: str) -> list[dict[str, Any]]:
-    """The JSON objects of a JSONL transcript; anything else on a line (or a cut-off last line) is skipped."""
-    records = []
-    for line in transcript.splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict):
-            records.append(record)
-    return records
 
 
 def block_text(content: object) -> str:

@@ -8,13 +8,12 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
 from harness.agents.base import RunContext
+from harness.run_folder import STUB_STDERR
 
 if TYPE_CHECKING:
     from mcp import Client
 
-__all__ = ["STUB_STDERR", "stub_client"]
-
-STUB_STDERR = "stub.stderr.log"
+__all__ = ["stub_client"]
 
 
 @asynccontextmanager

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from harness import PACKAGES_ROOT
 from harness.errors import ToolsurfaceError
 
 __all__ = [
@@ -59,16 +62,31 @@ class ServerCommand:
     cwd: str
     env: dict[str, str] = field(default_factory=dict)
 
+    @classmethod
+    def toolsurface(cls, args: Sequence[str]) -> ServerCommand:
+        """This Python with `args` (`-m harness serve ...`), started in the folder holding toolsurface's packages."""
+        return cls(command=sys.executable, args=list(args), cwd=str(PACKAGES_ROOT))
+
+
+class EndpointKind(StrEnum):
+    """What a run's model endpoint is (`--model-endpoint`): `scripted` plays the scenario's script as the model,
+    so the agent gets a dummy key and none of the user's; `record` passes each request to a real API, the
+    agent's own key with it, and records what the model was shown."""
+
+    SCRIPTED = "scripted"
+    RECORD = "record"
+
 
 @dataclass(frozen=True)
 class AgentEndpoint:
-    """Where the agent sends its model requests for this run: a loopback model endpoint's root URL.
-
-    `scripted`: the endpoint plays the script, so the agent gets a dummy key and none of the user's.
-    """
+    """Where the agent sends its model requests for this run: a loopback model endpoint's root URL, and its kind."""
 
     url: str
-    scripted: bool
+    kind: EndpointKind
+
+    @property
+    def scripted(self) -> bool:
+        return self.kind == EndpointKind.SCRIPTED
 
 
 @dataclass(frozen=True)
@@ -156,9 +174,9 @@ class Agent(Protocol):
     # True when the harness's own MCP client starts the stub; an outside CLI starts it its own way.
     harness_client: bool
 
-    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         """Raise AgentUnavailable with one clear line when the CLI (or the version needed) or the key is
-        missing. `endpoint` is the run's --model-endpoint kind (scripted or record), if any."""
+        missing. `endpoint` is the kind of the run's model endpoint, if it has one."""
 
     async def run(self, ctx: RunContext) -> AgentReport: ...
 

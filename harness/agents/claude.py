@@ -11,7 +11,6 @@ from typing import Any
 
 from harness.agents._cli import (
     NO_RESULT,
-    TRANSCRIPT,
     CliAgent,
     Invocation,
     agent_env,
@@ -21,7 +20,6 @@ from harness.agents._cli import (
     as_str,
     block_text,
     home,
-    json_records,
     server_launch,
 )
 from harness.agents.base import (
@@ -36,6 +34,8 @@ from harness.agents.base import (
     Usage,
     strip_server_prefix,
 )
+from harness.jsonl import transcript_objects
+from harness.run_folder import TRANSCRIPT
 
 __all__ = ["MCP_CONFIG", "ClaudeAgent"]
 
@@ -139,7 +139,7 @@ class ClaudeAgent(CliAgent):
         found = [d / slug for slug in slugs for d in (config_dir / "projects", cache / "claude-cli-nodejs")]
         sessions = {
             str(r.get("session_id"))
-            for r in json_records(_read(ctx.run_dir / TRANSCRIPT))
+            for r in transcript_objects(ctx.run_dir / TRANSCRIPT)
             if r.get("type") == "system" and r.get("subtype") == "init" and r.get("session_id")
         }
         telemetry = config_dir / "telemetry"
@@ -290,10 +290,3 @@ def _usage(usage: dict[str, Any]) -> Usage:
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     content = message.get("content")
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""

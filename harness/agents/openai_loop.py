@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.to_thread
 
-from harness.agents._stub_client import STUB_STDERR, stub_client
+from harness.agents._stub_client import stub_client
 from harness.agents.base import (
     DUMMY_KEY,
     INVALID_ARGUMENTS,
@@ -31,6 +31,7 @@ from harness.agents.base import (
     AgentEndpoint,
     AgentReport,
     AgentUnavailable,
+    EndpointKind,
     Event,
     RunContext,
     RunStatus,
@@ -39,14 +40,14 @@ from harness.agents.base import (
     first_leaf,
 )
 from harness.files import LineWriter, WriteFailed
+from harness.run_folder import TRANSCRIPT
 
 if TYPE_CHECKING:
     from mcp import Client
 
-__all__ = ["BASE_URL_ENV", "STUB_STDERR", "TRANSCRIPT", "OpenAIAgent"]
+__all__ = ["BASE_URL_ENV", "OpenAIAgent"]
 
 BASE_URL_ENV = "OPENAI_BASE_URL"
-TRANSCRIPT = "transcript.jsonl"
 MAX_TURNS_REACHED = "max turns reached"
 # Placeholder keys for local servers ("ollama", "x") are not secrets, and redacting them would garble the transcript.
 MIN_SECRET_LEN = 8
@@ -133,9 +134,9 @@ class OpenAIAgent:
         self.api_key_env = api_key_env
         self.model = model
 
-    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         if endpoint is not None:
-            self._endpoint(env, self.model or "scripted", AgentEndpoint("http://127.0.0.1", endpoint == "scripted"))
+            self._endpoint(env, self.model or "scripted", AgentEndpoint("http://127.0.0.1", endpoint))
         else:
             self._endpoint(env, self.model)
 

@@ -1,4 +1,4 @@
-"""The scripted agent: a real MCP client that plays a scenario script (`harness.script_steps`) against the stub.
+"""The scripted agent: a real MCP client that plays a scenario script (`harness.scenario`) against the stub.
 
 It lists the stub's tools first, as any agent does; a step naming a tool the list lacks is not sent, and is
 recorded as an undelivered call (the same mistake an agent CLI answers with "No such tool available").
@@ -18,12 +18,14 @@ from harness.agents.base import (
     UNKNOWN_TOOL,
     AgentReport,
     AgentUnavailable,
+    EndpointKind,
     Event,
     RunContext,
     describe_failure,
     first_leaf,
 )
 from harness.files import LineWriter, WriteFailed
+from harness.run_folder import TRANSCRIPT
 from harness.scenario._script import ScriptError, Step, answer_value, load_script, report_part, resolve_arguments
 
 __all__ = ["ScriptAgent"]
@@ -34,18 +36,18 @@ class ScriptAgent:
     modes = ("full-list",)
     harness_client = True
 
-    def check_available(self, env: Mapping[str, str], endpoint: str | None = None) -> None:
+    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         return None
 
     async def run(self, ctx: RunContext) -> AgentReport:
         if ctx.script is None:
             raise AgentUnavailable("script: no script for this scenario and surface; pass --script FILE")
         steps = load_script(ctx.script)
-        report = AgentReport(status="ok", transcript="transcript.jsonl", model="script")
+        report = AgentReport(status="ok", transcript=TRANSCRIPT, model="script")
         started = time.monotonic()
         answer: list[str] = []
         try:
-            with LineWriter(ctx.run_dir / "transcript.jsonl", what="the transcript") as transcript:
+            with LineWriter(ctx.run_dir / TRANSCRIPT, what="the transcript") as transcript:
                 with anyio.move_on_after(ctx.timeout) as scope:
                     try:
                         async with stub_client(ctx, {**ctx.env, **ctx.server.env}) as client:

@@ -1,7 +1,16 @@
 """Reading tool lists: findability, the on-demand round trip, the linter and the diff."""
 
-from harness.analyze._diff import diff_parts, diff_surfaces, diff_tools
-from harness.analyze._diff_model import (
+from harness.analyze._text import (
+    first_sentence,
+    name_words,
+    plain_words,
+    sentences,
+    split_description,
+    stem,
+    stems,
+    tokenise,
+)
+from harness.analyze.diff import (
     FAIL_ON,
     AnnotationChange,
     ChangeClass,
@@ -12,47 +21,64 @@ from harness.analyze._diff_model import (
     Size,
     SurfaceDiff,
     ToolDiff,
+    diff_github,
+    diff_json,
+    diff_junit,
+    diff_markdown,
+    diff_parts,
+    diff_rich,
+    diff_surfaces,
+    diff_tools,
     worst,
 )
-from harness.analyze._diff_render import diff_github, diff_json, diff_junit, diff_markdown, diff_rich
-from harness.analyze._findability import SearchObserver, findability, search_requests
-from harness.analyze._findability_model import (
+from harness.analyze.findability import (
+    ALL_SCORERS,
+    BM25_B,
+    BM25_K1,
+    CLIENT_SCORERS,
+    FIELD_WEIGHTS,
+    SCORERS,
     Agreement,
     Findability,
     FindabilityRow,
     PairAgreement,
     Query,
+    QueryFileError,
     QuerySet,
+    Ranked,
     SearchClient,
+    SearchObserver,
     SurfaceFindability,
     SurfaceTools,
+    ToolFields,
+    UnknownTool,
+    findability,
+    findability_csv,
+    findability_json,
+    findability_rich,
     load_queries,
     load_tools,
     parse_queries,
-    read_json_file,
-)
-from harness.analyze._findability_render import findability_csv, findability_json, findability_rich
-from harness.analyze._findability_scoring import (
-    ALL_SCORERS,
-    BM25_B,
-    BM25_K1,
-    BUNDLED_QUERIES,
-    CLIENT_SCORERS,
-    FIELD_WEIGHTS,
-    SCORERS,
-    QueryFileError,
-    Ranked,
-    ToolFields,
-    UnknownTool,
     rank_tools,
+    read_json_file,
+    search_requests,
     selected_names,
     tool_fields,
 )
-from harness.analyze._lint import lint, lint_tools
-from harness.analyze._lint_model import CATEGORIES, Finding, LintResult, SurfaceLint, parse_fail_on
-from harness.analyze._lint_render import lint_github, lint_junit, lint_rich, lint_summary
-from harness.analyze._roundtrip import (
-    BUNDLED_TASK,
+from harness.analyze.lint import (
+    CATEGORIES,
+    Finding,
+    LintResult,
+    SurfaceLint,
+    lint,
+    lint_github,
+    lint_junit,
+    lint_rich,
+    lint_summary,
+    lint_tools,
+    parse_fail_on,
+)
+from harness.analyze.roundtrip import (
     ObservedRoundTrip,
     ObservedStep,
     RoundTrip,
@@ -64,23 +90,11 @@ from harness.analyze._roundtrip import (
     roundtrip_json,
     roundtrip_rich,
 )
-from harness.analyze._text import (
-    first_sentence,
-    name_words,
-    plain_words,
-    sentences,
-    split_description,
-    stem,
-    stems,
-    tokenise,
-)
 
 __all__ = [
     "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
-    "BUNDLED_QUERIES",
-    "BUNDLED_TASK",
     "CATEGORIES",
     "CLIENT_SCORERS",
     "FAIL_ON",

@@ -1,21 +1,26 @@
 """`toolsurface check`: what a surface's stub still lacks, read from the surface and its handler modules.
 
-Tools without handlers, handlers without tools, and fixture keys no handler reads (a key counts as read
-when a handler module names it as a string). A handler module with a refusal that names nothing allowed,
-a fixture that fails its schema or a stub the kit did not make is an error, not a finding.
+Tools without handlers, handlers without tools, fixture keys no handler reads (a key counts as read when a
+handler module names it as a string), and handlers that read a parameter their tool's schema does not declare
+(found by calling each handler with no arguments, with each parameter alone and with all of them). A handler
+module with a refusal that names nothing allowed, a fixture that fails its schema or a stub the kit did not
+make is an error, not a finding.
 """
 
 from __future__ import annotations
 
 import ast
 import inspect
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
 from harness.surface import SurfaceDefinition, resolve
+
+if TYPE_CHECKING:
+    from mcp.types import Tool
 
 __all__ = ["SurfaceCheck", "check_surface"]
 
@@ -34,11 +39,17 @@ class SurfaceCheck:
     handlers_without_tools: list[str] = field(default_factory=list)
     unread_fixture_keys: list[str] = field(default_factory=list)
     handler_files: list[str] = field(default_factory=list)
+    undeclared_reads: list[str] = field(default_factory=list)
+    """`tool: parameter` where a handler reads a parameter its tool's schema does not declare."""
 
     @property
     def clean(self) -> bool:
         return not (
-            self.tools_without_handlers or self.not_written or self.handlers_without_tools or self.unread_fixture_keys
+            self.tools_without_handlers
+            or self.not_written
+            or self.handlers_without_tools
+            or self.unread_fixture_keys
+            or self.undeclared_reads
         )
 
 
@@ -97,6 +108,78 @@ def _keys(value: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
             yield from _keys(inner, f"{prefix}[]")
 
 
+STATE_PROBES = 12
+"""Calls of each tool with values from the stub's state: the n-th value found for each parameter."""
+_SAMPLES: dict[str, Any] = {"string": "x", "integer": 1, "number": 1, "boolean": True, "object": {}, "array": []}
+
+
+def _sample(schema: Any) -> Any:
+    """A value of the parameter's type: its first allowed value, or one of its JSON type."""
+    if not isinstance(schema, dict):
+        return "x"
+    if schema.get("enum"):
+        return schema["enum"][0]
+    declared = schema.get("type")
+    kind = next((t for t in declared if t != "null"), None) if isinstance(declared, list) else declared
+    return _SAMPLES.get(str(kind), "x")
+
+
+def _state_values(value: Any, parent: str = "") -> Iterator[tuple[str, Any]]:
+    """(name, value) of every scalar in the stub's state, named by its key and by its key after the singular
+    of the key that holds it (`project.id` is `projectId`, `proposals[].id` is `proposalId`)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if isinstance(inner, dict | list):
+                yield from _state_values(inner, str(key))
+            elif inner is not None:
+                yield str(key).lower(), inner
+                yield (parent.removesuffix("s") + str(key)).lower(), inner
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _state_values(inner, parent)
+
+
+def _probes(properties: dict[str, Any], state: Any) -> list[dict[str, Any]]:
+    """No arguments, each parameter alone, all of them; then all of them with values from the stub's own state
+    where a key names the parameter (a project's id for projectId, an item's number for taskNumber), so a
+    handler gets past its first checks."""
+    samples = {name: _sample(schema) for name, schema in properties.items()}
+    known: dict[str, list[Any]] = {}
+    for name, value in _state_values(state):
+        known.setdefault(name, []).append(value)
+    candidates: dict[str, list[Any]] = {}
+    for name, sample in samples.items():
+        wanted = name.lower()
+        named = [*known.get(wanted, []), *(v for key, vs in known.items() if wanted.endswith(key) for v in vs)]
+        candidates[name] = list(dict.fromkeys(v for v in named if type(v) is type(sample))) or [sample]
+    probes = [{}, *({name: value} for name, value in samples.items()), samples]
+    probes += [{name: values[n % len(values)] for name, values in candidates.items()} for n in range(STATE_PROBES)]
+    return probes
+
+
+def _undeclared_reads(item: SurfaceDefinition, tools: Sequence[Tool]) -> list[str]:
+    """Each handler called on a fresh stub with the probes of its parameters: where one reads a parameter its
+    tool does not declare."""
+    from stubs.kit import HandlerStub, UndeclaredParameter
+
+    found: dict[str, None] = {}
+    parameters = {t.name: list(t.input_schema.get("properties", {})) for t in tools}
+    for tool in tools:
+        stub = item.stub(None) if item.stub is not None else None
+        if not isinstance(stub, HandlerStub) or tool.name not in stub.handlers:
+            continue
+        stub.declare_parameters(parameters)
+        properties: dict[str, Any] = tool.input_schema.get("properties", {})
+        for arguments in _probes(properties, stub.state()):
+            try:
+                stub.call(tool.name, dict(arguments))
+            except UndeclaredParameter as error:
+                found[f"{tool.name}: {error.name}"] = None
+            except Exception:  # a refusal, or a handler's own trouble: not what this looks for
+                continue
+    return list(found)
+
+
 def check_surface(spec: str) -> SurfaceCheck:
     from stubs.kit import HandlerStub
 
@@ -137,4 +220,5 @@ def check_surface(spec: str) -> SurfaceCheck:
         handlers_without_tools=[h for h in handled if h not in tools],
         unread_fixture_keys=unread,
         handler_files=[str(p) for p in files],
+        undeclared_reads=_undeclared_reads(item, surface.tools),
     )

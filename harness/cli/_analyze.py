@@ -75,15 +75,15 @@ def findability_command(
         findability_rich,
         load_queries,
     )
-    from harness.surface import BUNDLED_ORDER, resolve_all
+    from harness.surface import default_surfaces, resolve_all, study_file
 
-    specs = surfaces or BUNDLED_ORDER
+    specs = surfaces or default_surfaces()
     scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
     if max_results is not None and "claude" not in scorers:
         raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
     result = findability(
         resolve_all(specs),
-        load_queries(queries_file),
+        load_queries(queries_file or study_file(specs, "queries")),
         use_stem=stem,
         scorers=scorers,
         observe=_claude_search(specs) if "claude" in scorers else None,
@@ -124,14 +124,14 @@ def roundtrip_command(
 ) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
     from harness.analyze import load_task, roundtrip, roundtrip_csv, roundtrip_json, roundtrip_rich
-    from harness.surface import BUNDLED_ORDER, resolve_all
+    from harness.surface import default_surfaces, resolve_all, study_file
 
-    specs = surfaces or BUNDLED_ORDER
+    specs = surfaces or default_surfaces()
     if max_results is not None and client is None:
         raise click.UsageError("--max-results is for a client's search: --client claude")
     result = roundtrip(
         resolve_all(specs),
-        load_task(task_file),
+        load_task(task_file or study_file(specs, "task")),
         use_stem=stem,
         observe=_claude_search(specs) if client == "claude" else None,
         max_results=max_results,

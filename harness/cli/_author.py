@@ -30,7 +30,8 @@ def new_surface_command(name: str, snapshot: Path | None, out: Path) -> None:
 @main.command("check")
 @click.argument("surface")
 def check_command(surface: str) -> None:
-    """Report tools without handlers (or not written yet), handlers without tools, unread fixture keys; exit 1 if any."""
+    """Report tools without handlers (or not written yet), handlers without tools, unread fixture keys and
+    handlers reading parameters their tool does not declare; exit 1 if any."""
     from harness.author import check_surface
 
     found = check_surface(surface)
@@ -40,5 +41,7 @@ def check_command(surface: str) -> None:
     _out(f"handlers not written yet: {', '.join(found.not_written) or '-'}")
     _out(f"handlers without tools: {', '.join(found.handlers_without_tools) or '-'}")
     _out(f"fixture keys no handler reads: {', '.join(found.unread_fixture_keys) or '-'}")
+    if found.undeclared_reads:
+        _out(f"handlers reading parameters their tool does not declare: {', '.join(found.undeclared_reads)}")
     if not found.clean:
         raise SystemExit(1)

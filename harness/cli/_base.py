@@ -237,7 +237,28 @@ class Seconds(click.FloatRange):
 
 
 def _server_options(command: Any) -> Any:
-    """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by snapshot and budget."""
+    """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by snapshot and budget: the
+    command gets them, with the server command after --, as one `live` (harness.live.LiveServerOptions)."""
+    import functools
+
+    @functools.wraps(command)
+    def with_live(
+        *args: Any,
+        url: str | None,
+        headers: tuple[str, ...],
+        envs: tuple[str, ...],
+        cwd: Path | None,
+        timeout: float,
+        capabilities: str | None,
+        **kwargs: Any,
+    ) -> Any:
+        from harness.live._options import LiveServerOptions
+
+        ctx = click.get_current_context()
+        given = ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE
+        live = LiveServerOptions(ctx.meta.get("server_argv"), url, headers, envs, cwd, timeout, capabilities, given)
+        return command(*args, live=live, **kwargs)
+
     options = [
         click.option("--url", metavar="URL", help="List a streamable-HTTP MCP server at this URL, not a surface."),
         click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="HTTP header for --url; repeat."),
@@ -264,8 +285,8 @@ def _server_options(command: Any) -> Any:
         ),
     ]
     for option in reversed(options):
-        command = option(command)
-    return command
+        with_live = option(with_live)
+    return with_live
 
 
 def _builtins_option(command: Any) -> Any:

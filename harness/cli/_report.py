@@ -12,27 +12,35 @@ from harness.cli._base import (
 )
 from harness.cli._counters import _counter_options, _counters
 
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+class _DefaultSurfacesOption(click.Option):
+    """--surface, whose help names the default study's surfaces, read only when the help is shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from harness.surface import default_surfaces
+
+        names = default_surfaces()
+        count = _WORDS[len(names)] if len(names) < len(_WORDS) else str(len(names))
+        self.help = f"A surface to measure; repeat for more (default: the bundled {count}: {', '.join(names)})."
+        return super().get_help_record(ctx)
+
 
 @main.command("report")
 @click.argument("runs", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
 @click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
-@click.option(
-    "--surface",
-    "surfaces",
-    multiple=True,
-    help="A surface to measure; repeat for more (default: the bundled five: before-v2, consistent, v2-first, v2,"
-    " v2-live).",
-)
+@click.option("--surface", "surfaces", multiple=True, cls=_DefaultSurfacesOption)
 @click.option(
     "--queries",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Findability queries (JSON; default: the Conderis study's).",
+    help="Findability queries (JSON; default: those of the surfaces' study).",
 )
 @click.option(
     "--task",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Round-trip task (JSON; default: the Conderis study's).",
+    help="Round-trip task (JSON; default: that of the surfaces' study).",
 )
 @_counter_options
 def report_command(

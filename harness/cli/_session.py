@@ -17,6 +17,7 @@ from harness.cli._base import (
     main,
 )
 from harness.errors import ToolsurfaceError
+from harness.run_folder import MODEL_REQUESTS
 
 
 @main.group("session")
@@ -214,7 +215,7 @@ def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -
     "--log",
     "log_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("model-requests.jsonl"),
+    default=Path(MODEL_REQUESTS),
     show_default=True,
     help="Append a record per model request here.",
 )
@@ -231,12 +232,12 @@ def model_endpoint_command(
     import signal
     import threading
 
-    from harness.endpoint import ModelEndpoint, parse_endpoint
+    from harness.endpoint import EndpointKind, ModelEndpoint, parse_endpoint
     from harness.scenario import load_scenario, load_script, sessions_dir
 
     spec = parse_endpoint(endpoint)
     loaded = load_scenario(scenario)
-    if spec.kind == "scripted":
+    if spec.kind == EndpointKind.SCRIPTED:
         if script is None and surface is None:
             raise ToolsurfaceError(
                 "model-endpoint scripted: pass --surface S (its script for --scenario) or --script FILE"

@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from harness.session._stub_fork import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
+from harness.session.fork import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
 from harness.stub_launch import LENGTH, NUMBER, receive_exactly
 
 
@@ -32,8 +32,8 @@ def _warm(specs: Sequence[str]) -> None:
     import harness.cli  # noqa: F401
     from harness.surface import resolve
     from stubs.calllog import CallLog
+    from stubs.mcp_server import build_server
     from stubs.serve import start_stub, surface_for_serving
-    from stubs.server import build_server
 
     for spec in specs:
         surface = surface_for_serving(resolve(spec))

@@ -8,9 +8,7 @@ endpoint split it (harness.endpoint._split), and the protocol from the stub's ca
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -22,17 +20,17 @@ import anyio
 
 from harness.agents._cli import CliAgent
 from harness.agents._installed import CLI_AGENTS, InstalledAgent, installed_agents
-from harness.agents.base import AgentEndpoint, RunContext, ServerCommand
+from harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from harness.clients._model import ClientRow, Part
 from harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
 from harness.endpoint._split import ToolPart
 from harness.errors import ToolsurfaceError
+from harness.run_folder import CALLS
 from harness.scenario import Step
 
 __all__ = ["PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
 
 PROMPT = "Look at the tools you have for this project, then answer in one word."
-CALLS = "calls.jsonl"
 TIMEOUT_S = 120.0
 MAX_TURNS = 4
 
@@ -62,12 +60,12 @@ def served(spec: str) -> Served:
     """List the surface through a real MCP client in memory: its tools' names and the server's instructions."""
     from mcp import Client
 
-    from harness.session._runner import _surface_spec
+    from harness.session.plan import surface_spec
     from harness.surface import resolve
+    from stubs.mcp_server import build_server
     from stubs.serve import surface_for_serving
-    from stubs.server import build_server
 
-    path = _surface_spec(spec)
+    path = surface_spec(spec)
     surface = surface_for_serving(resolve(path))
 
     async def listing() -> tuple[list[str], str | None]:
@@ -142,17 +140,18 @@ def _first(requests: Sequence[ModelRequest]) -> ModelRequest | None:
 
 
 def _protocol(calls: Path) -> str | None:
-    """The MCP version the client negotiated, from the first call-log line that names one."""
+    """The MCP version the client negotiated, from the first call-log line that names one (the log read by
+    harness.jsonl's rule, each line's protocol alone)."""
+    from harness.jsonl import read_records
+    from stubs.calllog import CALL_FORMAT, CallLogError
+
     if not calls.is_file():
         return None
-    for line in calls.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get("protocol"), str):
-            return str(record["protocol"])
-    return None
+    found = read_records(
+        calls, lambda data: data.get("protocol"), what="call log", formats=(CALL_FORMAT,), unnamed=CALL_FORMAT,
+        error=CallLogError,
+    )  # fmt: skip
+    return next((str(protocol) for protocol in found if isinstance(protocol, str)), None)
 
 
 def _row(
@@ -199,11 +198,7 @@ async def _session(
     assert isinstance(agent, CliAgent)
     agent.version = choice.version
     run_dir.mkdir(parents=True, exist_ok=True)
-    server = ServerCommand(
-        command=sys.executable,
-        args=["-m", "harness", "serve", surface.spec, "--log", str(run_dir / CALLS)],
-        cwd=str(Path(__file__).resolve().parents[2]),
-    )
+    server = ServerCommand.toolsurface(["-m", "harness", "serve", surface.spec, "--log", str(run_dir / CALLS)])
     started = time.monotonic()
     steps = _steps(choice, surface, agent.search_modes)
     endpoint = ModelEndpoint(
@@ -223,7 +218,7 @@ async def _session(
             mode=choice.mode,
             max_turns=MAX_TURNS,
             env=dict(env),
-            endpoint=AgentEndpoint(endpoint.url, scripted=True),
+            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
             builtins=builtins,
         )
         report = await agent.run(ctx)
@@ -249,16 +244,16 @@ def observe_clients(
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
     run is a row saying so, unless named (then a user error). `out` keeps each session's folder
     (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after."""
-    from harness.session._at_once import run_at_once
-    from harness.session._config import run_folder_name
-    from harness.session._tool_search import _warm_tokens
+    from harness.session.plan import run_folder_name
+    from harness.session.run import run_at_once
+    from harness.session.tool_search import warm_tokens
 
     environment = dict(os.environ if env is None else env)
     if not specs:
         raise ToolsurfaceError("no surface given")
     choices, missing = plan_clients(named, environment)
     surfaces = [served(spec) for spec in specs]
-    _warm_tokens()
+    warm_tokens()
     sessions = [(s, c) for s in surfaces for c in choices]
     unique = len({s.name for s in surfaces}) == len(surfaces)
 

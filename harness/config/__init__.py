@@ -1,10 +1,11 @@
 """The project's configuration: `[tool.toolsurface]` in pyproject.toml or `toolsurface.toml`, its targets and
 their budgets, the ratchet that moves a budget and the budget log it keeps."""
 
+from harness.config._check import CheckedTarget, check_targets
 from harness.config._load import CONFIG_NAMES, TARGET_KEYS, find_config, load_config, read_config
 from harness.config._log import LOG_FORMAT, LogEntry, append_log, git_revision, last_entry, read_log
 from harness.config._model import LOG_NAME, Config, ConfigError, Target, shown_path
-from harness.config._ratchet import CheckedTarget, Ratchet, RatchetStep, check_targets, plan_ratchet, ratchet
+from harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
 from harness.config._render import config_json, config_lines
 from harness.config._targets import ListedTarget, list_target, protocol_of, snapshot_target
 

@@ -4,7 +4,6 @@ reason, and each tool's size, so a later over-budget list can say which tools gr
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import subprocess
@@ -54,7 +53,9 @@ class LogEntry:
         }
 
     def line(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False) + "\n"
+        from harness.jsonl import record_line
+
+        return record_line(self.to_json()) + "\n"
 
     @property
     def label(self) -> str:
@@ -116,22 +117,12 @@ def git_revision(directory: Path) -> str | None:
 
 
 def read_log(path: Path) -> list[LogEntry]:
-    """Every entry, oldest first; blank lines and lines starting with # are a person's notes."""
-    from harness.bounded_json import MAX_DEPTH, JSONProblem, loads
-    from harness.files import read_text
+    """Every entry, oldest first; blank lines and lines starting with # are a person's notes (harness.jsonl)."""
+    from harness.jsonl import read_records
 
-    if not path.exists() and not path.is_symlink():
-        return []
-    text = read_text(path, ToolsurfaceError, "budget log")
-    entries = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            entries.append(LogEntry.from_json(loads(line, MAX_DEPTH)))
-        except (JSONProblem, ValueError, KeyError, TypeError) as error:
-            raise ToolsurfaceError(f"{path}:{number}: not a budget log entry: {error}") from None
-    return entries
+    return read_records(
+        path, LogEntry.from_json, what="budget log", formats=(LOG_FORMAT,), missing_ok=True, follow_links=True
+    )
 
 
 def last_entry(entries: Sequence[LogEntry], target: str) -> LogEntry | None:

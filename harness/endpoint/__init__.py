@@ -1,6 +1,7 @@
 """Model endpoints on loopback: the scripted model that plays a scenario script inside a real agent CLI, and
 a recording pass-through to a real API; either way each request the model received is recorded."""
 
+from harness.agents.base import EndpointKind
 from harness.endpoint._answers import Answer, ToolCall
 from harness.endpoint._conversation import Conversation, SeenCall, api_for_path, read_conversation
 from harness.endpoint._record import (
@@ -20,6 +21,7 @@ __all__ = [
     "SEARCH_TOOLS",
     "Answer",
     "Conversation",
+    "EndpointKind",
     "EndpointSpec",
     "ModelEndpoint",
     "ModelRequest",

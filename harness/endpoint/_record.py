@@ -9,8 +9,6 @@ for the scripted model what it answered. Format 2 adds the split to format 1, wh
 
 from __future__ import annotations
 
-import json
-import os
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -19,6 +17,8 @@ from typing import Any
 
 from harness.endpoint._split import SearchSeen, ToolPart
 from harness.errors import ToolsurfaceError
+from harness.jsonl import RecordWriter, read_records
+from harness.run_folder import MODEL_REQUESTS
 
 __all__ = [
     "MODEL_REQUESTS",
@@ -31,7 +31,6 @@ __all__ = [
     "shown",
 ]
 
-MODEL_REQUESTS = "model-requests.jsonl"
 REQUEST_FORMAT = "toolsurface-model-request/2"
 _READ_FORMATS = ("toolsurface-model-request/1", REQUEST_FORMAT)
 _PARTS = ("stub_shown", "stub_deferred", "builtin_shown", "builtin_deferred")
@@ -76,13 +75,14 @@ class RequestLog:
     answered with an error naming the log)."""
 
     def __init__(self, path: Path) -> None:
-        from harness.files import LineWriter
-
         self.path = path
         self._lock = threading.Lock()
         self._seq = 0
-        self.failed: ToolsurfaceError | None = None
-        self._file = LineWriter(path, append=True, what="the model request log")
+        self._file = RecordWriter(path, "the model request log")
+
+    @property
+    def failed(self) -> ToolsurfaceError | None:
+        return self._file.failed
 
     def next_seq(self) -> int:
         with self._lock:
@@ -90,52 +90,28 @@ class RequestLog:
             return self._seq
 
     def write(self, record: ModelRequest) -> None:
-        from harness.files import WriteFailed
-
-        line = json.dumps(asdict(record), ensure_ascii=False)
-        with self._lock:
-            if self.failed is not None:
-                raise self.failed
-            try:
-                self._file.write(line)
-            except WriteFailed as failed:
-                self.failed = failed
-                raise
+        self._file.write(asdict(record))
 
     def close(self) -> None:
-        with self._lock:
-            self._file.close()
+        self._file.close()
 
 
 def read_model_requests(path: Path) -> list[ModelRequest]:
     """The records of a run's model-requests.jsonl ([] when the run had no model endpoint)."""
-    from harness.bounded_json import MAX_DEPTH, JSONProblem, loads
-    from harness.files import read_text
+    return sorted(
+        read_records(path, _request, what="model request log", formats=_READ_FORMATS, missing_ok=True),
+        # A pass-through writes a record once its answer is in, so lines may come out of order; seq is the order.
+        key=lambda record: record.seq,
+    )
 
-    if not os.path.lexists(path):
-        return []
-    records = []
-    for number, line in enumerate(read_text(path, what="model request log", follow_links=False).splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            data = loads(line, MAX_DEPTH)
-        except JSONProblem as problem:
-            raise ToolsurfaceError(f"{path}:{number}: not JSON ({problem})") from None
-        if not isinstance(data, dict) or data.get("format") not in _READ_FORMATS:
-            found = data.get("format") if isinstance(data, dict) else None
-            raise ToolsurfaceError(f"{path}:{number}: model request format {found!r} is not {REQUEST_FORMAT!r}")
-        try:
-            for part in _PARTS:
-                if isinstance(data.get(part), dict):
-                    data[part] = ToolPart(**data[part])
-            if isinstance(data.get("searches"), list):
-                data["searches"] = [SearchSeen(**search) for search in data["searches"]]
-            records.append(ModelRequest(**data))
-        except TypeError as error:
-            raise ToolsurfaceError(f"{path}:{number}: does not match {REQUEST_FORMAT}: {error}") from None
-    # A pass-through writes a record once its answer is in, so lines may come out of order; seq is the order.
-    return sorted(records, key=lambda record: record.seq)
+
+def _request(data: dict[str, Any]) -> ModelRequest:
+    for part in _PARTS:
+        if isinstance(data.get(part), dict):
+            data[part] = ToolPart(**data[part])
+    if isinstance(data.get("searches"), list):
+        data["searches"] = [SearchSeen(**search) for search in data["searches"]]
+    return ModelRequest(**data)
 
 
 @dataclass(frozen=True)

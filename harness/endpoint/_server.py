@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.agents.base import Usage, strip_server_prefix
+from harness.agents.base import EndpointKind, Usage, strip_server_prefix
 from harness.endpoint._answers import Answer, render_answer
 from harness.endpoint._conversation import Api, Conversation, api_for_path, read_conversation
 from harness.endpoint._counting import RECORDED_API, CountingRules, counting_answer, counting_family
@@ -130,8 +130,8 @@ class ModelEndpoint:
         self._thread: threading.Thread | None = None
 
     @property
-    def kind(self) -> str:
-        return "scripted" if self.model is not None else "record"
+    def kind(self) -> EndpointKind:
+        return EndpointKind.SCRIPTED if self.model is not None else EndpointKind.RECORD
 
     @property
     def url(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from harness.agents.base import EndpointKind
 from harness.errors import ToolsurfaceError
 
 __all__ = ["EndpointSpec", "parse_endpoint"]
@@ -12,16 +13,16 @@ __all__ = ["EndpointSpec", "parse_endpoint"]
 
 @dataclass(frozen=True)
 class EndpointSpec:
-    kind: str  # scripted | record
+    kind: EndpointKind
     upstream: str | None = None
 
     def __str__(self) -> str:
-        return self.kind if self.upstream is None else f"record:{self.upstream}"
+        return self.kind.value if self.upstream is None else f"{self.kind.value}:{self.upstream}"
 
 
 def parse_endpoint(text: str) -> EndpointSpec:
     if text == "scripted":
-        return EndpointSpec("scripted")
+        return EndpointSpec(EndpointKind.SCRIPTED)
     if text.startswith("record:"):
         url = text[len("record:") :]
         parts = urlsplit(url)
@@ -38,5 +39,5 @@ def parse_endpoint(text: str) -> EndpointSpec:
             parts.port  # noqa: B018 -- raises ValueError for a bad port
         except ValueError:
             raise ToolsurfaceError(f"--model-endpoint {text!r}: the port is not a valid number") from None
-        return EndpointSpec("record", url.rstrip("/"))
+        return EndpointSpec(EndpointKind.RECORD, url.rstrip("/"))
     raise ToolsurfaceError(f"--model-endpoint {text!r}: expected scripted or record:URL")

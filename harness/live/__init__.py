@@ -14,6 +14,7 @@ from harness.live._listing import (
     parse_header,
     refuses_handshake,
 )
+from harness.live._options import LiveServerOptions
 from harness.live._snapshot import (
     TakenSnapshot,
     live_target,
@@ -30,6 +31,7 @@ __all__ = [
     "HttpServer",
     "LiveListing",
     "LiveServerError",
+    "LiveServerOptions",
     "StdioServer",
     "TakenSnapshot",
     "list_live",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ToolsurfaceError
+from harness.live._options import LiveServerOptions
 from harness.redact import redacted_text
 from harness.surface import (
     Snapshot,
@@ -84,16 +85,10 @@ class TakenSnapshot:
         return snapshot_text(self.tools, self.parts)
 
 
-def live_target(
-    surface: str | None,
-    argv: Sequence[str] | None,
-    url: str | None,
-    headers: Sequence[str] = (),
-    envs: Sequence[str] = (),
-    cwd: Path | None = None,
-    capabilities: str | None = None,
-) -> StdioServer | HttpServer | None:
+def live_target(surface: str | None, options: LiveServerOptions) -> StdioServer | HttpServer | None:
     """The live server the options name, or None for SURFACE; exactly one of the three must be given."""
+    argv, url, headers, envs, cwd = options.argv, options.url, options.headers, options.envs, options.cwd
+    capabilities = options.capabilities
     given = [name for name, value in (("SURFACE", surface), ("--url", url), ("-- CMD", argv)) if value is not None]
     if not given:
         raise ToolsurfaceError("give a SURFACE, --url URL, or -- CMD ARGS... (the server command after --)")
@@ -193,7 +188,7 @@ def snapshot_surface(spec: str, protocol: str | None = None) -> TakenSnapshot:
             ),
             parts=item.parts,
         )
-    from stubs.server import build_server
+    from stubs.mcp_server import build_server
 
     time = _now()
     [wire] = listed([item], protocol)

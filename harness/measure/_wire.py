@@ -155,7 +155,7 @@ async def list_surface(surface: Surface, page_size: int | None = None, protocol:
     in the handshake era, through the SDK's direct dispatch (each request in its own envelope) at 2026-07-28."""
     from mcp import Client
 
-    from stubs.server import build_server
+    from stubs.mcp_server import build_server
 
     validate_wire_tools(wire_form(surface), surface.source or surface.name)
     server = build_server(surface, page_size=page_size)

@@ -15,10 +15,9 @@ from harness.report._bundle import (
     table_from_frame,
 )
 from harness.report._page import OWN_VIEWS, render_page
-from harness.report._seed import BUNDLED_SEED, SEED_FORMAT, SeedContext, SeedFigure, compare_seed, load_seed
+from harness.report._seed import SEED_FORMAT, SeedContext, SeedFigure, compare_seed, load_seed
 
 __all__ = [
-    "BUNDLED_SEED",
     "OWN_VIEWS",
     "SEED_FORMAT",
     "BundleCall",

@@ -83,7 +83,7 @@ def _report_command(
 def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
     import pandas as pd
 
-    from harness.surface import PART_WORDS
+    from harness.surface import PART_WORDS, study_for
 
     names = _quote(surfaces)
     by_name = {s.name: s for s in m.surfaces}
@@ -161,10 +161,11 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             for s in m.surfaces
         ]
     )
-    v2, before = by_name.get("v2"), by_name.get("before-v2")
-    note = ""
-    if v2 is not None and before is not None and before.chars:
-        note = f"v2 is {1 - v2.chars / before.chars:.0%} smaller than before-v2."
+    study, note = study_for(surfaces), ""
+    baseline, candidate = study.headline if study is not None and study.headline else ("", "")
+    before, after = by_name.get(baseline), by_name.get(candidate)
+    if after is not None and before is not None and before.chars:
+        note = f"{candidate} is {1 - after.chars / before.chars:.0%} smaller than {baseline}."
     return [
         Table(
             "list_size",
@@ -440,16 +441,20 @@ def _analysis_tables(
 ) -> AnalysisTables:
     """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
     installed, its own search's findability and round trip beside ours. `queries` and `task` are the
-    findability queries and the round-trip task (default: the Conderis study's)."""
+    findability queries and the round-trip task (default: those of the surfaces' study)."""
     import pandas as pd
 
     from harness.analyze import ALL_SCORERS, SCORERS, findability, lint, load_queries, load_task, roundtrip
+    from harness.surface import study_file
 
     names = _quote(specs)
     observe, absent = _claude_search(specs)
-    trip = roundtrip(items, load_task(task), observe=observe)
+    trip = roundtrip(items, load_task(task or study_file(specs, "task")), observe=observe)
     found = findability(
-        items, load_queries(queries), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe
+        items,
+        load_queries(queries or study_file(specs, "queries")),
+        scorers=SCORERS if observe is None else ALL_SCORERS,
+        observe=observe,
     )
     linted = lint(items)
     lint_rows = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
@@ -492,7 +497,16 @@ def _seed_value(value: Any) -> str:
     return str(value)
 
 
-def _seed_table(rows: Sequence[SeedRow], command: str) -> Table:
+def _package_path(path: Path) -> str:
+    """A file inside a Python package as its package names it (`top/package/file.json`, wherever it is
+    installed); another as given."""
+    top = path.parent
+    while (top / "__init__.py").is_file():
+        top = top.parent
+    return path.relative_to(top).as_posix() if top != path.parent else str(path)
+
+
+def _seed_table(rows: Sequence[SeedRow], command: str, figures: Path) -> Table:
     import pandas as pd
 
     frame = pd.DataFrame(
@@ -513,7 +527,7 @@ def _seed_table(rows: Sequence[SeedRow], command: str) -> Table:
     )
     note = (
         "Each figure the seed gives, beside ours: the difference is (ours - seed) / seed; bands are chars within 10 %,"
-        " tokens within 15 %, counts exact, ranges as given (surfaces/conderis/seed.json)."
+        f" tokens within 15 %, counts exact, ranges as given ({_package_path(figures)})."
     )
     return Table("seed", "The seed's figures beside ours", frame, command, note)
 
@@ -756,14 +770,14 @@ def build_report(
     `seed_figures`: a seed figures file (`toolsurface-seed-figures/1`) whose figures are compared with ours in
     a table of their own and on the page; the bundled study's own when the bundled surfaces are reported.
     `seed`: seed comparison rows given as they are (records or mappings of their fields).
-    `queries`, `task`: the findability queries and the round-trip task (default: the Conderis study's).
+    `queries`, `task`: the findability queries and the round-trip task (default: those of the surfaces' study).
     `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
     seed's figures are o200k's)."""
     from harness.measure import O200K_COUNTER, is_o200k, measure
     from harness.session import find_runs, score_study
-    from harness.surface import BUNDLED_ORDER, resolve_all
+    from harness.surface import default_surfaces, resolve_all, study_for
 
-    specs = list(surfaces or BUNDLED_ORDER)
+    specs = list(surfaces or default_surfaces())
     # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
     records = find_runs(study_dirs) if study_dirs else []
     ensure_directory(out / "tables")
@@ -833,9 +847,7 @@ def build_report(
                 )
             )
         if seed_figures is None and surfaces is None:
-            from harness.report._seed import BUNDLED_SEED
-
-            seed_figures = BUNDLED_SEED
+            seed_figures = default.seed_figures if (default := study_for(())) is not None else None
         if seed_figures is not None:
             from harness.report._seed import SeedContext, compare_seed, load_seed
 
@@ -843,7 +855,7 @@ def build_report(
                 load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records))
             )
             seed = [*seed, *rows]
-            report.tables.append(_seed_table(rows, again))
+            report.tables.append(_seed_table(rows, again, seed_figures))
         tables: dict[Path, str | bytes] = {}
         for table in report.tables:
             tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.measure import Growth, Measurement, SurfaceMeasurement, compact_json
+from harness.run_folder import CALLS
 from harness.session import CheckRecord, RefusalRecord, RunRecord, UndeliveredRecord
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ def _int_or_none(value: Any) -> int | None:
 def _calls(record: RunRecord) -> list[BundleCall]:
     from stubs.calllog import read_log
 
-    path = record.path / "calls.jsonl"
+    path = record.path / CALLS
     lines = read_log(path) if path.exists() else []
     calls = [
         BundleCall(

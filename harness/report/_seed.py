@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,12 @@ from harness.errors import ToolsurfaceError
 from harness.files import read_json
 from harness.measure import Measurement, SurfaceMeasurement
 from harness.report._bundle import SeedRow
+from harness.run_folder import CALLS
 from harness.session import RunRecord, judge_gate
 
-__all__ = ["BUNDLED_SEED", "SEED_FORMAT", "SeedContext", "SeedFigure", "compare_seed", "load_seed"]
+__all__ = ["SEED_FORMAT", "SeedContext", "SeedFigure", "compare_seed", "load_seed"]
 
 SEED_FORMAT = "toolsurface-seed-figures/1"
-BUNDLED_SEED = Path(str(resources.files("surfaces.conderis") / "seed.json"))
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,11 @@ class SeedFigure:
     note: str = ""
 
 
-def load_seed(path: Path = BUNDLED_SEED) -> list[SeedFigure]:
+def load_seed(path: Path | None = None) -> list[SeedFigure]:
+    """A seed figures file; without a path, the default study's."""
+    from harness.surface import study_file
+
+    path = path or study_file((), "seed_figures")
     data = read_json(path, ToolsurfaceError, "seed figures file")
     if not isinstance(data, dict) or data.get("format") != SEED_FORMAT or not isinstance(data.get("figures"), list):
         found = data.get("format") if isinstance(data, dict) else None
@@ -255,7 +258,7 @@ def _runs_calling(ctx: SeedContext, spec: Mapping[str, Any]) -> int:
     count = 0
     for surface in spec["surfaces"]:
         for run in _runs(ctx, surface, spec["scenario"]):
-            calls = read_log(run.path / "calls.jsonl") if (run.path / "calls.jsonl").exists() else []
+            calls = read_log(run.path / CALLS) if (run.path / CALLS).exists() else []
             wanted = spec.get("arguments", {})
             count += any(
                 c.is_call

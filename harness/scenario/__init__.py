@@ -1,12 +1,24 @@
 """Scenarios: the prompt, the outcome checks over the stub's final state, and the scripts that play them."""
 
-from harness.scenario._checks import CHECKS, CheckInput, CheckResult, CheckSpec, evaluate
+from harness.scenario._checks import (
+    CHECKS,
+    Check,
+    CheckInput,
+    CheckResult,
+    CheckSpec,
+    answer_lists_items,
+    check_types,
+    evaluate,
+    state_item,
+    state_items,
+)
 from harness.scenario._scenario import Scenario, ScenarioError, load_scenario, scenario_names, sessions_dir
 from harness.scenario._script import FORMAT, ScriptError, Step, dig, load_script, report_part, resolve_arguments
 
 __all__ = [
     "CHECKS",
     "FORMAT",
+    "Check",
     "CheckInput",
     "CheckResult",
     "CheckSpec",
@@ -14,6 +26,8 @@ __all__ = [
     "ScenarioError",
     "ScriptError",
     "Step",
+    "answer_lists_items",
+    "check_types",
     "dig",
     "evaluate",
     "load_scenario",
@@ -22,4 +36,6 @@ __all__ = [
     "resolve_arguments",
     "scenario_names",
     "sessions_dir",
+    "state_item",
+    "state_items",
 ]

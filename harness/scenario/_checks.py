@@ -1,7 +1,9 @@
 """Outcome checks: predicates over the stub's final project state and the agent's final answer.
 
 They catch what refusals cannot show, like a list of "open tasks" that quietly misses blocked #14.
-Each check type reads its parameters from the scenario; each result keeps its name and a detail.
+Each check type reads its parameters from the scenario; each result keeps its name and a detail. The checks
+here read any state of items with numbers and fields; a study adds those that read its own domain (the
+module its `Study.checks` names, with a `CHECKS` of its own).
 """
 
 from __future__ import annotations
@@ -9,12 +11,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
-__all__ = ["CHECKS", "CheckInput", "CheckResult", "CheckSpec", "evaluate"]
+from harness.surface import studies
 
-ACTIVE = ("open", "in_progress", "blocked")
-CLOSED = ("completed", "canceled")
+__all__ = [
+    "CHECKS",
+    "Check",
+    "CheckInput",
+    "CheckResult",
+    "CheckSpec",
+    "answer_lists_items",
+    "check_types",
+    "evaluate",
+    "state_item",
+    "state_items",
+]
 
 
 @dataclass(frozen=True)
@@ -48,13 +61,13 @@ class CheckResult:
 Check = Callable[[Mapping[str, Any], CheckInput], tuple[bool, str]]
 
 
-def _items(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+def state_items(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = state.get("items", [])
     return items
 
 
-def _item(state: Mapping[str, Any], number: int) -> dict[str, Any] | None:
-    return next((i for i in _items(state) if i.get("number") == number), None)
+def state_item(state: Mapping[str, Any], number: int) -> dict[str, Any] | None:
+    return next((i for i in state_items(state) if i.get("number") == number), None)
 
 
 def _mentions(answer: str, item: Mapping[str, Any]) -> bool:
@@ -74,7 +87,7 @@ def item_exists(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str
     wanted = dict(params.get("fields", {}))
     found = [
         i
-        for i in _items(state)
+        for i in state_items(state)
         if i.get("kind") == params.get("kind")
         and str(i["fields"].get("title", "")).strip().lower() == str(params["title"]).lower()
     ]
@@ -91,7 +104,7 @@ def item_exists(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str
 
 def fields_changed(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
     number = int(params["number"])
-    now, before = _item(given.state or {}, number), _item(given.initial, number)
+    now, before = state_item(given.state or {}, number), state_item(given.initial, number)
     if now is None or before is None:
         return False, f"#{number} is missing"
     wrong = {k: now["fields"].get(k) for k, v in params.get("changed", {}).items() if now["fields"].get(k) != v}
@@ -103,25 +116,6 @@ def fields_changed(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, 
     return True, f"#{number} changed {', '.join(params.get('changed', {}))}, kept the rest"
 
 
-def task_blocked(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
-    number = int(params["number"])
-    task = _item(given.state or {}, number)
-    if task is None:
-        return False, f"#{number} is missing"
-    reason = str(params["reason"]).lower()
-    status = task["fields"].get("status")
-    block_reason = str(task.get("blockReason") or "")
-    in_content = reason in str(task["fields"].get("content") or "").lower()
-    if status != "blocked":
-        return False, f"#{number} is {status}, not blocked"
-    if reason not in block_reason.lower():
-        where = " (the reason was written into its description)" if in_content else ""
-        return False, f"#{number} is blocked without the reason as its block reason{where}"
-    if in_content:
-        return False, f"#{number} is blocked with the reason, and the reason was also written into its description"
-    return True, f"#{number} blocked: {block_reason}"
-
-
 def answer_lists_items(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
     """Every item of `kind` whose `field` is one of `values` is in the answer, none whose field is one of
     `excludes` (a list of "open tickets" that quietly misses the pending ones fails here)."""
@@ -129,7 +123,7 @@ def answer_lists_items(params: Mapping[str, Any], given: CheckInput) -> tuple[bo
         return False, "no final answer"
     kind, field = str(params["kind"]), str(params.get("field", "status"))
     plural, wanted, unwanted = str(params.get("plural", f"{kind}s")), str(params.get("wanted", "active")), "closed"
-    items = [i for i in _items(given.state or given.initial) if i.get("kind") == kind]
+    items = [i for i in state_items(given.state or given.initial) if i.get("kind") == kind]
     active = [t for t in items if t["fields"].get(field) in params["values"]]
     closed = [t for t in items if t["fields"].get(field) in params.get("excludes", [])]
     missing = [t for t in active if not _mentions(given.answer, t)]
@@ -147,10 +141,6 @@ def answer_lists_items(params: Mapping[str, Any], given: CheckInput) -> tuple[bo
     return True, f"all {len(active)} {wanted} {plural}, no {unwanted} one"
 
 
-def answer_lists_active_tasks(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
-    return answer_lists_items({"kind": "task", "values": ACTIVE, "excludes": CLOSED}, given)
-
-
 def item_matches(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
     """Exactly one item of `kind` has all of `fields` (strings compared without case and outer spaces)."""
 
@@ -163,7 +153,7 @@ def item_matches(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, st
     kind = params.get("kind")
     found = [
         i
-        for i in _items(given.state or {})
+        for i in state_items(given.state or {})
         if i.get("kind") == kind and all(same(i["fields"].get(k), v) for k, v in wanted.items())
     ]
     if len(found) != 1:
@@ -187,37 +177,35 @@ def answer_contains(params: Mapping[str, Any], given: CheckInput) -> tuple[bool,
     return True, "the answer holds the expected text only"
 
 
-def proposal_state(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
-    proposals = (given.state or {}).get("proposals", [])
-    found = next((p for p in proposals if p.get("id") == params["id"]), None)
-    if found is None:
-        return False, f"proposal:{params['id']} is missing"
-    if found.get("state") != params["state"]:
-        return False, f"proposal:{params['id']} is {found.get('state')}, not {params['state']}"
-    return True, f"proposal:{params['id']} {params['state']}"
-
-
 CHECKS: dict[str, Check] = {
     "item_exists": item_exists,
     "fields_changed": fields_changed,
-    "task_blocked": task_blocked,
-    "answer_lists_active_tasks": answer_lists_active_tasks,
     "answer_lists_items": answer_lists_items,
     "item_matches": item_matches,
     "answer_contains": answer_contains,
-    "proposal_state": proposal_state,
 }
+"""The check types every scenario may use."""
+
+
+def check_types() -> dict[str, Check]:
+    """The harness's check types, then those of every installed study (`Study.checks`)."""
+    found = dict(CHECKS)
+    for study in studies():
+        if study.checks:
+            found.update(getattr(import_module(study.checks), "CHECKS", {}))
+    return found
 
 
 def evaluate(checks: Sequence[CheckSpec], given: CheckInput) -> list[CheckResult]:
     """Every check by name; a run without a final state fails the state checks and says why."""
     results = []
+    types = check_types()
     for spec in checks:
         if given.state is None and spec.type not in ("answer_contains",):
             results.append(CheckResult(spec.name, False, "no final state from the stub"))
             continue
         try:
-            passed, detail = CHECKS[spec.type](spec.params, given)
+            passed, detail = types[spec.type](spec.params, given)
         except (KeyError, TypeError, ValueError) as error:
             passed, detail = False, f"check could not be evaluated: {type(error).__name__}: {error}"
         results.append(CheckResult(spec.name, passed, detail))

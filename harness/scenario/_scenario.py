@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ToolsurfaceError
-from harness.scenario._checks import CHECKS, CheckSpec
+from harness.scenario._checks import CheckSpec, check_types
 
 __all__ = ["Scenario", "ScenarioError", "load_scenario", "scenario_names", "sessions_dir"]
 
@@ -80,9 +80,10 @@ def load_scenario(spec: str) -> Scenario:
         raise ScenarioError(f"{path}: a scenario needs a prompt")
     if not isinstance(checks, list) or not all(isinstance(c, dict) and c.get("name") and c.get("type") for c in checks):
         raise ScenarioError(f"{path}: every check needs a name and a type")
-    unknown = [c["type"] for c in checks if c["type"] not in CHECKS]
+    types = check_types()
+    unknown = [c["type"] for c in checks if c["type"] not in types]
     if unknown:
-        raise ScenarioError(f"{path}: unknown check type {unknown[0]!r}; types: {', '.join(CHECKS)}")
+        raise ScenarioError(f"{path}: unknown check type {unknown[0]!r}; types: {', '.join(types)}")
     return Scenario(
         name=str(data.get("name", path.stem)),
         prompt=prompt,

@@ -1,18 +1,25 @@
-"""Sessions: studies of agents against the stubs, their records, scenarios, checks, scoring and replay."""
+"""Sessions: studies of agents against the stubs. One subpackage per concept: plan (what a study is and its run
+matrix), run (the runs), record (a run on disk), score (the study's tables), merge (shards), replay, gate (the
+seed's), study (from start to end), fork (the warm stub starter's client), tool_search (Claude Code's own)."""
 
-from harness.session._answers import ALL_TOOLS, AnswerRow, AnswerSizes, answer_rows, answers_markdown, run_answers
-from harness.session._config import (
+from harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available, fork_server
+from harness.session.gate import GateJudgement, GateVerdict, judge_gate
+from harness.session.merge import MergeOutcome, merge_shards
+from harness.session.plan import (
     DEFAULT_SCENARIO,
+    PLAN_FORMAT,
     AgentChoice,
+    PlannedRun,
     StudyConfig,
+    StudyPlan,
     parse_agent_choice,
     parse_shard,
+    plan_study,
+    read_plan,
     run_folder_name,
     run_label,
 )
-from harness.session._gate import GateJudgement, GateVerdict, judge_gate
-from harness.session._merge import PLAN_FORMAT, MergeOutcome, StudyPlan, merge_shards, read_plan
-from harness.session._record import (
+from harness.session.record import (
     RUN_FORMAT,
     CheckRecord,
     RefusalRecord,
@@ -24,9 +31,12 @@ from harness.session._record import (
     read_run,
     write_json_atomic,
 )
-from harness.session._replay import Replay, ReplayedCall, ReplayedRun, replay_runs, replay_table
-from harness.session._runner import PlannedRun, StubStarter, plan_study, run_study, score_calls
-from harness.session._scoring import (
+from harness.session.replay import Replay, ReplayedCall, ReplayedRun, replay_runs, replay_table
+from harness.session.run import StubStarter, run_study, score_calls, undelivered_calls
+from harness.session.score import (
+    ALL_TOOLS,
+    AnswerRow,
+    AnswerSizes,
     Comparison,
     ErrorGroup,
     OutcomeFailure,
@@ -35,16 +45,18 @@ from harness.session._scoring import (
     Study,
     SurfaceScore,
     UndeliveredGroup,
+    answer_rows,
+    answers_markdown,
     find_runs,
     pass_hat_k,
+    run_answers,
     runs_needed,
     score_study,
     shown_markdown,
     study_markdown,
 )
-from harness.session._stub_fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available, fork_server
-from harness.session._study import StudyOutcome, agent_choices, run_session_study
-from harness.session._tool_search import (
+from harness.session.study import StudyOutcome, agent_choices, run_session_study
+from harness.session.tool_search import (
     SEARCH_CLIENT,
     SEARCH_MODE,
     ObservedSearch,
@@ -54,7 +66,6 @@ from harness.session._tool_search import (
     observe_tool_search,
     tool_search_client,
 )
-from harness.session._undelivered import undelivered_calls
 
 __all__ = [
     "ALL_TOOLS",

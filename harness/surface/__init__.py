@@ -25,13 +25,16 @@ from harness.surface._parts import (
     parts_from_wire,
 )
 from harness.surface._registry import (
-    BUNDLED_ORDER,
     ENTRY_POINT_GROUP,
     bundled_definitions,
+    default_surfaces,
     is_surface_path,
     known_names,
     resolve,
     resolve_all,
+    studies,
+    study_file,
+    study_for,
 )
 from harness.surface._snapshot_file import (
     META_FORMAT,
@@ -43,10 +46,10 @@ from harness.surface._snapshot_file import (
     snapshot_text,
     write_snapshot,
 )
+from harness.surface._study import Study
 from harness.surface._validate import check_input_schema, ref_cycle, validate_wire_tools
 
 __all__ = [
-    "BUNDLED_ORDER",
     "ENTRY_POINT_GROUP",
     "INCLUDABLE_PARTS",
     "META_FORMAT",
@@ -62,6 +65,7 @@ __all__ = [
     "SnapshotMeta",
     "Stub",
     "StubFactory",
+    "Study",
     "Surface",
     "SurfaceDefinition",
     "SurfaceParts",
@@ -69,6 +73,7 @@ __all__ = [
     "annotations_for",
     "bundled_definitions",
     "check_input_schema",
+    "default_surfaces",
     "import_module_file",
     "included_keys",
     "is_surface_path",
@@ -87,6 +92,9 @@ __all__ = [
     "resolve",
     "resolve_all",
     "snapshot_text",
+    "studies",
+    "study_file",
+    "study_for",
     "validate_wire_tools",
     "write_snapshot",
 ]

@@ -11,24 +11,27 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from harness.errors import SurfaceLoadError, UnknownSurface
+from harness.errors import SurfaceLoadError, ToolsurfaceError, UnknownSurface
 from harness.surface._model import Kind, SurfaceDefinition
 from harness.surface._module_file import import_module_file
 from harness.surface._parts import parts_from_wire
 from harness.surface._snapshot_file import Snapshot, load_snapshot
+from harness.surface._study import Study, default_study, find_studies, study_of
 
 __all__ = [
-    "BUNDLED_ORDER",
     "ENTRY_POINT_GROUP",
     "bundled_definitions",
+    "default_surfaces",
     "is_surface_path",
     "known_names",
     "resolve",
     "resolve_all",
+    "studies",
+    "study_file",
+    "study_for",
 ]
 
 ENTRY_POINT_GROUP = "toolsurface.surfaces"
-BUNDLED_ORDER = ("before-v2", "consistent", "v2-first", "v2", "v2-live")
 
 
 def _entry_points() -> Mapping[str, EntryPoint]:
@@ -41,10 +44,35 @@ def _entry_points_on(path: tuple[str, ...]) -> Mapping[str, EntryPoint]:
     return MappingProxyType({ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)})
 
 
+def studies() -> list[Study]:
+    """The studies the packages of the installed surfaces declare (`STUDY`)."""
+    return find_studies(_entry_points().values())
+
+
+def study_for(specs: Sequence[str]) -> Study | None:
+    """The study whose defaults apply to these surfaces (none named: the default study's)."""
+    return study_of(specs, studies())
+
+
+def study_file(specs: Sequence[str], what: str) -> Path:
+    """The file `what` (queries, task, seed_figures) of the study of these surfaces (`study_for`)."""
+    study = study_for(specs)
+    if study is None:
+        raise ToolsurfaceError(f"no installed study declares {what.replace('_', ' ')}; name a file")
+    return study.file(what)
+
+
+def default_surfaces() -> tuple[str, ...]:
+    """The surfaces measured when none is named: the default study's, in its order."""
+    study = default_study(studies())
+    return study.surfaces if study is not None else ()
+
+
 def known_names() -> list[str]:
     names = list(_entry_points())
-    bundled = [n for n in BUNDLED_ORDER if n in names]
-    return bundled + sorted(n for n in names if n not in BUNDLED_ORDER)
+    first = default_surfaces()
+    bundled = [n for n in first if n in names]
+    return bundled + sorted(n for n in names if n not in first)
 
 
 def _from_entry_point(ep: EntryPoint) -> SurfaceDefinition:
@@ -147,4 +175,4 @@ def resolve_all(specs: Sequence[str]) -> list[SurfaceDefinition | Snapshot]:
 
 def bundled_definitions() -> list[SurfaceDefinition]:
     found = _entry_points()
-    return [_from_entry_point(found[name]) for name in BUNDLED_ORDER if name in found]
+    return [_from_entry_point(found[name]) for name in default_surfaces() if name in found]

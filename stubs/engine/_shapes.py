@@ -160,6 +160,11 @@ def per_kind_handlers(kinds: Sequence[Kind]) -> Handlers[ItemStore]:
     return handlers
 
 
+def _version(kind: Kind, args: Args) -> int | None:
+    """The version read; a tool of a kind without versions declares none (and none would be checked)."""
+    return args.int("version") if kind.versioned else None
+
+
 def _add_per_kind(handlers: Handlers[ItemStore], kind: Kind) -> None:
     k = kind.name
     fields = settable(kind)
@@ -180,16 +185,19 @@ def _add_per_kind(handlers: Handlers[ItemStore], kind: Kind) -> None:
     @handlers.tool(f"{k}_update")
     def _update(store: ItemStore, args: Args) -> Any:
         item = store.item(args.int("number"), k)
-        return change(store, item, args.picked(fields, nulls=True), args.int("version"))
+        return change(store, item, args.picked(fields, nulls=True), _version(kind, args))
 
     @handlers.tool(f"{k}_delete")
     def _delete(store: ItemStore, args: Args) -> Any:
-        return delete(store, store.item(args.int("number"), k), args.int("version"))
+        return delete(store, store.item(args.int("number"), k), _version(kind, args))
 
     for action in kind.actions:
         name = action.name
+        records = bool(action.records)
 
-        def _act(store: ItemStore, args: Args, name: str = name) -> Any:
-            return act(store, store.item(args.int("number"), k), name, args.int("version"), args.str("note"))
+        def _act(store: ItemStore, args: Args, name: str = name, records: bool = records) -> Any:
+            # A note is declared, and kept, only by an action that records it.
+            note = args.str("note") if records else None
+            return act(store, store.item(args.int("number"), k), name, _version(kind, args), note)
 
         handlers.tool(f"{k}_{name}")(_act)

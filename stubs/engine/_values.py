@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from harness.surface import Kind, KindField
 from stubs.kit import Refusal, choose, names
-
-if TYPE_CHECKING:
-    from stubs.engine._store import ItemStore
 
 __all__ = ["check_value", "field_names", "status_field"]
 
@@ -18,6 +16,16 @@ _TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "boolean": ((bool,), "true or false"),
     "array": ((list,), "a list of strings"),
 }
+
+
+class _Numbered(Protocol):
+    number: int
+
+
+class _Items(Protocol):
+    """What a reference is checked against: the items of a kind (the store, which imports this module)."""
+
+    def of_kind(self, kind: str) -> Sequence[_Numbered]: ...
 
 
 def field_names(kind: Kind) -> list[str]:
@@ -30,7 +38,7 @@ def status_field(kind: Kind) -> KindField | None:
     return next((f for f in kind.fields if f.choices and wanted and wanted <= set(f.choices)), None)
 
 
-def check_value(store: ItemStore, kind: Kind, spec: KindField, value: Any) -> None:
+def check_value(store: _Items, kind: Kind, spec: KindField, value: Any) -> None:
     if value is None:
         return
     types, label = _TYPES.get(spec.type, ((object,), spec.type))

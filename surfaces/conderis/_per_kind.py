@@ -1,26 +1,18 @@
-"""What surfaces with one tool per operation share: which kinds own which tools, and how a new kind
-becomes tools (`commit_list`, `commit_link`, `commit_unlink`) under a series' own conventions."""
+"""What surfaces with one tool per operation share: which kinds own which tools (each tool declared with its
+handler, `kinds=`), and how a new kind becomes tools (`commit_list`, `commit_link`, `commit_unlink`) under a
+series' own conventions."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
-from harness.surface import Kind, KindField, KindTool, StubFactory, SurfaceDefinition
+from harness.surface import Kind, KindField, KindTool
+from stubs.kit import Handlers
 from surfaces._authoring import ToolData, make_tool, prop
-from surfaces.conderis._shared import study
 
-__all__ = ["Conventions", "OwnedTool", "build_per_kind", "per_kind_surface"]
-
-
-@dataclass(frozen=True)
-class OwnedTool:
-    """A tool and the kinds it serves; it is part of the list when any of them is, or always if none."""
-
-    tool: ToolData
-    kinds: tuple[str, ...] = ()
+__all__ = ["Conventions", "build_per_kind"]
 
 
 def _plain_name(field: KindField) -> str:
@@ -50,25 +42,11 @@ def kind_tool(kind: Kind, spec: KindTool, conventions: Conventions) -> ToolData:
     return make_tool(f"{kind.name}_{spec.verb}", spec.summary, spec.access, properties, required)
 
 
-def build_per_kind(owned: Sequence[OwnedTool], kinds: Sequence[Kind], conventions: Conventions) -> list[ToolData]:
+def build_per_kind(handlers: Handlers[Any], kinds: Sequence[Kind], conventions: Conventions) -> list[ToolData]:
     """The series' own tools for the kinds it knows, then the tools of each kind it does not know."""
-    present = {k.name for k in kinds}
-    known = {name for o in owned for name in o.kinds}
-    tools = [o.tool for o in owned if not o.kinds or present.intersection(o.kinds)]
+    known = {name for declared in handlers.declared.values() for name in declared.kinds}
+    tools = handlers.definitions(kinds)
     for kind in kinds:
         if kind.name not in known:
             tools.extend(kind_tool(kind, spec, conventions) for spec in kind.tools)
     return tools
-
-
-def _build(owned: Sequence[OwnedTool], conventions: Conventions, kinds: Sequence[Kind]) -> list[ToolData]:
-    return build_per_kind(owned, kinds, conventions)
-
-
-def per_kind_surface(
-    name: str, title: str, purpose: str, owned: Sequence[OwnedTool], conventions: Conventions, stub: StubFactory
-) -> SurfaceDefinition:
-    """A surface of one tool per operation, with the old tools' server instructions."""
-    from surfaces.conderis.instructions import BEFORE_V2
-
-    return study(name, title, purpose, partial(_build, tuple(owned), conventions), stub, BEFORE_V2)

@@ -1,15 +1,20 @@
-"""Parameters the Conderis surfaces share: project, paging, version. Helpers, so no surface copies them."""
+"""What the Conderis surfaces share: the parameters (project, paging, version), so no surface copies them, and
+the definition of a surface of the study, whose tools module is imported only when it is built or served."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
 from typing import Any
 
-from harness.surface import BuildFunction, StubFactory, SurfaceDefinition
+from harness.surface import Kind, Stub, SurfaceDefinition
 from stubs.kit import DEFAULT_PAGE, MAX_PAGE
-from surfaces._authoring import prop
+from surfaces._authoring import ToolData, prop
 from surfaces.conderis.kinds import COMMIT, KINDS
 
-__all__ = ["cursor_paging", "offset_paging", "project_id", "study", "version"]
+__all__ = ["ToolsModule", "cursor_paging", "offset_paging", "project_id", "study", "version"]
 
 Schema = dict[str, Any]
 
@@ -37,18 +42,33 @@ def offset_paging(default: int = DEFAULT_PAGE, maximum: int = MAX_PAGE) -> dict[
     }
 
 
-def study(
-    name: str, title: str, purpose: str, build: BuildFunction, stub: StubFactory, instructions: str
-) -> SurfaceDefinition:
-    """A surface of the Conderis study: measured with its five kinds, grown by commit, served by a stub with
-    the server instructions of its naming (`instructions`)."""
+@dataclass(frozen=True)
+class ToolsModule:
+    """A module of a surface's tools, each declared beside its handler, with its `build(kinds, *context)` and
+    `stub(fixture, *context)`; imported when the surface is built or served, never to list it."""
+
+    name: str
+    context: tuple[Any, ...] = ()
+
+    def build(self, kinds: Sequence[Kind]) -> list[ToolData]:
+        built: list[ToolData] = import_module(self.name).build(kinds, *self.context)
+        return built
+
+    def stub(self, fixture: Path | None = None) -> Stub:
+        made: Stub = import_module(self.name).stub(fixture, *self.context)
+        return made
+
+
+def study(name: str, title: str, purpose: str, tools: ToolsModule, instructions: str) -> SurfaceDefinition:
+    """A surface of the Conderis study: measured with its five kinds, grown by commit, its tools and stub from
+    `tools`, with the server instructions of its naming (`instructions`)."""
     return SurfaceDefinition(
         name=name,
         title=title,
         purpose=purpose,
-        build=build,
+        build=tools.build,
         kinds=KINDS,
         growth_kind=COMMIT,
-        stub=stub,
+        stub=tools.stub,
         instructions=instructions,
     )

@@ -1,5 +1,5 @@
 """v2 -> v2-live broken down by correction: v2 (the final design as #311 measured it) built with each correction
-of `_eight_design.CORRECTIONS` alone, measured the way `toolsurface measure` measures a list (characters of the
+of `v2_design.CORRECTIONS` alone, measured the way `toolsurface measure` measures a list (characters of the
 compact JSON as a client receives it, o200k_base tokens).
 
 The seed gives only the total: "The live list is 76 characters above the measurement, because item_store and
@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from surfaces.conderis._eight import eight_tool_surface
-from surfaces.conderis._eight_design import CORRECTIONS, FINAL, LIVE, corrected
+from surfaces.conderis.v2_design import CORRECTIONS, FINAL, LIVE, corrected, v2_surface
 
 __all__ = ["SEED", "Breakdown", "CorrectionSize", "ListSize", "breakdown", "render"]
 
@@ -63,7 +62,7 @@ def breakdown() -> Breakdown:
     from harness.measure import measure
 
     designs = {"v2": FINAL, **{c: corrected(FINAL, c) for c in CORRECTIONS}, "v2-live": LIVE}
-    items = [eight_tool_surface(name, name, f"v2 built as {name}", design) for name, design in designs.items()]
+    items = [v2_surface(name, name, f"v2 built as {name}", design) for name, design in designs.items()]
     measured = measure(items, growth=False)
     sizes = {
         name: ListSize(s.chars, s.tokens or 0, {t.name: t.chars for t in s.per_tool})

@@ -1,0 +1,28 @@
+"""How a command names a live server and lists it: the server command after `--` or `--url`, and its options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["LiveServerOptions"]
+
+
+@dataclass(frozen=True)
+class LiveServerOptions:
+    """`-- CMD ARGS...` (`argv`) or `--url`, with `--header` (for a URL), `--env` and `--cwd` (for a command),
+    `--timeout` (whether given on the command line: a configured target's own applies otherwise) and
+    `--client-capabilities` (the text as given)."""
+
+    argv: tuple[str, ...] | None = None
+    url: str | None = None
+    headers: tuple[str, ...] = ()
+    envs: tuple[str, ...] = ()
+    cwd: Path | None = None
+    timeout: float = 30.0
+    capabilities: str | None = None
+    timeout_given: bool = False
+
+    @property
+    def names_a_server(self) -> bool:
+        return self.url is not None or self.argv is not None
