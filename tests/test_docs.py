@@ -21,12 +21,6 @@ from tests.readme import DOCS, README, ROOT, doc_pages, doc_prose, doc_text
 README_MOST_LINES = 200
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 OUTSIDE = re.compile(r"/work/|shared/|(?:\.\./)+[\w.\-/]*")
-# Owned by the Conderis move (issue 23) and written by its generator, which this change leaves alone: the seed's
-# path where the seed was read. Only this text, only in these files.
-KNOWN_OUTSIDE = {
-    "surfaces/conderis/README.md": "/work/shared/seed/000_56b7744db99264c6.txt",
-    "surfaces/conderis/seed.json": "/work/shared/seed/000_56b7744db99264c6.txt",
-}
 PACKAGES = ("harness", "stubs", "surfaces", "sessions")
 
 
@@ -131,9 +125,6 @@ def test_no_packaged_file_names_a_path_outside_the_repository() -> None:
             text = file.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
-        known = KNOWN_OUTSIDE.get(relative(file))
-        if known is not None:
-            text = text.replace(known, "")
         assert outside_paths(text, file.parent) == [], relative(file)
 
 

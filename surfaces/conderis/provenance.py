@@ -1,10 +1,11 @@
 """Where each tool of the bundled Conderis surfaces comes from in the seed page, and the choices the page
 does not settle, as data for `surfaces.conderis.readme`.
 
-`Lnnn` is a line of the seed, `/work/shared/seed/000_56b7744db99264c6.txt` (13 versions, newest first: the
-newest is L1-L226, the measured final design L633-L832, the measured first design L833-L1022, the oldest plan
-L2136-L2266). A choice is an edit of the built tool (`Edit`): its cost is the tool's compact JSON with the
-choice minus without it; an edit that adds text is a choice not taken, and its cost is negative.
+`Lnnn` is a line of the seed, the page `000_56b7744db99264c6.txt` (not part of this repository; 13 versions,
+newest first: the newest is L1-L226, the measured final design L633-L832, the measured first design
+L833-L1022, the oldest plan L2136-L2266). A choice is an edit of the built tool (`Edit`): its cost is the
+tool's compact JSON with the choice minus without it; an edit that adds text is a choice not taken, and its
+cost is negative.
 """
 
 from __future__ import annotations

@@ -559,7 +559,8 @@ _INTRO = [
     "# The Conderis surfaces: where each tool comes from, and what each choice costs",
     "",
     "The bundled Conderis study rebuilds the tool lists of a real design page, the seed: "
-    "`/work/shared/seed/000_56b7744db99264c6.txt`, one page saved in 13 versions, newest first. `Lnnn` below is "
+    "the page `000_56b7744db99264c6.txt` (not part of this repository), saved in 13 versions, newest first. "
+    "`Lnnn` below is "
     "a line of that file: the newest version is L1-L226 (implemented and live), the 4th L633-L832 (the final "
     "design as #311 measured it, 6,386 chars), the 5th L833-L1022 (the first design, 6,295 chars), the oldest "
     "L2136-L2266.",
