@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from typing import Any
 
 from harness.counters._cache import CachedCount, CountCache, shown_url
-from harness.counters._http import send_count
+from harness.counters._http import Counted, send_count
 from harness.counters._providers import PROVIDERS
 from harness.counters._spec import CounterSpec
 
@@ -95,16 +95,27 @@ class RemoteCounter:
     def _send(self, missing: dict[str, Any]) -> dict[str, CachedCount]:
         got: dict[str, CachedCount] = {}
         stop = threading.Event()
+
+        def count(body: Any) -> Counted | None:
+            # The worker that fails sets `stop` itself: a worker freed meanwhile must not send the next body
+            # before the main thread has seen the failure.
+            if stop.is_set():
+                return None
+            try:
+                return send_count(self.id, self.provider, self.url, self._key, body, sleep=self._sleep, stop=stop)
+            except BaseException:
+                stop.set()
+                raise
+
         with ThreadPoolExecutor(max_workers=min(self._jobs, len(missing))) as pool:
-            futures: dict[Future[Any], str] = {
-                pool.submit(
-                    send_count, self.id, self.provider, self.url, self._key, body, sleep=self._sleep, stop=stop
-                ): digest
-                for digest, body in missing.items()
+            futures: dict[Future[Counted | None], str] = {
+                pool.submit(count, body): digest for digest, body in missing.items()
             }
             try:
                 for future in as_completed(futures):
                     counted = future.result()
+                    if counted is None:
+                        continue
                     self.sent += 1
                     digest = futures[future]
                     got[digest] = CachedCount(counted.tokens, counted.scripted)
