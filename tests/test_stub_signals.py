@@ -22,7 +22,7 @@ from tests.rawstdio import RawStdioClient, serve_argv
 
 SURFACES = ["before-v2", "consistent", "v2-first", "v2"]
 TRIALS = 50
-BURST = 300
+BURST = 100
 EXIT_S = 2.0
 # A read every bundled surface answers from its handlers.
 CALL = ("item_get", {"projectId": "acme-shop", "number": 14})
