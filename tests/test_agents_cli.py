@@ -445,3 +445,21 @@ def test_a_login_file_in_the_home_counts_as_credentials(tmp_path: Path, cli_path
     (Path(env["HOME"]) / login).write_text("{}", encoding="utf-8")
     agent.check_available(env)
     assert agent.missing_credentials(env) is None and agent.version
+
+
+def test_a_cli_is_asked_its_version_once_until_its_file_changes(tmp_path: Path) -> None:
+    asked = tmp_path / "asked"
+    cli = tmp_path / "claude"
+
+    def write(version: str) -> None:
+        cli.write_text(f'#!/bin/sh\necho x >> "{asked}"\necho "{version} (Claude Code)"\n', encoding="utf-8")
+        cli.chmod(0o755)
+
+    write("2.1.300")
+    agent = ClaudeAgent()
+    assert agent.read_version(str(cli), dict(os.environ)) == (2, 1, 300)
+    assert agent.read_version(str(cli), dict(os.environ)) == (2, 1, 300)
+    assert asked.read_text(encoding="utf-8").count("x") == 1
+    write("2.1.4000")  # another length, so the file differs whatever the clock's resolution
+    assert agent.read_version(str(cli), dict(os.environ)) == (2, 1, 4000)
+    assert asked.read_text(encoding="utf-8").count("x") == 2

@@ -38,6 +38,9 @@ __all__ = [
 
 VERSION_TIMEOUT_S = 60.0
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+# What `--version` said, per CLI file as it is on disk (path, inode, size, mtime): a study, `agents` and `clients`
+# ask each CLI again and again, and gemini-cli takes over a second of CPU to answer.
+_VERSIONS: dict[tuple[str, int, int, int], tuple[int, int, int]] = {}
 NO_RESULT = "the transcript ended without a result event"
 
 # Claude Code's stdio config has no `cwd`, and agent-clis.md does not settle one for Codex: a POSIX
@@ -119,6 +122,9 @@ class CliAgent(ABC):
     def read_version(self, executable: str, env: Mapping[str, str]) -> tuple[int, int, int]:
         """What `executable --version` says, or AgentUnavailable when it says no version."""
         needed = ".".join(map(str, self.min_version))
+        key = _file_key(executable)
+        if key is not None and key in _VERSIONS:
+            return _VERSIONS[key]
         try:
             with tempfile.TemporaryDirectory(prefix="toolsurface-version-") as scratch:
                 done = subprocess.run(
@@ -139,6 +145,8 @@ class CliAgent(ABC):
             raise AgentUnavailable(
                 f"{self.name}: {executable} --version printed no version; {self.name} {needed} or newer is needed"
             )
+        if key is not None:
+            _VERSIONS[key] = found
         return found
 
     def read_stderr(self, text: str, report: AgentReport) -> None:
@@ -306,3 +314,13 @@ def _last_line(path: Path) -> str | None:
         return None
     lines = [line for line in lines if line]
     return lines[-1][:300] if lines else None
+
+
+def _file_key(executable: str) -> tuple[str, int, int, int] | None:
+    """The CLI's file as it is on disk now, or None when it cannot be read (then `--version` is asked)."""
+    try:
+        real = os.path.realpath(executable)
+        st = os.stat(real)
+    except OSError:
+        return None
+    return (real, st.st_ino, st.st_size, st.st_mtime_ns)
