@@ -26,6 +26,7 @@ from harness.errors import ToolsurfaceError
 __all__ = [
     "LineWriter",
     "WriteFailed",
+    "cache_root",
     "check_writable",
     "ensure_directory",
     "read_json",
@@ -269,3 +270,9 @@ def read_json(
         raise error(f"{path}: its JSON nests {problem.depth} levels deep, more than {MAX_DEPTH}") from None
     except JSONProblem as problem:
         raise error(f"{path}: not JSON ({problem})") from None
+
+
+def cache_root() -> Path:
+    """The user's cache folder for toolsurface: `$XDG_CACHE_HOME/toolsurface`, `~/.cache/toolsurface` without it."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "toolsurface"

@@ -93,12 +93,27 @@ class CallCheck:
         if unknown_tool not in UNKNOWN_TOOL_ANSWERS:
             raise ValueError(f"unknown_tool must be one of {', '.join(UNKNOWN_TOOL_ANSWERS)}, not {unknown_tool!r}")
         self.tools = {t.name: t for t in tools}
-        self.validators = {t.name: Draft202012Validator(t.input_schema) for t in tools}
         self.stub = stub
         self.log = log
         self.unknown_tool = unknown_tool
-        # A schema whose references loop in place can check no call; found once, named in each refusal.
-        self.cycles = {t.name: cycle for t in tools if (cycle := ref_cycle(t.input_schema)) is not None}
+        # Made at a tool's first call, not before: a server that is only listed (a measurement lists dozens)
+        # compiles no schema.
+        self._validators: dict[str, Draft202012Validator] = {}
+        self._cycles: dict[str, list[str]] | None = None
+
+    @property
+    def cycles(self) -> dict[str, list[str]]:
+        """The tools whose schema's references loop in place, which can check no call; found once, at the first
+        call, and named in each refusal."""
+        if self._cycles is None:
+            found = ((t.name, ref_cycle(t.input_schema)) for t in self.tools.values())
+            self._cycles = {name: cycle for name, cycle in found if cycle is not None}
+        return self._cycles
+
+    def validator(self, name: str) -> Draft202012Validator:
+        if name not in self._validators:
+            self._validators[name] = Draft202012Validator(self.tools[name].input_schema)
+        return self._validators[name]
 
     def listed(
         self, page: Sequence[types.Tool], cursor: str | None, started: float, protocol: str | None = None
@@ -136,7 +151,7 @@ class CallCheck:
                 f"pass the parameters as the schema describes them: {', '.join(properties)}",
                 properties,
             )
-        check_arguments(tool, self.validators[name], arguments)
+        check_arguments(tool, self.validator(name), arguments)
         if self.stub is None:
             raise Refusal(f"this surface is served for listing only; {name} has no handler; tools: {name}", [name])
         result = self.stub.call(name, arguments)

@@ -55,6 +55,8 @@ def run_step(step_id: str, inputs: Mapping[str, str], runner_temp: Path, workspa
     outputs.write_text("", encoding="utf-8")
     summary.write_text("", encoding="utf-8")
     env |= {"GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(summary), "RUNNER_TEMP": str(runner_temp)}
+    # As on a runner: the install compiles nothing ahead, and a first run writes the bytecode of what it imports.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     script = runner_temp / f"{step_id}.sh"
     script.write_text(step["run"], encoding="utf-8")
     cwd = workspace / evaluate(step.get("working-directory", "."), given, runner_temp)

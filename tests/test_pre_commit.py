@@ -50,8 +50,12 @@ def environment(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     gitconfig.write_text(
         "[user]\n\tname = Test\n\temail = test@example.invalid\n[init]\n\tdefaultBranch = main\n", encoding="utf-8"
     )
+    # pip in pre-commit's environment compiles nothing ahead (most of what it installs is never imported), and a
+    # hook's first run writes the bytecode of what it imports, as on a machine that lets Python write it.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return {
-        **os.environ,
+        **env,
+        "PIP_COMPILE": "0",
         "PRE_COMMIT_HOME": str(home / "cache"),
         "GIT_CONFIG_GLOBAL": str(gitconfig),
         "GIT_CONFIG_NOSYSTEM": "1",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -63,3 +64,95 @@ def test_a_chart_failing_in_the_child_raises_its_error_in_the_report_and_leaves_
         "raised invalid literal for int() with base 10: 'not a number'",
         "no child left",
     ]
+
+
+APART = """
+import os, signal
+from harness.errors import ToolsurfaceError
+from harness.report._apart import Apart
+
+
+class Odd(ToolsurfaceError):
+    def __init__(self, name, count):
+        super().__init__(f"{name} failed {count} times")
+
+
+def fails(kind):
+    if kind == "user":
+        raise ToolsurfaceError("v9: no such surface")
+    if kind == "odd":
+        raise Odd("v9", 3)
+    if kind == "bug":
+        raise KeyError("missing")
+    if kind == "dies":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return {"pid": os.getpid()}
+
+
+with Apart(fails, "ok") as apart:
+    assert apart._pid is not None, "no child process"
+    print("ok", apart.result()["pid"] != os.getpid())
+for kind in ("user", "odd", "bug", "dies"):
+    with Apart(fails, kind) as apart:
+        try:
+            apart.result()
+        except Exception as error:
+            print(kind, type(error).__name__, str(error).strip().splitlines()[-1])
+try:
+    os.waitpid(-1, os.WNOHANG)
+except ChildProcessError:
+    print("no child left")
+"""
+
+
+def test_work_done_apart_gives_its_result_or_its_error_and_leaves_no_process() -> None:
+    done = subprocess.run([sys.executable, "-c", APART], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "ok True",
+        "user ToolsurfaceError v9: no such surface",
+        # An error that cannot be rebuilt from its message crosses as a user's error with the same line.
+        "odd ToolsurfaceError v9 failed 3 times",
+        "bug KeyError 'missing'",
+        "dies RuntimeError the report's child process ended without giving its result",
+        "no child left",
+    ]
+
+
+def test_work_apart_is_done_here_where_forking_is_not_safe() -> None:
+    from harness.report._apart import Apart
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with Apart(os.getpid) as apart:
+            assert apart.result() == os.getpid()
+    finally:
+        stop.set()
+        other.join()
+
+
+BREAKS_ON_GROWTH = '''"""A surface whose build fails for its growth kind."""
+from harness.surface import Kind
+
+KINDS = [Kind(name="note", plural="notes")]
+GROWTH_KIND = Kind(name="tag", plural="tags")
+
+
+def build(kinds):
+    if any(k.name == "tag" for k in kinds):
+        raise RuntimeError("tags are not built yet")
+    return [{"name": "note_list", "description": "List notes.", "inputSchema": {"type": "object"}}]
+'''
+
+
+def test_a_surface_failing_in_the_measuring_child_is_the_reports_one_line_error(tmp_path: Path) -> None:
+    module = tmp_path / "breaks.py"
+    module.write_text(BREAKS_ON_GROWTH, encoding="utf-8")
+    done = run_cli_process("report", "--surface", str(module), "--out", str(tmp_path / "r"), timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"toolsurface: {module}: build() failed: RuntimeError: tags are not built yet"
+    ], done.stderr
+    assert not (tmp_path / "r" / "report.md").exists()

@@ -186,10 +186,19 @@ def test_a_signal_the_launcher_gets_before_it_knows_the_stubs_pid_is_passed_on_o
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(1)
-    # The stand-in for the forked stub: a real process that ends with 0 on SIGTERM.
+    # The stand-in for the forked stub: a real process that ends with 0 on SIGTERM, once it says its handler is
+    # set (a SIGTERM before that would end it as the signal's default does, on a machine slow to start Python).
     child = subprocess.Popen(
-        [sys.executable, "-c", "import signal, sys, time; signal.signal(15, lambda *a: sys.exit(0)); time.sleep(60)"]
+        [
+            sys.executable,
+            "-c",
+            "import signal, sys, time; signal.signal(15, lambda *a: sys.exit(0)); print('ready', flush=True);"
+            " time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    assert child.stdout is not None and child.stdout.readline() == "ready\n"
     launcher = subprocess.Popen(
         [sys.executable, "-m", "harness.stub_launch", path, "serve", "v2"], stdin=subprocess.DEVNULL
     )
@@ -211,6 +220,8 @@ def test_a_signal_the_launcher_gets_before_it_knows_the_stubs_pid_is_passed_on_o
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+        if child.stdout is not None:
+            child.stdout.close()
         listener.close()
 
 

@@ -63,3 +63,93 @@ def test_tiktoken_cache_is_seeded_so_nothing_is_downloaded(tmp_path: Path) -> No
     assert run.returncode == 0, run.stderr
     seeded = list(cache.iterdir())
     assert len(seeded) == 1 and hashlib.sha256(seeded[0].read_bytes()).hexdigest() == RANK_FILE_SHA256
+
+
+SAMPLES = [
+    "hello world",
+    "",
+    "<|endoftext|>",
+    "project_create(gitRemote='x')",
+    "日本語のテキスト",
+    " \n\t  ",
+    "a" * 500,
+]
+
+
+def _counts_in_a_fresh_process(cache_home: Path) -> list[list[int]]:
+    code = (
+        "import json, sys\n"
+        "from harness.measure._tokens import encoding\n"
+        "e = encoding()\n"
+        "print(json.dumps([e.encode(t, disallowed_special=()) for t in json.loads(sys.argv[1])]"
+        " + [e.encode('<|endoftext|>', allowed_special='all')]))\n"
+    )
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache_home), "HTTPS_PROXY": "http://127.0.0.1:9"}
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(SAMPLES)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    counts: list[list[int]] = json.loads(done.stdout)
+    return counts
+
+
+def test_the_parse_one_process_keeps_gives_the_next_the_same_encoding(tmp_path: Path) -> None:
+    import tiktoken
+
+    expected = [tiktoken.get_encoding("o200k_base").encode(t, disallowed_special=()) for t in SAMPLES]
+    expected.append(tiktoken.get_encoding("o200k_base").encode("<|endoftext|>", allowed_special="all"))
+    first = _counts_in_a_fresh_process(tmp_path)
+    kept = list((tmp_path / "toolsurface" / "tiktoken").glob("o200k_base-*.marshal"))
+    assert len(kept) == 1
+    stamp = kept[0].stat().st_mtime_ns
+    second = _counts_in_a_fresh_process(tmp_path)
+    assert first == second == expected
+    assert kept[0].stat().st_mtime_ns == stamp  # read, not written again
+    assert expected[-1] == [199999]
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "empty", "other"])
+def test_a_damaged_kept_parse_is_not_used(tmp_path: Path, damage: str) -> None:
+    import marshal
+
+    from harness.measure._tokens import _read_ranks_cache
+
+    payload = marshal.dumps({"pat_str": "x", "special_tokens": {}, "ranks": {b"a": 0}})
+    whole = hashlib.sha256(payload).digest() + payload
+    kept = tmp_path / "kept.marshal"
+    kept.write_bytes(whole)
+    assert _read_ranks_cache(kept) is not None
+    if damage == "flip":
+        data = whole[:40] + bytes([whole[40] ^ 1]) + whole[41:]
+    elif damage == "truncate":
+        data = whole[: len(whole) // 2]
+    elif damage == "empty":
+        data = b""
+    else:  # whole and checked, but not what a kept parse holds
+        other = marshal.dumps({"ranks": {b"a": 0}})
+        data = hashlib.sha256(other).digest() + other
+    kept.write_bytes(data)
+    assert _read_ranks_cache(kept) is None
+
+
+def test_a_damaged_kept_parse_is_written_again(tmp_path: Path) -> None:
+    _counts_in_a_fresh_process(tmp_path)
+    (kept,) = (tmp_path / "toolsurface" / "tiktoken").glob("o200k_base-*.marshal")
+    kept.write_bytes(kept.read_bytes()[:1000])
+    assert _counts_in_a_fresh_process(tmp_path)[0] == [24912, 2375]
+    assert len(kept.read_bytes()) > 1000
+
+
+def test_another_rank_file_is_verified_not_taken_from_the_kept_parse(tmp_path: Path) -> None:
+    _counts_in_a_fresh_process(tmp_path)
+    wrong = tmp_path / "ranks.tiktoken"
+    wrong.write_bytes(b"aGVsbG8= 0\n")
+    run = run_cli_process(
+        "measure", "v2", "--no-growth", env={"TOOLSURFACE_O200K_FILE": str(wrong), "XDG_CACHE_HOME": str(tmp_path)}
+    )
+    assert run.returncode == 2 and "not the o200k_base rank file" in run.stderr

@@ -10,23 +10,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from harness.errors import ToolsurfaceError
+from harness.files import cache_root
 
 __all__ = ["CACHE_FORMAT", "CachedCount", "CountCache", "cache_root", "shown_url"]
 
 CACHE_FORMAT = "toolsurface-count/1"
-
-
-def cache_root() -> Path:
-    """The user's cache folder for toolsurface."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "toolsurface"
 
 
 def shown_url(url: str) -> str:

@@ -4,7 +4,9 @@ same counting rule over the other parts a server advertises (instructions, promp
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -25,6 +27,7 @@ __all__ = [
     "compact_json",
     "list_text",
     "listed",
+    "lists_kept",
     "marginal_tokens",
     "measure",
     "part_sizes",
@@ -204,10 +207,34 @@ async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None, proto
             raise InvalidToolList(f"{item.path}: a snapshot cannot be rebuilt with other kinds")
         return WireList(tools=item.tools, protocol_version=snapshot_protocol(item, protocol), parts=item.parts)
     asked = protocol or PROTOCOL_VERSION
+    kept = _KEPT.get()
+    key = (id(item), None if kinds is None else tuple(k.name for k in kinds), asked)
+    if kept is not None and key in kept:
+        return kept[key][1]
     wire = await list_surface(item.build_surface(kinds), protocol=asked)
     if wire.protocol_version != asked:
         raise InvalidToolList(f"the MCP client negotiated protocol {wire.protocol_version}, not {asked}")
+    if kept is not None:
+        kept[key] = (item, wire)  # the item is held so that its id is not another's while the lists are kept
     return wire
+
+
+# Lists already received while `lists_kept` is open: (definition id, kinds, protocol) -> (definition, list).
+_KEPT: ContextVar[dict[tuple[int, tuple[str, ...] | None, str], tuple[SurfaceDefinition, WireList]] | None] = (
+    ContextVar("toolsurface_kept_lists", default=None)
+)
+
+
+@contextmanager
+def lists_kept() -> Iterator[None]:
+    """Within it, each definition is built and listed once for each set of kinds and protocol, and the same
+    list (not to be changed) is given again: a report measures the surfaces, then lints, searches and
+    round-trips the very lists it measured."""
+    token = _KEPT.set({})
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
 
 
 def listed(items: Sequence[Measurable], protocol: str | None = None) -> list[WireList]:

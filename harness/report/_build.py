@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.files import ensure_directory, write_atomic_all
+from harness.report._apart import Apart
 from harness.report._chart_process import chart_drawer
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from harness.analyze import Findability, RoundTrip, SearchObserver
+    from harness.analyze import Findability, LintResult, RoundTrip, SearchObserver
     from harness.measure import ListCounter, Measurable, Measurement
     from harness.report._bundle import SeedRow
     from harness.session import Study
@@ -345,6 +346,25 @@ class AnalysisTables:
     roundtrip: RoundTrip
 
 
+@dataclass(frozen=True)
+class Analysis:
+    """What the analyzers found over the report's surfaces, before any table is made of it; `absent` says why
+    Claude Code's columns are absent (empty: they are there)."""
+
+    roundtrip: RoundTrip
+    findability: Findability
+    lint: LintResult
+    absent: str
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The measurement and the analyses of a report's surfaces, made apart from the rest of the report."""
+
+    measurement: Measurement
+    analysis: Analysis
+
+
 def _claude_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str]:
     """Claude Code's own search over the surfaces where Claude Code is installed (on PATH, new enough); else
     None and the note that says why its columns are absent."""
@@ -436,18 +456,15 @@ def _findability_table(found: Findability, names: str, absent: str) -> Table:
     return Table("findability", title + ")", pd.DataFrame(rows).astype({"rank": "Int64"}), command, note)
 
 
-def _analysis_tables(
+def _analyze(
     items: Sequence[Measurable], specs: Sequence[str], queries: Path | None = None, task: Path | None = None
-) -> AnalysisTables:
+) -> Analysis:
     """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
     installed, its own search's findability and round trip beside ours. `queries` and `task` are the
     findability queries and the round-trip task (default: those of the surfaces' study)."""
-    import pandas as pd
-
     from harness.analyze import ALL_SCORERS, SCORERS, findability, lint, load_queries, load_task, roundtrip
     from harness.surface import study_file
 
-    names = _quote(specs)
     observe, absent = _claude_search(specs)
     trip = roundtrip(items, load_task(task or study_file(specs, "task")), observe=observe)
     found = findability(
@@ -456,7 +473,32 @@ def _analysis_tables(
         scorers=SCORERS if observe is None else ALL_SCORERS,
         observe=observe,
     )
-    linted = lint(items)
+    return Analysis(trip, found, lint(items), absent)
+
+
+def _measure_and_analyze(
+    items: Sequence[Measurable],
+    specs: Sequence[str],
+    queries: Path | None,
+    task: Path | None,
+    counters: Sequence[ListCounter],
+) -> Measured:
+    """The surfaces measured, then analyzed from the very lists the measurement received."""
+    from harness.measure import O200K_COUNTER, is_o200k, lists_kept, measure
+
+    others = [c for c in counters if not is_o200k(c)]
+    with lists_kept():
+        measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
+        return Measured(measured, _analyze(items, specs, queries, task))
+
+
+def _analysis_tables(
+    analysis: Analysis, specs: Sequence[str], queries: Path | None = None, task: Path | None = None
+) -> AnalysisTables:
+    import pandas as pd
+
+    names = _quote(specs)
+    trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
     lint_rows = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
     findings = [
         {
@@ -535,7 +577,7 @@ def _seed_table(rows: Sequence[SeedRow], command: str, figures: Path) -> Table:
 # -- charts ----------------------------------------------------------------------------------------
 
 
-def _figure(width: float, height: float) -> Any:
+def _pyplot() -> Any:
     import logging
 
     # matplotlib logs to stderr when it builds its font cache (a fresh machine, a cache it cannot write):
@@ -546,7 +588,16 @@ def _figure(width: float, height: float) -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=(width, height), dpi=110)
+    return plt
+
+
+def _warm_charts() -> None:
+    """What the first chart would import, imported before any chart's figures are ready."""
+    _pyplot()
+
+
+def _figure(width: float, height: float) -> Any:
+    return _pyplot().subplots(figsize=(width, height), dpi=110)
 
 
 def _save(fig: Any, path: Path, staged: dict[Path, bytes]) -> None:
@@ -773,100 +824,104 @@ def build_report(
     `queries`, `task`: the findability queries and the round-trip task (default: those of the surfaces' study).
     `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
     seed's figures are o200k's)."""
-    from harness.measure import O200K_COUNTER, is_o200k, measure
+    from harness.measure import encoding
     from harness.session import find_runs, score_study
     from harness.surface import default_surfaces, resolve_all, study_for
 
     specs = list(surfaces or default_surfaces())
     # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
     records = find_runs(study_dirs) if study_dirs else []
+    items = resolve_all(specs)
     ensure_directory(out / "tables")
     ensure_directory(out / "charts")
-    # The charts are drawn in a child process as their figures are ready (_chart_process); the page waits.
-    # It starts first, so that its matplotlib import overlaps the scoring and the measuring here.
-    with chart_drawer() as charts:
-        study = score_study(records) if study_dirs else None
-        if study is not None:
-            charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
-            if study.answers:
-                charts.draw(_chart_answers, study, out / "charts" / "answers_per_tool.png")
-        report = Report(out)
-        items = resolve_all(specs)
-        others = [c for c in counters if not is_o200k(c)]
-        measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
-        charts.draw(_chart_size_by_tool, measured, out / "charts" / "list_size_by_tool.png")
-        charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
-        analyzed = _analysis_tables(items, specs, queries, task)
-        analysis, found = analyzed.tables, analyzed.findability
-        charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
-        report.tables += _measure_tables(measured, specs)
-        if measured.counters:
-            report.tables.append(_counters_table(measured, specs))
-        report.tables += analysis
-        for section in extra_sections:
-            report.tables += section(specs)
-        names = _quote(specs)
-        again = _report_command(study_dirs, out, surfaces, queries, task, counters)
-        report.charts += [
-            Chart(
-                "list_size.by_tool",
-                "List size per surface, stacked by tool",
-                out / "charts" / "list_size_by_tool.png",
-                again,
-            ),
-            Chart(
-                "by_kinds.lines",
-                "List size against number of kinds",
-                out / "charts" / "size_by_kinds.png",
-                f"toolsurface measure {names} --format json",
-            ),
-            Chart(
-                "findability.ranks",
-                "Findability ranks",
-                out / "charts" / "findability_ranks.png",
-                f"toolsurface findability {names}",
-            ),
-        ]
-        if study is not None:
-            report.tables += _session_tables(study, [str(d) for d in study_dirs])
-            if study.answers:
+    # The charts are drawn in a child process as their figures are ready (_chart_process), and the surfaces are
+    # measured and analyzed in another (_apart: the MCP SDK's import and the listing) while this one scores
+    # the runs and makes their tables; the page waits for both. The tokenizer is loaded before, for both.
+    with chart_drawer(_warm_charts) as charts:
+        encoding()
+        with Apart(_measure_and_analyze, items, specs, queries, task, counters) as apart:
+            study = score_study(records) if study_dirs else None
+            if study is not None:
+                charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
+                if study.answers:
+                    charts.draw(_chart_answers, study, out / "charts" / "answers_per_tool.png")
+            report = Report(out)
+            sessions = _session_tables(study, [str(d) for d in study_dirs]) if study is not None else []
+            done = apart.result()
+            measured = done.measurement
+            charts.draw(_chart_size_by_tool, measured, out / "charts" / "list_size_by_tool.png")
+            charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
+            analyzed = _analysis_tables(done.analysis, specs, queries, task)
+            analysis, found = analyzed.tables, analyzed.findability
+            charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
+            report.tables += _measure_tables(measured, specs)
+            if measured.counters:
+                report.tables.append(_counters_table(measured, specs))
+            report.tables += analysis
+            for section in extra_sections:
+                report.tables += section(specs)
+            names = _quote(specs)
+            again = _report_command(study_dirs, out, surfaces, queries, task, counters)
+            report.charts += [
+                Chart(
+                    "list_size.by_tool",
+                    "List size per surface, stacked by tool",
+                    out / "charts" / "list_size_by_tool.png",
+                    again,
+                ),
+                Chart(
+                    "by_kinds.lines",
+                    "List size against number of kinds",
+                    out / "charts" / "size_by_kinds.png",
+                    f"toolsurface measure {names} --format json",
+                ),
+                Chart(
+                    "findability.ranks",
+                    "Findability ranks",
+                    out / "charts" / "findability_ranks.png",
+                    f"toolsurface findability {names}",
+                ),
+            ]
+            if study is not None:
+                report.tables += sessions
+                if study.answers:
+                    report.charts.append(
+                        Chart(
+                            "answers.per_tool",
+                            "What tool answers cost, per surface and tool",
+                            out / "charts" / "answers_per_tool.png",
+                            again,
+                        )
+                    )
                 report.charts.append(
                     Chart(
-                        "answers.per_tool",
-                        "What tool answers cost, per surface and tool",
-                        out / "charts" / "answers_per_tool.png",
+                        "sessions.refused",
+                        "Refused calls per run",
+                        out / "charts" / "refused_per_run.png",
                         again,
                     )
                 )
-            report.charts.append(
-                Chart(
-                    "sessions.refused",
-                    "Refused calls per run",
-                    out / "charts" / "refused_per_run.png",
-                    again,
-                )
-            )
-        if seed_figures is None and surfaces is None:
-            seed_figures = default.seed_figures if (default := study_for(())) is not None else None
-        if seed_figures is not None:
-            from harness.report._seed import SeedContext, compare_seed, load_seed
+            if seed_figures is None and surfaces is None:
+                seed_figures = default.seed_figures if (default := study_for(())) is not None else None
+            if seed_figures is not None:
+                from harness.report._seed import SeedContext, compare_seed, load_seed
 
-            rows = compare_seed(
-                load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records))
-            )
-            seed = [*seed, *rows]
-            report.tables.append(_seed_table(rows, again, seed_figures))
-        tables: dict[Path, str | bytes] = {}
-        for table in report.tables:
-            tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)
-            records = json.loads(table.frame.to_json(orient="records"))
-            tables[out / "tables" / f"{table.key}.json"] = (
-                json.dumps(
-                    {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
+                rows = compare_seed(
+                    load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records))
                 )
-                + "\n"
-            )
-        staged = charts.wait()
+                seed = [*seed, *rows]
+                report.tables.append(_seed_table(rows, again, seed_figures))
+            tables: dict[Path, str | bytes] = {}
+            for table in report.tables:
+                tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)
+                records = json.loads(table.frame.to_json(orient="records"))
+                tables[out / "tables" / f"{table.key}.json"] = (
+                    json.dumps(
+                        {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
+                    )
+                    + "\n"
+                )
+            staged = charts.wait()
     charts_written = {c.path: staged[c.path] for c in report.charts}
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     pages: dict[Path, str | bytes] = {out / "report.md": _markdown(report, created)}

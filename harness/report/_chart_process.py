@@ -10,59 +10,37 @@ same bytes either way. Where forking is not safe
 from __future__ import annotations
 
 import os
-import pickle
 import signal
-import struct
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from harness.report._apart import can_fork, default_signals, receive, send, sendable_error
+
 __all__ = ["ChartDrawer", "chart_drawer"]
 
-_LENGTH = struct.Struct("!Q")
 
-
-def _send(fd: int, value: Any) -> None:
-    data = pickle.dumps(value)
-    view = memoryview(_LENGTH.pack(len(data)) + data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _receive(fd: int) -> Any:
-    def exactly(size: int) -> bytes:
-        chunks, left = [], size
-        while left:
-            chunk = os.read(fd, left)
-            if not chunk:
-                raise EOFError
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-
-    (size,) = _LENGTH.unpack(exactly(_LENGTH.size))
-    return pickle.loads(exactly(size))
-
-
-def _child(jobs: int, results: int) -> None:
-    """Draw each (function, arguments) received until None, each into the staged charts; then send the first
-    error (or None) and the charts."""
+def _child(jobs: int, results: int, warm: Callable[[], None] | None) -> None:
+    """Warm up (import what drawing needs), then draw each (function, arguments) received until None, each into
+    the staged charts; then send the first error (or None) and the charts."""
     error: BaseException | None = None
     staged: dict[Path, bytes] = {}
     try:
-        # The report's own handlers are for the parent: a stop signal simply ends the child.
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, signal.SIG_DFL)
-        while (job := _receive(jobs)) is not None:
+        default_signals()
+        if warm is not None:
+            try:
+                warm()
+            except Exception as failed:
+                error = failed
+        while (job := receive(jobs)) is not None:
             if error is None:
                 draw, args = job
                 try:
                     draw(*args, staged)
                 except Exception as failed:
                     error = failed
-        _send(results, (error, staged))
+        send(results, (None if error is None else sendable_error(error), staged))
     finally:
         os._exit(0)
 
@@ -71,11 +49,11 @@ class ChartDrawer:
     """`draw(function, *args)` draws a chart in the child (or here): `function(*args, staged)` puts its PNG's
     bytes in `staged` under its path; `wait()` gives every chart's bytes once all are drawn."""
 
-    def __init__(self) -> None:
+    def __init__(self, warm: Callable[[], None] | None = None) -> None:
         self._pid: int | None = None
         self._staged: dict[Path, bytes] = {}
         self._jobs = self._results = -1
-        if not hasattr(os, "fork") or threading.active_count() > 1:
+        if not can_fork():
             return
         jobs_read, self._jobs = os.pipe()
         self._results, results_write = os.pipe()
@@ -83,7 +61,7 @@ class ChartDrawer:
         if pid == 0:
             os.close(self._jobs)
             os.close(self._results)
-            _child(jobs_read, results_write)
+            _child(jobs_read, results_write, warm)
         os.close(jobs_read)
         os.close(results_write)
         self._pid = pid
@@ -92,14 +70,14 @@ class ChartDrawer:
         if self._pid is None:
             function(*args, self._staged)
         else:
-            _send(self._jobs, (function, args))
+            send(self._jobs, (function, args))
 
     def wait(self) -> dict[Path, bytes]:
         if self._pid is None:
             return self._staged
         try:
-            _send(self._jobs, None)
-            error, staged = _receive(self._results)
+            send(self._jobs, None)
+            error, staged = receive(self._results)
             assert isinstance(staged, dict)
         except (OSError, EOFError):
             error, staged = RuntimeError("the report's chart process ended without drawing its charts"), {}
@@ -123,8 +101,9 @@ class ChartDrawer:
 
 
 @contextmanager
-def chart_drawer() -> Iterator[ChartDrawer]:
-    drawer = ChartDrawer()
+def chart_drawer(warm: Callable[[], None] | None = None) -> Iterator[ChartDrawer]:
+    """A drawer whose child first calls `warm` (where there is a child), while this process goes on."""
+    drawer = ChartDrawer(warm)
     try:
         yield drawer
     finally:
