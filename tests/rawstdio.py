@@ -121,11 +121,11 @@ def raw_whole_surface(
     argv: Sequence[str], capabilities: dict[str, Any] | None = None, env: dict[str, str] | None = None
 ) -> dict[str, Any]:
     """What a client written by hand receives: the handshake's instructions and capabilities, and every page of
-    each list the capabilities declare."""
+    each list the capabilities declare; `handshake` holds the whole initialize result."""
     client = RawStdioClient(argv, env)
     try:
         init = client.initialize(capabilities or {})
-        found: dict[str, Any] = {"capabilities": init["capabilities"]}
+        found: dict[str, Any] = {"handshake": init, "capabilities": init["capabilities"]}
         if "instructions" in init:
             found["instructions"] = init["instructions"]
         lists = [("tools/list", "tools", "tools")]

@@ -176,21 +176,22 @@ def test_the_docs_show_the_clients_table_as_the_command_prints_it(
 
 
 def test_markdown_prints_the_parts_apart_with_what_the_cells_hold(pinned: Path, tmp_path: Path) -> None:
+    # codex in direct mode: the quickest client to start (the formats, not the client, are the subject here).
     done = run_cli(
-        "clients", "v2", "--client", "gemini", "--format", "markdown", env=env_with(tmp_path / "home", pinned),
+        "clients", "v2", "--client", "codex:direct", "--format", "markdown", env=env_with(tmp_path / "home", pinned),
         cwd=tmp_path, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "tools · chars · o200k tokens" in done.stdout
     [line] = [line for line in done.stdout.splitlines() if line.startswith("| v2 |")]
-    assert line.startswith("| v2 | gemini 0.61.0 | default | ") and line.endswith("| ok |")
+    assert line.startswith("| v2 | codex 0.171.0 | direct | ") and line.endswith("| ok |")
     csv = run_cli(
-        "clients", "v2", "--client", "gemini", "--format", "csv", env=env_with(tmp_path / "home", pinned),
+        "clients", "v2", "--client", "codex:direct", "--format", "csv", env=env_with(tmp_path / "home", pinned),
         cwd=tmp_path, timeout=300,
     )  # fmt: skip
     header, row = csv.stdout.splitlines()
     assert header.startswith("surface,client,version,mode,builtins,protocol,shown_tools")
-    assert row.startswith("v2,gemini,0.61.0,default,False,")
+    assert row.startswith("v2,codex,0.171.0,direct,False,")
 
 
 def test_a_missing_client_is_a_row_that_says_so(newest: Path, tmp_path: Path) -> None:

@@ -65,7 +65,10 @@ def test_no_file_written_by_sessions_serving_or_reports_holds_a_planted_key(
     )
     agents = {p.name.split("-")[0] for p in (out / "runs" / "v2").iterdir() if p.is_dir()}
     assert agents == {"script", "claude", "codex", "gemini", "openai"}
-    report = run_cli("report", str(out), "--out", str(tmp_path / "report"), "--html", env=env, timeout=300)
+    # The surface the study ran (Claude Code on PATH searches it for the report, with the planted keys too).
+    report = run_cli(
+        "report", str(out), "--surface", "v2", "--out", str(tmp_path / "report"), "--html", env=env, timeout=300
+    )
     assert report.returncode == 0, report.stderr
     served = run_cli("measure", "v2", "--out", str(tmp_path / "measure"), "--no-growth", env=env)
     assert served.returncode == 0

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -266,6 +267,19 @@ def test_a_deeply_nested_call_is_answered_under_its_own_id_and_logged_under_its_
     assert "unknown parameter 'name'" in calls[1].message
 
 
+@pytest.fixture(scope="module")
+def malformed_stub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RawStdioClient, Path]]:
+    """One stub for every malformed line: each is answered and logged before the ping after it is (and the
+    stub living through them all is part of what is checked)."""
+    log = tmp_path_factory.mktemp("malformed") / "calls.jsonl"
+    client = RawStdioClient(serve_argv("v2", "--log", str(log)))
+    try:
+        client.initialize()
+        yield client, log
+    finally:
+        client.close()
+
+
 @pytest.mark.parametrize(
     ("line", "code", "needle", "answer_id"),
     [
@@ -287,18 +301,14 @@ def test_a_deeply_nested_call_is_answered_under_its_own_id_and_logged_under_its_
     ],
 )
 def test_a_malformed_request_is_answered_with_an_error_naming_what_was_wrong_and_logged(
-    tmp_path: Path, line: bytes, code: int, needle: str, answer_id: Any
+    malformed_stub: tuple[RawStdioClient, Path], line: bytes, code: int, needle: str, answer_id: Any
 ) -> None:
-    log = tmp_path / "calls.jsonl"
-    client = RawStdioClient(serve_argv("v2", "--log", str(log)))
-    try:
-        client.initialize()
-        [answer] = _answers(client, [line])
-    finally:
-        client.close()
+    client, log = malformed_stub
+    before = len(read_log(log))
+    [answer] = _answers(client, [line])
     assert answer["id"] == answer_id and answer["error"]["code"] == code, answer
     assert needle in answer["error"]["message"], answer["error"]["message"]
-    [logged] = read_log(log)
+    [logged] = read_log(log)[before:]
     assert logged.outcome == "invalid" and logged.message == answer["error"]["message"]
     if b'"tools/call"' in line and code != -32700 and not line.startswith(b"["):
         assert logged.method == "tools/call"

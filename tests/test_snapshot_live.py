@@ -194,23 +194,29 @@ def taken(live_cases: list[LiveCase], tmp_path_factory: pytest.TempPathFactory) 
     return result
 
 
-def test_each_snapshot_equals_what_a_hand_written_client_receives(taken: list[Taken]) -> None:
-    for item in taken:
-        raw = raw_listing(item.case.argv, item.case.raw_capabilities(), dict(item.case.env))
+@pytest.fixture(scope="session")
+def received(taken: list[Taken]) -> list[dict[str, Any]]:
+    """What a client written by hand receives from each server: its handshake and its whole surface."""
+    return [raw_whole_surface(item.case.argv, item.case.raw_capabilities(), dict(item.case.env)) for item in taken]
+
+
+def test_each_snapshot_equals_what_a_hand_written_client_receives(
+    taken: list[Taken], received: list[dict[str, Any]]
+) -> None:
+    for item, raw in zip(taken, received, strict=True):
         # Compact text keeps key order, so this is stricter than comparing parsed JSON.
         assert compact_json(item.tools) == compact_json(raw["tools"]), item.case
-        assert item.meta["protocol_version"] == raw["init"]["protocolVersion"] == PROTOCOL_VERSION
+        assert item.meta["protocol_version"] == raw["handshake"]["protocolVersion"] == PROTOCOL_VERSION
         assert item.meta["server"] == {
-            "name": raw["init"]["serverInfo"]["name"],
-            "version": raw["init"]["serverInfo"]["version"],
+            "name": raw["handshake"]["serverInfo"]["name"],
+            "version": raw["handshake"]["serverInfo"]["version"],
         }
 
 
 def test_each_snapshot_keeps_every_part_beside_the_tools_as_a_hand_written_client_receives_it(
-    taken: list[Taken],
+    taken: list[Taken], received: list[dict[str, Any]]
 ) -> None:
-    for item in taken:
-        raw = raw_whole_surface(item.case.argv, item.case.raw_capabilities(), dict(item.case.env))
+    for item, raw in zip(taken, received, strict=True):
         assert [k for k in item.whole if k != "tools"] == [*(k for k in PART_ORDER if k in raw), "capabilities"]
         for key in PART_ORDER:
             if key in raw:

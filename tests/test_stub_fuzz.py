@@ -27,7 +27,7 @@ from surfaces.conderis.project import Project
 from tests.rawstdio import RawStdioClient, serve_argv
 from tests.waiting import within
 
-CALLS_PER_SURFACE = 500
+CALLS_PER_SURFACE = 250
 SURFACES = ["v2", "v2-first", "before-v2", "consistent"]
 REF_FORM = re.compile(r"\b[a-z]+:<[a-z]+>")
 TYPE_WORDS = {"string", "integer", "boolean", "object", "array", "number", "null", "true", "false"}
@@ -245,7 +245,7 @@ def test_generated_broken_calls_never_kill_the_stub_and_every_refusal_names_what
 
 # -- over stdio: malformed lines, each answered once and logged once -----------------------------------------
 
-LINES_PER_SURFACE = 150
+LINES_PER_SURFACE = 80
 SPOOF = {"id": 999_999, "name": "spoofed", "method": "tools/call", "jsonrpc": "2.0"}
 
 

@@ -21,7 +21,7 @@ from harness.session import ForkServer, fork_server
 from tests.rawstdio import RawStdioClient, serve_argv
 
 SURFACES = ["before-v2", "consistent", "v2-first", "v2"]
-TRIALS = 50
+TRIALS = 30
 BURST = 100
 EXIT_S = 2.0
 # A read every bundled surface answers from its handlers.

@@ -87,7 +87,9 @@ def wheel_python() -> Path:
         if not (venv / ".complete").is_file():
             shutil.rmtree(venv, ignore_errors=True)
             _run([sys.executable, "-m", "venv", str(venv)], "making the environment", 300)
-            pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+            # Nothing compiled ahead: the tests import a small part of what is installed, and their processes
+            # (which see no PYTHONDONTWRITEBYTECODE) write the bytecode of that part on first use.
+            pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile"]
             _run([*pip, str(wheel), "pytest"], "installing the wheel", 1800)
             (venv / ".complete").write_text(str(wheel), encoding="utf-8")
             _forget_stale(venv.parent, key)
