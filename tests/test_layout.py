@@ -223,3 +223,22 @@ def test_listing_the_surfaces_and_the_help_import_no_mcp_sdk(args: list[str]) ->
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == ""
+
+
+REPORT_FACE = """
+import sys
+import harness.report
+before = set(sys.modules)
+from harness.report import build_report, SeedRow
+print(sorted({m for m in before if m.startswith("harness.") and m != "harness.errors"} - {
+    "harness", "harness.files", "harness.report", "harness.bounded_json"}))
+print(sorted({m.split(".")[0] for m in sys.modules} & {"pandas", "matplotlib", "mcp", "tiktoken"}))
+print(build_report.__module__, SeedRow.__module__)
+"""
+
+
+def test_the_reports_face_loads_its_names_when_they_are_used() -> None:
+    """`toolsurface report` forks its chart process before the rest of the report is imported."""
+    done = subprocess.run([sys.executable, "-c", REPORT_FACE], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "[]", "harness.report._build harness.report._bundle"]

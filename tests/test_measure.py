@@ -116,3 +116,24 @@ def test_unwritable_output_directory_is_a_clear_error(tmp_path) -> None:  # type
     run = run_cli("measure", "v2", "--no-growth", "--out", str(blocker / "out"))
     assert run.returncode == 2
     assert run.stderr.startswith("toolsurface: cannot write to") and "Traceback" not in run.stderr
+
+
+def test_lists_kept_elsewhere_measure_as_lists_received_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report lists in one process and measures in another: the lists cross by position and none is
+    listed again."""
+    from harness.measure import _measure, kept_lists, lists_kept, measure
+    from harness.surface import resolve_all
+
+    items = resolve_all(["v2", "before-v2"])
+    with lists_kept():
+        direct = measure(items)
+        lists = kept_lists(items)
+    assert {(n, kinds) for n, kinds, _ in lists} >= {(0, None), (1, None)}
+    again = resolve_all(["v2", "before-v2"])  # other objects, as in another process
+
+    async def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("listed again")
+
+    monkeypatch.setattr(_measure, "list_surface", refuse)
+    with lists_kept(again, lists):
+        assert measure(again).to_json() == direct.to_json()

@@ -25,6 +25,7 @@ from harness.measure._counts import (
 )
 from harness.measure._measure import (
     Growth,
+    KeptLists,
     KindsPoint,
     Measurable,
     Measurement,
@@ -32,6 +33,7 @@ from harness.measure._measure import (
     SurfaceMeasurement,
     ToolSize,
     compact_json,
+    kept_lists,
     list_text,
     listed,
     lists_kept,
@@ -82,6 +84,7 @@ __all__ = [
     "CounterInfo",
     "GrownTool",
     "Growth",
+    "KeptLists",
     "KindsPoint",
     "ListCounter",
     "Measurable",
@@ -106,6 +109,7 @@ __all__ = [
     "github_summary",
     "grown_since",
     "is_o200k",
+    "kept_lists",
     "list_pages",
     "list_parts",
     "list_parts_raw",

@@ -18,6 +18,7 @@ from harness.surface import PART_KEYS, Kind, Snapshot, SurfaceDefinition, Surfac
 
 __all__ = [
     "Growth",
+    "KeptLists",
     "KindsPoint",
     "Measurable",
     "Measurement",
@@ -25,6 +26,7 @@ __all__ = [
     "SurfaceMeasurement",
     "ToolSize",
     "compact_json",
+    "kept_lists",
     "list_text",
     "listed",
     "lists_kept",
@@ -225,16 +227,33 @@ _KEPT: ContextVar[dict[tuple[int, tuple[str, ...] | None, str], tuple[SurfaceDef
 )
 
 
+# Lists received, by the position of their definition among the items measured: what crosses to another
+# process (which holds the same definitions at the same positions) to be given there again.
+KeptLists = dict[tuple[int, tuple[str, ...] | None, str], WireList]
+
+
 @contextmanager
-def lists_kept() -> Iterator[None]:
+def lists_kept(items: Sequence[Measurable] = (), given: KeptLists | None = None) -> Iterator[None]:
     """Within it, each definition is built and listed once for each set of kinds and protocol, and the same
     list (not to be changed) is given again: a report measures the surfaces, then lints, searches and
-    round-trips the very lists it measured."""
-    token = _KEPT.set({})
+    round-trips the very lists it measured. `given`: lists of `items` received elsewhere (`kept_lists`),
+    given as if received here."""
+    kept = {}
+    for (position, kinds, protocol), wire in (given or {}).items():
+        item = items[position]
+        kept[(id(item), kinds, protocol)] = (item, wire)
+    token = _KEPT.set(kept)  # type: ignore[arg-type]
     try:
         yield
     finally:
         _KEPT.reset(token)
+
+
+def kept_lists(items: Sequence[Measurable]) -> KeptLists:
+    """The lists of `items` received so far within `lists_kept`, by the items' positions."""
+    kept = _KEPT.get() or {}
+    positions = {id(item): n for n, item in enumerate(items)}
+    return {(positions[key[0]], key[1], key[2]): wire for key, (_, wire) in kept.items() if key[0] in positions}
 
 
 def listed(items: Sequence[Measurable], protocol: str | None = None) -> list[WireList]:

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from harness.files import ensure_directory, write_atomic_all
 from harness.report._apart import Apart
-from harness.report._chart_process import chart_drawer
+from harness.report._chart_process import ChartDrawer, chart_drawer
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from harness.analyze import Findability, LintResult, RoundTrip, SearchObserver
-    from harness.measure import ListCounter, Measurable, Measurement
+    from harness.measure import KeptLists, ListCounter, Measurable, Measurement
     from harness.report._bundle import SeedRow
     from harness.session import Study
 
@@ -357,14 +357,6 @@ class Analysis:
     absent: str
 
 
-@dataclass(frozen=True)
-class Measured:
-    """The measurement and the analyses of a report's surfaces, made apart from the rest of the report."""
-
-    measurement: Measurement
-    analysis: Analysis
-
-
 def _claude_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str]:
     """Claude Code's own search over the surfaces where Claude Code is installed (on PATH, new enough); else
     None and the note that says why its columns are absent."""
@@ -476,20 +468,14 @@ def _analyze(
     return Analysis(trip, found, lint(items), absent)
 
 
-def _measure_and_analyze(
-    items: Sequence[Measurable],
-    specs: Sequence[str],
-    queries: Path | None,
-    task: Path | None,
-    counters: Sequence[ListCounter],
-) -> Measured:
-    """The surfaces measured, then analyzed from the very lists the measurement received."""
-    from harness.measure import O200K_COUNTER, is_o200k, lists_kept, measure
+def _list_all(items: Sequence[Measurable]) -> KeptLists:
+    """Every list measuring `items` needs (each surface, grown by one kind, and by one to N kinds), as a client
+    receives it: the MCP SDK's import and the listing, done apart from the rest of the report."""
+    from harness.measure import kept_lists, lists_kept, measure
 
-    others = [c for c in counters if not is_o200k(c)]
     with lists_kept():
-        measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
-        return Measured(measured, _analyze(items, specs, queries, task))
+        measure(items, tokens=False)
+        return kept_lists(items)
 
 
 def _analysis_tables(
@@ -824,7 +810,28 @@ def build_report(
     `queries`, `task`: the findability queries and the round-trip task (default: those of the surfaces' study).
     `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
     seed's figures are o200k's)."""
-    from harness.measure import encoding
+    # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
+    # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
+    with chart_drawer(_warm_charts) as charts:
+        return _report_with(
+            charts, study_dirs, out, surfaces, html_page, extra_sections, seed, seed_figures, queries, task, counters
+        )
+
+
+def _report_with(
+    charts: ChartDrawer,
+    study_dirs: Sequence[Path],
+    out: Path,
+    surfaces: Sequence[str] | None,
+    html_page: bool,
+    extra_sections: Sequence[Section],
+    seed: Seed,
+    seed_figures: Path | None,
+    queries: Path | None,
+    task: Path | None,
+    counters: Sequence[ListCounter],
+) -> Report:
+    from harness.measure import O200K_COUNTER, encoding, is_o200k, lists_kept, measure
     from harness.session import find_runs, score_study
     from harness.surface import default_surfaces, resolve_all, study_for
 
@@ -832,96 +839,96 @@ def build_report(
     # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
     records = find_runs(study_dirs) if study_dirs else []
     items = resolve_all(specs)
+    others = [c for c in counters if not is_o200k(c)]
     ensure_directory(out / "tables")
     ensure_directory(out / "charts")
-    # The charts are drawn in a child process as their figures are ready (_chart_process), and the surfaces are
-    # measured and analyzed in another (_apart: the MCP SDK's import and the listing) while this one scores
-    # the runs and makes their tables; the page waits for both. The tokenizer is loaded before, for both.
-    with chart_drawer(_warm_charts) as charts:
+    # The surfaces are listed in a child process (_apart: the MCP SDK's import and the listing) while this one
+    # loads the tokenizer, scores the runs and makes their tables; then measured and analyzed here.
+    with Apart(_list_all, items) as apart:
         encoding()
-        with Apart(_measure_and_analyze, items, specs, queries, task, counters) as apart:
-            study = score_study(records) if study_dirs else None
-            if study is not None:
-                charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
-                if study.answers:
-                    charts.draw(_chart_answers, study, out / "charts" / "answers_per_tool.png")
-            report = Report(out)
-            sessions = _session_tables(study, [str(d) for d in study_dirs]) if study is not None else []
-            done = apart.result()
-            measured = done.measurement
+        study = score_study(records) if study_dirs else None
+        if study is not None:
+            charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
+            if study.answers:
+                charts.draw(_chart_answers, study, out / "charts" / "answers_per_tool.png")
+        report = Report(out)
+        sessions = _session_tables(study, [str(d) for d in study_dirs]) if study is not None else []
+        lists = apart.result()
+        with lists_kept(items, lists):
+            measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
             charts.draw(_chart_size_by_tool, measured, out / "charts" / "list_size_by_tool.png")
             charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
-            analyzed = _analysis_tables(done.analysis, specs, queries, task)
-            analysis, found = analyzed.tables, analyzed.findability
-            charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
-            report.tables += _measure_tables(measured, specs)
-            if measured.counters:
-                report.tables.append(_counters_table(measured, specs))
-            report.tables += analysis
-            for section in extra_sections:
-                report.tables += section(specs)
-            names = _quote(specs)
-            again = _report_command(study_dirs, out, surfaces, queries, task, counters)
-            report.charts += [
-                Chart(
-                    "list_size.by_tool",
-                    "List size per surface, stacked by tool",
-                    out / "charts" / "list_size_by_tool.png",
-                    again,
-                ),
-                Chart(
-                    "by_kinds.lines",
-                    "List size against number of kinds",
-                    out / "charts" / "size_by_kinds.png",
-                    f"toolsurface measure {names} --format json",
-                ),
-                Chart(
-                    "findability.ranks",
-                    "Findability ranks",
-                    out / "charts" / "findability_ranks.png",
-                    f"toolsurface findability {names}",
-                ),
-            ]
-            if study is not None:
-                report.tables += sessions
-                if study.answers:
-                    report.charts.append(
-                        Chart(
-                            "answers.per_tool",
-                            "What tool answers cost, per surface and tool",
-                            out / "charts" / "answers_per_tool.png",
-                            again,
-                        )
-                    )
+            analyzed = _analysis_tables(_analyze(items, specs, queries, task), specs, queries, task)
+        analysis, found = analyzed.tables, analyzed.findability
+        charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
+        report.tables += _measure_tables(measured, specs)
+        if measured.counters:
+            report.tables.append(_counters_table(measured, specs))
+        report.tables += analysis
+        for section in extra_sections:
+            report.tables += section(specs)
+        names = _quote(specs)
+        again = _report_command(study_dirs, out, surfaces, queries, task, counters)
+        report.charts += [
+            Chart(
+                "list_size.by_tool",
+                "List size per surface, stacked by tool",
+                out / "charts" / "list_size_by_tool.png",
+                again,
+            ),
+            Chart(
+                "by_kinds.lines",
+                "List size against number of kinds",
+                out / "charts" / "size_by_kinds.png",
+                f"toolsurface measure {names} --format json",
+            ),
+            Chart(
+                "findability.ranks",
+                "Findability ranks",
+                out / "charts" / "findability_ranks.png",
+                f"toolsurface findability {names}",
+            ),
+        ]
+        if study is not None:
+            report.tables += sessions
+            if study.answers:
                 report.charts.append(
                     Chart(
-                        "sessions.refused",
-                        "Refused calls per run",
-                        out / "charts" / "refused_per_run.png",
+                        "answers.per_tool",
+                        "What tool answers cost, per surface and tool",
+                        out / "charts" / "answers_per_tool.png",
                         again,
                     )
                 )
-            if seed_figures is None and surfaces is None:
-                seed_figures = default.seed_figures if (default := study_for(())) is not None else None
-            if seed_figures is not None:
-                from harness.report._seed import SeedContext, compare_seed, load_seed
+            report.charts.append(
+                Chart(
+                    "sessions.refused",
+                    "Refused calls per run",
+                    out / "charts" / "refused_per_run.png",
+                    again,
+                )
+            )
+        if seed_figures is None and surfaces is None:
+            seed_figures = default.seed_figures if (default := study_for(())) is not None else None
+        if seed_figures is not None:
+            from harness.report._seed import SeedContext, compare_seed, load_seed
 
-                rows = compare_seed(
-                    load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records))
+            rows = compare_seed(
+                load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records))
+            )
+            seed = [*seed, *rows]
+            report.tables.append(_seed_table(rows, again, seed_figures))
+        tables: dict[Path, str | bytes] = {}
+        for table in report.tables:
+            tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)
+            records = json.loads(table.frame.to_json(orient="records"))
+            tables[out / "tables" / f"{table.key}.json"] = (
+                json.dumps(
+                    {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
                 )
-                seed = [*seed, *rows]
-                report.tables.append(_seed_table(rows, again, seed_figures))
-            tables: dict[Path, str | bytes] = {}
-            for table in report.tables:
-                tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)
-                records = json.loads(table.frame.to_json(orient="records"))
-                tables[out / "tables" / f"{table.key}.json"] = (
-                    json.dumps(
-                        {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
-                    )
-                    + "\n"
-                )
-            staged = charts.wait()
+                + "\n"
+            )
+        staged = charts.wait()
     charts_written = {c.path: staged[c.path] for c in report.charts}
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     pages: dict[Path, str | bytes] = {out / "report.md": _markdown(report, created)}

@@ -1,7 +1,9 @@
 """The report's charts, drawn in a child process while this one measures and builds the tables.
 
 matplotlib's import and the drawing are a third of a report's time and need only the figures, so a forked
-child imports matplotlib as soon as the report starts and draws each chart as its figures arrive; the page
+child imports matplotlib as soon as the report starts and draws each chart as its figures arrive, each in a
+process forked from it (two at once, so that the charts drawn last, once the surfaces are measured, take
+both cores); the page
 gets the PNGs' bytes from `wait`, to be written with every other file of the report. The charts are the
 same bytes either way. Where forking is not safe
 (no os.fork, or other threads running, whose locks a child could inherit held) they are drawn here, in turn.
@@ -10,6 +12,7 @@ same bytes either way. Where forking is not safe
 from __future__ import annotations
 
 import os
+import select
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -21,25 +24,77 @@ from harness.report._apart import can_fork, default_signals, receive, send, send
 __all__ = ["ChartDrawer", "chart_drawer"]
 
 
-def _child(jobs: int, results: int, warm: Callable[[], None] | None) -> None:
-    """Warm up (import what drawing needs), then draw each (function, arguments) received until None, each into
-    the staged charts; then send the first error (or None) and the charts."""
-    error: BaseException | None = None
+# Charts drawn at once, each by a process forked from the warm child: two cores draw two charts.
+_AT_ONCE = 2
+
+
+def _draw_one(job: tuple[Callable[..., None], tuple[Any, ...]], out: int) -> None:
+    """In a grandchild: draw one chart and send (error or None, its staged bytes)."""
     staged: dict[Path, bytes] = {}
     try:
+        draw, args = job
+        try:
+            draw(*args, staged)
+            outcome: tuple[BaseException | None, dict[Path, bytes]] = (None, staged)
+        except Exception as failed:
+            outcome = (sendable_error(failed), {})
+        send(out, outcome)
+    finally:
+        os._exit(0)
+
+
+def _child(jobs: int, results: int, warm: Callable[[], None] | None) -> None:
+    """Warm up (import what drawing needs), then draw each (function, arguments) received until None, each in a
+    process of its own forked from this warm one, `_AT_ONCE` at a time; then send the first error (or None)
+    and every chart's bytes."""
+    error: BaseException | None = None
+    staged: dict[Path, bytes] = {}
+    drawing: dict[int, int] = {}  # result pipe -> pid
+
+    def collect(block: bool) -> None:
+        nonlocal error
+        while drawing:
+            ready, _, _ = select.select(list(drawing), [], [], None if block else 0)
+            if not ready:
+                return
+            for fd in ready:
+                try:
+                    failed, charts = receive(fd)
+                except (OSError, EOFError):
+                    failed, charts = RuntimeError("a chart's process ended without drawing it"), {}
+                os.close(fd)
+                os.waitpid(drawing.pop(fd), 0)
+                staged.update(charts)
+                error = error or failed
+            if block:
+                return
+
+    try:
         default_signals()
+        # Behind the report's own work: the charts of the runs are ready early and wait for nothing, while the
+        # measuring they would slow down is what the last charts and the page wait for.
+        with suppress(OSError):
+            os.nice(5)
         if warm is not None:
             try:
                 warm()
             except Exception as failed:
                 error = failed
         while (job := receive(jobs)) is not None:
-            if error is None:
-                draw, args = job
-                try:
-                    draw(*args, staged)
-                except Exception as failed:
-                    error = failed
+            if error is not None:
+                continue
+            collect(block=False)
+            if len(drawing) >= _AT_ONCE:
+                collect(block=True)
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(read)
+                _draw_one(job, write)
+            os.close(write)
+            drawing[read] = pid
+        while drawing:
+            collect(block=True)
         send(results, (None if error is None else sendable_error(error), staged))
     finally:
         os._exit(0)
