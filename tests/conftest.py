@@ -71,7 +71,28 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return GroupScheduling(config, _groups_folder(config), log)
 
 
+# The modules whose tests take longest (real agent CLIs, pip installs, npm servers, reports searched by Claude
+# Code), measured on 2 cores, longest first: handed out first, so that the last minute holds short tests only and
+# no worker ends idle while another finishes a long one. Every other module keeps its place after them.
+LONGEST_FIRST = (
+    "test_agents_cli.py",  # its whole-core group: three 12-second timeouts, one after another
+    "test_readme_examples.py",
+    "test_action.py",
+    "test_clients.py",
+    "test_agents_real.py",
+    "test_secrets.py",
+    "test_report.py",
+    "test_pre_commit.py",
+    "test_snapshot_live.py",
+    "test_claude_search.py",
+    "test_pytest_plugin.py",
+    "test_install.py",
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    order = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: order.get(item.path.name, len(order)))  # stable: the rest keep their order
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None and FOLDER_KEY in workerinput:
         write_groups(Path(workerinput[FOLDER_KEY]), workerinput["workerid"], items)
