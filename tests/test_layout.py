@@ -234,6 +234,8 @@ print(sorted({m for m in before if m.startswith("harness.") and m != "harness.er
     "harness", "harness.files", "harness.report", "harness.bounded_json"}))
 print(sorted({m.split(".")[0] for m in sys.modules} & {"pandas", "matplotlib", "mcp", "tiktoken"}))
 print(build_report.__module__, SeedRow.__module__)
+missing = [name for name in harness.report.__all__ if not hasattr(harness.report, name)]
+assert not missing, missing
 """
 
 

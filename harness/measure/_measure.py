@@ -222,8 +222,8 @@ async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None, proto
 
 
 # Lists already received while `lists_kept` is open: (definition id, kinds, protocol) -> (definition, list).
-_KEPT: ContextVar[dict[tuple[int, tuple[str, ...] | None, str], tuple[SurfaceDefinition, WireList]] | None] = (
-    ContextVar("toolsurface_kept_lists", default=None)
+_KEPT: ContextVar[dict[tuple[int, tuple[str, ...] | None, str], tuple[Measurable, WireList]] | None] = ContextVar(
+    "toolsurface_kept_lists", default=None
 )
 
 
@@ -238,11 +238,11 @@ def lists_kept(items: Sequence[Measurable] = (), given: KeptLists | None = None)
     list (not to be changed) is given again: a report measures the surfaces, then lints, searches and
     round-trips the very lists it measured. `given`: lists of `items` received elsewhere (`kept_lists`),
     given as if received here."""
-    kept = {}
+    kept: dict[tuple[int, tuple[str, ...] | None, str], tuple[Measurable, WireList]] = {}
     for (position, kinds, protocol), wire in (given or {}).items():
         item = items[position]
         kept[(id(item), kinds, protocol)] = (item, wire)
-    token = _KEPT.set(kept)  # type: ignore[arg-type]
+    token = _KEPT.set(kept)
     try:
         yield
     finally:

@@ -26,25 +26,8 @@ if TYPE_CHECKING:
     from harness.report._page import OWN_VIEWS, render_page
     from harness.report._seed import SEED_FORMAT, SeedContext, SeedFigure, compare_seed, load_seed
 
-_MODULES = {
-    "_build": ("Chart", "Report", "Table", "build_report"),
-    "_bundle": (
-        "BundleCall",
-        "BundleChart",
-        "BundleRun",
-        "BundleSurface",
-        "BundleTable",
-        "BundleTool",
-        "ReportBundle",
-        "SeedRow",
-        "build_bundle",
-        "seed_row",
-        "table_from_frame",
-    ),
-    "_page": ("OWN_VIEWS", "render_page"),
-    "_seed": ("SEED_FORMAT", "SeedContext", "SeedFigure", "compare_seed", "load_seed"),
-}
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+# The modules a name is looked for in, in this order; each one's own __all__ says which names it holds.
+_MODULES = ("_build", "_bundle", "_page", "_seed")
 
 __all__ = [
     "OWN_VIEWS",
@@ -73,13 +56,15 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    if name in __all__:
+        for module in _MODULES:
+            found = importlib.import_module(f"{__name__}.{module}")
+            if name in found.__all__:
+                value = getattr(found, name)
+                globals()[name] = value
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
+    return sorted({*globals(), *__all__})
