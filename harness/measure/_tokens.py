@@ -85,8 +85,13 @@ def _cache_dir() -> tuple[str, bool]:
     return os.path.join(tempfile.gettempdir(), "data-gym-cache"), False
 
 
+def _seed_target(directory: str) -> Path:
+    """The file tiktoken reads the rank file from in its cache `directory`."""
+    return Path(directory) / hashlib.sha1(RANK_FILE_URL.encode()).hexdigest()
+
+
 def _seed(directory: str, ranks: bytes) -> None:
-    target = Path(directory) / hashlib.sha1(RANK_FILE_URL.encode()).hexdigest()
+    target = _seed_target(directory)
     try:
         if target.is_file() and target.read_bytes() == ranks:
             return
@@ -155,9 +160,8 @@ def _keep_ranks_cache(path: Path, made: tiktoken.Encoding) -> None:
 
 
 def _seeded(directory: str) -> bool:
-    target = Path(directory) / hashlib.sha1(RANK_FILE_URL.encode()).hexdigest()
     try:
-        return hashlib.sha256(target.read_bytes()).hexdigest() == RANK_FILE_SHA256
+        return hashlib.sha256(_seed_target(directory).read_bytes()).hexdigest() == RANK_FILE_SHA256
     except OSError:
         return False
 
