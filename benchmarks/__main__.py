@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 
 def _toolsurface() -> list[str]:
     found = shutil.which("toolsurface", path=str(Path(sys.executable).parent))
-    return [found] if found else [sys.executable, "-m", "harness"]
+    return [found] if found else [sys.executable, "-m", "toolsurface"]
 
 
 def _machine() -> dict[str, object]:

@@ -48,7 +48,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="cold runs per surface")
     args = parser.parse_args()
     found = shutil.which("toolsurface", path=str(Path(sys.executable).parent))
-    figures = measure_claude_search([found] if found else [sys.executable, "-m", "harness"], args.runs)
+    figures = measure_claude_search([found] if found else [sys.executable, "-m", "toolsurface"], args.runs)
     for name, figure in figures.items():
         verdict = "within" if figure.max <= BAR_S else "OVER"
         print(

@@ -25,7 +25,7 @@ __all__ = ["measure_clients", "tested_clis_path"]
 
 def tested_clis_path() -> str | None:
     """A PATH holding the pinned claude, codex and gemini and Claude Code's newest tested version, or None."""
-    from harness.agents.claude import ClaudeAgent
+    from toolsurface.harness.agents.claude import ClaudeAgent
 
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "toolsurface"
     dirs = [cache / "agent-clis", cache / f"claude-{ClaudeAgent.tested_versions[-1]}"]
@@ -75,7 +75,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     found = shutil.which("toolsurface", path=str(Path(sys.executable).parent))
-    cli = [found] if found else [sys.executable, "-m", "harness"]
+    cli = [found] if found else [sys.executable, "-m", "toolsurface"]
     for name, figure in measure_clients(cli, args.runs).items():
         print(f"| {name} | {figure.median:.3f} | {figure.min:.3f} | {figure.max:.3f} | {figure.runs} |")
 

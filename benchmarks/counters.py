@@ -28,7 +28,7 @@ __all__ = ["measure_counters"]
 
 
 def _cli() -> list[str]:
-    return [sys.executable, "-m", "harness"]
+    return [sys.executable, "-m", "toolsurface"]
 
 
 def _time(args: Sequence[str], env: Mapping[str, str]) -> float:
@@ -53,7 +53,7 @@ def _alternate(commands: Mapping[str, Sequence[str]], env: Mapping[str, str], ru
 
 
 def measure_counters(runs: int = 7) -> dict[str, object]:
-    from harness.endpoint import ModelEndpoint, read_model_requests
+    from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
 
     cli = _cli()
     with tempfile.TemporaryDirectory(prefix="toolsurface-bench-counters-") as tmp:

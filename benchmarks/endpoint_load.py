@@ -17,9 +17,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.endpoint import ModelEndpoint
-from harness.endpoint._server import BACKLOG, _Server
-from harness.scenario import Step
+from toolsurface.harness.endpoint import ModelEndpoint
+from toolsurface.harness.endpoint._server import BACKLOG, _Server
+from toolsurface.harness.scenario import Step
 
 BODY = json.dumps({"model": "m", "max_tokens": 16, "messages": [{"role": "user", "content": "hello"}]}).encode()
 

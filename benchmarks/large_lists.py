@@ -105,7 +105,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="cold runs per figure")
     parser.add_argument("--tools", type=int, default=TOOLS, help="tools in the generated snapshot")
     options = parser.parse_args()
-    for name, figure in measure_large_lists([sys.executable, "-m", "harness"], options.runs, options.tools).items():
+    for name, figure in measure_large_lists([sys.executable, "-m", "toolsurface"], options.runs, options.tools).items():
         print(f"{name}: median {figure.median:.2f} s, min {figure.min:.2f}, max {figure.max:.2f} ({figure.runs} runs)")
 
 

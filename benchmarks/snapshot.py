@@ -99,7 +99,7 @@ def install_inspector(node: str) -> Path | None:
 
 def _toolsurface() -> list[str]:
     found = shutil.which("toolsurface", path=str(Path(sys.executable).parent))
-    return [found] if found else [sys.executable, "-m", "harness"]
+    return [found] if found else [sys.executable, "-m", "toolsurface"]
 
 
 def _run(args: Sequence[str], env: Mapping[str, str] | None) -> tuple[float, bytes]:

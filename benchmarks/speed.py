@@ -54,7 +54,7 @@ def timed(
 
 
 def _cli() -> list[str]:
-    return [sys.executable, "-m", "harness"]
+    return [sys.executable, "-m", "toolsurface"]
 
 
 def measure_cold(args: Sequence[str], runs: int) -> dict[str, object]:
@@ -119,7 +119,8 @@ def main() -> None:
         "load_1m_before": round(os.getloadavg()[0], 2),
         "list": measure_cold([*_cli(), "list"], options.runs),
         "report": measure_cold(
-            [*_cli(), "report", "sessions/runs/conderis-script", "--out", str(logs / "report"), "--html"], options.runs
+            [*_cli(), "report", "toolsurface/sessions/runs/conderis-script", "--out", str(logs / "report"), "--html"],
+            options.runs,
         ),
     }
     if options.suite:

@@ -22,7 +22,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
 
 
 def _params(surface: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "harness", "serve", surface], cwd=str(ROOT))
+    return StdioServerParameters(command=sys.executable, args=["-m", "toolsurface", "serve", surface], cwd=str(ROOT))
 
 
 async def _latencies(surface: str, calls: int) -> tuple[list[float], float]:

@@ -223,10 +223,10 @@ class Played:
 
 def play(surface_name: str, seed: int, count: int = CALLS) -> Played:
     """The calls of `seed` played through the gate into a fresh stub of the surface."""
-    from harness.surface import resolve
-    from stubs.call_check import CallCheck
-    from stubs.calllog import CallLog
-    from stubs.serve import start_stub, surface_for_serving
+    from toolsurface.harness.surface import resolve
+    from toolsurface.stubs.call_check import CallCheck
+    from toolsurface.stubs.calllog import CallLog
+    from toolsurface.stubs.serve import start_stub, surface_for_serving
 
     surface = surface_for_serving(resolve(surface_name))
     stub = start_stub(surface, None)

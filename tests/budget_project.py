@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-TOOLS = ROOT / "surfaces" / "conderis" / "v2_tools.py"
-V2 = ROOT / "surfaces" / "conderis" / "v2.py"
+TOOLS = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2_tools.py"
+V2 = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2.py"
 # A description of v2's project_store tool, as it is in the module's text.
 DESCRIPTION = '"Create or change a project. An omitted value is kept, null clears it."'
 
@@ -24,9 +24,9 @@ def write_surface(path: Path) -> Path:
         .replace("    FINAL,\n", "    ToolsModule(__name__, (FINAL,)),\n    V2,\n")
     )
     imports = (
-        "from surfaces.conderis._shared import ToolsModule, study\n"
-        "from surfaces.conderis.instructions import V2\n"
-        "from surfaces.conderis.v2_design import FINAL\n"
+        "from toolsurface.surfaces.conderis._shared import ToolsModule, study\n"
+        "from toolsurface.surfaces.conderis.instructions import V2\n"
+        "from toolsurface.surfaces.conderis.v2_design import FINAL\n"
     )
     path.write_text(f"{tools}\n{imports}\n{surface}", encoding="utf-8")
     assert DESCRIPTION in path.read_text(encoding="utf-8")

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from harness.measure import Measurement, measure
-from harness.surface import resolve_all
-from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups
+from toolsurface.harness.measure import Measurement, measure
+from toolsurface.harness.surface import resolve_all
+from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -125,7 +125,7 @@ def run_cli_process(
     `env` overrides the environment; a None value removes the variable."""
     full_env = {k: v for k, v in {**os.environ, **(env or {})}.items() if v is not None}
     done = subprocess.run(
-        [sys.executable, "-m", "harness", *args],
+        [sys.executable, "-m", "toolsurface", *args],
         capture_output=True,
         text=True,
         env=full_env,
@@ -156,7 +156,12 @@ def conderis_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Run
     tests and the page's."""
     out = tmp_path_factory.mktemp("report")
     run = run_cli(
-        "report", str(ROOT / "sessions" / "runs" / "conderis-script"), "--out", str(out), "--html", timeout=300
+        "report",
+        str(ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"),
+        "--out",
+        str(out),
+        "--html",
+        timeout=300,
     )
     assert run.returncode == 0, run.stderr
     return out, run
@@ -191,7 +196,7 @@ def scripted_upstream(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """`toolsurface model-endpoint scripted` as its own process: the upstream a recording run passes through to."""
     log = tmp_path / "upstream.jsonl"
     with subprocess.Popen(
-        [sys.executable, "-m", "harness", "model-endpoint", "scripted", "--surface", "v2", "--log", str(log)],
+        [sys.executable, "-m", "toolsurface", "model-endpoint", "scripted", "--surface", "v2", "--log", str(log)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

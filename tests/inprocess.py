@@ -1,4 +1,4 @@
-"""The CLI run inside the test process, as `python -m harness ARGS` would run as a process of its own.
+"""The CLI run inside the test process, as `python -m toolsurface ARGS` would run as a process of its own.
 
 What a fresh process would give is reproduced: the program name in usage lines, no terminal (so rich tables
 take the width they need unless COLUMNS says otherwise, and help text wraps at 78), the interpreter's default warning
@@ -34,7 +34,7 @@ from tests.waiting import wait_until
 
 __all__ = ["CliTimeout", "StartupOnlyVariable", "run_in_process"]
 
-PROG_NAME = "python -m harness"
+PROG_NAME = "python -m toolsurface"
 
 # Read once in a process's life (by the interpreter as it starts, by matplotlib as it is imported, by the token
 # counter on first use): a run that changes one needs a process of its own.
@@ -116,8 +116,8 @@ def _descriptor_stream(fd: int, name: str, errors: str) -> io.TextIOWrapper:
 def run_in_process(
     args: Sequence[str], *, env: Mapping[str, str | None] | None = None, cwd: Path | None = None, timeout: float = 120
 ) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of `python -m harness ARGS` run in this process."""
-    from harness.cli import main
+    """(exit code, stdout, stderr) of `python -m toolsurface ARGS` run in this process."""
+    from toolsurface.harness.cli import main
 
     changed = {k for k, v in (env or {}).items() if os.environ.get(k) != v}
     if changed & _STARTUP_ONLY:

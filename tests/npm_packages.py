@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.agents._cli import CliAgent
-from harness.agents.claude import ClaudeAgent
-from harness.agents.codex import CodexAgent
-from harness.agents.gemini import GeminiAgent
 from tests.shared import held
+from toolsurface.harness.agents._cli import CliAgent
+from toolsurface.harness.agents.claude import ClaudeAgent
+from toolsurface.harness.agents.codex import CodexAgent
+from toolsurface.harness.agents.gemini import GeminiAgent
 
 __all__ = [
     "AGENT_CLIS",
@@ -28,7 +28,7 @@ __all__ = [
     "newer_than_pinned",
 ]
 
-# The versions each adapter is tested with are its own data (harness/agents: tested_versions): the pinned one
+# The versions each adapter is tested with are its own data (toolsurface/harness/agents: tested_versions): the pinned one
 # first, installed together in one prefix; each newer one in a prefix of its own.
 _ADAPTERS: dict[str, type[CliAgent]] = {"claude": ClaudeAgent, "codex": CodexAgent, "gemini": GeminiAgent}
 AGENT_CLIS = {name: f"{cls.package}@{cls.tested_versions[0]}" for name, cls in _ADAPTERS.items()}

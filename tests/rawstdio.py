@@ -13,14 +13,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from harness.measure import PROTOCOL_VERSION
 from tests.waiting import Deadline
+from toolsurface.harness.measure import PROTOCOL_VERSION
 
 __all__ = ["RawStdioClient", "raw_whole_surface", "serve_argv"]
 
 
 def serve_argv(*serve_args: str) -> list[str]:
-    return [sys.executable, "-m", "harness", "serve", *serve_args]
+    return [sys.executable, "-m", "toolsurface", "serve", *serve_args]
 
 
 class RawStdioClient:

@@ -12,8 +12,8 @@ from typing import Any
 
 from mcp import Client, StdioServerParameters
 
-from stubs.calllog import CallRecord, read_log
 from tests.waiting import wait_until_async, within
+from toolsurface.stubs.calllog import CallRecord, read_log
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +72,7 @@ async def stdio_session(
     log, state = tmp_path / f"{stem}.calls.jsonl", tmp_path / f"{stem}.state.json"
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "harness", "serve", surface, "--log", str(log), "--state", str(state)],
+        args=["-m", "toolsurface", "serve", surface, "--log", str(log), "--state", str(state)],
         cwd=str(ROOT),
     )
     async with Client(params, mode="legacy") as client:

@@ -126,7 +126,7 @@ def test_the_action_fails_over_budget_with_an_annotation_and_the_summary_table(
 
 def test_the_action_fails_a_breaking_change_against_the_committed_snapshot(runner_temp: Path, tmp_path: Path) -> None:
     project = make_project(tmp_path / "server", max_chars=100000, extra='snapshot = "tools.snapshot.json"\n')
-    subprocess.run([sys.executable, "-m", "harness", "snapshot"], cwd=project, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "toolsurface", "snapshot"], cwd=project, check=True, capture_output=True)
     module = project / SURFACE
     module.write_text(
         module.read_text(encoding="utf-8").replace('"remote": prop("string", "Git remote URL"),', ""), encoding="utf-8"
@@ -145,9 +145,9 @@ def test_the_action_lists_a_stdio_server_and_diffs_it_against_a_snapshot_file(
 ) -> None:
     snapshot = tmp_path / "tools.json"
     subprocess.run(
-        [sys.executable, "-m", "harness", "snapshot", "v2", "-o", str(snapshot)], check=True, capture_output=True
+        [sys.executable, "-m", "toolsurface", "snapshot", "v2", "-o", str(snapshot)], check=True, capture_output=True
     )
-    inputs = {"command": f"{sys.executable} -m harness serve v2", "max-chars": "100", "snapshot": "tools.json"}
+    inputs = {"command": f"{sys.executable} -m toolsurface serve v2", "max-chars": "100", "snapshot": "tools.json"}
     run = run_step("check", inputs, runner_temp, tmp_path, timeout=300)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "tool list over budget" in run.stdout and "no differences" in run.stdout

@@ -12,14 +12,21 @@ from typing import Any
 import anyio
 import pytest
 
-from harness.agents.base import INVALID_ARGUMENTS, AgentReport, AgentUnavailable, RunContext, ServerCommand, Usage
-from harness.agents.openai_loop import OpenAIAgent
-from harness.run_folder import TRANSCRIPT
-from harness.session import undelivered_calls
-from stubs.calllog import read_log
-from surfaces.conderis.v2 import SURFACE as V2
 from tests.fakes.openai_server import Call, Fail, FakeOpenAI, Sleep, Text, ToolCalls, fake_openai
 from tests.waiting import within
+from toolsurface.harness.agents.base import (
+    INVALID_ARGUMENTS,
+    AgentReport,
+    AgentUnavailable,
+    RunContext,
+    ServerCommand,
+    Usage,
+)
+from toolsurface.harness.agents.openai_loop import OpenAIAgent
+from toolsurface.harness.run_folder import TRANSCRIPT
+from toolsurface.harness.session import undelivered_calls
+from toolsurface.stubs.calllog import read_log
+from toolsurface.surfaces.conderis.v2 import SURFACE as V2
 
 pytestmark = pytest.mark.anyio
 
@@ -34,7 +41,7 @@ def context(tmp_path: Path, *, timeout: float = 60, max_turns: int = 10) -> tupl
     log, state = tmp_path / "calls.jsonl", tmp_path / "state.json"
     server = ServerCommand(
         command=sys.executable,
-        args=["-m", "harness", "serve", "v2", "--log", str(log), "--state", str(state)],
+        args=["-m", "toolsurface", "serve", "v2", "--log", str(log), "--state", str(state)],
         cwd=str(ROOT),
     )
     workdir = tmp_path / "work"

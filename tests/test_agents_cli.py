@@ -15,8 +15,11 @@ from typing import Any
 
 import pytest
 
-from harness.agents._cli import NO_RESULT, CliAgent
-from harness.agents.base import (
+from tests.conftest import ROOT, processes_with
+from tests.npm_packages import agent_clis_dir
+from tests.waiting import wait_until_async, within
+from toolsurface.harness.agents._cli import NO_RESULT, CliAgent
+from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     AgentEndpoint,
     AgentReport,
@@ -26,16 +29,13 @@ from harness.agents.base import (
     RunContext,
     ServerCommand,
 )
-from harness.agents.claude import MCP_CONFIG, ClaudeAgent
-from harness.agents.codex import CodexAgent, toml_value
-from harness.agents.gemini import GEMINI_HOME, GeminiAgent
-from harness.endpoint import ModelEndpoint
-from harness.errors import ToolsurfaceError
-from harness.scenario import load_script
-from stubs.calllog import read_log
-from tests.conftest import ROOT, processes_with
-from tests.npm_packages import agent_clis_dir
-from tests.waiting import wait_until_async, within
+from toolsurface.harness.agents.claude import MCP_CONFIG, ClaudeAgent
+from toolsurface.harness.agents.codex import CodexAgent, toml_value
+from toolsurface.harness.agents.gemini import GEMINI_HOME, GeminiAgent
+from toolsurface.harness.endpoint import ModelEndpoint
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.scenario import load_script
+from toolsurface.stubs.calllog import read_log
 
 pytestmark = pytest.mark.anyio
 
@@ -82,7 +82,7 @@ def context(
     server: ServerCommand | None = None,
 ) -> RunContext:
     base.mkdir(parents=True, exist_ok=True)
-    stub = ["-m", "harness", "serve", "v2", "--log", str(base / "calls.jsonl"), "--state", str(base / "state.json")]
+    stub = ["-m", "toolsurface", "serve", "v2", "--log", str(base / "calls.jsonl"), "--state", str(base / "state.json")]
     return RunContext(
         prompt=PROMPT,
         server=server or ServerCommand(command=sys.executable, args=stub, cwd=str(ROOT)),
@@ -313,7 +313,7 @@ def test_an_agent_without_tool_search_refuses_the_on_demand_mode(tmp_path: Path,
         "back\\slash and C:\\path\\",
         "tab\tnew\nline\rcarriage \x01 \x7f é ☃ \U0001f600",
         "",
-        ["-m", "harness", "--log", '/tmp/x "y"/calls.jsonl'],
+        ["-m", "toolsurface", "--log", '/tmp/x "y"/calls.jsonl'],
         {"command": "/opt/my python/bin/python", "args": ["a b", 'c"d'], "env": {"A_B-1": "v", "needs quote": "w"}},
         {"nested": {"ok": True, "off": False, "n": 30, "list": [1, "two", [3]]}},
     ],

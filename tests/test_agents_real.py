@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from harness.agents.claude import ClaudeAgent
 from tests.conftest import ROOT, Run, run_cli
 from tests.npm_packages import AGENT_CLIS, agent_cli_dir, agent_clis_dir, newer_than_pinned
+from toolsurface.harness.agents.claude import ClaudeAgent
 
 AGENTS = ("claude:on-demand", "claude:full-list", "codex:direct", "gemini", "openai")
 CLAUDE_MODES = ("claude:on-demand", "claude:full-list")
@@ -417,7 +417,9 @@ def test_an_unknown_model_endpoint_form_is_one_line(
 
 
 def test_a_scenario_with_no_script_is_one_line_naming_the_script(clis: Path, tmp_path: Path) -> None:
-    scenario = json.loads((ROOT / "sessions" / "scenarios" / "six-tasks.json").read_text(encoding="utf-8"))
+    scenario = json.loads(
+        (ROOT / "toolsurface" / "sessions" / "scenarios" / "six-tasks.json").read_text(encoding="utf-8")
+    )
     scenario["name"] = "seven-tasks"
     path = tmp_path / "seven-tasks.json"
     path.write_text(json.dumps(scenario), encoding="utf-8")
@@ -452,7 +454,7 @@ def test_a_missing_agent_cli_is_one_line_naming_how_to_install_it(tmp_path: Path
 def test_an_agent_cli_older_than_the_version_needed_is_one_line_naming_it(
     clis: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from harness.agents.codex import CodexAgent
+    from toolsurface.harness.agents.codex import CodexAgent
 
     needed = newer_than_pinned("codex")
     monkeypatch.setattr(CodexAgent, "min_version", needed)

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from harness.measure import count_tokens
-from harness.session import ALL_TOOLS, find_runs, score_study
 from tests.conftest import ROOT, run_cli
+from toolsurface.harness.measure import count_tokens
+from toolsurface.harness.session import ALL_TOOLS, find_runs, score_study
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +156,7 @@ def test_replay_against_the_same_surface_keeps_every_answer_s_size(recorded: Pat
 
 
 def test_the_committed_study_json_holds_the_answers_its_runs_give() -> None:
-    study = ROOT / "sessions" / "runs" / "conderis-script"
+    study = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"
     committed = json.loads((study / "study.json").read_text(encoding="utf-8"))
     fresh = score_study(find_runs([study])).to_json(study)
     assert committed["answers"] == fresh["answers"] and committed["answers"]
@@ -164,9 +164,9 @@ def test_the_committed_study_json_holds_the_answers_its_runs_give() -> None:
 
 
 def test_the_readme_s_answers_table_is_what_the_bundled_study_scores() -> None:
-    from harness.session import answers_markdown
     from tests.readme import doc_text
+    from toolsurface.harness.session import answers_markdown
 
-    study = score_study(find_runs([ROOT / "sessions" / "runs" / "conderis-script"]))
+    study = score_study(find_runs([ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"]))
     rows = [r for r in study.answers if r.tool == ALL_TOOLS and r.scenario == "six-tasks"]
     assert answers_markdown(rows, study.labels()) in doc_text("docs/sessions.md")

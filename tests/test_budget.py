@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.measure import check_budget
-from harness.surface import resolve
 from tests.conftest import run_cli
+from toolsurface.harness.measure import check_budget
+from toolsurface.harness.surface import resolve
 
 
 def test_v2_is_over_6000_chars() -> None:

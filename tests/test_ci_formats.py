@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import xmlschema
 
-from harness.analyze import CATEGORIES, lint
-from harness.surface import resolve
 from tests.budget_project import SURFACE, make_project
 from tests.conftest import ROOT, run_cli
+from toolsurface.harness.analyze import CATEGORIES, lint
+from toolsurface.harness.surface import resolve
 
 SCHEMA = xmlschema.XMLSchema(str(ROOT / "tests" / "fixtures" / "junit.xsd"))
 

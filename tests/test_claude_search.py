@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from harness.agents.claude import ClaudeAgent
-from harness.analyze import load_tools
-from harness.session import SearchRequest, ToolSearchRun, observe_tool_search
-from harness.surface import resolve_all
 from tests.conftest import Run, run_cli
 from tests.npm_packages import agent_cli_dir, agent_clis_dir, newer_than_pinned
 from tests.readme import doc_text
+from toolsurface.harness.agents.claude import ClaudeAgent
+from toolsurface.harness.analyze import load_tools
+from toolsurface.harness.session import SearchRequest, ToolSearchRun, observe_tool_search
+from toolsurface.harness.surface import resolve_all
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
 # The figures in docs/analyze.md are the newest tested Claude Code's.

@@ -12,15 +12,15 @@ from typing import Any
 import anyio
 import pytest
 
-from harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
-from harness.agents.claude import ClaudeAgent
-from harness.clients._observe import _protocol
-from harness.endpoint import ModelEndpoint, read_model_requests
-from harness.scenario import Step
 from tests.conftest import ROOT, Run, run_cli
 from tests.fixtures.servers.instructed_notes import INSTRUCTIONS
 from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
 from tests.readme import doc_table
+from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
+from toolsurface.harness.agents.claude import ClaudeAgent
+from toolsurface.harness.clients._observe import _protocol
+from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
+from toolsurface.harness.scenario import Step
 
 PINNED, NEWEST = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
 EVERY_ROW = {
@@ -143,7 +143,7 @@ def test_each_mode_shows_defers_or_surrounds_the_stubs_tools_as_the_client_does(
     assert all(r["system_chars"] > 1000 for r in row.values())
     # The Conderis stubs serve their server instructions: Claude Code and Gemini CLI copy them whole into the
     # system prompt; codex is recorded for what it keeps of them.
-    from harness.surface import SurfaceDefinition, resolve
+    from toolsurface.harness.surface import SurfaceDefinition, resolve
 
     definition = resolve(surface)
     assert isinstance(definition, SurfaceDefinition)

@@ -1,4 +1,4 @@
-"""surfaces/conderis/README.md is what `python -m surfaces.conderis.readme --write` writes: every figure in it
+"""toolsurface/surfaces/conderis/README.md is what `python -m toolsurface.surfaces.conderis.readme --write` writes: every figure in it
 measured from the code, every choice it costs found in the tool it names."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from surfaces.conderis.provenance import BEFORE, CONSISTENT
-from surfaces.conderis.readme import COMMAND, README, Measured, cost, measure_bundled, render
+from toolsurface.surfaces.conderis.provenance import BEFORE, CONSISTENT
+from toolsurface.surfaces.conderis.readme import COMMAND, README, Measured, cost, measure_bundled, render
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.measure import check_budget
-from harness.surface import resolve
 from tests.budget_project import DESCRIPTION, SURFACE, grow, make_project, write_surface
 from tests.conftest import Run, run_cli
+from toolsurface.harness.measure import check_budget
+from toolsurface.harness.surface import resolve
 
 LOG = "toolsurface-budget.log"
 
@@ -167,7 +167,7 @@ def test_toolsurface_toml_with_target_tables_and_a_live_command(tmp_path: Path) 
         'surface = "v2copy.py"\n'
         "max-chars = 100000\n\n"
         "[targets.server]\n"
-        f'command = [{json.dumps(sys.executable)}, "-m", "harness", "serve", "v2"]\n'
+        f'command = [{json.dumps(sys.executable)}, "-m", "toolsurface", "serve", "v2"]\n'
         "max-chars = 100\n"
         'client-capabilities = ["roots"]\n',
         encoding="utf-8",

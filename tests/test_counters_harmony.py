@@ -10,12 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.counters import make_counters, parse_counters
-from harness.counters._harmony import ENCODINGS_ENV, render, rendered_text
-from harness.measure import listed, measure
-from harness.surface import resolve
-from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import run_cli
+from toolsurface.harness.counters import make_counters, parse_counters
+from toolsurface.harness.counters._harmony import ENCODINGS_ENV, render, rendered_text
+from toolsurface.harness.measure import listed, measure
+from toolsurface.harness.surface import resolve
+from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 
 def _harmony() -> list:  # type: ignore[type-arg]
@@ -85,7 +85,7 @@ def _offline(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_harmony_counts_with_the_network_off_from_the_shipped_file(tmp_path: Path) -> None:
-    done = _offline(tmp_path, "-m", "harness", "measure", "v2", "--tokens", "harmony", "--format", "json")
+    done = _offline(tmp_path, "-m", "toolsurface", "measure", "v2", "--tokens", "harmony", "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["encoding"] == "harmony" and data["surfaces"][0]["tokens"] == 1226
@@ -120,9 +120,9 @@ def test_measure_prints_o200k_and_harmony_side_by_side_for_the_bundled_surfaces(
 def test_the_harmony_rank_file_is_the_verified_o200k_file(tmp_path: Path) -> None:
     import gzip
 
-    from harness.measure import rank_file
+    from toolsurface.harness.measure import rank_file
 
-    _offline(tmp_path, "-m", "harness", "measure", "v2-first", "--no-growth", "--tokens", "harmony")
+    _offline(tmp_path, "-m", "toolsurface", "measure", "v2-first", "--no-growth", "--tokens", "harmony")
     written = (tmp_path / "cache" / "toolsurface" / "encodings" / "o200k_base.tiktoken").read_bytes()
     assert written == gzip.decompress(rank_file().read_bytes())
 

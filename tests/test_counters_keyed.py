@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from harness.endpoint import ModelEndpoint, read_model_requests
-from harness.measure import compact_json, count_tokens, listed
-from harness.surface import resolve
 from tests.conftest import run_cli
+from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
+from toolsurface.harness.measure import compact_json, count_tokens, listed
+from toolsurface.harness.surface import resolve
 
 KEYS = {
     "ANTHROPIC_API_KEY": "sk-ant-PLANTED-count-3c4d",

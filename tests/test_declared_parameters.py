@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from benchmarks.stub_replay import generated_calls
-from harness.surface import Access, Kind, SurfaceDefinition, known_names, resolve
-from stubs.call_check import CallCheck
-from stubs.calllog import CallLog
-from stubs.kit import Args, Handlers, HandlerStub, UndeclaredParameter
-from stubs.serve import start_stub, surface_for_serving
-from surfaces._authoring import make_tool
 from tests.conftest import run_cli
 from tests.stubclient import Finished, stdio_session
+from toolsurface.harness.surface import Access, Kind, SurfaceDefinition, known_names, resolve
+from toolsurface.stubs.call_check import CallCheck
+from toolsurface.stubs.calllog import CallLog
+from toolsurface.stubs.kit import Args, Handlers, HandlerStub, UndeclaredParameter
+from toolsurface.stubs.serve import start_stub, surface_for_serving
+from toolsurface.surfaces._authoring import make_tool
 
 NOTE = Kind("note", "notes")
 TAG = Kind("tag", "tags")
@@ -27,9 +27,9 @@ UNDECLARED = '''"""Notes whose one handler reads a parameter its tool does not d
 
 from typing import Any
 
-from harness.surface import Access
-from stubs.kit import Args, Handlers, stub_factory
-from surfaces._authoring import make_tool, prop
+from toolsurface.harness.surface import Access
+from toolsurface.stubs.kit import Args, Handlers, stub_factory
+from toolsurface.surfaces._authoring import make_tool, prop
 
 handlers: Handlers[dict[str, Any]] = Handlers()
 

@@ -11,10 +11,10 @@ from typing import Any
 import anyio
 import pytest
 
-from harness.analyze import ChangeClass, SurfaceDiff, ToolDiff, diff_markdown, diff_surfaces, diff_tools
-from harness.measure import compact_json, count_tokens, wire_list
-from harness.surface import resolve
 from tests.conftest import run_cli
+from toolsurface.harness.analyze import ChangeClass, SurfaceDiff, ToolDiff, diff_markdown, diff_surfaces, diff_tools
+from toolsurface.harness.measure import compact_json, count_tokens, wire_list
+from toolsurface.harness.surface import resolve
 
 BREAKING, NON_BREAKING, SIZE_ONLY = ChangeClass.BREAKING, ChangeClass.NON_BREAKING, ChangeClass.SIZE_ONLY
 

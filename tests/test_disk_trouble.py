@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.measure import PROTOCOL_VERSION, encoding
-from harness.session import read_run
 from tests.conftest import ROOT, Run, run_cli
 from tests.test_bad_input import assert_one_line_error
 from tests.waiting import Deadline
+from toolsurface.harness.measure import PROTOCOL_VERSION, encoding
+from toolsurface.harness.session import read_run
 
 PY = sys.executable
 RUN = Path("runs") / "v2" / "script-full-list-r001"
@@ -37,7 +37,7 @@ def study_with_small_files(out: Path, limit: int, runs: int = 1) -> Run:
     """`session run` whose every file (and every file of its stubs) stops at `limit` bytes, as on a full disk."""
     encoding()  # tiktoken's cache is seeded before, as on any machine that measured once
     done = subprocess.run(
-        [PY, "-m", "harness", "session", "run", "--agent", "script", "--surface", "v2", "--runs", str(runs),
+        [PY, "-m", "toolsurface", "session", "run", "--agent", "script", "--surface", "v2", "--runs", str(runs),
          "--out", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, preexec_fn=_limited(limit),  # type: ignore[arg-type]
     )  # fmt: skip
@@ -99,7 +99,7 @@ def answers(stdout: bytes) -> dict[int, dict[str, object]]:
 def test_the_last_call_before_stdin_ends_is_answered(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     done = subprocess.run(
-        [PY, "-m", "harness", "serve", "v2", "--log", str(log)],
+        [PY, "-m", "toolsurface", "serve", "v2", "--log", str(log)],
         input=pipelined(5), capture_output=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -111,7 +111,7 @@ def test_the_last_call_before_stdin_ends_is_answered(tmp_path: Path) -> None:
 def test_a_call_log_that_cannot_be_written_answers_every_call_with_an_error_naming_it(tmp_path: Path) -> None:
     state = tmp_path / "state.json"
     done = subprocess.run(
-        [PY, "-m", "harness", "serve", "v2", "--log", "/dev/full", "--state", str(state)],
+        [PY, "-m", "toolsurface", "serve", "v2", "--log", "/dev/full", "--state", str(state)],
         input=pipelined(3), capture_output=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
     got = answers(done.stdout)
@@ -130,7 +130,7 @@ def test_a_call_log_that_is_a_fifo_nobody_reads_is_refused_at_once(tmp_path: Pat
     fifo = tmp_path / "calls.fifo"
     os.mkfifo(fifo)
     done = subprocess.run(
-        [PY, "-m", "harness", "serve", "v2", "--log", str(fifo)],
+        [PY, "-m", "toolsurface", "serve", "v2", "--log", str(fifo)],
         input=b"", capture_output=True, text=False, timeout=60, cwd=ROOT,
     )  # fmt: skip
     assert_one_line_error(Run(done.returncode, "", done.stderr.decode()), str(fifo), "a FIFO no process reads")
@@ -138,7 +138,7 @@ def test_a_call_log_that_is_a_fifo_nobody_reads_is_refused_at_once(tmp_path: Pat
 
 def test_a_model_endpoint_that_cannot_write_its_log_answers_500_and_ends_naming_it() -> None:
     endpoint = subprocess.Popen(
-        [PY, "-m", "harness", "model-endpoint", "scripted", "--surface", "v2", "--log", "/dev/full"],
+        [PY, "-m", "toolsurface", "model-endpoint", "scripted", "--surface", "v2", "--log", "/dev/full"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
     )  # fmt: skip
     try:
@@ -222,7 +222,7 @@ def test_a_resume_runs_again_a_run_whose_result_cannot_be_read(finished_study: P
 def test_help_or_version_to_a_full_stdout_is_one_line(option: str) -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
         done = subprocess.run(
-            [PY, "-m", "harness", option], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT
+            [PY, "-m", "toolsurface", option], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT
         )
     assert_one_line_error(Run(done.returncode, "", done.stderr), "cannot write to stdout: No space left on device")
 
@@ -249,7 +249,7 @@ def test_a_fixture_or_a_scenario_that_cannot_be_read_is_one_line(tmp_path: Path,
             path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     problem = "a FIFO" if kind == "fifo" else "nests 100000 levels deep"
     served = subprocess.run(
-        [PY, "-m", "harness", "serve", "v2", "--fixture", str(fixture)],
+        [PY, "-m", "toolsurface", "serve", "v2", "--fixture", str(fixture)],
         input=b"", capture_output=True, timeout=60, cwd=ROOT,
     )  # fmt: skip
     assert_one_line_error(Run(served.returncode, "", served.stderr.decode()), str(fixture), problem)
@@ -262,8 +262,8 @@ def test_a_fixture_or_a_scenario_that_cannot_be_read_is_one_line(tmp_path: Path,
 def test_an_agent_clis_transcript_that_cannot_be_written_is_a_failure_naming_it(tmp_path: Path) -> None:
     import anyio
 
-    from harness.agents._process import run_process
-    from harness.files import WriteFailed
+    from toolsurface.harness.agents._process import run_process
+    from toolsurface.harness.files import WriteFailed
 
     async def run() -> None:
         await run_process(

@@ -14,14 +14,14 @@ from pathlib import Path
 import click
 import pytest
 
-from harness.cli import main
 from tests.conftest import run_cli
 from tests.readme import DOCS, README, ROOT, doc_pages, doc_prose, doc_text
+from toolsurface.harness.cli import main
 
 README_MOST_LINES = 200
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 OUTSIDE = re.compile(r"/work/|shared/|(?:\.\./)+[\w.\-/]*")
-PACKAGES = ("harness", "stubs", "surfaces", "sessions")
+PACKAGES = ("toolsurface",)
 
 
 def relative(path: Path) -> str:
@@ -114,12 +114,12 @@ def packaged_files() -> list[Path]:
     listed = subprocess.run(
         ["git", "ls-files", "-z", *PACKAGES], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split("\0")
-    return [ROOT / name for name in listed if name and not name.startswith("sessions/runs/")]
+    return [ROOT / name for name in listed if name and not name.startswith("toolsurface/sessions/runs/")]
 
 
 def test_no_packaged_file_names_a_path_outside_the_repository() -> None:
     files = packaged_files()
-    assert ROOT / "harness" / "cli" / "__init__.py" in files
+    assert ROOT / "toolsurface" / "harness" / "cli" / "__init__.py" in files
     for file in files:
         try:
             text = file.read_text(encoding="utf-8")

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from harness.endpoint import ModelEndpoint, parse_endpoint, read_model_requests
-from harness.errors import ToolsurfaceError
-from harness.scenario import load_script
+from toolsurface.harness.endpoint import ModelEndpoint, parse_endpoint, read_model_requests
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.scenario import load_script
 
 PROMPT = "Please list the open tasks of acme-shop."
 STEPS = [
@@ -329,8 +329,8 @@ def test_a_request_that_fails_inside_the_endpoint_is_recorded_not_printed(
 
 
 def test_the_endpoint_kind_is_one_type_from_the_option_to_the_agent(tmp_path: Path) -> None:
-    from harness.agents.base import AgentEndpoint
-    from harness.endpoint import EndpointKind
+    from toolsurface.harness.agents.base import AgentEndpoint
+    from toolsurface.harness.endpoint import EndpointKind
 
     spec = parse_endpoint("scripted")
     assert (

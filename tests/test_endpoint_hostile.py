@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import harness.endpoint._server as endpoint_server
-from harness.endpoint import ModelEndpoint, read_model_requests
-from harness.scenario import Step
+import toolsurface.harness.endpoint._server as endpoint_server
 from tests.waiting import Deadline
+from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
+from toolsurface.harness.scenario import Step
 
 MESSAGES = {"model": "m", "max_tokens": 16, "messages": [{"role": "user", "content": "hello"}]}
 

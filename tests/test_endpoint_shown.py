@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.endpoint import ModelEndpoint, read_model_requests, shown
-from harness.scenario import load_script
 from tests.test_endpoint import PROMPT, post
+from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests, shown
+from toolsurface.harness.scenario import load_script
 
 STUB = ["item_get", "item_list", "item_store"]
 INSTRUCTIONS = "Projects are addressed by their id (acme-shop). Items of every kind share one number space per project."

@@ -14,12 +14,12 @@ import anyio
 import pytest
 from mcp import Client
 
-from harness.surface import SurfaceDefinition, resolve
-from stubs.engine import FixtureError, consolidated_handlers, engine_stub, load_items
-from stubs.mcp_server import build_server
-from stubs.serve import start_stub
 from tests.conftest import ROOT
 from tests.fixtures.surfaces import engine_desk
+from toolsurface.harness.surface import SurfaceDefinition, resolve
+from toolsurface.stubs.engine import FixtureError, consolidated_handlers, engine_stub, load_items
+from toolsurface.stubs.mcp_server import build_server
+from toolsurface.stubs.serve import start_stub
 
 pytestmark = pytest.mark.anyio
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.measure import count_tokens, encoding, marginal_tokens
-from harness.session import read_run
 from tests.conftest import ROOT, processes_with, run_cli
 from tests.waiting import wait_until
+from toolsurface.harness.measure import count_tokens, encoding, marginal_tokens
+from toolsurface.harness.session import read_run
 
 GIB = 1024**3
 
@@ -109,7 +109,7 @@ def test_a_full_disk_is_a_clear_error_and_leaves_nothing_that_looks_complete(
     for folder in fresh.values():
         Path(folder).mkdir()
     done = subprocess.run(
-        [sys.executable, "-m", "harness", *command, "--out", str(out)],
+        [sys.executable, "-m", "toolsurface", *command, "--out", str(out)],
         cwd=tmp_path, env={**os.environ, **fresh}, capture_output=True, text=True, timeout=300, preexec_fn=small_files,
     )  # fmt: skip
     assert done.returncode == 2, done.stderr[-2000:]
@@ -139,7 +139,7 @@ def test_a_run_directory_of_an_older_format_is_a_clear_error(tmp_path: Path) -> 
 
 
 def test_two_studies_into_one_directory_lose_and_interleave_nothing(tmp_path: Path) -> None:
-    argv = [sys.executable, "-m", "harness", "session", "run", "--agent", "script", "--surface", "v2", "--surface", "consistent",
+    argv = [sys.executable, "-m", "toolsurface", "session", "run", "--agent", "script", "--surface", "v2", "--surface", "consistent",
             "--runs", "3", "--jobs", "2", "--out", str(tmp_path)]  # fmt: skip
     studies = [subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     for study in studies:
@@ -165,7 +165,7 @@ def _limited(argv: list[str], memory: int = 2 * GIB) -> subprocess.CompletedProc
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     return subprocess.run(
-        [sys.executable, "-m", "harness", *argv],
+        [sys.executable, "-m", "toolsurface", *argv],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -208,10 +208,10 @@ def test_a_schema_that_refers_to_itself_forever_is_refused_by_the_stub_not_fatal
     import anyio
     from mcp import Client
 
-    from harness.surface import resolve
-    from stubs.calllog import CallLog
-    from stubs.mcp_server import build_server
-    from stubs.serve import surface_for_serving
+    from toolsurface.harness.surface import resolve
+    from toolsurface.stubs.calllog import CallLog
+    from toolsurface.stubs.mcp_server import build_server
+    from toolsurface.stubs.serve import surface_for_serving
 
     loop = {"type": "object", "$ref": "#/$defs/self", "$defs": {"self": {"$ref": "#/$defs/self"}}}
     path = tmp_path / "loop.json"
@@ -239,10 +239,10 @@ def test_a_schema_whose_references_loop_is_refused_naming_the_loop_and_the_tools
     import anyio
     from mcp import Client
 
-    from harness.surface import resolve
-    from stubs.calllog import CallLog
-    from stubs.mcp_server import build_server
-    from stubs.serve import surface_for_serving
+    from toolsurface.harness.surface import resolve
+    from toolsurface.stubs.calllog import CallLog
+    from toolsurface.stubs.mcp_server import build_server
+    from toolsurface.stubs.serve import surface_for_serving
 
     loop = {"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/$defs/again"}]}}}
     loop["$defs"] = {"again": {"$ref": "#/properties/a"}}

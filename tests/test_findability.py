@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from harness.analyze import (
+from tests.conftest import Run, run_cli
+from toolsurface.harness.analyze import (
     FIELD_WEIGHTS,
     SCORERS,
     Findability,
@@ -26,11 +27,10 @@ from harness.analyze import (
     split_description,
     tokenise,
 )
-from harness.errors import ToolsurfaceError, UnknownSurface
-from harness.measure import compact_json, count_tokens, list_text
-from harness.surface import resolve, resolve_all
-from surfaces.conderis import SURFACES as BUNDLED_ORDER
-from tests.conftest import Run, run_cli
+from toolsurface.harness.errors import ToolsurfaceError, UnknownSurface
+from toolsurface.harness.measure import compact_json, count_tokens, list_text
+from toolsurface.harness.surface import resolve, resolve_all
+from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
 

@@ -61,7 +61,7 @@ def test_claude_with_the_scripted_model_does_the_same_on_both_surfaces(tmp_path:
 
 
 def test_the_committed_study_is_what_the_script_agent_records(tmp_path: Path) -> None:
-    committed = ROOT / "sessions" / "runs" / "helpdesk-script"
+    committed = ROOT / "toolsurface" / "sessions" / "runs" / "helpdesk-script"
     done = study(tmp_path / "study", "script", "--runs", "3")
     assert done.returncode == 0, done.stderr
     for surface in SURFACES:
@@ -82,9 +82,9 @@ def test_the_committed_report_is_regenerated_by_its_command_from_the_committed_s
     """Every table of reports/helpdesk, from the command docs/stubs.md gives (the made-at line aside)."""
     out = tmp_path / "report"
     done = run_cli(
-        "report", "sessions/runs/helpdesk-script", "--surface", "helpdesk-tools", "--surface", "helpdesk",
-        "--queries", "surfaces/helpdesk/queries.json",
-        "--task", "surfaces/helpdesk/roundtrip.json", "--out", str(out), cwd=ROOT, timeout=300,
+        "report", "toolsurface/sessions/runs/helpdesk-script", "--surface", "helpdesk-tools", "--surface", "helpdesk",
+        "--queries", "toolsurface/surfaces/helpdesk/queries.json",
+        "--task", "toolsurface/surfaces/helpdesk/roundtrip.json", "--out", str(out), cwd=ROOT, timeout=300,
         env={"PATH": without_claude_code()},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

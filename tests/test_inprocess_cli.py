@@ -1,4 +1,4 @@
-"""The CLI run in the test process gives what `python -m harness` gives as a process, and leaves the test
+"""The CLI run in the test process gives what `python -m toolsurface` gives as a process, and leaves the test
 process as it found it."""
 
 from __future__ import annotations

@@ -1,24 +1,27 @@
-"""toolsurface installed from its wheel beside a server project that has packages named as toolsurface's own
-(`harness`, `stubs`, `surfaces`): the project's pytest run keeps its own packages, and the `toolsurface`
-fixture the wheel registers still measures and compares lists there."""
+"""toolsurface installed from its wheel beside a server project that has packages named as toolsurface's
+subpackages (`harness`, `stubs`, `surfaces`, `sessions`): the wheel installs one import name, `toolsurface`, so
+the project's packages stay its own wherever it runs, installing the project changes nothing of toolsurface's,
+and the `toolsurface` fixture the wheel registers still measures and compares lists there."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from harness.surface import SurfaceDefinition, resolve
 from tests.conftest import Run
-from tests.wheel import wheel_python
+from tests.wheel import built_wheel, fresh_wheel_python, wheel_python
+from toolsurface.harness.surface import SurfaceDefinition, resolve
 
-OWN = ("harness", "stubs", "surfaces")
+OWN = ("harness", "stubs", "surfaces", "sessions")
 
 CONFTEST = """
 import harness
+import sessions
 import stubs
 import surfaces  # the project's own, imported before any test runs
 """
@@ -111,14 +114,83 @@ def test_a_project_with_its_own_harness_stubs_and_surfaces_runs_green_with_tools
     assert (project / "tools.snapshot.json").is_file()
 
 
-def test_the_installed_plugin_is_a_module_of_its_own_that_loads_none_of_toolsurface_packages(python: Path) -> None:
+def test_the_wheel_installs_toolsurface_and_its_dist_info_and_nothing_else(python: Path) -> None:
+    with zipfile.ZipFile(built_wheel()) as wheel:
+        record = next(n for n in wheel.namelist() if n.endswith(".dist-info/RECORD"))
+        tops = {line.split(",")[0].split("/")[0] for line in wheel.read(record).decode().splitlines() if line}
+    assert tops == {"toolsurface", record.split("/")[0]}
+    installed = next(python.parent.parent.glob("lib/python*/site-packages/toolsurface-*.dist-info/RECORD"))
+    lines = installed.read_text(encoding="utf-8").splitlines()
+    # Outside site-packages, only the console script (`../../../bin/toolsurface`).
+    assert {line.split(",")[0].split("/")[0] for line in lines if not line.startswith("..")} == tops
+
+
+def test_the_installed_plugin_loads_nothing_of_toolsurface_but_itself(python: Path) -> None:
     code = (
-        "import sys, toolsurface_pytest\n"
-        "print(toolsurface_pytest.__file__)\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & set(toolsurface_pytest.OUR_PACKAGES)))"
-    )
+        "import sys, toolsurface.pytest_plugin\n"
+        "print(toolsurface.pytest_plugin.__file__)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('toolsurface', *{own})))"
+    ).replace("{own}", repr(OWN))
     done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=60, cwd=python.parent)
     assert done.returncode == 0, done.stderr
     where, loaded = done.stdout.splitlines()
-    assert Path(where).parent.name == "site-packages"
-    assert loaded == "[]"
+    assert Path(where).parent.parent.name == "site-packages"
+    assert loaded == "['toolsurface', 'toolsurface.pytest_plugin']"
+
+
+PROJECT_TOML = """
+[build-system]
+requires = ["hatchling>=1.25"]
+build-backend = "hatchling.build"
+
+[project]
+name = "myproj"
+version = "1.0"
+
+[tool.hatch.build.targets.wheel]
+packages = {packages}
+"""
+
+
+def _user_env() -> dict[str, str]:
+    """What a user's shell has: none of this run's pytest or CI settings, nothing on PYTHONPATH."""
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST_", "PYTHON")) and k not in ("CI", "BUILD_NUMBER")
+    }
+
+
+def _in(venv_python: Path, argv: list[str], cwd: Path, **env: str) -> Run:
+    done = subprocess.run(argv, cwd=cwd, env={**_user_env(), **env}, capture_output=True, text=True, timeout=600)
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def test_a_project_installed_beside_toolsurface_keeps_its_packages_and_leaves_toolsurface_working(
+    tmp_path: Path,
+) -> None:
+    python = fresh_wheel_python(tmp_path / "venv")
+    bin_dir = python.parent
+    project = make_project(tmp_path)
+    (project / "pyproject.toml").write_text(PROJECT_TOML.replace("{packages}", repr(list(OWN))), encoding="utf-8")
+    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+
+    editable = _in(python, [*pip, "-e", "."], project)
+    assert editable.returncode == 0, editable.stderr
+    whose = (
+        "import harness, stubs, surfaces, sessions; print(harness.WHOSE, stubs.WHOSE, surfaces.WHOSE, sessions.WHOSE)"
+    )
+    mine = "the project's harness the project's stubs the project's surfaces the project's sessions"
+    assert _in(python, [str(python), "-c", whose], Path("/")).stdout.strip() == mine
+    tests = _in(python, [str(bin_dir / "pytest"), "-p", "no:cacheprovider", "-q"], project)
+    assert tests.returncode == 0 and "3 passed" in tests.stdout, tests.stdout[-4000:] + tests.stderr[-2000:]
+    measured = _in(python, [str(bin_dir / "toolsurface"), "measure", "v2", "--format", "csv"], project, PYTHONPATH=".")
+    assert measured.returncode == 0 and measured.stdout.splitlines()[1].startswith("v2,"), measured.stderr
+
+    installed = _in(python, [*pip, "."], project)
+    assert installed.returncode == 0, installed.stderr
+    assert _in(python, [str(python), "-c", whose], Path("/")).stdout.strip() == mine
+    again = _in(python, [str(bin_dir / "toolsurface"), "measure", "v2", "--format", "csv"], Path("/"))
+    assert again.returncode == 0 and again.stdout == measured.stdout, again.stderr
+    checked = _in(python, [str(python), "-m", "pip", "check"], tmp_path)
+    assert checked.returncode == 0, checked.stdout

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from harness.config import read_log as read_budget_log
-from harness.endpoint import ModelRequest, read_model_requests
-from harness.endpoint._record import RequestLog
-from harness.errors import ToolsurfaceError
-from harness.jsonl import json_objects, read_records, record_line
-from stubs.calllog import CallLog, read_log
+from toolsurface.harness.config import read_log as read_budget_log
+from toolsurface.harness.endpoint import ModelRequest, read_model_requests
+from toolsurface.harness.endpoint._record import RequestLog
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.jsonl import json_objects, read_records, record_line
+from toolsurface.stubs.calllog import CallLog, read_log
 
 FORMATS = ("x/1", "x/2")
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from stubs.kit import Clock, Refusal, check_limit, page
 from tests.conftest import ROOT
 from tests.stubclient import Finished, stdio_session
+from toolsurface.stubs.kit import Clock, Refusal, check_limit, page
 
 pytestmark = pytest.mark.anyio
 

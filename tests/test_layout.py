@@ -15,26 +15,33 @@ from tests.conftest import ROOT
 
 # Modules that every layer may use: they import nothing of the project's own but each other.
 FOUNDATIONS = {
-    "harness",
-    "harness.errors",
-    "harness.files",
-    "harness.bounded_json",
-    "harness.terminal",
-    "harness.signals",
-    "harness.process_tree",
-    "harness.junit",
-    "harness.protocol",
-    "harness.redact",
-    "harness.jsonl",
-    "harness.run_folder",
+    "toolsurface",
+    "toolsurface.harness",
+    "toolsurface.harness.errors",
+    "toolsurface.harness.files",
+    "toolsurface.harness.bounded_json",
+    "toolsurface.harness.terminal",
+    "toolsurface.harness.signals",
+    "toolsurface.harness.process_tree",
+    "toolsurface.harness.junit",
+    "toolsurface.harness.protocol",
+    "toolsurface.harness.redact",
+    "toolsurface.harness.jsonl",
+    "toolsurface.harness.run_folder",
 }
 TOP = ("harness", "stubs", "surfaces")
+
+
+def ours(module: str) -> bool:
+    """Whether `module` is one of toolsurface's harness, stubs or surfaces (the layers this file checks)."""
+    parts = module.split(".")
+    return len(parts) > 1 and parts[0] == "toolsurface" and parts[1] in TOP
 
 
 def modules() -> dict[str, Path]:
     found = {}
     for top in TOP:
-        for path in (ROOT / top).rglob("*.py"):
+        for path in (ROOT / "toolsurface" / top).rglob("*.py"):
             parts = path.relative_to(ROOT).with_suffix("").parts
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
             found[name] = path
@@ -46,25 +53,25 @@ def imports(path: Path, name: str) -> Iterator[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names if alias.name.split(".")[0] in TOP)
+            yield from (alias.name for alias in node.names if ours(alias.name))
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 base = ".".join(
                     package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
                 )
-            if base.split(".")[0] in TOP:
+            if ours(base):
                 yield base
 
 
 def concept(module: str) -> str:
     """The concept a module belongs to: a foundation module itself, a package of harness, or stubs / surfaces."""
-    if module in FOUNDATIONS or module in ("harness", "harness.__main__"):
+    if module in FOUNDATIONS:
         return module
     parts = module.split(".")
-    if parts[0] != "harness":
-        return parts[0]
-    return ".".join(parts[:2])
+    if parts[1] != "harness":
+        return ".".join(parts[:2])
+    return ".".join(parts[:3])
 
 
 def concept_graph() -> dict[str, set[str]]:
@@ -176,8 +183,8 @@ def test_a_circle_of_modules_is_found_through_a_package_face() -> None:
 
 
 def test_the_stubs_stand_on_the_surface_model_and_its_foundations_alone() -> None:
-    allowed = {"harness.surface", *FOUNDATIONS, "stubs", "surfaces"}
-    assert concept_graph().get("stubs", set()) - allowed == set()
+    allowed = {"toolsurface.harness.surface", *FOUNDATIONS, "toolsurface.stubs", "toolsurface.surfaces"}
+    assert concept_graph().get("toolsurface.stubs", set()) - allowed == set()
 
 
 def test_foundations_import_no_concept() -> None:
@@ -187,22 +194,26 @@ def test_foundations_import_no_concept() -> None:
 
 # Modules started on their own (`python -m`, a pytest entry point): they import as little as they can, so no
 # package's __init__ runs before them.
-ENTRIES = {"harness.__main__", "harness.stub_launch"}
+ENTRIES = {"toolsurface.harness.stub_launch"}
 
 
 def test_no_module_lies_loose_in_harness_beyond_the_foundations_and_the_entries() -> None:
-    loose = {name for name, path in modules().items() if path.parent == ROOT / "harness" and path.name != "__init__.py"}
+    loose = {
+        name
+        for name, path in modules().items()
+        if path.parent == ROOT / "toolsurface" / "harness" and path.name != "__init__.py"
+    }
     assert loose - FOUNDATIONS - ENTRIES == set()
 
 
 def test_the_stub_launcher_starts_without_importing_any_concept() -> None:
-    launcher = modules()["harness.stub_launch"]
-    assert {concept(m) for m in imports(launcher, "harness.stub_launch")} <= FOUNDATIONS
+    launcher = modules()["toolsurface.harness.stub_launch"]
+    assert {concept(m) for m in imports(launcher, "toolsurface.harness.stub_launch")} <= FOUNDATIONS
 
 
 LIGHT_COMMAND = """
 import sys
-from harness.cli import main
+from toolsurface.harness.cli import main
 try:
     main({args!r})
 except SystemExit as done:
@@ -227,14 +238,15 @@ def test_listing_the_surfaces_and_the_help_import_no_mcp_sdk(args: list[str]) ->
 
 REPORT_FACE = """
 import sys
-import harness.report
+import toolsurface.harness.report
 before = set(sys.modules)
-from harness.report import build_report, SeedRow
-print(sorted({m for m in before if m.startswith("harness.") and m != "harness.errors"} - {
-    "harness", "harness.files", "harness.report", "harness.bounded_json"}))
+from toolsurface.harness.report import build_report, SeedRow
+print(sorted({m for m in before if m.startswith("toolsurface.") and m != "toolsurface.harness.errors"} - {
+    "toolsurface.harness", "toolsurface.harness.files", "toolsurface.harness.report",
+    "toolsurface.harness.bounded_json"}))
 print(sorted({m.split(".")[0] for m in sys.modules} & {"pandas", "matplotlib", "mcp", "tiktoken"}))
 print(build_report.__module__, SeedRow.__module__)
-missing = [name for name in harness.report.__all__ if not hasattr(harness.report, name)]
+missing = [name for name in toolsurface.harness.report.__all__ if not hasattr(toolsurface.harness.report, name)]
 assert not missing, missing
 """
 
@@ -243,4 +255,8 @@ def test_the_reports_face_loads_its_names_when_they_are_used() -> None:
     """`toolsurface report` forks its chart process before the rest of the report is imported."""
     done = subprocess.run([sys.executable, "-c", REPORT_FACE], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["[]", "[]", "harness.report._build harness.report._bundle"]
+    assert done.stdout.splitlines() == [
+        "[]",
+        "[]",
+        "toolsurface.harness.report._build toolsurface.harness.report._bundle",
+    ]

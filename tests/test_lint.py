@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from harness.analyze import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_tools
-from harness.surface import resolve_all
-from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import run_cli
+from toolsurface.harness.analyze import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_tools
+from toolsurface.harness.surface import resolve_all
+from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from harness.analyze import load_tools
-from harness.surface import resolve_all
 from tests.conftest import run_cli
+from toolsurface.harness.analyze import load_tools
+from toolsurface.harness.surface import resolve_all
 
 SURFACES = ["before-v2", "v2"]
 TABLE_COMMANDS = [

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from harness.measure import PROTOCOL_VERSION, Measurement, compact_json, count_tokens
 from tests.conftest import by_name, run_cli
+from toolsurface.harness.measure import PROTOCOL_VERSION, Measurement, compact_json, count_tokens
 
 BANDS = {
     # surface: (tools, chars low, chars high, seed tokens)
@@ -121,8 +121,8 @@ def test_unwritable_output_directory_is_a_clear_error(tmp_path) -> None:  # type
 def test_lists_kept_elsewhere_measure_as_lists_received_here(monkeypatch: pytest.MonkeyPatch) -> None:
     """The report lists in one process and measures in another: the lists cross by position and none is
     listed again."""
-    from harness.measure import _measure, kept_lists, lists_kept, measure
-    from harness.surface import resolve_all
+    from toolsurface.harness.measure import _measure, kept_lists, lists_kept, measure
+    from toolsurface.harness.surface import resolve_all
 
     items = resolve_all(["v2", "before-v2"])
     with lists_kept():

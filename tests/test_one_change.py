@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import ToolsurfaceError
-from harness.files import write_atomic_all
 from tests.budget_project import make_project
 from tests.conftest import Run, run_cli
 from tests.test_bad_input import assert_one_line_error
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.files import write_atomic_all
 
 LOG = "toolsurface-budget.log"
 
@@ -37,7 +37,7 @@ def test_a_budget_log_that_cannot_take_the_new_line_leaves_the_configuration_as_
     (project / LOG).write_text("# notes\n" + "# padding\n" * 1000, encoding="utf-8")
     config_before, log_before = (project / "pyproject.toml").read_bytes(), (project / LOG).read_bytes()
     done = subprocess.run(
-        [sys.executable, "-m", "harness", "budget", "--update", "--reason", "set to the list"],
+        [sys.executable, "-m", "toolsurface", "budget", "--update", "--reason", "set to the list"],
         cwd=project, capture_output=True, text=True, timeout=120, preexec_fn=_small_files(4096),  # type: ignore[arg-type]
     )  # fmt: skip
     assert_one_line_error(Run(done.returncode, done.stdout, done.stderr), f"cannot write {project / LOG}")

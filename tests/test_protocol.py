@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from harness.measure import PROTOCOL_VERSION, list_text, measure
-from harness.protocol import MODERN_PROTOCOL, PROTOCOL_VERSIONS, client_mode
-from harness.surface import resolve
-from stubs.calllog import CallLog, read_log
-from stubs.mcp_server import build_server
 from tests.conftest import ROOT, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv
 from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, wait_for_port
+from toolsurface.harness.measure import PROTOCOL_VERSION, list_text, measure
+from toolsurface.harness.protocol import MODERN_PROTOCOL, PROTOCOL_VERSIONS, client_mode
+from toolsurface.harness.surface import resolve
+from toolsurface.stubs.calllog import CallLog, read_log
+from toolsurface.stubs.mcp_server import build_server
 
 pytestmark = pytest.mark.anyio
 __all__ = ["npm_servers"]  # the fixture, used here
@@ -57,7 +57,7 @@ def stdio_session(protocol: str, log: Path) -> Any:
     """The SDK's client at `protocol`, starting `toolsurface serve v2 --log LOG` over stdio."""
     from mcp import Client, StdioServerParameters
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "harness", "serve", "v2", "--log", str(log)])
+    params = StdioServerParameters(command=sys.executable, args=["-m", "toolsurface", "serve", "v2", "--log", str(log)])
     params.cwd = str(ROOT)
     return Client(params, mode=client_mode(protocol))
 
@@ -82,7 +82,7 @@ async def test_a_client_at_each_version_lists_and_calls_the_stub_over_stdio_and_
 def v2_http(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     port, log = free_port(), tmp_path / "http-calls.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "harness", "serve", "v2", "--http", f"127.0.0.1:{port}", "--log", str(log)],
+        [sys.executable, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}", "--log", str(log)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -12,10 +12,10 @@ from typing import Any
 
 import anyio
 
-from harness.measure import measure, wire_list
-from harness.surface import resolve
 from tests.conftest import ROOT, Run
-from toolsurface_pytest import write_snapshot
+from toolsurface.harness.measure import measure, wire_list
+from toolsurface.harness.surface import resolve
+from toolsurface.pytest_plugin import write_snapshot
 
 
 def wire(name: str) -> list[dict[str, Any]]:
@@ -31,7 +31,7 @@ def run_pytest(project: Path, tests: str, *args: str, cwd: Path | None = None) -
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "BUILD_NUMBER")}
     env |= {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "toolsurface_pytest", "-p", "no:cacheprovider", "-q", *args],
+        [sys.executable, "-m", "pytest", "-p", "toolsurface.pytest_plugin", "-p", "no:cacheprovider", "-q", *args],
         capture_output=True,
         text=True,
         cwd=cwd or project,
@@ -80,7 +80,7 @@ def test_a_list_over_its_budget_fails_naming_its_largest_tools(tmp_path: Path) -
     assert f"tool list 'v2' (8 tools) is over budget: {chars:,} chars > 5,000 (+{chars - 5000:,}" in run.stdout
     largest = next(line for line in run.stdout.splitlines() if "largest tools:" in line)
     assert largest.split("largest tools: ")[1].startswith("item_store ")
-    assert "toolsurface_pytest.py" not in run.stdout  # the traceback stops at the test
+    assert "toolsurface.pytest_plugin.py" not in run.stdout  # the traceback stops at the test
 
 
 def test_a_token_budget_is_checked_when_given(tmp_path: Path) -> None:
@@ -260,9 +260,11 @@ def test_a_source_that_cannot_be_read_fails_with_one_clear_line(tmp_path: Path) 
 
 def test_importing_the_plugin_loads_neither_the_sdk_nor_plotting_nor_any_package_of_toolsurface() -> None:
     code = (
-        "import sys, toolsurface_pytest\n"
-        "heavy = ('mcp', 'pandas', 'matplotlib', 'tiktoken', 'jsonschema', 'rich', *toolsurface_pytest.OUR_PACKAGES)\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))"
+        "import sys, toolsurface.pytest_plugin\n"
+        "heavy = ('mcp', 'pandas', 'matplotlib', 'tiktoken', 'jsonschema', 'rich')\n"
+        "ours = {'toolsurface', 'toolsurface.pytest_plugin'}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)"
+        " | {m for m in sys.modules if m.startswith('toolsurface')} - ours))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr

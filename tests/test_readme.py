@@ -15,16 +15,16 @@ import re
 
 import pytest
 
-from harness.agents.claude import ClaudeAgent
-from harness.agents.codex import CodexAgent
-from harness.agents.gemini import GeminiAgent
-from harness.measure import Measurement
-from harness.measure._tokens import RANK_FILE_SHA256
-from harness.session import Study, find_runs, score_study, shown_markdown
 from tests.conftest import ROOT, by_name, run_cli
 from tests.readme import doc_prose, doc_table, doc_text, number
+from toolsurface.harness.agents.claude import ClaudeAgent
+from toolsurface.harness.agents.codex import CodexAgent
+from toolsurface.harness.agents.gemini import GeminiAgent
+from toolsurface.harness.measure import Measurement
+from toolsurface.harness.measure._tokens import RANK_FILE_SHA256
+from toolsurface.harness.session import Study, find_runs, score_study, shown_markdown
 
-RUNS = ROOT / "sessions" / "runs"
+RUNS = ROOT / "toolsurface" / "sessions" / "runs"
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +57,9 @@ def test_the_size_table_is_what_measure_gives_for_the_bundled_surfaces(bundled: 
 
 
 def test_the_table_of_both_protocol_versions_is_what_measure_gives_in_each(bundled: Measurement) -> None:
-    from harness.measure import measure
-    from harness.surface import resolve_all
-    from surfaces.conderis import SURFACES as BUNDLED_ORDER
+    from toolsurface.harness.measure import measure
+    from toolsurface.harness.surface import resolve_all
+    from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
     rows = doc_table("docs/measure.md", "| Surface | Characters | Tokens at 2025-11-25 | Tokens at 2026-07-28 |")
     modern = by_name(measure(resolve_all(BUNDLED_ORDER), growth=False, protocol="2026-07-28"))
@@ -154,7 +154,7 @@ def test_the_tool_counts_in_the_text_are_the_bundled_surfaces(bundled: Measureme
 
 
 def test_the_rank_file_digest_and_the_live_timeout_in_the_text_are_the_code_s() -> None:
-    from harness.cli import main
+    from toolsurface.harness.cli import main
 
     head, tail = quoted("docs/measure.md", r"sha256 \(`([0-9a-f]+)…([0-9a-f]+)`\)").group(1, 2)
     assert RANK_FILE_SHA256.startswith(head) and RANK_FILE_SHA256.endswith(tail)

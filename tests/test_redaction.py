@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.redact import REDACTED, redacted_argv, redacted_text
 from tests.conftest import run_cli
+from toolsurface.harness.redact import REDACTED, redacted_argv, redacted_text
 
 PY = sys.executable
 # A stub that ignores its own arguments, so any command line can be listed.
 SERVER = [
     PY,
     "-c",
-    "import runpy, sys; sys.argv = ['t', 'serve', 'v2']; runpy.run_module('harness', run_name='__main__')",
+    "import runpy, sys; sys.argv = ['t', 'serve', 'v2']; runpy.run_module('toolsurface', run_name='__main__')",
 ]
 
 

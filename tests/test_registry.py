@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.measure import list_surface
-from harness.surface import Snapshot, SurfaceDefinition, bundled_definitions, known_names, resolve
-from stubs.serve import surface_for_serving
-from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import run_cli, run_cli_process
+from toolsurface.harness.measure import list_surface
+from toolsurface.harness.surface import Snapshot, SurfaceDefinition, bundled_definitions, known_names, resolve
+from toolsurface.stubs.serve import surface_for_serving
+from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 MODULE = '''"""Two tools for a tiny notes server."""
 import mcp.types as types
-from harness.surface import Kind
+from toolsurface.harness.surface import Kind
 
 KINDS = [Kind(name="note", plural="notes")]
 GROWTH_KIND = Kind(name="tag", plural="tags")
@@ -34,7 +34,7 @@ def build(kinds):
 def test_bundled_surfaces_come_through_the_entry_point_group() -> None:
     assert known_names()[: len(BUNDLED_ORDER)] == list(BUNDLED_ORDER)
     assert [d.name for d in bundled_definitions()] == list(BUNDLED_ORDER)
-    assert all(d.source.startswith("entry point surfaces.conderis.") for d in bundled_definitions())
+    assert all(d.source.startswith("entry point toolsurface.surfaces.conderis.") for d in bundled_definitions())
 
 
 def test_list_shows_the_bundled_surfaces() -> None:

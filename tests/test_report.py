@@ -90,14 +90,15 @@ def test_the_committed_conderis_report_is_regenerated_byte_for_byte_from_the_com
     """reports/conderis from the command docs/conderis.md gives, where it was written: the newest tested Claude Code on PATH
     (its own search's columns), the study and the output named relative to the checkout. Only the made-at time
     differs."""
-    from harness.agents.claude import ClaudeAgent
     from tests.npm_packages import agent_cli_dir
+    from toolsurface.harness.agents.claude import ClaudeAgent
 
-    (tmp_path / "sessions").symlink_to(ROOT / "sessions")
+    (tmp_path / "toolsurface").mkdir()
+    (tmp_path / "toolsurface" / "sessions").symlink_to(ROOT / "toolsurface" / "sessions")
     newest = agent_cli_dir("claude", ClaudeAgent.tested_versions[-1])
     path = os.pathsep.join([str(newest), os.environ.get("PATH", "")])
     done = run_cli(
-        "report", "sessions/runs/conderis-script", "--out", "reports/conderis", "--html",
+        "report", "toolsurface/sessions/runs/conderis-script", "--out", "reports/conderis", "--html",
         cwd=tmp_path, env={"PATH": path}, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -8,10 +8,10 @@ import sys
 import threading
 from pathlib import Path
 
-from harness.report import build_report
 from tests.conftest import ROOT, run_cli_process
+from toolsurface.harness.report import build_report
 
-RUNS = ROOT / "sessions" / "runs" / "conderis-script"
+RUNS = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"
 
 
 def test_a_report_drawn_in_a_child_process_has_the_charts_and_tables_of_one_drawn_in_turn(tmp_path: Path) -> None:
@@ -37,7 +37,7 @@ def test_a_report_drawn_in_a_child_process_has_the_charts_and_tables_of_one_draw
 
 CHILD_FAILS = """
 import os
-from harness.report._chart_process import ChartDrawer
+from toolsurface.harness.report._chart_process import ChartDrawer
 
 def bad_chart(text, staged):
     staged[text] = int(text)
@@ -68,8 +68,8 @@ def test_a_chart_failing_in_the_child_raises_its_error_in_the_report_and_leaves_
 
 APART = """
 import os, signal
-from harness.errors import ToolsurfaceError
-from harness.report._apart import Apart
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.report._apart import Apart
 
 
 class Odd(ToolsurfaceError):
@@ -120,7 +120,7 @@ def test_work_done_apart_gives_its_result_or_its_error_and_leaves_no_process() -
 
 
 def test_work_apart_is_done_here_where_forking_is_not_safe() -> None:
-    from harness.report._apart import Apart
+    from toolsurface.harness.report._apart import Apart
 
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -134,7 +134,7 @@ def test_work_apart_is_done_here_where_forking_is_not_safe() -> None:
 
 
 BREAKS_ON_GROWTH = '''"""A surface whose build fails for its growth kind."""
-from harness.surface import Kind
+from toolsurface.harness.surface import Kind
 
 KINDS = [Kind(name="note", plural="notes")]
 GROWTH_KIND = Kind(name="tag", plural="tags")

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from surfaces.conderis import SURFACES as BUNDLED_ORDER
 from tests.conftest import ROOT, Run, run_cli
+from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
 NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")

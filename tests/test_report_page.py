@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Dialog, Page, expect, sync_playwright
 
-from harness.measure import Measurement, measure
-from harness.report import BundleChart, ReportBundle, SeedRow, build_bundle, render_page
-from harness.session import find_runs
-from harness.surface import resolve_all
 from tests.browser import CHROMIUM_FLAGS, chromium
 from tests.conftest import ROOT, Run
+from toolsurface.harness.measure import Measurement, measure
+from toolsurface.harness.report import BundleChart, ReportBundle, SeedRow, build_bundle, render_page
+from toolsurface.harness.session import find_runs
+from toolsurface.harness.surface import resolve_all
 
-RUNS = ROOT / "sessions" / "runs" / "conderis-script"
-AGENT_RUN = ROOT / "sessions" / "runs" / "conderis-agents" / "runs" / "v2" / "codex-direct-r001"
+RUNS = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"
+AGENT_RUN = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-agents" / "runs" / "v2" / "codex-direct-r001"
 CHARTS = ROOT / "reports" / "conderis" / "charts"
 WAIT_MS = 10_000
 HOSTILE = "<script>alert(1)</script>\x1b[31m</pre><img src=x onerror=alert(2)>"
@@ -344,7 +344,7 @@ def test_the_report_command_writes_the_page_with_every_chart_and_no_console_erro
     for section in ("headline", "compare", "tools", "charts", "sessions", "tables"):
         expect(page.locator(f"section#{section}")).to_have_count(1)
     expect(page.locator("#section-findability h3")).to_contain_text("Findability")
-    recorded = find_runs([ROOT / "sessions" / "runs" / "conderis-script"])
+    recorded = find_runs([ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"])
     expect(page.locator("details.run")).to_have_count(len(recorded))
     shot = page.screenshot(full_page=False)
     page.close()

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.analyze import findability, load_queries, load_task, roundtrip
-from harness.errors import ToolsurfaceError
-from harness.measure import measure
-from harness.report import SeedContext, SeedFigure, compare_seed, load_seed
-from harness.surface import resolve_all
-from surfaces.conderis import STUDY
-from surfaces.conderis import SURFACES as BUNDLED_ORDER
+from toolsurface.harness.analyze import findability, load_queries, load_task, roundtrip
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.measure import measure
+from toolsurface.harness.report import SeedContext, SeedFigure, compare_seed, load_seed
+from toolsurface.harness.surface import resolve_all
+from toolsurface.surfaces.conderis import STUDY
+from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,7 @@ def test_a_figure_measured_from_runs_is_left_open_without_runs(rows: dict[str, o
     ],
 )
 def test_bands(band: dict[str, object], seed: object, ours: object, within: bool) -> None:
-    from harness.report._seed import _within
+    from toolsurface.harness.report._seed import _within
 
     figure = SeedFigure("f", "f", None, None, "chars", seed, band, (1,), None)
     assert _within(figure, ours) is within

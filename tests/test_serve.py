@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from harness.surface import SurfaceDefinition
-from stubs.calllog import CallLog, read_log
-from stubs.mcp_server import build_server
 from tests.conftest import ROOT, run_cli
 from tests.rawstdio import RawStdioClient, serve_argv
 from tests.stubclient import Finished, stdio_session
 from tests.waiting import wait_until_async
+from toolsurface.harness.surface import SurfaceDefinition
+from toolsurface.stubs.calllog import CallLog, read_log
+from toolsurface.stubs.mcp_server import build_server
 
 pytestmark = pytest.mark.anyio
 
@@ -73,7 +73,7 @@ async def test_streamable_http_serves_a_client_and_writes_the_state_on_shutdown(
         [
             sys.executable,
             "-m",
-            "harness",
+            "toolsurface",
             "serve",
             "v2",
             "--http",
@@ -145,7 +145,7 @@ def test_sigterm_ends_an_idle_server_whose_client_keeps_stdin_open_and_it_writes
 
 
 def test_stdin_lines_are_read_whole_across_reads_and_utf8_sequences() -> None:
-    from stubs.stdio import _lines
+    from toolsurface.stubs.stdio import _lines
 
     read, write = os.pipe()
     for part in (b'{"a": "\xc3', b'\xa9"}\n{"b"', b": 1}\r\n", b"tail"):
@@ -342,7 +342,7 @@ def test_one_switch_answers_an_unknown_tool_with_a_result_naming_the_tools_or_th
 async def test_a_handler_that_raises_answers_with_an_error_and_the_server_goes_on(tmp_path: Path) -> None:
     import mcp.types as types
 
-    from harness.surface import Surface
+    from toolsurface.harness.surface import Surface
 
     class Flaky:
         def call(self, tool: str, arguments: dict[str, Any]) -> Any:
@@ -404,7 +404,7 @@ def test_a_snapshot_has_no_state_to_write(tmp_path: Path) -> None:
 
 
 def test_the_fixture_loads_fresh_and_deterministic() -> None:
-    from harness.surface import resolve
+    from toolsurface.harness.surface import resolve
 
     definition = resolve("v2")
     assert isinstance(definition, SurfaceDefinition) and definition.stub is not None
@@ -418,7 +418,7 @@ def test_the_fixture_loads_fresh_and_deterministic() -> None:
 
 @pytest.mark.parametrize("name", ["before-v2", "consistent", "v2-first", "v2"])
 def test_every_bundled_tool_has_a_handler_and_no_handler_lacks_a_tool(name: str) -> None:
-    from harness.surface import resolve
+    from toolsurface.harness.surface import resolve
 
     definition = resolve(name)
     assert isinstance(definition, SurfaceDefinition) and definition.stub is not None

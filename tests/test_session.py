@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from harness.scenario import CheckInput, evaluate, load_scenario
-from harness.session import pass_hat_k, read_run, runs_needed
 from tests.conftest import ROOT, run_cli
 from tests.waiting import wait_until
+from toolsurface.harness.scenario import CheckInput, evaluate, load_scenario
+from toolsurface.harness.session import pass_hat_k, read_run, runs_needed
 
 
 @pytest.fixture(scope="module")
@@ -222,7 +222,7 @@ def test_runs_needed_grows_with_noise_and_shrinks_with_the_difference() -> None:
 
 
 def test_checks_catch_the_silent_failures() -> None:
-    from surfaces.conderis.fixture import load_project
+    from toolsurface.surfaces.conderis.fixture import load_project
 
     scenario = load_scenario("six-tasks")
     initial = load_project().dump()
@@ -251,12 +251,12 @@ def test_a_relative_out_is_resolved_against_the_directory_the_study_started_in(t
 def test_a_surface_name_that_would_leave_out_gives_one_folder_inside_it(tmp_path: Path, name: str) -> None:
     module = tmp_path / "renamed.py"
     module.write_text(
-        "import dataclasses\nfrom surfaces.conderis.v2 import SURFACE as V2\n"
+        "import dataclasses\nfrom toolsurface.surfaces.conderis.v2 import SURFACE as V2\n"
         f"SURFACE = dataclasses.replace(V2, name={name!r})\n",
         encoding="utf-8",
     )
     out = tmp_path / "deep" / "out"
-    script = ROOT / "sessions" / "scripts" / "six-tasks" / "v2.json"
+    script = ROOT / "toolsurface" / "sessions" / "scripts" / "six-tasks" / "v2.json"
     run = run_cli(
         "session", "run", "--agent", "script", "--surface", str(module), "--script", str(script), "--out", str(out)
     )
@@ -294,7 +294,7 @@ def test_sigterm_ends_a_study_as_interrupted_and_leaves_no_temporary_folder(tmp_
     scratch.mkdir()
     env = {**os.environ, "TMPDIR": str(scratch)}
     with subprocess.Popen(
-        [sys.executable, "-m", "harness", "session", "run", "--agent", "script", "--surface", "v2", "--script",
+        [sys.executable, "-m", "toolsurface", "session", "run", "--agent", "script", "--surface", "v2", "--script",
          str(script), "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     ) as process:  # fmt: skip
@@ -380,7 +380,7 @@ def test_a_gate_without_runs_of_both_surfaces_cannot_judge(seed_study: Path) -> 
 
 
 def test_a_checks_result_is_the_record_result_json_keeps() -> None:
-    from harness.scenario import CheckResult
-    from harness.session import CheckRecord
+    from toolsurface.harness.scenario import CheckResult
+    from toolsurface.harness.session import CheckRecord
 
     assert CheckRecord is CheckResult

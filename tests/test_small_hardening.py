@@ -32,7 +32,7 @@ PY = sys.executable
 def test_a_full_stdout_is_one_line_on_stderr_and_exit_2(command: list[str]) -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
         done = subprocess.run(
-            [PY, "-m", "harness", *command], stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120
+            [PY, "-m", "toolsurface", *command], stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120
         )
     assert_one_line_error(Run(done.returncode, "", done.stderr), "cannot write to stdout: No space left on device")
 

@@ -26,13 +26,13 @@ from typing import Any
 
 import pytest
 
-from harness.measure import PROTOCOL_VERSION, compact_json, count_tokens, list_text, measure
-from harness.surface import resolve
 from tests.conftest import Run, processes_with, run_cli
 from tests.npm_packages import cache_dir, install_npm
 from tests.rawstdio import RawStdioClient, raw_whole_surface
 from tests.readme import doc_table
 from tests.waiting import wait_until
+from toolsurface.harness.measure import PROTOCOL_VERSION, compact_json, count_tokens, list_text, measure
+from toolsurface.harness.surface import resolve
 
 PY = sys.executable
 NPM_SERVERS = {
@@ -309,7 +309,7 @@ def test_declaring_sampling_and_elicitation_lists_their_tools_too(npm_servers: P
 
 def test_a_paged_server_is_listed_by_following_next_cursor(tmp_path: Path) -> None:
     path = tmp_path / "paged.json"
-    run = run_cli("snapshot", "-o", str(path), "--", PY, "-m", "harness", "serve", "consistent", "--page-size", "5")
+    run = run_cli("snapshot", "-o", str(path), "--", PY, "-m", "toolsurface", "serve", "consistent", "--page-size", "5")
     assert run.returncode == 0, run.stderr
     assert json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))["pages"] == 6
     tools = json.loads(path.read_text(encoding="utf-8"))["tools"]
@@ -333,7 +333,7 @@ SIZE_COLUMNS = ("server", "client capabilities", "tools", "chars", "tokens")
 
 def size_rows(items: Sequence[Taken]) -> list[dict[str, str]]:
     """docs/measure.md's rows for these snapshots: package and version, capabilities, tools, chars, o200k tokens."""
-    from harness.measure import count_tokens
+    from toolsurface.harness.measure import count_tokens
 
     rows = []
     for item in items:
@@ -477,7 +477,7 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30)
 def v2_over_http() -> Iterator[str]:
     port = free_port()
     proc = subprocess.Popen(
-        [PY, "-m", "harness", "serve", "v2", "--http", f"127.0.0.1:{port}"],
+        [PY, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -618,7 +618,7 @@ def test_a_stop_signal_to_snapshot_or_budget_ends_the_listed_server_and_says_so_
 ) -> None:
     marker = f"marker-{uuid.uuid4().hex}"
     cli = subprocess.Popen(
-        [PY, "-m", "harness", *command, "--", PY, "-c", "import time; time.sleep(999)", marker],
+        [PY, "-m", "toolsurface", *command, "--", PY, "-c", "import time; time.sleep(999)", marker],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -722,7 +722,7 @@ def test_a_snapshot_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_listing_in_process_leaves_no_warning_and_no_process(python_servers: None) -> None:
-    from harness.live import StdioServer, list_live_async
+    from toolsurface.harness.live import StdioServer, list_live_async
 
     marker = f"marker-{uuid.uuid4().hex}"
     code = f"import runpy, sys; sys.argv = ['{marker}']; runpy.run_module('mcp_server_time', run_name='__main__')"
@@ -734,7 +734,7 @@ async def test_listing_in_process_leaves_no_warning_and_no_process(python_server
 
 if __name__ == "__main__":
     # The table in docs/measure.md: python -m tests.test_snapshot_live
-    from harness.live import StdioServer, list_live, parse_capabilities
+    from toolsurface.harness.live import StdioServer, list_live, parse_capabilities
 
     modules = install_npm_servers(npm_cache_dir())
     with tempfile.TemporaryDirectory() as scratch:

@@ -109,7 +109,10 @@ def test_a_refusal_without_allowed_values_is_one_line_naming_the_module_and_line
     text = handlers.read_text(encoding="utf-8").replace(
         'raise not_written("convert_time")', 'raise Refusal("cannot convert")'
     )
-    handlers.write_text(text.replace("from stubs.kit import", "from stubs.kit import Refusal,"), encoding="utf-8")
+    handlers.write_text(
+        text.replace("from toolsurface.stubs.kit import", "from toolsurface.stubs.kit import Refusal,"),
+        encoding="utf-8",
+    )
     done = run_cli("check", str(started / "time.py"))
     line = next(n for n, t in enumerate(text.splitlines(), 1) if "cannot convert" in t)
     assert done.returncode == 2
@@ -137,7 +140,16 @@ def test_a_surface_without_a_snapshot_starts_from_one_tool_and_no_file_is_replac
 
 @pytest.mark.parametrize(
     "surface",
-    ["helpdesk", "helpdesk-tools", "surfaces/helpdesk/desk.py", "v2", "before-v2", "consistent", "v2-first", "v2-live"],
+    [
+        "helpdesk",
+        "helpdesk-tools",
+        "toolsurface/surfaces/helpdesk/desk.py",
+        "v2",
+        "before-v2",
+        "consistent",
+        "v2-first",
+        "v2-live",
+    ],
 )
 def test_the_bundled_surfaces_made_with_the_kit_check_clean(surface: str) -> None:
     done = run_cli("check", surface, cwd=ROOT)

@@ -17,15 +17,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 
-from harness.surface import SurfaceDefinition, resolve
-from stubs.calllog import CallLog, read_log
-from stubs.mcp_server import build_server
-from stubs.serve import start_stub, surface_for_serving
-from stubs.stdio import DEPTH_LIMIT
-from surfaces.conderis import kinds as domain
-from surfaces.conderis.project import Project
 from tests.rawstdio import RawStdioClient, serve_argv
 from tests.waiting import within
+from toolsurface.harness.surface import SurfaceDefinition, resolve
+from toolsurface.stubs.calllog import CallLog, read_log
+from toolsurface.stubs.mcp_server import build_server
+from toolsurface.stubs.serve import start_stub, surface_for_serving
+from toolsurface.stubs.stdio import DEPTH_LIMIT
+from toolsurface.surfaces.conderis import kinds as domain
+from toolsurface.surfaces.conderis.project import Project
 
 CALLS_PER_SURFACE = 250
 SURFACES = ["v2", "v2-first", "before-v2", "consistent"]

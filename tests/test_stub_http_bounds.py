@@ -12,10 +12,10 @@ import anyio
 import anyio.from_thread
 import pytest
 
-from stubs.http import serve_http
-from stubs.mcp_server import build_server
-from stubs.serve import listen, start_stub, surface_for_serving
 from tests.waiting import Deadline
+from toolsurface.stubs.http import serve_http
+from toolsurface.stubs.mcp_server import build_server
+from toolsurface.stubs.serve import listen, start_stub, surface_for_serving
 
 HEAD = (
     "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json, text/event-stream\r\n"
@@ -25,7 +25,7 @@ HEAD = (
 
 @contextmanager
 def http_stub(read_s: float = 30.0) -> Iterator[int]:
-    from harness.surface import resolve
+    from toolsurface.harness.surface import resolve
 
     surface = surface_for_serving(resolve("v2"))
     server = build_server(surface, start_stub(surface, None))

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.session import ForkServer, fork_server
 from tests.rawstdio import RawStdioClient, serve_argv
+from toolsurface.harness.session import ForkServer, fork_server
 
 SURFACES = ["before-v2", "consistent", "v2-first", "v2"]
 TRIALS = 30
@@ -114,8 +114,8 @@ def test_sigterm_during_a_call_burst_ends_a_spawned_stub_with_exit_0_and_its_sta
 def test_an_error_inside_the_signal_guarded_block_comes_out_as_itself() -> None:
     import anyio
 
-    from harness.errors import ToolsurfaceError
-    from harness.signals import cancel_on_signals
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.signals import cancel_on_signals
 
     async def failing() -> None:
         async with cancel_on_signals():

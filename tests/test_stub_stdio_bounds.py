@@ -8,9 +8,9 @@ import os
 import subprocess
 import sys
 
-from harness.measure import PROTOCOL_VERSION
-from stubs.stdio import MAX_LINE_BYTES, TooLong, _lines
 from tests.conftest import ROOT
+from toolsurface.harness.measure import PROTOCOL_VERSION
+from toolsurface.stubs.stdio import MAX_LINE_BYTES, TooLong, _lines
 
 
 def test_a_line_beyond_the_bound_is_given_as_its_size_and_the_next_line_whole() -> None:
@@ -33,7 +33,7 @@ def test_an_oversized_line_gets_a_parse_error_and_the_stub_goes_on() -> None:
     huge = b'{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"x": "' + b"a" * MAX_LINE_BYTES + b'"}}'
     stdin = b"\n".join([json.dumps(initialize).encode(), huge, json.dumps(listing).encode()]) + b"\n"
     done = subprocess.run(
-        [sys.executable, "-m", "harness", "serve", "v2"], input=stdin, capture_output=True, timeout=120, cwd=ROOT
+        [sys.executable, "-m", "toolsurface", "serve", "v2"], input=stdin, capture_output=True, timeout=120, cwd=ROOT
     )
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a.get("id") for a in answers] == [1, None, 2], done.stderr[-500:]

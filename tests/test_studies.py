@@ -10,15 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from harness.scenario import CHECKS, CheckInput, check_types, evaluate, load_scenario
-from harness.surface import ENTRY_POINT_GROUP, Study, SurfaceDefinition, default_surfaces, resolve, study_for
-from harness.surface._study import find_studies, study_of
-from surfaces.conderis import STUDY
 from tests.conftest import ROOT, run_cli
+from toolsurface.harness.scenario import CHECKS, CheckInput, check_types, evaluate, load_scenario
+from toolsurface.harness.surface import (
+    ENTRY_POINT_GROUP,
+    Study,
+    SurfaceDefinition,
+    default_surfaces,
+    resolve,
+    study_for,
+)
+from toolsurface.harness.surface._study import find_studies, study_of
+from toolsurface.surfaces.conderis import STUDY
 
 PACKAGE = """from pathlib import Path
 
-from harness.surface import Study
+from toolsurface.harness.surface import Study
 
 STUDY = Study(
     name="orders",
@@ -39,7 +46,7 @@ CHECKS = {"order_shipped": order_shipped}
 def test_the_harness_names_no_conderis_default() -> None:
     """No string in the harness names the Conderis package or one of its surfaces."""
     found = []
-    for path in (ROOT / "harness").rglob("*.py"):
+    for path in (ROOT / "toolsurface" / "harness").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
             if "conderis" in text.lower() or text in STUDY.surfaces:
@@ -55,7 +62,7 @@ def test_the_default_study_is_the_one_its_package_declares_so() -> None:
     assert helpdesk is not None and (helpdesk.name, helpdesk.surfaces) == ("helpdesk", ("helpdesk-tools", "helpdesk"))
     # Surfaces of two studies, or a module by path, take the default study's defaults.
     assert study_for(["v2", "helpdesk"]) is STUDY
-    assert study_for(["surfaces/conderis/v2.py"]) is STUDY
+    assert study_for(["toolsurface/surfaces/conderis/v2.py"]) is STUDY
 
 
 def test_a_package_of_surfaces_declares_its_study_and_its_checks(
@@ -79,7 +86,7 @@ def test_a_package_of_surfaces_declares_its_study_and_its_checks(
     assert study_of([], studies) is None
     with pytest.raises(Exception, match="the orders study declares no task; name a file"):
         studies[0].file("task")
-    monkeypatch.setattr("harness.scenario._checks.studies", lambda: [*studies, STUDY])
+    monkeypatch.setattr("toolsurface.harness.scenario._checks.studies", lambda: [*studies, STUDY])
     types = check_types()
     assert list(types)[: len(CHECKS)] == list(CHECKS)
     assert {"order_shipped", "task_blocked", "proposal_state"} <= set(types)
@@ -106,7 +113,7 @@ def test_the_conderis_checks_are_its_own_and_its_scenario_still_scores_with_them
 
 def test_the_help_desk_is_searched_and_round_tripped_with_its_own_files_when_none_is_named() -> None:
     for command, option, name in (("findability", "--queries", "queries"), ("roundtrip", "--task", "roundtrip")):
-        own = ROOT / "surfaces" / "helpdesk" / f"{name}.json"
+        own = ROOT / "toolsurface" / "surfaces" / "helpdesk" / f"{name}.json"
         plain = run_cli(command, "helpdesk-tools", "helpdesk", "--format", "json")
         named = run_cli(command, "helpdesk-tools", "helpdesk", option, str(own), "--format", "json")
         assert plain.returncode == named.returncode == 0, plain.stderr + named.stderr
@@ -116,4 +123,4 @@ def test_the_help_desk_is_searched_and_round_tripped_with_its_own_files_when_non
 def test_a_study_without_a_seed_gives_no_seed_figures() -> None:
     helpdesk = study_for(["helpdesk"])
     assert isinstance(helpdesk, Study) and helpdesk.seed_figures is None
-    assert STUDY.seed_figures == ROOT / "surfaces" / "conderis" / "seed.json"
+    assert STUDY.seed_figures == ROOT / "toolsurface" / "surfaces" / "conderis" / "seed.json"

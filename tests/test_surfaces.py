@@ -7,11 +7,11 @@ from typing import Any
 import mcp.types as types
 import pytest
 
-from harness.surface import SurfaceDefinition, resolve
-from surfaces.conderis._shared import ToolsModule
-from surfaces.conderis.kinds import COMMIT, KINDS
-from surfaces.conderis.live_corrections import breakdown
-from surfaces.conderis.v2_design import CORRECTIONS, FINAL, LIVE, corrected
+from toolsurface.harness.surface import SurfaceDefinition, resolve
+from toolsurface.surfaces.conderis._shared import ToolsModule
+from toolsurface.surfaces.conderis.kinds import COMMIT, KINDS
+from toolsurface.surfaces.conderis.live_corrections import breakdown
+from toolsurface.surfaces.conderis.v2_design import CORRECTIONS, FINAL, LIVE, corrected
 
 SEED_OLD_TOOLS = [
     "memory_recall", "system_memory", "project_list", "task_assignee_list", "project_create", "project_update",
@@ -37,7 +37,7 @@ V2_ACCESS = {
 
 
 def measure_surfaces(*names: str) -> list[Any]:
-    from harness.measure import measure
+    from toolsurface.harness.measure import measure
 
     return measure([definition(n) for n in names], growth=False).surfaces
 

@@ -43,7 +43,7 @@ def on_a_terminal(*args: str) -> tuple[int, str]:
     """The CLI with stdout and stderr on a pseudo-terminal, as a user sees it; its exit code and output."""
     leader, follower = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "harness", *args],
+        [sys.executable, "-m", "toolsurface", *args],
         stdout=follower,
         stderr=follower,
         stdin=subprocess.DEVNULL,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import TokenizerError
-from harness.measure._tokens import RANK_FILE_SHA256, _verified_ranks, count_tokens, encoding, rank_file
 from tests.conftest import run_cli_process
+from toolsurface.harness.errors import TokenizerError
+from toolsurface.harness.measure._tokens import RANK_FILE_SHA256, _verified_ranks, count_tokens, encoding, rank_file
 
 
 def test_the_shipped_rank_file_is_o200k_base() -> None:
@@ -79,7 +79,7 @@ SAMPLES = [
 def _counts_in_a_fresh_process(cache_home: Path) -> list[list[int]]:
     code = (
         "import json, sys\n"
-        "from harness.measure._tokens import encoding\n"
+        "from toolsurface.harness.measure._tokens import encoding\n"
         "e = encoding()\n"
         "print(json.dumps([e.encode(t, disallowed_special=()) for t in json.loads(sys.argv[1])]"
         " + [e.encode('<|endoftext|>', allowed_special='all')]))\n"
@@ -117,7 +117,7 @@ def test_the_parse_one_process_keeps_gives_the_next_the_same_encoding(tmp_path: 
 def test_a_damaged_kept_parse_is_not_used(tmp_path: Path, damage: str) -> None:
     import marshal
 
-    from harness.measure._tokens import _read_ranks_cache
+    from toolsurface.harness.measure._tokens import _read_ranks_cache
 
     payload = marshal.dumps({"pat_str": "x", "special_tokens": {}, "ranks": {b"a": 0}})
     whole = hashlib.sha256(payload).digest() + payload

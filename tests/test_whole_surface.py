@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from harness.measure import compact_json, count_tokens
-from surfaces.conderis.instructions import BEFORE_V2, V2
 from tests.conftest import ROOT, run_cli
 from tests.rawstdio import RawStdioClient, raw_whole_surface, serve_argv
+from toolsurface.harness.measure import compact_json, count_tokens
+from toolsurface.surfaces.conderis.instructions import BEFORE_V2, V2
 
 INSTRUCTED = [sys.executable, str(ROOT / "tests" / "fixtures" / "servers" / "instructed.py")]
 PARTS = ("instructions", "prompts", "resources", "resourceTemplates")
@@ -120,8 +120,8 @@ def test_a_snapshot_whose_parts_are_malformed_is_one_line_and_exit_2(
 
 SURFACE_MODULE = '''
 """Notes, with what its server advertises beside the tools."""
-from surfaces._authoring import make_tool
-from harness.surface import Access
+from toolsurface.surfaces._authoring import make_tool
+from toolsurface.harness.surface import Access
 
 INSTRUCTIONS = "Find a note before you write one."
 PROMPTS = [{"name": "summarise", "description": "Summarise the notes.", "arguments": [{"name": "project"}]}]
@@ -274,8 +274,8 @@ def test_parts_of_a_snapshot_of_the_tools_alone_cannot_be_counted(tmp_path: Path
 def test_each_conderis_surface_s_instructions_name_only_tools_it_has() -> None:
     import re
 
-    from harness.surface import resolve
-    from surfaces.conderis import SURFACES as BUNDLED_ORDER
+    from toolsurface.harness.surface import resolve
+    from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
     for name in BUNDLED_ORDER:
         definition = resolve(name)

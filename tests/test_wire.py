@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from harness.measure import PROTOCOL_VERSION, list_surface, list_text, measure, wire_list
-from harness.surface import SurfaceDefinition, resolve
 from tests.rawstdio import RawStdioClient, serve_argv
+from toolsurface.harness.measure import PROTOCOL_VERSION, list_surface, list_text, measure, wire_list
+from toolsurface.harness.surface import SurfaceDefinition, resolve
 
 pytestmark = pytest.mark.anyio
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from harness.live import StdioServer, list_live_async
 from tests.conftest import ROOT
+from toolsurface.harness.live import StdioServer, list_live_async
 
 pytestmark = pytest.mark.anyio
 
@@ -34,9 +34,9 @@ async def sdk_listing(log: Path, capabilities: tuple[str, ...], mode: str) -> No
     import mcp.types as types
     from mcp import Client, StdioServerParameters
 
-    from harness import __version__
-    from harness.live._listing import _client_callbacks
-    from harness.measure import list_tools_raw
+    from toolsurface import __version__
+    from toolsurface.harness.live._listing import _client_callbacks
+    from toolsurface.harness.measure import list_tools_raw
 
     params = StdioServerParameters(
         command=RECORDING[0], args=[*RECORDING[1:], str(log), *(["modern"] * (mode != "legacy"))]

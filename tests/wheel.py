@@ -18,10 +18,10 @@ from tests.conftest import ROOT
 from tests.npm_packages import cache_dir
 from tests.shared import held
 
-__all__ = ["built_wheel", "wheel_python"]
+__all__ = ["built_wheel", "fresh_wheel_python", "wheel_python"]
 
 # What goes into the wheel (pyproject.toml's wheel target) and what decides how it is built.
-SOURCES = ("harness", "stubs", "surfaces", "sessions", "toolsurface_pytest.py", "pyproject.toml", "README.md")
+SOURCES = ("toolsurface", "pyproject.toml", "README.md")
 # A cached wheel or environment of sources no test run has used for this long goes.
 STALE_S = 2 * 24 * 3600
 
@@ -77,6 +77,22 @@ def built_wheel() -> Path:
     return wheel
 
 
+def _install_wheel(venv: Path, wheel: Path) -> Path:
+    python = venv / "bin" / "python"
+    _run([sys.executable, "-m", "venv", str(venv)], "making the environment", 300)
+    # Nothing compiled ahead: the tests import a small part of what is installed, and their processes
+    # (which see no PYTHONDONTWRITEBYTECODE) write the bytecode of that part on first use.
+    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile"]
+    _run([*pip, str(wheel), "pytest"], "installing the wheel", 1800)
+    return python
+
+
+def fresh_wheel_python(venv: Path) -> Path:
+    """The Python of a new virtual environment at `venv` with the wheel (and pytest) installed: one a test may
+    change, installing a project of its own beside toolsurface."""
+    return _install_wheel(venv, built_wheel())
+
+
 def wheel_python() -> Path:
     """The Python of a fresh virtual environment with the wheel installed (not editable) and pytest."""
     wheel = built_wheel()
@@ -86,11 +102,7 @@ def wheel_python() -> Path:
     with held(venv.parent / f".{key}.lock"):
         if not (venv / ".complete").is_file():
             shutil.rmtree(venv, ignore_errors=True)
-            _run([sys.executable, "-m", "venv", str(venv)], "making the environment", 300)
-            # Nothing compiled ahead: the tests import a small part of what is installed, and their processes
-            # (which see no PYTHONDONTWRITEBYTECODE) write the bytecode of that part on first use.
-            pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile"]
-            _run([*pip, str(wheel), "pytest"], "installing the wheel", 1800)
+            _install_wheel(venv, wheel)
             (venv / ".complete").write_text(str(wheel), encoding="utf-8")
             _forget_stale(venv.parent, key)
         os.utime(venv)

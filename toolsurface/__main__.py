@@ -1,0 +1,3 @@
+from toolsurface.harness.cli import main
+
+main()

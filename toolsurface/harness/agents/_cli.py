@@ -1,0 +1,326 @@
+"""What the three headless agent CLIs share: finding the executable, the command they run, running it
+with the transcript streamed to the run directory, and turning the process outcome into a report."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from toolsurface.harness.agents._process import run_process
+from toolsurface.harness.agents.base import AgentReport, AgentUnavailable, EndpointKind, RunContext, ServerCommand
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.files import WriteFailed
+from toolsurface.harness.jsonl import json_objects
+from toolsurface.harness.run_folder import AGENT_STDERR, TRANSCRIPT
+
+__all__ = [
+    "NO_RESULT",
+    "CliAgent",
+    "Invocation",
+    "agent_env",
+    "as_dict",
+    "as_float",
+    "as_int",
+    "as_str",
+    "block_text",
+    "home",
+    "parse_version",
+    "server_launch",
+]
+
+VERSION_TIMEOUT_S = 60.0
+_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+# What `--version` said, per CLI file as it is on disk (path, inode, size, mtime): a study, `agents` and `clients`
+# ask each CLI again and again, and gemini-cli takes over a second of CPU to answer.
+_VERSIONS: dict[tuple[str, int, int, int], tuple[int, int, int]] = {}
+NO_RESULT = "the transcript ended without a result event"
+
+# Claude Code's stdio config has no `cwd`, and agent-clis.md does not settle one for Codex: a POSIX
+# shell changes directory and then execs the stub, so it is still the only process.
+_CD_AND_EXEC = 'cd "$1" && shift && exec "$@"'
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One agent process: its argv, its whole environment, the config files to write and the directories to
+    make before it starts, symlinks to make for its run only (removed after it, whatever the CLI left
+    there), and its stdin."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str]
+    files: Mapping[Path, str] = field(default_factory=dict)
+    links: Mapping[Path, Path] = field(default_factory=dict)
+    stdin: bytes | None = None
+    dirs: tuple[Path, ...] = ()
+
+
+class CliAgent(ABC):
+    """An adapter for one headless agent CLI. Subclasses say how to call it and how to read its stdout.
+
+    Its versions are data: `min_version`, the oldest it supports, and `tested_versions`, the ones its tests
+    run (the pinned one first, then the newest on npm when the adapter was last changed).
+    """
+
+    name: str
+    modes: Sequence[str]
+    # Names earlier releases of toolsurface gave a mode, still accepted.
+    mode_aliases: ClassVar[Mapping[str, str]] = {}
+    package: str
+    # The oldest version whose flags and model requests toolsurface was checked against.
+    min_version: tuple[int, int, int]
+    tested_versions: tuple[str, ...]
+    # The modes in which the client has a tool search of its own.
+    search_modes: tuple[str, ...] = ()
+    harness_client = False
+
+    @property
+    def install(self) -> str:
+        return f"npm install -g {self.package}"
+
+    def __init__(self, executable: str | None = None) -> None:
+        self.executable = executable
+        self.version: str | None = None
+
+    def resolve(self, env: Mapping[str, str]) -> str:
+        """The executable's path, looked up on the PATH the agent will get."""
+        wanted = self.executable or self.name
+        found = shutil.which(wanted, path=env.get("PATH", os.defpath))
+        if found is None:
+            where = "not found" if os.sep in wanted else "not found on PATH"
+            raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with `{self.install}`")
+        return found
+
+    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
+        executable = self.resolve(env)
+        self.version = self.check_version(executable, env)
+        if endpoint == EndpointKind.SCRIPTED:
+            return  # the scripted model needs no key; the agent gets a dummy one
+        missing = self.missing_credentials(env)
+        if missing is not None:
+            raise AgentUnavailable(f"{self.name}: {missing}")
+
+    def check_version(self, executable: str, env: Mapping[str, str]) -> str:
+        """The CLI's version, or AgentUnavailable naming the version needed."""
+        found = self.read_version(executable, env)
+        if found < self.min_version:
+            raise AgentUnavailable(self.too_old(found))
+        return ".".join(map(str, found))
+
+    def too_old(self, found: tuple[int, int, int]) -> str:
+        needed = ".".join(map(str, self.min_version))
+        version = ".".join(map(str, found))
+        return f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.install}`)"
+
+    def read_version(self, executable: str, env: Mapping[str, str]) -> tuple[int, int, int]:
+        """What `executable --version` says, or AgentUnavailable when it says no version."""
+        needed = ".".join(map(str, self.min_version))
+        key = _file_key(executable)
+        if key is not None and key in _VERSIONS:
+            return _VERSIONS[key]
+        try:
+            with tempfile.TemporaryDirectory(prefix="toolsurface-version-") as scratch:
+                done = subprocess.run(
+                    [executable, "--version"],
+                    capture_output=True,
+                    text=True,
+                    env=self.version_env(env, Path(scratch)),
+                    timeout=VERSION_TIMEOUT_S,
+                    stdin=subprocess.DEVNULL,
+                    check=False,
+                )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise AgentUnavailable(
+                f"{self.name}: {executable} --version failed ({error}); {self.name} {needed} or newer is needed"
+            ) from None
+        found = parse_version(done.stdout) or parse_version(done.stderr)
+        if found is None:
+            raise AgentUnavailable(
+                f"{self.name}: {executable} --version printed no version; {self.name} {needed} or newer is needed"
+            )
+        if key is not None:
+            _VERSIONS[key] = found
+        return found
+
+    def read_stderr(self, text: str, report: AgentReport) -> None:
+        """Add what only the CLI's stderr tells (a CLI that logs some events there and not in its transcript)."""
+        return None
+
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        """The environment `--version` runs in; `scratch` is an empty directory removed after it."""
+        return dict(env)
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """What the run left behind that is no part of its record (in the user's home or the run's own
+        agent home), removed after it unless --keep-agent-files."""
+        return []
+
+    def check_mode(self, mode: str) -> None:
+        if self.mode_named(mode) not in self.modes:
+            raise ToolsurfaceError(f"{self.name}: no mode {mode!r}; it runs in {', '.join(self.modes)}")
+
+    def mode_named(self, mode: str) -> str:
+        """The mode `mode` names, an old name of a mode (codex's `full-list`) as the mode it became."""
+        return self.mode_aliases.get(mode, mode)
+
+    @abstractmethod
+    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+        """What credential is missing and how to provide it, or None when one is there."""
+
+    @abstractmethod
+    def command(self, ctx: RunContext) -> Invocation: ...
+
+    @abstractmethod
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        """The report the transcript's events alone give: status ok only when it ended with a success."""
+
+    def exit_error(self, code: int) -> str | None:
+        """A specific reading of an exit code, where the CLI documents one."""
+        return None
+
+    def parse(self, transcript: str, *, exit_code: int | None = None) -> AgentReport:
+        """The raw stdout transcript (and the exit code, when the process ended by itself) as a report."""
+        report = self.read(json_objects(transcript))
+        if exit_code is not None and exit_code != 0:
+            report.status = "agent-error"
+            report.error = self.exit_error(exit_code) or _unless_generic(report.error) or self._exited(exit_code)
+        return report
+
+    def _exited(self, code: int) -> str:
+        return f"{self.name} exited with code {code}"
+
+    async def run(self, ctx: RunContext) -> AgentReport:
+        invocation = self.command(ctx)
+        ctx.run_dir.mkdir(parents=True, exist_ok=True)
+        ctx.workdir.mkdir(parents=True, exist_ok=True)
+        for directory in invocation.dirs:
+            directory.mkdir(parents=True, exist_ok=True)
+        for path, text in invocation.files.items():
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            except OSError as error:  # the agent's configuration, written by the harness: the run is an error
+                raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
+        transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / AGENT_STDERR
+        try:
+            for link, target in invocation.links.items():
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.unlink(missing_ok=True)
+                link.symlink_to(target)
+            outcome = await run_process(
+                invocation.argv,
+                env=invocation.env,
+                cwd=ctx.workdir,
+                timeout=ctx.timeout,
+                stdout=transcript,
+                stderr=stderr,
+                stdin=invocation.stdin,
+            )
+        finally:
+            # A CLI that refreshes a token may have replaced the link with a copy: remove either.
+            for link in invocation.links:
+                link.unlink(missing_ok=True)
+        text = transcript.read_text(encoding="utf-8", errors="replace")
+        report = self.parse(text, exit_code=None if outcome.timed_out else outcome.returncode)
+        self.read_stderr(stderr.read_text(encoding="utf-8", errors="replace") if stderr.exists() else "", report)
+        if not ctx.keep_agent_files:
+            for path in self.leftovers(ctx, report):
+                _remove(path)
+        if outcome.timed_out:
+            last = _unless_generic(report.error)
+            report.status = "timeout"
+            report.error = f"{self.name} did not finish within {ctx.timeout:g} s" + (
+                f"; its last error: {last}" if last else ""
+            )
+        elif report.error in (NO_RESULT, self._exited(outcome.returncode or 0)) and (tail := _last_line(stderr)):
+            # The transcript does not say what went wrong; the CLI's last word on stderr usually does.
+            report.error = f"{report.error}; stderr: {tail}"
+        report.model = report.model or ctx.model
+        report.transcript = TRANSCRIPT
+        report.duration_s = outcome.duration_s
+        return report
+
+
+def block_text(content: object) -> str:
+    """The text of an MCP-style content value: a string, or a list of blocks of which text ones count."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            block["text"] for block in content if isinstance(block, dict) and isinstance(block.get("text"), str)
+        )
+    return ""
+
+
+def agent_env(ctx: RunContext, **extra: str) -> dict[str, str]:
+    """The agent's environment: the context's (this process's when the context gives none) plus `extra`."""
+    return {**(ctx.env or os.environ), **extra}
+
+
+def home(env: Mapping[str, str]) -> Path:
+    return Path(env["HOME"]) if env.get("HOME") else Path.home()
+
+
+def server_launch(server: ServerCommand) -> tuple[str, list[str]]:
+    """Command and args that start the stub in its own working directory."""
+    if not server.cwd:
+        return server.command, list(server.args)
+    return "/bin/sh", ["-c", _CD_AND_EXEC, "stub", server.cwd, server.command, *server.args]
+
+
+def as_dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def as_int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def as_float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    match = _VERSION.search(text or "")
+    return (int(match.group(1)), int(match.group(2)), int(match.group(3))) if match else None
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _unless_generic(error: str | None) -> str | None:
+    return None if error == NO_RESULT else error
+
+
+def _last_line(path: Path) -> str | None:
+    try:
+        lines = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
+    except OSError:
+        return None
+    lines = [line for line in lines if line]
+    return lines[-1][:300] if lines else None
+
+
+def _file_key(executable: str) -> tuple[str, int, int, int] | None:
+    """The CLI's file as it is on disk now, or None when it cannot be read (then `--version` is asked)."""
+    try:
+        real = os.path.realpath(executable)
+        st = os.stat(real)
+    except OSError:
+        return None
+    return (real, st.st_ino, st.st_size, st.st_mtime_ns)

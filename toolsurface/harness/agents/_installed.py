@@ -1,0 +1,89 @@
+"""The agent CLIs installed here: every `claude`, `codex` and `gemini` on PATH (two directories may hold two
+versions of one CLI), each with its version, whether its adapter supports it, whether it is a tested version,
+and its modes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolsurface.harness.agents.base import AgentUnavailable
+
+__all__ = ["CLI_AGENTS", "InstalledAgent", "executables_on_path", "installed_agents"]
+
+CLI_AGENTS = ("claude", "codex", "gemini")
+
+
+@dataclass(frozen=True)
+class InstalledAgent:
+    """One agent CLI as found: `path` None when none is on PATH; `problem` says why it cannot run (missing,
+    too old, no version printed)."""
+
+    name: str
+    path: str | None
+    version: str | None
+    supported: bool
+    tested: bool
+    modes: tuple[str, ...]
+    search_modes: tuple[str, ...]
+    min_version: str
+    tested_versions: tuple[str, ...]
+    install: str
+    problem: str | None = None
+
+
+def executables_on_path(name: str, env: Mapping[str, str]) -> list[str]:
+    """Every executable file called `name` in PATH's directories, in PATH's order, one per real file."""
+    found: list[str] = []
+    seen: set[str] = set()
+    for directory in env.get("PATH", os.defpath).split(os.pathsep):
+        candidate = Path(directory or ".") / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            real = os.path.realpath(candidate)
+            if real not in seen:
+                seen.add(real)
+                found.append(str(candidate))
+    return found
+
+
+def installed_agents(env: Mapping[str, str], names: Sequence[str] = CLI_AGENTS) -> list[InstalledAgent]:
+    """A row per executable of each named CLI on PATH, or one row saying it is missing."""
+    from toolsurface.harness.agents import make_agent
+    from toolsurface.harness.agents._cli import CliAgent
+
+    rows = []
+    for name in names:
+        adapter = make_agent(name)
+        assert isinstance(adapter, CliAgent)
+
+        def row(
+            path: str | None, version: str | None = None, problem: str | None = None, *, adapter: CliAgent = adapter
+        ) -> InstalledAgent:
+            return InstalledAgent(
+                name=adapter.name,
+                path=path,
+                version=version,
+                supported=problem is None,
+                tested=version in adapter.tested_versions,
+                modes=tuple(adapter.modes),
+                search_modes=tuple(adapter.search_modes),
+                min_version=".".join(map(str, adapter.min_version)),
+                tested_versions=tuple(adapter.tested_versions),
+                install=adapter.install,
+                problem=problem,
+            )
+
+        paths = executables_on_path(name, env)
+        if not paths:
+            rows.append(row(None, problem=f"not found on PATH; install it with `{adapter.install}`"))
+        for path in paths:
+            try:
+                found = adapter.read_version(path, env)
+            except AgentUnavailable as error:
+                rows.append(row(path, problem=str(error)))
+                continue
+            version = ".".join(map(str, found))
+            rows.append(row(path, version, None if found >= adapter.min_version else adapter.too_old(found)))
+    return rows

@@ -1,0 +1,292 @@
+"""Claude Code in print mode (`claude -p`), limited to the stub's tools, read from its stream-json."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolsurface.harness.agents._cli import (
+    NO_RESULT,
+    CliAgent,
+    Invocation,
+    agent_env,
+    as_dict,
+    as_float,
+    as_int,
+    as_str,
+    block_text,
+    home,
+    server_launch,
+)
+from toolsurface.harness.agents.base import (
+    DUMMY_KEY,
+    INVALID_ARGUMENTS,
+    PERMISSION_DENIED,
+    SERVER_NAME,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+    strip_server_prefix,
+)
+from toolsurface.harness.jsonl import transcript_objects
+from toolsurface.harness.run_folder import TRANSCRIPT
+
+__all__ = ["MCP_CONFIG", "ClaudeAgent"]
+
+MCP_CONFIG = "mcp-config.json"
+KEYS = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
+# How Claude Code words a tool call that needed a permission nobody gave.
+_DENIED = re.compile(r"haven'?t granted|not been granted|was not granted|permission[^.]{0,40}denied", re.I)
+# How it answers a call that never left it: a tool it does not have, or arguments its own check rejected.
+_UNKNOWN = re.compile(r"No such tool available", re.I)
+_INVALID = re.compile(r"InputValidationError|input validation", re.I)
+# A server still connecting is not a failure: with tool search on, init reports it pending and it connects after.
+_STUB_FAILED = ("failed", "needs-auth", "disabled")
+
+
+class ClaudeAgent(CliAgent):
+    name = "claude"
+    modes: Sequence[str] = ("on-demand", "full-list")
+    package = "@anthropic-ai/claude-code"
+    min_version = (2, 1, 197)
+    tested_versions = ("2.1.197", "2.1.332")
+    search_modes = ("on-demand",)
+
+    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+        if any(env.get(key) for key in KEYS):
+            return None
+        config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home(env) / ".claude"
+        # On macOS a login lives in the keychain, where no file shows it.
+        if (config_dir / ".credentials.json").is_file() or sys.platform == "darwin":
+            return None
+        return (
+            f"no credentials: set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`), "
+            f"or log in once with `claude` (no login in {config_dir})"
+        )
+
+    def command(self, ctx: RunContext) -> Invocation:
+        self.check_mode(ctx.mode)
+        env = agent_env(ctx)
+        config = ctx.run_dir / MCP_CONFIG
+        command, args = server_launch(ctx.server)
+        stub: dict[str, object] = {"type": "stdio", "command": command, "args": args, "env": dict(ctx.server.env)}
+        if ctx.mode == "full-list":
+            # Else the first request may leave before the stub connects, with none of its tools (seen under load).
+            # On demand, ToolSearch waits for a server still connecting, and alwaysLoad would undo the deferral.
+            stub["alwaysLoad"] = True
+        # Isolation without a temporary CLAUDE_CONFIG_DIR, which would lose a subscription login kept
+        # there: --strict-mcp-config drops every other MCP server, --setting-sources "" drops user,
+        # project and local settings (their hooks, permissions, plugins), and --settings turns off any
+        # hook left (managed ones excepted). --tools keeps no built-in tool; in on-demand mode it keeps
+        # ToolSearch, without which the deferred MCP tools could not be loaded at all.
+        # With builtins on, --tools is left out: Claude Code keeps its default set (Bash, Read, ...), and the
+        # permission mode still denies every call that would ask.
+        builtin = "ToolSearch" if ctx.mode == "on-demand" else ""
+        tools = [] if ctx.builtins else ["--tools", builtin]
+        argv = [
+            self.resolve(env),
+            "-p",
+            ctx.prompt,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--mcp-config",
+            str(config),
+            "--strict-mcp-config",
+            *tools,
+            "--allowedTools",
+            f"mcp__{SERVER_NAME}__*",
+            "--permission-mode",
+            "default",
+            "--setting-sources",
+            "",
+            "--settings",
+            json.dumps({"disableAllHooks": True}),
+            "--no-session-persistence",
+            "--max-turns",
+            str(ctx.max_turns),
+        ]
+        if ctx.model:
+            argv += ["--model", ctx.model]
+        env["ENABLE_TOOL_SEARCH"] = "true" if ctx.mode == "on-demand" else "false"
+        # Connect the stub before the first model request: else, with tool search on, that request may leave
+        # before the stub is there, naming none of its deferred tools (so what the model is shown varies by run).
+        env["MCP_CONNECTION_NONBLOCKING"] = "false"
+        # No telemetry, error reports or update checks: a run talks to its model endpoint and the stub only.
+        env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
+        if ctx.endpoint is not None:
+            env["ANTHROPIC_BASE_URL"] = ctx.endpoint.url
+            if ctx.endpoint.scripted:
+                for key in KEYS:
+                    env.pop(key, None)
+                env["ANTHROPIC_API_KEY"] = DUMMY_KEY
+        files = {config: json.dumps({"mcpServers": {SERVER_NAME: stub}}, indent=2) + "\n"}
+        return Invocation(tuple(argv), env, files)
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """Claude Code keeps a project folder per working directory (even with --no-session-persistence), an
+        MCP log folder per working directory, and telemetry files per session: all named after this run."""
+        env = agent_env(ctx)
+        config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home(env) / ".claude"
+        cache = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home(env) / ".cache"
+        slugs = {re.sub(r"[^A-Za-z0-9]", "-", str(p)) for p in (ctx.workdir, ctx.workdir.resolve())}
+        found = [d / slug for slug in slugs for d in (config_dir / "projects", cache / "claude-cli-nodejs")]
+        sessions = {
+            str(r.get("session_id"))
+            for r in transcript_objects(ctx.run_dir / TRANSCRIPT)
+            if r.get("type") == "system" and r.get("subtype") == "init" and r.get("session_id")
+        }
+        telemetry = config_dir / "telemetry"
+        if sessions and telemetry.is_dir():
+            found += [f for f in telemetry.iterdir() if any(s in f.name for s in sessions)]
+        return [p for p in found if p.exists() or p.is_symlink()]
+
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        events: list[Event] = []
+        calls: dict[str, Event] = {}
+        usage_by_message: dict[str, Usage] = {}
+        model: str | None = None
+        result: dict[str, Any] | None = None
+        stub_failed: str | None = None
+        last_error: str | None = None
+        for record in records:
+            kind = record.get("type")
+            if kind == "system" and record.get("subtype") == "init":
+                model = as_str(record.get("model")) or model
+                stub_failed = _stub_failure(record) or stub_failed
+            elif kind == "system" and record.get("subtype") == "api_retry":
+                last_error = _retry_error(record)
+                events.append(Event("error", text=last_error))
+            elif kind == "assistant":
+                message = as_dict(record.get("message"))
+                model = model or as_str(message.get("model"))
+                if isinstance(message.get("usage"), dict):
+                    usage_by_message[str(message.get("id"))] = _usage(message["usage"])
+                for block in _blocks(message):
+                    if block.get("type") == "text" and isinstance(block.get("text"), str):
+                        events.append(Event("message", text=block["text"]))
+                    elif block.get("type") == "tool_use" and str(block.get("id")) not in calls:
+                        call = Event(
+                            "tool_call",
+                            name=strip_server_prefix(str(block.get("name"))),
+                            arguments=as_dict(block.get("input")),
+                            id=str(block.get("id")),
+                        )
+                        calls[str(call.id)] = call
+                        events.append(call)
+            elif kind == "user":
+                for block in _blocks(as_dict(record.get("message"))):
+                    if block.get("type") == "tool_result":
+                        events.append(_tool_result(block, calls))
+            elif kind == "result":
+                result = record
+        if result is not None:
+            denied = {e.id for e in events if e.kind == "permission_denied"}
+            for denial in result.get("permission_denials") or []:
+                if isinstance(denial, dict) and str(denial.get("tool_use_id")) not in denied:
+                    events.append(
+                        Event(
+                            "permission_denied",
+                            name=strip_server_prefix(str(denial.get("tool_name"))),
+                            arguments=as_dict(denial.get("tool_input")),
+                            id=str(denial.get("tool_use_id")),
+                            is_error=True,
+                            undelivered=PERMISSION_DENIED,
+                        )
+                    )
+        messages = [e.text for e in events if e.kind == "message" and e.text]
+        report = AgentReport(
+            status="ok",
+            events=events,
+            final_answer=messages[-1] if messages else None,
+            usage=sum(usage_by_message.values(), Usage()) if usage_by_message else None,
+            model=model,
+        )
+        if result is None:
+            report.status, report.error = "agent-error", stub_failed or last_error or NO_RESULT
+            return report
+        if isinstance(result.get("result"), str):
+            report.final_answer = result["result"]
+        if isinstance(result.get("usage"), dict):
+            report.usage = _usage(result["usage"])
+        report.cost_usd = as_float(result.get("total_cost_usd"))
+        report.turns = result.get("num_turns") if isinstance(result.get("num_turns"), int) else None
+        error = _result_error(result) or stub_failed
+        if error is not None:
+            report.status, report.error = "agent-error", error
+        return report
+
+
+def _tool_result(block: dict[str, Any], calls: Mapping[str, Event]) -> Event:
+    tool_use_id = str(block.get("tool_use_id"))
+    text = block_text(block.get("content"))
+    is_error = block.get("is_error") is True
+    if is_error and _DENIED.search(text):
+        call = calls.get(tool_use_id)
+        return Event(
+            "permission_denied",
+            name=call.name if call else None,
+            arguments=call.arguments if call else None,
+            id=tool_use_id,
+            text=text,
+            is_error=True,
+            undelivered=PERMISSION_DENIED,
+        )
+    undelivered = None
+    if is_error and _UNKNOWN.search(text):
+        undelivered = UNKNOWN_TOOL
+    elif is_error and _INVALID.search(text):
+        undelivered = INVALID_ARGUMENTS
+    return Event("tool_result", id=tool_use_id, text=text, is_error=is_error, undelivered=undelivered)
+
+
+def _result_error(result: dict[str, Any]) -> str | None:
+    subtype = result.get("subtype")
+    if subtype == "success" and result.get("is_error") is not True:
+        return None
+    if subtype == "error_max_turns":
+        return "max turns reached"
+    details = [str(e) for e in result.get("errors") or []] or [str(result.get("result") or "")]
+    detail = "; ".join(d for d in details if d)
+    return f"{subtype}: {detail}" if detail else str(subtype)
+
+
+def _retry_error(record: dict[str, Any]) -> str:
+    status = record.get("error_status")
+    error = record.get("error")
+    detail = error if isinstance(error, str) else json.dumps(error) if error is not None else "no detail"
+    attempt, most = record.get("attempt"), record.get("max_retries")
+    where = f" (attempt {attempt} of {most})" if attempt is not None and most is not None else ""
+    return f"API request failed{where}: " + (f"HTTP {status}: " if status else "") + str(detail)[:300]
+
+
+def _stub_failure(init: dict[str, Any]) -> str | None:
+    for server in init.get("mcp_servers") or []:
+        if isinstance(server, dict) and server.get("name") == SERVER_NAME and server.get("status") in _STUB_FAILED:
+            messages = [
+                str(e.get("message"))
+                for e in init.get("mcp_server_errors") or []
+                if isinstance(e, dict) and e.get("name") == SERVER_NAME
+            ]
+            return f"the stub MCP server is {server.get('status')}" + "".join(f": {m}" for m in messages)
+    return None
+
+
+def _usage(usage: dict[str, Any]) -> Usage:
+    return Usage(
+        input_tokens=as_int(usage.get("input_tokens")),
+        output_tokens=as_int(usage.get("output_tokens")),
+        cache_read_tokens=as_int(usage.get("cache_read_input_tokens")),
+        cache_write_tokens=as_int(usage.get("cache_creation_input_tokens")),
+    )
+
+
+def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content = message.get("content")
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []

@@ -1,0 +1,292 @@
+"""OpenAI Codex (`codex exec --json`), with the stub as its only MCP server, read from its JSONL events.
+
+What codex 0.171 shows its model (checked against its requests): its default model runs in "code mode",
+where tools sit inside one JavaScript `exec` tool and MCP tools are deferred, named only by their namespace
+(`default` mode, codex as shipped). `direct` sets `features.code_mode.direct_only_tool_namespaces`, which
+puts the stub's tools back in front of the model as plain function tools, in one namespace `mcp__stub`,
+beside `exec` and codex's collaboration tools. With builtins off, the features that add more tools are off.
+The model requests record exactly what remains.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from toolsurface.harness.agents._cli import (
+    NO_RESULT,
+    CliAgent,
+    Invocation,
+    agent_env,
+    as_dict,
+    as_int,
+    as_str,
+    block_text,
+    home,
+    server_launch,
+)
+from toolsurface.harness.agents.base import (
+    DUMMY_KEY,
+    PERMISSION_DENIED,
+    SANDBOX_BLOCKED,
+    SERVER_NAME,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+)
+
+__all__ = ["CodexAgent", "toml_key", "toml_value"]
+
+KEYS = ("OPENAI_API_KEY", "CODEX_API_KEY")
+CODEX_HOME = "codex-home"
+# Codex gates MCP tools without readOnlyHint behind an approval that exec mode cannot give.
+_APPROVAL = re.compile(r"user (cancell?ed|rejected) MCP tool call|requires approval", re.I)
+# A call of a tool codex does not have never shows in --json; codex logs it on stderr only.
+_UNSUPPORTED = re.compile(r"unsupported call: (\S+)")
+# Tools codex adds by default that reach past the stub or the task, switched off for a run.
+_FEATURES_OFF = (
+    "features.shell_tool=false",
+    "features.multi_agent=false",
+    "features.multi_agent_v2=false",
+    "features.goals=false",
+    "features.view_image=false",
+    "features.sleep_tool=false",
+    "tools.experimental_request_user_input.enabled=false",
+    'web_search="disabled"',
+)
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+class CodexAgent(CliAgent):
+    name = "codex"
+    modes: Sequence[str] = ("default", "direct")
+    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "direct"}
+    package = "@openai/codex"
+    min_version = (0, 171, 0)
+    tested_versions = ("0.171.0",)
+
+    def __init__(self, executable: str | None = None, base_url: str | None = None) -> None:
+        super().__init__(executable)
+        self.base_url = base_url
+
+    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+        if any(env.get(key) for key in KEYS):
+            return None
+        codex_home = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home(env) / ".codex"
+        if (codex_home / "auth.json").is_file():
+            return None
+        return f"no credentials: set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login` (no {codex_home / 'auth.json'})"
+
+    def command(self, ctx: RunContext) -> Invocation:
+        self.check_mode(ctx.mode)
+        env = agent_env(ctx)
+        user_home = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home(env) / ".codex"
+        scripted = ctx.endpoint is not None and ctx.endpoint.scripted
+        if scripted:
+            for key in KEYS:
+                env.pop(key, None)
+            env["CODEX_API_KEY"] = DUMMY_KEY
+        elif env.get("OPENAI_API_KEY") and not env.get("CODEX_API_KEY"):
+            env["CODEX_API_KEY"] = env["OPENAI_API_KEY"]  # codex sends CODEX_API_KEY, never OPENAI_API_KEY
+        if env.get("CODEX_API_KEY") or not (user_home / "auth.json").is_file():
+            # A home of the run's own: codex's state, logs and skills stay out of the user's ~/.codex.
+            env["CODEX_HOME"] = str(ctx.run_dir / CODEX_HOME)
+        command, args = server_launch(ctx.server)
+        # required: codex waits for the stub before its first model request (else the first has no stub tools).
+        stub: dict[str, object] = {
+            "command": command,
+            "args": args,
+            "startup_timeout_sec": 30,
+            "required": True,
+            "default_tools_approval_mode": "approve",
+        }
+        if ctx.server.env:
+            stub["env"] = dict(ctx.server.env)
+        # --ignore-user-config keeps the login ($CODEX_HOME/auth.json) but not config.toml, so no MCP
+        # server or hook of the user's joins the run; codex exec has no turn limit to pass.
+        argv = [
+            self.resolve(env),
+            "exec",
+            "--json",
+            "--skip-git-repo-check",
+            "--ephemeral",
+            "--ignore-user-config",
+            "-s",
+            "read-only",
+            "-C",
+            str(ctx.workdir),
+            "-c",
+            f"mcp_servers.{SERVER_NAME}={toml_value(stub)}",
+        ]
+        if self.mode_named(ctx.mode) == "direct":
+            direct = {"enabled": True, "direct_only_tool_namespaces": [f"mcp__{SERVER_NAME}"]}
+            argv += ["-c", f"features.code_mode={toml_value(direct)}"]
+        for option in () if ctx.builtins else _FEATURES_OFF:
+            argv += ["-c", option]
+        base_url = ctx.endpoint.url + "/v1" if ctx.endpoint is not None else self.base_url
+        if base_url:
+            # codex ignores OPENAI_BASE_URL; a -c option survives --ignore-user-config.
+            argv += ["-c", f"openai_base_url={toml_value(base_url)}"]
+        if ctx.model:
+            argv += ["-m", ctx.model]
+        argv += ["--", ctx.prompt]
+        own_home = (ctx.run_dir / CODEX_HOME,) if env.get("CODEX_HOME") == str(ctx.run_dir / CODEX_HOME) else ()
+        return Invocation(tuple(argv), env, dirs=own_home)
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """The run's own codex home (state databases, logs, about 1 MB of bundled skills)."""
+        return [ctx.run_dir / CODEX_HOME]
+
+    def read_stderr(self, text: str, report: AgentReport) -> None:
+        for n, match in enumerate(_UNSUPPORTED.finditer(text)):
+            name = match.group(1).rstrip(".,;")
+            call_id = f"unsupported-{n}"
+            report.events.append(Event("tool_call", name=_own_name(name), arguments={}, id=call_id))
+            report.events.append(
+                Event(
+                    "tool_result", id=call_id, text=f"unsupported call: {name}", is_error=True, undelivered=UNKNOWN_TOOL
+                )
+            )
+
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        events: list[Event] = []
+        calls: dict[str, Event] = {}
+        usage: Usage | None = None
+        completed = False
+        failure: str | None = None
+        approval: str | None = None
+        final: str | None = None
+        for record in records:
+            kind = record.get("type")
+            if kind in ("item.started", "item.updated", "item.completed"):
+                item = as_dict(record.get("item"))
+                item_id = str(item.get("id"))
+                item_type = item.get("type")
+                if item_type == "mcp_tool_call":
+                    if item_id not in calls:
+                        calls[item_id] = Event("tool_call", name=_tool(item), arguments=_arguments(item), id=item_id)
+                        events.append(calls[item_id])
+                    if kind == "item.completed":
+                        result = _tool_result(item, calls[item_id])
+                        if result.kind == "permission_denied":
+                            approval = approval or f"codex cancelled its call to {result.name}: {result.text}"
+                        events.append(result)
+                elif kind != "item.completed":
+                    continue
+                elif item_type == "agent_message" and isinstance(item.get("text"), str):
+                    final = item["text"]
+                    events.append(Event("message", text=final))
+                elif item_type == "error":
+                    events.append(Event("error", text=str(item.get("message"))))
+                elif item_type in ("command_execution", "file_change", "web_search"):
+                    # Switched off for the run; recorded so that a leak shows.
+                    fields = {k: v for k, v in item.items() if k not in ("id", "type")}
+                    events.append(Event("tool_call", name=str(item_type), arguments=fields, id=item_id))
+                    if item.get("status") in ("failed", "declined"):
+                        events.append(
+                            Event(
+                                "tool_result",
+                                id=item_id,
+                                text=json.dumps(fields)[:300],
+                                is_error=True,
+                                undelivered=SANDBOX_BLOCKED,
+                            )
+                        )
+            elif kind == "turn.completed":
+                completed = True
+                turn = _usage(as_dict(record.get("usage")))
+                usage = turn if usage is None else usage + turn
+            elif kind == "turn.failed":
+                failure = str(as_dict(record.get("error")).get("message") or "turn failed")
+                events.append(Event("error", text=failure))
+            elif kind == "error":
+                # Also sent for retried stream errors ("Reconnecting... 1/5"): not fatal by itself.
+                events.append(Event("error", text=str(record.get("message"))))
+        report = AgentReport(status="ok", events=events, final_answer=final, usage=usage)
+        error = approval or failure or (None if completed else NO_RESULT)
+        if error is not None:
+            report.status, report.error = "agent-error", error
+        return report
+
+
+def _tool(item: dict[str, Any]) -> str:
+    tool = str(item.get("tool"))
+    server = item.get("server")
+    return tool if server in (None, SERVER_NAME) else f"{server}/{tool}"
+
+
+def _own_name(name: str) -> str:
+    """`mcp__stub__item_x` or `mcp__stubitem_x` (namespace and name joined) as the stub's own name."""
+    for prefix in (f"mcp__{SERVER_NAME}__", f"mcp__{SERVER_NAME}"):
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    return name
+
+
+def _arguments(item: dict[str, Any]) -> dict[str, Any]:
+    arguments = item.get("arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError:
+            return {}
+    return as_dict(arguments)
+
+
+def _tool_result(item: dict[str, Any], call: Event) -> Event:
+    error = as_str(as_dict(item.get("error")).get("message"))
+    if error is not None and _APPROVAL.search(error):
+        return Event(
+            "permission_denied",
+            name=call.name,
+            arguments=call.arguments,
+            id=call.id,
+            text=f"{error} (the call waited for an approval that exec mode cannot give)",
+            is_error=True,
+            undelivered=PERMISSION_DENIED,
+        )
+    text = error if error is not None else block_text(as_dict(item.get("result")).get("content"))
+    return Event("tool_result", id=call.id, text=text, is_error=error is not None or item.get("status") == "failed")
+
+
+def _usage(usage: dict[str, Any]) -> Usage:
+    # OpenAI counts cached input inside input_tokens; Usage keeps Claude's split (input not from cache).
+    cached = as_int(usage.get("cached_input_tokens"))
+    return Usage(
+        input_tokens=max(as_int(usage.get("input_tokens")) - cached, 0),
+        output_tokens=as_int(usage.get("output_tokens")),
+        cache_read_tokens=cached,
+    )
+
+
+def toml_value(value: object) -> str:
+    """`value` as a one-line TOML value (inline tables, arrays, basic strings), as `codex -c` parses it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + "".join(_escape(char) for char in value) + '"'
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form for {type(value).__name__}")
+
+
+def toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else toml_value(key)
+
+
+def _escape(char: str) -> str:
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"\\u{ord(char):04X}"
+    return char

@@ -1,0 +1,218 @@
+"""Gemini CLI (`gemini -p -o stream-json`), in a home of its own where the stub is the only MCP server
+and its tools the only ones allowed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from toolsurface.harness.agents._cli import (
+    NO_RESULT,
+    CliAgent,
+    Invocation,
+    agent_env,
+    as_dict,
+    as_int,
+    as_str,
+    home,
+)
+from toolsurface.harness.agents.base import (
+    DUMMY_KEY,
+    SERVER_NAME,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+    strip_server_prefix,
+)
+
+__all__ = ["GEMINI_HOME", "GeminiAgent"]
+
+GEMINI_HOME = "gemini-home"
+KEYS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+OAUTH_CREDS = "oauth_creds.json"
+BASE_URL_ENV = "GOOGLE_GEMINI_BASE_URL"
+# `tools.core` is an allowlist: any list, even [], denies every tool not on it (so [] hides the stub's tools
+# too). The stub's tools are named mcp_stub_TOOL. `exclude` names the built-ins that reach outside, in case
+# a version reads the allowlist differently.
+_ALLOWED = [f"mcp_{SERVER_NAME}_*"]
+_OUTSIDE = ["run_shell_command", "write_file", "replace", "web_fetch", "google_web_search", "save_memory"]
+# gemini-cli's answer to a call of a tool it does not have.
+_UNKNOWN = ("not found in registry", "Tool not found", "is not available")
+_EXITS = {42: "gemini rejected its input (exit code 42)", 53: "max turns reached"}
+
+
+class GeminiAgent(CliAgent):
+    name = "gemini"
+    modes: Sequence[str] = ("default",)
+    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "default"}
+    package = "@google/gemini-cli"
+    min_version = (0, 61, 0)
+    tested_versions = ("0.61.0",)
+
+    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+        if any(env.get(key) for key in KEYS) or _login(env) is not None:
+            return None
+        return (
+            "no credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY), or sign in with Google once in `gemini` "
+            f"(no {_user_dir(env) / OAUTH_CREDS})"
+        )
+
+    def command(self, ctx: RunContext) -> Invocation:
+        self.check_mode(ctx.mode)
+        gemini_home = ctx.run_dir / GEMINI_HOME
+        env = agent_env(ctx, GEMINI_CLI_HOME=str(gemini_home), GEMINI_CLI_TRUST_WORKSPACE="true")
+        user_env = agent_env(ctx)
+        if ctx.endpoint is not None:
+            env[BASE_URL_ENV] = ctx.endpoint.url
+            if ctx.endpoint.scripted:
+                for key in KEYS:
+                    env.pop(key, None)
+                env["GEMINI_API_KEY"] = DUMMY_KEY
+        stub = {
+            "command": ctx.server.command,
+            "args": list(ctx.server.args),
+            "env": dict(ctx.server.env),
+            "cwd": ctx.server.cwd,
+            "timeout": int(ctx.timeout * 1000),
+            "trust": True,
+        }
+        # An empty `core` list registers no built-in tool (gemini-cli enables them all only when the
+        # list is absent); `exclude` names the ones that reach outside in case a version reads [] as unset.
+        settings: dict[str, Any] = {
+            "mcpServers": {SERVER_NAME: stub},
+            "model": {"maxSessionTurns": ctx.max_turns},
+        }
+        if not ctx.builtins:
+            settings["tools"] = {"core": _ALLOWED, "exclude": _OUTSIDE}
+        links: dict[Path, Path] = {}
+        login = None if any(env.get(key) for key in KEYS) else _login(user_env)
+        if env.get(BASE_URL_ENV):
+            # With a base URL set, gemini-cli picks a gateway login and exits 41 unless the key login is chosen.
+            settings["security"] = {"auth": {"selectedType": "gemini-api-key"}}
+        elif login is not None:
+            # The Google login lives in the user's ~/.gemini, which GEMINI_CLI_HOME moves away from:
+            # linked in for the run only, so no copy of it stays in the run directory.
+            links[gemini_home / ".gemini" / OAUTH_CREDS] = login
+            settings["security"] = {"auth": {"selectedType": "oauth-personal"}}
+        argv = [
+            self.resolve(env),
+            "-p",
+            ctx.prompt,
+            "-o",
+            "stream-json",
+            "--approval-mode",
+            # With its own tools there, only the trusted stub's calls go without asking, and asking is denial.
+            "default" if ctx.builtins else "yolo",
+            "--allowed-mcp-server-names",
+            SERVER_NAME,
+        ]
+        if ctx.model:
+            argv += ["-m", ctx.model]
+        files = {gemini_home / ".gemini" / "settings.json": json.dumps(settings, indent=2) + "\n"}
+        return Invocation(tuple(argv), env, files, links)
+
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        # Even `--version` writes a projects file into its home: give it one that is thrown away.
+        return {**env, "GEMINI_CLI_HOME": str(scratch)}
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """Everything gemini-cli wrote into the run's own home but the settings it was given."""
+        home_dir = ctx.run_dir / GEMINI_HOME / ".gemini"
+        if not home_dir.is_dir():
+            return []
+        return [path for path in home_dir.iterdir() if path.name != "settings.json"]
+
+    def exit_error(self, code: int) -> str | None:
+        return _EXITS.get(code)
+
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        events: list[Event] = []
+        pending: list[str] = []
+        model: str | None = None
+        result: dict[str, Any] | None = None
+        turns = 0
+        awaiting_model = True
+
+        def flush() -> None:
+            if pending:
+                events.append(Event("message", text="".join(pending)))
+                pending.clear()
+
+        for record in records:
+            kind = record.get("type")
+            if kind == "init":
+                model = as_str(record.get("model")) or model
+                continue
+            if kind in ("message", "tool_use") and awaiting_model and record.get("role") != "user":
+                # A model turn starts at its first output after the prompt or after tool results.
+                turns += 1
+                awaiting_model = False
+            if kind == "message":
+                if record.get("role") == "assistant" and isinstance(record.get("content"), str):
+                    pending.append(record["content"])
+                continue
+            flush()
+            if kind == "tool_use":
+                events.append(
+                    Event(
+                        "tool_call",
+                        name=strip_server_prefix(str(record.get("tool_name"))),
+                        arguments=as_dict(record.get("parameters")),
+                        id=str(record.get("tool_id")),
+                    )
+                )
+            elif kind == "tool_result":
+                awaiting_model = True
+                failed = record.get("status") != "success"
+                text = record.get("output")
+                if not isinstance(text, str) or (failed and not text):
+                    text = str(as_dict(record.get("error")).get("message") or "")
+                undelivered = UNKNOWN_TOOL if failed and any(u in text for u in _UNKNOWN) else None
+                events.append(
+                    Event(
+                        "tool_result",
+                        id=str(record.get("tool_id")),
+                        text=text,
+                        is_error=failed,
+                        undelivered=undelivered,
+                    )
+                )
+            elif kind == "error":
+                events.append(Event("error", text=str(record.get("message"))))
+            elif kind == "result":
+                result = record
+        flush()
+        messages = [e.text for e in events if e.kind == "message" and e.text]
+        report = AgentReport(
+            status="ok", events=events, final_answer=messages[-1] if messages else None, model=model, turns=turns
+        )
+        if result is None:
+            report.status, report.error = "agent-error", NO_RESULT
+            return report
+        stats = as_dict(result.get("stats"))
+        if stats:
+            # Gemini counts cached input inside input_tokens; Usage keeps Claude's split.
+            cached = as_int(stats.get("cached"))
+            report.usage = Usage(
+                input_tokens=max(as_int(stats.get("input_tokens")) - cached, 0),
+                output_tokens=as_int(stats.get("output_tokens")),
+                cache_read_tokens=cached,
+            )
+        if result.get("status") != "success":
+            message = as_str(as_dict(result.get("error")).get("message"))
+            report.status = "agent-error"
+            report.error = message or f"gemini ended with status {result.get('status')!r}"
+        return report
+
+
+def _user_dir(env: Mapping[str, str]) -> Path:
+    return (Path(env["GEMINI_CLI_HOME"]) if env.get("GEMINI_CLI_HOME") else home(env)) / ".gemini"
+
+
+def _login(env: Mapping[str, str]) -> Path | None:
+    creds = _user_dir(env) / OAUTH_CREDS
+    return creds if creds.is_file() else None

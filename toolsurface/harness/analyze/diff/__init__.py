@@ -1,0 +1,40 @@
+"""The diff: which tools and parts changed between two lists, each change classed by what it breaks, and
+every changed text an agent is told marked for review; as JSON, markdown, rich, GitHub annotations and JUnit."""
+
+from toolsurface.harness.analyze.diff._diff import diff_parts, diff_surfaces, diff_tools
+from toolsurface.harness.analyze.diff._model import (
+    FAIL_ON,
+    AnnotationChange,
+    ChangeClass,
+    FieldChange,
+    ParameterChange,
+    PartDiff,
+    ReviewItem,
+    Size,
+    SurfaceDiff,
+    ToolDiff,
+    worst,
+)
+from toolsurface.harness.analyze.diff._render import diff_github, diff_json, diff_junit, diff_markdown, diff_rich
+
+__all__ = [
+    "FAIL_ON",
+    "AnnotationChange",
+    "ChangeClass",
+    "FieldChange",
+    "ParameterChange",
+    "PartDiff",
+    "ReviewItem",
+    "Size",
+    "SurfaceDiff",
+    "ToolDiff",
+    "diff_github",
+    "diff_json",
+    "diff_junit",
+    "diff_markdown",
+    "diff_parts",
+    "diff_rich",
+    "diff_surfaces",
+    "diff_tools",
+    "worst",
+]

@@ -1,0 +1,369 @@
+"""Comparing tools and lists: which tools were added, removed or changed, and the worst class of each change;
+the parts beside the tools compared the same way; every changed text an agent is told marked for review."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Literal
+
+from toolsurface.harness.analyze.diff._model import (
+    BREAKING,
+    NON_BREAKING,
+    SIZE_ONLY,
+    AnnotationChange,
+    FieldChange,
+    ParameterChange,
+    PartDiff,
+    ReviewItem,
+    Size,
+    SurfaceDiff,
+    ToolDiff,
+    worst,
+)
+from toolsurface.harness.analyze.diff._schema_compare import _compare_schemas
+from toolsurface.harness.measure import ListCounter, count_tokens, is_o200k
+from toolsurface.harness.measure._measure import Measurable, compact_json
+from toolsurface.harness.surface import PART_WORDS, SurfaceParts, item_key
+
+__all__ = ["diff_parts", "diff_surfaces", "diff_tools"]
+
+# ---------------------------------------------------------------------------------------------------------------
+# Comparing tools and lists
+
+_TOOL_KEYS = ("name", "description", "inputSchema", "outputSchema", "annotations")
+
+
+def _annotation_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[AnnotationChange]:
+    old = before.get("annotations") if isinstance(before.get("annotations"), dict) else {}
+    new = after.get("annotations") if isinstance(after.get("annotations"), dict) else {}
+    assert isinstance(old, dict) and isinstance(new, dict)
+    return [
+        AnnotationChange(name, old.get(name), new.get(name))
+        for name in dict.fromkeys([*old, *new])
+        if old.get(name) != new.get(name)
+    ]
+
+
+def _output_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[ParameterChange]:
+    old, new = before.get("outputSchema"), after.get("outputSchema")
+    if old == new:
+        return []
+    if old is None:
+        return [ParameterChange("(root)", "added", None, new, NON_BREAKING)]
+    if new is None:
+        return [ParameterChange("(root)", "removed", old, None, BREAKING)]
+    return _compare_schemas("output", old, new)
+
+
+def _tool_diff(name: str, before: dict[str, Any], after: dict[str, Any], with_tokens: bool) -> ToolDiff | None:
+    old_text, new_text = compact_json(before), compact_json(after)
+    if old_text == new_text:
+        return None
+    chars = Size(len(old_text), len(new_text))
+    tokens = Size(count_tokens(old_text), count_tokens(new_text)) if with_tokens else None
+    parameters = _compare_schemas("input", before.get("inputSchema", {}), after.get("inputSchema", {}))
+    output = _output_changes(before, after)
+    annotations = _annotation_changes(before, after)
+    fields = [
+        FieldChange(key, before.get(key), after.get(key))
+        for key in dict.fromkeys([*before, *after])
+        if key not in _TOOL_KEYS and before.get(key) != after.get(key)
+    ]
+    description_changed = before.get("description") != after.get("description")
+    review = _review(before, after, parameters, annotations)
+    cls = worst(
+        [
+            *(c.cls for c in [*parameters, *output]),
+            *(a.cls for a in annotations),
+            *(f.cls for f in fields),
+            NON_BREAKING if description_changed else None,
+        ]
+    )
+    note = None
+    if cls is None:
+        cls = SIZE_ONLY
+        note = (
+            "same JSON with keys in another order"
+            if before == after
+            else "same contract: only the order of set-like values or an equivalent spelling differs"
+        )
+    return ToolDiff(
+        name=name,
+        change="changed",
+        cls=cls,
+        chars=chars,
+        tokens=tokens,
+        description_before=before.get("description"),
+        description_after=after.get("description"),
+        parameters=parameters,
+        output=output,
+        annotations=annotations,
+        fields=fields,
+        note=note,
+        review=review,
+    )
+
+
+# Texts an agent reads, beside the description, as a tool-level field.
+_REVIEWED_FIELDS = ("title",)
+
+
+def _review(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    parameters: Sequence[ParameterChange],
+    annotations: Sequence[AnnotationChange],
+) -> list[ReviewItem]:
+    """What changed in the texts an agent is told about a tool: its description, its title, each annotation,
+    each parameter's description."""
+    items = []
+    if before.get("description") != after.get("description"):
+        items.append(ReviewItem("description", before.get("description"), after.get("description")))
+    items += [
+        ReviewItem(name, before.get(name), after.get(name))
+        for name in _REVIEWED_FIELDS
+        if before.get(name) != after.get(name)
+    ]
+    items += [ReviewItem(f"annotation {a.name}", a.before, a.after) for a in annotations]
+    items += [
+        ReviewItem(f"description of `{p.name}`", p.before, p.after) for p in parameters if p.change == "description"
+    ]
+    return items
+
+
+def _whole_tool(name: str, tool: dict[str, Any], added: bool, with_tokens: bool) -> ToolDiff:
+    text = compact_json(tool)
+    size = len(text)
+    tokens = count_tokens(text) if with_tokens else 0
+    return ToolDiff(
+        name=name,
+        change="added" if added else "removed",
+        cls=NON_BREAKING if added else BREAKING,
+        chars=Size(0, size) if added else Size(size, 0),
+        tokens=(Size(0, tokens) if added else Size(tokens, 0)) if with_tokens else None,
+    )
+
+
+def _by_name(tools: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {str(t.get("name")): dict(t) for t in tools}
+
+
+def diff_tools(
+    before: Sequence[Mapping[str, Any]],
+    after: Sequence[Mapping[str, Any]],
+    *,
+    a: str = "A",
+    b: str = "B",
+    tokens: bool = True,
+    counters: Sequence[ListCounter] = (),
+) -> SurfaceDiff:
+    """Compare two tools arrays in wire form. Tools are matched by name; their order in the output is A's,
+    then the added ones in B's order. Sizes follow the counting rule of `measure` (compact JSON); with
+    `counters`, tokens are the first one's and every counter's whole-list figures are kept side by side."""
+    if counters and not all(is_o200k(c) for c in counters):
+        return _counted(diff_tools(before, after, a=a, b=b, tokens=True), before, after, counters)
+    old, new = _by_name(before), _by_name(after)
+    tools: list[ToolDiff] = []
+    unchanged: list[str] = []
+    for name, tool in old.items():
+        if name not in new:
+            tools.append(_whole_tool(name, tool, added=False, with_tokens=tokens))
+            continue
+        changed = _tool_diff(name, tool, new[name], tokens)
+        if changed is None:
+            unchanged.append(name)
+        else:
+            tools.append(changed)
+    tools += [_whole_tool(name, tool, added=True, with_tokens=tokens) for name, tool in new.items() if name not in old]
+    common_old = [n for n in old if n in new]
+    common_new = [n for n in new if n in old]
+    order_changed = common_old != common_new
+    old_text, new_text = compact_json(list(before)), compact_json(list(after))  # list_text of each side
+    cls = worst(t.cls for t in tools)
+    if cls is None and old_text != new_text:
+        cls = SIZE_ONLY  # the same tools in another order
+    return SurfaceDiff(
+        a=a,
+        b=b,
+        cls=cls,
+        tools_before=len(before),
+        tools_after=len(after),
+        chars=Size(len(old_text), len(new_text)),
+        tokens=Size(count_tokens(old_text), count_tokens(new_text)) if tokens else None,
+        tools=tools,
+        unchanged=len(unchanged),
+        order_changed=order_changed,
+        unchanged_tools=unchanged,
+    )
+
+
+def _counted(
+    d: SurfaceDiff,
+    before: Sequence[Mapping[str, Any]],
+    after: Sequence[Mapping[str, Any]],
+    counters: Sequence[ListCounter],
+) -> SurfaceDiff:
+    """The diff with each counter's whole-list tokens, and the first counter's in place of o200k's (per tool:
+    the request with that tool alone, minus the framing)."""
+    assert d.tokens is not None
+    o200k = d.tokens
+    old, new = _by_name(before), _by_name(after)
+    counts: list[tuple[str, Size]] = []
+    first = counters[0]
+    for counter in counters:
+        if is_o200k(counter):
+            counts.append((counter.name, o200k))
+            continue
+        lists: list[Sequence[Mapping[str, Any]]] = [[], list(before), list(after)]
+        if counter is first:
+            lists += [[old[t.name]] if t.name in old else [] for t in d.tools]
+            lists += [[new[t.name]] if t.name in new else [] for t in d.tools]
+        n = counter.count_requests([[dict(tool) for tool in tools] for tools in lists])
+        framing = n[0]
+        counts.append((counter.name, Size(n[1] - framing, n[2] - framing)))
+        if counter is first:
+            k = len(d.tools)
+            tools = [replace(t, tokens=Size(n[3 + i] - framing, n[3 + k + i] - framing)) for i, t in enumerate(d.tools)]
+            d = replace(d, tools=tools, tokens=counts[-1][1])
+    return replace(d, counts=counts, encoding=counts[0][0])
+
+
+def _size_of(value: Any, with_tokens: bool) -> tuple[int, int | None]:
+    if value is None:
+        return 0, 0 if with_tokens else None
+    text = compact_json(value)
+    return len(text), count_tokens(text) if with_tokens else None
+
+
+def _sizes(old: Any, new: Any, with_tokens: bool) -> tuple[Size, Size | None]:
+    (a_chars, a_tokens), (b_chars, b_tokens) = _size_of(old, with_tokens), _size_of(new, with_tokens)
+    tokens = Size(a_tokens, b_tokens) if a_tokens is not None and b_tokens is not None else None
+    return Size(a_chars, b_chars), tokens
+
+
+def _arguments(entry: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {str(a.get("name")): a for a in entry.get("arguments") or [] if isinstance(a, dict)}
+
+
+def _entry_changes(part: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[list[Any], list[ReviewItem]]:
+    """What differs in one prompt, resource or template: its arguments (a prompt's), its texts, other fields."""
+    details: list[tuple[Any, str]] = []
+    review: list[ReviewItem] = []
+    for key in ("description", "title"):
+        if old.get(key) != new.get(key):
+            review.append(ReviewItem(key, old.get(key), new.get(key)))
+            details.append((NON_BREAKING, f"{key} changed"))
+    if part == "prompts":
+        before, after = _arguments(old), _arguments(new)
+        for name, argument in before.items():
+            if name not in after:
+                details.append((BREAKING, f"argument `{name}` removed"))
+            elif after[name].get("required") and not argument.get("required"):
+                details.append((BREAKING, f"argument `{name}` now required"))
+            elif argument.get("required") and not after[name].get("required"):
+                details.append((NON_BREAKING, f"argument `{name}` no longer required"))
+            if name in after and argument.get("description") != after[name].get("description"):
+                review.append(
+                    ReviewItem(
+                        f"description of argument `{name}`", argument.get("description"), after[name].get("description")
+                    )
+                )
+                details.append((NON_BREAKING, f"argument `{name}` description changed"))
+        for name, argument in after.items():
+            if name not in before:
+                required = bool(argument.get("required"))
+                details.append(
+                    (
+                        BREAKING if required else NON_BREAKING,
+                        f"argument `{name}` added ({'required' if required else 'optional'})",
+                    )
+                )
+    skipped = {"description", "title", *(["arguments"] if part == "prompts" else [])}
+    details += [
+        (NON_BREAKING, f"{key} changed")
+        for key in dict.fromkeys([*old, *new])
+        if key not in skipped and old.get(key) != new.get(key)
+    ]
+    return details, review
+
+
+def diff_parts(before: SurfaceParts, after: SurfaceParts, *, tokens: bool = True) -> list[PartDiff]:
+    """The parts beside the tools that differ: the instructions, then each prompt, resource and template that
+    was added, removed or changed (matched by name, uri, uriTemplate), in A's order, then B's new ones."""
+    found: list[PartDiff] = []
+    old_text, new_text = before.instructions, after.instructions
+    if old_text != new_text:
+        change: Literal["added", "removed", "changed"] = (
+            "added" if old_text is None else "removed" if new_text is None else "changed"
+        )
+        chars, sizes = _sizes(old_text, new_text, tokens)
+        review = [] if new_text is None else [ReviewItem("instructions", old_text, new_text)]
+        found.append(PartDiff("instructions", "instructions", change, NON_BREAKING, chars, sizes, [], review))
+    for part in ("prompts", "resources", "resourceTemplates"):
+        old = {item_key(part, e): e for e in before.get(part) or []}
+        new = {item_key(part, e): e for e in after.get(part) or []}
+        noun = PART_WORDS[part].removesuffix("s")
+        for name, entry in old.items():
+            chars, sizes = _sizes(entry, new.get(name), tokens)
+            if name not in new:
+                found.append(PartDiff(part, name, "removed", BREAKING, chars, sizes, [(BREAKING, f"{noun} removed")]))
+            elif compact_json(entry) != compact_json(new[name]):
+                details, review = _entry_changes(part, entry, new[name])
+                cls = worst(cls for cls, _ in details) or SIZE_ONLY
+                found.append(
+                    PartDiff(
+                        part,
+                        name,
+                        "changed",
+                        cls,
+                        chars,
+                        sizes,
+                        details or [(SIZE_ONLY, "same entry with keys in another order")],
+                        review,
+                    )
+                )
+        for name, entry in new.items():
+            if name not in old:
+                chars, sizes = _sizes(None, entry, tokens)
+                found.append(
+                    PartDiff(part, name, "added", NON_BREAKING, chars, sizes, [(NON_BREAKING, f"{noun} added")])
+                )
+    return found
+
+
+def _parts_note(a: SurfaceParts, b: SurfaceParts, a_label: str, b_label: str) -> str | None:
+    """Why the parts were not compared, when a side holds the tools alone and the other has parts to compare."""
+    unrecorded = [label for parts, label in ((a, a_label), (b, b_label)) if not parts.recorded]
+    if not unrecorded or all(parts.empty for parts in (a, b)):
+        return None
+    return (
+        f"the instructions, prompts and resources were not compared: {' and '.join(unrecorded)} "
+        f"{'holds' if len(unrecorded) == 1 else 'hold'} the tools alone (a snapshot taken before snapshots kept them)"
+    )
+
+
+def diff_surfaces(
+    a: Measurable,
+    b: Measurable,
+    *,
+    a_label: str | None = None,
+    b_label: str | None = None,
+    tokens: bool = True,
+    counters: Sequence[ListCounter] = (),
+    protocol: str | None = None,
+) -> SurfaceDiff:
+    """Compare two surfaces, every part (definitions are built and listed through a client speaking `protocol`,
+    None for the default; snapshots are read as recorded)."""
+    from toolsurface.harness.measure import listed
+
+    old, new = listed([a, b], protocol)
+    a_name, b_name = a_label or a.name, b_label or b.name
+    result = diff_tools(old.tools, new.tools, a=a_name, b=b_name, tokens=tokens, counters=counters)
+    result = replace(result, protocol_versions=(old.protocol_version, new.protocol_version))
+    note = _parts_note(old.parts, new.parts, a_name, b_name)
+    if note is not None or not (old.parts.recorded and new.parts.recorded):
+        return replace(result, parts_note=note)
+    parts = diff_parts(old.parts, new.parts, tokens=tokens)
+    cls = worst([result.cls, *(p.cls for p in parts)])
+    return replace(result, parts=parts, cls=cls, parts_compared=True)

@@ -1,0 +1,311 @@
+"""A diff as JSON, markdown and rich renderables."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from toolsurface.harness.measure._measure import compact_json
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+from toolsurface.harness.analyze.diff._model import (
+    _RANK,
+    BREAKING,
+    NON_BREAKING,
+    SIZE_ONLY,
+    ChangeClass,
+    PartDiff,
+    ReviewItem,
+    Size,
+    SurfaceDiff,
+    ToolDiff,
+    short_json,
+)
+from toolsurface.harness.surface import PART_WORDS
+
+__all__ = ["diff_github", "diff_json", "diff_junit", "diff_markdown", "diff_rich"]
+
+# ---------------------------------------------------------------------------------------------------------------
+# Rendering
+
+
+def tool_details(t: ToolDiff) -> list[tuple[ChangeClass, str]]:
+    """One short line per difference in a tool with its class, the breaking ones first; parameter
+    descriptions are folded into one line."""
+    if t.change != "changed":
+        return []
+    lines: list[tuple[ChangeClass, str]] = [(p.cls, p.summary) for p in t.parameters if p.change != "description"]
+    lines += [(p.cls, f"output {p.summary}") for p in t.output]
+    if t.description_changed:
+        lines.append((NON_BREAKING, "description changed"))
+    described = [f"`{p.name}`" for p in t.parameters if p.change == "description"]
+    if described:
+        lines.append(
+            (NON_BREAKING, f"parameter description{'s' if len(described) > 1 else ''} changed: " + ", ".join(described))
+        )
+    lines += [
+        (
+            a.cls,
+            f"{a.name} {'absent' if a.before is None else short_json(a.before)} → "
+            f"{'absent' if a.after is None else short_json(a.after)}",
+        )
+        for a in t.annotations
+    ]
+    lines += [(f.cls, f"{f.name} changed") for f in t.fields]
+    if t.note:
+        lines.append((t.cls, t.note))
+    return sorted(lines, key=lambda line: -_RANK[line[0]])
+
+
+def _n(value: int, signed: bool = False) -> str:
+    return f"{value:+,}" if signed else f"{value:,}"
+
+
+def _size(size: Size | None, unit: str = "") -> str:
+    if size is None:
+        return "-"
+    return f"{_n(size.before)} → {_n(size.after)}{unit} ({_n(size.delta, True)})"
+
+
+def _headline(d: SurfaceDiff) -> str:
+    counts = [f"{len(x)} {word}" for x, word in ((d.changed, "changed"), (d.added, "added"), (d.removed, "removed"))]
+    counts = [c for c in counts if not c.startswith("0 ")] or ["none changed"]
+    order = "; tools reordered" if d.order_changed else ""
+    tokens = f", {_size(d.tokens, ' tokens')} ({d.encoding})" if d.tokens else ""
+    tokens += "".join(f", {_size(size, ' tokens')} ({counter})" for counter, size in d.counts[1:])
+    parts = f"; {_parts_headline(d.parts)}" if d.parts else ""
+    return (
+        f"{d.tools_before} → {d.tools_after} tools ({', '.join(counts)}{order}); {_size(d.chars, ' chars')}{tokens}"
+        f"{parts}"
+    )
+
+
+def _parts_headline(parts: Sequence[PartDiff]) -> str:
+    """`instructions changed, 1 prompt added, 2 resources removed`."""
+    words = []
+    for p in parts:
+        if p.part == "instructions":
+            words.append(f"instructions {p.change}")
+    for part in ("prompts", "resources", "resourceTemplates"):
+        for change in ("changed", "added", "removed"):
+            count = sum(1 for p in parts if p.part == part and p.change == change)
+            if count:
+                noun = PART_WORDS[part] if count > 1 else PART_WORDS[part].removesuffix("s")
+                words.append(f"{count} {noun} {change}")
+    return ", ".join(words)
+
+
+def _review_mark(d: SurfaceDiff) -> str:
+    count = len(d.review)
+    return f"REVIEW ({count} changed text{'s' if count != 1 else ''})" if count else ""
+
+
+def _text(value: Any) -> str:
+    """A reviewed value as shown before and after: a text as it is, anything else as compact JSON."""
+    if value is None:
+        return "(absent)"
+    return value if isinstance(value, str) else compact_json(value)
+
+
+def _fenced(text: str) -> str:
+    """A code block a text cannot end early, whatever backticks it holds."""
+    longest = max((len(run) for run in text.split("\n") for run in _backtick_runs(run)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}\n"
+
+
+def _backtick_runs(line: str) -> list[str]:
+    import re
+
+    return re.findall(r"`+", line)
+
+
+def _review_markdown(d: SurfaceDiff) -> str:
+    """Each changed text with its text before and after, for a person to read before merging."""
+    lines = ["\n#### To review: texts an agent is told that changed\n"]
+    for owner, item in d.review:
+        lines.append(f"\n**`{_cell(owner)}`: {_cell(item.what)}**\n\nBefore:\n\n{_fenced(_text(item.before))}")
+        lines.append(f"\nAfter:\n\n{_fenced(_text(item.after))}")
+    return "".join(lines)
+
+
+def _review_line(item: ReviewItem) -> str:
+    return f"REVIEW {item.what}: before {_text(item.before)!r}, after {_text(item.after)!r}"
+
+
+def diff_json(d: SurfaceDiff) -> str:
+    return json.dumps(d.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def diff_markdown(d: SurfaceDiff) -> str:
+    """A summary and one table row per tool that differs, short enough for a pull request comment."""
+    title = f"### Tool list diff: `{d.a}` → `{d.b}`\n\n"
+    note = f"\n_{d.parts_note}._\n" if d.parts_note else ""
+    if d.cls is None:
+        return title + f"No differences: {d.tools_after} tools, {_n(d.chars.after)} chars.\n" + note
+    review = f", **{_review_mark(d)}**" if d.review else ""
+    lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n"]
+    if d.tools:
+        lines.append("\n| Tool | Change | Class | Chars | Tokens | What changed |\n")
+        lines.append("| --- | --- | --- | ---: | ---: | --- |\n")
+        for t in d.tools:
+            details = "<br>".join(
+                f"**{_cell(text)}**" if cls is BREAKING else _cell(text) for cls, text in tool_details(t)
+            )
+            marks = "".join(f"**REVIEW**: {_cell(r.what)}<br>" for r in t.review)
+            lines.append(
+                f"| `{_cell(t.name)}` | {t.change} | {t.cls.value} | {_size(t.chars)} | {_size(t.tokens)} | {marks}{details or '-'} |\n"
+            )
+    if d.parts:
+        lines.append("\n| Part | Change | Class | Chars | Tokens | What changed |\n")
+        lines.append("| --- | --- | --- | ---: | ---: | --- |\n")
+        for p in d.parts:
+            details = "<br>".join(f"**{_cell(text)}**" if cls is BREAKING else _cell(text) for cls, text in p.details)
+            marks = "<br>".join(f"**REVIEW**: {_cell(r.what)}" for r in p.review)
+            shown = "<br>".join(x for x in (marks, details) if x) or "-"
+            lines.append(
+                f"| {_part_label(p)} | {p.change} | {p.cls.value} | {_size(p.chars)} | {_size(p.tokens)} | {shown} |\n"
+            )
+    if d.review:
+        lines.append(_review_markdown(d))
+    return "".join(lines) + note
+
+
+def _part_label(p: PartDiff) -> str:
+    return "instructions" if p.part == "instructions" else f"{PART_WORDS[p.part].removesuffix('s')} `{_cell(p.name)}`"
+
+
+def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
+    """A headline, a table of the tools that differ with their sizes, then what changed in each."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolsurface.harness.terminal import escape_controls as shown
+
+    style = {BREAKING: "bold red", NON_BREAKING: "yellow", SIZE_ONLY: "cyan"}
+    note = [Text(shown(d.parts_note))] if d.parts_note else []
+    if d.cls is None:
+        return [
+            Text(shown(f"{d.a} → {d.b}: no differences ({d.tools_after} tools, {_n(d.chars.after)} chars)")),
+            *note,
+        ]
+    headline = Text(shown(f"{d.a} → {d.b}: "))
+    headline.append(d.cls.value, style=style[d.cls])
+    if d.review:
+        headline.append(" " + _review_mark(d), style="bold magenta")
+    headline.append(shown(f"; {_headline(d)}"))
+    renderables: list[RenderableType] = [headline, *note]
+    if d.parts:
+        parts = Text()
+        for p in d.parts:
+            parts.append(f"{shown(_part_label(p).replace('`', ''))} {p.change} ", style="bold")
+            parts.append(p.cls.value, style=style[p.cls])
+            parts.append(f" ({_n(p.chars.delta, True)} chars)")
+            for cls, text in p.details:
+                parts.append(f"\n  {shown(text)}", style=style[cls] if cls is BREAKING else "")
+            for item in p.review:
+                parts.append(f"\n  {shown(_review_line(item))}", style="magenta")
+            parts.append("\n")
+        renderables.append(parts)
+    if not d.tools:
+        return renderables
+    table = Table(title=f"Tools that differ ({d.unchanged} unchanged)", box=box.SIMPLE_HEAD)
+    table.add_column("tool", overflow="fold")
+    table.add_column("change", no_wrap=True)
+    table.add_column("class", no_wrap=True)
+    for column in ("chars", "Δ chars", "Δ tokens"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for t in d.tools:
+        marked = Text(t.cls.value, style=style[t.cls])
+        if t.review:
+            marked.append(" REVIEW", style="bold magenta")
+        table.add_row(
+            t.name,
+            t.change,
+            marked,
+            _n(t.chars.after),
+            _n(t.chars.delta, True),
+            _n(t.tokens.delta, True) if t.tokens else "-",
+        )
+    renderables.append(table)
+    details = Text()
+    for t in d.tools:
+        lines = tool_details(t)
+        if not lines:
+            continue
+        details.append(f"{shown(t.name)} ", style="bold")
+        details.append(t.cls.value, style=style[t.cls])
+        for cls, text in lines:
+            details.append(f"\n  {shown(text)}", style=style[cls] if cls is BREAKING else "")
+        for item in t.review:
+            details.append(f"\n  {shown(_review_line(item))}", style="magenta")
+        details.append("\n")
+    if details:
+        renderables.append(details)
+    return renderables
+
+
+def _change_text(t: ToolDiff | PartDiff) -> str:
+    if isinstance(t, PartDiff):
+        name, lines = _part_label(t).replace("`", ""), t.details
+    else:
+        name, lines = t.name, tool_details(t)
+    details = "; ".join(text for _, text in lines)
+    review = "".join(f"; {_review_line(item)}" for item in t.review)
+    return f"{name} {t.change} ({t.cls.value}, {t.chars.delta:+,} chars)" + (f": {details}" if details else "") + review
+
+
+def diff_github(d: SurfaceDiff, fail_on: str | None = None) -> list[str]:
+    """One workflow annotation per tool (and part) that differs: `::error` when it fails the --fail-on gate,
+    `::warning` for another breaking change or a changed text to review (its text before and after in the
+    message), `::notice` for the rest; one `::notice` when nothing differs."""
+    from toolsurface.harness.measure import github_escape
+
+    if d.cls is None:
+        return [f"::notice title={github_escape(f'{d.a} -> {d.b}', property_value=True)}::no differences"]
+    lines = []
+    changes: list[ToolDiff | PartDiff] = [*d.tools, *d.parts]
+    for t in changes:
+        level = "error" if d.tool_fails(t, fail_on) else "warning" if t.cls is BREAKING or t.review else "notice"
+        name = t.name if isinstance(t, ToolDiff) else _part_label(t).replace("`", "")
+        mark = ", REVIEW" if t.review else ""
+        title = github_escape(f"{d.b}: {name} {t.change} ({t.cls.value}{mark})", property_value=True)
+        lines.append(f"::{level} title={title}::{github_escape(_change_text(t))}")
+    if not d.tools and not d.parts:
+        lines.append(f"::notice title={github_escape(f'{d.a} -> {d.b}', property_value=True)}::{_headline(d)}")
+    return lines
+
+
+def diff_junit(diffs: Sequence[SurfaceDiff], fail_on: str | None = None) -> str:
+    """JUnit XML: a suite per comparison, a test case per tool of either list (and per part that differs); a
+    change fails its case when the --fail-on gate counts it (breaking: a BREAKING change; review: a changed text,
+    its text before and after in the failure; any: every change)."""
+    from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
+
+    def case(d: SurfaceDiff, t: ToolDiff | PartDiff, name: str, classname: str) -> JUnitCase:
+        failed = d.tool_fails(t, fail_on)
+        return JUnitCase(
+            name=name,
+            classname=classname,
+            outcome="failure" if failed else "passed",
+            message=f"{t.change}, {t.cls.value}{', REVIEW' if t.review else ''}" if failed else "",
+            detail=_change_text(t),
+            kind="REVIEW" if fail_on == "review" else t.cls.value,
+            output=_change_text(t),
+        )
+
+    suites = []
+    for d in diffs:
+        classname = f"toolsurface.diff.{d.b}"
+        cases = [case(d, t, t.name, classname) for t in d.tools]
+        cases += [JUnitCase(name=name, classname=classname, output="unchanged") for name in d.unchanged_tools]
+        cases += [case(d, p, _part_label(p).replace("`", ""), f"{classname}.parts") for p in d.parts]
+        suites.append(JUnitSuite(f"toolsurface diff {d.a} -> {d.b}", cases))
+    return junit_xml(suites)

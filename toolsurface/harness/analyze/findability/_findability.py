@@ -1,0 +1,128 @@
+"""Findability: the intended tool's rank for each query on each surface, by our scorers and by a client's own
+search (Claude Code's ToolSearch, observed in a real session)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.analyze.findability._model import (
+    Findability,
+    FindabilityRow,
+    Query,
+    QuerySet,
+    SearchClient,
+    SurfaceFindability,
+    SurfaceTools,
+    load_tools,
+)
+from toolsurface.harness.analyze.findability._scoring import ALL_SCORERS, CLIENT_SCORERS, SCORERS, _Index, _rank
+from toolsurface.harness.surface import Snapshot, SurfaceDefinition
+
+if TYPE_CHECKING:
+    from toolsurface.harness.session import SearchRequest, ToolSearchRun
+
+__all__ = ["SearchObserver", "findability", "search_requests"]
+
+# Runs searches through a client's own tool search: one run per surface, in the order of the surfaces.
+SearchObserver = Callable[[Sequence["SearchRequest"]], Sequence["ToolSearchRun"]]
+
+
+def search_requests(texts: Sequence[str], max_results: int | None = None) -> list[SearchRequest]:
+    """One search per query text, the text exactly as given."""
+    from toolsurface.harness.session import SearchRequest
+
+    return [SearchRequest(text, max_results) for text in texts]
+
+
+def _client_rows(
+    query: Query, expected: str | None, run: ToolSearchRun, n: int, keyword: FindabilityRow
+) -> FindabilityRow:
+    search = run.searches[n]
+    returned = search.returned
+    return FindabilityRow(
+        query=query.text,
+        scorer=run.client,
+        expected=expected,
+        rank=returned.index(expected) + 1 if expected is not None and expected in returned else None,
+        top=returned[0] if returned else None,
+        missing=keyword.missing,
+        full_matches=keyword.full_matches,
+        returned=list(returned),
+        next_tools=list(search.tools_after),
+        answer=search.answer,
+    )
+
+
+def _surface_findability(
+    surface: SurfaceTools,
+    queries: Sequence[Query],
+    use_stem: bool,
+    scorers: Sequence[str],
+    run: ToolSearchRun | None,
+) -> SurfaceFindability:
+    rows = []
+    index = _Index.of(surface.tools, use_stem)
+    for n, query in enumerate(queries):
+        expected = query.expected_for(surface.name)
+        computed: dict[str, FindabilityRow] = {}
+        for scorer in SCORERS:
+            ranked = _rank(index, query.text, scorer, use_stem)
+            computed[scorer] = FindabilityRow(
+                query=query.text,
+                scorer=scorer,
+                expected=expected,
+                rank=ranked.rank_of(expected),
+                top=ranked.top,
+                missing=ranked.missing,
+                full_matches=ranked.full_matches,
+            )
+        for scorer in scorers:
+            if scorer in computed:
+                rows.append(computed[scorer])
+            else:
+                assert run is not None
+                rows.append(_client_rows(query, expected, run, n, computed["keyword"]))
+    return SurfaceFindability(name=surface.name, queries=rows)
+
+
+def findability(
+    items: Sequence[SurfaceDefinition | Snapshot],
+    queries: QuerySet,
+    *,
+    use_stem: bool = False,
+    scorers: Sequence[str] = SCORERS,
+    observe: SearchObserver | None = None,
+    max_results: int | None = None,
+) -> Findability:
+    """Rank each surface's tools for every query with each scorer (default: keyword and bm25).
+
+    `claude` is Claude Code's own search: `observe` runs the queries, exactly as given (with `max_results`
+    if given), through it once per surface, after the surfaces and the queries are checked."""
+    unknown = [s for s in scorers if s not in ALL_SCORERS]
+    if unknown or not scorers:
+        raise ValueError(f"scorers {list(scorers)!r}: expected some of {', '.join(ALL_SCORERS)}")
+    surfaces = load_tools(items)
+    for surface in surfaces:
+        surface.check_expected(queries.queries, queries.source)
+    runs: list[ToolSearchRun | None] = [None] * len(surfaces)
+    client: SearchClient | None = None
+    if any(s in CLIENT_SCORERS for s in scorers):
+        if observe is None:
+            raise ValueError("a client's own search needs `observe` to run it")
+        runs = list(observe(search_requests([q.text for q in queries.queries], max_results)))
+        if len(runs) != len(surfaces) or any(r is None or len(r.searches) != len(queries.queries) for r in runs):
+            raise ValueError("the observed searches do not match the surfaces and queries")
+        first = runs[0]
+        assert first is not None
+        client = SearchClient(first.client, first.version, first.mode, max_results)
+    return Findability(
+        source=queries.source,
+        stem=use_stem,
+        surfaces=[
+            _surface_findability(s, queries.queries, use_stem, scorers, run)
+            for s, run in zip(surfaces, runs, strict=True)
+        ],
+        scorers=tuple(scorers),
+        client=client,
+    )

@@ -1,0 +1,482 @@
+"""The lint rules, one per category."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolsurface.harness.analyze._text import plain_words, stem, stems
+from toolsurface.harness.analyze.lint._model import Finding
+from toolsurface.harness.analyze.lint._view import (
+    _GENERIC_STEMS,
+    _INSTEAD,
+    _NOT_KINDS,
+    _NULL_CLEARS,
+    _TRUE_FALSE,
+    _TYPE_OF,
+    CLEAR_WORDS,
+    CURSOR_NAMES,
+    DESTRUCTIVE_VERBS,
+    INCLUDE_PREFIXES,
+    IRREVERSIBLE,
+    LIMIT_NAMES,
+    LIST_WORDS,
+    OFFSET_NAMES,
+    OPPOSITES,
+    PATCH_NAMES,
+    READ_VERBS,
+    UNDO_WORDS,
+    WHY_WORDS,
+    WRITE_VERBS,
+    LintView,
+    Param,
+    Reference,
+    Tool,
+    _counted,
+    _finding,
+    _name_nouns,
+    _reference_noun,
+    _texts,
+    is_concurrency_token,
+    is_reference,
+)
+
+__all__ = []
+
+# ---------------------------------------------------------------------------------------------------------------
+# addressing: one concept, several parameter names
+
+
+def _concept(ref: Reference, surface: LintView) -> str:
+    """Items are one concept however a tool names their kind: what the surface numbers or gives typed references
+    (kind:<id>), generic item words, and what a tool's first sentence acts on ("Decides a deletion request").
+    A scope (projectId) or a qualifier (organizationId next to a memory id) is a concept of its own."""
+    if ref.noun in surface.item_nouns:
+        return "item"
+    if ref.param.name in surface.scopes:
+        return ref.noun
+    return "item" if ref.noun in stems(plain_words(ref.tool.first_sentence)) else ref.noun
+
+
+def _namings(refs: Sequence[Reference]) -> dict[str, list[str]]:
+    found: dict[str, dict[str, None]] = {}
+    for r in refs:
+        found.setdefault(r.param.name, {})[r.tool.name] = None
+    return {name: list(tools) for name, tools in found.items()}
+
+
+def check_addressing(surface: LintView) -> list[Finding]:
+    """Per concept, integers and strings are compared apart: `number` for numbered items next to `ref` for typed
+    references is one name per form; number next to taskNumber, or id next to ref, is not."""
+    by_concept: dict[str, list[Reference]] = {}
+    for ref in surface.references:
+        by_concept.setdefault(_concept(ref, surface), []).append(ref)
+    findings = []
+    for concept, refs in by_concept.items():
+        integers = _namings([r for r in refs if r.param.integer])
+        strings = _namings([r for r in refs if not r.param.integer])
+        if len(integers) < 2 and len(strings) < 2:
+            continue
+        parts = [
+            f"{len(names)} {form} names: {_counted(names)}"
+            for form, names in (("integer", integers), ("string", strings))
+            if names
+        ]
+        findings.append(
+            _finding(
+                "addressing",
+                (r.tool.name for r in refs),
+                [*integers, *strings],
+                f"one {concept} is addressed under several names; " + "; ".join(parts),
+            )
+        )
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# concurrency: several names for the token that guards a change, and tools that take two
+
+
+def check_concurrency(surface: LintView) -> list[Finding]:
+    names: dict[str, list[str]] = {}
+    for tool in surface.tools:
+        for p in tool.params:
+            if is_concurrency_token(p):
+                names.setdefault(p.name, []).append(tool.name)
+    if len(names) < 2:
+        return []
+    findings = [
+        _finding(
+            "concurrency",
+            (t for tools in names.values() for t in tools),
+            names,
+            f"{len(names)} names for the concurrency token: {_counted(names)}",
+        )
+    ]
+    for tool in surface.tools:
+        own = [p.name for p in tool.params if is_concurrency_token(p)]
+        if len(own) > 1:
+            message = f"{tool.name} takes {len(own)} concurrency tokens ({', '.join(own)}); which applies depends on what changes"
+            findings.append(_finding("concurrency", [tool.name], own, message))
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# patch-rule: a patch object in some tools, omitted-keeps with clear flags (or null clears) in others
+
+
+def _is_patch_object(p: Param) -> bool:
+    described = re.search(r"\bfields to (change|update|set)\b|\b(json|merge) patch\b", p.description, re.I)
+    return p.object and (p.name.lower() in PATCH_NAMES or described is not None)
+
+
+def _is_clear_flag(p: Param) -> bool:
+    return p.boolean and len(p.words) > 1 and p.words[0] in CLEAR_WORDS
+
+
+def _change_style(tool: Tool) -> tuple[str, list[str]] | None:
+    if tool.read_only is True:
+        return None
+    patches = [p.name for p in tool.params if _is_patch_object(p)]
+    if patches:
+        return "a patch object", patches
+    flags = [p.name for p in tool.params if _is_clear_flag(p)]
+    if flags:
+        return "top-level fields with clear flags", flags
+    nullable = [p.name for p in tool.params if "null" in p.types]
+    if nullable or any(_NULL_CLEARS.search(text) for text in _texts(tool)):
+        return "top-level fields where null clears", []
+    return None
+
+
+def check_patch_rule(surface: LintView) -> list[Finding]:
+    styles: dict[str, list[tuple[str, list[str]]]] = {}
+    for tool in surface.tools:
+        style = _change_style(tool)
+        if style is not None:
+            styles.setdefault(style[0], []).append((tool.name, style[1]))
+    if len(styles) < 2:
+        return []
+    parts = [f"{style} in {', '.join(t for t, _ in uses)}" for style, uses in styles.items()]
+    return [
+        _finding(
+            "patch-rule",
+            (t for uses in styles.values() for t, _ in uses),
+            (p for uses in styles.values() for _, params in uses for p in params),
+            f"{len(styles)} rules for changing an item: " + "; ".join(parts),
+        )
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# decision-flag: a boolean that turns an action into its opposite
+
+_ACTION_WORDS = {w for pair in OPPOSITES for w in pair} | UNDO_WORDS
+_OPPOSITE_STEMS = {frozenset((stem(a), stem(b))) for a, b in OPPOSITES}
+
+
+def _opposite(first: str, second: str) -> bool:
+    a, b = stem(first), stem(second)
+    return frozenset((a, b)) in _OPPOSITE_STEMS or a == f"un{b}" or b == f"un{a}"
+
+
+def decision_flag(tool: Tool, p: Param) -> str | None:
+    """Why this boolean is a decision flag, or None: named after an action, or described as two opposite actions."""
+    if not p.boolean or tool.read_only is True:
+        return None
+    first = p.words[0]
+    if first in _ACTION_WORDS or first.removeprefix("un") in _ACTION_WORDS:
+        return f"named after the action {first!r}"
+    both = _TRUE_FALSE.search(p.description)
+    if both and stem(both.group(1)) != stem(both.group(2)):
+        return f"true to {both.group(1)}, false to {both.group(2)}"
+    instead = _INSTEAD.search(p.description)
+    if instead and _opposite(instead.group(1), instead.group(2)):
+        return f"{instead.group(1)} instead of {instead.group(2)}"
+    return None
+
+
+def check_decision_flag(surface: LintView) -> list[Finding]:
+    flags: dict[str, list[tuple[str, str]]] = {}
+    for tool in surface.tools:
+        for p in tool.params:
+            why = decision_flag(tool, p)
+            if why:
+                flags.setdefault(p.name, []).append((tool.name, p.description or why))
+    return [
+        _finding(
+            "decision-flag",
+            (t for t, _ in uses),
+            [name],
+            f"{name}: bool turns an action into its opposite in {', '.join(t for t, _ in uses)} ({uses[0][1]!r}); "
+            "an action value would name both",
+        )
+        for name, uses in flags.items()
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# reason: why a change is made, under several names
+
+
+def _is_why(p: Param) -> bool:
+    return p.string and (
+        stem(p.words[-1]) in stems(WHY_WORDS) or re.match(r"\s*why\b", p.description, re.I) is not None
+    )
+
+
+def check_reason(surface: LintView) -> list[Finding]:
+    names: dict[str, list[str]] = {}
+    for tool in surface.tools:
+        for p in tool.params:
+            if _is_why(p):
+                names.setdefault(p.name, []).append(tool.name)
+    if len(names) < 2:
+        return []
+    return [
+        _finding(
+            "reason",
+            (t for tools in names.values() for t in tools),
+            names,
+            f"{len(names)} names for why a change is made: {_counted(names)}",
+        )
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# filter-paging: include flags that overlap in meaning; list tools that page in different ways
+
+
+def _include_subject(p: Param) -> str | None:
+    words = p.words
+    return stem(words[1]) if p.boolean and len(words) > 1 and words[0] in INCLUDE_PREFIXES else None
+
+
+def _include_overlaps(surface: LintView) -> list[Finding]:
+    flags = [(t, p, s) for t in surface.tools for p in t.params if (s := _include_subject(p))]
+    by_subject: dict[str, list[int]] = {}
+    for index, (_, _, subject) in enumerate(flags):
+        by_subject.setdefault(subject, []).append(index)
+    findings: list[Finding] = []
+    seen: set[frozenset[str]] = set()
+    for tool, p, _ in flags:
+        covered = stems(w for text in tool.about(p) for w in plain_words(text))
+        # Only the flags whose subject this one covers, in list order.
+        candidates = sorted(index for subject in covered for index in by_subject.get(subject, ()))
+        for other_tool, other, _ in (flags[index] for index in candidates):
+            pair = frozenset((p.name, other.name))
+            if other.name == p.name or pair in seen:
+                continue
+            seen.add(pair)
+            message = (
+                f"{p.name} in {tool.name} also covers what {other.name} adds in {other_tool.name}: "
+                f"{p.description or tool.about(p)[-1]!r}"
+            )
+            findings.append(_finding("filter-paging", [tool.name, other_tool.name], [p.name, other.name], message))
+    return findings
+
+
+def _is_list_tool(tool: Tool) -> bool:
+    said = stems(tool.words) | stems(plain_words(tool.first_sentence))
+    return tool.read_only is True and bool(said & stems(LIST_WORDS))
+
+
+def _paging(tool: Tool) -> tuple[str, list[str]]:
+    kinds = {
+        "offset": [p.name for p in tool.params if p.name.lower() in OFFSET_NAMES],
+        "limit": [p.name for p in tool.params if p.name.lower() in LIMIT_NAMES],
+        "cursor": [p.name for p in tool.params if p.name.lower() in CURSOR_NAMES],
+    }
+    params = [n for names in kinds.values() for n in names]
+    if kinds["cursor"]:
+        return "cursor", params
+    if kinds["offset"]:
+        return ("offset/limit" if kinds["limit"] else "offset only"), params
+    return ("limit only" if kinds["limit"] else "no paging"), params
+
+
+def _paging_styles(surface: LintView) -> list[Finding]:
+    styles: dict[str, list[str]] = {}
+    params: list[str] = []
+    for tool in surface.tools:
+        if _is_list_tool(tool):
+            style, names = _paging(tool)
+            styles.setdefault(style, []).append(tool.name)
+            params.extend(names)
+    if len(styles) < 2:
+        return []
+    message = f"list tools page in {len(styles)} ways: {_counted(styles)}"
+    return [_finding("filter-paging", (t for tools in styles.values() for t in tools), params, message)]
+
+
+def check_filter_paging(surface: LintView) -> list[Finding]:
+    return _include_overlaps(surface) + _paging_styles(surface)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# overloaded-word: one parameter name for two concepts
+
+
+@dataclass
+class _Use:
+    tool: str
+    values: set[str]
+    label: str | None
+
+
+def _use(tool: Tool, p: Param, surface: LintView) -> _Use:
+    """A parameter's concept in one tool: "type of X" in its text, item kinds when every value names one."""
+    values = {v.lower() for v in p.values}
+    typed = next((m.group(1) for text in tool.about(p) if (m := _TYPE_OF.search(text))), None)
+    if typed:
+        label: str | None = f"{typed.lower()} type"
+    elif values and all(stem(v.split(":")[0]) in surface.vocabulary for v in values):
+        label = "item kind"
+    else:
+        label = "another concept" if values else None
+    return _Use(tool.name, values, label)
+
+
+def _merge_overlapping(uses: list[_Use]) -> list[list[_Use]]:
+    """Uses whose enumerated values overlap name the same concept (and so, transitively, do uses that overlap
+    one of those); in list order, each cluster by its first use. A union-find over the values, so a name
+    used by thousands of tools costs linear time."""
+    parent = list(range(len(uses)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    first_with: dict[str, int] = {}
+    for index, use in enumerate(uses):
+        for value in use.values:
+            other = first_with.setdefault(value, index)
+            low, high = sorted((root(index), root(other)))
+            parent[high] = low
+    clusters: dict[int, list[_Use]] = {}
+    for index, use in enumerate(uses):
+        clusters.setdefault(root(index), []).append(use)
+    return list(clusters.values())
+
+
+def _cluster_label(cluster: list[_Use]) -> str | None:
+    """A "type of X" phrase wins over what the values suggest."""
+    labels = [u.label for u in cluster if u.label]
+    typed = [label for label in labels if label.endswith(" type")]
+    return (typed or labels)[0] if labels else None
+
+
+def check_overloaded_word(surface: LintView) -> list[Finding]:
+    by_name: dict[str, list[tuple[Tool, Param]]] = {}
+    for tool in surface.tools:
+        for p in tool.params:
+            by_name.setdefault(p.name, []).append((tool, p))
+    findings = []
+    for name, pairs in by_name.items():
+        if len(pairs) < 2:
+            continue
+        clusters = _merge_overlapping([_use(t, p, surface) for t, p in pairs])
+        labelled = [(label, c) for c in clusters if (label := _cluster_label(c))]
+        if len({label for label, _ in labelled}) < 2:
+            continue
+        parts = [
+            f"{label} in {', '.join(u.tool for u in c)}"
+            + (f" ({', '.join(sorted({v for u in c for v in u.values}))})" if any(u.values for u in c) else "")
+            for label, c in labelled
+        ]
+        findings.append(
+            _finding(
+                "overloaded-word",
+                (u.tool for _, c in labelled for u in c),
+                [name],
+                f"{name} means {len(labelled)} things: " + "; ".join(parts),
+            )
+        )
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# permission-split: read, write and irreversible mixed in one tool, or annotations that say otherwise
+
+
+def _choice_mixing_irreversible(tool: Tool) -> list[Finding]:
+    """A boolean or enumerated choice whose alternatives include an irreversible action."""
+    findings = []
+    for p in tool.params:
+        if not (p.boolean or len(p.values) >= 2):
+            continue
+        said = next((text for text in tool.about(p) if IRREVERSIBLE.search(text)), None)
+        if said:
+            message = (
+                f"{tool.name}: {p.name} chooses between an irreversible action and a reversible one ({said!r}); "
+                "a client can allow or refuse only the whole tool"
+            )
+            findings.append(_finding("permission-split", [tool.name], [p.name], message))
+    return findings
+
+
+def _annotation_problems(tool: Tool) -> list[str]:
+    words = set(tool.words)
+    reads, writes, destroys = words & READ_VERBS, words & WRITE_VERBS, words & DESTRUCTIVE_VERBS
+    problems = []
+    if tool.read_only is None:
+        problems.append("has no readOnlyHint")
+    elif reads and not writes and tool.read_only is False:
+        problems.append(f"reads ({', '.join(sorted(reads))}) but readOnlyHint is false")
+    elif writes and not reads and tool.read_only:
+        problems.append(f"writes ({', '.join(sorted(writes))}) but readOnlyHint is true")
+    if tool.read_only is False and tool.destructive is None:
+        problems.append("writes but has no destructiveHint")
+    if destroys and tool.destructive is False:
+        problems.append(f"is named {', '.join(sorted(destroys))}, not an additive update, but destructiveHint is false")
+    return problems
+
+
+def check_permission_split(surface: LintView) -> list[Finding]:
+    findings = []
+    for tool in surface.tools:
+        if tool.read_only is not True:
+            findings.extend(_choice_mixing_irreversible(tool))
+        for problem in _annotation_problems(tool):
+            findings.append(_finding("permission-split", [tool.name], [], f"{tool.name} {problem}"))
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# first-sentence: on-demand clients find a tool by its words; the first sentence should name a kind it serves
+
+
+def _served_kinds(tool: Tool, surface: LintView) -> dict[str, str]:
+    """Kinds (stem -> word) the tool serves beyond its first sentence: nouns of its name, the values of its kind
+    parameter, what its references point at (not the scope), and kind words in the rest of its description."""
+    words = list(_name_nouns(tool))
+    for p in tool.params:
+        if p.words[-1] in {"kind", "kinds"}:
+            words.extend(v.split(":")[0] for v in p.values)
+        if is_reference(p) and p.name not in surface.scopes:
+            words.append(_reference_noun(p))
+    words.extend(w for w in plain_words(tool.rest) if stem(w) in surface.vocabulary)
+    kinds: dict[str, str] = {}
+    for word in words:
+        if stem(word) not in _NOT_KINDS:
+            kinds.setdefault(stem(word), word)
+    return kinds
+
+
+def check_first_sentence(surface: LintView) -> list[Finding]:
+    """Passes when the first sentence names a kind the tool serves, or names an item kind of the surface itself."""
+    named_items = surface.item_nouns - _GENERIC_STEMS
+    findings = []
+    for tool in surface.tools:
+        kinds = _served_kinds(tool, surface)
+        if not kinds or stems(plain_words(tool.first_sentence)) & (kinds.keys() | named_items):
+            continue
+        message = (
+            f"{tool.name}: the first sentence {tool.first_sentence or '(none)'!r} names none of the kinds it serves "
+            f"({', '.join(kinds.values())}), the words on-demand clients search for"
+        )
+        findings.append(_finding("first-sentence", [tool.name], [], message))
+    return findings

@@ -1,0 +1,28 @@
+"""The on-demand round trip: what a client that searches for its tools loads for a named task, against what
+loading the whole list costs."""
+
+from toolsurface.harness.analyze.roundtrip._roundtrip import (
+    ObservedRoundTrip,
+    ObservedStep,
+    RoundTrip,
+    RoundTripTask,
+    SurfaceRoundTrip,
+    load_task,
+    roundtrip,
+    roundtrip_csv,
+    roundtrip_json,
+    roundtrip_rich,
+)
+
+__all__ = [
+    "ObservedRoundTrip",
+    "ObservedStep",
+    "RoundTrip",
+    "RoundTripTask",
+    "SurfaceRoundTrip",
+    "load_task",
+    "roundtrip",
+    "roundtrip_csv",
+    "roundtrip_json",
+    "roundtrip_rich",
+]

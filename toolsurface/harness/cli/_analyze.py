@@ -1,0 +1,316 @@
+"""Reading tool lists: findability, roundtrip, diff, lint."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from toolsurface.harness.cli._base import (
+    _config_option,
+    _data,
+    _emit,
+    _out,
+    _print,
+    _protocol_option,
+    _say,
+    _step_summary,
+    main,
+)
+from toolsurface.harness.cli._counters import _counter_options, _counters
+
+if TYPE_CHECKING:
+    from toolsurface.harness.analyze import SearchObserver
+
+_MAX_RESULTS = click.option(
+    "--max-results",
+    type=click.IntRange(min=1),
+    help="claude: the max_results each ToolSearch call sends (default: none sent, Claude Code's own default, 5).",
+)
+
+
+def _claude_search(specs: Sequence[str]) -> SearchObserver:
+    """Runs searches through Claude Code's own ToolSearch, one on-demand session per surface."""
+    from toolsurface.harness.session import observe_tool_search
+
+    return lambda searches: observe_tool_search(specs, searches)
+
+
+@main.command("findability")
+@click.argument("surfaces", nargs=-1)
+@click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
+@click.option(
+    "--scorer",
+    type=click.Choice(["keyword", "bm25", "claude", "all"]),
+    help="claude: Claude Code's own ToolSearch, one on-demand session per surface with a scripted model;"
+    " all: keyword, bm25 and claude side by side with their agreement (default: keyword and bm25).",
+)
+@click.option(
+    "--fail-below-rank",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Exit 1 when an expected tool is not found at rank N or better (by every scorer shown).",
+)
+@_MAX_RESULTS
+def findability_command(
+    surfaces: tuple[str, ...],
+    queries_file: Path | None,
+    fmt: str,
+    stem: bool,
+    scorer: str | None,
+    fail_below_rank: int | None,
+    max_results: int | None,
+) -> None:
+    """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces)."""
+    from toolsurface.harness.analyze import (
+        ALL_SCORERS,
+        SCORERS,
+        findability,
+        findability_csv,
+        findability_json,
+        findability_rich,
+        load_queries,
+    )
+    from toolsurface.harness.surface import default_surfaces, resolve_all, study_file
+
+    specs = surfaces or default_surfaces()
+    scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
+    if max_results is not None and "claude" not in scorers:
+        raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
+    result = findability(
+        resolve_all(specs),
+        load_queries(queries_file or study_file(specs, "queries")),
+        use_stem=stem,
+        scorers=scorers,
+        observe=_claude_search(specs) if "claude" in scorers else None,
+        max_results=max_results,
+    )
+    _emit(fmt, result, findability_rich, findability_json, findability_csv)
+    if fail_below_rank is not None:
+        below = result.below(fail_below_rank)
+        if below:
+            named = "; ".join(
+                f"{surface} {row.query!r}: {row.expected} {row.scorer} "
+                + (f"rank {row.rank}" if row.rank is not None else "not found")
+                for surface, row in below
+            )
+            _say(f"toolsurface: {len(below)} expected tools not found at rank {fail_below_rank} or better: {named}")
+            raise SystemExit(1)
+
+
+@main.command("roundtrip")
+@click.argument("surfaces", nargs=-1)
+@click.option("--task", "task_file", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task JSON.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--stem", is_flag=True, help="Fold plurals and endings when a step's tool is chosen by keyword.")
+@click.option(
+    "--client",
+    type=click.Choice(["claude"]),
+    help="Also the round trip as the client paid it: Claude Code's own ToolSearch, one on-demand session per"
+    " surface with a scripted model, a search per step.",
+)
+@_MAX_RESULTS
+def roundtrip_command(
+    surfaces: tuple[str, ...],
+    task_file: Path | None,
+    fmt: str,
+    stem: bool,
+    client: str | None,
+    max_results: int | None,
+) -> None:
+    """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
+    from toolsurface.harness.analyze import load_task, roundtrip, roundtrip_csv, roundtrip_json, roundtrip_rich
+    from toolsurface.harness.surface import default_surfaces, resolve_all, study_file
+
+    specs = surfaces or default_surfaces()
+    if max_results is not None and client is None:
+        raise click.UsageError("--max-results is for a client's search: --client claude")
+    result = roundtrip(
+        resolve_all(specs),
+        load_task(task_file or study_file(specs, "task")),
+        use_stem=stem,
+        observe=_claude_search(specs) if client == "claude" else None,
+        max_results=max_results,
+    )
+    _emit(fmt, result, roundtrip_rich, roundtrip_json, roundtrip_csv)
+
+
+@main.command("diff")
+@click.argument("a", required=False)
+@click.argument("b", required=False)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "review", "any"]),
+    help="Exit 1 on a breaking change, on a changed text to review (a description, an annotation, the"
+    " instructions), or on any difference at all.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "markdown", "github", "junit"]),
+    default="table",
+    show_default=True,
+    help="github: annotations, and the markdown appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
+)
+@_config_option
+@click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+@_counter_options
+@_protocol_option
+def diff_command(
+    a: str | None,
+    b: str | None,
+    fail_on: str | None,
+    fmt: str,
+    config_path: Path | None,
+    target_names: tuple[str, ...],
+    tokens: str | None,
+    count_urls: tuple[str, ...],
+    protocol: str | None,
+) -> None:
+    """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
+
+    The instructions, prompts and resources are compared too; a changed description, annotation or
+    instructions text is marked REVIEW. With no A and B, each configured target with a snapshot is compared
+    with its committed snapshot.
+    """
+    from toolsurface.harness.analyze import diff_surfaces
+    from toolsurface.harness.surface import resolve
+
+    if a is not None and b is not None:
+        if config_path is not None or target_names:
+            raise click.UsageError("--config and --target compare the configured targets; give no A and B")
+        counters = _counters(tokens, count_urls)
+        diffs = [diff_surfaces(resolve(a), resolve(b), a_label=a, b_label=b, counters=counters, protocol=protocol)]
+        configured = False
+    elif a is not None:
+        raise click.UsageError("give A and B, or neither to compare each configured target with its snapshot")
+    else:
+        diffs = _configured_diffs(config_path, target_names, protocol, tokens, count_urls)
+        configured = True
+    _render_diffs(diffs, fmt, fail_on, configured)
+    if any(d.fails(fail_on) for d in diffs):
+        raise SystemExit(1)
+
+
+def _configured_diffs(
+    config_path: Path | None,
+    target_names: tuple[str, ...],
+    protocol: str | None,
+    tokens: str | None = None,
+    count_urls: tuple[str, ...] = (),
+) -> list[Any]:
+    from toolsurface.harness.analyze import diff_surfaces
+    from toolsurface.harness.config import ConfigError, list_target, protocol_of, read_config, shown_path
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.live import skip_final_collection
+    from toolsurface.harness.surface import resolve
+
+    config = read_config(config_path)
+    if config is None:
+        raise ToolsurfaceError(
+            "give A and B, or configure targets with a snapshot in [tool.toolsurface] of pyproject.toml or in"
+            " toolsurface.toml"
+        )
+    if target_names:
+        targets = [config.target(name) for name in target_names]
+        for target in targets:
+            if target.snapshot is None:
+                raise ConfigError(config.path, target.key_of("snapshot"), "missing: diff compares a target with it")
+    else:
+        targets = [t for t in config.targets if t.snapshot is not None]
+        if not targets:
+            raise ConfigError(
+                config.path, config.table or "(top level)", "no target has a snapshot to compare with (snapshot = FILE)"
+            )
+    counters = {
+        t.name: _counters(tokens or (",".join(t.tokens) if t.tokens else None), count_urls, one=False) for t in targets
+    }
+    diffs = []
+    for target in targets:
+        assert target.snapshot is not None
+        if not target.snapshot.is_file():
+            raise ConfigError(
+                config.path,
+                target.key_of("snapshot"),
+                f"{shown_path(target.snapshot)}: no such file; write it with toolsurface snapshot --target {target.name}",
+            )
+        listed = list_target(target, protocol=protocol)
+        if listed.live:
+            skip_final_collection()
+        before = resolve(str(target.snapshot))
+        diffs.append(
+            diff_surfaces(
+                before,
+                listed.item,
+                a_label=shown_path(target.snapshot),
+                b_label=target.name,
+                counters=counters[target.name],
+                protocol=protocol_of(target, protocol),
+            )
+        )
+    return diffs
+
+
+def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool) -> None:
+    import json
+
+    from toolsurface.harness.analyze import diff_github, diff_json, diff_junit, diff_markdown, diff_rich
+
+    if fmt == "json":
+        if configured:
+            _data(json.dumps({"targets": [{"target": d.b, **d.to_json()} for d in diffs]}, indent=2) + "\n", nl=False)
+        else:
+            _data(diff_json(diffs[0]), nl=False)
+    elif fmt == "markdown":
+        _data("\n".join(diff_markdown(d) for d in diffs), nl=False)
+    elif fmt == "junit":
+        _data(diff_junit(diffs, fail_on), nl=False)
+    elif fmt == "github":
+        for d in diffs:
+            for line in diff_github(d, fail_on):
+                _out(line)
+            _step_summary(diff_markdown(d) + "\n")
+    else:
+        _print([renderable for d in diffs for renderable in diff_rich(d)])
+
+
+@main.command("lint")
+@click.argument("surfaces", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "github", "junit"]),
+    default="table",
+    show_default=True,
+    help="github: annotations, and a summary appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
+)
+@click.option(
+    "--fail-on",
+    metavar="CATEGORY,...|any",
+    help="Exit 1 on a finding of these categories (comma-separated), or of any category.",
+)
+def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None) -> None:
+    """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints."""
+    import json
+
+    from toolsurface.harness.analyze import lint, lint_github, lint_junit, lint_rich, lint_summary, parse_fail_on
+    from toolsurface.harness.surface import resolve_all
+
+    failing = parse_fail_on(fail_on) if fail_on is not None else ()
+    result = lint(resolve_all(surfaces))
+    if fmt == "json":
+        _data(json.dumps(result.to_json(), indent=2))
+    elif fmt == "github":
+        for line in lint_github(result, failing):
+            _out(line)
+        _step_summary(lint_summary(result, failing))
+    elif fmt == "junit":
+        _data(lint_junit(result, failing), nl=False)
+    else:
+        _print(lint_rich(result))
+    if result.fails(failing):
+        raise SystemExit(1)

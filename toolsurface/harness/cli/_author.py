@@ -1,0 +1,47 @@
+"""Writing a stub for one's own product: `new surface` and `check`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from toolsurface.harness.cli._base import _out, main
+
+
+@main.group("new")
+def new_group() -> None:
+    """Write the starting files of something new."""
+
+
+@new_group.command("surface")
+@click.argument("name")
+@click.option("--from", "snapshot", type=click.Path(dir_okay=False, path_type=Path), help="A tools/list snapshot.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True)
+def new_surface_command(name: str, snapshot: Path | None, out: Path) -> None:
+    """Write a surface module, its handlers (each refusing "not written yet"), a fixture and a scenario."""
+    from toolsurface.harness.author import new_surface
+
+    starter = new_surface(name, out, snapshot)
+    _out(f"wrote {', '.join(str(p) for p in starter.files)} ({starter.tools} tools, none written yet)")
+    _out(f"next: write the handlers, then toolsurface check {starter.surface}")
+
+
+@main.command("check")
+@click.argument("surface")
+def check_command(surface: str) -> None:
+    """Report tools without handlers (or not written yet), handlers without tools, unread fixture keys and
+    handlers reading parameters their tool does not declare; exit 1 if any."""
+    from toolsurface.harness.author import check_surface
+
+    found = check_surface(surface)
+    written = found.tools - len(found.tools_without_handlers) - len(found.not_written)
+    _out(f"{found.surface} ({found.source}): {found.tools} tools, {written} with a handler written")
+    _out(f"tools without handlers: {', '.join(found.tools_without_handlers) or '-'}")
+    _out(f"handlers not written yet: {', '.join(found.not_written) or '-'}")
+    _out(f"handlers without tools: {', '.join(found.handlers_without_tools) or '-'}")
+    _out(f"fixture keys no handler reads: {', '.join(found.unread_fixture_keys) or '-'}")
+    if found.undeclared_reads:
+        _out(f"handlers reading parameters their tool does not declare: {', '.join(found.undeclared_reads)}")
+    if not found.clean:
+        raise SystemExit(1)

@@ -1,0 +1,263 @@
+"""The budget verb: a list against its budget (given, or each configured target's), and the ratchet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from toolsurface.harness.cli._base import (
+    _config_option,
+    _data,
+    _out,
+    _protocol_option,
+    _say,
+    _server_options,
+    _ServerCommand,
+    _step_summary,
+    main,
+)
+from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
+
+
+@main.command("budget", cls=_ServerCommand)
+@click.argument("surface", required=False)
+@click.option(
+    "--max-chars", type=click.IntRange(min=0), help="Largest list size allowed (default: the configured one)."
+)
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=0),
+    help="Largest token count allowed (o200k_base, or the first counter of --tokens).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "github", "junit"]),
+    default="text",
+    show_default=True,
+    help="github: annotations, and a summary table appended to $GITHUB_STEP_SUMMARY (else printed);"
+    " junit: JUnit XML, a test case per list.",
+)
+@click.option(
+    "--include",
+    metavar="PARTS",
+    help="Count these parts beside the tools: instructions,prompts,resources (resources with their templates;"
+    " default: the tools alone, or the configured include).",
+)
+@_config_option
+@click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+@click.option(
+    "--update",
+    is_flag=True,
+    help="Lower each configured budget to the measured figure when the list shrank, and log it.",
+)
+@click.option("--raise", "raise_", is_flag=True, help="Set each configured budget to the measured figure, even upward.")
+@click.option("--reason", metavar="TEXT", help="Why the budget moves (with --update or --raise; goes into the log).")
+@_server_options
+@_counter_options
+@_protocol_option
+@click.pass_context
+def budget_command(
+    ctx: click.Context,
+    surface: str | None,
+    max_chars: int | None,
+    max_tokens: int | None,
+    fmt: str,
+    include: str | None,
+    config_path: Path | None,
+    target_names: tuple[str, ...],
+    update: bool,
+    raise_: bool,
+    reason: str | None,
+    live: LiveServerOptions,
+    tokens: str | None,
+    count_urls: tuple[str, ...],
+    protocol: str | None,
+) -> None:
+    """Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured.
+
+    SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...;
+    with none of them, every target configured in [tool.toolsurface] (pyproject.toml) or toolsurface.toml.
+    """
+    given = surface is not None or live.names_a_server
+    config: Any = None
+    checked: list[Any] = []
+    try:
+        from toolsurface.harness.surface import parse_include
+
+        parts = parse_include(include) if include is not None else None
+        if given or (config_path is None and not _has_config()):
+            if config_path is not None or target_names or update or raise_:
+                flag = (
+                    "--config" if config_path else "--target" if target_names else "--update" if update else "--raise"
+                )
+                raise click.UsageError(f"{flag} works on the configured targets; give no SURFACE, --url or -- CMD")
+            if reason is not None:
+                raise click.UsageError("--reason goes with --update or --raise")
+            counters = _counters(tokens, count_urls)
+            pairs = [_budget_of_one(surface, live, max_chars, max_tokens, counters, parts or (), protocol=protocol)]
+        else:
+            if (update or raise_) and reason is None:
+                raise click.UsageError(
+                    f"{'--raise' if raise_ else '--update'} needs --reason TEXT (it goes into the budget log)"
+                )
+            if not (update or raise_) and reason is not None:
+                raise click.UsageError("--reason goes with --update or --raise")
+            config, checked = _budget_of_config(
+                config_path,
+                target_names,
+                max_chars,
+                max_tokens,
+                live,
+                count_tokens=update or raise_,
+                tokens=tokens,
+                count_urls=count_urls,
+                include=parts,
+                protocol=protocol,
+            )
+            pairs = [(item.result, item.source) for item in checked]
+    except ToolsurfaceError as error:
+        if fmt == "github":
+            from toolsurface.harness.measure import github_escape
+
+            _out(f"::error title=Tool list budget::{github_escape(f'cannot measure: {error}')}")
+        raise
+    results = [result for result, _ in pairs]
+    if fmt == "github":
+        for result, source in pairs:
+            _github_step(result, source)
+    elif fmt == "junit":
+        from toolsurface.harness.measure import budget_junit
+
+        _data(budget_junit(results), nl=False)
+    else:
+        from toolsurface.harness.measure import budget_lines
+
+        for result in results:
+            for line in budget_lines(result):
+                _out(line)
+    if config is not None and (update or raise_):
+        assert reason is not None
+        _ratchet(config, checked, reason, raise_, fmt)
+    elif not all(result.within for result in results):
+        raise SystemExit(1)
+
+
+def _has_config() -> bool:
+    from toolsurface.harness.config import find_config
+
+    return find_config(Path.cwd()) is not None
+
+
+def _budget_of_one(
+    surface: str | None,
+    live: LiveServerOptions,
+    max_chars: int | None,
+    max_tokens: int | None,
+    counters: list[Any],
+    include: tuple[str, ...] = (),
+    *,
+    protocol: str | None = None,
+) -> tuple[Any, str | None]:
+    from toolsurface.harness.live import live_target
+    from toolsurface.harness.measure import check_budget
+    from toolsurface.harness.surface import resolve
+
+    if surface is None and not live.names_a_server:
+        raise ToolsurfaceError(
+            "give a SURFACE, --url URL, or -- CMD ARGS... (the server command after --), or configure targets in"
+            " [tool.toolsurface] of pyproject.toml or in toolsurface.toml"
+        )
+    server = live_target(surface, live)
+    if max_chars is None:
+        raise click.UsageError("Missing option '--max-chars' (needed with SURFACE, --url or -- CMD)")
+    source: str | None = None
+    if server is None:
+        assert surface is not None
+        item = resolve(surface)
+    else:
+        from toolsurface.harness.live import take_snapshot
+
+        taken = take_snapshot(None, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
+        item, source = taken.as_snapshot(), taken.source_label
+    result = check_budget(item, max_chars, max_tokens, counters=counters, include=include, protocol=protocol)
+    if server is not None:
+        from toolsurface.harness.live import skip_final_collection
+
+        skip_final_collection()
+    return result, source
+
+
+def _budget_of_config(
+    config_path: Path | None,
+    target_names: tuple[str, ...],
+    max_chars: int | None,
+    max_tokens: int | None,
+    live: LiveServerOptions,
+    *,
+    count_tokens: bool,
+    tokens: str | None = None,
+    count_urls: tuple[str, ...] = (),
+    include: tuple[str, ...] | None = None,
+    protocol: str | None = None,
+) -> tuple[Any, list[Any]]:
+    """Every configured target (or those --target names), flags overriding the configured values."""
+    from toolsurface.harness.config import check_targets, read_config
+    from toolsurface.harness.live import parse_capabilities, skip_final_collection
+
+    if live.headers or live.envs or live.cwd is not None:
+        flag = "--header" if live.headers else "--env" if live.envs else "--cwd"
+        raise click.UsageError(f"{flag} goes with --url or -- CMD; a configured target takes its own from the file")
+    if count_tokens and (max_chars is not None or max_tokens is not None):
+        raise click.UsageError("--update and --raise set the configured budgets; give no --max-chars or --max-tokens")
+    config = read_config(config_path)
+    assert config is not None
+    targets = [config.target(name) for name in target_names] if target_names else list(config.targets)
+    checked = check_targets(
+        config,
+        targets,
+        max_chars=max_chars,
+        max_tokens=max_tokens,
+        capabilities=parse_capabilities(live.capabilities) if live.capabilities is not None else None,
+        timeout=live.timeout if live.timeout_given else None,
+        count_tokens=count_tokens,
+        on_listed=skip_final_collection,
+        tokens=tokens,
+        count_urls=count_urls,
+        include=include,
+        protocol=protocol,
+    )
+    return config, checked
+
+
+def _ratchet(config: Any, checked: list[Any], reason: str, raise_: bool, fmt: str) -> None:
+    """Move the configured budgets to the measured figures; exit 1 when a list is over and --raise was not given."""
+    from toolsurface.harness.config import ratchet, shown_path
+
+    say = _out if fmt == "text" else _say
+    outcome = ratchet(config, checked, reason, allow_raise=raise_)
+    for item in outcome.unchanged:
+        say(f"{item.target.name}: budget already at the measured figure ({item.result.chars:,} chars)")
+    if outcome.refused:
+        over = "; ".join(f"{item.target.name} is over its budget" for item in outcome.refused)
+        _say(
+            f"toolsurface: nothing changed: {over}; raising a budget is a decision: shorten other text first,"
+            " or pass --raise --reason TEXT"
+        )
+        raise SystemExit(1)
+    for step in outcome.steps:
+        say(f"{step.describe()} in {shown_path(config.path)}; logged in {shown_path(config.log_path)}")
+
+
+def _github_step(result: Any, source: str | None) -> None:
+    """Annotations on stdout; the summary table appended to $GITHUB_STEP_SUMMARY, or printed without one."""
+    from toolsurface.harness.measure import github_annotation, github_summary
+
+    _out(github_annotation(result))
+    _step_summary(github_summary(result, source))

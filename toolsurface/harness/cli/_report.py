@@ -1,0 +1,69 @@
+"""The report of a study."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from toolsurface.harness.cli._base import (
+    _out,
+    main,
+)
+from toolsurface.harness.cli._counters import _counter_options, _counters
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+class _DefaultSurfacesOption(click.Option):
+    """--surface, whose help names the default study's surfaces, read only when the help is shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from toolsurface.harness.surface import default_surfaces
+
+        names = default_surfaces()
+        count = _WORDS[len(names)] if len(names) < len(_WORDS) else str(len(names))
+        self.help = f"A surface to measure; repeat for more (default: the bundled {count}: {', '.join(names)})."
+        return super().get_help_record(ctx)
+
+
+@main.command("report")
+@click.argument("runs", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
+@click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
+@click.option("--surface", "surfaces", multiple=True, cls=_DefaultSurfacesOption)
+@click.option(
+    "--queries",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Findability queries (JSON; default: those of the surfaces' study).",
+)
+@click.option(
+    "--task",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Round-trip task (JSON; default: that of the surfaces' study).",
+)
+@_counter_options
+def report_command(
+    runs: tuple[Path, ...],
+    out: Path,
+    html_page: bool,
+    surfaces: tuple[str, ...],
+    queries: Path | None,
+    task: Path | None,
+    tokens: str | None,
+    count_urls: tuple[str, ...],
+) -> None:
+    """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs."""
+    from toolsurface.harness.report import build_report
+
+    counters = _counters(tokens, count_urls)
+    report = build_report(
+        list(runs),
+        out,
+        surfaces=surfaces or None,
+        html_page=html_page,
+        queries=queries,
+        task=task,
+        counters=counters,
+    )
+    _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))

@@ -1,0 +1,53 @@
+"""The serve verb: a surface's stub over stdio or HTTP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from toolsurface.harness.cli._base import main
+
+
+@main.command("serve")
+@click.argument("surface")
+@click.option(
+    "--fixture", type=click.Path(dir_okay=False, path_type=Path), help="Project fixture (default: the surface's own)."
+)
+@click.option(
+    "--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), help="Append a JSONL record per call."
+)
+@click.option(
+    "--state", type=click.Path(dir_okay=False, path_type=Path), help="Write the final project state here on shutdown."
+)
+@click.option("--http", "http", metavar="HOST:PORT", help="Serve streamable HTTP on loopback instead of stdio.")
+@click.option("--page-size", type=click.IntRange(min=1), help="Tools per tools/list page (default: all in one).")
+@click.option(
+    "--unknown-tool",
+    type=click.Choice(["result", "error"]),
+    default="result",
+    show_default=True,
+    help="Answer a call of a tool the surface lacks with an isError result naming the tools, or with the"
+    " JSON-RPC error -32602 the specification lists.",
+)
+def serve_command(
+    surface: str,
+    fixture: Path | None,
+    log_path: Path | None,
+    state: Path | None,
+    http: str | None,
+    page_size: int | None,
+    unknown_tool: str,
+) -> None:
+    """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
+    from toolsurface.stubs.serve import serve
+
+    serve(
+        surface,
+        fixture=fixture,
+        log_path=log_path,
+        state_path=state,
+        http=http,
+        page_size=page_size,
+        unknown_tool=unknown_tool,
+    )

@@ -1,0 +1,292 @@
+"""Agents against the stubs: session run, score and replay; the model endpoint on its own."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from toolsurface.harness.cli._base import (
+    Seconds,
+    _builtins_option,
+    _fail,
+    main,
+)
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.run_folder import MODEL_REQUESTS
+
+
+@main.group("session")
+def session_group() -> None:
+    """Run agents against the stubs, score refused calls and outcomes, replay recorded runs."""
+
+
+@session_group.command("run")
+@click.option("--surface", "surfaces", multiple=True, required=True, help="Surface to run against; repeat for more.")
+@click.option(
+    "--agent",
+    "agent_names",
+    multiple=True,
+    required=True,
+    help="claude, codex, gemini, openai or script, optionally NAME:MODE (claude:full-list, codex:direct); repeat"
+    " for more.",
+)
+@click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per surface.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at a time.")
+@click.option(
+    "--scenario",
+    default="six-tasks",
+    show_default=True,
+    help="Scenario name or JSON file (runs of another scenario than six-tasks are named after it).",
+)
+@click.option("--timeout", type=Seconds(min=1), default=600, show_default=True, help="Seconds per run.")
+@click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
+@click.option(
+    "--mode",
+    help="Mode of every --agent given without one; claude: on-demand (the default) or full-list; codex: default"
+    " or direct; gemini: default.",
+)
+@_builtins_option
+@click.option("--model", help="Model name for the agent.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option(
+    "--script",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The script to play (script agent or scripted model).",
+)
+@click.option(
+    "--base-url",
+    help="openai agent: the chat-completions endpoint, e.g. http://localhost:11434/v1; codex: its API base URL.",
+)
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="openai agent: key variable.")
+@click.option(
+    "--model-endpoint",
+    metavar="scripted|record:URL",
+    help="scripted: a model on 127.0.0.1 plays the scenario's script inside the real agent CLI (no key needed);"
+    " record:URL: pass the agent's requests through to the API at URL and record them. Either way"
+    " model-requests.jsonl keeps what the model was shown.",
+)
+@click.option(
+    "--keep-agent-files", is_flag=True, help="Keep what an agent CLI leaves in your home (~/.claude/projects/...)."
+)
+@click.option(
+    "--stub-start",
+    type=click.Choice(["auto", "fork", "spawn"]),
+    default="auto",
+    show_default=True,
+    help="fork: each run's stub forks from one warm server (about 0.4 s less CPU a run; Linux); spawn: a fresh"
+    " process a run; auto: fork where toolsurface's own client starts the stub (script, openai).",
+)
+def session_run_command(
+    surfaces: tuple[str, ...],
+    agent_names: tuple[str, ...],
+    runs: int,
+    jobs: int,
+    scenario: str,
+    timeout: float,
+    shard: str | None,
+    out: Path,
+    mode: str | None,
+    builtins: str,
+    model: str | None,
+    max_turns: int,
+    script: Path | None,
+    base_url: str | None,
+    api_key_env: str,
+    model_endpoint: str | None,
+    keep_agent_files: bool,
+    stub_start: str,
+) -> None:
+    """Run N sessions per surface with each agent and write DIR/study.json."""
+    from toolsurface.harness.endpoint import parse_endpoint
+    from toolsurface.harness.scenario import load_scenario
+    from toolsurface.harness.session import StudyConfig, agent_choices, parse_shard, run_session_study, study_markdown
+
+    config = StudyConfig(
+        surfaces=surfaces,
+        agents=agent_choices(
+            agent_names, mode=mode, model=model, builtins=builtins == "on", base_url=base_url, api_key_env=api_key_env
+        ),
+        scenario=load_scenario(scenario),
+        runs=runs,
+        out=out,
+        jobs=jobs,
+        timeout=timeout,
+        model=model,
+        max_turns=max_turns,
+        script=script,
+        shard=parse_shard(shard) if shard else None,
+        stub_start=stub_start,
+        model_endpoint=parse_endpoint(model_endpoint) if model_endpoint else None,
+        keep_agent_files=keep_agent_files,
+    )
+    with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}") as (planned, finished):
+        try:
+            outcome = run_session_study(config, planned, finished)
+        except KeyboardInterrupt:
+            _fail(f"interrupted; finished runs are kept in {config.out} and a rerun resumes")
+    click.echo(study_markdown(outcome.study).rstrip("\n"))
+    click.echo(f"wrote {outcome.path}", err=True)
+    failure = outcome.failure_line()
+    if failure is not None:
+        click.echo(f"toolsurface: {failure}", err=True)
+        raise SystemExit(1)
+
+
+@contextlib.contextmanager
+def _study_progress(title: str) -> Iterator[tuple[Callable[[int], None], Callable[[Any, Any], None]]]:
+    """A progress bar on a terminal; elsewhere (CI logs) one line per finished run on stderr."""
+    if sys.stderr.isatty():
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, transient=True) as progress:
+            task = progress.add_task(title, total=None)
+            yield (lambda total: progress.update(task, total=total)), (lambda run, record: progress.advance(task))
+        return
+
+    def line(run: Any, record: Any) -> None:
+        spec, result = record.spec, record.result
+        error = f" ({result.error})" if result.error else ""
+        click.echo(
+            f"{spec.surface} {spec.agent} {spec.mode} r{spec.run_index + 1}: {result.status}, {result.calls} calls,"
+            f" {result.refused} refused, {len(result.undelivered)} undelivered, {result.duration_s:.1f} s{error}",
+            err=True,
+        )
+
+    yield (lambda total: None), line
+
+
+@session_group.command("score")
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write study.json here.")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) -> None:
+    """Score recorded runs (study or run directories, shards merged) without running anything."""
+    import json
+
+    from toolsurface.harness.session import find_runs, score_study, study_markdown, write_json_atomic
+
+    study = score_study(find_runs(dirs))
+    if out is not None:
+        write_json_atomic(out, study.to_json(out.parent))
+    click.echo(json.dumps(study.to_json(), indent=2) if fmt == "json" else study_markdown(study), nl=fmt == "json")
+
+
+@session_group.command("merge")
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="The merged study folder.")
+def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
+    """Merge the shards of one study (session run --shard I/N) into one folder with one study.json."""
+    from toolsurface.harness.session import merge_shards, study_markdown
+
+    outcome = merge_shards(list(dirs), out)
+    click.echo(study_markdown(outcome.study).rstrip("\n"))
+    click.echo(f"merged {outcome.runs} runs of {len(dirs)} shards; wrote {outcome.path}", err=True)
+
+
+@session_group.command("replay")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--surface", required=True, help="The surface whose stub answers the recorded calls.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -> None:
+    """Play recorded runs' tool calls against another surface's stub; list what would change."""
+    import json
+
+    from toolsurface.harness.session import replay_runs, replay_table
+
+    result = replay_runs(list(run_dirs), surface)
+    click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else replay_table(result), nl=fmt == "json")
+
+
+@main.command("model-endpoint")
+@click.argument("endpoint", metavar="scripted|record:URL")
+@click.option("--surface", help="scripted: play the scenario's script for this surface.")
+@click.option(
+    "--scenario", default="six-tasks", show_default=True, help="scripted: the scenario whose script is played."
+)
+@click.option("--script", type=click.Path(dir_okay=False, path_type=Path), help="scripted: play this script file.")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path(MODEL_REQUESTS),
+    show_default=True,
+    help="Append a record per model request here.",
+)
+@click.option(
+    "--port", type=click.IntRange(min=0, max=65535), default=0, help="Port on 127.0.0.1 (default: a free one)."
+)
+def model_endpoint_command(
+    endpoint: str, surface: str | None, scenario: str, script: Path | None, log_path: Path, port: int
+) -> None:
+    """Serve a model endpoint on 127.0.0.1 until stopped; print its URL first.
+
+    Point an agent at it by hand (ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL, codex's openai_base_url = URL/v1).
+    """
+    import signal
+    import threading
+
+    from toolsurface.harness.endpoint import EndpointKind, ModelEndpoint, parse_endpoint
+    from toolsurface.harness.scenario import load_scenario, load_script, sessions_dir
+
+    spec = parse_endpoint(endpoint)
+    loaded = load_scenario(scenario)
+    if spec.kind == EndpointKind.SCRIPTED:
+        if script is None and surface is None:
+            raise ToolsurfaceError(
+                "model-endpoint scripted: pass --surface S (its script for --scenario) or --script FILE"
+            )
+        if script is None and (surface is None or Path(surface).name != surface or surface in (".", "..")):
+            # a name, never a path: `../../x` would make any JSON file the script
+            raise ToolsurfaceError(
+                f"model-endpoint scripted: --surface {surface!r} is not a surface's name; give a script's path with"
+                " --script FILE"
+            )
+        path = script or sessions_dir() / "scripts" / loaded.name / f"{surface}.json"
+        if not path.is_file():
+            raise ToolsurfaceError(
+                f"model-endpoint scripted: no script {path} for scenario {loaded.name} and surface {surface}"
+            )
+        server = ModelEndpoint(log_path, steps=load_script(path), prompt=loaded.prompt, port=port)
+    else:
+        server = ModelEndpoint(log_path, upstream=spec.upstream, prompt=loaded.prompt, port=port)
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda *_: stop.set())
+    with server:
+        click.echo(server.url)
+        click.echo(f"serving the {spec} model endpoint at {server.url}; records in {log_path}", err=True)
+        while not stop.wait(0.1):
+            if server.log.failed is not None:
+                raise server.log.failed  # each request since was answered with the same error
+
+
+@main.command("gate")
+@click.argument("study", type=click.Path(path_type=Path))
+@click.option("--baseline", required=True, help="The surface the candidate must beat (e.g. before-v2).")
+@click.option("--candidate", required=True, help="The surface under judgement (e.g. v2).")
+@click.option(
+    "--max-chars",
+    type=click.IntRange(min=0),
+    help="Largest list the candidate may have (default: half the baseline's).",
+)
+def gate_command(study: Path, baseline: str, candidate: str, max_chars: int | None) -> None:
+    """Apply the seed's gate to a study: exit 0 met, 1 not met, 2 when it cannot be judged."""
+    from toolsurface.harness.measure import measure
+    from toolsurface.harness.session import find_runs, judge_gate
+    from toolsurface.harness.surface import resolve
+
+    def chars_of(surface: str) -> int:
+        return measure([resolve(surface)], tokens=False, growth=False).surfaces[0].chars
+
+    verdict = judge_gate(find_runs([study]), baseline, candidate, chars_of, max_chars)
+    for line in verdict.lines():
+        click.echo(line)
+    if not verdict.met:
+        raise SystemExit(1)

@@ -1,0 +1,98 @@
+"""The snapshot verb: a tool list exactly as a client receives it, from a surface or a live server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from toolsurface.harness.cli._base import (
+    _config_option,
+    _data,
+    _protocol_option,
+    _say,
+    _server_options,
+    _ServerCommand,
+    main,
+)
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
+
+
+@main.command("snapshot", cls=_ServerCommand)
+@click.argument("surface", required=False)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the tools here (a .json file, then a surface everywhere) and FILE.meta.json beside it.",
+)
+@_config_option
+@click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+@_server_options
+@_protocol_option
+@click.pass_context
+def snapshot_command(
+    ctx: click.Context,
+    surface: str | None,
+    output: Path | None,
+    config_path: Path | None,
+    target_names: tuple[str, ...],
+    live: LiveServerOptions,
+    protocol: str | None,
+) -> None:
+    """Record a tool list exactly as a client receives it: {"tools": [...]} (stdout, or -o FILE with a sidecar).
+
+    SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...
+    (the command is started in its own process group, which is ended afterwards, whatever happens).
+    With none of them, each configured target's snapshot file is written (its `snapshot` key).
+    """
+    from toolsurface.harness.live import live_target, skip_final_collection, take_snapshot
+
+    if surface is None and not live.names_a_server and output is None:
+        if _configured_snapshots(config_path, target_names, protocol):
+            return
+    elif config_path is not None or target_names:
+        raise click.UsageError(
+            "--config and --target write the configured snapshots; give no SURFACE, --url, -- CMD or -o"
+        )
+    server = live_target(surface, live)
+    taken = take_snapshot(surface, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
+    skip_final_collection()
+    noise = taken.meta.stdout_noise or []
+    if noise:
+        _say(f"toolsurface: warning: the server wrote lines to stdout that are not JSON-RPC: {noise[0]!r}")
+    if output is None:
+        _data(taken.text(), nl=False)
+        return
+    written = taken.write(output)
+    _say(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)")
+
+
+def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...], protocol: str | None) -> bool:
+    """Write each configured target's snapshot; False when there is no configuration to read."""
+    from toolsurface.harness.config import ConfigError, read_config, shown_path, snapshot_target
+    from toolsurface.harness.live import skip_final_collection
+
+    config = read_config(config_path)
+    if config is None:
+        if target_names:
+            raise click.UsageError("--target names a configured target, and no configuration was found")
+        return False
+    targets = [config.target(name) for name in target_names] if target_names else list(config.targets)
+    if target_names:
+        for target in targets:
+            if target.snapshot is None:
+                raise ConfigError(config.path, target.key_of("snapshot"), "missing: where to write this target's list")
+    targets = [t for t in targets if t.snapshot is not None]
+    if not targets:
+        raise ConfigError(config.path, config.table or "(top level)", "no target has a snapshot file (snapshot = FILE)")
+    for target in targets:
+        assert target.snapshot is not None
+        taken = snapshot_target(target, protocol=protocol)
+        written = taken.write(target.snapshot)
+        _say(f"{target.name}: wrote {', '.join(shown_path(p) for p in written)} ({len(taken.tools)} tools)")
+    skip_final_collection()
+    return True

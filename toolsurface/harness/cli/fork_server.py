@@ -1,0 +1,216 @@
+"""The stub fork server, in its own process (`python -m toolsurface.harness.cli.fork_server`): it imports the SDK, the
+surfaces and the CLI once, then for each launcher (`harness.stub_launch`) forks a child that runs the
+launcher's command line, `toolsurface serve ...`, on the launcher's pipes, directory and environment.
+
+The server ends when the study closes its stdin (or the study itself dies), ending any child still there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+from toolsurface.harness.session.fork import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
+from toolsurface.harness.stub_launch import LENGTH, NUMBER, receive_exactly
+
+
+def _warm(specs: Sequence[str]) -> None:
+    """Import and build everything a stub start needs, so a child only reads its fixture and serves."""
+    import anyio
+    import mcp.server.stdio  # noqa: F401
+
+    import toolsurface.harness.cli  # noqa: F401
+    from toolsurface.harness.surface import resolve
+    from toolsurface.stubs.calllog import CallLog
+    from toolsurface.stubs.mcp_server import build_server
+    from toolsurface.stubs.serve import start_stub, surface_for_serving
+
+    for spec in specs:
+        surface = surface_for_serving(resolve(spec))
+        build_server(surface, start_stub(surface, None), CallLog(None), None)
+    anyio.run(anyio.sleep, 0)
+
+
+def _receive_exactly(conn: socket.socket, size: int) -> bytes:
+    data = receive_exactly(conn, size)
+    if data is None:
+        raise ConnectionError("the launcher went away mid-request")
+    return data
+
+
+def _read_request(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
+    conn.settimeout(REQUEST_TIMEOUT_S)
+    head, fds, _, _ = socket.recv_fds(conn, LENGTH.size, 3)
+    try:
+        if len(fds) != 3 or not head:
+            raise ConnectionError("a request without its three descriptors")
+        head += _receive_exactly(conn, LENGTH.size - len(head))
+        request = json.loads(_receive_exactly(conn, LENGTH.unpack(head)[0]))
+        if not isinstance(request, dict) or not isinstance(request.get("args"), list):
+            raise ConnectionError("a request without arguments")
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
+    return request, fds
+
+
+def _run_cli(args: list[str]) -> int:
+    from toolsurface.harness.cli import main
+
+    try:
+        main.main(args=args, prog_name="toolsurface")
+    except SystemExit as done:
+        if done.code is None or isinstance(done.code, int):
+            return done.code or 0
+        print(done.code, file=sys.stderr)
+        return 1
+    return 0
+
+
+def _child(conn: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
+    """In the fork: take the launcher's pipes, directory and environment, run the CLI, report, exit."""
+    code = 1
+    try:
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
+            signal.signal(signum, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        for fd in fds:
+            if fd > 2:
+                os.close(fd)
+        os.chdir(str(request.get("cwd") or "."))
+        os.environ.clear()
+        os.environ.update({str(k): str(v) for k, v in dict(request.get("env") or {}).items()})
+        sys.argv = ["toolsurface", *map(str, request["args"])]
+        conn.settimeout(None)
+        conn.sendall(NUMBER.pack(os.getpid()))
+
+        def orphaned() -> None:
+            # The launcher is the stub as its client knows it; when it is killed, so is the stub.
+            with contextlib.suppress(OSError):
+                conn.recv(1)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        # Started while the stop signals are blocked, so they reach only the main thread.
+        threading.Thread(target=orphaned, daemon=True).start()
+        code = _run_cli(sys.argv[1:])
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        with contextlib.suppress(OSError):
+            conn.sendall(NUMBER.pack(code))
+        os._exit(code)
+
+
+class _Forks:
+    def __init__(self, path: str) -> None:
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(path)
+        self.listener.listen(64)
+        self.selector = selectors.DefaultSelector()
+        self.children: set[int] = set()
+
+    def serve(self) -> None:
+        self.selector.register(self.listener, selectors.EVENT_READ)
+        self.selector.register(sys.stdin.fileno(), selectors.EVENT_READ)
+        while True:
+            events = self.selector.select(0.5)
+            self._reap()
+            for key, _ in events:
+                if key.fileobj is self.listener:
+                    self._accept()
+                elif not os.read(sys.stdin.fileno(), 4096):
+                    return
+
+    def _accept(self) -> None:
+        conn, _ = self.listener.accept()
+        with conn:
+            try:
+                request, fds = _read_request(conn)
+            except (OSError, ValueError, ConnectionError) as error:
+                print(f"toolsurface stub fork server: a launch failed: {error}", file=sys.stderr)
+                return
+            sys.stdout.flush()
+            sys.stderr.flush()
+            # The child is born holding the stop signals; the stub it becomes listens for them in its loop.
+            signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+            pid = os.fork()
+            if pid == 0:
+                self.selector.close()
+                self.listener.close()
+                _child(conn, request, fds)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
+            for fd in fds:
+                os.close(fd)
+            self.children.add(pid)
+
+    def _reap(self) -> None:
+        for pid in list(self.children):
+            with contextlib.suppress(ChildProcessError):
+                done, _ = os.waitpid(pid, os.WNOHANG)
+                if done == 0:
+                    continue
+            self.children.discard(pid)
+
+    def end(self) -> None:
+        """Children still serving when the study ends get SIGTERM (they write their state), then SIGKILL."""
+        for pid in self.children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + END_GRACE_S
+        while self.children and time.monotonic() < deadline:
+            time.sleep(0.05)
+            self._reap()
+        for pid in self.children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self._reap()
+        self.listener.close()
+
+
+def main(argv: Sequence[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m toolsurface.harness.cli.fork_server")
+    parser.add_argument("--socket", required=True)
+    parser.add_argument("--study", help="the study this serves (named so its processes can be found)")
+    parser.add_argument("warm", nargs="*", help="surfaces to build once before forking")
+    options = parser.parse_args(argv)
+    # Until it is ready, SIGTERM ends the server silently (a study that stops while planning); once
+    # serving, it ends it through `end`, which ends the children too.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        _warm(options.warm)
+    except Exception as error:  # a surface that cannot be built: the study spawns its stubs and reports it there
+        print(f"not ready: {type(error).__name__}: {error}", flush=True)
+        return 0
+    if threading.active_count() > 1:
+        print("not ready: threads are running, forking is unsafe", flush=True)
+        return 0
+    forks = _Forks(options.socket)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    print("ready", flush=True)
+    try:
+        forks.serve()
+    finally:
+        forks.end()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

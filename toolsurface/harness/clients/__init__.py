@@ -1,0 +1,27 @@
+"""What a surface costs in each client: one short session per installed agent CLI, version and mode, on the
+scripted model, and the first request's tools apart (the stub's shown, the stub's deferred, the client's own)."""
+
+from toolsurface.harness.clients._model import ClientRow, Part
+from toolsurface.harness.clients._observe import ClientChoice, Served, observe_clients, plan_clients, served
+from toolsurface.harness.clients._render import (
+    CLIENTS_FORMAT,
+    clients_csv,
+    clients_json,
+    clients_markdown,
+    clients_rich,
+)
+
+__all__ = [
+    "CLIENTS_FORMAT",
+    "ClientChoice",
+    "ClientRow",
+    "Part",
+    "Served",
+    "clients_csv",
+    "clients_json",
+    "clients_markdown",
+    "clients_rich",
+    "observe_clients",
+    "plan_clients",
+    "served",
+]

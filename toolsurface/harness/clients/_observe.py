@@ -1,0 +1,276 @@
+"""What each installed client shows its model of a surface: one short session per surface, client executable and
+mode, on the scripted model, against the surface's stub (a snapshot file is served for listing only).
+
+The session's script is one search where the mode has the client's own tool search, then a final answer. The
+row is read from the first model request that carries the stub's tools (shown or deferred), as the model
+endpoint split it (harness.endpoint._split), and the protocol from the stub's call log where it says.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from toolsurface.harness.agents._cli import CliAgent
+from toolsurface.harness.agents._installed import CLI_AGENTS, InstalledAgent, installed_agents
+from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
+from toolsurface.harness.clients._model import ClientRow, Part
+from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
+from toolsurface.harness.endpoint._split import ToolPart
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.run_folder import CALLS
+from toolsurface.harness.scenario import Step
+
+__all__ = ["PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
+
+PROMPT = "Look at the tools you have for this project, then answer in one word."
+TIMEOUT_S = 120.0
+MAX_TURNS = 4
+
+
+@dataclass(frozen=True)
+class ClientChoice:
+    """One client executable in one mode."""
+
+    name: str
+    mode: str
+    path: str
+    version: str
+
+
+@dataclass(frozen=True)
+class Served:
+    """A surface as its stub serves it: the spec the stub is started with, its name, its tools' names and its
+    instructions (None: it gives none)."""
+
+    spec: str
+    name: str
+    tools: tuple[str, ...]
+    instructions: str | None
+
+
+def served(spec: str) -> Served:
+    """List the surface through a real MCP client in memory: its tools' names and the server's instructions."""
+    from mcp import Client
+
+    from toolsurface.harness.session.plan import surface_spec
+    from toolsurface.harness.surface import resolve
+    from toolsurface.stubs.mcp_server import build_server
+    from toolsurface.stubs.serve import surface_for_serving
+
+    path = surface_spec(spec)
+    surface = surface_for_serving(resolve(path))
+
+    async def listing() -> tuple[list[str], str | None]:
+        async with Client(build_server(surface), mode="legacy") as client:
+            result = await client.list_tools()
+            return [tool.name for tool in result.tools], client.instructions
+
+    names, instructions = anyio.run(listing)
+    return Served(path, surface.name, tuple(names), instructions or None)
+
+
+def _parse(text: str) -> tuple[str, str | None]:
+    name, _, mode = text.partition(":")
+    if name not in CLI_AGENTS or (":" in text and not mode):
+        raise ToolsurfaceError(f"--client {text!r}: expected one of {', '.join(CLI_AGENTS)}, optionally NAME:MODE")
+    return name, mode or None
+
+
+def plan_clients(named: Sequence[str], env: Mapping[str, str]) -> tuple[list[ClientChoice], list[InstalledAgent]]:
+    """Every installed client in each of its modes (or the ones named, NAME or NAME:MODE), and the clients that
+    cannot run (missing, too old) as rows to say so. A named client that cannot run is a user error."""
+    from toolsurface.harness.agents import make_agent
+
+    wanted: dict[str, list[str] | None] = {}
+    for text in named:
+        name, mode = _parse(text)
+        adapter = make_agent(name)
+        assert isinstance(adapter, CliAgent)
+        if mode is not None:
+            adapter.check_mode(mode)
+            modes = wanted.setdefault(name, [])
+            if modes is not None and adapter.mode_named(mode) not in modes:
+                modes.append(adapter.mode_named(mode))
+        else:
+            wanted[name] = None
+    names = list(wanted) or list(CLI_AGENTS)
+    choices: list[ClientChoice] = []
+    missing: list[InstalledAgent] = []
+    for name in names:
+        rows = installed_agents(env, [name])
+        usable = [r for r in rows if r.supported and r.path is not None and r.version is not None]
+        if name in wanted and not usable:
+            raise ToolsurfaceError(rows[0].problem if rows[0].path is not None else f"{name}: {rows[0].problem}")
+        missing += [r for r in rows if not r.supported and name not in wanted]
+        for row in usable:
+            assert row.path is not None and row.version is not None
+            for mode in wanted.get(name) or row.modes:
+                choices.append(ClientChoice(name, mode, row.path, row.version))
+    return choices, missing
+
+
+def _steps(choice: ClientChoice, surface: Served, search_modes: Sequence[str]) -> list[Step]:
+    steps = []
+    if choice.mode in search_modes and surface.tools:
+        steps.append(Step(0, {"search": surface.tools[0].replace("_", " ")}))
+    steps.append(Step(len(steps), {"say": "Done."}))
+    return steps
+
+
+def _part(part: ToolPart | None) -> Part:
+    return Part() if part is None else Part(len(part.tools), part.chars, part.tokens)
+
+
+def _first(requests: Sequence[ModelRequest]) -> ModelRequest | None:
+    """The first turn whose request carries the stub's tools, shown or deferred (a client may send its first
+    before the stub has connected); else the first turn."""
+    turns = [r for r in requests if r.purpose == "turn"]
+    for record in turns:
+        if (record.stub_shown and record.stub_shown.tools) or (record.stub_deferred and record.stub_deferred.tools):
+            return record
+    return turns[0] if turns else None
+
+
+def _protocol(calls: Path) -> str | None:
+    """The MCP version the client negotiated, from the first call-log line that names one (the log read by
+    harness.jsonl's rule, each line's protocol alone)."""
+    from toolsurface.harness.jsonl import read_records
+    from toolsurface.stubs.calllog import CALL_FORMAT, CallLogError
+
+    if not calls.is_file():
+        return None
+    found = read_records(
+        calls, lambda data: data.get("protocol"), what="call log", formats=(CALL_FORMAT,), unnamed=CALL_FORMAT,
+        error=CallLogError,
+    )  # fmt: skip
+    return next((str(protocol) for protocol in found if isinstance(protocol, str)), None)
+
+
+def _row(
+    surface: Served, choice: ClientChoice, builtins: bool, status: str, run_dir: Path, duration_s: float
+) -> ClientRow:
+    base: dict[str, Any] = {
+        "surface": surface.name,
+        "client": choice.name,
+        "version": choice.version,
+        "mode": choice.mode,
+        "builtins": builtins,
+        "path": choice.path,
+        "duration_s": round(duration_s, 3),
+        "protocol": _protocol(run_dir / CALLS),
+    }
+    requests = read_model_requests(run_dir / MODEL_REQUESTS)
+    first = _first(requests)
+    if first is None:
+        return ClientRow(status=status if status != "ok" else "no model request", **base)
+    shown, deferred = _part(first.stub_shown), _part(first.stub_deferred)
+    instructions = first.instructions_chars
+    context = first.context_chars or 0
+    server = shown.chars + deferred.chars + (instructions or 0)
+    last = next((r for r in reversed(requests) if r.purpose == "turn" and r.searches is not None), None)
+    return ClientRow(
+        status=status,
+        shown=shown,
+        deferred=deferred,
+        builtin=_part(first.builtin_shown),
+        system_chars=first.system_chars,
+        instructions_chars=instructions,
+        server_share=round(server / context, 4) if context else None,
+        searches=len(last.searches or []) if last is not None else 0,
+        **base,
+    )
+
+
+async def _session(
+    surface: Served, choice: ClientChoice, run_dir: Path, *, builtins: bool, timeout: float, env: Mapping[str, str]
+) -> ClientRow:
+    from toolsurface.harness.agents import make_agent
+
+    agent = make_agent(choice.name, executable=choice.path)
+    assert isinstance(agent, CliAgent)
+    agent.version = choice.version
+    run_dir.mkdir(parents=True, exist_ok=True)
+    server = ServerCommand.toolsurface(["-m", "toolsurface", "serve", surface.spec, "--log", str(run_dir / CALLS)])
+    started = time.monotonic()
+    steps = _steps(choice, surface, agent.search_modes)
+    endpoint = ModelEndpoint(
+        run_dir / MODEL_REQUESTS,
+        steps=steps,
+        prompt=PROMPT,
+        stub_tools=surface.tools,
+        instructions=surface.instructions,
+    )
+    with tempfile.TemporaryDirectory(prefix="toolsurface-clients-") as workdir, endpoint:
+        ctx = RunContext(
+            prompt=PROMPT,
+            server=server,
+            workdir=Path(workdir),
+            run_dir=run_dir,
+            timeout=timeout,
+            mode=choice.mode,
+            max_turns=MAX_TURNS,
+            env=dict(env),
+            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+            builtins=builtins,
+        )
+        report = await agent.run(ctx)
+    status = "ok" if report.status == "ok" else f"{report.status}: {report.error}"
+    return _row(surface, choice, builtins, status, run_dir, time.monotonic() - started)
+
+
+def _missing_row(surface: Served, row: InstalledAgent, builtins: bool) -> ClientRow:
+    status = "not installed" if row.path is None else str(row.problem)
+    return ClientRow(surface.name, row.name, row.version, "-", builtins, status, path=row.path)
+
+
+def observe_clients(
+    specs: Sequence[str],
+    named: Sequence[str] = (),
+    *,
+    builtins: bool = False,
+    jobs: int = 2,
+    timeout: float = TIMEOUT_S,
+    out: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> list[ClientRow]:
+    """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
+    run is a row saying so, unless named (then a user error). `out` keeps each session's folder
+    (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after."""
+    from toolsurface.harness.session.plan import run_folder_name
+    from toolsurface.harness.session.run import run_at_once
+    from toolsurface.harness.session.tool_search import warm_tokens
+
+    environment = dict(os.environ if env is None else env)
+    if not specs:
+        raise ToolsurfaceError("no surface given")
+    choices, missing = plan_clients(named, environment)
+    surfaces = [served(spec) for spec in specs]
+    warm_tokens()
+    sessions = [(s, c) for s in surfaces for c in choices]
+    unique = len({s.name for s in surfaces}) == len(surfaces)
+
+    async def one(n: int, root: Path) -> ClientRow:
+        surface, choice = sessions[n]
+        label = f"{choice.name}-{choice.version}-{choice.mode}"
+        folder = root / (run_folder_name(surface.name) if unique else str(n)) / label
+        return await _session(surface, choice, folder, builtins=builtins, timeout=timeout, env=environment)
+
+    found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-")
+    order = {name: n for n, name in enumerate(CLI_AGENTS)}
+    result = found + [_missing_row(s, row, builtins) for s in surfaces for row in missing]
+    surface_order = {s.name: n for n, s in enumerate(surfaces)}
+    return sorted(result, key=lambda r: (surface_order[r.surface], order.get(r.client, 99), _version_key(r.version)))
+
+
+def _version_key(version: str | None) -> tuple[int, ...]:
+    from toolsurface.harness.agents._cli import parse_version
+
+    return parse_version(version or "") or (0, 0, 0)

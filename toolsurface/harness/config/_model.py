@@ -1,0 +1,132 @@
+"""The configuration as records: where it was found, and each target with its budget."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from toolsurface.harness.errors import ToolsurfaceError
+
+__all__ = ["LOG_NAME", "Config", "ConfigError", "Target", "shown_path"]
+
+LOG_NAME = "toolsurface-budget.log"
+
+
+def shown_path(path: Path) -> str:
+    """A path as the user knows it: relative to the working directory when under it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+class ConfigError(ToolsurfaceError):
+    """A configuration that cannot be used: one line naming the file, the key and the problem."""
+
+    def __init__(self, path: Path, key: str, problem: str) -> None:
+        self.path, self.key, self.problem = path, key, problem
+        super().__init__(f"{shown_path(path)}: {key}: {problem}" if key else f"{shown_path(path)}: {problem}")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One tool list the project holds to a budget: a surface (a name, a `.py` module or a snapshot file), a
+    stdio command or a URL. `key` is where its table sits in the file (`tool.toolsurface.targets.v2`), `where`
+    the same as the names of the tables leading to it."""
+
+    name: str
+    key: str
+    where: tuple[str, ...]
+    max_chars: int
+    max_tokens: int | None = None
+    surface: str | None = None
+    command: tuple[str, ...] | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: Path | None = None
+    timeout: float | None = None
+    client_capabilities: tuple[str, ...] = ()
+    snapshot: Path | None = None
+    # The counters its tokens are counted with (`tokens = [...]`); None: o200k, as ever.
+    tokens: tuple[str, ...] | None = None
+    # The parts counted beside the tools by `budget` (instructions, prompts, resources).
+    include: tuple[str, ...] = ()
+    # The MCP protocol version to list in (harness.protocol); None: the default, and a handshake-refusing
+    # server in 2026-07-28.
+    protocol: str | None = None
+
+    @property
+    def kind(self) -> Literal["surface", "command", "url"]:
+        return "surface" if self.surface is not None else "command" if self.command is not None else "url"
+
+    @property
+    def source(self) -> str:
+        """What is listed, in words: the surface, the command line or the URL."""
+        import shlex
+
+        if self.surface is not None:
+            return self.surface
+        if self.command is not None:
+            return shlex.join(self.command)
+        assert self.url is not None
+        return self.url
+
+    def key_of(self, name: str) -> str:
+        return f"{self.key}.{name}" if self.key else name
+
+    def to_json(self) -> dict[str, Any]:
+        data = {
+            "name": self.name,
+            "key": self.key,
+            self.kind: list(self.command) if self.command is not None else self.source,
+            "max-chars": self.max_chars,
+            "max-tokens": self.max_tokens,
+            "client-capabilities": list(self.client_capabilities),
+            "snapshot": str(self.snapshot) if self.snapshot is not None else None,
+            "include": list(self.include),
+            "timeout": self.timeout,
+            "protocol": self.protocol,
+            "cwd": str(self.cwd) if self.cwd is not None else None,
+            # Names only: values may be secrets taken from the environment.
+            "headers": sorted(self.headers),
+            "env": sorted(self.env),
+        }
+        if self.tokens is not None:
+            data["tokens"] = list(self.tokens)
+        return data
+
+
+@dataclass(frozen=True)
+class Config:
+    """A configuration file read and checked: `table` is the key of the toolsurface table in it ("tool.toolsurface"
+    in pyproject.toml, "" in toolsurface.toml); paths in it are relative to its directory."""
+
+    path: Path
+    table: str
+    targets: tuple[Target, ...]
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent
+
+    @property
+    def log_path(self) -> Path:
+        return self.root / LOG_NAME
+
+    def target(self, name: str) -> Target:
+        for target in self.targets:
+            if target.name == name:
+                return target
+        known = ", ".join(t.name for t in self.targets)
+        raise ConfigError(self.path, self.table or "(top level)", f"no target named {name!r}; configured: {known}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": str(self.path),
+            "table": self.table,
+            "budget_log": str(self.log_path),
+            "targets": [t.to_json() for t in self.targets],
+        }

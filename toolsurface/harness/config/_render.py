@@ -1,0 +1,50 @@
+"""The resolved configuration as text for a person, or as JSON."""
+
+from __future__ import annotations
+
+import json
+
+from toolsurface.harness.config._log import read_log
+from toolsurface.harness.config._model import Config, shown_path
+
+__all__ = ["config_json", "config_lines"]
+
+
+def config_lines(config: Config) -> list[str]:
+    entries = read_log(config.log_path)
+    table = f" [{config.table}]" if config.table else ""
+    lines = [f"configuration: {shown_path(config.path)}{table}"]
+    if entries:
+        lines.append(
+            f"budget log: {shown_path(config.log_path)} ({len(entries)} {'entry' if len(entries) == 1 else 'entries'}, last {entries[-1].time})"
+        )
+    else:
+        lines.append(f"budget log: {shown_path(config.log_path)} (no entries yet)")
+    for target in config.targets:
+        lines.append(f"target {target.name}" + (f" [{target.key}]" if target.key else ""))
+        lines.append(f"  {target.kind}: {target.source}")
+        lines.append(f"  max-chars: {target.max_chars}")
+        lines.append(f"  max-tokens: {target.max_tokens if target.max_tokens is not None else '-'}")
+        if target.tokens is not None:
+            lines.append(f"  tokens: {', '.join(target.tokens)}")
+        if target.kind != "surface":
+            lines.append(f"  client-capabilities: {', '.join(target.client_capabilities) or 'none'}")
+            lines.append(f"  timeout: {target.timeout if target.timeout is not None else 'default'}")
+        if target.protocol is not None:
+            lines.append(f"  protocol: {target.protocol}")
+        if target.cwd is not None and target.kind == "command":
+            lines.append(f"  cwd: {target.cwd}")
+        if target.env:
+            lines.append(f"  env: {', '.join(sorted(target.env))}")
+        if target.headers:
+            lines.append(f"  headers: {', '.join(sorted(target.headers))}")
+        if target.snapshot is not None:
+            state = "" if target.snapshot.is_file() else " (not written yet)"
+            lines.append(f"  snapshot: {target.snapshot}{state}")
+        else:
+            lines.append("  snapshot: -")
+    return lines
+
+
+def config_json(config: Config) -> str:
+    return json.dumps(config.to_json(), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,78 @@
+"""Counts a provider answered, kept on disk by (provider, model, request digest) so that a rerun, or a CI run on
+an unchanged list, sends nothing. The folder is `$XDG_CACHE_HOME/toolsurface/counts` (`~/.cache/...` without it).
+
+A digest covers the endpoint's URL (without credentials or query) and the request body, never a header: no
+key is ever part of an entry, its name or its digest. An entry is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.files import cache_root
+
+__all__ = ["CACHE_FORMAT", "CachedCount", "CountCache", "cache_root", "shown_url"]
+
+CACHE_FORMAT = "toolsurface-count/1"
+
+
+def shown_url(url: str) -> str:
+    """A URL as it may be shown or kept: without user, password, query or fragment."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{parts.port}" if parts.port is not None else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+@dataclass(frozen=True)
+class CachedCount:
+    tokens: int
+    scripted: bool
+
+
+class CountCache:
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = (root or cache_root()) / "counts"
+
+    @staticmethod
+    def digest(url: str, body: Any) -> str:
+        text = shown_url(url) + "\n" + json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def _path(self, family: str, model: str, digest: str) -> Path:
+        return self.root / family / model / f"{digest}.json"
+
+    def get(self, family: str, model: str, digest: str) -> CachedCount | None:
+        try:
+            data = json.loads(self._path(family, model, digest).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        tokens = data.get("input_tokens") if isinstance(data, dict) else None
+        if data.get("format") != CACHE_FORMAT or type(tokens) is not int or data.get("digest") != digest:
+            return None  # another format or a damaged entry: counted again, and rewritten
+        return CachedCount(tokens, bool(data.get("scripted")))
+
+    def put(self, family: str, model: str, digest: str, url: str, count: CachedCount) -> None:
+        from toolsurface.harness.files import write_json_atomic
+
+        entry = {
+            "format": CACHE_FORMAT,
+            "provider": family,
+            "model": model,
+            "url": shown_url(url),
+            "digest": digest,
+            "input_tokens": count.tokens,
+            "scripted": count.scripted,
+        }
+        # A cache that cannot be written costs a request next time, never a figure.
+        with contextlib.suppress(OSError, ToolsurfaceError):
+            write_json_atomic(self._path(family, model, digest), entry)

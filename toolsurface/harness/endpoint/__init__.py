@@ -1,0 +1,39 @@
+"""Model endpoints on loopback: the scripted model that plays a scenario script inside a real agent CLI, and
+a recording pass-through to a real API; either way each request the model received is recorded."""
+
+from toolsurface.harness.agents.base import EndpointKind
+from toolsurface.harness.endpoint._answers import Answer, ToolCall
+from toolsurface.harness.endpoint._conversation import Conversation, SeenCall, api_for_path, read_conversation
+from toolsurface.harness.endpoint._record import (
+    MODEL_REQUESTS,
+    ModelRequest,
+    Shown,
+    ShownRequest,
+    read_model_requests,
+    shown,
+)
+from toolsurface.harness.endpoint._scripted import SEARCH_TOOLS, ScriptedModel, ScriptedTurn
+from toolsurface.harness.endpoint._server import ModelEndpoint
+from toolsurface.harness.endpoint._spec import EndpointSpec, parse_endpoint
+
+__all__ = [
+    "MODEL_REQUESTS",
+    "SEARCH_TOOLS",
+    "Answer",
+    "Conversation",
+    "EndpointKind",
+    "EndpointSpec",
+    "ModelEndpoint",
+    "ModelRequest",
+    "ScriptedModel",
+    "ScriptedTurn",
+    "SeenCall",
+    "Shown",
+    "ShownRequest",
+    "ToolCall",
+    "api_for_path",
+    "parse_endpoint",
+    "read_conversation",
+    "read_model_requests",
+    "shown",
+]

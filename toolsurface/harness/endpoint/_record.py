@@ -1,0 +1,212 @@
+"""What the model was shown, per request: one line of `model-requests.jsonl` per request an agent sent.
+
+Nothing of the request's headers or query is kept (that is where keys travel), and no message text: the
+tools offered by name, their size as sent (compact JSON chars, o200k tokens), the same split into the stub's
+and the client's own tools, each shown in full or deferred (see _split), the searches the conversation made,
+the chars of the server's instructions the model reads, the system prompt's size, the usage answered, and
+for the scripted model what it answered. Format 2 adds the split to format 1, which is still read.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolsurface.harness.endpoint._split import SearchSeen, ToolPart
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.jsonl import RecordWriter, read_records
+from toolsurface.harness.run_folder import MODEL_REQUESTS
+
+__all__ = [
+    "MODEL_REQUESTS",
+    "REQUEST_FORMAT",
+    "ModelRequest",
+    "RequestLog",
+    "Shown",
+    "ShownRequest",
+    "read_model_requests",
+    "shown",
+]
+
+REQUEST_FORMAT = "toolsurface-model-request/2"
+_READ_FORMATS = ("toolsurface-model-request/1", REQUEST_FORMAT)
+_PARTS = ("stub_shown", "stub_deferred", "builtin_shown", "builtin_deferred")
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    seq: int
+    time: str
+    endpoint: str
+    api: str | None
+    path: str
+    purpose: str
+    status: int
+    turn: int | None = None
+    model: str | None = None
+    stream: bool = False
+    tools: list[str] = field(default_factory=list)
+    stub_tools: list[str] = field(default_factory=list)
+    tools_chars: int = 0
+    tools_tokens: int = 0
+    system_chars: int = 0
+    messages: int = 0
+    usage: dict[str, int] | None = None
+    usage_source: str | None = None
+    reply: dict[str, Any] | None = None
+    error: str | None = None
+    duration_ms: float = 0.0
+    stub_shown: ToolPart | None = None
+    stub_deferred: ToolPart | None = None
+    builtin_shown: ToolPart | None = None
+    builtin_deferred: ToolPart | None = None
+    searches: list[SearchSeen] | None = None
+    instructions_chars: int | None = None
+    context_chars: int | None = None
+    format: str = REQUEST_FORMAT
+
+
+class RequestLog:
+    """Appends records, one line each written at once, from the endpoint's request threads. Once a line
+    could not be written, `failed` says why and every later write raises it again (the request is then
+    answered with an error naming the log)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._file = RecordWriter(path, "the model request log")
+
+    @property
+    def failed(self) -> ToolsurfaceError | None:
+        return self._file.failed
+
+    def next_seq(self) -> int:
+        with self._lock:
+            self._seq += 1
+            return self._seq
+
+    def write(self, record: ModelRequest) -> None:
+        self._file.write(asdict(record))
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def read_model_requests(path: Path) -> list[ModelRequest]:
+    """The records of a run's model-requests.jsonl ([] when the run had no model endpoint)."""
+    return sorted(
+        read_records(path, _request, what="model request log", formats=_READ_FORMATS, missing_ok=True),
+        # A pass-through writes a record once its answer is in, so lines may come out of order; seq is the order.
+        key=lambda record: record.seq,
+    )
+
+
+def _request(data: dict[str, Any]) -> ModelRequest:
+    for part in _PARTS:
+        if isinstance(data.get(part), dict):
+            data[part] = ToolPart(**data[part])
+    if isinstance(data.get("searches"), list):
+        data["searches"] = [SearchSeen(**search) for search in data["searches"]]
+    return ModelRequest(**data)
+
+
+@dataclass(frozen=True)
+class ShownRequest:
+    turn: int | None
+    tools: list[str]
+    stub_tools: int
+    chars: int
+    tokens: int
+    system_chars: int
+    input_tokens: int | None
+    stub_shown: ToolPart | None = None
+    stub_deferred: ToolPart | None = None
+    builtin_shown: ToolPart | None = None
+    builtin_deferred: ToolPart | None = None
+    instructions_chars: int | None = None
+    context_chars: int | None = None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What one run's model was shown: its first turn, its last (after every search), and the searches."""
+
+    requests: int
+    turns: int
+    first: ShownRequest | None
+    last: ShownRequest | None
+    searches: list[dict[str, Any]]
+    not_offered_calls: int
+    usage_source: str | None
+    input_tokens: int | None
+    errors: list[str]
+
+
+def _shown_request(record: ModelRequest) -> ShownRequest:
+    api_input = None
+    if record.usage is not None and record.usage_source == "api":
+        api_input = sum(record.usage.get(k, 0) for k in ("input_tokens", "cache_read_tokens", "cache_write_tokens"))
+    return ShownRequest(
+        record.turn,
+        record.tools,
+        len(record.stub_tools),
+        record.tools_chars,
+        record.tools_tokens,
+        record.system_chars,
+        api_input,
+        record.stub_shown,
+        record.stub_deferred,
+        record.builtin_shown,
+        record.builtin_deferred,
+        record.instructions_chars,
+        record.context_chars,
+    )
+
+
+def _searches(turns: Sequence[ModelRequest]) -> list[dict[str, Any]]:
+    """Every search the run made, read from its last request's conversation (so a recorded run counts its own),
+    each with the tools the request after it carried; records of format 1 count what the scripted model asked."""
+    by_turn = {r.turn: r for r in turns}
+    seen = next((r.searches for r in reversed(turns) if r.searches is not None), None)
+    if seen is not None:
+        return [
+            {
+                "query": s.query,
+                "turn": s.turn,
+                "returned": s.returned,
+                "tools_after": by_turn[s.turn + 1].tools if s.turn + 1 in by_turn else [],
+            }
+            for s in seen
+        ]
+    found = []
+    for n, record in enumerate(turns):
+        reply = record.reply or {}
+        if reply.get("kind") != "search":
+            continue
+        after = turns[n + 1].tools if n + 1 < len(turns) else []
+        found.append({"query": reply.get("tool"), "turn": record.turn, "tools_after": after})
+    return found
+
+
+def shown(records: Sequence[ModelRequest]) -> Shown | None:
+    """The summary of a run's model requests, or None when it had none."""
+    if not records:
+        return None
+    turns = [r for r in records if r.purpose == "turn"]
+    searches = _searches(turns)
+    api = [r for r in records if r.usage is not None and r.usage_source == "api"]
+    return Shown(
+        requests=len(records),
+        turns=len(turns),
+        first=_shown_request(turns[0]) if turns else None,
+        last=_shown_request(turns[-1]) if turns else None,
+        searches=searches,
+        not_offered_calls=sum(1 for r in turns if (r.reply or {}).get("offered") is False),
+        usage_source=records[0].usage_source if records else None,
+        input_tokens=sum(_shown_request(r).input_tokens or 0 for r in api) if api else None,
+        errors=[r.error for r in records if r.error],
+    )

@@ -1,0 +1,100 @@
+"""The scripted model: it plays a scenario script as a model inside a real agent CLI.
+
+Each request is answered from the conversation it carries, not from a counter: the model's earlier tool
+calls in the request are matched to the script's call and search steps in order, their results feed `$from`
+and `report`, and the first step not yet made is the answer. A retried or repeated request gets the same
+answer; a run never drifts from its script.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from toolsurface.harness.endpoint._answers import Answer, ToolCall
+from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation
+from toolsurface.harness.scenario._script import ScriptError, Step, answer_value, report_part, resolve_arguments
+
+__all__ = ["SEARCH_TOOLS", "ScriptedModel", "ScriptedTurn"]
+
+# The agents' own tool-search tools, by the name each gives the model.
+SEARCH_TOOLS = ("ToolSearch",)
+_ID_PREFIX = {"anthropic": "toolu_", "openai-chat": "call_", "openai-responses": "call_", "gemini": ""}
+
+
+@dataclass(frozen=True)
+class ScriptedTurn:
+    """The answer for one request and what it was: which step, and whether the request offered the tool."""
+
+    answer: Answer
+    kind: Literal["call", "search", "final"]
+    step: int | None = None
+    tool: str | None = None
+    offered: bool | None = None
+    wait_s: float = 0.0
+    skipped: list[int] = field(default_factory=list)
+    error: str | None = None
+
+
+def tool_name(conversation: Conversation, tool: str) -> tuple[str, bool]:
+    """The name the agent gives the stub's `tool`, and whether this request offers it: sent, and not deferred
+    (a tool sent with `defer_loading` is offered once a search referenced it, as the Anthropic API does)."""
+    for name in conversation.tool_names:
+        if name == tool or name.endswith(f"__{tool}") or name == f"mcp_stub_{tool}":
+            return name, name in conversation.offered
+    return API_PREFIX[conversation.api] + tool, False
+
+
+class ScriptedModel:
+    def __init__(self, steps: Sequence[Step]) -> None:
+        self.steps = list(steps)
+
+    def next_turn(self, conversation: Conversation) -> ScriptedTurn:
+        search_tool = next((name for name in conversation.tool_names if name in SEARCH_TOOLS), None)
+        made = list(conversation.calls)
+        answers: dict[str, Any] = {}
+        parts: list[str] = []
+        skipped: list[int] = []
+        wait = 0.0
+        for step in self.steps:
+            if step.kind == "say":
+                parts.append(str(step.raw["say"]))
+                continue
+            if step.kind == "wait":
+                wait += float(step.raw["wait"])
+                continue
+            if step.kind == "search" and search_tool is None:
+                skipped.append(step.index)
+                continue
+            if made:
+                seen = made.pop(0)
+                wait = 0.0
+                if step.kind == "call" and seen.result is not None and not seen.is_error:
+                    if step.id:
+                        answers[step.id] = answer_value(seen.result)
+                    if step.raw.get("report"):
+                        parts.append(report_part(seen.result, step.raw["report"]))
+                continue
+            call_id = f"{_ID_PREFIX[conversation.api]}ts{step.index:03d}_{uuid.uuid4().hex[:12]}"
+            if step.kind == "search":
+                arguments: dict[str, Any] = {"query": step.raw["search"]}
+                if "max_results" in step.raw:
+                    arguments["max_results"] = step.raw["max_results"]
+                assert search_tool is not None
+                call = ToolCall(call_id, search_tool, arguments)
+                return ScriptedTurn(Answer(call=call), "search", step.index, step.raw["search"], True, wait, skipped)
+            try:
+                arguments = resolve_arguments(step.raw.get("arguments", {}), answers)
+            except ScriptError as error:
+                text = f"The scripted model cannot go on: step {step.index}: {error}"
+                return ScriptedTurn(
+                    Answer(text=text), "final", step.index, step.raw["call"], None, wait, skipped, str(error)
+                )
+            name, offered = tool_name(conversation, step.raw["call"])
+            namespace, name = conversation.namespaces.get(name, (None, name))
+            call = ToolCall(call_id, name, arguments, namespace)
+            return ScriptedTurn(Answer(call=call), "call", step.index, step.raw["call"], offered, wait, skipped)
+        text = "\n\n".join(part for part in parts if part) or "Done."
+        return ScriptedTurn(Answer(text=text), "final", None, None, None, wait, skipped)

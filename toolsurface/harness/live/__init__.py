@@ -1,0 +1,49 @@
+"""Live servers: listing any MCP server over stdio or HTTP, and snapshots of what it lists."""
+
+from toolsurface.harness.live._listing import (
+    CAPABILITIES,
+    DEFAULT_TIMEOUT_S,
+    HttpServer,
+    LiveListing,
+    LiveServerError,
+    StdioServer,
+    list_live,
+    list_live_async,
+    parse_capabilities,
+    parse_env,
+    parse_header,
+    refuses_handshake,
+)
+from toolsurface.harness.live._options import LiveServerOptions
+from toolsurface.harness.live._snapshot import (
+    TakenSnapshot,
+    live_target,
+    skip_final_collection,
+    snapshot_live,
+    snapshot_surface,
+    snapshot_text,
+    take_snapshot,
+)
+
+__all__ = [
+    "CAPABILITIES",
+    "DEFAULT_TIMEOUT_S",
+    "HttpServer",
+    "LiveListing",
+    "LiveServerError",
+    "LiveServerOptions",
+    "StdioServer",
+    "TakenSnapshot",
+    "list_live",
+    "list_live_async",
+    "live_target",
+    "parse_capabilities",
+    "parse_env",
+    "parse_header",
+    "refuses_handshake",
+    "skip_final_collection",
+    "snapshot_live",
+    "snapshot_surface",
+    "snapshot_text",
+    "take_snapshot",
+]

@@ -1,0 +1,311 @@
+"""Measurements as text: markdown, CSV and rich tables. Returns strings and renderables; never prints."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.measure._measure import Measurement, SurfaceMeasurement
+from toolsurface.harness.surface import PART_WORDS
+from toolsurface.harness.terminal import markdown_cell, one_line
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+__all__ = [
+    "by_kinds_csv",
+    "counters_csv",
+    "counters_markdown",
+    "measure_csv",
+    "measure_json",
+    "measure_markdown",
+    "measure_rich",
+    "parts_csv",
+    "per_tool_csv",
+]
+
+# How the parts are headed in tables, in PART_KEYS order.
+PART_TITLES = {key: words.capitalize() for key, words in PART_WORDS.items()}
+
+_SURFACE_COLUMNS = [
+    "surface",
+    "title",
+    "tools",
+    "chars",
+    "tokens",
+    "growth_kind",
+    "growth_tools",
+    "growth_chars",
+    "growth_tokens",
+    "protocol_version",
+]
+
+
+def _n(value: int | None, signed: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+,}" if signed else f"{value:,}"
+
+
+def _surface_row(s: SurfaceMeasurement) -> list[object]:
+    g = s.growth
+    return [
+        s.name,
+        s.title,
+        s.tools,
+        s.chars,
+        s.tokens,
+        g.kind if g else None,
+        g.tools if g else None,
+        g.chars if g else None,
+        g.tokens if g else None,
+        s.protocol_version,
+    ]
+
+
+def _csv(header: list[str], rows: list[list[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(["" if v is None else v for v in row] for row in rows)
+    return out.getvalue()
+
+
+def measure_json(m: Measurement) -> str:
+    return json.dumps(m.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def measure_csv(m: Measurement) -> str:
+    if not m.counters:
+        return _csv(_SURFACE_COLUMNS, [_surface_row(s) for s in m.surfaces])
+    # With counters asked for: which one `tokens` is, then each counter's figures under its name.
+    header = [*_SURFACE_COLUMNS, "counter"]
+    for c in m.counters:
+        header += [f"tokens ({c.name})", f"framing ({c.name})", f"ratio to o200k ({c.name})"]
+    rows = []
+    for s in m.surfaces:
+        row = [*_surface_row(s), m.counters[0].name]
+        for f in s.counts:
+            row += [f.tokens, f.framing, _ratio(f.ratio)]
+        rows.append(row)
+    return _csv(header, rows)
+
+
+def per_tool_csv(m: Measurement) -> str:
+    rows: list[list[object]] = [
+        [s.name, t.name, t.chars, t.tokens, t.marginal_tokens] for s in m.surfaces for t in s.per_tool
+    ]
+    if not m.counters:
+        return _csv(["surface", "tool", "chars", "tokens", "marginal_tokens"], rows)
+    header = ["surface", "tool", "chars", "tokens", "marginal_tokens", "counter"]
+    for c in m.counters:
+        header += [f"tokens ({c.name})", f"marginal_tokens ({c.name})"]
+    rows = []
+    for s in m.surfaces:
+        for index, t in enumerate(s.per_tool):
+            row: list[object] = [s.name, t.name, t.chars, t.tokens, t.marginal_tokens, m.counters[0].name]
+            for f in s.counts:
+                row += [f.per_tool[index].tokens, f.per_tool[index].marginal_tokens]
+            rows.append(row)
+    return _csv(header, rows)
+
+
+def _ratio(value: float | None) -> str | None:
+    return f"{value:.2f}" if value is not None else None
+
+
+def _framings(m: Measurement) -> list[int | None]:
+    """Each counter's framing: the same request for every list, so one figure per counter."""
+    return [f.framing for f in m.surfaces[0].counts] if m.surfaces else [None] * len(m.counters)
+
+
+def _by_counter(m: Measurement) -> tuple[list[str], list[list[str]]]:
+    """Rows of surfaces and a last row for the framing; a column per counter, and its ratio to o200k."""
+    from toolsurface.harness.measure._counts import is_o200k
+
+    header = ["Surface"]
+    for c in m.counters:
+        header += [c.name] if is_o200k(c.id) else [c.name, "÷ o200k"]
+    rows = []
+    for s in m.surfaces:
+        row = [s.title if s.title != s.name else s.name]
+        for c, f in zip(m.counters, s.counts, strict=True):
+            row += [_n(f.tokens)] if is_o200k(c.id) else [_n(f.tokens), _ratio(f.ratio) or "-"]
+        rows.append(row)
+    framing = ["framing (the same request, no tools)"]
+    for c, n in zip(m.counters, _framings(m), strict=True):
+        framing += ["-"] if is_o200k(c.id) else [_n(n), "-"]
+    return header, [*rows, framing]
+
+
+def counters_markdown(m: Measurement) -> str:
+    """The tools' tokens as each counter counts them, side by side, with what each counter is."""
+    if not m.counters:
+        return ""
+    header, rows = _by_counter(m)
+    legend = "".join(f"- `{c.name}`: {c.label} ({c.source})\n" for c in m.counters)
+    return (
+        "Tokens by counter (the tools' tokens: for a counter of requests, the request with the list minus the"
+        " framing)\n" + _md_table(header, rows, set(range(1, len(header)))) + "\n" + legend
+    )
+
+
+def counters_csv(m: Measurement) -> str:
+    """One row per surface and counter: its figures, the ratio to o200k, and where the counts came from."""
+    rows: list[list[object]] = [
+        [s.name, f.counter, c.source, f.tokens, f.framing, _ratio(f.ratio), f.growth_tokens]
+        for s in m.surfaces
+        for c, f in zip(m.counters, s.counts, strict=True)
+    ]
+    return _csv(["surface", "counter", "source", "tokens", "framing", "ratio_to_o200k", "growth_tokens"], rows)
+
+
+def by_kinds_csv(m: Measurement) -> str:
+    rows: list[list[object]] = [
+        [s.name, p.kinds, p.kind, p.tools, p.chars, p.tokens] for s in m.surfaces for p in s.by_kinds
+    ]
+    return _csv(["surface", "kinds", "kind_added", "tools", "chars", "tokens"], rows)
+
+
+def parts_csv(m: Measurement) -> str:
+    """Each part of each surface, the tools first, and the total per session; no rows for parts not recorded."""
+    rows: list[list[object]] = []
+    for s in m.surfaces:
+        rows.append([s.name, "tools", True, s.tools, s.chars, s.tokens])
+        rows += [[s.name, p.part, p.advertised, p.entries, p.chars, p.tokens] for p in s.parts]
+        rows.append([s.name, "total", True, None, s.total_chars, s.total_tokens])
+    return _csv(["surface", "part", "advertised", "entries", "chars", "tokens"], rows)
+
+
+def _part_cell(chars: int, tokens: int | None, entries: int | None = None, advertised: bool = True) -> str:
+    if not advertised:
+        return "-"
+    size = f"{chars:,}" + (f" / {tokens:,}" if tokens is not None else "")
+    return f"{size} ({entries:,})" if entries is not None else size
+
+
+def _parts_rows(m: Measurement) -> list[list[str]]:
+    rows = []
+    for s in m.surfaces:
+        if not s.parts_recorded:
+            cells = ["not recorded"] * len(PART_TITLES)
+        else:
+            cells = [_part_cell(p.chars, p.tokens, p.entries, p.advertised) for p in s.parts]
+        rows.append([s.name, _part_cell(s.chars, s.tokens, s.tools), *cells, _part_cell(s.total_chars, s.total_tokens)])
+    return rows
+
+
+def _md_table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
+    align = ["---:" if i in right else "---" for i in range(len(header))]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(markdown_cell(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
+    parts = [
+        f"List size per surface (compact JSON of the tools array as received, protocol {m.protocol_version}; "
+        f"tokens: {m.encoding})\n",
+        _md_table(
+            ["Surface", "Tools", "Characters", "Tokens", "Growth by one kind"],
+            [
+                [
+                    s.title if s.title != s.name else s.name,
+                    str(s.tools),
+                    _n(s.chars),
+                    _n(s.tokens),
+                    (
+                        f"{s.growth.kind}: {_n(s.growth.tools, True)} tools, {_n(s.growth.chars, True)} chars, "
+                        f"{_n(s.growth.tokens, True)} tokens"
+                        if s.growth
+                        else "-"
+                    ),
+                ]
+                for s in m.surfaces
+            ],
+            {1, 2, 3},
+        ),
+    ]
+    if any(s.parts_recorded for s in m.surfaces):
+        parts.append(
+            "\nThe whole surface per session, chars / tokens (entries) of each part: its compact JSON as received"
+            " (the instructions as a JSON string), and the total\n"
+        )
+        parts.append(_md_table(["Surface", "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7))))
+    if m.counters:
+        parts.append("\n" + counters_markdown(m))
+    if per_tool:
+        others = m.counters[1:]
+        for s in m.surfaces:
+            parts.append(f"\nPer tool: {one_line(s.name)}\n")
+            header = ["Tool", "Characters", "Tokens", "Marginal tokens", *(f"Marginal ({c.name})" for c in others)]
+            parts.append(
+                _md_table(
+                    header,
+                    [
+                        [
+                            t.name,
+                            _n(t.chars),
+                            _n(t.tokens),
+                            _n(t.marginal_tokens),
+                            *(_n(f.per_tool[i].marginal_tokens) for f in s.counts[1:]),
+                        ]
+                        for i, t in enumerate(s.per_tool)
+                    ],
+                    set(range(1, len(header))),
+                )
+            )
+    return "".join(parts)
+
+
+def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]:
+    from rich.table import Table
+
+    table = Table(title=f"List size (protocol {m.protocol_version}, {m.encoding})")
+    for column, justify in [
+        ("surface", "left"),
+        ("tools", "right"),
+        ("chars", "right"),
+        ("tokens", "right"),
+        ("growth", "left"),
+        ("chars by kinds", "left"),
+    ]:
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for s in m.surfaces:
+        growth = (
+            f"+{s.growth.kind}: {_n(s.growth.tools, True)} tools, {_n(s.growth.chars, True)} chars" if s.growth else "-"
+        )
+        slope = " → ".join(_n(p.chars) for p in s.by_kinds) or "-"
+        table.add_row(one_line(s.name), str(s.tools), _n(s.chars), _n(s.tokens), growth, slope)
+    renderables: list[RenderableType] = [table]
+    if any(s.parts_recorded for s in m.surfaces):
+        whole = Table(title=f"The whole surface per session: chars / tokens (entries), {m.encoding}")
+        for column in ("surface", "tools", *PART_TITLES.values(), "total"):
+            whole.add_column(column.lower(), justify="left" if column == "surface" else "right")
+        for row in _parts_rows(m):
+            whole.add_row(*row)
+        renderables.append(whole)
+    if m.counters:
+        header, rows = _by_counter(m)
+        counted = Table(title="Tokens by counter (the tools' tokens; framing: the same request with no tools)")
+        for index, column in enumerate(header):
+            counted.add_column(column, justify="left" if index == 0 else "right")
+        for row in rows:
+            counted.add_row(*row)
+        renderables.append(counted)
+        from rich.text import Text
+
+        renderables.append(Text("\n".join(f"{c.name}: {c.label} ({c.source})" for c in m.counters)))
+    if per_tool:
+        others = m.counters[1:]
+        for s in m.surfaces:
+            tools = Table(title=f"Per tool: {s.name}")
+            for column in ("tool", "chars", "tokens", "marginal tokens", *(f"marginal ({c.name})" for c in others)):
+                tools.add_column(column, justify="left" if column == "tool" else "right")
+            for i, t in enumerate(s.per_tool):
+                extra = [_n(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
+                tools.add_row(one_line(t.name), _n(t.chars), _n(t.tokens), _n(t.marginal_tokens), *extra)
+            renderables.append(tools)
+    return renderables

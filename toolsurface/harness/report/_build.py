@@ -1,0 +1,940 @@
+"""One report of a study: the seed's tables regenerated from measurements, CSV and JSON of each table,
+PNG charts, and optionally one self-contained HTML page. A report reads runs; it never re-runs them."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolsurface.harness.files import ensure_directory, write_atomic_all
+from toolsurface.harness.report._apart import Apart
+from toolsurface.harness.report._chart_process import ChartDrawer, chart_drawer
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from toolsurface.harness.analyze import Findability, LintResult, RoundTrip, SearchObserver
+    from toolsurface.harness.measure import KeptLists, ListCounter, Measurable, Measurement
+    from toolsurface.harness.report._bundle import SeedRow
+    from toolsurface.harness.session import Study
+
+__all__ = ["Chart", "Report", "Table", "build_report"]
+
+
+@dataclass
+class Table:
+    key: str
+    title: str
+    frame: pd.DataFrame
+    command: str
+    note: str = ""
+
+
+@dataclass
+class Chart:
+    key: str
+    title: str
+    path: Path
+    command: str
+
+
+@dataclass
+class Report:
+    out: Path
+    tables: list[Table] = field(default_factory=list)
+    charts: list[Chart] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+
+def _quote(items: Sequence[str]) -> str:
+    """Arguments of a printed command, quoted for a shell where they need it."""
+    return shlex.join(items)
+
+
+def _report_command(
+    study_dirs: Sequence[Path],
+    out: Path,
+    surfaces: Sequence[str] | None,
+    queries: Path | None,
+    task: Path | None,
+    counters: Sequence[ListCounter] = (),
+) -> str:
+    """The `toolsurface report` that writes this report's tables and charts again."""
+    from toolsurface.harness.measure import is_o200k
+
+    args = [str(d) for d in study_dirs]
+    for surface in surfaces or ():
+        args += ["--surface", surface]
+    for option, path in (("--queries", queries), ("--task", task)):
+        if path is not None:
+            args += [option, str(path)]
+    if any(not is_o200k(c) for c in counters):
+        args += ["--tokens", ",".join(c.id for c in counters)]
+    return f"toolsurface report {_quote([*args, '--out', str(out)])}"
+
+
+# -- tables ----------------------------------------------------------------------------------------
+
+
+def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
+    import pandas as pd
+
+    from toolsurface.harness.surface import PART_WORDS, study_for
+
+    names = _quote(surfaces)
+    by_name = {s.name: s for s in m.surfaces}
+    largest = {s.name: s.largest(1)[0].name if s.per_tool else "" for s in m.surfaces}
+    size = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "title": s.title,
+                "tools": s.tools,
+                "chars": s.chars,
+                "tokens": s.tokens,
+                "largest tool": largest[s.name],
+                "protocol": s.protocol_version,
+            }
+            for s in m.surfaces
+        ]
+    )
+    per_tool = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "tool": t.name,
+                "chars": t.chars,
+                "tokens": t.tokens,
+                "marginal tokens": t.marginal_tokens,
+            }
+            for s in m.surfaces
+            for t in s.per_tool
+        ]
+    )
+    growth = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "kind": s.growth.kind,
+                "tools": s.growth.tools,
+                "chars": s.growth.chars,
+                "tokens": s.growth.tokens,
+                "added tools": ", ".join(s.growth.added_tools) or "-",
+                "changed tools": ", ".join(s.growth.changed_tools) or "-",
+            }
+            for s in m.surfaces
+            if s.growth is not None
+        ]
+    )
+    by_kinds = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "kinds": p.kinds,
+                "kind added": p.kind,
+                "tools": p.tools,
+                "chars": p.chars,
+                "tokens": p.tokens,
+            }
+            for s in m.surfaces
+            for p in s.by_kinds
+        ]
+    )
+    parts = pd.DataFrame(
+        [
+            {
+                "surface": s.name,
+                "tools chars": s.chars,
+                "tools tokens": s.tokens,
+                **{
+                    f"{PART_WORDS[p.part]} {unit}": (p.chars if unit == "chars" else p.tokens) if p.advertised else None
+                    for p in s.parts
+                    for unit in ("chars", "tokens")
+                },
+                "total chars": s.total_chars,
+                "total tokens": s.total_tokens,
+            }
+            for s in m.surfaces
+        ]
+    )
+    study, note = study_for(surfaces), ""
+    baseline, candidate = study.headline if study is not None and study.headline else ("", "")
+    before, after = by_name.get(baseline), by_name.get(candidate)
+    if after is not None and before is not None and before.chars:
+        note = f"{candidate} is {1 - after.chars / before.chars:.0%} smaller than {baseline}."
+    return [
+        Table(
+            "list_size",
+            f"List size per surface (protocol {m.protocol_version}, tokens {m.encoding})",
+            size,
+            f"toolsurface measure {names} --per-tool --format markdown",
+            note,
+        ),
+        Table(
+            "surface_parts",
+            "The whole surface per session: the tools and each part beside them, by the same rule",
+            parts,
+            f"toolsurface measure {names} --format markdown",
+            "Each part is the compact JSON of what the server advertised (the instructions as a JSON string); a part"
+            " the server does not advertise is -.",
+        ),
+        Table("per_tool", "Per-tool sizes", per_tool, f"toolsurface measure {names} --per-tool --format csv"),
+        Table("growth", "Growth by one kind", growth, f"toolsurface measure {names} --format json"),
+        Table("by_kinds", "List size by number of kinds", by_kinds, f"toolsurface measure {names} --format json"),
+    ]
+
+
+def _counters_table(m: Measurement, surfaces: Sequence[str]) -> Table:
+    """The tools' tokens as each counter counts them, side by side with the ratio to o200k, and a row for the
+    framing (the same request with no tools)."""
+    import pandas as pd
+
+    from toolsurface.harness.measure import is_o200k
+
+    def row(surface: str, figures: Sequence[tuple[str, int | None, float | None]]) -> dict[str, Any]:
+        cells: dict[str, Any] = {"surface": surface}
+        for (counter, tokens, ratio), info in zip(figures, m.counters, strict=True):
+            cells[f"tokens ({counter})"] = tokens
+            if not is_o200k(info.id):
+                cells[f"ratio to o200k ({counter})"] = round(ratio, 2) if ratio is not None else None
+        return cells
+
+    rows = [row(s.name, [(f.counter, f.tokens, f.ratio) for f in s.counts]) for s in m.surfaces]
+    if m.surfaces:
+        rows.append(
+            row("framing (the same request, no tools)", [(f.counter, f.framing, None) for f in m.surfaces[0].counts])
+        )
+    # Objects, so a count stays a whole number beside the framing row's empty cells.
+    frame = pd.DataFrame(rows, dtype=object)
+    ids = ",".join(c.id for c in m.counters)
+    note = " ".join(f"{c.name}: {c.label} ({c.source})." for c in m.counters)
+    return Table(
+        "tokens_by_counter",
+        "Tokens by counter (the tools' tokens: for a counter of requests, the request with the list minus the framing)",
+        frame,
+        f"toolsurface measure {_quote(surfaces)} --tokens {ids} --format markdown",
+        note,
+    )
+
+
+def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
+    import pandas as pd
+
+    rows = []
+    for s in study.surfaces:
+        rows.append(
+            {
+                "surface": s.surface,
+                "agent": s.client,
+                "mode": s.mode,
+                "scenario": s.scenario,
+                "runs": s.runs,
+                "status": ", ".join(f"{name} {count}" for name, count in s.statuses.items()),
+                "calls per run": ", ".join(map(str, s.calls_per_run)),
+                "refused calls": ", ".join(map(str, s.refused_per_run)),
+                "undelivered calls": ", ".join(map(str, s.undelivered_per_run)),
+                "what was refused": "; ".join(f"{g.tool}: {g.message}" for g in s.refused) or "-",
+                "corrected next": ", ".join(f"{g.corrected_next} of {g.count}" for g in s.refused) or "-",
+                "outcome failures": "; ".join(f"{f.check} ({f.runs} runs): {f.detail}" for f in s.outcome_failures)
+                or "-",
+                "what was undelivered": "; ".join(f"{g.tool}: {g.reason} ({g.count})" for g in s.undelivered) or "-",
+                "errors": "; ".join(f"{e.status}: {e.error} ({e.runs} runs)" for e in s.errors) or "-",
+                "pass^1": s.pass_at_1,
+            }
+        )
+    comparisons = pd.DataFrame(
+        [
+            {
+                "a": c.a,
+                "b": c.b,
+                "scenario": c.scenario,
+                "metric": c.metric,
+                "a mean": c.a_mean,
+                "b mean": c.b_mean,
+                "runs needed": c.runs_needed,
+            }
+            for c in study.comparisons
+        ]
+    )
+    # Its JSON, not its table: the table gives a range of calls where this one gives every run's.
+    command = f"toolsurface session score {_quote(dirs)} --format json"
+    tables = [
+        Table("sessions", f"Sessions: {study.scenario}, agent {study.agent}", pd.DataFrame(rows), command),
+        Table("session_noise", "Runs per surface a difference needs (95 %)", comparisons, command),
+    ]
+    if study.shown:
+        shown = pd.DataFrame(
+            [
+                {
+                    "surface": r.surface,
+                    "agent": f"{r.agent} {r.agent_version}" if r.agent_version else r.agent,
+                    "mode": r.mode,
+                    "stub's shown first": r.first_shown.tools if r.first_shown else None,
+                    "stub's shown chars first": r.first_shown.chars if r.first_shown else None,
+                    "stub's deferred first": r.first_deferred.tools if r.first_deferred else None,
+                    "built-in first": r.first_builtin.tools if r.first_builtin else None,
+                    "built-in chars first": r.first_builtin.chars if r.first_builtin else None,
+                    "tools first": r.first_tools,
+                    "stub tools first": r.first_stub_tools,
+                    "chars first": r.first_chars,
+                    "tokens first": r.first_tokens,
+                    "tools last": r.last_tools,
+                    "stub tools last": r.last_stub_tools,
+                    "chars last": r.last_chars,
+                    "tokens last": r.last_tokens,
+                    "system prompt chars": r.system_chars,
+                    "searches": r.searches,
+                    "API input tokens, first request": r.api_input_tokens_first,
+                }
+                for r in study.shown
+            ]
+        )
+        tables.append(
+            Table(
+                "model_shown", "What the model was shown (first request, and last after every search)", shown, command
+            )
+        )
+    if study.answers:
+        # Its table, which shows each share as the report does.
+        tables.append(_answers_table(study, f"toolsurface session score {_quote(dirs)}"))
+    return tables
+
+
+def _answers_table(study: Study, command: str) -> Table:
+    import pandas as pd
+
+    def whole(value: float | None) -> float | int | None:
+        """A median as a whole number where it is one (half values where the runs had an even count)."""
+        return int(value) if value is not None and float(value).is_integer() else value
+
+    labels = study.labels()
+    frame = pd.DataFrame(
+        [
+            {
+                "surface": labels.get((r.surface, r.agent, r.mode, r.scenario), r.surface),
+                "tool": r.tool,
+                "calls": r.calls,
+                "median chars": whole(r.median_chars),
+                "largest chars": r.max_chars,
+                "median tokens": whole(r.median_tokens),
+                "largest tokens": r.max_tokens,
+                "share of context": f"{r.share:.1%}" if r.share is not None else None,
+            }
+            for r in study.answers
+        ],
+        dtype=object,
+    ).astype({"calls": "int64", "largest chars": "int64"})
+    note = (
+        "Each tools/call answer as the stub sent it (its text, o200k_base tokens); share of context: the tool's"
+        " answers over what the surface put into the sessions, its tools list once and every answer, summed over"
+        " the runs."
+    )
+    return Table("answers", "What tool answers cost, per surface and tool", frame, command, note)
+
+
+@dataclass(frozen=True)
+class AnalysisTables:
+    """The analyzers' tables of a report, and the findability result its chart is drawn from."""
+
+    tables: list[Table]
+    findability: Findability
+    roundtrip: RoundTrip
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the analyzers found over the report's surfaces, before any table is made of it; `absent` says why
+    Claude Code's columns are absent (empty: they are there)."""
+
+    roundtrip: RoundTrip
+    findability: Findability
+    lint: LintResult
+    absent: str
+
+
+def _claude_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str]:
+    """Claude Code's own search over the surfaces where Claude Code is installed (on PATH, new enough); else
+    None and the note that says why its columns are absent."""
+    from toolsurface.harness.session import ToolSearchUnavailable, observe_tool_search, tool_search_client
+
+    try:
+        tool_search_client()
+    except ToolSearchUnavailable as error:
+        return None, f"Claude Code's columns are absent: {error}."
+    return (lambda searches: observe_tool_search(specs, searches)), ""
+
+
+def _roundtrip_table(trip: RoundTrip, names: str, absent: str) -> Table:
+    import pandas as pd
+
+    rows = []
+    for s in trip.surfaces:
+        row: dict[str, Any] = {
+            "surface": s.name,
+            "tools loaded on demand": " + ".join(s.tools),
+            "chars": s.chars,
+            "tokens": s.tokens,
+            "searches": s.searches,
+            "whole list tokens": s.list_tokens,
+        }
+        if s.observed is not None:
+            o = s.observed
+            row |= {
+                "Claude Code loaded": " + ".join(o.tools),
+                "Claude Code chars": o.chars,
+                "Claude Code tokens": o.tokens,
+                "difference chars": o.difference_chars,
+                "difference tokens": o.difference_tokens,
+            }
+        rows.append(row)
+    client = trip.client
+    if client is None:
+        return Table(
+            "roundtrip",
+            f"Round trip for on-demand clients: {trip.task}",
+            pd.DataFrame(rows),
+            f"toolsurface roundtrip {names} --format csv",
+            absent,
+        )
+    note = (
+        f"Claude Code {client.version} ({client.mode}, its own ToolSearch, one session per surface, a scripted model"
+        " making one search per step): what its searches added to the next request's tools array, every tool each"
+        " search returned, as Claude Code presents it; difference: Claude Code - computed."
+    )
+    return Table(
+        "roundtrip",
+        f"Round trip for on-demand clients: {trip.task}, computed and as Claude Code {client.version} paid it",
+        pd.DataFrame(rows),
+        f"toolsurface roundtrip {names} --client claude --format csv",
+        note,
+    )
+
+
+def _findability_table(found: Findability, names: str, absent: str) -> Table:
+    import pandas as pd
+
+    client = found.client
+    rows = []
+    for s in found.surfaces:
+        for r in s.queries:
+            row: dict[str, Any] = {
+                "surface": s.name,
+                "query": r.query,
+                "scorer": r.scorer,
+                "expected": r.expected,
+                "rank": r.rank,
+                "top": r.top,
+                "missing words": ", ".join(r.missing) or "-",
+            }
+            if client is not None:
+                row["returned"] = ", ".join(r.returned) if r.returned is not None else "-"
+            rows.append(row)
+    title = "Findability: rank of the intended tool per query (keyword: name 3, first sentence 2, rest 1; BM25 k1 1.2, b 0.75"
+    if client is None:
+        command, note = f"toolsurface findability {names} --format csv", absent
+    else:
+        title += f"; Claude Code {client.version}'s own ToolSearch"
+        command = f"toolsurface findability {names} --scorer all --format csv"
+        note = (
+            f"claude: Claude Code {client.version} ({client.mode}, one session per surface, a scripted model issuing"
+            " each query as a ToolSearch call); its rank is the intended tool's place among the tools it returned"
+            " (5 at most, its default)."
+        )
+    return Table("findability", title + ")", pd.DataFrame(rows).astype({"rank": "Int64"}), command, note)
+
+
+def _analyze(
+    items: Sequence[Measurable], specs: Sequence[str], queries: Path | None = None, task: Path | None = None
+) -> Analysis:
+    """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
+    installed, its own search's findability and round trip beside ours. `queries` and `task` are the
+    findability queries and the round-trip task (default: those of the surfaces' study)."""
+    from toolsurface.harness.analyze import ALL_SCORERS, SCORERS, findability, lint, load_queries, load_task, roundtrip
+    from toolsurface.harness.surface import study_file
+
+    observe, absent = _claude_search(specs)
+    trip = roundtrip(items, load_task(task or study_file(specs, "task")), observe=observe)
+    found = findability(
+        items,
+        load_queries(queries or study_file(specs, "queries")),
+        scorers=SCORERS if observe is None else ALL_SCORERS,
+        observe=observe,
+    )
+    return Analysis(trip, found, lint(items), absent)
+
+
+def _list_all(items: Sequence[Measurable]) -> KeptLists:
+    """Every list measuring `items` needs (each surface, grown by one kind, and by one to N kinds), as a client
+    receives it: the MCP SDK's import and the listing, done apart from the rest of the report."""
+    from toolsurface.harness.measure import kept_lists, lists_kept, measure
+
+    with lists_kept():
+        measure(items, tokens=False)
+        return kept_lists(items)
+
+
+def _analysis_tables(
+    analysis: Analysis, specs: Sequence[str], queries: Path | None = None, task: Path | None = None
+) -> AnalysisTables:
+    import pandas as pd
+
+    names = _quote(specs)
+    trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
+    lint_rows = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
+    findings = [
+        {
+            "surface": s.name,
+            "category": f.category,
+            "tools": ", ".join(f.tools),
+            "parameters": ", ".join(f.parameters),
+            "message": f.message,
+        }
+        for s in linted.surfaces
+        for f in s.findings
+    ]
+    tables = [
+        _roundtrip_table(trip, names + (f" --task {task}" if task else ""), absent),
+        _findability_table(found, names + (f" --queries {queries}" if queries else ""), absent),
+        Table(
+            "lint",
+            "Lint summary: findings per category",
+            pd.DataFrame(lint_rows),
+            f"toolsurface lint {names} --format json",
+        ),
+        Table("lint_findings", "Lint findings", pd.DataFrame(findings), f"toolsurface lint {names}"),
+    ]
+    return AnalysisTables(tables, found, trip)
+
+
+def _seed_value(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, list):
+        return ", ".join(_seed_value(v) for v in value)
+    return str(value)
+
+
+def _package_path(path: Path) -> str:
+    """A file inside a Python package as its package names it (`top/package/file.json`, wherever it is
+    installed); another as given."""
+    top = path.parent
+    while (top / "__init__.py").is_file():
+        top = top.parent
+    return path.relative_to(top).as_posix() if top != path.parent else str(path)
+
+
+def _seed_table(rows: Sequence[SeedRow], command: str, figures: Path) -> Table:
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        [
+            {
+                "figure": r.what,
+                "surface": r.surface or "-",
+                "tool": r.tool or "-",
+                "unit": r.unit,
+                "seed": _seed_value(r.seed),
+                "ours": _seed_value(r.ours),
+                "difference": f"{r.difference:+.1%}" if r.difference is not None else "-",
+                "within band": {True: "yes", False: "no", None: "-"}[r.within_band],
+                "seed lines": ", ".join(map(str, r.seed_lines)) or "-",
+            }
+            for r in rows
+        ]
+    )
+    note = (
+        "Each figure the seed gives, beside ours: the difference is (ours - seed) / seed; bands are chars within 10 %,"
+        f" tokens within 15 %, counts exact, ranges as given ({_package_path(figures)})."
+    )
+    return Table("seed", "The seed's figures beside ours", frame, command, note)
+
+
+# -- charts ----------------------------------------------------------------------------------------
+
+
+def _pyplot() -> Any:
+    import logging
+
+    # matplotlib logs to stderr when it builds its font cache (a fresh machine, a cache it cannot write):
+    # a library's progress, which the report's one line of output or of error must not carry.
+    logging.getLogger("matplotlib").addHandler(logging.NullHandler())
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _warm_charts() -> None:
+    """What the first chart would import, imported before any chart's figures are ready."""
+    _pyplot()
+
+
+def _figure(width: float, height: float) -> Any:
+    return _pyplot().subplots(figsize=(width, height), dpi=110)
+
+
+def _save(fig: Any, path: Path, staged: dict[Path, bytes]) -> None:
+    """The chart as PNG bytes, staged to be written with every other file of the report."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    image = io.BytesIO()
+    fig.savefig(image, format="png", metadata={"Software": None})
+    plt.close(fig)
+    staged[path] = image.getvalue()
+
+
+def _chart_size_by_tool(m: Measurement, path: Path, staged: dict[Path, bytes]) -> None:
+    fig, ax = _figure(9, 0.9 + 0.7 * len(m.surfaces))
+    names = [s.name for s in m.surfaces][::-1]
+    for row, s in enumerate(m.surfaces[::-1]):
+        left = 0
+        for n, tool in enumerate(sorted(s.per_tool, key=lambda t: -t.chars)):
+            ax.barh(row, tool.chars, left=left, color=f"C{n % 10}", edgecolor="white", linewidth=0.5)
+            if tool.chars >= 1300:
+                ax.text(left + tool.chars / 2, row, tool.name, ha="center", va="center", fontsize=6.5, color="white")
+            left += tool.chars
+        ax.text(left + 100, row, f"{s.chars:,}", va="center", fontsize=8)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("characters of the tools list, each segment one tool")
+    ax.set_title("List size per surface, stacked by tool")
+    _save(fig, path, staged)
+
+
+def _chart_size_by_kinds(m: Measurement, path: Path, staged: dict[Path, bytes]) -> None:
+    fig, ax = _figure(7, 4)
+    ticks: dict[int, str] = {}
+    for s in m.surfaces:
+        if s.by_kinds:
+            ax.plot([p.kinds for p in s.by_kinds], [p.chars for p in s.by_kinds], marker="o", label=s.name)
+            ticks.update({p.kinds: f"{p.kinds}\n+{p.kind}" if p.kinds > 1 else f"1\n{p.kind}" for p in s.by_kinds})
+    ax.set_xticks(list(ticks), list(ticks.values()))
+    ax.set_xlabel("number of kinds (the kind each point adds)")
+    ax.set_ylabel("characters")
+    ax.set_title("List size against number of kinds")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
+    else:  # snapshots and modules without kinds: nothing grows by a kind
+        ax.text(0.5, 0.5, "no surface here is built from kinds", ha="center", va="center", transform=ax.transAxes)
+    ax.grid(alpha=0.3)
+    _save(fig, path, staged)
+
+
+def _chart_findability(found: Findability, path: Path, staged: dict[Path, bytes]) -> None:
+    """Keyword rank of the intended tool, surfaces by queries, and beside each query Claude Code's own rank
+    where it was observed; an empty cell: not found."""
+    surfaces = [s.name for s in found.surfaces]
+    queries = list(dict.fromkeys(r.query for s in found.surfaces for r in s.queries))
+    client = found.client
+    scorers = ["keyword"] + ([client.name] if client is not None else [])
+    columns = [(q, scorer) for q in queries for scorer in scorers]
+    width = 1.3 if client is None else 1.05
+    fig, ax = _figure(1.6 + width * len(columns), 1 + 0.55 * len(surfaces))
+    grid, notes = [], []
+    for s in found.surfaces:
+        row, note = [], []
+        for q, scorer in columns:
+            found_row = s.row(q, scorer)
+            row.append(float(found_row.rank) if found_row.rank is not None else float("nan"))
+            missing = scorer == "keyword" and found_row.missing
+            note.append(f"no tool has: {', '.join(found_row.missing)}" if missing else "")
+        grid.append(row)
+        notes.append(note)
+    image = ax.imshow(grid, cmap="RdYlGn_r", vmin=1, vmax=5, aspect="auto")
+    for y, row in enumerate(grid):
+        for x, value in enumerate(row):
+            label = "-" if value != value else f"{value:.0f}"
+            colour = "white" if value == value and value < 2.5 else "black"
+            ax.text(
+                x,
+                y,
+                label + (f"\n{notes[y][x]}" if notes[y][x] else ""),
+                ha="center",
+                va="center",
+                fontsize=8,
+                color=colour,
+            )
+    if client is None:
+        ax.set_xticks(range(len(queries)), queries, rotation=20, ha="right")
+        ax.set_title("Findability: keyword rank of the intended tool (1 is first)")
+    else:
+        labels = [f"{q}\n{'keyword' if scorer == 'keyword' else 'Claude Code'}" for q, scorer in columns]
+        ax.set_xticks(range(len(columns)), labels, rotation=30, ha="right", fontsize=8)
+        for x in range(len(scorers), len(columns), len(scorers)):
+            ax.axvline(x - 0.5, color="white", linewidth=3)
+        ax.set_title(
+            f"Findability: rank of the intended tool (1 is first), keyword and Claude Code {client.version}'s ToolSearch"
+        )
+    ax.set_yticks(range(len(surfaces)), surfaces)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    _save(fig, path, staged)
+
+
+def _chart_answers(study: Study, path: Path, staged: dict[Path, bytes]) -> None:
+    """Per surface, each tool's median answer as a bar and its largest as a mark, in tokens where the logs
+    kept the answers' text (else in chars)."""
+    from toolsurface.harness.session import ALL_TOOLS
+
+    rows = [r for r in study.answers if r.tool != ALL_TOOLS]
+    tokens = all(r.median_tokens is not None for r in rows)
+    labels = study.labels()
+    groups = list(dict.fromkeys((r.surface, r.agent, r.mode, r.scenario) for r in rows))
+    fig, ax = _figure(8, 1 + 0.22 * (len(rows) + len(groups)))
+    y, ticks, names = 0, [], []
+    for n, group in enumerate(groups):
+        for r in [r for r in rows if (r.surface, r.agent, r.mode, r.scenario) == group]:
+            median = r.median_tokens if tokens else r.median_chars
+            largest = r.max_tokens if tokens else r.max_chars
+            ax.barh(y, median, color=f"C{n % 10}", height=0.7)
+            ax.plot([largest], [y], marker="|", markersize=9, color="black")
+            ticks.append(y)
+            names.append(f"{labels.get(group, group[0])}: {r.tool}")
+            y += 1
+        y += 1
+    ax.set_yticks(ticks, names, fontsize=7)
+    ax.invert_yaxis()
+    unit = "o200k tokens" if tokens else "characters"
+    ax.set_xlabel(f"{unit} per answer: bar the median, mark the largest")
+    ax.set_title("What tool answers cost, per surface and tool")
+    ax.grid(axis="x", alpha=0.3)
+    _save(fig, path, staged)
+
+
+def _chart_refused(study: Study, path: Path, staged: dict[Path, bytes]) -> None:
+    fig, ax = _figure(7, 3.5)
+    labels = []
+    for n, s in enumerate(study.surfaces):
+        runs = s.refused_per_run
+        width = 0.8 / max(1, len(runs))
+        for r, value in enumerate(runs):
+            ax.bar(n - 0.4 + width * (r + 0.5), value, width=width * 0.9, color=f"C{n % 10}")
+        labels.append(s.surface)
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_ylabel("refused calls")
+    ax.set_title("Refused calls per run")
+    ax.set_ylim(bottom=0)
+    _save(fig, path, staged)
+
+
+# -- output ----------------------------------------------------------------------------------------
+
+
+def _md_table(frame: pd.DataFrame) -> str:
+    def cell(value: Any) -> str:
+        if value is None or (isinstance(value, float) and value != value):
+            return "-"
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"{value:,}"
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    header = "| " + " | ".join(map(str, frame.columns)) + " |"
+    rule = "| " + " | ".join("---:" if frame[c].dtype.kind in "iuf" else "---" for c in frame.columns) + " |"
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([header, rule, *rows]) + "\n"
+
+
+def _markdown(report: Report, created: str) -> str:
+    parts = [f"# toolsurface report\n\nMade {created}. Every table below can be regenerated by the command under it.\n"]
+    charts = {c.key: c for c in report.charts}
+    for table in report.tables:
+        parts.append(f"\n## {table.title}\n\n{_md_table(table.frame)}")
+        if table.note:
+            parts.append(f"\n{table.note}\n")
+        parts.append(f"\n`{table.command}`\n")
+        for chart in [c for key, c in charts.items() if key.startswith(table.key + ".")]:
+            parts.append(f"\n![{chart.title}]({chart.path.relative_to(report.out).as_posix()})\n")
+    return "".join(parts)
+
+
+Seed = Sequence["SeedRow | Mapping[str, Any]"]
+
+
+def _html(
+    report: Report,
+    created: str,
+    measured: Measurement,
+    study_dirs: Sequence[Path],
+    seed: Seed,
+    images: dict[str, bytes],
+) -> str:
+    from toolsurface.harness.report._bundle import BundleChart, build_bundle, table_from_frame
+    from toolsurface.harness.report._page import render_page
+
+    bundle = build_bundle(
+        measured,
+        study_dirs,
+        seed=seed,
+        charts=[BundleChart(c.key, c.title, c.command) for c in report.charts],
+        tables=[table_from_frame(t.key, t.title, t.frame, t.command, t.note) for t in report.tables],
+        created=created,
+    )
+    return render_page(bundle, images)
+
+
+Section = Callable[[Sequence[str]], list[Table]]
+
+
+def build_report(
+    study_dirs: Sequence[Path],
+    out: Path,
+    *,
+    surfaces: Sequence[str] | None = None,
+    html_page: bool = False,
+    extra_sections: Sequence[Section] = (),
+    seed: Seed = (),
+    seed_figures: Path | None = None,
+    queries: Path | None = None,
+    task: Path | None = None,
+    counters: Sequence[ListCounter] = (),
+) -> Report:
+    """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
+
+    `seed_figures`: a seed figures file (`toolsurface-seed-figures/1`) whose figures are compared with ours in
+    a table of their own and on the page; the bundled study's own when the bundled surfaces are reported.
+    `seed`: seed comparison rows given as they are (records or mappings of their fields).
+    `queries`, `task`: the findability queries and the round-trip task (default: those of the surfaces' study).
+    `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
+    seed's figures are o200k's)."""
+    # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
+    # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
+    with chart_drawer(_warm_charts) as charts:
+        return _report_with(
+            charts, study_dirs, out, surfaces, html_page, extra_sections, seed, seed_figures, queries, task, counters
+        )
+
+
+def _report_with(
+    charts: ChartDrawer,
+    study_dirs: Sequence[Path],
+    out: Path,
+    surfaces: Sequence[str] | None,
+    html_page: bool,
+    extra_sections: Sequence[Section],
+    seed: Seed,
+    seed_figures: Path | None,
+    queries: Path | None,
+    task: Path | None,
+    counters: Sequence[ListCounter],
+) -> Report:
+    from toolsurface.harness.measure import O200K_COUNTER, encoding, is_o200k, lists_kept, measure
+    from toolsurface.harness.session import find_runs, score_study
+    from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
+
+    specs = list(surfaces or default_surfaces())
+    # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
+    records = find_runs(study_dirs) if study_dirs else []
+    items = resolve_all(specs)
+    others = [c for c in counters if not is_o200k(c)]
+    ensure_directory(out / "tables")
+    ensure_directory(out / "charts")
+    # The surfaces are listed in a child process (_apart: the MCP SDK's import and the listing) while this one
+    # loads the tokenizer, scores the runs and makes their tables; then measured and analyzed here.
+    with Apart(_list_all, items) as apart:
+        encoding()
+        study = score_study(records) if study_dirs else None
+        if study is not None:
+            charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
+            if study.answers:
+                charts.draw(_chart_answers, study, out / "charts" / "answers_per_tool.png")
+        report = Report(out)
+        sessions = _session_tables(study, [str(d) for d in study_dirs]) if study is not None else []
+        lists = apart.result()
+        with lists_kept(items, lists):
+            measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
+            charts.draw(_chart_size_by_tool, measured, out / "charts" / "list_size_by_tool.png")
+            charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
+            analyzed = _analysis_tables(_analyze(items, specs, queries, task), specs, queries, task)
+        analysis, found = analyzed.tables, analyzed.findability
+        charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
+        report.tables += _measure_tables(measured, specs)
+        if measured.counters:
+            report.tables.append(_counters_table(measured, specs))
+        report.tables += analysis
+        for section in extra_sections:
+            report.tables += section(specs)
+        names = _quote(specs)
+        again = _report_command(study_dirs, out, surfaces, queries, task, counters)
+        report.charts += [
+            Chart(
+                "list_size.by_tool",
+                "List size per surface, stacked by tool",
+                out / "charts" / "list_size_by_tool.png",
+                again,
+            ),
+            Chart(
+                "by_kinds.lines",
+                "List size against number of kinds",
+                out / "charts" / "size_by_kinds.png",
+                f"toolsurface measure {names} --format json",
+            ),
+            Chart(
+                "findability.ranks",
+                "Findability ranks",
+                out / "charts" / "findability_ranks.png",
+                f"toolsurface findability {names}",
+            ),
+        ]
+        if study is not None:
+            report.tables += sessions
+            if study.answers:
+                report.charts.append(
+                    Chart(
+                        "answers.per_tool",
+                        "What tool answers cost, per surface and tool",
+                        out / "charts" / "answers_per_tool.png",
+                        again,
+                    )
+                )
+            report.charts.append(
+                Chart(
+                    "sessions.refused",
+                    "Refused calls per run",
+                    out / "charts" / "refused_per_run.png",
+                    again,
+                )
+            )
+        if seed_figures is None and surfaces is None:
+            seed_figures = default.seed_figures if (default := study_for(())) is not None else None
+        if seed_figures is not None:
+            from toolsurface.harness.report._seed import SeedContext, compare_seed, load_seed
+
+            rows = compare_seed(
+                load_seed(seed_figures), SeedContext(measured, analyzed.roundtrip, found, list(records))
+            )
+            seed = [*seed, *rows]
+            report.tables.append(_seed_table(rows, again, seed_figures))
+        tables: dict[Path, str | bytes] = {}
+        for table in report.tables:
+            tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)
+            records = json.loads(table.frame.to_json(orient="records"))
+            tables[out / "tables" / f"{table.key}.json"] = (
+                json.dumps(
+                    {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
+                )
+                + "\n"
+            )
+        staged = charts.wait()
+    charts_written = {c.path: staged[c.path] for c in report.charts}
+    created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    pages: dict[Path, str | bytes] = {out / "report.md": _markdown(report, created)}
+    if html_page:
+        images = {c.key: charts_written[c.path] for c in report.charts}
+        pages[out / "report.html"] = _html(report, created, measured, study_dirs, seed, images)
+    # Every file was staged; all are written at once: a report half-written over an older one is never left.
+    report.files += write_atomic_all([*tables.items(), *charts_written.items(), *pages.items()])
+    return report

@@ -1,0 +1,122 @@
+"""The seed's gate, over a study: the candidate's list lands well below the baseline's, and its refused calls
+per run do not rise. Judged per scenario of the study; the gate is met when every scenario meets it.
+
+"Well below" is read as at most half the baseline's characters (the seed's 6,386 against 19,014 is a third),
+unless a budget in characters is given.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.session.record import RunRecord
+from toolsurface.harness.session.score import runs_needed
+
+__all__ = ["GateJudgement", "GateVerdict", "judge_gate"]
+
+WELL_BELOW = 0.5
+
+
+@dataclass(frozen=True)
+class GateJudgement:
+    scenario: str
+    baseline: str
+    candidate: str
+    baseline_chars: int
+    candidate_chars: int
+    max_chars: int
+    baseline_refused: list[int]
+    candidate_refused: list[int]
+    runs_needed: int | None
+
+    @property
+    def size_met(self) -> bool:
+        return self.candidate_chars <= self.max_chars
+
+    @property
+    def refusals_met(self) -> bool:
+        return statistics.fmean(self.candidate_refused) <= statistics.fmean(self.baseline_refused)
+
+    @property
+    def met(self) -> bool:
+        return self.size_met and self.refusals_met
+
+    def sentence(self) -> str:
+        verdict = "met" if self.met else "not met"
+        size = f"The list is {self.candidate_chars:,} characters against {self.baseline_chars:,}"
+        if not self.size_met:
+            size += f", over the {self.max_chars:,} it may have"
+        refused = (
+            f"{self.candidate} needed {_calls(sum(self.candidate_refused))} in {_runs(len(self.candidate_refused))}"
+            f" against {sum(self.baseline_refused)} in {_runs(len(self.baseline_refused))} for {self.baseline}"
+        )
+        if not self.refusals_met:
+            refused += ": refused calls per run rose"
+        noise = (
+            f" The difference in refused calls per run needs {self.runs_needed} runs per surface to exceed the noise (95 %)."
+            if self.runs_needed is not None
+            else " The refused calls per run do not differ."
+        )
+        return f"Gate ({self.scenario}): {verdict}. {size}, and {refused}.{noise}"
+
+
+def _calls(n: int) -> str:
+    return f"{n} refused call" + ("" if n == 1 else "s")
+
+
+def _runs(n: int) -> str:
+    return f"{n} run" + ("" if n == 1 else "s")
+
+
+@dataclass(frozen=True)
+class GateVerdict:
+    judgements: list[GateJudgement]
+
+    @property
+    def met(self) -> bool:
+        return all(j.met for j in self.judgements)
+
+    def lines(self) -> list[str]:
+        return [j.sentence() for j in self.judgements] + [f"Gate: {'met' if self.met else 'not met'}."]
+
+
+def judge_gate(
+    records: Sequence[RunRecord],
+    baseline: str,
+    candidate: str,
+    chars_of: Callable[[str], int],
+    max_chars: int | None = None,
+) -> GateVerdict:
+    """Judge each scenario that has runs of both surfaces; `chars_of` measures a surface's list."""
+    scenarios = sorted({r.spec.scenario for r in records})
+    judgements = []
+    base_chars, cand_chars = chars_of(baseline), chars_of(candidate)
+    for scenario in scenarios:
+        of = [r for r in records if r.spec.scenario == scenario]
+        base = [r.result.refused for r in of if r.spec.surface == baseline]
+        cand = [r.result.refused for r in of if r.spec.surface == candidate]
+        if not base or not cand:
+            continue
+        judgements.append(
+            GateJudgement(
+                scenario=scenario,
+                baseline=baseline,
+                candidate=candidate,
+                baseline_chars=base_chars,
+                candidate_chars=cand_chars,
+                max_chars=max_chars if max_chars is not None else int(base_chars * WELL_BELOW),
+                baseline_refused=base,
+                candidate_refused=cand,
+                runs_needed=runs_needed([float(x) for x in cand], [float(x) for x in base]),
+            )
+        )
+    if not judgements:
+        found = sorted({r.spec.surface for r in records})
+        raise ToolsurfaceError(
+            f"cannot judge: no scenario of the study has runs of both {baseline} and {candidate} "
+            f"(surfaces with runs: {', '.join(found) or 'none'})"
+        )
+    return GateVerdict(judgements)

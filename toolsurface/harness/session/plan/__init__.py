@@ -1,0 +1,33 @@
+"""Planning a study: what it is asked to do (StudyConfig: surfaces, agents in their modes, scenario, runs), its run
+matrix with everything that can stop it found first, the shard an invocation runs, and plan.json."""
+
+from toolsurface.harness.session.plan._config import (
+    DEFAULT_SCENARIO,
+    AgentChoice,
+    StudyConfig,
+    parse_agent_choice,
+    parse_shard,
+    run_folder_name,
+    run_label,
+)
+from toolsurface.harness.session.plan._matrix import PlannedRun, plan_matrix, plan_study, shard_of, surface_spec
+from toolsurface.harness.session.plan._plan_file import PLAN_FORMAT, StudyPlan, read_plan, write_plan
+
+__all__ = [
+    "DEFAULT_SCENARIO",
+    "PLAN_FORMAT",
+    "AgentChoice",
+    "PlannedRun",
+    "StudyConfig",
+    "StudyPlan",
+    "parse_agent_choice",
+    "parse_shard",
+    "plan_matrix",
+    "plan_study",
+    "read_plan",
+    "run_folder_name",
+    "run_label",
+    "shard_of",
+    "surface_spec",
+    "write_plan",
+]

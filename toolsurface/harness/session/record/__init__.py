@@ -1,0 +1,27 @@
+"""The record of one run on disk: spec.json before it starts, result.json when it ends (versioned)."""
+
+from toolsurface.harness.session.record._record import (
+    RUN_FORMAT,
+    CheckRecord,
+    RefusalRecord,
+    RunRecord,
+    RunResult,
+    RunSpec,
+    RunStateError,
+    UndeliveredRecord,
+    read_run,
+    write_json_atomic,
+)
+
+__all__ = [
+    "RUN_FORMAT",
+    "CheckRecord",
+    "RefusalRecord",
+    "RunRecord",
+    "RunResult",
+    "RunSpec",
+    "RunStateError",
+    "UndeliveredRecord",
+    "read_run",
+    "write_json_atomic",
+]

@@ -1,0 +1,230 @@
+"""Replay: the tool calls of recorded runs, played against another surface's stub, without an agent.
+
+A call is mapped by tool name where the surface has the tool; the rest are listed as unmappable. Each
+mapped call is compared with what the recorded run got: the same answer, now refused, now answered, or
+answered differently (another text), and how large its answer was and is (chars, and o200k tokens where the
+recorded log kept the answer's text), summed up per tool. A regression check that spends no tokens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.run_folder import CALLS, SPEC
+from toolsurface.harness.session.score import AnswerSizes, size_summary
+from toolsurface.harness.surface import SurfaceDefinition
+from toolsurface.stubs.calllog import CallRecord
+
+__all__ = ["Replay", "ReplayedCall", "ReplayedRun", "replay_runs", "replay_table"]
+
+
+@dataclass(frozen=True)
+class ReplayedCall:
+    seq: int
+    tool: str
+    before: str
+    after: str
+    change: str
+    message: str | None
+    # The answer's size as recorded and as replayed (tokens before: when the recorded log kept the text).
+    chars_before: int = 0
+    chars_after: int | None = None
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+
+
+@dataclass(frozen=True)
+class AnswerChange:
+    """One tool's answers, recorded against replayed: their median and largest size, and the total."""
+
+    tool: str
+    calls: int
+    before: AnswerSizes
+    after: AnswerSizes
+
+
+@dataclass(frozen=True)
+class ReplayedRun:
+    run_dir: str
+    surface: str
+    calls: list[ReplayedCall]
+
+    def counts(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for call in self.calls:
+            found[call.change] = found.get(call.change, 0) + 1
+        return found
+
+
+@dataclass(frozen=True)
+class Replay:
+    surface: str
+    runs: list[ReplayedRun]
+
+    def answers(self) -> list[AnswerChange]:
+        """Per tool, in order of first call, the sizes of its answers as recorded and as replayed."""
+        calls: dict[str, list[ReplayedCall]] = {}
+        for run in self.runs:
+            for call in run.calls:
+                if call.chars_after is not None:
+                    calls.setdefault(call.tool, []).append(call)
+        return [
+            AnswerChange(
+                tool,
+                len(found),
+                size_summary([c.chars_before for c in found], [c.tokens_before for c in found]),
+                size_summary([c.chars_after or 0 for c in found], [c.tokens_after for c in found]),
+            )
+            for tool, found in calls.items()
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "surface": self.surface,
+            "runs": [{**asdict(r), "counts": r.counts()} for r in self.runs],
+            "answers": [asdict(a) for a in self.answers()],
+        }
+
+
+def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
+    from toolsurface.harness.files import read_json
+    from toolsurface.stubs.calllog import read_log
+
+    calls_path = run_dir / CALLS
+    if not calls_path.is_file():
+        raise ToolsurfaceError(f"{run_dir}: not a run directory (no {CALLS})")
+    surface = "?"
+    spec = run_dir / SPEC
+    if spec.is_file():
+        data = read_json(spec, what="run spec", follow_links=False)
+        surface = str(data.get("surface", "?")) if isinstance(data, dict) else "?"
+    return surface, [r for r in read_log(calls_path) if r.is_call]
+
+
+def _change(before: CallRecord, outcome: str, digest: str | None) -> str:
+    if before.outcome == outcome:
+        if outcome == "ok" and before.response_sha256 not in (None, digest):
+            return "answered differently"
+        return "same"
+    if outcome == "refused":
+        return "now refused"
+    if outcome == "ok":
+        return "now answered"
+    return f"now {outcome}"
+
+
+async def _replay_one(definition: SurfaceDefinition, run_dir: Path) -> ReplayedRun:
+    from mcp import Client
+
+    from toolsurface.harness.measure import count_tokens
+    from toolsurface.stubs.calllog import CallLog
+    from toolsurface.stubs.mcp_server import build_server
+    from toolsurface.stubs.serve import start_stub, surface_for_serving
+
+    recorded_surface, calls = _recorded(run_dir)
+    surface = surface_for_serving(definition)
+    names = {t.name for t in surface.tools}
+    log = CallLog()
+    server = build_server(surface, start_stub(surface, None), log)
+    replayed = []
+    async with Client(server, mode="legacy") as client:
+        for record in calls:
+            tool = str(record.tool)
+            before = count_tokens(record.response) if record.response is not None else None
+            if tool not in names:
+                replayed.append(
+                    ReplayedCall(
+                        record.seq, tool, record.outcome, "-", "unmappable", None, record.response_chars, None, before
+                    )
+                )
+                continue
+            result = await client.call_tool(tool, dict(record.arguments or {}))
+            text = "".join(getattr(b, "text", "") for b in result.content)
+            outcome = [r for r in log.records if r.method == "tools/call"][-1].outcome
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            message = text if outcome != "ok" else None
+            replayed.append(
+                ReplayedCall(
+                    record.seq,
+                    tool,
+                    record.outcome,
+                    outcome,
+                    _change(record, outcome, digest),
+                    message,
+                    record.response_chars,
+                    len(text),
+                    before,
+                    count_tokens(text),
+                )
+            )
+    return ReplayedRun(str(run_dir), recorded_surface, replayed)
+
+
+def replay_runs(run_dirs: list[Path], surface: str) -> Replay:
+    from toolsurface.harness.surface import resolve
+
+    definition = resolve(surface)
+    if not isinstance(definition, SurfaceDefinition) or definition.stub is None:
+        raise ToolsurfaceError(f"surface {surface!r} has no stub to replay against")
+    found: list[Path] = []
+    for path in run_dirs:
+        if (path / CALLS).is_file():
+            found.append(path)
+        elif path.is_dir():
+            found.extend(sorted(p.parent for p in path.rglob(CALLS)))
+        else:
+            raise ToolsurfaceError(f"{path}: no such run directory")
+    if not found:
+        raise ToolsurfaceError(f"no recorded runs in {', '.join(map(str, run_dirs))}")
+
+    async def main() -> list[ReplayedRun]:
+        return [await _replay_one(definition, run_dir) for run_dir in found]
+
+    return Replay(definition.name, anyio.run(main))
+
+
+def _sizes(before: float | int | None, after: float | int | None) -> str:
+    if before is None or after is None:
+        return "-"
+    delta = after - before
+    return f"{before:,.0f} → {after:,.0f} ({delta:+,.0f})"
+
+
+def answers_table(replay: Replay) -> list[str]:
+    """Per tool: the answers' median and largest size as recorded and as replayed."""
+    changes = replay.answers()
+    if not changes:
+        return []
+    lines = [
+        f"Answer sizes, recorded → replayed on {replay.surface} (chars; o200k tokens where the log kept the text):",
+        "",
+        "| Tool | Calls | Median chars | Largest chars | Total chars | Median tokens | Largest tokens |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for c in changes:
+        b, a = c.before, c.after
+        lines.append(
+            f"| {c.tool} | {c.calls} | {_sizes(b.median_chars, a.median_chars)} | {_sizes(b.max_chars, a.max_chars)} |"
+            f" {_sizes(b.chars, a.chars)} | {_sizes(b.median_tokens, a.median_tokens)} |"
+            f" {_sizes(b.max_tokens, a.max_tokens)} |"
+        )
+    return ["", *lines]
+
+
+def replay_table(replay: Replay) -> str:
+    lines = [f"Replayed against {replay.surface}", ""]
+    for run in replay.runs:
+        counts = ", ".join(f"{n} {change}" for change, n in sorted(run.counts().items()))
+        lines.append(f"{run.run_dir} (recorded on {run.surface}): {counts}")
+        for call in run.calls:
+            if call.change != "same":
+                note = f": {call.message[:160]}" if call.message else ""
+                lines.append(f"  #{call.seq} {call.tool}: {call.change} ({call.before} → {call.after}){note}")
+    lines += answers_table(replay)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,14 @@
+"""Running a study's planned runs, J at a time, one directory per run, resumed where it stopped."""
+
+from toolsurface.harness.session.run._at_once import first_cause, run_at_once
+from toolsurface.harness.session.run._runner import StubStarter, run_study, score_calls
+from toolsurface.harness.session.run._undelivered import undelivered_calls
+
+__all__ = [
+    "StubStarter",
+    "first_cause",
+    "run_at_once",
+    "run_study",
+    "score_calls",
+    "undelivered_calls",
+]

@@ -1,0 +1,446 @@
+"""Running sessions: the planned runs, J at a time, one directory per run.
+
+Everything that can stop a study was found when it was planned (harness.session.plan). A run that times out or
+fails keeps what it has and says so; an interrupted study leaves every finished run intact, and running it
+again resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from toolsurface.harness import PACKAGES_ROOT
+from toolsurface.harness.agents.base import AgentEndpoint, AgentReport, EndpointKind, RunContext, ServerCommand
+from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.files import WriteFailed, read_json
+from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
+from toolsurface.harness.scenario import CheckInput, evaluate, load_script
+from toolsurface.harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
+from toolsurface.harness.session.plan import PlannedRun, StudyConfig, surface_spec
+from toolsurface.harness.session.record import (
+    RefusalRecord,
+    RunRecord,
+    RunResult,
+    RunSpec,
+    RunStateError,
+    read_run,
+    write_json_atomic,
+)
+from toolsurface.harness.session.run._at_once import first_cause
+from toolsurface.harness.session.run._undelivered import undelivered_calls
+from toolsurface.stubs.calllog import CallRecord
+
+__all__ = ["StubStarter", "run_study", "score_calls"]
+
+STATE_WAIT_S = 10.0
+
+
+def _packages() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("toolsurface", "mcp", "mcp-types", "tiktoken", "jsonschema"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return found
+
+
+def _git_revision() -> str | None:
+    if shutil.which("git") is None or not (PACKAGES_ROOT / ".git").exists():
+        return None
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PACKAGES_ROOT, capture_output=True, text=True, check=False)
+    return done.stdout.strip() or None
+
+
+def score_calls(records: Sequence[CallRecord]) -> tuple[int, list[RefusalRecord], list[str]]:
+    """Calls, refusals (and whether the next call corrected each: the same tool, answered), tools called."""
+    calls = [r for r in records if r.is_call]
+    refusals = []
+    for n, record in enumerate(calls):
+        if record.outcome != "refused":
+            continue
+        following = calls[n + 1] if n + 1 < len(calls) else None
+        corrected = following is not None and following.tool == record.tool and following.outcome == "ok"
+        refusals.append(RefusalRecord(record.seq, str(record.tool), record.message or "", corrected))
+    return len(calls), refusals, [str(r.tool) for r in calls]
+
+
+def _reset(run_dir: Path) -> None:
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+
+
+async def _wait_for(path: Path, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        await anyio.sleep(0.05)
+    return path.exists()
+
+
+class _Claim:
+    """One study at a time per run directory: an exclusive claim file beside it, with the owner's pid.
+
+    Two studies writing into one directory then never run (and reset) the same run; a claim left by a
+    process that is gone is taken over.
+    """
+
+    def __init__(self, run_dir: Path) -> None:
+        self.path = run_dir.parent / f".{run_dir.name}.claim"
+        self.held = False
+
+    def _owner_alive(self) -> bool:
+        try:
+            pid = int(self.path.read_text(encoding="utf-8").strip())
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except (OSError, ValueError):
+            return True  # unreadable or not ours to signal: leave it alone
+        return True
+
+    def __enter__(self) -> bool:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # The claim appears with its pid already in it (written aside, then linked), so nobody reads it empty.
+        staged = self.path.with_name(f"{self.path.name}.{os.getpid()}.{id(self)}")
+        staged.write_text(str(os.getpid()), encoding="utf-8")
+        try:
+            for _ in range(2):
+                try:
+                    os.link(staged, self.path)
+                except FileExistsError:
+                    if self._owner_alive():
+                        return False
+                    self.path.unlink(missing_ok=True)
+                    continue
+                self.held = True
+                return True
+            return False
+        finally:
+            staged.unlink(missing_ok=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.held:
+            self.path.unlink(missing_ok=True)
+
+
+def _finished(run_dir: Path) -> RunRecord | None:
+    """A run that ended ok is kept, so a study resumes; one that did not (interrupted, timed out, an agent
+    error such as an unreachable endpoint) is run again."""
+    try:
+        record = read_run(run_dir)
+    except RunStateError:
+        return None
+    return record if record.result.status == "ok" else None
+
+
+async def _run_one(
+    config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str], forks: ForkServer | None
+) -> RunRecord:
+    _reset(run.run_dir)
+    choice = run.choice
+    if not choice.agent.harness_client:
+        forks = None  # an agent CLI starts the stub its own way, with the plain command
+    spec = RunSpec(
+        surface=run.name,
+        surface_source=run.source or run.surface,
+        surface_sha256=run.surface_sha256,
+        tools=run.tools,
+        agent=choice.name,
+        model=config.model,
+        mode=choice.mode,
+        scenario=config.scenario.name,
+        scenario_sha256=config.scenario.sha256,
+        run_index=run.index,
+        timeout=config.timeout,
+        packages=packages,
+        git_revision=git,
+        python=platform.python_version(),
+        started=datetime.now(UTC).isoformat(timespec="seconds"),
+        stub_start="spawn" if forks is None else "fork",
+        model_endpoint=str(config.model_endpoint) if config.model_endpoint is not None else None,
+        agent_version=getattr(choice.agent, "version", None),
+        builtins=choice.builtins,
+    )
+    write_json_atomic(run.run_dir / SPEC, asdict(spec))
+    calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
+    serve = ["serve", run.surface, "--log", str(calls_path), "--state", str(state_path)]
+    server = ServerCommand.toolsurface(["-m", "toolsurface", *serve] if forks is None else forks.command(serve))
+    started = time.monotonic()
+    report: AgentReport
+    with tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir, _model_endpoint(config, run) as endpoint:
+        ctx = RunContext(
+            prompt=config.scenario.prompt,
+            server=server,
+            workdir=Path(workdir),
+            run_dir=run.run_dir,
+            timeout=config.timeout,
+            mode=choice.mode,
+            model=config.model,
+            max_turns=config.max_turns,
+            script=run.script,
+            env=dict(os.environ),
+            endpoint=AgentEndpoint(endpoint.url, endpoint.kind) if endpoint is not None else None,
+            keep_agent_files=config.keep_agent_files,
+            builtins=choice.builtins,
+        )
+        try:
+            report = await choice.agent.run(ctx)
+        except WriteFailed as unwritten:
+            report = AgentReport(status="error", error=str(unwritten))
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                await _write_result(run, spec, AgentReport(status="interrupted", error="interrupted"), started, config)
+            raise
+        failed = endpoint.log.failed if endpoint is not None else None
+    return await _write_result(run, spec, report, started, config, str(failed) if failed is not None else None)
+
+
+@contextlib.contextmanager
+def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpoint | None]:
+    """The run's own model endpoint on loopback, if the study has one; stopped when the run ends."""
+    spec = config.model_endpoint
+    if spec is None:
+        yield None
+        return
+    log = run.run_dir / MODEL_REQUESTS
+    if spec.kind == EndpointKind.SCRIPTED:
+        assert run.script is not None
+        endpoint = ModelEndpoint(
+            log,
+            steps=load_script(run.script),
+            prompt=config.scenario.prompt,
+            stub_tools=run.tool_names,
+            instructions=run.instructions,
+        )
+    else:
+        endpoint = ModelEndpoint(
+            log,
+            upstream=spec.upstream,
+            prompt=config.scenario.prompt,
+            stub_tools=run.tool_names,
+            instructions=run.instructions,
+        )
+    with endpoint:
+        yield endpoint
+
+
+# A stub that left no state and no word was ended from outside: the agent's failure, if it reported one.
+UNSAID = "it ended without a word (killed, or its stderr was not kept)"
+
+
+def _no_state(run_dir: Path) -> str:
+    """Why a stub that started left no final state, from its last words where the harness kept them."""
+    said = ""
+    with contextlib.suppress(OSError, ToolsurfaceError):
+        from toolsurface.harness.files import read_text
+
+        lines = [line for line in read_text(run_dir / STUB_STDERR, follow_links=False).splitlines() if line.strip()]
+        said = next((line for line in reversed(lines) if line.startswith("toolsurface: ")), "")
+    reason = said.removeprefix("toolsurface: ") or UNSAID
+    return f"the stub wrote no final state ({run_dir / STATE}): {reason}"
+
+
+async def _write_result(
+    run: PlannedRun,
+    spec: RunSpec,
+    report: AgentReport,
+    started: float,
+    config: StudyConfig,
+    endpoint_failure: str | None = None,
+) -> RunRecord:
+    from toolsurface.stubs.calllog import read_log
+
+    calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
+    # The stub opens its log as it starts: without one it never ran, and no state will come. The harness's
+    # own client has ended its stub by the time the agent is done; an agent CLI may leave it a moment longer.
+    started_stub = calls_path.exists()
+    waited = STATE_WAIT_S if started_stub and not run.choice.agent.harness_client else 1.0
+    has_state = await _wait_for(state_path, waited if report.status != "interrupted" else 1.0)
+    problems: list[str] = [endpoint_failure] if endpoint_failure is not None else []
+    state: Any = None
+    if has_state:
+        try:
+            state = read_json(state_path, what="final state", follow_links=False)
+        except ToolsurfaceError as error:
+            problems.append(str(error))
+    elif started_stub:
+        # The stub could not save what the agent did (a full disk, a log it could not keep).
+        problems.append(_no_state(run.run_dir))
+    log: list[CallRecord] = []
+    try:
+        log = read_log(calls_path) if calls_path.exists() else []
+    except ToolsurfaceError as error:
+        problems.append(str(error))
+    negotiated = next((record.protocol for record in log if record.protocol is not None), None)
+    if negotiated is not None:
+        spec = replace(spec, protocol=negotiated)
+        write_json_atomic(run.run_dir / SPEC, asdict(spec))
+    try:
+        requests = read_model_requests(run.run_dir / MODEL_REQUESTS)
+    except ToolsurfaceError as error:
+        requests = []
+        problems.append(str(error))
+    # Nothing about the surface can be said from files the harness could not keep: an error, run again by a
+    # resume, never an ok run with failed checks, nor the agent's failure when the stub refused its calls for a
+    # log it could not write (it says so as it ends).
+    own = [p for p in problems if not p.endswith(UNSAID)]
+    if (problems and report.status == "ok") or (own and report.status == "agent-error"):
+        report.status, report.error = "error", (own or problems)[0]
+    calls, refusals, tools_called = score_calls(log)
+    # A run the harness failed (status error) is not judged: its checks would blame the surface.
+    checks = (
+        evaluate(config.scenario.checks, CheckInput(state=state, initial=run.initial_state, answer=report.final_answer))
+        if report.status != "error"
+        else []
+    )
+    usage = asdict(report.usage) if report.usage else None
+    summary = shown(requests)
+    if summary is not None and summary.errors and report.status == "ok":
+        report.status, report.error = "agent-error", f"scripted model: {summary.errors[0]}"
+    result = RunResult(
+        status=report.status,
+        calls=calls,
+        refusals=refusals,
+        checks=checks,
+        passed=report.status == "ok" and all(c.passed for c in checks),
+        tokens=usage,
+        cost_usd=report.cost_usd,
+        duration_s=round(time.monotonic() - started, 3),
+        turns=report.turns,
+        final_answer=report.final_answer,
+        error=report.error,
+        tools_called=tools_called,
+        agent_duration_s=round(report.duration_s, 3) if report.duration_s is not None else None,
+        undelivered=undelivered_calls(report.events, log),
+        shown=asdict(summary) if summary is not None else None,
+    )
+    write_json_atomic(run.run_dir / RESULT, asdict(result))
+    return RunRecord(run.run_dir, spec, result)
+
+
+STUB_STARTS = ("auto", "fork", "spawn")
+
+
+class StubStarter:
+    """How a study's stubs start: each forked from one warm server, or each a fresh process.
+
+    auto forks where the harness's own client starts the stub (script, openai) and forking is available;
+    an outside agent CLI gets the plain command, started its own way. The fork server starts at once, so
+    it imports while the study plans; a study with nothing left to run never waits for it.
+    """
+
+    def __init__(self, config: StudyConfig) -> None:
+        if config.stub_start not in STUB_STARTS:
+            raise ToolsurfaceError(f"stub start {config.stub_start!r}: expected one of {', '.join(STUB_STARTS)}")
+        self.required = config.stub_start == "fork"
+        wanted = self.required or (config.stub_start == "auto" and config.harness_client and fork_available())
+        self._starting: StartingForkServer | None = None
+        if wanted:
+            try:
+                warm = sorted({surface_spec(spec) for spec in config.surfaces})
+                self._starting = StartingForkServer(config.out, warm)
+            except StubForkUnavailable:
+                if self.required:
+                    raise
+
+    def server(self) -> ForkServer | None:
+        if self._starting is None:
+            return None
+        try:
+            return self._starting.ready()
+        except StubForkUnavailable:
+            if self.required:
+                raise
+            return None
+
+    def close(self) -> None:
+        if self._starting is not None:
+            self._starting.close()
+
+    def __enter__(self) -> StubStarter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run_study(
+    config: StudyConfig,
+    planned: Sequence[PlannedRun],
+    on_finished: Callable[[PlannedRun, RunRecord], None] | None = None,
+    stubs: StubStarter | None = None,
+) -> list[RunRecord]:
+    """Run what is planned (skipping runs that already ended), `config.jobs` at a time.
+
+    `stubs`, started before planning, lets the fork server import while the study plans.
+    """
+    git, packages = _git_revision(), _packages()
+    records: list[RunRecord] = []
+
+    async def one(run: PlannedRun, limiter: anyio.CapacityLimiter) -> None:
+        done = _finished(run.run_dir)
+        if done is None:
+            async with limiter:
+                with _Claim(run.run_dir) as claimed:
+                    if not claimed:
+                        return  # another study is running it; its result lands in the same directory
+                    done = _finished(run.run_dir) or await _run_one(config, run, git, packages, forks)
+        records.append(done)
+        if on_finished is not None:
+            on_finished(run, done)
+
+    stopped_by: list[int] = []
+
+    async def stop_on_signal(scope: anyio.CancelScope) -> None:
+        # SIGTERM or SIGHUP ends a study as Ctrl-C does: runs cancelled, marked interrupted, temp folders gone.
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+            async for signum in signals:
+                stopped_by.append(signum)
+                scope.cancel()
+                return
+
+    async def main() -> None:
+        limiter = anyio.CapacityLimiter(max(1, config.jobs))
+        async with anyio.create_task_group() as outer:
+            if threading.current_thread() is threading.main_thread():
+                outer.start_soon(stop_on_signal, outer.cancel_scope)
+            async with anyio.create_task_group() as group:
+                for run in planned:
+                    group.start_soon(one, run, limiter)
+            outer.cancel_scope.cancel()
+
+    config.out.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        if stubs is None:
+            stubs = stack.enter_context(StubStarter(config))
+        pending = any(_finished(run.run_dir) is None for run in planned)
+        forks = stubs.server() if pending else None
+        try:
+            anyio.run(main)
+        except BaseExceptionGroup as group:
+            raise first_cause(group) from None
+        if stopped_by:
+            raise KeyboardInterrupt
+    order = {p.run_dir: n for n, p in enumerate(planned)}
+    return sorted(records, key=lambda r: order.get(r.path, 0))

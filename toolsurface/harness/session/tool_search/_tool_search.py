@@ -1,0 +1,368 @@
+"""Claude Code's own tool search, driven offline: one on-demand session per surface, in which the scripted
+model issues each query as a ToolSearch call, and nothing else.
+
+What each search returned is read from the transcript (the tool_result's `tool_reference` blocks, in
+order), and what the next model request carried from model-requests.jsonl (its tools array by name, its
+compact-JSON chars and o200k tokens). The adapter, the model endpoint and the stub are the session
+runner's own; only the script is made here: a first search that waits for the stub, one search per query,
+and a final word.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolsurface.harness.agents.base import (
+    SERVER_NAME,
+    AgentEndpoint,
+    AgentUnavailable,
+    EndpointKind,
+    RunContext,
+    ServerCommand,
+)
+from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.jsonl import transcript_objects
+from toolsurface.harness.run_folder import CALLS, TRANSCRIPT
+from toolsurface.harness.scenario import Step
+from toolsurface.harness.session.plan import surface_spec
+from toolsurface.harness.session.run import run_at_once
+
+__all__ = [
+    "SEARCH_CLIENT",
+    "SEARCH_MODE",
+    "ObservedSearch",
+    "SearchRequest",
+    "ToolSearchRun",
+    "ToolSearchUnavailable",
+    "observe_tool_search",
+    "tool_search_client",
+    "warm_tokens",
+]
+
+SEARCH_CLIENT = "claude"
+SEARCH_MODE = "on-demand"
+SEARCH_TOOL = "ToolSearch"
+PROMPT = "Find the tools for each of these requests with tool search, then stop."
+_STUB_PREFIX = f"mcp__{SERVER_NAME}__"
+# Claude Code's answer to a search made while the stub was still connecting.
+_STILL_CONNECTING = "still connecting"
+# The session's first search selects a tool the stub does not have. Claude Code then waits (up to 5 s) for a
+# server it names that is still connecting, so the stub is there before the first real search; the answer is
+# no part of the record.
+WAIT_FOR_STUB = f"select:{_STUB_PREFIX}toolsurface_waits_for_the_stub"
+# A session whose search still came before the stub (a machine too busy to start it in time) is run again.
+ATTEMPTS = 2
+
+
+class _StubNotConnected(ToolsurfaceError):
+    """Claude Code searched before the stub had connected."""
+
+
+class ToolSearchUnavailable(AgentUnavailable):
+    """Claude Code is missing, or older than the version whose tool search toolsurface reads."""
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One ToolSearch call: the query exactly as given (keywords or `select:NAME,...`), and max_results
+    (None: not sent, so Claude Code's own default applies)."""
+
+    query: str
+    max_results: int | None = None
+
+
+@dataclass(frozen=True)
+class ObservedSearch:
+    """One search as Claude Code ran it.
+
+    `returned`: the tools its tool_result referenced, in its order (the stub's without their
+    `mcp__stub__` prefix); `answer`: its text when it referenced none. `tools_before` / `tools_after`: the
+    tools arrays, by name as sent, of the request that made the search and of the next one, with their
+    compact-JSON chars and o200k tokens.
+    """
+
+    query: str
+    max_results: int | None
+    returned: list[str]
+    answer: str | None
+    tools_before: list[str]
+    tools_after: list[str]
+    chars_before: int
+    tokens_before: int
+    chars_after: int
+    tokens_after: int
+
+    @property
+    def loaded(self) -> list[str]:
+        """The stub's tools the next request carried that this one did not, in the order returned."""
+        before = set(self.tools_before)
+        new = {_stub_name(name) for name in self.tools_after if name not in before}
+        return [name for name in self.returned if name in new] + sorted(new - set(self.returned))
+
+    @property
+    def added_chars(self) -> int:
+        return self.chars_after - self.chars_before
+
+    @property
+    def added_tokens(self) -> int:
+        return self.tokens_after - self.tokens_before
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "max_results": self.max_results,
+            "returned": self.returned,
+            "answer": self.answer,
+            "loaded": self.loaded,
+            "next_tools": self.tools_after,
+            "added_chars": self.added_chars,
+            "added_tokens": self.added_tokens,
+        }
+
+
+@dataclass(frozen=True)
+class ToolSearchRun:
+    """One surface's session: the client and its version, every search in order, and the first request's
+    tools array (ToolSearch alone), which every later request carries too."""
+
+    surface: str
+    client: str
+    version: str
+    mode: str
+    searches: list[ObservedSearch]
+    first_chars: int
+    first_tokens: int
+    duration_s: float
+    run_dir: Path | None = field(default=None, compare=False)
+
+    def search(self, query: str) -> ObservedSearch:
+        return next(s for s in self.searches if s.query == query)
+
+
+def _stub_name(name: str) -> str:
+    return name[len(_STUB_PREFIX) :] if name.startswith(_STUB_PREFIX) else name
+
+
+def tool_search_client(env: Mapping[str, str] | None = None) -> Any:
+    """Claude Code's adapter, checked: its CLI found on PATH and new enough, else ToolSearchUnavailable
+    naming the version needed."""
+    from toolsurface.harness.agents import make_agent
+
+    agent: Any = make_agent(SEARCH_CLIENT)
+    needed = ".".join(map(str, agent.min_version))
+    try:
+        agent.check_available(dict(os.environ if env is None else env), "scripted")
+    except AgentUnavailable as error:
+        reason = str(error)
+        if f"{needed} or newer" in reason:
+            raise ToolSearchUnavailable(reason) from None
+        raise ToolSearchUnavailable(f"Claude Code {needed} or newer is needed for its tool search: {reason}") from None
+    return agent
+
+
+def _steps(searches: Sequence[SearchRequest]) -> list[Step]:
+    steps = [Step(0, {"search": WAIT_FOR_STUB})]
+    for search in searches:
+        raw: dict[str, Any] = {"search": search.query}
+        if search.max_results is not None:
+            raw["max_results"] = search.max_results
+        steps.append(Step(len(steps), raw))
+    steps.append(Step(len(steps), {"say": "Done."}))
+    return steps
+
+
+def _blocks(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _search_results(transcript: Path) -> list[tuple[dict[str, Any], object]]:
+    """Each ToolSearch call of the transcript, in order, with the content of its tool_result."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    results: dict[str, object] = {}
+    for record in transcript_objects(transcript):
+        for block in _blocks(record):
+            if record.get("type") == "assistant" and block.get("type") == "tool_use":
+                if block.get("name") == SEARCH_TOOL and all(str(block.get("id")) != c for c, _ in calls):
+                    arguments = block.get("input")
+                    calls.append((str(block.get("id")), arguments if isinstance(arguments, dict) else {}))
+            elif record.get("type") == "user" and block.get("type") == "tool_result":
+                results[str(block.get("tool_use_id"))] = block.get("content")
+    return [(arguments, results.get(call_id)) for call_id, arguments in calls]
+
+
+def _returned(content: object) -> tuple[list[str], str | None]:
+    """The tools a search's tool_result references, in order, or its text when it references none."""
+    if isinstance(content, str):
+        return [], content
+    blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+    names = [_stub_name(str(b.get("tool_name"))) for b in blocks if b.get("type") == "tool_reference"]
+    if names or content is None:
+        return names, None
+    return [], "\n".join(str(b["text"]) for b in blocks if isinstance(b.get("text"), str))
+
+
+def _turns(requests: Sequence[ModelRequest]) -> dict[int, ModelRequest]:
+    """The run's own turns by number; a retried request keeps the later record."""
+    return {r.turn: r for r in requests if r.purpose == "turn" and r.turn is not None}
+
+
+def _read_run(
+    surface: str, version: str, run_dir: Path, transcript: Path, searches: Sequence[SearchRequest], duration_s: float
+) -> ToolSearchRun:
+    found = _search_results(transcript)
+    turns = _turns(read_model_requests(run_dir / MODEL_REQUESTS))
+    if len(found) < len(searches) + 1 or 1 not in turns:
+        made = max(0, len(found) - 1)
+        raise ToolsurfaceError(
+            f"claude on {surface}: made {made} of {len(searches)} searches (transcript in {run_dir})"
+        )
+    observed = []
+    # Turn 1 makes the search that waits for the stub; search n (from 0) is made in turn n + 2.
+    for n, (search, (arguments, content)) in enumerate(zip(searches, found[1:], strict=False)):
+        if arguments.get("query") != search.query:
+            raise ToolsurfaceError(
+                f"claude on {surface}: search {n + 1} asked {arguments.get('query')!r}, not {search.query!r}"
+            )
+        returned, answer = _returned(content)
+        if not returned and answer is not None and _STILL_CONNECTING in answer:
+            raise _StubNotConnected(f"claude on {surface}: searched before the stub connected: {answer[:200]}")
+        before, after = turns.get(n + 2), turns.get(n + 3)
+        if before is None or after is None:
+            raise ToolsurfaceError(f"claude on {surface}: no model request before and after search {n + 1}")
+        observed.append(
+            ObservedSearch(
+                query=search.query,
+                max_results=search.max_results,
+                returned=returned,
+                answer=answer,
+                tools_before=before.tools,
+                tools_after=after.tools,
+                chars_before=before.tools_chars,
+                tokens_before=before.tools_tokens,
+                chars_after=after.tools_chars,
+                tokens_after=after.tools_tokens,
+            )
+        )
+    first = turns[1]
+    return ToolSearchRun(
+        surface=surface,
+        client=SEARCH_CLIENT,
+        version=version,
+        mode=SEARCH_MODE,
+        searches=observed,
+        first_chars=first.tools_chars,
+        first_tokens=first.tools_tokens,
+        duration_s=round(duration_s, 3),
+        run_dir=run_dir,
+    )
+
+
+async def _one(
+    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float
+) -> ToolSearchRun:
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return await _session(agent, spec, name, searches, run_dir, timeout)
+        except _StubNotConnected:
+            if attempt == ATTEMPTS:
+                raise
+            shutil.rmtree(run_dir, ignore_errors=True)
+    raise AssertionError("unreachable")
+
+
+async def _session(
+    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float
+) -> ToolSearchRun:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    calls = run_dir / CALLS
+    server = ServerCommand.toolsurface(["-m", "toolsurface", "serve", spec, "--log", str(calls)])
+    started = time.monotonic()
+    with (
+        tempfile.TemporaryDirectory(prefix="toolsurface-search-") as workdir,
+        ModelEndpoint(run_dir / MODEL_REQUESTS, steps=_steps(searches), prompt=PROMPT) as endpoint,
+    ):
+        ctx = RunContext(
+            prompt=PROMPT,
+            server=server,
+            workdir=Path(workdir),
+            run_dir=run_dir,
+            timeout=timeout,
+            mode=SEARCH_MODE,
+            max_turns=len(searches) + 4,
+            env=dict(os.environ),
+            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+        )
+        report = await agent.run(ctx)
+    if report.status != "ok":
+        raise ToolsurfaceError(f"claude on {name}: {report.status}: {report.error}")
+    if not _listed(calls):
+        raise ToolsurfaceError(f"claude on {name}: the stub never listed its tools to Claude Code (see {run_dir})")
+    transcript = run_dir / (report.transcript or TRANSCRIPT)
+    return _read_run(name, str(agent.version), run_dir, transcript, searches, time.monotonic() - started)
+
+
+def observe_tool_search(
+    specs: Sequence[str],
+    searches: Sequence[SearchRequest],
+    *,
+    jobs: int = 2,
+    timeout: float = 300.0,
+    out: Path | None = None,
+) -> list[ToolSearchRun]:
+    """Every search on every surface, as Claude Code's own tool search answers it: one on-demand session per
+    surface (`jobs` at a time) against the surface's stub. `out` keeps each run's folder (out/SURFACE),
+    else they go to a temporary folder removed after."""
+    from toolsurface.harness.session.plan import run_folder_name
+    from toolsurface.harness.surface import resolve
+
+    if not searches:
+        raise ToolsurfaceError("no query to search for")
+    warm_tokens()
+    agent = tool_search_client()
+    served = [surface_spec(spec) for spec in specs]
+    names = [resolve(spec).name for spec in served]
+    unique = len(set(names)) == len(names)
+
+    async def one(n: int, root: Path) -> ToolSearchRun:
+        run_dir = root / run_folder_name(names[n]) if unique else root / str(n)
+        return await _one(agent, served[n], names[n], searches, run_dir, timeout)
+
+    runs = run_at_once(len(served), one, jobs=jobs, out=out, prefix="toolsurface-tool-search-")
+    return runs if out is not None else [_forget_dir(r) for r in runs]
+
+
+def _listed(calls: Path) -> bool:
+    """Whether the stub's log shows a tools/list: a search that found nothing searched the stub's tools."""
+    from toolsurface.stubs.calllog import read_log
+
+    return calls.is_file() and any(r.method == "tools/list" for r in read_log(calls))
+
+
+def warm_tokens() -> None:
+    """Load the o200k encoding while Claude Code starts, not when its first request waits for the count."""
+    import threading
+
+    from toolsurface.harness.measure import count_tokens
+
+    def warm() -> None:
+        with contextlib.suppress(ToolsurfaceError):
+            count_tokens("")
+
+    threading.Thread(target=warm, name="warm-o200k", daemon=True).start()
+
+
+def _forget_dir(run: ToolSearchRun) -> ToolSearchRun:
+    from dataclasses import replace
+
+    return replace(run, run_dir=None)

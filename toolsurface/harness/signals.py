@@ -1,0 +1,110 @@
+"""Stop signals handled inside the event loop: SIGTERM, SIGHUP and SIGINT cancel the work in hand, so
+its own cleanup runs (a process tree ended, a state written) instead of an exception raised wherever the
+interpreter happens to be.
+
+A stub must write its state whenever it is stopped, so it holds the signals from its first line
+(`hold_signals`): until the loop listens they wait, blocked, and a signal that reaches another thread
+meanwhile is remembered; after the loop they stay held until the process exits.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from types import FrameType
+
+from toolsurface.harness.errors import ToolsurfaceError
+
+__all__ = ["STOP_SIGNALS", "Held", "Interrupted", "Stop", "cancel_on_signals", "hold_signals"]
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+class Interrupted(ToolsurfaceError):
+    """The command was stopped by a signal; what it started has been ended."""
+
+    def __init__(self, signum: int, done: str = "") -> None:
+        self.signum = signum
+        super().__init__(f"interrupted by {signal.Signals(signum).name}" + (f"; {done}" if done else ""))
+
+
+@dataclass
+class Held:
+    """Stop signals held since `hold_signals`; `received` are those that arrived outside the loop."""
+
+    received: list[int] = field(default_factory=list)
+
+    def remember(self, signum: int, frame: FrameType | None) -> None:
+        self.received.append(signum)
+
+    def hold(self) -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, self.remember)
+
+
+def hold_signals() -> Held | None:
+    """Hold the stop signals for the rest of the process (None off the main thread, where they cannot be)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    held = Held()
+    held.hold()
+    return held
+
+
+@dataclass
+class Stop:
+    """The signal that cancelled the block, if one did."""
+
+    signum: int | None = None
+
+
+@asynccontextmanager
+async def cancel_on_signals(
+    held: Held | None = None, *, first: Callable[[], object] | None = None, grace: float = 0.0
+) -> AsyncIterator[Stop]:
+    """Within the block, a stop signal cancels the block: at once, or when `first` is given, after calling
+    it and waiting up to `grace` seconds for the block to end by itself. On the main thread only; elsewhere
+    the block runs as it is. With `held`, signals that came before count, and afterwards they are held."""
+    import anyio
+
+    stop = Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    failure: Exception | None = None
+    try:
+        async with anyio.create_task_group() as tasks:
+            with anyio.open_signal_receiver(*STOP_SIGNALS) as received:
+
+                async def stopping(signum: int) -> None:
+                    stop.signum = signum
+                    if first is not None:
+                        first()
+                        await anyio.sleep(grace)
+                    tasks.cancel_scope.cancel()
+
+                async def watch() -> None:
+                    if held is not None and held.received:
+                        await stopping(held.received[0])
+                    async for signum in received:
+                        await stopping(signum)
+
+                tasks.start_soon(watch)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+                try:
+                    yield stop
+                except Exception as error:  # raised below as it is, not wrapped in the task group's group
+                    failure = error
+                finally:
+                    if held is not None:
+                        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+                    tasks.cancel_scope.cancel()
+    finally:
+        if held is not None:
+            held.hold()
+    if failure is not None:
+        raise failure

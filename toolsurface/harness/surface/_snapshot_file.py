@@ -1,0 +1,147 @@
+"""A snapshot on disk, `{"tools": [...]}` and the other parts a server advertised beside them
+(`instructions`, `prompts`, `resources`, `resourceTemplates`, its `capabilities`), read as the surface it
+recorded. A file with the tools alone (written before snapshots held the other parts) reads as before."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolsurface.harness.errors import SurfaceLoadError
+from toolsurface.harness.files import read_json, write_atomic_all
+from toolsurface.harness.surface._parts import SurfaceParts, parts_from_wire
+from toolsurface.harness.surface._validate import validate_wire_tools
+
+__all__ = [
+    "META_FORMAT",
+    "Snapshot",
+    "SnapshotMeta",
+    "load_snapshot",
+    "meta_path",
+    "read_snapshot_meta",
+    "snapshot_text",
+    "write_snapshot",
+]
+
+META_FORMAT = "toolsurface-snapshot-meta/1"
+
+
+@dataclass(frozen=True)
+class SnapshotMeta:
+    """What the sidecar FILE.meta.json says about a listing: the server, the protocol, the capabilities the
+    client declared, when, and where the list came from."""
+
+    server: dict[str, Any] | None
+    protocol_version: str | None
+    client_capabilities: list[str]
+    time: str
+    tool_count: int
+    source: dict[str, Any]
+    toolsurface: str
+    duration_s: float | None = None
+    pages: int | None = None
+    stdout_noise: list[str] | None = None
+    format: str = META_FORMAT
+
+    @property
+    def server_label(self) -> str | None:
+        if isinstance(self.server, dict) and isinstance(self.server.get("name"), str):
+            return f"{self.server['name']} {self.server.get('version') or ''}".strip()
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "server": self.server,
+            "protocol_version": self.protocol_version,
+            "client_capabilities": list(self.client_capabilities),
+            "time": self.time,
+            "tool_count": self.tool_count,
+        }
+        for key in ("duration_s", "pages", "stdout_noise"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        return {**data, "source": self.source, "toolsurface": self.toolsurface, "format": self.format}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Tools exactly as a client once received them, with what the sidecar says about that listing."""
+
+    name: str
+    path: Path
+    tools: list[dict[str, Any]]
+    protocol_version: str | None = None
+    server: str | None = None
+    parts: SurfaceParts = field(default_factory=lambda: SurfaceParts(recorded=False))
+
+
+def meta_path(path: Path) -> Path:
+    return path.with_name(path.name + ".meta.json") if path.suffix != ".json" else path.with_suffix(".meta.json")
+
+
+def _read_json(path: Path) -> Any:
+    return read_json(path, SurfaceLoadError)
+
+
+def load_snapshot(path: Path) -> Snapshot:
+    data = _read_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("tools"), list):
+        raise SurfaceLoadError(f'{path}: not a tools list: expected a JSON object {{"tools": [...]}}')
+    tools: list[dict[str, Any]] = data["tools"]
+    validate_wire_tools(tools, str(path))
+    parts = parts_from_wire(data, str(path))
+    protocol_version: str | None = None
+    server: str | None = None
+    sidecar = meta_path(path)
+    if sidecar.is_file():
+        meta = read_snapshot_meta(sidecar)
+        protocol_version, server = meta.protocol_version, meta.server_label
+    name = path.name.removesuffix(".json")
+    return Snapshot(name=name, path=path, tools=tools, protocol_version=protocol_version, server=server, parts=parts)
+
+
+def read_snapshot_meta(path: Path) -> SnapshotMeta:
+    """A sidecar; one written before its format was named is read as the first version."""
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise SurfaceLoadError(f"{path}: not a snapshot's meta file")
+    found = data.get("format", META_FORMAT)
+    if found != META_FORMAT:
+        raise SurfaceLoadError(f"{path}: meta format {found!r} is not {META_FORMAT!r}")
+    try:
+        return SnapshotMeta(
+            server=data.get("server") if isinstance(data.get("server"), dict) else None,
+            protocol_version=data.get("protocol_version") if isinstance(data.get("protocol_version"), str) else None,
+            client_capabilities=[str(c) for c in data.get("client_capabilities") or []],
+            time=str(data.get("time") or ""),
+            tool_count=int(data.get("tool_count") or 0),
+            source=dict(data.get("source") or {}),
+            toolsurface=str(data.get("toolsurface") or ""),
+            duration_s=data.get("duration_s"),
+            pages=data.get("pages"),
+            stdout_noise=data.get("stdout_noise"),
+        )
+    except (TypeError, ValueError) as error:
+        raise SurfaceLoadError(f"{path}: does not match {META_FORMAT}: {error}") from None
+
+
+def snapshot_text(tools: Sequence[dict[str, Any]], parts: SurfaceParts | None = None) -> str:
+    """The file form: `{"tools": [...]}`, each tool's keys in the order received, non-ASCII kept, then the other
+    parts the server advertised and its capabilities."""
+    whole = {"tools": list(tools), **(parts.to_wire() if parts is not None else {})}
+    return json.dumps(whole, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_snapshot(
+    path: Path, tools: Sequence[dict[str, Any]], meta: SnapshotMeta | None = None, parts: SurfaceParts | None = None
+) -> list[Path]:
+    """Write the snapshot (and the sidecar) atomically, the sidecar first, so a reader never sees half a file
+    or a list without the sidecar it was written with."""
+    files: list[tuple[Path, str | bytes]] = [(path, snapshot_text(tools, parts))]
+    if meta is not None:
+        files.insert(0, (meta_path(path), json.dumps(meta.to_json(), indent=2, ensure_ascii=False) + "\n"))
+    write_atomic_all(files, sync=True)
+    return [path] + ([meta_path(path)] if meta is not None else [])

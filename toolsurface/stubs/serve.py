@@ -1,0 +1,163 @@
+"""Serving a surface: turning anything that names one into a running stub server."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.errors import InvalidToolList, ToolsurfaceError
+from toolsurface.harness.surface import Snapshot, Stub, Surface, SurfaceDefinition
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+
+    from toolsurface.harness.signals import Held
+    from toolsurface.stubs.calllog import CallLog
+
+__all__ = ["LOOPBACK", "listen", "parse_http", "serve", "start_stub", "surface_for_serving", "write_state"]
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
+    if isinstance(item, SurfaceDefinition):
+        return item.build_surface()
+    import mcp.types as types
+    from pydantic import ValidationError
+
+    try:
+        tools = tuple(types.Tool.model_validate(tool) for tool in item.tools)
+    except ValidationError as error:
+        raise InvalidToolList(
+            f"{item.path}: a tool does not fit the MCP Tool type: {error.errors()[0]['msg']}"
+        ) from None
+    parts = item.parts
+    return Surface(
+        name=item.name,
+        title=item.server or item.name,
+        purpose="",
+        kinds=(),
+        tools=tools,
+        source=str(item.path),
+        instructions=parts.instructions,
+        prompts=parts.prompts,
+        resources=parts.resources,
+        resource_templates=parts.resource_templates,
+    )
+
+
+def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
+    """A fresh stub for the surface; a surface without one is served for listing only. A stub made with the
+    kit whose handlers name a tool the surface lacks is the surface's error, found before any call; it is told
+    each tool's parameters, so a handler that reads one its tool does not declare is the stub's error."""
+    if surface.stub is None:
+        if fixture is not None:
+            raise ToolsurfaceError(f"surface {surface.name!r} has no stub to load the fixture {fixture} into")
+        return None
+    stub = surface.stub(fixture)
+    handlers = getattr(stub, "handlers", None)
+    if handlers is not None:
+        tools = [t.name for t in surface.tools]
+        extra = [name for name in handlers if name not in tools]
+        if extra:
+            raise ToolsurfaceError(
+                f"{surface.source or surface.name}: a handler for {extra[0]!r}, a tool the surface lacks; "
+                f"tools: {', '.join(tools)}"
+            )
+    declare = getattr(stub, "declare_parameters", None)
+    if callable(declare):
+        declare({t.name: list(t.input_schema.get("properties", {})) for t in surface.tools})
+    return stub
+
+
+def parse_http(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ToolsurfaceError(f"--http {value!r}: expected HOST:PORT, e.g. 127.0.0.1:8765")
+    if host not in LOOPBACK:
+        raise ToolsurfaceError(f"--http {value!r}: the stub serves on loopback only ({', '.join(LOOPBACK)})")
+    return host, int(port)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on HOST:PORT, or one line saying why not (the port is taken, say)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family, backlog=128)
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise ToolsurfaceError(f"cannot serve on {host}:{port}: {reason}") from None
+
+
+def write_state(stub: Stub, path: Path) -> None:
+    """Atomically, so a reader never sees half a state."""
+    from toolsurface.harness.files import write_json_atomic
+
+    write_json_atomic(path, stub.state())
+
+
+async def _serve_until_stopped(
+    server: Server, log: CallLog, tools: list[str], listener: socket.socket | None, held: Held | None
+) -> None:
+    """Serve until the client goes away (stdio) or a stop signal comes; open HTTP requests get a second."""
+    import anyio
+
+    from toolsurface.harness.signals import cancel_on_signals
+    from toolsurface.stubs.http import serve_http
+    from toolsurface.stubs.stdio import serve_stdio
+
+    if listener is None:
+        async with cancel_on_signals(held):
+            await serve_stdio(server, log, tools)
+        return
+    stopping = anyio.Event()
+    async with cancel_on_signals(held, first=stopping.set, grace=1.5):
+        await serve_http(server, listener, stopping)
+
+
+def serve(
+    spec: str,
+    *,
+    fixture: Path | None = None,
+    log_path: Path | None = None,
+    state_path: Path | None = None,
+    http: str | None = None,
+    page_size: int | None = None,
+    unknown_tool: str = "result",
+) -> None:
+    """Run until the client goes away (stdio) or the process is stopped; then write the state if asked."""
+    from toolsurface.harness.signals import hold_signals
+
+    # From here on a stop signal only ends the serving, whenever it comes: the state is always written.
+    held = hold_signals()
+    import anyio
+
+    from toolsurface.harness.files import ensure_directory
+    from toolsurface.harness.surface import resolve
+    from toolsurface.stubs.calllog import CallLog
+    from toolsurface.stubs.mcp_server import build_server
+
+    address = parse_http(http) if http else None
+    surface = surface_for_serving(resolve(spec))
+    stub = start_stub(surface, fixture)
+    if state_path is not None and stub is None:
+        raise ToolsurfaceError(f"surface {surface.name!r} has no stub, so it has no state to write")
+    if state_path is not None:
+        ensure_directory(state_path.parent, f"write the state to {state_path}")
+    listener = listen(*address) if address is not None else None
+    log = CallLog(log_path)
+    server = build_server(surface, stub, log, page_size, unknown_tool)
+    try:
+        anyio.run(_serve_until_stopped, server, log, [t.name for t in surface.tools], listener, held)
+    finally:
+        log.close()
+        if listener is not None:
+            listener.close()
+        # A log with a gap leaves no final state: the run it served is an error, not a scored run.
+        if stub is not None and state_path is not None and log.failed is None:
+            write_state(stub, state_path)
+    if log.failed is not None:
+        raise log.failed
