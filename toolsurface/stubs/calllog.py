@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed
 from toolsurface.harness.jsonl import RecordWriter, read_records
 
-__all__ = ["CALL_FORMAT", "CallLog", "CallLogError", "CallRecord", "read_log"]
+__all__ = ["CALL_FORMAT", "CallLog", "CallLogError", "CallRecord", "logged_protocol", "read_log"]
 
 CALL_FORMAT = "toolsurface-call/1"
+T = TypeVar("T")
 
 
 class CallLogError(ToolsurfaceError):
@@ -101,14 +103,19 @@ class CallLog:
             self._file.close()
 
 
+def _read(path: Path, build: Callable[[dict[str, Any]], T]) -> list[T]:
+    """Each line of a log made by `build` (harness.jsonl's rule: a last line cut off by a killed server is left
+    out). Lines of logs written before the format was named are read as its first version."""
+    return read_records(path, build, what="call log", formats=(CALL_FORMAT,), unnamed=CALL_FORMAT, error=CallLogError)
+
+
 def read_log(path: Path) -> list[CallRecord]:
-    """The records of a log (harness.jsonl's rule: a last line cut off by a killed server is left out). Lines of
-    logs written before the format was named are read as its first version."""
-    return read_records(
-        path,
-        lambda data: CallRecord(**data),
-        what="call log",
-        formats=(CALL_FORMAT,),
-        unnamed=CALL_FORMAT,
-        error=CallLogError,
-    )
+    """The records of a log."""
+    return _read(path, lambda data: CallRecord(**data))
+
+
+def logged_protocol(path: Path) -> str | None:
+    """The MCP version of the first line of a log that names one, each line's protocol read alone: a log
+    whose lines are not whole records still names it."""
+    found = _read(path, lambda data: data.get("protocol"))
+    return next((str(protocol) for protocol in found if isinstance(protocol, str)), None)

@@ -140,18 +140,10 @@ def _first(requests: Sequence[ModelRequest]) -> ModelRequest | None:
 
 
 def _protocol(calls: Path) -> str | None:
-    """The MCP version the client negotiated, from the first call-log line that names one (the log read by
-    harness.jsonl's rule, each line's protocol alone)."""
-    from toolsurface.harness.jsonl import read_records
-    from toolsurface.stubs.calllog import CALL_FORMAT, CallLogError
+    """The MCP version the client negotiated, from the stub's call log where it names one."""
+    from toolsurface.stubs.calllog import logged_protocol
 
-    if not calls.is_file():
-        return None
-    found = read_records(
-        calls, lambda data: data.get("protocol"), what="call log", formats=(CALL_FORMAT,), unnamed=CALL_FORMAT,
-        error=CallLogError,
-    )  # fmt: skip
-    return next((str(protocol) for protocol in found if isinstance(protocol, str)), None)
+    return logged_protocol(calls) if calls.is_file() else None
 
 
 def _row(
