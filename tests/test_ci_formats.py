@@ -1,4 +1,4 @@
-"""Results for CI servers: --format junit of budget, diff and lint, valid against the JUnit schema CI servers read
+"""Results for CI servers: --format junit of budget, diff, lint and findability, valid against the JUnit schema CI servers read
 (tests/fixtures/junit.xsd, the shape of Jenkins' junit-10.xsd); lint --fail-on and lint's GitHub annotations."""
 
 from __future__ import annotations
@@ -80,6 +80,21 @@ def test_lint_in_junit_is_a_test_case_per_tool_failing_the_categories_asked_for(
     plain = run_cli("lint", "before-v2", "--format", "junit")
     assert plain.returncode == 0 and set(cases(junit(plain.stdout)).values()) == {"passed"}
     assert "concurrency" in plain.stdout  # the findings are each case's output
+
+
+def test_findability_in_junit_is_a_test_case_per_query_failing_the_ranks_below_the_check() -> None:
+    gated = run_cli("findability", "before-v2", "--fail-below-rank", "2", "--format", "junit")
+    assert gated.returncode == 1
+    root = junit(gated.stdout)
+    assert list(cases(root)) == [
+        "create task", "store memory", "read page", "approve proposal", "block task", "recall project"
+    ]  # fmt: skip
+    assert [name for name, outcome in cases(root).items() if outcome == "failure"] == ["read page", "block task"]
+    failure = root.find(".//testcase[@name='read page']/failure")
+    assert failure is not None and failure.attrib["message"] == "not found at rank 2 or better: bm25"
+    assert failure.text == "before-v2 'read page': item_get bm25 rank 3"
+    ungated = run_cli("findability", "before-v2", "--format", "junit")
+    assert ungated.returncode == 0 and set(cases(junit(ungated.stdout)).values()) == {"passed"}
 
 
 def test_junit_holds_a_description_with_characters_xml_cannot(tmp_path: Path) -> None:

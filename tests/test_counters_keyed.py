@@ -14,7 +14,8 @@ import pytest
 
 from tests.conftest import run_cli
 from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
-from toolsurface.harness.measure import compact_json, count_tokens, listed
+from toolsurface.harness.measure import count_tokens, listed
+from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import resolve
 
 KEYS = {

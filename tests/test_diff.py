@@ -13,7 +13,8 @@ import pytest
 
 from tests.conftest import run_cli
 from toolsurface.harness.analyze import ChangeClass, SurfaceDiff, ToolDiff, diff_markdown, diff_surfaces, diff_tools
-from toolsurface.harness.measure import compact_json, count_tokens, wire_list
+from toolsurface.harness.measure import count_tokens, wire_list
+from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import resolve
 
 BREAKING, NON_BREAKING, SIZE_ONLY = ChangeClass.BREAKING, ChangeClass.NON_BREAKING, ChangeClass.SIZE_ONLY

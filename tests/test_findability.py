@@ -28,7 +28,8 @@ from toolsurface.harness.analyze import (
     tokenise,
 )
 from toolsurface.harness.errors import ToolsurfaceError, UnknownSurface
-from toolsurface.harness.measure import compact_json, count_tokens, list_text
+from toolsurface.harness.measure import count_tokens, list_text
+from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import resolve, resolve_all
 from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 

@@ -24,6 +24,7 @@ FOUNDATIONS = {
     "toolsurface.harness.signals",
     "toolsurface.harness.process_tree",
     "toolsurface.harness.junit",
+    "toolsurface.harness.output",
     "toolsurface.harness.protocol",
     "toolsurface.harness.redact",
     "toolsurface.harness.jsonl",

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from tests.conftest import by_name, run_cli
-from toolsurface.harness.measure import PROTOCOL_VERSION, Measurement, compact_json, count_tokens
+from toolsurface.harness.measure import PROTOCOL_VERSION, Measurement, count_tokens
+from toolsurface.harness.output import compact_json
 
 BANDS = {
     # surface: (tools, chars low, chars high, seed tokens)

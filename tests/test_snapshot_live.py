@@ -31,7 +31,8 @@ from tests.npm_packages import cache_dir, install_npm
 from tests.rawstdio import RawStdioClient, raw_whole_surface
 from tests.readme import doc_table
 from tests.waiting import wait_until
-from toolsurface.harness.measure import PROTOCOL_VERSION, compact_json, count_tokens, list_text, measure
+from toolsurface.harness.measure import PROTOCOL_VERSION, count_tokens, list_text, measure
+from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import resolve
 
 PY = sys.executable

@@ -71,6 +71,8 @@ def on_a_terminal(*args: str) -> tuple[int, str]:
         ["measure", "{evil}", "--format", "markdown", "--per-tool"],
         ["lint", "{evil}"],
         ["findability", "{evil}", "--queries", "{folder}/queries.json"],
+        ["findability", "{evil}", "--queries", "{folder}/queries.json", "--format", "markdown"],
+        ["lint", "{evil}", "--format", "csv"],
         ["roundtrip", "{evil}", "--task", "{folder}/task.json"],
         ["diff", "{plain}", "{evil}"],
         ["budget", "{evil}", "--max-chars", "10"],

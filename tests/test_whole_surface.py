@@ -14,7 +14,8 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.rawstdio import RawStdioClient, raw_whole_surface, serve_argv
-from toolsurface.harness.measure import compact_json, count_tokens
+from toolsurface.harness.measure import count_tokens
+from toolsurface.harness.output import compact_json
 from toolsurface.surfaces.conderis.instructions import BEFORE_V2, V2
 
 INSTRUCTED = [sys.executable, str(ROOT / "tests" / "fixtures" / "servers" / "instructed.py")]

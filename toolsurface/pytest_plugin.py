@@ -26,7 +26,6 @@ name it brings lives under `toolsurface`, so a project's own `harness` or `stubs
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -192,7 +191,9 @@ def _listed(name: str, tools: list[dict[str, Any]], protocol_version: str | None
 # The fixture's object
 def write_snapshot(path: Path, tools: Sequence[Mapping[str, Any]]) -> bool:
     """Write `{"tools": [...]}` exactly as listed (key order kept); False when the file already says so."""
-    text = json.dumps({"tools": list(tools)}, indent=2, ensure_ascii=False) + "\n"
+    from toolsurface.harness.output import json_document
+
+    text = json_document({"tools": list(tools)})
     try:
         if path.is_file() and path.read_text(encoding="utf-8") == text:
             return False

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import shutil
 import stat
@@ -161,7 +160,9 @@ def write_atomic(path: Path, content: str | bytes) -> Path:
 
 
 def write_json_atomic(path: Path, data: Any) -> Path:
-    return write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    from toolsurface.harness.output import json_document
+
+    return write_atomic(path, json_document(data))
 
 
 class WriteFailed(ToolsurfaceError):

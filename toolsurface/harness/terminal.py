@@ -4,8 +4,8 @@ A tool's name or description is data from whoever wrote the server. Sent as it i
 would move the cursor, clear the screen or retitle the window, C1 controls (U+0080-U+009F) act alike on
 many terminals, and bidirectional overrides reorder what is shown. Each is written as its `\\uXXXX`
 escape instead, which is also how JSON spells it. Lone surrogates, which cannot be encoded, are escaped too.
-Tabs and line breaks are kept, except where text must stay on one line (an error, a table cell:
-`one_line`, `markdown_cell`), where a line break is shown as `\\n`.
+Tabs and line breaks are kept, except where text must stay on one line (an error, a table cell: `one_line`,
+and harness.output's `markdown_cell`), where a line break is shown as `\\n`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["escape_controls", "markdown_cell", "one_line", "readable_width", "safe_console", "wrapped_not_cut"]
+__all__ = ["escape_controls", "one_line", "readable_width", "safe_console", "wrapped_not_cut"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
@@ -35,11 +35,6 @@ def escape_controls(text: str) -> str:
 def one_line(text: str) -> str:
     """Text kept on one line: its line breaks shown as their escapes."""
     return text.replace("\r", "\\r").replace("\n", "\\n")
-
-
-def markdown_cell(text: str) -> str:
-    """Text as one cell of a markdown table row: on one line, its pipes escaped."""
-    return one_line(text).replace("|", "\\|")
 
 
 def safe_console(**options: Any) -> Console:

@@ -23,6 +23,7 @@ from jsonschema.exceptions import ValidationError
 
 from toolsurface.harness.bounded_json import depth
 from toolsurface.harness.files import WriteFailed
+from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import Stub, ref_cycle
 from toolsurface.stubs.calllog import CallLog
 from toolsurface.stubs.kit import refuse_unknown
@@ -119,7 +120,7 @@ class CallCheck:
         self, page: Sequence[types.Tool], cursor: str | None, started: float, protocol: str | None = None
     ) -> None:
         dumped = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page]
-        chars = len(json.dumps(dumped, separators=(",", ":"), ensure_ascii=False))
+        chars = len(compact_json(dumped))
         self._logged(
             "tools/list", None, {"cursor": cursor} if cursor else {}, "ok", None, chars, started, protocol=protocol
         )

@@ -9,14 +9,16 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolsurface.harness.cli._base import (
+    CHECK_FORMATS,
+    TABLE_FORMATS,
     _config_option,
     _data,
     _emit,
-    _out,
+    _format_option,
+    _github,
     _print,
     _protocol_option,
     _say,
-    _step_summary,
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
@@ -41,7 +43,12 @@ def _claude_search(specs: Sequence[str]) -> SearchObserver:
 @main.command("findability")
 @click.argument("surfaces", nargs=-1)
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@_format_option(
+    *TABLE_FORMATS,
+    *CHECK_FORMATS,
+    help="github: an annotation per expected tool not ranked first (an error where it fails --fail-below-rank),"
+    " and the markdown appended to $GITHUB_STEP_SUMMARY; junit: a test case per query.",
+)
 @click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
 @click.option(
     "--scorer",
@@ -71,9 +78,13 @@ def findability_command(
         SCORERS,
         findability,
         findability_csv,
+        findability_github,
         findability_json,
+        findability_junit,
+        findability_markdown,
         findability_rich,
         load_queries,
+        rank_line,
     )
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_file
 
@@ -89,15 +100,21 @@ def findability_command(
         observe=_claude_search(specs) if "claude" in scorers else None,
         max_results=max_results,
     )
-    _emit(fmt, result, findability_rich, findability_json, findability_csv)
+    if fmt == "github":
+        _github(findability_github(result, fail_below_rank), findability_markdown(result, fail_below_rank))
+    else:
+        renderers = {
+            "table": findability_rich,
+            "json": findability_json,
+            "csv": findability_csv,
+            "markdown": lambda found: findability_markdown(found, fail_below_rank),
+            "junit": lambda found: findability_junit(found, fail_below_rank),
+        }
+        _emit(fmt, result, renderers)
     if fail_below_rank is not None:
         below = result.below(fail_below_rank)
         if below:
-            named = "; ".join(
-                f"{surface} {row.query!r}: {row.expected} {row.scorer} "
-                + (f"rank {row.rank}" if row.rank is not None else "not found")
-                for surface, row in below
-            )
+            named = "; ".join(rank_line(surface, row) for surface, row in below)
             _say(f"toolsurface: {len(below)} expected tools not found at rank {fail_below_rank} or better: {named}")
             raise SystemExit(1)
 
@@ -105,7 +122,7 @@ def findability_command(
 @main.command("roundtrip")
 @click.argument("surfaces", nargs=-1)
 @click.option("--task", "task_file", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task JSON.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@_format_option(*TABLE_FORMATS)
 @click.option("--stem", is_flag=True, help="Fold plurals and endings when a step's tool is chosen by keyword.")
 @click.option(
     "--client",
@@ -123,7 +140,14 @@ def roundtrip_command(
     max_results: int | None,
 ) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
-    from toolsurface.harness.analyze import load_task, roundtrip, roundtrip_csv, roundtrip_json, roundtrip_rich
+    from toolsurface.harness.analyze import (
+        load_task,
+        roundtrip,
+        roundtrip_csv,
+        roundtrip_json,
+        roundtrip_markdown,
+        roundtrip_rich,
+    )
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_file
 
     specs = surfaces or default_surfaces()
@@ -136,7 +160,8 @@ def roundtrip_command(
         observe=_claude_search(specs) if client == "claude" else None,
         max_results=max_results,
     )
-    _emit(fmt, result, roundtrip_rich, roundtrip_json, roundtrip_csv)
+    renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}
+    _emit(fmt, result, renderers)
 
 
 @main.command("diff")
@@ -148,13 +173,11 @@ def roundtrip_command(
     help="Exit 1 on a breaking change, on a changed text to review (a description, an annotation, the"
     " instructions), or on any difference at all.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json", "markdown", "github", "junit"]),
-    default="table",
-    show_default=True,
-    help="github: annotations, and the markdown appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
+@_format_option(
+    *TABLE_FORMATS,
+    *CHECK_FORMATS,
+    help="csv: a row per tool and part that differs; github: annotations, and the markdown appended to"
+    " $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
 )
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
@@ -256,37 +279,35 @@ def _configured_diffs(
 
 
 def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool) -> None:
-    import json
 
-    from toolsurface.harness.analyze import diff_github, diff_json, diff_junit, diff_markdown, diff_rich
+    from toolsurface.harness.analyze import diff_csv, diff_github, diff_json, diff_junit, diff_markdown, diff_rich
+    from toolsurface.harness.output import json_document
 
     if fmt == "json":
         if configured:
-            _data(json.dumps({"targets": [{"target": d.b, **d.to_json()} for d in diffs]}, indent=2) + "\n", nl=False)
+            _data(json_document({"targets": [{"target": d.b, **d.to_json()} for d in diffs]}, ascii=True), nl=False)
         else:
             _data(diff_json(diffs[0]), nl=False)
+    elif fmt == "csv":
+        _data(diff_csv(diffs), nl=False)
     elif fmt == "markdown":
         _data("\n".join(diff_markdown(d) for d in diffs), nl=False)
     elif fmt == "junit":
         _data(diff_junit(diffs, fail_on), nl=False)
     elif fmt == "github":
         for d in diffs:
-            for line in diff_github(d, fail_on):
-                _out(line)
-            _step_summary(diff_markdown(d) + "\n")
+            _github(diff_github(d, fail_on), diff_markdown(d) + "\n")
     else:
         _print([renderable for d in diffs for renderable in diff_rich(d)])
 
 
 @main.command("lint")
 @click.argument("surfaces", nargs=-1, required=True)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json", "github", "junit"]),
-    default="table",
-    show_default=True,
-    help="github: annotations, and a summary appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
+@_format_option(
+    *TABLE_FORMATS,
+    *CHECK_FORMATS,
+    help="csv: a row per finding; markdown: the summary github appends; github: annotations, and a summary"
+    " appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
 )
 @click.option(
     "--fail-on",
@@ -295,22 +316,30 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
 )
 def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None) -> None:
     """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints."""
-    import json
-
-    from toolsurface.harness.analyze import lint, lint_github, lint_junit, lint_rich, lint_summary, parse_fail_on
+    from toolsurface.harness.analyze import (
+        lint,
+        lint_csv,
+        lint_github,
+        lint_junit,
+        lint_rich,
+        lint_summary,
+        parse_fail_on,
+    )
+    from toolsurface.harness.output import json_document
     from toolsurface.harness.surface import resolve_all
 
     failing = parse_fail_on(fail_on) if fail_on is not None else ()
     result = lint(resolve_all(surfaces))
-    if fmt == "json":
-        _data(json.dumps(result.to_json(), indent=2))
-    elif fmt == "github":
-        for line in lint_github(result, failing):
-            _out(line)
-        _step_summary(lint_summary(result, failing))
-    elif fmt == "junit":
-        _data(lint_junit(result, failing), nl=False)
+    if fmt == "github":
+        _github(lint_github(result, failing), lint_summary(result, failing))
     else:
-        _print(lint_rich(result))
+        renderers = {
+            "table": lint_rich,
+            "json": lambda linted: json_document(linted.to_json(), ascii=True),
+            "csv": lint_csv,
+            "markdown": lambda linted: lint_summary(linted, failing),
+            "junit": lambda linted: lint_junit(linted, failing),
+        }
+        _emit(fmt, result, renderers)
     if result.fails(failing):
         raise SystemExit(1)

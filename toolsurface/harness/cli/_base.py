@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -13,7 +13,12 @@ import click
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["Seconds", "main"]
+__all__ = ["CHECK_FORMATS", "TABLE_FORMATS", "Seconds", "main"]
+
+# What a command that prints a table offers (each where it makes sense for its data), and beside them what a
+# command whose check can fail offers: GitHub annotations with a job summary, and JUnit XML.
+TABLE_FORMATS = ("table", "json", "csv", "markdown")
+CHECK_FORMATS = ("github", "junit")
 
 
 class _Group(click.Group):
@@ -152,18 +157,38 @@ def _print(renderables: Sequence[Any]) -> None:
         console.print(renderable)
 
 
-def _emit(
-    fmt: str,
-    result: Any,
-    table: Callable[[Any], Sequence[Any]],
-    as_json: Callable[[Any], str],
-    as_csv: Callable[[Any], str],
-) -> None:
-    """A result in the format asked for: a rich table on the terminal, or JSON / CSV text."""
+def _print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """One rich table of text cells, on stdout as _print puts it."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in header:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row)
+    _print([table])
+
+
+def _format_option(*formats: str, default: str = "table", help: str | None = None) -> Callable[[Any], Any]:
+    """--format, its choices in the order of TABLE_FORMATS and CHECK_FORMATS."""
+    return click.option("--format", "fmt", type=click.Choice(formats), default=default, show_default=True, help=help)
+
+
+def _emit(fmt: str, result: Any, renderers: Mapping[str, Callable[[Any], Any]]) -> None:
+    """A result in the format asked for: `table`, the rich renderables its renderer gives, fitted to the
+    terminal; any other, the text its renderer gives, exact."""
+    rendered = renderers[fmt](result)
     if fmt == "table":
-        _print(table(result))
+        _print(rendered)
     else:
-        _data(as_json(result) if fmt == "json" else as_csv(result), nl=False)
+        _data(rendered, nl=False)
+
+
+def _github(annotations: Sequence[str], summary: str) -> None:
+    """A check as GitHub Actions shows it: annotations on stdout, the summary appended to the job's."""
+    for line in annotations:
+        _out(line)
+    _step_summary(summary)
 
 
 def _step_summary(summary: str) -> None:

@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolsurface.harness.cli._base import (
+    CHECK_FORMATS,
     _config_option,
     _data,
+    _format_option,
+    _github,
     _out,
     _protocol_option,
     _say,
     _server_options,
     _ServerCommand,
-    _step_summary,
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
@@ -35,14 +37,15 @@ if TYPE_CHECKING:
     type=click.IntRange(min=0),
     help="Largest token count allowed (o200k_base, or the first counter of --tokens).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "github", "junit"]),
+@_format_option(
+    "text",
+    "json",
+    "csv",
+    "markdown",
+    *CHECK_FORMATS,
     default="text",
-    show_default=True,
-    help="github: annotations, and a summary table appended to $GITHUB_STEP_SUMMARY (else printed);"
-    " junit: JUnit XML, a test case per list.",
+    help="json, csv: a result per list; markdown: the summary github appends; github: annotations, and a summary"
+    " table appended to $GITHUB_STEP_SUMMARY (else printed); junit: JUnit XML, a test case per list.",
 )
 @click.option(
     "--include",
@@ -124,18 +127,19 @@ def budget_command(
             pairs = [(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
         if fmt == "github":
-            from toolsurface.harness.measure import github_escape
+            from toolsurface.harness.output import github_line
 
-            _out(f"::error title=Tool list budget::{github_escape(f'cannot measure: {error}')}")
+            _out(github_line("error", "Tool list budget", f"cannot measure: {error}"))
         raise
     results = [result for result, _ in pairs]
     if fmt == "github":
         for result, source in pairs:
             _github_step(result, source)
-    elif fmt == "junit":
-        from toolsurface.harness.measure import budget_junit
+    elif fmt in ("json", "csv", "markdown", "junit"):
+        from toolsurface.harness.measure import budget_csv, budget_json, budget_junit, budget_markdown
 
-        _data(budget_junit(results), nl=False)
+        renderers = {"json": budget_json, "csv": budget_csv, "markdown": budget_markdown}
+        _data(renderers[fmt](pairs) if fmt in renderers else budget_junit(results), nl=False)
     else:
         from toolsurface.harness.measure import budget_lines
 
@@ -259,5 +263,4 @@ def _github_step(result: Any, source: str | None) -> None:
     """Annotations on stdout; the summary table appended to $GITHUB_STEP_SUMMARY, or printed without one."""
     from toolsurface.harness.measure import github_annotation, github_summary
 
-    _out(github_annotation(result))
-    _step_summary(github_summary(result, source))
+    _github([github_annotation(result)], github_summary(result, source))

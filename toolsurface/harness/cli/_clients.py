@@ -7,33 +7,46 @@ from pathlib import Path
 
 import click
 
-from toolsurface.harness.cli._base import _builtins_option, _data, _emit, _print, main
+from toolsurface.harness.cli._base import (
+    TABLE_FORMATS,
+    _builtins_option,
+    _data,
+    _emit,
+    _format_option,
+    _print_table,
+    main,
+)
 
 
 @main.command("agents")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_format_option(*TABLE_FORMATS)
 def agents_command(fmt: str) -> None:
     """List each agent CLI on PATH: its version, whether it is supported and tested, its modes."""
-    import json
-    from dataclasses import asdict
+    from dataclasses import asdict, astuple, fields
 
-    from toolsurface.harness.agents._installed import installed_agents
+    from toolsurface.harness.agents._installed import InstalledAgent, installed_agents
+    from toolsurface.harness.output import csv_table, json_document, markdown_table
 
     rows = installed_agents(os.environ)
     if fmt == "json":
-        _data(json.dumps([asdict(r) for r in rows], indent=2) + "\n", nl=False)
+        _data(json_document([asdict(r) for r in rows], ascii=True), nl=False)
         return
-    from rich.table import Table
-
-    table = Table(title="Agent CLIs on PATH")
-    for column in ("agent", "version", "supported", "tested", "modes", "path"):
-        table.add_column(column)
+    if fmt == "csv":
+        # Each field as JSON has it, a list joined by spaces.
+        flat = [[" ".join(v) if isinstance(v, tuple) else v for v in astuple(r)] for r in rows]
+        _data(csv_table([f.name for f in fields(InstalledAgent)], flat), nl=False)
+        return
+    header = ["agent", "version", "supported", "tested", "modes", "path"]
+    cells = []
     for r in rows:
         supported = "yes" if r.supported else (r.problem or "no")
         tested = "yes" if r.tested else f"no (tested: {', '.join(r.tested_versions)})"
         modes = ", ".join(f"{m} (search)" if m in r.search_modes else m for m in r.modes)
-        table.add_row(r.name, r.version or "-", supported, tested if r.version else "-", modes, r.path or "-")
-    _print([table])
+        cells.append([r.name, r.version or "-", supported, tested if r.version else "-", modes, r.path or "-"])
+    if fmt == "markdown":
+        _data(markdown_table(header, cells), nl=False)
+    else:
+        _print_table("Agent CLIs on PATH", header, cells)
 
 
 @main.command("clients")
@@ -47,9 +60,7 @@ def agents_command(fmt: str) -> None:
     " a missing one as a row that says so.",
 )
 @_builtins_option
-@click.option(
-    "--format", "fmt", type=click.Choice(["table", "json", "csv", "markdown"]), default="table", show_default=True
-)
+@_format_option(*TABLE_FORMATS)
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Sessions at a time.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=120, show_default=True, help="Seconds per session.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Keep each session's folder here.")
@@ -66,7 +77,4 @@ def clients_command(
     from toolsurface.harness.clients import clients_csv, clients_json, clients_markdown, clients_rich, observe_clients
 
     rows = observe_clients(surfaces, named, builtins=builtins == "on", jobs=jobs, timeout=timeout, out=out)
-    if fmt == "markdown":
-        _data(clients_markdown(rows), nl=False)
-    else:
-        _emit(fmt, rows, clients_rich, clients_json, clients_csv)
+    _emit(fmt, rows, {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown})

@@ -168,14 +168,13 @@ def _study_progress(title: str) -> Iterator[tuple[Callable[[int], None], Callabl
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
 def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) -> None:
     """Score recorded runs (study or run directories, shards merged) without running anything."""
-    import json
-
+    from toolsurface.harness.output import json_document
     from toolsurface.harness.session import find_runs, score_study, study_markdown, write_json_atomic
 
     study = score_study(find_runs(dirs))
     if out is not None:
         write_json_atomic(out, study.to_json(out.parent))
-    click.echo(json.dumps(study.to_json(), indent=2) if fmt == "json" else study_markdown(study), nl=fmt == "json")
+    click.echo(json_document(study.to_json(), ascii=True) if fmt == "json" else study_markdown(study), nl=False)
 
 
 @session_group.command("merge")
@@ -196,12 +195,11 @@ def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -> None:
     """Play recorded runs' tool calls against another surface's stub; list what would change."""
-    import json
-
+    from toolsurface.harness.output import json_document
     from toolsurface.harness.session import replay_runs, replay_table
 
     result = replay_runs(list(run_dirs), surface)
-    click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else replay_table(result), nl=fmt == "json")
+    click.echo(json_document(result.to_json(), ascii=True) if fmt == "json" else replay_table(result), nl=False)
 
 
 @main.command("model-endpoint")

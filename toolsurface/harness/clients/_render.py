@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.clients._model import ClientRow, Part
-from toolsurface.harness.measure._render import _csv, _md_table
+from toolsurface.harness.output import csv_table, json_document, markdown_table, shown
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -49,10 +48,6 @@ def _mode(row: ClientRow) -> str:
     return f"{row.mode}, builtins on" if row.builtins and row.mode != "-" else row.mode
 
 
-def _instructions(row: ClientRow) -> str:
-    return "-" if row.instructions_chars is None else f"{row.instructions_chars:,}"
-
-
 def _share(row: ClientRow) -> str:
     return "-" if row.server_share is None else f"{row.server_share:.0%}"
 
@@ -66,8 +61,8 @@ def _cells(row: ClientRow) -> list[str]:
         _part(row.shown),
         _part(row.deferred),
         _part(row.builtin),
-        "-" if row.system_chars is None else f"{row.system_chars:,}",
-        _instructions(row),
+        shown(row.system_chars),
+        shown(row.instructions_chars),
         _share(row),
         row.status,
     ]
@@ -80,11 +75,11 @@ def clients_markdown(rows: Sequence[ClientRow]) -> str:
         " deferred tool counted by its name; the server's share: its tools, names and instructions against all"
         " the model reads)\n\n"
     )
-    return note + _md_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9})
+    return note + markdown_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9})
 
 
 def clients_json(rows: Sequence[ClientRow]) -> str:
-    return json.dumps({"format": CLIENTS_FORMAT, "rows": [asdict(r) for r in rows]}, indent=2) + "\n"
+    return json_document({"format": CLIENTS_FORMAT, "rows": [asdict(r) for r in rows]}, ascii=True)
 
 
 def clients_csv(rows: Sequence[ClientRow]) -> str:
@@ -97,7 +92,7 @@ def clients_csv(rows: Sequence[ClientRow]) -> str:
             r.instructions_chars, r.server_share, r.searches, r.status, r.duration_s,
         ]  # fmt: skip
 
-    return _csv(_CSV_HEADER, [flat(r) for r in rows])
+    return csv_table(_CSV_HEADER, [flat(r) for r in rows])
 
 
 def clients_rich(rows: Sequence[ClientRow]) -> list[RenderableType]:

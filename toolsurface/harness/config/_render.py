@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from toolsurface.harness.config._log import read_log
 from toolsurface.harness.config._model import Config, shown_path
 
@@ -47,4 +45,6 @@ def config_lines(config: Config) -> list[str]:
 
 
 def config_json(config: Config) -> str:
-    return json.dumps(config.to_json(), indent=2, ensure_ascii=False) + "\n"
+    from toolsurface.harness.output import json_document
+
+    return json_document(config.to_json())

@@ -18,6 +18,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolsurface.harness.output import compact_json
+
 __all__ = [
     "RECORDED_API",
     "REQUEST_FRAMING",
@@ -73,10 +75,6 @@ class CountingAnswer:
     error: str | None = None
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def _offers_tools(family: Family, body: dict[str, Any]) -> bool:
     if family == "gemini":
         request = body.get("generateContentRequest")
@@ -91,7 +89,7 @@ def scripted_count(family: Family, body: dict[str, Any]) -> int:
     from toolsurface.harness.measure import count_tokens
 
     rest = {k: v for k, v in body.items() if k != "model"}
-    return count_tokens(_compact(rest)) + REQUEST_FRAMING + (TOOL_FRAMING if _offers_tools(family, body) else 0)
+    return count_tokens(compact_json(rest)) + REQUEST_FRAMING + (TOOL_FRAMING if _offers_tools(family, body) else 0)
 
 
 def _model(family: Family, path: str, body: dict[str, Any]) -> str | None:

@@ -40,6 +40,7 @@ from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn
 from toolsurface.harness.endpoint._split import split_request
 from toolsurface.harness.endpoint._usage import usage_from_body
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.output import compact_json
 from toolsurface.harness.scenario import Step
 
 __all__ = ["ModelEndpoint"]
@@ -83,10 +84,6 @@ class _BadRequest(Exception):
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _tokens(text: str) -> int:
@@ -192,7 +189,7 @@ class ModelEndpoint:
             fields["stream"] = conversation.stream
             fields["tools"] = conversation.tool_names
             fields["stub_tools"] = [n for n in conversation.tool_names if self.is_stub_tool(n)]
-            text = _compact(conversation.tools) if conversation.tools else ""
+            text = compact_json(conversation.tools) if conversation.tools else ""
             fields["tools_chars"] = len(text)
             fields["tools_tokens"] = _tokens(text) if text else 0
             fields["system_chars"] = conversation.system_chars
@@ -431,7 +428,7 @@ class _Handler(BaseHTTPRequestHandler):
         if api is None:
             raise _BadRequest(404, f"no such route: POST {self.route}")
         data = self._json_body(body)
-        tokens = _tokens(_compact(data))
+        tokens = _tokens(compact_json(data))
         try:
             conversation = read_conversation(api, data, self.route)
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as failure:
@@ -468,10 +465,10 @@ class _Handler(BaseHTTPRequestHandler):
             if turn.wait_s > 0:
                 time.sleep(turn.wait_s)
         elif conversation.answer_schema is not None:
-            answer = Answer(text=_compact(sample_value(conversation.answer_schema)))
+            answer = Answer(text=compact_json(sample_value(conversation.answer_schema)))
         else:
             answer = Answer(text=_SIDE_ANSWER)
-        output = _tokens(answer.text or "" if answer.call is None else _compact(answer.call.arguments)) + 1
+        output = _tokens(answer.text or "" if answer.call is None else compact_json(answer.call.arguments)) + 1
         usage = Usage(input_tokens=tokens, output_tokens=output)
         content_type, payload = render_answer(api, answer, model, usage, conversation.stream)
         reply: dict[str, Any] | None = None

@@ -10,14 +10,13 @@ names', one per line; `sent_chars` is what the tools array carried of them, out 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation, ToolEntry
 from toolsurface.harness.endpoint._scripted import SEARCH_TOOLS
+from toolsurface.harness.output import compact_json
 
 __all__ = ["RequestSplit", "SearchSeen", "ToolPart", "found_prefix", "split_request"]
 
@@ -60,14 +59,10 @@ class RequestSplit:
     context_chars: int
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def _shown_part(entries: Sequence[ToolEntry], tokens: Callable[[str], int]) -> ToolPart:
     if not entries:
         return ToolPart()
-    text = _compact([e.value for e in entries])
+    text = compact_json([e.value for e in entries])
     return ToolPart([e.name for e in entries], len(text), tokens(text))
 
 
@@ -78,7 +73,7 @@ def _deferred_part(
     if not names:
         return ToolPart()
     text = "\n".join(names if seen is None else seen)
-    return ToolPart(list(names), len(text), tokens(text), len(_compact([e.value for e in sent])) if sent else 0)
+    return ToolPart(list(names), len(text), tokens(text), len(compact_json([e.value for e in sent])) if sent else 0)
 
 
 def found_prefix(text: str, haystack: str) -> int:
@@ -133,7 +128,7 @@ def split_request(
         seen = [e.name for e in parts[(True, True)]] + named + [namespace.group()]
     builtin_deferred = [e.name for e in parts[(False, True)]]
     shown = parts[(True, False)] + parts[(False, False)]
-    context = len(_compact([e.value for e in shown])) if shown else 0
+    context = len(compact_json([e.value for e in shown])) if shown else 0
     context += len("\n".join((stub_deferred if seen is None else seen) + builtin_deferred)) + len(text)
     wanted = (instructions or "").strip()
     found = found_prefix(wanted, text)

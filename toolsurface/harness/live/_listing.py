@@ -597,15 +597,15 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
 
 
 async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[dict[str, Any]]) -> None:
-    import json
-
     import anyio
+
+    from toolsurface.harness.output import compact_json
 
     assert process.stdin is not None
     with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
         async with source:
             async for message in source:
-                text = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+                text = compact_json(message) + "\n"
                 await process.stdin.send(text.encode("utf-8"))
 
 

@@ -1,28 +1,43 @@
 """A character (and optionally token) budget for one tool list: the check, and every way it is told (the
-CLI's lines, a GitHub Actions annotation and job summary, a pytest failure, a JUnit test case). The tools
+CLI's lines, JSON, CSV, a GitHub Actions annotation and job summary, a pytest failure, a JUnit test case). The tools
 are counted alone unless the parts beside them are included (`include`: instructions, prompts, resources)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
 from toolsurface.harness.measure._counts import O200K, ListCounter, is_o200k
 from toolsurface.harness.measure._measure import Measurable, PartSize, SurfaceMeasurement, ToolSize, measure
+from toolsurface.harness.output import (
+    Column,
+    csv_table,
+    github_line,
+    json_document,
+    keys,
+    markdown_cell,
+    markdown_row,
+    markdown_rule,
+)
 from toolsurface.harness.surface import PART_WORDS, included_keys
 
 __all__ = [
+    "BUDGET_COLUMNS",
+    "BUDGET_FORMAT",
     "BudgetResult",
     "GrownTool",
+    "budget_csv",
     "budget_failure",
+    "budget_json",
     "budget_junit",
     "budget_lines",
+    "budget_markdown",
     "budget_of",
     "check_budget",
     "github_annotation",
-    "github_escape",
     "github_summary",
     "grown_since",
 ]
@@ -88,6 +103,30 @@ class BudgetResult:
     @property
     def within(self) -> bool:
         return self.chars_over == 0 and self.tokens_over == 0
+
+    def to_json(self, source: str | None = None) -> dict[str, Any]:
+        """The result as `budget --format json` prints it; `source` where a live server's list came from."""
+        return {
+            "surface": self.surface,
+            "source": source,
+            "protocol_version": self.protocol_version,
+            "counted": self.counted,
+            "tools": self.tools,
+            "chars": self.chars,
+            "max_chars": self.max_chars,
+            "tokens": self.tokens,
+            "max_tokens": self.max_tokens,
+            "counter": self.counter,
+            "other_counts": dict(self.other_counts),
+            "within": self.within,
+            "chars_over": self.chars_over,
+            "tokens_over": self.tokens_over,
+            "include": list(self.include),
+            "parts": [asdict(p) for p in self.parts],
+            "largest": [{"name": t.name, "chars": t.chars, "tokens": t.tokens} for t in self.largest],
+            "grown_since": self.grown_since,
+            "grown": [asdict(g) for g in self.grown],
+        }
 
 
 def check_budget(
@@ -248,64 +287,85 @@ def budget_failure(result: BudgetResult) -> str:
     )
 
 
-def github_escape(text: str, *, property_value: bool = False) -> str:
-    """Workflow-command escaping: %, CR and LF always; `:` and `,` too inside a property."""
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if property_value:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
 def github_annotation(result: BudgetResult) -> str:
     """`::error` when over budget, `::notice` when within: one line the Actions log turns into an annotation."""
     if result.within:
-        title = f"{result.surface}: tool list within budget"
-        return f"::notice title={github_escape(title, property_value=True)}::{github_escape(_verdict(result))}"
-    title = f"{result.surface}: tool list over budget"
+        return github_line("notice", f"{result.surface}: tool list within budget", _verdict(result))
     growth = _growth(result)
     message = f"{_verdict(result)}; largest tools: {_largest(result)}" + (f"; {growth}" if growth else "")
-    return f"::error title={github_escape(title, property_value=True)}::{github_escape(message)}"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return github_line("error", f"{result.surface}: tool list over budget", message)
 
 
 def github_summary(result: BudgetResult, source: str | None = None) -> str:
     """A markdown job summary: one row for the list, with the largest tools named."""
     tokens = f"{result.tokens:,}" if result.tokens is not None else "not counted"
     if result.tokens is not None and not is_o200k(result.counter):
-        tokens += f" ({_cell(result.counter)})"
+        tokens += f" ({markdown_cell(result.counter, 'spaced')})"
     budget = _figures(result)[1]
     verdict = "within" if result.within else "**over**"
     row = [
-        f"`{_cell(result.surface)}`",
+        f"`{markdown_cell(result.surface, 'spaced')}`",
         str(result.tools),
         f"{result.chars:,}",
         tokens,
         budget,
         verdict,
-        _cell(_largest(result)) or "-",
+        markdown_cell(_largest(result), "spaced") or "-",
     ]
     lines = [
-        f"### Tool list budget: {_cell(result.surface)}",
+        f"### Tool list budget: {markdown_cell(result.surface, 'spaced')}",
         "",
-        "| surface | tools | chars | tokens | budget | result | largest tools |",
-        "|---|--:|--:|--:|---|---|---|",
-        "| " + " | ".join(row) + " |",
+        markdown_row(["surface", "tools", "chars", "tokens", "budget", "result", "largest tools"]),
+        markdown_rule(len(row), {1, 2, 3}, tight=True),
+        markdown_row(row),
         "",
     ]
     details = []
     if source:
-        details.append(f"source: `{_cell(source)}`")
+        details.append(f"source: `{markdown_cell(source, 'spaced')}`")
     if result.protocol_version:
         details.append(f"protocol {result.protocol_version}")
     growth = _growth(result)
     if growth and not result.within:
-        lines += [_cell(growth), ""]
+        lines += [markdown_cell(growth, "spaced"), ""]
     if details:
         lines += ["<sub>" + "; ".join(details) + "</sub>", ""]
     return "\n".join(lines) + "\n"
+
+
+BUDGET_FORMAT = "toolsurface-budget/1"
+
+# A list against its budget as a CSV row; `largest`: the largest tools' names, largest first.
+BUDGET_COLUMNS = tuple(
+    Column(key)
+    for key in (
+        "surface", "source", "tools", "chars", "max_chars", "tokens", "max_tokens", "counter", "within",
+        "chars_over", "tokens_over", "largest",
+    )
+)  # fmt: skip
+
+Checked = Sequence[tuple[BudgetResult, str | None]]
+
+
+def budget_json(checked: Checked) -> str:
+    """Each list's result with where it came from."""
+    return json_document({"format": BUDGET_FORMAT, "results": [r.to_json(source) for r, source in checked]})
+
+
+def budget_csv(checked: Checked) -> str:
+    rows = [
+        [
+            r.surface, source, r.tools, r.chars, r.max_chars, r.tokens, r.max_tokens, r.counter, r.within,
+            r.chars_over, r.tokens_over, " ".join(t.name for t in r.largest),
+        ]
+        for r, source in checked
+    ]  # fmt: skip
+    return csv_table(keys(BUDGET_COLUMNS), rows)
+
+
+def budget_markdown(checked: Checked) -> str:
+    """Each list's job summary (the markdown `--format github` appends to $GITHUB_STEP_SUMMARY)."""
+    return "".join(github_summary(r, source) for r, source in checked)
 
 
 def budget_junit(results: Sequence[BudgetResult], suite: str = "toolsurface budget") -> str:

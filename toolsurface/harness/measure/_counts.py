@@ -70,11 +70,10 @@ class _O200k:
     standalone = True
 
     def count_requests(self, lists: Sequence[Sequence[dict[str, Any]]]) -> list[int]:
-        import json
-
         from toolsurface.harness.measure._tokens import count_tokens
+        from toolsurface.harness.output import compact_json
 
-        return [count_tokens(json.dumps(list(tools), separators=(",", ":"), ensure_ascii=False)) for tools in lists]
+        return [count_tokens(compact_json(list(tools))) for tools in lists]
 
 
 O200K_COUNTER: ListCounter = _O200k()

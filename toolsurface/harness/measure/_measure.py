@@ -3,7 +3,6 @@ same counting rule over the other parts a server advertises (instructions, promp
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -14,6 +13,7 @@ from toolsurface.harness.errors import InvalidToolList
 from toolsurface.harness.measure._counts import CounterFigures, CounterInfo, ListCounter, counter_figures, is_o200k
 from toolsurface.harness.measure._tokens import ENCODING_NAME, count_tokens
 from toolsurface.harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface
+from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import PART_KEYS, Kind, Snapshot, SurfaceDefinition, SurfaceParts, included_keys
 
 __all__ = [
@@ -25,7 +25,6 @@ __all__ = [
     "PartSize",
     "SurfaceMeasurement",
     "ToolSize",
-    "compact_json",
     "kept_lists",
     "list_text",
     "listed",
@@ -38,11 +37,6 @@ __all__ = [
 ]
 
 Measurable = SurfaceDefinition | Snapshot
-
-
-def compact_json(value: Any) -> str:
-    """The counting rule: compact separators, key order as received, non-ASCII unescaped."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def list_text(tools: Sequence[dict[str, Any]]) -> str:

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from typing import TYPE_CHECKING
 
+from toolsurface.harness.measure._columns import (
+    BY_KINDS_COLUMNS,
+    COUNTERS_COLUMNS,
+    PARTS_COLUMNS,
+    PER_TOOL_COLUMNS,
+    SURFACE_COLUMNS,
+    MeasureColumns,
+)
 from toolsurface.harness.measure._measure import Measurement, SurfaceMeasurement
+from toolsurface.harness.output import csv_table, json_document, keys, markdown_table, shown, signed
 from toolsurface.harness.surface import PART_WORDS
-from toolsurface.harness.terminal import markdown_cell, one_line
+from toolsurface.harness.terminal import one_line
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
 __all__ = [
     "by_kinds_csv",
+    "by_kinds_rows",
     "counters_csv",
     "counters_markdown",
     "measure_csv",
@@ -24,29 +31,12 @@ __all__ = [
     "measure_rich",
     "parts_csv",
     "per_tool_csv",
+    "per_tool_rows",
 ]
+
 
 # How the parts are headed in tables, in PART_KEYS order.
 PART_TITLES = {key: words.capitalize() for key, words in PART_WORDS.items()}
-
-_SURFACE_COLUMNS = [
-    "surface",
-    "title",
-    "tools",
-    "chars",
-    "tokens",
-    "growth_kind",
-    "growth_tools",
-    "growth_chars",
-    "growth_tokens",
-    "protocol_version",
-]
-
-
-def _n(value: int | None, signed: bool = False) -> str:
-    if value is None:
-        return "-"
-    return f"{value:+,}" if signed else f"{value:,}"
 
 
 def _surface_row(s: SurfaceMeasurement) -> list[object]:
@@ -65,43 +55,41 @@ def _surface_row(s: SurfaceMeasurement) -> list[object]:
     ]
 
 
-def _csv(header: list[str], rows: list[list[object]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(["" if v is None else v for v in row] for row in rows)
-    return out.getvalue()
-
-
 def measure_json(m: Measurement) -> str:
-    return json.dumps(m.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return json_document(m.to_json())
 
 
 def measure_csv(m: Measurement) -> str:
     if not m.counters:
-        return _csv(_SURFACE_COLUMNS, [_surface_row(s) for s in m.surfaces])
+        return csv_table(keys(SURFACE_COLUMNS), [_surface_row(s) for s in m.surfaces])
     # With counters asked for: which one `tokens` is, then each counter's figures under its name.
-    header = [*_SURFACE_COLUMNS, "counter"]
+    header = [*keys(SURFACE_COLUMNS), MeasureColumns.counter.key]
     for c in m.counters:
-        header += [f"tokens ({c.name})", f"framing ({c.name})", f"ratio to o200k ({c.name})"]
+        header += [
+            f"{MeasureColumns.tokens.key} ({c.name})",
+            f"{MeasureColumns.framing.key} ({c.name})",
+            f"{MeasureColumns.ratio_to_o200k.label} ({c.name})",
+        ]
     rows = []
     for s in m.surfaces:
         row = [*_surface_row(s), m.counters[0].name]
         for f in s.counts:
             row += [f.tokens, f.framing, _ratio(f.ratio)]
         rows.append(row)
-    return _csv(header, rows)
+    return csv_table(header, rows)
+
+
+def per_tool_rows(m: Measurement) -> list[list[object]]:
+    """A row per tool of every surface, in PER_TOOL_COLUMNS (per_tool.csv's, the report's per-tool table's)."""
+    return [[s.name, t.name, t.chars, t.tokens, t.marginal_tokens] for s in m.surfaces for t in s.per_tool]
 
 
 def per_tool_csv(m: Measurement) -> str:
-    rows: list[list[object]] = [
-        [s.name, t.name, t.chars, t.tokens, t.marginal_tokens] for s in m.surfaces for t in s.per_tool
-    ]
     if not m.counters:
-        return _csv(["surface", "tool", "chars", "tokens", "marginal_tokens"], rows)
-    header = ["surface", "tool", "chars", "tokens", "marginal_tokens", "counter"]
+        return csv_table(keys(PER_TOOL_COLUMNS), per_tool_rows(m))
+    header = [*keys(PER_TOOL_COLUMNS), MeasureColumns.counter.key]
     for c in m.counters:
-        header += [f"tokens ({c.name})", f"marginal_tokens ({c.name})"]
+        header += [f"{MeasureColumns.tokens.key} ({c.name})", f"{MeasureColumns.marginal_tokens.key} ({c.name})"]
     rows = []
     for s in m.surfaces:
         for index, t in enumerate(s.per_tool):
@@ -109,7 +97,7 @@ def per_tool_csv(m: Measurement) -> str:
             for f in s.counts:
                 row += [f.per_tool[index].tokens, f.per_tool[index].marginal_tokens]
             rows.append(row)
-    return _csv(header, rows)
+    return csv_table(header, rows)
 
 
 def _ratio(value: float | None) -> str | None:
@@ -132,11 +120,11 @@ def _by_counter(m: Measurement) -> tuple[list[str], list[list[str]]]:
     for s in m.surfaces:
         row = [s.title if s.title != s.name else s.name]
         for c, f in zip(m.counters, s.counts, strict=True):
-            row += [_n(f.tokens)] if is_o200k(c.id) else [_n(f.tokens), _ratio(f.ratio) or "-"]
+            row += [shown(f.tokens)] if is_o200k(c.id) else [shown(f.tokens), _ratio(f.ratio) or "-"]
         rows.append(row)
     framing = ["framing (the same request, no tools)"]
     for c, n in zip(m.counters, _framings(m), strict=True):
-        framing += ["-"] if is_o200k(c.id) else [_n(n), "-"]
+        framing += ["-"] if is_o200k(c.id) else [shown(n), "-"]
     return header, [*rows, framing]
 
 
@@ -148,7 +136,7 @@ def counters_markdown(m: Measurement) -> str:
     legend = "".join(f"- `{c.name}`: {c.label} ({c.source})\n" for c in m.counters)
     return (
         "Tokens by counter (the tools' tokens: for a counter of requests, the request with the list minus the"
-        " framing)\n" + _md_table(header, rows, set(range(1, len(header)))) + "\n" + legend
+        " framing)\n" + markdown_table(header, rows, set(range(1, len(header)))) + "\n" + legend
     )
 
 
@@ -159,14 +147,16 @@ def counters_csv(m: Measurement) -> str:
         for s in m.surfaces
         for c, f in zip(m.counters, s.counts, strict=True)
     ]
-    return _csv(["surface", "counter", "source", "tokens", "framing", "ratio_to_o200k", "growth_tokens"], rows)
+    return csv_table(keys(COUNTERS_COLUMNS), rows)
+
+
+def by_kinds_rows(m: Measurement) -> list[list[object]]:
+    """A row per surface and number of kinds, in BY_KINDS_COLUMNS (by_kinds.csv's, the report's table's)."""
+    return [[s.name, p.kinds, p.kind, p.tools, p.chars, p.tokens] for s in m.surfaces for p in s.by_kinds]
 
 
 def by_kinds_csv(m: Measurement) -> str:
-    rows: list[list[object]] = [
-        [s.name, p.kinds, p.kind, p.tools, p.chars, p.tokens] for s in m.surfaces for p in s.by_kinds
-    ]
-    return _csv(["surface", "kinds", "kind_added", "tools", "chars", "tokens"], rows)
+    return csv_table(keys(BY_KINDS_COLUMNS), by_kinds_rows(m))
 
 
 def parts_csv(m: Measurement) -> str:
@@ -176,7 +166,7 @@ def parts_csv(m: Measurement) -> str:
         rows.append([s.name, "tools", True, s.tools, s.chars, s.tokens])
         rows += [[s.name, p.part, p.advertised, p.entries, p.chars, p.tokens] for p in s.parts]
         rows.append([s.name, "total", True, None, s.total_chars, s.total_tokens])
-    return _csv(["surface", "part", "advertised", "entries", "chars", "tokens"], rows)
+    return csv_table(keys(PARTS_COLUMNS), rows)
 
 
 def _part_cell(chars: int, tokens: int | None, entries: int | None = None, advertised: bool = True) -> str:
@@ -197,28 +187,21 @@ def _parts_rows(m: Measurement) -> list[list[str]]:
     return rows
 
 
-def _md_table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
-    align = ["---:" if i in right else "---" for i in range(len(header))]
-    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(markdown_cell(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
-
-
 def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     parts = [
         f"List size per surface (compact JSON of the tools array as received, protocol {m.protocol_version}; "
         f"tokens: {m.encoding})\n",
-        _md_table(
+        markdown_table(
             ["Surface", "Tools", "Characters", "Tokens", "Growth by one kind"],
             [
                 [
                     s.title if s.title != s.name else s.name,
                     str(s.tools),
-                    _n(s.chars),
-                    _n(s.tokens),
+                    shown(s.chars),
+                    shown(s.tokens),
                     (
-                        f"{s.growth.kind}: {_n(s.growth.tools, True)} tools, {_n(s.growth.chars, True)} chars, "
-                        f"{_n(s.growth.tokens, True)} tokens"
+                        f"{s.growth.kind}: {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars, "
+                        f"{signed(s.growth.tokens)} tokens"
                         if s.growth
                         else "-"
                     ),
@@ -233,7 +216,9 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             "\nThe whole surface per session, chars / tokens (entries) of each part: its compact JSON as received"
             " (the instructions as a JSON string), and the total\n"
         )
-        parts.append(_md_table(["Surface", "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7))))
+        parts.append(
+            markdown_table(["Surface", "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7)))
+        )
     if m.counters:
         parts.append("\n" + counters_markdown(m))
     if per_tool:
@@ -242,15 +227,15 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             parts.append(f"\nPer tool: {one_line(s.name)}\n")
             header = ["Tool", "Characters", "Tokens", "Marginal tokens", *(f"Marginal ({c.name})" for c in others)]
             parts.append(
-                _md_table(
+                markdown_table(
                     header,
                     [
                         [
                             t.name,
-                            _n(t.chars),
-                            _n(t.tokens),
-                            _n(t.marginal_tokens),
-                            *(_n(f.per_tool[i].marginal_tokens) for f in s.counts[1:]),
+                            shown(t.chars),
+                            shown(t.tokens),
+                            shown(t.marginal_tokens),
+                            *(shown(f.per_tool[i].marginal_tokens) for f in s.counts[1:]),
                         ]
                         for i, t in enumerate(s.per_tool)
                     ],
@@ -275,10 +260,10 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for s in m.surfaces:
         growth = (
-            f"+{s.growth.kind}: {_n(s.growth.tools, True)} tools, {_n(s.growth.chars, True)} chars" if s.growth else "-"
+            f"+{s.growth.kind}: {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars" if s.growth else "-"
         )
-        slope = " → ".join(_n(p.chars) for p in s.by_kinds) or "-"
-        table.add_row(one_line(s.name), str(s.tools), _n(s.chars), _n(s.tokens), growth, slope)
+        slope = " → ".join(shown(p.chars) for p in s.by_kinds) or "-"
+        table.add_row(one_line(s.name), str(s.tools), shown(s.chars), shown(s.tokens), growth, slope)
     renderables: list[RenderableType] = [table]
     if any(s.parts_recorded for s in m.surfaces):
         whole = Table(title=f"The whole surface per session: chars / tokens (entries), {m.encoding}")
@@ -305,7 +290,7 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
             for column in ("tool", "chars", "tokens", "marginal tokens", *(f"marginal ({c.name})" for c in others)):
                 tools.add_column(column, justify="left" if column == "tool" else "right")
             for i, t in enumerate(s.per_tool):
-                extra = [_n(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
-                tools.add_row(one_line(t.name), _n(t.chars), _n(t.tokens), _n(t.marginal_tokens), *extra)
+                extra = [shown(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
+                tools.add_row(one_line(t.name), shown(t.chars), shown(t.tokens), shown(t.marginal_tokens), *extra)
             renderables.append(tools)
     return renderables

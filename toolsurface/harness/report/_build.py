@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.files import ensure_directory, write_atomic_all
+from toolsurface.harness.output import PLAIN, Column, json_document, labels, markdown_table, shown
 from toolsurface.harness.report._apart import Apart
 from toolsurface.harness.report._chart_process import ChartDrawer, chart_drawer
 
@@ -81,41 +82,35 @@ def _report_command(
 # -- tables ----------------------------------------------------------------------------------------
 
 
+def _frame(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> pd.DataFrame:
+    """A table of rows in `columns`, each headed by its label."""
+    import pandas as pd
+
+    names = labels(columns)
+    return pd.DataFrame([dict(zip(names, row, strict=True)) for row in rows])
+
+
 def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
     import pandas as pd
 
+    from toolsurface.harness.measure import (
+        BY_KINDS_COLUMNS,
+        PER_TOOL_COLUMNS,
+        MeasureColumns,
+        by_kinds_rows,
+        per_tool_rows,
+    )
     from toolsurface.harness.surface import PART_WORDS, study_for
 
     names = _quote(surfaces)
     by_name = {s.name: s for s in m.surfaces}
     largest = {s.name: s.largest(1)[0].name if s.per_tool else "" for s in m.surfaces}
-    size = pd.DataFrame(
-        [
-            {
-                "surface": s.name,
-                "title": s.title,
-                "tools": s.tools,
-                "chars": s.chars,
-                "tokens": s.tokens,
-                "largest tool": largest[s.name],
-                "protocol": s.protocol_version,
-            }
-            for s in m.surfaces
-        ]
+    c = MeasureColumns
+    size = _frame(
+        (c.surface, c.title, c.tools, c.chars, c.tokens, c.largest_tool, c.protocol),
+        [[s.name, s.title, s.tools, s.chars, s.tokens, largest[s.name], s.protocol_version] for s in m.surfaces],
     )
-    per_tool = pd.DataFrame(
-        [
-            {
-                "surface": s.name,
-                "tool": t.name,
-                "chars": t.chars,
-                "tokens": t.tokens,
-                "marginal tokens": t.marginal_tokens,
-            }
-            for s in m.surfaces
-            for t in s.per_tool
-        ]
-    )
+    per_tool = _frame(PER_TOOL_COLUMNS, per_tool_rows(m))
     growth = pd.DataFrame(
         [
             {
@@ -131,20 +126,7 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             if s.growth is not None
         ]
     )
-    by_kinds = pd.DataFrame(
-        [
-            {
-                "surface": s.name,
-                "kinds": p.kinds,
-                "kind added": p.kind,
-                "tools": p.tools,
-                "chars": p.chars,
-                "tokens": p.tokens,
-            }
-            for s in m.surfaces
-            for p in s.by_kinds
-        ]
-    )
+    by_kinds = _frame(BY_KINDS_COLUMNS, by_kinds_rows(m))
     parts = pd.DataFrame(
         [
             {
@@ -194,14 +176,15 @@ def _counters_table(m: Measurement, surfaces: Sequence[str]) -> Table:
     framing (the same request with no tools)."""
     import pandas as pd
 
-    from toolsurface.harness.measure import is_o200k
+    from toolsurface.harness.measure import MeasureColumns, is_o200k
 
     def row(surface: str, figures: Sequence[tuple[str, int | None, float | None]]) -> dict[str, Any]:
-        cells: dict[str, Any] = {"surface": surface}
+        cells: dict[str, Any] = {MeasureColumns.surface.label: surface}
         for (counter, tokens, ratio), info in zip(figures, m.counters, strict=True):
-            cells[f"tokens ({counter})"] = tokens
+            cells[f"{MeasureColumns.tokens.label} ({counter})"] = tokens
             if not is_o200k(info.id):
-                cells[f"ratio to o200k ({counter})"] = round(ratio, 2) if ratio is not None else None
+                ratio_label = f"{MeasureColumns.ratio_to_o200k.label} ({counter})"
+                cells[ratio_label] = round(ratio, 2) if ratio is not None else None
         return cells
 
     rows = [row(s.name, [(f.counter, f.tokens, f.ratio) for f in s.counts]) for s in m.surfaces]
@@ -483,46 +466,25 @@ def _analysis_tables(
 ) -> AnalysisTables:
     import pandas as pd
 
+    from toolsurface.harness.analyze import FINDING_COLUMNS, lint_rows
+
     names = _quote(specs)
     trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
-    lint_rows = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
-    findings = [
-        {
-            "surface": s.name,
-            "category": f.category,
-            "tools": ", ".join(f.tools),
-            "parameters": ", ".join(f.parameters),
-            "message": f.message,
-        }
-        for s in linted.surfaces
-        for f in s.findings
-    ]
+    counts = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
     tables = [
         _roundtrip_table(trip, names + (f" --task {task}" if task else ""), absent),
         _findability_table(found, names + (f" --queries {queries}" if queries else ""), absent),
         Table(
             "lint",
             "Lint summary: findings per category",
-            pd.DataFrame(lint_rows),
+            pd.DataFrame(counts),
             f"toolsurface lint {names} --format json",
         ),
-        Table("lint_findings", "Lint findings", pd.DataFrame(findings), f"toolsurface lint {names}"),
+        Table(
+            "lint_findings", "Lint findings", _frame(FINDING_COLUMNS, lint_rows(linted)), f"toolsurface lint {names}"
+        ),
     ]
     return AnalysisTables(tables, found, trip)
-
-
-def _seed_value(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{value:,.2f}".rstrip("0").rstrip(".")
-    if isinstance(value, list):
-        return ", ".join(_seed_value(v) for v in value)
-    return str(value)
 
 
 def _package_path(path: Path) -> str:
@@ -544,10 +506,10 @@ def _seed_table(rows: Sequence[SeedRow], command: str, figures: Path) -> Table:
                 "surface": r.surface or "-",
                 "tool": r.tool or "-",
                 "unit": r.unit,
-                "seed": _seed_value(r.seed),
-                "ours": _seed_value(r.ours),
+                "seed": shown(r.seed),
+                "ours": shown(r.ours),
                 "difference": f"{r.difference:+.1%}" if r.difference is not None else "-",
-                "within band": {True: "yes", False: "no", None: "-"}[r.within_band],
+                "within band": shown(r.within_band),
                 "seed lines": ", ".join(map(str, r.seed_lines)) or "-",
             }
             for r in rows
@@ -734,25 +696,18 @@ def _chart_refused(study: Study, path: Path, staged: dict[Path, bytes]) -> None:
 # -- output ----------------------------------------------------------------------------------------
 
 
-def _md_table(frame: pd.DataFrame) -> str:
-    def cell(value: Any) -> str:
-        if value is None or (isinstance(value, float) and value != value):
-            return "-"
-        if isinstance(value, int) and not isinstance(value, bool):
-            return f"{value:,}"
-        return str(value).replace("|", "\\|").replace("\n", " ")
-
-    header = "| " + " | ".join(map(str, frame.columns)) + " |"
-    rule = "| " + " | ".join("---:" if frame[c].dtype.kind in "iuf" else "---" for c in frame.columns) + " |"
-    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join([header, rule, *rows]) + "\n"
+def _frame_markdown(frame: pd.DataFrame) -> str:
+    """report.md's table: each value as it has always read there (PLAIN), numbers right-aligned."""
+    right = {n for n, c in enumerate(frame.columns) if frame[c].dtype.kind in "iuf"}
+    rows = [[shown(v, PLAIN) for v in row] for row in frame.itertuples(index=False)]
+    return markdown_table(list(map(str, frame.columns)), rows, right, breaks="spaced")
 
 
 def _markdown(report: Report, created: str) -> str:
     parts = [f"# toolsurface report\n\nMade {created}. Every table below can be regenerated by the command under it.\n"]
     charts = {c.key: c for c in report.charts}
     for table in report.tables:
-        parts.append(f"\n## {table.title}\n\n{_md_table(table.frame)}")
+        parts.append(f"\n## {table.title}\n\n{_frame_markdown(table.frame)}")
         if table.note:
             parts.append(f"\n{table.note}\n")
         parts.append(f"\n`{table.command}`\n")
@@ -922,12 +877,8 @@ def _report_with(
         for table in report.tables:
             tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)
             records = json.loads(table.frame.to_json(orient="records"))
-            tables[out / "tables" / f"{table.key}.json"] = (
-                json.dumps(
-                    {"title": table.title, "command": table.command, "rows": records}, indent=2, ensure_ascii=False
-                )
-                + "\n"
-            )
+            document = {"title": table.title, "command": table.command, "rows": records}
+            tables[out / "tables" / f"{table.key}.json"] = json_document(document)
         staged = charts.wait()
     charts_written = {c.path: staged[c.path] for c in report.charts}
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.measure import Growth, Measurement, SurfaceMeasurement, compact_json
+from toolsurface.harness.measure import Growth, Measurement, SurfaceMeasurement
+from toolsurface.harness.output import Column, compact_json
 from toolsurface.harness.run_folder import CALLS
 from toolsurface.harness.session import CheckRecord, RefusalRecord, RunRecord, UndeliveredRecord
 
@@ -119,18 +120,12 @@ class SeedRow:
 
 
 @dataclass(frozen=True)
-class BundleColumn:
-    name: str
-    numeric: bool
-
-
-@dataclass(frozen=True)
 class BundleTable:
     """One of the report's tables, cells as plain values (None where the report writes "-")."""
 
     key: str
     title: str
-    columns: list[BundleColumn]
+    columns: list[Column]
     rows: list[list[Cell]]
     command: str
     note: str = ""
@@ -324,7 +319,7 @@ def seed_row(row: SeedRow | Mapping[str, Any]) -> SeedRow:
 def table_from_frame(key: str, title: str, frame: pd.DataFrame, command: str, note: str = "") -> BundleTable:
     """A report table as plain cells; numeric columns by the same rule as report.md's right-aligned ones."""
     data = json.loads(frame.to_json(orient="split", index=False))
-    columns = [BundleColumn(str(name), frame[name].dtype.kind in "iuf") for name in frame.columns]
+    columns = [Column(str(name), numeric=frame[name].dtype.kind in "iuf") for name in frame.columns]
     return BundleTable(key, title, columns, [list(row) for row in data["data"]], command, note)
 
 

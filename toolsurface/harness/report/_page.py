@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolsurface.harness.measure import PER_TOOL_COLUMNS, SURFACE_COLUMNS, MeasureColumns
+from toolsurface.harness.output import Column, shown, signed
 from toolsurface.harness.report._bundle import BundleCall, BundleRun, BundleSurface, BundleTable, ReportBundle, SeedRow
 
 __all__ = ["OWN_VIEWS", "render_page"]
@@ -51,27 +53,7 @@ def _json_script(element_id: str, data: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
-def _number(value: int | float) -> str:
-    if isinstance(value, float):
-        if value != value:
-            return "-"
-        if value.is_integer():
-            return f"{int(value):,}"
-        return f"{value:,.4f}".rstrip("0").rstrip(".")
-    return f"{value:,}"
-
-
-def _signed(value: int | None) -> str:
-    return "-" if value is None else f"{value:+,}"
-
-
 # -- tables ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Column:
-    name: str
-    numeric: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,12 +63,13 @@ class _Cell:
 
 
 def _cell(value: Any, numeric: bool) -> _Cell:
+    """A value as the page shows it (READABLE); a number in a column of text as it is."""
     if value is None or (isinstance(value, float) and value != value):
         return _Cell("-", None)
     if isinstance(value, bool):
-        return _Cell(_t("yes" if value else "no"), str(value))
+        return _Cell(_t(shown(value)), str(value))
     if numeric and isinstance(value, int | float):
-        return _Cell(_t(_number(value)), value)
+        return _Cell(_t(shown(value)), value)
     return _Cell(_t(value), str(value))
 
 
@@ -106,7 +89,7 @@ def _tool_link(surface: str, tool: str) -> str:
 
 def _table(
     table_id: str,
-    columns: Sequence[_Column],
+    columns: Sequence[Column],
     rows: Sequence[Sequence[_Cell]],
     *,
     caption: str = "",
@@ -114,9 +97,9 @@ def _table(
 ) -> str:
     """A sortable, filterable table: numbers right-aligned with separators, raw values in data-value."""
     head = "".join(
-        f'<th scope="col" data-column="{_t(c.name)}" data-type="{"num" if c.numeric else "text"}"'
+        f'<th scope="col" data-column="{_t(c.label)}" data-type="{"num" if c.numeric else "text"}"'
         f' class="{"num" if c.numeric else "text"}" aria-sort="none">'
-        f'<button type="button" class="sort">{_t(c.name)}</button></th>'
+        f'<button type="button" class="sort">{_t(c.label)}</button></th>'
         for c in columns
     )
     body = []
@@ -154,30 +137,18 @@ def _headline(bundle: ReportBundle) -> str:
         if s.growth is not None:
             g = s.growth
             growth = (
-                f"{_signed(g.tools)} tools, {_signed(g.chars)} chars, {_signed(g.tokens)} tokens"
+                f"{signed(g.tools)} tools, {signed(g.chars)} chars, {signed(g.tokens)} tokens"
                 f" by <code>{_t(g.kind)}</code>"
             )
-        tokens = _number(s.tokens) if s.tokens is not None else "-"
+        tokens = shown(s.tokens) if s.tokens is not None else "-"
         cards.append(
             f'<article class="card" data-surface="{_t(s.name)}"><h3>{_t(s.name)}</h3><p class="title">{_t(s.title)}</p>'
-            f'<dl><dt>tools</dt><dd class="num" data-figure="tools">{_number(s.tools)}</dd>'
-            f'<dt>chars</dt><dd class="num" data-figure="chars">{_number(s.chars)}</dd>'
+            f'<dl><dt>tools</dt><dd class="num" data-figure="tools">{shown(s.tools)}</dd>'
+            f'<dt>chars</dt><dd class="num" data-figure="chars">{shown(s.chars)}</dd>'
             f'<dt>tokens</dt><dd class="num" data-figure="tokens">{tokens}</dd></dl>'
             f'<p class="growth" data-figure="growth">{growth}</p></article>'
         )
-    columns = [
-        _Column("surface"),
-        _Column("title"),
-        _Column("tools", True),
-        _Column("chars", True),
-        _Column("tokens", True),
-        _Column("largest tool"),
-        _Column("grown by"),
-        _Column("growth tools", True),
-        _Column("growth chars", True),
-        _Column("growth tokens", True),
-        _Column("protocol"),
-    ]
+    columns = [*SURFACE_COLUMNS[:5], MeasureColumns.largest_tool, *SURFACE_COLUMNS[5:]]
     by_name = {s.name: s for s in bundle.surfaces}
     rows = []
     for s in bundle.surfaces:
@@ -219,21 +190,21 @@ def _compare(bundle: ReportBundle) -> str:
         return f'<label>{label} <select id="{element_id}">{options}</select></label>'
 
     per_tool = [
-        _Column("tool"),
-        _Column("chars A", True),
-        _Column("chars B", True),
-        _Column("chars B - A", True),
-        _Column("tokens A", True),
-        _Column("tokens B", True),
-        _Column("tokens B - A", True),
+        Column("tool"),
+        Column("chars A", numeric=True),
+        Column("chars B", numeric=True),
+        Column("chars B - A", numeric=True),
+        Column("tokens A", numeric=True),
+        Column("tokens B", numeric=True),
+        Column("tokens B - A", numeric=True),
     ]
     diff = [
-        _Column("change"),
-        _Column("tool"),
-        _Column("what changed"),
-        _Column("chars before", True),
-        _Column("chars after", True),
-        _Column("chars difference", True),
+        Column("change"),
+        Column("tool"),
+        Column("what changed"),
+        Column("chars before", numeric=True),
+        Column("chars after", numeric=True),
+        Column("chars difference", numeric=True),
     ]
     return (
         '<section id="compare"><h2>Two surfaces side by side</h2>'
@@ -248,13 +219,7 @@ def _compare(bundle: ReportBundle) -> str:
 
 
 def _tools(bundle: ReportBundle) -> str:
-    columns = [
-        _Column("surface"),
-        _Column("tool"),
-        _Column("chars", True),
-        _Column("tokens", True),
-        _Column("marginal tokens", True),
-    ]
+    columns = PER_TOOL_COLUMNS
     by_name = {s.name: s for s in bundle.surfaces}
     rows = [
         [
@@ -292,38 +257,26 @@ def _charts(bundle: ReportBundle, charts: Mapping[str, bytes]) -> str:
     return f'<section id="charts"><h2>Charts</h2>{"".join(figures)}</section>'
 
 
-def _seed_value(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int | float):
-        return _number(value)
-    if isinstance(value, list | tuple):
-        return ", ".join(_seed_value(v) for v in value)
-    return str(value)
-
-
 def _seed_cell(value: Any) -> _Cell:
     """A seed or our value: a number sorts as one; a list (per-run values) or a text sorts as text."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return _Cell(_t(_number(value)), value)
-    return _Cell(_t(_seed_value(value)), None if value is None else _seed_value(value))
+        return _Cell(_t(shown(value)), value)
+    return _Cell(_t(shown(value)), None if value is None else shown(value))
 
 
 def _seed(rows: Sequence[SeedRow], surfaces: Mapping[str, BundleSurface]) -> str:
     if not rows:
         return ""
     columns = [
-        _Column("what"),
-        _Column("surface"),
-        _Column("tool"),
-        _Column("unit"),
-        _Column("seed", True),
-        _Column("ours", True),
-        _Column("difference", True),
-        _Column("within band"),
-        _Column("seed lines"),
+        Column("what"),
+        Column("surface"),
+        Column("tool"),
+        Column("unit"),
+        Column("seed", numeric=True),
+        Column("ours", numeric=True),
+        Column("difference", numeric=True),
+        Column("within band"),
+        Column("seed lines"),
     ]
     cells, attrs = [], []
     for r in rows:
@@ -355,19 +308,19 @@ def _seed(rows: Sequence[SeedRow], surfaces: Mapping[str, BundleSurface]) -> str
 
 def _scores_table(bundle: ReportBundle) -> str:
     columns = [
-        _Column("surface"),
-        _Column("agent"),
-        _Column("mode"),
-        _Column("scenario"),
-        _Column("runs", True),
-        _Column("status"),
-        _Column("calls per run"),
-        _Column("refused calls"),
-        _Column("undelivered calls"),
-        _Column("what was refused"),
-        _Column("outcome failures"),
-        _Column("errors"),
-        _Column("pass^1", True),
+        Column("surface"),
+        Column("agent"),
+        Column("mode"),
+        Column("scenario"),
+        Column("runs", numeric=True),
+        Column("status"),
+        Column("calls per run"),
+        Column("refused calls"),
+        Column("undelivered calls"),
+        Column("what was refused"),
+        Column("outcome failures"),
+        Column("errors"),
+        Column("pass^1", numeric=True),
     ]
     rows = []
     for s in bundle.scores:
@@ -404,11 +357,11 @@ def _shown_table(bundle: ReportBundle) -> str:
     if not bundle.shown:
         return ""
     columns = [
-        _Column("surface"),
-        _Column("agent"),
-        _Column("mode"),
+        Column("surface"),
+        Column("agent"),
+        Column("mode"),
         *(
-            _Column(name, True)
+            Column(name, numeric=True)
             for name in (
                 "stub's shown first",
                 "stub's shown chars first",
@@ -464,7 +417,7 @@ def _shown_table(bundle: ReportBundle) -> str:
 
 def _call(run: BundleRun, call: BundleCall, tools: set[str]) -> str:
     if call.method != "tools/call":
-        size = f", {_number(call.response_chars)} chars" if call.response_chars is not None else ""
+        size = f", {shown(call.response_chars)} chars" if call.response_chars is not None else ""
         return (
             f'<li class="call listing" data-seq="{call.seq}" data-method="{_t(call.method)}">'
             f'<span class="seq num">{call.seq}</span><span class="what">{_t(call.method)}{size}</span></li>'
@@ -559,7 +512,7 @@ def _sessions(bundle: ReportBundle) -> str:
 
 def _generic_rows(table: BundleTable, surfaces: Mapping[str, BundleSurface]) -> list[list[_Cell]]:
     """A report table's cells; a tool named beside its surface opens the tool's text."""
-    names = [c.name for c in table.columns]
+    names = [c.label for c in table.columns]
     tool_at = names.index("tool") if "tool" in names and "surface" in names else None
     rows = []
     for row in table.rows:
@@ -579,7 +532,7 @@ def _other_tables(tables: Sequence[BundleTable], surfaces: Mapping[str, BundleSu
         return ""
     parts = []
     for table in shown:
-        columns = [_Column(c.name, c.numeric) for c in table.columns]
+        columns = table.columns
         rows = _generic_rows(table, surfaces)
         note = f"<p>{_t(table.note)}</p>" if table.note else ""
         parts.append(

@@ -4,7 +4,6 @@ recorded. A file with the tools alone (written before snapshots held the other p
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 
 from toolsurface.harness.errors import SurfaceLoadError
 from toolsurface.harness.files import read_json, write_atomic_all
+from toolsurface.harness.output import json_document
 from toolsurface.harness.surface._parts import SurfaceParts, parts_from_wire
 from toolsurface.harness.surface._validate import validate_wire_tools
 
@@ -132,7 +132,7 @@ def snapshot_text(tools: Sequence[dict[str, Any]], parts: SurfaceParts | None = 
     """The file form: `{"tools": [...]}`, each tool's keys in the order received, non-ASCII kept, then the other
     parts the server advertised and its capabilities."""
     whole = {"tools": list(tools), **(parts.to_wire() if parts is not None else {})}
-    return json.dumps(whole, indent=2, ensure_ascii=False) + "\n"
+    return json_document(whole)
 
 
 def write_snapshot(
@@ -142,6 +142,6 @@ def write_snapshot(
     or a list without the sidecar it was written with."""
     files: list[tuple[Path, str | bytes]] = [(path, snapshot_text(tools, parts))]
     if meta is not None:
-        files.insert(0, (meta_path(path), json.dumps(meta.to_json(), indent=2, ensure_ascii=False) + "\n"))
+        files.insert(0, (meta_path(path), json_document(meta.to_json())))
     write_atomic_all(files, sync=True)
     return [path] + ([meta_path(path)] if meta is not None else [])

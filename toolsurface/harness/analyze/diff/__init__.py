@@ -1,5 +1,5 @@
 """The diff: which tools and parts changed between two lists, each change classed by what it breaks, and
-every changed text an agent is told marked for review; as JSON, markdown, rich, GitHub annotations and JUnit."""
+every changed text an agent is told marked for review; as JSON, CSV, markdown, rich, GitHub annotations and JUnit."""
 
 from toolsurface.harness.analyze.diff._diff import diff_parts, diff_surfaces, diff_tools
 from toolsurface.harness.analyze.diff._model import (
@@ -15,9 +15,18 @@ from toolsurface.harness.analyze.diff._model import (
     ToolDiff,
     worst,
 )
-from toolsurface.harness.analyze.diff._render import diff_github, diff_json, diff_junit, diff_markdown, diff_rich
+from toolsurface.harness.analyze.diff._render import (
+    DIFF_COLUMNS,
+    diff_csv,
+    diff_github,
+    diff_json,
+    diff_junit,
+    diff_markdown,
+    diff_rich,
+)
 
 __all__ = [
+    "DIFF_COLUMNS",
     "FAIL_ON",
     "AnnotationChange",
     "ChangeClass",
@@ -28,6 +37,7 @@ __all__ = [
     "Size",
     "SurfaceDiff",
     "ToolDiff",
+    "diff_csv",
     "diff_github",
     "diff_json",
     "diff_junit",

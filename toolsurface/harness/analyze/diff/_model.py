@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-from toolsurface.harness.measure import ENCODING_NAME, compact_json
+from toolsurface.harness.measure import ENCODING_NAME
+from toolsurface.harness.output import compact_json
 
 __all__ = [
     "FAIL_ON",

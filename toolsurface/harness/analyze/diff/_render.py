@@ -1,12 +1,24 @@
-"""A diff as JSON, markdown and rich renderables."""
+"""A diff as JSON, CSV, markdown, rich renderables, GitHub annotations and JUnit XML."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.measure._measure import compact_json
+from toolsurface.harness.output import (
+    Column,
+    Level,
+    compact_json,
+    csv_table,
+    github_line,
+    json_document,
+    keys,
+    markdown_cell,
+    markdown_row,
+    markdown_rule,
+    shown,
+    signed,
+)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -25,7 +37,7 @@ from toolsurface.harness.analyze.diff._model import (
 )
 from toolsurface.harness.surface import PART_WORDS
 
-__all__ = ["diff_github", "diff_json", "diff_junit", "diff_markdown", "diff_rich"]
+__all__ = ["DIFF_COLUMNS", "diff_csv", "diff_github", "diff_json", "diff_junit", "diff_markdown", "diff_rich"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Rendering
@@ -59,14 +71,10 @@ def tool_details(t: ToolDiff) -> list[tuple[ChangeClass, str]]:
     return sorted(lines, key=lambda line: -_RANK[line[0]])
 
 
-def _n(value: int, signed: bool = False) -> str:
-    return f"{value:+,}" if signed else f"{value:,}"
-
-
 def _size(size: Size | None, unit: str = "") -> str:
     if size is None:
         return "-"
-    return f"{_n(size.before)} → {_n(size.after)}{unit} ({_n(size.delta, True)})"
+    return f"{shown(size.before)} → {shown(size.after)}{unit} ({signed(size.delta)})"
 
 
 def _headline(d: SurfaceDiff) -> str:
@@ -126,7 +134,9 @@ def _review_markdown(d: SurfaceDiff) -> str:
     """Each changed text with its text before and after, for a person to read before merging."""
     lines = ["\n#### To review: texts an agent is told that changed\n"]
     for owner, item in d.review:
-        lines.append(f"\n**`{_cell(owner)}`: {_cell(item.what)}**\n\nBefore:\n\n{_fenced(_text(item.before))}")
+        lines.append(
+            f"\n**`{markdown_cell(owner, 'spaced')}`: {markdown_cell(item.what, 'spaced')}**\n\nBefore:\n\n{_fenced(_text(item.before))}"
+        )
         lines.append(f"\nAfter:\n\n{_fenced(_text(item.after))}")
     return "".join(lines)
 
@@ -136,11 +146,18 @@ def _review_line(item: ReviewItem) -> str:
 
 
 def diff_json(d: SurfaceDiff) -> str:
-    return json.dumps(d.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return json_document(d.to_json())
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+# The markdown tables of the tools and of the parts that differ: what is named first, then these.
+_CHANGE_HEADER = ["Change", "Class", "Chars", "Tokens", "What changed"]
+_CHANGE_RULE = markdown_rule(1 + len(_CHANGE_HEADER), {3, 4})
+
+
+def _details_cell(lines: Sequence[tuple[ChangeClass, str]]) -> str:
+    """What changed, a line each, the breaking ones in bold."""
+    cells = [(cls, markdown_cell(text, "spaced")) for cls, text in lines]
+    return "<br>".join(f"**{cell}**" if cls is BREAKING else cell for cls, cell in cells)
 
 
 def diff_markdown(d: SurfaceDiff) -> str:
@@ -148,37 +165,42 @@ def diff_markdown(d: SurfaceDiff) -> str:
     title = f"### Tool list diff: `{d.a}` → `{d.b}`\n\n"
     note = f"\n_{d.parts_note}._\n" if d.parts_note else ""
     if d.cls is None:
-        return title + f"No differences: {d.tools_after} tools, {_n(d.chars.after)} chars.\n" + note
+        return title + f"No differences: {d.tools_after} tools, {shown(d.chars.after)} chars.\n" + note
     review = f", **{_review_mark(d)}**" if d.review else ""
     lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n"]
     if d.tools:
-        lines.append("\n| Tool | Change | Class | Chars | Tokens | What changed |\n")
-        lines.append("| --- | --- | --- | ---: | ---: | --- |\n")
+        lines.append(f"\n{markdown_row(['Tool', *_CHANGE_HEADER])}\n{_CHANGE_RULE}\n")
         for t in d.tools:
-            details = "<br>".join(
-                f"**{_cell(text)}**" if cls is BREAKING else _cell(text) for cls, text in tool_details(t)
-            )
-            marks = "".join(f"**REVIEW**: {_cell(r.what)}<br>" for r in t.review)
-            lines.append(
-                f"| `{_cell(t.name)}` | {t.change} | {t.cls.value} | {_size(t.chars)} | {_size(t.tokens)} | {marks}{details or '-'} |\n"
-            )
+            details = _details_cell(tool_details(t))
+            marks = "".join(f"**REVIEW**: {markdown_cell(r.what, 'spaced')}<br>" for r in t.review)
+            row = [
+                f"`{markdown_cell(t.name, 'spaced')}`",
+                t.change,
+                t.cls.value,
+                _size(t.chars),
+                _size(t.tokens),
+                f"{marks}{details or '-'}",
+            ]
+            lines.append(markdown_row(row) + "\n")
     if d.parts:
-        lines.append("\n| Part | Change | Class | Chars | Tokens | What changed |\n")
-        lines.append("| --- | --- | --- | ---: | ---: | --- |\n")
+        lines.append(f"\n{markdown_row(['Part', *_CHANGE_HEADER])}\n{_CHANGE_RULE}\n")
         for p in d.parts:
-            details = "<br>".join(f"**{_cell(text)}**" if cls is BREAKING else _cell(text) for cls, text in p.details)
-            marks = "<br>".join(f"**REVIEW**: {_cell(r.what)}" for r in p.review)
-            shown = "<br>".join(x for x in (marks, details) if x) or "-"
-            lines.append(
-                f"| {_part_label(p)} | {p.change} | {p.cls.value} | {_size(p.chars)} | {_size(p.tokens)} | {shown} |\n"
-            )
+            details = _details_cell(p.details)
+            marks = "<br>".join(f"**REVIEW**: {markdown_cell(r.what, 'spaced')}" for r in p.review)
+            cell = "<br>".join(x for x in (marks, details) if x) or "-"
+            row = [_part_label(p), p.change, p.cls.value, _size(p.chars), _size(p.tokens), cell]
+            lines.append(markdown_row(row) + "\n")
     if d.review:
         lines.append(_review_markdown(d))
     return "".join(lines) + note
 
 
 def _part_label(p: PartDiff) -> str:
-    return "instructions" if p.part == "instructions" else f"{PART_WORDS[p.part].removesuffix('s')} `{_cell(p.name)}`"
+    return (
+        "instructions"
+        if p.part == "instructions"
+        else f"{PART_WORDS[p.part].removesuffix('s')} `{markdown_cell(p.name, 'spaced')}`"
+    )
 
 
 def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
@@ -187,31 +209,31 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
     from rich.table import Table
     from rich.text import Text
 
-    from toolsurface.harness.terminal import escape_controls as shown
+    from toolsurface.harness.terminal import escape_controls as escaped
 
     style = {BREAKING: "bold red", NON_BREAKING: "yellow", SIZE_ONLY: "cyan"}
-    note = [Text(shown(d.parts_note))] if d.parts_note else []
+    note = [Text(escaped(d.parts_note))] if d.parts_note else []
     if d.cls is None:
         return [
-            Text(shown(f"{d.a} → {d.b}: no differences ({d.tools_after} tools, {_n(d.chars.after)} chars)")),
+            Text(escaped(f"{d.a} → {d.b}: no differences ({d.tools_after} tools, {shown(d.chars.after)} chars)")),
             *note,
         ]
-    headline = Text(shown(f"{d.a} → {d.b}: "))
+    headline = Text(escaped(f"{d.a} → {d.b}: "))
     headline.append(d.cls.value, style=style[d.cls])
     if d.review:
         headline.append(" " + _review_mark(d), style="bold magenta")
-    headline.append(shown(f"; {_headline(d)}"))
+    headline.append(escaped(f"; {_headline(d)}"))
     renderables: list[RenderableType] = [headline, *note]
     if d.parts:
         parts = Text()
         for p in d.parts:
-            parts.append(f"{shown(_part_label(p).replace('`', ''))} {p.change} ", style="bold")
+            parts.append(f"{escaped(_part_label(p).replace('`', ''))} {p.change} ", style="bold")
             parts.append(p.cls.value, style=style[p.cls])
-            parts.append(f" ({_n(p.chars.delta, True)} chars)")
+            parts.append(f" ({signed(p.chars.delta)} chars)")
             for cls, text in p.details:
-                parts.append(f"\n  {shown(text)}", style=style[cls] if cls is BREAKING else "")
+                parts.append(f"\n  {escaped(text)}", style=style[cls] if cls is BREAKING else "")
             for item in p.review:
-                parts.append(f"\n  {shown(_review_line(item))}", style="magenta")
+                parts.append(f"\n  {escaped(_review_line(item))}", style="magenta")
             parts.append("\n")
         renderables.append(parts)
     if not d.tools:
@@ -230,9 +252,9 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
             t.name,
             t.change,
             marked,
-            _n(t.chars.after),
-            _n(t.chars.delta, True),
-            _n(t.tokens.delta, True) if t.tokens else "-",
+            shown(t.chars.after),
+            signed(t.chars.delta),
+            signed(t.tokens.delta) if t.tokens else "-",
         )
     renderables.append(table)
     details = Text()
@@ -240,46 +262,91 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
         lines = tool_details(t)
         if not lines:
             continue
-        details.append(f"{shown(t.name)} ", style="bold")
+        details.append(f"{escaped(t.name)} ", style="bold")
         details.append(t.cls.value, style=style[t.cls])
         for cls, text in lines:
-            details.append(f"\n  {shown(text)}", style=style[cls] if cls is BREAKING else "")
+            details.append(f"\n  {escaped(text)}", style=style[cls] if cls is BREAKING else "")
         for item in t.review:
-            details.append(f"\n  {shown(_review_line(item))}", style="magenta")
+            details.append(f"\n  {escaped(_review_line(item))}", style="magenta")
         details.append("\n")
     if details:
         renderables.append(details)
     return renderables
 
 
+def _name(t: ToolDiff | PartDiff) -> str:
+    """A tool's name, or a part's label in plain text: `instructions`, `prompt review`."""
+    return t.name if isinstance(t, ToolDiff) else _part_label(t).replace("`", "")
+
+
+def _details(t: ToolDiff | PartDiff) -> str:
+    return "; ".join(text for _, text in (t.details if isinstance(t, PartDiff) else tool_details(t)))
+
+
 def _change_text(t: ToolDiff | PartDiff) -> str:
-    if isinstance(t, PartDiff):
-        name, lines = _part_label(t).replace("`", ""), t.details
-    else:
-        name, lines = t.name, tool_details(t)
-    details = "; ".join(text for _, text in lines)
+    details = _details(t)
     review = "".join(f"; {_review_line(item)}" for item in t.review)
-    return f"{name} {t.change} ({t.cls.value}, {t.chars.delta:+,} chars)" + (f": {details}" if details else "") + review
+    return (
+        f"{_name(t)} {t.change} ({t.cls.value}, {t.chars.delta:+,} chars)"
+        + (f": {details}" if details else "")
+        + review
+    )
+
+
+# A tool or part that differs as a CSV row: the two lists compared, what differs (`part`: tool, instructions,
+# prompts, resources, resourceTemplates), how, its sizes before and after, and what changed in it.
+DIFF_COLUMNS = tuple(
+    Column(key)
+    for key in (
+        "a", "b", "part", "name", "change", "class", "review", "chars_before", "chars_after", "chars_delta",
+        "tokens_before", "tokens_after", "tokens_delta", "details",
+    )
+)  # fmt: skip
+
+
+def _changes(d: SurfaceDiff) -> list[ToolDiff | PartDiff]:
+    """Every tool and part that differs, the tools first."""
+    return [*d.tools, *d.parts]
+
+
+def _sizes(size: Size | None) -> list[object]:
+    return [None, None, None] if size is None else [size.before, size.after, size.delta]
+
+
+def diff_csv(diffs: Sequence[SurfaceDiff]) -> str:
+    """A row per tool and per part that differs, of every comparison; `review`: the changed texts to review."""
+    rows = [
+        [
+            d.a,
+            d.b,
+            "tool" if isinstance(t, ToolDiff) else t.part,
+            t.name,
+            t.change,
+            t.cls.value,
+            len(t.review),
+            *_sizes(t.chars),
+            *_sizes(t.tokens),
+            _details(t),
+        ]
+        for d in diffs
+        for t in _changes(d)
+    ]
+    return csv_table(keys(DIFF_COLUMNS), rows)
 
 
 def diff_github(d: SurfaceDiff, fail_on: str | None = None) -> list[str]:
     """One workflow annotation per tool (and part) that differs: `::error` when it fails the --fail-on gate,
     `::warning` for another breaking change or a changed text to review (its text before and after in the
     message), `::notice` for the rest; one `::notice` when nothing differs."""
-    from toolsurface.harness.measure import github_escape
-
     if d.cls is None:
-        return [f"::notice title={github_escape(f'{d.a} -> {d.b}', property_value=True)}::no differences"]
+        return [github_line("notice", f"{d.a} -> {d.b}", "no differences")]
     lines = []
-    changes: list[ToolDiff | PartDiff] = [*d.tools, *d.parts]
-    for t in changes:
-        level = "error" if d.tool_fails(t, fail_on) else "warning" if t.cls is BREAKING or t.review else "notice"
-        name = t.name if isinstance(t, ToolDiff) else _part_label(t).replace("`", "")
+    for t in _changes(d):
+        level: Level = "error" if d.tool_fails(t, fail_on) else "warning" if t.cls is BREAKING or t.review else "notice"
         mark = ", REVIEW" if t.review else ""
-        title = github_escape(f"{d.b}: {name} {t.change} ({t.cls.value}{mark})", property_value=True)
-        lines.append(f"::{level} title={title}::{github_escape(_change_text(t))}")
+        lines.append(github_line(level, f"{d.b}: {_name(t)} {t.change} ({t.cls.value}{mark})", _change_text(t)))
     if not d.tools and not d.parts:
-        lines.append(f"::notice title={github_escape(f'{d.a} -> {d.b}', property_value=True)}::{_headline(d)}")
+        lines.append(github_line("notice", f"{d.a} -> {d.b}", _headline(d)))
     return lines
 
 
@@ -306,6 +373,6 @@ def diff_junit(diffs: Sequence[SurfaceDiff], fail_on: str | None = None) -> str:
         classname = f"toolsurface.diff.{d.b}"
         cases = [case(d, t, t.name, classname) for t in d.tools]
         cases += [JUnitCase(name=name, classname=classname, output="unchanged") for name in d.unchanged_tools]
-        cases += [case(d, p, _part_label(p).replace("`", ""), f"{classname}.parts") for p in d.parts]
+        cases += [case(d, p, _name(p), f"{classname}.parts") for p in d.parts]
         suites.append(JUnitSuite(f"toolsurface diff {d.a} -> {d.b}", cases))
     return junit_xml(suites)

@@ -17,7 +17,16 @@ from toolsurface.harness.analyze.findability._model import (
     parse_queries,
     read_json_file,
 )
-from toolsurface.harness.analyze.findability._render import findability_csv, findability_json, findability_rich
+from toolsurface.harness.analyze.findability._render import (
+    FINDABILITY_COLUMNS,
+    findability_csv,
+    findability_github,
+    findability_json,
+    findability_junit,
+    findability_markdown,
+    findability_rich,
+    rank_line,
+)
 from toolsurface.harness.analyze.findability._scoring import (
     ALL_SCORERS,
     BM25_B,
@@ -40,6 +49,7 @@ __all__ = [
     "BM25_K1",
     "CLIENT_SCORERS",
     "FIELD_WEIGHTS",
+    "FINDABILITY_COLUMNS",
     "SCORERS",
     "Agreement",
     "Findability",
@@ -57,11 +67,15 @@ __all__ = [
     "UnknownTool",
     "findability",
     "findability_csv",
+    "findability_github",
     "findability_json",
+    "findability_junit",
+    "findability_markdown",
     "findability_rich",
     "load_queries",
     "load_tools",
     "parse_queries",
+    "rank_line",
     "rank_tools",
     "read_json_file",
     "search_requests",

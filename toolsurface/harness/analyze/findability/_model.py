@@ -137,6 +137,10 @@ class FindabilityRow:
     next_tools: list[str] | None = None
     answer: str | None = None
 
+    def misses(self, rank: int) -> bool:
+        """Whether the expected tool is not found at `rank` or better (a query that expects none misses nothing)."""
+        return self.expected is not None and (self.rank is None or self.rank > rank)
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "query": self.query,
@@ -250,12 +254,7 @@ class Findability:
 
     def below(self, rank: int) -> list[tuple[str, FindabilityRow]]:
         """(surface, row) for every row whose expected tool is not found at `rank` or better."""
-        return [
-            (s.name, r)
-            for s in self.surfaces
-            for r in s.queries
-            if r.expected is not None and (r.rank is None or r.rank > rank)
-        ]
+        return [(s.name, r) for s in self.surfaces for r in s.queries if r.misses(rank)]
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -1,52 +1,56 @@
-"""Findability as JSON, CSV and rich tables."""
+"""Findability as JSON, CSV, rich and markdown tables, GitHub annotations and JUnit XML. A check (`fail_below`,
+the CLI's --fail-below-rank) fails each expected tool not found at that rank or better."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
-from toolsurface.harness.analyze.findability._model import Findability
+from toolsurface.harness.analyze.findability._model import Agreement, Findability, FindabilityRow, SurfaceFindability
 from toolsurface.harness.analyze.findability._scoring import BM25_B, BM25_K1, FIELD_WEIGHTS, SCORERS
+from toolsurface.harness.output import (
+    Column,
+    Level,
+    csv_table,
+    github_line,
+    json_document,
+    keys,
+    markdown_table,
+    shown,
+)
 
-__all__ = ["findability_csv", "findability_json", "findability_rich"]
+__all__ = [
+    "FINDABILITY_COLUMNS",
+    "findability_csv",
+    "findability_github",
+    "findability_json",
+    "findability_junit",
+    "findability_markdown",
+    "findability_rich",
+    "rank_line",
+]
+
+# A row per surface, query and scorer; `returned` too when a client's own search was observed.
+FINDABILITY_COLUMNS = tuple(
+    Column(key) for key in ("surface", "query", "scorer", "expected", "rank", "top", "missing", "full_matches")
+)
+RETURNED = Column("returned")
 
 
 def findability_json(result: Findability) -> str:
-    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return json_document(result.to_json())
 
 
 def findability_csv(result: Findability) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
     client = result.client is not None
-    writer.writerow(
-        ["surface", "query", "scorer", "expected", "rank", "top", "missing", "full_matches"]
-        + (["returned"] if client else [])
-    )
-    for s in result.surfaces:
-        for r in s.queries:
-            writer.writerow(
-                [
-                    s.name,
-                    r.query,
-                    r.scorer,
-                    r.expected or "",
-                    r.rank or "",
-                    r.top or "",
-                    " ".join(r.missing),
-                    r.full_matches,
-                ]
-                + ([" ".join(r.returned or [])] if client else [])
-            )
-    return out.getvalue()
-
-
-def _cell(value: object) -> str:
-    return "-" if value is None else str(value)
+    rows = [
+        [s.name, r.query, r.scorer, r.expected, r.rank, r.top, " ".join(r.missing), r.full_matches]
+        + ([" ".join(r.returned or [])] if client else [])
+        for s in result.surfaces
+        for r in s.queries
+    ]
+    return csv_table(keys([*FINDABILITY_COLUMNS, *([RETURNED] if client else [])]), rows)
 
 
 def findability_rich(result: Findability) -> list[RenderableType]:
@@ -54,9 +58,8 @@ def findability_rich(result: Findability) -> list[RenderableType]:
         return _scorers_rich(result)
     from rich.table import Table
 
-    weights = ", ".join(f"{k} {v}" for k, v in FIELD_WEIGHTS.items())
     table = Table(
-        title=f"Findability (keyword weights: {weights}; bm25 k1 {BM25_K1}, b {BM25_B}; stem {result.stem})",
+        title=_title(result),
         caption="rank: the expected tool's place among the tools that score (- = it scores nothing); "
         "all terms: tools that match every query term; missing: terms no tool has",
     )
@@ -69,11 +72,11 @@ def findability_rich(result: Findability) -> list[RenderableType]:
             table.add_row(
                 s.name,
                 text,
-                _cell(keyword.expected),
-                _cell(keyword.rank),
-                _cell(keyword.top),
-                _cell(bm25.rank),
-                _cell(bm25.top),
+                shown(keyword.expected),
+                shown(keyword.rank),
+                shown(keyword.top),
+                shown(bm25.rank),
+                shown(bm25.top),
                 str(keyword.full_matches),
                 ", ".join(keyword.missing) or "-",
             )
@@ -94,6 +97,30 @@ def _title(result: Findability) -> str:
     return f"Findability ({'; '.join(parts)}; stem {result.stem})"
 
 
+def _scorer_columns(result: Findability) -> list[str]:
+    """A query per row: each scorer's rank and top tool (a client's: the tools it returned), the terms no tool
+    has, and with more than one scorer whether they agree."""
+    columns = ["surface", "query", "expected"]
+    for scorer in result.scorers:
+        columns += [
+            f"{scorer} rank",
+            f"{scorer} returned" if result.client and scorer == result.client.name else f"{scorer} top",
+        ]
+    return columns + ["missing"] + (["agree"] if len(result.scorers) > 1 else [])
+
+
+def _scorer_cells(result: Findability, s: SurfaceFindability, agreement: Agreement) -> list[str]:
+    cells = [s.name, agreement.query, shown(agreement.expected)]
+    for scorer in result.scorers:
+        row = s.row(agreement.query, scorer)
+        found = ", ".join(row.returned) or "(none)" if row.returned is not None else shown(row.top)
+        cells += [shown(row.rank), found]
+    cells.append(", ".join(s.row(agreement.query, result.scorers[0]).missing) or "-")
+    if len(result.scorers) > 1:
+        cells.append("yes" if agreement.same_rank else "no")
+    return cells
+
+
 def _scorers_rich(result: Findability) -> list[RenderableType]:
     """Any choice of scorers but the default pair: each scorer's rank and top tool, a client's returned tools
     in its order, and with more than one scorer whether they agree."""
@@ -105,26 +132,11 @@ def _scorers_rich(result: Findability) -> list[RenderableType]:
         caption="rank: the expected tool's place (- = not found); a client's rank is its place among the tools the "
         "client's search returned, in its order" + ("; agree: every scorer gives it the same rank" if many else ""),
     )
-    columns = ["surface", "query", "expected"]
-    for scorer in result.scorers:
-        columns += [
-            f"{scorer} rank",
-            f"{scorer} returned" if result.client and scorer == result.client.name else f"{scorer} top",
-        ]
-    columns += ["missing"] + (["agree"] if many else [])
-    for column in columns:
+    for column in _scorer_columns(result):
         table.add_column(column, justify="right" if column.endswith("rank") else "left")
     for s in result.surfaces:
         for agreement in s.agreement(result.scorers):
-            cells = [s.name, agreement.query, _cell(agreement.expected)]
-            for scorer in result.scorers:
-                row = s.row(agreement.query, scorer)
-                shown = ", ".join(row.returned) or "(none)" if row.returned is not None else _cell(row.top)
-                cells += [_cell(row.rank), shown]
-            cells.append(", ".join(s.row(agreement.query, result.scorers[0]).missing) or "-")
-            if many:
-                cells.append("yes" if agreement.same_rank else "no")
-            table.add_row(*cells)
+            table.add_row(*_scorer_cells(result, s, agreement))
         table.add_section()
     if not many or result.client is None:
         return [table]
@@ -134,3 +146,81 @@ def _scorers_rich(result: Findability) -> list[RenderableType]:
     for p in result.pairs():
         pairs.add_row(f"{p.a} / {p.b}", str(p.queries), str(p.same_rank), str(p.same_top), str(p.same_first))
     return [table, pairs]
+
+
+def rank_line(surface: str, row: FindabilityRow) -> str:
+    """`v2 'read page': item_get keyword rank 2` (or `not found`)."""
+    rank = f"rank {row.rank}" if row.rank is not None else "not found"
+    return f"{surface} {row.query!r}: {row.expected} {row.scorer} {rank}"
+
+
+def _verdict(result: Findability, fail_below: int | None) -> str:
+    if fail_below is None:
+        return ""
+    failing = len(result.below(fail_below))
+    if not failing:
+        return f"Every expected tool found at rank {fail_below} or better.\n\n"
+    return f"**{failing} failing**: expected tools not found at rank {fail_below} or better (in bold).\n\n"
+
+
+def findability_markdown(result: Findability, fail_below: int | None = None) -> str:
+    """A row per surface and query: each scorer's rank and top tool; with a check, whether it holds and the
+    ranks that fail it in bold."""
+    columns = _scorer_columns(result)
+    rows = []
+    for s in result.surfaces:
+        for agreement in s.agreement(result.scorers):
+            cells = _scorer_cells(result, s, agreement)
+            for n, scorer in enumerate(result.scorers):
+                if _below(s.row(agreement.query, scorer), fail_below):
+                    cells[3 + 2 * n] = f"**{cells[3 + 2 * n]}**"
+            rows.append(cells)
+    right = {n for n, column in enumerate(columns) if column.endswith(" rank")}
+    return f"### {_title(result)}\n\n{_verdict(result, fail_below)}" + markdown_table(columns, rows, right)
+
+
+def _below(row: FindabilityRow, fail_below: int | None) -> bool:
+    """Whether the row fails the check, when there is one."""
+    return fail_below is not None and row.misses(fail_below)
+
+
+def findability_github(result: Findability, fail_below: int | None = None) -> list[str]:
+    """One annotation per expected tool not ranked first: `::error` when it fails the check, `::warning`
+    otherwise; a `::notice` for a surface whose expected tools all rank first."""
+    lines = []
+    for s in result.surfaces:
+        missed = [r for r in s.queries if r.expected is not None and r.rank != 1]
+        for row in missed:
+            level: Level = "error" if _below(row, fail_below) else "warning"
+            lines.append(github_line(level, f"{s.name}: findability {row.scorer}", rank_line(s.name, row)))
+        if not missed:
+            lines.append(github_line("notice", f"{s.name}: findability", f"{s.name}: every expected tool ranks first"))
+    return lines
+
+
+def findability_junit(result: Findability, fail_below: int | None = None) -> str:
+    """JUnit XML: a suite per surface, a test case per query, failed when a scorer's rank of its expected tool
+    fails the check; every scorer's rank is the case's output."""
+    from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
+
+    suites = []
+    for s in result.surfaces:
+        cases = []
+        for query in dict.fromkeys(r.query for r in s.queries):
+            rows = [s.row(query, scorer) for scorer in result.scorers]
+            failing = [r for r in rows if _below(r, fail_below)]
+            cases.append(
+                JUnitCase(
+                    name=query,
+                    classname=f"toolsurface.findability.{s.name}",
+                    outcome="failure" if failing else "passed",
+                    message=f"not found at rank {fail_below} or better: {', '.join(r.scorer for r in failing)}"
+                    if failing
+                    else "",
+                    detail="\n".join(rank_line(s.name, r) for r in failing),
+                    kind="findability" if failing else "",
+                    output="\n".join(rank_line(s.name, r) for r in rows),
+                )
+            )
+        suites.append(JUnitSuite(f"toolsurface findability {s.name}", cases))
+    return junit_xml(suites)

@@ -3,17 +3,28 @@ flags, reasons, filters and paging, overloaded words, permissions, first sentenc
 
 from toolsurface.harness.analyze.lint._lint import lint, lint_tools
 from toolsurface.harness.analyze.lint._model import CATEGORIES, Finding, LintResult, SurfaceLint, parse_fail_on
-from toolsurface.harness.analyze.lint._render import lint_github, lint_junit, lint_rich, lint_summary
+from toolsurface.harness.analyze.lint._render import (
+    FINDING_COLUMNS,
+    lint_csv,
+    lint_github,
+    lint_junit,
+    lint_rich,
+    lint_rows,
+    lint_summary,
+)
 
 __all__ = [
     "CATEGORIES",
+    "FINDING_COLUMNS",
     "Finding",
     "LintResult",
     "SurfaceLint",
     "lint",
+    "lint_csv",
     "lint_github",
     "lint_junit",
     "lint_rich",
+    "lint_rows",
     "lint_summary",
     "lint_tools",
     "parse_fail_on",

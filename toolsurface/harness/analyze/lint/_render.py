@@ -1,4 +1,4 @@
-"""Lint results as rich tables."""
+"""Lint results as rich tables, CSV, markdown (a job summary), GitHub annotations and JUnit XML."""
 
 from __future__ import annotations
 
@@ -7,8 +7,23 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rich.table import Table
 from toolsurface.harness.analyze.lint._model import Finding, LintResult
+from toolsurface.harness.output import (
+    Column,
+    Level,
+    csv_table,
+    github_line,
+    keys,
+    labels,
+    markdown_cell,
+    markdown_row,
+    markdown_rule,
+)
 
-__all__ = ["lint_github", "lint_junit", "lint_rich", "lint_summary"]
+__all__ = ["FINDING_COLUMNS", "lint_csv", "lint_github", "lint_junit", "lint_rich", "lint_rows", "lint_summary"]
+
+# A finding as a row: of lint's CSV, of the report's lint findings, and (the surface aside) of its tables.
+FINDING_COLUMNS = (Column("surface"), Column("category"), Column("tools"), Column("parameters"), Column("message"))
+_COLUMNS = labels(FINDING_COLUMNS[1:])
 
 
 def lint_rich(result: LintResult) -> list[Table]:
@@ -20,14 +35,29 @@ def lint_rich(result: LintResult) -> list[Table]:
         categories = surface.categories
         title = f"{surface.name}: {len(surface.findings)} findings in {len(categories)} categories"
         table = Table(title=title, caption=None if surface.findings else "no inconsistencies found", expand=True)
-        table.add_column("category", no_wrap=True)
-        table.add_column("tools", ratio=2, overflow="fold")
-        table.add_column("parameters", ratio=2, overflow="fold")
-        table.add_column("message", ratio=5, overflow="fold")
+        category, tools, parameters, message = _COLUMNS
+        table.add_column(category, no_wrap=True)
+        table.add_column(tools, ratio=2, overflow="fold")
+        table.add_column(parameters, ratio=2, overflow="fold")
+        table.add_column(message, ratio=5, overflow="fold")
         for f in surface.findings:
-            table.add_row(f.category, ", ".join(f.tools), ", ".join(f.parameters), f.message)
+            table.add_row(*_finding_row(f))
         tables.append(table)
     return tables
+
+
+def _finding_row(finding: Finding) -> list[str]:
+    """A finding's cells, the surface aside: its category, tools, parameters and message."""
+    return [finding.category, ", ".join(finding.tools), ", ".join(finding.parameters), finding.message]
+
+
+def lint_rows(result: LintResult) -> list[list[str]]:
+    """A row per finding in FINDING_COLUMNS (a surface with none has no row)."""
+    return [[s.name, *_finding_row(f)] for s in result.surfaces for f in s.findings]
+
+
+def lint_csv(result: LintResult) -> str:
+    return csv_table(keys(FINDING_COLUMNS), lint_rows(result))
 
 
 def _finding_text(finding: Finding) -> str:
@@ -37,22 +67,14 @@ def _finding_text(finding: Finding) -> str:
 
 def lint_github(result: LintResult, fail_on: tuple[str, ...] = ()) -> list[str]:
     """One workflow annotation per finding: `::error` for a category --fail-on names, `::warning` otherwise."""
-    from toolsurface.harness.measure import github_escape
-
     lines = []
     for surface in result.surfaces:
         for finding in surface.findings:
-            level = "error" if finding.category in fail_on else "warning"
-            title = github_escape(f"{surface.name}: lint {finding.category}", property_value=True)
-            lines.append(f"::{level} title={title}::{github_escape(_finding_text(finding))}")
+            level: Level = "error" if finding.category in fail_on else "warning"
+            lines.append(github_line(level, f"{surface.name}: lint {finding.category}", _finding_text(finding)))
         if not surface.findings:
-            title = github_escape(f"{surface.name}: lint", property_value=True)
-            lines.append(f"::notice title={title}::{github_escape(f'{surface.name}: no inconsistencies found')}")
+            lines.append(github_line("notice", f"{surface.name}: lint", f"{surface.name}: no inconsistencies found"))
     return lines
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def lint_summary(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
@@ -61,19 +83,14 @@ def lint_summary(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
     for surface in result.surfaces:
         failing = len(surface.failing(fail_on))
         verdict = f", **{failing} failing**" if failing else ""
-        lines += [f"### Tool list lint: {_cell(surface.name)}", ""]
+        lines += [f"### Tool list lint: {markdown_cell(surface.name, 'spaced')}", ""]
         lines += [f"{len(surface.findings)} findings in {len(surface.categories)} categories{verdict}", ""]
         if surface.findings:
-            lines += ["| category | tools | parameters | message |", "|---|---|---|---|"]
+            lines += [markdown_row(_COLUMNS), markdown_rule(len(_COLUMNS), tight=True)]
             for f in surface.findings:
-                category = f"**{f.category}**" if f.category in fail_on else f.category
-                row = [
-                    category,
-                    _cell(", ".join(f.tools)) or "-",
-                    _cell(", ".join(f.parameters)) or "-",
-                    _cell(f.message),
-                ]
-                lines.append("| " + " | ".join(row) + " |")
+                category, tools, parameters, message = (markdown_cell(cell, "spaced") for cell in _finding_row(f))
+                category = f"**{category}**" if f.category in fail_on else category
+                lines.append(markdown_row([category, tools or "-", parameters or "-", message]))
             lines.append("")
     return "\n".join(lines) + "\n"
 

@@ -1,6 +1,13 @@
 """The on-demand round trip: what a client that searches for its tools loads for a named task, against what
 loading the whole list costs."""
 
+from toolsurface.harness.analyze.roundtrip._render import (
+    ROUNDTRIP_COLUMNS,
+    roundtrip_csv,
+    roundtrip_json,
+    roundtrip_markdown,
+    roundtrip_rich,
+)
 from toolsurface.harness.analyze.roundtrip._roundtrip import (
     ObservedRoundTrip,
     ObservedStep,
@@ -9,12 +16,10 @@ from toolsurface.harness.analyze.roundtrip._roundtrip import (
     SurfaceRoundTrip,
     load_task,
     roundtrip,
-    roundtrip_csv,
-    roundtrip_json,
-    roundtrip_rich,
 )
 
 __all__ = [
+    "ROUNDTRIP_COLUMNS",
     "ObservedRoundTrip",
     "ObservedStep",
     "RoundTrip",
@@ -24,5 +29,6 @@ __all__ = [
     "roundtrip",
     "roundtrip_csv",
     "roundtrip_json",
+    "roundtrip_markdown",
     "roundtrip_rich",
 ]

@@ -14,9 +14,6 @@ and strings.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -36,8 +33,6 @@ from toolsurface.harness.analyze.findability import (
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition, study_file
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
     from toolsurface.harness.session import ToolSearchRun
 
 __all__ = [
@@ -48,9 +43,6 @@ __all__ = [
     "SurfaceRoundTrip",
     "load_task",
     "roundtrip",
-    "roundtrip_csv",
-    "roundtrip_json",
-    "roundtrip_rich",
 ]
 
 
@@ -159,7 +151,8 @@ def _choose(surface: SurfaceTools, step: Query, use_stem: bool) -> tuple[str | N
 
 
 def _surface_roundtrip(surface: SurfaceTools, task: RoundTripTask, use_stem: bool) -> SurfaceRoundTrip:
-    from toolsurface.harness.measure import compact_json, count_tokens, list_text
+    from toolsurface.harness.measure import count_tokens, list_text
+    from toolsurface.harness.output import compact_json
 
     found: dict[str, str | None] = {}
     chosen_by: dict[str, str] = {}
@@ -183,7 +176,8 @@ def _surface_roundtrip(surface: SurfaceTools, task: RoundTripTask, use_stem: boo
 
 
 def _observed(surface: SurfaceTools, computed: SurfaceRoundTrip, run: ToolSearchRun) -> ObservedRoundTrip:
-    from toolsurface.harness.measure import compact_json, count_tokens
+    from toolsurface.harness.measure import count_tokens
+    from toolsurface.harness.output import compact_json
 
     by_name = {str(t.get("name")): t for t in surface.tools}
     steps = []
@@ -249,124 +243,3 @@ def roundtrip(
             for surface, trip, run in zip(surfaces, computed, runs, strict=True)
         ]
     return RoundTrip(task=task.name, encoding=ENCODING_NAME, surfaces=computed)
-
-
-def roundtrip_json(result: RoundTrip) -> str:
-    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
-
-
-def roundtrip_csv(result: RoundTrip) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    client = result.client
-    observed_columns = ["client", "observed_tools", "observed_chars", "observed_tokens", "difference_chars"]
-    writer.writerow(
-        ["surface", "tools", "chars", "tokens", "searches", "list_chars", "list_tokens", "chosen_by"]
-        + ([*observed_columns, "difference_tokens"] if client is not None else [])
-    )
-    for s in result.surfaces:
-        chosen = " ".join(sorted(set(s.chosen_by.values())))
-        row: list[object] = [s.name, " ".join(s.tools), s.chars, s.tokens, s.searches, s.list_chars, s.list_tokens]
-        row.append(chosen)
-        if s.observed is not None:
-            o = s.observed
-            row += [f"{o.client} {o.version}", " ".join(o.tools), o.chars, o.tokens]
-            row += [o.difference_chars, o.difference_tokens]
-        writer.writerow(row)
-    return out.getvalue()
-
-
-def roundtrip_rich(result: RoundTrip) -> list[RenderableType]:
-    from rich.table import Table
-
-    table = Table(
-        title=f"Round trip: {result.task} (compact JSON per tool, {result.encoding})",
-        caption="on demand: each distinct tool loaded once, one search per step; whole list: every tool up front",
-    )
-    for column in ("surface", "tools loaded", "searches", "chars", "tokens", "list chars", "list tokens"):
-        table.add_column(column, justify="left" if column in ("surface", "tools loaded") else "right")
-    for s in result.surfaces:
-        picked = [
-            f"{tool or '(none)'}{'' if s.chosen_by[query] == 'expected' else ' (keyword)'}"
-            for query, tool in s.found.items()
-        ]
-        table.add_row(
-            s.name,
-            " + ".join(picked),
-            str(s.searches),
-            f"{s.chars:,}",
-            f"{s.tokens:,}",
-            f"{s.list_chars:,}",
-            f"{s.list_tokens:,}",
-        )
-    return [table, *_observed_rich(result)]
-
-
-def _signed(value: int) -> str:
-    return f"{value:+,}"
-
-
-def _observed_rich(result: RoundTrip) -> list[RenderableType]:
-    from rich.table import Table
-
-    client = result.client
-    if client is None:
-        return []
-    who = f"{client.client} {client.version} ({client.mode})"
-    steps = Table(
-        title=f"Round trip as {who} paid it, per step",
-        caption="returned: its search's tools in order; loaded: those the next request newly carried; added: what "
-        "they added to its tools array; computed: our model's tool for the step and its cost where first loaded",
-    )
-    for column in (
-        "surface",
-        "step",
-        "returned",
-        "loaded",
-        "added chars",
-        "added tokens",
-        "computed",
-        "chars",
-        "tokens",
-    ):
-        steps.add_column(column, justify="right" if column.endswith(("chars", "tokens")) else "left")
-    for s in result.surfaces:
-        assert s.observed is not None
-        for step in s.observed.steps:
-            steps.add_row(
-                s.name,
-                step.query,
-                ", ".join(step.returned) or "(none)",
-                ", ".join(step.loaded) or "-",
-                f"{step.chars:,}",
-                f"{step.tokens:,}",
-                step.computed_tool or "(none)",
-                f"{step.computed_chars:,}",
-                f"{step.computed_tokens:,}",
-            )
-        steps.add_section()
-    summary = Table(
-        title=f"Round trip: computed against {who}",
-        caption="observed: what the searches added to the tools array (the search tool itself, carried by every "
-        "request, not counted); difference: observed - computed",
-    )
-    computed = ("surface", "computed tools", "computed chars", "computed tokens")
-    observed = ("observed tools", "observed chars", "observed tokens")
-    for column in (*computed, *observed, "difference chars", "difference tokens", "search tool chars"):
-        summary.add_column(column, justify="left" if column == "surface" else "right")
-    for s in result.surfaces:
-        o = s.observed
-        assert o is not None
-        summary.add_row(
-            s.name,
-            str(len(s.tools)),
-            f"{s.chars:,}",
-            f"{s.tokens:,}",
-            str(len(o.tools)),
-            f"{o.chars:,}",
-            f"{o.tokens:,}",
-            _signed(o.difference_chars),
-            _signed(o.difference_tokens),
-            f"{o.search_tool_chars:,}",
-        )
-    return [steps, summary]

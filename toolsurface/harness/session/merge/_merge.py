@@ -12,10 +12,10 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import check_writable, read_text, write_atomic_all
+from toolsurface.harness.output import json_document
 from toolsurface.harness.run_folder import PLAN, RESULT, RUNS, SPEC, STUDY
 from toolsurface.harness.session.plan import StudyPlan, read_plan, run_folder_name
 from toolsurface.harness.session.record import RunRecord
@@ -144,15 +144,12 @@ def merge_shards(folders: Sequence[Path], out: Path) -> MergeOutcome:
     plan = StudyPlan(**{**asdict(first[1]), "surfaces": surfaces, "shard": None})
     study = score_study(find_runs([out]))
     write_atomic_all(
-        [(record, _json_text(data)) for record, data in zip(written, (plan.to_json(), study.to_json(out)), strict=True)]
+        [
+            (record, json_document(data))
+            for record, data in zip(written, (plan.to_json(), study.to_json(out)), strict=True)
+        ]
     )
     return MergeOutcome(study, written[1], len(copies), total)
-
-
-def _json_text(data: Any) -> str:
-    import json
-
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def _copy_run(source: Path, target: Path) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.output import markdown_cell
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
 from toolsurface.harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
@@ -462,10 +463,6 @@ def _counts(values: Sequence[int]) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def _cell(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split())
-
-
 def _size(part: PartSize | None) -> str:
     return "-" if part is None else f"{part.tools} · {part.chars:,} · {part.tokens:,}"
 
@@ -514,7 +511,9 @@ def study_markdown(study: Study) -> str:
         )
         undelivered = "; ".join(f"{g.tool}: {g.reason} ({g.count} in {g.runs} of {s.runs} runs)" for g in s.undelivered)
         failures = "; ".join(f"{f.check} in {f.runs} of {s.runs} runs: {f.detail[:160]}" for f in s.outcome_failures)
-        errors = "; ".join(f"{e.status}: {_cell(e.error)[:200]} ({e.runs} of {s.runs} runs)" for e in s.errors)
+        errors = "; ".join(
+            f"{e.status}: {markdown_cell(e.error, 'collapsed')[:200]} ({e.runs} of {s.runs} runs)" for e in s.errors
+        )
         status = ", ".join(f"{name} {count}" for name, count in s.statuses.items())
         surface = s.label(several_scenarios)
         if len(clients) > 1:
@@ -524,7 +523,7 @@ def study_markdown(study: Study) -> str:
         per_run = ", ".join(map(str, s.undelivered_per_run))
         lines.append(
             f"| {surface} | {s.runs} | {status} | {_counts(s.calls_per_run)} | {', '.join(map(str, s.refused_per_run))} | "
-            f"{per_run}{f' ({undelivered})' if undelivered else ''} | {_cell(refused) or '-'} | {_cell(failures) or '-'} | "
+            f"{per_run}{f' ({undelivered})' if undelivered else ''} | {markdown_cell(refused, 'collapsed') or '-'} | {markdown_cell(failures, 'collapsed') or '-'} | "
             f"{errors or '-'} | {s.pass_at_1:.2f} |"
         )
     if study.shown:

@@ -1,0 +1,191 @@
+"""A round trip as JSON, CSV, rich and markdown tables."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.analyze.roundtrip._roundtrip import RoundTrip
+from toolsurface.harness.output import Column, csv_table, json_document, keys, markdown_table, shown, signed
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+__all__ = ["ROUNDTRIP_COLUMNS", "roundtrip_csv", "roundtrip_json", "roundtrip_markdown", "roundtrip_rich"]
+
+# A row per surface; with a client's round trip observed, its columns after these.
+ROUNDTRIP_COLUMNS = tuple(
+    Column(key) for key in ("surface", "tools", "chars", "tokens", "searches", "list_chars", "list_tokens", "chosen_by")
+)
+OBSERVED_COLUMNS = tuple(
+    Column(key)
+    for key in (
+        "client", "observed_tools", "observed_chars", "observed_tokens", "difference_chars", "difference_tokens"
+    )
+)  # fmt: skip
+
+
+def roundtrip_json(result: RoundTrip) -> str:
+    return json_document(result.to_json())
+
+
+def roundtrip_csv(result: RoundTrip) -> str:
+    observed = result.client is not None
+    rows = []
+    for s in result.surfaces:
+        chosen = " ".join(sorted(set(s.chosen_by.values())))
+        row: list[object] = [s.name, " ".join(s.tools), s.chars, s.tokens, s.searches, s.list_chars, s.list_tokens]
+        row.append(chosen)
+        if s.observed is not None:
+            o = s.observed
+            row += [f"{o.client} {o.version}", " ".join(o.tools), o.chars, o.tokens]
+            row += [o.difference_chars, o.difference_tokens]
+        rows.append(row)
+    return csv_table(keys([*ROUNDTRIP_COLUMNS, *(OBSERVED_COLUMNS if observed else ())]), rows)
+
+
+def _title(result: RoundTrip) -> str:
+    return f"Round trip: {result.task} (compact JSON per tool, {result.encoding})"
+
+
+_CAPTION = "on demand: each distinct tool loaded once, one search per step; whole list: every tool up front"
+_COLUMNS = ["surface", "tools loaded", "searches", "chars", "tokens", "list chars", "list tokens"]
+
+
+def _rows(result: RoundTrip) -> list[list[str]]:
+    rows = []
+    for s in result.surfaces:
+        picked = [
+            f"{tool or '(none)'}{'' if s.chosen_by[query] == 'expected' else ' (keyword)'}"
+            for query, tool in s.found.items()
+        ]
+        rows.append(
+            [
+                s.name,
+                " + ".join(picked),
+                str(s.searches),
+                shown(s.chars),
+                shown(s.tokens),
+                shown(s.list_chars),
+                shown(s.list_tokens),
+            ]
+        )
+    return rows
+
+
+def _who(result: RoundTrip) -> str:
+    client = result.client
+    assert client is not None
+    return f"{client.client} {client.version} ({client.mode})"
+
+
+_STEP_COLUMNS = ["surface", "step", "returned", "loaded", "added chars", "added tokens", "computed", "chars", "tokens"]
+_STEP_CAPTION = (
+    "returned: its search's tools in order; loaded: those the next request newly carried; added: what they added to"
+    " its tools array; computed: our model's tool for the step and its cost where first loaded"
+)
+
+
+def _step_rows(result: RoundTrip) -> list[list[list[str]]]:
+    """Per surface, a row per step of the client's round trip."""
+    surfaces = []
+    for s in result.surfaces:
+        assert s.observed is not None
+        surfaces.append(
+            [
+                [
+                    s.name,
+                    step.query,
+                    ", ".join(step.returned) or "(none)",
+                    ", ".join(step.loaded) or "-",
+                    shown(step.chars),
+                    shown(step.tokens),
+                    step.computed_tool or "(none)",
+                    shown(step.computed_chars),
+                    shown(step.computed_tokens),
+                ]
+                for step in s.observed.steps
+            ]
+        )
+    return surfaces
+
+
+_SUMMARY_COLUMNS = [
+    "surface", "computed tools", "computed chars", "computed tokens", "observed tools", "observed chars",
+    "observed tokens", "difference chars", "difference tokens", "search tool chars",
+]  # fmt: skip
+_SUMMARY_CAPTION = (
+    "observed: what the searches added to the tools array (the search tool itself, carried by every request, not"
+    " counted); difference: observed - computed"
+)
+
+
+def _summary_rows(result: RoundTrip) -> list[list[str]]:
+    rows = []
+    for s in result.surfaces:
+        o = s.observed
+        assert o is not None
+        rows.append(
+            [
+                s.name,
+                str(len(s.tools)),
+                shown(s.chars),
+                shown(s.tokens),
+                str(len(o.tools)),
+                shown(o.chars),
+                shown(o.tokens),
+                signed(o.difference_chars),
+                signed(o.difference_tokens),
+                shown(o.search_tool_chars),
+            ]
+        )
+    return rows
+
+
+def roundtrip_rich(result: RoundTrip) -> list[RenderableType]:
+    from rich.table import Table
+
+    table = Table(title=_title(result), caption=_CAPTION)
+    for column in _COLUMNS:
+        table.add_column(column, justify="left" if column in ("surface", "tools loaded") else "right")
+    for row in _rows(result):
+        table.add_row(*row)
+    if result.client is None:
+        return [table]
+    steps = Table(title=f"Round trip as {_who(result)} paid it, per step", caption=_STEP_CAPTION)
+    for column in _STEP_COLUMNS:
+        steps.add_column(column, justify="right" if column.endswith(("chars", "tokens")) else "left")
+    for surface in _step_rows(result):
+        for row in surface:
+            steps.add_row(*row)
+        steps.add_section()
+    summary = Table(title=f"Round trip: computed against {_who(result)}", caption=_SUMMARY_CAPTION)
+    for column in _SUMMARY_COLUMNS:
+        summary.add_column(column, justify="left" if column == "surface" else "right")
+    for row in _summary_rows(result):
+        summary.add_row(*row)
+    return [table, steps, summary]
+
+
+def _right(columns: list[str], left: tuple[str, ...]) -> set[int]:
+    return {n for n, column in enumerate(columns) if column not in left}
+
+
+def roundtrip_markdown(result: RoundTrip) -> str:
+    """The tables of the terminal's, each under its title with its caption below."""
+    parts = [
+        f"### {_title(result)}\n\n",
+        markdown_table(_COLUMNS, _rows(result), _right(_COLUMNS, ("surface", "tools loaded"))),
+        f"\n{_CAPTION}\n",
+    ]
+    if result.client is not None:
+        steps = [row for surface in _step_rows(result) for row in surface]
+        right = {n for n, column in enumerate(_STEP_COLUMNS) if column.endswith(("chars", "tokens"))}
+        parts += [
+            f"\n### Round trip as {_who(result)} paid it, per step\n\n",
+            markdown_table(_STEP_COLUMNS, steps, right),
+            f"\n{_STEP_CAPTION}\n",
+            f"\n### Round trip: computed against {_who(result)}\n\n",
+            markdown_table(_SUMMARY_COLUMNS, _summary_rows(result), _right(_SUMMARY_COLUMNS, ("surface",))),
+            f"\n{_SUMMARY_CAPTION}\n",
+        ]
+    return "".join(parts)

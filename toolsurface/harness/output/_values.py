@@ -1,0 +1,44 @@
+"""One way to show a value in a table cell. Nothing is `-`; a whole number has thousands separators; a list
+is its items joined by commas. A yes-or-no and a fraction are shown in one of two styles: PLAIN, as Python
+writes them (`True`, `0.5`, `2.0`: report.md's and its tables' cells, as they have always read), and READABLE
+(`yes`, at most four decimals, a whole float as a whole number: the page, and the seed's figures everywhere)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["PLAIN", "READABLE", "ValueStyle", "shown", "signed"]
+
+
+@dataclass(frozen=True)
+class ValueStyle:
+    """`no`, `yes`: how False and True read; `places`: a float's decimals at most, trailing zeros dropped (None:
+    the float as Python writes it)."""
+
+    no: str
+    yes: str
+    places: int | None
+
+
+PLAIN = ValueStyle("False", "True", None)
+READABLE = ValueStyle("no", "yes", 4)
+
+
+def shown(value: Any, style: ValueStyle = READABLE) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "-"
+    if isinstance(value, bool):
+        return style.yes if value else style.no
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float) and style.places is not None:
+        return f"{value:,.{style.places}f}".rstrip("0").rstrip(".")
+    if isinstance(value, list | tuple):
+        return ", ".join(shown(v, style) for v in value)
+    return str(value)
+
+
+def signed(value: int | None) -> str:
+    """A change: its sign always, thousands separators; nothing is `-`."""
+    return "-" if value is None else f"{value:+,}"
