@@ -96,17 +96,8 @@ def test_a_csv_table_has_a_header_and_an_empty_cell_for_nothing() -> None:
 
 def test_a_value_reads_as_python_writes_it_in_report_md_and_for_reading_on_the_page() -> None:
     values = [None, float("nan"), True, False, 1234, 2.0, 0.123456, [1, 2000], "text"]
-    assert [shown(v, PLAIN) for v in values] == [
-        "-",
-        "-",
-        "True",
-        "False",
-        "1,234",
-        "2.0",
-        "0.123456",
-        "1, 2,000",
-        "text",
-    ]
+    plain = ["-", "-", "True", "False", "1,234", "2.0", "0.123456", "[1, 2000]", "text"]
+    assert [shown(v, PLAIN) for v in values] == plain
     assert [shown(v) for v in values] == ["-", "-", "yes", "no", "1,234", "2", "0.1235", "1, 2,000", "text"]
 
 

@@ -1,7 +1,7 @@
-"""One way to show a value in a table cell. Nothing is `-`; a whole number has thousands separators; a list
-is its items joined by commas. A yes-or-no and a fraction are shown in one of two styles: PLAIN, as Python
-writes them (`True`, `0.5`, `2.0`: report.md's and its tables' cells, as they have always read), and READABLE
-(`yes`, at most four decimals, a whole float as a whole number: the page, and the seed's figures everywhere)."""
+"""One way to show a value in a table cell: nothing is `-`, a whole number has thousands separators. The rest
+reads in one of two styles: PLAIN, as Python writes it (`True`, `0.5`, `2.0`, `[1, 2]`: report.md's and its
+tables' cells, as they have always read), and READABLE (`yes`, at most four decimals with a whole float as a
+whole number, a list's items joined by commas: the page, and the seed's figures everywhere)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,17 @@ __all__ = ["PLAIN", "READABLE", "ValueStyle", "shown", "signed"]
 @dataclass(frozen=True)
 class ValueStyle:
     """`no`, `yes`: how False and True read; `places`: a float's decimals at most, trailing zeros dropped (None:
-    the float as Python writes it)."""
+    the float as Python writes it); `lists`: a list or tuple as its items shown and joined by commas (else as
+    Python writes it)."""
 
     no: str
     yes: str
     places: int | None
+    lists: bool
 
 
-PLAIN = ValueStyle("False", "True", None)
-READABLE = ValueStyle("no", "yes", 4)
+PLAIN = ValueStyle("False", "True", None, lists=False)
+READABLE = ValueStyle("no", "yes", 4, lists=True)
 
 
 def shown(value: Any, style: ValueStyle = READABLE) -> str:
@@ -34,7 +36,7 @@ def shown(value: Any, style: ValueStyle = READABLE) -> str:
         return f"{value:,}"
     if isinstance(value, float) and style.places is not None:
         return f"{value:,.{style.places}f}".rstrip("0").rstrip(".")
-    if isinstance(value, list | tuple):
+    if isinstance(value, list | tuple) and style.lists:
         return ", ".join(shown(v, style) for v in value)
     return str(value)
 
