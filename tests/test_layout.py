@@ -25,6 +25,7 @@ FOUNDATIONS = {
     "toolsurface.harness.process_tree",
     "toolsurface.harness.junit",
     "toolsurface.harness.protocol",
+    "toolsurface.harness.fail_on",
     "toolsurface.harness.redact",
     "toolsurface.harness.jsonl",
     "toolsurface.harness.run_folder",

@@ -11,7 +11,6 @@ from toolsurface.harness.analyze._text import (
     tokenise,
 )
 from toolsurface.harness.analyze.diff import (
-    FAIL_ON,
     AnnotationChange,
     ChangeClass,
     FieldChange,
@@ -97,7 +96,6 @@ __all__ = [
     "BM25_K1",
     "CATEGORIES",
     "CLIENT_SCORERS",
-    "FAIL_ON",
     "FIELD_WEIGHTS",
     "SCORERS",
     "Agreement",

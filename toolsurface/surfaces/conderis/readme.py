@@ -30,7 +30,6 @@ COMMAND = "python -m toolsurface.surfaces.conderis.readme --write"
 
 V2_SERIES = ("v2-first", "v2", "v2-live")
 BAND = 0.10
-TOKEN_BAND = 0.15
 
 Tool = dict[str, Any]
 

@@ -3,7 +3,6 @@ every changed text an agent is told marked for review; as JSON, markdown, rich, 
 
 from toolsurface.harness.analyze.diff._diff import diff_parts, diff_surfaces, diff_tools
 from toolsurface.harness.analyze.diff._model import (
-    FAIL_ON,
     AnnotationChange,
     ChangeClass,
     FieldChange,
@@ -18,7 +17,6 @@ from toolsurface.harness.analyze.diff._model import (
 from toolsurface.harness.analyze.diff._render import diff_github, diff_json, diff_junit, diff_markdown, diff_rich
 
 __all__ = [
-    "FAIL_ON",
     "AnnotationChange",
     "ChangeClass",
     "FieldChange",
