@@ -21,7 +21,6 @@ memory_get and item_get return the current one as ``revisionId``; item_history l
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +31,14 @@ from toolsurface.stubs.kit import Handlers, HandlerStub, Refusal, check_limit, c
 from toolsurface.surfaces._authoring import ToolData, join_words, make_tool, prop
 from toolsurface.surfaces.conderis._per_kind import Conventions, build_per_kind
 from toolsurface.surfaces.conderis._shared import offset_paging, project_id
-from toolsurface.surfaces.conderis._shared_handlers import Args, check_project, conderis_stub, numbered, recall
+from toolsurface.surfaces.conderis._shared_handlers import (
+    Args,
+    check_project,
+    conderis_stub,
+    new_project_id,
+    numbered,
+    recall,
+)
 from toolsurface.surfaces.conderis.fixture import load_project
 from toolsurface.surfaces.conderis.kinds import (
     DEFAULTS,
@@ -292,9 +298,7 @@ def task_assignee_list(s: BeforeV2Project, args: Args) -> Any:
 )
 def project_create(s: BeforeV2Project, args: Args) -> Any:
     name = args.need("name", args.str("name")).strip()
-    new_id = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    if not new_id:
-        raise Refusal("name needs at least one letter or digit, e.g. acme-api", ["name"])
+    new_id = new_project_id(name)
     taken = [str(x["id"]) for x in s.p.project_entries()]
     if new_id in taken:
         raise Refusal(f"a project {new_id!r} exists; pick another name (taken: {', '.join(taken)})", ["name"])
