@@ -10,8 +10,8 @@ from tests.conftest import ROOT
 
 TOOLS = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2_tools.py"
 V2 = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2.py"
-# A description of v2's project_store tool, as it is in the module's text.
-DESCRIPTION = '"Create or change a project. An omitted value is kept, null clears it."'
+# A description of v2's project_store tool, as it is in the module's text (its last part a string of its own).
+DESCRIPTION = '"Create or change a project. An omitted value is kept" + ours(", null clears it", 57) + "."'
 
 
 def write_surface(path: Path) -> Path:

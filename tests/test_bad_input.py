@@ -159,3 +159,33 @@ def test_a_snapshot_holding_a_lone_surrogate_is_one_line_naming_where(tmp_path: 
     path = tmp_path / "snap.json"
     path.write_text('{"tools": [{"name": "a", "description": "x\\udc80", "inputSchema": {"type": "object"}}]}')
     assert_one_line_error(run_cli("measure", str(path)), "tool 'a': description holds a lone surrogate (\\udc80)")
+
+
+def test_a_report_of_a_run_folder_that_is_not_there_fails_before_anything_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    run = run_cli("report", str(tmp_path / "nope"), "--out", str(out))
+    assert_one_line_error(run, "no such run or study directory")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["session", "run", "--agent", "script", "--surface", "v2", "--out", "{out}", "--timeout"],
+        ["budget", "v2", "--max-chars", "10", "--timeout"],
+    ],
+    ids=["session-run", "budget"],
+)
+def test_seconds_that_are_not_finite_are_refused(tmp_path: Path, command: list[str], value: str) -> None:
+    args = [a.format(out=tmp_path / "study") for a in command]
+    assert_one_line_error(run_cli(*args, value), f"'{value}' is not a finite number of seconds")
+
+
+def test_a_model_endpoint_surface_given_as_a_path_is_refused(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "x.json"
+    elsewhere.write_text('{"format": "toolsurface-script/1", "steps": [{"say": "any JSON file"}]}', encoding="utf-8")
+    relative = Path("..") / ".." / elsewhere.relative_to(elsewhere.anchor).with_suffix("")
+    assert_one_line_error(
+        run_cli("model-endpoint", "scripted", "--surface", str(relative), timeout=30), "is not a surface's name"
+    )

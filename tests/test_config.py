@@ -1,9 +1,18 @@
 """Budgets where server projects keep their settings: [tool.toolsurface] in pyproject.toml or toolsurface.toml,
-read by budget, diff and snapshot with no target; toolsurface config; the ratchet and its append-only log."""
+read by budget, diff and snapshot with no target; toolsurface config; the ratchet and its append-only log.
+
+The ratchet writes its two files, the configuration and the log, both or neither, each checked writable
+first; what a person can break in them (a configuration nested too deeply, a timeout that is no finite
+number, a line break in a target's key, a log line that is no entry, a FIFO where the log is) ends in one
+line, not a traceback."""
 
 from __future__ import annotations
 
 import json
+import os
+import resource
+import signal
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -265,3 +274,94 @@ def test_a_budget_log_line_that_is_not_an_entry_is_one_line_naming_the_file_and_
     project = make_project(tmp_path)
     (project / LOG).write_text("# budget history\nnot json\n", encoding="utf-8")
     one_line_error(run_cli("budget", cwd=project), f"{LOG}:2: not a budget log entry")
+
+
+def _small_files(limit: int) -> object:
+    def limit_file_size() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return limit_file_size
+
+
+def test_a_budget_log_that_cannot_take_the_new_line_leaves_the_configuration_as_it_was(tmp_path: Path) -> None:
+    """A file-size limit lets the small configuration be written but not the log, which already holds more
+    than the limit: the update fails naming the log, and neither file changed."""
+    project = make_project(tmp_path / "server", max_chars=7000)
+    (project / LOG).write_text("# notes\n" + "# padding\n" * 1000, encoding="utf-8")
+    config_before, log_before = (project / "pyproject.toml").read_bytes(), (project / LOG).read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "toolsurface", "budget", "--update", "--reason", "set to the list"],
+        cwd=project, capture_output=True, text=True, timeout=120, preexec_fn=_small_files(4096),  # type: ignore[arg-type]
+    )  # fmt: skip
+    one_line_error(Run(done.returncode, done.stdout, done.stderr), f"cannot write {project / LOG}")
+    assert (project / "pyproject.toml").read_bytes() == config_before
+    assert (project / LOG).read_bytes() == log_before
+    assert sorted(p.name for p in project.iterdir()) == ["pyproject.toml", "surfaces", LOG]
+
+
+def test_a_read_only_budget_log_is_refused_before_the_configuration_is_touched(tmp_path: Path) -> None:
+    """A log this process may not write (mode 0444; for root, which writes any mode, the immutable
+    attribute) is refused at once, though a rename over it would succeed."""
+    project = make_project(tmp_path / "server", max_chars=7000)
+    log = project / LOG
+    log.write_text("", encoding="utf-8")
+    before = (project / "pyproject.toml").read_bytes()
+    if os.geteuid() == 0:
+        done = subprocess.run(["chattr", "+i", str(log)], capture_output=True, check=False)
+        if done.returncode != 0:
+            pytest.fail(f"chattr +i is not available here: {done.stderr!r}")
+    else:
+        log.chmod(0o444)
+    try:
+        run = run_cli("budget", "--update", "--reason", "set to the list", cwd=project)
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(log)], check=True)
+    one_line_error(run, f"cannot write {log}")
+    assert (project / "pyproject.toml").read_bytes() == before and log.read_bytes() == b""
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ('{"format": "toolsurface-budget-log/1", "chars": 1e400}', "not a budget log entry"),
+        ("[" * 100_000 + "]" * 100_000, "nests 100000 levels deep"),
+    ],
+    ids=["1e400", "nested-100000"],
+)
+def test_a_budget_log_line_that_is_no_entry_is_one_line_naming_the_file_and_line(
+    tmp_path: Path, line: str, problem: str
+) -> None:
+    project = make_project(tmp_path)
+    entry = (
+        '{"time": "2026-01-01T00:00:00Z", "revision": null, "target": "v2", "step": "lower", '
+        '"max_chars": {"old": 1e400, "new": 6000}, "max_tokens": {"old": null, "new": null}, "chars": 6000, '
+        '"tokens": null, "reason": "r", "tools": {}, "format": "toolsurface-budget-log/1"}'
+    )
+    (project / LOG).write_text("# notes\n" + (entry if "1e400" in line else line) + "\n", encoding="utf-8")
+    one_line_error(run_cli("budget", cwd=project), f"{LOG}:2: not a budget log entry", problem.split()[0])
+
+
+def test_a_fifo_where_the_budget_log_is_is_refused_without_waiting(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    os.mkfifo(project / LOG)
+    one_line_error(run_cli("budget", cwd=project, timeout=30), LOG, "a FIFO")
+
+
+def test_a_configuration_nested_500_levels_deep_is_one_line_naming_it(tmp_path: Path) -> None:
+    project = make_project(tmp_path, extra="deep = " + "[" * 500 + "]" * 500 + "\n")
+    one_line_error(run_cli("budget", cwd=project), "pyproject.toml", "nest too deeply")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_a_timeout_that_is_not_a_finite_number_of_seconds_is_refused(tmp_path: Path, value: str) -> None:
+    project = make_project(tmp_path, extra=f"timeout = {value}\n")
+    one_line_error(run_cli("config", cwd=project), "timeout", "expected a number of seconds above 0")
+
+
+def test_a_line_break_in_a_target_key_keeps_its_error_on_one_line(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolsurface.targets."a\\nb"]\nsurface = "v2"\nmax-chars = -1\n', encoding="utf-8"
+    )
+    one_line_error(run_cli("config", cwd=tmp_path), 'targets."a\\nb".max-chars')

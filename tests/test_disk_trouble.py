@@ -1,7 +1,9 @@
 """When the harness cannot write or read its own files, the run is an error naming the file, never an ok run
 with every check failed, and a resume runs it again; every error names the file that failed, never stdout
 by default; a FIFO or a broken record where a file is read is one line, not a hang or a traceback; the stub
-answers every request it read, down to the last one before stdin ends."""
+answers every request it read, down to the last one before stdin ends. Files written together are put back
+when a rename fails half way; a full stdout, a special file where a snapshot goes, a parent that is a file
+and a FIFO given as a surface are each one line."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import json
 import os
 import resource
 import signal
+import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +22,8 @@ import pytest
 from tests.conftest import ROOT, Run, run_cli
 from tests.test_bad_input import assert_one_line_error
 from tests.waiting import Deadline
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.files import write_atomic_all
 from toolsurface.harness.measure import PROTOCOL_VERSION, encoding
 from toolsurface.harness.session import read_run
 
@@ -273,3 +279,98 @@ def test_an_agent_clis_transcript_that_cannot_be_written_is_a_failure_naming_it(
 
     with pytest.raises(WriteFailed, match="cannot write the transcript /dev/full: No space left on device"):
         anyio.run(run)
+
+
+def test_a_rename_that_fails_half_way_puts_back_the_files_renamed_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("a before", encoding="utf-8")
+    second.write_text("b before", encoding="utf-8")
+    real_replace = os.replace
+
+    def replace(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+        if Path(target) == second:
+            raise OSError(16, "Device or resource busy")  # a target that is a mount point
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(ToolsurfaceError, match=f"cannot write {second}: Device or resource busy"):
+        write_atomic_all([(first, "a after"), (second, "b after")])
+    monkeypatch.undo()
+    assert first.read_text(encoding="utf-8") == "a before" and second.read_text(encoding="utf-8") == "b before"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["measure", "v2", "--no-growth"],
+        ["measure", "v2", "--no-growth", "--format", "json"],
+        ["lint", "v2"],
+        ["snapshot", "v2"],
+        ["budget", "v2", "--max-chars", "10"],
+    ],
+)
+def test_a_full_stdout_is_one_line_on_stderr_and_exit_2(command: list[str]) -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run(
+            [PY, "-m", "toolsurface", *command], stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120
+        )
+    assert_one_line_error(Run(done.returncode, "", done.stderr), "cannot write to stdout: No space left on device")
+
+
+def _special(kind: str, path: Path) -> None:
+    """A special file at `path`, in the test's own folder: never a real device, which the old code replaced."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "symlink":
+        target = path.with_name("target.txt")
+        target.write_text("kept\n", encoding="utf-8")
+        path.symlink_to(target)
+    elif kind == "socket":
+        with socket.socket(socket.AF_UNIX) as bound:
+            bound.bind(str(path))
+    elif os.geteuid() == 0:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # a second /dev/null
+    else:
+        pytest.skip("making a device node needs root")
+
+
+@pytest.mark.parametrize(
+    ("kind", "what"),
+    [("fifo", "a FIFO"), ("symlink", "a symbolic link"), ("socket", "a socket"), ("device", "a character device")],
+)
+def test_snapshot_never_replaces_a_fifo_a_symlink_a_socket_or_a_device(tmp_path: Path, kind: str, what: str) -> None:
+    target = tmp_path / "tools.json"
+    _special(kind, target)
+    before = os.lstat(target)
+    assert_one_line_error(run_cli("snapshot", "v2", "-o", str(target)), str(target), f"it is {what}")
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    if kind == "symlink":
+        assert target.read_text(encoding="utf-8") == "kept\n"
+    assert not list(tmp_path.glob(".*partial")) and not target.with_suffix(".meta.json").exists()
+
+
+def test_a_fifo_given_as_a_surface_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "tools.json"
+    os.mkfifo(fifo)
+    assert_one_line_error(run_cli("measure", str(fifo), timeout=30), str(fifo), "it is a FIFO, not a regular file")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["measure", "v2", "--no-growth", "--out", "{blocker}/out"],
+        ["snapshot", "v2", "-o", "{blocker}/tools.json"],
+        ["report", "--out", "{blocker}/report"],
+        ["serve", "v2", "--log", "{blocker}/calls.jsonl"],
+        ["serve", "v2", "--state", "{blocker}/state.json"],
+    ],
+)
+def test_a_parent_that_is_a_file_is_named_in_one_line(tmp_path: Path, command: list[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    run = run_cli(*(part.format(blocker=blocker) for part in command), timeout=120)
+    assert_one_line_error(run, f"{blocker} is a file, not a directory")

@@ -125,6 +125,26 @@ def test_the_wheel_installs_toolsurface_and_its_dist_info_and_nothing_else(pytho
     assert {line.split(",")[0].split("/")[0] for line in lines if not line.startswith("..")} == tops
 
 
+def test_the_installed_report_page_carries_the_style_and_script_the_checkout_renders(
+    python: Path, tmp_path: Path
+) -> None:
+    from toolsurface.harness.measure import measure
+    from toolsurface.harness.report import build_bundle, render_page
+    from toolsurface.harness.surface import resolve_all
+
+    code = (
+        "import sys\n"
+        "from toolsurface.harness.measure import measure\n"
+        "from toolsurface.harness.report import build_bundle, render_page\n"
+        "from toolsurface.harness.surface import resolve_all\n"
+        "sys.stdout.write(render_page(build_bundle(measure(resolve_all(['v2']))), {}))\n"
+    )
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == render_page(build_bundle(measure(resolve_all(["v2"]))), {})
+    assert "table.data th {" in done.stdout and "function sortRows(table)" in done.stdout
+
+
 def test_the_installed_plugin_loads_nothing_of_toolsurface_but_itself(python: Path) -> None:
     code = (
         "import sys, toolsurface.pytest_plugin\n"

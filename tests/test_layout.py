@@ -26,6 +26,7 @@ FOUNDATIONS = {
     "toolsurface.harness.junit",
     "toolsurface.harness.output",
     "toolsurface.harness.protocol",
+    "toolsurface.harness.fail_on",
     "toolsurface.harness.redact",
     "toolsurface.harness.jsonl",
     "toolsurface.harness.run_folder",

@@ -121,3 +121,28 @@ def test_no_writer_shows_a_secret_of_the_server_command_line(tmp_path: Path) -> 
         "errors": taken.stderr + github.stderr + junit.stderr + failed.stderr,
     }
     assert {writer: leaked(text) for writer, text in written.items()} == {writer: [] for writer in written}
+
+
+def test_a_secret_passed_as_a_server_argument_is_written_nowhere(tmp_path: Path) -> None:
+    planted = ["sk-PLANTED-option", "PLANTED-separate", "PLANTED-variable", "PLANTED-url-password"]
+    server = (
+        "import runpy, sys; sys.argv = ['mcp-server-time']; runpy.run_module('mcp_server_time', run_name='__main__')"
+    )
+    arguments = [f"--api-key={planted[0]}", "--token", planted[1], f"API_KEY={planted[2]}"]
+    arguments.append(f"https://user:{planted[3]}@example.org/mcp")
+    output = tmp_path / "tools.json"
+    taken = run_cli("snapshot", "-o", str(output), "--", PY, "-c", server, *arguments, timeout=120)
+    assert taken.returncode == 0, taken.stderr
+    failed = run_cli("snapshot", "--", PY, "-c", "raise SystemExit(3)", *arguments, timeout=120)
+    assert failed.returncode == 2
+    sidecar = json.loads(output.with_suffix(".meta.json").read_text(encoding="utf-8"))
+    assert sidecar["source"]["argv"][3:] == [
+        "--api-key=[redacted]",
+        "--token",
+        "[redacted]",
+        "API_KEY=[redacted]",
+        "https://[redacted]@example.org/mcp",
+    ]
+    written = "".join(p.read_text(encoding="utf-8") for p in tmp_path.iterdir())
+    for secret in planted:
+        assert secret not in written + taken.stdout + taken.stderr + failed.stderr

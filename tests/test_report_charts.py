@@ -1,4 +1,5 @@
-"""The report's charts are drawn in a child process where that is safe, and are the same bytes as drawn here."""
+"""The report's charts are drawn in a child process where that is safe, and are the same bytes as drawn here;
+drawing them prints no warning."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from tests.conftest import ROOT, run_cli_process
+from tests.conftest import ROOT, run_cli, run_cli_process
 from toolsurface.harness.report import build_report
 
 RUNS = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"
@@ -156,3 +157,12 @@ def test_a_surface_failing_in_the_measuring_child_is_the_reports_one_line_error(
         f"toolsurface: {module}: build() failed: RuntimeError: tags are not built yet"
     ], done.stderr
     assert not (tmp_path / "r" / "report.md").exists()
+
+
+def test_a_report_of_a_snapshot_prints_no_warning(tmp_path: Path) -> None:
+    snapshot = tmp_path / "tools.json"
+    assert run_cli("snapshot", "v2", "-o", str(snapshot)).returncode == 0
+    # A process of its own: what matplotlib warns is what a user's terminal shows.
+    run = run_cli_process("report", "--surface", str(snapshot), "--out", str(tmp_path / "report"), timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == "" and "wrote " in run.stdout

@@ -749,3 +749,20 @@ if __name__ == "__main__":
             meta = {"server": {"name": listing.server_name, "version": listing.server_version}}
             items.append(Taken(case, listing.tools, meta))
         print(size_table(items))
+
+
+# Answers initialize with the JSON-RPC server error -32000, as a server that is not ready might.
+BUSY_SERVER = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" in message:
+        error = {"code": -32000, "message": "the index is still loading"}
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}), flush=True)
+"""
+
+
+def test_a_servers_own_32000_error_is_reported_as_its_answer_not_a_closed_connection() -> None:
+    run = run_cli("snapshot", "--timeout", "20", "--", PY, "-c", BUSY_SERVER, timeout=60)
+    assert_one_line_error(run, "answered initialize with error -32000: the index is still loading")
+    assert "closed the connection" not in run.stderr

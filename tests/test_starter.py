@@ -1,6 +1,7 @@
 """`toolsurface new surface` and `toolsurface check`: a public server's snapshot becomes a surface module that
 lists byte for byte what the server listed, with a stub whose every tool answers "not written yet"; what
-is missing is reported, and a stub that cannot be served is one line and exit 2."""
+is missing is reported, and a stub that cannot be served is one line and exit 2. The module imports
+whatever the snapshot's file is called."""
 
 from __future__ import annotations
 
@@ -171,3 +172,13 @@ def test_the_module_written_from_a_snapshot_advertises_its_instructions_prompts_
     module, recorded = measured.json()["surfaces"]
     assert module["parts"] == recorded["parts"] and module["total_chars"] == recorded["total_chars"]
     assert all(p["advertised"] for p in module["parts"])
+
+
+def test_a_snapshot_whose_name_holds_triple_quotes_gives_a_module_that_imports(tmp_path: Path) -> None:
+    snapshot = tmp_path / 'x""".json'
+    assert run_cli("snapshot", "v2", "-o", str(snapshot)).returncode == 0
+    made = run_cli("new", "surface", "demo", "--from", str(snapshot), "--out", str(tmp_path / "demo"))
+    assert made.returncode == 0, made.stderr
+    measured = run_cli("measure", str(tmp_path / "demo" / "demo.py"), "--no-growth", "--format", "json")
+    assert measured.returncode == 0, measured.stderr
+    assert measured.json()["surfaces"][0]["tools"] == 8

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.stubclient import Finished, StubSession, stdio_session
+from toolsurface.harness.surface import resolve
+from toolsurface.stubs.kit import HandlerStub
+from toolsurface.stubs.serve import start_stub, surface_for_serving
 
 pytestmark = pytest.mark.anyio
 
@@ -179,3 +182,14 @@ async def test_every_old_tool_answers_a_well_formed_call(tmp_path: Path) -> None
     assert [r.tool for r in calls if r.outcome != "ok"] == ["item_archive"]
     assert 5 not in [i["number"] for i in done[0].state["items"]]
     assert done[0].state["proposals"][0]["state"] == "rejected"
+
+
+@pytest.mark.parametrize("name", ["Acme  API", "Café Ops", "!!!"])
+def test_a_project_created_with_the_old_tool_gets_the_id_every_conderis_surface_gives_its_name(name: str) -> None:
+    """project_create (before-v2), project_create (consistent) and project_store (v2) name a new project alike."""
+    created = {}
+    for surface, tool in (("before-v2", "project_create"), ("consistent", "project_create"), ("v2", "project_store")):
+        stub = start_stub(surface_for_serving(resolve(surface)), None)
+        assert isinstance(stub, HandlerStub)
+        created[surface] = stub.call(tool, {"name": name})["projectId"]
+    assert len(set(created.values())) == 1, created

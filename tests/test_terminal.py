@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 # A window title, a screen clear and a C1 CSI: sequences rich never writes for its own styling.
 HOSTILE = "\x1b]0;pwned\x07", "\x1b[2J", "\x9b"
@@ -103,3 +103,21 @@ def test_an_error_line_shows_the_control_characters_of_what_it_names(tmp_path: P
     code, output = on_a_terminal("measure", str(missing))
     assert code == 2 and "snap\\u001b]0;pwned\\u0007.json: no such file" in output, output
     assert not any(sequence in output for sequence in HOSTILE)
+
+
+@pytest.fixture
+def newline_snapshot(tmp_path: Path) -> Path:
+    snapshot = tmp_path / "nl.json"
+    assert run_cli("snapshot", "v2", "-o", str(snapshot)).returncode == 0
+    data = json.loads(snapshot.read_text(encoding="utf-8"))
+    data["tools"][0]["name"] = "bad\nname"
+    snapshot.write_text(json.dumps(data), encoding="utf-8")
+    return snapshot
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "table"])
+def test_a_line_break_in_a_tool_name_keeps_its_table_row_on_one_line(newline_snapshot: Path, fmt: str) -> None:
+    run = run_cli("measure", str(newline_snapshot), "--per-tool", "--no-growth", "--format", fmt)
+    assert run.returncode == 0, run.stderr
+    [row] = [line for line in run.stdout.splitlines() if "bad" in line]
+    assert "bad\\nname" in row and "577" in row

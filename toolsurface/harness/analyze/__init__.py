@@ -12,7 +12,6 @@ from toolsurface.harness.analyze._text import (
 )
 from toolsurface.harness.analyze.diff import (
     DIFF_COLUMNS,
-    FAIL_ON,
     AnnotationChange,
     ChangeClass,
     FieldChange,
@@ -110,7 +109,6 @@ __all__ = [
     "CATEGORIES",
     "CLIENT_SCORERS",
     "DIFF_COLUMNS",
-    "FAIL_ON",
     "FIELD_WEIGHTS",
     "FINDABILITY_COLUMNS",
     "FINDING_COLUMNS",

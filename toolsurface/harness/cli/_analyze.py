@@ -22,6 +22,7 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.fail_on import FAIL_ON
 
 if TYPE_CHECKING:
     from toolsurface.harness.analyze import SearchObserver
@@ -169,7 +170,7 @@ def roundtrip_command(
 @click.argument("b", required=False)
 @click.option(
     "--fail-on",
-    type=click.Choice(["breaking", "review", "any"]),
+    type=click.Choice(FAIL_ON),
     help="Exit 1 on a breaking change, on a changed text to review (a description, an annotation, the"
     " instructions), or on any difference at all.",
 )

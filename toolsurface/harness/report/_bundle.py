@@ -198,10 +198,6 @@ def _surface(surface: SurfaceMeasurement) -> BundleSurface:
 # -- runs ------------------------------------------------------------------------------------------
 
 
-def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _calls(record: RunRecord) -> list[BundleCall]:
     from toolsurface.stubs.calllog import read_log
 

@@ -1,9 +1,10 @@
 """The report as one HTML page to read: headline figures per surface, two surfaces side by side, each
 tool's text one click away, the charts, the seed comparison and every run as a transcript.
 
-One self-contained file that opens from disk and loads nothing: its style and script are inline, charts
-are data: URIs, and its Content-Security-Policy forbids any other load. Everything that comes from data is
-escaped: text through `html.escape`, the data the script reads as JSON with `<`, `>` and `&` escaped."""
+One self-contained file that opens from disk and loads nothing: its style and script (`page.css` and
+`page.js` beside this module, package data) are inline, charts are data: URIs, and its
+Content-Security-Policy forbids any other load. Everything that comes from data is escaped: text through
+`html.escape`, the data the script reads as JSON with `<`, `>` and `&` escaped."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
 from typing import Any
 
 from toolsurface.harness.measure import PER_TOOL_COLUMNS, SURFACE_COLUMNS, MeasureColumns
@@ -580,6 +583,13 @@ _DIALOG = (
     "</dialog>"
 )
 
+
+@cache
+def _asset(name: str) -> str:
+    """The page's style or script, read from the package's data files."""
+    return files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
 _CSP = (
     "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline';"
     " base-uri 'none'; form-action 'none'"
@@ -620,347 +630,8 @@ def render_page(bundle: ReportBundle, charts: Mapping[str, bytes]) -> str:
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>toolsurface report</title><style>{_STYLE}</style></head><body>"
+        f"<title>toolsurface report</title><style>\n{_asset('page.css')}</style></head><body>"
         f'<header><h1>toolsurface report</h1>{intro}<nav aria-label="Sections">{nav}</nav></header><main>'
         + "".join(sections)
-        + f"</main>{_DIALOG}{_json_script('page-data', _page_data(bundle))}<script>{_SCRIPT}</script></body></html>\n"
+        + f"</main>{_DIALOG}{_json_script('page-data', _page_data(bundle))}<script>\n{_asset('page.js')}</script></body></html>\n"
     )
-
-
-_STYLE = """
-:root { color-scheme: light; --line: #d5d9de; --muted: #5f6b76; --bg: #f6f7f9; --accent: #1f5fa8;
-  --refused: #b42318; --refused-bg: #fdecea; --fixed: #1e7b34; --fixed-bg: #e7f5ea;
-  --undelivered: #8a5a00; --undelivered-bg: #fff4d6; }
-* { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1d232a; }
-header, main { max-width: 1200px; margin: 0 auto; padding: 0 1.5rem; }
-header { padding-top: 1.5rem; }
-h1 { margin: 0 0 0.25rem; font-size: 1.6rem; }
-h2 { margin: 2.5rem 0 0.75rem; font-size: 1.3rem; border-bottom: 1px solid var(--line); padding-bottom: 0.25rem; }
-h3 { margin: 1.5rem 0 0.5rem; font-size: 1.05rem; }
-nav { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; position: sticky; top: 0; background: #fff;
-  padding: 0.5rem 0; border-bottom: 1px solid var(--line); z-index: 2; }
-nav a { color: var(--accent); text-decoration: none; }
-code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 0.85em; }
-pre { background: var(--bg); padding: 0.75rem; overflow: auto; white-space: pre-wrap; word-break: break-word; }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 0.75rem; }
-.card { border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem 1rem; }
-.card h3 { margin: 0; }
-.card .title { margin: 0 0 0.5rem; color: var(--muted); font-size: 0.9em; }
-.card dl { display: grid; grid-template-columns: auto 1fr; gap: 0 1rem; margin: 0; }
-.card dt { color: var(--muted); }
-.card dd { margin: 0; font-size: 1.15rem; font-weight: 600; }
-.card .growth { margin: 0.5rem 0 0; font-size: 0.85em; color: var(--muted); }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
-.table-tools { display: flex; align-items: center; gap: 0.75rem; margin: 0.5rem 0 0.25rem; }
-.filter { padding: 0.3rem 0.5rem; border: 1px solid var(--line); border-radius: 4px; min-width: 16rem; font: inherit; }
-.count { color: var(--muted); font-size: 0.85em; }
-.table-wrap { overflow-x: auto; max-height: 36rem; overflow-y: auto; border: 1px solid var(--line); }
-table.data { border-collapse: collapse; font-size: 0.85rem; width: 100%; }
-table.data caption { text-align: left; font-size: 0; height: 0; }
-table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 0.3rem 0.6rem; vertical-align: top; }
-table.data th { background: var(--bg); position: sticky; top: 0; z-index: 1; white-space: nowrap; }
-table.data th.text, table.data td.text { text-align: left; }
-table.data th.num, table.data td.num { text-align: right; }
-table.data tbody tr:hover { background: #f0f4fa; }
-th button.sort { all: unset; cursor: pointer; font-weight: 600; }
-th[aria-sort="ascending"] button.sort::after { content: " \\25B2"; font-size: 0.7em; }
-th[aria-sort="descending"] button.sort::after { content: " \\25BC"; font-size: 0.7em; }
-button.tool-link { all: unset; cursor: pointer; color: var(--accent); font-family: ui-monospace, Menlo, Consolas, monospace;
-  font-size: 0.95em; text-decoration: underline dotted; }
-button.tool-link:focus-visible, th button.sort:focus-visible { outline: 2px solid var(--accent); }
-.pair { display: flex; gap: 1.5rem; margin: 0.5rem 0; }
-.pair select { font: inherit; padding: 0.2rem 0.4rem; }
-tr[data-change="added"] td:first-child { color: var(--fixed); font-weight: 600; }
-tr[data-change="removed"] td:first-child { color: var(--refused); font-weight: 600; }
-tr[data-change="changed"] td:first-child { color: var(--undelivered); font-weight: 600; }
-figure { margin: 1rem 0; }
-figure img { max-width: 100%; border: 1px solid var(--line); }
-figcaption { color: var(--muted); font-size: 0.9em; }
-.band-yes { color: var(--fixed); font-weight: 600; }
-.band-no { color: var(--refused); font-weight: 600; }
-tr[data-within="no"] { background: var(--refused-bg); }
-details.run { border: 1px solid var(--line); border-radius: 6px; margin: 0.4rem 0; }
-details.run > summary { cursor: pointer; padding: 0.5rem 0.75rem; background: var(--bg); }
-details.run[open] > summary { border-bottom: 1px solid var(--line); }
-details.run > *:not(summary) { margin-left: 0.75rem; margin-right: 0.75rem; }
-.run-title { font-weight: 600; }
-.badge { display: inline-block; padding: 0 0.4rem; border-radius: 3px; font-size: 0.85em; }
-.badge.refused { background: var(--refused-bg); color: var(--refused); }
-.badge.undelivered { background: var(--undelivered-bg); color: var(--undelivered); }
-.status-ok { background: var(--fixed-bg); color: var(--fixed); }
-.badge.status:not(.status-ok) { background: var(--refused-bg); color: var(--refused); }
-.run-path { color: var(--muted); font-size: 0.85em; }
-.run-error { color: var(--refused); }
-ol.calls { list-style: none; padding: 0; margin: 0.5rem 0; }
-li.call { display: grid; grid-template-columns: 2.5rem 1fr auto; gap: 0.15rem 0.75rem; padding: 0.3rem 0.5rem;
-  border-left: 3px solid transparent; border-bottom: 1px solid #eef0f2; }
-li.call .seq { color: var(--muted); }
-li.call .what { overflow-wrap: anywhere; }
-li.call .outcome { color: var(--muted); font-size: 0.85em; }
-li.call .mark, li.call .message, li.call .allowed { grid-column: 2 / 4; margin: 0; font-size: 0.85em; }
-li.call.listing { color: var(--muted); font-size: 0.85em; }
-li.call[data-outcome="refused"] { border-left-color: var(--refused); background: var(--refused-bg); }
-li.call[data-outcome="error"] { border-left-color: var(--refused); }
-li.call[data-corrects] { border-left-color: var(--fixed); background: var(--fixed-bg); }
-.mark { font-weight: 600; }
-.mark-refused { color: var(--refused); }
-.mark-corrects { color: var(--fixed); }
-.mark-undelivered { color: var(--undelivered); }
-ul.undelivered li { background: var(--undelivered-bg); border-left: 3px solid var(--undelivered); padding: 0.3rem 0.5rem;
-  list-style: none; margin: 0.2rem 0; }
-ul.undelivered, ul.checks { padding: 0; }
-ul.checks li { list-style: none; }
-li.check.pass .mark { color: var(--fixed); }
-li.check.fail .mark { color: var(--refused); }
-.command code { background: var(--bg); padding: 0.1rem 0.3rem; }
-dialog#tool-dialog { max-width: min(60rem, 92vw); width: 60rem; max-height: 88vh; border: 1px solid var(--line);
-  border-radius: 8px; padding: 1rem 1.5rem; }
-dialog#tool-dialog::backdrop { background: rgba(20, 30, 40, 0.35); }
-dialog#tool-dialog h2 { margin-top: 0; font-family: ui-monospace, Menlo, Consolas, monospace; }
-dialog .close { float: right; }
-[hidden] { display: none !important; }
-"""
-
-_SCRIPT = r"""
-(function () {
-  'use strict';
-  window.__errors = [];
-  window.addEventListener('error', function (e) { window.__errors.push(String(e.message || e)); });
-
-  var data = JSON.parse(document.getElementById('page-data').textContent);
-  var surfaces = {};
-  data.surfaces.forEach(function (s) { surfaces[s.name] = s; });
-
-  function visible(text) {
-    return String(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, function (c) {
-      var code = c.charCodeAt(0);
-      return String.fromCharCode(code === 127 ? 0x2421 : 0x2400 + code);
-    });
-  }
-  function fmt(n) {
-    if (n === null || n === undefined || Number.isNaN(n)) { return '-'; }
-    if (Number.isInteger(n)) { return n.toLocaleString('en-US'); }
-    return n.toLocaleString('en-US', { maximumFractionDigits: 4 });
-  }
-  function signed(n) {
-    if (n === null || n === undefined) { return '-'; }
-    return (n > 0 ? '+' : n < 0 ? '\u2212' : '') + fmt(Math.abs(n));
-  }
-
-  // -- sortable, filterable tables --------------------------------------------------------------
-  function sortRows(table) {
-    var col = table.dataset.sortColumn;
-    var body = table.tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
-    var dir = table.dataset.sortDir === 'descending' ? -1 : 1;
-    var index = col === undefined ? -1 : Number(col);
-    var numeric = index >= 0 && table.tHead.rows[0].cells[index].dataset.type === 'num';
-    rows.sort(function (a, b) {
-      if (index < 0) { return Number(a.dataset.index) - Number(b.dataset.index); }
-      var x = a.cells[index].dataset.value, y = b.cells[index].dataset.value;
-      var empty = (x === '' ? 1 : 0) - (y === '' ? 1 : 0);
-      if (empty !== 0) { return empty; }
-      var order = numeric ? Number(x) - Number(y) : x.localeCompare(y, 'en', { numeric: true });
-      return order !== 0 ? dir * order : Number(a.dataset.index) - Number(b.dataset.index);
-    });
-    rows.forEach(function (row) { body.appendChild(row); });
-  }
-  function filterRows(table) {
-    var box = document.querySelector('[data-filter-for="' + table.id + '"]');
-    var words = (box ? box.value : '').toLowerCase().split(/\s+/).filter(Boolean);
-    var rows = Array.prototype.slice.call(table.tBodies[0].rows), shown = 0;
-    rows.forEach(function (row) {
-      var text = row.textContent.toLowerCase();
-      var keep = words.every(function (w) { return text.indexOf(w) >= 0; });
-      row.hidden = !keep;
-      if (keep) { shown += 1; }
-    });
-    var count = document.querySelector('[data-count-for="' + table.id + '"]');
-    if (count) {
-      count.textContent = (words.length ? fmt(shown) + ' of ' : '') + fmt(rows.length) + ' rows';
-      count.dataset.shown = String(shown);
-    }
-    table.dataset.shown = String(shown);
-  }
-  function refresh(table) { sortRows(table); filterRows(table); }
-  function setUp(table) {
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
-      th.querySelector('button.sort').addEventListener('click', function () {
-        var same = table.dataset.sortColumn === String(index);
-        var dir = same && table.dataset.sortDir === 'ascending' ? 'descending' : 'ascending';
-        table.dataset.sortColumn = String(index);
-        table.dataset.sortDir = dir;
-        Array.prototype.forEach.call(table.tHead.rows[0].cells, function (other) {
-          other.setAttribute('aria-sort', other === th ? dir : 'none');
-        });
-        sortRows(table);
-      });
-    });
-    var box = document.querySelector('[data-filter-for="' + table.id + '"]');
-    if (box) { box.addEventListener('input', function () { filterRows(table); }); }
-    filterRows(table);
-  }
-  Array.prototype.forEach.call(document.querySelectorAll('table.data'), setUp);
-
-  // -- the tool dialog ------------------------------------------------------------------------------
-  var dialog = document.getElementById('tool-dialog');
-  function findTool(surface, name) {
-    var s = surfaces[surface];
-    if (!s) { return null; }
-    for (var i = 0; i < s.tool_list.length; i += 1) {
-      if (s.tool_list[i].name === name) { return s.tool_list[i]; }
-    }
-    return null;
-  }
-  function openTool(surface, name) {
-    var tool = findTool(surface, name);
-    if (!tool) { return; }
-    dialog.dataset.surface = surface;
-    dialog.dataset.tool = name;
-    document.getElementById('tool-dialog-title').textContent = visible(surface + ': ' + name);
-    document.getElementById('tool-dialog-sizes').textContent =
-      fmt(tool.chars) + ' chars, ' + fmt(tool.tokens) + ' tokens, ' + fmt(tool.marginal_tokens) + ' marginal tokens';
-    document.getElementById('tool-dialog-description').textContent =
-      tool.description === null ? '(no description)' : visible(tool.description);
-    document.getElementById('tool-dialog-schema').textContent =
-      tool.input_schema === null ? '(no inputSchema)' : visible(JSON.stringify(tool.input_schema, null, 2));
-    document.getElementById('tool-dialog-wire').textContent = visible(tool.wire);
-    if (!dialog.open) { dialog.showModal(); }
-  }
-  document.addEventListener('click', function (event) {
-    var link = event.target.closest ? event.target.closest('button.tool-link') : null;
-    if (link) { openTool(link.dataset.surface, link.dataset.tool); }
-  });
-  dialog.addEventListener('click', function (event) { if (event.target === dialog) { dialog.close(); } });
-
-  // -- two surfaces side by side -------------------------------------------------------------------
-  function row(cells, attrs) {
-    var tr = document.createElement('tr');
-    Object.keys(attrs || {}).forEach(function (k) { tr.setAttribute(k, attrs[k]); });
-    cells.forEach(function (c) {
-      var td = document.createElement('td');
-      var numeric = typeof c === 'number' || c === null;
-      td.className = numeric ? 'num' : 'text';
-      if (c !== null && typeof c === 'object' && c.tool) {
-        var button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'tool-link';
-        button.dataset.surface = c.surface;
-        button.dataset.tool = c.tool;
-        button.textContent = visible(c.tool);
-        td.className = 'text';
-        td.appendChild(button);
-        td.dataset.value = c.tool;
-      } else if (numeric) {
-        td.textContent = fmt(c);
-        td.dataset.value = c === null ? '' : String(c);
-      } else {
-        td.textContent = visible(c);
-        td.dataset.value = String(c);
-      }
-      tr.appendChild(td);
-    });
-    return tr;
-  }
-  function toolsOf(name) {
-    var out = {};
-    (surfaces[name] ? surfaces[name].tool_list : []).forEach(function (t) { out[t.name] = t; });
-    return out;
-  }
-  function whatChanged(x, y) {
-    var parts = [];
-    if (x.description !== y.description) { parts.push('description'); }
-    if (JSON.stringify(x.input_schema) !== JSON.stringify(y.input_schema)) { parts.push('inputSchema'); }
-    if (!parts.length) { parts.push('other fields'); }
-    return parts.join(', ');
-  }
-  function diff(a, b) {
-    return a === null || b === null ? null : b - a;
-  }
-  function compare() {
-    var selectA = document.getElementById('compare-a'), selectB = document.getElementById('compare-b');
-    if (!selectA) { return; }
-    var a = selectA.value, b = selectB.value, toolsA = toolsOf(a), toolsB = toolsOf(b);
-    var names = Object.keys(toolsA).concat(Object.keys(toolsB).filter(function (n) { return !(n in toolsA); }));
-    var tools = document.getElementById('compare-tools'), changes = document.getElementById('compare-diff');
-    var heads = tools.tHead.rows[0].cells;
-    [['chars ', 1], ['chars ', 2], ['tokens ', 4], ['tokens ', 5]].forEach(function (h, i) {
-      heads[h[1]].querySelector('button').textContent = h[0] + (i % 2 === 0 ? a : b);
-    });
-    heads[3].querySelector('button').textContent = 'chars ' + b + ' \u2212 ' + a;
-    heads[6].querySelector('button').textContent = 'tokens ' + b + ' \u2212 ' + a;
-    var toolRows = [], changeRows = [], counts = { added: 0, removed: 0, changed: 0, unchanged: 0 };
-    names.forEach(function (name, index) {
-      var x = toolsA[name] || null, y = toolsB[name] || null;
-      var link = { tool: name, surface: y ? b : a };
-      var cA = x ? x.chars : null, cB = y ? y.chars : null, tA = x ? x.tokens : null, tB = y ? y.tokens : null;
-      toolRows.push(row([link, cA, cB, diff(cA, cB), tA, tB, diff(tA, tB)],
-        { 'data-index': String(index), 'data-tool': name }));
-      var change = !x ? 'added' : !y ? 'removed' : x.wire !== y.wire ? 'changed' : 'unchanged';
-      counts[change] += 1;
-      if (change !== 'unchanged') {
-        var what = change === 'changed' ? whatChanged(x, y) : change === 'added' ? 'new tool' : 'tool gone';
-        changeRows.push(row([change, link, what, cA, cB, cB === null ? -cA : cA === null ? cB : cB - cA],
-          { 'data-index': String(changeRows.length), 'data-tool': name, 'data-change': change }));
-      }
-    });
-    [[tools, toolRows], [changes, changeRows]].forEach(function (pair) {
-      var body = pair[0].tBodies[0];
-      while (body.firstChild) { body.removeChild(body.firstChild); }
-      pair[1].forEach(function (r) { body.appendChild(r); });
-      refresh(pair[0]);
-    });
-    var sa = surfaces[a], sb = surfaces[b];
-    var summary = document.getElementById('compare-summary');
-    summary.textContent = visible(a) + ': ' + fmt(sa.tools) + ' tools, ' + fmt(sa.chars) + ' chars, ' + fmt(sa.tokens) +
-      ' tokens. ' + visible(b) + ': ' + fmt(sb.tools) + ' tools, ' + fmt(sb.chars) + ' chars, ' + fmt(sb.tokens) +
-      ' tokens. Difference: ' + signed(sb.chars - sa.chars) + ' chars' +
-      (sa.chars ? ' (' + signed(Math.round(1000 * (sb.chars - sa.chars) / sa.chars) / 10) + ' %)' : '') +
-      (sa.tokens !== null && sb.tokens !== null ? ', ' + signed(sb.tokens - sa.tokens) + ' tokens.' : '.');
-    var countLine = document.getElementById('compare-counts');
-    countLine.textContent = counts.added + ' added, ' + counts.removed + ' removed, ' + counts.changed + ' changed, ' +
-      counts.unchanged + ' unchanged.';
-    ['added', 'removed', 'changed', 'unchanged'].forEach(function (k) { countLine.dataset[k] = String(counts[k]); });
-    document.getElementById('compare-diff-title').textContent = 'What changed from ' + visible(a) + ' to ' + visible(b);
-    var section = document.getElementById('compare');
-    section.dataset.a = a;
-    section.dataset.b = b;
-  }
-  ['compare-a', 'compare-b'].forEach(function (id) {
-    var select = document.getElementById(id);
-    if (select) { select.addEventListener('change', compare); }
-  });
-  compare();
-
-  // -- transcripts ----------------------------------------------------------------------------------
-  var runFilter = document.getElementById('filter-runs');
-  function filterRuns() {
-    var words = runFilter.value.toLowerCase().split(/\s+/).filter(Boolean);
-    var runs = Array.prototype.slice.call(document.querySelectorAll('details.run')), shown = 0;
-    runs.forEach(function (run) {
-      var text = run.querySelector('summary').textContent.toLowerCase() + ' ' + run.id.toLowerCase();
-      var keep = words.every(function (w) { return text.indexOf(w) >= 0; });
-      run.hidden = !keep;
-      if (keep) { shown += 1; }
-    });
-    document.getElementById('count-runs').textContent = (words.length ? shown + ' of ' : '') + runs.length + ' runs';
-  }
-  if (runFilter) { runFilter.addEventListener('input', filterRuns); filterRuns(); }
-  function openFromHash() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    var target = id ? document.getElementById(id) : null;
-    if (target && target.tagName === 'DETAILS') { target.open = true; target.scrollIntoView(); }
-  }
-  window.addEventListener('hashchange', openFromHash);
-  openFromHash();
-
-  window.addEventListener('load', function () {
-    var images = Array.prototype.slice.call(document.images);
-    var loaded = images.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
-    document.body.setAttribute('data-charts', loaded + '/' + images.length);
-    document.body.setAttribute('data-errors', String(window.__errors.length));
-  });
-  document.body.setAttribute('data-ready', '1');
-})();
-"""

@@ -12,11 +12,15 @@ from typing import Any
 from toolsurface.harness.surface import Kind, Stub, SurfaceDefinition
 from toolsurface.stubs.kit import DEFAULT_PAGE, MAX_PAGE
 from toolsurface.surfaces._authoring import ToolData, prop
+from toolsurface.surfaces.conderis._pieces import ours
 from toolsurface.surfaces.conderis.kinds import COMMIT, KINDS
 
-__all__ = ["ToolsModule", "cursor_paging", "offset_paging", "project_id", "study", "version"]
+__all__ = ["SECRET_EXAMPLE", "ToolsModule", "cursor_paging", "offset_paging", "project_id", "study", "version"]
 
 Schema = dict[str, Any]
+
+SECRET_EXAMPLE = ours(", e.g. a secret stored by mistake", 75, name="example")
+"""What item_delete is for, in every series."""
 
 
 def project_id(note: str = "") -> Schema:
@@ -30,15 +34,17 @@ def version(note: str = "Version read with item_get") -> Schema:
 def cursor_paging(default: int = DEFAULT_PAGE, maximum: int = MAX_PAGE) -> dict[str, Schema]:
     """The one paging contract of the newer surfaces: limit and an opaque cursor (the project's `page`)."""
     return {
-        "limit": prop("integer", f"Entries per page (default {default}, at most {maximum})"),
-        "cursor": prop("string", "nextCursor of the previous answer (it has total, hasMore, nextCursor)"),
+        "limit": prop("integer", "Entries per page" + ours(f" (default {default}, at most {maximum})")),
+        "cursor": prop(
+            "string", "nextCursor of the previous answer" + ours(" (it has total, hasMore, nextCursor)", 109, 915)
+        ),
     }
 
 
 def offset_paging(default: int = DEFAULT_PAGE, maximum: int = MAX_PAGE) -> dict[str, Schema]:
     return {
         "offset": prop("integer", "Number of results to skip"),
-        "limit": prop("integer", f"Maximum number of results (default {default}, max {maximum})"),
+        "limit": prop("integer", "Maximum number of results" + ours(f" (default {default}, max {maximum})")),
     }
 
 

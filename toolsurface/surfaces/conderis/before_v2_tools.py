@@ -21,7 +21,6 @@ memory_get and item_get return the current one as ``revisionId``; item_history l
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,8 +30,16 @@ from toolsurface.harness.surface import Access, Kind, KindField
 from toolsurface.stubs.kit import Handlers, HandlerStub, Refusal, check_limit, choose
 from toolsurface.surfaces._authoring import ToolData, join_words, make_tool, prop
 from toolsurface.surfaces.conderis._per_kind import Conventions, build_per_kind
-from toolsurface.surfaces.conderis._shared import offset_paging, project_id
-from toolsurface.surfaces.conderis._shared_handlers import Args, check_project, conderis_stub, numbered, recall
+from toolsurface.surfaces.conderis._pieces import ours
+from toolsurface.surfaces.conderis._shared import SECRET_EXAMPLE, offset_paging, project_id
+from toolsurface.surfaces.conderis._shared_handlers import (
+    Args,
+    check_project,
+    conderis_stub,
+    new_project_id,
+    numbered,
+    recall,
+)
 from toolsurface.surfaces.conderis.fixture import load_project
 from toolsurface.surfaces.conderis.kinds import (
     DEFAULTS,
@@ -97,17 +104,17 @@ def _values(words: Sequence[str], default: str = "") -> str:
 
 
 _PROJECT = project_id("The id of the project.")
-_APPROVE_RULE = "Requires moderation rights in the project."
+_APPROVE_RULE = ours(" Requires moderation rights in the project.", name="moderation")
 _RELATION = {
     "projectId": _PROJECT,
     "sourceNumber": prop("integer", "The number of the source item."),
     "targetNumber": prop("integer", "The number of the target item."),
-    "kind": prop("string", _values(RELATIONS)),
+    "kind": prop("string", ours(_values(RELATIONS))),
 }
 
 
 def _limit(default: int, noun: str) -> dict[str, dict[str, object]]:
-    return {"limit": prop("integer", f"Maximum number of {noun} to return. Default {default}.")}
+    return {"limit": prop("integer", f"Maximum number of {noun} to return." + ours(f" Default {default}."))}
 
 
 # -- revisions -------------------------------------------------------------------------------------
@@ -207,15 +214,15 @@ def _proposal(p: Project, args: Args) -> Proposal:
     make_tool(
         "memory_recall",
         "Recalls what an agent should know before working on a project: the most relevant memories, the open "
-        "tasks and the project instructions, ranked by the focus. Personal memories are always included.",
+        "tasks and the project instructions, ranked by the focus." + ours(" Personal memories are always included."),
         R,
         {
-            "projectId": project_id("The id of the project. Omit it to recall only personal memories."),
-            "focus": prop("string", "What you are about to do, e.g. 'fix the login bug'."),
-            "maxChars": prop("integer", "Maximum length of the answer. Default 8000."),
+            "projectId": project_id("The id of the project." + ours(" Omit it to recall only personal memories.")),
+            "focus": prop("string", "What you are about to do" + ours(", e.g. 'fix the login bug'") + "."),
+            "maxChars": prop("integer", "Maximum length of the answer." + ours(" Default 8000.")),
             "includeUpstream": prop(
                 "boolean",
-                "Include memories of the upstream project if this project is a fork. Default true.",
+                "Include memories of the upstream project if this project is a fork." + ours(" Default true.", 81),
             ),
         },
     ),
@@ -243,7 +250,10 @@ def system_memory(s: BeforeV2Project, args: Args) -> Any:
     make_tool(
         "project_list",
         "Lists the projects you can access, with id, name, description, remote (and whether it is verified), "
-        "public or private, upstream and your permissions. Use the id as projectId in the other tools.",
+        "public or private, upstream"
+        + ours(" and your permissions", 88, name="permissions")
+        + "."
+        + ours(" Use the id as projectId in the other tools.", name="use"),
         R,
         {},
     )
@@ -257,8 +267,8 @@ def project_list(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "task_assignee_list",
-        "Lists who a task of the project can be assigned to: people by email address, agents by reference. Use "
-        "a returned value as assignee in task_create or task_patch.",
+        "Lists who a task of the project can be assigned to: people by email address, agents by reference."
+        + ours(" Use a returned value as assignee in task_create or task_patch."),
         R,
         {"projectId": _PROJECT},
         ["projectId"],
@@ -279,22 +289,27 @@ def task_assignee_list(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "project_create",
-        "Creates a project and makes you its owner. remote links it to its Git repository; a remote on a "
-        "supported host is verified automatically. Returns the project id.",
+        "Creates a project"
+        + ours(" and makes you its owner", name="owner")
+        + "."
+        + ours(
+            " remote links it to its Git repository; a remote on a supported host is verified automatically.",
+            87,
+            name="remote",
+        )
+        + ours(" Returns the project id.", name="id"),
         W,
         {
             "name": prop("string", "Name of the project."),
             "description": prop("string", "What the project is about."),
-            "remote": prop("string", "Git remote URL, e.g. https://github.com/org/repo.git."),
+            "remote": prop("string", "Git remote URL" + ours(", e.g. https://github.com/org/repo.git") + "."),
         },
         ["name"],
     )
 )
 def project_create(s: BeforeV2Project, args: Args) -> Any:
     name = args.need("name", args.str("name")).strip()
-    new_id = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    if not new_id:
-        raise Refusal("name needs at least one letter or digit, e.g. acme-api", ["name"])
+    new_id = new_project_id(name)
     taken = [str(x["id"]) for x in s.p.project_entries()]
     if new_id in taken:
         raise Refusal(f"a project {new_id!r} exists; pick another name (taken: {', '.join(taken)})", ["name"])
@@ -315,8 +330,9 @@ def project_create(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "project_update",
-        "Updates the name, description or remote of a project; omitted values are kept. Changing the remote "
-        f"resets its verification. {_APPROVE_RULE}",
+        "Updates the name, description or remote of a project; omitted values are kept."
+        + ours(" Changing the remote resets its verification.", name="remote")
+        + _APPROVE_RULE,
         W,
         {
             "projectId": project_id("The id of the project to update."),
@@ -347,13 +363,15 @@ def project_update(s: BeforeV2Project, args: Args) -> Any:
         "item_get",
         "Gets one item of a project by number: a memory, page or task, with its content and relations. Use ref "
         "for the project instructions (instructions) or a proposal (proposal:<id>). depth includes the "
-        "relations of related items. For personal memories use memory_get.",
+        "relations of related items." + ours(" For personal memories use memory_get."),
         R,
         {
             "projectId": _PROJECT,
-            "number": prop("integer", "The number of the item, e.g. 14."),
+            "number": prop("integer", "The number of the item" + ours(", e.g. 14") + "."),
             "ref": prop("string", _values(ITEM_GET_REFS)),
-            "depth": prop("integer", f"Levels of relations to include. Default {DEFAULT_DEPTH}, maximum {MAX_DEPTH}."),
+            "depth": prop(
+                "integer", "Levels of relations to include." + ours(f" Default {DEFAULT_DEPTH}, maximum {MAX_DEPTH}.")
+            ),
         },
         ["projectId"],
     )
@@ -401,8 +419,9 @@ def _relations(p: Project, number: int, depth: int) -> list[dict[str, Any]]:
     make_tool(
         "memory_get",
         "Gets a memory with content, tags, type, scope, visibility and current revision: project memories by "
-        "projectId and number, personal and organization memories by id. revisionId reads an older revision "
-        "(see item_history).",
+        "projectId and number, personal and organization memories by id. revisionId reads an older revision"
+        + ours(" (see item_history)")
+        + ".",
         R,
         {
             "projectId": project_id("The id of the project. Not needed with id."),
@@ -453,13 +472,15 @@ def _old_revision(p: Project, item: Item, revision: str) -> dict[str, Any]:
 @tools.tool(
     make_tool(
         "relation_list",
-        f"Lists the relations of an item ({', '.join(RELATIONS)}). kind returns one type only. Each "
-        "entry names the other item with number, title and kind.",
+        "Lists the relations of an item"
+        + ours(f" ({', '.join(RELATIONS)})", name="types")
+        + ". kind returns one type only."
+        + ours(" Each entry names the other item with number, title and kind.", name="entry"),
         R,
         {
             "projectId": _PROJECT,
             "number": prop("integer", "The number of the item."),
-            "kind": prop("string", _values(RELATIONS)),
+            "kind": prop("string", ours(_values(RELATIONS))),
         },
         ["projectId", "number"],
     )
@@ -523,13 +544,14 @@ def _task_changes(s: BeforeV2Project, item: Item) -> list[dict[str, Any]]:
 @tools.tool(
     make_tool(
         "task_list",
-        "Lists the tasks of a project with number, title, status, priority, assignee and parent. Completed and "
-        "canceled tasks are left out unless includeClosed is set.",
+        "Lists the tasks of a project"
+        + ours(" with number, title, status, priority, assignee and parent")
+        + ". Completed and canceled tasks are left out unless includeClosed is set.",
         R,
         {
             "projectId": _PROJECT,
             "assignee": prop("string", "Only tasks of this assignee."),
-            "priority": prop("string", _values(PRIORITIES)),
+            "priority": prop("string", ours(_values(PRIORITIES))),
             "parent": prop("integer", "Only subtasks of this task."),
             "includeClosed": prop("boolean", "Include completed and canceled tasks."),
             **_limit(TASK_LIST_LIMIT, "tasks"),
@@ -553,14 +575,14 @@ def task_list(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "item_search",
-        "Searches the memories, pages and tasks of a project by text in title, summary and content, best "
-        "matches first. Archived items are left out unless includeArchived is set; closed tasks count as "
-        "archived here.",
+        "Searches the memories, pages and tasks of a project by text"
+        + ours(" in title, summary and content, best matches first")
+        + ". Archived items are left out unless includeArchived is set; closed tasks count as archived here.",
         R,
         {
             "projectId": _PROJECT,
             "query": prop("string", "The text to search for."),
-            "kind": prop("string", _values(SEARCH_KINDS)),
+            "kind": prop("string", ours(_values(SEARCH_KINDS))),
             "includeArchived": prop("boolean", "Include archived items and closed tasks."),
             **offset_paging(SEARCH_LIMIT),
         },
@@ -617,8 +639,11 @@ def proposal_queue(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "memory_store",
-        "Stores a memory: a piece of knowledge agents should keep, such as a decision, a convention or a fact "
-        "about the project. Without number or id a new memory is created; with number (project memories, "
+        "Stores a memory"
+        + ours(
+            ": a piece of knowledge agents should keep, such as a decision, a convention or a fact about the project"
+        )
+        + ". Without number or id a new memory is created; with number (project memories, "
         "together with projectId) or id (personal and organization memories) the memory is changed. When "
         "changing, pass the baseRevisionId you read with memory_get; if the memory changed since, the call is "
         "refused and you must read it again. Fields you omit are kept; set clearExpiry to remove the expiry "
@@ -633,15 +658,19 @@ def proposal_queue(s: BeforeV2Project, args: Args) -> Any:
             "title": prop("string", "A short title."),
             "summary": prop("string", "One or two sentences that recall shows in place of the content."),
             "content": prop("string", "The full text of the memory; Markdown is allowed."),
-            "tags": prop("array", 'Tags to find the memory by, e.g. ["build", "ci"].', items={"type": "string"}),
-            "type": prop("string", _values(MEMORY_TYPES)),
-            "scope": prop("string", _values(SCOPES, default=SCOPES[0])),
+            "tags": prop(
+                "array", "Tags to find the memory by" + ours(', e.g. ["build", "ci"]') + ".", items={"type": "string"}
+            ),
+            "type": prop("string", ours(_values(MEMORY_TYPES))),
+            "scope": prop("string", ours(_values(SCOPES, default=SCOPES[0]))),
             "visibility": prop(
                 "string",
-                "private (only you), shared (project members) or public (everyone). Default shared.",
+                ours("private (only you), shared (project members) or public (everyone). Default shared.", 170),
             ),
             "organizationId": prop("string", "The id of the organization, for scope organization."),
-            "expiresAt": prop("string", "When the memory stops being recalled (ISO 8601).", format="date-time"),
+            "expiresAt": prop(
+                "string", "When the memory stops being recalled" + ours(" (ISO 8601)") + ".", format="date-time"
+            ),
             "clearExpiry": prop("boolean", "Remove the expiry date."),
             "baseRevisionId": prop("string", "The revision id read with memory_get; required when changing."),
             "explanation": prop("string", "Why the change is made; shown to the moderator."),
@@ -732,7 +761,7 @@ def _stored(s: BeforeV2Project, done: dict[str, Any], explanation: str | None) -
             "title": prop("string", "The title of the page."),
             "content": prop("string", "The text of the page in Markdown."),
             "parent": prop("integer", "The number of the parent page."),
-            "position": prop("integer", "Position among the sibling pages, starting at 0."),
+            "position": prop("integer", "Position among the sibling pages" + ours(", starting at 0") + "."),
             "version": prop("integer", "The version of the page; required when moving it."),
             "baseRevisionId": prop("string", "The revision id read with item_get; required when changing the text."),
             "explanation": prop("string", "Why the change is made; shown to the moderator."),
@@ -796,15 +825,17 @@ def _store_instructions(s: BeforeV2Project, args: Args, fields: dict[str, Any]) 
     make_tool(
         "task_create",
         "Creates a task in a project. A task has a title, an optional description in content, a priority and "
-        "optionally an assignee and a parent task; a task with a parent is a subtask. New tasks are open. "
-        "Returns the number of the task and its version.",
+        "optionally an assignee and a parent task; a task with a parent is a subtask."
+        + ours(" New tasks are open. Returns the number of the task and its version."),
         W,
         {
             "projectId": _PROJECT,
             "title": prop("string", "A short title of the task."),
             "content": prop("string", "The description of the task in Markdown."),
-            "priority": prop("string", _values(PRIORITIES, default=DEFAULTS["task"]["priority"])),
-            "assignee": prop("string", "Email address of a person or reference of an agent (task_assignee_list)."),
+            "priority": prop("string", ours(_values(PRIORITIES, default=DEFAULTS["task"]["priority"]))),
+            "assignee": prop(
+                "string", ours("Email address of a person or reference of an agent (task_assignee_list).", 89, 191)
+            ),
             "parent": prop("integer", "The number of the parent task, to create a subtask."),
         },
         ["projectId", "title"],
@@ -819,10 +850,13 @@ def task_create(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "task_patch",
-        'Changes fields of a task. patch is a JSON object with the fields to change, e.g. {"title": "New '
-        f'title", "priority": "high"}}. Allowed fields: {", ".join(TASK_PATCH_FIELDS)}; '
-        f"null clears a field. Unknown fields are refused. status is {_values(STATUSES)} "
-        "Pass the version you read; if the task changed since, the call is refused.",
+        "Changes fields of a task. patch is a JSON object with the fields to change"
+        + ours(', e.g. {"title": "New title", "priority": "high"}', name="example")
+        + f". Allowed fields: {', '.join(TASK_PATCH_FIELDS)}"
+        + ours("; null clears a field", name="null")
+        + ". Unknown fields are refused."
+        + ours(f" status is {_values(STATUSES)}", name="status")
+        + " Pass the version you read; if the task changed since, the call is refused.",
         W,
         {
             "projectId": _PROJECT,
@@ -848,7 +882,8 @@ def task_patch(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "task_claim",
-        "Assigns a task to you and sets it to in_progress. Refused if the task is assigned to someone else or closed.",
+        "Assigns a task to you and sets it to in_progress."
+        + ours(" Refused if the task is assigned to someone else or closed."),
         W,
         {
             "projectId": _PROJECT,
@@ -896,7 +931,7 @@ def task_complete(s: BeforeV2Project, args: Args) -> Any:
     make_tool(
         "proposal_review",
         "Approves (approve: true) or rejects (approve: false) a pending proposal; approving publishes the "
-        f"change. A reason is optional. {_APPROVE_RULE}",
+        "change. A reason is optional." + _APPROVE_RULE,
         W,
         {
             "projectId": _PROJECT,
@@ -943,8 +978,8 @@ def proposal_withdraw(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "item_archive",
-        "Archives a memory or page, or restores it with restore: true. Archived items are not recalled or "
-        "found unless includeArchived is set.",
+        "Archives a memory or page, or restores it with restore: true."
+        + ours(" Archived items are not recalled or found unless includeArchived is set.", 35),
         W,
         {
             "projectId": _PROJECT,
@@ -962,8 +997,9 @@ def item_archive(s: BeforeV2Project, args: Args) -> Any:
 @tools.tool(
     make_tool(
         "relation_create",
-        "Creates a relation between two items, e.g. task #12 blocks task #14. kind is the type of relation, "
-        "pointing from source to target.",
+        "Creates a relation between two items"
+        + ours(", e.g. task #12 blocks task #14")
+        + ". kind is the type of relation, pointing from source to target.",
         W,
         _RELATION,
         list(_RELATION),
@@ -1017,8 +1053,9 @@ def _check_relation(p: Project, source: int, target: int, kind: str, remove: boo
 @tools.tool(
     make_tool(
         "item_delete",
-        "Requests permanent deletion of an item or one revision, e.g. a secret stored by mistake. The content "
-        "is locked at once; a moderator decides with privacy_deletion_review. Pass version for tasks, "
+        "Requests permanent deletion of an item or one revision"
+        + SECRET_EXAMPLE
+        + ". The content is locked at once; a moderator decides with privacy_deletion_review. Pass version for tasks, "
         "baseRevisionId for memories and pages.",
         X,
         {
@@ -1068,7 +1105,9 @@ def _request_revision_deletion(
 @tools.tool(
     make_tool(
         "privacy_deletion_queue",
-        "Lists the pending deletion requests of a project for a moderator to decide: item, requester, reason and time.",
+        "Lists the pending deletion requests of a project for a moderator to decide"
+        + ours(": item, requester, reason and time")
+        + ".",
         R,
         {"projectId": _PROJECT},
         ["projectId"],
@@ -1106,7 +1145,7 @@ def _deleted_revision(p: Project, target: str, version: int | None) -> str | Non
     make_tool(
         "privacy_deletion_review",
         "Decides a deletion request: approve: true deletes the item or revision permanently, approve: false "
-        f"rejects the request and unlocks the content. {_APPROVE_RULE}",
+        "rejects the request and unlocks the content." + _APPROVE_RULE,
         X,
         {
             "projectId": _PROJECT,

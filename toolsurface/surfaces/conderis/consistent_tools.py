@@ -18,6 +18,7 @@ from toolsurface.harness.surface import Access, Kind
 from toolsurface.stubs.kit import Handlers, HandlerStub, Refusal, choose, page
 from toolsurface.surfaces._authoring import ToolData, join_words, make_tool, prop
 from toolsurface.surfaces.conderis._per_kind import Conventions, build_per_kind
+from toolsurface.surfaces.conderis._pieces import ours
 from toolsurface.surfaces.conderis._shared import cursor_paging, project_id, version
 from toolsurface.surfaces.conderis._shared_handlers import (
     GUIDE,
@@ -654,7 +655,7 @@ def item_archive(p: Project, args: Args) -> Any:
             "projectId": _PROJECT,
             "number": _NUMBER,
             "target": _NUMBER,
-            "relation": prop("string", "e.g. blocks"),
+            "relation": prop("string", ours("e.g. blocks")),
         },
         ["projectId", "number", "target", "relation"],
     )
@@ -746,7 +747,7 @@ def privacy_deletion_queue(p: Project, args: Args) -> Any:
         "privacy_deletion_review",
         "Decide a deletion request; approve deletes permanently.",
         X,
-        {"projectId": _PROJECT, "ref": prop("string", "deletion:<id>"), **_decision("")},
+        {"projectId": _PROJECT, "ref": prop("string", ours("deletion:<id>")), **_decision("")},
         ["projectId", "ref", "decision"],
     )
 )

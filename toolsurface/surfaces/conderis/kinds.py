@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsurface.harness.surface import Access, Kind, KindAction, KindField, KindTool
+from toolsurface.surfaces.conderis._pieces import ours, seed
 
 __all__ = [
     "ACTIVE",
@@ -60,7 +61,7 @@ MOVE_FIELDS = ("parent", "position")
 PROJECT_FIELDS = ("name", "description", "remote")
 """What a call may set on the project itself."""
 
-REASON_NOTE = "with a reason"
+REASON_NOTE = seed("with a reason", 157, name="reason")
 """The note on approve and reject: a decision carries its reason, shown to the author."""
 
 _RELATE = (KindAction("relate"), KindAction("unrelate"))
@@ -79,7 +80,7 @@ TASK = Kind(
     fields=(
         KindField("title"),
         KindField("content"),
-        KindField("status", note=", ".join(SETTABLE_STATUSES)),
+        KindField("status", note=ours(", ".join(SETTABLE_STATUSES), 127, 160, name="status")),
         KindField("priority"),
         KindField("assignee"),
         KindField("parent", "integer"),
@@ -104,7 +105,7 @@ MEMORY = Kind(
         KindField("content"),
         KindField("tags", "array"),
         KindField("type"),
-        KindField("visibility", note=", ".join(CURRENT_VISIBILITIES)),
+        KindField("visibility", note=ours(", ".join(CURRENT_VISIBILITIES), 11, name="visibility")),
         KindField("expiresAt"),
     ),
     filters=(

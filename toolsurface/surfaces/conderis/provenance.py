@@ -6,6 +6,10 @@ newest first: the newest is L1-L226, the measured final design L633-L832, the me
 L833-L1022, the oldest plan L2136-L2266). A choice is an edit of the built tool (`Edit`): its cost is the
 tool's compact JSON with the choice minus without it; an edit that adds text is a choice not taken, and its
 cost is negative.
+
+The texts an edit takes out are not written here: each is a piece the tool module declares where it writes
+the text (`_pieces.seed` for the seed's own words, `ours` for ours), and an edit names it with `Text`. Written
+here are only the seed's words we did not take, and where a line built from the kinds would hold them.
 """
 
 from __future__ import annotations
@@ -13,12 +17,47 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["BEFORE", "CONSISTENT", "NONE", "V2_DESIGNS", "V2_SHARED", "Choice", "Edit", "Source"]
+from toolsurface.surfaces.conderis._pieces import Piece, declared, pieces_in
+from toolsurface.surfaces.conderis.v2_tools import STORE_MEANINGS
 
-Edit = tuple[str, ...]
+__all__ = ["BEFORE", "CONSISTENT", "NONE", "V2_DESIGNS", "V2_SHARED", "Choice", "Edit", "Source", "Text"]
+
+
+@dataclass(frozen=True)
+class Text:
+    """A piece the tool's text declares, in the description the edit names: its one piece, or the one called
+    `name` (of pieces that lie inside one another, the outermost: a line per kind is declared for each set of
+    kinds built); `parenthesized`: with the parenthesis it stands in, as a kind line shows a field's note."""
+
+    name: str = ""
+    parenthesized: bool = False
+
+    def find(self, text: str) -> tuple[str, Piece]:
+        """The part of `text` this names and its piece; LookupError when there is none, or more than one."""
+        found = pieces_in(text)
+        pool = [(at, p) for at, p in found if p.name == self.name] if self.name else found
+        matches = [
+            (at, p)
+            for at, p in pool
+            if not any(o is not p and o_at <= at and at + len(p.text) <= o_at + len(o.text) for o_at, o in pool)
+        ]
+        if len(matches) != 1:
+            names = ", ".join(repr(p.name or p.text) for _, p in matches) or "none"
+            raise LookupError(f"{self} names one piece of {text[:60]!r}, not {len(matches)} ({names})")
+        at, piece = matches[0]
+        if not self.parenthesized:
+            return piece.text, piece
+        start, end = text.rfind(" (", 0, at), text.find(")", at + len(piece.text))
+        if start < 0 or end < 0:
+            raise LookupError(f"{piece.text!r} stands in no parenthesis in {text[:60]!r}")
+        return text[start : end + 1], piece
+
+
+Edit = tuple[str | Text, ...]
 """('desc', text[, replacement]) | ('desc_all',) | ('pdesc', param, text[, replacement]) | ('pdesc_all', param)
 | ('param', param, ...) | ('annotations',) | ('ann_default',) | ('required',) | ('key', param, key)
-| ('union', param, ...)"""
+| ('union', param, ...); a text is a declared piece (`Text`), or where a line built from the kinds would
+hold a replacement."""
 Choice = tuple[str, Edit, str]
 """(what, edit, where it comes from)"""
 
@@ -50,19 +89,19 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'Personal memories are always included.'",
-                ("desc", " Personal memories are always included."),
+                ("desc", Text()),
                 "inferred",
             ),
             (
                 "projectId note 'Omit it to recall only personal memories.'",
-                ("pdesc", "projectId", " Omit it to recall only personal memories."),
+                ("pdesc", "projectId", Text()),
                 "inferred",
             ),
-            ("example 'e.g. 'fix the login bug''", ("pdesc", "focus", ", e.g. 'fix the login bug'"), "ours"),
-            ("default 'Default 8000.'", ("pdesc", "maxChars", " Default 8000."), "inferred default, not in the seed"),
+            ("example 'e.g. 'fix the login bug''", ("pdesc", "focus", Text()), "ours"),
+            ("default 'Default 8000.'", ("pdesc", "maxChars", Text()), "inferred default, not in the seed"),
             (
                 "default 'Default true.'",
-                ("pdesc", "includeUpstream", " Default true."),
+                ("pdesc", "includeUpstream", Text()),
                 "inferred from 'Upstream knowledge of a fork is always included' (L81)",
             ),
         ],
@@ -82,12 +121,12 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'and your permissions' in the entry list",
-                ("desc", " and your permissions"),
+                ("desc", Text("permissions")),
                 "L88 says v2 adds permissions so that 'an agent knows before item_store'; listing them on the old tool is a choice against that reading",
             ),
             (
                 "'Use the id as projectId in the other tools.'",
-                ("desc", " Use the id as projectId in the other tools."),
+                ("desc", Text("use")),
                 "ours",
             ),
         ],
@@ -100,7 +139,7 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'Use a returned value as assignee in task_create or task_patch.'",
-                ("desc", " Use a returned value as assignee in task_create or task_patch."),
+                ("desc", Text()),
                 "ours",
             )
         ],
@@ -111,17 +150,17 @@ BEFORE: dict[str, Source] = {
         text=[68, 87],
         text_note="'all three values' of project_update (L32) are taken to be name, description, remote (the project line, L87).",
         choices=[
-            ("'makes you its owner'", ("desc", " and makes you its owner"), "ours"),
+            ("'makes you its owner'", ("desc", Text("owner")), "ours"),
             (
                 "remote verified automatically on a supported host",
                 (
                     "desc",
-                    " remote links it to its Git repository; a remote on a supported host is verified automatically.",
+                    Text("remote"),
                 ),
                 "inferred from 'remote and whether it is verified' (L87)",
             ),
-            ("'Returns the project id.'", ("desc", " Returns the project id."), "ours"),
-            ("URL example", ("pdesc", "remote", ", e.g. https://github.com/org/repo.git"), "ours"),
+            ("'Returns the project id.'", ("desc", Text("id")), "ours"),
+            ("URL example", ("pdesc", "remote", Text()), "ours"),
         ],
     ),
     "project_update": Source(
@@ -132,12 +171,12 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'Changing the remote resets its verification.'",
-                ("desc", " Changing the remote resets its verification."),
+                ("desc", Text("remote")),
                 "inferred",
             ),
             (
                 "'Requires moderation rights in the project.'",
-                ("desc", " Requires moderation rights in the project."),
+                ("desc", Text("moderation")),
                 "inferred",
             ),
         ],
@@ -148,9 +187,9 @@ BEFORE: dict[str, Source] = {
         text=[69, 96, 97],
         text_note="refs instructions and proposal:<id> (L96); depth is 'relation depth', dropped in v2 (L97, L179); personal memories went through memory_get (item_get absorbs it, L69).",
         choices=[
-            ("'For personal memories use memory_get.'", ("desc", " For personal memories use memory_get."), "inferred"),
-            ("example 'e.g. 14.'", ("pdesc", "number", ", e.g. 14"), "ours"),
-            ("'Default 1, maximum 3.'", ("pdesc", "depth", " Default 1, maximum 3."), "inferred default and limit"),
+            ("'For personal memories use memory_get.'", ("desc", Text()), "inferred"),
+            ("example 'e.g. 14.'", ("pdesc", "number", Text()), "ours"),
+            ("'Default 1, maximum 3.'", ("pdesc", "depth", Text()), "inferred default and limit"),
         ],
     ),
     "memory_get": Source(
@@ -158,7 +197,7 @@ BEFORE: dict[str, Source] = {
         params={"projectId": NONE, "number": [30], "id": [30], "revisionId": [31, 2184]},
         text=[2182, 2183, 2215],
         text_note="'id next to number' (L30); personal and organization memories by id (oldest plan, L2182); 'current revision' (L2183); scope and visibility (L2215).",
-        choices=[("'(see item_history)'", ("desc", " (see item_history)"), "ours")],
+        choices=[("'(see item_history)'", ("desc", Text()), "ours")],
     ),
     "relation_list": Source(
         name=[69],
@@ -167,13 +206,13 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "relation types 'blocks, duplicates, relates, parent' (description and kind)",
-                ("desc", " (blocks, duplicates, relates, parent)"),
+                ("desc", Text("types")),
                 "inferred value list; the seed names none (the fixture uses them)",
             ),
-            ("kind value list", ("pdesc", "kind", "blocks, duplicates, relates or parent."), "inferred value list"),
+            ("kind value list", ("pdesc", "kind", Text()), "inferred value list"),
             (
                 "'Each entry names the other item with number, title and kind.'",
-                ("desc", " Each entry names the other item with number, title and kind."),
+                ("desc", Text("entry")),
                 "ours",
             ),
         ],
@@ -200,13 +239,13 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "priority values 'low, normal, high or urgent.'",
-                ("pdesc", "priority", "low, normal, high or urgent."),
+                ("pdesc", "priority", Text()),
                 "inferred value list",
             ),
-            ("'Default 50.'", ("pdesc", "limit", " Default 50."), "inferred default"),
+            ("'Default 50.'", ("pdesc", "limit", Text()), "inferred default"),
             (
                 "entry fields 'with number, title, status, priority, assignee and parent'",
-                ("desc", " with number, title, status, priority, assignee and parent"),
+                ("desc", Text()),
                 "ours",
             ),
         ],
@@ -224,11 +263,11 @@ BEFORE: dict[str, Source] = {
         text=[35, 106],
         text_note="'includeArchived in item_search, which also meant closed tasks there; offset/limit in one tool' (L35); query (L106); kind as the item kind (L36).",
         choices=[
-            ("kind values 'memory, page or task.'", ("pdesc", "kind", "memory, page or task."), "inferred value list"),
-            ("'(default 20, max 100)'", ("pdesc", "limit", " (default 20, max 100)"), "inferred default and maximum"),
+            ("kind values 'memory, page or task.'", ("pdesc", "kind", Text()), "inferred value list"),
+            ("'(default 20, max 100)'", ("pdesc", "limit", Text()), "inferred default and maximum"),
             (
                 "'in title, summary and content, best matches first'",
-                ("desc", " in title, summary and content, best matches first"),
+                ("desc", Text()),
                 "ours",
             ),
         ],
@@ -239,7 +278,7 @@ BEFORE: dict[str, Source] = {
         params={"projectId": NONE, "limit": [35]},
         text=[70, 34, 31],
         text_note="'limit only in two' (L35): that the second is this tool is our choice. Entries carry explanation (L34) and version (L31).",
-        choices=[("'Default 20.'", ("pdesc", "limit", " Default 20."), "inferred default")],
+        choices=[("'Default 20.'", ("pdesc", "limit", Text()), "inferred default")],
     ),
     "memory_store": Source(
         name=[28, 71],
@@ -268,18 +307,18 @@ BEFORE: dict[str, Source] = {
                 "definition 'a piece of knowledge agents should keep, such as a decision, a convention or a fact about the project'",
                 (
                     "desc",
-                    ": a piece of knowledge agents should keep, such as a decision, a convention or a fact about the project",
+                    Text(),
                 ),
                 "ours",
             ),
             (
                 "type values",
-                ("pdesc", "type", "decision, convention, fact, howto or note."),
+                ("pdesc", "type", Text()),
                 'inferred value list (the seed shows only {"type": "decision"}, L2193)',
             ),
             (
                 "scope values and default",
-                ("pdesc", "scope", "project, personal or organization. Default project."),
+                ("pdesc", "scope", Text()),
                 "inferred",
             ),
             (
@@ -287,14 +326,14 @@ BEFORE: dict[str, Source] = {
                 (
                     "pdesc",
                     "visibility",
-                    "private (only you), shared (project members) or public (everyone). Default shared.",
+                    Text(),
                 ),
                 "values from Decision 1 (L170-175: public, shared; private), glosses and default ours",
             ),
-            ("tags example", ("pdesc", "tags", ', e.g. ["build", "ci"]'), "ours"),
+            ("tags example", ("pdesc", "tags", Text()), "ours"),
             ("tags items schema", ("key", "tags", "items"), "JSON Schema choice"),
             ("expiresAt format date-time", ("key", "expiresAt", "format"), "JSON Schema choice"),
-            ("'(ISO 8601)'", ("pdesc", "expiresAt", " (ISO 8601)"), "ours"),
+            ("'(ISO 8601)'", ("pdesc", "expiresAt", Text()), "ours"),
         ],
     ),
     "page_store": Source(
@@ -320,7 +359,7 @@ BEFORE: dict[str, Source] = {
                 ("param", "ref"),
                 "our choice of the tool that wrote the instructions; the sentence costs more",
             ),
-            ("'starting at 0'", ("pdesc", "position", ", starting at 0"), "ours"),
+            ("'starting at 0'", ("pdesc", "position", Text()), "ours"),
         ],
     ),
     "task_create": Source(
@@ -338,17 +377,17 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'New tasks are open. Returns the number of the task and its version.'",
-                ("desc", " New tasks are open. Returns the number of the task and its version."),
+                ("desc", Text()),
                 "ours",
             ),
             (
                 "priority values and default",
-                ("pdesc", "priority", "low, normal, high or urgent. Default normal."),
+                ("pdesc", "priority", Text()),
                 "inferred",
             ),
             (
                 "assignee 'Email address of a person or reference of an agent (task_assignee_list).'",
-                ("pdesc", "assignee", "Email address of a person or reference of an agent (task_assignee_list)."),
+                ("pdesc", "assignee", Text()),
                 "e-mail from L89/L191",
             ),
         ],
@@ -359,13 +398,13 @@ BEFORE: dict[str, Source] = {
         text=[32, 127, 2145],
         text_note="'a JSON patch object for tasks' (L32), unknown fields refused 'as task_patch already does' (L2145), fields of L127.",
         choices=[
-            ("patch example", ("desc", ', e.g. {"title": "New title", "priority": "high"}'), "ours"),
+            ("patch example", ("desc", Text("example")), "ours"),
             (
                 "status values 'open, in_progress, blocked, completed or canceled'",
-                ("desc", " status is open, in_progress, blocked, completed or canceled."),
+                ("desc", Text("status")),
                 "inferred value list",
             ),
-            ("'null clears a field'", ("desc", "; null clears a field"), "inferred (L57 is v2's rule)"),
+            ("'null clears a field'", ("desc", Text("null")), "inferred (L57 is v2's rule)"),
         ],
     ),
     "task_claim": Source(
@@ -375,7 +414,7 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'Refused if the task is assigned to someone else or closed.'",
-                ("desc", " Refused if the task is assigned to someone else or closed."),
+                ("desc", Text()),
                 "ours",
             )
         ],
@@ -393,7 +432,7 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'Requires moderation rights in the project.'",
-                ("desc", " Requires moderation rights in the project."),
+                ("desc", Text("moderation")),
                 "inferred",
             )
         ],
@@ -408,7 +447,7 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'Archived items are not recalled or found unless includeArchived is set.'",
-                ("desc", " Archived items are not recalled or found unless includeArchived is set."),
+                ("desc", Text()),
                 "inferred from L35",
             )
         ],
@@ -418,17 +457,15 @@ BEFORE: dict[str, Source] = {
         params={"projectId": NONE, "sourceNumber": [30], "targetNumber": [30], "kind": [36]},
         text=[36],
         choices=[
-            ("example 'e.g. task #12 blocks task #14'", ("desc", ", e.g. task #12 blocks task #14"), "ours"),
-            ("relation types", ("pdesc", "kind", "blocks, duplicates, relates or parent."), "inferred value list"),
+            ("example 'e.g. task #12 blocks task #14'", ("desc", Text()), "ours"),
+            ("relation types", ("pdesc", "kind", Text()), "inferred value list"),
         ],
     ),
     "relation_remove": Source(
         name=[72],
         params={"projectId": NONE, "sourceNumber": [30], "targetNumber": [30], "kind": [36]},
         text=[36],
-        choices=[
-            ("relation types", ("pdesc", "kind", "blocks, duplicates, relates or parent."), "inferred value list")
-        ],
+        choices=[("relation types", ("pdesc", "kind", Text()), "inferred value list")],
     ),
     "item_delete": Source(
         name=[73],
@@ -436,7 +473,7 @@ BEFORE: dict[str, Source] = {
         text=[31, 75, 2257],
         text_note="took both version and baseRevisionId (L31); 'an item or one revision', content locked (L2257); a person decides (L75).",
         choices=[
-            ("'e.g. a secret stored by mistake'", ("desc", ", e.g. a secret stored by mistake"), "from L75"),
+            ("'e.g. a secret stored by mistake'", ("desc", Text("example")), "from L75"),
             ("reason parameter", ("param", "reason"), "ours (required in our schema)"),
         ],
     ),
@@ -444,9 +481,7 @@ BEFORE: dict[str, Source] = {
         name=[75],
         params={"projectId": NONE},
         text=[75],
-        choices=[
-            ("entry fields 'item, requester, reason and time'", ("desc", ": item, requester, reason and time"), "ours")
-        ],
+        choices=[("entry fields 'item, requester, reason and time'", ("desc", Text()), "ours")],
     ),
     "privacy_deletion_review": Source(
         name=[75],
@@ -456,7 +491,7 @@ BEFORE: dict[str, Source] = {
         choices=[
             (
                 "'Requires moderation rights in the project.'",
-                ("desc", " Requires moderation rights in the project."),
+                ("desc", Text("moderation")),
                 "inferred",
             )
         ],
@@ -660,7 +695,7 @@ CONSISTENT: dict[str, Source] = {
             ),
             (
                 "status values 'open, in_progress, canceled'",
-                ("pdesc", "status", "open, in_progress, canceled"),
+                ("pdesc", "status", Text()),
                 "inferred value list",
             ),
         ],
@@ -698,7 +733,7 @@ CONSISTENT: dict[str, Source] = {
         name=[72, 201],
         params={"projectId": NONE, "number": [30], "target": [153], "relation": [36, 153]},
         text=[201],
-        choices=[("example 'e.g. blocks'", ("pdesc", "relation", "e.g. blocks"), "ours")],
+        choices=[("example 'e.g. blocks'", ("pdesc", "relation", Text()), "ours")],
     ),
     "relation_remove": Source(
         name=[72, 201],
@@ -722,47 +757,39 @@ CONSISTENT: dict[str, Source] = {
         name=[75, 201],
         params={"projectId": NONE, "ref": [30], "decision": [33], "reason": [34]},
         text=[201],
-        choices=[("ref 'deletion:<id>' (a ref form the seed never names)", ("pdesc", "ref", "deletion:<id>"), "ours")],
+        choices=[("ref 'deletion:<id>' (a ref form the seed never names)", ("pdesc", "ref", Text()), "ours")],
     ),
 }
 
 
 # ---------------------------------------------------------------------------------------------- v2 designs
-STORE_MEANINGS = {
-    "kind": (114, "memory, page, task, instructions; later every further kind"),
-    "projectId": (115, "Missing for personal memories"),
-    "number": (116, "Change this item; without it, create"),
-    "version": (117, "The version read with item_get; required when content changes, not for a move"),
-    "fields": (118, "JSON object for the kind"),
-    "reason": (119, "Shown to the moderator when the change becomes a proposal"),
-    "propose": (120, "Ask for review instead of publishing"),
-    "batch": (121, "Many items at once, instead of fields"),
-}
+_STORE_MEANINGS = {name: (declared(text).lines[0], text) for name, text in STORE_MEANINGS.items()}
+"""item_store's parameter meanings as v2_tools declares them, with the seed line of each."""
 _ACTION_PARAMS = ("projectId", "number", "ref", "action", "version", "reason", "target", "relation")
 _STORE_CHOICES: list[Choice] = [
     (
         "task status values '(open, in_progress, canceled)'",
-        ("desc", " (open, in_progress, canceled)"),
+        ("desc", Text("status", parenthesized=True)),
         "inferred value list: L127 lists status without values; canceled from L160, blocked and completed are actions (L156)",
     ),
     (
         "memory visibility values '(private, shared)'",
-        ("desc", " (private, shared)"),
+        ("desc", Text("visibility", parenthesized=True)),
         "L11: the live item_store 'already advertises only private, shared'; by the seed's own account of the 76 chars (L205) it was in the measured text too",
     ),
     (
         "'A move (parent, position only) needs no version.'",
-        ("desc", " A move (parent, position only) needs no version."),
+        ("desc", Text("move")),
         "Decision 7 (L189); says what a move is, which the version meaning's 'not for a move' (L117) leaves to the reader",
     ),
     (
         "'Without write permission, or with propose, the change becomes a proposal.'",
-        ("desc", " Without write permission, or with propose, the change becomes a proposal."),
+        ("desc", Text("proposal")),
         "L88, L119-L120",
     ),
     (
         "batch form '{idempotencyKey, source, items: [{key, kind, fields}]}, '",
-        ("desc", "{idempotencyKey, source, items: [{key, kind, fields}]}, "),
+        ("desc", Text("form")),
         "ours, from the example (L136-L143); the live server published the schema under /schemas instead (L7)",
     ),
     (
@@ -774,7 +801,7 @@ _STORE_CHOICES: list[Choice] = [
 _STORE_GIVEN: list[Choice] = [
     (
         "'later every further kind' in the kind meaning",
-        ("pdesc", "kind", "; later every further kind"),
+        ("pdesc", "kind", Text("later")),
         "the seed's meaning verbatim (L114): it keeps the parameter the same when a kind is added, as L40 wants",
     ),
 ]
@@ -801,7 +828,7 @@ V2_SHARED: dict[str, Source] = {
         choices=[
             (
                 "sentence 'Memories appear as #N, personal ones as memory:<id>.'",
-                ("desc", " Memories appear as #N, personal ones as memory:<id>."),
+                ("desc", Text()),
                 "L7, L81 (newest version)",
             ),
         ],
@@ -816,7 +843,7 @@ V2_SHARED: dict[str, Source] = {
                 "the content list 'name, description, remote (verified or not), ... pending proposals'",
                 (
                     "desc",
-                    ": name, description, remote (verified or not), public or private, upstream, your permissions (may write, may moderate), assignees and counts of open tasks, memories, pages and pending proposals",
+                    Text(),
                 ),
                 "from L87-L90, ours to put it in the description",
             ),
@@ -827,9 +854,7 @@ V2_SHARED: dict[str, Source] = {
         params={"projectId": NONE, "name": [32, 87], "description": [32, 87], "remote": [32, 87]},
         text=[32, 57, 68],
         text_note="The seed gives no parameters for project_store: projectId plus project_update's three values (L32, L87) are ours. 'null clears it' is v2's item rule (L57) given to projects.",
-        choices=[
-            ("'null clears it'", ("desc", ", null clears it"), "L57 is about items; applied to projects by choice")
-        ],
+        choices=[("'null clears it'", ("desc", Text()), "L57 is about items; applied to projects by choice")],
     ),
     "item_get": Source(
         name=[69, 92],
@@ -850,13 +875,13 @@ V2_SHARED: dict[str, Source] = {
                 "address lines per kind ('Address per kind:' and 5 lines)",
                 (
                     "desc",
-                    " Address per kind:\n- task: number\n- memory: number or ref memory:<id>\n- page: number\n- proposal: ref proposal:<id>\n- instructions: ref instructions",
+                    Text("addresses"),
                 ),
                 "the line per kind is the seed's (L40); its content is ours",
             ),
             (
                 "'Long text is read in parts with offset and take.'",
-                ("desc", "\nLong text is read in parts with offset and take."),
+                ("desc", Text("parts")),
                 "from L99",
             ),
         ],
@@ -872,7 +897,7 @@ V2_SHARED: dict[str, Source] = {
                 ("desc", "a task, memory or page", "an item"),
                 "L49",
             ),
-            ("'e.g. a secret stored by mistake'", ("desc", ", e.g. a secret stored by mistake"), "from L75"),
+            ("'e.g. a secret stored by mistake'", ("desc", Text("example")), "from L75"),
         ],
     ),
 }
@@ -897,14 +922,14 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
             *_STORE_GIVEN,
             (
                 "'parent may name a key; all items are stored or none'",
-                ("desc", "; parent may name a key; all items are stored or none"),
+                ("desc", Text("batch")),
                 "L754, L756 (measured; the first design L951, L953)",
             ),
         ],
         choices=[
             *_STORE_CHOICES,
         ],
-        seed_meanings=STORE_MEANINGS,
+        seed_meanings=_STORE_MEANINGS,
     ),
     ("item_store", ("v2-live",)): Source(
         name=[71, 111],
@@ -927,7 +952,7 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
                 "'parent may name the key of an earlier item of the same kind; each kind is stored atomically on its own'",
                 (
                     "desc",
-                    "; parent may name the key of an earlier item of the same kind; each kind is stored atomically on its own",
+                    Text("batch"),
                 ),
                 "L145, L147 (live)",
             ),
@@ -935,7 +960,7 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
         choices=[
             *_STORE_CHOICES,
         ],
-        seed_meanings=STORE_MEANINGS,
+        seed_meanings=_STORE_MEANINGS,
     ),
     ("item_list", ("v2", "v2-live")): Source(
         name=[70, 101],
@@ -954,19 +979,19 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
         given=[
             (
                 "'Tasks are the active ones (open, in progress, blocked) unless includeClosed.'",
-                ("desc", " Tasks are the active ones (open, in progress, blocked) unless includeClosed."),
+                ("desc", Text()),
                 "L107 verbatim (final design)",
             )
         ],
         choices=[
             (
                 "limit default and maximum '(default 20, at most 100)'",
-                ("pdesc", "limit", " (default 20, at most 100)"),
+                ("pdesc", "limit", Text()),
                 "inferred: the seed gives no paging defaults",
             ),
             (
                 "cursor '(it has total, hasMore, nextCursor)'",
-                ("pdesc", "cursor", " (it has total, hasMore, nextCursor)"),
+                ("pdesc", "cursor", Text()),
                 "from L109 (#304 response)",
             ),
             (
@@ -976,7 +1001,7 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
             ),
             (
                 "kind described as L105's bullet 'task, memory, page, proposal; later every further kind' (not taken)",
-                ("pdesc", "kind", "Kind, see above", "task, memory, page, proposal; later every further kind"),
+                ("pdesc", "kind", Text(), "task, memory, page, proposal; later every further kind"),
                 "L105 is a bullet of the page, not a parameter meaning; ours points at the filter lines",
             ),
         ],
@@ -998,7 +1023,7 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
         choices=[
             (
                 'example \' per kind, for example {"status": "open"}\'',
-                ("desc", ' per kind, for example {"status": "open"}'),
+                ("desc", Text()),
                 "L914 (first example only)",
             ),
             (
@@ -1006,10 +1031,10 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
                 ("desc", "status, priority, assignee, parent", "status"),
                 "inferred: the first design's filter list is not given (cost of the three besides status)",
             ),
-            ("limit default and maximum", ("pdesc", "limit", " (default 20, at most 100)"), "inferred"),
+            ("limit default and maximum", ("pdesc", "limit", Text()), "inferred"),
             (
                 "cursor '(it has total, hasMore, nextCursor)'",
-                ("pdesc", "cursor", " (it has total, hasMore, nextCursor)"),
+                ("pdesc", "cursor", Text()),
                 "from L915",
             ),
             ("sort description", ("pdesc_all", "sort"), "ours"),
@@ -1024,7 +1049,7 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
         choices=[
             (
                 "'Every action needs the version from item_get.'",
-                ("desc", "Every action needs the version from item_get. "),
+                ("desc", Text("rule")),
                 "inferred: block 5 says only that content changes check the version (L867); the sessions refused approve without version (L217)",
             ),
             ("reason description 'Why; required to block'", ("pdesc_all", "reason"), "ours, from L962"),
@@ -1043,7 +1068,7 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
                 "'Task and item actions need the version ... do not.'",
                 (
                     "desc",
-                    "Task and item actions need the version from item_get; relate, unrelate and the proposal actions do not. ",
+                    Text("rule"),
                 ),
                 "L771 verbatim",
             )
@@ -1067,10 +1092,14 @@ V2_DESIGNS: dict[tuple[str, tuple[str, ...]], Source] = {
         given=[
             (
                 "closing sentence 'A task is closed with complete or by setting status canceled, never archived.'",
-                ("desc", " A task is closed with complete or by setting status canceled, never archived."),
+                ("desc", Text("closing")),
                 "L160 verbatim (first in block 3, L566)",
             ),
-            ("'(both with a reason)' on approve, reject", ("desc", " (both with a reason)"), "L157 (blocks 1-3)"),
+            (
+                "'(both with a reason)' on approve, reject",
+                ("desc", Text("reason", parenthesized=True)),
+                "L157 (blocks 1-3)",
+            ),
         ],
         choices=[
             ("reason description 'Why; required to block, approve or reject'", ("pdesc_all", "reason"), "ours"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,16 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.surfaces.conderis import SURFACES
-from toolsurface.surfaces.conderis.provenance import BEFORE, CONSISTENT, V2_DESIGNS, V2_SHARED, Edit, Source
+from toolsurface.surfaces.conderis._pieces import Piece, pieces_in
+from toolsurface.surfaces.conderis.provenance import BEFORE, CONSISTENT, V2_DESIGNS, V2_SHARED, Edit, Source, Text
 
-__all__ = ["README", "cost", "main", "render"]
+__all__ = ["README", "check_origins", "cost", "main", "render"]
 
 README = Path(__file__).resolve().parent / "README.md"
 COMMAND = "python -m toolsurface.surfaces.conderis.readme --write"
 
 V2_SERIES = ("v2-first", "v2", "v2-live")
 BAND = 0.10
-TOKEN_BAND = 0.15
 
 Tool = dict[str, Any]
 
@@ -109,10 +110,39 @@ def size(tool: Tool) -> int:
     return len(compact(tool))
 
 
+def _found(tool: Tool, edit: Edit) -> list[tuple[str, Piece] | str]:
+    """Each part of `edit`, a piece it names (`Text`) as the text the piece stands for in `tool`'s description
+    or the description of the parameter the edit names, with its declaration."""
+    if not any(isinstance(part, Text) for part in edit):
+        return [str(part) for part in edit]
+    if edit[0] == "desc":
+        text = tool.get("description", "")
+    else:
+        text = tool["inputSchema"].get("properties", {}).get(str(edit[1]), {}).get("description", "")
+    try:
+        return [part.find(text) if isinstance(part, Text) else part for part in edit]
+    except LookupError as missing:
+        raise LookupError(f"{tool['name']}: {missing}") from None
+
+
+def _plain(tool: Tool, edit: Edit) -> tuple[str, ...]:
+    return tuple(part if isinstance(part, str) else part[0] for part in _found(tool, edit))
+
+
+def check_origins(tool: Tool, source: Source) -> None:
+    """The seed's own text in a tool is a piece declared as the seed's, a choice one declared as ours."""
+    for rows, of_seed in ((source.given, True), (source.choices, False)):
+        for label, edit, _ in rows:
+            for part in _found(tool, edit):
+                if not isinstance(part, str) and part[1].seed != of_seed:
+                    said = "the seed's" if part[1].seed else "ours"
+                    raise ValueError(f"{tool['name']}: {label!r} costs {part[0]!r}, which its tool declares as {said}")
+
+
 def _edited(tool: Tool, edit: Edit) -> Tool:
     """`tool` without the choice `edit` names (or with the text a choice not taken would add)."""
     t = copy.deepcopy(tool)
-    kind, *args = edit
+    kind, *args = _plain(tool, edit)
     schema = t["inputSchema"]
     props: dict[str, Any] = schema.get("properties", {})
     if kind == "desc":
@@ -169,10 +199,14 @@ def _edited(tool: Tool, edit: Edit) -> Tool:
 
 def _applies(tool: Tool, edit: Edit) -> bool:
     """Whether the text a `desc` or `pdesc` edit takes out is (still) in `tool`."""
-    if edit[0] == "desc":
-        return edit[1] in tool.get("description", "")
-    prop = tool["inputSchema"].get("properties", {}).get(edit[1], {})
-    return edit[2] in prop.get("description", "")
+    try:
+        plain = _plain(tool, edit)
+    except LookupError:
+        return False
+    if plain[0] == "desc":
+        return plain[1] in tool.get("description", "")
+    prop = tool["inputSchema"].get("properties", {}).get(plain[1], {})
+    return plain[2] in prop.get("description", "")
 
 
 def cost(tool: Tool, edit: Edit) -> int:
@@ -256,6 +290,7 @@ def _choice_rows(tool: Tool, source: Source) -> list[tuple[str, int, str]]:
 
 
 def _tool_section(heading: str, tool: Tool, source: Source) -> list[str]:
+    check_origins(tool, source)
     out = [f"#### {heading}: {_n(size(tool))} chars", ""]
     out.append(f"- **Name**: {_lines(source.name)}." + (f" {source.name_note}" if source.name_note else ""))
     props: dict[str, Any] = tool["inputSchema"].get("properties", {})
@@ -719,6 +754,20 @@ _INSTRUCTION_SOURCES = [
 ]
 
 
+def _check_sentence_sources(texts: Sequence[str]) -> None:
+    """Each start above lies in a sentence the instructions declare (`instructions.py`), and each line a
+    sentence is declared to rest on is named where its starts are."""
+    sentences = [piece for text in texts for _, piece in pieces_in(text)]
+    for start, _ in _INSTRUCTION_SOURCES:
+        if not any(start in piece.text for piece in sentences):
+            raise LookupError(f"no sentence of the instructions holds {start!r}")
+    for piece in sentences:
+        named = " ".join(source for start, source in _INSTRUCTION_SOURCES if start in piece.text)
+        missing = [n for n in piece.lines if not re.search(rf"\bL{n}\b", named)]
+        if missing:
+            raise LookupError(f"{piece.text!r} rests on L{missing[0]}, which no source of it names")
+
+
 def _instructions_section() -> list[str]:
     """The reconstructed server instructions, their sizes by the counting rule, and where each sentence rests."""
     from toolsurface.harness.measure import count_tokens
@@ -739,6 +788,7 @@ def _instructions_section() -> list[str]:
         "| surfaces | chars | tokens | text |",
         "| --- | ---: | ---: | --- |",
     ]
+    _check_sentence_sources((BEFORE_V2, V2))
     for surfaces, text in (("before-v2, consistent", BEFORE_V2), ("v2-first, v2, v2-live", V2)):
         shown = compact(text)
         out.append(f"| {surfaces} | {_n(len(shown))} | {_n(count_tokens(shown))} | {text} |")

@@ -15,7 +15,8 @@ from toolsurface.harness.surface import Access, Kind
 from toolsurface.stubs.kit import Handlers, HandlerStub, Refusal, choose, page, refuse_unknown
 from toolsurface.surfaces._authoring import ToolData, make_tool, prop
 from toolsurface.surfaces.conderis._lines import action_rows, address, field_list, kind_lines, kinds_phrase
-from toolsurface.surfaces.conderis._shared import cursor_paging, project_id, version
+from toolsurface.surfaces.conderis._pieces import ours, seed
+from toolsurface.surfaces.conderis._shared import SECRET_EXAMPLE, cursor_paging, project_id, version
 from toolsurface.surfaces.conderis._shared_handlers import (
     GUIDE,
     Args,
@@ -103,8 +104,8 @@ def _target(p: Project, args: Args) -> Item | Proposal:
 def _recall_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
     return make_tool(
         "recall",
-        "Recall a project's memories, active tasks and instructions for the work at hand, ranked by focus. "
-        "Memories appear as #N, personal ones as memory:<id>.",
+        "Recall a project's memories, active tasks and instructions for the work at hand, ranked by focus."
+        + ours(" Memories appear as #N, personal ones as memory:<id>.", 7, 81),
         Access.READ,
         {
             "projectId": project_id("Omit for personal memories only"),
@@ -125,9 +126,16 @@ def recall_handler(s: V2Project, args: Args) -> Any:
 def _project_get_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
     return make_tool(
         "project_get",
-        "Read a project: name, description, remote (verified or not), public or private, upstream, your "
-        "permissions (may write, may moderate), assignees and counts of open tasks, memories, pages and "
-        "pending proposals. Without projectId, list your projects.",
+        "Read a project"
+        + ours(
+            ": name, description, remote (verified or not), public or private, upstream, your permissions (may "
+            "write, may moderate), assignees and counts of open tasks, memories, pages and pending proposals",
+            87,
+            88,
+            89,
+            90,
+        )
+        + ". Without projectId, list your projects.",
         Access.READ,
         {"projectId": project_id("Omit to list your projects")},
     )
@@ -147,7 +155,7 @@ def project_get(s: V2Project, args: Args) -> Any:
 def _project_store_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
     return make_tool(
         "project_store",
-        "Create or change a project. An omitted value is kept, null clears it.",
+        "Create or change a project. An omitted value is kept" + ours(", null clears it", 57) + ".",
         Access.WRITE,
         {
             "projectId": project_id("Omit to create"),
@@ -180,9 +188,9 @@ def project_store(s: V2Project, args: Args) -> Any:
 def _item_get_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
     return make_tool(
         "item_get",
-        f"Read one {kinds_phrase(kinds)} with its direct relations and its version. Address per kind:\n"
-        f"{kind_lines(kinds, address)}\n"
-        "Long text is read in parts with offset and take.",
+        f"Read one {kinds_phrase(kinds)} with its direct relations and its version."
+        + ours(f" Address per kind:\n{kind_lines(kinds, address)}", 40, name="addresses")
+        + ours("\nLong text is read in parts with offset and take.", 99, name="parts"),
         Access.READ,
         {
             "projectId": project_id("Omit for personal memories"),
@@ -210,8 +218,8 @@ def item_get(s: V2Project, args: Args) -> Any:
 
 def _item_list_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
     listed_kinds = listed(kinds)
-    active = "" if design.status_filter or not any(k.name == "task" for k in listed_kinds) else f" {_ACTIVE}"
-    example = ' per kind, for example {"status": "open"}' if design.status_filter else ""
+    active = "" if design.status_filter or not any(k.name == "task" for k in listed_kinds) else seed(f" {_ACTIVE}", 107)
+    example = ours(' per kind, for example {"status": "open"}', 914) if design.status_filter else ""
     return make_tool(
         "item_list",
         f"List or search {kinds_phrase(listed_kinds, plural=True)} as short entries.{active} "
@@ -220,7 +228,7 @@ def _item_list_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
         "An unknown filter is refused with the allowed ones.",
         Access.READ,
         {
-            "kind": prop("string", "Kind, see above"),
+            "kind": prop("string", ours("Kind, see above")),
             "projectId": project_id("Omit for personal memories"),
             "query": prop("string", "Text to search for"),
             "filter": prop("object", "Filters for the kind, see above"),
@@ -332,28 +340,33 @@ def _filter_int(filters: dict[str, Any], name: str) -> int | None:
 # -- write: items ----------------------------------------------------------------------------------
 
 STORE_MEANINGS = {
-    "kind": "memory, page, task, instructions; later every further kind",
-    "projectId": "Missing for personal memories",
-    "number": "Change this item; without it, create",
-    "version": "The version read with item_get; required when content changes, not for a move",
-    "fields": "JSON object for the kind",
-    "reason": "Shown to the moderator when the change becomes a proposal",
-    "propose": "Ask for review instead of publishing",
-    "batch": "Many items at once, instead of fields",
+    "kind": seed("memory, page, task, instructions" + seed("; later every further kind", 114, name="later"), 114),
+    "projectId": seed("Missing for personal memories", 115),
+    "number": seed("Change this item; without it, create", 116),
+    "version": seed("The version read with item_get; required when content changes, not for a move", 117),
+    "fields": seed("JSON object for the kind", 118),
+    "reason": seed("Shown to the moderator when the change becomes a proposal", 119),
+    "propose": seed("Ask for review instead of publishing", 120),
+    "batch": seed("Many items at once, instead of fields", 121),
 }
 """item_store's parameters with the meaning the page gives each (L113-L121, the same in every version)."""
 
 
 def _batch_rule(design: Design) -> str:
     """The batch sentence: its form (ours), its size (L146), which key a parent may name and what is atomic."""
-    key = "the key of an earlier item of the same kind" if design.batch_keys_per_kind else "a key"
-    atomic = (
-        "each kind is stored atomically on its own" if design.batch_atomic_per_kind else "all items are stored or none"
-    )
-    return (
-        f"batch is {{idempotencyKey, source, items: [{{key, kind, fields}}]}}, up to {BATCH_LIMIT} items; "
-        f"parent may name {key}; {atomic}."
-    )
+    key_lines: tuple[int, ...]
+    atomic_lines: tuple[int, ...]
+    if design.batch_keys_per_kind:
+        key, key_lines = "the key of an earlier item of the same kind", (145,)
+    else:
+        key, key_lines = "a key", (754, 951)
+    if design.batch_atomic_per_kind:
+        atomic, atomic_lines = "each kind is stored atomically on its own", (147,)
+    else:
+        atomic, atomic_lines = "all items are stored or none", (756, 953)
+    form = ours("{idempotencyKey, source, items: [{key, kind, fields}]}, ", 136, 143, name="form")
+    rule = seed(f"; parent may name {key}; {atomic}", *sorted({*key_lines, *atomic_lines}), name="batch")
+    return f"batch is {form}up to {BATCH_LIMIT} items{rule}."
 
 
 def _item_store_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
@@ -362,9 +375,12 @@ def _item_store_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
         "item_store",
         f"Create or change a {kinds_phrase(stored_kinds)}. fields is one JSON object; allowed fields per kind:\n"
         f"{kind_lines(stored_kinds, lambda k: field_list(k.fields))}\n"
-        "An omitted field is kept, null clears it, an unknown field is refused. A move (parent, position only) "
-        "needs no version. Without write permission, or with propose, the change becomes a proposal. "
-        f"{_batch_rule(design)}",
+        "An omitted field is kept, null clears it, an unknown field is refused."
+        + ours(" A move (parent, position only) needs no version.", 189, name="move")
+        + ours(
+            " Without write permission, or with propose, the change becomes a proposal.", 88, 119, 120, name="proposal"
+        )
+        + f" {_batch_rule(design)}",
         Access.WRITE,
         {
             "kind": prop("string", STORE_MEANINGS["kind"]),
@@ -505,18 +521,32 @@ def _item_action_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
     hidden = () if design.decision_reasons else (REASON_NOTE,)
     rows = "\n".join(f"- {who}: {actions}" for who, actions in action_rows(acting, common, hidden))
     if design.versioned_decisions:
-        rule = "Every action needs the version from item_get."
+        rule = ours("Every action needs the version from item_get. ", name="rule")
     else:
-        rule = "Task and item actions need the version from item_get; relate, unrelate and the proposal actions do not."
+        rule = seed(
+            "Task and item actions need the version from item_get; relate, unrelate and the proposal actions do not. ",
+            162,
+            771,
+            name="rule",
+        )
     closing = ""
     if design.task_never_archived and any(k.name == "task" for k in acting):
-        closing = " A task is closed with complete or by setting status canceled, never archived."
+        closing = seed(
+            " A task is closed with complete or by setting status canceled, never archived.", 160, 566, name="closing"
+        )
     decisions = ", approve or reject" if decisions_need_reason(design) else ""
     return make_tool(
         "item_action",
         f"Act on a {kinds_phrase(acting)}. Actions per kind:\n{rows}\n"
-        f"{rule} "
-        f"An action that does not apply to the item's kind is refused, naming the actions that do.{closing}",
+        + rule
+        + seed(
+            "An action that does not apply to the item's kind is refused, naming the actions that do.",
+            160,
+            769,
+            966,
+            name="refusal",
+        )
+        + closing,
         Access.WRITE,
         {
             "projectId": project_id(),
@@ -569,7 +599,7 @@ def _item_delete_tool(kinds: Sequence[Kind], design: Design) -> ToolData:
     return make_tool(
         "item_delete",
         f"Requests permanent deletion of a {kinds_phrase(deletable)}, or of one version, and locks its content "
-        "immediately, e.g. a secret stored by mistake. A person decides in the web app.",
+        "immediately" + SECRET_EXAMPLE + ". A person decides in the web app.",
         Access.IRREVERSIBLE,
         {
             "projectId": project_id(),

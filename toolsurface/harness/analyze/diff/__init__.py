@@ -3,7 +3,6 @@ every changed text an agent is told marked for review; as JSON, CSV, markdown, r
 
 from toolsurface.harness.analyze.diff._diff import diff_parts, diff_surfaces, diff_tools
 from toolsurface.harness.analyze.diff._model import (
-    FAIL_ON,
     AnnotationChange,
     ChangeClass,
     FieldChange,
@@ -27,7 +26,6 @@ from toolsurface.harness.analyze.diff._render import (
 
 __all__ = [
     "DIFF_COLUMNS",
-    "FAIL_ON",
     "AnnotationChange",
     "ChangeClass",
     "FieldChange",

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from toolsurface.harness.fail_on import FAIL_ON
 from toolsurface.harness.measure import ENCODING_NAME
 from toolsurface.harness.output import compact_json
 
 __all__ = [
-    "FAIL_ON",
     "AnnotationChange",
     "ChangeClass",
     "FieldChange",
@@ -26,9 +26,6 @@ __all__ = [
     "ToolDiff",
     "worst",
 ]
-
-# What `--fail-on` takes: a breaking change, a changed text to review, any difference at all.
-FAIL_ON = ("breaking", "review", "any")
 
 
 class ChangeClass(StrEnum):
@@ -269,7 +266,7 @@ class SurfaceDiff:
             return bool(self.review)
         if fail_on == "any":
             return self.cls is not None
-        raise ValueError(f"fail_on must be 'breaking', 'review', 'any' or None, not {fail_on!r}")
+        raise ValueError(f"fail_on must be {', '.join(map(repr, FAIL_ON))} or None, not {fail_on!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {
