@@ -381,6 +381,8 @@ def test_a_gate_without_runs_of_both_surfaces_cannot_judge(seed_study: Path) -> 
 
 def test_a_checks_result_is_the_record_result_json_keeps() -> None:
     from toolsurface.harness.scenario import CheckResult
-    from toolsurface.harness.session import CheckRecord
 
-    assert CheckRecord is CheckResult
+    run = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script" / "runs" / "v2" / "script-full-list-r001"
+    kept = json.loads((run / "result.json").read_text(encoding="utf-8"))["checks"]
+    checks = read_run(run).result.checks
+    assert all(type(check) is CheckResult for check in checks) and checks == [CheckResult(**c) for c in kept]

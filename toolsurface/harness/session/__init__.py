@@ -26,7 +26,6 @@ from toolsurface.harness.session.plan import (
 )
 from toolsurface.harness.session.record import (
     RUN_FORMAT,
-    CheckRecord,
     RefusalRecord,
     RunRecord,
     RunResult,
@@ -82,7 +81,6 @@ __all__ = [
     "AgentChoice",
     "AnswerRow",
     "AnswerSizes",
-    "CheckRecord",
     "Comparison",
     "ErrorGroup",
     "ForkServer",

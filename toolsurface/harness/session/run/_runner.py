@@ -317,7 +317,6 @@ async def _write_result(
         if report.status != "error"
         else []
     )
-    usage = asdict(report.usage) if report.usage else None
     summary = shown(requests)
     if summary is not None and summary.errors and report.status == "ok":
         report.status, report.error = "agent-error", f"scripted model: {summary.errors[0]}"
@@ -327,7 +326,7 @@ async def _write_result(
         refusals=refusals,
         checks=checks,
         passed=report.status == "ok" and all(c.passed for c in checks),
-        tokens=usage,
+        tokens=report.usage,
         cost_usd=report.cost_usd,
         duration_s=round(time.monotonic() - started, 3),
         turns=report.turns,
@@ -336,9 +335,9 @@ async def _write_result(
         tools_called=tools_called,
         agent_duration_s=round(report.duration_s, 3) if report.duration_s is not None else None,
         undelivered=undelivered_calls(report.events, log),
-        shown=asdict(summary) if summary is not None else None,
+        shown=summary,
     )
-    write_json_atomic(run.run_dir / RESULT, asdict(result))
+    write_json_atomic(run.run_dir / RESULT, result.to_json())
     return RunRecord(run.run_dir, spec, result)
 
 

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolsurface.harness.endpoint import ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
@@ -27,8 +28,8 @@ __all__ = [
     "Comparison",
     "ErrorGroup",
     "OutcomeFailure",
-    "PartSize",
     "RefusalGroup",
+    "ShownPart",
     "ShownRow",
     "Study",
     "SurfaceScore",
@@ -134,7 +135,7 @@ class SurfaceScore:
 
 
 @dataclass(frozen=True)
-class PartSize:
+class ShownPart:
     """One part of a request's tools: how many, their chars and o200k tokens as the model reads them."""
 
     tools: int
@@ -167,12 +168,12 @@ class ShownRow:
     first_tool_names: list[str]
     # The first and last request's tools apart: the stub's shown in full, the stub's deferred (by their
     # names), the client's own shown; None for runs recorded before the split.
-    first_shown: PartSize | None = None
-    first_deferred: PartSize | None = None
-    first_builtin: PartSize | None = None
-    last_shown: PartSize | None = None
-    last_deferred: PartSize | None = None
-    last_builtin: PartSize | None = None
+    first_shown: ShownPart | None = None
+    first_deferred: ShownPart | None = None
+    first_builtin: ShownPart | None = None
+    last_shown: ShownPart | None = None
+    last_deferred: ShownPart | None = None
+    last_builtin: ShownPart | None = None
     instructions_chars: int | None = None
     builtins: bool = False
     # The MCP protocol version the client negotiated with the stub; None in runs recorded before it was kept.
@@ -319,9 +320,7 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
         pass_at_1=passed / n,
         pass_hat_k={str(k): round(pass_hat_k(n, passed, k), 6) for k in range(1, n + 1)},
         tokens_per_run=[
-            (r.result.tokens or {}).get("input_tokens", 0) + (r.result.tokens or {}).get("output_tokens", 0)
-            if r.result.tokens
-            else None
+            r.result.tokens.input_tokens + r.result.tokens.output_tokens if r.result.tokens is not None else None
             for r in records
         ],
         cost_usd_per_run=[r.result.cost_usd for r in records],
@@ -337,46 +336,44 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
     )
 
 
-def _part(request: dict[str, Any], name: str) -> PartSize | None:
-    part = request.get(name)
-    if not isinstance(part, dict):
-        return None
-    return PartSize(len(part.get("tools") or []), int(part.get("chars") or 0), int(part.get("tokens") or 0))
+def _part(part: ToolPart | None) -> ShownPart | None:
+    return None if part is None else ShownPart(len(part.tools), part.chars, part.tokens)
 
 
 def _shown_row(records: Sequence[RunRecord]) -> ShownRow | None:
-    shown = [r for r in records if r.result.shown and r.result.shown.get("first")]
+    shown = [(r, r.result.shown) for r in records if r.result.shown is not None and r.result.shown.first is not None]
     if not shown:
         return None
-    data = shown[0].result.shown or {}
-    first, last = data["first"], data.get("last") or data["first"]
-    spec = shown[0].spec
+    record, data = shown[0]
+    assert data is not None and data.first is not None
+    first, last = data.first, data.last or data.first
+    spec = record.spec
     return ShownRow(
         surface=spec.surface,
         agent=spec.agent,
         mode=spec.mode,
         agent_version=spec.agent_version,
         runs=len(shown),
-        first_tools=len(first["tools"]),
-        first_stub_tools=first["stub_tools"],
-        first_chars=first["chars"],
-        first_tokens=first["tokens"],
-        last_tools=len(last["tools"]),
-        last_stub_tools=last["stub_tools"],
-        last_chars=last["chars"],
-        last_tokens=last["tokens"],
-        system_chars=first["system_chars"],
-        searches=len(data.get("searches") or []),
-        not_offered_calls=int(data.get("not_offered_calls") or 0),
-        api_input_tokens_first=first.get("input_tokens"),
-        first_tool_names=list(first["tools"]),
-        first_shown=_part(first, "stub_shown"),
-        first_deferred=_part(first, "stub_deferred"),
-        first_builtin=_part(first, "builtin_shown"),
-        last_shown=_part(last, "stub_shown"),
-        last_deferred=_part(last, "stub_deferred"),
-        last_builtin=_part(last, "builtin_shown"),
-        instructions_chars=first.get("instructions_chars"),
+        first_tools=len(first.tools),
+        first_stub_tools=first.stub_tools,
+        first_chars=first.chars,
+        first_tokens=first.tokens,
+        last_tools=len(last.tools),
+        last_stub_tools=last.stub_tools,
+        last_chars=last.chars,
+        last_tokens=last.tokens,
+        system_chars=first.system_chars,
+        searches=len(data.searches),
+        not_offered_calls=data.not_offered_calls,
+        api_input_tokens_first=first.input_tokens,
+        first_tool_names=list(first.tools),
+        first_shown=_part(first.stub_shown),
+        first_deferred=_part(first.stub_deferred),
+        first_builtin=_part(first.builtin_shown),
+        last_shown=_part(last.stub_shown),
+        last_deferred=_part(last.stub_deferred),
+        last_builtin=_part(last.builtin_shown),
+        instructions_chars=first.instructions_chars,
         builtins=spec.builtins,
         protocol=spec.protocol,
     )
@@ -466,7 +463,7 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
-def _size(part: PartSize | None) -> str:
+def _size(part: ShownPart | None) -> str:
     return "-" if part is None else f"{part.tools} · {part.chars:,} · {part.tokens:,}"
 
 
