@@ -10,7 +10,9 @@ n >= 1.96^2 * (var(A) + var(B)) / d^2 runs per surface (sample variances; at lea
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import re
 import statistics
 from collections.abc import Iterable, Sequence
@@ -20,7 +22,7 @@ from typing import Any
 
 from toolsurface.harness.endpoint import ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.run_folder import CALLS, RESULT, SPEC
+from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
 from toolsurface.harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
 
@@ -232,10 +234,12 @@ def _relative(run_dir: Path, root: Path) -> str:
     return resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else str(run_dir)
 
 
-def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
-    """Every finished run under the given study or run directories (shards merge by being read together)."""
+def find_runs(paths: Iterable[Path], order: Sequence[str] = ()) -> list[RunRecord]:
+    """Every finished run under the given study or run directories (shards merge by being read together), in
+    the study's order of surfaces (`_study_order`)."""
     records: dict[Path, RunRecord] = {}
-    for path in paths:
+    given = list(paths)
+    for path in given:
         if not path.exists():
             raise ToolsurfaceError(f"{path}: no such run or study directory")
         candidates = [path] if (path / SPEC).exists() else sorted(p.parent for p in path.rglob(SPEC))
@@ -248,16 +252,38 @@ def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
                 if (run_dir / RESULT).exists():
                     raise
                 # a run still going, or cut off before it wrote its result: not a finished run
-    return sorted(records.values(), key=_order)
+    rank = {name: n for n, name in enumerate(_study_order(given, order))}
+
+    def key(record: RunRecord) -> tuple[int, str, str, str, str, int]:
+        spec = record.spec
+        return rank.get(spec.surface, len(rank)), spec.surface, spec.agent, spec.mode, spec.scenario, spec.run_index
+
+    return sorted(records.values(), key=key)
 
 
-def _order(record: RunRecord) -> tuple[int, str, str, str, str, int]:
-    """The bundled surfaces in the study's order, then the others by name."""
-    from toolsurface.harness.surface import default_surfaces
+def _study_order(folders: Sequence[Path], order: Sequence[str] = ()) -> list[str]:
+    """The surfaces in the order the study gives them, read from its own files, never from what is installed:
+    `order`, then as each folder's study.json lists them (a study scored before keeps the order of its rows),
+    then as its plan.json names them (as `session run --surface` gave them). Surfaces none names follow by name."""
+    from toolsurface.harness.files import read_json
+    from toolsurface.harness.session.plan import read_plan
 
-    spec, order = record.spec, default_surfaces()
-    rank = order.index(spec.surface) if spec.surface in order else len(order)
-    return rank, spec.surface, spec.agent, spec.mode, spec.scenario, spec.run_index
+    names = dict.fromkeys(order)
+    for folder in folders:
+        # Only an order: a study.json or plan.json that cannot be read names none (scoring rewrites the first).
+        with contextlib.suppress(ToolsurfaceError):
+            if os.path.lexists(folder / STUDY):
+                scored = read_json(folder / STUDY, what="study", follow_links=False)
+                rows = scored.get("surfaces") if isinstance(scored, dict) else None
+                if isinstance(rows, list):
+                    names.update(
+                        dict.fromkeys(str(r["surface"]) for r in rows if isinstance(r, dict) and "surface" in r)
+                    )
+        with contextlib.suppress(ToolsurfaceError):
+            plan = read_plan(folder)
+            if plan is not None:
+                names.update(dict.fromkeys(plan.surfaces))
+    return list(names)
 
 
 def _normalise(message: str) -> str:
