@@ -158,8 +158,8 @@ def test_a_recorded_run_counts_the_searches_its_conversation_made(tmp_path: Path
     summary = shown(records)
     assert summary is not None
     [search] = summary.searches
-    assert search["query"] == "item list" and search["returned"] == ["mcp__stub__item_list", "mcp__stub__item_get"]
-    assert search["tools_after"] == records[1].tools
+    assert search.query == "item list" and search.returned == ["mcp__stub__item_list", "mcp__stub__item_get"]
+    assert search.tools_after == records[1].tools
     assert summary.last is not None and summary.last.stub_shown is not None
     assert summary.last.stub_shown.tools == ["mcp__stub__item_get", "mcp__stub__item_list"]
 
@@ -175,4 +175,4 @@ def test_model_requests_of_format_1_are_still_read(tmp_path: Path) -> None:
     [record] = read_model_requests(path)
     assert record.stub_shown is None
     summary = shown([record])
-    assert summary is not None and [s["query"] for s in summary.searches] == ["item list"]
+    assert summary is not None and [s.query for s in summary.searches] == ["item list"]

@@ -131,6 +131,31 @@ def test_shards_split_the_matrix_and_the_study_merges_them(tmp_path: Path) -> No
     assert surface(data, "consistent")["outcome_failures"] == []
 
 
+def test_session_score_orders_rows_by_the_studys_own_order_of_surfaces_not_by_what_is_installed(
+    tmp_path: Path,
+) -> None:
+    """The help desk is not the default study: its rows follow --surface, as its plan and then its study.json
+    keep it, and a study scored before keeps its rows' order."""
+    out = tmp_path / "study"
+    run = run_cli(
+        "session", "run", "--agent", "script", "--scenario", "helpdesk-tasks", "--surface", "helpdesk-tools",
+        "--surface", "helpdesk", "--out", str(out), timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    given = ["helpdesk-tools", "helpdesk"]
+    assert [s["surface"] for s in json.loads((out / "study.json").read_text(encoding="utf-8"))["surfaces"]] == given
+    scored = run_cli("session", "score", str(out), "--format", "json")
+    assert scored.returncode == 0, scored.stderr
+    assert [s["surface"] for s in scored.json()["surfaces"]] == given
+    assert [(c["a"], c["b"]) for c in scored.json()["comparisons"]] == [("helpdesk-tools", "helpdesk")] * 2
+    (out / "plan.json").unlink()
+    assert [s["surface"] for s in run_cli("session", "score", str(out), "--format", "json").json()["surfaces"]] == given
+    committed = ROOT / "toolsurface" / "sessions" / "runs" / "helpdesk-script"
+    kept = json.loads((committed / "study.json").read_text(encoding="utf-8"))["surfaces"]
+    rescored = run_cli("session", "score", str(committed), "--format", "json").json()["surfaces"]
+    assert [s["surface"] for s in rescored] == [s["surface"] for s in kept] == ["helpdesk", "helpdesk-tools"]
+
+
 def test_a_run_killed_by_its_timeout_is_marked_and_keeps_its_calls(tmp_path: Path) -> None:
     script = tmp_path / "slow.json"
     script.write_text(
@@ -381,6 +406,8 @@ def test_a_gate_without_runs_of_both_surfaces_cannot_judge(seed_study: Path) -> 
 
 def test_a_checks_result_is_the_record_result_json_keeps() -> None:
     from toolsurface.harness.scenario import CheckResult
-    from toolsurface.harness.session import CheckRecord
 
-    assert CheckRecord is CheckResult
+    run = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script" / "runs" / "v2" / "script-full-list-r001"
+    kept = json.loads((run / "result.json").read_text(encoding="utf-8"))["checks"]
+    checks = read_run(run).result.checks
+    assert all(type(check) is CheckResult for check in checks) and checks == [CheckResult(**c) for c in kept]

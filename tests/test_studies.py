@@ -5,6 +5,7 @@ figures and the outcome checks; the help desk's come the same way."""
 from __future__ import annotations
 
 import ast
+import json
 from importlib.metadata import EntryPoint
 from pathlib import Path
 
@@ -109,6 +110,39 @@ def test_the_conderis_checks_are_its_own_and_its_scenario_still_scores_with_them
         "answer_lists_active_tasks",
         "proposal_state",
     }
+
+
+def test_every_final_state_of_the_committed_conderis_runs_reads_back_as_the_projects_records() -> None:
+    from toolsurface.surfaces.conderis.project import ProjectDump
+
+    states = sorted((ROOT / "toolsurface" / "sessions" / "runs").glob("conderis-*/runs/*/*/state.json"))
+    assert len(states) == 31
+    for path in states:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert ProjectDump.from_json(data).to_json() == data, path
+
+
+def test_the_conderis_checks_judge_the_projects_records() -> None:
+    from toolsurface.surfaces.conderis.fixture import load_project
+
+    project = load_project()
+    task, proposal = project.items[15], project.proposals["p-101"]
+    task.fields["status"], task.block_reason, proposal.state = (
+        "blocked",
+        "The runner images are not published.",
+        "approved",
+    )
+    state = project.dump()
+    scenario = load_scenario("six-tasks")
+    results = {r.name: r for r in evaluate(scenario.checks, CheckInput(state=state, initial=state, answer=None))}
+    assert (results["blocked-with-reason"].passed, results["blocked-with-reason"].detail) == (
+        True,
+        "#15 blocked: The runner images are not published.",
+    )
+    assert (results["proposal-approved"].passed, results["proposal-approved"].detail) == (
+        True,
+        "proposal:p-101 approved",
+    )
 
 
 def test_the_help_desk_is_searched_and_round_tripped_with_its_own_files_when_none_is_named() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,17 @@ if TYPE_CHECKING:
     from toolsurface.harness.signals import Held
     from toolsurface.stubs.calllog import CallLog
 
-__all__ = ["LOOPBACK", "listen", "parse_http", "serve", "start_stub", "surface_for_serving", "write_state"]
+__all__ = [
+    "LOOPBACK",
+    "build_ahead",
+    "listen",
+    "parse_http",
+    "serve",
+    "start_stub",
+    "surface_for_serving",
+    "surface_to_serve",
+    "write_state",
+]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -46,6 +57,35 @@ def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
         resources=parts.resources,
         resource_templates=parts.resource_templates,
     )
+
+
+# Surfaces built before this process forks its stubs (the stub fork server), by the spec that names them: a
+# forked stub serves its surface as built instead of resolving and building it again.
+_BUILT: dict[str, Surface] = {}
+
+
+def _kept(spec: str) -> bool:
+    """A name, or a path that means the same file from any directory (a forked stub runs in its own)."""
+    from toolsurface.harness.surface import is_surface_path
+
+    return not is_surface_path(spec) or Path(spec).is_absolute()
+
+
+def build_ahead(specs: Sequence[str]) -> list[Surface]:
+    """Each surface resolved and built once, kept for the stubs this process forks."""
+    from toolsurface.harness.surface import resolve
+
+    built = [surface_for_serving(resolve(spec)) for spec in specs]
+    _BUILT.update((spec, surface) for spec, surface in zip(specs, built, strict=True) if _kept(spec))
+    return built
+
+
+def surface_to_serve(spec: str) -> Surface:
+    """The surface a spec names, as built ahead (`build_ahead`) or resolved and built now."""
+    from toolsurface.harness.surface import resolve
+
+    kept = _BUILT.get(spec)
+    return kept if kept is not None else surface_for_serving(resolve(spec))
 
 
 def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
@@ -136,12 +176,11 @@ def serve(
     import anyio
 
     from toolsurface.harness.files import ensure_directory
-    from toolsurface.harness.surface import resolve
     from toolsurface.stubs.calllog import CallLog
     from toolsurface.stubs.mcp_server import build_server
 
     address = parse_http(http) if http else None
-    surface = surface_for_serving(resolve(spec))
+    surface = surface_to_serve(spec)
     stub = start_stub(surface, fixture)
     if state_path is not None and stub is None:
         raise ToolsurfaceError(f"surface {surface.name!r} has no stub, so it has no state to write")

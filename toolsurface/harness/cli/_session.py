@@ -231,7 +231,7 @@ def model_endpoint_command(
     import threading
 
     from toolsurface.harness.endpoint import EndpointKind, ModelEndpoint, parse_endpoint
-    from toolsurface.harness.scenario import load_scenario, load_script, sessions_dir
+    from toolsurface.harness.scenario import load_scenario, load_script, script_path
 
     spec = parse_endpoint(endpoint)
     loaded = load_scenario(scenario)
@@ -246,7 +246,7 @@ def model_endpoint_command(
                 f"model-endpoint scripted: --surface {surface!r} is not a surface's name; give a script's path with"
                 " --script FILE"
             )
-        path = script or sessions_dir() / "scripts" / loaded.name / f"{surface}.json"
+        path = script or script_path(loaded.name, str(surface))
         if not path.is_file():
             raise ToolsurfaceError(
                 f"model-endpoint scripted: no script {path} for scenario {loaded.name} and surface {surface}"

@@ -1,6 +1,7 @@
-"""The stub fork server, in its own process (`python -m toolsurface.harness.cli.fork_server`): it imports the SDK, the
-surfaces and the CLI once, then for each launcher (`harness.stub_launch`) forks a child that runs the
-launcher's command line, `toolsurface serve ...`, on the launcher's pipes, directory and environment.
+"""The stub fork server, in its own process (`python -m toolsurface.harness.cli.fork_server`): it imports the SDK and
+the CLI while the study plans and builds each surface once as the study has planned it (its spec, a JSON line on
+stdin; an empty line ends them), then for each launcher (`harness.stub_launch`) forks a child that runs the launcher's command line,
+`toolsurface serve ...`, on the launcher's pipes, directory and environment, serving the surface as built.
 
 The server ends when the study closes its stdin (or the study itself dies), ending any child still there.
 """
@@ -17,28 +18,51 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolsurface.harness.session.fork import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
 from toolsurface.harness.stub_launch import LENGTH, NUMBER, receive_exactly
 
 
-def _warm(specs: Sequence[str]) -> None:
-    """Import and build everything a stub start needs, so a child only reads its fixture and serves."""
-    import anyio
+def _import() -> None:
+    """Import everything a stub start needs (while the study plans), so a child only reads its fixture and serves."""
     import mcp.server.stdio  # noqa: F401
 
-    import toolsurface.harness.cli  # noqa: F401
-    from toolsurface.harness.surface import resolve
+    import toolsurface.harness.cli
+    import toolsurface.stubs.mcp_server
+    import toolsurface.stubs.serve  # noqa: F401
+
+
+def _planned() -> Iterator[str]:
+    """The specs of the surfaces the study plans, each a JSON string on a line of stdin as soon as it is planned,
+    until an empty line; EOFError when the study ends first (it closes stdin)."""
+    data = b""
+    while True:
+        line, newline, rest = data.partition(b"\n")
+        if newline:
+            if not line:
+                return
+            spec = json.loads(line)
+            if not isinstance(spec, str):
+                raise ValueError(f"a surface to serve is not a spec: {spec!r}")
+            yield spec
+            data = rest
+            continue
+        chunk = os.read(sys.stdin.fileno(), 65536)
+        if not chunk:
+            raise EOFError
+        data += chunk
+
+
+def _warm(spec: str) -> None:
+    """Build the surface once, kept for the children, and serve it once, so nothing is left to import."""
     from toolsurface.stubs.calllog import CallLog
     from toolsurface.stubs.mcp_server import build_server
-    from toolsurface.stubs.serve import start_stub, surface_for_serving
+    from toolsurface.stubs.serve import build_ahead, start_stub
 
-    for spec in specs:
-        surface = surface_for_serving(resolve(spec))
-        build_server(surface, start_stub(surface, None), CallLog(None), None)
-    anyio.run(anyio.sleep, 0)
+    [surface] = build_ahead([spec])
+    build_server(surface, start_stub(surface, None), CallLog(None), None)
 
 
 def _receive_exactly(conn: socket.socket, size: int) -> bytes:
@@ -189,13 +213,19 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolsurface.harness.cli.fork_server")
     parser.add_argument("--socket", required=True)
     parser.add_argument("--study", help="the study this serves (named so its processes can be found)")
-    parser.add_argument("warm", nargs="*", help="surfaces to build once before forking")
     options = parser.parse_args(argv)
     # Until it is ready, SIGTERM ends the server silently (a study that stops while planning); once
     # serving, it ends it through `end`, which ends the children too.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
-        _warm(options.warm)
+        _import()
+        for spec in _planned():
+            _warm(spec)
+        import anyio
+
+        anyio.run(anyio.sleep, 0)
+    except EOFError:  # the study ended while it planned
+        return 0
     except Exception as error:  # a surface that cannot be built: the study spawns its stubs and reports it there
         print(f"not ready: {type(error).__name__}: {error}", flush=True)
         return 0

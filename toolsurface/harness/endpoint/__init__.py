@@ -9,12 +9,14 @@ from toolsurface.harness.endpoint._record import (
     ModelRequest,
     Shown,
     ShownRequest,
+    ShownSearch,
     read_model_requests,
     shown,
 )
 from toolsurface.harness.endpoint._scripted import SEARCH_TOOLS, ScriptedModel, ScriptedTurn
 from toolsurface.harness.endpoint._server import ModelEndpoint
 from toolsurface.harness.endpoint._spec import EndpointSpec, parse_endpoint
+from toolsurface.harness.endpoint._split import ToolPart
 
 __all__ = [
     "MODEL_REQUESTS",
@@ -30,7 +32,9 @@ __all__ = [
     "SeenCall",
     "Shown",
     "ShownRequest",
+    "ShownSearch",
     "ToolCall",
+    "ToolPart",
     "api_for_path",
     "parse_endpoint",
     "read_conversation",

@@ -27,6 +27,7 @@ __all__ = [
     "RequestLog",
     "Shown",
     "ShownRequest",
+    "ShownSearch",
     "read_model_requests",
     "shown",
 ]
@@ -130,6 +131,28 @@ class ShownRequest:
     instructions_chars: int | None = None
     context_chars: int | None = None
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ShownRequest:
+        parts = {part: ToolPart(**data[part]) for part in _PARTS if data.get(part) is not None}
+        return cls(**{**data, **parts})
+
+
+@dataclass(frozen=True)
+class ShownSearch:
+    """A search the run made: its query and turn, the tools it returned (None: not known, from requests of format
+    1) and the tools the request after it carried."""
+
+    query: str | None
+    turn: int | None
+    returned: list[str] | None = None
+    tools_after: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        if self.returned is None:
+            del data["returned"]
+        return data
+
 
 @dataclass(frozen=True)
 class Shown:
@@ -139,11 +162,29 @@ class Shown:
     turns: int
     first: ShownRequest | None
     last: ShownRequest | None
-    searches: list[dict[str, Any]]
+    searches: list[ShownSearch]
     not_offered_calls: int
     usage_source: str | None
     input_tokens: int | None
     errors: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["searches"] = [search.to_json() for search in self.searches]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Shown:
+        """As `to_json` gave it (a run's result.json keeps it)."""
+        first, last = data.get("first"), data.get("last")
+        return cls(
+            **{
+                **data,
+                "first": ShownRequest.from_json(first) if first is not None else None,
+                "last": ShownRequest.from_json(last) if last is not None else None,
+                "searches": [ShownSearch(**search) for search in data.get("searches", [])],
+            }
+        )
 
 
 def _shown_request(record: ModelRequest) -> ShownRequest:
@@ -167,19 +208,14 @@ def _shown_request(record: ModelRequest) -> ShownRequest:
     )
 
 
-def _searches(turns: Sequence[ModelRequest]) -> list[dict[str, Any]]:
+def _searches(turns: Sequence[ModelRequest]) -> list[ShownSearch]:
     """Every search the run made, read from its last request's conversation (so a recorded run counts its own),
     each with the tools the request after it carried; records of format 1 count what the scripted model asked."""
     by_turn = {r.turn: r for r in turns}
     seen = next((r.searches for r in reversed(turns) if r.searches is not None), None)
     if seen is not None:
         return [
-            {
-                "query": s.query,
-                "turn": s.turn,
-                "returned": s.returned,
-                "tools_after": by_turn[s.turn + 1].tools if s.turn + 1 in by_turn else [],
-            }
+            ShownSearch(s.query, s.turn, s.returned, by_turn[s.turn + 1].tools if s.turn + 1 in by_turn else [])
             for s in seen
         ]
     found = []
@@ -188,7 +224,7 @@ def _searches(turns: Sequence[ModelRequest]) -> list[dict[str, Any]]:
         if reply.get("kind") != "search":
             continue
         after = turns[n + 1].tools if n + 1 < len(turns) else []
-        found.append({"query": reply.get("tool"), "turn": record.turn, "tools_after": after})
+        found.append(ShownSearch(reply.get("tool"), record.turn, tools_after=after))
     return found
 
 

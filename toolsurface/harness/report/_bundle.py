@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from toolsurface.harness.measure import Growth, Measurement, SurfaceMeasurement
 from toolsurface.harness.output import Column, compact_json
 from toolsurface.harness.run_folder import CALLS
-from toolsurface.harness.session import CheckRecord, RefusalRecord, RunRecord, UndeliveredRecord
+from toolsurface.harness.scenario import CheckResult
+from toolsurface.harness.session import RefusalRecord, RunRecord, UndeliveredRecord
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -100,7 +101,7 @@ class BundleRun:
     calls: list[BundleCall]
     refusals: list[RefusalRecord]
     undelivered: list[UndeliveredRecord]
-    checks: list[CheckRecord]
+    checks: list[CheckResult]
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from toolsurface.harness.scenario._script import (
     load_script,
     report_part,
     resolve_arguments,
+    script_path,
 )
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "report_part",
     "resolve_arguments",
     "scenario_names",
+    "script_path",
     "sessions_dir",
     "state_item",
     "state_items",

@@ -22,8 +22,9 @@ from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import read_json
+from toolsurface.harness.scenario._scenario import sessions_dir
 
-__all__ = ["FORMAT", "ScriptError", "Step", "dig", "load_script", "report_part", "resolve_arguments"]
+__all__ = ["FORMAT", "ScriptError", "Step", "dig", "load_script", "report_part", "resolve_arguments", "script_path"]
 
 FORMAT = "toolsurface-script/1"
 _KINDS = ("call", "search", "say", "wait")
@@ -46,6 +47,13 @@ class Step:
     def id(self) -> str | None:
         value = self.raw.get("id")
         return str(value) if value is not None else None
+
+
+def script_path(scenario: str, surface: str, run: int | None = None) -> Path:
+    """Where a scenario's script for a surface lies: `scripts/SCENARIO/SURFACE.json`, played by every run; with
+    `run` (from 0), `scripts/SCENARIO/SURFACE/rN.json`, that run's own (replays of recorded runs)."""
+    folder = sessions_dir() / "scripts" / scenario
+    return folder / f"{surface}.json" if run is None else folder / surface / f"r{run + 1}.json"
 
 
 def load_script(path: Path) -> list[Step]:

@@ -1,14 +1,15 @@
 """The outcome checks of the Conderis scenarios that read Conderis state: a task blocked with its reason as
-its block reason (not in its description), the active tasks of the answer, a proposal's state. The harness
-finds them through `STUDY.checks`."""
+its block reason (not in its description), the active tasks of the answer, a proposal's state. The state is
+read back as the project's records (`ProjectDump`). The harness finds them through `STUDY.checks`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from toolsurface.harness.scenario import Check, CheckInput, answer_lists_items, state_item
+from toolsurface.harness.scenario import Check, CheckInput, answer_lists_items
 from toolsurface.surfaces.conderis.kinds import ACTIVE, STATUSES
+from toolsurface.surfaces.conderis.project import ProjectDump
 
 __all__ = ["CHECKS", "answer_lists_active_tasks", "proposal_state", "task_blocked"]
 
@@ -17,13 +18,13 @@ CLOSED = tuple(s for s in STATUSES if s not in ACTIVE)
 
 def task_blocked(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
     number = int(params["number"])
-    task = state_item(given.state or {}, number)
+    task = ProjectDump.from_json(given.state or {}).item(number)
     if task is None:
         return False, f"#{number} is missing"
     reason = str(params["reason"]).lower()
-    status = task["fields"].get("status")
-    block_reason = str(task.get("blockReason") or "")
-    in_content = reason in str(task["fields"].get("content") or "").lower()
+    status = task.fields.get("status")
+    block_reason = str(task.block_reason or "")
+    in_content = reason in str(task.fields.get("content") or "").lower()
     if status != "blocked":
         return False, f"#{number} is {status}, not blocked"
     if reason not in block_reason.lower():
@@ -39,12 +40,11 @@ def answer_lists_active_tasks(params: Mapping[str, Any], given: CheckInput) -> t
 
 
 def proposal_state(params: Mapping[str, Any], given: CheckInput) -> tuple[bool, str]:
-    proposals = (given.state or {}).get("proposals", [])
-    found = next((p for p in proposals if p.get("id") == params["id"]), None)
+    found = ProjectDump.from_json(given.state or {}).proposal(params["id"])
     if found is None:
         return False, f"proposal:{params['id']} is missing"
-    if found.get("state") != params["state"]:
-        return False, f"proposal:{params['id']} is {found.get('state')}, not {params['state']}"
+    if found.state != params["state"]:
+        return False, f"proposal:{params['id']} is {found.state}, not {params['state']}"
     return True, f"proposal:{params['id']} {params['state']}"
 
 

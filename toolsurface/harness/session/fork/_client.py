@@ -2,9 +2,10 @@
 
 Starting `toolsurface serve` costs about 0.45 s of CPU, nearly all of it importing the MCP SDK; a study of
 many short runs (the script agent, a fast local model) spends most of its time there. The fork server
-listens on a Unix socket (`harness.cli.fork_server`, its own process); `harness.stub_launch` hands it a run's pipes and arguments and it forks a child
-that serves on them at once. Children are forks of a process that never served, so each starts from the
-fixture exactly as a fresh process would.
+(`harness.cli.fork_server`, its own process) imports while the study plans, builds the surfaces the study
+planned once, and listens on a Unix socket; `harness.stub_launch` hands it a run's pipes and arguments and it
+forks a child that serves on them at once. Children are forks of a process that never served, so each starts
+from the fixture exactly as a fresh process would.
 
 The server ends when the study closes its stdin (or the study itself dies), ending any child still there.
 """
@@ -12,6 +13,7 @@ The server ends when the study closes its stdin (or the study itself dies), endi
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import selectors
 import shutil
@@ -64,9 +66,10 @@ class ForkServer:
 
 
 class StartingForkServer:
-    """A fork server started in the background (it imports while the study plans); `ready()` waits for it."""
+    """A fork server started in the background (it imports while the study plans); `warm` gives it each surface to
+    build once as it is planned, `planned` says they are all given, and `ready()` waits for it."""
 
-    def __init__(self, study: Path, warm: Sequence[str]) -> None:
+    def __init__(self, study: Path) -> None:
         if not fork_available():
             raise StubForkUnavailable("forking stubs from a warm server is available on Linux only")
         self._where = tempfile.mkdtemp(prefix="toolsurface-stubs-")
@@ -83,13 +86,27 @@ class StartingForkServer:
                 self._path,
                 "--study",
                 str(study.resolve()),
-                *warm,
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=str(PACKAGES_ROOT),
             start_new_session=True,
         )
+
+    def warm(self, spec: str) -> None:
+        """A surface the stubs serve, by the spec their command lines name: the server builds it at once."""
+        self._send(json.dumps(spec).encode("utf-8") + b"\n")
+
+    def planned(self) -> None:
+        """Every surface is given: the server gets ready."""
+        self._send(b"\n")
+
+    def _send(self, line: bytes) -> None:
+        assert self._process.stdin is not None
+        # A server that has already given up reads nothing: `ready()` says why.
+        with contextlib.suppress(OSError):
+            self._process.stdin.write(line)
+            self._process.stdin.flush()
 
     def ready(self) -> ForkServer:
         if self._answer is None:
@@ -106,8 +123,11 @@ class StartingForkServer:
 @contextlib.contextmanager
 def fork_server(study: Path, warm: Sequence[str]) -> Iterator[ForkServer]:
     """A fork server for this study, warmed on its surfaces."""
-    starting = StartingForkServer(study, warm)
+    starting = StartingForkServer(study)
     try:
+        for spec in warm:
+            starting.warm(spec)
+        starting.planned()
         yield starting.ready()
     finally:
         starting.close()

@@ -142,7 +142,7 @@ def merge_shards(folders: Sequence[Path], out: Path) -> MergeOutcome:
     total = first[1].shard[1] if first[1].shard else 1
     surfaces = {name: digest for _, plan, _ in shards for name, digest in plan.surfaces.items()}
     plan = StudyPlan(**{**asdict(first[1]), "surfaces": surfaces, "shard": None})
-    study = score_study(find_runs([out]))
+    study = score_study(find_runs([out], list(plan.surfaces)))
     write_atomic_all(
         [
             (record, json_document(data))

@@ -10,7 +10,14 @@ from toolsurface.harness.session.plan._config import (
     run_folder_name,
     run_label,
 )
-from toolsurface.harness.session.plan._matrix import PlannedRun, plan_matrix, plan_study, shard_of, surface_spec
+from toolsurface.harness.session.plan._matrix import (
+    PlannedRun,
+    PlannedSurface,
+    RunMatrix,
+    plan_matrix,
+    shard_of,
+    surface_spec,
+)
 from toolsurface.harness.session.plan._plan_file import PLAN_FORMAT, StudyPlan, read_plan, write_plan
 
 __all__ = [
@@ -18,12 +25,13 @@ __all__ = [
     "PLAN_FORMAT",
     "AgentChoice",
     "PlannedRun",
+    "PlannedSurface",
+    "RunMatrix",
     "StudyConfig",
     "StudyPlan",
     "parse_agent_choice",
     "parse_shard",
     "plan_matrix",
-    "plan_study",
     "read_plan",
     "run_folder_name",
     "run_label",

@@ -1,11 +1,13 @@
-"""A study's run matrix: every surface resolved and served once (its tool list's digest, its stub's first
-state), every agent and its script checked, one planned run per surface, agent and run index; then the shard
+"""A study's run matrix: every surface resolved, built and served once (its tool list's digest, its stub's first
+state, its scripts), every agent checked, one planned run per surface, agent and run index; then the shard
 this invocation runs. Everything that can stop a study is found here, before the first run starts."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,28 +16,47 @@ from toolsurface.harness.agents.base import AgentUnavailable, EndpointKind
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import check_writable
 from toolsurface.harness.run_folder import PLAN, RUNS, STUDY
-from toolsurface.harness.scenario import load_script, sessions_dir
+from toolsurface.harness.scenario import load_script, script_path
 from toolsurface.harness.session.plan._config import AgentChoice, StudyConfig, run_folder_name, run_label
 from toolsurface.harness.surface import SurfaceDefinition
 
-__all__ = ["PlannedRun", "plan_matrix", "plan_study", "shard_of", "surface_spec"]
+__all__ = ["PlannedRun", "PlannedSurface", "RunMatrix", "plan_matrix", "shard_of", "surface_spec"]
+
+
+@dataclass(frozen=True)
+class PlannedSurface:
+    """One surface of a study, resolved, built and served once as the study is planned; the stub starter, the
+    fork server and every run take it as it is. `spec` is what a stub's command line names (a file's path made
+    absolute, since the stub starts in the run's own empty directory); `scripts`, one per run, are those the
+    agents that play scripts play (None: no agent of the study does)."""
+
+    spec: str
+    name: str
+    source: str
+    sha256: str  # of its tool list as a client receives it
+    tools: tuple[str, ...]
+    initial_state: dict[str, Any]
+    # The server instructions the stub serves, to be found in what the model reads.
+    instructions: str | None
+    folder: str  # its runs' folder under runs/
+    scripts: tuple[Path, ...] | None = None
 
 
 @dataclass(frozen=True)
 class PlannedRun:
-    surface: str
-    name: str
+    surface: PlannedSurface
+    choice: AgentChoice
     index: int
     run_dir: Path
     script: Path | None
-    surface_sha256: str
-    tools: int
-    source: str
-    initial_state: dict[str, Any]
-    choice: AgentChoice
-    tool_names: tuple[str, ...] = ()
-    # The server instructions the stub serves, to be found in what the model reads.
-    instructions: str | None = None
+
+
+@dataclass(frozen=True)
+class RunMatrix:
+    """A study as planned: each surface once, in the order given, and every run (every shard's)."""
+
+    surfaces: tuple[PlannedSurface, ...]
+    runs: tuple[PlannedRun, ...]
 
 
 def surface_spec(spec: str) -> str:
@@ -46,51 +67,77 @@ def surface_spec(spec: str) -> str:
     return str(path.resolve()) if is_surface_path(spec) else spec
 
 
-def _prepare_surface(spec: str) -> tuple[SurfaceDefinition, str, tuple[str, ...], dict[str, Any], str | None]:
-    from toolsurface.harness.measure import list_text, listed
-    from toolsurface.harness.surface import resolve
+def _plan_surface(config: StudyConfig, given: str, folders: dict[str, str]) -> PlannedSurface:
+    """Resolve, build, list and serve the surface, each once: its digest, its stub's first state; then its run
+    folder (`folders`: the surfaces planned so far, by folder) and its scripts."""
+    import anyio
 
-    item = resolve(spec)
-    if not isinstance(item, SurfaceDefinition) or item.stub is None:
-        raise ToolsurfaceError(f"surface {spec!r} has no stub, so no session can run against it")
-    [wire] = listed([item])
-    digest = hashlib.sha256(list_text(wire.tools).encode("utf-8")).hexdigest()
+    from toolsurface.harness.errors import InvalidToolList
+    from toolsurface.harness.measure import PROTOCOL_VERSION, list_surface, list_text
+    from toolsurface.harness.surface import resolve
     from toolsurface.stubs.serve import start_stub
 
-    stub = start_stub(item.build_surface(), None)
+    spec = surface_spec(given)
+    definition = resolve(spec)
+    if not isinstance(definition, SurfaceDefinition) or definition.stub is None:
+        raise ToolsurfaceError(f"surface {spec!r} has no stub, so no session can run against it")
+    surface = definition.build_surface()
+    wire = anyio.run(functools.partial(list_surface, surface, protocol=PROTOCOL_VERSION))
+    if wire.protocol_version != PROTOCOL_VERSION:
+        raise InvalidToolList(f"the MCP client negotiated protocol {wire.protocol_version}, not {PROTOCOL_VERSION}")
+    stub = start_stub(surface, None)
     assert stub is not None
-    names = tuple(str(tool.get("name")) for tool in wire.tools)
-    return item, digest, names, stub.state(), wire.parts.instructions
+    folder = run_folder_name(definition.name)
+    if folders.setdefault(folder, definition.name) != definition.name:
+        raise ToolsurfaceError(
+            f"surfaces {folders[folder]!r} and {definition.name!r} would share the run folder {folder!r}"
+        )
+    return PlannedSurface(
+        spec=spec,
+        name=definition.name,
+        source=definition.source or spec,
+        sha256=hashlib.sha256(list_text(wire.tools).encode("utf-8")).hexdigest(),
+        tools=tuple(str(tool.get("name")) for tool in wire.tools),
+        initial_state=stub.state(),
+        instructions=wire.parts.instructions,
+        folder=folder,
+        scripts=_scripts_for(config, definition.name),
+    )
 
 
-def _scripts_for(config: StudyConfig, choice: AgentChoice, surface: str) -> list[Path] | None:
-    """The scripts a surface's runs play (the script agent plays them itself, the scripted model endpoint inside
-    the agent): `scripts/SCENARIO/SURFACE.json` for every run, or `scripts/SCENARIO/SURFACE/rN.json`, one per
-    run (replays of recorded runs)."""
+def _plays_scripts(config: StudyConfig, choice: AgentChoice) -> bool:
+    """Whether the agent plays the scenario's script: the script agent itself, another through the scripted model
+    endpoint."""
     scripted = config.model_endpoint is not None and config.model_endpoint.kind == EndpointKind.SCRIPTED
-    if choice.name != "script" and not scripted:
+    return choice.name == "script" or scripted
+
+
+def _scripts_for(config: StudyConfig, surface: str) -> tuple[Path, ...] | None:
+    """The scripts a surface's runs play, for the agents that play them (the script agent itself, the scripted
+    model endpoint inside the agent): the scenario's script for the surface for every run, or one per run
+    (replays of recorded runs) where the scenario has them (`script_path`)."""
+    if not any(_plays_scripts(config, choice) for choice in config.agents):
         return None
-    who = "script" if choice.name == "script" else "--model-endpoint scripted"
+    who = "--model-endpoint scripted" if config.model_endpoint is not None else "script"
+    scenario = config.scenario.name
     if config.script is not None:
         paths = [config.script] * config.runs
+    elif (replays := script_path(scenario, surface, 0).parent).is_dir():
+        paths = [script_path(scenario, surface, index) for index in range(config.runs)]
+        recorded = len(list(replays.glob("r*.json")))
+        if not all(path.is_file() for path in paths):
+            raise AgentUnavailable(
+                f"{who}: {replays} replays {recorded} recorded runs of {surface}; --runs {config.runs} asks for more"
+            )
     else:
-        folder = sessions_dir() / "scripts" / config.scenario.name
-        if (folder / surface).is_dir():
-            paths = [folder / surface / f"r{index + 1}.json" for index in range(config.runs)]
-            recorded = len(list((folder / surface).glob("r*.json")))
-            if not all(path.is_file() for path in paths):
-                raise AgentUnavailable(
-                    f"{who}: {folder / surface} replays {recorded} recorded runs of {surface}; --runs {config.runs} asks for more"
-                )
-        else:
-            paths = [folder / f"{surface}.json"] * config.runs
+        paths = [script_path(scenario, surface)] * config.runs
     if not paths[0].is_file():
         raise AgentUnavailable(
-            f"{who}: no script {paths[0]} for scenario {config.scenario.name} and surface {surface}; pass --script FILE"
+            f"{who}: no script {paths[0]} for scenario {scenario} and surface {surface}; pass --script FILE"
         )
     for path in dict.fromkeys(paths):
         load_script(path)  # a script that cannot be played stops the study before it starts
-    return paths
+    return tuple(paths)
 
 
 def _check_agents(config: StudyConfig) -> None:
@@ -107,57 +154,36 @@ def _check_agents(config: StudyConfig) -> None:
         choice.agent.check_available(os.environ, endpoint)
 
 
-def plan_study(config: StudyConfig) -> list[PlannedRun]:
-    """Resolve and check everything first; then the run matrix, or one shard of it."""
-    return shard_of(plan_matrix(config), config.shard)
-
-
-def shard_of(planned: list[PlannedRun], shard: tuple[int, int] | None) -> list[PlannedRun]:
+def shard_of(planned: Sequence[PlannedRun], shard: tuple[int, int] | None) -> list[PlannedRun]:
     """The I-th of N slices of the run matrix: every N-th run, from the I-th on."""
     if shard is None:
-        return planned
+        return list(planned)
     part, total = shard
     return [p for n, p in enumerate(planned) if n % total == part - 1]
 
 
-def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
-    """Resolve and check everything first; then the whole run matrix (every shard's runs)."""
+def plan_matrix(config: StudyConfig, on_planned: Callable[[PlannedSurface], None] | None = None) -> RunMatrix:
+    """Resolve and check everything first; then the whole run matrix (every shard's runs). `on_planned` is given
+    each surface as soon as it is planned (the stub fork server builds it meanwhile)."""
     if not config.agents:
         raise ToolsurfaceError("no agent given")
     labels = [choice.label for choice in config.agents]
     if len(set(labels)) != len(labels):
         raise ToolsurfaceError(f"an agent and mode is given twice: {', '.join(labels)}")
     _check_agents(config)
-    planned = []
+    surfaces: list[PlannedSurface] = []
+    runs = []
     folders: dict[str, str] = {}
     for spec in config.surfaces:
-        definition, digest, names, initial, instructions = _prepare_surface(surface_spec(spec))
-        folder = run_folder_name(definition.name)
-        if folders.setdefault(folder, definition.name) != definition.name:
-            raise ToolsurfaceError(
-                f"surfaces {folders[folder]!r} and {definition.name!r} would share the run folder {folder!r}"
-            )
+        surface = _plan_surface(config, spec, folders)
+        if on_planned is not None:
+            on_planned(surface)
+        surfaces.append(surface)
         for choice in config.agents:
-            scripts = _scripts_for(config, choice, definition.name)
+            scripts = surface.scripts if _plays_scripts(config, choice) else None
             for index in range(config.runs):
-                script = scripts[index] if scripts is not None else None
-                run_dir = config.out / RUNS / folder / run_label(choice, config.scenario.name, index)
-                planned.append(
-                    PlannedRun(
-                        surface_spec(spec),
-                        definition.name,
-                        index,
-                        run_dir,
-                        script,
-                        digest,
-                        len(names),
-                        definition.source,
-                        initial,
-                        choice,
-                        names,
-                        instructions,
-                    )
-                )
+                run_dir = config.out / RUNS / surface.folder / run_label(choice, config.scenario.name, index)
+                runs.append(PlannedRun(surface, choice, index, run_dir, scripts[index] if scripts else None))
     try:
         (config.out / RUNS).mkdir(parents=True, exist_ok=True)
         probe = config.out / f".write-probe-{os.getpid()}"
@@ -167,4 +193,4 @@ def plan_matrix(config: StudyConfig) -> list[PlannedRun]:
         raise ToolsurfaceError(f"cannot write to {config.out}: {error.strerror or error}") from None
     for record in (STUDY, PLAN):
         check_writable(config.out / record)  # a FIFO or a folder there is refused now, not after every run
-    return planned
+    return RunMatrix(tuple(surfaces), tuple(runs))

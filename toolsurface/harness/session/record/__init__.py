@@ -2,7 +2,6 @@
 
 from toolsurface.harness.session.record._record import (
     RUN_FORMAT,
-    CheckRecord,
     RefusalRecord,
     RunRecord,
     RunResult,
@@ -15,7 +14,6 @@ from toolsurface.harness.session.record._record import (
 
 __all__ = [
     "RUN_FORMAT",
-    "CheckRecord",
     "RefusalRecord",
     "RunRecord",
     "RunResult",

@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolsurface.harness.agents.base import Usage
+from toolsurface.harness.endpoint import Shown
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import write_json_atomic
 from toolsurface.harness.run_folder import RESULT, SPEC
@@ -14,7 +16,6 @@ from toolsurface.harness.scenario import CheckResult
 
 __all__ = [
     "RUN_FORMAT",
-    "CheckRecord",
     "RefusalRecord",
     "RunRecord",
     "RunResult",
@@ -25,9 +26,10 @@ __all__ = [
     "write_json_atomic",
 ]
 
-RUN_FORMAT = "toolsurface-run/2"
+RUN_FORMAT = "toolsurface-run/3"
 # /1 had no undelivered calls, model endpoint, agent version or "what the model was shown"; it reads as none.
-READABLE_FORMATS = ("toolsurface-run/1", RUN_FORMAT)
+# /3 is /2 read back whole: what the model was shown and the usage as their records, every field checked.
+READABLE_FORMATS = ("toolsurface-run/1", "toolsurface-run/2", RUN_FORMAT)
 
 
 class RunStateError(ToolsurfaceError):
@@ -78,18 +80,15 @@ class UndeliveredRecord:
     message: str
 
 
-# A check's outcome is kept in result.json as the scenario's check made it.
-CheckRecord = CheckResult
-
-
 @dataclass(frozen=True)
 class RunResult:
     status: str
     calls: int
     refusals: list[RefusalRecord]
-    checks: list[CheckRecord]
+    # Each check's outcome as the scenario's check made it.
+    checks: list[CheckResult]
     passed: bool
-    tokens: dict[str, int] | None
+    tokens: Usage | None
     cost_usd: float | None
     duration_s: float
     turns: int | None
@@ -98,13 +97,20 @@ class RunResult:
     tools_called: list[str] = field(default_factory=list)
     agent_duration_s: float | None = None
     undelivered: list[UndeliveredRecord] = field(default_factory=list)
-    # What the model was shown (harness.endpoint.Shown), when the run had a model endpoint.
-    shown: dict[str, Any] | None = None
+    # What the model was shown, when the run had a model endpoint.
+    shown: Shown | None = None
     format: str = RUN_FORMAT
 
     @property
     def refused(self) -> int:
         return len(self.refusals)
+
+    def to_json(self) -> dict[str, Any]:
+        """As result.json holds it."""
+        data = asdict(self)
+        if self.shown is not None:
+            data["shown"] = self.shown.to_json()
+        return data
 
 
 @dataclass(frozen=True)
@@ -133,20 +139,20 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def read_run(run_dir: Path) -> RunRecord:
+    """A run's spec and result, every part as its record (a run of any readable format)."""
     spec_data = _load(run_dir / SPEC)
     result_data = _load(run_dir / RESULT)
     try:
         spec = RunSpec(**spec_data)
         result_data = dict(result_data)
         result_data["refusals"] = [RefusalRecord(**r) for r in result_data.get("refusals", [])]
-        result_data["checks"] = [CheckRecord(**c) for c in result_data.get("checks", [])]
+        result_data["checks"] = [CheckResult(**c) for c in result_data.get("checks", [])]
         result_data["undelivered"] = [UndeliveredRecord(**u) for u in result_data.get("undelivered", [])]
+        tokens = result_data.get("tokens")
+        result_data["tokens"] = Usage(**tokens) if tokens is not None else None
+        shown = result_data.get("shown")
+        result_data["shown"] = Shown.from_json(shown) if shown is not None else None
         result = RunResult(**result_data)
-    except TypeError as error:
+    except (TypeError, AttributeError) as error:
         raise RunStateError(f"{run_dir}: run record does not match {RUN_FORMAT}: {error}") from None
     return RunRecord(run_dir, spec, result)
-
-
-def to_json(record: RunSpec | RunResult) -> dict[str, Any]:
-    data = asdict(record)
-    return data

@@ -32,7 +32,7 @@ from toolsurface.harness.files import WriteFailed, read_json
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
 from toolsurface.harness.scenario import CheckInput, evaluate, load_script
 from toolsurface.harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
-from toolsurface.harness.session.plan import PlannedRun, StudyConfig, surface_spec
+from toolsurface.harness.session.plan import PlannedRun, PlannedSurface, StudyConfig
 from toolsurface.harness.session.record import (
     RefusalRecord,
     RunRecord,
@@ -162,10 +162,10 @@ async def _run_one(
     if not choice.agent.harness_client:
         forks = None  # an agent CLI starts the stub its own way, with the plain command
     spec = RunSpec(
-        surface=run.name,
-        surface_source=run.source or run.surface,
-        surface_sha256=run.surface_sha256,
-        tools=run.tools,
+        surface=run.surface.name,
+        surface_source=run.surface.source,
+        surface_sha256=run.surface.sha256,
+        tools=len(run.surface.tools),
         agent=choice.name,
         model=config.model,
         mode=choice.mode,
@@ -184,7 +184,7 @@ async def _run_one(
     )
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
     calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
-    serve = ["serve", run.surface, "--log", str(calls_path), "--state", str(state_path)]
+    serve = ["serve", run.surface.spec, "--log", str(calls_path), "--state", str(state_path)]
     server = ServerCommand.toolsurface(["-m", "toolsurface", *serve] if forks is None else forks.command(serve))
     started = time.monotonic()
     report: AgentReport
@@ -230,16 +230,16 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpo
             log,
             steps=load_script(run.script),
             prompt=config.scenario.prompt,
-            stub_tools=run.tool_names,
-            instructions=run.instructions,
+            stub_tools=run.surface.tools,
+            instructions=run.surface.instructions,
         )
     else:
         endpoint = ModelEndpoint(
             log,
             upstream=spec.upstream,
             prompt=config.scenario.prompt,
-            stub_tools=run.tool_names,
-            instructions=run.instructions,
+            stub_tools=run.surface.tools,
+            instructions=run.surface.instructions,
         )
     with endpoint:
         yield endpoint
@@ -310,11 +310,13 @@ async def _write_result(
     calls, refusals, tools_called = score_calls(log)
     # A run the harness failed (status error) is not judged: its checks would blame the surface.
     checks = (
-        evaluate(config.scenario.checks, CheckInput(state=state, initial=run.initial_state, answer=report.final_answer))
+        evaluate(
+            config.scenario.checks,
+            CheckInput(state=state, initial=run.surface.initial_state, answer=report.final_answer),
+        )
         if report.status != "error"
         else []
     )
-    usage = asdict(report.usage) if report.usage else None
     summary = shown(requests)
     if summary is not None and summary.errors and report.status == "ok":
         report.status, report.error = "agent-error", f"scripted model: {summary.errors[0]}"
@@ -324,7 +326,7 @@ async def _write_result(
         refusals=refusals,
         checks=checks,
         passed=report.status == "ok" and all(c.passed for c in checks),
-        tokens=usage,
+        tokens=report.usage,
         cost_usd=report.cost_usd,
         duration_s=round(time.monotonic() - started, 3),
         turns=report.turns,
@@ -333,9 +335,9 @@ async def _write_result(
         tools_called=tools_called,
         agent_duration_s=round(report.duration_s, 3) if report.duration_s is not None else None,
         undelivered=undelivered_calls(report.events, log),
-        shown=asdict(summary) if summary is not None else None,
+        shown=summary,
     )
-    write_json_atomic(run.run_dir / RESULT, asdict(result))
+    write_json_atomic(run.run_dir / RESULT, result.to_json())
     return RunRecord(run.run_dir, spec, result)
 
 
@@ -347,7 +349,8 @@ class StubStarter:
 
     auto forks where the harness's own client starts the stub (script, openai) and forking is available;
     an outside agent CLI gets the plain command, started its own way. The fork server starts at once, so
-    it imports while the study plans; a study with nothing left to run never waits for it.
+    it imports while the study plans; `warm` gives it each surface as it is planned, and a study with
+    nothing left to run never waits for it.
     """
 
     def __init__(self, config: StudyConfig) -> None:
@@ -358,11 +361,20 @@ class StubStarter:
         self._starting: StartingForkServer | None = None
         if wanted:
             try:
-                warm = sorted({surface_spec(spec) for spec in config.surfaces})
-                self._starting = StartingForkServer(config.out, warm)
+                self._starting = StartingForkServer(config.out)
             except StubForkUnavailable:
                 if self.required:
                     raise
+
+    def warm(self, surface: PlannedSurface) -> None:
+        """A surface the forked stubs serve, as soon as it is planned: the fork server builds it once."""
+        if self._starting is not None:
+            self._starting.warm(surface.spec)
+
+    def planned(self) -> None:
+        """Every surface of the study is given."""
+        if self._starting is not None:
+            self._starting.planned()
 
     def server(self) -> ForkServer | None:
         if self._starting is None:
@@ -393,7 +405,8 @@ def run_study(
 ) -> list[RunRecord]:
     """Run what is planned (skipping runs that already ended), `config.jobs` at a time.
 
-    `stubs`, started before planning, lets the fork server import while the study plans.
+    `stubs`, started before planning and given each surface as it was planned, lets the fork server import and
+    build while the study plans.
     """
     git, packages = _git_revision(), _packages()
     records: list[RunRecord] = []
@@ -434,6 +447,9 @@ def run_study(
     with contextlib.ExitStack() as stack:
         if stubs is None:
             stubs = stack.enter_context(StubStarter(config))
+            for surface in {run.surface.spec: run.surface for run in planned}.values():
+                stubs.warm(surface)
+            stubs.planned()
         pending = any(_finished(run.run_dir) is None for run in planned)
         forks = stubs.server() if pending else None
         try:

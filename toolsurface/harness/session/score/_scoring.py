@@ -10,7 +10,9 @@ n >= 1.96^2 * (var(A) + var(B)) / d^2 runs per surface (sample variances; at lea
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import re
 import statistics
 from collections.abc import Iterable, Sequence
@@ -18,9 +20,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolsurface.harness.endpoint import ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import markdown_cell
-from toolsurface.harness.run_folder import CALLS, RESULT, SPEC
+from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
 from toolsurface.harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
 
@@ -28,8 +31,8 @@ __all__ = [
     "Comparison",
     "ErrorGroup",
     "OutcomeFailure",
-    "PartSize",
     "RefusalGroup",
+    "ShownPart",
     "ShownRow",
     "Study",
     "SurfaceScore",
@@ -135,7 +138,7 @@ class SurfaceScore:
 
 
 @dataclass(frozen=True)
-class PartSize:
+class ShownPart:
     """One part of a request's tools: how many, their chars and o200k tokens as the model reads them."""
 
     tools: int
@@ -168,12 +171,12 @@ class ShownRow:
     first_tool_names: list[str]
     # The first and last request's tools apart: the stub's shown in full, the stub's deferred (by their
     # names), the client's own shown; None for runs recorded before the split.
-    first_shown: PartSize | None = None
-    first_deferred: PartSize | None = None
-    first_builtin: PartSize | None = None
-    last_shown: PartSize | None = None
-    last_deferred: PartSize | None = None
-    last_builtin: PartSize | None = None
+    first_shown: ShownPart | None = None
+    first_deferred: ShownPart | None = None
+    first_builtin: ShownPart | None = None
+    last_shown: ShownPart | None = None
+    last_deferred: ShownPart | None = None
+    last_builtin: ShownPart | None = None
     instructions_chars: int | None = None
     builtins: bool = False
     # The MCP protocol version the client negotiated with the stub; None in runs recorded before it was kept.
@@ -232,10 +235,12 @@ def _relative(run_dir: Path, root: Path) -> str:
     return resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else str(run_dir)
 
 
-def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
-    """Every finished run under the given study or run directories (shards merge by being read together)."""
+def find_runs(paths: Iterable[Path], order: Sequence[str] = ()) -> list[RunRecord]:
+    """Every finished run under the given study or run directories (shards merge by being read together), in
+    the study's order of surfaces (`_study_order`)."""
     records: dict[Path, RunRecord] = {}
-    for path in paths:
+    given = list(paths)
+    for path in given:
         if not path.exists():
             raise ToolsurfaceError(f"{path}: no such run or study directory")
         candidates = [path] if (path / SPEC).exists() else sorted(p.parent for p in path.rglob(SPEC))
@@ -248,16 +253,38 @@ def find_runs(paths: Iterable[Path]) -> list[RunRecord]:
                 if (run_dir / RESULT).exists():
                     raise
                 # a run still going, or cut off before it wrote its result: not a finished run
-    return sorted(records.values(), key=_order)
+    rank = {name: n for n, name in enumerate(_study_order(given, order))}
+
+    def key(record: RunRecord) -> tuple[int, str, str, str, str, int]:
+        spec = record.spec
+        return rank.get(spec.surface, len(rank)), spec.surface, spec.agent, spec.mode, spec.scenario, spec.run_index
+
+    return sorted(records.values(), key=key)
 
 
-def _order(record: RunRecord) -> tuple[int, str, str, str, str, int]:
-    """The bundled surfaces in the study's order, then the others by name."""
-    from toolsurface.harness.surface import default_surfaces
+def _study_order(folders: Sequence[Path], order: Sequence[str] = ()) -> list[str]:
+    """The surfaces in the order the study gives them, read from its own files, never from what is installed:
+    `order`, then as each folder's study.json lists them (a study scored before keeps the order of its rows),
+    then as its plan.json names them (as `session run --surface` gave them). Surfaces none names follow by name."""
+    from toolsurface.harness.files import read_json
+    from toolsurface.harness.session.plan import read_plan
 
-    spec, order = record.spec, default_surfaces()
-    rank = order.index(spec.surface) if spec.surface in order else len(order)
-    return rank, spec.surface, spec.agent, spec.mode, spec.scenario, spec.run_index
+    names = dict.fromkeys(order)
+    for folder in folders:
+        # Only an order: a study.json or plan.json that cannot be read names none (scoring rewrites the first).
+        with contextlib.suppress(ToolsurfaceError):
+            if os.path.lexists(folder / STUDY):
+                scored = read_json(folder / STUDY, what="study", follow_links=False)
+                rows = scored.get("surfaces") if isinstance(scored, dict) else None
+                if isinstance(rows, list):
+                    names.update(
+                        dict.fromkeys(str(r["surface"]) for r in rows if isinstance(r, dict) and "surface" in r)
+                    )
+        with contextlib.suppress(ToolsurfaceError):
+            plan = read_plan(folder)
+            if plan is not None:
+                names.update(dict.fromkeys(plan.surfaces))
+    return list(names)
 
 
 def _normalise(message: str) -> str:
@@ -320,9 +347,7 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
         pass_at_1=passed / n,
         pass_hat_k={str(k): round(pass_hat_k(n, passed, k), 6) for k in range(1, n + 1)},
         tokens_per_run=[
-            (r.result.tokens or {}).get("input_tokens", 0) + (r.result.tokens or {}).get("output_tokens", 0)
-            if r.result.tokens
-            else None
+            r.result.tokens.input_tokens + r.result.tokens.output_tokens if r.result.tokens is not None else None
             for r in records
         ],
         cost_usd_per_run=[r.result.cost_usd for r in records],
@@ -338,46 +363,44 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
     )
 
 
-def _part(request: dict[str, Any], name: str) -> PartSize | None:
-    part = request.get(name)
-    if not isinstance(part, dict):
-        return None
-    return PartSize(len(part.get("tools") or []), int(part.get("chars") or 0), int(part.get("tokens") or 0))
+def _part(part: ToolPart | None) -> ShownPart | None:
+    return None if part is None else ShownPart(len(part.tools), part.chars, part.tokens)
 
 
 def _shown_row(records: Sequence[RunRecord]) -> ShownRow | None:
-    shown = [r for r in records if r.result.shown and r.result.shown.get("first")]
+    shown = [(r, r.result.shown) for r in records if r.result.shown is not None and r.result.shown.first is not None]
     if not shown:
         return None
-    data = shown[0].result.shown or {}
-    first, last = data["first"], data.get("last") or data["first"]
-    spec = shown[0].spec
+    record, data = shown[0]
+    assert data is not None and data.first is not None
+    first, last = data.first, data.last or data.first
+    spec = record.spec
     return ShownRow(
         surface=spec.surface,
         agent=spec.agent,
         mode=spec.mode,
         agent_version=spec.agent_version,
         runs=len(shown),
-        first_tools=len(first["tools"]),
-        first_stub_tools=first["stub_tools"],
-        first_chars=first["chars"],
-        first_tokens=first["tokens"],
-        last_tools=len(last["tools"]),
-        last_stub_tools=last["stub_tools"],
-        last_chars=last["chars"],
-        last_tokens=last["tokens"],
-        system_chars=first["system_chars"],
-        searches=len(data.get("searches") or []),
-        not_offered_calls=int(data.get("not_offered_calls") or 0),
-        api_input_tokens_first=first.get("input_tokens"),
-        first_tool_names=list(first["tools"]),
-        first_shown=_part(first, "stub_shown"),
-        first_deferred=_part(first, "stub_deferred"),
-        first_builtin=_part(first, "builtin_shown"),
-        last_shown=_part(last, "stub_shown"),
-        last_deferred=_part(last, "stub_deferred"),
-        last_builtin=_part(last, "builtin_shown"),
-        instructions_chars=first.get("instructions_chars"),
+        first_tools=len(first.tools),
+        first_stub_tools=first.stub_tools,
+        first_chars=first.chars,
+        first_tokens=first.tokens,
+        last_tools=len(last.tools),
+        last_stub_tools=last.stub_tools,
+        last_chars=last.chars,
+        last_tokens=last.tokens,
+        system_chars=first.system_chars,
+        searches=len(data.searches),
+        not_offered_calls=data.not_offered_calls,
+        api_input_tokens_first=first.input_tokens,
+        first_tool_names=list(first.tools),
+        first_shown=_part(first.stub_shown),
+        first_deferred=_part(first.stub_deferred),
+        first_builtin=_part(first.builtin_shown),
+        last_shown=_part(last.stub_shown),
+        last_deferred=_part(last.stub_deferred),
+        last_builtin=_part(last.builtin_shown),
+        instructions_chars=first.instructions_chars,
         builtins=spec.builtins,
         protocol=spec.protocol,
     )
@@ -463,7 +486,7 @@ def _counts(values: Sequence[int]) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def _size(part: PartSize | None) -> str:
+def _size(part: ShownPart | None) -> str:
     return "-" if part is None else f"{part.tools} · {part.chars:,} · {part.tokens:,}"
 
 

@@ -12,6 +12,7 @@ from toolsurface.harness.run_folder import STUDY
 from toolsurface.harness.session.plan import (
     AgentChoice,
     PlannedRun,
+    RunMatrix,
     StudyConfig,
     StudyPlan,
     plan_matrix,
@@ -78,9 +79,10 @@ def run_session_study(
     on_finished: Callable[[PlannedRun, RunRecord], None] | None = None,
 ) -> StudyOutcome:
     with StubStarter(config) as stubs:
-        matrix = plan_matrix(config)
+        matrix = plan_matrix(config, stubs.warm)
+        stubs.planned()
         write_plan(config.out, study_plan(config, matrix))
-        planned = shard_of(matrix, config.shard)
+        planned = shard_of(matrix.runs, config.shard)
         if on_planned is not None:
             on_planned(len(planned))
         records = run_study(config, planned, on_finished, stubs)
@@ -89,14 +91,14 @@ def run_session_study(
     return StudyOutcome(study, path, records)
 
 
-def study_plan(config: StudyConfig, matrix: Sequence[PlannedRun]) -> StudyPlan:
+def study_plan(config: StudyConfig, matrix: RunMatrix) -> StudyPlan:
     """What this study is, from its whole run matrix, and which shard this invocation runs."""
     from toolsurface import __version__
 
     return StudyPlan(
         scenario=config.scenario.name,
         scenario_sha256=config.scenario.sha256,
-        surfaces={run.name: run.surface_sha256 for run in matrix},
+        surfaces={surface.name: surface.sha256 for surface in matrix.surfaces},
         agents=[choice.label for choice in config.agents],
         model=config.model,
         runs=config.runs,

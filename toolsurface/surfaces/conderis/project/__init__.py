@@ -4,10 +4,11 @@ Surfaces differ in how calls are named and checked; what a call does to the proj
 once, one module per concern: the state and finding items (`_state`), field and version checks
 (`_values`), items (`_items`), tasks (`_tasks`), memories and pages (`_notes`), proposals
 (`_proposals`), relations and history (`_relations`), deletion requests (`_deletions`), text search
-(`_search`), and the project as a whole (`_project`).
+(`_search`), the project as a whole (`_project`) and its whole state as written and read back (`_dump`).
 """
 
 from toolsurface.stubs.kit import DEFAULT_PAGE, MAX_PAGE, names
+from toolsurface.surfaces.conderis.project._dump import ProjectDump
 from toolsurface.surfaces.conderis.project._project import Project
 from toolsurface.surfaces.conderis.project._records import (
     Caller,
@@ -29,6 +30,7 @@ __all__ = [
     "Item",
     "Person",
     "Project",
+    "ProjectDump",
     "ProjectInfo",
     "Proposal",
     "Relation",

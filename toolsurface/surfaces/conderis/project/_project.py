@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from toolsurface.surfaces.conderis.project._deletions import Deletions
+from toolsurface.surfaces.conderis.project._dump import ProjectDump
 from toolsurface.surfaces.conderis.project._notes import Notes
-from toolsurface.surfaces.conderis.project._records import Item
 from toolsurface.surfaces.conderis.project._tasks import Tasks
 
 __all__ = ["Project"]
@@ -77,24 +76,21 @@ class Project(Tasks, Notes, Deletions):
         text = "\n".join(lines)
         return text[:max_chars] if max_chars else text
 
+    def snapshot(self) -> ProjectDump:
+        """The whole state as records (the project's own, not copies)."""
+        return ProjectDump(
+            project=self.info,
+            caller=self.caller,
+            items=[i for _, i in sorted(self.items.items())],
+            personal=list(self.personal.values()),
+            instructions=self.instructions,
+            proposals=list(self.proposals.values()),
+            relations=list(self.relations),
+            deletions=list(self.deletions.values()),
+            next_number=self.next_number,
+            time=self.clock.now(),
+        )
+
     def dump(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, for outcome checks."""
-
-        def item_state(i: Item) -> dict[str, Any]:
-            data = asdict(i)
-            data["ref"] = i.ref
-            data["blockReason"] = data.pop("block_reason")
-            return data
-
-        return {
-            "project": asdict(self.info),
-            "caller": asdict(self.caller),
-            "items": [item_state(i) for _, i in sorted(self.items.items())],
-            "personal": [item_state(i) for i in self.personal.values()],
-            "instructions": item_state(self.instructions),
-            "proposals": [asdict(p) for p in self.proposals.values()],
-            "relations": [asdict(r) for r in self.relations],
-            "deletions": [asdict(d) for d in self.deletions.values()],
-            "nextNumber": self.next_number,
-            "time": self.clock.now(),
-        }
+        return self.snapshot().to_json()

@@ -1,0 +1,108 @@
+"""A study's plan: each surface resolved, built and served once, one record per surface that every run, the stub
+starter and the fork server take as it is, and the scripts its runs play."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from toolsurface.harness.scenario import load_scenario, script_path
+from toolsurface.harness.session import StudyConfig, agent_choices
+from toolsurface.harness.session.plan import plan_matrix
+from toolsurface.harness.surface import Kind, Surface, SurfaceDefinition, resolve
+
+
+@pytest.mark.parametrize("how", ["fork", "spawn"])
+def test_a_study_resolves_and_builds_each_surface_once_in_the_process_that_plans_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    import toolsurface.harness.surface as surface_face
+
+    built: Counter[str] = Counter()
+    resolved: Counter[str] = Counter()
+    build, resolve = SurfaceDefinition.build_surface, surface_face.resolve
+
+    def counted_build(self: SurfaceDefinition, kinds: Sequence[Kind] | None = None) -> Surface:
+        built[self.name] += 1
+        return build(self, kinds)
+
+    def counted_resolve(spec: str) -> object:
+        resolved[spec] += 1
+        return resolve(spec)
+
+    monkeypatch.setattr(SurfaceDefinition, "build_surface", counted_build)
+    monkeypatch.setattr(surface_face, "resolve", counted_resolve)
+    out = tmp_path / "study"
+    run = run_cli(
+        "session", "run", "--agent", "script", "--surface", "v2", "--surface", "before-v2", "--runs", "2",
+        "--jobs", "2", "--stub-start", how, "--out", str(out), timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    specs = [json.loads(p.read_text(encoding="utf-8")) for p in out.rglob("spec.json")]
+    assert len(specs) == 4 and {s["stub_start"] for s in specs} == {how}
+    assert built == resolved == {"v2": 1, "before-v2": 1}
+
+
+def test_a_surface_module_is_imported_by_the_study_and_its_fork_server_once_each_and_never_by_a_forked_stub(
+    tmp_path: Path,
+) -> None:
+    imports = tmp_path / "imports.txt"
+    module = tmp_path / "counted.py"
+    module.write_text(
+        "import dataclasses, os\n"
+        "from toolsurface.surfaces.conderis.v2 import SURFACE as V2\n"
+        f"with open({str(imports)!r}, 'a', encoding='utf-8') as log:\n"
+        "    log.write(f'{os.getpid()}\\n')\n"
+        "SURFACE = dataclasses.replace(V2, name='counted')\n",
+        encoding="utf-8",
+    )
+    script = ROOT / "toolsurface" / "sessions" / "scripts" / "six-tasks" / "v2.json"
+    out = tmp_path / "study"
+    run = run_cli(
+        "session", "run", "--agent", "script", "--surface", str(module), "--script", str(script), "--runs", "3",
+        "--stub-start", "fork", "--out", str(out), timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    results = [json.loads(p.read_text(encoding="utf-8")) for p in out.rglob("result.json")]
+    assert len(results) == 3 and all(r["calls"] == 14 for r in results)
+    assert all(json.loads(p.read_text(encoding="utf-8"))["stub_start"] == "fork" for p in out.rglob("spec.json"))
+    importers = imports.read_text(encoding="utf-8").split()
+    assert len(importers) == len(set(importers)) == 2 and str(os.getpid()) in importers
+
+
+def test_every_run_of_a_surface_takes_the_one_record_its_study_planned(tmp_path: Path) -> None:
+    config = StudyConfig(
+        surfaces=["v2", "before-v2"],
+        agents=agent_choices(["script"]),
+        scenario=load_scenario("six-tasks"),
+        runs=2,
+        out=tmp_path,
+    )
+    matrix = plan_matrix(config)
+    assert [s.name for s in matrix.surfaces] == ["v2", "before-v2"]
+    for surface in matrix.surfaces:
+        runs = [run for run in matrix.runs if run.surface is surface]
+        assert [run.index for run in runs] == [0, 1]
+        assert all(run.script == script_path("six-tasks", surface.name) for run in runs)
+        assert surface.scripts == (script_path("six-tasks", surface.name),) * 2
+    served = resolve("v2").build_surface().tools
+    assert len(matrix.runs) == 4 and matrix.surfaces[0].tools == tuple(tool.name for tool in served)
+
+
+def test_a_scenario_with_a_script_per_recorded_run_gives_each_run_its_own(tmp_path: Path) -> None:
+    config = StudyConfig(
+        surfaces=["v2"],
+        agents=agent_choices(["script"]),
+        scenario=load_scenario("six-tasks-seed"),
+        runs=3,
+        out=tmp_path,
+    )
+    [surface] = plan_matrix(config).surfaces
+    assert surface.scripts == tuple(script_path("six-tasks-seed", "v2", n) for n in range(3))
+    assert all(path.is_file() and path.name == f"r{n + 1}.json" for n, path in enumerate(surface.scripts))
