@@ -24,7 +24,7 @@ from toolsurface.harness.agents.base import (
 )
 from toolsurface.harness.agents.openai_loop import OpenAIAgent
 from toolsurface.harness.run_folder import TRANSCRIPT
-from toolsurface.harness.session import undelivered_calls
+from toolsurface.harness.session.run import undelivered_calls
 from toolsurface.stubs.calllog import read_log
 from toolsurface.surfaces.conderis.v2 import SURFACE as V2
 

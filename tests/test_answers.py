@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from toolsurface.harness.measure import count_tokens
-from toolsurface.harness.session import ALL_TOOLS, find_runs, score_study
+from toolsurface.harness.session.score import ALL_TOOLS, find_runs, score_study
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +165,7 @@ def test_the_committed_study_json_holds_the_answers_its_runs_give() -> None:
 
 def test_the_readme_s_answers_table_is_what_the_bundled_study_scores() -> None:
     from tests.readme import doc_text
-    from toolsurface.harness.session import answers_markdown
+    from toolsurface.harness.session.score import answers_markdown
 
     study = score_study(find_runs([ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"]))
     rows = [r for r in study.answers if r.tool == ALL_TOOLS and r.scenario == "six-tasks"]

@@ -12,7 +12,7 @@ import xmlschema
 
 from tests.budget_project import SURFACE, make_project
 from tests.conftest import ROOT, run_cli
-from toolsurface.harness.analyze import CATEGORIES, lint
+from toolsurface.harness.analyze.lint import CATEGORIES, lint
 from toolsurface.harness.surface import resolve
 
 SCHEMA = xmlschema.XMLSchema(str(ROOT / "tests" / "fixtures" / "junit.xsd"))

@@ -16,8 +16,8 @@ from tests.conftest import Run, run_cli
 from tests.npm_packages import agent_cli_dir, agent_clis_dir, newer_than_pinned
 from tests.readme import doc_text
 from toolsurface.harness.agents.claude import ClaudeAgent
-from toolsurface.harness.analyze import load_tools
-from toolsurface.harness.session import SearchRequest, ToolSearchRun, observe_tool_search
+from toolsurface.harness.analyze.findability import load_tools
+from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun, observe_tool_search
 from toolsurface.harness.surface import resolve_all
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]

@@ -12,7 +12,14 @@ import anyio
 import pytest
 
 from tests.conftest import run_cli
-from toolsurface.harness.analyze import ChangeClass, SurfaceDiff, ToolDiff, diff_markdown, diff_surfaces, diff_tools
+from toolsurface.harness.analyze.diff import (
+    ChangeClass,
+    SurfaceDiff,
+    ToolDiff,
+    diff_markdown,
+    diff_surfaces,
+    diff_tools,
+)
 from toolsurface.harness.measure import count_tokens, wire_list
 from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import resolve

@@ -25,7 +25,7 @@ from tests.waiting import Deadline
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import write_atomic_all
 from toolsurface.harness.measure import PROTOCOL_VERSION, encoding
-from toolsurface.harness.session import read_run
+from toolsurface.harness.session.record import read_run
 
 PY = sys.executable
 RUN = Path("runs") / "v2" / "script-full-list-r001"

@@ -329,8 +329,8 @@ def test_a_request_that_fails_inside_the_endpoint_is_recorded_not_printed(
 
 
 def test_the_endpoint_kind_is_one_type_from_the_option_to_the_agent(tmp_path: Path) -> None:
+    from toolsurface.harness.agents import EndpointKind
     from toolsurface.harness.agents.base import AgentEndpoint
-    from toolsurface.harness.endpoint import EndpointKind
 
     spec = parse_endpoint("scripted")
     assert (

@@ -17,7 +17,8 @@ from mcp import Client
 from tests.conftest import ROOT
 from tests.fixtures.surfaces import engine_desk
 from toolsurface.harness.surface import SurfaceDefinition, resolve
-from toolsurface.stubs.engine import FixtureError, consolidated_handlers, engine_stub, load_items
+from toolsurface.stubs.engine import consolidated_handlers, engine_stub, load_items
+from toolsurface.stubs.kit import FixtureError
 from toolsurface.stubs.mcp_server import build_server
 from toolsurface.stubs.serve import start_stub
 

@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import ROOT, processes_with, run_cli
 from tests.waiting import wait_until
 from toolsurface.harness.measure import count_tokens, encoding, marginal_tokens
-from toolsurface.harness.session import read_run
+from toolsurface.harness.session.record import read_run
 
 GIB = 1024**3
 

@@ -9,24 +9,21 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
-from toolsurface.harness.analyze import (
+from toolsurface.harness.analyze import split_description, tokenise
+from toolsurface.harness.analyze.findability import (
     FIELD_WEIGHTS,
     SCORERS,
     Findability,
     QueryFileError,
     QuerySet,
-    RoundTrip,
     UnknownTool,
     findability,
     load_queries,
-    load_task,
     load_tools,
     parse_queries,
     rank_tools,
-    roundtrip,
-    split_description,
-    tokenise,
 )
+from toolsurface.harness.analyze.roundtrip import RoundTrip, load_task, roundtrip
 from toolsurface.harness.errors import ToolsurfaceError, UnknownSurface
 from toolsurface.harness.measure import count_tokens, list_text
 from toolsurface.harness.output import compact_json

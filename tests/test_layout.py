@@ -262,3 +262,65 @@ def test_the_reports_face_loads_its_names_when_they_are_used() -> None:
         "[]",
         "toolsurface.harness.report._build toolsurface.harness.report._bundle",
     ]
+
+
+def private_owner(module: str) -> str | None:
+    """The package whose private module (or private name) `module` is: the part before its first `_x`."""
+    parts = module.split(".")
+    for end, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            return ".".join(parts[:end])
+    return None
+
+
+def reaches_into_private(path: Path, name: str) -> Iterator[str]:
+    """Every `from P._m import ...` (or `from P import _m`) in `path` whose package P does not hold `name`."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("toolsurface"):
+            base = node.module or ""
+            for target in (base, *(f"{base}.{alias.name}" for alias in node.names)):
+                owner = private_owner(target)
+                if owner is not None and not (package == owner or package.startswith(owner + ".")):
+                    yield f"{name}: from {base} import {', '.join(a.name for a in node.names)}"
+                    break
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                owner = private_owner(alias.name) if alias.name.startswith("toolsurface") else None
+                if owner is not None and not (package == owner or package.startswith(owner + ".")):
+                    yield f"{name}: import {alias.name}"
+
+
+def test_no_module_imports_another_packages_private_module() -> None:
+    found = {**modules(), "toolsurface.pytest_plugin": ROOT / "toolsurface" / "pytest_plugin.py"}
+    assert [line for name, path in sorted(found.items()) for line in reaches_into_private(path, name)] == []
+
+
+def test_a_reach_into_another_packages_private_module_is_found(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from toolsurface.harness.measure._measure import Measurable\n"
+        "from toolsurface.harness.agents import _cli\n"
+        "from toolsurface.harness.clients._model import ClientRow\n",
+        encoding="utf-8",
+    )
+    assert list(reaches_into_private(module, "toolsurface.harness.clients._render")) == [
+        "toolsurface.harness.clients._render: from toolsurface.harness.measure._measure import Measurable",
+        "toolsurface.harness.clients._render: from toolsurface.harness.agents import _cli",
+    ]
+
+
+UMBRELLAS = ("toolsurface.harness.session", "toolsurface.harness.analyze")
+
+
+def test_a_package_of_subpackages_re_exports_none_of_their_names() -> None:
+    """Each public name is written once in a face: `session` and `analyze` say what their subpackages are, and
+    each subpackage's face says what it offers."""
+    for umbrella in UMBRELLAS:
+        face = ROOT / Path(*umbrella.split(".")) / "__init__.py"
+        imported = [
+            node.module
+            for node in ast.walk(ast.parse(face.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(umbrella + ".")
+        ]
+        assert [m for m in imported if private_owner(m) is None] == [], umbrella

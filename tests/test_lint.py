@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from toolsurface.harness.analyze import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_tools
+from toolsurface.harness.analyze.lint import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_tools
 from toolsurface.harness.surface import resolve_all
 from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 

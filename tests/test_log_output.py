@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.conftest import run_cli
-from toolsurface.harness.analyze import load_tools
+from toolsurface.harness.analyze.findability import load_tools
 from toolsurface.harness.surface import resolve_all
 
 SURFACES = ["before-v2", "v2"]

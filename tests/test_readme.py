@@ -22,7 +22,7 @@ from toolsurface.harness.agents.codex import CodexAgent
 from toolsurface.harness.agents.gemini import GeminiAgent
 from toolsurface.harness.measure import Measurement
 from toolsurface.harness.measure._tokens import RANK_FILE_SHA256
-from toolsurface.harness.session import Study, find_runs, score_study, shown_markdown
+from toolsurface.harness.session.score import Study, find_runs, score_study, shown_markdown
 
 RUNS = ROOT / "toolsurface" / "sessions" / "runs"
 

@@ -16,7 +16,7 @@ from tests.browser import CHROMIUM_FLAGS, chromium
 from tests.conftest import ROOT, Run
 from toolsurface.harness.measure import Measurement, measure
 from toolsurface.harness.report import BundleChart, ReportBundle, SeedRow, build_bundle, render_page
-from toolsurface.harness.session import find_runs
+from toolsurface.harness.session.score import find_runs
 from toolsurface.harness.surface import resolve_all
 
 RUNS = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"

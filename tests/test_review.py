@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from toolsurface.harness.analyze import CATEGORIES, lint_tools
+from toolsurface.harness.analyze.lint import CATEGORIES, lint_tools
 from toolsurface.harness.analyze.lint._client_limits import CLAUDE_CODE_CUT, kept_units, utf16_units
 
 INSTRUCTED = [sys.executable, str(ROOT / "tests" / "fixtures" / "servers" / "instructed.py")]

@@ -12,7 +12,7 @@ from tests.conftest import ROOT, run_cli
 from toolsurface.harness.agents.base import Usage
 from toolsurface.harness.endpoint import Shown, ShownRequest, ShownSearch, ToolPart
 from toolsurface.harness.scenario import CheckResult
-from toolsurface.harness.session import RUN_FORMAT, read_run
+from toolsurface.harness.session.record import RUN_FORMAT, read_run
 
 COMMITTED = ROOT / "toolsurface" / "sessions" / "runs"
 ON_DEMAND = COMMITTED / "conderis-agents" / "runs" / "before-v2" / "claude-on-demand-r001"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from toolsurface.harness.analyze import findability, load_queries, load_task, roundtrip
+from toolsurface.harness.analyze.findability import findability, load_queries
+from toolsurface.harness.analyze.roundtrip import load_task, roundtrip
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.measure import measure
 from toolsurface.harness.report import SeedContext, SeedFigure, compare_seed, load_seed

@@ -13,8 +13,8 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from toolsurface.harness.scenario import load_scenario, script_path
-from toolsurface.harness.session import StudyConfig, agent_choices
-from toolsurface.harness.session.plan import plan_matrix
+from toolsurface.harness.session.plan import StudyConfig, plan_matrix
+from toolsurface.harness.session.study import agent_choices
 from toolsurface.harness.surface import Kind, Surface, SurfaceDefinition, resolve
 
 

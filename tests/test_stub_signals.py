@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.rawstdio import RawStdioClient, serve_argv
-from toolsurface.harness.session import ForkServer, fork_server
+from toolsurface.harness.session.fork import ForkServer, fork_server
 
 SURFACES = ["before-v2", "consistent", "v2-first", "v2"]
 TRIALS = 30

@@ -38,8 +38,8 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from toolsurface.harness.analyze import SurfaceDiff
-    from toolsurface.harness.measure._measure import Measurable, SurfaceMeasurement
+    from toolsurface.harness.analyze.diff import SurfaceDiff
+    from toolsurface.harness.measure import Measurable, SurfaceMeasurement
 
 __all__ = [
     "UPDATE_OPTION",
@@ -320,7 +320,7 @@ class ToolSurface:
         path = self._path(snapshot)
         shown = os.fspath(snapshot)
         with _as_failure():
-            from toolsurface.harness.analyze import diff_markdown, diff_tools
+            from toolsurface.harness.analyze.diff import diff_markdown, diff_tools
             from toolsurface.harness.surface import load_snapshot
 
             label, item = self._item(source, url, command)

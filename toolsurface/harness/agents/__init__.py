@@ -2,51 +2,34 @@
 
 from __future__ import annotations
 
-import importlib
-import inspect
-from typing import Any, cast
-
+from toolsurface.harness.agents._cli import CliAgent, parse_version
+from toolsurface.harness.agents._installed import CLI_AGENTS, InstalledAgent, installed_agents
+from toolsurface.harness.agents._registry import AGENTS, make_agent
 from toolsurface.harness.agents.base import (
     Agent,
     AgentReport,
     AgentUnavailable,
+    EndpointKind,
     Event,
     RunContext,
     ServerCommand,
     Usage,
 )
-from toolsurface.harness.errors import ToolsurfaceError
 
 __all__ = [
     "AGENTS",
+    "CLI_AGENTS",
     "Agent",
     "AgentReport",
     "AgentUnavailable",
+    "CliAgent",
+    "EndpointKind",
     "Event",
+    "InstalledAgent",
     "RunContext",
     "ServerCommand",
     "Usage",
+    "installed_agents",
     "make_agent",
+    "parse_version",
 ]
-
-AGENTS = {
-    "claude": "toolsurface.harness.agents.claude",
-    "codex": "toolsurface.harness.agents.codex",
-    "gemini": "toolsurface.harness.agents.gemini",
-    "openai": "toolsurface.harness.agents.openai_loop",
-    "script": "toolsurface.harness.agents.script",
-}
-
-
-def make_agent(name: str, **options: Any) -> Agent:
-    """The adapter named `name`, given the options its constructor takes (model, base_url, ...)."""
-    module_name = AGENTS.get(name)
-    if module_name is None:
-        raise ToolsurfaceError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
-    module = importlib.import_module(module_name)
-    for _, cls in inspect.getmembers(module, inspect.isclass):
-        if cls.__module__ == module_name and getattr(cls, "name", None) == name and hasattr(cls, "run"):
-            accepted = inspect.signature(cls).parameters
-            agent = cls(**{k: v for k, v in options.items() if k in accepted and v is not None})
-            return cast(Agent, agent)
-    raise ToolsurfaceError(f"agent {name!r}: {module_name} defines no adapter")

@@ -50,8 +50,8 @@ def executables_on_path(name: str, env: Mapping[str, str]) -> list[str]:
 
 def installed_agents(env: Mapping[str, str], names: Sequence[str] = CLI_AGENTS) -> list[InstalledAgent]:
     """A row per executable of each named CLI on PATH, or one row saying it is missing."""
-    from toolsurface.harness.agents import make_agent
     from toolsurface.harness.agents._cli import CliAgent
+    from toolsurface.harness.agents._registry import make_agent
 
     rows = []
     for name in names:

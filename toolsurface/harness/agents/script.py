@@ -26,7 +26,7 @@ from toolsurface.harness.agents.base import (
 )
 from toolsurface.harness.files import LineWriter, WriteFailed
 from toolsurface.harness.run_folder import TRANSCRIPT
-from toolsurface.harness.scenario._script import (
+from toolsurface.harness.scenario import (
     ScriptError,
     Step,
     answer_value,

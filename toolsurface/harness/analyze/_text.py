@@ -7,8 +7,6 @@ import functools
 import re
 from collections.abc import Iterable
 
-__all__ = ["first_sentence", "name_words", "plain_words", "sentences", "split_description", "stem", "stems", "tokenise"]
-
 _NAME_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _PROSE_TOKEN = re.compile(r"[A-Za-z][A-Za-z_']*")
 _CASE_LOWER_UPPER = re.compile(r"([a-z0-9])([A-Z])")

@@ -22,8 +22,6 @@ from toolsurface.harness.surface import SurfaceDefinition, resolve
 if TYPE_CHECKING:
     from mcp.types import Tool
 
-__all__ = ["SurfaceCheck", "check_surface"]
-
 FIXTURE_NOTES = ("about", "format")
 """Keys a fixture holds for its reader, not for a handler."""
 

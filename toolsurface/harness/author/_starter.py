@@ -17,8 +17,6 @@ from typing import Any
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.surface import Access, make_tool, prop
 
-__all__ = ["Starter", "new_surface"]
-
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 
 

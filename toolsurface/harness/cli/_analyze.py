@@ -25,7 +25,7 @@ from toolsurface.harness.cli._counters import _counter_options, _counters
 from toolsurface.harness.fail_on import FAIL_ON
 
 if TYPE_CHECKING:
-    from toolsurface.harness.analyze import SearchObserver
+    from toolsurface.harness.analyze.findability import SearchObserver
 
 _MAX_RESULTS = click.option(
     "--max-results",
@@ -36,7 +36,7 @@ _MAX_RESULTS = click.option(
 
 def _claude_search(specs: Sequence[str]) -> SearchObserver:
     """Runs searches through Claude Code's own ToolSearch, one on-demand session per surface."""
-    from toolsurface.harness.session import observe_tool_search
+    from toolsurface.harness.session.tool_search import observe_tool_search
 
     return lambda searches: observe_tool_search(specs, searches)
 
@@ -74,7 +74,7 @@ def findability_command(
     max_results: int | None,
 ) -> None:
     """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces)."""
-    from toolsurface.harness.analyze import (
+    from toolsurface.harness.analyze.findability import (
         ALL_SCORERS,
         SCORERS,
         findability,
@@ -141,7 +141,7 @@ def roundtrip_command(
     max_results: int | None,
 ) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
-    from toolsurface.harness.analyze import (
+    from toolsurface.harness.analyze.roundtrip import (
         load_task,
         roundtrip,
         roundtrip_csv,
@@ -201,7 +201,7 @@ def diff_command(
     instructions text is marked REVIEW. With no A and B, each configured target with a snapshot is compared
     with its committed snapshot.
     """
-    from toolsurface.harness.analyze import diff_surfaces
+    from toolsurface.harness.analyze.diff import diff_surfaces
     from toolsurface.harness.surface import resolve
 
     if a is not None and b is not None:
@@ -227,7 +227,7 @@ def _configured_diffs(
     tokens: str | None = None,
     count_urls: tuple[str, ...] = (),
 ) -> list[Any]:
-    from toolsurface.harness.analyze import diff_surfaces
+    from toolsurface.harness.analyze.diff import diff_surfaces
     from toolsurface.harness.config import ConfigError, list_target, protocol_of, read_config, shown_path
     from toolsurface.harness.errors import ToolsurfaceError
     from toolsurface.harness.live import skip_final_collection
@@ -281,7 +281,7 @@ def _configured_diffs(
 
 def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool) -> None:
 
-    from toolsurface.harness.analyze import diff_csv, diff_github, diff_json, diff_junit, diff_markdown, diff_rich
+    from toolsurface.harness.analyze.diff import diff_csv, diff_github, diff_json, diff_junit, diff_markdown, diff_rich
     from toolsurface.harness.output import json_document
 
     if fmt == "json":
@@ -317,7 +317,7 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
 )
 def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None) -> None:
     """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints."""
-    from toolsurface.harness.analyze import (
+    from toolsurface.harness.analyze.lint import (
         lint,
         lint_csv,
         lint_github,

@@ -277,7 +277,7 @@ def _server_options(command: Any) -> Any:
         capabilities: str | None,
         **kwargs: Any,
     ) -> Any:
-        from toolsurface.harness.live._options import LiveServerOptions
+        from toolsurface.harness.live import LiveServerOptions
 
         ctx = click.get_current_context()
         given = ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE

@@ -24,7 +24,7 @@ def agents_command(fmt: str) -> None:
     """List each agent CLI on PATH: its version, whether it is supported and tested, its modes."""
     from dataclasses import asdict, astuple, fields
 
-    from toolsurface.harness.agents._installed import InstalledAgent, installed_agents
+    from toolsurface.harness.agents import InstalledAgent, installed_agents
     from toolsurface.harness.output import csv_table, json_document, markdown_table
 
     rows = installed_agents(os.environ)

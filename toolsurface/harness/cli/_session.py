@@ -105,7 +105,9 @@ def session_run_command(
     """Run N sessions per surface with each agent and write DIR/study.json."""
     from toolsurface.harness.endpoint import parse_endpoint
     from toolsurface.harness.scenario import load_scenario
-    from toolsurface.harness.session import StudyConfig, agent_choices, parse_shard, run_session_study, study_markdown
+    from toolsurface.harness.session.plan import StudyConfig, parse_shard
+    from toolsurface.harness.session.score import study_markdown
+    from toolsurface.harness.session.study import agent_choices, run_session_study
 
     config = StudyConfig(
         surfaces=surfaces,
@@ -168,8 +170,9 @@ def _study_progress(title: str) -> Iterator[tuple[Callable[[int], None], Callabl
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
 def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) -> None:
     """Score recorded runs (study or run directories, shards merged) without running anything."""
+    from toolsurface.harness.files import write_json_atomic
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.session import find_runs, score_study, study_markdown, write_json_atomic
+    from toolsurface.harness.session.score import find_runs, score_study, study_markdown
 
     study = score_study(find_runs(dirs))
     if out is not None:
@@ -182,7 +185,8 @@ def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) ->
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="The merged study folder.")
 def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
     """Merge the shards of one study (session run --shard I/N) into one folder with one study.json."""
-    from toolsurface.harness.session import merge_shards, study_markdown
+    from toolsurface.harness.session.merge import merge_shards
+    from toolsurface.harness.session.score import study_markdown
 
     outcome = merge_shards(list(dirs), out)
     click.echo(study_markdown(outcome.study).rstrip("\n"))
@@ -196,7 +200,7 @@ def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
 def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -> None:
     """Play recorded runs' tool calls against another surface's stub; list what would change."""
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.session import replay_runs, replay_table
+    from toolsurface.harness.session.replay import replay_runs, replay_table
 
     result = replay_runs(list(run_dirs), surface)
     click.echo(json_document(result.to_json(), ascii=True) if fmt == "json" else replay_table(result), nl=False)
@@ -230,7 +234,8 @@ def model_endpoint_command(
     import signal
     import threading
 
-    from toolsurface.harness.endpoint import EndpointKind, ModelEndpoint, parse_endpoint
+    from toolsurface.harness.agents import EndpointKind
+    from toolsurface.harness.endpoint import ModelEndpoint, parse_endpoint
     from toolsurface.harness.scenario import load_scenario, load_script, script_path
 
     spec = parse_endpoint(endpoint)
@@ -277,7 +282,8 @@ def model_endpoint_command(
 def gate_command(study: Path, baseline: str, candidate: str, max_chars: int | None) -> None:
     """Apply the seed's gate to a study: exit 0 met, 1 not met, 2 when it cannot be judged."""
     from toolsurface.harness.measure import measure
-    from toolsurface.harness.session import find_runs, judge_gate
+    from toolsurface.harness.session.gate import judge_gate
+    from toolsurface.harness.session.score import find_runs
     from toolsurface.harness.surface import resolve
 
     def chars_of(surface: str) -> int:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ClientRow", "Part"]
-
 
 @dataclass(frozen=True)
 class Part:

@@ -18,12 +18,10 @@ from typing import Any
 
 import anyio
 
-from toolsurface.harness.agents._cli import CliAgent
-from toolsurface.harness.agents._installed import CLI_AGENTS, InstalledAgent, installed_agents
+from toolsurface.harness.agents import CLI_AGENTS, CliAgent, InstalledAgent, installed_agents
 from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.clients._model import ClientRow, Part
-from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
-from toolsurface.harness.endpoint._split import ToolPart
+from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, ToolPart, read_model_requests
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import CALLS
 from toolsurface.harness.scenario import Step
@@ -263,6 +261,6 @@ def observe_clients(
 
 
 def _version_key(version: str | None) -> tuple[int, ...]:
-    from toolsurface.harness.agents._cli import parse_version
+    from toolsurface.harness.agents import parse_version
 
     return parse_version(version or "") or (0, 0, 0)

@@ -12,8 +12,6 @@ from toolsurface.harness.output import csv_table, json_document, markdown_table,
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-__all__ = ["CLIENTS_FORMAT", "clients_csv", "clients_json", "clients_markdown", "clients_rich"]
-
 CLIENTS_FORMAT = "toolsurface-clients/1"
 _HEADER = [
     "Surface",

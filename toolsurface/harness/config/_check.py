@@ -13,8 +13,6 @@ from toolsurface.harness.config._targets import ListedTarget, list_target, proto
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.measure import BudgetResult, budget_of, grown_since, measure
 
-__all__ = ["CheckedTarget", "check_targets"]
-
 
 @dataclass(frozen=True)
 class CheckedTarget:

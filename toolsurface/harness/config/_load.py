@@ -18,8 +18,6 @@ from typing import Any
 from toolsurface.harness.config._model import Config, ConfigError, Target
 from toolsurface.harness.protocol import PROTOCOL_VERSIONS, unknown_protocol
 
-__all__ = ["CONFIG_NAMES", "TARGET_KEYS", "find_config", "load_config", "read_config"]
-
 CONFIG_NAMES = ("toolsurface.toml", "pyproject.toml")
 TARGET_KEYS = (
     "surface",

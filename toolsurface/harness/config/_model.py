@@ -9,8 +9,6 @@ from typing import Any, Literal
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["LOG_NAME", "Config", "ConfigError", "Target", "shown_path"]
-
 LOG_NAME = "toolsurface-budget.log"
 
 

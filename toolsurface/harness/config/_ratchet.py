@@ -14,8 +14,6 @@ from toolsurface.harness.config._model import Config, ConfigError
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.measure import is_o200k
 
-__all__ = ["Ratchet", "RatchetStep", "plan_ratchet", "ratchet"]
-
 
 @dataclass(frozen=True)
 class RatchetStep:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from toolsurface.harness.config._log import read_log
 from toolsurface.harness.config._model import Config, shown_path
 
-__all__ = ["config_json", "config_lines"]
-
 
 def config_lines(config: Config) -> list[str]:
     entries = read_log(config.log_path)

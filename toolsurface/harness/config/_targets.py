@@ -12,8 +12,6 @@ from toolsurface.harness.measure import Measurable
 if TYPE_CHECKING:
     from toolsurface.harness.live import TakenSnapshot
 
-__all__ = ["ListedTarget", "list_target", "protocol_of", "snapshot_target"]
-
 
 @dataclass(frozen=True)
 class ListedTarget:

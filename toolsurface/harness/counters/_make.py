@@ -13,8 +13,6 @@ from toolsurface.harness.counters._spec import CounterSpec, CountingError
 if TYPE_CHECKING:
     from toolsurface.harness.measure import ListCounter
 
-__all__ = ["make_counters"]
-
 
 def make_counters(
     specs: Sequence[CounterSpec],

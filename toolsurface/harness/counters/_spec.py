@@ -9,16 +9,6 @@ from dataclasses import dataclass
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = [
-    "DEFAULT_MODELS",
-    "FAMILIES",
-    "KEYED_FAMILIES",
-    "CounterSpec",
-    "CountingError",
-    "parse_count_urls",
-    "parse_counters",
-]
-
 FAMILIES = ("o200k", "harmony", "anthropic", "openai", "gemini")
 KEYED_FAMILIES = ("anthropic", "openai", "gemini")
 # The model counted when none is named; each figure names the model it was counted for.

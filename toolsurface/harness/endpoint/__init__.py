@@ -1,7 +1,6 @@
 """Model endpoints on loopback: the scripted model that plays a scenario script inside a real agent CLI, and
 a recording pass-through to a real API; either way each request the model received is recorded."""
 
-from toolsurface.harness.agents.base import EndpointKind
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
 from toolsurface.harness.endpoint._conversation import Conversation, SeenCall, api_for_path, read_conversation
 from toolsurface.harness.endpoint._record import (
@@ -23,7 +22,6 @@ __all__ = [
     "SEARCH_TOOLS",
     "Answer",
     "Conversation",
-    "EndpointKind",
     "EndpointSpec",
     "ModelEndpoint",
     "ModelRequest",

@@ -15,9 +15,7 @@ from typing import Any, Literal
 
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
 from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation
-from toolsurface.harness.scenario._script import ScriptError, Step, answer_value, report_part, resolve_arguments
-
-__all__ = ["SEARCH_TOOLS", "ScriptedModel", "ScriptedTurn"]
+from toolsurface.harness.scenario import ScriptError, Step, answer_value, report_part, resolve_arguments
 
 # The agents' own tool-search tools, by the name each gives the model.
 SEARCH_TOOLS = ("ToolSearch",)

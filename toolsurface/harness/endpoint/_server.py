@@ -43,8 +43,6 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import compact_json
 from toolsurface.harness.scenario import Step
 
-__all__ = ["ModelEndpoint"]
-
 # Headers that belong to one connection, never forwarded.
 _HOP = {
     "connection",

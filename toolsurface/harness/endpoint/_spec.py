@@ -8,8 +8,6 @@ from urllib.parse import urlsplit
 from toolsurface.harness.agents.base import EndpointKind
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["EndpointSpec", "parse_endpoint"]
-
 
 @dataclass(frozen=True)
 class EndpointSpec:

@@ -21,7 +21,6 @@ from toolsurface.harness.live._snapshot import (
     skip_final_collection,
     snapshot_live,
     snapshot_surface,
-    snapshot_text,
     take_snapshot,
 )
 
@@ -44,6 +43,5 @@ __all__ = [
     "skip_final_collection",
     "snapshot_live",
     "snapshot_surface",
-    "snapshot_text",
     "take_snapshot",
 ]

@@ -38,21 +38,6 @@ if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
     from mcp.types import ElicitRequestParams, ElicitResult, ErrorData, ListRootsResult
 
-__all__ = [
-    "CAPABILITIES",
-    "DEFAULT_TIMEOUT_S",
-    "HttpServer",
-    "LiveListing",
-    "LiveServerError",
-    "StdioServer",
-    "list_live",
-    "list_live_async",
-    "parse_capabilities",
-    "parse_env",
-    "parse_header",
-    "refuses_handshake",
-]
-
 CAPABILITIES = ("roots", "sampling", "elicitation")
 DEFAULT_TIMEOUT_S = 30.0
 # After the list arrived: how long a server has to exit once its stdin is closed (the spec's shutdown)

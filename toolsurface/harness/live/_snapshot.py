@@ -30,16 +30,6 @@ from toolsurface.harness.surface import (
 if TYPE_CHECKING:
     from toolsurface.harness.live._listing import HttpServer, LiveListing, StdioServer
 
-__all__ = [
-    "TakenSnapshot",
-    "live_target",
-    "skip_final_collection",
-    "snapshot_live",
-    "snapshot_surface",
-    "snapshot_text",
-    "take_snapshot",
-]
-
 
 @dataclass(frozen=True)
 class TakenSnapshot:

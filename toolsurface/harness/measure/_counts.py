@@ -13,17 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = [
-    "O200K",
-    "O200K_COUNTER",
-    "CounterFigures",
-    "CounterInfo",
-    "ListCounter",
-    "ToolCount",
-    "counter_figures",
-    "is_o200k",
-]
-
 # The id of the built-in counter: tiktoken's o200k_base over the compact JSON of the tools array.
 O200K = "o200k"
 

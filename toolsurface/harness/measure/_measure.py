@@ -16,26 +16,6 @@ from toolsurface.harness.measure._wire import PROTOCOL_VERSION, WireList, list_s
 from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import PART_KEYS, Kind, Snapshot, SurfaceDefinition, SurfaceParts, included_keys
 
-__all__ = [
-    "Growth",
-    "KeptLists",
-    "KindsPoint",
-    "Measurable",
-    "Measurement",
-    "PartSize",
-    "SurfaceMeasurement",
-    "ToolSize",
-    "kept_lists",
-    "list_text",
-    "listed",
-    "lists_kept",
-    "marginal_tokens",
-    "measure",
-    "part_sizes",
-    "snapshot_protocol",
-    "wire_list",
-]
-
 Measurable = SurfaceDefinition | Snapshot
 
 

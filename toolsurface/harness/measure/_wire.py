@@ -14,17 +14,6 @@ from toolsurface.harness.surface import Surface, SurfaceParts, validate_wire_too
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
 
-__all__ = [
-    "PROTOCOL_VERSION",
-    "WireList",
-    "list_pages",
-    "list_parts",
-    "list_parts_raw",
-    "list_surface",
-    "list_tools_raw",
-    "wire_form",
-]
-
 # A list is read in one version, the default unless another is asked for, because key order inside a
 # tool differs between eras; every result records the version it was read in (harness.protocol).
 PROTOCOL_VERSION = DEFAULT_PROTOCOL

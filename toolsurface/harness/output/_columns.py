@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Column", "keys", "labels"]
-
 
 @dataclass(frozen=True)
 class Column:

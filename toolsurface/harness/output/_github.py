@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["Level", "github_escape", "github_line"]
-
 # How an annotation is shown: failing the check, worth a look, or for the record.
 Level = Literal["error", "warning", "notice"]
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["compact_json", "json_document"]
-
 
 def compact_json(value: Any) -> str:
     """The counting rule: compact separators, key order as received, non-ASCII unescaped."""

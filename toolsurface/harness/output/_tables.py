@@ -10,8 +10,6 @@ from typing import Literal
 
 from toolsurface.harness.terminal import one_line
 
-__all__ = ["LineBreaks", "csv_table", "markdown_cell", "markdown_row", "markdown_rule", "markdown_table"]
-
 # How a cell shows a line break: escaped, as `\n` (measure's and clients' tables, where the text is data to
 # see exactly); spaced, as a space (a pull request's or job's summary, report.md); collapsed, every run of
 # white space one space (the session table, whose cells hold an agent's error output).

@@ -8,8 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PLAIN", "READABLE", "ValueStyle", "shown", "signed"]
-
 
 @dataclass(frozen=True)
 class ValueStyle:

@@ -19,10 +19,12 @@ from toolsurface.harness.report._chart_process import ChartDrawer, chart_drawer
 if TYPE_CHECKING:
     import pandas as pd
 
-    from toolsurface.harness.analyze import Findability, LintResult, RoundTrip, SearchObserver
+    from toolsurface.harness.analyze.findability import Findability, SearchObserver
+    from toolsurface.harness.analyze.lint import LintResult
+    from toolsurface.harness.analyze.roundtrip import RoundTrip
     from toolsurface.harness.measure import KeptLists, ListCounter, Measurable, Measurement
     from toolsurface.harness.report._bundle import SeedRow
-    from toolsurface.harness.session import Study
+    from toolsurface.harness.session.score import Study
 
 __all__ = ["Chart", "Report", "Table", "build_report"]
 
@@ -343,7 +345,7 @@ class Analysis:
 def _claude_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str]:
     """Claude Code's own search over the surfaces where Claude Code is installed (on PATH, new enough); else
     None and the note that says why its columns are absent."""
-    from toolsurface.harness.session import ToolSearchUnavailable, observe_tool_search, tool_search_client
+    from toolsurface.harness.session.tool_search import ToolSearchUnavailable, observe_tool_search, tool_search_client
 
     try:
         tool_search_client()
@@ -437,7 +439,9 @@ def _analyze(
     """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
     installed, its own search's findability and round trip beside ours. `queries` and `task` are the
     findability queries and the round-trip task (default: those of the surfaces' study)."""
-    from toolsurface.harness.analyze import ALL_SCORERS, SCORERS, findability, lint, load_queries, load_task, roundtrip
+    from toolsurface.harness.analyze.findability import ALL_SCORERS, SCORERS, findability, load_queries
+    from toolsurface.harness.analyze.lint import lint
+    from toolsurface.harness.analyze.roundtrip import load_task, roundtrip
     from toolsurface.harness.surface import study_file
 
     observe, absent = _claude_search(specs)
@@ -466,7 +470,7 @@ def _analysis_tables(
 ) -> AnalysisTables:
     import pandas as pd
 
-    from toolsurface.harness.analyze import FINDING_COLUMNS, lint_rows
+    from toolsurface.harness.analyze.lint import FINDING_COLUMNS, lint_rows
 
     names = _quote(specs)
     trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
@@ -650,7 +654,7 @@ def _chart_findability(found: Findability, path: Path, staged: dict[Path, bytes]
 def _chart_answers(study: Study, path: Path, staged: dict[Path, bytes]) -> None:
     """Per surface, each tool's median answer as a bar and its largest as a mark, in tokens where the logs
     kept the answers' text (else in chars)."""
-    from toolsurface.harness.session import ALL_TOOLS
+    from toolsurface.harness.session.score import ALL_TOOLS
 
     rows = [r for r in study.answers if r.tool != ALL_TOOLS]
     tokens = all(r.median_tokens is not None for r in rows)
@@ -787,7 +791,7 @@ def _report_with(
     counters: Sequence[ListCounter],
 ) -> Report:
     from toolsurface.harness.measure import O200K_COUNTER, encoding, is_o200k, lists_kept, measure
-    from toolsurface.harness.session import find_runs, score_study
+    from toolsurface.harness.session.score import find_runs, score_study
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
     specs = list(surfaces or default_surfaces())

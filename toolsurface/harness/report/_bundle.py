@@ -16,12 +16,12 @@ from toolsurface.harness.measure import Growth, Measurement, SurfaceMeasurement
 from toolsurface.harness.output import Column, compact_json
 from toolsurface.harness.run_folder import CALLS
 from toolsurface.harness.scenario import CheckResult
-from toolsurface.harness.session import RefusalRecord, RunRecord, UndeliveredRecord
+from toolsurface.harness.session.record import RefusalRecord, RunRecord, UndeliveredRecord
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from toolsurface.harness.session import Comparison, ShownRow, SurfaceScore
+    from toolsurface.harness.session.score import Comparison, ShownRow, SurfaceScore
 
 __all__ = [
     "BundleCall",
@@ -333,7 +333,7 @@ def build_bundle(
     created: str = "",
 ) -> ReportBundle:
     """The page's data: the measured surfaces, and when study directories are given, their scored runs."""
-    from toolsurface.harness.session import find_runs, score_study
+    from toolsurface.harness.session.score import find_runs, score_study
 
     bundle = ReportBundle(
         created=created,

@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.analyze import Findability, RoundTrip
+from toolsurface.harness.analyze.findability import Findability
+from toolsurface.harness.analyze.roundtrip import RoundTrip
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import read_json
 from toolsurface.harness.measure import Measurement, SurfaceMeasurement
 from toolsurface.harness.report._bundle import SeedRow
 from toolsurface.harness.run_folder import CALLS
-from toolsurface.harness.session import RunRecord, judge_gate
+from toolsurface.harness.session.gate import judge_gate
+from toolsurface.harness.session.record import RunRecord
 
 __all__ = ["SEED_FORMAT", "SeedContext", "SeedFigure", "compare_seed", "load_seed"]
 

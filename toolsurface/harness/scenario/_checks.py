@@ -16,19 +16,6 @@ from typing import Any
 
 from toolsurface.harness.surface import studies
 
-__all__ = [
-    "CHECKS",
-    "Check",
-    "CheckInput",
-    "CheckResult",
-    "CheckSpec",
-    "answer_lists_items",
-    "check_types",
-    "evaluate",
-    "state_item",
-    "state_items",
-]
-
 
 @dataclass(frozen=True)
 class CheckSpec:

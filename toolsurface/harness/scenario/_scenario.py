@@ -12,8 +12,6 @@ from typing import Any
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario._checks import CheckSpec, check_types
 
-__all__ = ["Scenario", "ScenarioError", "load_scenario", "scenario_names", "sessions_dir"]
-
 FORMAT = "toolsurface-scenario/1"
 
 

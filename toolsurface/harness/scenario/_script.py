@@ -24,8 +24,6 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import read_json
 from toolsurface.harness.scenario._scenario import sessions_dir
 
-__all__ = ["FORMAT", "ScriptError", "Step", "dig", "load_script", "report_part", "resolve_arguments", "script_path"]
-
 FORMAT = "toolsurface-script/1"
 _KINDS = ("call", "search", "say", "wait")
 

@@ -18,19 +18,6 @@ from toolsurface.harness.surface._parts import parts_from_wire
 from toolsurface.harness.surface._snapshot_file import Snapshot, load_snapshot
 from toolsurface.harness.surface._study import Study, default_study, find_studies, study_of
 
-__all__ = [
-    "ENTRY_POINT_GROUP",
-    "bundled_definitions",
-    "default_surfaces",
-    "is_surface_path",
-    "known_names",
-    "resolve",
-    "resolve_all",
-    "studies",
-    "study_file",
-    "study_for",
-]
-
 ENTRY_POINT_GROUP = "toolsurface.surfaces"
 
 

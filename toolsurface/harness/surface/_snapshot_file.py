@@ -15,17 +15,6 @@ from toolsurface.harness.output import json_document
 from toolsurface.harness.surface._parts import SurfaceParts, parts_from_wire
 from toolsurface.harness.surface._validate import validate_wire_tools
 
-__all__ = [
-    "META_FORMAT",
-    "Snapshot",
-    "SnapshotMeta",
-    "load_snapshot",
-    "meta_path",
-    "read_snapshot_meta",
-    "snapshot_text",
-    "write_snapshot",
-]
-
 META_FORMAT = "toolsurface-snapshot-meta/1"
 
 

@@ -27,12 +27,11 @@ from toolsurface.stubs.engine._shapes import (
     per_kind_tools,
     settable,
 )
-from toolsurface.stubs.engine._store import FIXTURE_FORMAT, FixtureError, Item, ItemStore, load_items
+from toolsurface.stubs.engine._store import FIXTURE_FORMAT, Item, ItemStore, load_items
 from toolsurface.stubs.kit import Handlers, stub_factory
 
 __all__ = [
     "FIXTURE_FORMAT",
-    "FixtureError",
     "Item",
     "ItemStore",
     "act",

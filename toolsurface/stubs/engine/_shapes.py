@@ -12,8 +12,6 @@ from toolsurface.stubs.engine._schema import action_line, field_line, field_prop
 from toolsurface.stubs.engine._store import ItemStore
 from toolsurface.stubs.kit import DEFAULT_PAGE, MAX_PAGE, Args, Handlers
 
-__all__ = ["consolidated_handlers", "consolidated_tools", "per_kind_handlers", "per_kind_tools", "settable"]
-
 PAGING = {
     "limit": prop("integer", f"Entries per page, 1 to {MAX_PAGE} (default {DEFAULT_PAGE})"),
     "cursor": prop("string", "nextCursor of the page before"),

@@ -13,8 +13,6 @@ from toolsurface.harness.surface import Kind
 from toolsurface.stubs.engine._values import check_value, field_names
 from toolsurface.stubs.kit import Clock, FixtureError, Refusal, names, read_fixture_json
 
-__all__ = ["FIXTURE_FORMAT", "FixtureError", "Item", "ItemStore", "load_items"]
-
 FIXTURE_FORMAT = "toolsurface-items/1"
 
 

@@ -9,8 +9,6 @@ from typing import Any
 
 from toolsurface.stubs.refusal import Refusal
 
-__all__ = ["Args", "UndeclaredParameter"]
-
 
 class UndeclaredParameter(Exception):
     """A handler read a parameter its tool's schema does not declare: the stub's mistake, never the caller's

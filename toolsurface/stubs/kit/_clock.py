@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-__all__ = ["Clock"]
-
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 

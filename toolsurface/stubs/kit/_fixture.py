@@ -8,8 +8,6 @@ from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["FixtureError", "load_fixture", "read_fixture_json"]
-
 
 class FixtureError(ToolsurfaceError):
     """A fixture that cannot be served: one line naming the file, where in it, and the problem."""

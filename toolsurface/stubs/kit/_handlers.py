@@ -11,8 +11,6 @@ from toolsurface.harness.surface import Kind, ToolData
 from toolsurface.stubs.kit._args import Args
 from toolsurface.stubs.refusal import Refusal
 
-__all__ = ["NOT_WRITTEN", "Declared", "Handler", "HandlerStub", "Handlers", "not_written"]
-
 NOT_WRITTEN = "not written yet"
 """What a refusal of a handler still to be written allows: in a call log, it marks the missing handlers."""
 

@@ -9,8 +9,6 @@ from toolsurface.harness.errors import SurfaceLoadError
 from toolsurface.harness.surface import import_module_file
 from toolsurface.stubs.kit._handlers import Handlers
 
-__all__ = ["load_handlers"]
-
 
 def load_handlers(path: Path, name: str = "handlers") -> Handlers[Any]:
     """The `Handlers` registry `name` of the module file at `path`; a file that fails is one line naming it."""

@@ -7,8 +7,6 @@ from typing import Any
 
 from toolsurface.stubs.refusal import Refusal
 
-__all__ = ["DEFAULT_PAGE", "MAX_PAGE", "TEXT_TAKE", "check_limit", "page", "text_part"]
-
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
 TEXT_TAKE = 2000

@@ -7,8 +7,6 @@ from typing import Any
 
 from toolsurface.stubs.refusal import Refusal
 
-__all__ = ["check_version", "choose", "names", "refuse_unknown"]
-
 
 def names(values: Iterable[object], limit: int = 12) -> str:
     """Values as a refusal lists them: the first `limit`, then how many there are in all."""

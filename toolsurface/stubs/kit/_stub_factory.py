@@ -9,8 +9,6 @@ from typing import Any, TypeVar
 from toolsurface.harness.surface import StubFactory
 from toolsurface.stubs.kit._handlers import Handlers, HandlerStub
 
-__all__ = ["stub_factory"]
-
 P = TypeVar("P")
 
 

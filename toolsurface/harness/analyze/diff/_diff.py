@@ -22,12 +22,9 @@ from toolsurface.harness.analyze.diff._model import (
     worst,
 )
 from toolsurface.harness.analyze.diff._schema_compare import _compare_schemas
-from toolsurface.harness.measure import ListCounter, count_tokens, is_o200k
-from toolsurface.harness.measure._measure import Measurable
+from toolsurface.harness.measure import ListCounter, Measurable, count_tokens, is_o200k
 from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import PART_WORDS, SurfaceParts, item_key
-
-__all__ = ["diff_parts", "diff_surfaces", "diff_tools"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Comparing tools and lists

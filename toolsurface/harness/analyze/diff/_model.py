@@ -14,19 +14,6 @@ from toolsurface.harness.fail_on import FAIL_ON
 from toolsurface.harness.measure import ENCODING_NAME
 from toolsurface.harness.output import compact_json
 
-__all__ = [
-    "AnnotationChange",
-    "ChangeClass",
-    "FieldChange",
-    "ParameterChange",
-    "PartDiff",
-    "ReviewItem",
-    "Size",
-    "SurfaceDiff",
-    "ToolDiff",
-    "worst",
-]
-
 
 class ChangeClass(StrEnum):
     SIZE_ONLY = "SIZE_ONLY"

@@ -37,8 +37,6 @@ from toolsurface.harness.analyze.diff._model import (
 )
 from toolsurface.harness.surface import PART_WORDS
 
-__all__ = ["DIFF_COLUMNS", "diff_csv", "diff_github", "diff_json", "diff_junit", "diff_markdown", "diff_rich"]
-
 # ---------------------------------------------------------------------------------------------------------------
 # Rendering
 

@@ -20,9 +20,7 @@ from toolsurface.harness.analyze.findability._scoring import ALL_SCORERS, CLIENT
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:
-    from toolsurface.harness.session import SearchRequest, ToolSearchRun
-
-__all__ = ["SearchObserver", "findability", "search_requests"]
+    from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun
 
 # Runs searches through a client's own tool search: one run per surface, in the order of the surfaces.
 SearchObserver = Callable[[Sequence["SearchRequest"]], Sequence["ToolSearchRun"]]
@@ -30,7 +28,7 @@ SearchObserver = Callable[[Sequence["SearchRequest"]], Sequence["ToolSearchRun"]
 
 def search_requests(texts: Sequence[str], max_results: int | None = None) -> list[SearchRequest]:
     """One search per query text, the text exactly as given."""
-    from toolsurface.harness.session import SearchRequest
+    from toolsurface.harness.session.tool_search import SearchRequest
 
     return [SearchRequest(text, max_results) for text in texts]
 

@@ -23,22 +23,6 @@ from toolsurface.harness.analyze.findability._scoring import (
     UnknownTool,
 )
 
-__all__ = [
-    "Agreement",
-    "Findability",
-    "FindabilityRow",
-    "PairAgreement",
-    "Query",
-    "QuerySet",
-    "SearchClient",
-    "SurfaceFindability",
-    "SurfaceTools",
-    "load_queries",
-    "load_tools",
-    "parse_queries",
-    "read_json_file",
-]
-
 
 @dataclass(frozen=True)
 class Query:

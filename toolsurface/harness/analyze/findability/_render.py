@@ -20,17 +20,6 @@ from toolsurface.harness.output import (
     shown,
 )
 
-__all__ = [
-    "FINDABILITY_COLUMNS",
-    "findability_csv",
-    "findability_github",
-    "findability_json",
-    "findability_junit",
-    "findability_markdown",
-    "findability_rich",
-    "rank_line",
-]
-
 # A row per surface, query and scorer; `returned` too when a client's own search was observed.
 FINDABILITY_COLUMNS = tuple(
     Column(key) for key in ("surface", "query", "scorer", "expected", "rank", "top", "missing", "full_matches")

@@ -16,22 +16,6 @@ if TYPE_CHECKING:
     pass
 
 
-__all__ = [
-    "ALL_SCORERS",
-    "BM25_B",
-    "BM25_K1",
-    "CLIENT_SCORERS",
-    "FIELD_WEIGHTS",
-    "SCORERS",
-    "QueryFileError",
-    "Ranked",
-    "ToolFields",
-    "UnknownTool",
-    "rank_tools",
-    "selected_names",
-    "tool_fields",
-]
-
 # Field weights, name > first sentence > rest. The name is what an on-demand client shows before
 # loading anything and says what the tool is; the first sentence states its purpose; the rest lists
 # parameters, kinds and edge cases and mentions many words in passing ("use task_patch", "if the task

@@ -21,8 +21,6 @@ from toolsurface.harness.analyze.lint._rules import (
 from toolsurface.harness.analyze.lint._view import LintView, build_surface
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition
 
-__all__ = ["lint", "lint_tools"]
-
 # ---------------------------------------------------------------------------------------------------------------
 # Running the rules
 

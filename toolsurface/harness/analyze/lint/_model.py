@@ -7,8 +7,6 @@ from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["CATEGORIES", "Finding", "LintResult", "SurfaceLint", "parse_fail_on"]
-
 CATEGORIES = (
     "addressing",
     "concurrency",

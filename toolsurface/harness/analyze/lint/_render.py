@@ -19,8 +19,6 @@ from toolsurface.harness.output import (
     markdown_rule,
 )
 
-__all__ = ["FINDING_COLUMNS", "lint_csv", "lint_github", "lint_junit", "lint_rich", "lint_rows", "lint_summary"]
-
 # A finding as a row: of lint's CSV, of the report's lint findings, and (the surface aside) of its tables.
 FINDING_COLUMNS = (Column("surface"), Column("category"), Column("tools"), Column("parameters"), Column("message"))
 _COLUMNS = labels(FINDING_COLUMNS[1:])

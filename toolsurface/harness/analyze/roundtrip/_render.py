@@ -10,8 +10,6 @@ from toolsurface.harness.output import Column, csv_table, json_document, keys, m
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-__all__ = ["ROUNDTRIP_COLUMNS", "roundtrip_csv", "roundtrip_json", "roundtrip_markdown", "roundtrip_rich"]
-
 # A row per surface; with a client's round trip observed, its columns after these.
 ROUNDTRIP_COLUMNS = tuple(
     Column(key) for key in ("surface", "tools", "chars", "tokens", "searches", "list_chars", "list_tokens", "chosen_by")

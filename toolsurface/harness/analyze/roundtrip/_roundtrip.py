@@ -33,17 +33,7 @@ from toolsurface.harness.analyze.findability import (
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition, study_file
 
 if TYPE_CHECKING:
-    from toolsurface.harness.session import ToolSearchRun
-
-__all__ = [
-    "ObservedRoundTrip",
-    "ObservedStep",
-    "RoundTrip",
-    "RoundTripTask",
-    "SurfaceRoundTrip",
-    "load_task",
-    "roundtrip",
-]
+    from toolsurface.harness.session.tool_search import ToolSearchRun
 
 
 @dataclass(frozen=True)

@@ -29,17 +29,6 @@ from pathlib import Path
 from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = [
-    "END_GRACE_S",
-    "REQUEST_TIMEOUT_S",
-    "STOPS",
-    "ForkServer",
-    "StartingForkServer",
-    "StubForkUnavailable",
-    "fork_available",
-    "fork_server",
-]
-
 READY_TIMEOUT_S = 60.0
 STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 REQUEST_TIMEOUT_S = 10.0

@@ -15,8 +15,6 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.session.record import RunRecord
 from toolsurface.harness.session.score import runs_needed
 
-__all__ = ["GateJudgement", "GateVerdict", "judge_gate"]
-
 WELL_BELOW = 0.5
 
 

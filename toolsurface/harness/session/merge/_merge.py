@@ -21,8 +21,6 @@ from toolsurface.harness.session.plan import StudyPlan, read_plan, run_folder_na
 from toolsurface.harness.session.record import RunRecord
 from toolsurface.harness.session.score import Study, find_runs, score_study
 
-__all__ = ["MergeOutcome", "merge_shards"]
-
 
 @dataclass(frozen=True)
 class MergeOutcome:

@@ -13,16 +13,6 @@ from toolsurface.harness.endpoint import EndpointSpec
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import Scenario
 
-__all__ = [
-    "DEFAULT_SCENARIO",
-    "AgentChoice",
-    "StudyConfig",
-    "parse_agent_choice",
-    "parse_shard",
-    "run_folder_name",
-    "run_label",
-]
-
 DEFAULT_SCENARIO = "six-tasks"
 
 

@@ -20,8 +20,6 @@ from toolsurface.harness.scenario import load_script, script_path
 from toolsurface.harness.session.plan._config import AgentChoice, StudyConfig, run_folder_name, run_label
 from toolsurface.harness.surface import SurfaceDefinition
 
-__all__ = ["PlannedRun", "PlannedSurface", "RunMatrix", "plan_matrix", "shard_of", "surface_spec"]
-
 
 @dataclass(frozen=True)
 class PlannedSurface:

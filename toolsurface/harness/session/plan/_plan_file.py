@@ -13,8 +13,6 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import read_json, write_json_atomic
 from toolsurface.harness.run_folder import PLAN
 
-__all__ = ["PLAN_FORMAT", "StudyPlan", "read_plan", "write_plan"]
-
 PLAN_FORMAT = "toolsurface-plan/1"
 
 

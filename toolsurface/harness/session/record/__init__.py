@@ -9,7 +9,6 @@ from toolsurface.harness.session.record._record import (
     RunStateError,
     UndeliveredRecord,
     read_run,
-    write_json_atomic,
 )
 
 __all__ = [
@@ -21,5 +20,4 @@ __all__ = [
     "RunStateError",
     "UndeliveredRecord",
     "read_run",
-    "write_json_atomic",
 ]

@@ -10,21 +10,8 @@ from typing import Any
 from toolsurface.harness.agents.base import Usage
 from toolsurface.harness.endpoint import Shown
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.files import write_json_atomic
 from toolsurface.harness.run_folder import RESULT, SPEC
 from toolsurface.harness.scenario import CheckResult
-
-__all__ = [
-    "RUN_FORMAT",
-    "RefusalRecord",
-    "RunRecord",
-    "RunResult",
-    "RunSpec",
-    "RunStateError",
-    "UndeliveredRecord",
-    "read_run",
-    "write_json_atomic",
-]
 
 RUN_FORMAT = "toolsurface-run/3"
 # /1 had no undelivered calls, model endpoint, agent version or "what the model was shown"; it reads as none.

@@ -21,8 +21,6 @@ from toolsurface.harness.session.score import AnswerSizes, size_summary
 from toolsurface.harness.surface import SurfaceDefinition
 from toolsurface.stubs.calllog import CallRecord
 
-__all__ = ["Replay", "ReplayedCall", "ReplayedRun", "replay_runs", "replay_table"]
-
 
 @dataclass(frozen=True)
 class ReplayedCall:

@@ -12,8 +12,6 @@ import anyio
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["first_cause", "run_at_once"]
-
 T = TypeVar("T")
 
 

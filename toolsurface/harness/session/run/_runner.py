@@ -28,7 +28,7 @@ from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.agents.base import AgentEndpoint, AgentReport, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.files import WriteFailed, read_json
+from toolsurface.harness.files import WriteFailed, read_json, write_json_atomic
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
 from toolsurface.harness.scenario import CheckInput, evaluate, load_script
 from toolsurface.harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
@@ -40,13 +40,10 @@ from toolsurface.harness.session.record import (
     RunSpec,
     RunStateError,
     read_run,
-    write_json_atomic,
 )
 from toolsurface.harness.session.run._at_once import first_cause
 from toolsurface.harness.session.run._undelivered import undelivered_calls
 from toolsurface.stubs.calllog import CallRecord
-
-__all__ = ["StubStarter", "run_study", "score_calls"]
 
 STATE_WAIT_S = 10.0
 

@@ -15,8 +15,6 @@ from toolsurface.harness.endpoint import SEARCH_TOOLS
 from toolsurface.harness.session.record import UndeliveredRecord
 from toolsurface.stubs.calllog import CallRecord
 
-__all__ = ["undelivered_calls"]
-
 MESSAGE_CHARS = 300
 
 

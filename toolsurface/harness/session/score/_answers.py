@@ -16,8 +16,6 @@ from pathlib import Path
 
 from toolsurface.stubs.calllog import CallRecord
 
-__all__ = ["ALL_TOOLS", "AnswerRow", "AnswerSizes", "answer_rows", "answers_markdown", "run_answers", "size_summary"]
-
 # The row of a surface that sums every tool.
 ALL_TOOLS = "(all tools)"
 

@@ -27,24 +27,6 @@ from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
 from toolsurface.harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
 
-__all__ = [
-    "Comparison",
-    "ErrorGroup",
-    "OutcomeFailure",
-    "RefusalGroup",
-    "ShownPart",
-    "ShownRow",
-    "Study",
-    "SurfaceScore",
-    "UndeliveredGroup",
-    "find_runs",
-    "pass_hat_k",
-    "runs_needed",
-    "score_study",
-    "shown_markdown",
-    "study_markdown",
-]
-
 Z95 = 1.96
 
 

@@ -23,8 +23,6 @@ from toolsurface.harness.session.record import RunRecord
 from toolsurface.harness.session.run import StubStarter, run_study
 from toolsurface.harness.session.score import Study, find_runs, score_study
 
-__all__ = ["StudyOutcome", "agent_choices", "run_session_study"]
-
 
 @dataclass(frozen=True)
 class StudyOutcome:

@@ -36,18 +36,6 @@ from toolsurface.harness.scenario import Step
 from toolsurface.harness.session.plan import surface_spec
 from toolsurface.harness.session.run import run_at_once
 
-__all__ = [
-    "SEARCH_CLIENT",
-    "SEARCH_MODE",
-    "ObservedSearch",
-    "SearchRequest",
-    "ToolSearchRun",
-    "ToolSearchUnavailable",
-    "observe_tool_search",
-    "tool_search_client",
-    "warm_tokens",
-]
-
 SEARCH_CLIENT = "claude"
 SEARCH_MODE = "on-demand"
 SEARCH_TOOL = "ToolSearch"

@@ -7,7 +7,6 @@ once, one module per concern: the state and finding items (`_state`), field and 
 (`_search`), the project as a whole (`_project`) and its whole state as written and read back (`_dump`).
 """
 
-from toolsurface.stubs.kit import DEFAULT_PAGE, MAX_PAGE, names
 from toolsurface.surfaces.conderis.project._dump import ProjectDump
 from toolsurface.surfaces.conderis.project._project import Project
 from toolsurface.surfaces.conderis.project._records import (
@@ -22,8 +21,6 @@ from toolsurface.surfaces.conderis.project._records import (
 )
 
 __all__ = [
-    "DEFAULT_PAGE",
-    "MAX_PAGE",
     "Caller",
     "DeletionRequest",
     "HistoryEntry",
@@ -34,5 +31,4 @@ __all__ = [
     "ProjectInfo",
     "Proposal",
     "Relation",
-    "names",
 ]

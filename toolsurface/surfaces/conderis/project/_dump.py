@@ -17,8 +17,6 @@ from toolsurface.surfaces.conderis.project._records import (
     Relation,
 )
 
-__all__ = ["ProjectDump"]
-
 
 def _item_json(item: Item) -> dict[str, Any]:
     data = asdict(item)

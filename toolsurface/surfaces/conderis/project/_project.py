@@ -9,8 +9,6 @@ from toolsurface.surfaces.conderis.project._dump import ProjectDump
 from toolsurface.surfaces.conderis.project._notes import Notes
 from toolsurface.surfaces.conderis.project._tasks import Tasks
 
-__all__ = ["Project"]
-
 
 class Project(Tasks, Notes, Deletions):
     """One project with its items, as loaded from a fixture, changed only by calls."""

@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Caller", "DeletionRequest", "HistoryEntry", "Item", "Person", "ProjectInfo", "Proposal", "Relation"]
-
 
 @dataclass
 class Person:
