@@ -20,6 +20,7 @@ FOUNDATIONS = {
     "toolsurface.harness.errors",
     "toolsurface.harness.files",
     "toolsurface.harness.bounded_json",
+    "toolsurface.harness.keyed_http",
     "toolsurface.harness.terminal",
     "toolsurface.harness.signals",
     "toolsurface.harness.process_tree",
