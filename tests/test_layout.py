@@ -21,6 +21,8 @@ FOUNDATIONS = {
     "toolsurface.harness.files",
     "toolsurface.harness.bounded_json",
     "toolsurface.harness.keyed_http",
+    "toolsurface.harness.cache_files",
+    "toolsurface.harness.notices",
     "toolsurface.harness.terminal",
     "toolsurface.harness.signals",
     "toolsurface.harness.process_tree",

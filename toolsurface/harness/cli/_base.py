@@ -44,9 +44,13 @@ class _Group(click.Group):
                 sys.stdout = stdout
 
     def invoke(self, ctx: click.Context) -> Any:
+        from toolsurface.harness.notices import telling
+
         try:
             try:
-                return super().invoke(ctx)
+                # What the library tells without stopping (a cache it cannot write), each once, as it comes.
+                with telling(lambda text: _say(f"toolsurface: {text}")):
+                    return super().invoke(ctx)
             finally:
                 # Here, not at exit, so a stdout that cannot take the output is reported like any error.
                 if sys.stdout is not None:
