@@ -1,31 +1,27 @@
 """What a run tells its user without stopping (a cache it cannot write, say): the library gives each notice
-once per run (`notice`) and never prints it; the CLI says each on stderr as it comes (`telling`)."""
+once per run (`notice`) and never prints it; the CLI collects a command's notices (`collected`) and says them
+on stderr when the command ends without an error (an error is one line, and says what went wrong)."""
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-__all__ = ["notice", "said", "telling"]
+__all__ = ["collected", "notice", "said"]
 
 _lock = threading.Lock()
 _said: list[str] = []
 _keys: set[str] = set()
-_listener: Callable[[str], None] | None = None
 
 
 def notice(text: str, once: str | None = None) -> None:
     """Tell the user `text`, unless this run told it already (or, given `once`, any notice of that key)."""
     key = f"\0{once}" if once is not None else text
     with _lock:
-        if key in _keys:
-            return
-        _keys.add(key)
-        _said.append(text)
-        listener = _listener
-    if listener is not None:
-        listener(text)
+        if key not in _keys:
+            _keys.add(key)
+            _said.append(text)
 
 
 def said() -> list[str]:
@@ -35,19 +31,19 @@ def said() -> list[str]:
 
 
 @contextlib.contextmanager
-def telling(listener: Callable[[str], None]) -> Iterator[None]:
-    """A run whose notices go to `listener`, each once; the notices of the run before are put back after."""
-    global _listener
+def collected() -> Iterator[list[str]]:
+    """A run of its own: the list it yields holds the run's notices once it ends; those of the run around it
+    are put back after."""
     with _lock:
-        before, kept, kept_keys = _listener, list(_said), set(_keys)
-        _listener = listener
+        kept, kept_keys = list(_said), set(_keys)
         _said.clear()
         _keys.clear()
+    told: list[str] = []
     try:
-        yield
+        yield told
     finally:
         with _lock:
-            _listener = before
+            told.extend(_said)
             _said[:] = kept
             _keys.clear()
             _keys.update(kept_keys)
