@@ -140,6 +140,12 @@ class ModelEndpoint:
         return f"http://{host!s}:{port}"
 
     def start(self) -> ModelEndpoint:
+        """Serve, on a thread of its own, with everything answering loads on first use loaded first (the
+        tokenizer, the JSON reader): the endpoint is ready when its URL is known, and its first requests, all
+        at once, wait for nothing."""
+        from toolsurface.harness import bounded_json  # noqa: F401
+
+        _tokens("")
         endpoint = self
 
         class Handler(_Handler):
@@ -264,6 +270,7 @@ class _Handler(BaseHTTPRequestHandler):
         return None  # the record is model-requests.jsonl
 
     server: _Server
+    raw_requestline: bytes  # set by BaseHTTPRequestHandler as each request is read
     _answer_started = False
 
     @property
@@ -279,6 +286,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # the connection was shut (too slow) or the agent went away
         finally:
             self.server.reading(self.connection, None)
+
+    def parse_request(self) -> bool:
+        words = self.raw_requestline.decode("latin-1").split()
+        if len(words) != 2:
+            return super().parse_request()
+        # HTTP/0.9 (a request line with no version): http.server would wait for headers none will send.
+        self.command, self.path = words
+        self.request_version = self.protocol_version
+        self.requestline = " ".join(words)
+        self.close_connection = True
+
+        def refuse() -> None:
+            raise _BadRequest(505, "HTTP/0.9 is not served (the request line names no version); use HTTP/1.1", True)
+
+        self._answering(refuse)
+        return False
 
     def send_response(self, code: int, message: str | None = None) -> None:
         self._answer_started = True
