@@ -48,8 +48,9 @@ def test_a_snapshot_whose_name_holds_triple_quotes_gives_a_module_that_imports(t
     [
         ["session", "run", "--agent", "script", "--surface", "v2", "--out", "{out}", "--timeout"],
         ["budget", "v2", "--max-chars", "10", "--timeout"],
+        ["clients", "v2", "--timeout"],
     ],
-    ids=["session-run", "budget"],
+    ids=["session-run", "budget", "clients"],
 )
 def test_seconds_that_are_not_finite_are_refused(tmp_path: Path, command: list[str], value: str) -> None:
     args = [a.format(out=tmp_path / "study") for a in command]

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 import anyio.to_thread
@@ -134,8 +134,10 @@ class OpenAIAgent:
                 f"--base-url: put no credentials in the URL, set {self.api_key_env} instead (sent as a bearer token)"
             )
         if parts.query or parts.fragment:
+            # Shown without them: a query is where a signature or a key would travel.
+            shown = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
             raise AgentUnavailable(
-                f"--base-url {base!r}: expected no query or fragment, e.g. http://localhost:11434/v1"
+                f"--base-url {shown!r}: expected no query or fragment, e.g. http://localhost:11434/v1"
             )
         try:
             parts.port  # noqa: B018 -- raises ValueError for a port that is not a number or out of range

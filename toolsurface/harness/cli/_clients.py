@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from toolsurface.harness.cli._base import _builtins_option, _data, _emit, _print, main
+from toolsurface.harness.cli._base import Seconds, _builtins_option, _data, _emit, _print, main
 
 
 @main.command("agents")
@@ -51,7 +51,7 @@ def agents_command(fmt: str) -> None:
     "--format", "fmt", type=click.Choice(["table", "json", "csv", "markdown"]), default="table", show_default=True
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Sessions at a time.")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120, show_default=True, help="Seconds per session.")
+@click.option("--timeout", type=Seconds(min=1), default=120, show_default=True, help="Seconds per session.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Keep each session's folder here.")
 def clients_command(
     surfaces: tuple[str, ...],

@@ -398,6 +398,14 @@ async def _open(session: Any, state: _State) -> _Opened:
                     raise  # a -32022 server is one of 2026-07-28: why its discover failed is the news
                 state.phase, state.http_status = "initialize", refused_status
                 raise error from None
+        else:
+            if asked is not None and session.protocol_version != asked:
+                # Only the version asked for is spoken: a list taken in another is not the one asked for (and
+                # measuring it in the version asked would be refused).
+                raise LiveServerError(
+                    f"answered initialize with protocol version {session.protocol_version}, not {asked} as asked;"
+                    " list it without --protocol to take the version it speaks"
+                )
     info = session.server_info
     return _Opened(
         protocol_version=session.protocol_version,
@@ -569,6 +577,8 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
     import anyio
     import mcp_types
 
+    from toolsurface.harness.live._wire_client import unreadable
+
     assert process.stdout is not None
     buffer = b""
     try:
@@ -580,11 +590,16 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
                     text = line.strip()
                     if not text:
                         continue
+                    message: Any
                     try:
                         message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
                     except ValueError:
-                        state.noise.append(text[:120].decode("utf-8", "replace"))
-                        continue
+                        # An answer the wire types cannot take (too deep, a lone surrogate) is still its request's
+                        # answer, said at once; any other line is the server's noise, which clients skip.
+                        message = unreadable(text)
+                        if message is None:
+                            state.noise.append(text[:120].decode("utf-8", "replace"))
+                            continue
                     await sink.send(message)
             state.eof = True
             # A server that closed its stdout is usually exiting: note its own exit code before ours.
