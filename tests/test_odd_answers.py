@@ -70,3 +70,9 @@ def test_a_server_answering_another_handshake_version_than_asked_is_refused_alik
     meta = json.loads((tmp_path / "s.meta.json").read_text(encoding="utf-8"))
     assert meta["protocol_version"] == "2024-11-05"
     assert run_cli("budget", "--max-chars", "9999", "--", *ODD, "old", timeout=120).returncode == 0
+
+
+def test_a_live_server_line_without_end_is_cut_at_its_bound() -> None:
+    endless = "import sys, time; sys.stdout.write('x' * 100_000_000); sys.stdout.flush(); time.sleep(100)"
+    run = run_cli("snapshot", "--timeout", "120", "--", sys.executable, "-c", endless, timeout=180)
+    assert_one_line_error(run, "its stdout sent a line of more than 64 MB")

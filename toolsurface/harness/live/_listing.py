@@ -63,6 +63,8 @@ EXIT_GRACE_S = 0.0
 KILL_GRACE_S = 1.0
 _POLL_S = 0.01
 _NOISE_KEPT = 3
+# One JSON-RPC message a line: far beyond any list a server sends, and bounded.
+MAX_LINE_BYTES = 64 * 1024 * 1024
 
 
 class LiveServerError(ToolsurfaceError):
@@ -580,12 +582,20 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
     from toolsurface.harness.live._wire_client import unreadable
 
     assert process.stdout is not None
-    buffer = b""
+    partial: list[bytes] = []  # the line still coming, in the chunks it came in
+    size = 0
     try:
         async with sink:
             async for chunk in process.stdout:
-                buffer += chunk
-                *lines, buffer = buffer.split(b"\n")
+                *lines, rest = chunk.split(b"\n")
+                if lines:
+                    lines[0] = b"".join([*partial, lines[0]])
+                    partial, size = [rest], len(rest)
+                else:
+                    partial.append(rest)
+                    size += len(rest)
+                if size > MAX_LINE_BYTES:
+                    raise LiveServerError(f"its stdout sent a line of more than {MAX_LINE_BYTES // 2**20} MB")
                 for line in lines:
                     text = line.strip()
                     if not text:
