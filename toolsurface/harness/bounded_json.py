@@ -102,6 +102,8 @@ def loads(text: str, limit: int, *, deep: Literal["raise", "mark"] = "raise") ->
         return _DECODER.decode(text)
     except json.JSONDecodeError as problem:
         raise JSONProblem.at(problem.msg, text, problem.pos) from None
+    except JSONProblem:
+        raise
     except ValueError:  # an integer of more digits than Python converts
         raise _too_long() from None
 

@@ -125,6 +125,17 @@ def _opened(path: Path) -> Iterator[IO[bytes]]:
             file.close()
 
 
+@contextlib.contextmanager
+def _first_failure() -> Iterator[None]:
+    """A failure inside the task group (the transcript that cannot be written) raised as itself."""
+    try:
+        yield
+    except BaseExceptionGroup as group:
+        if all(isinstance(error, Exception) for error in group.exceptions):
+            raise group.exceptions[0] from None
+        raise
+
+
 async def _keep(stream: anyio.abc.ByteReceiveStream, file: IO[bytes], limit: int, what: str, path: Path) -> bool:
     """Copy `stream` to `file` as it comes, up to `limit` bytes; True as soon as it brings more (the rest of
     it then unread)."""
@@ -172,7 +183,7 @@ async def run_process(
         assert process.stdout is not None and process.stderr is not None
         timed_out = False
         try:
-            with anyio.move_on_after(timeout) as scope:
+            with anyio.move_on_after(timeout) as scope, _first_failure():
                 async with anyio.create_task_group() as tasks:
 
                     async def keep_stderr() -> None:

@@ -463,13 +463,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _count(self, family: Any, body: bytes, started: float) -> None:
         answer = counting_answer(family, self.route, body, self.owner.counting)
-        self.send_response(answer.status)
-        for key, value in answer.headers:
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(answer.body)))
-        self.end_headers()
-        self.wfile.write(answer.body)
-        self.wfile.flush()
+        # Recorded before the answer goes out, as every answer is: a client that reads the log once answered
+        # finds the record there.
         self.owner.record(
             None,
             api=RECORDED_API[family],
@@ -480,6 +475,13 @@ class _Handler(BaseHTTPRequestHandler):
             error=answer.error,
             duration_ms=round((time.monotonic() - started) * 1000, 3),
         )
+        self.send_response(answer.status)
+        for key, value in answer.headers:
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(answer.body)))
+        self.end_headers()
+        self.wfile.write(answer.body)
+        self.wfile.flush()
 
     def _scripted(self, api: Api, conversation: Conversation, tokens: int, started: float) -> None:
         assert self.owner.model is not None
