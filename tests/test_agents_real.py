@@ -376,15 +376,29 @@ def test_max_turns_ends_a_real_claude_run_as_an_agent_error_keeping_its_calls(cl
 
 
 def test_keep_agent_files_keeps_what_claude_leaves_in_the_home(clis: Path, tmp_path: Path) -> None:
+    """Its cache folder is the test's own too: what is kept there (an MCP log folder per working directory) would
+    be left in the suite's cache folder otherwise."""
     home = tmp_path / "home"
+    env = cli_env(clis, home, XDG_CACHE_HOME=str(home / ".cache"))
     done = run_cli(
         "session", "run", "--agent", "claude:full-list", "--model-endpoint", "scripted", "--surface", "v2",
-        "--keep-agent-files", "--out", str(tmp_path / "study"), env=cli_env(clis, home), cwd=tmp_path, timeout=300,
+        "--keep-agent-files", "--out", str(tmp_path / "study"), env=env, cwd=tmp_path, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert [
-        p.name.startswith("-") and "toolsurface-run-" in p.name for p in (home / ".claude" / "projects").iterdir()
-    ] == [True]
+    for kept in (home / ".claude" / "projects", home / ".cache" / "claude-cli-nodejs"):
+        assert [p.name.startswith("-") and "toolsurface-run-" in p.name for p in kept.iterdir()] == [True]
+
+
+def test_what_claude_leaves_in_its_cache_folder_is_removed_after_the_run(clis: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = cli_env(clis, home, XDG_CACHE_HOME=str(home / ".cache"))
+    done = run_cli(
+        "session", "run", "--agent", "claude:full-list", "--model-endpoint", "scripted", "--surface", "v2",
+        "--out", str(tmp_path / "study"), env=env, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for left in (home / ".claude" / "projects", home / ".cache" / "claude-cli-nodejs"):
+        assert not left.exists() or list(left.iterdir()) == [], list(left.iterdir())
 
 
 # -- bad input: one line, exit 2, no run started ------------------------------------------------------------

@@ -174,8 +174,9 @@ def test_a_report_of_a_run_folder_that_is_not_there_fails_before_anything_is_wri
     [
         ["session", "run", "--agent", "script", "--surface", "v2", "--out", "{out}", "--timeout"],
         ["budget", "v2", "--max-chars", "10", "--timeout"],
+        ["clients", "v2", "--timeout"],
     ],
-    ids=["session-run", "budget"],
+    ids=["session-run", "budget", "clients"],
 )
 def test_seconds_that_are_not_finite_are_refused(tmp_path: Path, command: list[str], value: str) -> None:
     args = [a.format(out=tmp_path / "study") for a in command]

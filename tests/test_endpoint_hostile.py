@@ -4,8 +4,12 @@ request) and takes a burst of 200 connections at once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -131,3 +135,77 @@ def test_200_clients_at_once_are_all_answered(tmp_path: Path) -> None:
         for thread in threads:
             thread.join(deadline.remaining())
     assert sum(1 for a in answers if a.startswith(b"HTTP/1.1 200")) == clients
+
+
+def test_an_http_09_request_is_answered_at_once_not_left_waiting_for_headers(tmp_path: Path) -> None:
+    """`GET /` with no version: no headers follow, and none are waited for (REQUEST_READ_S is 30 s)."""
+    with scripted(tmp_path) as endpoint:
+        answer = exchange(port_of(endpoint), b"GET /\r\n", timeout=15)
+    status, body = status_and_body(answer)
+    assert status == 505 and "HTTP/0.9 is not served" in str(body)
+    [record] = read_model_requests(tmp_path / "model-requests.jsonl")
+    assert record.status == 505 and record.path == "/"
+
+
+READY = """
+import sys, threading
+from pathlib import Path
+from toolsurface.harness.endpoint import ModelEndpoint
+from toolsurface.harness.measure import _tokens
+with ModelEndpoint(Path(sys.argv[1]), steps=[]) as endpoint:
+    print(_tokens._made is not None, "toolsurface.harness.bounded_json" in sys.modules)
+"""
+
+AT_ONCE = """
+import threading
+from toolsurface.harness.measure import encoding
+made, start = [], threading.Barrier(16)
+def ask():
+    start.wait()
+    made.append(encoding())
+threads = [threading.Thread(target=ask) for _ in range(16)]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+print(len({id(m) for m in made}))
+"""
+
+
+def test_the_endpoint_has_loaded_what_answering_uses_before_it_serves(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", READY, str(tmp_path / "log.jsonl")], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
+
+
+def test_threads_that_ask_for_the_tokenizer_at_once_share_one_made_once() -> None:
+    done = subprocess.run([sys.executable, "-c", AT_ONCE], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"
+
+
+def test_sigterm_stops_a_loaded_endpoint_and_leaves_a_readable_log(tmp_path: Path) -> None:
+    log = tmp_path / "requests.jsonl"
+    with subprocess.Popen(
+        [sys.executable, "-m", "toolsurface", "model-endpoint", "scripted", "--surface", "v2", "--log", str(log)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    ) as process:  # fmt: skip
+        assert process.stdout is not None
+        port = int(process.stdout.readline().strip().rsplit(":", 1)[1])
+        start = threading.Barrier(101)
+
+        def one() -> None:
+            start.wait()
+            with contextlib.suppress(OSError):
+                exchange(port, post("/v1/messages", json.dumps(MESSAGES).encode()), timeout=30)
+
+        threads = [threading.Thread(target=one, daemon=True) for _ in range(100)]
+        for thread in threads:
+            thread.start()
+        start.wait()
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+        for thread in threads:
+            thread.join(30)
+    assert process.returncode == 0, stderr
+    assert all(record.status == 200 for record in read_model_requests(log))

@@ -53,8 +53,9 @@ def test_each_form_of_a_secret_on_a_command_line_is_redacted(argv: list[str], sh
         ("GET https://h.example/x?X-Amz-Signature=S-2b&a=1", f"GET https://h.example/x?X-Amz-Signature={REDACTED}&a=1"),
         ("sent Bearer S-3c-long to it", f"sent Bearer {REDACTED} to it"),
         ("at https://u:S-4d@h.example/", f"at https://{REDACTED}@h.example/"),
+        ("--base-url 'http://h/v1?sig=S-5e': no", f"--base-url 'http://h/v1?sig={REDACTED}': no"),
     ],
-    ids=["header", "query", "bearer", "url-password"],
+    ids=["header", "query", "bearer", "url-password", "quoted-url"],
 )
 def test_each_form_of_a_secret_in_a_message_is_redacted(text: str, shown: str) -> None:
     assert redacted_text(text) == shown
@@ -146,3 +147,13 @@ def test_a_secret_passed_as_a_server_argument_is_written_nowhere(tmp_path: Path)
     written = "".join(p.read_text(encoding="utf-8") for p in tmp_path.iterdir())
     for secret in planted:
         assert secret not in written + taken.stdout + taken.stderr + failed.stderr
+
+
+def test_a_base_url_with_a_query_is_refused_shown_whole_without_its_query(tmp_path: Path) -> None:
+    run = run_cli(
+        "session", "run", "--agent", "openai", "--base-url", "http://h.example/v1?sig=S-6f", "--model", "m",
+        "--surface", "v2", "--out", str(tmp_path / "o"), env={"OPENAI_API_KEY": "placeholder"},
+    )  # fmt: skip
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1, run.stderr
+    assert "--base-url 'http://h.example/v1': expected no query or fragment" in run.stderr
+    assert "S-6f" not in run.stderr and "sig" not in run.stderr

@@ -97,6 +97,16 @@ def test_a_change_that_touches_no_text_is_not_for_review(tmp_path: Path) -> None
     assert run_cli("diff", a, b, "--fail-on", "any").returncode == 1
 
 
+@pytest.mark.parametrize("after", [[], [tool(name="task_find")]], ids=["every tool removed", "a tool renamed"])
+def test_fail_on_review_fails_on_a_breaking_change_too(tmp_path: Path, after: list[dict[str, Any]]) -> None:
+    a, b = pair(tmp_path, {"tools": [tool()]}, {"tools": after})
+    assert run_cli("diff", a, b, "--format", "json").json()["class"] == "BREAKING"
+    assert run_cli("diff", a, b, "--fail-on", "breaking").returncode == 1
+    assert run_cli("diff", a, b, "--fail-on", "review").returncode == 1
+    junit = ET.fromstring(run_cli("diff", a, b, "--format", "junit", "--fail-on", "review").stdout)
+    assert junit.findall(".//failure")
+
+
 def test_the_bundled_v2_first_to_v2_is_review_for_its_two_descriptions() -> None:
     run = run_cli("diff", "v2-first", "v2", "--format", "json")
     data = run.json()

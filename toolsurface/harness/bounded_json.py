@@ -75,22 +75,37 @@ def nesting_depth(text: str) -> int:
     return max(0, max(accumulate(steps)))
 
 
+def _too_long() -> JSONProblem:
+    import sys
+
+    return JSONProblem(f"it holds an integer of more than {sys.get_int_max_str_digits():,} digits")
+
+
 def _no_constant(name: str) -> Any:
     raise JSONProblem(f"{name} is not JSON")
+
+
+# One decoder for every call: json.loads with an argument builds a new one each time.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def loads(text: str, limit: int, *, deep: Literal["raise", "mark"] = "raise") -> Any:
     """One JSON value, nested at most `limit` levels; deeper text raises TooDeep, or with deep="mark" is
     read with each container beyond the limit replaced by a Deep marker."""
-    reached = nesting_depth(text)
+    # Text with fewer openings than the bound cannot nest beyond it: most text, measured no further.
+    reached = 0 if text.count("[") + text.count("{") <= limit else nesting_depth(text)
     if reached > limit and deep == "raise":
         raise TooDeep(reached, limit)
     if reached > limit:
         return _Reader(text, limit).value()
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as problem:
         raise JSONProblem.at(problem.msg, text, problem.pos) from None
+    except JSONProblem:
+        raise
+    except ValueError:  # an integer of more digits than Python converts
+        raise _too_long() from None
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -148,7 +163,10 @@ class _Reader:
             raise self.fail("expecting a value")
         self.at = number.end()
         fraction, exponent = number.group(1), number.group(2)
-        return float(number.group()) if fraction or exponent else int(number.group())
+        try:
+            return float(number.group()) if fraction or exponent else int(number.group())
+        except ValueError:
+            raise _too_long() from None
 
     def value(self) -> Any:
         containers: list[list[Any] | dict[str, Any]] = []

@@ -111,11 +111,13 @@ class RecordWriter:
 def json_objects(text: str) -> list[dict[str, Any]]:
     """The JSON objects of another program's JSONL output; anything else on a line (or a cut-off last line) is
     skipped."""
+    from toolsurface.harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+
     found = []
     for line in text.splitlines():
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
+            record = loads(line, MAX_DEPTH)
+        except JSONProblem:  # not JSON, or nested deeper than any program's record: skipped too
             continue
         if isinstance(record, dict):
             found.append(record)

@@ -29,7 +29,8 @@ _SECRET_WHOLE = frozenset({"p", "pass", "pw", "sig", "sas"})
 
 _NAMED_VALUE = re.compile(r"^(-{0,2}[A-Za-z][\w.-]*)=(.*)$", re.S)
 _URL_CREDENTIALS = re.compile(r"(\w[\w+.-]*://)[^/@\s]*@")
-_QUERY_VALUE = re.compile(r"([?&][^=&#\s]+)=([^&#\s]*)")
+# A value ends where the URL does in text: at a space or a quote around it.
+_QUERY_VALUE = re.compile(r"([?&][^=&#\s'\"]+)=([^&#\s'\"]*)")
 _HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(\S.*)$", re.S)
 # In free text a header's value counts only when it looks like a credential (an optional scheme, then a token
 # with a digit or a symbol in it), so a message such as "headers.Authorization: variable X is not set" stays.

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -14,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from toolsurface.harness.agents._process import run_process
+from toolsurface.harness.agents._process import MAX_TRANSCRIPT_BYTES, run_process
 from toolsurface.harness.agents.base import AgentReport, AgentUnavailable, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed
@@ -36,11 +35,13 @@ __all__ = [
     "server_launch",
 ]
 
-VERSION_TIMEOUT_S = 60.0
+# gemini-cli takes over a second of CPU to answer; a CLI still silent after this is not going to.
+VERSION_TIMEOUT_S = 15.0
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
-# What `--version` said, per CLI file as it is on disk (path, inode, size, mtime): a study, `agents` and `clients`
-# ask each CLI again and again, and gemini-cli takes over a second of CPU to answer.
-_VERSIONS: dict[tuple[str, int, int, int], tuple[int, int, int]] = {}
+# What `--version` said (a version, or why there is none), per CLI file as it is on disk (path, inode, size,
+# mtime): a study, `agents` and `clients` ask each CLI again and again, and gemini-cli takes over a second of
+# CPU to answer.
+_VERSIONS: dict[tuple[str, int, int, int], tuple[int, int, int] | str] = {}
 NO_RESULT = "the transcript ended without a result event"
 
 # Claude Code's stdio config has no `cwd`, and agent-clis.md does not settle one for Codex: a POSIX
@@ -120,33 +121,35 @@ class CliAgent(ABC):
         return f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.install}`)"
 
     def read_version(self, executable: str, env: Mapping[str, str]) -> tuple[int, int, int]:
-        """What `executable --version` says, or AgentUnavailable when it says no version."""
-        needed = ".".join(map(str, self.min_version))
+        """What `executable --version` says, or AgentUnavailable when it says no version: it cannot start, does
+        not end within VERSION_TIMEOUT_S, or writes no version (bytes that are not UTF-8 are replaced). Either
+        answer is kept while the file is unchanged, so a CLI that hangs costs its timeout once a process."""
         key = _file_key(executable)
-        if key is not None and key in _VERSIONS:
-            return _VERSIONS[key]
+        found = _VERSIONS.get(key) if key is not None else None
+        if found is None:
+            found = self._ask_version(executable, env)
+            if key is not None:
+                _VERSIONS[key] = found
+        if isinstance(found, str):
+            raise AgentUnavailable(found)
+        return found
+
+    def _ask_version(self, executable: str, env: Mapping[str, str]) -> tuple[int, int, int] | str:
+        from toolsurface.harness.agents._process import answer_of
+
+        needed = f"{self.name} {'.'.join(map(str, self.min_version))} or newer is needed"
         try:
             with tempfile.TemporaryDirectory(prefix="toolsurface-version-") as scratch:
-                done = subprocess.run(
-                    [executable, "--version"],
-                    capture_output=True,
-                    text=True,
-                    env=self.version_env(env, Path(scratch)),
-                    timeout=VERSION_TIMEOUT_S,
-                    stdin=subprocess.DEVNULL,
-                    check=False,
+                done = answer_of(
+                    [executable, "--version"], env=self.version_env(env, Path(scratch)), timeout=VERSION_TIMEOUT_S
                 )
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise AgentUnavailable(
-                f"{self.name}: {executable} --version failed ({error}); {self.name} {needed} or newer is needed"
-            ) from None
+        except OSError as error:
+            return f"{self.name}: {executable} --version failed ({error.strerror or error}); {needed}"
+        if done.timed_out:
+            return f"{self.name}: {executable} --version did not answer within {VERSION_TIMEOUT_S:g} s; {needed}"
         found = parse_version(done.stdout) or parse_version(done.stderr)
         if found is None:
-            raise AgentUnavailable(
-                f"{self.name}: {executable} --version printed no version; {self.name} {needed} or newer is needed"
-            )
-        if key is not None:
-            _VERSIONS[key] = found
+            return f"{self.name}: {executable} --version printed no version; {needed}"
         return found
 
     def read_stderr(self, text: str, report: AgentReport) -> None:
@@ -233,7 +236,13 @@ class CliAgent(ABC):
         if not ctx.keep_agent_files:
             for path in self.leftovers(ctx, report):
                 _remove(path)
-        if outcome.timed_out:
+        if outcome.too_much:
+            report.status = "agent-error"
+            report.error = (
+                f"{self.name} wrote more than {MAX_TRANSCRIPT_BYTES // 2**20} MB to its transcript, which no session"
+                " does; it was ended there"
+            )
+        elif outcome.timed_out:
             last = _unless_generic(report.error)
             report.status = "timeout"
             report.error = f"{self.name} did not finish within {ctx.timeout:g} s" + (

@@ -49,14 +49,31 @@ def executables_on_path(name: str, env: Mapping[str, str]) -> list[str]:
 
 
 def installed_agents(env: Mapping[str, str], names: Sequence[str] = CLI_AGENTS) -> list[InstalledAgent]:
-    """A row per executable of each named CLI on PATH, or one row saying it is missing."""
+    """A row per executable of each named CLI on PATH, or one row saying it is missing. Every executable is
+    asked its version at once, so CLIs that hang cost one timeout together, not one each."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from toolsurface.harness.agents._cli import CliAgent
     from toolsurface.harness.agents._registry import make_agent
 
-    rows = []
+    adapters = []
     for name in names:
         adapter = make_agent(name)
         assert isinstance(adapter, CliAgent)
+        adapters.append((adapter, executables_on_path(name, env)))
+
+    def version(job: tuple[CliAgent, str]) -> tuple[int, int, int] | AgentUnavailable:
+        adapter, path = job
+        try:
+            return adapter.read_version(path, env)
+        except AgentUnavailable as error:
+            return error
+
+    jobs = [(adapter, path) for adapter, paths in adapters for path in paths]
+    with ThreadPoolExecutor(max_workers=max(1, min(len(jobs), 8))) as pool:
+        versions = dict(zip(jobs, pool.map(version, jobs), strict=True))
+    rows = []
+    for adapter, paths in adapters:
 
         def row(
             path: str | None, version: str | None = None, problem: str | None = None, *, adapter: CliAgent = adapter
@@ -75,15 +92,13 @@ def installed_agents(env: Mapping[str, str], names: Sequence[str] = CLI_AGENTS) 
                 problem=problem,
             )
 
-        paths = executables_on_path(name, env)
         if not paths:
             rows.append(row(None, problem=f"not found on PATH; install it with `{adapter.install}`"))
         for path in paths:
-            try:
-                found = adapter.read_version(path, env)
-            except AgentUnavailable as error:
-                rows.append(row(path, problem=str(error)))
+            found = versions[(adapter, path)]
+            if isinstance(found, AgentUnavailable):
+                rows.append(row(path, problem=str(found)))
                 continue
-            version = ".".join(map(str, found))
-            rows.append(row(path, version, None if found >= adapter.min_version else adapter.too_old(found)))
+            shown = ".".join(map(str, found))
+            rows.append(row(path, shown, None if found >= adapter.min_version else adapter.too_old(found)))
     return rows

@@ -3,22 +3,18 @@ OpenAI itself): the stub's tools are offered as functions and every tool call ru
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import time
-import urllib.error
-import urllib.request
 from collections import ChainMap
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from email.message import Message
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import IO, TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 import anyio.to_thread
@@ -52,6 +48,8 @@ MAX_TURNS_REACHED = "max turns reached"
 # Placeholder keys for local servers ("ollama", "x") are not secrets, and redacting them would garble the transcript.
 MIN_SECRET_LEN = 8
 SNIPPET = 300
+# A chat completion is a few KB; far beyond any, and bounded.
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
 
 
 class _HttpFailure(Exception):
@@ -102,26 +100,6 @@ class _Transcript:
         self._file.close()
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A redirect would carry the Authorization header to wherever it points: answer it as an error instead."""
-
-    def redirect_request(
-        self,
-        req: urllib.request.Request,
-        fp: IO[bytes],
-        code: int,
-        msg: str,
-        headers: Message,
-        newurl: str,
-    ) -> urllib.request.Request | None:
-        return None
-
-
-# No proxies from the environment: requests go to the user's endpoint and nowhere else (and a local server
-# behind an http_proxy without no_proxy would be unreachable).
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
-
-
 class OpenAIAgent:
     """The chat-completions tool loop a user would write with the OpenAI SDK, with no system prompt of its own."""
 
@@ -156,8 +134,10 @@ class OpenAIAgent:
                 f"--base-url: put no credentials in the URL, set {self.api_key_env} instead (sent as a bearer token)"
             )
         if parts.query or parts.fragment:
+            # Shown without them: a query is where a signature or a key would travel.
+            shown = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
             raise AgentUnavailable(
-                f"--base-url {base!r}: expected no query or fragment, e.g. http://localhost:11434/v1"
+                f"--base-url {shown!r}: expected no query or fragment, e.g. http://localhost:11434/v1"
             )
         try:
             parts.port  # noqa: B018 -- raises ValueError for a port that is not a number or out of range
@@ -169,6 +149,12 @@ class OpenAIAgent:
                 f"{self.api_key_env} is not set: the openai agent sends it as the bearer token "
                 "(local servers such as Ollama ignore it, so any non-empty value works)"
             )
+        from toolsurface.harness.keyed_http import BadHeader, Header, check_headers
+
+        try:
+            check_headers([Header("Authorization", f"Bearer {key}", self.api_key_env)])
+        except BadHeader as bad:
+            raise AgentUnavailable(str(bad)) from None
         if not model:
             raise AgentUnavailable("the openai agent needs a model: pass --model NAME (e.g. --model qwen3:8b)")
         return _Endpoint(url=base.rstrip("/") + "/chat/completions", key=key, model=model)
@@ -313,7 +299,7 @@ async def _complete(
         partial(_post, endpoint.url, json.dumps(body).encode(), endpoint.key, timeout), abandon_on_cancel=True
     )
     try:
-        response = json.loads(raw)
+        response = _json(raw)
     except ValueError:
         transcript.write({"type": "response", "turn": turn, "status": status, "text": _snippet(raw)})
         raise _HttpFailure(f"POST {endpoint.url}: the answer is not JSON: {_snippet(raw)}") from None
@@ -329,39 +315,38 @@ async def _complete(
 
 
 def _post(url: str, body: bytes, key: str, timeout: float) -> tuple[int, bytes]:
-    request = urllib.request.Request(
-        url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "Authorization": f"Bearer {key}",
-            "User-Agent": "toolsurface",
-        },
-    )
+    """One request through harness.keyed_http: a redirect would carry the key to wherever it points, so it is an
+    error; the answer is bounded (MAX_ANSWER_BYTES) and the timeout is the whole request's."""
+    from toolsurface.harness.keyed_http import BadHeader, Header, KeyedRequestError, Redirected, TimedOut, send_request
+
+    headers = [
+        Header("Content-Type", "application/json"),
+        Header("Accept", "application/json"),
+        Header("Authorization", f"Bearer {key}", "the API key's variable"),
+        Header("User-Agent", "toolsurface"),
+    ]
     try:
-        with _OPENER.open(request, timeout=timeout) as response:
-            return int(response.status), response.read()
-    except urllib.error.HTTPError as error:
-        try:
-            detail = _error_detail(error.read())
-        except OSError:
-            detail = ""
-        finally:
-            error.close()
-        if 300 <= error.code < 400:
-            detail = f" to {error.headers.get('Location')} (redirects are not followed: give the final URL)"
-        raise _HttpFailure(f"POST {url} answered HTTP {error.code} {error.reason}{detail}") from None
-    except urllib.error.URLError as error:
-        reason = error.reason
-        if isinstance(reason, TimeoutError):
-            raise _HttpFailure(f"POST {url}: no answer within {timeout:.1f} s") from None
-        raise _HttpFailure(f"POST {url} failed: {reason}") from None
-    except TimeoutError:
+        answer = send_request(url, "POST", headers, body, timeout=timeout, max_bytes=MAX_ANSWER_BYTES)
+    except Redirected as moved:
+        raise _HttpFailure(
+            f"POST {url} answered HTTP {moved.status} to {moved.to} (redirects are not followed: give the final URL)"
+        ) from None
+    except TimedOut:
         raise _HttpFailure(f"POST {url}: no answer within {timeout:.1f} s") from None
-    except (OSError, http.client.HTTPException) as error:
-        raise _HttpFailure(f"POST {url} failed: {type(error).__name__}: {error}") from None
+    except BadHeader as bad:
+        raise _HttpFailure(f"POST {url}: {bad}") from None
+    except KeyedRequestError as error:
+        raise _HttpFailure(f"POST {url} failed: {error}") from None
+    if answer.status >= 400:
+        raise _HttpFailure(f"POST {url} answered HTTP {answer.status} {answer.reason}{_error_detail(answer.body)}")
+    return answer.status, answer.body
+
+
+def _json(raw: bytes) -> Any:
+    """The answer as JSON nested no deeper than harness.bounded_json's bound; ValueError when it is not that."""
+    from toolsurface.harness.bounded_json import MAX_DEPTH, loads
+
+    return loads(raw.decode("utf-8", "replace"), MAX_DEPTH)
 
 
 def _error_detail(raw: bytes) -> str:
@@ -369,7 +354,7 @@ def _error_detail(raw: bytes) -> str:
     if not raw:
         return ""
     try:
-        data = json.loads(raw)
+        data = _json(raw)
     except ValueError:
         return f": {_snippet(raw)}"
     error = data.get("error") if isinstance(data, dict) else None

@@ -172,7 +172,7 @@ def roundtrip_command(
     "--fail-on",
     type=click.Choice(FAIL_ON),
     help="Exit 1 on a breaking change, on a changed text to review (a description, an annotation, the"
-    " instructions), or on any difference at all.",
+    " instructions) or a breaking change, or on any difference at all.",
 )
 @_format_option(
     *TABLE_FORMATS,

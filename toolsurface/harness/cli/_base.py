@@ -49,13 +49,22 @@ class _Group(click.Group):
                 sys.stdout = stdout
 
     def invoke(self, ctx: click.Context) -> Any:
+        from toolsurface.harness.notices import collected
+
+        told: list[str] = []
         try:
             try:
-                return super().invoke(ctx)
+                with collected() as told:
+                    return super().invoke(ctx)
             finally:
                 # Here, not at exit, so a stdout that cannot take the output is reported like any error.
                 if sys.stdout is not None:
                     sys.stdout.flush()
+                # What the library tells without stopping (a cache it cannot write), once, after the output;
+                # when the command fails, its error is the one line.
+                if sys.exc_info()[0] is None or _is_verdict(sys.exc_info()[1]):
+                    for text in told:
+                        _say(f"toolsurface: {text}")
         except ToolsurfaceError as error:
             _fail(str(error))
         except KeyboardInterrupt:
@@ -65,6 +74,13 @@ class _Group(click.Group):
             raise SystemExit(1) from None
         except OSError as error:
             _fail_on_os_error(error)
+
+
+def _is_verdict(error: BaseException | None) -> bool:
+    """An exit that is the command's answer (1: over budget, a gate not met), not a failure."""
+    if isinstance(error, click.exceptions.Exit):
+        return error.exit_code in (0, 1)
+    return isinstance(error, SystemExit) and error.code in (None, 0, 1)
 
 
 class _StdoutError(OSError):

@@ -102,8 +102,9 @@ def plan_clients(named: Sequence[str], env: Mapping[str, str]) -> tuple[list[Cli
     names = list(wanted) or list(CLI_AGENTS)
     choices: list[ClientChoice] = []
     missing: list[InstalledAgent] = []
+    found = installed_agents(env, names)  # every CLI asked at once
     for name in names:
-        rows = installed_agents(env, [name])
+        rows = [r for r in found if r.name == name]
         usable = [r for r in rows if r.supported and r.path is not None and r.version is not None]
         if name in wanted and not usable:
             raise ToolsurfaceError(rows[0].problem if rows[0].path is not None else f"{name}: {rows[0].problem}")

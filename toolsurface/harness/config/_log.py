@@ -107,13 +107,12 @@ def git_revision(directory: Path) -> str | None:
             ["git", "rev-parse", "--verify", "-q", "HEAD"],
             cwd=directory,
             capture_output=True,
-            text=True,
             check=False,
             timeout=30,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return done.stdout.strip() or None if done.returncode == 0 else None
+    return done.stdout.decode("utf-8", "replace").strip() or None if done.returncode == 0 else None
 
 
 def read_log(path: Path) -> list[LogEntry]:

@@ -24,31 +24,26 @@ ENCODINGS_ENV = "TIKTOKEN_ENCODINGS_BASE"
 RANK_FILE_NAME = "o200k_base.tiktoken"
 
 
-def _has(path: Path, ranks: bytes) -> bool:
-    try:
-        return path.stat().st_size == len(ranks) and path.read_bytes() == ranks
-    except OSError:
-        return False
-
-
 def _ranks_folder() -> Path:
-    """A folder holding the verified o200k_base rank file under the name openai-harmony looks for."""
-    from toolsurface.harness.errors import ToolsurfaceError
-    from toolsurface.harness.files import write_atomic
+    """A folder holding the verified o200k_base rank file under the name openai-harmony looks for: the cache's
+    (rewritten over anything else there, which openai-harmony would read as it is), else one of this process."""
+    from toolsurface.harness.cache_files import read_entry, write_entry
     from toolsurface.harness.measure import verified_ranks
 
     ranks = verified_ranks()
     folder = cache_root() / "encodings"
-    if _has(folder / RANK_FILE_NAME, ranks):
+    if read_entry(folder / RANK_FILE_NAME, len(ranks)) == ranks:
+        return folder
+    if write_entry(folder / RANK_FILE_NAME, ranks, f"the rank file cache {folder}"):
         return folder
     try:
-        write_atomic(folder / RANK_FILE_NAME, ranks)
-        return folder
-    except ToolsurfaceError:
-        # The cache folder cannot be written: a folder of this process's own.
         own = Path(tempfile.mkdtemp(prefix="toolsurface-encodings-"))
         (own / RANK_FILE_NAME).write_bytes(ranks)
-        return own
+    except OSError as error:
+        raise CountingError(
+            f"harmony: cannot write the rank file openai-harmony reads: {error.strerror or error}"
+        ) from None
+    return own
 
 
 @functools.cache

@@ -1,16 +1,14 @@
-"""One counting request to a provider: sent with the user's key in a header, retried with backoff when rate
-limited or overloaded, and every failure one line naming the provider and what to do. No key, header or
-query string is ever part of a message."""
+"""One counting request to a provider: sent with the user's key in a header (through harness.keyed_http: no
+redirect followed, the headers checked before sending, one deadline per request, the answer bounded in bytes
+and read with a bound on its nesting), retried with backoff when rate limited or overloaded, and every
+failure one line naming the provider and what to do. No key, header or query string is ever part of a
+message."""
 
 from __future__ import annotations
 
-import http.client
-import json
 import re
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +16,9 @@ from typing import Any
 from toolsurface.harness.counters._cache import shown_url
 from toolsurface.harness.counters._providers import Provider, error_of
 from toolsurface.harness.counters._spec import CountingError
+from toolsurface.harness.keyed_http import Header
 
-__all__ = ["MAX_TRIES", "RETRIED", "SCRIPTED_HEADER", "Counted", "send_count"]
+__all__ = ["MAX_ANSWER_BYTES", "MAX_TRIES", "RETRIED", "SCRIPTED_HEADER", "Counted", "key_headers", "send_count"]
 
 # The scripted model endpoint marks its answers so, and its figures are labelled as its own.
 SCRIPTED_HEADER = "toolsurface-endpoint"
@@ -27,7 +26,10 @@ SCRIPTED_HEADER = "toolsurface-endpoint"
 RETRIED = frozenset({429, 503, 529})
 MAX_TRIES = 5
 MAX_WAIT_S = 60.0
+# For the whole request, from connecting to the answer's last byte.
 TIMEOUT_S = 60.0
+# A count is a few dozen bytes and a provider's error a few hundred.
+MAX_ANSWER_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -63,12 +65,36 @@ def _what_to_do(provider: Provider, status: int) -> str:
     return "the request was refused as sent"
 
 
-def _refusal(who: str, provider: Provider, status: int, raw: bytes, secret: str, tries: int) -> CountingError:
+def _json(raw: bytes) -> Any:
+    """The answer as JSON, or None: not JSON, or nested deeper than any count or error is."""
+    from toolsurface.harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+
     try:
-        answer: Any = json.loads(raw)
-    except ValueError:
-        answer = None
-    kind, message = error_of(answer)
+        return loads(raw.decode("utf-8", "replace"), MAX_DEPTH)
+    except JSONProblem:
+        return None
+
+
+def key_headers(who: str, provider: Provider, key: str) -> list[Header]:
+    """The headers of a counting request, checked before any is sent: a key a header cannot carry is one line
+    naming its variable, never showing it."""
+    from toolsurface.harness.keyed_http import BadHeader, check_headers
+
+    headers = [Header(name, value, provider.key_env) for name, value in provider.headers(key).items()]
+    headers += [
+        Header("content-type", "application/json"),
+        Header("accept", "application/json"),
+        Header("user-agent", "toolsurface"),
+    ]
+    try:
+        check_headers(headers)
+    except BadHeader as bad:
+        raise CountingError(f"{who}: {bad}; check {provider.key_env}") from None
+    return headers
+
+
+def _refusal(who: str, provider: Provider, status: int, raw: bytes, secret: str, tries: int) -> CountingError:
+    kind, message = error_of(_json(raw))
     if message is None:
         message = raw.decode("utf-8", "replace") if raw else ""
     detail = " ".join(part for part in (f"HTTP {status}", kind) if part)
@@ -92,43 +118,47 @@ def send_count(
     stop: threading.Event | None = None,
 ) -> Counted:
     """The provider's count for one request body; `stop` set (another request failed) ends its retries."""
+    import json
+
+    from toolsurface.harness.keyed_http import KeyedRequestError, Redirected, TimedOut, TooLarge, send_request
+
     data = json.dumps(body, ensure_ascii=False).encode("utf-8")
-    headers = {
-        **provider.headers(key),
-        "content-type": "application/json",
-        "accept": "application/json",
-        "user-agent": "toolsurface",
-    }
+    headers = key_headers(who, provider, key)
     shown = shown_url(url)
     for attempt in range(tries):
-        request = urllib.request.Request(url, data=data, headers=headers, method="POST")
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-                raw = response.read()
-                scripted = response.headers.get(SCRIPTED_HEADER) == "scripted"
-        except urllib.error.HTTPError as error:
-            status, raw, retry_after = error.code, error.read(), error.headers.get("retry-after")
-            error.close()
-            if status in RETRIED and attempt + 1 < tries and not (stop is not None and stop.is_set()):
-                sleep(_wait(retry_after, attempt))
-                continue
-            raise _refusal(who, provider, status, raw, key, tries) from None
-        except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
-            reason = getattr(error, "reason", None) or error
+            answer = send_request(url, "POST", headers, data, timeout=TIMEOUT_S, max_bytes=MAX_ANSWER_BYTES)
+        except Redirected as moved:
             raise CountingError(
-                f"{who}: cannot reach {shown} ({_one_line(str(reason), key)}); check the network, or give the"
+                f"{who}: {shown} answered HTTP {moved.status}, a redirect to {moved.to}, which is not followed (the"
+                f" key goes only to the URL given); give the URL it means with --count-url {provider.family}=URL"
+            ) from None
+        except TimedOut:
+            raise CountingError(
+                f"{who}: {shown} did not answer within {TIMEOUT_S:g} s; run again later, or check the counting URL"
+            ) from None
+        except TooLarge:
+            raise CountingError(
+                f"{who}: {shown} answered more than {MAX_ANSWER_BYTES:,} bytes, which no count is; is it"
+                f" {provider.title}'s {provider.endpoint}?"
+            ) from None
+        except KeyedRequestError as error:
+            reason = getattr(error, "reason", None) or str(error)
+            raise CountingError(
+                f"{who}: cannot reach {shown} ({_one_line(reason, key)}); check the network, or give the"
                 f" provider's URL (or a proxy's) with --count-url {provider.family}=URL"
             ) from None
-        try:
-            answer = json.loads(raw)
-        except ValueError:
-            answer = None
-        tokens = provider.tokens(answer)
+        if answer.status >= 400:
+            if answer.status in RETRIED and attempt + 1 < tries and not (stop is not None and stop.is_set()):
+                sleep(_wait(answer.header("retry-after"), attempt))
+                continue
+            raise _refusal(who, provider, answer.status, answer.body, key, tries)
+        tokens = provider.tokens(_json(answer.body))
         if tokens is None:
-            seen = _one_line(raw.decode("utf-8", "replace"), key, 120)
+            seen = _one_line(answer.body.decode("utf-8", "replace")[:2000], key, 120)
             raise CountingError(
                 f"{who}: {shown} answered without a token count ({seen!r}); is it {provider.title}'s"
                 f" {provider.endpoint}?"
             )
-        return Counted(tokens, scripted)
+        return Counted(tokens, answer.header(SCRIPTED_HEADER) == "scripted")
     raise AssertionError("unreachable")  # pragma: no cover

@@ -37,6 +37,7 @@ def make_counters(
 
             counters.append(HarmonyCounter())
         else:
+            from toolsurface.harness.counters._http import key_headers
             from toolsurface.harness.counters._remote import RemoteCounter
 
             provider = PROVIDERS[spec.family]
@@ -46,6 +47,7 @@ def make_counters(
                     f"{spec.id}: no key: set {provider.key_env} to count with {provider.title}'s"
                     f" {provider.endpoint}, or leave {spec.family} out of --tokens"
                 )
+            key_headers(spec.id, provider, key)  # a key no header can carry is refused before anything is measured
             base = urls.get(spec.family) or urls.get("*") or provider.base_url
             counters.append(RemoteCounter(spec, key, base, CountCache(cache)))
     return counters

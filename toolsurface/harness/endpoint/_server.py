@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import http.client
 import json
 import socket
 import sys
@@ -58,6 +57,7 @@ _HOP = {
     "accept-encoding",
 }
 _SIDE_ANSWER = "OK."
+# For a whole pass-through request, from connecting upstream to the last byte of its answer.
 _UPSTREAM_TIMEOUT_S = 600.0
 # Far beyond any agent's request (a long conversation with a large tool list is a few MB).
 MAX_BODY_BYTES = 64 * 1024 * 1024
@@ -135,6 +135,12 @@ class ModelEndpoint:
         return f"http://{host!s}:{port}"
 
     def start(self) -> ModelEndpoint:
+        """Serve, on a thread of its own, with everything answering loads on first use loaded first (the
+        tokenizer, the JSON reader): the endpoint is ready when its URL is known, and its first requests, all
+        at once, wait for nothing."""
+        from toolsurface.harness import bounded_json  # noqa: F401
+
+        _tokens("")
         endpoint = self
 
         class Handler(_Handler):
@@ -259,6 +265,7 @@ class _Handler(BaseHTTPRequestHandler):
         return None  # the record is model-requests.jsonl
 
     server: _Server
+    raw_requestline: bytes  # set by BaseHTTPRequestHandler as each request is read
     _answer_started = False
 
     @property
@@ -274,6 +281,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # the connection was shut (too slow) or the agent went away
         finally:
             self.server.reading(self.connection, None)
+
+    def parse_request(self) -> bool:
+        words = self.raw_requestline.decode("latin-1").split()
+        if len(words) != 2:
+            return super().parse_request()
+        # HTTP/0.9 (a request line with no version): http.server would wait for headers none will send.
+        self.command, self.path = words
+        self.request_version = self.protocol_version
+        self.requestline = " ".join(words)
+        self.close_connection = True
+
+        def refuse() -> None:
+            raise _BadRequest(505, "HTTP/0.9 is not served (the request line names no version); use HTTP/1.1", True)
+
+        self._answering(refuse)
+        return False
 
     def send_response(self, code: int, message: str | None = None) -> None:
         self._answer_started = True
@@ -435,13 +458,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _count(self, family: Any, body: bytes, started: float) -> None:
         answer = counting_answer(family, self.route, body, self.owner.counting)
-        self.send_response(answer.status)
-        for key, value in answer.headers:
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(answer.body)))
-        self.end_headers()
-        self.wfile.write(answer.body)
-        self.wfile.flush()
+        # Recorded before the answer goes out, as every answer is: a client that reads the log once answered
+        # finds the record there.
         self.owner.record(
             None,
             api=RECORDED_API[family],
@@ -452,6 +470,13 @@ class _Handler(BaseHTTPRequestHandler):
             error=answer.error,
             duration_ms=round((time.monotonic() - started) * 1000, 3),
         )
+        self.send_response(answer.status)
+        for key, value in answer.headers:
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(answer.body)))
+        self.end_headers()
+        self.wfile.write(answer.body)
+        self.wfile.flush()
 
     def _scripted(self, api: Api, conversation: Conversation, tokens: int, started: float) -> None:
         assert self.owner.model is not None
@@ -493,46 +518,56 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, content_type, payload)
 
     def _forward(self, body: bytes) -> None:
-        """Pass the request to the real API with the agent's own headers (its key among them), stream the
-        answer back unchanged, and record what the request offered and the usage the API answered."""
+        """Pass the request to the real API with the agent's own headers (its key among them), through
+        harness.keyed_http (no redirect followed, each header checked, one deadline), stream the answer back
+        unchanged, and record what the request offered and the usage the API answered."""
+        from toolsurface.harness.keyed_http import BadHeader, Header, KeyedRequestError, open_request
+
         assert self.owner.upstream is not None
         started = time.monotonic()
         seq = self.owner.log.next_seq()  # the request's place, though its record is written once the answer is in
         upstream = urlsplit(self.owner.upstream)
-        target = upstream.path.rstrip("/") + self.path
-        headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP}
-        headers["Accept-Encoding"] = "identity"
-        connection_class = http.client.HTTPSConnection if upstream.scheme == "https" else http.client.HTTPConnection
-        connection = connection_class(upstream.hostname or "", upstream.port, timeout=_UPSTREAM_TIMEOUT_S)
+        url = f"{upstream.scheme}://{upstream.netloc}{upstream.path.rstrip('/')}{self.path}"
+        headers = [
+            Header(key, value, f"the agent's {key} header")
+            for key, value in self.headers.items()
+            if key.lower() not in _HOP
+        ]
+        headers.append(Header("Accept-Encoding", "identity"))
         api, what = api_for_path(self.route)
         captured: list[bytes] = []
+        kept = 0  # bytes of the answer kept to read its usage from: up to MAX_BODY_BYTES, else none
         status = 502
         error: str | None = None
-        response: http.client.HTTPResponse | None = None
         try:
-            connection.request(self.command, target, body=body or None, headers=headers)
-            response = connection.getresponse()
-            status = response.status
-            self.send_response(status)
-            for key, value in response.getheaders():
-                if key.lower() not in _HOP:
-                    self.send_header(key, value)
-            self.send_header("Connection", "close")
-            self.close_connection = True
-            self.end_headers()
-            while chunk := response.read1(65536):
-                captured.append(chunk)
-                self.wfile.write(chunk)
-                self.wfile.flush()
-        except (OSError, http.client.HTTPException) as failure:
-            error = f"upstream {upstream.scheme}://{upstream.hostname}: {type(failure).__name__}: {failure}"
-            if not captured:
+            with open_request(url, self.command, headers, body or None, timeout=_UPSTREAM_TIMEOUT_S) as answer:
+                status = answer.status
+                self.send_response(status)
+                for key, value in answer.headers:
+                    if key not in _HOP:
+                        self.send_header(key, value)
+                self.send_header("Connection", "close")
+                self.close_connection = True
+                self.end_headers()
+                for chunk in answer.chunks():
+                    if kept >= 0:
+                        kept += len(chunk)
+                        captured.append(chunk)
+                    if kept > MAX_BODY_BYTES:
+                        captured, kept = [], -1
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+        except BadHeader as bad:
+            status, error = 400, str(bad)
+            with contextlib.suppress(OSError):
+                self._error(400, error)
+        except KeyedRequestError as failure:
+            error = f"upstream {upstream.scheme}://{upstream.hostname}: {failure}"
+            if not self._answer_started:
                 with contextlib.suppress(OSError):
                     self._error(502, error)
-        finally:
-            if response is not None:
-                response.close()
-            connection.close()
+        except OSError as failure:  # the agent went away while its answer was coming
+            error = f"the agent's connection: {type(failure).__name__}: {failure}"
         conversation: Conversation | None = None
         fields: dict[str, Any] = {}
         if api is not None and what == "generate" and body:

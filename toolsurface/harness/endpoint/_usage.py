@@ -3,7 +3,6 @@ input tokens not read from a cache, cache reads, cache writes, output tokens."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,12 +11,19 @@ from toolsurface.harness.agents.base import Usage
 __all__ = ["usage_from_body"]
 
 
+def _json(text: str) -> Any:
+    """JSON within harness.bounded_json's bound, or None (a real API's usage is never deeper)."""
+    from toolsurface.harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+
+    try:
+        return loads(text, MAX_DEPTH)
+    except JSONProblem:
+        return None
+
+
 def _objects(body: bytes) -> Iterator[dict[str, Any]]:
     text = body.decode("utf-8", errors="replace")
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
+    whole = _json(text)
     if isinstance(whole, dict):
         yield whole
         return
@@ -27,10 +33,7 @@ def _objects(body: bytes) -> Iterator[dict[str, Any]]:
     for line in text.splitlines():
         if not line.startswith("data:"):
             continue
-        try:
-            value = json.loads(line[5:].strip())
-        except json.JSONDecodeError:
-            continue
+        value = _json(line[5:].strip())
         if isinstance(value, dict):
             yield value
 

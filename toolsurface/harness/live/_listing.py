@@ -48,6 +48,8 @@ EXIT_GRACE_S = 0.0
 KILL_GRACE_S = 1.0
 _POLL_S = 0.01
 _NOISE_KEPT = 3
+# One JSON-RPC message a line: far beyond any list a server sends, and bounded.
+MAX_LINE_BYTES = 64 * 1024 * 1024
 
 
 class LiveServerError(ToolsurfaceError):
@@ -383,6 +385,14 @@ async def _open(session: Any, state: _State) -> _Opened:
                     raise  # a -32022 server is one of 2026-07-28: why its discover failed is the news
                 state.phase, state.http_status = "initialize", refused_status
                 raise error from None
+        else:
+            if asked is not None and session.protocol_version != asked:
+                # Only the version asked for is spoken: a list taken in another is not the one asked for (and
+                # measuring it in the version asked would be refused).
+                raise LiveServerError(
+                    f"answered initialize with protocol version {session.protocol_version}, not {asked} as asked;"
+                    " list it without --protocol to take the version it speaks"
+                )
     info = session.server_info
     return _Opened(
         protocol_version=session.protocol_version,
@@ -554,22 +564,37 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
     import anyio
     import mcp_types
 
+    from toolsurface.harness.live._wire_client import unreadable
+
     assert process.stdout is not None
-    buffer = b""
+    partial: list[bytes] = []  # the line still coming, in the chunks it came in
+    size = 0
     try:
         async with sink:
             async for chunk in process.stdout:
-                buffer += chunk
-                *lines, buffer = buffer.split(b"\n")
+                *lines, rest = chunk.split(b"\n")
+                if lines:
+                    lines[0] = b"".join([*partial, lines[0]])
+                    partial, size = [rest], len(rest)
+                else:
+                    partial.append(rest)
+                    size += len(rest)
+                if size > MAX_LINE_BYTES:
+                    raise LiveServerError(f"its stdout sent a line of more than {MAX_LINE_BYTES // 2**20} MB")
                 for line in lines:
                     text = line.strip()
                     if not text:
                         continue
+                    message: Any
                     try:
                         message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
                     except ValueError:
-                        state.noise.append(text[:120].decode("utf-8", "replace"))
-                        continue
+                        # An answer the wire types cannot take (too deep, a lone surrogate) is still its request's
+                        # answer, said at once; any other line is the server's noise, which clients skip.
+                        message = unreadable(text)
+                        if message is None:
+                            state.noise.append(text[:120].decode("utf-8", "replace"))
+                            continue
                     await sink.send(message)
             state.eof = True
             # A server that closed its stdout is usually exiting: note its own exit code before ours.

@@ -20,7 +20,15 @@ if TYPE_CHECKING:
     import mcp_types
     from anyio.streams.memory import MemoryObjectReceiveStream
 
-__all__ = ["ConnectionClosed", "RpcError", "WireClient", "client_capabilities"]
+__all__ = [
+    "ConnectionClosed",
+    "RpcError",
+    "Unreadable",
+    "UnreadableAnswer",
+    "WireClient",
+    "client_capabilities",
+    "unreadable",
+]
 
 
 class RpcError(ToolsurfaceError):
@@ -36,6 +44,51 @@ class ConnectionClosed(ToolsurfaceError):
 
     def __init__(self, method: str) -> None:
         super().__init__(f"closed the connection before answering {method}")
+
+
+class UnreadableAnswer(ToolsurfaceError):
+    """The server answered a request with JSON the client cannot take (nested too deep, a lone surrogate)."""
+
+    def __init__(self, method: str, problem: str) -> None:
+        super().__init__(f"its answer to {method} {problem}")
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """An answer line the wire types refused that is still an answer to request `id`: what is wrong with it."""
+
+    id: int | str
+    problem: str
+
+
+def unreadable(line: bytes) -> Unreadable | None:
+    """The answer a line the wire types refused was meant to be, and why it cannot be taken: nested deeper than
+    harness.bounded_json's bound, or holding a lone surrogate (which JSON may escape and UTF-8 cannot carry);
+    None when the line is no JSON-RPC answer at all (a server's noise)."""
+    from toolsurface.harness.bounded_json import MAX_DEPTH, JSONProblem, loads, lone_surrogate, nesting_depth
+
+    text = line.decode("utf-8", "replace")
+    try:
+        message = loads(text, MAX_DEPTH, deep="mark")
+    except JSONProblem:
+        return None
+    if (
+        not isinstance(message, dict)
+        or message.get("jsonrpc") != "2.0"
+        or not ("result" in message or "error" in message)
+    ):
+        return None
+    ident = message.get("id")
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        return None
+    reached = nesting_depth(text)
+    if reached > MAX_DEPTH:
+        return Unreadable(ident, f"nests {reached} levels deep, more than {MAX_DEPTH}")
+    found = lone_surrogate(message)
+    if found is not None:
+        path = ".".join(str(part) for part in found[0])
+        return Unreadable(ident, f"holds a lone surrogate ({found[1]}) at {path}, which is not Unicode text")
+    return Unreadable(ident, "is not a JSON-RPC answer of MCP's types")
 
 
 def client_capabilities(declared: tuple[str, ...]) -> dict[str, Any]:
@@ -60,6 +113,7 @@ class _Waiting:
     method: str
     done: Any  # an anyio.Event
     answer: mcp_types.JSONRPCResponse | mcp_types.JSONRPCError | None = None
+    unreadable: str | None = None
 
 
 class WireClient:
@@ -107,6 +161,8 @@ class WireClient:
         import mcp_types as types
 
         answer = waiting.answer
+        if waiting.unreadable is not None:
+            raise UnreadableAnswer(method, waiting.unreadable)
         if answer is None:
             raise ConnectionClosed(method)
         if isinstance(answer, types.JSONRPCError):
@@ -190,7 +246,12 @@ class WireClient:
         try:
             async with incoming:
                 async for message in incoming:
-                    if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+                    if isinstance(message, Unreadable):
+                        waiting = self._waiting.get(message.id) if isinstance(message.id, int) else None
+                        if waiting is not None and waiting.answer is None:
+                            waiting.unreadable = message.problem
+                            waiting.done.set()
+                    elif isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
                         waiting = self._waiting.get(message.id) if isinstance(message.id, int) else None
                         if waiting is not None and waiting.answer is None:
                             waiting.answer = message

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gzip
 import hashlib
 import marshal
 import os
 import tempfile
+import threading
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.errors import TokenizerError, ToolsurfaceError
-from toolsurface.harness.files import cache_root, write_atomic
+from toolsurface.harness.errors import TokenizerError
+from toolsurface.harness.files import cache_root
 
 if TYPE_CHECKING:
     import tiktoken
@@ -26,6 +26,9 @@ RANK_FILE_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base
 RANK_FILE_ENV = "TOOLSURFACE_O200K_FILE"
 # What a kept parse of the ranks holds; a new layout is a new number, so an old file is never misread.
 _CACHE_FORMAT = 1
+# The rank file is 3.6 MB as text, and its kept parse 3.4 MB: far below these.
+_MAX_RANK_FILE_BYTES = 64 * 1024 * 1024
+_MAX_RANKS_CACHE_BYTES = 64 * 1024 * 1024
 
 
 def rank_file() -> Path:
@@ -80,32 +83,33 @@ def _seed_target(directory: str) -> Path:
     return Path(directory) / hashlib.sha1(RANK_FILE_URL.encode()).hexdigest()
 
 
-def _seed(directory: str, ranks: bytes) -> None:
+def _seed(directory: str, ranks: bytes, *, tell: bool = True) -> bool:
+    """Whether tiktoken's cache `directory` holds the verified file now (rewritten over anything else there:
+    tiktoken reads whatever the name holds, a FIFO for ever); `tell`: a failure to write it is said."""
+    from toolsurface.harness.cache_files import read_entry, write_entry
+
     target = _seed_target(directory)
-    try:
-        if target.is_file() and target.read_bytes() == ranks:
-            return
-    except OSError:
-        pass
-    write_atomic(target, ranks)
+    if read_entry(target, len(ranks)) == ranks:
+        return True
+    return write_entry(target, ranks, f"tiktoken's cache {directory}" if tell else None)
 
 
 def _seed_tiktoken_cache(ranks: bytes) -> None:
     """Put the verified file where tiktoken looks first, so it never downloads it."""
     directory, chosen = _cache_dir()
-    if directory:
-        try:
-            _seed(directory, ranks)
-            return
-        except (OSError, ToolsurfaceError) as error:
-            if chosen:
-                raise TokenizerError(f"cannot write tiktoken's cache directory {directory}: {error}") from None
-    # Caching is off or the default place is not writable: use a cache of our own for this process.
+    if directory and _seed(directory, ranks, tell=False):
+        return
+    if chosen and directory:
+        raise TokenizerError(
+            f"cannot write tiktoken's cache directory {directory} (TIKTOKEN_CACHE_DIR), where it would read the"
+            " rank file: make it writable, or unset the variable"
+        )
+    # Caching is off or the default place is not writable: a cache of our own, else one of this process.
     own = str(cache_root() / "tiktoken")
-    try:
-        _seed(own, ranks)
-    except (OSError, ToolsurfaceError) as error:
-        raise TokenizerError(f"cannot write a tiktoken cache in {own}: {error}") from None
+    if not _seed(own, ranks, tell=False):
+        own = tempfile.mkdtemp(prefix="toolsurface-tiktoken-")
+        if not _seed(own, ranks):
+            raise TokenizerError(f"cannot write a tiktoken cache in {own}")
     os.environ["TIKTOKEN_CACHE_DIR"] = own
 
 
@@ -123,11 +127,12 @@ def _ranks_cache(packed: bytes, version: str) -> Path:
 
 
 def _read_ranks_cache(path: Path) -> dict[str, Any] | None:
-    """The parsed encoding kept by an earlier process, or None (absent, unreadable, or not whole: its first 32
-    bytes are the sha256 of the rest)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
+    """The parsed encoding kept by an earlier process, or None (absent, not a regular file, too large, or not
+    whole: its first 32 bytes are the sha256 of the rest, and what it holds has the encoding's shape)."""
+    from toolsurface.harness.cache_files import read_entry
+
+    data = read_entry(path, _MAX_RANKS_CACHE_BYTES)
+    if data is None:
         return None
     digest, payload = data[:32], data[32:]
     if hashlib.sha256(payload).digest() != digest:
@@ -136,48 +141,76 @@ def _read_ranks_cache(path: Path) -> dict[str, Any] | None:
         spec = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
-    return spec if isinstance(spec, dict) and set(spec) == {"pat_str", "special_tokens", "ranks"} else None
+    shaped = (
+        isinstance(spec, dict)
+        and set(spec) == {"pat_str", "special_tokens", "ranks"}
+        and isinstance(spec["pat_str"], str)
+        and isinstance(spec["special_tokens"], dict)
+        and isinstance(spec["ranks"], dict)
+    )
+    return spec if shaped else None
 
 
 def _keep_ranks_cache(path: Path, made: tiktoken.Encoding) -> None:
+    from toolsurface.harness.cache_files import write_entry
+
     try:
         spec = {"pat_str": made._pat_str, "special_tokens": made._special_tokens, "ranks": made._mergeable_ranks}
     except AttributeError:  # a tiktoken that names them otherwise: nothing is kept, every process parses
         return
     payload = marshal.dumps(spec)
-    with contextlib.suppress(ToolsurfaceError):
-        write_atomic(path, hashlib.sha256(payload).digest() + payload)
+    write_entry(path, hashlib.sha256(payload).digest() + payload, f"the token cache {path.parent}")
 
 
 def _seeded(directory: str) -> bool:
-    try:
-        return hashlib.sha256(_seed_target(directory).read_bytes()).hexdigest() == RANK_FILE_SHA256
-    except OSError:
-        return False
+    from toolsurface.harness.cache_files import read_entry
+
+    found = read_entry(_seed_target(directory), _MAX_RANK_FILE_BYTES)
+    return found is not None and hashlib.sha256(found).hexdigest() == RANK_FILE_SHA256
 
 
-@functools.cache
+_made: tiktoken.Encoding | None = None
+_making = threading.Lock()
+
+
 def encoding() -> tiktoken.Encoding:
-    """tiktoken's o200k_base. tiktoken parses the 200,000 ranks from text in each process (a tenth of a
-    second, in every command that counts); the first process keeps them parsed, keyed by the rank file's own
-    bytes and tiktoken's version, and later ones build the same encoding from that."""
+    """tiktoken's o200k_base, made once a process: threads that ask at once (a model endpoint's first requests)
+    wait for the one that makes it instead of each parsing the ranks."""
+    global _made
+    if _made is None:
+        with _making:
+            if _made is None:
+                _made = _make_encoding()
+    return _made
+
+
+def _make_encoding() -> tiktoken.Encoding:
+    """tiktoken parses the 200,000 ranks from text in each process (a tenth of a second, in every command that
+    counts); the first process keeps them parsed, keyed by the rank file's own bytes and tiktoken's version,
+    and later ones build the same encoding from that (an entry that does not build one is made again)."""
     import tiktoken
 
     path = rank_file()
     packed = _read_rank_file(path)
     cache = _ranks_cache(packed, tiktoken.__version__)
     spec = _read_ranks_cache(cache)
-    if spec is None:
-        _seed_tiktoken_cache(_verified(path, packed))
-        made = tiktoken.get_encoding(ENCODING_NAME)
-        _keep_ranks_cache(cache, made)
-        return made
-    directory, _ = _cache_dir()
-    if not directory or not _seeded(directory):
-        _seed_tiktoken_cache(_verified(path, packed))
-    return tiktoken.Encoding(
-        ENCODING_NAME, pat_str=spec["pat_str"], mergeable_ranks=spec["ranks"], special_tokens=spec["special_tokens"]
-    )
+    if spec is not None:
+        directory, _ = _cache_dir()
+        if not directory or not _seeded(directory):
+            _seed_tiktoken_cache(_verified(path, packed))
+        try:
+            return tiktoken.Encoding(
+                ENCODING_NAME,
+                pat_str=spec["pat_str"],
+                mergeable_ranks=spec["ranks"],
+                special_tokens=spec["special_tokens"],
+            )
+        except (TypeError, ValueError):
+            pass
+    _seed_tiktoken_cache(_verified(path, packed))
+    made = tiktoken.get_encoding(ENCODING_NAME)
+    _keep_ranks_cache(cache, made)
+    return made
 
 
 def count_tokens(text: str) -> int:

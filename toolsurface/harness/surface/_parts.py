@@ -65,15 +65,28 @@ def item_key(part: str, item: Mapping[str, Any]) -> str:
     return str(item.get(_IDENTITY[part]))
 
 
+_ONE = {"prompts": "prompt", "resources": "resource", "resourceTemplates": "resource template"}
+
+
 def _entries(value: Any, key: str, needed: Sequence[str], origin: str) -> list[dict[str, Any]]:
     if not isinstance(value, list):
         raise SurfaceLoadError(f"{origin}: {key} is not a JSON array")
+    # An entry is named by its identity (a prompt by name, a resource by uri): two of one name are refused as
+    # two tools of one name are, since a client could address only one of them.
+    seen: dict[str, int] = {}
     for index, item in enumerate(value):
         if not isinstance(item, dict):
             raise SurfaceLoadError(f"{origin}: {key}[{index}] is not a JSON object")
         for field in needed:
             if not isinstance(item.get(field), str):
                 raise SurfaceLoadError(f"{origin}: {key}[{index}] has no string {field!r}")
+        identity = item_key(key, item)
+        if identity in seen:
+            raise SurfaceLoadError(
+                f"{origin}: {key}[{seen[identity]}] and {key}[{index}] are two {_ONE[key]}s with the"
+                f" {_IDENTITY[key]} {identity!r}"
+            )
+        seen[identity] = index
         if "description" in item and not isinstance(item["description"], str | None):
             raise SurfaceLoadError(f"{origin}: {key}[{index}].description is not a string")
         arguments = item.get("arguments")

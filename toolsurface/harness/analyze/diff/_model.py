@@ -239,7 +239,7 @@ class SurfaceDiff:
         """Whether this tool's (or part's) change alone would fail a gate with `--fail-on fail_on`."""
         return (
             fail_on == "any"
-            or (fail_on == "breaking" and tool.cls is BREAKING)
+            or (fail_on in ("breaking", "review") and tool.cls is BREAKING)
             or (fail_on == "review" and bool(tool.review))
         )
 
@@ -249,8 +249,8 @@ class SurfaceDiff:
             return False
         if fail_on == "breaking":
             return self.cls is BREAKING
-        if fail_on == "review":
-            return bool(self.review)
+        if fail_on == "review":  # a changed text to review, and what breaks as well
+            return bool(self.review) or self.cls is BREAKING
         if fail_on == "any":
             return self.cls is not None
         raise ValueError(f"fail_on must be {', '.join(map(repr, FAIL_ON))} or None, not {fail_on!r}")

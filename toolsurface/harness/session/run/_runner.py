@@ -63,8 +63,13 @@ def _packages() -> dict[str, str]:
 def _git_revision() -> str | None:
     if shutil.which("git") is None or not (PACKAGES_ROOT / ".git").exists():
         return None
-    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PACKAGES_ROOT, capture_output=True, text=True, check=False)
-    return done.stdout.strip() or None
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=PACKAGES_ROOT, capture_output=True, check=False, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.decode("utf-8", "replace").strip() or None
 
 
 def score_calls(records: Sequence[CallRecord]) -> tuple[int, list[RefusalRecord], list[str]]:
