@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from toolsurface.harness.files import cache_root
+from toolsurface.harness.output import compact_json
 
 __all__ = ["CACHE_FORMAT", "CachedCount", "CountCache", "cache_root", "shown_url"]
 
@@ -47,7 +48,7 @@ class CountCache:
 
     @staticmethod
     def digest(url: str, body: Any) -> str:
-        text = shown_url(url) + "\n" + json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+        text = shown_url(url) + "\n" + compact_json(body)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def _path(self, family: str, model: str, digest: str) -> Path:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolsurface.harness.output import markdown_row, markdown_rule
 from toolsurface.surfaces.conderis.v2_design import CORRECTIONS, FINAL, LIVE, corrected, v2_surface
 
 __all__ = ["SEED", "Breakdown", "CorrectionSize", "ListSize", "breakdown", "render"]
@@ -86,21 +87,27 @@ def render(result: Breakdown) -> str:
     """The breakdown as a markdown table, with the seed's figures."""
     seed_v2, seed_live = SEED["v2"], SEED["v2-live"]
     lines = [
-        "| list | chars | tokens | the seed |",
-        "| --- | ---: | ---: | --- |",
-        f"| v2 (measured final design) | {result.measured.chars:,} | {result.measured.tokens:,} "
-        f"| {seed_v2[0]:,} / {seed_v2[1]:,} |",
+        markdown_row(["list", "chars", "tokens", "the seed"]),
+        markdown_rule(4, [1, 2]),
+        markdown_row(
+            [
+                "v2 (measured final design)",
+                f"{result.measured.chars:,}",
+                f"{result.measured.tokens:,}",
+                f"{seed_v2[0]:,} / {seed_v2[1]:,}",
+            ]
+        ),
     ]
     for c in result.corrections:
         changed = ", ".join(f"{t} {n:+,}" for t, n in c.tools.items())
-        lines.append(f"| + `{c.name}` alone ({changed}) | {c.chars:+,} | {c.tokens:+,} | - |")
+        lines.append(markdown_row([f"+ `{c.name}` alone ({changed})", f"{c.chars:+,}", f"{c.tokens:+,}", "-"]))
     summed = sum(c.chars for c in result.corrections), sum(c.tokens for c in result.corrections)
+    live_seed = f"{seed_live[0]:,} / about {seed_live[1]:,}"
+    difference_seed = f"{seed_live[0] - seed_v2[0]:+,} / about {seed_live[1] - seed_v2[1]:+,}"
     lines += [
-        f"| sum of the corrections alone | {summed[0]:+,} | {summed[1]:+,} | - |",
-        f"| v2-live (all corrections) | {result.live.chars:,} | {result.live.tokens:,} "
-        f"| {seed_live[0]:,} / about {seed_live[1]:,} |",
-        f"| v2-live - v2 | {result.chars:+,} | {result.tokens:+,} | {seed_live[0] - seed_v2[0]:+,} / about "
-        f"{seed_live[1] - seed_v2[1]:+,} |",
+        markdown_row(["sum of the corrections alone", f"{summed[0]:+,}", f"{summed[1]:+,}", "-"]),
+        markdown_row(["v2-live (all corrections)", f"{result.live.chars:,}", f"{result.live.tokens:,}", live_seed]),
+        markdown_row(["v2-live - v2", f"{result.chars:+,}", f"{result.tokens:+,}", difference_seed]),
     ]
     return "\n".join(lines)
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolsurface.harness.output import compact_json, markdown_row, markdown_rule
 from toolsurface.surfaces.conderis import SURFACES
 from toolsurface.surfaces.conderis._pieces import Piece, pieces_in
 from toolsurface.surfaces.conderis.provenance import BEFORE, CONSISTENT, V2_DESIGNS, V2_SHARED, Edit, Source, Text
@@ -102,12 +103,8 @@ class Measured:
     growth: tuple[int, int] | None
 
 
-def compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def size(tool: Tool) -> int:
-    return len(compact(tool))
+    return len(compact_json(tool))
 
 
 def _found(tool: Tool, edit: Edit) -> list[tuple[str, Piece] | str]:
@@ -244,7 +241,7 @@ def _lines(lines: Sequence[int]) -> str:
 def _choice_rows(tool: Tool, source: Source) -> list[tuple[str, int, str]]:
     """(what, chars, note) for every choice of one tool."""
     rows: list[tuple[str, int, str]] = []
-    hints = compact(tool.get("annotations"))
+    hints = compact_json(tool.get("annotations"))
     defaults = cost(tool, ("ann_default",))
     rows.append(
         (
@@ -303,10 +300,14 @@ def _tool_section(heading: str, tool: Tool, source: Source) -> list[str]:
     if source.given:
         given = "; ".join(f"{label} {cost(tool, edit)} chars ({note})" for label, edit, note in source.given)
         out.append(f"- **The seed's own text**, costed for scale, not a choice: {given}.")
-    out += ["", "| choice the seed does not settle | chars | where it comes from |", "| --- | ---: | --- |"]
+    out += [
+        "",
+        markdown_row(["choice the seed does not settle", "chars", "where it comes from"]),
+        markdown_rule(3, [1]),
+    ]
     for label, chars, note in _choice_rows(tool, source):
         shown = f"would add {-chars}" if chars < 0 else str(chars)
-        out.append(f"| {label.replace('|', '/')} | {shown} | {note} |")
+        out.append(markdown_row([f"{label.replace('|', '/')}", f"{shown}", f"{note}"]))
     out.append("")
     return out
 
@@ -341,7 +342,7 @@ def _v2_sources(measured: dict[str, Measured]) -> dict[tuple[str, tuple[str, ...
     for name in measured["v2"].tools:
         variants: dict[str, list[str]] = {}
         for surface in V2_SERIES:
-            variants.setdefault(compact(measured[surface].tools[name]), []).append(surface)
+            variants.setdefault(compact_json(measured[surface].tools[name]), []).append(surface)
         for members in variants.values():
             key = (name, tuple(members))
             if len(members) == len(V2_SERIES):
@@ -368,14 +369,14 @@ def _surface_table(
 ) -> list[str]:
     """`measured`: v2 as measured, against which v2-live's corrections are counted per tool."""
     out = [
-        "| tool | ours chars | seed chars | deviation | outside ±10 %: the choice that explains it |",
-        "| --- | ---: | ---: | ---: | --- |",
+        markdown_row(["tool", "ours chars", "seed chars", "deviation", "outside ±10 %: the choice that explains it"]),
+        markdown_rule(5, [1, 2, 3]),
     ]
     seeds = SEED_TOOLS.get(surface, {})
     for name, tool in m.tools.items():
         ours = size(tool)
         if name not in seeds:
-            out.append(f"| {name} | {_n(ours)} | - | - | - |")
+            out.append(markdown_row([f"{name}", f"{_n(ours)}", "-", "-", "-"]))
             continue
         seed, line = seeds[name]
         off = abs(ours - seed) / seed > BAND
@@ -383,10 +384,12 @@ def _surface_table(
         if off and measured is not None and ours != size(measured.tools[name]):
             corrected, seed_corrected = ours - size(measured.tools[name]), seed - SEED_TOOLS["v2"][name][0]
             why += f" The corrections add {corrected:+} here against the seed's {seed_corrected:+} (L205)."
-        out.append(f"| {name} (L{line}) | {_n(ours)} | {_n(seed)} | {_pct(ours, seed)} | {why} |")
+        out.append(markdown_row([f"{name} (L{line})", f"{_n(ours)}", f"{_n(seed)}", f"{_pct(ours, seed)}", f"{why}"]))
     for label, ours, seed, why in extra:
         off = abs(ours - seed) / seed > BAND
-        out.append(f"| {label} | {_n(ours)} | {_n(seed)} | {_pct(ours, seed)} | {why if off else '-'} |")
+        out.append(
+            markdown_row([f"{label}", f"{_n(ours)}", f"{_n(seed)}", f"{_pct(ours, seed)}", f"{why if off else '-'}"])
+        )
     return out
 
 
@@ -416,14 +419,25 @@ def render(measured: dict[str, Measured] | None = None, corrections: str | None 
     w(*_INTRO)
     w("## List sizes against the seed", "")
     w(
-        "| surface | tools | chars | seed chars | deviation | tokens | seed tokens | deviation |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        markdown_row(["surface", "tools", "chars", "seed chars", "deviation", "tokens", "seed tokens", "deviation"]),
+        markdown_rule(8, [1, 2, 3, 4, 5, 6, 7]),
     )
     for surface in SURFACES:
         m, (chars, tokens, line) = measured[surface], SEED_LISTS[surface]
         about = "about " if surface == "v2-live" else ""
         w(
-            f"| {surface} (L{line}) | {len(m.tools)} | {_n(m.chars)} | {_n(chars)} | {_pct(m.chars, chars)} | {_n(m.tokens)} | {about}{_n(tokens)} | {_pct(m.tokens, tokens)} |"
+            markdown_row(
+                [
+                    f"{surface} (L{line})",
+                    f"{len(m.tools)}",
+                    f"{_n(m.chars)}",
+                    f"{_n(chars)}",
+                    f"{_pct(m.chars, chars)}",
+                    f"{_n(m.tokens)}",
+                    f"{about}{_n(tokens)}",
+                    f"{_pct(m.tokens, tokens)}",
+                ]
+            )
         )
     w("")
     growth = {s: measured[s].growth for s in ("v2", "consistent")}
@@ -440,7 +454,7 @@ def render(measured: dict[str, Measured] | None = None, corrections: str | None 
     )
     trips = []
     for surface, tools in ROUND_TRIP_TOOLS.items():
-        texts = [compact(measured[surface].tools[t]) for t in tools]
+        texts = [compact_json(measured[surface].tools[t]) for t in tools]
         from toolsurface.harness.measure import count_tokens
 
         tokens = sum(count_tokens(t) for t in texts)
@@ -458,12 +472,34 @@ def render(measured: dict[str, Measured] | None = None, corrections: str | None 
     w(*_V2_SERIES_TAIL)
     w("## Choices every surface shares", "")
     w(
-        "| surface | list chars | annotations | of them MCP default values | all descriptions | all parameter descriptions | all `required` lists |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        markdown_row(
+            [
+                "surface",
+                "list chars",
+                "annotations",
+                "of them MCP default values",
+                "all descriptions",
+                "all parameter descriptions",
+                "all `required` lists",
+            ]
+        ),
+        markdown_rule(7, [1, 2, 3, 4, 5, 6]),
     )
     for surface in SURFACES:
         a, d, desc, pdesc, req = _shared_totals(measured[surface])
-        w(f"| {surface} | {_n(measured[surface].chars)} | {_n(a)} | {_n(d)} | {_n(desc)} | {_n(pdesc)} | {_n(req)} |")
+        w(
+            markdown_row(
+                [
+                    f"{surface}",
+                    f"{_n(measured[surface].chars)}",
+                    f"{_n(a)}",
+                    f"{_n(d)}",
+                    f"{_n(desc)}",
+                    f"{_n(pdesc)}",
+                    f"{_n(req)}",
+                ]
+            )
+        )
     w("", *_SHARED)
     w("## Per-surface tables: ours against the seed", "")
     w(
@@ -563,7 +599,17 @@ def _remaining(measured: dict[str, Measured], groups: dict[tuple[str, tuple[str,
             )
             counts[where] += 1
             rows.append(
-                f"| {surface} | {name} | {_n(ours)} | {_n(seed)} (L{line}) | {_pct(ours, seed)} | {_n(bare)} | {_pct(bare, seed)} |"
+                markdown_row(
+                    [
+                        f"{surface}",
+                        f"{name}",
+                        f"{_n(ours)}",
+                        f"{_n(seed)} (L{line})",
+                        f"{_pct(ours, seed)}",
+                        f"{_n(bare)}",
+                        f"{_pct(bare, seed)}",
+                    ]
+                )
             )
     return [
         "### The remaining per-tool deviation",
@@ -572,8 +618,8 @@ def _remaining(measured: dict[str, Measured], groups: dict[tuple[str, tuple[str,
         "choice the seed does not settle (our parameter descriptions, the sentences, value lists and forms costed "
         "in each tool's table below, the required list, annotation values that are MCP defaults):",
         "",
-        "| surface | tool | ours | seed | deviation | without the open choices | deviation |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        markdown_row(["surface", "tool", "ours", "seed", "deviation", "without the open choices", "deviation"]),
+        markdown_rule(7, [2, 3, 4, 5, 6]),
         *rows,
         "",
         f"Without those choices, of the {len(rows)}: "
@@ -785,13 +831,13 @@ def _instructions_section() -> list[str]:
         "prompt, so they are a part of the whole surface; `toolsurface measure` counts them beside the tools "
         "(compact JSON, the text as a JSON string).",
         "",
-        "| surfaces | chars | tokens | text |",
-        "| --- | ---: | ---: | --- |",
+        markdown_row(["surfaces", "chars", "tokens", "text"]),
+        markdown_rule(4, [1, 2]),
     ]
     _check_sentence_sources((BEFORE_V2, V2))
     for surfaces, text in (("before-v2, consistent", BEFORE_V2), ("v2-first, v2, v2-live", V2)):
-        shown = compact(text)
-        out.append(f"| {surfaces} | {_n(len(shown))} | {_n(count_tokens(shown))} | {text} |")
+        shown = compact_json(text)
+        out.append(markdown_row([f"{surfaces}", f"{_n(len(shown))}", f"{_n(count_tokens(shown))}", f"{text}"]))
     out += ["", "Where each sentence comes from:", ""]
     out += [f"- '{start}…': {source}." for start, source in _INSTRUCTION_SOURCES]
     out += [

@@ -16,6 +16,7 @@ from typing import Any
 import anyio
 
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.output import markdown_row, markdown_rule
 from toolsurface.harness.run_folder import CALLS, SPEC
 from toolsurface.harness.session.score import AnswerSizes, size_summary
 from toolsurface.harness.surface import SurfaceDefinition
@@ -194,6 +195,9 @@ def _sizes(before: float | int | None, after: float | int | None) -> str:
     return f"{before:,.0f} → {after:,.0f} ({delta:+,.0f})"
 
 
+ANSWERS_HEADER = ("Tool", "Calls", "Median chars", "Largest chars", "Total chars", "Median tokens", "Largest tokens")
+
+
 def answers_table(replay: Replay) -> list[str]:
     """Per tool: the answers' median and largest size as recorded and as replayed."""
     changes = replay.answers()
@@ -202,16 +206,19 @@ def answers_table(replay: Replay) -> list[str]:
     lines = [
         f"Answer sizes, recorded → replayed on {replay.surface} (chars; o200k tokens where the log kept the text):",
         "",
-        "| Tool | Calls | Median chars | Largest chars | Total chars | Median tokens | Largest tokens |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        markdown_row(ANSWERS_HEADER),
+        markdown_rule(len(ANSWERS_HEADER), range(1, len(ANSWERS_HEADER))),
     ]
     for c in changes:
         b, a = c.before, c.after
-        lines.append(
-            f"| {c.tool} | {c.calls} | {_sizes(b.median_chars, a.median_chars)} | {_sizes(b.max_chars, a.max_chars)} |"
-            f" {_sizes(b.chars, a.chars)} | {_sizes(b.median_tokens, a.median_tokens)} |"
-            f" {_sizes(b.max_tokens, a.max_tokens)} |"
-        )
+        sizes = [
+            _sizes(b.median_chars, a.median_chars),
+            _sizes(b.max_chars, a.max_chars),
+            _sizes(b.chars, a.chars),
+            _sizes(b.median_tokens, a.median_tokens),
+            _sizes(b.max_tokens, a.max_tokens),
+        ]
+        lines.append(markdown_row([c.tool, str(c.calls), *sizes]))
     return ["", *lines]
 
 

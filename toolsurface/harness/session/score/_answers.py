@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolsurface.harness.output import markdown_row, markdown_rule
 from toolsurface.stubs.calllog import CallRecord
 
 # The row of a surface that sums every tool.
@@ -150,17 +151,25 @@ def _number(value: float | int | None) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
+ANSWERS_HEADER = (
+    "Surface",
+    "Tool",
+    "Calls",
+    "Median chars",
+    "Largest chars",
+    "Median tokens",
+    "Largest tokens",
+    "Share of context",
+)
+
+
 def answers_markdown(rows: Sequence[AnswerRow], labels: dict[tuple[str, str, str, str], str]) -> str:
     """The table: per surface (labelled as the study labels it) and tool."""
-    lines = [
-        "| Surface | Tool | Calls | Median chars | Largest chars | Median tokens | Largest tokens | Share of context |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
+    header = ANSWERS_HEADER
+    lines = [markdown_row(header), markdown_rule(len(header), range(2, len(header)))]
     for r in rows:
         share = f"{r.share:.1%}" if r.share is not None else "-"
         label = labels.get((r.surface, r.agent, r.mode, r.scenario), r.surface)
-        lines.append(
-            f"| {label} | {r.tool} | {r.calls} | {_number(r.median_chars)} | {_number(r.max_chars)} |"
-            f" {_number(r.median_tokens)} | {_number(r.max_tokens)} | {share} |"
-        )
+        sizes = [_number(v) for v in (r.median_chars, r.max_chars, r.median_tokens, r.max_tokens)]
+        lines.append(markdown_row([label, r.tool, str(r.calls), *sizes, share]))
     return "\n".join(lines) + "\n"

@@ -22,7 +22,7 @@ from typing import Any
 
 from toolsurface.harness.endpoint import ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.output import markdown_cell
+from toolsurface.harness.output import markdown_cell, markdown_row, markdown_rule
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
 from toolsurface.harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
@@ -476,24 +476,63 @@ def shown_markdown(rows: Sequence[ShownRow]) -> str:
     """Per surface, client (agent and version), mode and the protocol it spoke to the stub: the first request's
     and the last's tools apart (tools · chars · o200k tokens), the whole tools array as sent, the system prompt
     and the server instructions found in it, the searches."""
-    lines = [
-        "| Surface | Agent | Mode | Protocol | Stub's shown, first | Stub's deferred, first | Built-in, first |"
-        " Stub's shown, last | Tools array first (stub's) | Chars | System prompt chars | Instructions chars |"
-        " Searches | API input tokens, first request |",
-        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    header = [
+        "Surface",
+        "Agent",
+        "Mode",
+        "Protocol",
+        "Stub's shown, first",
+        "Stub's deferred, first",
+        "Built-in, first",
+        "Stub's shown, last",
+        "Tools array first (stub's)",
+        "Chars",
+        "System prompt chars",
+        "Instructions chars",
+        "Searches",
+        "API input tokens, first request",
     ]
+    lines = [markdown_row(header), markdown_rule(len(header), range(4, len(header)))]
     for r in rows:
         agent = f"{r.agent} {r.agent_version}" if r.agent_version else r.agent
         mode = f"{r.mode}, builtins on" if r.builtins else r.mode
         api = f"{r.api_input_tokens_first:,}" if r.api_input_tokens_first is not None else "-"
         instructions = f"{r.instructions_chars:,}" if r.instructions_chars is not None else "-"
         lines.append(
-            f"| {r.surface} | {agent} | {mode} | {r.protocol or '-'} | {_size(r.first_shown)} |"
-            f" {_size(r.first_deferred)} | {_size(r.first_builtin)} | {_size(r.last_shown)} |"
-            f" {r.first_tools} ({r.first_stub_tools}) | {r.first_chars:,} | {r.system_chars:,} | {instructions} |"
-            f" {r.searches} | {api} |"
+            markdown_row(
+                [
+                    r.surface,
+                    agent,
+                    mode,
+                    r.protocol or "-",
+                    _size(r.first_shown),
+                    _size(r.first_deferred),
+                    _size(r.first_builtin),
+                    _size(r.last_shown),
+                    f"{r.first_tools} ({r.first_stub_tools})",
+                    f"{r.first_chars:,}",
+                    f"{r.system_chars:,}",
+                    instructions,
+                    str(r.searches),
+                    api,
+                ]
+            )
         )
     return "\n".join(lines) + "\n"
+
+
+STUDY_HEADER = (
+    "Surface",
+    "Runs",
+    "Status",
+    "Calls per run",
+    "Refused calls",
+    "Undelivered calls",
+    "What was refused",
+    "Outcome failures",
+    "Errors",
+    "pass^1",
+)
 
 
 def study_markdown(study: Study) -> str:
@@ -505,9 +544,8 @@ def study_markdown(study: Study) -> str:
     lines = [
         f"Scenario {study.scenario}, agent {study.agent}",
         "",
-        "| Surface | Runs | Status | Calls per run | Refused calls | Undelivered calls | What was refused |"
-        " Outcome failures | Errors | pass^1 |",
-        "| --- | ---: | --- | --- | --- | --- | --- | --- | --- | ---: |",
+        markdown_row(STUDY_HEADER),
+        markdown_rule(len(STUDY_HEADER), [1, len(STUDY_HEADER) - 1]),
     ]
     for s in study.surfaces:
         refused = "; ".join(
@@ -527,9 +565,20 @@ def study_markdown(study: Study) -> str:
             surface = f"{surface}, {s.agent}"
         per_run = ", ".join(map(str, s.undelivered_per_run))
         lines.append(
-            f"| {surface} | {s.runs} | {status} | {_counts(s.calls_per_run)} | {', '.join(map(str, s.refused_per_run))} | "
-            f"{per_run}{f' ({undelivered})' if undelivered else ''} | {markdown_cell(refused, 'collapsed') or '-'} | {markdown_cell(failures, 'collapsed') or '-'} | "
-            f"{errors or '-'} | {s.pass_at_1:.2f} |"
+            markdown_row(
+                [
+                    surface,
+                    str(s.runs),
+                    status,
+                    _counts(s.calls_per_run),
+                    ", ".join(map(str, s.refused_per_run)),
+                    f"{per_run}{f' ({undelivered})' if undelivered else ''}",
+                    markdown_cell(refused, "collapsed") or "-",
+                    markdown_cell(failures, "collapsed") or "-",
+                    errors or "-",
+                    f"{s.pass_at_1:.2f}",
+                ]
+            )
         )
     if study.shown:
         lines += [
