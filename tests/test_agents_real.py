@@ -22,12 +22,13 @@ from tests.conftest import ROOT, Run, run_cli
 from tests.npm_packages import AGENT_CLIS, agent_cli_dir, agent_clis_dir, newer_than_pinned
 from toolsurface.harness.agents.claude import ClaudeAgent
 
-AGENTS = ("claude:on-demand", "claude:full-list", "codex:direct", "gemini", "openai")
+AGENTS = ("claude:on-demand", "claude:full-list", "codex", "codex:direct", "gemini", "openai")
 CLAUDE_MODES = ("claude:on-demand", "claude:full-list")
 PINNED_CLAUDE, NEWEST_CLAUDE = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
 V2_TOOLS = sorted(
     ["item_get", "item_list", "item_store", "item_action", "item_delete", "project_get", "project_store", "recall"]
 )
+V2_STUB_NAMES = [f"mcp__stub__{name}" for name in V2_TOOLS]
 SECRET = "sk-test-0123456789-must-never-be-written"
 
 
@@ -131,7 +132,9 @@ def test_each_real_agent_does_the_six_tasks_on_v2_with_the_scripted_model(
     [refusal] = result["refusals"]
     assert refusal["tool"] == "item_list" and "allowed filters" in refusal["message"] and refusal["corrected_next"]
     assert result["undelivered"] == []
-    assert result["shown"]["last"]["stub_tools"] > 0
+    last = result["shown"]["last"]
+    # codex as shipped never shows the stub's tools: its model reaches them, deferred, through exec.
+    assert last["stub_tools"] > 0 if agent != "codex" else sorted(last["stub_deferred"]["tools"]) == V2_STUB_NAMES
 
 
 # What each client negotiates with the stub, as recorded; a version not listed here is only checked for agreeing
@@ -230,16 +233,147 @@ def test_gemini_declares_exactly_the_stub_tools(v2_study: tuple[Path, Path, Run]
 def test_the_table_shows_what_codex_offers_its_model_beside_the_stub_tools(v2_study: tuple[Path, Path, Run]) -> None:
     out, _, done = v2_study
     study = json.loads((out / "study.json").read_text(encoding="utf-8"))
-    [row] = [r for r in study["shown"] if r["agent"] == "codex"]
-    assert row["mode"] == "direct" and row["first_stub_tools"] == 8 and row["first_tools"] > 8
+    [row] = [r for r in study["shown"] if r["agent"] == "codex" and r["mode"] == "direct"]
+    assert row["first_stub_tools"] == 8 and row["first_tools"] > 8
     assert "exec" in row["first_tool_names"]
     assert sorted(n for n in row["first_tool_names"] if n.startswith("mcp__stub__")) == [
         f"mcp__stub__{name}" for name in V2_TOOLS
     ]
     assert row["first_shown"]["tools"] == 8 and row["first_builtin"]["tools"] == row["first_tools"] - 8
-    shown_line = next(line for line in done.stdout.splitlines() if line.startswith("| v2 | codex"))
+    prefix = f"| v2 | codex {row['agent_version']} | direct |"
+    shown_line = next(line for line in done.stdout.splitlines() if line.startswith(prefix))
     shown = row["first_shown"]
     assert f"| {shown['tools']} · {shown['chars']:,} · {shown['tokens']:,} |" in shown_line
+
+
+def mcp_calls(directory: Path) -> list[dict[str, Any]]:
+    """The stub's calls as codex's --json reported them."""
+    return [
+        r["item"]
+        for r in records(directory / "transcript.jsonl")
+        if r.get("type") == "item.completed" and r["item"].get("type") == "mcp_tool_call"
+    ]
+
+
+def scored(directory: Path) -> dict[str, Any]:
+    """What a run's scoring says, without what differs between any two runs (times, ids, tokens, what was shown)."""
+    result = json.loads((directory / "result.json").read_text(encoding="utf-8"))
+    kept = ("status", "error", "calls", "refusals", "undelivered", "tools_called", "final_answer")
+    return {**{key: result[key] for key in kept}, "checks": [(c["name"], c["passed"]) for c in result["checks"]]}
+
+
+def test_codex_as_shipped_reaches_the_stub_only_through_exec_calls_scored_as_direct_calls(
+    v2_study: tuple[Path, Path, Run],
+) -> None:
+    out, _, _ = v2_study
+    default, direct = run_dir(out, "v2", "codex"), run_dir(out, "v2", "codex:direct")
+    requests = turns(default)
+    # Code mode: no request carries a stub tool; each call the scripted model makes is JavaScript in exec.
+    assert all(r["stub_tools"] == [] and "exec" in r["tools"] for r in requests)
+    calls = [r["reply"] for r in requests if r["reply"]["kind"] == "call"]
+    assert [c["name"] for c in calls] == ["exec"] * 14 and all(c["offered"] is None for c in calls)
+    # codex reports each nested call as it reports a direct one, with the same arguments and answers.
+    nested, plain = mcp_calls(default), mcp_calls(direct)
+    assert len(nested) == 14 and all(c["server"] == "stub" for c in nested)
+    assert [(c["tool"], c["arguments"], c["result"]) for c in nested] == [
+        (c["tool"], c["arguments"], c["result"]) for c in plain
+    ]
+    assert scored(default) == scored(direct)
+
+
+@pytest.fixture(scope="module")
+def before_v2_codex(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Run]:
+    base = tmp_path_factory.mktemp("codex-before-v2")
+    out = base / "study"
+    done = run_cli(
+        "session", "run", "--agent", "codex", "--agent", "codex:direct", "--model-endpoint", "scripted",
+        "--surface", "before-v2", "--runs", "1", "--out", str(out), "--jobs", "2", "--timeout", "240",
+        env=cli_env(clis, base / "home"), cwd=base, timeout=600,
+    )  # fmt: skip
+    return out, done
+
+
+def test_codex_as_shipped_plays_before_v2_as_its_direct_mode_does(before_v2_codex: tuple[Path, Run]) -> None:
+    out, done = before_v2_codex
+    # The script makes before-v2's recorded mistakes: one outcome check fails in every agent that plays it.
+    assert done.returncode == 0, done.stderr
+    default, direct = run_dir(out, "before-v2", "codex"), run_dir(out, "before-v2", "codex:direct")
+    assert scored(default)["status"] == "ok" and scored(default)["calls"] == 13
+    assert len(mcp_calls(default)) == 13
+    assert scored(default) == scored(direct)
+
+
+def code_mode_script(tmp_path: Path, step: dict[str, Any]) -> Path:
+    script = tmp_path / "script.json"
+    steps = [{"call": "item_list", "arguments": {"kind": "task", "projectId": "acme-shop"}}, step, {"say": "done"}]
+    script.write_text(json.dumps({"format": "toolsurface-script/1", "steps": steps}), encoding="utf-8")
+    return script
+
+
+UNKNOWN_TOOL_STEP = {"call": "task_list", "arguments": {"projectId": "acme-shop"}}
+
+
+@pytest.mark.parametrize(
+    ("step", "words"),
+    [
+        (UNKNOWN_TOOL_STEP, ("steps[1] (call task_list)", "no tool 'task_list'", "--agent codex:direct")),
+        ({"call": "item_list", "arguments": ["task"]}, ("steps[1] (call item_list)", "not a JSON object")),
+    ],
+)
+def test_codex_as_shipped_refuses_up_front_a_script_step_its_code_mode_cannot_play(
+    clis: Path, tmp_path: Path, step: dict[str, Any], words: tuple[str, ...]
+) -> None:
+    out = tmp_path / "study"
+    done = run_cli(
+        "session", "run", "--agent", "codex", "--model-endpoint", "scripted", "--surface", "v2",
+        "--script", str(code_mode_script(tmp_path, step)), "--out", str(out),
+        env=cli_env(clis, tmp_path / "home"), cwd=tmp_path,
+    )  # fmt: skip
+    assert_refused(done, out, "codex:default (code mode) cannot play", "on v2", *words)
+
+
+def test_codex_direct_plays_the_step_code_mode_refuses_as_an_undelivered_call(clis: Path, tmp_path: Path) -> None:
+    out = tmp_path / "study"
+    done = run_cli(
+        "session", "run", "--agent", "codex:direct", "--model-endpoint", "scripted", "--surface", "v2",
+        "--script", str(code_mode_script(tmp_path, UNKNOWN_TOOL_STEP)), "--out", str(out),
+        env=cli_env(clis, tmp_path / "home"), cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = scored(run_dir(out, "v2", "codex:direct"))
+    assert result["calls"] == 1 and result["tools_called"] == ["item_list"]
+    [undelivered] = result["undelivered"]
+    assert (undelivered["tool"], undelivered["reason"]) == ("task_list", "unknown tool")
+
+
+def test_codex_as_shipped_reaches_tools_whose_names_it_rewrites_by_their_javascript_names(
+    clis: Path, tmp_path: Path
+) -> None:
+    from tests.fixtures.surfaces.odd_names import NAMES
+
+    scenario = tmp_path / "odd-names.json"
+    prompt = ["Call each of the tools once."]
+    scenario.write_text(
+        json.dumps({"format": "toolsurface-scenario/1", "name": "odd-names", "prompt": prompt, "checks": []})
+    )
+    steps = [
+        {"id": "first", "call": NAMES[0], "arguments": {"id": "a"}},
+        {"call": NAMES[1], "arguments": {"id": {"$from": "first", "path": "tool"}}, "report": {"path": "id"}},
+        {"call": NAMES[2], "arguments": {"id": "c"}, "report": {"path": "tool"}},
+    ]
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "toolsurface-script/1", "steps": steps}), encoding="utf-8")
+    out = tmp_path / "study"
+    done = run_cli(
+        "session", "run", "--agent", "codex", "--model-endpoint", "scripted",
+        "--surface", str(ROOT / "tests" / "fixtures" / "surfaces" / "odd_names.py"), "--scenario", str(scenario),
+        "--script", str(script), "--out", str(out), env=cli_env(clis, tmp_path / "home"), cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    [directory] = (out / "runs").glob("*/codex-default-*")
+    result = scored(directory)
+    assert result["status"] == "ok" and result["tools_called"] == list(NAMES) and result["undelivered"] == []
+    assert result["final_answer"] == f"{NAMES[0]}\n\n{NAMES[2]}"
 
 
 @pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from toolsurface.harness.endpoint import ModelEndpoint, parse_endpoint, read_model_requests
+from toolsurface.harness.endpoint import ModelEndpoint, code_mode_problem, parse_endpoint, read_model_requests
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import load_script
 
@@ -199,6 +199,109 @@ def test_responses_calls_a_namespaced_tool_by_name_and_namespace_and_reads_codex
     assert get["name"] == "item_get" and json.loads(get["arguments"])["number"] == 14
     record = read_model_requests(tmp_path / "model-requests.jsonl")[0]
     assert record.tools == ["exec", "mcp__stub__item_list", "mcp__stub__item_get"]
+
+
+def code_mode_items() -> list[dict[str, Any]]:
+    """A codex 0.171 default-mode request's items: `exec` (free-form) and `wait`, the stub's tools deferred."""
+    functions = {
+        "type": "namespace",
+        "name": "functions",
+        "tools": [{"type": "custom", "name": "exec"}, {"type": "function", "name": "wait"}],
+    }
+    note = "<tools>\nDeferred tool namespaces:\n- mcp__stub: Conderis ...\n</tools>"
+    return [
+        {"type": "additional_tools", "role": "developer", "tools": [functions]},
+        {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": note}]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": PROMPT}]},
+    ]
+
+
+def exec_output(call_id: str, status: str, *printed: str) -> dict[str, Any]:
+    header = f"{status}\nWall time 0.0 seconds\nOutput:\n"
+    texts = [header, *printed]
+    return {
+        "type": "custom_tool_call_output",
+        "call_id": call_id,
+        "output": [{"type": "input_text", "text": t} for t in texts],
+    }
+
+
+def answer_of(server: ModelEndpoint, items: list[dict[str, Any]]) -> dict[str, Any]:
+    _, _, raw = post(server.url + "/v1/responses", {"model": "m", "stream": True, "input": items})
+    return next(e["item"] for e in events(raw) if e["type"] == "response.output_item.done")
+
+
+def test_in_codex_code_mode_each_call_is_javascript_in_exec_whose_printed_answer_feeds_the_next(tmp_path: Path) -> None:
+    items = code_mode_items()
+    with endpoint(tmp_path) as server:
+        first = answer_of(server, items)
+        assert (first["type"], first["name"]) == ("custom_tool_call", "exec") and "namespace" not in first
+        assert "const result = await tools.mcp__stub__item_list({" in first["input"]
+        assert '"kind": "task"' in first["input"] and "text(block.text)" in first["input"]
+        items += [first, exec_output(first["call_id"], "Script completed", ITEMS)]
+        second = answer_of(server, items)
+        # $from read the printed answer, without codex's header.
+        assert "tools.mcp__stub__item_get(" in second["input"] and '"number": 14' in second["input"]
+        # A cell still running when exec yields is waited on; its output is the step's answer.
+        items += [second, exec_output(second["call_id"], "Script running with cell ID 7")]
+        waited = answer_of(server, items)
+        assert (waited["type"], waited["name"], json.loads(waited["arguments"])) == (
+            "function_call",
+            "wait",
+            {"cell_id": "7"},
+        )
+        items += [waited, exec_output(waited["call_id"], "Script completed", '{"number": 14}')]
+        third = answer_of(server, items)
+        assert "tools.mcp__stub__item_list(" in third["input"] and '"kind": "task"' in third["input"]
+        items += [third, exec_output(third["call_id"], "Script completed", ITEMS)]
+        _, _, raw = post(server.url + "/v1/responses", {"model": "m", "stream": False, "input": items})
+        [final] = json.loads(raw)["output"]
+    assert final["type"] == "message" and "Open tasks:" in final["content"][0]["text"]
+    assert "Deploy" in final["content"][0]["text"]
+    turns = [r for r in read_model_requests(tmp_path / "model-requests.jsonl") if r.purpose == "turn"]
+    replies = [r.reply or {} for r in turns]
+    assert [(r.get("name"), r.get("tool"), r.get("offered")) for r in replies[:4]] == [
+        ("exec", "item_list", None),
+        ("exec", "item_get", None),
+        ("wait", "item_get", None),
+        ("exec", "item_list", None),
+    ]
+
+
+def test_in_codex_code_mode_a_failed_script_answers_no_step(tmp_path: Path) -> None:
+    items = code_mode_items()
+    with endpoint(tmp_path) as server:
+        first = answer_of(server, items)
+        failed = "Script error:\nTypeError: tools.mcp__stub__item_list is not a function"
+        items += [first, exec_output(first["call_id"], "Script failed", failed)]
+        _, _, raw = post(server.url + "/v1/responses", {"model": "m", "stream": False, "input": items})
+        [final] = json.loads(raw)["output"]
+    # The next step reads the failed step's answer: there is none to read.
+    assert "cannot go on" in final["content"][0]["text"] and "$from 'tasks'" in final["content"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    ("step", "tools", "problem"),
+    [
+        ({"call": "item_get", "arguments": {"number": 1}}, ["item_get", "item_list"], None),
+        ({"call": "dotted.name"}, ["dotted.name"], None),
+        ({"call": "task_list"}, ["item_get"], "the surface has no tool 'task_list'"),
+        ({"call": "item_get", "arguments": ["x"]}, ["item_get"], "not a JSON object"),
+        ({"call": "item_get", "arguments": {"$concat": ["a", "b"]}}, ["item_get"], "not a JSON object"),
+        ({"call": "a.b"}, ["a.b", "a-b"], "'a.b' and 'a-b' are one function in code mode, tools.mcp__stub__a_b"),
+    ],
+)
+def test_what_codex_code_mode_cannot_play_is_named_by_its_step(
+    tmp_path: Path, step: dict[str, Any], tools: list[str], problem: str | None
+) -> None:
+    script = tmp_path / "script.json"
+    steps = [{"search": "items"}, {"say": "hello"}, step]
+    script.write_text(json.dumps({"format": "toolsurface-script/1", "steps": steps}), encoding="utf-8")
+    found = code_mode_problem(load_script(script), tools)
+    if problem is None:
+        assert found is None
+    else:
+        assert found is not None and found.startswith(f"steps[2] (call {step['call']}): ") and problem in found
 
 
 def test_gemini_answers_function_calls_and_unframes_tool_output(tmp_path: Path) -> None:

@@ -80,6 +80,8 @@ class CliAgent(ABC):
     tested_versions: tuple[str, ...]
     # The modes in which the client has a tool search of its own.
     search_modes: tuple[str, ...] = ()
+    # The modes in which the client's model reaches MCP tools only by writing code (codex's code mode).
+    code_modes: tuple[str, ...] = ()
     harness_client = False
 
     @property

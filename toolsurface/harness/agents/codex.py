@@ -2,10 +2,12 @@
 
 What codex 0.171 shows its model (checked against its requests): its default model runs in "code mode",
 where tools sit inside one JavaScript `exec` tool and MCP tools are deferred, named only by their namespace
-(`default` mode, codex as shipped). `direct` sets `features.code_mode.direct_only_tool_namespaces`, which
-puts the stub's tools back in front of the model as plain function tools, in one namespace `mcp__stub`,
-beside `exec` and codex's collaboration tools. With builtins off, the features that add more tools are off.
-The model requests record exactly what remains.
+(`default` mode, codex as shipped); the model calls one by writing `await tools.mcp__stub__TOOL({...})` in
+`exec`, and codex's --json reports each such call as an `mcp_tool_call` item, as it does a direct one.
+`direct` sets `features.code_mode.direct_only_tool_namespaces`, which puts the stub's tools back in front of
+the model as plain function tools, in one namespace `mcp__stub`, beside `exec` and codex's collaboration
+tools. With builtins off, the features that add more tools are off. The model requests record exactly what
+remains.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class CodexAgent(CliAgent):
     name = "codex"
     modes: Sequence[str] = ("default", "direct")
     mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "direct"}
+    code_modes = ("default",)
     package = "@openai/codex"
     min_version = (0, 171, 0)
     tested_versions = ("0.171.0",)

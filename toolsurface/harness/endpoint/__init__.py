@@ -2,6 +2,7 @@
 a recording pass-through to a real API; either way each request the model received is recorded."""
 
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
+from toolsurface.harness.endpoint._code_mode import code_mode_problem
 from toolsurface.harness.endpoint._conversation import Conversation, SeenCall, api_for_path, read_conversation
 from toolsurface.harness.endpoint._record import (
     MODEL_REQUESTS,
@@ -34,6 +35,7 @@ __all__ = [
     "ToolCall",
     "ToolPart",
     "api_for_path",
+    "code_mode_problem",
     "parse_endpoint",
     "read_conversation",
     "read_model_requests",

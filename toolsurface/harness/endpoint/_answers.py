@@ -21,6 +21,9 @@ class ToolCall:
     name: str
     arguments: dict[str, Any]
     namespace: str | None = None
+    # A free-form tool's call (the Responses API's custom tool, such as codex's `exec`): its text is
+    # arguments["input"], as the conversation reads one back.
+    custom: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,8 +146,17 @@ def _chat(answer: Answer, model: str, usage: Usage, stream: bool) -> tuple[str, 
 
 def _responses(answer: Answer, model: str, usage: Usage, stream: bool) -> tuple[str, bytes]:
     response_id = _id("resp_")
-    if answer.call is not None:
+    if answer.call is not None and answer.call.custom:
         item: dict[str, Any] = {
+            "type": "custom_tool_call",
+            "id": _id("ctc_"),
+            "call_id": answer.call.id,
+            "name": answer.call.name,
+            "input": str(answer.call.arguments.get("input", "")),
+            "status": "completed",
+        }
+    elif answer.call is not None:
+        item = {
             "type": "function_call",
             "id": _id("fc_"),
             "call_id": answer.call.id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 __all__ = ["API_PREFIX", "Api", "Conversation", "SeenCall", "ToolEntry", "api_for_path", "read_conversation"]
@@ -32,6 +32,8 @@ class SeenCall:
     is_error: bool = False
     # The tools its result referenced (`tool_reference` blocks: what a tool search returned), in order.
     references: tuple[str, ...] = ()
+    # The code-mode cell still running when its result came back (codex's `exec` yielded), which `wait` resumes.
+    running: str | None = None
 
 
 @dataclass(frozen=True)
@@ -307,20 +309,31 @@ def _flat_tools(tools: list[Any]) -> list[tuple[str, str | None, str]]:
     return found
 
 
-def _codex_output(output: object) -> str:
-    """A tool output as the Responses API carries it; codex puts "Wall time ... Output:" before the tool's text."""
-    if isinstance(output, list):
-        texts = [_text_of(part) for part in output]
-        if len(texts) > 1 and texts[0].lstrip().startswith(("Wall time", "Script completed")):
-            texts = texts[1:]
-        return "\n".join(texts)
-    return _text_of(output)
+# What codex puts before a tool's text, as an item of its own: "Wall time ... Output:" for a direct call; in code
+# mode the cell's status first ("Script completed", "Script failed", "Script running with cell ID N", ...).
+_CODEX_HEADER = re.compile(
+    r"\A\s*(?:Script (?P<status>completed|failed|terminated|running with cell ID (?P<cell>\S+))\s*\n)?"
+    r"Wall time[^\n]*\n\s*(?:Final )?Output:\s*\Z"
+)
+
+
+def _codex_output(output: object) -> tuple[str, bool, str | None]:
+    """A tool output as the Responses API carries it, without codex's header: its text, whether a code-mode
+    script failed (or was ended), and the cell still running when it yielded."""
+    if not isinstance(output, list):
+        return _text_of(output), False, None
+    texts = [_text_of(part) for part in output]
+    header = _CODEX_HEADER.match(texts[0]) if texts else None
+    if header is None or (len(texts) == 1 and header.group("status") is None):
+        return "\n".join(texts), False, None
+    return "\n".join(texts[1:]), header.group("status") in ("failed", "terminated"), header.group("cell")
 
 
 def _responses(body: dict[str, Any], path: str) -> Conversation:
     tools = list(body["tools"]) if isinstance(body.get("tools"), list) else []
     calls: list[SeenCall] = []
     results: dict[str, tuple[str, bool]] = {}
+    running: dict[str, str] = {}
     texts: list[str] = []
     system = len(body["instructions"]) if isinstance(body.get("instructions"), str) else 0
     system_texts = [body["instructions"]] if isinstance(body.get("instructions"), str) else []
@@ -343,7 +356,10 @@ def _responses(body: dict[str, Any], path: str) -> Conversation:
                 name = f"{item['namespace']}__{name}"
             calls.append(SeenCall(str(item.get("call_id")), name, _json_object(arguments)))
         elif kind in ("function_call_output", "custom_tool_call_output"):
-            results[str(item.get("call_id"))] = (_codex_output(item.get("output")), False)
+            text, failed, cell = _codex_output(item.get("output"))
+            results[str(item.get("call_id"))] = (text, failed)
+            if cell is not None:
+                running[str(item.get("call_id"))] = cell
     flat = _flat_tools(tools)
     return Conversation(
         api="openai-responses",
@@ -354,7 +370,7 @@ def _responses(body: dict[str, Any], path: str) -> Conversation:
         system_chars=system,
         messages=len(items),
         text="\n".join(texts),
-        calls=_answered(calls, results),
+        calls=[replace(c, running=running.get(str(c.id))) for c in _answered(calls, results)],
         answer_schema=_schema_in(body["text"].get("format")) if isinstance(body.get("text"), dict) else None,
         namespaces={full: (namespace, name) for full, namespace, name in flat if namespace is not None},
         entries=_entries(tools),

@@ -3,7 +3,8 @@
 Each request is answered from the conversation it carries, not from a counter: the model's earlier tool
 calls in the request are matched to the script's call and search steps in order, their results feed `$from`
 and `report`, and the first step not yet made is the answer. A retried or repeated request gets the same
-answer; a run never drifts from its script.
+answer; a run never drifts from its script. Where the agent reaches the stub's tools only through code (codex's
+code mode, harness.endpoint._code_mode), a call step is an `exec` call of the tool.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
+from toolsurface.harness.endpoint._code_mode import code_mode, exec_call, fold_waits, wait_call
 from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation
 from toolsurface.harness.scenario import ScriptError, Step, answer_value, report_part, resolve_arguments
 
@@ -51,7 +53,8 @@ class ScriptedModel:
 
     def next_turn(self, conversation: Conversation) -> ScriptedTurn:
         search_tool = next((name for name in conversation.tool_names if name in SEARCH_TOOLS), None)
-        made = list(conversation.calls)
+        through_code = code_mode(conversation)
+        made = fold_waits(conversation.calls) if through_code else list(conversation.calls)
         answers: dict[str, Any] = {}
         parts: list[str] = []
         skipped: list[int] = []
@@ -69,13 +72,17 @@ class ScriptedModel:
             if made:
                 seen = made.pop(0)
                 wait = 0.0
+                if seen.running is not None and not made:
+                    # codex's exec yielded before the tool answered: the step is made once its cell is done.
+                    call = wait_call(self._call_id(conversation, step), seen.running)
+                    return ScriptedTurn(Answer(call=call), "call", step.index, step.raw.get("call"), None, 0.0, skipped)
                 if step.kind == "call" and seen.result is not None and not seen.is_error:
                     if step.id:
                         answers[step.id] = answer_value(seen.result)
                     if step.raw.get("report"):
                         parts.append(report_part(seen.result, step.raw["report"]))
                 continue
-            call_id = f"{_ID_PREFIX[conversation.api]}ts{step.index:03d}_{uuid.uuid4().hex[:12]}"
+            call_id = self._call_id(conversation, step)
             if step.kind == "search":
                 arguments: dict[str, Any] = {"query": step.raw["search"]}
                 if "max_results" in step.raw:
@@ -90,9 +97,23 @@ class ScriptedModel:
                 return ScriptedTurn(
                     Answer(text=text), "final", step.index, step.raw["call"], None, wait, skipped, str(error)
                 )
+            if through_code:
+                if not isinstance(arguments, dict):
+                    error = "code mode passes a tool only a JSON object as its arguments"
+                    text = f"The scripted model cannot go on: step {step.index}: {error}"
+                    return ScriptedTurn(
+                        Answer(text=text), "final", step.index, step.raw["call"], None, wait, skipped, error
+                    )
+                # The request names the stub's tools' namespace only: whether it has the tool, the script learns.
+                call = exec_call(call_id, step.raw["call"], arguments)
+                return ScriptedTurn(Answer(call=call), "call", step.index, step.raw["call"], None, wait, skipped)
             name, offered = tool_name(conversation, step.raw["call"])
             namespace, name = conversation.namespaces.get(name, (None, name))
             call = ToolCall(call_id, name, arguments, namespace)
             return ScriptedTurn(Answer(call=call), "call", step.index, step.raw["call"], offered, wait, skipped)
         text = "\n\n".join(part for part in parts if part) or "Done."
         return ScriptedTurn(Answer(text=text), "final", None, None, None, wait, skipped)
+
+    @staticmethod
+    def _call_id(conversation: Conversation, step: Step) -> str:
+        return f"{_ID_PREFIX[conversation.api]}ts{step.index:03d}_{uuid.uuid4().hex[:12]}"

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolsurface.harness.agents import CliAgent
 from toolsurface.harness.agents.base import AgentUnavailable, EndpointKind
+from toolsurface.harness.endpoint import code_mode_problem
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import check_writable
 from toolsurface.harness.run_folder import PLAN, RUNS, STUDY
@@ -138,6 +140,23 @@ def _scripts_for(config: StudyConfig, surface: str) -> tuple[Path, ...] | None:
     return tuple(paths)
 
 
+def _check_code_mode(config: StudyConfig, choice: AgentChoice, surface: PlannedSurface) -> None:
+    """A script the scripted model would play through the agent's code mode (codex's `exec`) is played only when
+    every step can be: otherwise the study stops before it starts, naming the step and why."""
+    agent = choice.agent
+    scripted = config.model_endpoint is not None and config.model_endpoint.kind == EndpointKind.SCRIPTED
+    if not scripted or not isinstance(agent, CliAgent) or choice.mode not in agent.code_modes:
+        return
+    for path in dict.fromkeys(surface.scripts or ()):
+        problem = code_mode_problem(load_script(path), surface.tools)
+        if problem is not None:
+            others = [f"{choice.name}:{mode}" for mode in agent.modes if mode not in agent.code_modes]
+            instead = f"; play it with --agent {' or '.join(others)}" if others else ""
+            raise AgentUnavailable(
+                f"{choice.name}:{choice.mode} (code mode) cannot play {path} on {surface.name}: {problem}{instead}"
+            )
+
+
 def _check_agents(config: StudyConfig) -> None:
     endpoint = config.model_endpoint.kind if config.model_endpoint is not None else None
     for choice in config.agents:
@@ -178,6 +197,7 @@ def plan_matrix(config: StudyConfig, on_planned: Callable[[PlannedSurface], None
             on_planned(surface)
         surfaces.append(surface)
         for choice in config.agents:
+            _check_code_mode(config, choice, surface)
             scripts = surface.scripts if _plays_scripts(config, choice) else None
             for index in range(config.runs):
                 run_dir = config.out / RUNS / surface.folder / run_label(choice, config.scenario.name, index)
