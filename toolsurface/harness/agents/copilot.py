@@ -105,7 +105,7 @@ class CopilotAgent(CliAgent):
                 COPILOT_OFFLINE="true",
             )
             if ctx.endpoint.scripted:
-                for key in (*KEYS, *PROVIDER_KEYS, "COPILOT_PROVIDER_API_KEY_COMMAND"):
+                for key in (*KEYS, *PROVIDER_KEYS, "COPILOT_PROVIDER_API_KEY_COMMAND", "OPENAI_API_KEY"):
                     env.pop(key, None)
                 env["COPILOT_PROVIDER_API_KEY"] = DUMMY_KEY
             elif not any(env.get(key) for key in PROVIDER_KEYS) and env.get("OPENAI_API_KEY"):

@@ -49,6 +49,9 @@ SCRIPTED_MODEL = "scripted"
 # Keys opencode's bundled providers read from the environment.
 KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "OPENROUTER_API_KEY")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+# With its own tools denied, opencode's `invalid` tool is gone too, and a call of a tool it has not got fails in
+# the AI SDK, which names `invalid` (the tool opencode would have sent it to) as the one it lacks.
+_UNAVAILABLE = re.compile(r"Model tried to call unavailable tool|NoSuchToolError")
 # How opencode words a call whose permission `opencode run` rejected.
 _REJECTED = re.compile(r"rejected permission|permission .{0,40}(denied|rejected)", re.I)
 # Each switch keeps opencode from something that is no part of a run: its update check, the models.dev
@@ -88,8 +91,8 @@ class OpencodeAgent(CliAgent):
         if any(env.get(key) for key in KEYS) or _auth_file(env).is_file():
             return None
         return (
-            f"no credentials: set a provider's key (e.g. {', '.join(KEYS[:2])}), or sign in once with `opencode auth"
-            f" login` (no {_auth_file(env)})"
+            f"no credentials: set {' or '.join(KEYS[:2])} (or another provider's key), or sign in once with"
+            f" `opencode auth login` (no {_auth_file(env)})"
         )
 
     def command(self, ctx: RunContext) -> Invocation:
@@ -208,7 +211,8 @@ class OpencodeAgent(CliAgent):
         )
         if errors:
             report.status, report.error = "agent-error", errors[-1]
-        elif finished is None:
+        elif finished in (None, "tool-calls"):
+            # Its last step asked for tools whose answers no later step read: the session was cut off.
             report.status, report.error = "agent-error", NO_RESULT
         return report
 
@@ -246,6 +250,8 @@ def _tool_events(part: dict[str, Any]) -> list[Event]:
     if state.get("status") == "completed":
         return [call, Event("tool_result", id=call_id, text=str(state.get("output") or ""))]
     error = str(state.get("error") or "")
+    if _UNAVAILABLE.search(error):
+        return [call, Event("tool_result", id=call_id, text=error, is_error=True, undelivered=UNKNOWN_TOOL)]
     if _REJECTED.search(error):
         return [call, denied_call(call_id, call, error)]
     return [call, Event("tool_result", id=call_id, text=error, is_error=True)]
