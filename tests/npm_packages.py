@@ -21,6 +21,7 @@ from toolsurface.harness.agents.gemini import GeminiAgent
 from toolsurface.harness.agents.opencode import OpencodeAgent
 
 __all__ = [
+    "ADAPTERS",
     "AGENT_CLIS",
     "OLD_CLAUDE",
     "TESTED_CLIS",
@@ -33,7 +34,7 @@ __all__ = [
 
 # The versions each adapter is tested with are its own data (toolsurface/harness/agents: tested_versions): the pinned one
 # first, installed together in one prefix; each newer one in a prefix of its own.
-_ADAPTERS: dict[str, type[CliAgent]] = {
+ADAPTERS: dict[str, type[CliAgent]] = {
     "claude": ClaudeAgent,
     "codex": CodexAgent,
     "gemini": GeminiAgent,
@@ -41,8 +42,8 @@ _ADAPTERS: dict[str, type[CliAgent]] = {
     "copilot": CopilotAgent,
     "cline": ClineAgent,
 }
-AGENT_CLIS = {name: f"{cls.package}@{cls.tested_versions[0]}" for name, cls in _ADAPTERS.items()}
-TESTED_CLIS = [(name, version) for name, cls in _ADAPTERS.items() for version in cls.tested_versions]
+AGENT_CLIS = {name: f"{cls.package}@{cls.tested_versions[0]}" for name, cls in ADAPTERS.items()}
+TESTED_CLIS = [(name, version) for name, cls in ADAPTERS.items() for version in cls.tested_versions]
 # A real Claude Code older than the oldest version the adapter supports.
 OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
 
