@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import run_cli
 from tests.npm_packages import AGENT_CLIS, agent_clis_dir, newer_than_pinned
 from tests.test_agents_cli import PLANTED, bare_env, context, value
-from tests.test_agents_real import V2_TOOLS, assert_refused, cli_env, run_dir
+from tests.test_agents_real import SECRET, V2_TOOLS, assert_refused, cli_env, files_holding, records, run_dir, turns
 from toolsurface.harness.agents import cline, copilot, opencode
 from toolsurface.harness.agents._cli import NOWHERE_PROXY, CliAgent
 from toolsurface.harness.agents.base import DUMMY_KEY, AgentEndpoint, EndpointKind
@@ -194,3 +194,28 @@ def test_the_pinned_cli_older_than_the_version_needed_is_one_line_naming_both(
     pinned = AGENT_CLIS[name].rsplit("@", 1)[1]
     wanted = ".".join(map(str, needed))
     assert_refused(done, out, f"{name}: version {pinned} is too old; {name} {wanted} or newer is needed", "npm install")
+
+
+def test_a_recorded_run_of_each_client_passes_through_with_the_users_key_and_no_file_keeps_it(
+    tmp_path: Path, scripted_upstream: tuple[str, Path]
+) -> None:
+    url, upstream_log = scripted_upstream
+    out = tmp_path / "study"
+    chosen = [arg for name in ADAPTERS for arg in ("--agent", name)]
+    done = run_cli(
+        "session", "run", *chosen, "--model-endpoint", f"record:{url}", "--surface", "v2", "--out", str(out),
+        "--jobs", "2", "--timeout", "240", env=cli_env(agent_clis_dir(), tmp_path / "home"), cwd=tmp_path,
+        timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    recorded = 0
+    for name in ADAPTERS:
+        directory = run_dir(out, "v2", name)
+        result = json.loads((directory / "result.json").read_text(encoding="utf-8"))
+        assert result["status"] == "ok" and result["calls"] == 14, (name, result["error"])
+        assert all(r["endpoint"] == "record" for r in turns(directory)), name
+        recorded += len(turns(directory))
+    # Every turn the clients sent reached the upstream, and was recorded on the way.
+    upstream = [r for r in records(upstream_log) if r["purpose"] == "turn"]
+    assert recorded == len(upstream) > 0
+    assert files_holding(out, SECRET) == [] and files_holding(tmp_path / "home", SECRET) == []

@@ -180,12 +180,15 @@ class ClineAgent(CliAgent):
 
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
         """Everything cline wrote into the run's data folder (sessions, databases, logs, caches) but the
-        settings it was given."""
+        settings it was given, and those too where they hold a real key."""
         data = ctx.run_dir / CLINE_DATA
         found = [path for path in data.iterdir() if path.name != "settings"] if data.is_dir() else []
         settings = data / "settings"
         if settings.is_dir():
             found += [path for path in settings.iterdir() if path.name not in SETTINGS]
+        if ctx.endpoint is not None and not ctx.endpoint.scripted:
+            # A recorded run's provider settings hold the user's key, which cline reads from no other place.
+            found.append(settings / "providers.json")
         return found
 
     def read(self, records: list[dict[str, Any]]) -> AgentReport:
