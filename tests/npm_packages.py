@@ -14,10 +14,14 @@ import pytest
 from tests.shared import held
 from toolsurface.harness.agents._cli import CliAgent
 from toolsurface.harness.agents.claude import ClaudeAgent
+from toolsurface.harness.agents.cline import ClineAgent
 from toolsurface.harness.agents.codex import CodexAgent
+from toolsurface.harness.agents.copilot import CopilotAgent
 from toolsurface.harness.agents.gemini import GeminiAgent
+from toolsurface.harness.agents.opencode import OpencodeAgent
 
 __all__ = [
+    "ADAPTERS",
     "AGENT_CLIS",
     "OLD_CLAUDE",
     "TESTED_CLIS",
@@ -30,9 +34,16 @@ __all__ = [
 
 # The versions each adapter is tested with are its own data (toolsurface/harness/agents: tested_versions): the pinned one
 # first, installed together in one prefix; each newer one in a prefix of its own.
-_ADAPTERS: dict[str, type[CliAgent]] = {"claude": ClaudeAgent, "codex": CodexAgent, "gemini": GeminiAgent}
-AGENT_CLIS = {name: f"{cls.package}@{cls.tested_versions[0]}" for name, cls in _ADAPTERS.items()}
-TESTED_CLIS = [(name, version) for name, cls in _ADAPTERS.items() for version in cls.tested_versions]
+ADAPTERS: dict[str, type[CliAgent]] = {
+    "claude": ClaudeAgent,
+    "codex": CodexAgent,
+    "gemini": GeminiAgent,
+    "opencode": OpencodeAgent,
+    "copilot": CopilotAgent,
+    "cline": ClineAgent,
+}
+AGENT_CLIS = {name: f"{cls.package}@{cls.tested_versions[0]}" for name, cls in ADAPTERS.items()}
+TESTED_CLIS = [(name, version) for name, cls in ADAPTERS.items() for version in cls.tested_versions]
 # A real Claude Code older than the oldest version the adapter supports.
 OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
 
@@ -83,7 +94,7 @@ def install_npm(prefix: Path, packages: Mapping[str, str], present: Callable[[st
 
 
 def agent_clis_dir(packages: Mapping[str, str] = AGENT_CLIS, name: str = "agent-clis") -> Path:
-    """The bin directory holding the pinned agent CLIs (claude, codex, gemini)."""
+    """The bin directory holding the pinned agent CLIs (claude, codex, gemini, opencode, copilot, cline)."""
     prefix = cache_dir(name)
     bin_dir = prefix / "node_modules" / ".bin"
 

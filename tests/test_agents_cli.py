@@ -1,4 +1,4 @@
-"""The claude, codex and gemini adapters, against the real CLIs from npm (tests.npm_packages): the command
+"""The claude, codex, gemini, opencode, copilot and cline adapters, against the real CLIs from npm (tests.npm_packages): the command
 lines that keep each agent to the stub, what counts as credentials, a recorded real transcript read back,
 and whole runs with the scripted model that time out or lose their stub."""
 
@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, processes_with
-from tests.npm_packages import agent_clis_dir
+from tests.npm_packages import ADAPTERS, agent_clis_dir
 from tests.waiting import wait_until_async, within
-from toolsurface.harness.agents._cli import NO_RESULT, CliAgent
+from toolsurface.harness.agents._cli import NO_RESULT
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     AgentEndpoint,
@@ -41,8 +41,7 @@ pytestmark = pytest.mark.anyio
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "fixtures" / "transcripts"
 PROMPT = "What is the status of task 14 in project acme-shop?"
-NAMES = ["claude", "codex", "gemini"]
-ADAPTERS: dict[str, type[CliAgent]] = {"claude": ClaudeAgent, "codex": CodexAgent, "gemini": GeminiAgent}
+NAMES = list(ADAPTERS)
 PLANTED = {
     "ANTHROPIC_API_KEY": "sk-ant-PLANTED-anthropic-1f2e",
     "CLAUDE_CODE_OAUTH_TOKEN": "sk-ant-oat-PLANTED-oauth-3c4d",
@@ -50,8 +49,21 @@ PLANTED = {
     "CODEX_API_KEY": "sk-PLANTED-codex-7a8b",
     "GEMINI_API_KEY": "PLANTED-gemini-9c0d",
     "GOOGLE_API_KEY": "PLANTED-google-1a2b",
+    "COPILOT_GITHUB_TOKEN": "PLANTED-copilot-3e4f",
+    "GH_TOKEN": "PLANTED-gh-5a6b",
+    "CLINE_API_KEY": "PLANTED-cline-7c8d",
 }
-RELOCATORS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "ANTHROPIC_AUTH_TOKEN", "ENABLE_TOOL_SEARCH")
+RELOCATORS = (
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ENABLE_TOOL_SEARCH",
+    "COPILOT_HOME",
+    "CLINE_DIR",
+    "XDG_DATA_HOME",
+    "GITHUB_TOKEN",
+)
 # Run directories with spaces and quotes in their names: every path goes through JSON, TOML and a shell.
 AWKWARD = "a dir with \"quotes\" and 'apostrophes'"
 
@@ -299,7 +311,7 @@ def test_no_file_or_argument_of_a_command_holds_a_key_from_the_env(tmp_path: Pat
     assert not [key for key, secret in PLANTED.items() if secret in written]
 
 
-@pytest.mark.parametrize("name", ["codex", "gemini"])
+@pytest.mark.parametrize("name", ["codex", "gemini", "opencode", "copilot", "cline"])
 def test_an_agent_without_tool_search_refuses_the_on_demand_mode(tmp_path: Path, cli_path: str, name: str) -> None:
     ctx = context(tmp_path, bare_env(tmp_path, PATH=cli_path), mode="on-demand")
     with pytest.raises(ToolsurfaceError, match="no mode 'on-demand'"):
@@ -419,6 +431,9 @@ def test_a_named_executable_that_does_not_exist_is_unavailable(tmp_path: Path) -
         ("claude", "ANTHROPIC_API_KEY", "claude"),
         ("codex", "OPENAI_API_KEY", "codex login"),
         ("gemini", "GEMINI_API_KEY", "gemini"),
+        ("opencode", "ANTHROPIC_API_KEY", "opencode auth login"),
+        ("copilot", "COPILOT_GITHUB_TOKEN", "copilot login"),
+        ("cline", "CLINE_API_KEY", "cline auth"),
     ],
 )
 def test_a_missing_key_is_unavailable_naming_the_key_and_the_login(
@@ -435,7 +450,13 @@ def test_a_missing_key_is_unavailable_naming_the_key_and_the_login(
 
 @pytest.mark.parametrize(
     ("name", "login"),
-    [("claude", ".claude/.credentials.json"), ("codex", ".codex/auth.json"), ("gemini", ".gemini/oauth_creds.json")],
+    [
+        ("claude", ".claude/.credentials.json"),
+        ("codex", ".codex/auth.json"),
+        ("gemini", ".gemini/oauth_creds.json"),
+        ("opencode", ".local/share/opencode/auth.json"),
+        ("cline", ".cline/data/settings/providers.json"),
+    ],
 )
 def test_a_login_file_in_the_home_counts_as_credentials(tmp_path: Path, cli_path: str, name: str, login: str) -> None:
     env = bare_env(tmp_path, PATH=cli_path)

@@ -1,4 +1,4 @@
-"""The real agent CLIs from npm (Claude Code, codex, gemini-cli, at the versions their adapters are tested
+"""The real agent CLIs from npm (Claude Code, codex, gemini-cli, opencode, Copilot CLI, cline, at the versions their adapters are tested
 with: the pinned one and Claude Code's newest), end to end against the stub, with the model replaced by
 toolsurface's scripted model endpoint on 127.0.0.1.
 
@@ -21,8 +21,23 @@ import pytest
 from tests.conftest import ROOT, Run, run_cli
 from tests.npm_packages import AGENT_CLIS, agent_cli_dir, agent_clis_dir, newer_than_pinned
 from toolsurface.harness.agents.claude import ClaudeAgent
+from toolsurface.harness.agents.cline import ClineAgent
+from toolsurface.harness.agents.copilot import CopilotAgent
+from toolsurface.harness.agents.opencode import OpencodeAgent
 
-AGENTS = ("claude:on-demand", "claude:full-list", "codex", "codex:direct", "gemini", "openai")
+AGENTS = (
+    "claude:on-demand",
+    "claude:full-list",
+    "codex",
+    "codex:direct",
+    "gemini",
+    "opencode",
+    "copilot",
+    "cline",
+    "openai",
+)
+# The clients whose only mode is `default`, each naming the stub's tools by its own rule.
+NAMED_BY_RULE = {"opencode": OpencodeAgent, "copilot": CopilotAgent, "cline": ClineAgent}
 CLAUDE_MODES = ("claude:on-demand", "claude:full-list")
 PINNED_CLAUDE, NEWEST_CLAUDE = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
 V2_TOOLS = sorted(
@@ -109,7 +124,7 @@ def claude_study(request: pytest.FixtureRequest, version: str) -> tuple[Path, Pa
 
 def run_dir(out: Path, surface: str, agent: str) -> Path:
     name, _, mode = agent.partition(":")
-    default = {"claude": "on-demand", "codex": "default", "gemini": "default"}.get(name, "full-list")
+    default = "on-demand" if name == "claude" else "full-list" if name == "openai" else "default"
     return out / "runs" / surface / f"{name}-{mode or default}-r001"
 
 
@@ -144,6 +159,9 @@ NEGOTIATED = {
     ("claude", "2.1.332"): "2026-07-28",
     ("codex", "0.171.0"): "2025-06-18",
     ("gemini", "0.61.0"): "2025-06-18",
+    ("opencode", "1.18.33"): "2025-11-25",
+    ("copilot", "1.0.102"): "2026-07-28",
+    ("cline", "3.0.65"): "2024-11-05",
 }
 
 
@@ -228,6 +246,19 @@ def test_gemini_declares_exactly_the_stub_tools(v2_study: tuple[Path, Path, Run]
     first = turns(run_dir(out, "v2", "gemini"))[0]
     assert sorted(first["tools"]) == [f"mcp_stub_{name}" for name in V2_TOOLS]
     assert first["stub_tools"] == first["tools"]
+
+
+@pytest.mark.parametrize("name", NAMED_BY_RULE)
+def test_opencode_copilot_and_cline_are_shown_exactly_the_stubs_tools_named_by_their_rule(
+    v2_study: tuple[Path, Path, Run], name: str
+) -> None:
+    out, _, _ = v2_study
+    first = turns(run_dir(out, "v2", name))[0]
+    named = [NAMED_BY_RULE[name].model_tool_name(tool) for tool in V2_TOOLS]
+    assert sorted(first["tools"]) == sorted(named)
+    assert first["stub_shown"]["tools"] == first["tools"] and first["builtin_shown"]["tools"] == []
+    if name != "cline":  # cline keeps the server's order; the others sort by name
+        assert first["tools"] == sorted(named)
 
 
 def test_the_table_shows_what_codex_offers_its_model_beside_the_stub_tools(v2_study: tuple[Path, Path, Run]) -> None:
@@ -386,6 +417,11 @@ def test_no_key_reaches_a_file_and_no_agent_leaves_files_in_the_home(
     projects = home / ".claude" / "projects"
     assert not projects.exists() or list(projects.iterdir()) == []
     assert not (run_dir(out, "v2", "codex:direct") / "codex-home").exists()
+    if version == PINNED_CLAUDE:  # the study with every agent in it
+        # What opencode, Copilot CLI and cline write in their own folders goes; the config they were given stays.
+        assert not (run_dir(out, "v2", "opencode") / "opencode-home").exists()
+        assert [p.name for p in (run_dir(out, "v2", "copilot") / "copilot-home").iterdir()] == ["mcp-config.json"]
+        assert [p.name for p in (run_dir(out, "v2", "cline") / "cline-data").iterdir()] == ["settings"]
 
 
 def test_a_call_of_a_tool_the_request_did_not_offer_is_an_undelivered_call(clis: Path, tmp_path: Path) -> None:
@@ -588,7 +624,7 @@ def test_the_script_agent_with_a_model_endpoint_is_one_line(tmp_path: Path) -> N
     assert_refused(done, out, "plays its script itself")
 
 
-@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "opencode", "copilot", "cline"])
 def test_a_missing_agent_cli_is_one_line_naming_how_to_install_it(tmp_path: Path, agent: str) -> None:
     out = tmp_path / "study"
     env = {"PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin", "HOME": str(tmp_path)}

@@ -31,7 +31,12 @@ EVERY_ROW = {
     ("codex", "0.171.0", "default"),
     ("codex", "0.171.0", "direct"),
     ("gemini", "0.61.0", "default"),
+    ("opencode", "1.18.33", "default"),
+    ("copilot", "1.0.102", "default"),
+    ("cline", "3.0.65", "default"),
 }
+# The clients that show every stub tool in full and none of their own with builtins off, each in its one mode.
+WHOLE_LIST = ("gemini", "opencode", "copilot", "cline")
 INSTRUCTED = Path(__file__).resolve().parent / "fixtures" / "servers" / "instructed_notes.py"
 
 
@@ -85,12 +90,14 @@ def test_agents_lists_every_cli_on_path_with_its_version_support_and_modes(
     done = run_cli("agents", "--format", "json", env=env_with(tmp_path / "home", pinned, newest))
     assert done.returncode == 0, done.stderr
     found = {(r["name"], r["version"]): r for r in done.json()}
-    assert set(found) == {("claude", PINNED), ("claude", NEWEST), ("codex", "0.171.0"), ("gemini", "0.61.0")}
+    assert set(found) == {(name, version) for name, version, _ in EVERY_ROW}
     assert all(r["supported"] and r["tested"] for r in found.values())
     assert found[("claude", NEWEST)]["modes"] == ["on-demand", "full-list"]
     assert found[("claude", NEWEST)]["search_modes"] == ["on-demand"]
     assert found[("codex", "0.171.0")]["modes"] == ["default", "direct"]
     assert found[("gemini", "0.61.0")]["modes"] == ["default"]
+    for name, version in (("opencode", "1.18.33"), ("copilot", "1.0.102"), ("cline", "3.0.65")):
+        assert found[(name, version)]["modes"] == ["default"] and found[(name, version)]["search_modes"] == []
 
 
 def test_agents_says_which_cli_is_missing_and_which_is_too_old(tmp_path: Path) -> None:
@@ -138,11 +145,12 @@ def test_each_mode_shows_defers_or_surrounds_the_stubs_tools_as_the_client_does(
     assert (default["shown"]["tools"], default["deferred"]["tools"]) == (0, tools)
     assert (direct["shown"]["tools"], direct["deferred"]["tools"]) == (tools, 0)
     assert default["builtin"]["tools"] > 0 and direct["builtin"]["tools"] > 0
-    gemini = row[("gemini", "0.61.0", "default")]
-    assert (gemini["shown"]["tools"], gemini["deferred"]["tools"], gemini["builtin"]["tools"]) == (tools, 0, 0)
+    for (client, _, _), whole in row.items():
+        if client in WHOLE_LIST:
+            assert (whole["shown"]["tools"], whole["deferred"]["tools"], whole["builtin"]["tools"]) == (tools, 0, 0)
     assert all(r["system_chars"] > 1000 for r in row.values())
-    # The Conderis stubs serve their server instructions: Claude Code and Gemini CLI copy them whole into the
-    # system prompt; codex is recorded for what it keeps of them.
+    # The Conderis stubs serve their server instructions: Claude Code, Gemini CLI and opencode copy them whole
+    # into what the model reads; Copilot CLI and cline keep none of them; codex is recorded for what it keeps.
     from toolsurface.harness.surface import SurfaceDefinition, resolve
 
     definition = resolve(surface)
@@ -150,13 +158,14 @@ def test_each_mode_shows_defers_or_surrounds_the_stubs_tools_as_the_client_does(
     instructions = definition.parts().instructions
     assert instructions
     whole = len(instructions.strip())
-    assert all(r["instructions_chars"] == whole for k, r in row.items() if k[0] in ("claude", "gemini"))
+    assert all(r["instructions_chars"] == whole for k, r in row.items() if k[0] in ("claude", "gemini", "opencode"))
+    assert all(r["instructions_chars"] == 0 for k, r in row.items() if k[0] in ("copilot", "cline"))
     assert all(r["instructions_chars"] is not None for k, r in row.items() if k[0] == "codex")
 
 
 def readme_example(key: tuple[str, str, str]) -> bool:
     """The README's example: `clients v2` with the newest Claude Code and the pinned codex and gemini."""
-    return key[0] == "v2" and key[1] != f"claude {PINNED}"
+    return key[0] == "v2" and key[1] != f"claude {PINNED}" and key[1].split()[0] in ("claude", "codex", "gemini")
 
 
 @pytest.mark.parametrize("page", ["docs/sessions.md", "README.md"])
@@ -204,6 +213,9 @@ def test_a_missing_client_is_a_row_that_says_so(newest: Path, tmp_path: Path) ->
         ("claude", "full-list"): "ok",
         ("codex", "-"): "not installed",
         ("gemini", "-"): "not installed",
+        ("opencode", "-"): "not installed",
+        ("copilot", "-"): "not installed",
+        ("cline", "-"): "not installed",
     }
 
 
@@ -222,7 +234,12 @@ def test_a_named_client_too_old_is_one_line(tmp_path: Path) -> None:
     ("args", "words"),
     [
         (("clients", "v2", "--client", "claude:fast"), ("no mode 'fast'", "on-demand, full-list")),
-        (("clients", "v2", "--client", "cursor"), ("--client 'cursor'", "claude, codex, gemini")),
+        (
+            ("clients", "v2", "--client", "cursor"),
+            ("--client 'cursor'", "claude, codex, gemini, opencode, copilot, cline"),
+        ),
+        (("clients", "v2", "--client", "cline:plan"), ("cline: no mode 'plan'", "it runs in default")),
+        (("session", "run", "--agent", "cursor", "--surface", "v2"), ("unknown agent 'cursor'", "opencode, copilot")),
         (("clients", "v2", "--builtins", "maybe"), ("'maybe' is not one of 'off', 'on'",)),
         (("clients", "no-such-surface", "--client", "claude"), ("no-such-surface",)),
         (("session", "run", "--agent", "codex:fast", "--surface", "v2"), ("no mode 'fast'", "default, direct")),
@@ -295,3 +312,16 @@ def test_the_server_instructions_claude_puts_before_its_model_are_found_and_coun
     [first, *_] = [r for r in read_model_requests(log) if r.purpose == "turn"]
     assert first.stub_shown is not None and first.stub_shown.tools == ["mcp__stub__note_get"]
     assert first.instructions_chars == len(INSTRUCTIONS)
+
+
+def test_builtins_on_keeps_the_own_tools_of_opencode_copilot_and_cline_beside_the_stubs(
+    pinned: Path, tmp_path: Path
+) -> None:
+    done = run_cli(
+        "clients", "v2", "--client", "opencode", "--client", "copilot", "--client", "cline", "--builtins", "on",
+        "--format", "json", env=env_with(tmp_path / "home", pinned), cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    found = {r["client"]: r for r in rows(done)}
+    assert set(found) == {"opencode", "copilot", "cline"}
+    assert all(r["status"] == "ok" and r["builtins"] for r in found.values()), found
+    assert all(r["shown"]["tools"] == 8 and r["builtin"]["tools"] > 0 for r in found.values())

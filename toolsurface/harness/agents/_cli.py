@@ -21,6 +21,7 @@ from toolsurface.harness.jsonl import json_objects
 from toolsurface.harness.run_folder import AGENT_STDERR, TRANSCRIPT
 
 __all__ = [
+    "NOWHERE_PROXY",
     "NO_RESULT",
     "CliAgent",
     "Invocation",
@@ -31,8 +32,10 @@ __all__ = [
     "as_str",
     "block_text",
     "home",
+    "loopback_only",
     "parse_version",
     "server_launch",
+    "user_cache",
 ]
 
 # gemini-cli takes over a second of CPU to answer; a CLI still silent after this is not going to.
@@ -44,9 +47,18 @@ _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 _VERSIONS: dict[tuple[str, int, int, int], tuple[int, int, int] | str] = {}
 NO_RESULT = "the transcript ended without a result event"
 
+# Where a client pointed at a loopback model endpoint sends any other HTTP(S) request it still makes (telemetry,
+# feature flags, catalogs a later version adds): a closed port on loopback (below 1024, so no user's server
+# listens there), refused at once, never left waiting on the network.
+NOWHERE_PROXY = "http://127.0.0.1:9"
+_PROXIES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy")
+
 # Claude Code's stdio config has no `cwd`, and agent-clis.md does not settle one for Codex: a POSIX
 # shell changes directory and then execs the stub, so it is still the only process.
 _CD_AND_EXEC = 'cd "$1" && shift && exec "$@"'
+# For a client that ends its MCP servers with SIGTERM and SIGKILL at once (Copilot CLI): the shell stays and takes
+# the signals, and the stub, left running, ends on its closed stdin and writes its state.
+_CD_AND_RUN = 'cd "$1" && shift && "$@"'
 
 
 @dataclass(frozen=True)
@@ -279,11 +291,25 @@ def home(env: Mapping[str, str]) -> Path:
     return Path(env["HOME"]) if env.get("HOME") else Path.home()
 
 
-def server_launch(server: ServerCommand) -> tuple[str, list[str]]:
-    """Command and args that start the stub in its own working directory."""
-    if not server.cwd:
+def user_cache(env: Mapping[str, str]) -> Path:
+    """The user's cache folder: $XDG_CACHE_HOME, else ~/.cache."""
+    return Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home(env) / ".cache"
+
+
+def loopback_only(env: dict[str, str]) -> None:
+    """Keep a client to loopback: its model endpoint and the stub answer, any other request is refused at once."""
+    for key in _PROXIES:
+        env[key] = NOWHERE_PROXY
+    env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost,::1"
+
+
+def server_launch(server: ServerCommand, *, shielded: bool = False) -> tuple[str, list[str]]:
+    """Command and args that start the stub in its own working directory; `shielded`, under a shell that takes
+    the signals the client sends it."""
+    if not server.cwd and not shielded:
         return server.command, list(server.args)
-    return "/bin/sh", ["-c", _CD_AND_EXEC, "stub", server.cwd, server.command, *server.args]
+    script = _CD_AND_RUN if shielded else _CD_AND_EXEC
+    return "/bin/sh", ["-c", script, "stub", server.cwd or ".", server.command, *server.args]
 
 
 def as_dict(value: object) -> dict[str, Any]:

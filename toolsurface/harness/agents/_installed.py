@@ -1,6 +1,6 @@
-"""The agent CLIs installed here: every `claude`, `codex` and `gemini` on PATH (two directories may hold two
-versions of one CLI), each with its version, whether its adapter supports it, whether it is a tested version,
-and its modes."""
+"""The agent CLIs installed here: every `claude`, `codex`, `gemini`, `opencode`, `copilot` and `cline` on PATH
+(two directories may hold two versions of one CLI), each with its version, whether its adapter supports it,
+whether it is a tested version, and its modes."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from toolsurface.harness.agents.base import AgentUnavailable
 
 __all__ = ["CLI_AGENTS", "InstalledAgent", "executables_on_path", "installed_agents"]
 
-CLI_AGENTS = ("claude", "codex", "gemini")
+CLI_AGENTS = ("claude", "codex", "gemini", "opencode", "copilot", "cline")
 
 
 @dataclass(frozen=True)

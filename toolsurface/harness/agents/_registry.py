@@ -13,6 +13,9 @@ AGENTS = {
     "claude": "toolsurface.harness.agents.claude",
     "codex": "toolsurface.harness.agents.codex",
     "gemini": "toolsurface.harness.agents.gemini",
+    "opencode": "toolsurface.harness.agents.opencode",
+    "copilot": "toolsurface.harness.agents.copilot",
+    "cline": "toolsurface.harness.agents.cline",
     "openai": "toolsurface.harness.agents.openai_loop",
     "script": "toolsurface.harness.agents.script",
 }

@@ -18,6 +18,7 @@ __all__ = [
     "NOT_DELIVERED",
     "PERMISSION_DENIED",
     "SANDBOX_BLOCKED",
+    "SERVER_PREFIXES",
     "UNKNOWN_TOOL",
     "Agent",
     "AgentEndpoint",
@@ -28,6 +29,7 @@ __all__ = [
     "RunStatus",
     "ServerCommand",
     "Usage",
+    "denied_call",
     "describe_failure",
     "first_leaf",
     "strip_server_prefix",
@@ -129,6 +131,20 @@ class Event:
     undelivered: str | None = None
 
 
+def denied_call(call_id: str, call: Event | None, text: str) -> Event:
+    """The permission_denied event of a call the client would not make without an approval it could not get;
+    `call` is the call's tool_call event where the transcript gave one."""
+    return Event(
+        "permission_denied",
+        name=call.name if call else None,
+        arguments=call.arguments if call else None,
+        id=call_id,
+        text=text,
+        is_error=True,
+        undelivered=PERMISSION_DENIED,
+    )
+
+
 @dataclass(frozen=True)
 class Usage:
     input_tokens: int = 0
@@ -181,9 +197,21 @@ class Agent(Protocol):
     async def run(self, ctx: RunContext) -> AgentReport: ...
 
 
+# How each client puts the server's name before an MCP tool's: Claude Code and codex `mcp__stub__`, gemini-cli
+# `mcp_stub_`, cline `stub__`, Copilot CLI `stub-`, opencode `stub_` (`stub__` before `stub_`).
+SERVER_PREFIXES = (
+    f"mcp__{SERVER_NAME}__",
+    f"mcp_{SERVER_NAME}_",
+    f"{SERVER_NAME}__",
+    f"{SERVER_NAME}-",
+    f"{SERVER_NAME}_",
+)
+
+
 def strip_server_prefix(name: str) -> str:
-    """`mcp__stub__item_get` (Claude Code), `mcp_stub_item_get` (Gemini CLI) or `item_get`: the tool's own name."""
-    for prefix in (f"mcp__{SERVER_NAME}__", f"mcp_{SERVER_NAME}_"):
+    """`mcp__stub__item_get` (Claude Code), `mcp_stub_item_get` (Gemini CLI), `stub__item_get` (cline),
+    `stub-item_get` (Copilot CLI), `stub_item_get` (opencode) or `item_get`: the tool's own name."""
+    for prefix in SERVER_PREFIXES:
         if name.startswith(prefix):
             return name[len(prefix) :]
     return name

@@ -32,6 +32,7 @@ from toolsurface.harness.agents.base import (
     Event,
     RunContext,
     Usage,
+    denied_call,
     strip_server_prefix,
 )
 from toolsurface.harness.jsonl import transcript_objects
@@ -228,16 +229,7 @@ def _tool_result(block: dict[str, Any], calls: Mapping[str, Event]) -> Event:
     text = block_text(block.get("content"))
     is_error = block.get("is_error") is True
     if is_error and _DENIED.search(text):
-        call = calls.get(tool_use_id)
-        return Event(
-            "permission_denied",
-            name=call.name if call else None,
-            arguments=call.arguments if call else None,
-            id=tool_use_id,
-            text=text,
-            is_error=True,
-            undelivered=PERMISSION_DENIED,
-        )
+        return denied_call(tool_use_id, calls.get(tool_use_id), text)
     undelivered = None
     if is_error and _UNKNOWN.search(text):
         undelivered = UNKNOWN_TOOL

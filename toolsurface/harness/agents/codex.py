@@ -32,7 +32,6 @@ from toolsurface.harness.agents._cli import (
 )
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
-    PERMISSION_DENIED,
     SANDBOX_BLOCKED,
     SERVER_NAME,
     UNKNOWN_TOOL,
@@ -40,6 +39,7 @@ from toolsurface.harness.agents.base import (
     Event,
     RunContext,
     Usage,
+    denied_call,
 )
 
 __all__ = ["CodexAgent", "toml_key", "toml_value"]
@@ -245,15 +245,7 @@ def _arguments(item: dict[str, Any]) -> dict[str, Any]:
 def _tool_result(item: dict[str, Any], call: Event) -> Event:
     error = as_str(as_dict(item.get("error")).get("message"))
     if error is not None and _APPROVAL.search(error):
-        return Event(
-            "permission_denied",
-            name=call.name,
-            arguments=call.arguments,
-            id=call.id,
-            text=f"{error} (the call waited for an approval that exec mode cannot give)",
-            is_error=True,
-            undelivered=PERMISSION_DENIED,
-        )
+        return denied_call(str(call.id), call, f"{error} (the call waited for an approval that exec mode cannot give)")
     text = error if error is not None else block_text(as_dict(item.get("result")).get("content"))
     return Event("tool_result", id=call.id, text=text, is_error=error is not None or item.get("status") == "failed")
 

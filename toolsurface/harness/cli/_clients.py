@@ -57,7 +57,7 @@ def agents_command(fmt: str) -> None:
     "named",
     multiple=True,
     metavar="NAME[:MODE]",
-    help="Only this client (claude, codex, gemini), in every mode or in MODE; repeat. Default: every one on PATH,"
+    help="Only this client (claude, codex, gemini, opencode, copilot, cline), in every mode or in MODE; repeat. Default: every one on PATH,"
     " a missing one as a row that says so.",
 )
 @_builtins_option

@@ -32,7 +32,7 @@ def session_group() -> None:
     "agent_names",
     multiple=True,
     required=True,
-    help="claude, codex, gemini, openai or script, optionally NAME:MODE (claude:full-list, codex:direct); repeat"
+    help="claude, codex, gemini, opencode, copilot, cline, openai or script, optionally NAME:MODE (claude:full-list, codex:direct); repeat"
     " for more.",
 )
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per surface.")

@@ -182,8 +182,7 @@ def _entries(tools: list[Any]) -> list[ToolEntry]:
         elif isinstance(tool.get("functionDeclarations"), list):
             found += [ToolEntry(str(d.get("name")), d) for d in _dicts(tool["functionDeclarations"])]
         else:
-            name = str((tool.get("function") or {}).get("name") or tool.get("name") or tool.get("type"))
-            found.append(ToolEntry(name, tool, deferred))
+            found.append(ToolEntry(_chat_tool_name(tool), tool, deferred))
     return found
 
 
@@ -253,6 +252,32 @@ def _schema_in(value: object) -> dict[str, Any] | None:
     return schema if isinstance(schema, dict) else {}
 
 
+def _chat_tool_name(tool: dict[str, Any]) -> str:
+    """A tool's name as Chat Completions carries it: a function's, or a custom (free-form) tool's (Copilot CLI's
+    `apply_patch`), or one given as itself."""
+    inner = tool.get("function") or tool.get("custom") or {}
+    return str(
+        inner.get("name") if isinstance(inner, dict) and inner.get("name") else tool.get("name") or tool.get("type")
+    )
+
+
+_RESULT_KEYS = {"content", "isError", "structuredContent", "_meta"}
+
+
+def _mcp_result(text: str) -> tuple[str, bool]:
+    """A tool message's text and whether it is an error. cline sends an MCP tool's whole result as JSON
+    (`{"content": [{"type": "text", "text": ...}], "isError": false}`): its text blocks are the tool's text."""
+    if not text.startswith("{"):
+        return text, False
+    value = _json_object(text)
+    blocks = value.get("content")
+    if not value or not set(value) <= _RESULT_KEYS or not isinstance(blocks, list):
+        return text, False
+    if not all(isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) for b in blocks):
+        return text, False
+    return "\n".join(b["text"] for b in blocks), value.get("isError") is True
+
+
 def _chat(body: dict[str, Any], path: str) -> Conversation:
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     calls: list[SeenCall] = []
@@ -269,7 +294,7 @@ def _chat(body: dict[str, Any], path: str) -> Conversation:
         elif role == "user":
             texts.append(_text_of(message.get("content")))
         elif role == "tool":
-            results[str(message.get("tool_call_id"))] = (_text_of(message.get("content")), False)
+            results[str(message.get("tool_call_id"))] = _mcp_result(_text_of(message.get("content")))
         elif role == "assistant":
             for call in _dicts(message.get("tool_calls")):
                 function = _dict(call.get("function"))
@@ -281,7 +306,7 @@ def _chat(body: dict[str, Any], path: str) -> Conversation:
         model=body.get("model") if isinstance(body.get("model"), str) else None,
         stream=body.get("stream") is True,
         tools=list(tools or []),
-        tool_names=[str((t.get("function") or {}).get("name") or t.get("name")) for t in _dicts(tools)],
+        tool_names=[_chat_tool_name(t) for t in _dicts(tools)],
         system_chars=system,
         messages=len(messages),
         text="\n".join(texts),

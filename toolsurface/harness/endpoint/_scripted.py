@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolsurface.harness.agents.base import strip_server_prefix
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
 from toolsurface.harness.endpoint._code_mode import code_mode, exec_call, fold_waits, wait_call
 from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation
@@ -42,7 +43,7 @@ def tool_name(conversation: Conversation, tool: str) -> tuple[str, bool]:
     """The name the agent gives the stub's `tool`, and whether this request offers it: sent, and not deferred
     (a tool sent with `defer_loading` is offered once a search referenced it, as the Anthropic API does)."""
     for name in conversation.tool_names:
-        if name == tool or name.endswith(f"__{tool}") or name == f"mcp_stub_{tool}":
+        if name == tool or name.endswith(f"__{tool}") or strip_server_prefix(name) == tool:
             return name, name in conversation.offered
     return API_PREFIX[conversation.api] + tool, False
 

@@ -1,0 +1,279 @@
+"""cline (`cline --json`), with a data folder of its own where the stub is the only MCP server, read from its
+JSON Lines events.
+
+cline reaches another model endpoint through its `openai-compatible` provider (Chat Completions), set in the
+run's own provider settings. `--data-dir` keeps its sessions, databases and logs in the run's folder and its
+sessions local (no hub daemon left running), and its settings switch off telemetry, the update check and every
+tool of its own. Two requests cline 3.0.65 makes have no switch (an OpenTelemetry export and a feature-flag
+poll): with an endpoint they are sent to a closed loopback port, so a run reaches the endpoint and the stub only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from toolsurface.harness.agents._cli import (
+    NO_RESULT,
+    CliAgent,
+    Invocation,
+    agent_env,
+    as_dict,
+    as_int,
+    as_str,
+    block_text,
+    home,
+    loopback_only,
+    server_launch,
+)
+from toolsurface.harness.agents.base import (
+    DUMMY_KEY,
+    SERVER_NAME,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+    denied_call,
+)
+
+__all__ = ["CLINE_DATA", "ClineAgent"]
+
+CLINE_DATA = "cline-data"
+SETTINGS = ("cline_mcp_settings.json", "providers.json", "global-settings.json")
+PROVIDER = "openai-compatible"
+SCRIPTED_MODEL = "scripted"
+KEYS = ("CLINE_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY")
+# cline's own tools in 3.0.65, switched off with builtins off (its settings' `disabledTools`).
+OWN_TOOLS = (
+    "read_files",
+    "search_codebase",
+    "run_commands",
+    "fetch_web_content",
+    "editor",
+    "ask_question",
+    "ask_followup_question",
+    "skills",
+    "submit_and_exit",
+    "spawn_agent",
+    *(
+        f"team_{tool}"
+        for tool in (
+            "spawn_teammate",
+            "shutdown_teammate",
+            "status",
+            "task",
+            "run_task",
+            "cancel_run",
+            "list_runs",
+            "await_runs",
+            "send_message",
+            "broadcast",
+            "read_mailbox",
+            "mission_log",
+            "cleanup",
+            "create_outcome",
+            "attach_outcome_fragment",
+            "review_outcome_fragment",
+            "finalize_outcome",
+            "list_outcomes",
+        )
+    ),
+)
+NAME_LIMIT = 64
+_RUNS_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]+")
+# How cline answers a call of a tool it has not got, and one the user would have to approve.
+_UNKNOWN = re.compile(r"NoSuchToolError|unavailable tool", re.I)
+_DENIED = re.compile(r"denied|not approved|rejected by the user|requires approval", re.I)
+
+
+class ClineAgent(CliAgent):
+    name = "cline"
+    modes: Sequence[str] = ("default",)
+    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "default"}
+    package = "cline"
+    min_version = (3, 0, 65)
+    tested_versions = ("3.0.65",)
+
+    @staticmethod
+    def model_tool_name(tool: str, server: str = SERVER_NAME) -> str:
+        """The name cline 3.0.65 gives an MCP tool before its model (its `defaultMcpToolNameTransform`):
+        `SERVER__TOOL` as it is when it fits `[A-Za-z0-9_-]` and 64 characters; else every run of other
+        characters a `_`, cut to 55, `_` and the first 8 hex digits of the SHA-1 of `SERVER__TOOL`. It sends
+        them in the server's order, descriptions whole."""
+        full = f"{server}__{tool}"
+        safe = _RUNS_UNSAFE.sub("_", full)
+        if safe == full and len(full) <= NAME_LIMIT:
+            return full
+        digest = hashlib.sha1(full.encode("utf-8")).hexdigest()[:8]
+        return f"{safe[: NAME_LIMIT - 1 - 8] or 'mcp_tool'}_{digest}"
+
+    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+        if any(env.get(key) for key in KEYS) or _providers(env).is_file():
+            return None
+        return f"no credentials: set CLINE_API_KEY (or a provider's key), or sign in once with `cline auth` (no {_providers(env)})"
+
+    def command(self, ctx: RunContext) -> Invocation:
+        self.check_mode(ctx.mode)
+        data = ctx.run_dir / CLINE_DATA
+        settings = data / "settings"
+        env = agent_env(ctx, CLINE_SESSION_BACKEND_MODE="local", NO_COLOR="1")
+        user_providers = _providers(agent_env(ctx))
+        for variable in ("CLINE_DIR", "CLINE_DATA_DIR", "CLINE_MCP_SETTINGS_PATH", "CLINE_GLOBAL_SETTINGS_PATH"):
+            env.pop(variable, None)
+        command, args = server_launch(ctx.server)
+        stub: dict[str, Any] = {
+            "transport": {"type": "stdio", "command": command, "args": args, "env": dict(ctx.server.env)},
+            # Seconds per MCP request, the stub's start included; cline's default (3 s) is missed under load.
+            "timeout": int(ctx.timeout),
+        }
+        preferences: dict[str, Any] = {"telemetryOptOut": True, "autoUpdateEnabled": False}
+        if not ctx.builtins:
+            preferences["disabledTools"] = list(OWN_TOOLS)
+        # cline approves every tool call by itself unless told not to, and 3.0.65 approves all or none (no flag or
+        # setting per tool): with builtins on it is told not to, so each call asks and, with no one to answer, is
+        # denied, the stub's too.
+        files = {
+            settings / "cline_mcp_settings.json": json.dumps({"mcpServers": {SERVER_NAME: stub}}, indent=2) + "\n",
+            settings / "global-settings.json": json.dumps(preferences, indent=2) + "\n",
+        }
+        argv = [self.resolve(env), "--json", "--data-dir", str(data), "--cwd", str(ctx.workdir)]
+        if ctx.builtins:
+            argv += ["--auto-approve", "false"]
+        # Every refused call counts as a mistake, and cline stops after a few in a row.
+        argv += ["--retries", str(ctx.max_turns)]
+        links: dict[Path, Path] = {}
+        if ctx.endpoint is not None:
+            model = ctx.model or SCRIPTED_MODEL
+            provider = {
+                "provider": PROVIDER,
+                "apiKey": DUMMY_KEY if ctx.endpoint.scripted else env.get("OPENAI_API_KEY", ""),
+                "model": model,
+                "baseUrl": ctx.endpoint.url + "/v1",
+            }
+            # cline drops an entry without `updatedAt`.
+            entry = {"settings": provider, "updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}
+            providers = {"version": 1, "lastUsedProvider": PROVIDER, "modes": {}, "providers": {PROVIDER: entry}}
+            files[settings / "providers.json"] = json.dumps(providers, indent=2) + "\n"
+            if ctx.endpoint.scripted:
+                for key in KEYS:
+                    env.pop(key, None)
+            argv += ["-P", PROVIDER, "-m", model]
+            # OpenTelemetry's own switch: without it cline's exporter still looks its host up before the proxy.
+            env["OTEL_SDK_DISABLED"] = "true"
+            loopback_only(env)
+        else:
+            if user_providers.is_file():
+                # The user's provider logins: linked in for the run only.
+                links[settings / "providers.json"] = user_providers
+            if ctx.model:
+                argv += ["-m", ctx.model]
+        argv += ["--", ctx.prompt]
+        return Invocation(tuple(argv), env, files, links)
+
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        return {**env, "CLINE_DATA_DIR": str(scratch), "CLINE_SESSION_BACKEND_MODE": "local"}
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """Everything cline wrote into the run's data folder (sessions, databases, logs, caches) but the
+        settings it was given, and those too where they hold a real key."""
+        data = ctx.run_dir / CLINE_DATA
+        found = [path for path in data.iterdir() if path.name != "settings"] if data.is_dir() else []
+        settings = data / "settings"
+        if settings.is_dir():
+            found += [path for path in settings.iterdir() if path.name not in SETTINGS]
+        if ctx.endpoint is not None and not ctx.endpoint.scripted:
+            # A recorded run's provider settings hold the user's key, which cline reads from no other place.
+            found.append(settings / "providers.json")
+        return found
+
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        events: list[Event] = []
+        calls: dict[str, Event] = {}
+        turns = 0
+        result: dict[str, Any] | None = None
+        final: str | None = None
+        errors: list[str] = []
+        for record in records:
+            kind = record.get("type")
+            event = as_dict(record.get("event"))
+            inner = event.get("type")
+            if kind == "agent_event" and inner == "iteration_start":
+                turns += 1
+            elif kind == "agent_event" and inner == "content_start" and event.get("contentType") == "tool":
+                call_id = str(event.get("toolCallId"))
+                if call_id not in calls:
+                    calls[call_id] = Event(
+                        "tool_call",
+                        name=_own_name(str(event.get("toolName"))),
+                        arguments=as_dict(event.get("input")),
+                        id=call_id,
+                    )
+                    events.append(calls[call_id])
+            elif kind == "agent_event" and inner == "content_end" and event.get("contentType") == "tool":
+                events.append(_tool_result(event, calls))
+            elif kind == "agent_event" and inner == "content_end" and event.get("contentType") == "text":
+                if isinstance(event.get("text"), str) and event["text"]:
+                    events.append(Event("message", text=event["text"]))
+            elif kind == "agent_event" and inner == "done":
+                final = as_str(event.get("text")) or final
+            elif kind == "error":
+                message = as_str(record.get("message")) or "error"
+                errors.append(message)
+                events.append(Event("error", text=message))
+            elif kind == "run_result":
+                result = record
+        messages = [e.text for e in events if e.kind == "message" and e.text]
+        report = AgentReport(
+            status="ok", events=events, final_answer=final or (messages[-1] if messages else None), turns=turns
+        )
+        if result is None:
+            report.status, report.error = "agent-error", errors[-1] if errors else NO_RESULT
+            return report
+        report.usage = _usage(as_dict(result.get("usage")))
+        reason = result.get("finishReason")
+        if reason != "completed":
+            detail = as_str(result.get("text")) or (errors[-1] if errors else None)
+            report.status = "agent-error"
+            report.error = f"cline ended with {reason!r}" + (f": {detail}" if detail else "")
+        return report
+
+
+def _providers(env: Mapping[str, str]) -> Path:
+    root = Path(env["CLINE_DIR"]) if env.get("CLINE_DIR") else home(env) / ".cline"
+    return root / "data" / "settings" / "providers.json"
+
+
+def _own_name(name: str) -> str:
+    return name.removeprefix(f"{SERVER_NAME}__")
+
+
+def _tool_result(event: dict[str, Any], calls: Mapping[str, Event]) -> Event:
+    call_id = str(event.get("toolCallId"))
+    output = event.get("output")
+    if isinstance(output, dict) and isinstance(output.get("content"), list):
+        return Event(
+            "tool_result", id=call_id, text=block_text(output["content"]), is_error=output.get("isError") is True
+        )
+    error = as_str(as_dict(output).get("error")) if isinstance(output, dict) else None
+    if error is None:
+        text = output if isinstance(output, str) else json.dumps(output)
+        return Event("tool_result", id=call_id, text=text)
+    if _UNKNOWN.search(error):
+        return Event("tool_result", id=call_id, text=error, is_error=True, undelivered=UNKNOWN_TOOL)
+    if _DENIED.search(error):
+        return denied_call(call_id, calls.get(call_id), error)
+    return Event("tool_result", id=call_id, text=error, is_error=True)
+
+
+def _usage(usage: dict[str, Any]) -> Usage:
+    return Usage(
+        input_tokens=as_int(usage.get("inputTokens")),
+        output_tokens=as_int(usage.get("outputTokens")),
+        cache_read_tokens=as_int(usage.get("cacheReadTokens")),
+        cache_write_tokens=as_int(usage.get("cacheWriteTokens")),
+    )

@@ -1,0 +1,267 @@
+"""opencode (`opencode run --format json`), in config, data, state and cache folders of its own, with the stub as
+its only MCP server, read from its JSON events.
+
+opencode reaches another model endpoint through a provider of its config: the run's is `toolsurface`, an
+OpenAI-compatible one (Chat Completions) at the endpoint. What it would fetch besides (its update check, the
+models.dev catalog, LSP servers, the npm package of its plugin API for each config folder, share links) is
+switched off, each by its own switch (checked against 1.18.33's requests: a run reaches the endpoint and the
+stub only). Without an endpoint it uses the providers and keys the user set up for it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from toolsurface.harness.agents._cli import (
+    NO_RESULT,
+    CliAgent,
+    Invocation,
+    agent_env,
+    as_dict,
+    as_int,
+    as_str,
+    home,
+    loopback_only,
+    server_launch,
+)
+from toolsurface.harness.agents.base import (
+    DUMMY_KEY,
+    SERVER_NAME,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+    denied_call,
+)
+
+__all__ = ["OPENCODE_CONFIG", "OPENCODE_HOME", "OpencodeAgent"]
+
+OPENCODE_HOME = "opencode-home"
+OPENCODE_CONFIG = "opencode.json"
+PROVIDER = "toolsurface"
+# The model id opencode is told it runs (it picks its system prompt by it: no known family, its generic one).
+SCRIPTED_MODEL = "scripted"
+# Keys opencode's bundled providers read from the environment.
+KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "OPENROUTER_API_KEY")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+# With its own tools denied, opencode's `invalid` tool is gone too, and a call of a tool it has not got fails in
+# the AI SDK, which names `invalid` (the tool opencode would have sent it to) as the one it lacks.
+_UNAVAILABLE = re.compile(r"Model tried to call unavailable tool|NoSuchToolError")
+# How opencode words a call whose permission `opencode run` rejected.
+_REJECTED = re.compile(r"rejected permission|permission .{0,40}(denied|rejected)", re.I)
+# Each switch keeps opencode from something that is no part of a run: its update check, the models.dev
+# catalog, LSP downloads, its default plugins, Claude Code's files in the user's home (CLAUDE.md, skills),
+# share links, a project's own config, skills from outside.
+_SWITCHES = {
+    "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    "OPENCODE_DISABLE_MODELS_FETCH": "1",
+    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+    "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+    "OPENCODE_DISABLE_CLAUDE_CODE": "1",
+    "OPENCODE_DISABLE_SHARE": "1",
+    "OPENCODE_DISABLE_PROJECT_CONFIG": "1",
+    "OPENCODE_DISABLE_EXTERNAL_SKILLS": "1",
+}
+# opencode installs its plugin API (`@opencode-ai/plugin`) from npm into every config folder whose lock file
+# lacks it; a folder whose package.json and lock file already name it is left alone, so the run's is seeded so.
+_PLUGIN_API = "@opencode-ai/plugin"
+
+
+class OpencodeAgent(CliAgent):
+    name = "opencode"
+    modes: Sequence[str] = ("default",)
+    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "default"}
+    package = "opencode-ai"
+    min_version = (1, 18, 33)
+    tested_versions = ("1.18.33",)
+
+    @staticmethod
+    def model_tool_name(tool: str, server: str = SERVER_NAME) -> str:
+        """The name opencode 1.18.33 gives an MCP tool before its model: `SERVER_TOOL`, every character of either
+        outside `[A-Za-z0-9_-]` a `_` (counted as JavaScript counts them: a character beyond the BMP is two),
+        no cut at any length. It sends them sorted by name, descriptions whole."""
+        return f"{_safe(server)}_{_safe(tool)}"
+
+    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+        if any(env.get(key) for key in KEYS) or _auth_file(env).is_file():
+            return None
+        return (
+            f"no credentials: set {' or '.join(KEYS[:2])} (or another provider's key), or sign in once with"
+            f" `opencode auth login` (no {_auth_file(env)})"
+        )
+
+    def command(self, ctx: RunContext) -> Invocation:
+        self.check_mode(ctx.mode)
+        own = ctx.run_dir / OPENCODE_HOME
+        user_env = agent_env(ctx)
+        env = agent_env(
+            ctx,
+            XDG_CONFIG_HOME=str(own / "config"),
+            XDG_DATA_HOME=str(own / "data"),
+            XDG_STATE_HOME=str(own / "state"),
+            XDG_CACHE_HOME=str(own / "cache"),
+            OPENCODE_CONFIG=str(ctx.run_dir / OPENCODE_CONFIG),
+            NO_COLOR="1",
+            **_SWITCHES,
+        )
+        env.pop("OPENCODE_CONFIG_DIR", None)
+        env.pop("OPENCODE_CONFIG_CONTENT", None)
+        command, args = server_launch(ctx.server)
+        stub: dict[str, object] = {
+            "type": "local",
+            "command": [command, *args],
+            "environment": dict(ctx.server.env),
+            "enabled": True,
+            # Per MCP request (listing and each call); opencode's default is 5 s.
+            "timeout": int(ctx.timeout * 1000),
+        }
+        # "deny" takes a tool out of the model's request; "ask" keeps it there, and `opencode run` rejects
+        # every permission it is asked for.
+        own_tools = "ask" if ctx.builtins else "deny"
+        config: dict[str, Any] = {
+            "autoupdate": False,
+            "share": "disabled",
+            "mcp": {SERVER_NAME: stub},
+            "permission": {"*": own_tools, f"{_safe(SERVER_NAME)}_*": "allow"},
+        }
+        model = ctx.model
+        if ctx.endpoint is not None:
+            model_id = ctx.model or SCRIPTED_MODEL
+            key = DUMMY_KEY if ctx.endpoint.scripted else "{env:OPENAI_API_KEY}"
+            if ctx.endpoint.scripted:
+                for name in KEYS:
+                    env.pop(name, None)
+            config["provider"] = {
+                PROVIDER: {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "name": PROVIDER,
+                    "options": {"baseURL": ctx.endpoint.url + "/v1", "apiKey": key},
+                    "models": {model_id: {"name": model_id}},
+                }
+            }
+            config["enabled_providers"] = [PROVIDER]
+            model = f"{PROVIDER}/{model_id}"
+            loopback_only(env)
+        # A title given is one model request fewer: opencode asks its model for one otherwise.
+        argv = [self.resolve(env), "run", "--format", "json", "--pure", "--title", "toolsurface run"]
+        if model:
+            argv += ["-m", model]
+        argv += ["--", ctx.prompt]
+        version = self.version or self.tested_versions[0]
+        seed = json.dumps({"dependencies": {_PLUGIN_API: version}}) + "\n"
+        lock = json.dumps({"packages": {"": {"dependencies": {_PLUGIN_API: version}}}}) + "\n"
+        config_dir = own / "config" / "opencode"
+        files = {
+            ctx.run_dir / OPENCODE_CONFIG: json.dumps(config, indent=2) + "\n",
+            config_dir / "package.json": seed,
+            config_dir / "package-lock.json": lock,
+        }
+        links: dict[Path, Path] = {}
+        login = _auth_file(user_env)
+        if ctx.endpoint is None and login.is_file():
+            # The user's provider logins live in their data folder, which the run moves away from: linked in for
+            # the run only.
+            links[own / "data" / "opencode" / "auth.json"] = login
+        return Invocation(tuple(argv), env, files, links, dirs=(config_dir / "node_modules",))
+
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        # Even `--version` makes its folders (a log, a database): give it ones that are thrown away.
+        return {
+            **env,
+            **{f"XDG_{kind}_HOME": str(scratch / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")},
+            **_SWITCHES,
+        }
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """The run's own folders: opencode's database, logs, state and caches."""
+        return [ctx.run_dir / OPENCODE_HOME]
+
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        events: list[Event] = []
+        usage: Usage | None = None
+        turns = 0
+        finished: str | None = None
+        errors: list[str] = []
+        for record in records:
+            kind = record.get("type")
+            part = as_dict(record.get("part"))
+            if kind == "step_start":
+                turns += 1
+            elif kind == "text" and isinstance(part.get("text"), str):
+                events.append(Event("message", text=part["text"]))
+            elif kind == "tool_use":
+                events += _tool_events(part)
+            elif kind == "step_finish":
+                finished = as_str(part.get("reason")) or finished
+                step = _usage(as_dict(part.get("tokens")))
+                usage = step if usage is None else usage + step
+            elif kind == "error":
+                error = as_dict(record.get("error"))
+                message = as_str(as_dict(error.get("data")).get("message")) or as_str(error.get("name")) or "error"
+                errors.append(message)
+                events.append(Event("error", text=message))
+        messages = [e.text for e in events if e.kind == "message" and e.text]
+        report = AgentReport(
+            status="ok", events=events, final_answer=messages[-1] if messages else None, usage=usage, turns=turns
+        )
+        if errors:
+            report.status, report.error = "agent-error", errors[-1]
+        elif finished in (None, "tool-calls"):
+            # Its last step asked for tools whose answers no later step read: the session was cut off.
+            report.status, report.error = "agent-error", NO_RESULT
+        return report
+
+
+def _safe(text: str) -> str:
+    units = text.encode("utf-16-le", "surrogatepass")
+    chars = [units[n : n + 2].decode("utf-16-le", "surrogatepass") for n in range(0, len(units), 2)]
+    return "".join(c if not _UNSAFE.match(c) else "_" for c in chars)
+
+
+def _auth_file(env: Mapping[str, str]) -> Path:
+    data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home(env) / ".local" / "share"
+    return data / "opencode" / "auth.json"
+
+
+def _own_name(name: str) -> str:
+    return name.removeprefix(f"{_safe(SERVER_NAME)}_")
+
+
+def _tool_events(part: dict[str, Any]) -> list[Event]:
+    """A tool part as a call and its result. opencode answers a call of a tool it has not got through its own
+    `invalid` tool, which names the tool the model asked for."""
+    state = as_dict(part.get("state"))
+    call_id = str(part.get("callID"))
+    arguments = as_dict(state.get("input"))
+    tool = str(part.get("tool"))
+    if tool == "invalid":
+        asked = str(arguments.get("tool") or tool)
+        text = str(state.get("output") or arguments.get("error") or "")
+        return [
+            Event("tool_call", name=_own_name(asked), arguments={}, id=call_id),
+            Event("tool_result", id=call_id, text=text, is_error=True, undelivered=UNKNOWN_TOOL),
+        ]
+    call = Event("tool_call", name=_own_name(tool), arguments=arguments, id=call_id)
+    if state.get("status") == "completed":
+        return [call, Event("tool_result", id=call_id, text=str(state.get("output") or ""))]
+    error = str(state.get("error") or "")
+    if _UNAVAILABLE.search(error):
+        return [call, Event("tool_result", id=call_id, text=error, is_error=True, undelivered=UNKNOWN_TOOL)]
+    if _REJECTED.search(error):
+        return [call, denied_call(call_id, call, error)]
+    return [call, Event("tool_result", id=call_id, text=error, is_error=True)]
+
+
+def _usage(tokens: dict[str, Any]) -> Usage:
+    cache = as_dict(tokens.get("cache"))
+    return Usage(
+        input_tokens=as_int(tokens.get("input")),
+        output_tokens=as_int(tokens.get("output")),
+        cache_read_tokens=as_int(cache.get("read")),
+        cache_write_tokens=as_int(cache.get("write")),
+    )
