@@ -270,8 +270,9 @@ def test_gemini_settings_allow_only_the_stubs_tools_and_choose_the_key_login_wit
     assert list(settings["mcpServers"]) == ["stub"]
     stub = settings["mcpServers"]["stub"]
     assert stub["trust"] is True and stub["command"] == sys.executable and stub["cwd"] == ctx.server.cwd
-    # Any core list is an allowlist: [] would hide the stub's tools too.
-    assert settings["tools"]["core"] == ["mcp_stub_*"] and "run_shell_command" in settings["tools"]["exclude"]
+    # Any core list is an allowlist: [] would hide the stub's tools too. No exclusion: gemini-cli would apply one
+    # to a server's tool of the same name.
+    assert settings["tools"] == {"core": ["mcp_stub_*"]}
     assert settings["model"]["maxSessionTurns"] == 9
     assert settings["security"]["auth"]["selectedType"] == "gemini-api-key" and not invocation.links
     assert invocation.env["GOOGLE_GEMINI_BASE_URL"] == endpoint.url and invocation.env["GEMINI_API_KEY"] == DUMMY_KEY

@@ -7,7 +7,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
@@ -22,11 +22,11 @@ from toolsurface.harness.agents._cli import (
     home,
     server_launch,
 )
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     INVALID_ARGUMENTS,
     PERMISSION_DENIED,
-    SERVER_NAME,
     UNKNOWN_TOOL,
     AgentReport,
     Event,
@@ -57,6 +57,10 @@ class ClaudeAgent(CliAgent):
     min_version = (2, 1, 197)
     tested_versions = ("2.1.197", "2.1.332")
     search_modes = ("on-demand",)
+    # Both the server's and the tool's name cleaned (`[^a-zA-Z0-9_-]` -> `_`, per UTF-16 unit), never cut; of two
+    # tools whose names clean alike the first is sent (2.1.197 and 2.1.332).
+    naming: ClassVar[ToolNaming] = ToolNaming("Claude Code", "mcp__{server}__{tool}")
+    api: ClassVar[str] = "anthropic"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS):
@@ -101,7 +105,7 @@ class ClaudeAgent(CliAgent):
             "--strict-mcp-config",
             *tools,
             "--allowedTools",
-            f"mcp__{SERVER_NAME}__*",
+            f"{self.naming.prefix(ctx.server_name)}*",
             "--permission-mode",
             "default",
             "--setting-sources",
@@ -126,7 +130,7 @@ class ClaudeAgent(CliAgent):
                 for key in KEYS:
                     env.pop(key, None)
                 env["ANTHROPIC_API_KEY"] = DUMMY_KEY
-        files = {config: json.dumps({"mcpServers": {SERVER_NAME: stub}}, indent=2) + "\n"}
+        files = {config: json.dumps({"mcpServers": {ctx.server_name: stub}}, indent=2) + "\n"}
         return Invocation(tuple(argv), env, files)
 
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
@@ -159,7 +163,7 @@ class ClaudeAgent(CliAgent):
             kind = record.get("type")
             if kind == "system" and record.get("subtype") == "init":
                 model = as_str(record.get("model")) or model
-                stub_failed = _stub_failure(record) or stub_failed
+                stub_failed = _stub_failure(record, self.server_name) or stub_failed
             elif kind == "system" and record.get("subtype") == "api_retry":
                 last_error = _retry_error(record)
                 events.append(Event("error", text=last_error))
@@ -266,13 +270,13 @@ def _retry_error(record: dict[str, Any]) -> str:
     return f"API request failed{where}: " + (f"HTTP {status}: " if status else "") + str(detail)[:300]
 
 
-def _stub_failure(init: dict[str, Any]) -> str | None:
+def _stub_failure(init: dict[str, Any], name: str) -> str | None:
     for server in init.get("mcp_servers") or []:
-        if isinstance(server, dict) and server.get("name") == SERVER_NAME and server.get("status") in _STUB_FAILED:
+        if isinstance(server, dict) and server.get("name") == name and server.get("status") in _STUB_FAILED:
             messages = [
                 str(e.get("message"))
                 for e in init.get("mcp_server_errors") or []
-                if isinstance(e, dict) and e.get("name") == SERVER_NAME
+                if isinstance(e, dict) and e.get("name") == name
             ]
             return f"the stub MCP server is {server.get('status')}" + "".join(f": {m}" for m in messages)
     return None

@@ -4,7 +4,10 @@ Nothing of the request's headers or query is kept (that is where keys travel), a
 tools offered by name, their size as sent (compact JSON chars, o200k tokens), the same split into the stub's
 and the client's own tools, each shown in full or deferred (see _split), the searches the conversation made,
 the chars of the server's instructions the model reads, the system prompt's size, the usage answered, and
-for the scripted model what it answered. Format 2 adds the split to format 1, which is still read.
+for the scripted model what it answered. Format 2 adds the split to format 1; format 3 adds each of the
+server's tools as carried (`stub_sent`: its name as sent, what changed, its size and digest as sent), the
+namespaces' envelopes (`wrappers`) and what the API would have refused the request for (`refused`, the tool
+by the name the request gave it in `refused_tool`). Formats 1 and 2 are still read.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolsurface.harness.endpoint._sent import SentTool
 from toolsurface.harness.endpoint._split import SearchSeen, ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.jsonl import RecordWriter, read_records
@@ -32,9 +36,11 @@ __all__ = [
     "shown",
 ]
 
-REQUEST_FORMAT = "toolsurface-model-request/2"
-_READ_FORMATS = ("toolsurface-model-request/1", REQUEST_FORMAT)
-_PARTS = ("stub_shown", "stub_deferred", "builtin_shown", "builtin_deferred")
+REQUEST_FORMAT = "toolsurface-model-request/3"
+_READ_FORMATS = ("toolsurface-model-request/1", "toolsurface-model-request/2", REQUEST_FORMAT)
+_PARTS = ("stub_shown", "stub_deferred", "builtin_shown", "builtin_deferred", "wrappers")
+# What a shown request keeps since format 3 of the model requests.
+_NEWER_KEYS = ("wrappers", "stub_sent", "refused")
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,10 @@ class ModelRequest:
     searches: list[SearchSeen] | None = None
     instructions_chars: int | None = None
     context_chars: int | None = None
+    wrappers: ToolPart | None = None
+    stub_sent: list[SentTool] | None = None
+    refused: str | None = None
+    refused_tool: str | None = None
     format: str = REQUEST_FORMAT
 
 
@@ -112,6 +122,8 @@ def _request(data: dict[str, Any]) -> ModelRequest:
             data[part] = ToolPart(**data[part])
     if isinstance(data.get("searches"), list):
         data["searches"] = [SearchSeen(**search) for search in data["searches"]]
+    if isinstance(data.get("stub_sent"), list):
+        data["stub_sent"] = [SentTool(**tool) for tool in data["stub_sent"]]
     return ModelRequest(**data)
 
 
@@ -130,10 +142,15 @@ class ShownRequest:
     builtin_deferred: ToolPart | None = None
     instructions_chars: int | None = None
     context_chars: int | None = None
+    wrappers: ToolPart | None = None
+    stub_sent: list[SentTool] | None = None
+    refused: str | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ShownRequest:
-        parts = {part: ToolPart(**data[part]) for part in _PARTS if data.get(part) is not None}
+        parts: dict[str, Any] = {part: ToolPart(**data[part]) for part in _PARTS if data.get(part) is not None}
+        if isinstance(data.get("stub_sent"), list):
+            parts["stub_sent"] = [SentTool(**tool) for tool in data["stub_sent"]]
         return cls(**{**data, **parts})
 
 
@@ -167,10 +184,20 @@ class Shown:
     usage_source: str | None
     input_tokens: int | None
     errors: list[str]
+    # What the API would have refused (the scripted endpoint checks each API's rules), first request first.
+    refused: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["searches"] = [search.to_json() for search in self.searches]
+        # What runs recorded before them lack is left out while it says nothing, so they read back as written.
+        if not self.refused:
+            del data["refused"]
+        for request in ("first", "last"):
+            if isinstance(data.get(request), dict):
+                for key in _NEWER_KEYS:
+                    if data[request].get(key) is None:
+                        del data[request][key]
         return data
 
     @classmethod
@@ -205,6 +232,9 @@ def _shown_request(record: ModelRequest) -> ShownRequest:
         record.builtin_deferred,
         record.instructions_chars,
         record.context_chars,
+        record.wrappers,
+        record.stub_sent,
+        record.refused,
     )
 
 
@@ -245,4 +275,5 @@ def shown(records: Sequence[ModelRequest]) -> Shown | None:
         usage_source=records[0].usage_source if records else None,
         input_tokens=sum(_shown_request(r).input_tokens or 0 for r in api) if api else None,
         errors=[r.error for r in records if r.error],
+        refused=list(dict.fromkeys(r.error for r in records if r.refused and r.error)),
     )
