@@ -9,8 +9,8 @@ import click
 
 from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
-    Seconds,
     _builtins_option,
+    _client_sessions_options,
     _data,
     _emit,
     _format_option,
@@ -62,9 +62,7 @@ def agents_command(fmt: str) -> None:
 )
 @_builtins_option
 @_format_option(*TABLE_FORMATS)
-@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Sessions at a time.")
-@click.option("--timeout", type=Seconds(min=1), default=120, show_default=True, help="Seconds per session.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Keep each session's folder here.")
+@_client_sessions_options
 @click.option(
     "--per-tool",
     is_flag=True,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from toolsurface.harness.cli._base import TABLE_FORMATS, Seconds, _emit, _format_option, _say, main
+from toolsurface.harness.cli._base import TABLE_FORMATS, _client_sessions_options, _emit, _format_option, _say, main
 
 
 @main.command("compat")
@@ -18,9 +18,7 @@ from toolsurface.harness.cli._base import TABLE_FORMATS, Seconds, _emit, _format
     help="Only this client, in every mode or in MODE; repeat. Default: every one on PATH.",
 )
 @_format_option(*TABLE_FORMATS)
-@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Sessions at a time.")
-@click.option("--timeout", type=Seconds(min=1), default=120, show_default=True, help="Seconds per session.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Keep each session's folder here.")
+@_client_sessions_options
 @click.option(
     "--record",
     type=click.Path(dir_okay=False, path_type=Path),

@@ -192,7 +192,7 @@ def _counters_table(m: Measurement, surfaces: Sequence[str]) -> Table:
     rows = [row(s.name, [(f.counter, f.tokens, f.ratio) for f in s.counts]) for s in m.surfaces]
     if m.surfaces:
         rows.append(
-            row("framing (the same request, no tools)", [(f.counter, f.framing, None) for f in m.surfaces[0].counts])
+            row("framing (the request without the list)", [(f.counter, f.framing, None) for f in m.surfaces[0].counts])
         )
     # Objects, so a count stays a whole number beside the framing row's empty cells.
     frame = pd.DataFrame(rows, dtype=object)
