@@ -23,6 +23,7 @@ _HEADER = [
     "Stub's shown",
     "Stub's deferred",
     "Built-in",
+    "Namespaces",
     "System prompt chars",
     "Server instructions chars",
     "Server's share",
@@ -32,7 +33,7 @@ _CSV_HEADER = [
     "surface", "client", "version", "mode", "builtins", "protocol",
     "shown_tools", "shown_chars", "shown_tokens", "deferred_tools", "deferred_chars", "deferred_tokens",
     "builtin_tools", "builtin_chars", "builtin_tokens", "system_chars", "instructions_chars", "server_share",
-    "searches", "status", "duration_s",
+    "searches", "status", "duration_s", "namespaces_count", "namespaces_chars", "namespaces_tokens", "server_name",
 ]  # fmt: skip
 
 
@@ -61,6 +62,7 @@ def _cells(row: ClientRow) -> list[str]:
         _part(row.shown),
         _part(row.deferred),
         _part(row.builtin),
+        _part(row.wrappers),
         shown(row.system_chars),
         shown(row.instructions_chars),
         _share(row),
@@ -134,11 +136,12 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     """The table, with a line saying what its cells hold; with `per_tool`, each tool as each client sent it."""
     note = (
         "What each client shows its model of the surface in its first request (tools · chars · o200k tokens; a"
-        " deferred tool counted by its name; the server's share: its tools, names and instructions against all"
+        " deferred tool counted by its name; namespaces: their envelopes without their tools or the server's"
+        " instructions; the server's share: its tools, names and instructions against all"
         " the model reads; system prompt chars with $HOME, the run folder and the working folder as"
         " placeholders)\n\n"
     )
-    text = note + markdown_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9})
+    text = note + markdown_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9, 10})
     if not per_tool:
         return text
     names = [f"- {_client(r)} {_mode(r)}: {r.naming}" for r in _distinct_namings(rows)]
@@ -186,9 +189,10 @@ def _clients_csv(rows: Sequence[ClientRow]) -> str:
         parts: list[object] = []
         for part in (r.shown, r.deferred, r.builtin):
             parts += [part.tools, part.chars, part.tokens] if part is not None else [None, None, None]
+        wrappers = [r.wrappers.tools, r.wrappers.chars, r.wrappers.tokens] if r.wrappers else [None, None, None]
         return [
             r.surface, r.client, r.version, r.mode, r.builtins, r.protocol, *parts, r.system_chars,
-            r.instructions_chars, r.server_share, r.searches, r.status, r.duration_s,
+            r.instructions_chars, r.server_share, r.searches, r.status, r.duration_s, *wrappers, r.server_name,
         ]  # fmt: skip
 
     return csv_table(_CSV_HEADER, [flat(r) for r in rows])
@@ -199,7 +203,7 @@ def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Rend
 
     table = Table(title="What each client shows its model (first request; tools · chars · o200k tokens)")
     for n, column in enumerate(_HEADER):
-        table.add_column(column, justify="right" if n in {4, 5, 6, 7, 8, 9} else "left")
+        table.add_column(column, justify="right" if n in {4, 5, 6, 7, 8, 9, 10} else "left")
     for row in rows:
         table.add_row(*_cells(row))
     if not per_tool:

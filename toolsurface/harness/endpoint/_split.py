@@ -209,10 +209,14 @@ def split_request(
     descriptions = [str(w.get("description") or "") for w in wrappers]
     found, where = _instructions_found(wanted, [text, *descriptions])
     wrapper_text = compact_json(wrappers) if wrappers else ""
-    wrapper_chars = len(wrapper_text) - (found if where is not None and where > 0 else 0)
     context = len(compact_json([e.value for e in shown])) if shown else 0
     context += len("\n".join((stub_deferred if seen is None else seen) + builtin_deferred)) + len(text)
     context += len(wrapper_text)
+    if where is not None and where > 0:
+        # The instructions a namespace's description holds count as instructions, not as its envelope.
+        held = wrappers[where - 1]
+        wrappers[where - 1] = {**held, "description": str(held["description"]).replace(wanted[:found], "", 1)}
+        wrapper_text = compact_json(wrappers)
     return RequestSplit(
         stub_shown=_shown_part(parts[(True, False)], tokens),
         stub_deferred=_deferred_part(stub_deferred, parts[(True, True)], tokens, seen),
@@ -222,7 +226,7 @@ def split_request(
         instructions_chars=found if wanted else None,
         context_chars=context,
         wrappers=ToolPart(
-            [str(w.get("name")) for w in wrappers], wrapper_chars, tokens(wrapper_text) if wrappers else 0
+            [str(w.get("name")) for w in wrappers], len(wrapper_text), tokens(wrapper_text) if wrappers else 0
         ),
         stub_sent=stub_sent,
     )
