@@ -170,6 +170,9 @@ def test_every_client_renames_cuts_and_drops_as_it_does_and_no_stub_tool_is_buil
         assert sent(full)["annotated"]["dropped"] == ["title", "annotations", "outputSchema"]
     direct = found[("codex", "0.171.0", "direct")]
     assert direct["shown"]["tools"] == 5 and sent(direct)["dotted.name"]["sent_as"] == "mcp__stub__dotted_name"
+    assert direct["builtin"]["tools"] == 9  # exec and codex's own, none of the stub's
+    default = sent(found[("codex", "0.171.0", "default")])["dotted.name"]
+    assert (default["how"], default["name_change"]) == ("namespace", "cleaned")
     assert "-$defs.Item.properties.when.format" in sent(direct)["ref_schema"]["schema"]
     gemini = found[("gemini", "0.61.0", "default")]
     assert gemini["shown"]["tools"] == 5 and gemini["builtin"]["tools"] == 0
@@ -191,6 +194,11 @@ def test_claude_codes_83_character_name_is_refused_by_the_anthropic_api_in_a_row
         assert row["status"].startswith("refused by the API: tools.")
         assert "String should have at most 64 characters" in row["status"] and f"mcp__stub__{LONG}" in row["status"]
         assert sent(row)[LONG]["refused"] and len(sent(row)[LONG]["sent_as"]) == 83
+        # On demand the name is refused where a tool_reference names it, after the first request.
+        on_demand = found[("claude", version, "on-demand")]
+        assert on_demand["status"].startswith("refused by the API: messages.")
+        assert "tool_reference.tool_name" in sent(on_demand)[LONG]["refused"]
+        assert sent(on_demand)["dotted.name"]["refused"] is None
     assert found[("gemini", "0.61.0", "default")]["status"] == "ok"
 
 
@@ -250,3 +258,33 @@ def test_a_long_server_name_shows_its_prefix_and_one_no_client_takes_is_one_line
     assert bad.returncode == 2, bad.stdout + bad.stderr
     [line] = bad.stderr.strip().splitlines()
     assert line.startswith("toolsurface: --server-name 'my server!': no client takes it")
+
+
+def test_a_studys_report_shows_each_tool_as_each_client_carried_it(tmp_path: Path) -> None:
+    env = env_with(tmp_path / "home", agent_clis_dir())
+    study = tmp_path / "study"
+    done = run_cli(
+        "session", "run", "--agent", "codex:direct", "--model-endpoint", "scripted", "--surface", "v2", "--runs", "1",
+        "--out", str(study), env=env, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = run_cli("report", str(study), "--out", str(tmp_path / "report"), "--html", env=env, timeout=600)
+    assert report.returncode == 0, report.stderr
+    csv = (tmp_path / "report" / "tables" / "tool_changes.csv").read_text(encoding="utf-8").splitlines()
+    assert csv[0].startswith("surface,agent,mode,tool,sent as,as,name,description,schema")
+    assert len(csv) == 1 + 8 and all(",mcp__stub__" in line and ",shown," in line for line in csv[1:])
+    assert "What each client did to each tool" in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "section-tool_changes" in (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
+
+
+def test_system_prompt_chars_are_the_same_whatever_home_and_run_folder_the_machine_has(tmp_path: Path) -> None:
+    # Claude Code puts $HOME in its system prompt, codex the session's folder: counted as placeholders.
+    found = []
+    for home, out in (("h", "o"), ("a-much-longer-home-folder", "a-much-longer-out-folder")):
+        env = env_with(tmp_path / home, agent_clis_dir(), agent_cli_dir("claude", NEWEST))
+        done = run_cli(
+            "clients", "v2", "--client", "claude:full-list", "--client", "codex:direct", "--format", "json",
+            "--out", str(tmp_path / out), env=env, cwd=tmp_path, timeout=600,
+        )  # fmt: skip
+        found.append({(r["client"], r["version"]): r["system_chars"] for r in rows(done)})
+    assert found[0] == found[1] and len(found[0]) == 3, found

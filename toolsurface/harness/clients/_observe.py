@@ -24,7 +24,14 @@ import anyio
 from toolsurface.harness.agents import CLI_AGENTS, CliAgent, InstalledAgent, ToolNaming, installed_agents
 from toolsurface.harness.agents.base import SERVER_NAME, AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.clients._model import ClientRow, Part
-from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, ToolPart, read_model_requests
+from toolsurface.harness.endpoint import (
+    MODEL_REQUESTS,
+    ModelEndpoint,
+    ModelRequest,
+    ToolPart,
+    read_model_requests,
+    refusals_marked,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import CALLS
 from toolsurface.harness.scenario import Step
@@ -213,7 +220,7 @@ def _row(
         searches=len(last.searches or []) if last is not None else 0,
         wrappers=_part(first.wrappers) if first.wrappers is not None else None,
         refused=refused,
-        sent=list(first.stub_sent or []),
+        sent=refusals_marked(first.stub_sent, requests) or [],
         **base,
     )
 

@@ -10,6 +10,7 @@ from toolsurface.harness.endpoint._record import (
     ShownRequest,
     ShownSearch,
     read_model_requests,
+    refusals_marked,
     shown,
 )
 from toolsurface.harness.endpoint._rules import NAME_LIMITS, Refusal, check_request
@@ -44,5 +45,6 @@ __all__ = [
     "parse_endpoint",
     "read_conversation",
     "read_model_requests",
+    "refusals_marked",
     "shown",
 ]

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.endpoint._sent import SentTool
+from toolsurface.harness.endpoint._sent import SentTool, mark_refused
 from toolsurface.harness.endpoint._split import SearchSeen, ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.jsonl import RecordWriter, read_records
@@ -33,6 +33,7 @@ __all__ = [
     "ShownRequest",
     "ShownSearch",
     "read_model_requests",
+    "refusals_marked",
     "shown",
 ]
 
@@ -214,7 +215,18 @@ class Shown:
         )
 
 
-def _shown_request(record: ModelRequest) -> ShownRequest:
+def refusals_marked(sent: list[SentTool] | None, records: Sequence[ModelRequest]) -> list[SentTool] | None:
+    """`sent` (what one request carried), each tool marked with what any of `records` was refused for: a name
+    Claude Code defers is refused in the request whose tool_reference names it, after the first."""
+    if sent is None:
+        return None
+    for record in records:
+        if record.refused and record.refused_tool:
+            sent = mark_refused(sent, record.refused_tool, record.refused)
+    return sent
+
+
+def _shown_request(record: ModelRequest, records: Sequence[ModelRequest] = ()) -> ShownRequest:
     api_input = None
     if record.usage is not None and record.usage_source == "api":
         api_input = sum(record.usage.get(k, 0) for k in ("input_tokens", "cache_read_tokens", "cache_write_tokens"))
@@ -233,7 +245,7 @@ def _shown_request(record: ModelRequest) -> ShownRequest:
         record.instructions_chars,
         record.context_chars,
         record.wrappers,
-        record.stub_sent,
+        refusals_marked(record.stub_sent, records),
         record.refused,
     )
 
@@ -268,7 +280,7 @@ def shown(records: Sequence[ModelRequest]) -> Shown | None:
     return Shown(
         requests=len(records),
         turns=len(turns),
-        first=_shown_request(turns[0]) if turns else None,
+        first=_shown_request(turns[0], records) if turns else None,
         last=_shown_request(turns[-1]) if turns else None,
         searches=searches,
         not_offered_calls=sum(1 for r in turns if (r.reply or {}).get("offered") is False),

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from toolsurface.harness.agents import ToolNaming
 from toolsurface.harness.endpoint._conversation import ToolEntry
 from toolsurface.harness.output import compact_json
 
-__all__ = ["MCP_ONLY_FIELDS", "SentTool", "Sizes", "match_sent", "schema_changes", "sent_schema"]
+__all__ = ["MCP_ONLY_FIELDS", "SentTool", "Sizes", "mark_refused", "match_sent", "schema_changes", "sent_schema"]
 
 How = Literal["shown", "deferred", "named", "namespace", "dropped", "unmatched"]
 # What an MCP tool may carry that no model API takes: a client keeps it out of the request or puts it elsewhere.
@@ -209,7 +209,8 @@ def match_sent(
                 )
             )
         elif namespace_named:
-            found.append(SentTool(sent_as=expected, how="namespace", **base))
+            name_change = _name_change(naming, name, server, expected)
+            found.append(SentTool(sent_as=expected, how="namespace", name_change=name_change, **base))
         else:
             other = expected_by.get(expected)
             note = (
@@ -233,6 +234,16 @@ def match_sent(
             )
     stub = {entries[n].name for n in taken} | {entries[n].name for n in under_prefix}
     return found, stub
+
+
+def mark_refused(sent: Sequence[SentTool], name: str, message: str) -> list[SentTool]:
+    """`sent`, the tool that `name` (as a request gave it) is marked with the API's `message`, unless a request
+    before was refused for it."""
+
+    def refused(tool: SentTool) -> bool:
+        return tool.sent_as is not None and (tool.sent_as == name or tool.sent_as.endswith(f"__{name}"))
+
+    return [replace(t, refused=message) if t.refused is None and refused(t) else t for t in sent]
 
 
 def _carried(

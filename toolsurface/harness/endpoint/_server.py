@@ -24,7 +24,6 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
-from dataclasses import replace
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -40,7 +39,7 @@ from toolsurface.harness.endpoint._record import ModelRequest, RequestLog
 from toolsurface.harness.endpoint._rules import Refusal, check_request
 from toolsurface.harness.endpoint._sample import sample_value
 from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn
-from toolsurface.harness.endpoint._sent import SentTool, Sizes
+from toolsurface.harness.endpoint._sent import Sizes, mark_refused
 from toolsurface.harness.endpoint._split import Naming, split_request
 from toolsurface.harness.endpoint._usage import usage_from_body
 from toolsurface.harness.errors import ToolsurfaceError
@@ -221,7 +220,7 @@ class ModelEndpoint:
                 carried = {t.sent_as for t in sent if t.how in ("shown", "deferred", "unmatched")}
                 fields["stub_tools"] = [n for n in conversation.tool_names if n in carried]
                 if fields.get("refused_tool"):
-                    split["stub_sent"] = [_refused(t, fields["refused_tool"], fields["refused"]) for t in sent]
+                    split["stub_sent"] = mark_refused(sent, fields["refused_tool"], fields["refused"])
             fields.update(split)
         seq = seq if seq is not None else self.log.next_seq()
         self.log.write(ModelRequest(seq=seq, time=_now(), endpoint=self.kind, **fields))
@@ -246,13 +245,6 @@ class ModelEndpoint:
         for path, placeholder in self.paths:
             shorter = shorter.replace(path, placeholder)
         return len(text) - len(shorter)
-
-
-def _refused(tool: SentTool, name: str, message: str) -> SentTool:
-    """`tool`, marked as what the API refused the request for when `name` (as the request gave it) is its."""
-    if tool.sent_as is None or not (tool.sent_as == name or tool.sent_as.endswith(f"__{name}")):
-        return tool
-    return replace(tool, refused=message)
 
 
 def _path_forms(paths: Mapping[str, str]) -> list[tuple[str, str]]:

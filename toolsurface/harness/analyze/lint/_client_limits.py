@@ -156,7 +156,7 @@ def _name_findings(name: str) -> list[Finding]:
             "whatever the server is called" if room < 1 else f"once the server's name is {room + 1} characters or more"
         )
         message = (
-            f"{name}: {_versions(items)} name it {shown} ({len(shown) - len('SERVER')} characters and the server's"
+            f"{name}: {_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown} ({len(shown) - len('SERVER')} characters and the server's"
             f" name as the user's config gives it), which {effect}: {when}"
         )
         if room >= 1:
