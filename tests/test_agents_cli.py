@@ -193,6 +193,8 @@ def test_claude_connects_the_stub_before_its_first_request_and_keeps_its_own_too
     off = ClaudeAgent().command(context(tmp_path, env, mode="on-demand"))
     on = ClaudeAgent().command(replace(context(tmp_path, env, mode="on-demand"), builtins=True))
     assert off.env["MCP_CONNECTION_NONBLOCKING"] == "false" == on.env["MCP_CONNECTION_NONBLOCKING"]
+    # It waits that long for the stub, not its own 5 s: a stub slow to start under load still connects first.
+    assert off.env["MCP_CONNECT_TIMEOUT_MS"] == str(int(context(tmp_path, env).timeout * 1000))
     assert value(off.argv, "--tools") == "ToolSearch" and "--tools" not in on.argv
     assert value(on.argv, "--allowedTools") == "mcp__stub__*" and value(on.argv, "--permission-mode") == "default"
 

@@ -122,6 +122,9 @@ class ClaudeAgent(CliAgent):
         # Connect the stub before the first model request: else, with tool search on, that request may leave
         # before the stub is there, naming none of its deferred tools (so what the model is shown varies by run).
         env["MCP_CONNECTION_NONBLOCKING"] = "false"
+        # Blocking, it waits MCP_CONNECT_TIMEOUT_MS (5 s unset, in 2.1.197 and 2.1.332) and then sends anyway: a
+        # stub slow to start on a loaded machine would be "still connecting". Wait as long as the session may.
+        env["MCP_CONNECT_TIMEOUT_MS"] = str(int(ctx.timeout * 1000))
         # No telemetry, error reports or update checks: a run talks to its model endpoint and the stub only.
         env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
         if ctx.endpoint is not None:
