@@ -15,6 +15,7 @@ from pathlib import Path
 
 from benchmarks.agents import measure_agents
 from benchmarks.claude_search import measure_claude_search
+from benchmarks.client_tools import measure_client_tools
 from benchmarks.clients import measure_clients
 from benchmarks.large_lists import measure_large_lists
 from benchmarks.runner import measure_runner
@@ -71,6 +72,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         **measure_agents(cli, repeats=runs),
         **measure_claude_search(cli, runs),
         **measure_clients(cli, runs),
+        **measure_client_tools(cli, runs),
         **measure_large_lists(cli, runs),
     }
 

@@ -254,7 +254,7 @@ def test_opencode_copilot_and_cline_are_shown_exactly_the_stubs_tools_named_by_t
 ) -> None:
     out, _, _ = v2_study
     first = turns(run_dir(out, "v2", name))[0]
-    named = [NAMED_BY_RULE[name].model_tool_name(tool) for tool in V2_TOOLS]
+    named = [NAMED_BY_RULE[name].naming.full_name(tool, "stub") for tool in V2_TOOLS]
     assert sorted(first["tools"]) == sorted(named)
     assert first["stub_shown"]["tools"] == first["tools"] and first["builtin_shown"]["tools"] == []
     if name != "cline":  # cline keeps the server's order; the others sort by name

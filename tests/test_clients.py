@@ -160,7 +160,10 @@ def test_each_mode_shows_defers_or_surrounds_the_stubs_tools_as_the_client_does(
     whole = len(instructions.strip())
     assert all(r["instructions_chars"] == whole for k, r in row.items() if k[0] in ("claude", "gemini", "opencode"))
     assert all(r["instructions_chars"] == 0 for k, r in row.items() if k[0] in ("copilot", "cline"))
-    assert all(r["instructions_chars"] is not None for k, r in row.items() if k[0] == "codex")
+    # codex direct puts them whole in its namespace's description: instructions, not the namespace's envelope.
+    assert direct["instructions_chars"] == whole and 0 < default["instructions_chars"] < whole
+    assert direct["wrappers"]["tools"] > 0 and 0 < direct["wrappers"]["chars"] < whole
+    assert all(r["wrappers"]["tools"] == 0 for k, r in row.items() if k[0] != "codex")
 
 
 def readme_example(key: tuple[str, str, str]) -> bool:
@@ -179,9 +182,16 @@ def test_the_docs_show_the_clients_table_as_the_command_prints_it(
     }
     for cells in table:
         row = printed[(cells["Surface"], cells["Client"], cells["Mode"])]
-        for column, part in (("Stub's shown", "shown"), ("Stub's deferred", "deferred"), ("Built-in", "builtin")):
+        for column, part in (
+            ("Stub's shown", "shown"),
+            ("Stub's deferred", "deferred"),
+            ("Built-in", "builtin"),
+            ("Namespaces", "wrappers"),
+        ):
             p = row[part]
             assert cells[column] == f"{p['tools']} · {p['chars']:,} · {p['tokens']:,}", (cells, column)
+        assert cells["System prompt chars"] == f"{row['system_chars']:,}", cells
+        assert cells["Server instructions chars"] == f"{row['instructions_chars']:,}", cells
 
 
 def test_markdown_prints_the_parts_apart_with_what_the_cells_hold(pinned: Path, tmp_path: Path) -> None:
@@ -192,6 +202,7 @@ def test_markdown_prints_the_parts_apart_with_what_the_cells_hold(pinned: Path, 
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "tools · chars · o200k tokens" in done.stdout
+    assert "system prompt chars with $HOME, the run folder and the working folder as placeholders" in done.stdout
     [line] = [line for line in done.stdout.splitlines() if line.startswith("| v2 |")]
     assert line.startswith("| v2 | codex 0.171.0 | direct | ") and line.endswith("| ok |")
     csv = run_cli(

@@ -111,7 +111,7 @@ def test_measure_prints_o200k_and_harmony_side_by_side_for_the_bundled_surfaces(
     table = run.stdout.split("Tokens by counter", 1)[1]
     assert "| Surface | o200k | harmony | ÷ o200k |" in table
     assert "| v2, final design | 1,525 | 1,226 | 0.80 |" in table
-    assert "| framing (the same request, no tools) | - | 54 | - |" in table
+    assert "| framing (the request without the list) | - | 54 | - |" in table
     assert table.count("\n| ") == 2 + len(BUNDLED_ORDER) + 1
     assert "- `harmony`: the tools as gpt-oss models are shown them" in table
     assert "openai-harmony 0.0.8" in table

@@ -52,14 +52,28 @@ def _offers(body: dict[str, Any]) -> bool:
     return bool(inner.get("tools"))
 
 
+MINIMAL = [{"name": "a", "inputSchema": {"type": "object"}}, {"name": "b", "inputSchema": {"type": "object"}}]
+
+
+def _framing(family: str, model: str) -> int:
+    """The request with no tools; for Anthropic, whose API adds a tool-use prompt to any request with a tool, the
+    request with one minimal tool less what a second one adds."""
+    if family != "anthropic":
+        return _scripted(_request(family, model, []))
+    one, two = (_scripted(_request(family, model, MINIMAL[:n])) for n in (1, 2))
+    return one - (two - one)
+
+
+def _described(tool: dict[str, Any]) -> dict[str, Any]:
+    return {"description": tool["description"]} if "description" in tool else {}
+
+
 def _request(family: str, model: str, tools: list[dict[str, Any]]) -> dict[str, Any]:
     """Each provider's documented request for these MCP tools and one short user message."""
     if family == "anthropic":
         body: dict[str, Any] = {"model": model, "messages": [{"role": "user", "content": PROMPT}]}
         if tools:
-            body["tools"] = [
-                {"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]} for t in tools
-            ]
+            body["tools"] = [{"name": t["name"], **_described(t), "input_schema": t["inputSchema"]} for t in tools]
         return body
     if family == "openai":
         body = {"model": model, "input": PROMPT}
@@ -109,12 +123,16 @@ def test_a_keyed_counter_counts_the_list_the_framing_and_each_tool_through_the_c
     assert run.returncode == 0, run.stderr
     data = run.json()
     (tools,) = (wire.tools for wire in listed([resolve("v2")]))
-    framing = _scripted(_request(family, model, []))
+    framing = _framing(family, model)
     whole = _scripted(_request(family, model, tools))
     o200k, counted = data["surfaces"][0]["counts"]
     assert o200k["counter"] == "o200k" and o200k["tokens"] == data["surfaces"][0]["tokens"]
     assert counted["framing"] == framing
     assert counted["tokens"] == whole - framing
+    if family == "anthropic":  # its tool-use prompt is framing, shown apart
+        assert counted["tool_prompt"] == framing - _scripted(_request(family, model, [])) > 20
+    else:
+        assert "tool_prompt" not in counted
     assert [t["marginal_tokens"] for t in counted["per_tool"]] == [
         whole - _scripted(_request(family, model, tools[:i] + tools[i + 1 :])) for i in range(len(tools))
     ]
@@ -128,7 +146,8 @@ def test_a_keyed_counter_counts_the_list_the_framing_and_each_tool_through_the_c
     assert "not a figure of" in info["label"]
     sent = _counts(endpoint)
     assert {r.path for r in sent} == {path} and all(r.status == 200 for r in sent)
-    assert len(sent) == 2 + len(tools)  # the framing, the list, and the list without each tool
+    # The framing (and for Anthropic one and two minimal tools), the list, and the list without each tool.
+    assert len(sent) == 2 + len(tools) + (2 if family == "anthropic" else 0)
 
 
 def test_a_rerun_answers_from_the_cache_and_sends_nothing(tmp_path: Path, endpoint: ModelEndpoint) -> None:
@@ -226,7 +245,8 @@ def test_a_rate_limit_is_retried_and_then_counted(tmp_path: Path) -> None:
         )  # fmt: skip
         statuses = [r.status for r in _counts(server)]
     assert run.returncode == 0, run.stderr
-    assert statuses.count(429) == 3 and statuses.count(200) == 2 + 8
+    # The framing (with one and two minimal tools), the list, and the list without each of its 8 tools.
+    assert statuses.count(429) == 3 and statuses.count(200) == 4 + 8
     assert run.json()["surfaces"][0]["counts"][0]["framing"] > 0
 
 
@@ -323,7 +343,7 @@ def test_diff_counts_both_lists_and_each_changed_tool_with_the_first_counter(
     assert run.returncode == 0, run.stderr
     data = run.json()
     before, after = (wire.tools for wire in listed([resolve("v2-first"), resolve("v2")]))
-    framing = _scripted(_request("anthropic", "claude-opus-5-5", []))
+    framing = _framing("anthropic", "claude-opus-5-5")
     name = "anthropic:claude-opus-5-5 (scripted endpoint)"
     assert data["encoding"] == name
     assert data["tokens"]["before"] == _scripted(_request("anthropic", "claude-opus-5-5", before)) - framing

@@ -39,6 +39,7 @@ PY = sys.executable
 NPM_SERVERS = {
     "server-everything": "@modelcontextprotocol/server-everything@2026.8.31",
     "server-memory": "@modelcontextprotocol/server-memory@2026.8.31",
+    "server-filesystem": "@modelcontextprotocol/server-filesystem@2026.8.31",
 }
 PIP_SERVERS = {"mcp_server_time": "mcp-server-time", "mcp_server_git": "mcp-server-git"}
 GRACE_S = 5.0  # interpreter start-up plus ending the process group, beyond --timeout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from toolsurface.harness.agents._cli import CliAgent, parse_version
 from toolsurface.harness.agents._installed import CLI_AGENTS, InstalledAgent, installed_agents
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._registry import AGENTS, make_agent
 from toolsurface.harness.agents.base import (
     Agent,
@@ -28,6 +29,7 @@ __all__ = [
     "InstalledAgent",
     "RunContext",
     "ServerCommand",
+    "ToolNaming",
     "Usage",
     "installed_agents",
     "make_agent",

@@ -13,8 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._process import MAX_TRANSCRIPT_BYTES, run_process
-from toolsurface.harness.agents.base import AgentReport, AgentUnavailable, EndpointKind, RunContext, ServerCommand
+from toolsurface.harness.agents.base import (
+    SERVER_NAME,
+    AgentReport,
+    AgentUnavailable,
+    EndpointKind,
+    RunContext,
+    ServerCommand,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed
 from toolsurface.harness.jsonl import json_objects
@@ -95,6 +103,10 @@ class CliAgent(ABC):
     # The modes in which the client's model reaches MCP tools only by writing code (codex's code mode).
     code_modes: tuple[str, ...] = ()
     harness_client = False
+    # How it names the server's tools before its model sees them.
+    naming: ClassVar[ToolNaming]
+    # The API its requests speak (harness.endpoint's names): whose rules they meet.
+    api: ClassVar[str]
 
     @property
     def install(self) -> str:
@@ -103,6 +115,8 @@ class CliAgent(ABC):
     def __init__(self, executable: str | None = None) -> None:
         self.executable = executable
         self.version: str | None = None
+        # The stub's name in the run's MCP config, as its transcript names it.
+        self.server_name = SERVER_NAME
 
     def resolve(self, env: Mapping[str, str]) -> str:
         """The executable's path, looked up on the PATH the agent will get."""
@@ -214,6 +228,7 @@ class CliAgent(ABC):
         return f"{self.name} exited with code {code}"
 
     async def run(self, ctx: RunContext) -> AgentReport:
+        self.server_name = ctx.server_name
         invocation = self.command(ctx)
         ctx.run_dir.mkdir(parents=True, exist_ok=True)
         ctx.workdir.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ __all__ = [
     "NOT_DELIVERED",
     "PERMISSION_DENIED",
     "SANDBOX_BLOCKED",
+    "SERVER_NAME",
     "SERVER_PREFIXES",
     "UNKNOWN_TOOL",
     "Agent",
@@ -111,6 +112,8 @@ class RunContext:
     # Whether the client's own tools stay beside the stub's (what a user's session carries), or only the
     # stub's are offered (the server alone), as far as the client lets them go.
     builtins: bool = False
+    # The name the client's MCP config gives the stub, which goes into every tool's name (`mcp__stub__...`).
+    server_name: str = SERVER_NAME
 
 
 @dataclass(frozen=True)

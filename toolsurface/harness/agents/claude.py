@@ -7,7 +7,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
@@ -22,11 +22,11 @@ from toolsurface.harness.agents._cli import (
     home,
     server_launch,
 )
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     INVALID_ARGUMENTS,
     PERMISSION_DENIED,
-    SERVER_NAME,
     UNKNOWN_TOOL,
     AgentReport,
     Event,
@@ -58,6 +58,10 @@ class ClaudeAgent(CliAgent):
     min_version = (2, 1, 197)
     tested_versions = ("2.1.197", "2.1.332")
     search_modes = ("on-demand",)
+    # Both the server's and the tool's name cleaned (`[^a-zA-Z0-9_-]` -> `_`, per UTF-16 unit), never cut; of two
+    # tools whose names clean alike the first is sent (2.1.197 and 2.1.332).
+    naming: ClassVar[ToolNaming] = ToolNaming("Claude Code", "mcp__{server}__{tool}")
+    api: ClassVar[str] = "anthropic"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS):
@@ -102,7 +106,7 @@ class ClaudeAgent(CliAgent):
             "--strict-mcp-config",
             *tools,
             "--allowedTools",
-            f"mcp__{SERVER_NAME}__*",
+            f"{self.naming.prefix(ctx.server_name)}*",
             "--permission-mode",
             "default",
             "--setting-sources",
@@ -119,6 +123,9 @@ class ClaudeAgent(CliAgent):
         # Connect the stub before the first model request: else, with tool search on, that request may leave
         # before the stub is there, naming none of its deferred tools (so what the model is shown varies by run).
         env["MCP_CONNECTION_NONBLOCKING"] = "false"
+        # Blocking, it waits MCP_CONNECT_TIMEOUT_MS (5 s unset, in 2.1.197 and 2.1.332) and then sends anyway: a
+        # stub slow to start on a loaded machine would be "still connecting". Wait as long as the session may.
+        env["MCP_CONNECT_TIMEOUT_MS"] = str(int(ctx.timeout * 1000))
         # No telemetry, error reports or update checks: a run talks to its model endpoint and the stub only.
         env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
         if ctx.endpoint is not None:
@@ -127,7 +134,7 @@ class ClaudeAgent(CliAgent):
                 for key in KEYS:
                     env.pop(key, None)
                 env["ANTHROPIC_API_KEY"] = DUMMY_KEY
-        files = {config: json.dumps({"mcpServers": {SERVER_NAME: stub}}, indent=2) + "\n"}
+        files = {config: json.dumps({"mcpServers": {ctx.server_name: stub}}, indent=2) + "\n"}
         return Invocation(tuple(argv), env, files)
 
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
@@ -160,7 +167,7 @@ class ClaudeAgent(CliAgent):
             kind = record.get("type")
             if kind == "system" and record.get("subtype") == "init":
                 model = as_str(record.get("model")) or model
-                stub_failed = _stub_failure(record) or stub_failed
+                stub_failed = _stub_failure(record, self.server_name) or stub_failed
             elif kind == "system" and record.get("subtype") == "api_retry":
                 last_error = _retry_error(record)
                 events.append(Event("error", text=last_error))
@@ -258,13 +265,13 @@ def _retry_error(record: dict[str, Any]) -> str:
     return f"API request failed{where}: " + (f"HTTP {status}: " if status else "") + str(detail)[:300]
 
 
-def _stub_failure(init: dict[str, Any]) -> str | None:
+def _stub_failure(init: dict[str, Any], name: str) -> str | None:
     for server in init.get("mcp_servers") or []:
-        if isinstance(server, dict) and server.get("name") == SERVER_NAME and server.get("status") in _STUB_FAILED:
+        if isinstance(server, dict) and server.get("name") == name and server.get("status") in _STUB_FAILED:
             messages = [
                 str(e.get("message"))
                 for e in init.get("mcp_server_errors") or []
-                if isinstance(e, dict) and e.get("name") == SERVER_NAME
+                if isinstance(e, dict) and e.get("name") == name
             ]
             return f"the stub MCP server is {server.get('status')}" + "".join(f": {m}" for m in messages)
     return None

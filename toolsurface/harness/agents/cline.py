@@ -10,7 +10,6 @@ poll): with an endpoint they are sent to a closed loopback port, so a run reache
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -30,6 +29,7 @@ from toolsurface.harness.agents._cli import (
     loopback_only,
     server_launch,
 )
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     SERVER_NAME,
@@ -84,8 +84,6 @@ OWN_TOOLS = (
         )
     ),
 )
-NAME_LIMIT = 64
-_RUNS_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]+")
 # How cline answers a call of a tool it has not got, and one the user would have to approve.
 _UNKNOWN = re.compile(r"NoSuchToolError|unavailable tool", re.I)
 _DENIED = re.compile(r"denied|not approved|rejected by the user|requires approval", re.I)
@@ -99,18 +97,21 @@ class ClineAgent(CliAgent):
     min_version = (3, 0, 65)
     tested_versions = ("3.0.65",)
 
-    @staticmethod
-    def model_tool_name(tool: str, server: str = SERVER_NAME) -> str:
-        """The name cline 3.0.65 gives an MCP tool before its model (its `defaultMcpToolNameTransform`):
-        `SERVER__TOOL` as it is when it fits `[A-Za-z0-9_-]` and 64 characters; else every run of other
-        characters a `_`, cut to 55, `_` and the first 8 hex digits of the SHA-1 of `SERVER__TOOL`. It sends
-        them in the server's order, descriptions whole."""
-        full = f"{server}__{tool}"
-        safe = _RUNS_UNSAFE.sub("_", full)
-        if safe == full and len(full) <= NAME_LIMIT:
-            return full
-        digest = hashlib.sha1(full.encode("utf-8")).hexdigest()[:8]
-        return f"{safe[: NAME_LIMIT - 1 - 8] or 'mcp_tool'}_{digest}"
+    # Its `defaultMcpToolNameTransform` (3.0.65): `SERVER__TOOL` as it is when it fits `[A-Za-z0-9_-]` and 64
+    # characters; else every run of other characters a `_`, cut to 55, `_` and the first 8 hex digits of the SHA-1
+    # of `SERVER__TOOL`. Sent in the server's order, descriptions whole.
+    naming: ClassVar[ToolNaming] = ToolNaming(
+        "cline",
+        "{server}__{tool}",
+        units="codepoint",
+        runs=True,
+        max_length=64,
+        cut="hash",
+        hash_digits=8,
+        digest="sha1",
+        hash_cleaned=True,
+    )
+    api: ClassVar[str] = "openai-chat"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS) or _providers(env).is_file():
@@ -138,7 +139,7 @@ class ClineAgent(CliAgent):
         # setting per tool): with builtins on it is told not to, so each call asks and, with no one to answer, is
         # denied, the stub's too.
         files = {
-            settings / "cline_mcp_settings.json": json.dumps({"mcpServers": {SERVER_NAME: stub}}, indent=2) + "\n",
+            settings / "cline_mcp_settings.json": json.dumps({"mcpServers": {ctx.server_name: stub}}, indent=2) + "\n",
             settings / "global-settings.json": json.dumps(preferences, indent=2) + "\n",
         }
         argv = [self.resolve(env), "--json", "--data-dir", str(data), "--cwd", str(ctx.workdir)]

@@ -30,6 +30,7 @@ from toolsurface.harness.agents._cli import (
     home,
     server_launch,
 )
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     SANDBOX_BLOCKED,
@@ -73,6 +74,20 @@ class CodexAgent(CliAgent):
     package = "@openai/codex"
     min_version = (0, 171, 0)
     tested_versions = ("0.171.0",)
+    # In one namespace `mcp__SERVER`, each tool by its name with `[^A-Za-z0-9_]` -> `_` (per character); a full
+    # name over 128 is cut to fit `_` and 12 hex digits, and names that clean alike all get such a suffix
+    # (0.171.0, as sent).
+    naming: ClassVar[ToolNaming] = ToolNaming(
+        "codex",
+        "mcp__{server}__{tool}",
+        allowed="A-Za-z0-9_",
+        units="codepoint",
+        namespace="mcp__{server}",
+        max_length=128,
+        cut="hash",
+        collisions="hash",
+    )
+    api: ClassVar[str] = "openai-responses"
 
     def __init__(self, executable: str | None = None, base_url: str | None = None) -> None:
         super().__init__(executable)
@@ -125,10 +140,10 @@ class CodexAgent(CliAgent):
             "-C",
             str(ctx.workdir),
             "-c",
-            f"mcp_servers.{SERVER_NAME}={toml_value(stub)}",
+            f"mcp_servers.{toml_key(ctx.server_name)}={toml_value(stub)}",
         ]
         if self.mode_named(ctx.mode) == "direct":
-            direct = {"enabled": True, "direct_only_tool_namespaces": [f"mcp__{SERVER_NAME}"]}
+            direct = {"enabled": True, "direct_only_tool_namespaces": [self.naming.namespace_name(ctx.server_name)]}
             argv += ["-c", f"features.code_mode={toml_value(direct)}"]
         for option in () if ctx.builtins else _FEATURES_OFF:
             argv += ["-c", option]

@@ -28,6 +28,7 @@ from toolsurface.harness.agents._cli import (
     server_launch,
     user_cache,
 )
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     SERVER_NAME,
@@ -48,8 +49,6 @@ PROVIDER_KEYS = ("COPILOT_PROVIDER_API_KEY", "COPILOT_PROVIDER_BEARER_TOKEN")
 # The model id Copilot is told it runs (it picks its prompts and tools by it); one of its catalog's.
 SCRIPTED_MODEL = "gpt-5.4"
 # The longest name Copilot gives a tool; longer ones are cut.
-NAME_LIMIT = 64
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 # How Copilot answers a call of a tool it has not got, and a call it would have to ask for.
 _UNKNOWN = re.compile(r"Tool '[^']*' does not exist")
 _DENIED = re.compile(r"permission|denied|not allowed|rejected", re.I)
@@ -63,14 +62,13 @@ class CopilotAgent(CliAgent):
     min_version = (1, 0, 102)
     tested_versions = ("1.0.102",)
 
-    @staticmethod
-    def model_tool_name(tool: str, server: str = SERVER_NAME) -> str:
-        """The name Copilot CLI 1.0.102 gives an MCP tool before its model: `SERVER-TOOL`, a tool name with
-        letters outside ASCII written as punycode (`xn--...`), every character outside `[A-Za-z0-9_-]` a `-`,
-        the whole cut at 64 characters. It sends them sorted by name, descriptions whole."""
-        if not tool.isascii():
-            tool = "xn--" + tool.encode("punycode").decode("ascii")
-        return f"{server}-{_UNSAFE.sub('-', tool)}"[:NAME_LIMIT]
+    # `SERVER-TOOL`, a tool name with letters outside ASCII written as punycode (`xn--...`), every character
+    # outside `[A-Za-z0-9_-]` a `-`, the whole cut at 64 characters; sent sorted by name, descriptions whole
+    # (1.0.102).
+    naming: ClassVar[ToolNaming] = ToolNaming(
+        "Copilot CLI", "{server}-{tool}", replacement="-", units="codepoint", max_length=64, cut="head", punycode=True
+    )
+    api: ClassVar[str] = "openai-chat"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in (*KEYS, *PROVIDER_KEYS, "OPENAI_API_KEY")):
@@ -136,12 +134,12 @@ class CopilotAgent(CliAgent):
         ]
         if ctx.builtins:
             # Copilot's own tools stay; only the stub's go without asking, and in prompt mode asking is denial.
-            argv += ["--allow-tool", SERVER_NAME]
+            argv += ["--allow-tool", ctx.server_name]
         else:
-            argv += ["--available-tools", SERVER_NAME, "--allow-all-tools"]
+            argv += ["--available-tools", ctx.server_name, "--allow-all-tools"]
         if ctx.model and ctx.endpoint is None:
             argv += ["--model", ctx.model]
-        files = {own / MCP_CONFIG: json.dumps({"mcpServers": {SERVER_NAME: stub}}, indent=2) + "\n"}
+        files = {own / MCP_CONFIG: json.dumps({"mcpServers": {ctx.server_name: stub}}, indent=2) + "\n"}
         links: dict[Path, Path] = {}
         login = _user_home(agent_env(ctx)) / "config.json"
         if ctx.endpoint is None and not any(env.get(key) for key in KEYS) and login.is_file():
@@ -172,7 +170,7 @@ class CopilotAgent(CliAgent):
         for record in records:
             kind = record.get("type")
             data = as_dict(record.get("data"))
-            if kind == "session.mcp_server_status_changed" and data.get("serverName") == SERVER_NAME:
+            if kind == "session.mcp_server_status_changed" and data.get("serverName") == self.server_name:
                 status = data.get("status")
                 stub_failed = f"the stub MCP server is {status}" if status in ("failed", "disabled") else None
             elif kind == "assistant.turn_start":

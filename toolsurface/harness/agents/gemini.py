@@ -18,9 +18,9 @@ from toolsurface.harness.agents._cli import (
     as_str,
     home,
 )
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
-    SERVER_NAME,
     UNKNOWN_TOOL,
     AgentReport,
     Event,
@@ -36,10 +36,9 @@ KEYS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 OAUTH_CREDS = "oauth_creds.json"
 BASE_URL_ENV = "GOOGLE_GEMINI_BASE_URL"
 # `tools.core` is an allowlist: any list, even [], denies every tool not on it (so [] hides the stub's tools
-# too). The stub's tools are named mcp_stub_TOOL. `exclude` names the built-ins that reach outside, in case
-# a version reads the allowlist differently.
-_ALLOWED = [f"mcp_{SERVER_NAME}_*"]
-_OUTSIDE = ["run_shell_command", "write_file", "replace", "web_fetch", "google_web_search", "save_memory"]
+# too); the stub's tools are named mcp_stub_TOOL, so `mcp_stub_*` lets exactly them through. No `tools.exclude`:
+# gemini-cli 0.61.0 matches an exclusion against an MCP tool's own name as well, so excluding the built-in
+# `write_file` hid a server's `write_file` too.
 # gemini-cli's answer to a call of a tool it does not have.
 _UNKNOWN = ("not found in registry", "Tool not found", "is not available")
 _EXITS = {42: "gemini rejected its input (exit code 42)", 53: "max turns reached"}
@@ -52,6 +51,19 @@ class GeminiAgent(CliAgent):
     package = "@google/gemini-cli"
     min_version = (0, 61, 0)
     tested_versions = ("0.61.0",)
+    # generateValidName(SERVER + "_" + TOOL): `mcp_` in front unless there, `[^a-zA-Z0-9_.:-]` -> `_` (per UTF-16
+    # unit), and over 63 the first and last 30 characters around `...` (0.61.0).
+    naming: ClassVar[ToolNaming] = ToolNaming(
+        "gemini-cli",
+        "mcp_{server}_{tool}",
+        allowed="A-Za-z0-9_.:-",
+        max_length=63,
+        cut="middle",
+        keep=30,
+        marker="...",
+        prefix_once="mcp_",
+    )
+    api: ClassVar[str] = "gemini"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS) or _login(env) is not None:
@@ -80,14 +92,14 @@ class GeminiAgent(CliAgent):
             "timeout": int(ctx.timeout * 1000),
             "trust": True,
         }
-        # An empty `core` list registers no built-in tool (gemini-cli enables them all only when the
-        # list is absent); `exclude` names the ones that reach outside in case a version reads [] as unset.
+        # With builtins off, `core` lets the stub's tools alone through (gemini-cli enables every built-in only
+        # when the list is absent).
         settings: dict[str, Any] = {
-            "mcpServers": {SERVER_NAME: stub},
+            "mcpServers": {ctx.server_name: stub},
             "model": {"maxSessionTurns": ctx.max_turns},
         }
         if not ctx.builtins:
-            settings["tools"] = {"core": _ALLOWED, "exclude": _OUTSIDE}
+            settings["tools"] = {"core": [f"{self.naming.prefix(ctx.server_name)}*"]}
         links: dict[Path, Path] = {}
         login = None if any(env.get(key) for key in KEYS) else _login(user_env)
         if env.get(BASE_URL_ENV):
@@ -108,7 +120,7 @@ class GeminiAgent(CliAgent):
             # With its own tools there, only the trusted stub's calls go without asking, and asking is denial.
             "default" if ctx.builtins else "yolo",
             "--allowed-mcp-server-names",
-            SERVER_NAME,
+            ctx.server_name,
         ]
         if ctx.model:
             argv += ["-m", ctx.model]

@@ -28,6 +28,7 @@ from toolsurface.harness.agents._cli import (
     loopback_only,
     server_launch,
 )
+from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     SERVER_NAME,
@@ -48,7 +49,6 @@ PROVIDER = "toolsurface"
 SCRIPTED_MODEL = "scripted"
 # Keys opencode's bundled providers read from the environment.
 KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "OPENROUTER_API_KEY")
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 # With its own tools denied, opencode's `invalid` tool is gone too, and a call of a tool it has not got fails in
 # the AI SDK, which names `invalid` (the tool opencode would have sent it to) as the one it lacks.
 _UNAVAILABLE = re.compile(r"Model tried to call unavailable tool|NoSuchToolError")
@@ -80,12 +80,10 @@ class OpencodeAgent(CliAgent):
     min_version = (1, 18, 33)
     tested_versions = ("1.18.33",)
 
-    @staticmethod
-    def model_tool_name(tool: str, server: str = SERVER_NAME) -> str:
-        """The name opencode 1.18.33 gives an MCP tool before its model: `SERVER_TOOL`, every character of either
-        outside `[A-Za-z0-9_-]` a `_` (counted as JavaScript counts them: a character beyond the BMP is two),
-        no cut at any length. It sends them sorted by name, descriptions whole."""
-        return f"{_safe(server)}_{_safe(tool)}"
+    # `SERVER_TOOL`, every character of either outside `[A-Za-z0-9_-]` a `_` (counted as JavaScript counts them:
+    # a character beyond the BMP is two), no cut at any length; sent sorted by name, descriptions whole (1.18.33).
+    naming: ClassVar[ToolNaming] = ToolNaming("opencode", "{server}_{tool}")
+    api: ClassVar[str] = "openai-chat"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS) or _auth_file(env).is_file():
@@ -126,8 +124,8 @@ class OpencodeAgent(CliAgent):
         config: dict[str, Any] = {
             "autoupdate": False,
             "share": "disabled",
-            "mcp": {SERVER_NAME: stub},
-            "permission": {"*": own_tools, f"{_safe(SERVER_NAME)}_*": "allow"},
+            "mcp": {ctx.server_name: stub},
+            "permission": {"*": own_tools, f"{self.naming.prefix(ctx.server_name)}*": "allow"},
         }
         model = ctx.model
         if ctx.endpoint is not None:
@@ -217,19 +215,13 @@ class OpencodeAgent(CliAgent):
         return report
 
 
-def _safe(text: str) -> str:
-    units = text.encode("utf-16-le", "surrogatepass")
-    chars = [units[n : n + 2].decode("utf-16-le", "surrogatepass") for n in range(0, len(units), 2)]
-    return "".join(c if not _UNSAFE.match(c) else "_" for c in chars)
-
-
 def _auth_file(env: Mapping[str, str]) -> Path:
     data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home(env) / ".local" / "share"
     return data / "opencode" / "auth.json"
 
 
 def _own_name(name: str) -> str:
-    return name.removeprefix(f"{_safe(SERVER_NAME)}_")
+    return name.removeprefix(OpencodeAgent.naming.prefix(SERVER_NAME))
 
 
 def _tool_events(part: dict[str, Any]) -> list[Event]:

@@ -6,6 +6,7 @@ from toolsurface.harness.cli import (  # noqa: F401  (each registers its verbs)
     _author,
     _budget,
     _clients,
+    _compat,
     _config,
     _measure,
     _report,

@@ -340,3 +340,17 @@ def _builtins_option(command: Any) -> Any:
         help="off: the agent is offered the stub's tools alone (the server measured alone); on: its own tools stay"
         " (what a user's session carries; calls that would ask for a permission are still denied).",
     )(command)
+
+
+def _client_sessions_options(command: Any) -> Any:
+    """--jobs, --timeout and --out, for the commands that run one short session per client and mode."""
+    options = [
+        click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Sessions at a time."),
+        click.option("--timeout", type=Seconds(min=1), default=120, show_default=True, help="Seconds per session."),
+        click.option(
+            "--out", type=click.Path(file_okay=False, path_type=Path), help="Keep each session's folder here."
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command

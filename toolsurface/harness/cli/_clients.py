@@ -9,8 +9,8 @@ import click
 
 from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
-    Seconds,
     _builtins_option,
+    _client_sessions_options,
     _data,
     _emit,
     _format_option,
@@ -62,9 +62,19 @@ def agents_command(fmt: str) -> None:
 )
 @_builtins_option
 @_format_option(*TABLE_FORMATS)
-@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Sessions at a time.")
-@click.option("--timeout", type=Seconds(min=1), default=120, show_default=True, help="Seconds per session.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Keep each session's folder here.")
+@_client_sessions_options
+@click.option(
+    "--per-tool",
+    is_flag=True,
+    help="Also each of the server's tools as each client sent it: renamed, cut, its schema rewritten, dropped.",
+)
+@click.option(
+    "--server-name",
+    default="stub",
+    show_default=True,
+    metavar="NAME",
+    help="The server's name in each client's config, which goes into every tool's name (mcp__NAME__...).",
+)
 def clients_command(
     surfaces: tuple[str, ...],
     named: tuple[str, ...],
@@ -73,9 +83,16 @@ def clients_command(
     jobs: int,
     timeout: float,
     out: Path | None,
+    per_tool: bool,
+    server_name: str,
 ) -> None:
     """What a surface costs in each installed client: one short scripted session per client, version and mode."""
+    from functools import partial
+
     from toolsurface.harness.clients import clients_csv, clients_json, clients_markdown, clients_rich, observe_clients
 
-    rows = observe_clients(surfaces, named, builtins=builtins == "on", jobs=jobs, timeout=timeout, out=out)
-    _emit(fmt, rows, {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown})
+    rows = observe_clients(
+        surfaces, named, builtins=builtins == "on", jobs=jobs, timeout=timeout, out=out, server_name=server_name
+    )
+    renderers = {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown}
+    _emit(fmt, rows, {fmt: partial(render, per_tool=per_tool) for fmt, render in renderers.items()})

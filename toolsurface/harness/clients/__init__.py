@@ -9,6 +9,9 @@ from toolsurface.harness.clients._render import (
     clients_json,
     clients_markdown,
     clients_rich,
+    describe_description,
+    describe_schema,
+    tool_cells,
 )
 
 __all__ = [
@@ -21,7 +24,10 @@ __all__ = [
     "clients_json",
     "clients_markdown",
     "clients_rich",
+    "describe_description",
+    "describe_schema",
     "observe_clients",
     "plan_clients",
     "served",
+    "tool_cells",
 ]

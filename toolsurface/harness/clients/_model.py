@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from toolsurface.harness.endpoint import SentTool
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,10 @@ class ClientRow:
     instructions), as a fraction of all of it (every tool shown, every name, the system prompt, the messages).
     `instructions_chars`: None when the server has no instructions; else the chars of them the client put
     where the model reads them (0: none). `protocol`: the MCP version the client negotiated with the stub,
-    where the stub's call log says.
+    where the stub's call log says. `wrappers`: the namespaces' envelopes (codex's), apart from every tool.
+    `sent`: each of the server's tools as the first request carried it, matched by the client's naming rule.
+    `server_name`: the server's name in the client's config; `naming`: what that makes of every tool's name.
+    `refused`: what the API would have refused (the scripted endpoint checks each API's rules), if anything.
     """
 
     surface: str
@@ -43,3 +48,8 @@ class ClientRow:
     searches: int | None = None
     duration_s: float | None = None
     path: str | None = None
+    wrappers: Part | None = None
+    server_name: str = "stub"
+    naming: str | None = None
+    refused: str | None = None
+    sent: list[SentTool] = field(default_factory=list)

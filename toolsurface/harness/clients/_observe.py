@@ -3,7 +3,10 @@ mode, on the scripted model, against the surface's stub (a snapshot file is serv
 
 The session's script is one search where the mode has the client's own tool search, then a final answer. The
 row is read from the first model request that carries the stub's tools (shown or deferred), as the model
-endpoint split it (harness.endpoint._split), and the protocol from the stub's call log where it says.
+endpoint split it (harness.endpoint._split), each of the server's tools matched by the client's own naming rule,
+and the protocol from the stub's call log where it says. The server goes into each client's config under
+`server_name`, which every tool's name then carries; a name no client takes is a user error. The system prompt
+is counted with this machine's paths (`$HOME`, the run's folder, its working folder) as placeholders.
 """
 
 from __future__ import annotations
@@ -18,19 +21,28 @@ from typing import Any
 
 import anyio
 
-from toolsurface.harness.agents import CLI_AGENTS, CliAgent, InstalledAgent, installed_agents
-from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
+from toolsurface.harness.agents import CLI_AGENTS, CliAgent, InstalledAgent, ToolNaming, installed_agents
+from toolsurface.harness.agents.base import SERVER_NAME, AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.clients._model import ClientRow, Part
-from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, ToolPart, read_model_requests
+from toolsurface.harness.endpoint import (
+    MODEL_REQUESTS,
+    ModelEndpoint,
+    ModelRequest,
+    ToolPart,
+    read_model_requests,
+    refusals_marked,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import CALLS
 from toolsurface.harness.scenario import Step
 
-__all__ = ["PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
+__all__ = ["PLACEHOLDERS", "PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
 
 PROMPT = "Look at the tools you have for this project, then answer in one word."
 TIMEOUT_S = 120.0
 MAX_TURNS = 4
+# How this machine's paths are counted in a system prompt's chars.
+PLACEHOLDERS = ("$HOME", "$RUN", "$WORK")
 
 
 @dataclass(frozen=True)
@@ -45,13 +57,14 @@ class ClientChoice:
 
 @dataclass(frozen=True)
 class Served:
-    """A surface as its stub serves it: the spec the stub is started with, its name, its tools' names and its
-    instructions (None: it gives none)."""
+    """A surface as its stub serves it: the spec the stub is started with, its name, its tools' names, its
+    instructions (None: it gives none) and its tools as a client lists them."""
 
     spec: str
     name: str
     tools: tuple[str, ...]
     instructions: str | None
+    wire: tuple[dict[str, Any], ...] = ()
 
 
 def served(spec: str) -> Served:
@@ -66,13 +79,15 @@ def served(spec: str) -> Served:
     path = surface_spec(spec)
     surface = surface_for_serving(resolve(path))
 
-    async def listing() -> tuple[list[str], str | None]:
+    async def listing() -> tuple[list[dict[str, Any]], str | None]:
         async with Client(build_server(surface), mode="legacy") as client:
             result = await client.list_tools()
-            return [tool.name for tool in result.tools], client.instructions
+            wire = [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in result.tools]
+            return wire, client.instructions
 
-    names, instructions = anyio.run(listing)
-    return Served(path, surface.name, tuple(names), instructions or None)
+    wire, instructions = anyio.run(listing)
+    names = tuple(str(tool["name"]) for tool in wire)
+    return Served(path, surface.name, names, instructions or None, tuple(wire))
 
 
 def _parse(text: str) -> tuple[str, str | None]:
@@ -82,9 +97,23 @@ def _parse(text: str) -> tuple[str, str | None]:
     return name, mode or None
 
 
-def plan_clients(named: Sequence[str], env: Mapping[str, str]) -> tuple[list[ClientChoice], list[InstalledAgent]]:
+def check_server_name(server_name: str, names: Sequence[str]) -> None:
+    """A user error when none of these clients takes `server_name` in its MCP config."""
+    rules = []
+    for name in names:
+        naming = _naming(name)
+        if naming.accepts_server(server_name):
+            return
+        rules.append(f"{naming.client} [{naming.server_allowed}]+")
+    raise ToolsurfaceError(f"--server-name {server_name!r}: no client takes it as a server's name ({'; '.join(rules)})")
+
+
+def plan_clients(
+    named: Sequence[str], env: Mapping[str, str], server_name: str = SERVER_NAME
+) -> tuple[list[ClientChoice], list[InstalledAgent]]:
     """Every installed client in each of its modes (or the ones named, NAME or NAME:MODE), and the clients that
-    cannot run (missing, too old) as rows to say so. A named client that cannot run is a user error."""
+    cannot run (missing, too old) as rows to say so. A named client that cannot run is a user error, and so is
+    a server name none of them takes."""
     from toolsurface.harness.agents import make_agent
 
     wanted: dict[str, list[str] | None] = {}
@@ -100,6 +129,7 @@ def plan_clients(named: Sequence[str], env: Mapping[str, str]) -> tuple[list[Cli
         else:
             wanted[name] = None
     names = list(wanted) or list(CLI_AGENTS)
+    check_server_name(server_name, names)
     choices: list[ClientChoice] = []
     missing: list[InstalledAgent] = []
     found = installed_agents(env, names)  # every CLI asked at once
@@ -146,7 +176,14 @@ def _protocol(calls: Path) -> str | None:
 
 
 def _row(
-    surface: Served, choice: ClientChoice, builtins: bool, status: str, run_dir: Path, duration_s: float
+    surface: Served,
+    choice: ClientChoice,
+    agent: CliAgent,
+    server_name: str,
+    builtins: bool,
+    status: str,
+    run_dir: Path,
+    duration_s: float,
 ) -> ClientRow:
     base: dict[str, Any] = {
         "surface": surface.name,
@@ -157,11 +194,16 @@ def _row(
         "path": choice.path,
         "duration_s": round(duration_s, 3),
         "protocol": _protocol(run_dir / CALLS),
+        "server_name": server_name,
+        "naming": _arithmetic(agent, server_name),
     }
     requests = read_model_requests(run_dir / MODEL_REQUESTS)
+    refused = next((r.error for r in requests if r.purpose == "turn" and r.refused and r.error), None)
+    if refused is not None:
+        status = refused
     first = _first(requests)
     if first is None:
-        return ClientRow(status=status if status != "ok" else "no model request", **base)
+        return ClientRow(status=status if status != "ok" else "no model request", refused=refused, **base)
     shown, deferred = _part(first.stub_shown), _part(first.stub_deferred)
     instructions = first.instructions_chars
     context = first.context_chars or 0
@@ -176,12 +218,22 @@ def _row(
         instructions_chars=instructions,
         server_share=round(server / context, 4) if context else None,
         searches=len(last.searches or []) if last is not None else 0,
+        wrappers=_part(first.wrappers) if first.wrappers is not None else None,
+        refused=refused,
+        sent=refusals_marked(first.stub_sent, requests) or [],
         **base,
     )
 
 
 async def _session(
-    surface: Served, choice: ClientChoice, run_dir: Path, *, builtins: bool, timeout: float, env: Mapping[str, str]
+    surface: Served,
+    choice: ClientChoice,
+    run_dir: Path,
+    *,
+    builtins: bool,
+    timeout: float,
+    env: Mapping[str, str],
+    server_name: str = SERVER_NAME,
 ) -> ClientRow:
     from toolsurface.harness.agents import make_agent
 
@@ -192,34 +244,55 @@ async def _session(
     server = ServerCommand.toolsurface(["-m", "toolsurface", "serve", surface.spec, "--log", str(run_dir / CALLS)])
     started = time.monotonic()
     steps = _steps(choice, surface, agent.search_modes)
-    endpoint = ModelEndpoint(
-        run_dir / MODEL_REQUESTS,
-        steps=steps,
-        prompt=PROMPT,
-        stub_tools=surface.tools,
-        instructions=surface.instructions,
-    )
-    with tempfile.TemporaryDirectory(prefix="toolsurface-clients-") as workdir, endpoint:
-        ctx = RunContext(
+    with tempfile.TemporaryDirectory(prefix="toolsurface-clients-") as workdir:
+        paths = dict(zip(PLACEHOLDERS, (env.get("HOME", ""), str(run_dir), workdir), strict=True))
+        endpoint = ModelEndpoint(
+            run_dir / MODEL_REQUESTS,
+            steps=steps,
             prompt=PROMPT,
-            server=server,
-            workdir=Path(workdir),
-            run_dir=run_dir,
-            timeout=timeout,
-            mode=choice.mode,
-            max_turns=MAX_TURNS,
-            env=dict(env),
-            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
-            builtins=builtins,
+            stub_tools=surface.tools,
+            instructions=surface.instructions,
+            wire_tools=surface.wire,
+            naming=agent.naming,
+            server_name=server_name,
+            paths=paths,
         )
-        report = await agent.run(ctx)
+        with endpoint:
+            ctx = _context(server, Path(workdir), run_dir, timeout, choice, env, endpoint, builtins, server_name)
+            report = await agent.run(ctx)
     status = "ok" if report.status == "ok" else f"{report.status}: {report.error}"
-    return _row(surface, choice, builtins, status, run_dir, time.monotonic() - started)
+    return _row(surface, choice, agent, server_name, builtins, status, run_dir, time.monotonic() - started)
 
 
-def _missing_row(surface: Served, row: InstalledAgent, builtins: bool) -> ClientRow:
+def _context(
+    server: ServerCommand,
+    workdir: Path,
+    run_dir: Path,
+    timeout: float,
+    choice: ClientChoice,
+    env: Mapping[str, str],
+    endpoint: ModelEndpoint,
+    builtins: bool,
+    server_name: str,
+) -> RunContext:
+    return RunContext(
+        prompt=PROMPT,
+        server=server,
+        workdir=workdir,
+        run_dir=run_dir,
+        timeout=timeout,
+        mode=choice.mode,
+        max_turns=MAX_TURNS,
+        env=dict(env),
+        endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+        builtins=builtins,
+        server_name=server_name,
+    )
+
+
+def _missing_row(surface: Served, row: InstalledAgent, builtins: bool, server_name: str) -> ClientRow:
     status = "not installed" if row.path is None else str(row.problem)
-    return ClientRow(surface.name, row.name, row.version, "-", builtins, status, path=row.path)
+    return ClientRow(surface.name, row.name, row.version, "-", builtins, status, path=row.path, server_name=server_name)
 
 
 def observe_clients(
@@ -231,10 +304,12 @@ def observe_clients(
     timeout: float = TIMEOUT_S,
     out: Path | None = None,
     env: Mapping[str, str] | None = None,
+    server_name: str = SERVER_NAME,
 ) -> list[ClientRow]:
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
-    run is a row saying so, unless named (then a user error). `out` keeps each session's folder
-    (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after."""
+    run is a row saying so, unless named (then a user error), and so is one that takes no server called
+    `server_name`. `out` keeps each session's folder (out/SURFACE/CLIENT-VERSION-MODE), else they go to a
+    temporary folder removed after."""
     from toolsurface.harness.session.plan import run_folder_name
     from toolsurface.harness.session.run import run_at_once
     from toolsurface.harness.session.tool_search import warm_tokens
@@ -242,7 +317,9 @@ def observe_clients(
     environment = dict(os.environ if env is None else env)
     if not specs:
         raise ToolsurfaceError("no surface given")
-    choices, missing = plan_clients(named, environment)
+    choices, missing = plan_clients(named, environment, server_name)
+    refusing = [c for c in choices if not _naming(c.name).accepts_server(server_name)]
+    choices = [c for c in choices if c not in refusing]
     surfaces = [served(spec) for spec in specs]
     warm_tokens()
     sessions = [(s, c) for s in surfaces for c in choices]
@@ -252,13 +329,51 @@ def observe_clients(
         surface, choice = sessions[n]
         label = f"{choice.name}-{choice.version}-{choice.mode}"
         folder = root / (run_folder_name(surface.name) if unique else str(n)) / label
-        return await _session(surface, choice, folder, builtins=builtins, timeout=timeout, env=environment)
+        return await _session(
+            surface, choice, folder, builtins=builtins, timeout=timeout, env=environment, server_name=server_name
+        )
 
     found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-")
     order = {name: n for n, name in enumerate(CLI_AGENTS)}
-    result = found + [_missing_row(s, row, builtins) for s in surfaces for row in missing]
+    result = found + [_missing_row(s, row, builtins, server_name) for s in surfaces for row in missing]
+    for choice in refusing:
+        rule = _naming(choice.name)
+        status = f"{rule.client} takes no server called {server_name!r} (its names: [{rule.server_allowed}]+)"
+        result += [
+            ClientRow(
+                s.name,
+                choice.name,
+                choice.version,
+                choice.mode,
+                builtins,
+                status,
+                path=choice.path,
+                server_name=server_name,
+            )
+            for s in surfaces
+        ]
     surface_order = {s.name: n for n, s in enumerate(surfaces)}
     return sorted(result, key=lambda r: (surface_order[r.surface], order.get(r.client, 99), _version_key(r.version)))
+
+
+def _arithmetic(agent: CliAgent, server_name: str) -> str:
+    """The client's prefix arithmetic, and the longest name its API takes."""
+    from toolsurface.harness.endpoint import NAME_LIMITS
+
+    said = agent.naming.arithmetic(server_name)
+    limit = NAME_LIMITS.get(agent.api)
+    if limit is None:
+        return said
+    room = limit - len(agent.naming.prefix(server_name))
+    return f"{said}; its API ({agent.api}) takes names of up to {limit}: {room} left for the tool's own"
+
+
+def _naming(name: str) -> ToolNaming:
+    from toolsurface.harness.agents import make_agent
+
+    adapter = make_agent(name)
+    assert isinstance(adapter, CliAgent)
+    return adapter.naming
 
 
 def _version_key(version: str | None) -> tuple[int, ...]:

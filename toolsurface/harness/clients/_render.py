@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.clients._model import ClientRow, Part
+from toolsurface.harness.endpoint import SentTool
 from toolsurface.harness.output import csv_table, json_document, markdown_table, shown
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
 CLIENTS_FORMAT = "toolsurface-clients/1"
+# In a row's JSON with --per-tool: `sent`, each of the server's tools as the first request carried it.
 _HEADER = [
     "Surface",
     "Client",
@@ -21,6 +23,7 @@ _HEADER = [
     "Stub's shown",
     "Stub's deferred",
     "Built-in",
+    "Namespaces",
     "System prompt chars",
     "Server instructions chars",
     "Server's share",
@@ -30,7 +33,7 @@ _CSV_HEADER = [
     "surface", "client", "version", "mode", "builtins", "protocol",
     "shown_tools", "shown_chars", "shown_tokens", "deferred_tools", "deferred_chars", "deferred_tokens",
     "builtin_tools", "builtin_chars", "builtin_tokens", "system_chars", "instructions_chars", "server_share",
-    "searches", "status", "duration_s",
+    "searches", "status", "duration_s", "namespaces_count", "namespaces_chars", "namespaces_tokens", "server_name",
 ]  # fmt: skip
 
 
@@ -59,6 +62,7 @@ def _cells(row: ClientRow) -> list[str]:
         _part(row.shown),
         _part(row.deferred),
         _part(row.builtin),
+        _part(row.wrappers),
         shown(row.system_chars),
         shown(row.instructions_chars),
         _share(row),
@@ -66,39 +70,147 @@ def _cells(row: ClientRow) -> list[str]:
     ]
 
 
-def clients_markdown(rows: Sequence[ClientRow]) -> str:
-    """The table, with a line saying what its cells hold."""
+_TOOL_HEADER = [
+    "Surface",
+    "Client",
+    "Mode",
+    "Tool",
+    "Sent as",
+    "As",
+    "Name",
+    "Description",
+    "Schema",
+    "Left out",
+    "Chars",
+    "Tokens",
+    "Note",
+]
+_TOOL_CSV_HEADER = [
+    "surface", "client", "version", "mode", "tool", "sent_as", "how", "name_change", "description",
+    "description_chars", "sent_description_chars", "cut_at", "marker", "schema", "dropped", "chars_before",
+    "chars_after", "tokens_before", "tokens_after", "digest", "refused", "note",
+]  # fmt: skip
+
+
+def describe_description(tool: SentTool) -> str:
+    """How the tool's description came through, in words."""
+    if tool.description == "cut" and tool.cut_at is not None:
+        return f"cut at {tool.cut_at:,} + {tool.marker!r} (of {tool.description_chars:,})"
+    if tool.description in ("kept", "-"):
+        return tool.description
+    after = f" ({tool.description_chars:,} -> {tool.sent_description_chars:,})" if tool.sent_description_chars else ""
+    return tool.description + after
+
+
+def describe_schema(tool: SentTool) -> str:
+    """The schema's changes, each keyword path marked + (added), - (removed) or ~ (changed)."""
+    if tool.how not in ("shown", "deferred"):
+        return "-"
+    return "kept" if not tool.schema else ", ".join(tool.schema)
+
+
+def tool_cells(tool: SentTool) -> list[str]:
+    """A tool's cells after its row's: sent as, as, name, description, schema, left out, chars, tokens, note."""
+    note = tool.refused and f"refused by the API: {tool.refused}"
+    notes = [n for n in (note, tool.note) if n]
+    sizes = tool.how not in ("dropped", "namespace")
+    return [
+        tool.tool or "-",
+        tool.sent_as or "-",
+        tool.how,
+        {"": "kept"}.get(tool.name_change, tool.name_change) if tool.sent_as else "-",
+        describe_description(tool),
+        describe_schema(tool),
+        ", ".join(tool.dropped) or "-",
+        f"{tool.chars_before:,} -> {tool.chars_after:,}" if sizes else f"{tool.chars_before:,} -> -",
+        f"{tool.tokens_before:,} -> {tool.tokens_after:,}" if sizes else f"{tool.tokens_before:,} -> -",
+        "; ".join(notes) or "-",
+    ]
+
+
+def _tool_rows(rows: Sequence[ClientRow]) -> list[list[str]]:
+    return [[r.surface, _client(r), _mode(r), *tool_cells(t)] for r in rows for t in r.sent]
+
+
+def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
+    """The table, with a line saying what its cells hold; with `per_tool`, each tool as each client sent it."""
     note = (
         "What each client shows its model of the surface in its first request (tools · chars · o200k tokens; a"
-        " deferred tool counted by its name; the server's share: its tools, names and instructions against all"
-        " the model reads)\n\n"
+        " deferred tool counted by its name; namespaces: their envelopes without their tools or the server's"
+        " instructions; the server's share: its tools, names and instructions against all"
+        " the model reads; system prompt chars with $HOME, the run folder and the working folder as"
+        " placeholders)\n\n"
     )
-    return note + markdown_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9})
+    text = note + markdown_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9, 10})
+    if not per_tool:
+        return text
+    names = [f"- {_client(r)} {_mode(r)}: {r.naming}" for r in _distinct_namings(rows)]
+    text += "\n### Tool by tool\n\nEach of the server's tools as the first request carried it, matched by the"
+    text += f" client's own naming rule (server name {rows[0].server_name!r}" if rows else ""
+    text += "; chars and o200k tokens as listed -> as sent):\n\n" + "\n".join(names) + "\n\n"
+    return text + markdown_table(_TOOL_HEADER, _tool_rows(rows), {10, 11})
 
 
-def clients_json(rows: Sequence[ClientRow]) -> str:
-    return json_document({"format": CLIENTS_FORMAT, "rows": [asdict(r) for r in rows]}, ascii=True)
+def _distinct_namings(rows: Sequence[ClientRow]) -> list[ClientRow]:
+    seen: dict[tuple[str, str | None, str], ClientRow] = {}
+    for row in rows:
+        if row.naming:
+            seen.setdefault((row.client, row.version, row.mode), row)
+    return list(seen.values())
 
 
-def clients_csv(rows: Sequence[ClientRow]) -> str:
+def _json_row(row: ClientRow, per_tool: bool) -> dict[str, Any]:
+    data = asdict(row)
+    if not per_tool:
+        del data["sent"]
+    return data
+
+
+def clients_json(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
+    return json_document({"format": CLIENTS_FORMAT, "rows": [_json_row(r, per_tool) for r in rows]}, ascii=True)
+
+
+def clients_csv(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
+    if per_tool:
+        return csv_table(_TOOL_CSV_HEADER, [_tool_csv(r, t) for r in rows for t in r.sent])
+    return _clients_csv(rows)
+
+
+def _tool_csv(r: ClientRow, t: SentTool) -> list[object]:
+    return [
+        r.surface, r.client, r.version, r.mode, t.tool, t.sent_as, t.how, t.name_change, t.description,
+        t.description_chars, t.sent_description_chars, t.cut_at, t.marker, " ".join(t.schema), " ".join(t.dropped),
+        t.chars_before, t.chars_after, t.tokens_before, t.tokens_after, t.digest, t.refused, t.note,
+    ]  # fmt: skip
+
+
+def _clients_csv(rows: Sequence[ClientRow]) -> str:
     def flat(r: ClientRow) -> list[object]:
         parts: list[object] = []
         for part in (r.shown, r.deferred, r.builtin):
             parts += [part.tools, part.chars, part.tokens] if part is not None else [None, None, None]
+        wrappers = [r.wrappers.tools, r.wrappers.chars, r.wrappers.tokens] if r.wrappers else [None, None, None]
         return [
             r.surface, r.client, r.version, r.mode, r.builtins, r.protocol, *parts, r.system_chars,
-            r.instructions_chars, r.server_share, r.searches, r.status, r.duration_s,
+            r.instructions_chars, r.server_share, r.searches, r.status, r.duration_s, *wrappers, r.server_name,
         ]  # fmt: skip
 
     return csv_table(_CSV_HEADER, [flat(r) for r in rows])
 
 
-def clients_rich(rows: Sequence[ClientRow]) -> list[RenderableType]:
+def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[RenderableType]:
     from rich.table import Table
 
     table = Table(title="What each client shows its model (first request; tools · chars · o200k tokens)")
     for n, column in enumerate(_HEADER):
-        table.add_column(column, justify="right" if n in {4, 5, 6, 7, 8, 9} else "left")
+        table.add_column(column, justify="right" if n in {4, 5, 6, 7, 8, 9, 10} else "left")
     for row in rows:
         table.add_row(*_cells(row))
-    return [table]
+    if not per_tool:
+        return [table]
+    tools = Table(title="Tool by tool (first request; as listed -> as sent)")
+    for n, column in enumerate(_TOOL_HEADER):
+        tools.add_column(column, justify="right" if n in {10, 11} else "left")
+    for cells in _tool_rows(rows):
+        tools.add_row(*cells)
+    return [table, tools]

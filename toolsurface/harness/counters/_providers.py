@@ -12,7 +12,10 @@
   "message", "status"}}`.
 
 A tool goes in as an agent sends an MCP tool (its name as listed, description, inputSchema); the request holds one
-short user message, so the request with no tools is the framing every figure is measured against.
+short user message, so the request with no tools is the framing every figure is measured against, but for a
+provider that adds a prompt of its own to any request with a tool (`tool_prompt`: Anthropic's tool-use system
+prompt, which its tool-use documentation describes and its pricing counts), whose framing is the request with
+one minimal tool (harness.measure._counts).
 """
 
 from __future__ import annotations
@@ -90,6 +93,7 @@ class Provider:
     headers: Callable[[str], dict[str, str]]
     body: Callable[[str, Sequence[Mapping[str, Any]]], dict[str, Any]]
     answer_key: str
+    tool_prompt: bool = False
 
     def url(self, base: str, model: str) -> str:
         return base.rstrip("/") + self.path(model)
@@ -109,6 +113,7 @@ PROVIDERS: dict[str, Provider] = {
         headers=lambda key: {"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION},
         body=_anthropic,
         answer_key="input_tokens",
+        tool_prompt=True,
     ),
     "openai": Provider(
         family="openai",

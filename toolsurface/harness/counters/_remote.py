@@ -35,6 +35,8 @@ class RemoteCounter:
     ) -> None:
         assert spec.model is not None
         self.provider = PROVIDERS[spec.family]
+        # Its provider adds a tool-use prompt to any request with a tool: the framing takes it in.
+        self.tool_prompt = self.provider.tool_prompt
         self.model = spec.model
         self.id = spec.id
         self.url = self.provider.url(base_url, spec.model)
@@ -56,16 +58,19 @@ class RemoteCounter:
     @property
     def label(self) -> str:
         p = self.provider
+        without = (
+            "the request with one minimal tool, less that tool (the framing, which holds the tool-use prompt"
+            f" {p.title} adds to any request with a tool)"
+            if self.tool_prompt
+            else "the request without it (the framing)"
+        )
         if self._scripted:
             return (
                 f"the scripted model endpoint's count in the shape of {p.title}'s {p.endpoint} for {self.model}"
                 " (o200k_base of the request plus a fixed framing): not a figure of "
-                f"{p.title}'s; the tools' tokens are the request with the list minus the request without it"
+                f"{p.title}'s; the tools' tokens are the request with the list minus {without}"
             )
-        return (
-            f"{p.title}'s {p.endpoint} for {self.model}: the tools' tokens are the request with the list minus"
-            " the request without it (the framing)"
-        )
+        return f"{p.title}'s {p.endpoint} for {self.model}: the tools' tokens are the request with the list minus {without}"
 
     @property
     def source(self) -> str:

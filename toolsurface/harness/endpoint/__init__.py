@@ -11,33 +11,42 @@ from toolsurface.harness.endpoint._record import (
     ShownRequest,
     ShownSearch,
     read_model_requests,
+    refusals_marked,
     shown,
 )
+from toolsurface.harness.endpoint._rules import NAME_LIMITS, Refusal, check_request
 from toolsurface.harness.endpoint._scripted import SEARCH_TOOLS, ScriptedModel, ScriptedTurn
+from toolsurface.harness.endpoint._sent import MCP_ONLY_FIELDS, SentTool
 from toolsurface.harness.endpoint._server import ModelEndpoint
 from toolsurface.harness.endpoint._spec import EndpointSpec, parse_endpoint
 from toolsurface.harness.endpoint._split import ToolPart
 
 __all__ = [
+    "MCP_ONLY_FIELDS",
     "MODEL_REQUESTS",
+    "NAME_LIMITS",
     "SEARCH_TOOLS",
     "Answer",
     "Conversation",
     "EndpointSpec",
     "ModelEndpoint",
     "ModelRequest",
+    "Refusal",
     "ScriptedModel",
     "ScriptedTurn",
     "SeenCall",
+    "SentTool",
     "Shown",
     "ShownRequest",
     "ShownSearch",
     "ToolCall",
     "ToolPart",
     "api_for_path",
+    "check_request",
     "code_mode_problem",
     "parse_endpoint",
     "read_conversation",
     "read_model_requests",
+    "refusals_marked",
     "shown",
 ]

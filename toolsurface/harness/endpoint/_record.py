@@ -4,7 +4,10 @@ Nothing of the request's headers or query is kept (that is where keys travel), a
 tools offered by name, their size as sent (compact JSON chars, o200k tokens), the same split into the stub's
 and the client's own tools, each shown in full or deferred (see _split), the searches the conversation made,
 the chars of the server's instructions the model reads, the system prompt's size, the usage answered, and
-for the scripted model what it answered. Format 2 adds the split to format 1, which is still read.
+for the scripted model what it answered. Format 2 adds the split to format 1; format 3 adds each of the
+server's tools as carried (`stub_sent`: its name as sent, what changed, its size and digest as sent), the
+namespaces' envelopes (`wrappers`) and what the API would have refused the request for (`refused`, the tool
+by the name the request gave it in `refused_tool`). Formats 1 and 2 are still read.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolsurface.harness.endpoint._sent import SentTool, mark_refused
 from toolsurface.harness.endpoint._split import SearchSeen, ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.jsonl import RecordWriter, read_records
@@ -29,12 +33,15 @@ __all__ = [
     "ShownRequest",
     "ShownSearch",
     "read_model_requests",
+    "refusals_marked",
     "shown",
 ]
 
-REQUEST_FORMAT = "toolsurface-model-request/2"
-_READ_FORMATS = ("toolsurface-model-request/1", REQUEST_FORMAT)
-_PARTS = ("stub_shown", "stub_deferred", "builtin_shown", "builtin_deferred")
+REQUEST_FORMAT = "toolsurface-model-request/3"
+_READ_FORMATS = ("toolsurface-model-request/1", "toolsurface-model-request/2", REQUEST_FORMAT)
+_PARTS = ("stub_shown", "stub_deferred", "builtin_shown", "builtin_deferred", "wrappers")
+# What a shown request keeps since format 3 of the model requests.
+_NEWER_KEYS = ("wrappers", "stub_sent", "refused")
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,10 @@ class ModelRequest:
     searches: list[SearchSeen] | None = None
     instructions_chars: int | None = None
     context_chars: int | None = None
+    wrappers: ToolPart | None = None
+    stub_sent: list[SentTool] | None = None
+    refused: str | None = None
+    refused_tool: str | None = None
     format: str = REQUEST_FORMAT
 
 
@@ -112,6 +123,8 @@ def _request(data: dict[str, Any]) -> ModelRequest:
             data[part] = ToolPart(**data[part])
     if isinstance(data.get("searches"), list):
         data["searches"] = [SearchSeen(**search) for search in data["searches"]]
+    if isinstance(data.get("stub_sent"), list):
+        data["stub_sent"] = [SentTool(**tool) for tool in data["stub_sent"]]
     return ModelRequest(**data)
 
 
@@ -130,10 +143,15 @@ class ShownRequest:
     builtin_deferred: ToolPart | None = None
     instructions_chars: int | None = None
     context_chars: int | None = None
+    wrappers: ToolPart | None = None
+    stub_sent: list[SentTool] | None = None
+    refused: str | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ShownRequest:
-        parts = {part: ToolPart(**data[part]) for part in _PARTS if data.get(part) is not None}
+        parts: dict[str, Any] = {part: ToolPart(**data[part]) for part in _PARTS if data.get(part) is not None}
+        if isinstance(data.get("stub_sent"), list):
+            parts["stub_sent"] = [SentTool(**tool) for tool in data["stub_sent"]]
         return cls(**{**data, **parts})
 
 
@@ -167,10 +185,20 @@ class Shown:
     usage_source: str | None
     input_tokens: int | None
     errors: list[str]
+    # What the API would have refused (the scripted endpoint checks each API's rules), first request first.
+    refused: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["searches"] = [search.to_json() for search in self.searches]
+        # What runs recorded before them lack is left out while it says nothing, so they read back as written.
+        if not self.refused:
+            del data["refused"]
+        for request in ("first", "last"):
+            if isinstance(data.get(request), dict):
+                for key in _NEWER_KEYS:
+                    if data[request].get(key) is None:
+                        del data[request][key]
         return data
 
     @classmethod
@@ -187,7 +215,18 @@ class Shown:
         )
 
 
-def _shown_request(record: ModelRequest) -> ShownRequest:
+def refusals_marked(sent: list[SentTool] | None, records: Sequence[ModelRequest]) -> list[SentTool] | None:
+    """`sent` (what one request carried), each tool marked with what any of `records` was refused for: a name
+    Claude Code defers is refused in the request whose tool_reference names it, after the first."""
+    if sent is None:
+        return None
+    for record in records:
+        if record.refused and record.refused_tool:
+            sent = mark_refused(sent, record.refused_tool, record.refused)
+    return sent
+
+
+def _shown_request(record: ModelRequest, records: Sequence[ModelRequest] = ()) -> ShownRequest:
     api_input = None
     if record.usage is not None and record.usage_source == "api":
         api_input = sum(record.usage.get(k, 0) for k in ("input_tokens", "cache_read_tokens", "cache_write_tokens"))
@@ -205,6 +244,9 @@ def _shown_request(record: ModelRequest) -> ShownRequest:
         record.builtin_deferred,
         record.instructions_chars,
         record.context_chars,
+        record.wrappers,
+        refusals_marked(record.stub_sent, records),
+        record.refused,
     )
 
 
@@ -238,11 +280,12 @@ def shown(records: Sequence[ModelRequest]) -> Shown | None:
     return Shown(
         requests=len(records),
         turns=len(turns),
-        first=_shown_request(turns[0]) if turns else None,
+        first=_shown_request(turns[0], records) if turns else None,
         last=_shown_request(turns[-1]) if turns else None,
         searches=searches,
         not_offered_calls=sum(1 for r in turns if (r.reply or {}).get("offered") is False),
         usage_source=records[0].usage_source if records else None,
         input_tokens=sum(_shown_request(r).input_tokens or 0 for r in api) if api else None,
         errors=[r.error for r in records if r.error],
+        refused=list(dict.fromkeys(r.error for r in records if r.refused and r.error)),
     )

@@ -17,11 +17,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import socket
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,14 +30,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from toolsurface.harness.agents.base import EndpointKind, Usage, strip_server_prefix
+from toolsurface.harness.agents import ToolNaming
+from toolsurface.harness.agents.base import SERVER_NAME, EndpointKind, Usage, strip_server_prefix
 from toolsurface.harness.endpoint._answers import Answer, render_answer
 from toolsurface.harness.endpoint._conversation import Api, Conversation, api_for_path, read_conversation
 from toolsurface.harness.endpoint._counting import RECORDED_API, CountingRules, counting_answer, counting_family
 from toolsurface.harness.endpoint._record import ModelRequest, RequestLog
+from toolsurface.harness.endpoint._rules import Refusal, check_request
 from toolsurface.harness.endpoint._sample import sample_value
 from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn
-from toolsurface.harness.endpoint._split import split_request
+from toolsurface.harness.endpoint._sent import Sizes, mark_refused
+from toolsurface.harness.endpoint._split import Naming, split_request
 from toolsurface.harness.endpoint._usage import usage_from_body
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import compact_json
@@ -94,7 +98,11 @@ class ModelEndpoint:
     """One endpoint, for one run: `scripted` plays `steps`; `upstream` passes through to a real API.
 
     `prompt` tells the run's own conversation from an agent's side requests (titles, quota checks), which
-    get a short text answer and are recorded as `side`.
+    get a short text answer and are recorded as `side`. `wire_tools` (the server's tools as listed) with
+    `naming` (the client's rule) and `server_name` (the server's name in its config) record each of the
+    server's tools as each request carried it. `paths` (placeholder -> a path of this machine: `$HOME`, the
+    run's folder) are counted as their placeholders in the system prompt's chars, so a figure is the same on
+    any machine. The scripted model refuses a request its API would refuse, as that API does.
     """
 
     def __init__(
@@ -108,13 +116,20 @@ class ModelEndpoint:
         port: int = 0,
         instructions: str | None = None,
         count_rate_limits: int = 0,
+        wire_tools: Sequence[Mapping[str, Any]] | None = None,
+        naming: ToolNaming | None = None,
+        server_name: str = SERVER_NAME,
+        paths: Mapping[str, str] | None = None,
     ) -> None:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
         self.log = RequestLog(log_path)
         self.model = ScriptedModel(steps) if steps is not None else None
         self.upstream = upstream
-        self.stub_tools = set(stub_tools)
+        self.stub_tools = set(stub_tools) or {str(t.get("name")) for t in wire_tools or ()}
+        self.naming = Naming(naming, server_name, list(wire_tools)) if naming is not None and wire_tools else None
+        self.sizes = Sizes(_tokens)
+        self.paths = _path_forms(paths or {})
         # The server's instructions, looked for in what the model reads.
         self.instructions = instructions
         self.port = port
@@ -192,19 +207,56 @@ class ModelEndpoint:
             fields.setdefault("model", conversation.model)
             fields["stream"] = conversation.stream
             fields["tools"] = conversation.tool_names
-            fields["stub_tools"] = [n for n in conversation.tool_names if self.is_stub_tool(n)]
             text = compact_json(conversation.tools) if conversation.tools else ""
             fields["tools_chars"] = len(text)
             fields["tools_tokens"] = _tokens(text) if text else 0
-            fields["system_chars"] = conversation.system_chars
+            fields["system_chars"] = conversation.system_chars - self._local_chars(conversation.system_text)
             fields["messages"] = conversation.messages
-            fields.update(self._split(conversation))
+            split = self._split(conversation)
+            sent = split["stub_sent"]
+            if sent is None:
+                fields["stub_tools"] = [n for n in conversation.tool_names if self.is_stub_tool(n)]
+            else:
+                carried = {t.sent_as for t in sent if t.how in ("shown", "deferred", "unmatched")}
+                fields["stub_tools"] = [n for n in conversation.tool_names if n in carried]
+                if fields.get("refused_tool"):
+                    split["stub_sent"] = mark_refused(sent, fields["refused_tool"], fields["refused"])
+            fields.update(split)
         seq = seq if seq is not None else self.log.next_seq()
         self.log.write(ModelRequest(seq=seq, time=_now(), endpoint=self.kind, **fields))
 
     def _split(self, conversation: Conversation) -> dict[str, Any]:
-        split = split_request(conversation, self.is_stub_tool, sorted(self.stub_tools), self.instructions, _tokens)
+        split = split_request(
+            conversation,
+            self.is_stub_tool,
+            sorted(self.stub_tools),
+            self.instructions,
+            _tokens,
+            self.naming,
+            self.sizes,
+        )
         return {f.name: getattr(split, f.name) for f in dataclass_fields(split)}
+
+    def _local_chars(self, text: str) -> int:
+        """How many chars longer `text` is with this machine's paths than with their placeholders."""
+        if not self.paths or not text:
+            return 0
+        shorter = text
+        for path, placeholder in self.paths:
+            shorter = shorter.replace(path, placeholder)
+        return len(text) - len(shorter)
+
+
+def _path_forms(paths: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(path, placeholder) for each path as given and as resolved, the longest first (a run folder inside
+    $HOME is its own placeholder)."""
+    forms: dict[str, str] = {}
+    for placeholder, path in paths.items():
+        if not path or path == os.sep:
+            continue
+        for form in (path.rstrip(os.sep), os.path.realpath(path)):
+            forms.setdefault(form, placeholder)
+    return sorted(forms.items(), key=lambda item: -len(item[0]))
 
 
 class _Server(ThreadingHTTPServer):
@@ -454,7 +506,28 @@ class _Handler(BaseHTTPRequestHandler):
             conversation = read_conversation(api, data, self.route)
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as failure:
             raise _BadRequest(400, f"not a request of the {api} API: {type(failure).__name__}: {failure}") from None
+        refusal = check_request(api, data)
+        if refusal is not None:
+            self._refuse(api, conversation, refusal, started)
+            return
         self._scripted(api, conversation, tokens, started)
+
+    def _refuse(self, api: Api, conversation: Conversation, refusal: Refusal, started: float) -> None:
+        """Answer as the real API answers a request it refuses, and record the request with why."""
+        is_turn = self.owner.is_turn(conversation)
+        self.owner.record(
+            conversation,
+            api=api,
+            path=self.route,
+            purpose="turn" if is_turn else "side",
+            status=refusal.status,
+            turn=len(conversation.calls) + 1 if is_turn else None,
+            error=refusal.said,
+            refused=refusal.message,
+            refused_tool=refusal.tool,
+            duration_ms=round((time.monotonic() - started) * 1000, 3),
+        )
+        self._send(refusal.status, "application/json", refusal.body)
 
     def _count(self, family: Any, body: bytes, started: float) -> None:
         answer = counting_answer(family, self.route, body, self.owner.counting)

@@ -6,19 +6,27 @@ until a search result in the conversation references it (`tool_reference`): then
 request does not send at all but names (`mcp__stub__item_get` in a system note, or codex's deferred namespace
 `mcp__stub`) is deferred by name. Deferred tools cost the model their names: a deferred part's chars are its
 names', one per line; `sent_chars` is what the tools array carried of them, out of the model's sight.
+
+Given the client's naming rule and the server's tools as listed, the stub's tools are the ones that rule names
+(harness.endpoint._sent), each recorded as it was carried; without them, a name with the stub's prefix. A
+namespace's own envelope (its name and description, codex's `mcp__stub` among them) is a part of its own, the
+wrappers, and the server's instructions are looked for in those descriptions as well as in the messages.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from toolsurface.harness.agents import ToolNaming
 from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation, ToolEntry
 from toolsurface.harness.endpoint._scripted import SEARCH_TOOLS
+from toolsurface.harness.endpoint._sent import SentTool, Sizes, match_sent
 from toolsurface.harness.output import compact_json
 
-__all__ = ["RequestSplit", "SearchSeen", "ToolPart", "found_prefix", "split_request"]
+__all__ = ["Naming", "RequestSplit", "SearchSeen", "ToolPart", "found_prefix", "split_request"]
 
 _NAMED = re.compile(r"\bmcp__stub__[A-Za-z0-9_-]+|\bmcp_stub_[A-Za-z0-9_-]+")
 # codex names the namespace it deferred ("Deferred tool namespaces: - mcp__stub"), not each tool.
@@ -55,8 +63,23 @@ class RequestSplit:
     searches: list[SearchSeen]
     # None: the server gave no instructions; else the chars of them the model reads (0: left out).
     instructions_chars: int | None
-    # What the model reads: the shown tools' JSON, the deferred tools' names, the system prompt and messages.
+    # What the model reads: the shown tools' JSON, the deferred tools' names, the namespaces' envelopes, the
+    # system prompt and messages.
     context_chars: int
+    # Each namespace's envelope without its tools (and without the server's instructions it holds).
+    wrappers: ToolPart = field(default_factory=ToolPart)
+    # Each of the server's tools as carried, when its tools as listed and the client's naming are known.
+    stub_sent: list[SentTool] | None = None
+
+
+@dataclass(frozen=True)
+class Naming:
+    """Who is naming the server's tools in these requests: the client's rule, the server's name in its config,
+    and the server's tools as listed."""
+
+    rule: ToolNaming
+    server: str
+    wire: Sequence[Mapping[str, Any]]
 
 
 def _shown_part(entries: Sequence[ToolEntry], tokens: Callable[[str], int]) -> ToolPart:
@@ -101,39 +124,99 @@ def _searches(conversation: Conversation) -> list[SearchSeen]:
     ]
 
 
+def _wrappers(tools: Sequence[Any]) -> list[dict[str, Any]]:
+    """Each namespace of the request (a Responses API tool holding tools) without its tools."""
+    return [
+        {**{k: v for k, v in tool.items() if k != "tools"}, "tools": []}
+        for tool in tools
+        if isinstance(tool, dict) and tool.get("type") == "namespace" and isinstance(tool.get("tools"), list)
+    ]
+
+
+def _instructions_found(wanted: str, texts: Sequence[str]) -> tuple[int, int | None]:
+    """The chars of the instructions found in the first text holding the most of them, and which text."""
+    best, where = 0, None
+    for n, text in enumerate(texts):
+        found = found_prefix(wanted, text) if wanted else 0
+        # A start shorter than this is a coincidence of words, not the instructions.
+        if found >= min(len(wanted), _LEAST_FOUND) and found > best:
+            best, where = found, n
+    return best, where
+
+
+def _named_by(naming: Naming, text: str, sent: set[str]) -> tuple[list[str], bool]:
+    """Names with the server's prefix the text holds that the request does not send, and whether the text
+    names the server's namespace (codex's deferred namespace) without the request sending it."""
+    prefix = naming.rule.prefix(naming.server)
+    found = re.findall(rf"(?<![\w.:-]){re.escape(prefix)}[.{naming.rule.allowed}]+", text)
+    named = [n for n in dict.fromkeys(n.rstrip(".") for n in found) if n not in sent]
+    namespace = naming.rule.namespace_name(naming.server)
+    in_text = namespace is not None and re.search(rf"(?<![\w-]){re.escape(namespace)}\b(?!_)", text) is not None
+    return named, in_text and not any(name.startswith(prefix) for name in sent)
+
+
 def split_request(
     conversation: Conversation,
     is_stub: Callable[[str], bool],
     stub_tools: Collection[str],
     instructions: str | None,
     tokens: Callable[[str], int],
+    naming: Naming | None = None,
+    sizes: Sizes | None = None,
 ) -> RequestSplit:
     """`stub_tools`: the stub's own names (unprefixed), to find those the request only names; `instructions`:
-    the server's, to find in what the model reads."""
+    the server's, to find in what the model reads. With `naming`, the stub's tools are those its rule names."""
     referenced = conversation.referenced
+    sent = {e.name for e in conversation.entries}
+    text = conversation.context_text
+    stub_sent: list[SentTool] | None = None
+    namespace_text: str | None = None
+    if naming is not None:
+        named, namespace_named = _named_by(naming, text, sent)
+        stub_sent, stub_names = match_sent(
+            naming.wire,
+            conversation.entries,
+            named,
+            namespace_named,
+            referenced,
+            naming.rule,
+            naming.server,
+            sizes or Sizes(tokens),
+        )
+        is_stub = stub_names.__contains__
+        named = [t.sent_as for t in stub_sent if t.how == "named" and t.sent_as is not None]
+        in_namespace = [t.sent_as for t in stub_sent if t.how == "namespace" and t.sent_as is not None]
+        namespace_text = naming.rule.namespace_name(naming.server) if in_namespace else None
+    else:
+        named = [n for n in dict.fromkeys(_NAMED.findall(text)) if n not in sent and is_stub(n)]
+        in_namespace = []
+        namespace = _NAMESPACE.search(text) if stub_tools else None
+        if namespace is not None:
+            prefix = API_PREFIX[conversation.api]
+            in_namespace = [prefix + t for t in stub_tools if prefix + t not in sent and prefix + t not in named]
+            namespace_text = namespace.group() if in_namespace else None
     parts: dict[tuple[bool, bool], list[ToolEntry]] = {(s, d): [] for s in (True, False) for d in (True, False)}
     for entry in conversation.entries:
         parts[(is_stub(entry.name), entry.deferred and entry.name not in referenced)].append(entry)
-    sent = {e.name for e in conversation.entries}
-    text = conversation.context_text
-    named = [n for n in dict.fromkeys(_NAMED.findall(text)) if n not in sent and is_stub(n)]
-    in_namespace: list[str] = []
-    namespace = _NAMESPACE.search(text) if stub_tools else None
-    if namespace is not None:
-        prefix = API_PREFIX[conversation.api]
-        in_namespace = [prefix + t for t in stub_tools if prefix + t not in sent and prefix + t not in named]
     stub_deferred = [e.name for e in parts[(True, True)]] + named + in_namespace
     seen = None
-    if namespace is not None and in_namespace:
-        seen = [e.name for e in parts[(True, True)]] + named + [namespace.group()]
+    if namespace_text is not None:
+        seen = [e.name for e in parts[(True, True)]] + named + [namespace_text]
     builtin_deferred = [e.name for e in parts[(False, True)]]
     shown = parts[(True, False)] + parts[(False, False)]
+    wrappers = _wrappers(conversation.tools)
+    wanted = (instructions or "").strip()
+    descriptions = [str(w.get("description") or "") for w in wrappers]
+    found, where = _instructions_found(wanted, [text, *descriptions])
+    wrapper_text = compact_json(wrappers) if wrappers else ""
     context = len(compact_json([e.value for e in shown])) if shown else 0
     context += len("\n".join((stub_deferred if seen is None else seen) + builtin_deferred)) + len(text)
-    wanted = (instructions or "").strip()
-    found = found_prefix(wanted, text)
-    # A start shorter than this is a coincidence of words, not the instructions.
-    found = found if found >= min(len(wanted), _LEAST_FOUND) else 0
+    context += len(wrapper_text)
+    if where is not None and where > 0:
+        # The instructions a namespace's description holds count as instructions, not as its envelope.
+        held = wrappers[where - 1]
+        wrappers[where - 1] = {**held, "description": str(held["description"]).replace(wanted[:found], "", 1)}
+        wrapper_text = compact_json(wrappers)
     return RequestSplit(
         stub_shown=_shown_part(parts[(True, False)], tokens),
         stub_deferred=_deferred_part(stub_deferred, parts[(True, True)], tokens, seen),
@@ -142,4 +225,8 @@ def split_request(
         searches=_searches(conversation),
         instructions_chars=found if wanted else None,
         context_chars=context,
+        wrappers=ToolPart(
+            [str(w.get("name")) for w in wrappers], len(wrapper_text), tokens(wrapper_text) if wrappers else 0
+        ),
+        stub_sent=stub_sent,
     )

@@ -32,7 +32,10 @@ from toolsurface.harness.measure._counts import (
     CounterInfo,
     ListCounter,
     ToolCount,
+    adds_tool_prompt,
     counter_figures,
+    framing_lists,
+    framing_of,
     is_o200k,
 )
 from toolsurface.harness.measure._measure import (
@@ -116,6 +119,7 @@ __all__ = [
     "ToolCount",
     "ToolSize",
     "WireList",
+    "adds_tool_prompt",
     "budget_csv",
     "budget_failure",
     "budget_json",
@@ -130,6 +134,8 @@ __all__ = [
     "counter_figures",
     "counters_csv",
     "encoding",
+    "framing_lists",
+    "framing_of",
     "github_annotation",
     "github_summary",
     "grown_since",

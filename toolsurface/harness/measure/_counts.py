@@ -3,8 +3,12 @@ request a model is sent with a tools list, and each counter's figures for one li
 
 A counter other than o200k counts a whole request (its framing included), so the tools' tokens are the request
 with the list minus the same request with no tools (the framing, a figure of its own), and a tool's marginal
-tokens are the request with the list minus the request without that tool. The counters themselves live in
-harness.counters; this module only states what `measure` asks of them.
+tokens are the request with the list minus the request without that tool. Where the provider adds a prompt of
+its own once a request has any tool (Anthropic's tool-use system prompt), the framing is the request with one
+minimal tool less that tool (its cost is what a second minimal tool adds), so the tools' tokens leave that
+prompt out, as any client session with tools of its own pays it anyway; it is a figure of its own
+(`tool_prompt`). The counters themselves live in harness.counters; this module only states what `measure`
+asks of them.
 """
 
 from __future__ import annotations
@@ -43,6 +47,34 @@ class ListCounter(Protocol):
 
     def count_requests(self, lists: Sequence[Sequence[dict[str, Any]]]) -> list[int]:
         """Tokens of the request offering each tools list; an empty list is the request with no tools."""
+
+
+# The smallest tools a request can offer, to measure a provider's tool prompt with.
+MINIMAL_TOOLS = (
+    {"name": "a", "inputSchema": {"type": "object"}},
+    {"name": "b", "inputSchema": {"type": "object"}},
+)
+
+
+def adds_tool_prompt(counter: ListCounter) -> bool:
+    """Whether the counter's provider adds a prompt of its own to a request with any tool."""
+    return bool(getattr(counter, "tool_prompt", False))
+
+
+def framing_lists(counter: ListCounter) -> list[list[dict[str, Any]]]:
+    """The requests a counter's framing is measured with: none, or one and two minimal tools besides."""
+    if not adds_tool_prompt(counter):
+        return [[]]
+    return [[], [dict(MINIMAL_TOOLS[0])], [dict(t) for t in MINIMAL_TOOLS]]
+
+
+def framing_of(counts: Sequence[int]) -> tuple[int, int | None]:
+    """The framing and the provider's tool prompt (None: it adds none) from the framing requests' counts."""
+    if len(counts) == 1:
+        return counts[0], None
+    none, one, two = counts
+    framing = one - (two - one)
+    return framing, framing - none
 
 
 def is_o200k(counter: ListCounter | str) -> bool:
@@ -102,12 +134,16 @@ class CounterFigures:
     per_tool: list[ToolCount] = field(default_factory=list)
     growth_tokens: int | None = None
     by_kinds: list[int] = field(default_factory=list)
+    # The provider's own prompt for a request with tools, inside the framing (None: it adds none).
+    tool_prompt: int | None = None
 
     def to_json(self) -> dict[str, Any]:
+        prompt = {} if self.tool_prompt is None else {"tool_prompt": self.tool_prompt}
         return {
             "counter": self.counter,
             "tokens": self.tokens,
             "framing": self.framing,
+            **prompt,
             "ratio_to_o200k": round(self.ratio, 4) if self.ratio is not None else None,
             "growth_tokens": self.growth_tokens,
             "by_kinds": self.by_kinds,
@@ -129,12 +165,15 @@ def counter_figures(
     tools = list(tools)
     without = [tools[:i] + tools[i + 1 :] for i in range(len(tools))]
     alone = [[tool] for tool in tools] if counter.standalone else []
-    lists: list[Sequence[dict[str, Any]]] = [[], tools, *without, *alone]
+    frames = framing_lists(counter)
+    lists: list[Sequence[dict[str, Any]]] = [*frames, tools, *without, *alone]
     if grown is not None:
         lists.append(grown)
     lists += points
     counts = counter.count_requests(lists)
-    framing, whole = counts[0], counts[1]
+    framing, tool_prompt = framing_of(counts[: len(frames)])
+    counts = [framing, *counts[len(frames) :]]
+    whole = counts[1]
     at = 2
     marginal = [whole - n for n in counts[at : at + len(without)]]
     at += len(without)
@@ -157,4 +196,5 @@ def counter_figures(
         ],
         growth_tokens=growth,
         by_kinds=by_kinds,
+        tool_prompt=tool_prompt,
     )

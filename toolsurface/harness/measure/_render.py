@@ -122,10 +122,16 @@ def _by_counter(m: Measurement) -> tuple[list[str], list[list[str]]]:
         for c, f in zip(m.counters, s.counts, strict=True):
             row += [shown(f.tokens)] if is_o200k(c.id) else [shown(f.tokens), _ratio(f.ratio) or "-"]
         rows.append(row)
-    framing = ["framing (the same request, no tools)"]
+    framing = ["framing (the request without the list)"]
     for c, n in zip(m.counters, _framings(m), strict=True):
         framing += ["-"] if is_o200k(c.id) else [shown(n), "-"]
-    return header, [*rows, framing]
+    prompts = [f.tool_prompt for f in m.surfaces[0].counts] if m.surfaces else []
+    if not any(p is not None for p in prompts):
+        return header, [*rows, framing]
+    prompt = ["tool-use prompt the provider adds (in the framing)"]
+    for c, n in zip(m.counters, prompts, strict=True):
+        prompt += ["-"] if is_o200k(c.id) else [shown(n) if n is not None else "-", "-"]
+    return header, [*rows, framing, prompt]
 
 
 def counters_markdown(m: Measurement) -> str:

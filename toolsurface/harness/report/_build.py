@@ -192,7 +192,7 @@ def _counters_table(m: Measurement, surfaces: Sequence[str]) -> Table:
     rows = [row(s.name, [(f.counter, f.tokens, f.ratio) for f in s.counts]) for s in m.surfaces]
     if m.surfaces:
         rows.append(
-            row("framing (the same request, no tools)", [(f.counter, f.framing, None) for f in m.surfaces[0].counts])
+            row("framing (the request without the list)", [(f.counter, f.framing, None) for f in m.surfaces[0].counts])
         )
     # Objects, so a count stays a whole number beside the framing row's empty cells.
     frame = pd.DataFrame(rows, dtype=object)
@@ -284,10 +284,53 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
                 "model_shown", "What the model was shown (first request, and last after every search)", shown, command
             )
         )
+        changes = _tool_changes(study, command)
+        if changes is not None:
+            tables.append(changes)
     if study.answers:
         # Its table, which shows each share as the report does.
         tables.append(_answers_table(study, f"toolsurface session score {_quote(dirs)}"))
     return tables
+
+
+def _tool_changes(study: Study, command: str) -> Table | None:
+    """Each of the stub's tools as each client's first request carried it, in runs that kept it: renamed, cut,
+    its schema rewritten, left out; chars and o200k tokens as listed and as sent."""
+    import pandas as pd
+
+    from toolsurface.harness.clients import describe_description, describe_schema
+
+    rows = [
+        {
+            "surface": r.surface,
+            "agent": f"{r.agent} {r.agent_version}" if r.agent_version else r.agent,
+            "mode": r.mode,
+            "tool": t.tool,
+            "sent as": t.sent_as,
+            "as": t.how,
+            "name": t.name_change or ("kept" if t.sent_as else None),
+            "description": describe_description(t),
+            "schema": describe_schema(t),
+            "left out": ", ".join(t.dropped) or None,
+            "chars listed": t.chars_before,
+            "chars sent": t.chars_after if t.how not in ("dropped", "namespace") else None,
+            "tokens listed": t.tokens_before,
+            "tokens sent": t.tokens_after if t.how not in ("dropped", "namespace") else None,
+            "refused by the API": t.refused,
+        }
+        for r in study.shown
+        for t in r.first_sent or []
+    ]
+    if not rows:
+        return None
+    return Table(
+        "tool_changes",
+        "What each client did to each tool (first request; as listed and as sent)",
+        pd.DataFrame(rows, dtype=object),
+        command,
+        "Matched by each client's own naming rule; a schema change is a keyword path added (+), removed (-) or"
+        " changed (~).",
+    )
 
 
 def _answers_table(study: Study, command: str) -> Table:

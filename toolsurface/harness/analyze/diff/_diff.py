@@ -22,7 +22,7 @@ from toolsurface.harness.analyze.diff._model import (
     worst,
 )
 from toolsurface.harness.analyze.diff._schema_compare import _compare_schemas
-from toolsurface.harness.measure import ListCounter, Measurable, count_tokens, is_o200k
+from toolsurface.harness.measure import ListCounter, Measurable, count_tokens, framing_lists, framing_of, is_o200k
 from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import PART_WORDS, SurfaceParts, item_key
 
@@ -213,12 +213,14 @@ def _counted(
         if is_o200k(counter):
             counts.append((counter.name, o200k))
             continue
-        lists: list[Sequence[Mapping[str, Any]]] = [[], list(before), list(after)]
+        frames = framing_lists(counter)
+        lists: list[Sequence[Mapping[str, Any]]] = [*frames, list(before), list(after)]
         if counter is first:
             lists += [[old[t.name]] if t.name in old else [] for t in d.tools]
             lists += [[new[t.name]] if t.name in new else [] for t in d.tools]
-        n = counter.count_requests([[dict(tool) for tool in tools] for tools in lists])
-        framing = n[0]
+        counted = counter.count_requests([[dict(tool) for tool in tools] for tools in lists])
+        framing = framing_of(counted[: len(frames)])[0]
+        n = [framing, *counted[len(frames) :]]
         counts.append((counter.name, Size(n[1] - framing, n[2] - framing)))
         if counter is first:
             k = len(d.tools)

@@ -1,15 +1,46 @@
-"""Where a client silently shortens what a server advertises: Claude Code's cut of long tool descriptions and
-server instructions (lint category `client-limit`)."""
+"""Where a client silently shortens, renames, leaves out or breaks what a server advertises (lint category
+`client-limit`), from what `toolsurface compat` saw each client do (client_limits.json beside this module,
+each entry naming the client and version it was seen on):
+
+- a description or the server's instructions longer than a client keeps (Claude Code 2.1.197 cut at 2,048,
+  2.1.332 at 4,096, counted as JavaScript counts a string's length: UTF-16 code units; its bundle drops a first
+  half of a surrogate pair left at the cut, and cuts the instructions the same way);
+- a name that, with the client's prefix and the server's name in the user's config, passes what its API takes
+  (Claude Code's `mcp__SERVER__NAME` over the Anthropic API's 64: every request refused) or what the client
+  keeps itself (gemini-cli cuts a name over 63 in the middle, codex over 128 with a hash), and at which
+  server-name length that begins;
+- two names that the client cleans alike (it sends one of them);
+- a schema with `oneOf`, `anyOf` or `allOf` at its top, where a client left the tool out.
+"""
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.analyze.lint._model import Finding
 
-__all__ = ["CLAUDE_CODE_CUT", "ClientCut", "check_client_limits", "kept_units", "utf16_units"]
+__all__ = [
+    "CLAUDE_CODE_CUT",
+    "SERVER_ROOM",
+    "ClientCut",
+    "Observed",
+    "check_client_limits",
+    "kept_units",
+    "observed",
+    "utf16_units",
+]
+
+_DATA = Path(__file__).with_name("client_limits.json")
+# A name that leaves less room than this for the server's name breaks under names users give servers
+# (`enterprise-database-management` is 30).
+SERVER_ROOM = 30
+_TOP = ("oneOf", "anyOf", "allOf")
+_API = {"anthropic": "the Anthropic API", "openai-responses": "the OpenAI Responses API", "gemini": "the Gemini API"}
 
 
 @dataclass(frozen=True)
@@ -21,15 +52,50 @@ class ClientCut:
     marker: str
 
 
-# Claude Code 2.1.197 (the version the agents are pinned to) cuts an MCP tool's description and a server's
-# instructions at 2,048, counted as JavaScript counts a string's length: UTF-16 code units, not bytes and not
-# code points. Read from its own bundle (`BJ=2048`; a tool's prompt is `v.length>BJ?jx(v,BJ)+"… [truncated]":v`,
-# and the instructions from getInstructions() the same way; `jx` drops a first half of a surrogate pair left
-# at the cut), as anthropics/claude-code#41593 (2.1.84) and #87650 (2.1.234) report and its MCP documentation
-# says ("truncates tool descriptions and server instructions at 2KB each"). Claude Code 2.1.332 raised the
-# default to 4,096 (16,384 once a tool is loaded through tool search; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH).
-CLAUDE_CODE_CUT = ClientCut("Claude Code 2.1.197", 2048, "\u2026 [truncated]")
-NEWER_CUT = ClientCut("Claude Code 2.1.332", 4096, "\u2026 [truncated]")
+@dataclass(frozen=True)
+class Observed:
+    """One client and version as compat saw it (see toolsurface.harness.compat._limits)."""
+
+    client: str
+    version: str
+    api: str
+    name_limit: int | None
+    naming: dict[str, Any]
+    cut: ClientCut | None
+    left_out: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.client} {self.version}"
+
+
+@functools.cache
+def observed() -> tuple[Observed, ...]:
+    data = json.loads(_DATA.read_text(encoding="utf-8"))
+    found = []
+    for entry in data["clients"]:
+        label = f"{entry['client']} {entry['version']}"
+        cut = entry.get("description_cut")
+        found.append(
+            Observed(
+                entry["client"],
+                entry["version"],
+                entry["api"],
+                entry.get("name_limit"),
+                dict(entry["naming"]),
+                ClientCut(label, int(cut), str(entry.get("description_marker") or "")) if cut else None,
+                tuple(entry.get("tools_left_out") or ()),
+            )
+        )
+    return tuple(found)
+
+
+def _cuts() -> list[ClientCut]:
+    return [o.cut for o in observed() if o.cut is not None]
+
+
+# The first cut seen (Claude Code 2.1.197, the pinned version), as the lint's messages name it first.
+CLAUDE_CODE_CUT = _cuts()[0]
 
 
 def utf16_units(text: str) -> int:
@@ -48,22 +114,95 @@ def kept_units(text: str, limit: int) -> int:
 
 def _cut_message(what: str, text: str, verb: str = "is") -> str | None:
     length = utf16_units(text)
-    if length <= CLAUDE_CODE_CUT.limit:
+    cuts = [c for c in _cuts() if length > c.limit]
+    if not cuts:
         return None
-    kept = kept_units(text, CLAUDE_CODE_CUT.limit)
+    first, *others = cuts
+    kept = kept_units(text, first.limit)
     message = (
-        f"{what} {verb} {length:,} characters (UTF-16 code units, as Claude Code counts them); {CLAUDE_CODE_CUT.client}"
-        f" keeps the first {kept:,} and adds '{CLAUDE_CODE_CUT.marker}': {length - kept:,} characters are cut"
+        f"{what} {verb} {length:,} characters (UTF-16 code units, as Claude Code counts them); {first.client}"
+        f" keeps the first {kept:,} and adds '{first.marker}': {length - kept:,} characters are cut"
         f" ({(length - kept) / length:.0%}) for every Claude Code user"
     )
-    if length > NEWER_CUT.limit:
-        newer = length - kept_units(text, NEWER_CUT.limit)
-        message += f"; {NEWER_CUT.client} cuts {newer:,} at {NEWER_CUT.limit:,}"
+    for cut in others:
+        message += f"; {cut.client} cuts {length - kept_units(text, cut.limit):,} at {cut.limit:,}"
     return message
 
 
+def _versions(items: Sequence[Observed]) -> str:
+    return f"{items[0].client} {' and '.join(o.version for o in items)}"
+
+
+def _name_findings(name: str) -> list[Finding]:
+    """Where the tool's full name, with each client's prefix, passes its API's limit or the client's own cut."""
+    from toolsurface.harness.agents import ToolNaming
+
+    groups: dict[tuple[str, int, str], list[Observed]] = {}
+    for o in observed():
+        rule = ToolNaming(**o.naming)
+        if rule.max_length is not None and rule.cut is not None:
+            limit, effect = rule.max_length, ("cuts it in the middle" if rule.cut == "middle" else "cuts it to a hash")
+        elif o.name_limit is not None:
+            limit, effect = o.name_limit, f"is refused by {_API.get(o.api, o.api)} (every request, whole)"
+        else:
+            continue
+        room = rule.room(name, "", limit)
+        if room < SERVER_ROOM:
+            shown = rule.template.format(server="SERVER", tool=rule.clean(name))
+            groups.setdefault((shown, room, f"{effect} over {limit} characters"), []).append(o)
+    findings = []
+    for (shown, room, effect), items in groups.items():
+        when = (
+            "whatever the server is called" if room < 1 else f"once the server's name is {room + 1} characters or more"
+        )
+        message = (
+            f"{name}: {_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown} ({len(shown) - len('SERVER')} characters and the server's"
+            f" name as the user's config gives it), which {effect}: {when}"
+        )
+        if room >= 1:
+            message += f" (it fits with a name of up to {room}, as `stub` does)" if room >= 4 else f" (up to {room})"
+        findings.append(Finding("client-limit", [name], [], message))
+    return findings
+
+
+def _clash_findings(names: Sequence[str]) -> list[Finding]:
+    """Tools whose names a client cleans alike: it sends one of them."""
+    from toolsurface.harness.agents import ToolNaming
+
+    findings = []
+    clashes: dict[tuple[str, ...], list[Observed]] = {}
+    for o in observed():
+        if "name-clash" not in o.left_out:
+            continue
+        rule = ToolNaming(**o.naming)
+        by_clean: dict[str, list[str]] = {}
+        for name in names:
+            by_clean.setdefault(rule.clean(name), []).append(name)
+        for same in by_clean.values():
+            if len(same) > 1:
+                clashes.setdefault(tuple(same), []).append(o)
+    for group, items in clashes.items():
+        rule = ToolNaming(**items[0].naming)
+        shown = rule.template.format(server="SERVER", tool=rule.clean(group[0]))
+        message = f"{', '.join(group)}: {_versions(items)} clean these names alike ({shown}) and send only one of them"
+        findings.append(Finding("client-limit", list(group), [], message))
+    return findings
+
+
+def _top_findings(tool: dict[str, Any]) -> list[Finding]:
+    schema = tool.get("inputSchema")
+    found = [k for k in _TOP if isinstance(schema, dict) and k in schema]
+    leaving = [o for o in observed() if "schema-top-oneof" in o.left_out]
+    if not found or not leaving:
+        return []
+    name = str(tool.get("name"))
+    message = f"{name}'s input schema has {', '.join(found)} at its top: {_versions(leaving)} left such a tool out"
+    return [Finding("client-limit", [name], [], message)]
+
+
 def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | None) -> list[Finding]:
-    """A finding per tool description and for the instructions longer than Claude Code keeps."""
+    """A finding per text longer than a client keeps, per name a client's prefix takes past a limit, per names a
+    client cleans alike, per schema a client leaves out."""
     findings = []
     for tool in tools:
         description = tool.get("description")
@@ -71,6 +210,9 @@ def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | Non
             message = _cut_message(f"{tool.get('name')}'s description", description)
             if message is not None:
                 findings.append(Finding("client-limit", [str(tool.get("name"))], [], message))
+        findings += _name_findings(str(tool.get("name")))
+        findings += _top_findings(tool)
+    findings += _clash_findings([str(t.get("name")) for t in tools])
     if instructions is not None:
         message = _cut_message("the server instructions", instructions, "are")
         if message is not None:

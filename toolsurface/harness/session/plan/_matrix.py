@@ -40,6 +40,8 @@ class PlannedSurface:
     instructions: str | None
     folder: str  # its runs' folder under runs/
     scripts: tuple[Path, ...] | None = None
+    # Its tools as a client lists them, to record each as each model request carried it.
+    wire: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ def _plan_surface(config: StudyConfig, given: str, folders: dict[str, str]) -> P
         instructions=wire.parts.instructions,
         folder=folder,
         scripts=_scripts_for(config, definition.name),
+        wire=tuple(wire.tools),
     )
 
 

@@ -190,7 +190,10 @@ async def _run_one(
     server = ServerCommand.toolsurface(["-m", "toolsurface", *serve] if forks is None else forks.command(serve))
     started = time.monotonic()
     report: AgentReport
-    with tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir, _model_endpoint(config, run) as endpoint:
+    with (
+        tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir,
+        _model_endpoint(config, run, Path(workdir)) as endpoint,
+    ):
         ctx = RunContext(
             prompt=config.scenario.prompt,
             server=server,
@@ -219,30 +222,29 @@ async def _run_one(
 
 
 @contextlib.contextmanager
-def _model_endpoint(config: StudyConfig, run: PlannedRun) -> Iterator[ModelEndpoint | None]:
-    """The run's own model endpoint on loopback, if the study has one; stopped when the run ends."""
+def _model_endpoint(config: StudyConfig, run: PlannedRun, workdir: Path) -> Iterator[ModelEndpoint | None]:
+    """The run's own model endpoint on loopback, if the study has one; stopped when the run ends. It knows the
+    agent's naming rule where the agent is a CLI, so each of the stub's tools is recorded as carried, and this
+    machine's paths, counted as placeholders in the system prompt's chars."""
     spec = config.model_endpoint
     if spec is None:
         yield None
         return
     log = run.run_dir / MODEL_REQUESTS
+    naming = getattr(run.choice.agent, "naming", None)
+    common: dict[str, Any] = {
+        "prompt": config.scenario.prompt,
+        "stub_tools": run.surface.tools,
+        "instructions": run.surface.instructions,
+        "wire_tools": run.surface.wire,
+        "naming": naming,
+        "paths": {"$HOME": os.environ.get("HOME", ""), "$RUN": str(run.run_dir), "$WORK": str(workdir)},
+    }
     if spec.kind == EndpointKind.SCRIPTED:
         assert run.script is not None
-        endpoint = ModelEndpoint(
-            log,
-            steps=load_script(run.script),
-            prompt=config.scenario.prompt,
-            stub_tools=run.surface.tools,
-            instructions=run.surface.instructions,
-        )
+        endpoint = ModelEndpoint(log, steps=load_script(run.script), **common)
     else:
-        endpoint = ModelEndpoint(
-            log,
-            upstream=spec.upstream,
-            prompt=config.scenario.prompt,
-            stub_tools=run.surface.tools,
-            instructions=run.surface.instructions,
-        )
+        endpoint = ModelEndpoint(log, upstream=spec.upstream, **common)
     with endpoint:
         yield endpoint
 
@@ -320,7 +322,10 @@ async def _write_result(
         else []
     )
     summary = shown(requests)
-    if summary is not None and summary.errors and report.status == "ok":
+    if summary is not None and summary.refused and report.status != "error":
+        # What the real API would have refused, the agent met as its users do: the run says so.
+        report.status, report.error = "agent-error", summary.refused[0]
+    elif summary is not None and summary.errors and report.status == "ok":
         report.status, report.error = "agent-error", f"scripted model: {summary.errors[0]}"
     result = RunResult(
         status=report.status,

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.endpoint import ToolPart
+from toolsurface.harness.endpoint import SentTool, ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import markdown_cell, markdown_row, markdown_rule
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
@@ -163,6 +163,8 @@ class ShownRow:
     builtins: bool = False
     # The MCP protocol version the client negotiated with the stub; None in runs recorded before it was kept.
     protocol: str | None = None
+    # Each of the stub's tools as the first request carried it; None in runs recorded before it was kept.
+    first_sent: list[SentTool] | None = None
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,9 @@ class Study:
             root = folder.resolve()
             for score in data["surfaces"]:
                 score["run_dirs"] = [_relative(Path(d), root) for d in score["run_dirs"]]
+        for row in data.get("shown") or []:
+            if row.get("first_sent") is None:
+                del row["first_sent"]  # a study of runs that did not keep it reads as it was written
         return data
 
 
@@ -385,6 +390,7 @@ def _shown_row(records: Sequence[RunRecord]) -> ShownRow | None:
         instructions_chars=first.instructions_chars,
         builtins=spec.builtins,
         protocol=spec.protocol,
+        first_sent=list(first.stub_sent) if first.stub_sent is not None else None,
     )
 
 
