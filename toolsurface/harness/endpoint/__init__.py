@@ -2,6 +2,7 @@
 a recording pass-through to a real API; either way each request the model received is recorded."""
 
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
+from toolsurface.harness.endpoint._carried import CarriedImage, CarriedResult, carried_results
 from toolsurface.harness.endpoint._conversation import Conversation, SeenCall, api_for_path, read_conversation
 from toolsurface.harness.endpoint._record import (
     MODEL_REQUESTS,
@@ -25,6 +26,8 @@ __all__ = [
     "NAME_LIMITS",
     "SEARCH_TOOLS",
     "Answer",
+    "CarriedImage",
+    "CarriedResult",
     "Conversation",
     "EndpointSpec",
     "ModelEndpoint",
@@ -40,6 +43,7 @@ __all__ = [
     "ToolCall",
     "ToolPart",
     "api_for_path",
+    "carried_results",
     "check_request",
     "parse_endpoint",
     "read_conversation",
