@@ -31,21 +31,25 @@ def _tokens(n: int) -> str:
 def answer_cell(seen: AnswerSeen, note: int | None = None) -> str:
     """What one client passed on of one answer, in a few words; `note`: the number of its note below."""
     said = f" [{note}]" if note is not None else ""
+    shape = f" ({seen.shape})" if seen.shape else ""
     if seen.carried == "none":
         return seen.status if seen.status != "ok" else "no result carried"
     if seen.carried == "whole":
-        return "whole" + said
+        return "whole" + shape + said
     if seen.carried == "image":
         return f"image ({seen.kept_head:,} of {seen.answer_chars:,} base64 chars)" + said
-    if seen.carried == "file":
-        return f"moved to a file; pointer {seen.carried_chars:,} chars" + said
     if seen.carried == "left out":
         return f"left out; {seen.carried_chars:,} chars instead" + said
     tail = f" + tail {seen.kept_tail:,}" if seen.kept_tail else ""
-    return (
-        f"cut: head {seen.kept_head:,}{tail} of {seen.answer_chars:,} chars"
-        f" ({_tokens(seen.kept_tokens)} of {_tokens(seen.answer_tokens)} tokens)" + said
+    kept = (
+        f"head {seen.kept_head:,}{tail} of {seen.answer_chars:,} chars"
+        f" ({_tokens(seen.kept_tokens)} of {_tokens(seen.answer_tokens)} tokens){shape}"
     )
+    if seen.carried == "file":
+        return (
+            "moved to a file, kept " + kept if seen.kept_head + seen.kept_tail else "moved to a file" + shape
+        ) + said
+    return "cut: " + kept + said
 
 
 def _columns(rows: Sequence[AnswerSeen]) -> list[str]:
@@ -86,7 +90,7 @@ def answers_json(rows: Sequence[AnswerSeen]) -> str:
 
 def answers_csv(rows: Sequence[AnswerSeen]) -> str:
     header = ["client", "version", "mode", "setting", "form", "tokens", "carried", "answer_chars", "answer_tokens"]
-    header += ["carried_chars", "kept_head", "kept_tail", "kept_tokens", "file", "note", "status", "protocol"]
+    header += ["shape", "carried_chars", "kept_head", "kept_tail", "kept_tokens", "file", "note", "status", "protocol"]
     return csv_table(header, [[getattr(r, key) for key in header] for r in rows])
 
 

@@ -61,7 +61,7 @@ def _size(tokens: int) -> str:
 
 
 ANSWER_PROBES: tuple[AnswerProbe, ...] = (
-    *(AnswerProbe("text", n * 1000) for n in (1, 10, 30, 100, 200)),
+    *(AnswerProbe("text", n * 1000) for n in (1, 10, 12, 15, 20, 24, 26, 30, 100, 200)),
     AnswerProbe("structured", 10_000),
     AnswerProbe("structured", 30_000),
     AnswerProbe("structured-only", 10_000),
@@ -113,12 +113,15 @@ class AnswerSeen:
     """What one client (at `version`, in `mode`, with `setting` or its default) passed on of one probe answer.
 
     `carried`: whole, cut, file (moved to a file, `file` its path as the client gave it), image (the image
-    passed on as one), left out (nothing of it), or none (no request after the call: `status` says why).
+    passed on as one), left out (nothing of it), or none (no request after the call, or
+    the call never reached the stub: `status` says why).
     `answer_chars`/`answer_tokens`: the answer as the stub gave it (its text, or its structuredContent as
     JSON, or the image's base64). `kept_head`/`kept_tail`: chars of the answer the request kept at its start
     and end; `kept_tokens` their o200k tokens. `note`: the client's own text beside what it kept (its marker,
     or its pointer to the file), cut at 400 chars with its length said. `carried_chars`/`carried_tokens`:
     the whole result as the request carried it. `protocol`: the MCP version negotiated with the stub.
+    `shape`: for an answer with structuredContent, which of its forms the client passed on (its text copy,
+    or the structuredContent as JSON), and the answer's sizes are that form's.
     """
 
     client: str
@@ -140,6 +143,7 @@ class AnswerSeen:
     file: str | None = None
     images: int = 0
     protocol: str | None = None
+    shape: str | None = None
 
     @property
     def column(self) -> str:
@@ -151,17 +155,20 @@ class AnswerSeen:
         return AnswerProbe(self.form, self.tokens)
 
 
-def _answer_text(probe: AnswerProbe) -> str:
-    """The answer as the model would read it whole: its text, or its structuredContent as JSON."""
+def _answer_forms(probe: AnswerProbe) -> list[tuple[str, str]]:
+    """The answer as a client may pass it on, each form with its name: its text, its structuredContent as
+    JSON (compact, as clients write it), or the image's base64."""
     from toolsurface.surfaces.answer_probe import answer_result
 
     result = answer_result(probe.form, probe.tokens)
     texts = [getattr(block, "text", "") for block in result.content if getattr(block, "type", "") == "text"]
-    if texts:
-        return "\n".join(texts)
+    forms = [("text", "\n".join(texts))] if texts else []
     if result.structured_content is not None:
-        return json.dumps(result.structured_content)
-    return "".join(getattr(block, "data", "") for block in result.content)
+        value = result.structured_content
+        forms.append(("structuredContent as JSON", json.dumps(value, separators=(",", ":"))))
+    if not forms:
+        forms.append(("image", "".join(getattr(block, "data", "") for block in result.content)))
+    return forms
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -178,7 +185,22 @@ def _common_prefix(a: str, b: str) -> int:
     return n
 
 
-def _note(text: str) -> str | None:
+# What differs from one run to the next in a client's note: ids, times, stamps.
+_VARYING = (
+    (re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), "ID"),
+    (re.compile(r"\d+\.\d+ seconds"), "S seconds"),
+    (re.compile(r"(?<=[-_])[0-9a-f]{8,}(?=[-_.])"), "ID"),
+    (re.compile(r"\d{10,}"), "N"),
+)
+
+
+def _note(text: str, paths: Mapping[str, str]) -> str | None:
+    """A client's own text, this machine's paths as their placeholders and what varies between runs named."""
+    for placeholder, path in sorted(paths.items(), key=lambda item: -len(item[1])):
+        if path and path != "/":
+            text = text.replace(path.rstrip("/"), placeholder)
+    for pattern, name in _VARYING:
+        text = pattern.sub(name, text)
     text = text.strip()
     if not text:
         return None
@@ -187,11 +209,19 @@ def _note(text: str) -> str | None:
     return text[:_NOTE_CHARS] + f"... ({len(text):,} chars)"
 
 
-def _same_json(text: str, value: object) -> bool:
-    try:
-        return bool(json.loads(text) == value)
-    except ValueError:
-        return False
+def _kept(answer: str, carried: str) -> tuple[int, int, str]:
+    """Chars of `answer` that `carried` keeps at its head and at its tail, and the client's text around them
+    (a frame of its own before and after is found by the answer's first and last chars)."""
+    probe = min(200, len(answer))
+    start = max(carried.find(answer[:probe]), 0)
+    head = _common_prefix(answer, carried[start:])
+    head = head if head >= _MATCHED else 0
+    end = carried.rfind(answer[-probe:])
+    end = end + probe if end >= start + head else len(carried)
+    tail = _common_prefix(answer[head:][::-1], carried[start + head : end][::-1])
+    tail = tail if tail >= _MATCHED else 0
+    note = carried[:start] + carried[start + head : end - tail] + carried[end:]
+    return head, tail, note
 
 
 def judge_carried(probe: AnswerProbe, result: CarriedResult | None, paths: Mapping[str, str] = {}) -> dict[str, Any]:
@@ -199,55 +229,35 @@ def judge_carried(probe: AnswerProbe, result: CarriedResult | None, paths: Mappi
     `paths` (placeholder -> path) name this machine's paths in a note by their placeholders."""
     from toolsurface.harness.measure import count_tokens
 
-    answer = _answer_text(probe)
+    forms = _answer_forms(probe)
+    carried = result.text if result is not None else ""
+    # The form the client passed on: the one whose start the result carries, else the first.
+    shape, answer = next(((n, a) for n, a in forms if a and a[: min(200, len(a))] in carried), forms[0])
     fields: dict[str, Any] = {"answer_chars": len(answer), "answer_tokens": count_tokens(answer)}
+    if probe.form == "image":
+        fields["answer_tokens"] = 0
+    if len(forms) > 1 or probe.form.startswith("structured"):
+        fields["shape"] = shape
     if result is None:
         return {**fields, "carried": "none"}
-    carried = result.text
     fields |= {"carried_chars": len(carried), "carried_tokens": count_tokens(carried), "images": len(result.images)}
     if probe.form == "image":
         kept = sum(i.base64_chars for i in result.images)
         how = "image" if result.images else "left out"
-        return {**fields, "carried": how, "kept_head": kept, "note": _local(_note(carried), paths)}
-    if probe.form.startswith("structured") and _same_json(carried.strip(), json.loads(answer)):
-        return {**fields, "carried": "whole", "kept_head": len(answer), "kept_tokens": fields["answer_tokens"]}
+        return {**fields, "carried": how, "kept_head": kept, "note": _note(carried, paths)}
     at = carried.find(answer) if answer else -1
     if at >= 0:
-        note = carried[:at] + carried[at + len(answer) :]
-        return {
-            **fields,
-            "carried": "whole",
-            "kept_head": len(answer),
-            "kept_tokens": fields["answer_tokens"],
-            "note": _local(_note(note), paths),
-        }
-    # The answer may sit after a frame of the client's own: find where its start begins.
-    start = carried.find(answer[:200]) if len(answer) >= 200 else -1
-    start = max(start, 0)
-    head = _common_prefix(answer, carried[start:])
-    head = head if head >= _MATCHED else 0
-    rest = carried[start + head :]
-    tail = _common_prefix(answer[head:][::-1], rest[::-1])
-    tail = tail if tail >= _MATCHED else 0
-    note = carried[:start] + rest[: len(rest) - tail]
+        whole = {"kept_head": len(answer), "kept_tokens": fields["answer_tokens"]}
+        return {**fields, **whole, "carried": "whole", "note": _note(carried[:at] + carried[at + len(answer) :], paths)}
+    head, tail, note = _kept(answer, carried)
     kept_text = answer[:head] + (answer[-tail:] if tail else "")
     fields |= {"kept_head": head, "kept_tail": tail, "kept_tokens": count_tokens(kept_text) if kept_text else 0}
     pointer = _PATH.search(note)
-    if head + tail < len(answer) // 2 and pointer is not None and "/" in pointer.group(1)[1:]:
-        file = _local(pointer.group(1).rstrip(".,;:"), paths)
-        return {**fields, "carried": "file", "file": file, "note": _local(_note(note), paths)}
+    if pointer is not None and "/" in pointer.group(1)[1:]:
+        file = _note(pointer.group(1).rstrip(".,;:"), paths)
+        return {**fields, "carried": "file", "file": file, "note": _note(note, paths)}
     how = "cut" if head + tail else "left out"
-    return {**fields, "carried": how, "note": _local(_note(note), paths)}
-
-
-def _local(text: str | None, paths: Mapping[str, str]) -> str | None:
-    """`text` with this machine's paths as their placeholders, the longest path first."""
-    if text is None:
-        return None
-    for placeholder, path in sorted(paths.items(), key=lambda item: -len(item[1])):
-        if path and path != "/":
-            text = text.replace(path.rstrip("/"), placeholder)
-    return text
+    return {**fields, "carried": how, "note": _note(note, paths)}
 
 
 @dataclass(frozen=True)
@@ -275,26 +285,29 @@ async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: 
     from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint
     from toolsurface.harness.run_folder import CALLS
     from toolsurface.harness.scenario import Step
-    from toolsurface.stubs.calllog import logged_protocol
+    from toolsurface.stubs.calllog import logged_protocol, read_log
 
     agent = make_agent(run.client, executable=run.path)
     assert isinstance(agent, CliAgent)
     agent.version = run.version
     run_dir.mkdir(parents=True, exist_ok=True)
     server = ServerCommand.toolsurface(["-m", "toolsurface", "serve", surface.spec, "--log", str(run_dir / CALLS)])
-    steps = [
-        Step(0, {"call": "answer", "arguments": {"form": run.probe.form, "tokens": run.probe.tokens}}),
-        Step(1, {"say": "Done."}),
+    steps = [Step(0, {"search": "answer"})] if run.mode in agent.search_modes else []
+    steps += [
+        Step(len(steps), {"call": "answer", "arguments": {"form": run.probe.form, "tokens": run.probe.tokens}}),
+        Step(len(steps) + 1, {"say": "Done."}),
     ]
     environment = dict(env)
     if run.setting is not None:
         environment[run.setting.name] = run.setting.value
     with tempfile.TemporaryDirectory(prefix="toolsurface-answers-") as workdir:
-        # Claude Code names its project folders by the working folder with `/` as `-`.
+        # Claude Code names its project folder by the working folder, gemini-cli its own by the folder's name,
+        # each with every char but letters and digits as `-`.
         paths = {
             "$RUN": str(run_dir),
             "$WORK": workdir,
-            "-$WORK": workdir.replace("/", "-"),
+            "-$WORK": re.sub(r"[^A-Za-z0-9]", "-", workdir),
+            "$WORK_NAME": re.sub(r"[^A-Za-z0-9]", "-", Path(workdir).name),
             "$HOME": environment.get("HOME", ""),
         }
         endpoint = ModelEndpoint(
@@ -323,6 +336,11 @@ async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: 
         judged = judge_carried(run.probe, result, paths)
     status = "ok" if report.status == "ok" else f"{report.status}: {report.error}"
     calls = run_dir / CALLS
+    if not any(r.is_call for r in (read_log(calls) if calls.is_file() else [])):
+        # The client answered the call itself (its server still connecting): nothing of the answer was seen.
+        said = judged.get("note") or status
+        judged = {"answer_chars": judged["answer_chars"], "answer_tokens": judged["answer_tokens"]}
+        status = f"the call never reached the stub: {said}"
     return AnswerSeen(
         run.client,
         run.version,
@@ -373,6 +391,10 @@ def observe_answers(
         run = runs[n]
         label = f"{run.client}-{run.version}-{run.mode}" + (f"-{run.setting.value}" if run.setting else "")
         folder = root / label / f"{run.probe.form}-{_size(run.probe.tokens)}"
-        return await _session(run, surface, folder, timeout, environment)
+        seen = await _session(run, surface, folder, timeout, environment)
+        if seen.status.startswith("the call never reached the stub"):
+            # Once more, in a folder of its own: a client whose server connected late under load.
+            seen = await _session(run, surface, folder.with_name(folder.name + "-again"), timeout, environment)
+        return seen
 
     return run_at_once(len(runs), one, jobs=jobs, out=out, prefix="toolsurface-answers-")

@@ -57,7 +57,8 @@ def _blocks(content: object) -> tuple[list[str], list[CarriedImage], list[str]]:
             images.append(CarriedImage(source.get("media_type"), len(str(source.get("data") or ""))))
         elif kind == "input_image" and isinstance(block.get("image_url"), str):
             url = block["image_url"]
-            images.append(CarriedImage(url[5:].split(";", 1)[0] if url.startswith("data:") else None, len(url)))
+            media, _, data = url[5:].partition(",") if url.startswith("data:") else ("", "", url)
+            images.append(CarriedImage(media.split(";", 1)[0] or None, len(data)))
         elif isinstance(block.get("inlineData"), dict):
             data = block["inlineData"]
             images.append(CarriedImage(data.get("mimeType"), len(str(data.get("data") or ""))))
