@@ -37,6 +37,8 @@ __all__ = [
 CLIENT_SETTINGS: dict[str, str] = {"claude": "MAX_MCP_OUTPUT_TOKENS"}
 _PROMPT = "Call the answer tool once as asked, then say done."
 _SKIPPED_MODES = {"codex": ("default",)}
+# Sessions run again when the call never reached the stub.
+_AGAIN = 2
 # A note longer than this is kept cut, with its length said.
 _NOTE_CHARS = 400
 # Fewer chars than this in common with the answer, at its head or tail, is chance (a newline), not kept.
@@ -232,11 +234,14 @@ def judge_carried(probe: AnswerProbe, result: CarriedResult | None, paths: Mappi
     forms = _answer_forms(probe)
     carried = result.text if result is not None else ""
     # The form the client passed on: the one whose start the result carries, else the first.
-    shape, answer = next(((n, a) for n, a in forms if a and a[: min(200, len(a))] in carried), forms[0])
+    found = next(((n, a) for n, a in forms if a and a[: min(200, len(a))] in carried), None)
+    shape, answer = found or (None, forms[0][1])
+    if found is None and len(forms) == 1:
+        shape = forms[0][0]
     fields: dict[str, Any] = {"answer_chars": len(answer), "answer_tokens": count_tokens(answer)}
     if probe.form == "image":
         fields["answer_tokens"] = 0
-    if len(forms) > 1 or probe.form.startswith("structured"):
+    if probe.form.startswith("structured"):
         fields["shape"] = shape
     if result is None:
         return {**fields, "carried": "none"}
@@ -392,9 +397,12 @@ def observe_answers(
         label = f"{run.client}-{run.version}-{run.mode}" + (f"-{run.setting.value}" if run.setting else "")
         folder = root / label / f"{run.probe.form}-{_size(run.probe.tokens)}"
         seen = await _session(run, surface, folder, timeout, environment)
-        if seen.status.startswith("the call never reached the stub"):
-            # Once more, in a folder of its own: a client whose server connected late under load.
-            seen = await _session(run, surface, folder.with_name(folder.name + "-again"), timeout, environment)
+        for again in range(1, _AGAIN + 1):
+            if not seen.status.startswith("the call never reached the stub"):
+                break
+            # Again, in a folder of its own: a client whose server was still connecting (Claude Code 2.1.197
+            # under load) answered the call itself.
+            seen = await _session(run, surface, folder.with_name(f"{folder.name}-again{again}"), timeout, environment)
         return seen
 
     return run_at_once(len(runs), one, jobs=jobs, out=out, prefix="toolsurface-answers-")
