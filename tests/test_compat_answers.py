@@ -23,6 +23,7 @@ from toolsurface.surfaces import answer_probe
 COMMITTED = ROOT / "toolsurface" / "harness" / "session" / "score" / "answer_limits.json"
 PROBE = str(Path(answer_probe.__file__))
 HIGHER, LOWER = "MAX_MCP_OUTPUT_TOKENS=50000", "MAX_MCP_OUTPUT_TOKENS=5000"
+CODEX_LIMIT = "tool_output_token_limit=40000"
 
 
 def test_each_probe_line_is_twenty_o200k_tokens_so_an_answer_asked_in_tokens_is_that_long() -> None:
@@ -77,6 +78,7 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     done = run_cli(
         "compat", "--answers", "--client", "claude:full-list", "--client", "codex:direct", "--client", "gemini",
         "--answer", "text:10k", "--answer", "text:30k", "--answer", "structured-only:10k", "--setting", HIGHER, "--setting", LOWER,
+        "--setting", CODEX_LIMIT,
         "--format", "json", "--record", str(record), env=env, cwd=base, timeout=1200,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -121,6 +123,10 @@ def test_codex_keeps_the_head_and_tail_of_a_long_answer_and_says_how_much_it_lef
     assert cut["carried"] == "cut" and cut["kept_head"] == cut["kept_tail"] > 20_000
     assert "tokens truncated…" in cut["note"]
     assert seen[("codex", "0.171.0", None, "structured-only", 10_000)]["carried"] == "whole"
+
+
+def test_codex_s_tool_output_token_limit_lets_it_pass_a_longer_answer_whole(answers: dict[str, Any]) -> None:
+    assert answers["seen"][("codex", "0.171.0", CODEX_LIMIT, "text", 30_000)]["carried"] == "whole"
 
 
 def test_gemini_cli_keeps_8k_and_32k_chars_of_a_long_answer_and_drops_structured_content_alone(

@@ -51,7 +51,8 @@ from toolsurface.harness.cli._base import (
     "settings",
     multiple=True,
     metavar="NAME=VALUE",
-    help="With --answers: also run the client whose setting it is with it (MAX_MCP_OUTPUT_TOKENS=50000); repeat.",
+    help="With --answers: also run the client whose setting it is with it (Claude Code's MAX_MCP_OUTPUT_TOKENS=50000,"
+    " codex's tool_output_token_limit=40000); repeat.",
 )
 def compat_command(
     named: tuple[str, ...],

@@ -5,7 +5,8 @@ and the next request the client sends carries the result, read block by block an
 answered: whole, cut (how much of it kept, at the head and the tail, and the client's note in between), moved to
 a file (the pointer's text), or left out.
 
-A client's own setting for it (Claude Code's MAX_MCP_OUTPUT_TOKENS) is a run of its own, beside the default.
+A client's own setting for it (Claude Code's MAX_MCP_OUTPUT_TOKENS, an environment variable; codex's
+tool_output_token_limit, a `-c` option) is a run of its own, beside the default.
 codex's default mode is not played: the scripted model does not write code-mode calls."""
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ __all__ = [
     "parse_setting",
 ]
 
-# Each client's own setting for how much of a tool's answer it passes on, by agent name.
-CLIENT_SETTINGS: dict[str, str] = {"claude": "MAX_MCP_OUTPUT_TOKENS"}
+# Each client's own setting for how much of a tool's answer it passes on, by agent name: Claude Code's is an
+# environment variable, codex's a config option (`-c`).
+CLIENT_SETTINGS: dict[str, str] = {"claude": "MAX_MCP_OUTPUT_TOKENS", "codex": "tool_output_token_limit"}
+_AS_CONFIG = ("codex",)
 _PROMPT = "Call the answer tool once as asked, then say done."
 _SKIPPED_MODES = {"codex": ("default",)}
 # Sessions run again when the call never reached the stub.
@@ -303,8 +306,9 @@ async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: 
         Step(len(steps) + 1, {"say": "Done."}),
     ]
     environment = dict(env)
+    config: dict[str, str] = {}
     if run.setting is not None:
-        environment[run.setting.name] = run.setting.value
+        (config if run.client in _AS_CONFIG else environment)[run.setting.name] = run.setting.value
     with tempfile.TemporaryDirectory(prefix="toolsurface-answers-") as workdir:
         # Claude Code names its project folder by the working folder, gemini-cli its own by the folder's name,
         # each with every char but letters and digits as `-`.
@@ -335,6 +339,7 @@ async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: 
                 max_turns=4,
                 env=environment,
                 endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+                config=config,
             )
             report = await agent.run(ctx)
         result = _result_of(endpoint.results)
