@@ -37,6 +37,14 @@ UNKNOWN_TOOL_ANSWERS = ("result", "error")
 MAX_ECHO = 60
 
 
+def _result_text(result: types.CallToolResult) -> str:
+    """What the log keeps of a shaped result: its text blocks, else its structuredContent as JSON."""
+    texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
+    if texts:
+        return "\n".join(texts)
+    return json.dumps(result.structured_content, ensure_ascii=False) if result.structured_content is not None else ""
+
+
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 1] + "…"
@@ -132,7 +140,7 @@ class CallCheck:
         except WriteFailed as failed:
             raise _unlogged(failed) from None
 
-    def _answer(self, name: str, arguments: dict[str, Any]) -> tuple[str, str]:
+    def _answer(self, name: str, arguments: dict[str, Any]) -> tuple[str, str, types.CallToolResult | None]:
         tool = self.tools.get(name)
         if tool is None:
             names = list(self.tools) or ["(none)"]
@@ -156,8 +164,11 @@ class CallCheck:
         if self.stub is None:
             raise Refusal(f"this surface is served for listing only; {name} has no handler; tools: {name}", [name])
         result = self.stub.call(name, arguments)
+        if isinstance(result, types.CallToolResult):
+            # A handler that shapes its own result (structuredContent, images) has it sent as it made it.
+            return "ok", _result_text(result), result
         text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
-        return "ok", text
+        return "ok", text, None
 
     def call(self, name: str, arguments: dict[str, Any], protocol: str | None = None) -> types.CallToolResult:
         started = time.perf_counter()
@@ -165,8 +176,9 @@ class CallCheck:
             raise _unlogged(self.log.failed)
         message: str | None = None
         allowed: list[str] | None = None
+        shaped: types.CallToolResult | None = None
         try:
-            outcome, text = self._answer(name, arguments)
+            outcome, text, shaped = self._answer(name, arguments)
         except Refusal as refusal:
             outcome, text = "refused", refusal.message
             message, allowed = text, refusal.allowed
@@ -182,4 +194,6 @@ class CallCheck:
             from mcp.shared.exceptions import MCPError
 
             raise MCPError(INVALID_PARAMS, text, {"allowed": allowed})
+        if shaped is not None:
+            return shaped
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=outcome != "ok")

@@ -114,6 +114,8 @@ class RunContext:
     builtins: bool = False
     # The name the client's MCP config gives the stub, which goes into every tool's name (`mcp__stub__...`).
     server_name: str = SERVER_NAME
+    # The client's own settings given as config options (codex's `-c KEY=VALUE`, VALUE in TOML).
+    config: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

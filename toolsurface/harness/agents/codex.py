@@ -147,6 +147,8 @@ class CodexAgent(CliAgent):
             argv += ["-c", f"features.code_mode={toml_value(direct)}"]
         for option in () if ctx.builtins else _FEATURES_OFF:
             argv += ["-c", option]
+        for key, value in ctx.config.items():
+            argv += ["-c", f"{key}={value}"]
         base_url = ctx.endpoint.url + "/v1" if ctx.endpoint is not None else self.base_url
         if base_url:
             # codex ignores OPENAI_BASE_URL; a -c option survives --ignore-user-config.

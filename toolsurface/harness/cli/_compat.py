@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from toolsurface.harness.cli._base import TABLE_FORMATS, _client_sessions_options, _emit, _format_option, _say, main
+from toolsurface.harness.cli._base import (
+    TABLE_FORMATS,
+    _client_sessions_options,
+    _emit,
+    _fail,
+    _format_option,
+    _say,
+    main,
+)
 
 
 @main.command("compat")
@@ -22,12 +31,46 @@ from toolsurface.harness.cli._base import TABLE_FORMATS, _client_sessions_option
 @click.option(
     "--record",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write the limits seen, per client and version, as the data lint's client-limit rules read.",
+    help="Also write the limits seen, per client and version, as the data lint's client-limit rules read"
+    " (with --answers: the answer limits session score reads).",
+)
+@click.option(
+    "--answers",
+    is_flag=True,
+    help="Instead, have a probe tool answer in each form and size and say what each client passed on of it.",
+)
+@click.option(
+    "--answer",
+    "answer_probes",
+    multiple=True,
+    metavar="FORM:SIZE",
+    help="With --answers: only this answer (text, structured, structured-only or image; SIZE in tokens, 30k); repeat.",
+)
+@click.option(
+    "--setting",
+    "settings",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="With --answers: also run the client whose setting it is with it (Claude Code's MAX_MCP_OUTPUT_TOKENS=50000,"
+    " codex's tool_output_token_limit=40000); repeat.",
 )
 def compat_command(
-    named: tuple[str, ...], fmt: str, jobs: int, timeout: float, out: Path | None, record: Path | None
+    named: tuple[str, ...],
+    fmt: str,
+    jobs: int,
+    timeout: float,
+    out: Path | None,
+    record: Path | None,
+    answers: bool,
+    answer_probes: tuple[str, ...],
+    settings: tuple[str, ...],
 ) -> None:
     """Run probe surfaces made to hit each limit through every installed client and mode, and say what each did."""
+    if answers:
+        _answers(named, fmt, record, answer_probes, settings, jobs=jobs, timeout=timeout, out=out)
+        return
+    if answer_probes or settings:
+        _fail("--answer and --setting go with --answers")
     from toolsurface.harness.compat import (
         compat_csv,
         compat_json,
@@ -42,4 +85,34 @@ def compat_command(
     _emit(fmt, found, {"table": compat_rich, "json": compat_json, "csv": compat_csv, "markdown": compat_markdown})
     if record is not None:
         write_json_atomic(record, limits_data(found))
+        _say(f"wrote {record}")
+
+
+def _answers(
+    named: tuple[str, ...],
+    fmt: str,
+    record: Path | None,
+    probes_given: tuple[str, ...],
+    given: tuple[str, ...],
+    **run: Any,
+) -> None:
+    """compat --answers: `run` the sessions' options (jobs, timeout, out)."""
+    from toolsurface.harness.compat import (
+        ANSWER_PROBES,
+        answer_limits_data,
+        answers_csv,
+        answers_json,
+        answers_markdown,
+        answers_rich,
+        observe_answers,
+        parse_probe,
+        parse_setting,
+    )
+    from toolsurface.harness.files import write_json_atomic
+
+    probes = [parse_probe(text) for text in probes_given] or list(ANSWER_PROBES)
+    found = observe_answers(named, probes, [parse_setting(text) for text in given], **run)
+    _emit(fmt, found, {"table": answers_rich, "json": answers_json, "csv": answers_csv, "markdown": answers_markdown})
+    if record is not None:
+        write_json_atomic(record, answer_limits_data(found))
         _say(f"wrote {record}")

@@ -2,26 +2,62 @@
 to hit them, run through each client and mode as `clients` runs any surface, cell by cell, and the limits seen
 as data for lint."""
 
+from toolsurface.harness.compat._answer_limits import answer_limits_data
+from toolsurface.harness.compat._answer_table import (
+    ANSWERS_FORMAT,
+    answer_cell,
+    answers_csv,
+    answers_json,
+    answers_markdown,
+    answers_rich,
+)
+from toolsurface.harness.compat._answers import (
+    ANSWER_PROBES,
+    CLIENT_SETTINGS,
+    AnswerProbe,
+    AnswerSeen,
+    Setting,
+    judge_carried,
+    observe_answers,
+    parse_probe,
+    parse_setting,
+)
 from toolsurface.harness.compat._limits import LIMITS_FORMAT, limits_data
 from toolsurface.harness.compat._observe import Compat, CompatColumn, CompatRow, cell_of, observe_compat
 from toolsurface.harness.compat._probe import COUNTS, FEATURES, Feature, write_probes
 from toolsurface.harness.compat._render import COMPAT_FORMAT, compat_csv, compat_json, compat_markdown, compat_rich
 
 __all__ = [
+    "ANSWERS_FORMAT",
+    "ANSWER_PROBES",
+    "CLIENT_SETTINGS",
     "COMPAT_FORMAT",
     "COUNTS",
     "FEATURES",
     "LIMITS_FORMAT",
+    "AnswerProbe",
+    "AnswerSeen",
     "Compat",
     "CompatColumn",
     "CompatRow",
     "Feature",
+    "Setting",
+    "answer_cell",
+    "answer_limits_data",
+    "answers_csv",
+    "answers_json",
+    "answers_markdown",
+    "answers_rich",
     "cell_of",
     "compat_csv",
     "compat_json",
     "compat_markdown",
     "compat_rich",
+    "judge_carried",
     "limits_data",
+    "observe_answers",
     "observe_compat",
+    "parse_probe",
+    "parse_setting",
     "write_probes",
 ]

@@ -2,6 +2,7 @@
 a recording pass-through to a real API; either way each request the model received is recorded."""
 
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
+from toolsurface.harness.endpoint._carried import CarriedImage, CarriedResult, carried_results
 from toolsurface.harness.endpoint._code_mode import code_mode_problem
 from toolsurface.harness.endpoint._conversation import Conversation, SeenCall, api_for_path, read_conversation
 from toolsurface.harness.endpoint._record import (
@@ -27,6 +28,8 @@ __all__ = [
     "NAME_LIMITS",
     "SEARCH_TOOLS",
     "Answer",
+    "CarriedImage",
+    "CarriedResult",
     "Conversation",
     "EndpointSpec",
     "ModelEndpoint",
@@ -42,6 +45,7 @@ __all__ = [
     "ToolCall",
     "ToolPart",
     "api_for_path",
+    "carried_results",
     "check_request",
     "code_mode_problem",
     "parse_endpoint",

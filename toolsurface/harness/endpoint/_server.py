@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 from toolsurface.harness.agents import ToolNaming
 from toolsurface.harness.agents.base import SERVER_NAME, EndpointKind, Usage, strip_server_prefix
 from toolsurface.harness.endpoint._answers import Answer, render_answer
+from toolsurface.harness.endpoint._carried import CarriedResult, carried_results
 from toolsurface.harness.endpoint._conversation import Api, Conversation, api_for_path, read_conversation
 from toolsurface.harness.endpoint._counting import RECORDED_API, CountingRules, counting_answer, counting_family
 from toolsurface.harness.endpoint._record import ModelRequest, RequestLog
@@ -102,7 +103,8 @@ class ModelEndpoint:
     `naming` (the client's rule) and `server_name` (the server's name in its config) record each of the
     server's tools as each request carried it. `paths` (placeholder -> a path of this machine: `$HOME`, the
     run's folder) are counted as their placeholders in the system prompt's chars, so a figure is the same on
-    any machine. The scripted model refuses a request its API would refuse, as that API does.
+    any machine. The scripted model refuses a request its API would refuse, as that API does. `keep_results`
+    keeps each turn's tool results as carried (`results`).
     """
 
     def __init__(
@@ -120,6 +122,7 @@ class ModelEndpoint:
         naming: ToolNaming | None = None,
         server_name: str = SERVER_NAME,
         paths: Mapping[str, str] | None = None,
+        keep_results: bool = False,
     ) -> None:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
@@ -138,6 +141,10 @@ class ModelEndpoint:
         self.probe = lines[0][:80] if lines else None
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
+        # With `keep_results`, each turn's tool results as carried, block by block (what model-requests.jsonl
+        # does not keep), in the order the turns came.
+        self.keep_results = keep_results
+        self.results: list[list[CarriedResult]] = []
 
     @property
     def kind(self) -> EndpointKind:
@@ -506,6 +513,8 @@ class _Handler(BaseHTTPRequestHandler):
             conversation = read_conversation(api, data, self.route)
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as failure:
             raise _BadRequest(400, f"not a request of the {api} API: {type(failure).__name__}: {failure}") from None
+        if self.owner.keep_results and self.owner.is_turn(conversation):
+            self.owner.results.append(carried_results(api, data))
         refusal = check_request(api, data)
         if refusal is not None:
             self._refuse(api, conversation, refusal, started)

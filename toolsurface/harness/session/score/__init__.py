@@ -10,6 +10,15 @@ from toolsurface.harness.session.score._answers import (
     run_answers,
     size_summary,
 )
+from toolsurface.harness.session.score._cuts import (
+    ANSWER_LIMITS_FORMAT,
+    AnswerCut,
+    AnswerLimit,
+    answer_cuts,
+    answer_limits,
+    cuts_markdown,
+    limit_for,
+)
 from toolsurface.harness.session.score._scoring import (
     Comparison,
     ErrorGroup,
@@ -30,6 +39,9 @@ from toolsurface.harness.session.score._scoring import (
 
 __all__ = [
     "ALL_TOOLS",
+    "ANSWER_LIMITS_FORMAT",
+    "AnswerCut",
+    "AnswerLimit",
     "AnswerRow",
     "AnswerSizes",
     "Comparison",
@@ -41,9 +53,13 @@ __all__ = [
     "Study",
     "SurfaceScore",
     "UndeliveredGroup",
+    "answer_cuts",
+    "answer_limits",
     "answer_rows",
     "answers_markdown",
+    "cuts_markdown",
     "find_runs",
+    "limit_for",
     "pass_hat_k",
     "run_answers",
     "runs_needed",

@@ -26,6 +26,7 @@ from toolsurface.harness.output import markdown_cell, markdown_row, markdown_rul
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
 from toolsurface.harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
+from toolsurface.harness.session.score._cuts import AnswerCut, answer_cuts, cuts_markdown
 
 Z95 = 1.96
 
@@ -191,6 +192,8 @@ class Study:
     shown: list[ShownRow] = field(default_factory=list)
     # What tool answers cost, per surface (agent, mode, scenario) and tool (harness.session.score._answers).
     answers: list[AnswerRow] = field(default_factory=list)
+    # Answers the run's client would cut, as compat --answers saw it (harness.session.score._cuts).
+    cuts: list[AnswerCut] = field(default_factory=list)
 
     def labels(self) -> dict[tuple[str, str, str, str], str]:
         """How the tables name each group of runs: the surface, its mode and scenario where they differ, and
@@ -207,6 +210,8 @@ class Study:
         """As study.json holds it: run folders under `folder` (the study's) relative to it, so a study
         names no machine's paths and stays readable where it is copied."""
         data = asdict(self)
+        if not self.cuts:
+            del data["cuts"]
         if folder is not None:
             root = folder.resolve()
             for score in data["surfaces"]:
@@ -464,6 +469,7 @@ def score_study(records: Sequence[RunRecord]) -> Study:
         },
         shown=shown_rows,
         answers=answers,
+        cuts=answer_cuts(records),
     )
 
 
@@ -602,6 +608,9 @@ def study_markdown(study: Study) -> str:
             "",
         ]
         lines += [answers_markdown(study.answers, study.labels()).rstrip("\n")]
+    if study.cuts:
+        lines += ["", "Answers the run's client would cut (as compat --answers saw that client pass answers on):", ""]
+        lines += [cuts_markdown(study.cuts).rstrip("\n")]
     noisy = [c for c in study.comparisons if c.runs_needed is not None]
     if noisy:
         lines += ["", "Runs per surface a difference needs before it exceeds the noise (95 %):", ""]
