@@ -44,6 +44,9 @@ class ListCounter(Protocol):
     def count_requests(self, lists: Sequence[Sequence[dict[str, Any]]]) -> list[int]:
         """Tokens of the request offering each tools list; an empty list is the request with no tools."""
 
+    def count_texts(self, texts: Sequence[str]) -> list[int]:
+        """Tokens of each text as a model reads a tool's answer of that text (an empty text is 0)."""
+
 
 def is_o200k(counter: ListCounter | str) -> bool:
     return (counter if isinstance(counter, str) else counter.id) == O200K
@@ -63,6 +66,11 @@ class _O200k:
         from toolsurface.harness.output import compact_json
 
         return [count_tokens(compact_json(list(tools))) for tools in lists]
+
+    def count_texts(self, texts: Sequence[str]) -> list[int]:
+        from toolsurface.harness.measure._tokens import count_tokens
+
+        return [count_tokens(text) if text else 0 for text in texts]
 
 
 O200K_COUNTER: ListCounter = _O200k()

@@ -17,8 +17,7 @@ import anyio
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import CALLS, SPEC
-from toolsurface.harness.session.score import AnswerSizes, size_summary
-from toolsurface.harness.surface import SurfaceDefinition
+from toolsurface.harness.surface import AnswerSizes, SurfaceDefinition, size_summary
 from toolsurface.stubs.calllog import CallRecord
 
 

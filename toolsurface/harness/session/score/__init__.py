@@ -4,11 +4,9 @@ and what tool answers cost."""
 from toolsurface.harness.session.score._answers import (
     ALL_TOOLS,
     AnswerRow,
-    AnswerSizes,
     answer_rows,
     answers_markdown,
     run_answers,
-    size_summary,
 )
 from toolsurface.harness.session.score._scoring import (
     Comparison,
@@ -31,7 +29,6 @@ from toolsurface.harness.session.score._scoring import (
 __all__ = [
     "ALL_TOOLS",
     "AnswerRow",
-    "AnswerSizes",
     "Comparison",
     "ErrorGroup",
     "OutcomeFailure",
@@ -49,6 +46,5 @@ __all__ = [
     "runs_needed",
     "score_study",
     "shown_markdown",
-    "size_summary",
     "study_markdown",
 ]
