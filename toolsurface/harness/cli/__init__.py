@@ -8,6 +8,7 @@ from toolsurface.harness.cli import (  # noqa: F401  (each registers its verbs)
     _clients,
     _config,
     _measure,
+    _probe,
     _report,
     _serve,
     _session,

@@ -19,6 +19,8 @@ from toolsurface.harness.cli._base import (
     _print,
     _protocol_option,
     _say,
+    _server_options,
+    _ServerCommand,
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
@@ -26,6 +28,7 @@ from toolsurface.harness.fail_on import FAIL_ON
 
 if TYPE_CHECKING:
     from toolsurface.harness.analyze.findability import SearchObserver
+    from toolsurface.harness.live import LiveServerOptions
 
 _MAX_RESULTS = click.option(
     "--max-results",
@@ -41,7 +44,7 @@ def _claude_search(specs: Sequence[str]) -> SearchObserver:
     return lambda searches: observe_tool_search(specs, searches)
 
 
-@main.command("findability")
+@main.command("findability", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
 @_format_option(
@@ -64,6 +67,7 @@ def _claude_search(specs: Sequence[str]) -> SearchObserver:
     help="Exit 1 when an expected tool is not found at rank N or better (by every scorer shown).",
 )
 @_MAX_RESULTS
+@_server_options
 def findability_command(
     surfaces: tuple[str, ...],
     queries_file: Path | None,
@@ -72,8 +76,12 @@ def findability_command(
     scorer: str | None,
     fail_below_rank: int | None,
     max_results: int | None,
+    live: LiveServerOptions,
 ) -> None:
-    """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces)."""
+    """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces).
+
+    A surface of no study (a module, a snapshot, a live server) has no queries of its own: name a queries file
+    with --queries (`toolsurface new queries SURFACE` writes a starter one)."""
     from toolsurface.harness.analyze.findability import (
         ALL_SCORERS,
         SCORERS,
@@ -87,20 +95,23 @@ def findability_command(
         load_queries,
         rank_line,
     )
-    from toolsurface.harness.surface import default_surfaces, resolve_all, study_file
+    from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
-    specs = surfaces or default_surfaces()
     scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
     if max_results is not None and "claude" not in scorers:
         raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
-    result = findability(
-        resolve_all(specs),
-        load_queries(queries_file or study_file(specs, "queries")),
-        use_stem=stem,
-        scorers=scorers,
-        observe=_claude_search(specs) if "claude" in scorers else None,
-        max_results=max_results,
-    )
+    with live_specs(surfaces or ([] if live.names_a_server else default_surfaces()), live, None) as specs:
+        items = resolve_all(specs)
+        names = [item.name for item in items]
+        result = findability(
+            items,
+            load_queries(queries_file or own_study_file(specs, "queries", names)),
+            use_stem=stem,
+            scorers=scorers,
+            observe=_claude_search(specs) if "claude" in scorers else None,
+            max_results=max_results,
+        )
     if fmt == "github":
         _github(findability_github(result, fail_below_rank), findability_markdown(result, fail_below_rank))
     else:
@@ -120,7 +131,7 @@ def findability_command(
             raise SystemExit(1)
 
 
-@main.command("roundtrip")
+@main.command("roundtrip", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @click.option("--task", "task_file", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task JSON.")
 @_format_option(*TABLE_FORMATS)
@@ -132,6 +143,7 @@ def findability_command(
     " surface with a scripted model, a search per step.",
 )
 @_MAX_RESULTS
+@_server_options
 def roundtrip_command(
     surfaces: tuple[str, ...],
     task_file: Path | None,
@@ -139,6 +151,7 @@ def roundtrip_command(
     stem: bool,
     client: str | None,
     max_results: int | None,
+    live: LiveServerOptions,
 ) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
     from toolsurface.harness.analyze.roundtrip import (
@@ -149,18 +162,20 @@ def roundtrip_command(
         roundtrip_markdown,
         roundtrip_rich,
     )
-    from toolsurface.harness.surface import default_surfaces, resolve_all, study_file
+    from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
-    specs = surfaces or default_surfaces()
     if max_results is not None and client is None:
         raise click.UsageError("--max-results is for a client's search: --client claude")
-    result = roundtrip(
-        resolve_all(specs),
-        load_task(task_file or study_file(specs, "task")),
-        use_stem=stem,
-        observe=_claude_search(specs) if client == "claude" else None,
-        max_results=max_results,
-    )
+    with live_specs(surfaces or ([] if live.names_a_server else default_surfaces()), live, None) as specs:
+        items = resolve_all(specs)
+        result = roundtrip(
+            items,
+            load_task(task_file or own_study_file(specs, "task", [item.name for item in items])),
+            use_stem=stem,
+            observe=_claude_search(specs) if client == "claude" else None,
+            max_results=max_results,
+        )
     renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}
     _emit(fmt, result, renderers)
 
@@ -302,8 +317,8 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
         _print([renderable for d in diffs for renderable in diff_rich(d)])
 
 
-@main.command("lint")
-@click.argument("surfaces", nargs=-1, required=True)
+@main.command("lint", cls=_ServerCommand)
+@click.argument("surfaces", nargs=-1)
 @_format_option(
     *TABLE_FORMATS,
     *CHECK_FORMATS,
@@ -315,8 +330,11 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
     metavar="CATEGORY,...|any",
     help="Exit 1 on a finding of these categories (comma-separated), or of any category.",
 )
-def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None) -> None:
-    """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints."""
+@_server_options
+def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None, live: LiveServerOptions) -> None:
+    """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints.
+
+    SURFACE... (one at least), or a live server with --url URL or -- CMD ARGS..."""
     from toolsurface.harness.analyze.lint import (
         lint,
         lint_csv,
@@ -326,11 +344,12 @@ def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None) -> No
         lint_summary,
         parse_fail_on,
     )
+    from toolsurface.harness.cli._live import _items, given_any
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.surface import resolve_all
 
     failing = parse_fail_on(fail_on) if fail_on is not None else ()
-    result = lint(resolve_all(surfaces))
+    given_any(surfaces, live, "SURFACE...")
+    result = lint(_items(surfaces, live, None)[0])
     if fmt == "github":
         _github(lint_github(result, failing), lint_summary(result, failing))
     else:

@@ -27,6 +27,7 @@ from toolsurface.harness.live._snapshot import (
     snapshot_surface,
     take_snapshot,
 )
+from toolsurface.harness.live._stable import Stability, StabilityFinding, check_stable, compare_lists
 
 __all__ = [
     "CACHE_KEYS",
@@ -38,9 +39,13 @@ __all__ = [
     "LiveServerError",
     "LiveServerOptions",
     "SessionConnection",
+    "Stability",
+    "StabilityFinding",
     "StdioServer",
     "TakenSnapshot",
     "answered_error",
+    "check_stable",
+    "compare_lists",
     "list_live",
     "list_live_async",
     "live_target",

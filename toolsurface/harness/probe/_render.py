@@ -109,7 +109,10 @@ def probe_rich(probe: Probe) -> list[RenderableType]:
     from rich.table import Table
     from rich.text import Text
 
+    from toolsurface.harness.measure import ANSWER_COLUMNS
+
     numeric = {"ms", "chars", "tokens", "structured chars", "copy chars", "media bytes"}
+    numeric |= {c.label for c in ANSWER_COLUMNS if c.numeric}
 
     def table(title: str, header: list[str], rows: list[list[str]]) -> Table:
         out = Table(title=title)
