@@ -24,11 +24,12 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
 from toolsurface.harness.fail_on import FAIL_ON
 
 if TYPE_CHECKING:
     from toolsurface.harness.analyze.findability import SearchObserver
-    from toolsurface.harness.live import LiveServerOptions
+    from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
 
 _MAX_RESULTS = click.option(
     "--max-results",
@@ -180,7 +181,7 @@ def roundtrip_command(
     _emit(fmt, result, renderers)
 
 
-@main.command("diff")
+@main.command("diff", cls=_ServerCommand)
 @click.argument("a", required=False)
 @click.argument("b", required=False)
 @click.option(
@@ -197,6 +198,14 @@ def roundtrip_command(
 )
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+@click.option(
+    "--probe",
+    is_flag=True,
+    help="Probe the live server's tools too, and compare their answers with those the other side recorded"
+    " (snapshot --probe).",
+)
+@_probe_options
+@_server_options
 @_counter_options
 @_protocol_option
 def diff_command(
@@ -206,6 +215,9 @@ def diff_command(
     fmt: str,
     config_path: Path | None,
     target_names: tuple[str, ...],
+    probe: bool,
+    probing: ProbeOptions,
+    live: LiveServerOptions,
     tokens: str | None,
     count_urls: tuple[str, ...],
     protocol: str | None,
@@ -213,12 +225,36 @@ def diff_command(
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
 
     The instructions, prompts and resources are compared too; a changed description, annotation or
-    instructions text is marked REVIEW. With no A and B, each configured target with a snapshot is compared
-    with its committed snapshot.
+    instructions text is marked REVIEW; where both sides recorded their answers (snapshot --probe), an answer
+    that grew is a change too. A live server (--url URL or -- CMD ARGS...) is B, or A where A is given as -.
+    With no A and B, each configured target with a snapshot is compared with its committed snapshot.
     """
     from toolsurface.harness.analyze.diff import diff_surfaces
     from toolsurface.harness.surface import resolve
 
+    _probe_flags(click.get_current_context(), probe, "--probe")
+    if live.names_a_server:
+        if config_path is not None or target_names:
+            raise click.UsageError("--config and --target compare the configured targets; give no --url or -- CMD")
+        if a is None or (a == "-" and b in (None, "-")):
+            raise click.UsageError("give the surface or snapshot to compare the live server with: diff A -- CMD")
+        counters = _counters(tokens, count_urls)
+        taken = _live_side(live, probe, probing, counters, protocol)
+        other = b if a == "-" else a
+        assert other is not None
+        sides = [(resolve(other), other), (taken.as_snapshot(), taken.name)]
+        if a == "-":
+            sides.reverse()
+        (item_a, label_a), (item_b, label_b) = sides
+        diffs = [diff_surfaces(item_a, item_b, a_label=label_a, b_label=label_b, counters=counters, protocol=protocol)]
+        _render_diffs(diffs, fmt, fail_on, False)
+        if any(d.fails(fail_on) for d in diffs):
+            raise SystemExit(1)
+        return
+    if probe:
+        raise click.UsageError("--probe probes a live server: give --url URL or -- CMD ARGS...")
+    if "-" in (a, b):
+        raise click.UsageError("- stands for the live server: give --url URL or -- CMD ARGS...")
     if a is not None and b is not None:
         if config_path is not None or target_names:
             raise click.UsageError("--config and --target compare the configured targets; give no A and B")
@@ -233,6 +269,23 @@ def diff_command(
     _render_diffs(diffs, fmt, fail_on, configured)
     if any(d.fails(fail_on) for d in diffs):
         raise SystemExit(1)
+
+
+def _live_side(
+    live: LiveServerOptions, probe: bool, probing: ProbeOptions, counters: list[Any], protocol: str | None
+) -> TakenSnapshot:
+    """The live server listed once (and probed on the same connection, with --probe)."""
+    if probe:
+        from toolsurface.harness.cli._probe import probed
+
+        _, taken = probed(None, live, probing, counters=counters, protocol=protocol)
+        assert taken is not None
+        return taken
+    from toolsurface.harness.cli._live import _listed
+
+    listed = _listed(live, protocol)
+    assert listed is not None
+    return listed
 
 
 def _configured_diffs(

@@ -107,6 +107,9 @@ def budget_command(
     SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...;
     with none of them, every target configured in [tool.toolsurface] (pyproject.toml) or toolsurface.toml.
     """
+    from toolsurface.harness.cli._probe import _probe_flags
+
+    _probe_flags(ctx, probe or max_answer_tokens is not None, "--probe or --max-answer-tokens")
     given = surface is not None or live.names_a_server
     config: Any = None
     checked: list[Any] = []

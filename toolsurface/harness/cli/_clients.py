@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,8 +16,13 @@ from toolsurface.harness.cli._base import (
     _emit,
     _format_option,
     _print_table,
+    _server_options_untimed,
+    _ServerCommand,
     main,
 )
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
 
 
 @main.command("agents")
@@ -50,8 +56,8 @@ def agents_command(fmt: str) -> None:
         _print_table("Agent CLIs on PATH", header, cells)
 
 
-@main.command("clients")
-@click.argument("surfaces", nargs=-1, required=True)
+@main.command("clients", cls=_ServerCommand)
+@click.argument("surfaces", nargs=-1)
 @click.option(
     "--client",
     "named",
@@ -65,6 +71,7 @@ def agents_command(fmt: str) -> None:
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Sessions at a time.")
 @click.option("--timeout", type=Seconds(min=1), default=120, show_default=True, help="Seconds per session.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Keep each session's folder here.")
+@_server_options_untimed
 def clients_command(
     surfaces: tuple[str, ...],
     named: tuple[str, ...],
@@ -73,9 +80,16 @@ def clients_command(
     jobs: int,
     timeout: float,
     out: Path | None,
+    live: LiveServerOptions,
 ) -> None:
-    """What a surface costs in each installed client: one short scripted session per client, version and mode."""
+    """What a surface costs in each installed client: one short scripted session per client, version and mode.
+
+    SURFACE... (one at least), or a live server with --url URL or -- CMD ARGS..., listed once and served to
+    the clients as its snapshot."""
+    from toolsurface.harness.cli._live import given_any, live_specs
     from toolsurface.harness.clients import clients_csv, clients_json, clients_markdown, clients_rich, observe_clients
 
-    rows = observe_clients(surfaces, named, builtins=builtins == "on", jobs=jobs, timeout=timeout, out=out)
+    given_any(surfaces, live, "SURFACE...")
+    with live_specs(surfaces, live, None) as specs:
+        rows = observe_clients(specs, named, builtins=builtins == "on", jobs=jobs, timeout=timeout, out=out)
     _emit(fmt, rows, {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown})

@@ -93,6 +93,16 @@ def _probe_options(command: Any) -> Any:
     return with_probe
 
 
+def _probe_flags(ctx: click.Context, probing: bool, needs: str) -> None:
+    """The probe's options go with what makes the command probe (`needs` names it)."""
+    if probing:
+        return
+    for name, flag in (("calls", "--calls"), ("calls_only", "--calls-only"), ("call_timeout", "--call-timeout"),
+                       ("max_answer_bytes", "--max-answer-bytes"), ("jobs", "--jobs")):  # fmt: skip
+        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+            raise click.UsageError(f"{flag} goes with {needs}")
+
+
 def _calls_file(probing: ProbeOptions, surface: str | None) -> Any:
     """The calls file given, else a bundled surface's own (its study's calls for it), else none."""
     from toolsurface.harness.probe import load_calls

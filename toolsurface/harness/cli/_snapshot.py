@@ -16,7 +16,7 @@ from toolsurface.harness.cli._base import (
     _ServerCommand,
     main,
 )
-from toolsurface.harness.cli._probe import ProbeOptions, _probe_options
+from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -76,7 +76,7 @@ def snapshot_command(
         raise click.UsageError(
             "--config and --target write the configured snapshots; give no SURFACE, --url, -- CMD or -o"
         )
-    _probe_flags(ctx, probe)
+    _probe_flags(ctx, probe, "--probe")
     server = live_target(surface, live)
     if check_stable and server is None:
         raise click.UsageError("--check-stable lists a live server: --url URL or -- CMD ARGS...")
@@ -114,16 +114,6 @@ def snapshot_command(
             _say(line)
         if not stability.stable:
             raise SystemExit(1)
-
-
-def _probe_flags(ctx: click.Context, probe: bool) -> None:
-    """The probe's options go with --probe."""
-    if probe:
-        return
-    for name, flag in (("calls", "--calls"), ("calls_only", "--calls-only"), ("call_timeout", "--call-timeout"),
-                       ("max_answer_bytes", "--max-answer-bytes"), ("jobs", "--jobs")):  # fmt: skip
-        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
-            raise click.UsageError(f"{flag} goes with --probe")
 
 
 def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...], protocol: str | None) -> bool:

@@ -67,7 +67,11 @@ def own_study_file(specs: Sequence[str], what: str, labels: Sequence[str] | None
     shown = list(labels or specs)
     alone = [label for spec, label in zip(specs, shown, strict=True) if not any(spec in s.surfaces for s in found)]
     if alone:
-        hint = f"; `toolsurface new queries {alone[0]}` writes a starter one" if what == "queries" else ""
+        hint = (
+            "; `toolsurface new queries` (given the same surface or server) writes a starter one"
+            if what == "queries"
+            else ""
+        )
         them = "them" if what == "queries" else "one"
         return _no_own(f"{alone[0]} has no {noun} of its own (it belongs to no study): name {them} with {option}{hint}")
     return _no_own(f"{', '.join(shown)} belong to different studies: name the {noun} with {option}")

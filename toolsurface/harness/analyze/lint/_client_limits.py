@@ -1,5 +1,8 @@
 """Where a client silently shortens what a server advertises: Claude Code's cut of long tool descriptions and
-server instructions (lint category `client-limit`)."""
+server instructions (lint category `client-limit`); and where every client drops a tool: an invalid
+`x-mcp-header` annotation in its inputSchema (category `x-mcp-header`), which a Streamable HTTP client of MCP
+2026-07-28 MUST drop the tool for (the SDK's own check, `mcp.shared.inbound.find_invalid_x_mcp_header`: on a
+string, integer or boolean property reached by `properties` alone, an RFC 9110 token, unique ignoring case)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from typing import Any
 
 from toolsurface.harness.analyze.lint._model import Finding
 
-__all__ = ["CLAUDE_CODE_CUT", "ClientCut", "check_client_limits", "kept_units", "utf16_units"]
+__all__ = ["CLAUDE_CODE_CUT", "ClientCut", "check_client_limits", "check_x_mcp_headers", "kept_units", "utf16_units"]
 
 
 @dataclass(frozen=True)
@@ -75,4 +78,24 @@ def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | Non
         message = _cut_message("the server instructions", instructions, "are")
         if message is not None:
             findings.append(Finding("client-limit", [], [], message))
+    return findings
+
+
+def check_x_mcp_headers(tools: Sequence[dict[str, Any]]) -> list[Finding]:
+    """A finding per tool whose inputSchema has an x-mcp-header annotation a 2026-07-28 client drops it for."""
+    from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header
+
+    findings = []
+    for tool in tools:
+        schema = tool.get("inputSchema")
+        if not isinstance(schema, dict) or X_MCP_HEADER_KEY not in str(schema):
+            continue
+        reason = find_invalid_x_mcp_header(schema)
+        if reason is not None:
+            name = str(tool.get("name"))
+            message = (
+                f"{name}: invalid {X_MCP_HEADER_KEY} ({reason}); a Streamable HTTP client of MCP 2026-07-28 drops"
+                f" the tool from its list, so no agent on such a client sees {name}"
+            )
+            findings.append(Finding("x-mcp-header", [name], [], message))
     return findings
