@@ -75,11 +75,18 @@ class WireConnection(_Bounded):
 
 
 class SessionConnection(_Bounded):
-    """Through the SDK's ClientSession: streamable HTTP, or a server in memory."""
+    """Through the SDK's ClientSession: streamable HTTP, or a server in memory. `cut` says why the transport
+    ended an answer (too large), which the session reports only as a stream that ended."""
 
-    def __init__(self, session: ClientSession, on_method: Callable[[str], object] = lambda method: None) -> None:
+    def __init__(
+        self,
+        session: ClientSession,
+        on_method: Callable[[str], object] = lambda method: None,
+        cut: Callable[[], str | None] = lambda: None,
+    ) -> None:
         super().__init__(on_method)
         self._session = session
+        self._cut = cut
 
     async def call_tool(self, name: str, arguments: dict[str, Any], timeout: float) -> dict[str, Any]:
         import mcp.types as types
@@ -88,7 +95,13 @@ class SessionConnection(_Bounded):
         async def request() -> dict[str, Any]:
             call = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
             # A TypeAdapter instead of the result model keeps the answer exactly as sent.
-            raw: dict[str, Any] = await self._session.send_request(call, TypeAdapter(dict[str, Any]))  # type: ignore[type-var]
+            try:
+                raw: dict[str, Any] = await self._session.send_request(call, TypeAdapter(dict[str, Any]))  # type: ignore[type-var]
+            except Exception:
+                cut = self._cut()
+                if cut is not None:
+                    raise ToolsurfaceError(cut) from None
+                raise
             return raw
 
         return await self._within(f"tools/call {name}", timeout, request)
@@ -115,10 +128,11 @@ def bounded_transport(state: Any) -> httpx2.AsyncBaseTransport:
                 self._seen += len(chunk)
                 limit = state.answer_limit
                 if limit is not None and state.listed is not None and self._seen > limit:
-                    raise ToolsurfaceError(
+                    state.cut = (
                         f"its answer to {state.phase} is larger than the answer limit, {limit:,} bytes"
                         " (--max-answer-bytes)"
                     )
+                    raise ToolsurfaceError(state.cut)
                 yield chunk
 
         async def aclose(self) -> None:

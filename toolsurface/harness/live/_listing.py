@@ -317,6 +317,7 @@ class _State:
     # The longest line a server may send: any list; once listed, an answer within the use's limit.
     line_limit: int = MAX_LINE_BYTES
     answer_limit: int | None = None
+    cut: str | None = None  # why the HTTP transport ended an answer (larger than the answer limit)
     # ttlMs and cacheScope of the first tools/list page, where the server sent them (2026-07-28).
     cache: dict[str, Any] = field(default_factory=dict)
     # The list's check (as a surface), run before any use of the connection.
@@ -569,7 +570,7 @@ async def _converse(
             state,
             lambda: list_tools_raw(session, on_page=_cache_keeper(state)),
             lambda: list_parts_raw(session, on_method=_phase_setter(state)),
-            lambda state: SessionConnection(session, _phase_setter(state)),
+            lambda state: SessionConnection(session, _phase_setter(state), lambda: state.cut),
         )
 
 
@@ -679,7 +680,7 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
                 else:
                     partial.append(rest)
                     size += len(rest)
-                if size > state.line_limit:
+                if size > state.line_limit or any(len(line) > state.line_limit for line in lines):
                     if state.line_limit != MAX_LINE_BYTES:
                         raise LiveServerError(
                             f"its answer to {state.phase} is larger than the answer limit, {state.line_limit:,} bytes"

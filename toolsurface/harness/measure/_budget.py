@@ -119,7 +119,7 @@ class BudgetResult:
             "largest": [{"name": t.name, "chars": t.chars, "tokens": t.tokens} for t in self.largest],
             "grown_since": self.grown_since,
             "grown": [asdict(g) for g in self.grown],
-            "answers": self.answers.to_json() if self.answers is not None else None,
+            **({"answers": self.answers.to_json()} if self.answers is not None else {}),
         }
 
 
