@@ -70,6 +70,7 @@ class TakenSnapshot:
             server=self.server,
             parts=self.parts,
             answers=self.answers,
+            origin=self.source_label if path is None else None,
         )
 
     def write(self, path: Path) -> list[Path]:

@@ -341,7 +341,7 @@ async def _measure_one(
                 )
             )
     if isinstance(item, Snapshot):
-        title, source = item.server or item.name, str(item.path)
+        title, source = item.server or item.name, item.source
     else:
         title, source = item.title, item.source
     measured = SurfaceMeasurement(

@@ -73,6 +73,12 @@ class Snapshot:
     parts: SurfaceParts = field(default_factory=lambda: SurfaceParts(recorded=False))
     # What its tools' answers cost, when it was taken with --probe.
     answers: SnapshotAnswers | None = None
+    # Where its list came from, in words, when it is not a file (a live server's command or URL).
+    origin: str | None = None
+
+    @property
+    def source(self) -> str:
+        return self.origin or str(self.path)
 
 
 def meta_path(path: Path) -> Path:
