@@ -461,3 +461,49 @@ def test_probe_over_http_measures_the_same_answers_as_over_stdio(notes_over_http
         run_cli("probe", "--max-answer-bytes", "2000", "--url", notes_over_http, timeout=60),
         "its answer to tools/call notes_report is larger than the answer limit",
     )
+
+
+# -- the bundled surfaces' answers beside their sessions' (docs/measure.md) ------------------------------------
+
+BUNDLED = ["before-v2", "consistent", "v2-first", "v2", "v2-live", "helpdesk-tools", "helpdesk"]
+
+
+def bundled_answers_rows() -> list[list[str]]:
+    """Per bundled surface: its probe's calls and largest answer, and the largest answer its sessions logged."""
+    from toolsurface.harness.probe import load_calls
+    from toolsurface.harness.surface import study_calls
+
+    root = Path(__file__).resolve().parent.parent / "toolsurface" / "sessions" / "runs"
+    rows = []
+    for surface in BUNDLED:
+        own = study_calls(surface)
+        assert own is not None
+        probe = probe_surface(resolve(surface), load_calls(own))
+        largest = probe.answers().largest
+        assert largest is not None and largest.sizes.max_tokens is not None
+        logged: tuple[int, str, int] | None = None
+        for log in sorted(root.glob(f"*/runs/{surface}/*/calls.jsonl")):
+            for line in log.read_text(encoding="utf-8").splitlines():
+                record = json.loads(line)
+                if record.get("method") == "tools/call" and (logged is None or record["response_chars"] > logged[0]):
+                    logged = (record["response_chars"], record["tool"], count_tokens(record["response"]))
+        session = ["-", "-", "-"] if logged is None else [f"`{logged[1]}`", f"{logged[0]:,}", f"{logged[2]:,}"]
+        rows.append(
+            [
+                surface, str(len(probe.calls)), f"`{largest.tool}`", f"{largest.sizes.max_chars:,}",
+                f"{largest.sizes.max_tokens:,}", *session,
+            ]
+        )  # fmt: skip
+    return rows
+
+
+def test_the_measure_page_shows_each_bundled_surfaces_probed_answers_beside_its_sessions() -> None:
+    from tests.readme import doc_table
+
+    shown = [list(row.values()) for row in doc_table("docs/measure.md", "| surface | probed calls |")]
+    assert shown == bundled_answers_rows()
+
+
+if __name__ == "__main__":
+    for row in bundled_answers_rows():
+        print("| " + " | ".join(row) + " |")
