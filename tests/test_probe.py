@@ -277,6 +277,24 @@ def test_budget_max_answer_tokens_fails_naming_the_tool_and_the_call(tmp_path: P
     assert "within budget (5,000 tokens an answer)" in within.stdout
 
 
+def test_an_answer_over_budget_is_said_in_every_ci_format(tmp_path: Path) -> None:
+    server = recorded_server(tmp_path / "record.jsonl")
+    github = run_cli("budget", "--max-answer-tokens", "100", "--format", "github", "--", *server,
+                     env={"GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")})  # fmt: skip
+    assert github.returncode == 1
+    assert (
+        github.stdout.startswith("::error title=notes%3A tool answers over budget::")
+        and "notes_report" in github.stdout
+    )
+    assert "answer over budget: notes_report answered" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+    junit = run_cli("budget", "--max-answer-tokens", "100", "--format", "junit", "--", *server)
+    assert junit.returncode == 1 and '<failure message="1 answers over budget"' in junit.stdout
+    data = run_cli("budget", "--max-answer-tokens", "100", "--format", "json", "--", *server).json()
+    [over] = data["results"][0]["answers"]["over"]
+    assert over == {"tool": "notes_report", "tokens": over["tokens"], "limit": 100, "by": "the answer budget",
+                    "arguments": {}}  # fmt: skip
+
+
 def test_budget_holds_answers_to_each_clients_cap_by_default() -> None:
     run = run_cli("budget", "v2", "--probe", "--format", "json")
     assert run.returncode == 0, run.stderr

@@ -330,7 +330,7 @@ def github_summary(result: BudgetResult, source: str | None = None) -> str:
     tokens = f"{result.tokens:,}" if result.tokens is not None else "not counted"
     if result.tokens is not None and not is_o200k(result.counter):
         tokens += f" ({markdown_cell(result.counter, 'spaced')})"
-    budget = _figures(result)[1]
+    budget = _figures(result)[1] or "-"
     verdict = "within" if result.within else "**over**"
     row = [
         f"`{markdown_cell(result.surface, 'spaced')}`",
@@ -355,8 +355,12 @@ def github_summary(result: BudgetResult, source: str | None = None) -> str:
     if result.protocol_version:
         details.append(f"protocol {result.protocol_version}")
     growth = _growth(result)
-    if growth and not result.within:
+    if growth and not result.list_within:
         lines += [markdown_cell(growth, "spaced"), ""]
+    said = _answers_verdict(result)
+    if said is not None:
+        lines += [markdown_cell(line, "spaced") + "<br>" for line in _answer_lines(result)]
+        lines += [markdown_cell(said, "spaced"), ""]
     if details:
         lines += ["<sub>" + "; ".join(details) + "</sub>", ""]
     return "\n".join(lines) + "\n"
