@@ -6,7 +6,6 @@ unless the calls file names it; every answer is measured as the sessions' call l
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
-from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, wait_for_port
+from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, serving_http
 from toolsurface.harness.measure import count_tokens
 from toolsurface.harness.probe import (
     CallsFileError,
@@ -450,21 +449,8 @@ def test_a_schema_no_valid_arguments_can_be_made_for_leaves_its_tool_out_saying_
 @pytest.fixture
 def notes_over_http(tmp_path: Path) -> Iterator[str]:
     port = free_port()
-    proc = subprocess.Popen(
-        [*recorded_server(tmp_path / "http.jsonl"), "--http", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with serving_http([*recorded_server(tmp_path / "http.jsonl"), "--http", str(port)], port) as url:
+        yield url
 
 
 def test_probe_over_http_measures_the_same_answers_as_over_stdio(notes_over_http: str, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from toolsurface.harness.measure import Measurable
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from toolsurface.harness.live import TakenSnapshot
+    from toolsurface.harness.live import HttpServer, StdioServer, TakenSnapshot
     from toolsurface.harness.probe import Probe, ProbeBounds
 
 
@@ -51,6 +51,16 @@ def protocol_of(target: Target, protocol: str | None = None) -> str | None:
     return protocol if protocol is not None else target.protocol
 
 
+def target_server(target: Target) -> StdioServer | HttpServer:
+    """The live server a command or url target names."""
+    from toolsurface.harness.live import HttpServer, StdioServer
+
+    if target.command is not None:
+        return StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
+    assert target.url is not None
+    return HttpServer(url=target.url, headers=dict(target.headers))
+
+
 def snapshot_target(
     target: Target,
     *,
@@ -59,16 +69,11 @@ def snapshot_target(
     protocol: str | None = None,
 ) -> TakenSnapshot:
     """The target's list as a snapshot with its sidecar record (how it was listed)."""
-    from toolsurface.harness.live import HttpServer, StdioServer, snapshot_surface, take_snapshot
+    from toolsurface.harness.live import snapshot_surface, take_snapshot
 
     if target.surface is not None:
         return snapshot_surface(target.surface, protocol=protocol_of(target, protocol))
-    server: StdioServer | HttpServer
-    if target.command is not None:
-        server = StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
-    else:
-        assert target.url is not None
-        server = HttpServer(url=target.url, headers=dict(target.headers))
+    server = target_server(target)
     declared = target.client_capabilities if capabilities is None else tuple(capabilities)
     return take_snapshot(
         None,
@@ -91,7 +96,7 @@ def probe_target(
     """The target's list and its tools probed (a live server on the one connection it is listed on; a surface
     in memory, on its stub's fixture), with its calls file (`calls` given here, else the target's own, else a
     bundled surface's)."""
-    from toolsurface.harness.live import HttpServer, StdioServer, snapshot_live
+    from toolsurface.harness.live import snapshot_live
     from toolsurface.harness.probe import ProbeBounds, load_calls, probe_live, probe_surface
     from toolsurface.harness.surface import resolve, study_calls
 
@@ -104,12 +109,7 @@ def probe_target(
         item = resolve(target.surface)
         probe = probe_surface(item, calls_file, bounds=bounds, protocol=protocol_of(target, protocol))
         return ListedTarget(target, item, None), probe
-    server: StdioServer | HttpServer
-    if target.command is not None:
-        server = StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
-    else:
-        assert target.url is not None
-        server = HttpServer(url=target.url, headers=dict(target.headers))
+    server = target_server(target)
     declared = target.client_capabilities if capabilities is None else tuple(capabilities)
     done = probe_live(
         server,
