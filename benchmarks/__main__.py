@@ -17,6 +17,7 @@ from benchmarks.agents import measure_agents
 from benchmarks.claude_search import measure_claude_search
 from benchmarks.clients import measure_clients
 from benchmarks.large_lists import measure_large_lists
+from benchmarks.probe import measure_probe
 from benchmarks.runner import measure_runner
 from benchmarks.snapshot import measure_snapshot
 from benchmarks.stub_calls import measure_stub
@@ -72,6 +73,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         **measure_claude_search(cli, runs),
         **measure_clients(cli, runs),
         **measure_large_lists(cli, runs),
+        **measure_probe(runs),
     }
 
 
