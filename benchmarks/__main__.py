@@ -18,6 +18,7 @@ from benchmarks.claude_search import measure_claude_search
 from benchmarks.client_tools import measure_client_tools
 from benchmarks.clients import measure_clients
 from benchmarks.large_lists import measure_large_lists
+from benchmarks.probe import measure_probe
 from benchmarks.runner import measure_runner
 from benchmarks.snapshot import measure_snapshot
 from benchmarks.stub_calls import measure_stub
@@ -74,6 +75,7 @@ def measure_figures(runs: int) -> dict[str, Figure]:
         **measure_clients(cli, runs),
         **measure_client_tools(cli, runs),
         **measure_large_lists(cli, runs),
+        **measure_probe(runs),
     }
 
 

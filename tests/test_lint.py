@@ -65,6 +65,14 @@ def boolean(description: str = "") -> dict[str, Any]:
 
 
 SINGLE_RULE_SURFACES: dict[str, list[dict[str, Any]]] = {
+    "x-mcp-header": [
+        tool(
+            "song_get",
+            "Read a song by number.",
+            {"number": {**integer("The number of the song."), "x-mcp-header": "Song Number"}},
+            read_only=True,
+        ),
+    ],
     "client-limit": [
         tool(
             "song_get",
@@ -159,6 +167,19 @@ def write_snapshot(tmp_path: Path, name: str, tools: list[dict[str, Any]]) -> Pa
 def test_a_small_surface_built_for_one_rule_triggers_exactly_that_rule(category: str) -> None:
     result = lint_tools(category, SINGLE_RULE_SURFACES[category])
     assert result.categories == [category], result.findings
+
+
+def test_an_x_mcp_header_a_modern_client_drops_the_tool_for_is_named_and_a_valid_one_is_not() -> None:
+    [finding] = lint_tools("x", SINGLE_RULE_SURFACES["x-mcp-header"]).findings
+    assert finding.tools == ["song_get"] and "'Song Number' is not an RFC 9110 token" in finding.message
+    assert "drops the tool" in finding.message
+    number = {**integer("The number."), "x-mcp-header": "Song"}
+    valid = tool("song_get", "Read a song by number.", {"number": number}, read_only=True)
+    on_number = tool(
+        "song_find", "Find a song.", {"rating": {"type": "number", "x-mcp-header": "Rating"}}, read_only=True
+    )
+    assert lint_tools("v", [valid]).categories == []
+    assert "only permitted on integer/string/boolean" in only(lint_tools("n", [on_number]), "x-mcp-header")[0].message
 
 
 def test_the_single_rule_surfaces_cover_every_category() -> None:

@@ -8,6 +8,7 @@ against what the snapshots measure; print it with `python -m tests.test_snapshot
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import importlib.util
 import json
@@ -475,14 +476,10 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30)
     wait_until(listening, timeout, f"a server listening on port {port}")
 
 
-@pytest.fixture
-def v2_over_http() -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [PY, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+@contextlib.contextmanager
+def serving_http(argv: Sequence[str], port: int) -> Iterator[str]:
+    """A streamable-HTTP server started with `argv` (listening on 127.0.0.1:`port`), its URL while it runs."""
+    proc = subprocess.Popen(list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_port(port, proc)
         yield f"http://127.0.0.1:{port}/mcp"
@@ -493,6 +490,13 @@ def v2_over_http() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def v2_over_http() -> Iterator[str]:
+    port = free_port()
+    with serving_http([PY, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}"], port) as url:
+        yield url
 
 
 def test_a_snapshot_over_http_equals_the_measured_wire_text(v2_over_http: str, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from toolsurface.harness.cli import (  # noqa: F401  (each registers its verbs)
     _compat,
     _config,
     _measure,
+    _probe,
     _report,
     _serve,
     _session,

@@ -19,13 +19,17 @@ from toolsurface.harness.cli._base import (
     _print,
     _protocol_option,
     _say,
+    _server_options,
+    _ServerCommand,
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
 from toolsurface.harness.fail_on import FAIL_ON
 
 if TYPE_CHECKING:
     from toolsurface.harness.analyze.findability import SearchObserver
+    from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
 
 _MAX_RESULTS = click.option(
     "--max-results",
@@ -41,7 +45,7 @@ def _claude_search(specs: Sequence[str]) -> SearchObserver:
     return lambda searches: observe_tool_search(specs, searches)
 
 
-@main.command("findability")
+@main.command("findability", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
 @_format_option(
@@ -64,6 +68,7 @@ def _claude_search(specs: Sequence[str]) -> SearchObserver:
     help="Exit 1 when an expected tool is not found at rank N or better (by every scorer shown).",
 )
 @_MAX_RESULTS
+@_server_options
 def findability_command(
     surfaces: tuple[str, ...],
     queries_file: Path | None,
@@ -72,8 +77,12 @@ def findability_command(
     scorer: str | None,
     fail_below_rank: int | None,
     max_results: int | None,
+    live: LiveServerOptions,
 ) -> None:
-    """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces)."""
+    """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces).
+
+    A surface of no study (a module, a snapshot, a live server) has no queries of its own: name a queries file
+    with --queries (`toolsurface new queries SURFACE` writes a starter one)."""
     from toolsurface.harness.analyze.findability import (
         ALL_SCORERS,
         SCORERS,
@@ -87,20 +96,23 @@ def findability_command(
         load_queries,
         rank_line,
     )
-    from toolsurface.harness.surface import default_surfaces, resolve_all, study_file
+    from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
-    specs = surfaces or default_surfaces()
     scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
     if max_results is not None and "claude" not in scorers:
         raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
-    result = findability(
-        resolve_all(specs),
-        load_queries(queries_file or study_file(specs, "queries")),
-        use_stem=stem,
-        scorers=scorers,
-        observe=_claude_search(specs) if "claude" in scorers else None,
-        max_results=max_results,
-    )
+    with live_specs(surfaces or ([] if live.names_a_server else default_surfaces()), live, None) as specs:
+        items = resolve_all(specs)
+        names = [item.name for item in items]
+        result = findability(
+            items,
+            load_queries(queries_file or own_study_file(specs, "queries", names)),
+            use_stem=stem,
+            scorers=scorers,
+            observe=_claude_search(specs) if "claude" in scorers else None,
+            max_results=max_results,
+        )
     if fmt == "github":
         _github(findability_github(result, fail_below_rank), findability_markdown(result, fail_below_rank))
     else:
@@ -120,7 +132,7 @@ def findability_command(
             raise SystemExit(1)
 
 
-@main.command("roundtrip")
+@main.command("roundtrip", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @click.option("--task", "task_file", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task JSON.")
 @_format_option(*TABLE_FORMATS)
@@ -132,6 +144,7 @@ def findability_command(
     " surface with a scripted model, a search per step.",
 )
 @_MAX_RESULTS
+@_server_options
 def roundtrip_command(
     surfaces: tuple[str, ...],
     task_file: Path | None,
@@ -139,6 +152,7 @@ def roundtrip_command(
     stem: bool,
     client: str | None,
     max_results: int | None,
+    live: LiveServerOptions,
 ) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
     from toolsurface.harness.analyze.roundtrip import (
@@ -149,23 +163,25 @@ def roundtrip_command(
         roundtrip_markdown,
         roundtrip_rich,
     )
-    from toolsurface.harness.surface import default_surfaces, resolve_all, study_file
+    from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
-    specs = surfaces or default_surfaces()
     if max_results is not None and client is None:
         raise click.UsageError("--max-results is for a client's search: --client claude")
-    result = roundtrip(
-        resolve_all(specs),
-        load_task(task_file or study_file(specs, "task")),
-        use_stem=stem,
-        observe=_claude_search(specs) if client == "claude" else None,
-        max_results=max_results,
-    )
+    with live_specs(surfaces or ([] if live.names_a_server else default_surfaces()), live, None) as specs:
+        items = resolve_all(specs)
+        result = roundtrip(
+            items,
+            load_task(task_file or own_study_file(specs, "task", [item.name for item in items])),
+            use_stem=stem,
+            observe=_claude_search(specs) if client == "claude" else None,
+            max_results=max_results,
+        )
     renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}
     _emit(fmt, result, renderers)
 
 
-@main.command("diff")
+@main.command("diff", cls=_ServerCommand)
 @click.argument("a", required=False)
 @click.argument("b", required=False)
 @click.option(
@@ -182,6 +198,14 @@ def roundtrip_command(
 )
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+@click.option(
+    "--probe",
+    is_flag=True,
+    help="Probe the live server's tools too, and compare their answers with those the other side recorded"
+    " (snapshot --probe).",
+)
+@_probe_options
+@_server_options
 @_counter_options
 @_protocol_option
 def diff_command(
@@ -191,6 +215,9 @@ def diff_command(
     fmt: str,
     config_path: Path | None,
     target_names: tuple[str, ...],
+    probe: bool,
+    probing: ProbeOptions,
+    live: LiveServerOptions,
     tokens: str | None,
     count_urls: tuple[str, ...],
     protocol: str | None,
@@ -198,12 +225,36 @@ def diff_command(
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
 
     The instructions, prompts and resources are compared too; a changed description, annotation or
-    instructions text is marked REVIEW. With no A and B, each configured target with a snapshot is compared
-    with its committed snapshot.
+    instructions text is marked REVIEW; where both sides recorded their answers (snapshot --probe), an answer
+    that grew is a change too. A live server (--url URL or -- CMD ARGS...) is B, or A where A is given as -.
+    With no A and B, each configured target with a snapshot is compared with its committed snapshot.
     """
     from toolsurface.harness.analyze.diff import diff_surfaces
     from toolsurface.harness.surface import resolve
 
+    _probe_flags(click.get_current_context(), probe, "--probe")
+    if live.names_a_server:
+        if config_path is not None or target_names:
+            raise click.UsageError("--config and --target compare the configured targets; give no --url or -- CMD")
+        if a is None or (a == "-" and b in (None, "-")):
+            raise click.UsageError("give the surface or snapshot to compare the live server with: diff A -- CMD")
+        counters = _counters(tokens, count_urls)
+        taken = _live_side(live, probe, probing, counters, protocol)
+        other = b if a == "-" else a
+        assert other is not None
+        sides = [(resolve(other), other), (taken.as_snapshot(), taken.name)]
+        if a == "-":
+            sides.reverse()
+        (item_a, label_a), (item_b, label_b) = sides
+        diffs = [diff_surfaces(item_a, item_b, a_label=label_a, b_label=label_b, counters=counters, protocol=protocol)]
+        _render_diffs(diffs, fmt, fail_on, False)
+        if any(d.fails(fail_on) for d in diffs):
+            raise SystemExit(1)
+        return
+    if probe:
+        raise click.UsageError("--probe probes a live server: give --url URL or -- CMD ARGS...")
+    if "-" in (a, b):
+        raise click.UsageError("- stands for the live server: give --url URL or -- CMD ARGS...")
     if a is not None and b is not None:
         if config_path is not None or target_names:
             raise click.UsageError("--config and --target compare the configured targets; give no A and B")
@@ -218,6 +269,23 @@ def diff_command(
     _render_diffs(diffs, fmt, fail_on, configured)
     if any(d.fails(fail_on) for d in diffs):
         raise SystemExit(1)
+
+
+def _live_side(
+    live: LiveServerOptions, probe: bool, probing: ProbeOptions, counters: list[Any], protocol: str | None
+) -> TakenSnapshot:
+    """The live server listed once (and probed on the same connection, with --probe)."""
+    if probe:
+        from toolsurface.harness.cli._probe import probed
+
+        _, taken = probed(None, live, probing, counters=counters, protocol=protocol)
+        assert taken is not None
+        return taken
+    from toolsurface.harness.cli._live import _listed
+
+    listed = _listed(live, protocol)
+    assert listed is not None
+    return listed
 
 
 def _configured_diffs(
@@ -302,8 +370,8 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
         _print([renderable for d in diffs for renderable in diff_rich(d)])
 
 
-@main.command("lint")
-@click.argument("surfaces", nargs=-1, required=True)
+@main.command("lint", cls=_ServerCommand)
+@click.argument("surfaces", nargs=-1)
 @_format_option(
     *TABLE_FORMATS,
     *CHECK_FORMATS,
@@ -315,8 +383,11 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
     metavar="CATEGORY,...|any",
     help="Exit 1 on a finding of these categories (comma-separated), or of any category.",
 )
-def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None) -> None:
-    """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints."""
+@_server_options
+def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None, live: LiveServerOptions) -> None:
+    """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints.
+
+    SURFACE... (one at least), or a live server with --url URL or -- CMD ARGS..."""
     from toolsurface.harness.analyze.lint import (
         lint,
         lint_csv,
@@ -326,11 +397,12 @@ def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None) -> No
         lint_summary,
         parse_fail_on,
     )
+    from toolsurface.harness.cli._live import _items, given_any
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.surface import resolve_all
 
     failing = parse_fail_on(fail_on) if fail_on is not None else ()
-    result = lint(resolve_all(surfaces))
+    given_any(surfaces, live, "SURFACE...")
+    result = lint(_items(surfaces, live, None)[0])
     if fmt == "github":
         _github(lint_github(result, failing), lint_summary(result, failing))
     else:

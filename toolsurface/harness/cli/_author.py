@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from toolsurface.harness.cli._base import _out, main
+from toolsurface.harness.cli._base import _out, _say, _server_options, _ServerCommand, main
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
 
 
 @main.group("new")
@@ -25,6 +29,39 @@ def new_surface_command(name: str, snapshot: Path | None, out: Path) -> None:
     starter = new_surface(name, out, snapshot)
     _out(f"wrote {', '.join(str(p) for p in starter.files)} ({starter.tools} tools, none written yet)")
     _out(f"next: write the handlers, then toolsurface check {starter.surface}")
+
+
+@new_group.command("queries", cls=_ServerCommand)
+@click.argument("surface", required=False)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("queries.json"),
+    show_default=True,
+    help="Where to write it (never over a file that exists).",
+)
+@_server_options
+def new_queries_command(surface: str | None, output: Path, live: LiveServerOptions) -> None:
+    """Write a starter queries file for findability: a query per tool from its name and first sentence, that tool
+    expected, each marked a draft to rewrite in your users' words.
+
+    SURFACE is a surface name, module or snapshot file; or a live server with --url URL or -- CMD ARGS..."""
+    from toolsurface.harness.analyze.findability import starter_queries
+    from toolsurface.harness.cli._live import _items, given_any
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.files import write_json_atomic
+    from toolsurface.harness.measure import listed
+
+    given_any([surface] if surface else [], live)
+    if output.exists():
+        raise ToolsurfaceError(f"{output}: exists; name another file with -o, or remove it")
+    items, names = _items([surface] if surface else [], live, None)
+    [wire] = listed(items[-1:])
+    write_json_atomic(output, starter_queries(names[-1], wire.tools))
+    _say(f"wrote {output} ({len(wire.tools)} draft queries for {names[-1]}): rewrite each in your users' words")
+    target = surface if surface is not None else "--url URL (or -- CMD ARGS..., as here)"
+    _out(f"next: rewrite the queries, then toolsurface findability {target} --queries {output}")
 
 
 @main.command("check")

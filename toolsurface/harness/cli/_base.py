@@ -278,8 +278,18 @@ class Seconds(click.FloatRange):
 
 
 def _server_options(command: Any) -> Any:
-    """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by snapshot and budget: the
-    command gets them, with the server command after --, as one `live` (harness.live.LiveServerOptions)."""
+    """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by every verb that takes a
+    live server: the command gets them, with the server command after --, as one `live`
+    (harness.live.LiveServerOptions)."""
+    return _live_options(command, timeout=True)
+
+
+def _server_options_untimed(command: Any) -> Any:
+    """The server options of a verb that has a --timeout of its own (clients): the listing takes the default."""
+    return _live_options(command, timeout=False)
+
+
+def _live_options(command: Any, timeout: bool) -> Any:
     import functools
 
     @functools.wraps(command)
@@ -289,15 +299,15 @@ def _server_options(command: Any) -> Any:
         headers: tuple[str, ...],
         envs: tuple[str, ...],
         cwd: Path | None,
-        timeout: float,
         capabilities: str | None,
         **kwargs: Any,
     ) -> Any:
-        from toolsurface.harness.live import LiveServerOptions
+        from toolsurface.harness.live import DEFAULT_TIMEOUT_S, LiveServerOptions
 
         ctx = click.get_current_context()
-        given = ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE
-        live = LiveServerOptions(ctx.meta.get("server_argv"), url, headers, envs, cwd, timeout, capabilities, given)
+        seconds = kwargs.pop("timeout") if timeout else DEFAULT_TIMEOUT_S
+        given = timeout and ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE
+        live = LiveServerOptions(ctx.meta.get("server_argv"), url, headers, envs, cwd, seconds, capabilities, given)
         return command(*args, live=live, **kwargs)
 
     options = [
@@ -311,12 +321,18 @@ def _server_options(command: Any) -> Any:
             help="Add to the server command's environment; repeat.",
         ),
         click.option("--cwd", type=click.Path(path_type=Path), help="Working directory of the server command."),
-        click.option(
-            "--timeout",
-            type=Seconds(min=0, min_open=True),
-            default=30.0,
-            show_default=True,
-            help="Seconds a live server has to start and list its tools.",
+        *(
+            [
+                click.option(
+                    "--timeout",
+                    type=Seconds(min=0, min_open=True),
+                    default=30.0,
+                    show_default=True,
+                    help="Seconds a live server has to start and list its tools.",
+                )
+            ]
+            if timeout
+            else []
         ),
         click.option(
             "--client-capabilities",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.cli._probe import ProbeOptions, _probe_options
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
@@ -37,6 +39,20 @@ if TYPE_CHECKING:
     type=click.IntRange(min=0),
     help="Largest token count allowed (o200k_base, or the first counter of --tokens).",
 )
+@click.option(
+    "--max-answer-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Probe the tools (read-only ones, or what --calls names) and fail when an answer is over N tokens"
+    " (o200k_base, or the first counter of --tokens), naming the tool and the call.",
+)
+@click.option(
+    "--probe",
+    is_flag=True,
+    help="Probe the tools' answers and hold them to each client's own cap (Claude Code's MAX_MCP_OUTPUT_TOKENS"
+    " default), warning where a client warns.",
+)
+@_probe_options
 @_format_option(
     "text",
     "json",
@@ -71,6 +87,9 @@ def budget_command(
     surface: str | None,
     max_chars: int | None,
     max_tokens: int | None,
+    max_answer_tokens: int | None,
+    probe: bool,
+    probing: ProbeOptions,
     fmt: str,
     include: str | None,
     config_path: Path | None,
@@ -88,6 +107,9 @@ def budget_command(
     SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...;
     with none of them, every target configured in [tool.toolsurface] (pyproject.toml) or toolsurface.toml.
     """
+    from toolsurface.harness.cli._probe import _probe_flags
+
+    _probe_flags(ctx, probe or max_answer_tokens is not None, "--probe or --max-answer-tokens")
     given = surface is not None or live.names_a_server
     config: Any = None
     checked: list[Any] = []
@@ -104,7 +126,12 @@ def budget_command(
             if reason is not None:
                 raise click.UsageError("--reason goes with --update or --raise")
             counters = _counters(tokens, count_urls)
-            pairs = [_budget_of_one(surface, live, max_chars, max_tokens, counters, parts or (), protocol=protocol)]
+            answering = Answering(probe or max_answer_tokens is not None, max_answer_tokens, probing)
+            pairs = [
+                _budget_of_one(
+                    surface, live, max_chars, max_tokens, counters, parts or (), protocol=protocol, answering=answering
+                )
+            ]
         else:
             if (update or raise_) and reason is None:
                 raise click.UsageError(
@@ -123,6 +150,7 @@ def budget_command(
                 count_urls=count_urls,
                 include=parts,
                 protocol=protocol,
+                answering=Answering(probe or max_answer_tokens is not None, max_answer_tokens, probing),
             )
             pairs = [(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
@@ -153,6 +181,15 @@ def budget_command(
         raise SystemExit(1)
 
 
+@dataclass(frozen=True)
+class Answering:
+    """Whether the answers are probed and checked, against what (None: each client's cap), and how."""
+
+    probe: bool
+    max_tokens: int | None
+    probing: ProbeOptions
+
+
 def _has_config() -> bool:
     from toolsurface.harness.config import find_config
 
@@ -168,6 +205,7 @@ def _budget_of_one(
     include: tuple[str, ...] = (),
     *,
     protocol: str | None = None,
+    answering: Answering | None = None,
 ) -> tuple[Any, str | None]:
     from toolsurface.harness.live import live_target
     from toolsurface.harness.measure import check_budget
@@ -179,8 +217,12 @@ def _budget_of_one(
             " [tool.toolsurface] of pyproject.toml or in toolsurface.toml"
         )
     server = live_target(surface, live)
+    if answering is not None and answering.probe:
+        return _answers_budget(surface, live, max_chars, max_tokens, counters, include, protocol, answering)
     if max_chars is None:
-        raise click.UsageError("Missing option '--max-chars' (needed with SURFACE, --url or -- CMD)")
+        raise click.UsageError(
+            "Missing option '--max-chars' (needed with SURFACE, --url or -- CMD, unless --max-answer-tokens)"
+        )
     source: str | None = None
     if server is None:
         assert surface is not None
@@ -198,6 +240,33 @@ def _budget_of_one(
     return result, source
 
 
+def _answers_budget(
+    surface: str | None,
+    live: LiveServerOptions,
+    max_chars: int | None,
+    max_tokens: int | None,
+    counters: list[Any],
+    include: tuple[str, ...],
+    protocol: str | None,
+    answering: Answering,
+) -> tuple[Any, str | None]:
+    """The list (against its budget, where one is given) and its tools' answers, probed on one connection."""
+    from dataclasses import replace
+
+    from toolsurface.harness.cli._probe import probed
+    from toolsurface.harness.measure import budget_of, check_answers, measure
+    from toolsurface.harness.surface import resolve
+
+    answered, taken = probed(surface, live, answering.probing, counters=counters, protocol=protocol)
+    item = taken.as_snapshot() if taken is not None else resolve(str(surface))
+    measured = measure(
+        [item], tokens=max_tokens is not None, growth=False, counters=counters, protocol=protocol
+    ).surfaces[0]
+    result = budget_of(measured, max_chars, max_tokens, include=include)
+    result = replace(result, answers=check_answers(answered.answers(), answering.max_tokens))
+    return result, taken.source_label if taken is not None else None
+
+
 def _budget_of_config(
     config_path: Path | None,
     target_names: tuple[str, ...],
@@ -210,6 +279,7 @@ def _budget_of_config(
     count_urls: tuple[str, ...] = (),
     include: tuple[str, ...] | None = None,
     protocol: str | None = None,
+    answering: Answering | None = None,
 ) -> tuple[Any, list[Any]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
     from toolsurface.harness.config import check_targets, read_config
@@ -236,6 +306,10 @@ def _budget_of_config(
         count_urls=count_urls,
         include=include,
         protocol=protocol,
+        max_answer_tokens=answering.max_tokens if answering is not None else None,
+        probe=answering is not None and answering.probe,
+        bounds=answering.probing.bounds if answering is not None else None,
+        calls=answering.probing.calls if answering is not None else None,
     )
     return config, checked
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,8 +16,13 @@ from toolsurface.harness.cli._base import (
     _emit,
     _format_option,
     _print_table,
+    _server_options_untimed,
+    _ServerCommand,
     main,
 )
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
 
 
 @main.command("agents")
@@ -50,8 +56,8 @@ def agents_command(fmt: str) -> None:
         _print_table("Agent CLIs on PATH", header, cells)
 
 
-@main.command("clients")
-@click.argument("surfaces", nargs=-1, required=True)
+@main.command("clients", cls=_ServerCommand)
+@click.argument("surfaces", nargs=-1)
 @click.option(
     "--client",
     "named",
@@ -75,6 +81,7 @@ def agents_command(fmt: str) -> None:
     metavar="NAME",
     help="The server's name in each client's config, which goes into every tool's name (mcp__NAME__...).",
 )
+@_server_options_untimed
 def clients_command(
     surfaces: tuple[str, ...],
     named: tuple[str, ...],
@@ -85,14 +92,21 @@ def clients_command(
     out: Path | None,
     per_tool: bool,
     server_name: str,
+    live: LiveServerOptions,
 ) -> None:
-    """What a surface costs in each installed client: one short scripted session per client, version and mode."""
+    """What a surface costs in each installed client: one short scripted session per client, version and mode.
+
+    SURFACE... (one at least), or a live server with --url URL or -- CMD ARGS..., listed once and served to
+    the clients as its snapshot."""
     from functools import partial
 
+    from toolsurface.harness.cli._live import given_any, live_specs
     from toolsurface.harness.clients import clients_csv, clients_json, clients_markdown, clients_rich, observe_clients
 
-    rows = observe_clients(
-        surfaces, named, builtins=builtins == "on", jobs=jobs, timeout=timeout, out=out, server_name=server_name
-    )
+    given_any(surfaces, live, "SURFACE...")
+    with live_specs(surfaces, live, None) as specs:
+        rows = observe_clients(
+            specs, named, builtins=builtins == "on", jobs=jobs, timeout=timeout, out=out, server_name=server_name
+        )
     renderers = {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown}
     _emit(fmt, rows, {fmt: partial(render, per_tool=per_tool) for fmt, render in renderers.items()})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,10 +15,15 @@ from toolsurface.harness.cli._base import (
     _print_table,
     _protocol_option,
     _say,
+    _server_options,
+    _ServerCommand,
     _write_outputs,
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
 
 
 @main.command("list")
@@ -60,12 +66,13 @@ def list_command(fmt: str) -> None:
         _print_table("Surfaces", header, cells)
 
 
-@main.command("measure")
+@main.command("measure", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @_format_option(*TABLE_FORMATS)
 @click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
+@_server_options
 @_counter_options
 @_protocol_option
 def measure_command(
@@ -74,11 +81,14 @@ def measure_command(
     per_tool: bool,
     no_growth: bool,
     out: Path | None,
+    live: LiveServerOptions,
     tokens: str | None,
     count_urls: tuple[str, ...],
     protocol: str | None,
 ) -> None:
-    """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces)."""
+    """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces; with --url
+    URL or -- CMD ARGS..., a live server's list too)."""
+    from toolsurface.harness.cli._live import _items
     from toolsurface.harness.measure import (
         by_kinds_csv,
         counters_csv,
@@ -90,10 +100,10 @@ def measure_command(
         parts_csv,
         per_tool_csv,
     )
-    from toolsurface.harness.surface import default_surfaces, resolve_all
+    from toolsurface.harness.surface import default_surfaces
 
     counters = _counters(tokens, count_urls)
-    items = resolve_all(surfaces or default_surfaces())
+    items, _ = _items(surfaces or ([] if live.names_a_server else default_surfaces()), live, protocol)
     result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
     if out is not None:
         files = {

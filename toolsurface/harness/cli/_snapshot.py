@@ -16,6 +16,7 @@ from toolsurface.harness.cli._base import (
     _ServerCommand,
     main,
 )
+from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -31,6 +32,18 @@ if TYPE_CHECKING:
 )
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")
+@click.option(
+    "--probe",
+    is_flag=True,
+    help="Also call its read-only tools (or what --calls names) and record what their answers cost (the answers part).",
+)
+@_probe_options
+@click.option(
+    "--check-stable",
+    is_flag=True,
+    help="List a live server over two connections, and twice in one: a line per difference of order or text,"
+    " recorded in the sidecar; exit 1 when the list does not hold still.",
+)
 @_server_options
 @_protocol_option
 @click.pass_context
@@ -40,6 +53,9 @@ def snapshot_command(
     output: Path | None,
     config_path: Path | None,
     target_names: tuple[str, ...],
+    probe: bool,
+    probing: ProbeOptions,
+    check_stable: bool,
     live: LiveServerOptions,
     protocol: str | None,
 ) -> None:
@@ -49,26 +65,55 @@ def snapshot_command(
     (the command is started in its own process group, which is ended afterwards, whatever happens).
     With none of them, each configured target's snapshot file is written (its `snapshot` key).
     """
+    from dataclasses import replace
+
     from toolsurface.harness.live import live_target, skip_final_collection, take_snapshot
 
-    if surface is None and not live.names_a_server and output is None:
+    if surface is None and not live.names_a_server and output is None and not (probe or check_stable):
         if _configured_snapshots(config_path, target_names, protocol):
             return
     elif config_path is not None or target_names:
         raise click.UsageError(
             "--config and --target write the configured snapshots; give no SURFACE, --url, -- CMD or -o"
         )
+    _probe_flags(ctx, probe, "--probe")
     server = live_target(surface, live)
-    taken = take_snapshot(surface, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
+    if check_stable and server is None:
+        raise click.UsageError("--check-stable lists a live server: --url URL or -- CMD ARGS...")
+    stability = None
+    if check_stable:
+        from toolsurface.harness.live import check_stable as stable_lists
+        from toolsurface.harness.live import parse_capabilities, snapshot_live
+
+        assert server is not None
+        listing, stability = stable_lists(
+            server, capabilities=parse_capabilities(live.capabilities), timeout=live.timeout, protocol=protocol
+        )
+        taken = snapshot_live(listing)
+        taken = replace(taken, meta=replace(taken.meta, stability=stability.to_json()))
+    if probe:
+        from toolsurface.harness.cli._probe import probed
+
+        answered, probed_taken = probed(surface, live, probing, protocol=protocol)
+        if not check_stable:
+            taken = probed_taken or take_snapshot(surface, None, protocol=protocol)
+        taken = replace(taken, answers=answered.answers())
+    elif not check_stable:
+        taken = take_snapshot(surface, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
     skip_final_collection()
     noise = taken.meta.stdout_noise or []
     if noise:
         _say(f"toolsurface: warning: the server wrote lines to stdout that are not JSON-RPC: {noise[0]!r}")
     if output is None:
         _data(taken.text(), nl=False)
-        return
-    written = taken.write(output)
-    _say(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)")
+    else:
+        written = taken.write(output)
+        _say(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)")
+    if stability is not None:
+        for line in stability.lines(taken.name):
+            _say(line)
+        if not stability.stable:
+            raise SystemExit(1)
 
 
 def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...], protocol: str | None) -> bool:

@@ -4,12 +4,13 @@ since its last budget log entry (or its committed snapshot)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.config._log import LogEntry, last_entry, read_log
 from toolsurface.harness.config._model import Config, Target
-from toolsurface.harness.config._targets import ListedTarget, list_target, protocol_of
+from toolsurface.harness.config._targets import list_target, protocol_of
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.measure import BudgetResult, budget_of, grown_since, measure
 
@@ -35,17 +36,34 @@ def check_targets(
     count_urls: Sequence[str] = (),
     include: Sequence[str] | None = None,
     protocol: str | None = None,
+    max_answer_tokens: int | None = None,
+    probe: bool = False,
+    bounds: Any = None,
+    calls: Path | None = None,
 ) -> list[CheckedTarget]:
     """Each target measured against its budget (or the one given here), with the tools that grew since its last
     budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks, with the counters
     `tokens` names (else the target's own `tokens`, else o200k); a budget in tokens is in the first one's. The
     parts counted beside the tools are the target's `include`, or `include` given here. `protocol` (the
-    command line's) overrides each target's own."""
+    command line's) overrides each target's own. A target with `max-answer-tokens` (or all, with `probe` or
+    `max_answer_tokens` given here) has its tools probed on the connection it is listed on, its answers held to
+    that budget (none: each client's cap); `calls` given here overrides each target's calls file."""
     entries = read_log(config.log_path)
     counters = _counters_of(targets, tokens, count_urls)
     checked = []
     for target in targets:
-        listed: ListedTarget = list_target(target, capabilities=capabilities, timeout=timeout, protocol=protocol)
+        answer_budget = max_answer_tokens if max_answer_tokens is not None else target.max_answer_tokens
+        answers = None
+        if probe or answer_budget is not None:
+            from toolsurface.harness.config._targets import probe_target
+            from toolsurface.harness.measure import check_answers
+
+            listed, probed = probe_target(
+                target, capabilities=capabilities, timeout=timeout, protocol=protocol, bounds=bounds, calls=calls
+            )
+            answers = check_answers(probed.answers(), answer_budget)
+        else:
+            listed = list_target(target, capabilities=capabilities, timeout=timeout, protocol=protocol)
         if on_listed is not None and listed.live:
             on_listed()
         tokens_budget = max_tokens if max_tokens is not None else target.max_tokens
@@ -64,6 +82,8 @@ def check_targets(
             include=target.include if include is None else include,
         )
         result = _with_growth(result, target, last_entry(entries, target.name))
+        if answers is not None:
+            result = replace(result, answers=answers)
         checked.append(CheckedTarget(target, result, listed.source))
     return checked
 

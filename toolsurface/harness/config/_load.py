@@ -34,6 +34,8 @@ TARGET_KEYS = (
     "tokens",
     "include",
     "protocol",
+    "max-answer-tokens",
+    "calls",
 )
 # The one target given at the top level may name itself; a target table is named by its key.
 TOP_KEYS = ("name", "targets", *TARGET_KEYS)
@@ -258,6 +260,13 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
     protocol = string("protocol")
     if protocol is not None and protocol not in PROTOCOL_VERSIONS:
         raise ConfigError(path, key("protocol"), unknown_protocol(protocol))
+    max_answer_tokens = count("max-answer-tokens")
+    if max_answer_tokens == 0:
+        raise ConfigError(path, key("max-answer-tokens"), "expected a whole number of 1 or more, got an integer 0")
+    calls_text = string("calls")
+    calls = local(calls_text) if calls_text is not None else None
+    if calls is not None and not calls.is_file():
+        raise ConfigError(path, key("calls"), f"{calls_text}: no such file")
     return Target(
         name=name or _default_name(surface, command, url),
         key=prefix,
@@ -276,6 +285,8 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         tokens=tokens,
         include=include,
         protocol=protocol,
+        max_answer_tokens=max_answer_tokens,
+        calls=calls,
     )
 
 

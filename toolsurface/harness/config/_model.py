@@ -55,6 +55,10 @@ class Target:
     # The MCP protocol version to list in (harness.protocol); None: the default, and a handshake-refusing
     # server in 2026-07-28.
     protocol: str | None = None
+    # The most tokens one probed answer may have (`budget` then probes the target's tools), and the calls file
+    # the probe makes (else the read-only tools, arguments from their schemas).
+    max_answer_tokens: int | None = None
+    calls: Path | None = None
 
     @property
     def kind(self) -> Literal["surface", "command", "url"]:
@@ -87,6 +91,8 @@ class Target:
             "include": list(self.include),
             "timeout": self.timeout,
             "protocol": self.protocol,
+            "max-answer-tokens": self.max_answer_tokens,
+            "calls": str(self.calls) if self.calls is not None else None,
             "cwd": str(self.cwd) if self.cwd is not None else None,
             # Names only: values may be secrets taken from the environment.
             "headers": sorted(self.headers),

@@ -10,7 +10,10 @@ from toolsurface.harness.config._model import Target
 from toolsurface.harness.measure import Measurable
 
 if TYPE_CHECKING:
-    from toolsurface.harness.live import TakenSnapshot
+    from pathlib import Path
+
+    from toolsurface.harness.live import HttpServer, StdioServer, TakenSnapshot
+    from toolsurface.harness.probe import Probe, ProbeBounds
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,16 @@ def protocol_of(target: Target, protocol: str | None = None) -> str | None:
     return protocol if protocol is not None else target.protocol
 
 
+def target_server(target: Target) -> StdioServer | HttpServer:
+    """The live server a command or url target names."""
+    from toolsurface.harness.live import HttpServer, StdioServer
+
+    if target.command is not None:
+        return StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
+    assert target.url is not None
+    return HttpServer(url=target.url, headers=dict(target.headers))
+
+
 def snapshot_target(
     target: Target,
     *,
@@ -56,16 +69,11 @@ def snapshot_target(
     protocol: str | None = None,
 ) -> TakenSnapshot:
     """The target's list as a snapshot with its sidecar record (how it was listed)."""
-    from toolsurface.harness.live import HttpServer, StdioServer, snapshot_surface, take_snapshot
+    from toolsurface.harness.live import snapshot_surface, take_snapshot
 
     if target.surface is not None:
         return snapshot_surface(target.surface, protocol=protocol_of(target, protocol))
-    server: StdioServer | HttpServer
-    if target.command is not None:
-        server = StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
-    else:
-        assert target.url is not None
-        server = HttpServer(url=target.url, headers=dict(target.headers))
+    server = target_server(target)
     declared = target.client_capabilities if capabilities is None else tuple(capabilities)
     return take_snapshot(
         None,
@@ -74,3 +82,42 @@ def snapshot_target(
         timeout=timeout if timeout is not None else target.timeout,
         protocol=protocol_of(target, protocol),
     )
+
+
+def probe_target(
+    target: Target,
+    *,
+    capabilities: Sequence[str] | None = None,
+    timeout: float | None = None,
+    protocol: str | None = None,
+    bounds: ProbeBounds | None = None,
+    calls: Path | None = None,
+) -> tuple[ListedTarget, Probe]:
+    """The target's list and its tools probed (a live server on the one connection it is listed on; a surface
+    in memory, on its stub's fixture), with its calls file (`calls` given here, else the target's own, else a
+    bundled surface's)."""
+    from toolsurface.harness.live import snapshot_live
+    from toolsurface.harness.probe import ProbeBounds, load_calls, probe_live, probe_surface
+    from toolsurface.harness.surface import resolve, study_calls
+
+    bounds = bounds or ProbeBounds()
+    chosen = calls or target.calls
+    if chosen is None and target.surface is not None:
+        chosen = study_calls(target.surface)
+    calls_file = load_calls(chosen) if chosen is not None else None
+    if target.surface is not None:
+        item = resolve(target.surface)
+        probe = probe_surface(item, calls_file, bounds=bounds, protocol=protocol_of(target, protocol))
+        return ListedTarget(target, item, None), probe
+    server = target_server(target)
+    declared = target.client_capabilities if capabilities is None else tuple(capabilities)
+    done = probe_live(
+        server,
+        calls_file,
+        bounds=bounds,
+        capabilities=declared,
+        timeout=timeout if timeout is not None else target.timeout,
+        protocol=protocol_of(target, protocol),
+    )
+    taken = snapshot_live(done.listing)
+    return ListedTarget(target, taken.as_snapshot(), taken.source_label), done.probe

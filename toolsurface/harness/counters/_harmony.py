@@ -111,3 +111,10 @@ class HarmonyCounter:
 
     def count_requests(self, lists: Sequence[Sequence[dict[str, Any]]]) -> list[int]:
         return [len(render(tools)) for tools in lists]
+
+    def count_texts(self, texts: Sequence[str]) -> list[int]:
+        """A tool's answer reaches a gpt-oss model as the text of a tool message, in o200k_base; the message's
+        own framing (its header and end) aside, its tokens are the text's."""
+        from toolsurface.harness.measure import count_tokens
+
+        return [count_tokens(text) if text else 0 for text in texts]

@@ -15,7 +15,9 @@ A tool goes in as an agent sends an MCP tool (its name as listed, description, i
 short user message, so the request with no tools is the framing every figure is measured against, but for a
 provider that adds a prompt of its own to any request with a tool (`tool_prompt`: Anthropic's tool-use system
 prompt, which its tool-use documentation describes and its pricing counts), whose framing is the request with
-one minimal tool (harness.measure._counts).
+one minimal tool (harness.measure._counts). A tool's
+answer goes in as the one user message of a request without tools; the same request with the short message is
+its framing.
 """
 
 from __future__ import annotations
@@ -42,15 +44,15 @@ def _described(tool: Mapping[str, Any], entry: dict[str, Any]) -> dict[str, Any]
     return entry
 
 
-def _anthropic(model: str, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    body: dict[str, Any] = {"model": model, "messages": [{"role": "user", "content": PROMPT}]}
+def _anthropic(model: str, tools: Sequence[Mapping[str, Any]], prompt: str = PROMPT) -> dict[str, Any]:
+    body: dict[str, Any] = {"model": model, "messages": [{"role": "user", "content": prompt}]}
     if tools:
         body["tools"] = [{**_described(t, {"name": str(t.get("name"))}), "input_schema": _schema(t)} for t in tools]
     return body
 
 
-def _openai(model: str, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    body: dict[str, Any] = {"model": model, "input": PROMPT}
+def _openai(model: str, tools: Sequence[Mapping[str, Any]], prompt: str = PROMPT) -> dict[str, Any]:
+    body: dict[str, Any] = {"model": model, "input": prompt}
     if tools:
         # strict is on by default in the Responses API, and most MCP schemas are not strict schemas.
         body["tools"] = [
@@ -64,10 +66,10 @@ def _openai(model: str, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return body
 
 
-def _gemini(model: str, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _gemini(model: str, tools: Sequence[Mapping[str, Any]], prompt: str = PROMPT) -> dict[str, Any]:
     request: dict[str, Any] = {
         "model": f"models/{model}",
-        "contents": [{"role": "user", "parts": [{"text": PROMPT}]}],
+        "contents": [{"role": "user", "parts": [{"text": prompt}]}],
     }
     if tools:
         declarations = [
@@ -91,12 +93,17 @@ class Provider:
     endpoint: str
     path: Callable[[str], str]
     headers: Callable[[str], dict[str, str]]
-    body: Callable[[str, Sequence[Mapping[str, Any]]], dict[str, Any]]
+    # The request for (model, tools, prompt): the tools offered beside one user message, PROMPT by default.
+    body: Callable[..., dict[str, Any]]
     answer_key: str
     tool_prompt: bool = False
 
     def url(self, base: str, model: str) -> str:
         return base.rstrip("/") + self.path(model)
+
+    def message(self, model: str, text: str) -> dict[str, Any]:
+        """The request whose one user message is `text`, no tools offered: how an answer's text is counted."""
+        return self.body(model, (), text)
 
     def tokens(self, answer: Any) -> int | None:
         return _int_at(answer, self.answer_key)

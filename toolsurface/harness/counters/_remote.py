@@ -78,8 +78,22 @@ class RemoteCounter:
         return f"{who} at {shown_url(self.url)}"
 
     def count_requests(self, lists: Sequence[Sequence[dict[str, Any]]]) -> list[int]:
+        return self._count_bodies([self.provider.body(self.model, tools) for tools in lists])
+
+    def count_texts(self, texts: Sequence[str]) -> list[int]:
+        """Each text as the one user message of a request without tools, less the same request with the short
+        message (its framing); an empty text is 0, asked for nothing."""
+        from toolsurface.harness.counters._providers import PROMPT
+
+        asked = [text for text in texts if text]
+        if not asked:
+            return [0 for _ in texts]
+        framing, *counts = self._count_bodies([self.provider.message(self.model, t) for t in [PROMPT, *asked]])
+        found = iter(counts)
+        return [max(0, next(found) - framing) if text else 0 for text in texts]
+
+    def _count_bodies(self, bodies: Sequence[Any]) -> list[int]:
         family, model = self.provider.family, self.model
-        bodies = [self.provider.body(model, tools) for tools in lists]
         digests = [CountCache.digest(self.url, body) for body in bodies]
         found: dict[str, CachedCount] = {}
         missing: dict[str, Any] = {}

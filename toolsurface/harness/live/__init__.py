@@ -1,6 +1,8 @@
 """Live servers: listing any MCP server over stdio or HTTP, and snapshots of what it lists."""
 
+from toolsurface.harness.live._connection import Connection, SessionConnection, answered_error
 from toolsurface.harness.live._listing import (
+    CACHE_KEYS,
     CAPABILITIES,
     DEFAULT_TIMEOUT_S,
     HttpServer,
@@ -13,6 +15,8 @@ from toolsurface.harness.live._listing import (
     parse_env,
     parse_header,
     refuses_handshake,
+    use_live,
+    use_live_async,
 )
 from toolsurface.harness.live._options import LiveServerOptions
 from toolsurface.harness.live._snapshot import (
@@ -23,16 +27,25 @@ from toolsurface.harness.live._snapshot import (
     snapshot_surface,
     take_snapshot,
 )
+from toolsurface.harness.live._stable import Stability, StabilityFinding, check_stable, compare_lists
 
 __all__ = [
+    "CACHE_KEYS",
     "CAPABILITIES",
     "DEFAULT_TIMEOUT_S",
+    "Connection",
     "HttpServer",
     "LiveListing",
     "LiveServerError",
     "LiveServerOptions",
+    "SessionConnection",
+    "Stability",
+    "StabilityFinding",
     "StdioServer",
     "TakenSnapshot",
+    "answered_error",
+    "check_stable",
+    "compare_lists",
     "list_live",
     "list_live_async",
     "live_target",
@@ -44,4 +57,6 @@ __all__ = [
     "snapshot_live",
     "snapshot_surface",
     "take_snapshot",
+    "use_live",
+    "use_live_async",
 ]

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
     from mcp.types import ElicitRequestParams, ElicitResult, ErrorData, ListRootsResult
 
+    from toolsurface.harness.live._connection import Connection
+
 CAPABILITIES = ("roots", "sampling", "elicitation")
 DEFAULT_TIMEOUT_S = 30.0
 # After the list arrived: how long a server has to exit once its stdin is closed (the spec's shutdown)
@@ -111,6 +113,8 @@ class HttpServer:
 
 
 LiveServer = StdioServer | HttpServer
+# What a caller does with a connection once its tools are listed: given the tools and the open connection.
+Use = Callable[[list[dict[str, Any]], "Connection"], Awaitable[Any]]
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,8 @@ class LiveListing:
     stdout_noise: tuple[str, ...] = ()
     # Its instructions, prompts, resources and templates, and the capabilities it declared, as received.
     parts: SurfaceParts = field(default_factory=SurfaceParts)
+    # ttlMs and cacheScope of its tools/list result, where it sent them (2026-07-28 list results carry both).
+    cache: dict[str, Any] = field(default_factory=dict)
 
 
 def _public_url(url: str) -> str:
@@ -192,16 +198,45 @@ def list_live(
 async def _list_live_kw(
     server: LiveServer, capabilities: tuple[str, ...], timeout: float, protocol: str | None
 ) -> LiveListing:
+    listing, _ = await _used_kw(server, None, capabilities, timeout, protocol, None)
+    return listing
+
+
+def use_live(
+    server: LiveServer,
+    use: Use,
+    *,
+    capabilities: Sequence[str] = (),
+    timeout: float = DEFAULT_TIMEOUT_S,
+    protocol: str | None = None,
+    answer_limit: int | None = None,
+) -> tuple[LiveListing, Any]:
+    """`use_live_async` in its own event loop, a stop signal ending the server's tree as `list_live` does."""
+    import anyio
+
+    return anyio.run(_used_kw, server, use, tuple(capabilities), timeout, protocol, answer_limit)
+
+
+async def _used_kw(
+    server: LiveServer,
+    use: Use | None,
+    capabilities: tuple[str, ...],
+    timeout: float,
+    protocol: str | None,
+    answer_limit: int | None,
+) -> tuple[LiveListing, Any]:
     from toolsurface.harness.signals import Interrupted, cancel_on_signals
 
-    listing: LiveListing | None = None
+    done: tuple[LiveListing, Any] | None = None
     async with cancel_on_signals() as stop:
-        listing = await list_live_async(server, capabilities=capabilities, timeout=timeout, protocol=protocol)
-    if listing is None:
+        done = await use_live_async(
+            server, use, capabilities=capabilities, timeout=timeout, protocol=protocol, answer_limit=answer_limit
+        )
+    if done is None:
         assert stop.signum is not None
         ended = "the server's processes were ended" if isinstance(server, StdioServer) else ""
         raise Interrupted(stop.signum, ended)
-    return listing
+    return done
 
 
 async def list_live_async(
@@ -211,10 +246,27 @@ async def list_live_async(
     timeout: float = DEFAULT_TIMEOUT_S,
     protocol: str | None = None,
 ) -> LiveListing:
+    listing, _ = await use_live_async(server, None, capabilities=capabilities, timeout=timeout, protocol=protocol)
+    return listing
+
+
+async def use_live_async(
+    server: LiveServer,
+    use: Use | None,
+    *,
+    capabilities: Sequence[str] = (),
+    timeout: float = DEFAULT_TIMEOUT_S,
+    protocol: str | None = None,
+    answer_limit: int | None = None,
+) -> tuple[LiveListing, Any]:
+    """List a live server as `list_live_async` does, then, on the same connection, `use(tools, connection)`
+    (the listing's timeout bounds the listing only; the use bounds its own requests); its result beside the
+    listing. `answer_limit`: the most bytes an answer to the use's requests may have."""
     caps = parse_capabilities(list(capabilities))
     if not timeout > 0:
         raise ToolsurfaceError(f"--timeout {timeout!r}: must be more than 0 seconds")
-    state = _State(timeout=timeout, protocol=parse_protocol(protocol))
+    state = _State(timeout=timeout, protocol=parse_protocol(protocol), use=use, answer_limit=answer_limit)
+    state.check = lambda tools: _validate(tools, server)
     with _quiet_sdk_logs(state):
         if isinstance(server, StdioServer):
             init, tools, pages = await _list_stdio(server, caps, state)
@@ -223,18 +275,22 @@ async def list_live_async(
     duration = (state.listed or time.monotonic()) - state.started
     if isinstance(server, HttpServer):
         _validate(tools, server)
-    return LiveListing(
-        tools=tools,
-        server_name=init.server_name or _anonymous_name(server),
-        server_version=init.server_version,
-        protocol_version=init.protocol_version,
-        client_capabilities=caps,
-        listed_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
-        duration_s=round(duration, 3),
-        pages=pages,
-        source=server.describe(),
-        stdout_noise=tuple(state.noise[:_NOISE_KEPT]),
-        parts=state.parts,
+    return (
+        LiveListing(
+            tools=tools,
+            server_name=init.server_name or _anonymous_name(server),
+            server_version=init.server_version,
+            protocol_version=init.protocol_version,
+            client_capabilities=caps,
+            listed_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+            duration_s=round(duration, 3),
+            pages=pages,
+            source=server.describe(),
+            stdout_noise=tuple(state.noise[:_NOISE_KEPT]),
+            parts=state.parts,
+            cache=dict(state.cache),
+        ),
+        state.used,
     )
 
 
@@ -254,6 +310,18 @@ class _State:
     marker: str | None = None
     parts: SurfaceParts = field(default_factory=SurfaceParts)
     protocol: str | None = None  # the version asked for; None: the handshake, or 2026-07-28 if refused
+    # What the connection is used for once listed (harness.live._connection), and what that gave.
+    use: Use | None = None
+    used: Any = None
+    deadline: Any = None  # the listing's cancel scope, lifted once listed: each use has its own bounds
+    # The longest line a server may send: any list; once listed, an answer within the use's limit.
+    line_limit: int = MAX_LINE_BYTES
+    answer_limit: int | None = None
+    cut: str | None = None  # why the HTTP transport ended an answer (larger than the answer limit)
+    # ttlMs and cacheScope of the first tools/list page, where the server sent them (2026-07-28).
+    cache: dict[str, Any] = field(default_factory=dict)
+    # The list's check (as a surface), run before any use of the connection.
+    check: Callable[[list[dict[str, Any]]], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -423,9 +491,10 @@ async def _list_opened(
     state: _State,
     pages: Callable[[], Awaitable[tuple[list[dict[str, Any]], int]]],
     parts: Callable[[], Awaitable[SurfaceParts]],
+    connection: Callable[[_State], Connection],
 ) -> tuple[_Opened, list[dict[str, Any]], int]:
     """Open the conversation, then every page of tools/list (none when the server has no tools), then the
-    parts beside the tools it declares."""
+    parts beside the tools it declares; then the state's use of the connection, if any."""
     init = await _open(session, state)
     tools: list[dict[str, Any]] = []
     count = 0
@@ -433,9 +502,25 @@ async def _list_opened(
         state.phase = "tools/list"
         tools, count = await pages()
     state.parts = await parts()
-    state.phase = "done"
     state.listed = time.monotonic()
+    if state.use is not None:
+        if state.check is not None:
+            state.check(tools)
+        _lift_deadline(state)
+        state.used = await state.use(tools, connection(state))
+    state.phase = "done"
     return init, tools, count
+
+
+def _lift_deadline(state: _State) -> None:
+    """Once listed, the listing's timeout no longer applies: each of the use's requests has its own bound, and
+    an answer may be as large as its limit allows."""
+    import math
+
+    if state.deadline is not None:
+        state.deadline.deadline = math.inf
+    if state.answer_limit is not None:
+        state.line_limit = state.answer_limit
 
 
 def _phase_setter(state: _State) -> Callable[[str], None]:
@@ -443,6 +528,20 @@ def _phase_setter(state: _State) -> Callable[[str], None]:
         state.phase = method
 
     return set_phase
+
+
+# What a list result may carry beside the tools about how long it holds (2026-07-28).
+CACHE_KEYS = ("ttlMs", "cacheScope")
+
+
+def _cache_keeper(state: _State) -> Callable[[dict[str, Any]], None]:
+    """Keeps ttlMs and cacheScope of the first page of tools/list, where the server sends them."""
+
+    def keep(page: dict[str, Any]) -> None:
+        if not state.cache:
+            state.cache.update({key: page[key] for key in CACHE_KEYS if key in page})
+
+    return keep
 
 
 async def _converse(
@@ -456,6 +555,7 @@ async def _converse(
     from mcp.client.session import ClientSession
 
     from toolsurface import __version__
+    from toolsurface.harness.live._connection import SessionConnection
     from toolsurface.harness.measure import list_parts_raw, list_tools_raw
 
     session = ClientSession(
@@ -468,8 +568,9 @@ async def _converse(
         return await _list_opened(
             session,
             state,
-            lambda: list_tools_raw(session),
+            lambda: list_tools_raw(session, on_page=_cache_keeper(state)),
             lambda: list_parts_raw(session, on_method=_phase_setter(state)),
+            lambda state: SessionConnection(session, _phase_setter(state), lambda: state.cut),
         )
 
 
@@ -579,7 +680,12 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
                 else:
                     partial.append(rest)
                     size += len(rest)
-                if size > MAX_LINE_BYTES:
+                if size > state.line_limit or any(len(line) > state.line_limit for line in lines):
+                    if state.line_limit != MAX_LINE_BYTES:
+                        raise LiveServerError(
+                            f"its answer to {state.phase} is larger than the answer limit, {state.line_limit:,} bytes"
+                            " (--max-answer-bytes)"
+                        )
                     raise LiveServerError(f"its stdout sent a line of more than {MAX_LINE_BYTES // 2**20} MB")
                 for line in lines:
                     text = line.strip()
@@ -626,6 +732,7 @@ async def _stdio_conversation(
     import anyio
 
     from toolsurface import __version__
+    from toolsurface.harness.live._connection import WireConnection
     from toolsurface.harness.live._wire_client import WireClient
     from toolsurface.harness.measure import list_pages, list_parts
 
@@ -636,8 +743,12 @@ async def _stdio_conversation(
     async def part(method: str, cursor: str | None) -> dict[str, Any]:
         return await client.request(method, {"cursor": cursor} if cursor is not None else None)
 
+    keep = _cache_keeper(state)
+
     async def page(cursor: str | None) -> dict[str, Any]:
-        return await part("tools/list", cursor)
+        raw = await part("tools/list", cursor)
+        keep(raw)
+        return raw
 
     try:
         async with anyio.create_task_group() as tasks:
@@ -650,6 +761,7 @@ async def _stdio_conversation(
                     state,
                     lambda: list_pages(page),
                     lambda: list_parts(client.server_capabilities, client.instructions, part, _phase_setter(state)),
+                    lambda state: WireConnection(client, _phase_setter(state)),
                 )
             finally:
                 tasks.cancel_scope.cancel()
@@ -710,6 +822,7 @@ async def _list_stdio(
         failure: BaseException | None = None
         try:
             with anyio.move_on_after(state.timeout) as deadline:
+                state.deadline = deadline
                 try:
                     result = await _stdio_conversation(process, capabilities, state)
                 except Exception as error:
@@ -745,6 +858,8 @@ async def _list_http(
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
+    from toolsurface.harness.live._connection import bounded_transport
+
     try:
         url = httpx2.URL(server.url)
     except Exception as error:
@@ -759,12 +874,15 @@ async def _list_http(
     result: tuple[_Opened, list[dict[str, Any]], int] | None = None
     failure: BaseException | None = None
     with anyio.move_on_after(state.timeout) as deadline:
+        state.deadline = deadline
         try:
             async with (
                 httpx2.AsyncClient(
                     headers=dict(server.headers),
-                    timeout=httpx2.Timeout(state.timeout),
+                    # Reads wait as long as a use's request may take; the use bounds each request itself.
+                    timeout=httpx2.Timeout(None if state.use is not None else state.timeout),
                     event_hooks={"response": [on_response]},
+                    transport=bounded_transport(state) if state.use is not None else None,
                 ) as http,
                 streamable_http_client(server.url, http_client=http) as (read, write),
             ):

@@ -19,6 +19,7 @@ from toolsurface.harness.live._options import LiveServerOptions
 from toolsurface.harness.redact import redacted_text
 from toolsurface.harness.surface import (
     Snapshot,
+    SnapshotAnswers,
     SnapshotMeta,
     SurfaceParts,
     meta_path,
@@ -39,6 +40,8 @@ class TakenSnapshot:
     tools: list[dict[str, Any]]
     meta: SnapshotMeta
     parts: SurfaceParts = field(default_factory=lambda: SurfaceParts(recorded=False))
+    # What its tools' answers cost, when they were probed (`snapshot --probe`).
+    answers: SnapshotAnswers | None = None
 
     @property
     def protocol_version(self) -> str | None:
@@ -66,13 +69,15 @@ class TakenSnapshot:
             protocol_version=self.protocol_version,
             server=self.server,
             parts=self.parts,
+            answers=self.answers,
+            origin=self.source_label if path is None else None,
         )
 
     def write(self, path: Path) -> list[Path]:
-        return write_snapshot(path, self.tools, self.meta, self.parts)
+        return write_snapshot(path, self.tools, self.meta, self.parts, self.answers)
 
     def text(self) -> str:
-        return snapshot_text(self.tools, self.parts)
+        return snapshot_text(self.tools, self.parts, self.answers)
 
 
 def live_target(surface: str | None, options: LiveServerOptions) -> StdioServer | HttpServer | None:
@@ -145,6 +150,7 @@ def snapshot_live(listing: LiveListing) -> TakenSnapshot:
             listing.source,
             duration_s=listing.duration_s,
             pages=listing.pages,
+            **({"list_cache": dict(listing.cache)} if listing.cache else {}),
             **(
                 {"stdout_noise": [redacted_text(line) for line in listing.stdout_noise]} if listing.stdout_noise else {}
             ),
@@ -177,6 +183,7 @@ def snapshot_surface(spec: str, protocol: str | None = None) -> TakenSnapshot:
                 {"kind": "snapshot", "path": str(item.path), "recorded_source": recorded.source if recorded else None},
             ),
             parts=item.parts,
+            answers=item.answers,
         )
     from toolsurface.stubs.mcp_server import build_server
 

@@ -35,7 +35,7 @@ class RpcError(ToolsurfaceError):
     """The server answered a request with a JSON-RPC error."""
 
     def __init__(self, method: str, code: int, message: str, data: Any = None) -> None:
-        self.method, self.code, self.data = method, code, data
+        self.method, self.code, self.message, self.data = method, code, message, data
         super().__init__(f"answered {method} with error {code}: {message}")
 
 

@@ -1,5 +1,16 @@
 """Measuring a tool list as a client receives it: the wire listing, tokens, sizes, growth, and the budget check."""
 
+from toolsurface.harness.measure._answers import (
+    ANSWER_COLUMNS,
+    CLIENT_ANSWER_CAPS,
+    IMAGE_ESTIMATE,
+    AnswerCheck,
+    ClientAnswerCap,
+    OverAnswer,
+    answer_rows,
+    check_answers,
+    claude_estimate,
+)
 from toolsurface.harness.measure._budget import (
     BUDGET_COLUMNS,
     BUDGET_FORMAT,
@@ -90,11 +101,14 @@ from toolsurface.harness.measure._wire import (
 )
 
 __all__ = [
+    "ANSWER_COLUMNS",
     "BUDGET_COLUMNS",
     "BUDGET_FORMAT",
     "BY_KINDS_COLUMNS",
+    "CLIENT_ANSWER_CAPS",
     "COUNTERS_COLUMNS",
     "ENCODING_NAME",
+    "IMAGE_ESTIMATE",
     "O200K",
     "O200K_COUNTER",
     "PARTS_COLUMNS",
@@ -103,7 +117,9 @@ __all__ = [
     "RANK_FILE_ENV",
     "RANK_FILE_SHA256",
     "SURFACE_COLUMNS",
+    "AnswerCheck",
     "BudgetResult",
+    "ClientAnswerCap",
     "CounterFigures",
     "CounterInfo",
     "GrownTool",
@@ -114,12 +130,14 @@ __all__ = [
     "Measurable",
     "MeasureColumns",
     "Measurement",
+    "OverAnswer",
     "PartSize",
     "SurfaceMeasurement",
     "ToolCount",
     "ToolSize",
     "WireList",
     "adds_tool_prompt",
+    "answer_rows",
     "budget_csv",
     "budget_failure",
     "budget_json",
@@ -129,7 +147,9 @@ __all__ = [
     "budget_of",
     "by_kinds_csv",
     "by_kinds_rows",
+    "check_answers",
     "check_budget",
+    "claude_estimate",
     "count_tokens",
     "counter_figures",
     "counters_csv",

@@ -10,6 +10,7 @@ from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
+from toolsurface.harness.measure._answers import AnswerCheck
 from toolsurface.harness.measure._counts import O200K, ListCounter, is_o200k
 from toolsurface.harness.measure._measure import Measurable, PartSize, SurfaceMeasurement, ToolSize, measure
 from toolsurface.harness.output import (
@@ -60,6 +61,12 @@ class BudgetResult:
     # The parts counted beside the tools (`chars` and `tokens` are then their sum with the tools'), and their sizes.
     include: tuple[str, ...] = ()
     parts: tuple[PartSize, ...] = ()
+    # Its tools' answers, probed, against the answer budget (or each client's cap), when they were checked.
+    answers: AnswerCheck | None = None
+
+    @property
+    def has_list_budget(self) -> bool:
+        return self.max_chars is not None or self.max_tokens is not None
 
     @property
     def counted(self) -> str:
@@ -83,8 +90,12 @@ class BudgetResult:
         return max(0, self.tokens - self.max_tokens)
 
     @property
-    def within(self) -> bool:
+    def list_within(self) -> bool:
         return self.chars_over == 0 and self.tokens_over == 0
+
+    @property
+    def within(self) -> bool:
+        return self.list_within and (self.answers is None or self.answers.within)
 
     def to_json(self, source: str | None = None) -> dict[str, Any]:
         """The result as `budget --format json` prints it; `source` where a live server's list came from."""
@@ -108,6 +119,7 @@ class BudgetResult:
             "largest": [{"name": t.name, "chars": t.chars, "tokens": t.tokens} for t in self.largest],
             "grown_since": self.grown_since,
             "grown": [asdict(g) for g in self.grown],
+            **({"answers": self.answers.to_json()} if self.answers is not None else {}),
         }
 
 
@@ -213,9 +225,37 @@ def _largest(result: BudgetResult, tokens: bool = False) -> str:
 
 def _verdict(result: BudgetResult) -> str:
     figure, limit = _figures(result)
-    if result.within:
+    if not result.has_list_budget:
+        return f"{result.surface}: {result.counted}, {result.chars:,} chars (no list budget)"
+    if result.list_within:
         return f"{result.surface}: {result.counted}, {figure}: within budget ({limit})"
     return f"{result.surface}: {result.counted}, {figure}: over budget ({limit}) by {_over(result)}"
+
+
+def _answers_verdict(result: BudgetResult) -> str | None:
+    """The answers' line: the largest answer and the call that gave it, against the answer budget."""
+    check = result.answers
+    if check is None:
+        return None
+    largest = check.largest
+    if largest is None or largest.sizes.max_tokens is None:
+        return f"{result.surface}: answers: no tool was called ({check.limit_text})"
+    from toolsurface.harness.output import compact_json
+
+    figure = (
+        f"{check.calls} calls of {check.tools} tools, the largest {largest.sizes.max_tokens:,} tokens"
+        f" ({check.counter}; {largest.tool} {compact_json(largest.largest_arguments)})"
+    )
+    if check.within:
+        return f"{result.surface}: answers: {figure}: within budget ({check.limit_text})"
+    return f"{result.surface}: answers: {figure}: over budget ({check.limit_text}): {len(check.over)} over"
+
+
+def _answer_lines(result: BudgetResult) -> list[str]:
+    check = result.answers
+    if check is None:
+        return []
+    return [f"answer over budget: {o.text}" for o in check.over] + [f"warning: {w}" for w in check.warned]
 
 
 def _growth(result: BudgetResult) -> str | None:
@@ -238,11 +278,15 @@ def _parts_line(result: BudgetResult) -> str | None:
 
 def budget_lines(result: BudgetResult) -> list[str]:
     """The CLI's text: the largest tools (and what grew) when over, and a last line with the figure and budget,
-    naming what it counted."""
-    if result.within:
-        return [_verdict(result)]
+    naming what it counted; with the answers checked, each answer over and a line for the answers first."""
+    answers = _answer_lines(result)
+    said = _answers_verdict(result)
+    lines = [*answers, *([said] if said else [])]
+    if result.list_within:
+        return [*lines, _verdict(result)]
     growth, parts = _growth(result), _parts_line(result)
     return [
+        *lines,
         f"largest tools: {_largest(result)}",
         *([parts] if parts else []),
         *([growth] if growth else []),
@@ -271,6 +315,9 @@ def budget_failure(result: BudgetResult) -> str:
 
 def github_annotation(result: BudgetResult) -> str:
     """`::error` when over budget, `::notice` when within: one line the Actions log turns into an annotation."""
+    if result.list_within and not result.within:
+        message = "; ".join(line for line in [_answers_verdict(result), *_answer_lines(result)] if line)
+        return github_line("error", f"{result.surface}: tool answers over budget", message)
     if result.within:
         return github_line("notice", f"{result.surface}: tool list within budget", _verdict(result))
     growth = _growth(result)
@@ -283,7 +330,7 @@ def github_summary(result: BudgetResult, source: str | None = None) -> str:
     tokens = f"{result.tokens:,}" if result.tokens is not None else "not counted"
     if result.tokens is not None and not is_o200k(result.counter):
         tokens += f" ({markdown_cell(result.counter, 'spaced')})"
-    budget = _figures(result)[1]
+    budget = _figures(result)[1] or "-"
     verdict = "within" if result.within else "**over**"
     row = [
         f"`{markdown_cell(result.surface, 'spaced')}`",
@@ -308,8 +355,12 @@ def github_summary(result: BudgetResult, source: str | None = None) -> str:
     if result.protocol_version:
         details.append(f"protocol {result.protocol_version}")
     growth = _growth(result)
-    if growth and not result.within:
+    if growth and not result.list_within:
         lines += [markdown_cell(growth, "spaced"), ""]
+    said = _answers_verdict(result)
+    if said is not None:
+        lines += [markdown_cell(line, "spaced") + "<br>" for line in _answer_lines(result)]
+        lines += [markdown_cell(said, "spaced"), ""]
     if details:
         lines += ["<sub>" + "; ".join(details) + "</sub>", ""]
     return "\n".join(lines) + "\n"
@@ -360,7 +411,11 @@ def budget_junit(results: Sequence[BudgetResult], suite: str = "toolsurface budg
                 name=result.surface,
                 classname="toolsurface.budget",
                 outcome="passed" if result.within else "failure",
-                message="" if result.within else f"over budget by {_over(result)}",
+                message=""
+                if result.within
+                else f"over budget by {_over(result)}"
+                if not result.list_within
+                else f"{len(result.answers.over) if result.answers else 0} answers over budget",
                 detail="\n".join(lines),
                 kind="" if result.within else "over-budget",
                 output=lines[-1],

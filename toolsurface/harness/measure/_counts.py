@@ -48,6 +48,9 @@ class ListCounter(Protocol):
     def count_requests(self, lists: Sequence[Sequence[dict[str, Any]]]) -> list[int]:
         """Tokens of the request offering each tools list; an empty list is the request with no tools."""
 
+    def count_texts(self, texts: Sequence[str]) -> list[int]:
+        """Tokens of each text as a model reads a tool's answer of that text (an empty text is 0)."""
+
 
 # The smallest tools a request can offer, to measure a provider's tool prompt with.
 MINIMAL_TOOLS = (
@@ -95,6 +98,11 @@ class _O200k:
         from toolsurface.harness.output import compact_json
 
         return [count_tokens(compact_json(list(tools))) for tools in lists]
+
+    def count_texts(self, texts: Sequence[str]) -> list[int]:
+        from toolsurface.harness.measure._tokens import count_tokens
+
+        return [count_tokens(text) if text else 0 for text in texts]
 
 
 O200K_COUNTER: ListCounter = _O200k()

@@ -14,7 +14,15 @@ from toolsurface.harness.measure._counts import CounterFigures, CounterInfo, Lis
 from toolsurface.harness.measure._tokens import ENCODING_NAME, count_tokens
 from toolsurface.harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface
 from toolsurface.harness.output import compact_json
-from toolsurface.harness.surface import PART_KEYS, Kind, Snapshot, SurfaceDefinition, SurfaceParts, included_keys
+from toolsurface.harness.surface import (
+    PART_KEYS,
+    Kind,
+    Snapshot,
+    SnapshotAnswers,
+    SurfaceDefinition,
+    SurfaceParts,
+    included_keys,
+)
 
 Measurable = SurfaceDefinition | Snapshot
 
@@ -107,6 +115,8 @@ class SurfaceMeasurement:
     counts: list[CounterFigures] = field(default_factory=list)
     # The other parts beside the tools; empty when they were not recorded (a snapshot of the tools alone).
     parts: list[PartSize] = field(default_factory=list)
+    # What its tools' answers cost, as a snapshot taken with --probe recorded them.
+    answers: SnapshotAnswers | None = None
 
     @property
     def parts_recorded(self) -> bool:
@@ -132,12 +142,14 @@ class SurfaceMeasurement:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        del data["text"], data["counts"]
+        del data["text"], data["counts"], data["answers"]
         if self.counts:
             data["counts"] = [c.to_json() for c in self.counts]
         data["parts_recorded"] = self.parts_recorded
         data["total_chars"] = self.total_chars
         data["total_tokens"] = self.total_tokens
+        if self.answers is not None:
+            data["answers"] = self.answers.to_wire()
         return data
 
     def largest(self, count: int) -> list[ToolSize]:
@@ -329,7 +341,7 @@ async def _measure_one(
                 )
             )
     if isinstance(item, Snapshot):
-        title, source = item.server or item.name, str(item.path)
+        title, source = item.server or item.name, item.source
     else:
         title, source = item.title, item.source
     measured = SurfaceMeasurement(
@@ -345,6 +357,7 @@ async def _measure_one(
         by_kinds=by_kinds,
         text=text,
         parts=part_sizes(wire.parts, with_tokens),
+        answers=item.answers if isinstance(item, Snapshot) else None,
     )
     if not counters:
         return measured

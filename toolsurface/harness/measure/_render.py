@@ -193,6 +193,20 @@ def _parts_rows(m: Measurement) -> list[list[str]]:
     return rows
 
 
+def _answers_rows(m: Measurement) -> list[list[str]]:
+    """A row per probed tool of every surface whose snapshot recorded its answers."""
+    from toolsurface.harness.measure._answers import answer_rows
+
+    return [
+        [shown(v) for v in row] for s in m.surfaces if s.answers is not None for row in answer_rows(s.name, s.answers)
+    ]
+
+
+def _answers_title(m: Measurement) -> str:
+    counters = sorted({s.answers.counter for s in m.surfaces if s.answers is not None})
+    return f"What the tools' answers cost, as probed (snapshot --probe; tokens: {', '.join(counters)})"
+
+
 def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     parts = [
         f"List size per surface (compact JSON of the tools array as received, protocol {m.protocol_version}; "
@@ -227,6 +241,13 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
         )
     if m.counters:
         parts.append("\n" + counters_markdown(m))
+    answered = _answers_rows(m)
+    if answered:
+        from toolsurface.harness.measure._answers import ANSWER_COLUMNS
+        from toolsurface.harness.output import labels
+
+        header = [label.capitalize() for label in labels(ANSWER_COLUMNS)]
+        parts += [f"\n{_answers_title(m)}\n", markdown_table(header, answered, set(range(2, 8)))]
     if per_tool:
         others = m.counters[1:]
         for s in m.surfaces:
@@ -289,6 +310,16 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
         from rich.text import Text
 
         renderables.append(Text("\n".join(f"{c.name}: {c.label} ({c.source})" for c in m.counters)))
+    answered = _answers_rows(m)
+    if answered:
+        from toolsurface.harness.measure._answers import ANSWER_COLUMNS
+
+        answers = Table(title=_answers_title(m))
+        for declared in ANSWER_COLUMNS:
+            answers.add_column(declared.label, justify="right" if declared.numeric else "left")
+        for row in answered:
+            answers.add_row(*row)
+        renderables.append(answers)
     if per_tool:
         others = m.counters[1:]
         for s in m.surfaces:

@@ -51,6 +51,8 @@ async def list_pages(
     seen: set[str] = set()
     for pages in range(1, MAX_PAGES + 1):
         raw = await fetch(cursor)
+        if not isinstance(raw, dict):
+            raise InvalidToolList(f"{method} answered with no JSON object")
         page = raw.get(key)
         if not isinstance(page, list):
             raise InvalidToolList(f"{method} answered without a {key} array")
@@ -64,8 +66,11 @@ async def list_pages(
     raise InvalidToolList(f"{method} did not end after {MAX_PAGES} pages")
 
 
-async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], int]:
-    """Every page of tools/list through the SDK's session, without parsing the tools into models."""
+async def list_tools_raw(
+    session: ClientSession, on_page: Callable[[dict[str, Any]], object] | None = None
+) -> tuple[list[dict[str, Any]], int]:
+    """Every page of tools/list through the SDK's session, without parsing the tools into models; `on_page` is
+    given each page's raw result."""
     import mcp.types as types
     from pydantic import TypeAdapter
 
@@ -75,6 +80,8 @@ async def list_tools_raw(session: ClientSession) -> tuple[list[dict[str, Any]], 
         params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
         # A TypeAdapter instead of the result model keeps the answer exactly as sent.
         raw: dict[str, Any] = await session.send_request(types.ListToolsRequest(params=params), adapter)  # type: ignore[type-var]
+        if on_page is not None:
+            on_page(raw)
         return raw
 
     return await list_pages(fetch)

@@ -151,6 +151,7 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
     before, after = by_name.get(baseline), by_name.get(candidate)
     if after is not None and before is not None and before.chars:
         note = f"{candidate} is {1 - after.chars / before.chars:.0%} smaller than {baseline}."
+    answered = _answers_probed(m, names)
     return [
         Table(
             "list_size",
@@ -159,6 +160,7 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             f"toolsurface measure {names} --per-tool --format markdown",
             note,
         ),
+        *answered,
         Table(
             "surface_parts",
             "The whole surface per session: the tools and each part beside them, by the same rule",
@@ -171,6 +173,21 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
         Table("growth", "Growth by one kind", growth, f"toolsurface measure {names} --format json"),
         Table("by_kinds", "List size by number of kinds", by_kinds, f"toolsurface measure {names} --format json"),
     ]
+
+
+def _answers_probed(m: Measurement, names: str) -> list[Table]:
+    """What the tools' answers cost, for the surfaces whose snapshot recorded them (snapshot --probe)."""
+    from toolsurface.harness.measure import ANSWER_COLUMNS, answer_rows
+
+    rows = [row for s in m.surfaces if s.answers is not None for row in answer_rows(s.name, s.answers)]
+    if not rows:
+        return []
+    note = (
+        "Each probed tool's answers as its snapshot recorded them (snapshot --probe): the text of each answer, its"
+        " tokens by the counter the probe used; the largest call is the one that gave the largest answer."
+    )
+    title = "What the tools' answers cost, as probed"
+    return [Table("answers_probed", title, _frame(ANSWER_COLUMNS, rows), f"toolsurface measure {names}", note)]
 
 
 def _counters_table(m: Measurement, surfaces: Sequence[str]) -> Table:

@@ -1,5 +1,14 @@
 """The surface model: kinds as data, tool lists built from them, where surfaces come from, and their validation."""
 
+from toolsurface.harness.surface._answers import (
+    ANSWERS_KEY,
+    AnswerSizes,
+    SnapshotAnswers,
+    ToolAnswers,
+    answers_from_wire,
+    size_summary,
+    whole_median,
+)
 from toolsurface.harness.surface._authoring import ToolData, annotations_for, join_words, make_tool, object_schema, prop
 from toolsurface.harness.surface._model import (
     Access,
@@ -30,9 +39,11 @@ from toolsurface.harness.surface._registry import (
     default_surfaces,
     is_surface_path,
     known_names,
+    own_study_file,
     resolve,
     resolve_all,
     studies,
+    study_calls,
     study_file,
     study_for,
 )
@@ -50,18 +61,21 @@ from toolsurface.harness.surface._study import Study
 from toolsurface.harness.surface._validate import check_input_schema, ref_cycle, validate_wire_tools
 
 __all__ = [
+    "ANSWERS_KEY",
     "ENTRY_POINT_GROUP",
     "INCLUDABLE_PARTS",
     "META_FORMAT",
     "PART_KEYS",
     "PART_WORDS",
     "Access",
+    "AnswerSizes",
     "BuildFunction",
     "Kind",
     "KindAction",
     "KindField",
     "KindTool",
     "Snapshot",
+    "SnapshotAnswers",
     "SnapshotMeta",
     "Stub",
     "StubFactory",
@@ -69,8 +83,10 @@ __all__ = [
     "Surface",
     "SurfaceDefinition",
     "SurfaceParts",
+    "ToolAnswers",
     "ToolData",
     "annotations_for",
+    "answers_from_wire",
     "bundled_definitions",
     "check_input_schema",
     "default_surfaces",
@@ -84,6 +100,7 @@ __all__ = [
     "make_tool",
     "meta_path",
     "object_schema",
+    "own_study_file",
     "parse_include",
     "parts_from_wire",
     "prop",
@@ -91,10 +108,13 @@ __all__ = [
     "ref_cycle",
     "resolve",
     "resolve_all",
+    "size_summary",
     "snapshot_text",
     "studies",
+    "study_calls",
     "study_file",
     "study_for",
     "validate_wire_tools",
+    "whole_median",
     "write_snapshot",
 ]

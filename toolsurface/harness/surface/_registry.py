@@ -49,6 +49,43 @@ def study_file(specs: Sequence[str], what: str) -> Path:
     return study.file(what)
 
 
+# What each study file is for, and the option that names one instead.
+_OWN = {"queries": ("queries", "--queries FILE"), "task": ("round-trip task", "--task FILE")}
+
+
+def own_study_file(specs: Sequence[str], what: str, labels: Sequence[str] | None = None) -> Path:
+    """The file `what` (queries, task) of the one study all of `specs` belong to (none named: the default
+    study's). A surface of no study (a module, a snapshot, a live server) has none of its own: one line saying
+    so, rather than another study's. `labels` name the surfaces in that line (a live server by its name)."""
+    if not specs:
+        return study_file(specs, what)
+    found = studies()
+    whole = next((s for s in found if all(spec in s.surfaces for spec in specs)), None)
+    if whole is not None:
+        return whole.file(what)
+    noun, option = _OWN.get(what, (what.replace("_", " "), "a file"))
+    shown = list(labels or specs)
+    alone = [label for spec, label in zip(specs, shown, strict=True) if not any(spec in s.surfaces for s in found)]
+    if alone:
+        hint = (
+            "; `toolsurface new queries` (given the same surface or server) writes a starter one"
+            if what == "queries"
+            else ""
+        )
+        them = "them" if what == "queries" else "one"
+        return _no_own(f"{alone[0]} has no {noun} of its own (it belongs to no study): name {them} with {option}{hint}")
+    return _no_own(f"{', '.join(shown)} belong to different studies: name the {noun} with {option}")
+
+
+def _no_own(message: str) -> Path:
+    raise ToolsurfaceError(message)
+
+
+def study_calls(spec: str) -> Path | None:
+    """The calls file of a surface's study for that surface (what `probe` calls), where it has one."""
+    return next((found for s in studies() if (found := s.calls_for(spec)) is not None), None)
+
+
 def default_surfaces() -> tuple[str, ...]:
     """The surfaces measured when none is named: the default study's, in its order."""
     study = default_study(studies())

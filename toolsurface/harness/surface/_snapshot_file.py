@@ -12,6 +12,7 @@ from typing import Any
 from toolsurface.harness.errors import SurfaceLoadError
 from toolsurface.harness.files import read_json, write_atomic_all
 from toolsurface.harness.output import json_document
+from toolsurface.harness.surface._answers import ANSWERS_KEY, SnapshotAnswers, answers_from_wire
 from toolsurface.harness.surface._parts import SurfaceParts, parts_from_wire
 from toolsurface.harness.surface._validate import validate_wire_tools
 
@@ -33,6 +34,11 @@ class SnapshotMeta:
     duration_s: float | None = None
     pages: int | None = None
     stdout_noise: list[str] | None = None
+    # ttlMs and cacheScope of the tools/list result, where the server sent them (2026-07-28).
+    list_cache: dict[str, Any] | None = None
+    # Whether the list held still over two connections and twice in one (`snapshot --check-stable`): its
+    # findings, none when it did.
+    stability: dict[str, Any] | None = None
     format: str = META_FORMAT
 
     @property
@@ -49,7 +55,7 @@ class SnapshotMeta:
             "time": self.time,
             "tool_count": self.tool_count,
         }
-        for key in ("duration_s", "pages", "stdout_noise"):
+        for key in ("duration_s", "pages", "stdout_noise", "list_cache", "stability"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         return {**data, "source": self.source, "toolsurface": self.toolsurface, "format": self.format}
@@ -65,6 +71,14 @@ class Snapshot:
     protocol_version: str | None = None
     server: str | None = None
     parts: SurfaceParts = field(default_factory=lambda: SurfaceParts(recorded=False))
+    # What its tools' answers cost, when it was taken with --probe.
+    answers: SnapshotAnswers | None = None
+    # Where its list came from, in words, when it is not a file (a live server's command or URL).
+    origin: str | None = None
+
+    @property
+    def source(self) -> str:
+        return self.origin or str(self.path)
 
 
 def meta_path(path: Path) -> Path:
@@ -89,7 +103,15 @@ def load_snapshot(path: Path) -> Snapshot:
         meta = read_snapshot_meta(sidecar)
         protocol_version, server = meta.protocol_version, meta.server_label
     name = path.name.removesuffix(".json")
-    return Snapshot(name=name, path=path, tools=tools, protocol_version=protocol_version, server=server, parts=parts)
+    return Snapshot(
+        name=name,
+        path=path,
+        tools=tools,
+        protocol_version=protocol_version,
+        server=server,
+        parts=parts,
+        answers=answers_from_wire(data, str(path)),
+    )
 
 
 def read_snapshot_meta(path: Path) -> SnapshotMeta:
@@ -112,24 +134,34 @@ def read_snapshot_meta(path: Path) -> SnapshotMeta:
             duration_s=data.get("duration_s"),
             pages=data.get("pages"),
             stdout_noise=data.get("stdout_noise"),
+            list_cache=data.get("list_cache") if isinstance(data.get("list_cache"), dict) else None,
+            stability=data.get("stability") if isinstance(data.get("stability"), dict) else None,
         )
     except (TypeError, ValueError) as error:
         raise SurfaceLoadError(f"{path}: does not match {META_FORMAT}: {error}") from None
 
 
-def snapshot_text(tools: Sequence[dict[str, Any]], parts: SurfaceParts | None = None) -> str:
+def snapshot_text(
+    tools: Sequence[dict[str, Any]], parts: SurfaceParts | None = None, answers: SnapshotAnswers | None = None
+) -> str:
     """The file form: `{"tools": [...]}`, each tool's keys in the order received, non-ASCII kept, then the other
-    parts the server advertised and its capabilities."""
+    parts the server advertised and its capabilities, then what its answers cost when they were probed."""
     whole = {"tools": list(tools), **(parts.to_wire() if parts is not None else {})}
+    if answers is not None:
+        whole[ANSWERS_KEY] = answers.to_wire()
     return json_document(whole)
 
 
 def write_snapshot(
-    path: Path, tools: Sequence[dict[str, Any]], meta: SnapshotMeta | None = None, parts: SurfaceParts | None = None
+    path: Path,
+    tools: Sequence[dict[str, Any]],
+    meta: SnapshotMeta | None = None,
+    parts: SurfaceParts | None = None,
+    answers: SnapshotAnswers | None = None,
 ) -> list[Path]:
     """Write the snapshot (and the sidecar) atomically, the sidecar first, so a reader never sees half a file
     or a list without the sidecar it was written with."""
-    files: list[tuple[Path, str | bytes]] = [(path, snapshot_text(tools, parts))]
+    files: list[tuple[Path, str | bytes]] = [(path, snapshot_text(tools, parts, answers))]
     if meta is not None:
         files.insert(0, (meta_path(path), json_document(meta.to_json())))
     write_atomic_all(files, sync=True)

@@ -21,8 +21,9 @@ STUDY_ATTRIBUTE = "STUDY"
 class Study:
     """`surfaces`: the registered names, in the order tables and charts compare them. `queries`, `task` and
     `seed_figures`: the files findability, the round trip and the report's seed table read when none is
-    named. `checks`: the module whose `CHECKS` maps the check types its scenarios use beyond the harness's
-    own. `headline`: the baseline and the candidate whose list sizes the report compares in a sentence.
+    named. `calls`: the folder of each surface's calls file (`SURFACE.json`), what `probe` calls of it when
+    no calls file is named. `checks`: the module whose `CHECKS` maps the check types its scenarios use beyond
+    the harness's own. `headline`: the baseline and the candidate whose list sizes the report compares in a sentence.
     `default`: the study measured when no surface is named."""
 
     name: str
@@ -30,6 +31,7 @@ class Study:
     queries: Path | None = None
     task: Path | None = None
     seed_figures: Path | None = None
+    calls: Path | None = None
     checks: str = ""
     headline: tuple[str, str] | None = None
     default: bool = False
@@ -40,6 +42,11 @@ class Study:
         if found is None:
             raise ToolsurfaceError(f"the {self.name} study declares no {what.replace('_', ' ')}; name a file")
         return found
+
+    def calls_for(self, surface: str) -> Path | None:
+        """The calls file of one of its surfaces, where the study has one."""
+        found = self.calls / f"{surface}.json" if self.calls is not None else None
+        return found if found is not None and surface in self.surfaces and found.is_file() else None
 
 
 def _package(entry: EntryPoint) -> str:

@@ -9,7 +9,8 @@ v2 -> v2-live down by correction; `checks` are the outcome checks of its scenari
 it with what each choice the page leaves open costs.
 
 `STUDY` is what the harness takes from here: the surfaces in their order, the findability queries, the
-round-trip task, the seed's figures, the checks and the comparison the report states. It is the default study, measured when no surface is named.
+round-trip task, the calls `probe` makes of each surface (`calls/`, the sessions' read-only calls), the seed's
+figures, the checks and the comparison the report states. It is the default study, measured when no surface is named.
 """
 
 from pathlib import Path
@@ -26,6 +27,7 @@ STUDY = Study(
     surfaces=SURFACES,
     queries=_HERE / "queries.json",
     task=_HERE / "roundtrip.json",
+    calls=_HERE / "calls",
     seed_figures=_HERE / "seed.json",
     checks="toolsurface.surfaces.conderis.checks",
     headline=("before-v2", "v2"),

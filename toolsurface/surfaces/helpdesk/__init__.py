@@ -1,7 +1,7 @@
 """The help-desk study, built only with the handler kit and the kinds engine: the kinds as data (`kinds`),
 the one rule they cannot say (`rules`), a many-tool surface (`tools`) and a consolidated one (`desk`), and
 the fixture they both serve (`fixtures/helpdesk.json`). `STUDY` gives the harness its surfaces in their order,
-its findability queries and its round-trip task."""
+its findability queries, its round-trip task and the calls `probe` makes of each surface (`calls/`)."""
 
 from pathlib import Path
 
@@ -16,4 +16,5 @@ STUDY = Study(
     surfaces=("helpdesk-tools", "helpdesk"),
     queries=_HERE / "queries.json",
     task=_HERE / "roundtrip.json",
+    calls=_HERE / "calls",
 )

@@ -12,6 +12,7 @@ from toolsurface.harness.analyze.diff._model import (
     NON_BREAKING,
     SIZE_ONLY,
     AnnotationChange,
+    ChangeClass,
     FieldChange,
     ParameterChange,
     PartDiff,
@@ -24,7 +25,7 @@ from toolsurface.harness.analyze.diff._model import (
 from toolsurface.harness.analyze.diff._schema_compare import _compare_schemas
 from toolsurface.harness.measure import ListCounter, Measurable, count_tokens, framing_lists, framing_of, is_o200k
 from toolsurface.harness.output import compact_json
-from toolsurface.harness.surface import PART_WORDS, SurfaceParts, item_key
+from toolsurface.harness.surface import ANSWERS_KEY, PART_WORDS, Snapshot, SnapshotAnswers, SurfaceParts, item_key
 
 # ---------------------------------------------------------------------------------------------------------------
 # Comparing tools and lists
@@ -332,6 +333,49 @@ def diff_parts(before: SurfaceParts, after: SurfaceParts, *, tokens: bool = True
     return found
 
 
+def diff_answers(before: SnapshotAnswers, after: SnapshotAnswers) -> list[PartDiff]:
+    """Each tool probed on both sides whose largest answer (or whose errors) changed: an answer that grew is a
+    size change, one that grew past a client's cap (which then cuts it) breaks what an agent gets, a tool that
+    answers with more errors is a change its callers see."""
+    from toolsurface.harness.measure import CLIENT_ANSWER_CAPS
+
+    cap = min(c.cap for c in CLIENT_ANSWER_CAPS)
+    found: list[PartDiff] = []
+    for old in before.tools:
+        new = after.tool(old.tool)
+        if new is None:
+            continue
+        o, n = old.sizes, new.sizes
+        details: list[tuple[ChangeClass, str]] = []
+        if (o.max_tokens, o.max_chars) != (n.max_tokens, n.max_chars):
+            grew = (n.max_tokens or 0, n.max_chars) > (o.max_tokens or 0, o.max_chars)
+            figure = (
+                f"{o.max_tokens:,} -> {n.max_tokens:,} tokens"
+                if o.max_tokens is not None and n.max_tokens is not None
+                else ""
+            )
+            text = f"largest answer {'grew' if grew else 'shrank'}: {o.max_chars:,} -> {n.max_chars:,} chars"
+            details.append((SIZE_ONLY, f"{text}, {figure}" if figure else text))
+            if grew and (n.max_tokens or 0) > cap >= (o.max_tokens or 0):
+                details.append((BREAKING, f"now over {cap:,} tokens, the cap Claude Code cuts an answer at"))
+        if new.errors > old.errors:
+            details.append((NON_BREAKING, f"answers with an error {old.errors} -> {new.errors} of {n.calls} calls"))
+        if not details:
+            continue
+        found.append(
+            PartDiff(
+                ANSWERS_KEY,
+                old.tool,
+                "changed",
+                worst(cls for cls, _ in details) or SIZE_ONLY,
+                Size(o.max_chars, n.max_chars),
+                Size(o.max_tokens, n.max_tokens) if o.max_tokens is not None and n.max_tokens is not None else None,
+                details,
+            )
+        )
+    return found
+
+
 def _parts_note(a: SurfaceParts, b: SurfaceParts, a_label: str, b_label: str) -> str | None:
     """Why the parts were not compared, when a side holds the tools alone and the other has parts to compare."""
     unrecorded = [label for parts, label in ((a, a_label), (b, b_label)) if not parts.recorded]
@@ -361,9 +405,14 @@ def diff_surfaces(
     a_name, b_name = a_label or a.name, b_label or b.name
     result = diff_tools(old.tools, new.tools, a=a_name, b=b_name, tokens=tokens, counters=counters)
     result = replace(result, protocol_versions=(old.protocol_version, new.protocol_version))
+    answered = (
+        diff_answers(a.answers, b.answers)
+        if isinstance(a, Snapshot) and isinstance(b, Snapshot) and a.answers is not None and b.answers is not None
+        else []
+    )
     note = _parts_note(old.parts, new.parts, a_name, b_name)
     if note is not None or not (old.parts.recorded and new.parts.recorded):
-        return replace(result, parts_note=note)
-    parts = diff_parts(old.parts, new.parts, tokens=tokens)
+        return replace(result, parts=answered, parts_note=note, cls=worst([result.cls, *(p.cls for p in answered)]))
+    parts = [*diff_parts(old.parts, new.parts, tokens=tokens), *answered]
     cls = worst([result.cls, *(p.cls for p in parts)])
     return replace(result, parts=parts, cls=cls, parts_compared=True)

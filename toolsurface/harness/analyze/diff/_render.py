@@ -35,6 +35,7 @@ from toolsurface.harness.analyze.diff._model import (
     ToolDiff,
     short_json,
 )
+from toolsurface.harness.surface import ANSWERS_KEY as ANSWERS_PART
 from toolsurface.harness.surface import PART_WORDS
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -100,6 +101,9 @@ def _parts_headline(parts: Sequence[PartDiff]) -> str:
             if count:
                 noun = PART_WORDS[part] if count > 1 else PART_WORDS[part].removesuffix("s")
                 words.append(f"{count} {noun} {change}")
+    answers = sum(1 for p in parts if p.part == ANSWERS_PART)
+    if answers:
+        words.append(f"the answers of {answers} tool{'s' if answers > 1 else ''} changed")
     return ", ".join(words)
 
 
@@ -194,11 +198,11 @@ def diff_markdown(d: SurfaceDiff) -> str:
 
 
 def _part_label(p: PartDiff) -> str:
-    return (
-        "instructions"
-        if p.part == "instructions"
-        else f"{PART_WORDS[p.part].removesuffix('s')} `{markdown_cell(p.name, 'spaced')}`"
-    )
+    if p.part == "instructions":
+        return "instructions"
+    if p.part == ANSWERS_PART:
+        return f"answers of `{markdown_cell(p.name, 'spaced')}`"
+    return f"{PART_WORDS[p.part].removesuffix('s')} `{markdown_cell(p.name, 'spaced')}`"
 
 
 def diff_rich(d: SurfaceDiff) -> list[RenderableType]:

@@ -42,15 +42,18 @@ from toolsurface.harness.analyze.findability._scoring import (
     selected_names,
     tool_fields,
 )
+from toolsurface.harness.analyze.findability._starter import DRAFT_KEY, STARTER_NOTE, starter_queries
 
 __all__ = [
     "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
     "CLIENT_SCORERS",
+    "DRAFT_KEY",
     "FIELD_WEIGHTS",
     "FINDABILITY_COLUMNS",
     "SCORERS",
+    "STARTER_NOTE",
     "Agreement",
     "Findability",
     "FindabilityRow",
@@ -80,5 +83,6 @@ __all__ = [
     "read_json_file",
     "search_requests",
     "selected_names",
+    "starter_queries",
     "tool_fields",
 ]

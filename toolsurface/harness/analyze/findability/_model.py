@@ -71,7 +71,16 @@ def load_queries(path: Path | None = None) -> QuerySet:
     data = read_json_file(path)
     if not isinstance(data, dict) or "queries" not in data:
         raise QueryFileError(f'{path}: not a queries file: expected a JSON object {{"queries": [...]}}')
-    return QuerySet(source=str(path), queries=parse_queries(data["queries"], f"{path}: queries"))
+    queries = parse_queries(data["queries"], f"{path}: queries")
+    drafts = sum(1 for item in data["queries"] if isinstance(item, dict) and item.get("draft") is True)
+    if drafts:
+        from toolsurface.harness.notices import notice
+
+        notice(
+            f"{path}: {drafts} of {len(queries)} queries are still drafts (toolsurface new queries made them of"
+            " each tool's own words, so each finds its tool): rewrite them in your users' words"
+        )
+    return QuerySet(source=str(path), queries=queries)
 
 
 @dataclass(frozen=True)

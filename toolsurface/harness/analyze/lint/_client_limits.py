@@ -11,6 +11,10 @@ each entry naming the client and version it was seen on):
   server-name length that begins;
 - two names that the client cleans alike (it sends one of them);
 - a schema with `oneOf`, `anyOf` or `allOf` at its top, where a client left the tool out.
+- an invalid `x-mcp-header` annotation in a tool's inputSchema (category `x-mcp-header`), which a Streamable
+  HTTP client of MCP 2026-07-28 MUST drop the tool for (the SDK's own check,
+  `mcp.shared.inbound.find_invalid_x_mcp_header`: on a string, integer or boolean property reached by
+  `properties` alone, an RFC 9110 token, unique ignoring case).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ __all__ = [
     "ClientCut",
     "Observed",
     "check_client_limits",
+    "check_x_mcp_headers",
     "kept_units",
     "observed",
     "utf16_units",
@@ -217,4 +222,24 @@ def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | Non
         message = _cut_message("the server instructions", instructions, "are")
         if message is not None:
             findings.append(Finding("client-limit", [], [], message))
+    return findings
+
+
+def check_x_mcp_headers(tools: Sequence[dict[str, Any]]) -> list[Finding]:
+    """A finding per tool whose inputSchema has an x-mcp-header annotation a 2026-07-28 client drops it for."""
+    from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header
+
+    findings = []
+    for tool in tools:
+        schema = tool.get("inputSchema")
+        if not isinstance(schema, dict) or X_MCP_HEADER_KEY not in str(schema):
+            continue
+        reason = find_invalid_x_mcp_header(schema)
+        if reason is not None:
+            name = str(tool.get("name"))
+            message = (
+                f"{name}: invalid {X_MCP_HEADER_KEY} ({reason}); a Streamable HTTP client of MCP 2026-07-28 drops"
+                f" the tool from its list, so no agent on such a client sees {name}"
+            )
+            findings.append(Finding("x-mcp-header", [name], [], message))
     return findings

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolsurface.harness.analyze.lint._client_limits import check_client_limits
+from toolsurface.harness.analyze.lint._client_limits import check_client_limits, check_x_mcp_headers
 from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
 from toolsurface.harness.analyze.lint._rules import (
     check_addressing,
@@ -43,7 +43,9 @@ def lint_tools(name: str, tools: Sequence[dict[str, Any]], instructions: str | N
     surface = build_surface(tools)
     return SurfaceLint(
         name=name,
-        findings=[f for rule in RULES for f in rule(surface)] + check_client_limits(tools, instructions),
+        findings=[f for rule in RULES for f in rule(surface)]
+        + check_client_limits(tools, instructions)
+        + check_x_mcp_headers(tools),
         tools=[str(t.get("name")) for t in tools],
     )
 

@@ -18,6 +18,7 @@ CATEGORIES = (
     "permission-split",
     "first-sentence",
     "client-limit",
+    "x-mcp-header",
 )
 
 

@@ -18,8 +18,7 @@ import anyio
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import markdown_row, markdown_rule
 from toolsurface.harness.run_folder import CALLS, SPEC
-from toolsurface.harness.session.score import AnswerSizes, size_summary
-from toolsurface.harness.surface import SurfaceDefinition
+from toolsurface.harness.surface import AnswerSizes, SurfaceDefinition, size_summary
 from toolsurface.stubs.calllog import CallRecord
 
 

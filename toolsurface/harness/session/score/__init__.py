@@ -4,11 +4,9 @@ and what tool answers cost."""
 from toolsurface.harness.session.score._answers import (
     ALL_TOOLS,
     AnswerRow,
-    AnswerSizes,
     answer_rows,
     answers_markdown,
     run_answers,
-    size_summary,
 )
 from toolsurface.harness.session.score._cuts import (
     ANSWER_LIMITS_FORMAT,
@@ -43,7 +41,6 @@ __all__ = [
     "AnswerCut",
     "AnswerLimit",
     "AnswerRow",
-    "AnswerSizes",
     "Comparison",
     "ErrorGroup",
     "OutcomeFailure",
@@ -65,6 +62,5 @@ __all__ = [
     "runs_needed",
     "score_study",
     "shown_markdown",
-    "size_summary",
     "study_markdown",
 ]

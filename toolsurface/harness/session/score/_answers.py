@@ -15,38 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolsurface.harness.output import markdown_row, markdown_rule
+from toolsurface.harness.surface import size_summary
 from toolsurface.stubs.calllog import CallRecord
 
 # The row of a surface that sums every tool.
 ALL_TOOLS = "(all tools)"
-
-
-@dataclass(frozen=True)
-class AnswerSizes:
-    """The answers of some calls: how many, their median and largest size, and their sum."""
-
-    calls: int
-    median_chars: float
-    max_chars: int
-    median_tokens: float | None
-    max_tokens: int | None
-    chars: int
-    tokens: int | None
-
-
-def size_summary(chars: Sequence[int], tokens: Sequence[int | None]) -> AnswerSizes:
-    """Tokens only when every answer's text was kept."""
-    counted = [t for t in tokens if t is not None]
-    whole = len(counted) == len(tokens) and bool(tokens)
-    return AnswerSizes(
-        calls=len(chars),
-        median_chars=float(statistics.median(chars)) if chars else 0.0,
-        max_chars=max(chars, default=0),
-        median_tokens=float(statistics.median(counted)) if whole else None,
-        max_tokens=max(counted) if whole else None,
-        chars=sum(chars),
-        tokens=sum(counted) if whole else None,
-    )
 
 
 @dataclass(frozen=True)

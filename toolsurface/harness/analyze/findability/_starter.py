@@ -1,0 +1,39 @@
+"""A starter queries file for a surface of no study: one query per tool, from its name and first sentence, that
+tool expected; each marked a draft, for the user to rewrite in their users' words (a query made of the tool's
+own words finds it by construction, so it measures nothing until rewritten)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolsurface.harness.analyze._text import first_sentence, name_words, plain_words
+
+__all__ = ["DRAFT_KEY", "STARTER_NOTE", "starter_queries"]
+
+DRAFT_KEY = "draft"
+STARTER_NOTE = (
+    "A starter from toolsurface new queries: one query per tool, made of its name and first sentence, so each"
+    " finds its own tool. Rewrite each query as your users would ask for what the tool does, in their words,"
+    ' then remove its "draft" mark; findability says how many drafts are left.'
+)
+# Words of a first sentence kept in a query: enough to read as a request, as short as a search.
+MAX_WORDS = 8
+
+
+def _query(tool: Mapping[str, Any]) -> str:
+    name = " ".join(name_words(str(tool.get("name"))))
+    description = tool.get("description")
+    words = plain_words(first_sentence(description)) if isinstance(description, str) else []
+    sentence = " ".join(words[:MAX_WORDS])
+    return f"{name}: {sentence}" if sentence else name
+
+
+def starter_queries(surface: str, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The starter file's object for `surface`'s tools."""
+    return {
+        "note": STARTER_NOTE,
+        "queries": [
+            {"query": _query(tool), "expected": {surface: str(tool.get("name"))}, DRAFT_KEY: True} for tool in tools
+        ],
+    }

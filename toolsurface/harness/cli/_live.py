@@ -1,0 +1,88 @@
+"""A live server wherever a surface goes: `-- CMD ARGS...` or `--url URL` listed once per command, its list
+then one more surface for measure, lint, findability, roundtrip, clients and diff (a snapshot in memory, or a
+snapshot file in a folder of the command's own where a verb hands surfaces on by name)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
+    from toolsurface.harness.measure import Measurable
+
+
+def _listed(live: LiveServerOptions, protocol: str | None) -> TakenSnapshot | None:
+    """The live server the options name, listed once; None when they name none."""
+    if not live.names_a_server:
+        return None
+    from toolsurface.harness.live import live_target, skip_final_collection, take_snapshot
+
+    server = live_target(None, live)
+    taken = take_snapshot(None, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
+    skip_final_collection()
+    return taken
+
+
+def _items(specs: Sequence[str], live: LiveServerOptions, protocol: str | None) -> tuple[list[Measurable], list[str]]:
+    """The surfaces named, then the live server's list; with their names (a live server by its own)."""
+    from toolsurface.harness.surface import resolve_all
+
+    if not live.names_a_server and not live_flags(live):
+        return list(resolve_all(specs)), list(specs)
+    _refuse_stray(live)
+    items: list[Measurable] = list(resolve_all(specs))
+    taken = _listed(live, protocol)
+    assert taken is not None
+    return [*items, taken.as_snapshot()], [*specs, taken.name]
+
+
+def live_flags(live: LiveServerOptions) -> list[str]:
+    """The options given that go with a live server."""
+    given = [
+        ("--header", live.headers),
+        ("--env", live.envs),
+        ("--cwd", live.cwd),
+        ("--client-capabilities", live.capabilities),
+    ]
+    return [flag for flag, value in given if value]
+
+
+def _refuse_stray(live: LiveServerOptions) -> None:
+    if not live.names_a_server:
+        raise ToolsurfaceError(f"{live_flags(live)[0]} goes with a live server: --url URL or -- CMD ARGS...")
+
+
+def _file_name(name: str) -> str:
+    """A server's name as a file name: what a surface named by its file is called."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-") or "server"
+
+
+@contextmanager
+def live_specs(specs: Sequence[str], live: LiveServerOptions, protocol: str | None) -> Iterator[list[str]]:
+    """The specs named, then the live server's list as a snapshot file named after it (with its sidecar), in a
+    folder that is gone once the command is done: for verbs that hand surfaces on by name (to a stub)."""
+    import tempfile
+
+    if not live.names_a_server:
+        if live_flags(live):
+            _refuse_stray(live)
+        yield list(specs)
+        return
+    taken = _listed(live, protocol)
+    assert taken is not None
+    with tempfile.TemporaryDirectory(prefix="toolsurface-live-") as folder:
+        path = Path(folder) / f"{_file_name(taken.name)}.json"
+        taken.write(path)
+        yield [*specs, str(path)]
+
+
+def given_any(specs: Sequence[str], live: LiveServerOptions, what: str = "SURFACE") -> None:
+    """One line when neither a surface nor a live server is given."""
+    if not specs and not live.names_a_server:
+        raise ToolsurfaceError(f"give a {what}, --url URL, or -- CMD ARGS... (the server command after --)")

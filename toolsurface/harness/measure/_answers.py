@@ -1,0 +1,207 @@
+"""What a tool's answer may cost in a client before the client cuts it, and the check of probed answers against
+a token budget (`budget --max-answer-tokens N`) or, without one, against each client's own cap.
+
+Claude Code, read from its own bundle in the versions the agents are tested with (2.1.197, a JavaScript bundle;
+2.1.332, a native binary with the same functions): an MCP tool's answer is held to `MAX_MCP_OUTPUT_TOKENS`,
+25,000 tokens by default (`fhp=25000` in 2.1.197, `E=25000` in 2.1.332, read by `FUn()` and `d()`). Its
+rough estimate of an answer is each text block's length / 4, rounded (`Sf(e,t=4)` / `Wl`), plus 1,600 per
+image; an answer estimated above 10,000 (`MHp=1e4` / `gl=1e4`) is shown to the user with "Large MCP
+response (~N tokens), this can fill up context quickly"; one estimated above half the cap is counted exactly
+(the Messages API's token count) and, above the cap, cut to 4 characters per token of it with "[OUTPUT
+TRUNCATED - exceeded 25000 token limit]" appended (2.1.332 cuts without counting when the text alone is
+estimated above four times the cap).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolsurface.harness.output import Column
+from toolsurface.harness.surface import SnapshotAnswers, ToolAnswers
+
+__all__ = [
+    "ANSWER_COLUMNS",
+    "CLIENT_ANSWER_CAPS",
+    "IMAGE_ESTIMATE",
+    "AnswerCheck",
+    "ClientAnswerCap",
+    "OverAnswer",
+    "answer_rows",
+    "check_answers",
+    "claude_estimate",
+]
+
+# Claude Code's estimate of an image block, in tokens.
+IMAGE_ESTIMATE = 1600
+
+
+@dataclass(frozen=True)
+class ClientAnswerCap:
+    """A client's cap on one tool answer (`cap` tokens, over which it cuts the answer) and the size over which
+    it warns (`warn`, by its own estimate); `setting` is how a user moves the cap."""
+
+    client: str
+    cap: int
+    warn: int
+    setting: str
+
+
+CLIENT_ANSWER_CAPS = (
+    ClientAnswerCap("Claude Code 2.1.197", 25_000, 10_000, "MAX_MCP_OUTPUT_TOKENS"),
+    ClientAnswerCap("Claude Code 2.1.332", 25_000, 10_000, "MAX_MCP_OUTPUT_TOKENS"),
+)
+
+
+def claude_estimate(texts: Sequence[str], images: int = 0) -> int:
+    """Claude Code's rough estimate of an answer: each text's length in UTF-16 code units / 4, rounded as
+    JavaScript's Math.round does, and 1,600 per image."""
+    total = 0
+    for text in texts:
+        units = len(text.encode("utf-16-le", "surrogatepass")) // 2
+        total += math.floor(units / 4 + 0.5)
+    return total + IMAGE_ESTIMATE * images
+
+
+@dataclass(frozen=True)
+class OverAnswer:
+    """A tool whose largest answer is over a limit: the limit's name, its tokens and the call's arguments."""
+
+    tool: str
+    tokens: int
+    limit: int
+    by: str
+    arguments: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        from toolsurface.harness.output import compact_json
+
+        return (
+            f"{self.tool} answered {self.tokens:,} tokens, over {self.by} ({self.limit:,}) by"
+            f" {self.tokens - self.limit:,}; the call: {self.tool} {compact_json(self.arguments)}"
+        )
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    """Probed answers against a budget: `max_tokens` given, or None for each client's own cap; what is over
+    (failing), and what a client warns of (not failing)."""
+
+    max_tokens: int | None
+    counter: str
+    tools: int
+    calls: int
+    largest: ToolAnswers | None
+    over: tuple[OverAnswer, ...] = ()
+    warned: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def within(self) -> bool:
+        return not self.over
+
+    @property
+    def limit_text(self) -> str:
+        if self.max_tokens is not None:
+            return f"{self.max_tokens:,} tokens an answer"
+        return f"each client's cap ({', '.join(f'{c.client} {c.cap:,}' for c in CLIENT_ANSWER_CAPS)} tokens)"
+
+    def to_json(self) -> dict[str, Any]:
+        largest = self.largest
+        return {
+            "max_answer_tokens": self.max_tokens,
+            "counter": self.counter,
+            "tools": self.tools,
+            "calls": self.calls,
+            "within": self.within,
+            "largest": None
+            if largest is None
+            else {
+                "tool": largest.tool,
+                "chars": largest.sizes.max_chars,
+                "tokens": largest.sizes.max_tokens,
+                "arguments": largest.largest_arguments,
+            },
+            "over": [
+                {"tool": o.tool, "tokens": o.tokens, "limit": o.limit, "by": o.by, "arguments": o.arguments}
+                for o in self.over
+            ],
+            "warned": list(self.warned),
+        }
+
+
+def check_answers(answers: SnapshotAnswers, max_tokens: int | None = None) -> AnswerCheck:
+    """Each tool's largest probed answer against `max_tokens` (None: each client's cap, where the client cuts
+    it), and the answers a client warns of."""
+    over: list[OverAnswer] = []
+    warned: list[str] = []
+    for tool in answers.tools:
+        tokens = tool.sizes.max_tokens
+        if tokens is None:
+            continue
+        if max_tokens is not None:
+            if tokens > max_tokens:
+                over.append(OverAnswer(tool.tool, tokens, max_tokens, "the answer budget", tool.largest_arguments))
+        else:
+            for cap in CLIENT_ANSWER_CAPS:
+                if tokens > cap.cap:
+                    by = f"{cap.client}'s cap ({cap.setting})"
+                    over.append(OverAnswer(tool.tool, tokens, cap.cap, by, tool.largest_arguments))
+                    break
+        for cap in CLIENT_ANSWER_CAPS:
+            if tool.largest_estimate > cap.warn:
+                warned.append(
+                    f"{tool.tool}: {cap.client} warns of its answer (~{tool.largest_estimate:,} tokens by its"
+                    f" estimate, over {cap.warn:,}) and cuts one over {cap.cap:,} tokens ({cap.setting})"
+                )
+                break
+    over.sort(key=lambda o: o.tokens, reverse=True)
+    return AnswerCheck(
+        max_tokens=max_tokens,
+        counter=answers.counter,
+        tools=len(answers.tools),
+        calls=sum(t.sizes.calls for t in answers.tools),
+        largest=answers.largest,
+        over=tuple(over),
+        warned=tuple(warned),
+    )
+
+
+# What a snapshot's answers part shows, a row per tool (measure, probe, the report).
+ANSWER_COLUMNS = (
+    Column("surface"),
+    Column("tool"),
+    Column("calls", numeric=True),
+    Column("errors", numeric=True),
+    Column("median_chars", "median chars", numeric=True),
+    Column("max_chars", "largest chars", numeric=True),
+    Column("median_tokens", "median tokens", numeric=True),
+    Column("max_tokens", "largest tokens", numeric=True),
+    Column("largest_call", "largest call"),
+)
+
+
+def answer_rows(surface: str, answers: SnapshotAnswers) -> list[list[Any]]:
+    """A row per tool of ANSWER_COLUMNS, largest answer first; a median as a whole number where it is one."""
+    from toolsurface.harness.output import compact_json
+    from toolsurface.harness.surface import whole_median as whole
+
+    rows = []
+    for t in sorted(answers.tools, key=lambda t: (-(t.sizes.max_tokens or 0), -t.sizes.max_chars, t.tool)):
+        s = t.sizes
+        rows.append(
+            [
+                surface,
+                t.tool,
+                s.calls,
+                t.errors,
+                whole(s.median_chars),
+                s.max_chars,
+                whole(s.median_tokens),
+                s.max_tokens,
+                f"{t.tool} {compact_json(t.largest_arguments)}",
+            ]
+        )
+    return rows

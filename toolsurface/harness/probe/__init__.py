@@ -1,0 +1,55 @@
+"""probe: calls of a live server's tools to measure their answers; read-only tools (by their annotations) only,
+unless the user's calls file names another.
+
+The plan (which tools, with what arguments: the calls file's, else made from each tool's schema), the calls
+made on one connection within their bounds, each answer measured, and the answers part a snapshot records."""
+
+from toolsurface.harness.probe._answer import AnswerFigures, answer_texts, measure_answer
+from toolsurface.harness.probe._arguments import MadeArguments, NoArguments, schema_arguments
+from toolsurface.harness.probe._calls import CallsFile, CallsFileError, CallSpec, load_calls, parse_calls
+from toolsurface.harness.probe._plan import PlannedCall, ProbePlan, SkippedTool, plan_probe, read_only
+from toolsurface.harness.probe._render import probe_csv, probe_json, probe_lines, probe_markdown, probe_rich
+from toolsurface.harness.probe._run import (
+    DEFAULT_CALL_TIMEOUT_S,
+    DEFAULT_MAX_ANSWER_BYTES,
+    Probe,
+    ProbeBounds,
+    ProbedCall,
+    ProbedLive,
+    probe_connection,
+    probe_live,
+    probe_surface,
+)
+
+__all__ = [
+    "DEFAULT_CALL_TIMEOUT_S",
+    "DEFAULT_MAX_ANSWER_BYTES",
+    "AnswerFigures",
+    "CallSpec",
+    "CallsFile",
+    "CallsFileError",
+    "MadeArguments",
+    "NoArguments",
+    "PlannedCall",
+    "Probe",
+    "ProbeBounds",
+    "ProbePlan",
+    "ProbedCall",
+    "ProbedLive",
+    "SkippedTool",
+    "answer_texts",
+    "load_calls",
+    "measure_answer",
+    "parse_calls",
+    "plan_probe",
+    "probe_connection",
+    "probe_csv",
+    "probe_json",
+    "probe_lines",
+    "probe_live",
+    "probe_markdown",
+    "probe_rich",
+    "probe_surface",
+    "read_only",
+    "schema_arguments",
+]

@@ -1,0 +1,187 @@
+"""A probe as each format tells it: every call with its arguments and its answer's figures, then per tool what
+its answers cost, the tools left out and why, and what a client would cut or warn of. A dry run is its plan."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from toolsurface.harness.output import compact_json, csv_table, json_document, markdown_table, shown
+from toolsurface.harness.probe._run import Probe
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+__all__ = ["probe_csv", "probe_json", "probe_lines", "probe_markdown", "probe_rich"]
+
+MAX_ARGUMENTS = 60
+
+
+def _arguments(arguments: dict[str, Any], whole: bool = False) -> str:
+    from toolsurface.harness.redact import redacted_text
+
+    text = redacted_text(compact_json(arguments))
+    return text if whole or len(text) <= MAX_ARGUMENTS else text[: MAX_ARGUMENTS - 1] + "…"
+
+
+def _call_header(probe: Probe) -> list[str]:
+    extra = [f"tokens ({name})" for name in probe.counters[1:]]
+    return [
+        "tool",
+        "arguments",
+        "from",
+        "ms",
+        "isError",
+        "content",
+        "chars",
+        "tokens",
+        *extra,
+        "structured chars",
+        "copy chars",
+        "media bytes",
+    ]
+
+
+def _call_rows(probe: Probe, whole: bool = False) -> list[list[str]]:
+    rows = []
+    for done in probe.calls:
+        f = done.figures
+        head = [done.call.tool, _arguments(done.call.arguments, whole), done.call.source, f"{done.seconds * 1000:,.0f}"]
+        if f is None:
+            rows.append([*head, done.error or "-", "-", "-", "-", *["-"] * (len(probe.counters) - 1), "-", "-", "-"])
+            continue
+        others = [shown(tokens) for _, tokens in f.counts[1:]]
+        rows.append(
+            [
+                *head,
+                shown(f.is_error),
+                f.kinds_text,
+                shown(f.chars),
+                shown(f.tokens),
+                *others,
+                shown(f.structured_chars),
+                shown(f.copy_chars) if f.structured_chars is not None else "-",
+                shown(f.media_bytes),
+            ]
+        )
+    return rows
+
+
+def _plan_rows(probe: Probe) -> list[list[str]]:
+    return [[c.tool, _arguments(c.arguments, whole=True), c.source, shown(c.read_only)] for c in probe.plan.calls]
+
+
+def _tool_header() -> list[str]:
+    from toolsurface.harness.measure import ANSWER_COLUMNS
+    from toolsurface.harness.output import labels
+
+    return labels(ANSWER_COLUMNS)[1:]
+
+
+def _tool_rows(probe: Probe) -> list[list[str]]:
+    from toolsurface.harness.measure import answer_rows
+
+    return [[shown(v) for v in row[1:]] for row in answer_rows(probe.surface, probe.answers())]
+
+
+def _title(probe: Probe) -> str:
+    counted = f"tokens: {', '.join(probe.counters)}"
+    if probe.dry_run:
+        return f"Probe plan of {probe.surface} ({probe.source}; protocol {probe.protocol_version}): calls nothing"
+    return (
+        f"Probe of {probe.surface} ({probe.source}; protocol {probe.protocol_version}; {len(probe.calls)} calls in"
+        f" {probe.seconds:.2f} s; {counted})"
+    )
+
+
+def probe_lines(probe: Probe) -> list[str]:
+    """What is said under the tables: the tools not called and why, and what a client cuts or warns of."""
+    from toolsurface.harness.measure import check_answers
+
+    lines = [f"not called: {s.tool} ({s.reason})" for s in probe.plan.skipped]
+    if not probe.dry_run:
+        check = check_answers(probe.answers())
+        lines += [f"over a client's cap: {o.text}" for o in check.over]
+        lines += [f"warned: {w}" for w in check.warned]
+    return lines
+
+
+def probe_rich(probe: Probe) -> list[RenderableType]:
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolsurface.harness.measure import ANSWER_COLUMNS
+
+    numeric = {"ms", "chars", "tokens", "structured chars", "copy chars", "media bytes"}
+    numeric |= {c.label for c in ANSWER_COLUMNS if c.numeric}
+
+    def table(title: str, header: list[str], rows: list[list[str]]) -> Table:
+        out = Table(title=title)
+        for column in header:
+            out.add_column(column, justify="right" if column in numeric or column.startswith("tokens") else "left")
+        for row in rows:
+            out.add_row(*row)
+        return out
+
+    if probe.dry_run:
+        out: list[RenderableType] = [
+            table(_title(probe), ["tool", "arguments", "from", "read-only"], _plan_rows(probe))
+        ]
+    else:
+        out = [table(_title(probe), _call_header(probe), _call_rows(probe))]
+        if probe.calls:
+            out.append(table(f"Answers per tool ({probe.counter})", _tool_header(), _tool_rows(probe)))
+    out += [Text(line) for line in probe_lines(probe)]
+    return out
+
+
+def probe_markdown(probe: Probe) -> str:
+    parts = [f"### {_title(probe)}", ""]
+    if probe.dry_run:
+        parts.append(markdown_table(["tool", "arguments", "from", "read-only"], _plan_rows(probe)))
+    else:
+        parts.append(markdown_table(_call_header(probe), _call_rows(probe, whole=True), right=set(range(3, 14))))
+        if probe.calls:
+            parts += ["", markdown_table(_tool_header(), _tool_rows(probe), right={1, 2, 3, 4, 5, 6})]
+    lines = probe_lines(probe)
+    if lines:
+        parts += ["", *[f"- {line}" for line in lines]]
+    return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def probe_json(probe: Probe) -> str:
+    return json_document(probe.to_json(), ascii=True)
+
+
+def probe_csv(probe: Probe) -> str:
+    """A row per call (a dry run: per planned call), the figures as JSON keys name them."""
+    if probe.dry_run:
+        rows = [[probe.surface, c.tool, compact_json(c.arguments), c.source, c.read_only] for c in probe.plan.calls]
+        return csv_table(["surface", "tool", "arguments", "source", "read_only"], rows)
+    others = [f"tokens_{name}" for name in probe.counters[1:]]
+    header = [
+        "surface", "tool", "arguments", "source", "seconds", "error", "is_error", "kinds", "chars", "tokens",
+        *others, "structured_chars", "copy_chars", "media_bytes", "wire_chars", "estimate",
+    ]  # fmt: skip
+    rows = []
+    for done in probe.calls:
+        f = done.figures
+        base = [
+            probe.surface,
+            done.call.tool,
+            compact_json(done.call.arguments),
+            done.call.source,
+            round(done.seconds, 4),
+        ]
+        if f is None:
+            rows.append(
+                [*base, done.error, None, None, None, None, *[None] * len(others), None, None, None, None, None]
+            )
+        else:
+            kinds = " ".join(f"{k}:{n}" for k, n in f.kinds)
+            rows.append(
+                [
+                    *base, None, f.is_error, kinds, f.chars, f.tokens, *[n for _, n in f.counts[1:]],
+                    f.structured_chars, f.copy_chars, f.media_bytes, f.wire_chars, f.estimate,
+                ]
+            )  # fmt: skip
+    return csv_table(header, rows)
