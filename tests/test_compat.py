@@ -23,6 +23,9 @@ COLUMNS = [
     "codex 0.171.0 default",
     "codex 0.171.0 direct",
     "gemini 0.61.0 default",
+    "opencode 1.18.33 default",
+    "copilot 1.0.102 default",
+    "cline 3.0.65 default",
 ]
 
 
@@ -97,6 +100,9 @@ def test_the_limits_lint_reads_are_what_compat_sees_with_the_tested_versions(com
         ("claude", NEWEST),
         ("codex", "0.171.0"),
         ("gemini", "0.61.0"),
+        ("opencode", "1.18.33"),
+        ("copilot", "1.0.102"),
+        ("cline", "3.0.65"),
     }
 
 

@@ -132,6 +132,8 @@ def _name_change(naming: ToolNaming, tool: str, server: str, full: str) -> str:
         return ""
     if naming.cuts(tool, server):
         return "cut"
+    if naming.punycode and not tool.isascii():
+        return "punycode"
     if own != naming.clean(tool):
         return "hashed"
     return "cleaned"
