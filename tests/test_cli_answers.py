@@ -18,7 +18,7 @@ from tests.waiting import wait_until
 from toolsurface.harness.agents import make_agent
 from toolsurface.harness.agents._cli import CliAgent
 
-NAMES = ["claude", "codex", "gemini"]
+NAMES = ["claude", "codex", "gemini", "opencode", "copilot", "cline"]
 
 
 def _version(name: str) -> str:
@@ -78,7 +78,9 @@ def test_a_version_that_never_comes_is_a_row_naming_the_cli_and_leaves_nothing_r
         _cli(folder, name, f"{sys.executable} -c 'import time; time.sleep(1000)' {marker} &\nwait")
     run = run_cli_process("agents", "--format", "json", env=_env(tmp_path, folder), timeout=60)
     assert run.returncode == 0, run.stderr
-    for row in json.loads(run.stdout):
+    rows = [row for row in json.loads(run.stdout) if row["name"] in NAMES]
+    assert sorted(row["name"] for row in rows) == sorted(NAMES)
+    for row in rows:
         assert not row["supported"]
         assert f"{folder / row['name']} --version did not answer within 15 s" in row["problem"], row
     wait_until(lambda: not processes_with(marker), 10, "the sleeping children to be ended")

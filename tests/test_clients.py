@@ -190,7 +190,10 @@ def test_the_docs_show_the_clients_table_as_the_command_prints_it(
         ):
             p = row[part]
             assert cells[column] == f"{p['tools']} · {p['chars']:,} · {p['tokens']:,}", (cells, column)
-        assert cells["System prompt chars"] == f"{row['system_chars']:,}", cells
+        # gemini-cli 0.61.0 and Claude Code 2.1.197 put text that differs by run into their system prompts (seen
+        # 26,630 and 26,658; 5,653 and 5,656, with the machine's paths already placeholders): within 1 %.
+        documented = int(cells["System prompt chars"].replace(",", ""))
+        assert abs(documented - row["system_chars"]) <= row["system_chars"] / 100, cells
         assert cells["Server instructions chars"] == f"{row['instructions_chars']:,}", cells
 
 

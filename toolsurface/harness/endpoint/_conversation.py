@@ -256,9 +256,9 @@ def _chat_tool_name(tool: dict[str, Any]) -> str:
     """A tool's name as Chat Completions carries it: a function's, or a custom (free-form) tool's (Copilot CLI's
     `apply_patch`), or one given as itself."""
     inner = tool.get("function") or tool.get("custom") or {}
-    return str(
-        inner.get("name") if isinstance(inner, dict) and inner.get("name") else tool.get("name") or tool.get("type")
-    )
+    if not isinstance(inner, dict):
+        raise TypeError(f"a tool's function or custom is an object, not {type(inner).__name__}")
+    return str(inner.get("name") if inner.get("name") else tool.get("name") or tool.get("type"))
 
 
 _RESULT_KEYS = {"content", "isError", "structuredContent", "_meta"}
