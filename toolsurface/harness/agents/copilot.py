@@ -48,7 +48,6 @@ KEYS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
 PROVIDER_KEYS = ("COPILOT_PROVIDER_API_KEY", "COPILOT_PROVIDER_BEARER_TOKEN")
 # The model id Copilot is told it runs (it picks its prompts and tools by it); one of its catalog's.
 SCRIPTED_MODEL = "gpt-5.4"
-# The longest name Copilot gives a tool; longer ones are cut.
 # How Copilot answers a call of a tool it has not got, and a call it would have to ask for.
 _UNKNOWN = re.compile(r"Tool '[^']*' does not exist")
 _DENIED = re.compile(r"permission|denied|not allowed|rejected", re.I)
