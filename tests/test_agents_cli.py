@@ -355,7 +355,7 @@ TWO_CALLS_THEN_SILENCE = [
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the stub's process through /proc")
-@pytest.mark.whole_core  # the CLI must start and make its two calls within the 12 s
+@pytest.mark.whole_core  # the CLI must start and make its two calls within the 30 s
 @pytest.mark.parametrize("name", NAMES)
 async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
     tmp_path: Path, cli_path: str, name: str
@@ -365,12 +365,14 @@ async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
         ctx = context(
             base,
             bare_env(tmp_path, PATH=cli_path),
-            timeout=12,
+            # Long enough for a first start on a fresh machine: in CI, with empty caches, opencode 1.18.33 had
+            # not made its first call within 12 s.
+            timeout=30,
             endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
         )
-        with within(60, f"{name}'s run to end at its timeout"):
+        with within(90, f"{name}'s run to end at its timeout"):
             report = await ADAPTERS[name]().run(ctx)
-    assert report.status == "timeout" and "within 12 s" in str(report.error)
+    assert report.status == "timeout" and "within 30 s" in str(report.error)
     assert [c.name for c in calls(report)][-2:] == ["item_get", "item_list"]
     log = base / "calls.jsonl"
     assert [r.tool for r in read_log(log) if r.method == "tools/call"] == ["item_get", "item_list"]
