@@ -521,3 +521,12 @@ def test_the_measure_page_shows_each_bundled_surfaces_probed_answers_beside_its_
 if __name__ == "__main__":
     for row in bundled_answers_rows():
         print("| " + " | ".join(row) + " |")
+
+
+def test_the_table_shows_every_call_s_arguments_whole_when_piped(tmp_path: Path) -> None:
+    done = run_cli("probe", "v2", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # v2's calls file pages the longest item: its arguments are longer than a narrow column would hold.
+    assert '{"projectId":"acme-shop","number":20,"offset":2915,"take":1181}' in done.stdout
+    assert '{"kind":"task","projectId":"acme-shop","query":"Checkout redesign"}' in done.stdout
+    assert "…" not in done.stdout

@@ -13,14 +13,10 @@ if TYPE_CHECKING:
 
 __all__ = ["probe_csv", "probe_json", "probe_lines", "probe_markdown", "probe_rich"]
 
-MAX_ARGUMENTS = 60
-
-
-def _arguments(arguments: dict[str, Any], whole: bool = False) -> str:
+def _arguments(arguments: dict[str, Any]) -> str:
     from toolsurface.harness.redact import redacted_text
 
-    text = redacted_text(compact_json(arguments))
-    return text if whole or len(text) <= MAX_ARGUMENTS else text[: MAX_ARGUMENTS - 1] + "…"
+    return redacted_text(compact_json(arguments))
 
 
 def _call_header(probe: Probe) -> list[str]:
@@ -41,11 +37,11 @@ def _call_header(probe: Probe) -> list[str]:
     ]
 
 
-def _call_rows(probe: Probe, whole: bool = False) -> list[list[str]]:
+def _call_rows(probe: Probe) -> list[list[str]]:
     rows = []
     for done in probe.calls:
         f = done.figures
-        head = [done.call.tool, _arguments(done.call.arguments, whole), done.call.source, f"{done.seconds * 1000:,.0f}"]
+        head = [done.call.tool, _arguments(done.call.arguments), done.call.source, f"{done.seconds * 1000:,.0f}"]
         if f is None:
             rows.append([*head, done.error or "-", "-", "-", "-", *["-"] * (len(probe.counters) - 1), "-", "-", "-"])
             continue
@@ -67,7 +63,7 @@ def _call_rows(probe: Probe, whole: bool = False) -> list[list[str]]:
 
 
 def _plan_rows(probe: Probe) -> list[list[str]]:
-    return [[c.tool, _arguments(c.arguments, whole=True), c.source, shown(c.read_only)] for c in probe.plan.calls]
+    return [[c.tool, _arguments(c.arguments), c.source, shown(c.read_only)] for c in probe.plan.calls]
 
 
 def _tool_header() -> list[str]:
@@ -139,7 +135,7 @@ def probe_markdown(probe: Probe) -> str:
     if probe.dry_run:
         parts.append(markdown_table(["tool", "arguments", "from", "read-only"], _plan_rows(probe)))
     else:
-        parts.append(markdown_table(_call_header(probe), _call_rows(probe, whole=True), right=set(range(3, 14))))
+        parts.append(markdown_table(_call_header(probe), _call_rows(probe), right=set(range(3, 14))))
         if probe.calls:
             parts += ["", markdown_table(_tool_header(), _tool_rows(probe), right={1, 2, 3, 4, 5, 6})]
     lines = probe_lines(probe)
