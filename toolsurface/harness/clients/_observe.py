@@ -29,6 +29,7 @@ from toolsurface.harness.endpoint import (
     ModelEndpoint,
     ModelRequest,
     ToolPart,
+    machine_paths,
     read_model_requests,
     refusals_marked,
 )
@@ -36,13 +37,11 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import CALLS
 from toolsurface.harness.scenario import Step
 
-__all__ = ["PLACEHOLDERS", "PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
+__all__ = ["PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
 
 PROMPT = "Look at the tools you have for this project, then answer in one word."
 TIMEOUT_S = 120.0
 MAX_TURNS = 4
-# How this machine's paths are counted in a system prompt's chars.
-PLACEHOLDERS = ("$HOME", "$RUN", "$WORK")
 
 
 @dataclass(frozen=True)
@@ -245,7 +244,6 @@ async def _session(
     started = time.monotonic()
     steps = _steps(choice, surface, agent.search_modes)
     with tempfile.TemporaryDirectory(prefix="toolsurface-clients-") as workdir:
-        paths = dict(zip(PLACEHOLDERS, (env.get("HOME", ""), str(run_dir), workdir), strict=True))
         endpoint = ModelEndpoint(
             run_dir / MODEL_REQUESTS,
             steps=steps,
@@ -255,7 +253,7 @@ async def _session(
             wire_tools=surface.wire,
             naming=agent.naming,
             server_name=server_name,
-            paths=paths,
+            paths=machine_paths(env.get("HOME", ""), run_dir, workdir),
         )
         with endpoint:
             ctx = _context(server, Path(workdir), run_dir, timeout, choice, env, endpoint, builtins, server_name)

@@ -290,7 +290,7 @@ def _result_of(results: Sequence[Sequence[CarriedResult]]) -> CarriedResult | No
 async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: Mapping[str, str]) -> AnswerSeen:
     from toolsurface.harness.agents import CliAgent, make_agent
     from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
-    from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint
+    from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, machine_paths
     from toolsurface.harness.run_folder import CALLS
     from toolsurface.harness.scenario import Step
     from toolsurface.stubs.calllog import logged_protocol, read_log
@@ -313,11 +313,9 @@ async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: 
         # Claude Code names its project folder by the working folder, gemini-cli its own by the folder's name,
         # each with every char but letters and digits as `-`.
         paths = {
-            "$RUN": str(run_dir),
-            "$WORK": workdir,
+            **machine_paths(environment.get("HOME", ""), run_dir, workdir),
             "-$WORK": re.sub(r"[^A-Za-z0-9]", "-", workdir),
             "$WORK_NAME": re.sub(r"[^A-Za-z0-9]", "-", Path(workdir).name),
-            "$HOME": environment.get("HOME", ""),
         }
         endpoint = ModelEndpoint(
             run_dir / MODEL_REQUESTS,

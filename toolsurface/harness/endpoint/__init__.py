@@ -18,7 +18,7 @@ from toolsurface.harness.endpoint._record import (
 from toolsurface.harness.endpoint._rules import NAME_LIMITS, Refusal, check_request
 from toolsurface.harness.endpoint._scripted import SEARCH_TOOLS, ScriptedModel, ScriptedTurn
 from toolsurface.harness.endpoint._sent import MCP_ONLY_FIELDS, SentTool
-from toolsurface.harness.endpoint._server import ModelEndpoint
+from toolsurface.harness.endpoint._server import ModelEndpoint, machine_paths
 from toolsurface.harness.endpoint._spec import EndpointSpec, parse_endpoint
 from toolsurface.harness.endpoint._split import ToolPart
 
@@ -48,6 +48,7 @@ __all__ = [
     "carried_results",
     "check_request",
     "code_mode_problem",
+    "machine_paths",
     "parse_endpoint",
     "read_conversation",
     "read_model_requests",

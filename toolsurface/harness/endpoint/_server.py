@@ -254,6 +254,12 @@ class ModelEndpoint:
         return len(text) - len(shorter)
 
 
+def machine_paths(home: str, run_dir: str | os.PathLike[str], workdir: str | os.PathLike[str]) -> dict[str, str]:
+    """This machine's paths a client may write into its system prompt, by placeholder: `$HOME`, the run's
+    folder (`$RUN`) and the client's working folder (`$WORK`)."""
+    return {"$HOME": home, "$RUN": os.fspath(run_dir), "$WORK": os.fspath(workdir)}
+
+
 def _path_forms(paths: Mapping[str, str]) -> list[tuple[str, str]]:
     """(path, placeholder) for each path as given and as resolved, the longest first (a run folder inside
     $HOME is its own placeholder)."""

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = ["probe_csv", "probe_json", "probe_lines", "probe_markdown", "probe_rich"]
 
+
 def _arguments(arguments: dict[str, Any]) -> str:
     from toolsurface.harness.redact import redacted_text
 

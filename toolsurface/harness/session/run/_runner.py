@@ -26,7 +26,7 @@ import anyio
 
 from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.agents.base import AgentEndpoint, AgentReport, EndpointKind, RunContext, ServerCommand
-from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, read_model_requests, shown
+from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, machine_paths, read_model_requests, shown
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed, read_json, write_json_atomic
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
@@ -238,7 +238,7 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun, workdir: Path) -> Iter
         "instructions": run.surface.instructions,
         "wire_tools": run.surface.wire,
         "naming": naming,
-        "paths": {"$HOME": os.environ.get("HOME", ""), "$RUN": str(run.run_dir), "$WORK": str(workdir)},
+        "paths": machine_paths(os.environ.get("HOME", ""), run.run_dir, workdir),
     }
     if spec.kind == EndpointKind.SCRIPTED:
         assert run.script is not None
