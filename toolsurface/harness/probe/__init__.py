@@ -2,24 +2,34 @@
 unless the user's calls file names another.
 
 The plan (which tools, with what arguments: the calls file's, else made from each tool's schema), the calls
-made on one connection within their bounds, each answer measured, and the answers part a snapshot records."""
+made on one connection within their bounds, each answer measured, and the answers part a snapshot records.
+The bounds load at once; every other name when first used, so the CLI declares its probe options without
+loading what a probe needs."""
 
-from toolsurface.harness.probe._answer import AnswerFigures, answer_texts, measure_answer
-from toolsurface.harness.probe._arguments import MadeArguments, NoArguments, schema_arguments
-from toolsurface.harness.probe._calls import CallsFile, CallsFileError, CallSpec, load_calls, parse_calls
-from toolsurface.harness.probe._plan import PlannedCall, ProbePlan, SkippedTool, plan_probe, read_only
-from toolsurface.harness.probe._render import probe_csv, probe_json, probe_lines, probe_markdown, probe_rich
-from toolsurface.harness.probe._run import (
-    DEFAULT_CALL_TIMEOUT_S,
-    DEFAULT_MAX_ANSWER_BYTES,
-    Probe,
-    ProbeBounds,
-    ProbedCall,
-    ProbedLive,
-    probe_connection,
-    probe_live,
-    probe_surface,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from toolsurface.harness.probe._bounds import DEFAULT_CALL_TIMEOUT_S, DEFAULT_MAX_ANSWER_BYTES, ProbeBounds
+
+if TYPE_CHECKING:
+    from toolsurface.harness.probe._answer import AnswerFigures, answer_texts, measure_answer
+    from toolsurface.harness.probe._arguments import MadeArguments, NoArguments, schema_arguments
+    from toolsurface.harness.probe._calls import CallsFile, CallsFileError, CallSpec, load_calls, parse_calls
+    from toolsurface.harness.probe._plan import PlannedCall, ProbePlan, SkippedTool, plan_probe, read_only
+    from toolsurface.harness.probe._render import probe_csv, probe_json, probe_lines, probe_markdown, probe_rich
+    from toolsurface.harness.probe._run import (
+        Probe,
+        ProbedCall,
+        ProbedLive,
+        probe_connection,
+        probe_live,
+        probe_surface,
+    )
+
+# The modules a name is looked for in; each one's own __all__ says which names it holds.
+_MODULES = ("_answer", "_arguments", "_calls", "_plan", "_render", "_run")
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT_S",
@@ -53,3 +63,18 @@ __all__ = [
     "read_only",
     "schema_arguments",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        for module in _MODULES:
+            found = importlib.import_module(f"{__name__}.{module}")
+            if name in found.__all__:
+                value = getattr(found, name)
+                globals()[name] = value
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

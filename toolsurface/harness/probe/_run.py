@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.probe._answer import AnswerFigures, measure_answer
+from toolsurface.harness.probe._bounds import ProbeBounds
 from toolsurface.harness.probe._calls import CallsFile
 from toolsurface.harness.probe._plan import PlannedCall, ProbePlan, plan_probe
 from toolsurface.harness.surface import SnapshotAnswers, ToolAnswers, size_summary
@@ -21,10 +22,7 @@ if TYPE_CHECKING:
     from toolsurface.harness.measure import Measurable
 
 __all__ = [
-    "DEFAULT_CALL_TIMEOUT_S",
-    "DEFAULT_MAX_ANSWER_BYTES",
     "Probe",
-    "ProbeBounds",
     "ProbedCall",
     "ProbedLive",
     "probe_connection",
@@ -32,18 +30,7 @@ __all__ = [
     "probe_surface",
 ]
 
-DEFAULT_CALL_TIMEOUT_S = 30.0
-# An answer far larger than any client takes whole (Claude Code cuts at 100,000 chars by default), and bounded.
-DEFAULT_MAX_ANSWER_BYTES = 16 * 2**20
-
-
-@dataclass(frozen=True)
-class ProbeBounds:
-    """A timeout per call, the most bytes one answer may have, and how many calls run at once."""
-
-    call_timeout: float = DEFAULT_CALL_TIMEOUT_S
-    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
-    jobs: int = 1
+_DEFAULT_BOUNDS = ProbeBounds()
 
 
 @dataclass(frozen=True)
@@ -183,7 +170,7 @@ def probe_live(
     calls_only: bool = False,
     dry_run: bool = False,
     counters: Sequence[Any] = (),
-    bounds: ProbeBounds = ProbeBounds(),
+    bounds: ProbeBounds = _DEFAULT_BOUNDS,
     capabilities: Sequence[str] = (),
     timeout: float | None = None,
     protocol: str | None = None,
@@ -233,7 +220,7 @@ def probe_surface(
     calls_only: bool = False,
     dry_run: bool = False,
     counters: Sequence[Any] = (),
-    bounds: ProbeBounds = ProbeBounds(),
+    bounds: ProbeBounds = _DEFAULT_BOUNDS,
     protocol: str | None = None,
 ) -> Probe:
     """A surface served in memory by its stub (on the stub's own fixture) and probed through a real client."""
