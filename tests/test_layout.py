@@ -23,6 +23,7 @@ FOUNDATIONS = {
     "toolsurface.harness.keyed_http",
     "toolsurface.harness.cache_files",
     "toolsurface.harness.notices",
+    "toolsurface.harness.lazy_names",
     "toolsurface.harness.terminal",
     "toolsurface.harness.signals",
     "toolsurface.harness.process_tree",
@@ -248,7 +249,7 @@ before = set(sys.modules)
 from toolsurface.harness.report import build_report, SeedRow
 print(sorted({m for m in before if m.startswith("toolsurface.") and m != "toolsurface.harness.errors"} - {
     "toolsurface.harness", "toolsurface.harness.files", "toolsurface.harness.report",
-    "toolsurface.harness.bounded_json"}))
+    "toolsurface.harness.bounded_json", "toolsurface.harness.lazy_names"}))
 print(sorted({m.split(".")[0] for m in sys.modules} & {"pandas", "matplotlib", "mcp", "tiktoken"}))
 print(build_report.__module__, SeedRow.__module__)
 missing = [name for name in toolsurface.harness.report.__all__ if not hasattr(toolsurface.harness.report, name)]

@@ -8,9 +8,9 @@ loading what a probe needs."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from toolsurface.harness.lazy_names import lazy_names
 from toolsurface.harness.probe._bounds import DEFAULT_CALL_TIMEOUT_S, DEFAULT_MAX_ANSWER_BYTES, ProbeBounds
 
 if TYPE_CHECKING:
@@ -65,16 +65,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        for module in _MODULES:
-            found = importlib.import_module(f"{__name__}.{module}")
-            if name in found.__all__:
-                value = getattr(found, name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _MODULES)

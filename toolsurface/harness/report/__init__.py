@@ -5,8 +5,9 @@ rest of the report, so that matplotlib's import overlaps the reading, scoring an
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from toolsurface.harness.report._build import Chart, Report, Table, build_report
@@ -55,16 +56,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        for module in _MODULES:
-            found = importlib.import_module(f"{__name__}.{module}")
-            if name in found.__all__:
-                value = getattr(found, name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _MODULES)
