@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -384,14 +385,31 @@ def test_a_missing_queries_file_is_one_line(tmp_path: Path) -> None:
     assert_one_line_error(run_cli("findability", "--queries", str(path)), str(path), "no such file")
 
 
-@pytest.mark.parametrize("command", ["findability", "roundtrip"])
-def test_an_expected_tool_the_surface_lacks_is_named(tmp_path: Path, command: str) -> None:
+def test_a_round_trip_step_expecting_a_tool_the_surface_lacks_is_named(tmp_path: Path) -> None:
     step = {"query": "block task", "expected": {"before-v2": "task_block"}}
-    data = {"queries": [step]} if command == "findability" else {"name": "x", "steps": [step]}
-    path = write_json(tmp_path, "file.json", data)
-    option = "--queries" if command == "findability" else "--task"
-    run = run_cli(command, "before-v2", option, str(path))
+    path = write_json(tmp_path, "file.json", {"name": "x", "steps": [step]})
+    run = run_cli("roundtrip", "before-v2", "--task", str(path))
     assert_one_line_error(run, str(path), "'task_block'", "'before-v2' does not have")
+
+
+def test_a_query_expecting_a_tool_the_surface_lacks_is_a_miss_that_fails_the_gate(tmp_path: Path) -> None:
+    queries = [
+        {"query": "block task", "expected": {"before-v2": "task_block"}},
+        {"query": "create task", "expected": {"before-v2": "task_create"}},
+    ]
+    path = write_json(tmp_path, "file.json", {"queries": queries})
+    shown = run_cli("findability", "before-v2", "--queries", str(path), "--format", "json")
+    assert shown.returncode == 0, shown.stderr
+    rows = json.loads(shown.stdout)["surfaces"][0]["queries"]
+    missing = [r for r in rows if r["query"] == "block task"]
+    assert missing and all(r["unlisted"] is True and r["rank"] is None for r in missing)
+    assert all("unlisted" not in r for r in rows if r["query"] == "create task")
+    table = run_cli("findability", "before-v2", "--queries", str(path), env={"COLUMNS": "250"})
+    assert "task_block (not on the surface)" in table.stdout
+    gate = run_cli("findability", "before-v2", "--queries", str(path), "--fail-below-rank", "3")
+    assert gate.returncode == 1
+    assert "'block task': task_block keyword not on the surface" in gate.stderr
+    assert "create task" not in gate.stderr
 
 
 def test_library_errors_are_toolsurface_errors(tmp_path: Path) -> None:
@@ -402,3 +420,63 @@ def test_library_errors_are_toolsurface_errors(tmp_path: Path) -> None:
     broken.write_text("{", encoding="utf-8")
     with pytest.raises(QueryFileError, match="not JSON"):
         load_queries(broken)
+
+
+# -- gates that cannot pass on nothing ----------------------------------------------------------------------
+
+HELP_DESK = [sys.executable, str(Path(__file__).resolve().parent / "fixtures" / "servers" / "acme_help_desk.py")]
+
+
+def _own_queries(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """The starter `new queries -- CMD` writes for the designer's own server, its drafts rewritten."""
+    path = tmp_path / "q.json"
+    assert run_cli("new", "queries", "-o", str(path), "--", *HELP_DESK).returncode == 0
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for query in data["queries"]:
+        del query["draft"]
+    return path, data
+
+
+def test_a_query_that_finds_nothing_fails_the_gate_on_the_designers_own_server(tmp_path: Path) -> None:
+    path, data = _own_queries(tmp_path)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    passing = run_cli("findability", "--queries", str(path), "--fail-below-rank", "1", "--", *HELP_DESK)
+    assert passing.returncode == 0, passing.stderr
+    assert "drafts" not in passing.stderr
+    data["queries"][0]["query"] = "zzz nothing at all"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    failing = run_cli("findability", "--queries", str(path), "--fail-below-rank", "1", "--", *HELP_DESK)
+    assert failing.returncode == 1, failing.stderr
+    assert "acme-help-desk 'zzz nothing at all': ticket_get keyword not found" in failing.stderr
+    assert failing.stderr.count("expected tools not found") == 1
+
+
+def test_a_queries_file_keyed_to_another_server_is_refused(tmp_path: Path) -> None:
+    path, data = _own_queries(tmp_path)
+    for query in data["queries"]:
+        query["expected"] = {"some-other-server": next(iter(query["expected"].values()))}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    run = run_cli("findability", "--queries", str(path), "--fail-below-rank", "1", "--", *HELP_DESK)
+    assert_one_line_error(run, str(path), "'some-other-server'", "names none of the surfaces given (acme-help-desk)")
+    task = write_json(tmp_path, "task.json", {"name": "x", "steps": data["queries"]})
+    assert_one_line_error(run_cli("roundtrip", "--task", str(task), "--", *HELP_DESK), str(task), "'some-other-server'")
+
+
+def test_keys_that_name_no_surface_are_said_when_others_do(tmp_path: Path) -> None:
+    path, data = _own_queries(tmp_path)
+    data["queries"][0]["expected"]["acme-helpdesk"] = "ticket_get"
+    data["queries"][1]["expected"]["v2"] = "item_list"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    run = run_cli("findability", "--queries", str(path), "--", *HELP_DESK)
+    assert run.returncode == 0, run.stderr
+    # A misspelt key is said; one naming an installed surface not given here is not.
+    assert f"toolsurface: {path}: 'acme-helpdesk' names no surface given" in run.stderr.splitlines()
+    assert "'v2'" not in run.stderr
+
+
+def test_a_gate_with_no_query_to_check_exits_2(tmp_path: Path) -> None:
+    path = write_json(tmp_path, "q.json", {"queries": [{"query": "read a ticket"}]})
+    run = run_cli("findability", "--queries", str(path), "--fail-below-rank", "1", "--", *HELP_DESK)
+    assert_one_line_error(run, "--fail-below-rank 1", "no query expects a tool", "acme-help-desk")
+    # Without the gate the ranks are shown, nothing expected.
+    assert run_cli("findability", "--queries", str(path), "--", *HELP_DESK).returncode == 0

@@ -126,7 +126,7 @@ def test_findability_on_a_surface_of_no_study_says_so_instead_of_using_another_s
 ) -> None:
     snap = tmp_path / "mine.json"
     assert run_cli("snapshot", "v2", "-o", str(snap)).returncode == 0
-    assert_one_line_error(run_cli("findability", str(snap)), "mine has no queries of its own", "--queries FILE")
+    assert_one_line_error(run_cli("findability", str(snap)), f"{snap} has no queries of its own", "--queries FILE")
     assert_one_line_error(
         run_cli("findability", "--", *V2), "toolsurface-v2 has no queries of its own", "toolsurface new queries"
     )

@@ -8,6 +8,7 @@ import html
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,63 @@ def test_the_reports_help_names_the_surfaces_it_measures_by_default(report: Path
     measured = [row["surface"] for row in tables(report)["list_size"]["rows"]]
     assert measured == list(BUNDLED_ORDER)
     assert f"the bundled {len(measured)}: {', '.join(measured)})" in shown.replace("five", "5")
+
+
+# -- a designer's own server ---------------------------------------------------------------------------------
+
+HELP_DESK = [sys.executable, str(Path(__file__).resolve().parent / "fixtures" / "servers" / "acme_help_desk.py")]
+CONDERIS_QUERIES = ("create task", "store memory", "read page", "approve proposal", "block task", "recall project")
+
+
+@pytest.fixture(scope="module")
+def own_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`report --surface own.snap.json --html` in the designer's folder, as they would run it."""
+    folder = tmp_path_factory.mktemp("own")
+    assert run_cli("snapshot", "-o", "own.snap.json", "--", *HELP_DESK, cwd=folder).returncode == 0
+    done = run_cli("report", "--surface", "own.snap.json", "--out", "rep", "--html", cwd=folder, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return folder / "rep"
+
+
+def test_a_report_of_a_surface_of_no_study_applies_no_studys_queries_or_task(own_report: Path) -> None:
+    text = (own_report / "report.md").read_text(encoding="utf-8")
+    task = json.loads((ROOT / "toolsurface" / "surfaces" / "conderis" / "roundtrip.json").read_text(encoding="utf-8"))
+    for needle in [*CONDERIS_QUERIES, task["name"], "<NA>", "Findability: rank", "Round trip for on-demand"]:
+        assert needle not in text, needle
+    assert "## Not in this report" in text
+    assert "`toolsurface new queries own.snap.json -o queries.json` writes a starter file" in text
+    # Growth and kinds are figures of surfaces of ours: no empty tables, no empty chart.
+    assert not {"growth", "by_kinds", "findability", "roundtrip"} & set(tables(own_report))
+    assert sorted(p.name for p in (own_report / "charts").glob("*.png")) == ["list_size_by_tool.png"]
+
+
+def test_the_page_of_one_surface_compares_it_with_nothing(own_report: Path) -> None:
+    page = (own_report / "report.html").read_text(encoding="utf-8")
+    assert 'id="compare"' not in page and 'href="#compare"' not in page
+    assert '<section id="left-out"><h2>Not in this report</h2>' in page
+    assert "acme-help-desk" in page and "acme/help desk 0.1.0" in page
+
+
+def test_every_command_the_report_of_a_users_server_prints_runs_as_printed(own_report: Path) -> None:
+    printed = tables(own_report)
+    assert printed
+    for table in printed.values():
+        args = shlex.split(table["command"])
+        done = run_cli(*args[1:], cwd=own_report.parent, timeout=300)
+        assert done.returncode in (0, 1), (table["command"], done.stderr)
+
+
+def test_report_reads_a_live_server_and_prints_commands_that_name_it(tmp_path: Path) -> None:
+    queries = tmp_path / "q.json"
+    assert run_cli("new", "queries", "-o", str(queries), "--", *HELP_DESK).returncode == 0
+    done = run_cli(
+        "report", "--surface", "v2", "--queries", str(queries), "--out", str(tmp_path / "rep"), "--", *HELP_DESK
+    )
+    assert done.returncode == 0, done.stderr
+    by_key = tables(tmp_path / "rep")
+    assert [r["surface"] for r in by_key["list_size"]["rows"]] == ["v2", "acme-help-desk"]
+    live = shlex.join(HELP_DESK)
+    for key, table in by_key.items():
+        assert table["command"].endswith(f" -- {live}"), (key, table["command"])
+    assert_reproduces(by_key["findability"]["command"], by_key["findability"])
+    assert_reproduces(by_key["list_size"]["command"], by_key["list_size"])

@@ -263,7 +263,10 @@ def test_measure_in_markdown_shows_each_part_of_server_everything_and_the_total(
     entries = [len(everything.tools), None, *(len(everything.whole[k]) for k in PART_ORDER[1:])]
     cells = [cell + (f" ({n})" if n is not None else "") for cell, n in zip(cells, entries, strict=True)]
     total = (sum(c for c, _ in [tools, *sizes]), sum(t for _, t in [tools, *sizes]))
-    row = f"| {everything.path.stem} | {' | '.join(cells)} | {total[0]:,} / {total[1]:,} |"
+    # The snapshot goes by its server's name (serverInfo.name made safe), never its file's.
+    assert everything.meta["server"]["name"] == "mcp-servers/everything"
+    assert everything.meta["name"] == "mcp-servers-everything" != everything.path.stem
+    row = f"| mcp-servers-everything | {' | '.join(cells)} | {total[0]:,} / {total[1]:,} |"
     assert row in run.stdout.splitlines(), run.stdout
 
 

@@ -25,6 +25,7 @@ from toolsurface.harness.cli._base import (
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
 from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
+from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.fail_on import FAIL_ON
 
 if TYPE_CHECKING:
@@ -43,6 +44,14 @@ def _claude_search(specs: Sequence[str]) -> SearchObserver:
     from toolsurface.harness.session.tool_search import observe_tool_search
 
     return lambda searches: observe_tool_search(specs, searches)
+
+
+def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions) -> list[str]:
+    """The surfaces as a line to the user names them: as given, but a live server (listed last) by its name."""
+    labels = list(specs)
+    if live.names_a_server and labels:
+        labels[-1] = items[-1].name
+    return labels
 
 
 @main.command("findability", cls=_ServerCommand)
@@ -107,11 +116,16 @@ def findability_command(
         names = [item.name for item in items]
         result = findability(
             items,
-            load_queries(queries_file or own_study_file(specs, "queries", names)),
+            load_queries(queries_file or own_study_file(specs, "queries", _labels(specs, items, live))),
             use_stem=stem,
             scorers=scorers,
             observe=_claude_search(specs) if "claude" in scorers else None,
             max_results=max_results,
+        )
+    if fail_below_rank is not None and not result.checked():
+        raise ToolsurfaceError(
+            f"--fail-below-rank {fail_below_rank}: no query expects a tool of the surfaces given, so nothing would be"
+            f" checked: give each query an expected tool keyed by a surface's name ({', '.join(names)})"
         )
     if fmt == "github":
         _github(findability_github(result, fail_below_rank), findability_markdown(result, fail_below_rank))
@@ -128,7 +142,8 @@ def findability_command(
         below = result.below(fail_below_rank)
         if below:
             named = "; ".join(rank_line(surface, row) for surface, row in below)
-            _say(f"toolsurface: {len(below)} expected tools not found at rank {fail_below_rank} or better: {named}")
+            tools = "expected tool" if len(below) == 1 else "expected tools"
+            _say(f"toolsurface: {len(below)} {tools} not found at rank {fail_below_rank} or better: {named}")
             raise SystemExit(1)
 
 
@@ -172,7 +187,7 @@ def roundtrip_command(
         items = resolve_all(specs)
         result = roundtrip(
             items,
-            load_task(task_file or own_study_file(specs, "task", [item.name for item in items])),
+            load_task(task_file or own_study_file(specs, "task", _labels(specs, items, live))),
             use_stem=stem,
             observe=_claude_search(specs) if client == "claude" else None,
             max_results=max_results,

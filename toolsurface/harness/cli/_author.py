@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,7 +33,7 @@ def new_surface_command(name: str, snapshot: Path | None, out: Path) -> None:
 
 
 @new_group.command("queries", cls=_ServerCommand)
-@click.argument("surface", required=False)
+@click.argument("surfaces", nargs=-1)
 @click.option(
     "-o",
     "--output",
@@ -42,26 +43,31 @@ def new_surface_command(name: str, snapshot: Path | None, out: Path) -> None:
     help="Where to write it (never over a file that exists).",
 )
 @_server_options
-def new_queries_command(surface: str | None, output: Path, live: LiveServerOptions) -> None:
+def new_queries_command(surfaces: tuple[str, ...], output: Path, live: LiveServerOptions) -> None:
     """Write a starter queries file for findability: a query per tool from its name and first sentence, that tool
     expected, each marked a draft to rewrite in your users' words.
 
-    SURFACE is a surface name, module or snapshot file; or a live server with --url URL or -- CMD ARGS..."""
+    SURFACE... are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS..."""
     from toolsurface.harness.analyze.findability import starter_queries
-    from toolsurface.harness.cli._live import _items, given_any
+    from toolsurface.harness.cli._live import _items, given_any, server_args
     from toolsurface.harness.errors import ToolsurfaceError
     from toolsurface.harness.files import write_json_atomic
     from toolsurface.harness.measure import listed
 
-    given_any([surface] if surface else [], live)
+    given_any(surfaces, live, "SURFACE...")
     if output.exists():
         raise ToolsurfaceError(f"{output}: exists; name another file with -o, or remove it")
-    items, names = _items([surface] if surface else [], live, None)
-    [wire] = listed(items[-1:])
-    write_json_atomic(output, starter_queries(names[-1], wire.tools))
-    _say(f"wrote {output} ({len(wire.tools)} draft queries for {names[-1]}): rewrite each in your users' words")
-    target = surface if surface is not None else "--url URL (or -- CMD ARGS..., as here)"
-    _out(f"next: rewrite the queries, then toolsurface findability {target} --queries {output}")
+    items, _ = _items(surfaces, live, None)
+    wires = listed(items)
+    written = starter_queries([(item.name, wire.tools) for item, wire in zip(items, wires, strict=True)])
+    write_json_atomic(output, written)
+    count = len(written["queries"])
+    _say(
+        f"wrote {output} ({count} draft {'query' if count == 1 else 'queries'} for {', '.join(item.name for item in items)}):"
+        " rewrite each in your users' words"
+    )
+    again = shlex.join(["toolsurface", "findability", *surfaces, "--queries", str(output), *server_args(live)])
+    _out(f"next: rewrite the queries, then {again}")
 
 
 @main.command("check")

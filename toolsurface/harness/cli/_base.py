@@ -300,14 +300,19 @@ def _live_options(command: Any, timeout: bool) -> Any:
         envs: tuple[str, ...],
         cwd: Path | None,
         capabilities: str | None,
+        live_name: str | None,
         **kwargs: Any,
     ) -> Any:
         from toolsurface.harness.live import DEFAULT_TIMEOUT_S, LiveServerOptions
+        from toolsurface.harness.surface import given_server_name
 
         ctx = click.get_current_context()
         seconds = kwargs.pop("timeout") if timeout else DEFAULT_TIMEOUT_S
         given = timeout and ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE
-        live = LiveServerOptions(ctx.meta.get("server_argv"), url, headers, envs, cwd, seconds, capabilities, given)
+        name = given_server_name(live_name) if live_name is not None else None
+        live = LiveServerOptions(
+            ctx.meta.get("server_argv"), url, headers, envs, cwd, seconds, capabilities, given, name=name
+        )
         return command(*args, live=live, **kwargs)
 
     options = [
@@ -339,6 +344,13 @@ def _live_options(command: Any, timeout: bool) -> Any:
             "capabilities",
             metavar="LIST",
             help="What the client declares to a live server: roots,sampling,elicitation (default: none).",
+        ),
+        click.option(
+            "--name",
+            "live_name",
+            metavar="NAME",
+            help="What to call the live server in every table and file (default: its own serverInfo.name, with"
+            " each run of characters other than letters, digits, '.', '_' and '-' made one '-').",
         ),
     ]
     for option in reversed(options):

@@ -49,6 +49,7 @@ def live_flags(live: LiveServerOptions) -> list[str]:
         ("--env", live.envs),
         ("--cwd", live.cwd),
         ("--client-capabilities", live.capabilities),
+        ("--name", live.name),
     ]
     return [flag for flag, value in given if value]
 
@@ -80,6 +81,28 @@ def live_specs(specs: Sequence[str], live: LiveServerOptions, protocol: str | No
         path = Path(folder) / f"{_file_name(taken.name)}.json"
         taken.write(path)
         yield [*specs, str(path)]
+
+
+def server_args(live: LiveServerOptions) -> list[str]:
+    """How a printed command names the live server these options name, so it runs as printed: `--url URL`
+    (without credentials or query) or `-- CMD ARGS...` (secret-looking values redacted), last, with the options
+    that go with it; none when they name none."""
+    from toolsurface.harness.redact import is_secret_name, redacted_argv
+
+    if not live.names_a_server:
+        return []
+    args = ["--name", live.name] if live.name is not None else []
+    args += [option for path in ([live.cwd] if live.cwd is not None else []) for option in ("--cwd", str(path))]
+    for pair in live.envs:
+        name = pair.partition("=")[0]
+        args += ["--env", f"{name}=..." if is_secret_name(name) else pair]
+    if live.url is not None:
+        from toolsurface.harness.live import HttpServer
+
+        headers = [option for header in live.headers for option in ("--header", f"{header.partition(':')[0]}:...")]
+        return [*args, *headers, "--url", HttpServer(live.url).label]
+    assert live.argv is not None
+    return [*args, "--", *redacted_argv(live.argv)]
 
 
 def given_any(specs: Sequence[str], live: LiveServerOptions, what: str = "SURFACE") -> None:

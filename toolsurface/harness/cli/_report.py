@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from toolsurface.harness.cli._base import (
-    _out,
-    main,
-)
+from toolsurface.harness.cli._base import _out, _server_options, _ServerCommand, main
 from toolsurface.harness.cli._counters import _counter_options, _counters
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -27,7 +28,7 @@ class _DefaultSurfacesOption(click.Option):
         return super().get_help_record(ctx)
 
 
-@main.command("report")
+@main.command("report", cls=_ServerCommand)
 @click.argument("runs", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
 @click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
@@ -43,6 +44,7 @@ class _DefaultSurfacesOption(click.Option):
     help="Round-trip task (JSON; default: that of the surfaces' study).",
 )
 @_counter_options
+@_server_options
 def report_command(
     runs: tuple[Path, ...],
     out: Path,
@@ -52,18 +54,24 @@ def report_command(
     task: Path | None,
     tokens: str | None,
     count_urls: tuple[str, ...],
+    live: LiveServerOptions,
 ) -> None:
-    """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs."""
-    from toolsurface.harness.report import build_report
+    """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs.
+
+    A live server (--url URL or -- CMD ARGS...) is listed once and reported after the surfaces."""
+    from toolsurface.harness.cli._live import live_specs, server_args
+    from toolsurface.harness.report import LiveServer, build_report
 
     counters = _counters(tokens, count_urls)
-    report = build_report(
-        list(runs),
-        out,
-        surfaces=surfaces or None,
-        html_page=html_page,
-        queries=queries,
-        task=task,
-        counters=counters,
-    )
+    with live_specs([], live, None) as listed:
+        report = build_report(
+            list(runs),
+            out,
+            surfaces=surfaces or None,
+            html_page=html_page,
+            queries=queries,
+            task=task,
+            counters=counters,
+            live=LiveServer(listed[0], tuple(server_args(live))) if listed else None,
+        )
     _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))

@@ -78,7 +78,7 @@ def check_targets(
             measured,
             max_chars if max_chars is not None else target.max_chars,
             tokens_budget,
-            name=target.name,
+            name=target.name if target.named or not listed.live else listed.item.name,
             include=target.include if include is None else include,
         )
         result = _with_growth(result, target, last_entry(entries, target.name))

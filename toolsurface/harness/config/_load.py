@@ -269,6 +269,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         raise ConfigError(path, key("calls"), f"{calls_text}: no such file")
     return Target(
         name=name or _default_name(surface, command, url),
+        named=name is not None,
         key=prefix,
         where=where,
         max_chars=max_chars,

@@ -59,6 +59,18 @@ class Target:
     # the probe makes (else the read-only tools, arguments from their schemas).
     max_answer_tokens: int | None = None
     calls: Path | None = None
+    # Whether the file names it (`name = ...`, or its [targets.NAME] table): a command or url target it names
+    # is listed under that name, as `--name` would; else under the server's own.
+    named: bool = False
+
+    @property
+    def server_name(self) -> str | None:
+        """What a command or url target's server is called by the file, made safe; None: by its own name."""
+        if not self.named or self.surface is not None:
+            return None
+        from toolsurface.harness.surface import safe_server_name
+
+        return safe_server_name(self.name)
 
     @property
     def kind(self) -> Literal["surface", "command", "url"]:

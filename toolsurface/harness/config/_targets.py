@@ -56,9 +56,9 @@ def target_server(target: Target) -> StdioServer | HttpServer:
     from toolsurface.harness.live import HttpServer, StdioServer
 
     if target.command is not None:
-        return StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
+        return StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd, name=target.server_name)
     assert target.url is not None
-    return HttpServer(url=target.url, headers=dict(target.headers))
+    return HttpServer(url=target.url, headers=dict(target.headers), name=target.server_name)
 
 
 def snapshot_target(

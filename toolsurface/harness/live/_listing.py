@@ -28,7 +28,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.protocol import DEFAULT_PROTOCOL, MODERN_PROTOCOL, is_modern, parse_protocol
-from toolsurface.harness.surface import SurfaceParts
+from toolsurface.harness.surface import SurfaceParts, safe_server_name
 
 if TYPE_CHECKING:
     from anyio.abc import Process
@@ -79,6 +79,8 @@ class StdioServer:
     argv: tuple[str, ...]
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: Path | None = None
+    # What the user named it (`--name`, already made safe); None: its own serverInfo.name decides.
+    name: str | None = None
 
     @property
     def label(self) -> str:
@@ -102,6 +104,8 @@ class HttpServer:
 
     url: str
     headers: Mapping[str, str] = field(default_factory=dict)
+    # What the user named it (`--name`, already made safe); None: its own serverInfo.name decides.
+    name: str | None = None
 
     @property
     def label(self) -> str:
@@ -122,6 +126,9 @@ class LiveListing:
     """Every tool a live server listed, each exactly as received, and how it was listed."""
 
     tools: list[dict[str, Any]]
+    # What every command, file and table calls it (harness.surface.safe_server_name, or the user's --name);
+    # `server_name` is the name it gave itself, as received.
+    name: str
     server_name: str
     # None: a 2026-07-28 server that did not identify itself (its name is then the command's or the host's).
     server_version: str | None
@@ -278,6 +285,7 @@ async def use_live_async(
     return (
         LiveListing(
             tools=tools,
+            name=server.name or safe_server_name(init.server_name, _anonymous_name(server)),
             server_name=init.server_name or _anonymous_name(server),
             server_version=init.server_version,
             protocol_version=init.protocol_version,

@@ -20,6 +20,8 @@ class LiveServerOptions:
     timeout: float = 30.0
     capabilities: str | None = None
     timeout_given: bool = False
+    # `--name`, made safe (harness.surface.given_server_name); None: the server's own name decides.
+    name: str | None = None
 
     @property
     def names_a_server(self) -> bool:

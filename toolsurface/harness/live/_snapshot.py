@@ -83,7 +83,7 @@ class TakenSnapshot:
 def live_target(surface: str | None, options: LiveServerOptions) -> StdioServer | HttpServer | None:
     """The live server the options name, or None for SURFACE; exactly one of the three must be given."""
     argv, url, headers, envs, cwd = options.argv, options.url, options.headers, options.envs, options.cwd
-    capabilities = options.capabilities
+    capabilities, name = options.capabilities, options.name
     given = [name for name, value in (("SURFACE", surface), ("--url", url), ("-- CMD", argv)) if value is not None]
     if not given:
         raise ToolsurfaceError("give a SURFACE, --url URL, or -- CMD ARGS... (the server command after --)")
@@ -94,6 +94,8 @@ def live_target(surface: str | None, options: LiveServerOptions) -> StdioServer 
     if (envs or cwd is not None) and argv is None:
         raise ToolsurfaceError(f"{'--env' if envs else '--cwd'} applies to a server command (-- CMD ARGS...) only")
     if surface is not None:
+        if name is not None:
+            raise ToolsurfaceError("--name names a live server (--url or -- CMD); a surface has its own name")
         if capabilities:
             raise ToolsurfaceError(
                 "--client-capabilities applies to live servers (--url or -- CMD); a surface lists the same to every client"
@@ -103,11 +105,11 @@ def live_target(surface: str | None, options: LiveServerOptions) -> StdioServer 
 
     parse_capabilities(capabilities)
     if url is not None:
-        return HttpServer(url=url, headers=dict(parse_header(h) for h in headers))
+        return HttpServer(url=url, headers=dict(parse_header(h) for h in headers), name=name)
     assert argv is not None
     if not argv:
         raise ToolsurfaceError("no server command after --")
-    return StdioServer(argv=tuple(argv), env=dict(parse_env(e) for e in envs), cwd=cwd)
+    return StdioServer(argv=tuple(argv), env=dict(parse_env(e) for e in envs), cwd=cwd, name=name)
 
 
 def _now() -> str:
@@ -115,6 +117,7 @@ def _now() -> str:
 
 
 def _meta(
+    name: str,
     server: Mapping[str, Any] | None,
     protocol_version: str | None,
     capabilities: Sequence[str],
@@ -133,15 +136,17 @@ def _meta(
         tool_count=tools,
         source=dict(source),
         toolsurface=__version__,
+        name=name,
         **extra,
     )
 
 
 def snapshot_live(listing: LiveListing) -> TakenSnapshot:
     return TakenSnapshot(
-        name=listing.server_name,
+        name=listing.name,
         tools=listing.tools,
         meta=_meta(
+            listing.name,
             {"name": listing.server_name, "version": listing.server_version},
             listing.protocol_version,
             listing.client_capabilities,
@@ -175,6 +180,7 @@ def snapshot_surface(spec: str, protocol: str | None = None) -> TakenSnapshot:
             name=item.name,
             tools=item.tools,
             meta=_meta(
+                item.name,
                 recorded.server if recorded else None,
                 item.protocol_version,
                 recorded.client_capabilities if recorded else [],
@@ -194,6 +200,7 @@ def snapshot_surface(spec: str, protocol: str | None = None) -> TakenSnapshot:
         name=item.name,
         tools=wire.tools,
         meta=_meta(
+            item.name,
             {"name": stub.name, "version": stub.version},
             wire.protocol_version,
             [],

@@ -307,6 +307,13 @@ def _growth(base: WireList, grown: WireList, kind: Kind, with_tokens: bool) -> G
     )
 
 
+def _snapshot_title(item: Snapshot) -> str:
+    """A server's own name and version beside the name every table calls it by, where they differ."""
+    if not item.server or item.server == item.name:
+        return item.name
+    return item.server if item.server.startswith(f"{item.name} ") else f"{item.name} ({item.server})"
+
+
 async def _measure_one(
     item: Measurable,
     with_tokens: bool,
@@ -341,7 +348,7 @@ async def _measure_one(
                 )
             )
     if isinstance(item, Snapshot):
-        title, source = item.server or item.name, item.source
+        title, source = _snapshot_title(item), item.source
     else:
         title, source = item.title, item.source
     measured = SurfaceMeasurement(

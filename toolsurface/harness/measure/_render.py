@@ -207,28 +207,30 @@ def _answers_title(m: Measurement) -> str:
     return f"What the tools' answers cost, as probed (snapshot --probe; tokens: {', '.join(counters)})"
 
 
+def _grown(m: Measurement) -> tuple[bool, bool]:
+    """Whether any surface has a growth figure, and any its size by number of kinds: a surface of ours does, a
+    live server or a snapshot never (its columns are left out rather than shown empty)."""
+    return any(s.growth for s in m.surfaces), any(s.by_kinds for s in m.surfaces)
+
+
 def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
+    growth, _ = _grown(m)
+    rows = []
+    for s in m.surfaces:
+        row = [s.title if s.title != s.name else s.name, str(s.tools), shown(s.chars), shown(s.tokens)]
+        if growth:
+            row.append(
+                f"{s.growth.kind}: {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars, "
+                f"{signed(s.growth.tokens)} tokens"
+                if s.growth
+                else "-"
+            )
+        rows.append(row)
     parts = [
         f"List size per surface (compact JSON of the tools array as received, protocol {m.protocol_version}; "
         f"tokens: {m.encoding})\n",
         markdown_table(
-            ["Surface", "Tools", "Characters", "Tokens", "Growth by one kind"],
-            [
-                [
-                    s.title if s.title != s.name else s.name,
-                    str(s.tools),
-                    shown(s.chars),
-                    shown(s.tokens),
-                    (
-                        f"{s.growth.kind}: {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars, "
-                        f"{signed(s.growth.tokens)} tokens"
-                        if s.growth
-                        else "-"
-                    ),
-                ]
-                for s in m.surfaces
-            ],
-            {1, 2, 3},
+            ["Surface", "Tools", "Characters", "Tokens", *(["Growth by one kind"] if growth else [])], rows, {1, 2, 3}
         ),
     ]
     if any(s.parts_recorded for s in m.surfaces):
@@ -275,22 +277,22 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
 def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]:
     from rich.table import Table
 
+    growth, by_kinds = _grown(m)
     table = Table(title=f"List size (protocol {m.protocol_version}, {m.encoding})")
-    for column, justify in [
-        ("surface", "left"),
-        ("tools", "right"),
-        ("chars", "right"),
-        ("tokens", "right"),
-        ("growth", "left"),
-        ("chars by kinds", "left"),
-    ]:
+    columns = [("surface", "left"), ("tools", "right"), ("chars", "right"), ("tokens", "right")]
+    columns += [("growth", "left")] if growth else []
+    columns += [("chars by kinds", "left")] if by_kinds else []
+    for column, justify in columns:
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for s in m.surfaces:
-        growth = (
-            f"+{s.growth.kind}: {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars" if s.growth else "-"
-        )
-        slope = " → ".join(shown(p.chars) for p in s.by_kinds) or "-"
-        table.add_row(one_line(s.name), str(s.tools), shown(s.chars), shown(s.tokens), growth, slope)
+        row = [one_line(s.name), str(s.tools), shown(s.chars), shown(s.tokens)]
+        if growth:
+            row.append(
+                f"+{s.growth.kind}: {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars" if s.growth else "-"
+            )
+        if by_kinds:
+            row.append(" → ".join(shown(p.chars) for p in s.by_kinds) or "-")
+        table.add_row(*row)
     renderables: list[RenderableType] = [table]
     if any(s.parts_recorded for s in m.surfaces):
         whole = Table(title=f"The whole surface per session: chars / tokens (entries), {m.encoding}")

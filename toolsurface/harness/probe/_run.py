@@ -201,7 +201,7 @@ def probe_live(
         answer_limit=bounds.max_answer_bytes,
     )
     probe = Probe(
-        surface=listing.server_name,
+        surface=listing.name,
         source=server.label,
         protocol_version=listing.protocol_version,
         plan=planned[0],

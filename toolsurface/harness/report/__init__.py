@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from toolsurface.harness.lazy_names import lazy_names
 
 if TYPE_CHECKING:
-    from toolsurface.harness.report._build import Chart, Report, Table, build_report
+    from toolsurface.harness.report._build import Chart, LiveServer, Report, Table, build_report
     from toolsurface.harness.report._bundle import (
         BundleCall,
         BundleChart,
@@ -40,6 +40,7 @@ __all__ = [
     "BundleTable",
     "BundleTool",
     "Chart",
+    "LiveServer",
     "Report",
     "ReportBundle",
     "SeedContext",

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from toolsurface.harness.report._bundle import SeedRow
     from toolsurface.harness.session.score import Study
 
-__all__ = ["Chart", "Report", "Table", "build_report"]
+__all__ = ["Chart", "LiveServer", "Report", "Table", "build_report"]
 
 
 @dataclass
@@ -52,11 +52,34 @@ class Report:
     tables: list[Table] = field(default_factory=list)
     charts: list[Chart] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    # What the report leaves out for these surfaces, each with how to add it (findability with no queries).
+    left_out: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    """A live server reported beside the surfaces: `spec`, its list as a snapshot file (measured with them), and
+    `args`, how a printed command names the server itself (`--url URL` or `-- CMD ARGS...`)."""
+
+    spec: str
+    args: tuple[str, ...]
 
 
 def _quote(items: Sequence[str]) -> str:
     """Arguments of a printed command, quoted for a shell where they need it."""
     return shlex.join(items)
+
+
+@dataclass(frozen=True)
+class _Given:
+    """The surfaces as a printed command names them: each spec, then the live server's arguments last (after
+    every option, since `--` ends them), so each command runs as printed."""
+
+    specs: tuple[str, ...]
+    live: tuple[str, ...] = ()
+
+    def command(self, verb: str, *options: str) -> str:
+        return f"toolsurface {_quote([*verb.split(), *self.specs, *options, *self.live])}"
 
 
 def _report_command(
@@ -66,6 +89,7 @@ def _report_command(
     queries: Path | None,
     task: Path | None,
     counters: Sequence[ListCounter] = (),
+    live: LiveServer | None = None,
 ) -> str:
     """The `toolsurface report` that writes this report's tables and charts again."""
     from toolsurface.harness.measure import is_o200k
@@ -78,7 +102,7 @@ def _report_command(
             args += [option, str(path)]
     if any(not is_o200k(c) for c in counters):
         args += ["--tokens", ",".join(c.id for c in counters)]
-    return f"toolsurface report {_quote([*args, '--out', str(out)])}"
+    return f"toolsurface report {_quote([*args, '--out', str(out), *(live.args if live else ())])}"
 
 
 # -- tables ----------------------------------------------------------------------------------------
@@ -89,10 +113,10 @@ def _frame(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> pd.DataF
     import pandas as pd
 
     names = labels(columns)
-    return pd.DataFrame([dict(zip(names, row, strict=True)) for row in rows])
+    return pd.DataFrame([dict(zip(names, row, strict=True)) for row in rows], columns=names)
 
 
-def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
+def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> list[Table]:
     import pandas as pd
 
     from toolsurface.harness.measure import (
@@ -102,9 +126,8 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
         by_kinds_rows,
         per_tool_rows,
     )
-    from toolsurface.harness.surface import PART_WORDS, study_for
+    from toolsurface.harness.surface import PART_WORDS, own_study
 
-    names = _quote(surfaces)
     by_name = {s.name: s for s in m.surfaces}
     largest = {s.name: s.largest(1)[0].name if s.per_tool else "" for s in m.surfaces}
     c = MeasureColumns
@@ -146,18 +169,24 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             for s in m.surfaces
         ]
     )
-    study, note = study_for(surfaces), ""
+    study, note = own_study(surfaces), ""
     baseline, candidate = study.headline if study is not None and study.headline else ("", "")
     before, after = by_name.get(baseline), by_name.get(candidate)
     if after is not None and before is not None and before.chars:
         note = f"{candidate} is {1 - after.chars / before.chars:.0%} smaller than {baseline}."
-    answered = _answers_probed(m, names)
+    answered = _answers_probed(m, given)
+    # Growth and sizes by kinds are figures of surfaces built from kinds (ours); a server's list has neither,
+    # and an empty table would say nothing.
+    grown = [
+        Table("growth", "Growth by one kind", growth, given.command("measure", "--format", "json")),
+        Table("by_kinds", "List size by number of kinds", by_kinds, given.command("measure", "--format", "json")),
+    ]
     return [
         Table(
             "list_size",
             f"List size per surface (protocol {m.protocol_version}, tokens {m.encoding})",
             size,
-            f"toolsurface measure {names} --per-tool --format markdown",
+            given.command("measure", "--per-tool", "--format", "markdown"),
             note,
         ),
         *answered,
@@ -165,17 +194,16 @@ def _measure_tables(m: Measurement, surfaces: Sequence[str]) -> list[Table]:
             "surface_parts",
             "The whole surface per session: the tools and each part beside them, by the same rule",
             parts,
-            f"toolsurface measure {names} --format markdown",
+            given.command("measure", "--format", "markdown"),
             "Each part is the compact JSON of what the server advertised (the instructions as a JSON string); a part"
             " the server does not advertise is -.",
         ),
-        Table("per_tool", "Per-tool sizes", per_tool, f"toolsurface measure {names} --per-tool --format csv"),
-        Table("growth", "Growth by one kind", growth, f"toolsurface measure {names} --format json"),
-        Table("by_kinds", "List size by number of kinds", by_kinds, f"toolsurface measure {names} --format json"),
+        Table("per_tool", "Per-tool sizes", per_tool, given.command("measure", "--per-tool", "--format", "csv")),
+        *(table for table in grown if not table.frame.empty),
     ]
 
 
-def _answers_probed(m: Measurement, names: str) -> list[Table]:
+def _answers_probed(m: Measurement, given: _Given) -> list[Table]:
     """What the tools' answers cost, for the surfaces whose snapshot recorded them (snapshot --probe)."""
     from toolsurface.harness.measure import ANSWER_COLUMNS, answer_rows
 
@@ -187,10 +215,10 @@ def _answers_probed(m: Measurement, names: str) -> list[Table]:
         " tokens by the counter the probe used; the largest call is the one that gave the largest answer."
     )
     title = "What the tools' answers cost, as probed"
-    return [Table("answers_probed", title, _frame(ANSWER_COLUMNS, rows), f"toolsurface measure {names}", note)]
+    return [Table("answers_probed", title, _frame(ANSWER_COLUMNS, rows), given.command("measure"), note)]
 
 
-def _counters_table(m: Measurement, surfaces: Sequence[str]) -> Table:
+def _counters_table(m: Measurement, given: _Given) -> Table:
     """The tools' tokens as each counter counts them, side by side with the ratio to o200k, and a row for the
     framing (the same request with no tools)."""
     import pandas as pd
@@ -219,7 +247,7 @@ def _counters_table(m: Measurement, surfaces: Sequence[str]) -> Table:
         "tokens_by_counter",
         "Tokens by counter (the tools' tokens: for a counter of requests, the request with the list minus the framing)",
         frame,
-        f"toolsurface measure {_quote(surfaces)} --tokens {ids} --format markdown",
+        given.command("measure", "--tokens", ids, "--format", "markdown"),
         note,
     )
 
@@ -387,17 +415,19 @@ class AnalysisTables:
     """The analyzers' tables of a report, and the findability result its chart is drawn from."""
 
     tables: list[Table]
-    findability: Findability
-    roundtrip: RoundTrip
+    findability: Findability | None
+    roundtrip: RoundTrip | None
+    left_out: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Analysis:
     """What the analyzers found over the report's surfaces, before any table is made of it; `absent` says why
-    Claude Code's columns are absent (empty: they are there)."""
+    Claude Code's columns are absent (empty: they are there). Findability and the round trip are None where
+    the surfaces have no queries or task (no study of theirs declares one and none was given)."""
 
-    roundtrip: RoundTrip
-    findability: Findability
+    roundtrip: RoundTrip | None
+    findability: Findability | None
     lint: LintResult
     absent: str
 
@@ -414,7 +444,7 @@ def _claude_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str]:
     return (lambda searches: observe_tool_search(specs, searches)), ""
 
 
-def _roundtrip_table(trip: RoundTrip, names: str, absent: str) -> Table:
+def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], absent: str) -> Table:
     import pandas as pd
 
     rows = []
@@ -443,7 +473,7 @@ def _roundtrip_table(trip: RoundTrip, names: str, absent: str) -> Table:
             "roundtrip",
             f"Round trip for on-demand clients: {trip.task}",
             pd.DataFrame(rows),
-            f"toolsurface roundtrip {names} --format csv",
+            given.command("roundtrip", *options, "--format", "csv"),
             absent,
         )
     note = (
@@ -455,12 +485,12 @@ def _roundtrip_table(trip: RoundTrip, names: str, absent: str) -> Table:
         "roundtrip",
         f"Round trip for on-demand clients: {trip.task}, computed and as Claude Code {client.version} paid it",
         pd.DataFrame(rows),
-        f"toolsurface roundtrip {names} --client claude --format csv",
+        given.command("roundtrip", *options, "--client", "claude", "--format", "csv"),
         note,
     )
 
 
-def _findability_table(found: Findability, names: str, absent: str) -> Table:
+def _findability_table(found: Findability, given: _Given, options: Sequence[str], absent: str) -> Table:
     import pandas as pd
 
     client = found.client
@@ -481,10 +511,10 @@ def _findability_table(found: Findability, names: str, absent: str) -> Table:
             rows.append(row)
     title = "Findability: rank of the intended tool per query (keyword: name 3, first sentence 2, rest 1; BM25 k1 1.2, b 0.75"
     if client is None:
-        command, note = f"toolsurface findability {names} --format csv", absent
+        command, note = given.command("findability", *options, "--format", "csv"), absent
     else:
         title += f"; Claude Code {client.version}'s own ToolSearch"
-        command = f"toolsurface findability {names} --scorer all --format csv"
+        command = given.command("findability", *options, "--scorer", "all", "--format", "csv")
         note = (
             f"claude: Claude Code {client.version} ({client.mode}, one session per surface, a scripted model issuing"
             " each query as a ToolSearch call); its rank is the intended tool's place among the tools it returned"
@@ -493,24 +523,29 @@ def _findability_table(found: Findability, names: str, absent: str) -> Table:
     return Table("findability", title + ")", pd.DataFrame(rows).astype({"rank": "Int64"}), command, note)
 
 
-def _analyze(
-    items: Sequence[Measurable], specs: Sequence[str], queries: Path | None = None, task: Path | None = None
-) -> Analysis:
+def _study_files(specs: Sequence[str], queries: Path | None, task: Path | None) -> tuple[Path | None, Path | None]:
+    """The queries and the round-trip task the report applies: those given, else those of the one study all the
+    surfaces belong to; never another study's (its queries name tools these surfaces do not have)."""
+    from toolsurface.harness.surface import own_study
+
+    study = own_study(specs)
+    return queries or (study.queries if study else None), task or (study.task if study else None)
+
+
+def _analyze(items: Sequence[Measurable], specs: Sequence[str], queries: Path | None, task: Path | None) -> Analysis:
     """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
     installed, its own search's findability and round trip beside ours. `queries` and `task` are the
-    findability queries and the round-trip task (default: those of the surfaces' study)."""
+    findability queries and the round-trip task (None: there are none for these surfaces)."""
     from toolsurface.harness.analyze.findability import ALL_SCORERS, SCORERS, findability, load_queries
     from toolsurface.harness.analyze.lint import lint
     from toolsurface.harness.analyze.roundtrip import load_task, roundtrip
-    from toolsurface.harness.surface import study_file
 
-    observe, absent = _claude_search(specs)
-    trip = roundtrip(items, load_task(task or study_file(specs, "task")), observe=observe)
-    found = findability(
-        items,
-        load_queries(queries or study_file(specs, "queries")),
-        scorers=SCORERS if observe is None else ALL_SCORERS,
-        observe=observe,
+    observe, absent = _claude_search(specs) if queries is not None or task is not None else (None, "")
+    trip = roundtrip(items, load_task(task), observe=observe) if task is not None else None
+    found = (
+        findability(items, load_queries(queries), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe)
+        if queries is not None
+        else None
     )
     return Analysis(trip, found, lint(items), absent)
 
@@ -526,29 +561,49 @@ def _list_all(items: Sequence[Measurable]) -> KeptLists:
 
 
 def _analysis_tables(
-    analysis: Analysis, specs: Sequence[str], queries: Path | None = None, task: Path | None = None
+    analysis: Analysis, given: _Given, queries: Path | None = None, task: Path | None = None
 ) -> AnalysisTables:
+    """The analyzers' tables; `queries` and `task` as the user named them (None: the study's own, which a
+    printed command finds by itself)."""
     import pandas as pd
 
     from toolsurface.harness.analyze.lint import FINDING_COLUMNS, lint_rows
 
-    names = _quote(specs)
     trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
     counts = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
-    tables = [
-        _roundtrip_table(trip, names + (f" --task {task}" if task else ""), absent),
-        _findability_table(found, names + (f" --queries {queries}" if queries else ""), absent),
+    tables, left_out = [], []
+    if trip is not None:
+        tables.append(_roundtrip_table(trip, given, ["--task", str(task)] if task else [], absent))
+    else:
+        left_out.append(
+            "The round trip for on-demand clients: these surfaces have no round-trip task (a JSON file of steps,"
+            ' each {"query": ..., "expected": {SURFACE: TOOL}}); name one with --task FILE.'
+        )
+    if found is not None:
+        tables.append(_findability_table(found, given, ["--queries", str(queries)] if queries else [], absent))
+    else:
+        left_out.append(
+            "Findability: these surfaces have no queries of their own. `"
+            + given.command("new queries", "-o", "queries.json")
+            + "` writes a starter file (one draft query per tool); rewrite the queries in your users' words,"
+            " then report again with --queries queries.json."
+        )
+    tables += [
         Table(
             "lint",
             "Lint summary: findings per category",
             pd.DataFrame(counts),
-            f"toolsurface lint {names} --format json",
+            given.command("lint", "--format", "json"),
         ),
         Table(
-            "lint_findings", "Lint findings", _frame(FINDING_COLUMNS, lint_rows(linted)), f"toolsurface lint {names}"
+            "lint_findings",
+            "Lint findings",
+            _frame(FINDING_COLUMNS, lint_rows(linted)),
+            given.command("lint"),
+            "" if linted.surfaces and any(s.findings for s in linted.surfaces) else "No findings.",
         ),
     ]
-    return AnalysisTables(tables, found, trip)
+    return AnalysisTables(tables, found, trip, left_out)
 
 
 def _package_path(path: Path) -> str:
@@ -777,6 +832,8 @@ def _markdown(report: Report, created: str) -> str:
         parts.append(f"\n`{table.command}`\n")
         for chart in [c for key, c in charts.items() if key.startswith(table.key + ".")]:
             parts.append(f"\n![{chart.title}]({chart.path.relative_to(report.out).as_posix()})\n")
+    if report.left_out:
+        parts.append("\n## Not in this report\n\n" + "".join(f"- {text}\n" for text in report.left_out))
     return "".join(parts)
 
 
@@ -801,6 +858,7 @@ def _html(
         charts=[BundleChart(c.key, c.title, c.command) for c in report.charts],
         tables=[table_from_frame(t.key, t.title, t.frame, t.command, t.note) for t in report.tables],
         created=created,
+        left_out=report.left_out,
     )
     return render_page(bundle, images)
 
@@ -820,6 +878,7 @@ def build_report(
     queries: Path | None = None,
     task: Path | None = None,
     counters: Sequence[ListCounter] = (),
+    live: LiveServer | None = None,
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 
@@ -828,12 +887,23 @@ def build_report(
     `seed`: seed comparison rows given as they are (records or mappings of their fields).
     `queries`, `task`: the findability queries and the round-trip task (default: those of the surfaces' study).
     `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
-    seed's figures are o200k's)."""
+    seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces."""
     # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
     # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
     with chart_drawer(_warm_charts) as charts:
         return _report_with(
-            charts, study_dirs, out, surfaces, html_page, extra_sections, seed, seed_figures, queries, task, counters
+            charts,
+            study_dirs,
+            out,
+            surfaces,
+            html_page,
+            extra_sections,
+            seed,
+            seed_figures,
+            queries,
+            task,
+            counters,
+            live,
         )
 
 
@@ -849,12 +919,15 @@ def _report_with(
     queries: Path | None,
     task: Path | None,
     counters: Sequence[ListCounter],
+    live: LiveServer | None,
 ) -> Report:
     from toolsurface.harness.measure import O200K_COUNTER, encoding, is_o200k, lists_kept, measure
     from toolsurface.harness.session.score import find_runs, score_study
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
-    specs = list(surfaces or default_surfaces())
+    named = list(surfaces or ([] if live is not None else default_surfaces()))
+    specs = [*named, *([live.spec] if live is not None else [])]
+    given = _Given(tuple(named), live.args if live is not None else ())
     # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
     records = find_runs(study_dirs) if study_dirs else []
     items = resolve_all(specs)
@@ -876,38 +949,48 @@ def _report_with(
         with lists_kept(items, lists):
             measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
             charts.draw(_chart_size_by_tool, measured, out / "charts" / "list_size_by_tool.png")
-            charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
-            analyzed = _analysis_tables(_analyze(items, specs, queries, task), specs, queries, task)
+            kinds = any(s.by_kinds for s in measured.surfaces)
+            if kinds:
+                charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
+            applied_queries, applied_task = _study_files(specs, queries, task)
+            analyzed = _analysis_tables(_analyze(items, specs, applied_queries, applied_task), given, queries, task)
         analysis, found = analyzed.tables, analyzed.findability
-        charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
-        report.tables += _measure_tables(measured, specs)
+        if found is not None:
+            charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
+        report.tables += _measure_tables(measured, given, specs)
         if measured.counters:
-            report.tables.append(_counters_table(measured, specs))
+            report.tables.append(_counters_table(measured, given))
         report.tables += analysis
+        report.left_out += analyzed.left_out
         for section in extra_sections:
             report.tables += section(specs)
-        names = _quote(specs)
-        again = _report_command(study_dirs, out, surfaces, queries, task, counters)
-        report.charts += [
+        again = _report_command(study_dirs, out, surfaces, queries, task, counters, live)
+        report.charts.append(
             Chart(
                 "list_size.by_tool",
                 "List size per surface, stacked by tool",
                 out / "charts" / "list_size_by_tool.png",
                 again,
-            ),
-            Chart(
-                "by_kinds.lines",
-                "List size against number of kinds",
-                out / "charts" / "size_by_kinds.png",
-                f"toolsurface measure {names} --format json",
-            ),
-            Chart(
-                "findability.ranks",
-                "Findability ranks",
-                out / "charts" / "findability_ranks.png",
-                f"toolsurface findability {names}",
-            ),
-        ]
+            )
+        )
+        if kinds:
+            report.charts.append(
+                Chart(
+                    "by_kinds.lines",
+                    "List size against number of kinds",
+                    out / "charts" / "size_by_kinds.png",
+                    given.command("measure", "--format", "json"),
+                )
+            )
+        if found is not None:
+            report.charts.append(
+                Chart(
+                    "findability.ranks",
+                    "Findability ranks",
+                    out / "charts" / "findability_ranks.png",
+                    given.command("findability", *(["--queries", str(queries)] if queries else [])),
+                )
+            )
         if study is not None:
             report.tables += sessions
             if study.answers:

@@ -154,6 +154,8 @@ class ReportBundle:
     tables: list[BundleTable] = field(default_factory=list)
     scenario: str = ""
     agent: str = ""
+    # What the report leaves out for its surfaces, each with how to add it.
+    left_out: list[str] = field(default_factory=list)
 
 
 # -- surfaces --------------------------------------------------------------------------------------
@@ -331,6 +333,7 @@ def build_bundle(
     charts: Sequence[BundleChart] = (),
     tables: Sequence[BundleTable] = (),
     created: str = "",
+    left_out: Sequence[str] = (),
 ) -> ReportBundle:
     """The page's data: the measured surfaces, and when study directories are given, their scored runs."""
     from toolsurface.harness.session.score import find_runs, score_study
@@ -343,6 +346,7 @@ def build_bundle(
         seed=[seed_row(r) for r in seed],
         charts=list(charts),
         tables=list(tables),
+        left_out=list(left_out),
     )
     if not study_dirs:
         return bundle

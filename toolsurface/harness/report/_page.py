@@ -134,6 +134,8 @@ def _command(bundle: ReportBundle, key: str) -> str:
 
 
 def _headline(bundle: ReportBundle) -> str:
+    # Growth is a figure of surfaces built from kinds; where none has one its columns are left out.
+    grows = any(s.growth is not None for s in bundle.surfaces)
     cards = []
     for s in bundle.surfaces:
         growth = "-"
@@ -149,14 +151,22 @@ def _headline(bundle: ReportBundle) -> str:
             f'<dl><dt>tools</dt><dd class="num" data-figure="tools">{shown(s.tools)}</dd>'
             f'<dt>chars</dt><dd class="num" data-figure="chars">{shown(s.chars)}</dd>'
             f'<dt>tokens</dt><dd class="num" data-figure="tokens">{tokens}</dd></dl>'
-            f'<p class="growth" data-figure="growth">{growth}</p></article>'
+            + (f'<p class="growth" data-figure="growth">{growth}</p>' if grows else "")
+            + "</article>"
         )
-    columns = [*SURFACE_COLUMNS[:5], MeasureColumns.largest_tool, *SURFACE_COLUMNS[5:]]
+    growth_columns = list(SURFACE_COLUMNS[5:-1]) if grows else []
+    columns = [*SURFACE_COLUMNS[:5], MeasureColumns.largest_tool, *growth_columns, SURFACE_COLUMNS[-1]]
     by_name = {s.name: s for s in bundle.surfaces}
     rows = []
     for s in bundle.surfaces:
         largest = max(s.tool_list, key=lambda t: t.chars).name if s.tool_list else None
         grown = s.growth
+        growth_cells = [
+            _cell(grown.kind if grown else None, False),
+            _cell(grown.tools if grown else None, True),
+            _cell(grown.chars if grown else None, True),
+            _cell(grown.tokens if grown else None, True),
+        ]
         rows.append(
             [
                 _cell(s.name, False),
@@ -165,10 +175,7 @@ def _headline(bundle: ReportBundle) -> str:
                 _cell(s.chars, True),
                 _cell(s.tokens, True),
                 _tool_cell(by_name, s.name, largest) if largest else _cell(None, False),
-                _cell(grown.kind if grown else None, False),
-                _cell(grown.tools if grown else None, True),
-                _cell(grown.chars if grown else None, True),
-                _cell(grown.tokens if grown else None, True),
+                *(growth_cells if grows else []),
                 _cell(s.protocol_version, False),
             ]
         )
@@ -180,9 +187,17 @@ def _headline(bundle: ReportBundle) -> str:
     )
 
 
+def _left_out(texts: Sequence[str]) -> str:
+    """What the report leaves out for these surfaces, and how to add it."""
+    if not texts:
+        return ""
+    items = "".join(f"<li>{_t(text)}</li>" for text in texts)
+    return f'<section id="left-out"><h2>Not in this report</h2><ul>{items}</ul></section>'
+
+
 def _compare(bundle: ReportBundle) -> str:
     names = [s.name for s in bundle.surfaces]
-    if not names:
+    if len(names) < 2:
         return ""
     a, b = names[0], names[-1]
 
@@ -607,17 +622,19 @@ def render_page(bundle: ReportBundle, charts: Mapping[str, bytes]) -> str:
         _seed(bundle.seed, surfaces),
         _sessions(bundle),
         _other_tables(bundle.tables, surfaces),
+        _left_out(bundle.left_out),
     ]
     nav = "".join(
         f'<a href="#{anchor}">{label}</a>'
         for anchor, label, present in (
             ("headline", "Surfaces", bool(bundle.surfaces)),
-            ("compare", "Compare", bool(bundle.surfaces)),
+            ("compare", "Compare", len(bundle.surfaces) > 1),
             ("tools", "Tools", bool(bundle.surfaces)),
             ("charts", "Charts", bool(charts)),
             ("seed", "Seed", bool(bundle.seed)),
             ("sessions", "Sessions", bool(bundle.scores or bundle.runs)),
             ("tables", "More tables", any(t.key not in OWN_VIEWS for t in bundle.tables)),
+            ("left-out", "Not here", bool(bundle.left_out)),
         )
         if present
     )

@@ -39,6 +39,7 @@ from toolsurface.harness.surface._registry import (
     default_surfaces,
     is_surface_path,
     known_names,
+    own_study,
     own_study_file,
     resolve,
     resolve_all,
@@ -47,6 +48,7 @@ from toolsurface.harness.surface._registry import (
     study_file,
     study_for,
 )
+from toolsurface.harness.surface._server_name import MAX_NAME_CHARS, given_server_name, safe_server_name
 from toolsurface.harness.surface._snapshot_file import (
     META_FORMAT,
     Snapshot,
@@ -64,6 +66,7 @@ __all__ = [
     "ANSWERS_KEY",
     "ENTRY_POINT_GROUP",
     "INCLUDABLE_PARTS",
+    "MAX_NAME_CHARS",
     "META_FORMAT",
     "PART_KEYS",
     "PART_WORDS",
@@ -90,6 +93,7 @@ __all__ = [
     "bundled_definitions",
     "check_input_schema",
     "default_surfaces",
+    "given_server_name",
     "import_module_file",
     "included_keys",
     "is_surface_path",
@@ -100,6 +104,7 @@ __all__ = [
     "make_tool",
     "meta_path",
     "object_schema",
+    "own_study",
     "own_study_file",
     "parse_include",
     "parts_from_wire",
@@ -108,6 +113,7 @@ __all__ = [
     "ref_cycle",
     "resolve",
     "resolve_all",
+    "safe_server_name",
     "size_summary",
     "snapshot_text",
     "studies",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
@@ -53,16 +54,25 @@ def study_file(specs: Sequence[str], what: str) -> Path:
 _OWN = {"queries": ("queries", "--queries FILE"), "task": ("round-trip task", "--task FILE")}
 
 
+def own_study(specs: Sequence[str]) -> Study | None:
+    """The one study all of `specs` belong to (none named: the default study); None for a surface of no study
+    (a module, a snapshot, a live server) or surfaces of several: another study's files never apply to them."""
+    found = studies()
+    if not specs:
+        return default_study(found)
+    return next((s for s in found if all(spec in s.surfaces for spec in specs)), None)
+
+
 def own_study_file(specs: Sequence[str], what: str, labels: Sequence[str] | None = None) -> Path:
     """The file `what` (queries, task) of the one study all of `specs` belong to (none named: the default
     study's). A surface of no study (a module, a snapshot, a live server) has none of its own: one line saying
     so, rather than another study's. `labels` name the surfaces in that line (a live server by its name)."""
     if not specs:
         return study_file(specs, what)
-    found = studies()
-    whole = next((s for s in found if all(spec in s.surfaces for spec in specs)), None)
+    whole = own_study(specs)
     if whole is not None:
         return whole.file(what)
+    found = studies()
     noun, option = _OWN.get(what, (what.replace("_", " "), "a file"))
     shown = list(labels or specs)
     alone = [label for spec, label in zip(specs, shown, strict=True) if not any(spec in s.surfaces for s in found)]
@@ -194,7 +204,24 @@ def resolve(spec: str) -> SurfaceDefinition | Snapshot:
 
 
 def resolve_all(specs: Sequence[str]) -> list[SurfaceDefinition | Snapshot]:
-    return [resolve(spec) for spec in specs]
+    """Each spec resolved. Two snapshot files of one server (its list before and after a change) carry its one
+    name; where that name is taken by another surface of the command, each such file goes by its file's name."""
+    items = [resolve(spec) for spec in specs]
+    counts = Counter(item.name for item in items)
+    stems = Counter(_stem(item) for item in items)
+    return [
+        replace(item, name=stem, aliases=(*item.aliases, item.name))
+        if isinstance(item, Snapshot)
+        and counts[item.name] > 1
+        and (stem := _stem(item)) not in counts
+        and stems[stem] == 1
+        else item
+        for item in items
+    ]
+
+
+def _stem(item: SurfaceDefinition | Snapshot) -> str:
+    return item.path.name.removesuffix(".json") if isinstance(item, Snapshot) else item.name
 
 
 def bundled_definitions() -> list[SurfaceDefinition]:

@@ -39,6 +39,9 @@ class SnapshotMeta:
     # Whether the list held still over two connections and twice in one (`snapshot --check-stable`): its
     # findings, none when it did.
     stability: dict[str, Any] | None = None
+    # What every command calls the server (harness.surface.safe_server_name); a sidecar written before names
+    # were recorded has none, and its file's name stands in.
+    name: str | None = None
     format: str = META_FORMAT
 
     @property
@@ -49,6 +52,7 @@ class SnapshotMeta:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
+            **({"name": self.name} if self.name is not None else {}),
             "server": self.server,
             "protocol_version": self.protocol_version,
             "client_capabilities": list(self.client_capabilities),
@@ -75,6 +79,9 @@ class Snapshot:
     answers: SnapshotAnswers | None = None
     # Where its list came from, in words, when it is not a file (a live server's command or URL).
     origin: str | None = None
+    # What else a user's file may key it by: its server's name, where another surface of the same command took
+    # that name and this file goes by its own.
+    aliases: tuple[str, ...] = ()
 
     @property
     def source(self) -> str:
@@ -98,13 +105,13 @@ def load_snapshot(path: Path) -> Snapshot:
     parts = parts_from_wire(data, str(path))
     protocol_version: str | None = None
     server: str | None = None
+    name: str | None = None
     sidecar = meta_path(path)
     if sidecar.is_file():
         meta = read_snapshot_meta(sidecar)
-        protocol_version, server = meta.protocol_version, meta.server_label
-    name = path.name.removesuffix(".json")
+        protocol_version, server, name = meta.protocol_version, meta.server_label, meta.name
     return Snapshot(
-        name=name,
+        name=name or path.name.removesuffix(".json"),
         path=path,
         tools=tools,
         protocol_version=protocol_version,
@@ -136,9 +143,21 @@ def read_snapshot_meta(path: Path) -> SnapshotMeta:
             stdout_noise=data.get("stdout_noise"),
             list_cache=data.get("list_cache") if isinstance(data.get("list_cache"), dict) else None,
             stability=data.get("stability") if isinstance(data.get("stability"), dict) else None,
+            name=_recorded_name(data.get("name"), path),
         )
     except (TypeError, ValueError) as error:
         raise SurfaceLoadError(f"{path}: does not match {META_FORMAT}: {error}") from None
+
+
+def _recorded_name(value: Any, path: Path) -> str | None:
+    """The server's name as a sidecar records it, held to the rule every name is made by."""
+    if value is None:
+        return None
+    from toolsurface.harness.surface._server_name import safe_server_name
+
+    if not isinstance(value, str) or safe_server_name(value, "") != value:
+        raise SurfaceLoadError(f"{path}: name {value!r} is not a server's name (letters, digits, '.', '_', '-')")
+    return value
 
 
 def snapshot_text(

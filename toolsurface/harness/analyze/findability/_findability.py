@@ -14,6 +14,7 @@ from toolsurface.harness.analyze.findability._model import (
     SearchClient,
     SurfaceFindability,
     SurfaceTools,
+    keyed_surfaces,
     load_tools,
 )
 from toolsurface.harness.analyze.findability._scoring import ALL_SCORERS, CLIENT_SCORERS, SCORERS, _Index, _rank
@@ -49,6 +50,7 @@ def _client_rows(
         returned=list(returned),
         next_tools=list(search.tools_after),
         answer=search.answer,
+        unlisted=keyword.unlisted,
     )
 
 
@@ -61,8 +63,10 @@ def _surface_findability(
 ) -> SurfaceFindability:
     rows = []
     index = _Index.of(surface.tools, use_stem)
+    names = set(surface.names)
     for n, query in enumerate(queries):
-        expected = query.expected_for(surface.name)
+        expected = query.expected_of(surface)
+        unlisted = expected is not None and expected not in names
         computed: dict[str, FindabilityRow] = {}
         for scorer in SCORERS:
             ranked = _rank(index, query.text, scorer, use_stem)
@@ -74,6 +78,7 @@ def _surface_findability(
                 top=ranked.top,
                 missing=ranked.missing,
                 full_matches=ranked.full_matches,
+                unlisted=unlisted,
             )
         for scorer in scorers:
             if scorer in computed:
@@ -82,6 +87,18 @@ def _surface_findability(
                 assert run is not None
                 rows.append(_client_rows(query, expected, run, n, computed["keyword"]))
     return SurfaceFindability(name=surface.name, queries=rows)
+
+
+def _say_unmatched(keys: Sequence[str], source: str) -> None:
+    """Keys of a user's file that name no surface given and none installed: most likely a name misspelt, or
+    the server renamed since the file was written."""
+    from toolsurface.harness.notices import notice
+    from toolsurface.harness.surface import known_names
+
+    known = set(known_names())
+    strays = [key for key in keys if key not in known]
+    if strays:
+        notice(f"{source}: {', '.join(map(repr, strays))} {'names' if len(strays) == 1 else 'name'} no surface given")
 
 
 def findability(
@@ -101,8 +118,7 @@ def findability(
     if unknown or not scorers:
         raise ValueError(f"scorers {list(scorers)!r}: expected some of {', '.join(ALL_SCORERS)}")
     surfaces = load_tools(items)
-    for surface in surfaces:
-        surface.check_expected(queries.queries, queries.source)
+    _say_unmatched(keyed_surfaces(queries.queries, surfaces, queries.source, "queries"), queries.source)
     runs: list[ToolSearchRun | None] = [None] * len(surfaces)
     client: SearchClient | None = None
     if any(s in CLIENT_SCORERS for s in scorers):

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolsurface.harness.analyze._text import tokenise
-from toolsurface.harness.files import read_json
-from toolsurface.harness.surface import Snapshot, SurfaceDefinition, study_file
-
-if TYPE_CHECKING:
-    pass
 from toolsurface.harness.analyze.findability._scoring import (
     BM25_B,
     BM25_K1,
@@ -22,6 +17,8 @@ from toolsurface.harness.analyze.findability._scoring import (
     QueryFileError,
     UnknownTool,
 )
+from toolsurface.harness.files import read_json
+from toolsurface.harness.surface import Snapshot, SurfaceDefinition, study_file
 
 
 @dataclass(frozen=True)
@@ -33,6 +30,15 @@ class Query:
 
     def expected_for(self, surface: str) -> str | None:
         return self.expected.get(surface)
+
+    def expected_of(self, surface: SurfaceTools) -> str | None:
+        """The tool expected of this surface, keyed by its name or an alias (surface_aliases)."""
+        key = surface.key_in(self.expected)
+        return self.expected[key] if key is not None else None
+
+    def names(self, surface: SurfaceTools) -> bool:
+        """Whether this query says what it expects of the surface (a tool, or null: none)."""
+        return surface.key_in(self.expected) is not None
 
 
 @dataclass(frozen=True)
@@ -85,19 +91,25 @@ def load_queries(path: Path | None = None) -> QuerySet:
 
 @dataclass(frozen=True)
 class SurfaceTools:
-    """A surface's name and its tools exactly as a client received them."""
+    """A surface's name and its tools exactly as a client received them. `aliases`: what else a user's file may
+    key it by (a snapshot file's own name, where it differs from the server's)."""
 
     name: str
     tools: list[dict[str, Any]]
+    aliases: tuple[str, ...] = ()
 
     @property
     def names(self) -> list[str]:
         return [str(t.get("name")) for t in self.tools]
 
+    def key_in(self, expected: Mapping[str, Any]) -> str | None:
+        """The key of `expected` that stands for this surface: its name, else an alias."""
+        return next((key for key in (self.name, *self.aliases) if key in expected), None)
+
     def check_expected(self, queries: Sequence[Query], source: str) -> None:
         names = self.names
         for query in queries:
-            wanted = query.expected_for(self.name)
+            wanted = query.expected_of(self)
             if wanted is not None and wanted not in names:
                 raise UnknownTool(
                     f"{source}: query {query.text!r} expects {wanted!r}, "
@@ -105,11 +117,44 @@ class SurfaceTools:
                 )
 
 
+def surface_aliases(item: SurfaceDefinition | Snapshot) -> tuple[str, ...]:
+    """What a user's file may key a surface by beside its name: its server's name where the surface goes by its
+    file's (resolve_all), and a snapshot file's stem (`own.snap` for own.snap.json), the name it had before
+    snapshots recorded their server's."""
+    if isinstance(item, Snapshot) and item.origin is None:
+        stem = item.path.name.removesuffix(".json")
+        return tuple(dict.fromkeys(name for name in (*item.aliases, stem) if name != item.name))
+    return ()
+
+
 def load_tools(items: Sequence[SurfaceDefinition | Snapshot]) -> list[SurfaceTools]:
     """Every surface's tools as received: a definition is built and served, a snapshot read as recorded."""
     from toolsurface.harness.measure import listed
 
-    return [SurfaceTools(name=item.name, tools=wire.tools) for item, wire in zip(items, listed(items), strict=True)]
+    return [
+        SurfaceTools(name=item.name, tools=wire.tools, aliases=surface_aliases(item))
+        for item, wire in zip(items, listed(items), strict=True)
+    ]
+
+
+def keyed_surfaces(queries: Sequence[Query], surfaces: Sequence[SurfaceTools], source: str, what: str) -> list[str]:
+    """A user's file keys what it expects by surface: a file none of whose keys names a surface given checks
+    nothing, so it is refused (it was written for another server, or before the server was renamed). Returns
+    the keys that name no surface given, for a line saying so when some do."""
+    keys = list(dict.fromkeys(key for query in queries for key in query.expected))
+    matched = {key for surface in surfaces for key in keys if key in (surface.name, *surface.aliases)}
+    if keys and not matched:
+        given = ", ".join(surface.name for surface in surfaces)
+        raise QueryFileError(
+            f"{source}: its {what} expect tools of {_listed(keys)}, which names none of the surfaces given"
+            f" ({given}): key each expected tool by a surface's name"
+        )
+    return [key for key in keys if key not in matched]
+
+
+def _listed(keys: Sequence[str]) -> str:
+    shown = ", ".join(repr(key) for key in keys[:5])
+    return shown + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
 
 
 @dataclass(frozen=True)
@@ -129,6 +174,8 @@ class FindabilityRow:
     returned: list[str] | None = None
     next_tools: list[str] | None = None
     answer: str | None = None
+    # The expected tool is not on the surface at all (renamed, removed, or misspelt in the file): a miss.
+    unlisted: bool = False
 
     def misses(self, rank: int) -> bool:
         """Whether the expected tool is not found at `rank` or better (a query that expects none misses nothing)."""
@@ -144,6 +191,8 @@ class FindabilityRow:
             "missing": self.missing,
             "full_matches": self.full_matches,
         }
+        if self.unlisted:
+            data["unlisted"] = True
         if self.returned is not None:
             data.update(returned=self.returned, next_tools=self.next_tools, answer=self.answer)
         return data
@@ -244,6 +293,10 @@ class Findability:
             )
             for a, b in combinations(self.scorers, 2)
         ]
+
+    def checked(self) -> int:
+        """How many rows expect a tool: what a gate rests on."""
+        return sum(1 for s in self.surfaces for r in s.queries if r.expected is not None)
 
     def below(self, rank: int) -> list[tuple[str, FindabilityRow]]:
         """(surface, row) for every row whose expected tool is not found at `rank` or better."""

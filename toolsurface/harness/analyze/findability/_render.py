@@ -61,7 +61,7 @@ def findability_rich(result: Findability) -> list[RenderableType]:
             table.add_row(
                 s.name,
                 text,
-                shown(keyword.expected),
+                _expected(keyword),
                 shown(keyword.rank),
                 shown(keyword.top),
                 shown(bm25.rank),
@@ -99,7 +99,7 @@ def _scorer_columns(result: Findability) -> list[str]:
 
 
 def _scorer_cells(result: Findability, s: SurfaceFindability, agreement: Agreement) -> list[str]:
-    cells = [s.name, agreement.query, shown(agreement.expected)]
+    cells = [s.name, agreement.query, _expected(s.row(agreement.query, result.scorers[0]))]
     for scorer in result.scorers:
         row = s.row(agreement.query, scorer)
         found = ", ".join(row.returned) or "(none)" if row.returned is not None else shown(row.top)
@@ -137,9 +137,13 @@ def _scorers_rich(result: Findability) -> list[RenderableType]:
     return [table, pairs]
 
 
+def _expected(row: FindabilityRow) -> str:
+    return f"{row.expected} (not on the surface)" if row.unlisted else shown(row.expected)
+
+
 def rank_line(surface: str, row: FindabilityRow) -> str:
-    """`v2 'read page': item_get keyword rank 2` (or `not found`)."""
-    rank = f"rank {row.rank}" if row.rank is not None else "not found"
+    """`v2 'read page': item_get keyword rank 2` (or `not found`, or `not on the surface`)."""
+    rank = f"rank {row.rank}" if row.rank is not None else "not on the surface" if row.unlisted else "not found"
     return f"{surface} {row.query!r}: {row.expected} {row.scorer} {rank}"
 
 

@@ -29,11 +29,14 @@ def _query(tool: Mapping[str, Any]) -> str:
     return f"{name}: {sentence}" if sentence else name
 
 
-def starter_queries(surface: str, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The starter file's object for `surface`'s tools."""
+def starter_queries(surfaces: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> dict[str, Any]:
+    """The starter file's object for each (surface name, its tools): a query per tool, the surfaces that share
+    a tool (by name and first sentence) sharing its query."""
+    expected: dict[str, dict[str, str]] = {}
+    for surface, tools in surfaces:
+        for tool in tools:
+            expected.setdefault(_query(tool), {})[surface] = str(tool.get("name"))
     return {
         "note": STARTER_NOTE,
-        "queries": [
-            {"query": _query(tool), "expected": {surface: str(tool.get("name"))}, DRAFT_KEY: True} for tool in tools
-        ],
+        "queries": [{"query": text, "expected": names, DRAFT_KEY: True} for text, names in expected.items()],
     }

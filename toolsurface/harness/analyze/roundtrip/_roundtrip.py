@@ -24,6 +24,7 @@ from toolsurface.harness.analyze.findability import (
     QueryFileError,
     SearchObserver,
     SurfaceTools,
+    keyed_surfaces,
     load_tools,
     parse_queries,
     rank_tools,
@@ -134,8 +135,8 @@ class RoundTrip:
 
 
 def _choose(surface: SurfaceTools, step: Query, use_stem: bool) -> tuple[str | None, str]:
-    expected = step.expected_for(surface.name)
-    if expected is not None or surface.name in step.expected:
+    expected = step.expected_of(surface)
+    if expected is not None or step.names(surface):
         return expected, "expected"
     return rank_tools(surface.tools, step.text, "keyword", use_stem=use_stem).top, "keyword"
 
@@ -221,6 +222,7 @@ def roundtrip(
     from toolsurface.harness.measure import ENCODING_NAME
 
     surfaces = load_tools(items)
+    keyed_surfaces(task.steps, surfaces, task.source, "steps")
     for surface in surfaces:
         surface.check_expected(task.steps, task.source)
     computed = [_surface_roundtrip(s, task, use_stem) for s in surfaces]
