@@ -187,7 +187,7 @@ def test_measure_in_markdown_shows_each_part_and_the_total(tmp_path: Path) -> No
         return f"{chars:,} / {tokens:,}" + (f" ({entries})" if entries is not None else "")
 
     expected = [
-        "snap",
+        "notes",  # the server's name, recorded in its snapshot
         cell(surface["chars"], surface["tokens"], surface["tools"]),
         *[cell(parts[k]["chars"], parts[k]["tokens"], parts[k]["entries"]) for k in PARTS],
         cell(surface["total_chars"], surface["total_tokens"]),
@@ -229,7 +229,7 @@ def test_budget_names_each_list_it_counted(tmp_path: Path) -> None:
     run = run_cli("budget", str(path), "--max-chars", "100000", "--include", "resources,prompts,instructions")
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[-1] == (
-        f"snap: 1 tools + instructions + 3 prompts + 3 resources + 2 resource templates, {surface['total_chars']:,}"
+        f"{surface['name']}: 1 tool + instructions + 3 prompts + 3 resources + 2 resource templates, {surface['total_chars']:,}"
         " chars: within budget (100,000 chars)"
     )
 

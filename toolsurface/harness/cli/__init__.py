@@ -8,6 +8,7 @@ from toolsurface.harness.cli import (  # noqa: F401  (each registers its verbs)
     _clients,
     _compat,
     _config,
+    _init,
     _measure,
     _probe,
     _report,

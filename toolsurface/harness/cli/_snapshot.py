@@ -17,6 +17,7 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
+from toolsurface.harness.output import counted
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -108,7 +109,7 @@ def snapshot_command(
         _data(taken.text(), nl=False)
     else:
         written = taken.write(output)
-        _say(f"wrote {', '.join(str(p) for p in written)} ({len(taken.tools)} tools)")
+        _say(f"wrote {', '.join(str(p) for p in written)} ({counted(len(taken.tools), 'tool')})")
     if stability is not None:
         for line in stability.lines(taken.name):
             _say(line)
@@ -138,6 +139,6 @@ def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...
         assert target.snapshot is not None
         taken = snapshot_target(target, protocol=protocol)
         written = taken.write(target.snapshot)
-        _say(f"{target.name}: wrote {', '.join(shown_path(p) for p in written)} ({len(taken.tools)} tools)")
+        _say(f"{target.name}: wrote {', '.join(shown_path(p) for p in written)} ({counted(len(taken.tools), 'tool')})")
     skip_final_collection()
     return True

@@ -15,6 +15,7 @@ from toolsurface.harness.measure._counts import O200K, ListCounter, is_o200k
 from toolsurface.harness.measure._measure import Measurable, PartSize, SurfaceMeasurement, ToolSize, measure
 from toolsurface.harness.output import (
     Column,
+    counted,
     csv_table,
     github_line,
     json_document,
@@ -71,7 +72,7 @@ class BudgetResult:
     @property
     def counted(self) -> str:
         """What the figure counts, in words: `8 tools`, or `13 tools + instructions + 4 prompts + ...`."""
-        words = [f"{self.tools} tools"]
+        words = [counted(self.tools, "tool")]
         for part in self.parts:
             if part.part == "instructions":
                 words.append("instructions" if part.advertised else "no instructions")
@@ -216,6 +217,10 @@ def _over(result: BudgetResult) -> str:
     return " and ".join(over)
 
 
+def _largest_label(result: BudgetResult) -> str:
+    return "largest tool" if len(result.largest) == 1 else "largest tools"
+
+
 def _largest(result: BudgetResult, tokens: bool = False) -> str:
     return ", ".join(
         f"{t.name} {t.chars:,} chars" + (f" ({t.tokens:,} tokens)" if tokens and t.tokens is not None else "")
@@ -287,7 +292,7 @@ def budget_lines(result: BudgetResult) -> list[str]:
     growth, parts = _growth(result), _parts_line(result)
     return [
         *lines,
-        f"largest tools: {_largest(result)}",
+        f"{_largest_label(result)}: {_largest(result)}",
         *([parts] if parts else []),
         *([growth] if growth else []),
         _verdict(result),
@@ -308,8 +313,8 @@ def budget_failure(result: BudgetResult) -> str:
         over.append(_exceeds(result.tokens, result.max_tokens, _unit(result)))
     growth = _growth(result)
     return (
-        f"tool list {result.surface!r} ({result.tools} tools) is over budget: {'; '.join(over)}\n"
-        f"largest tools: {_largest(result, tokens=True)}" + (f"\n{growth}" if growth else "")
+        f"tool list {result.surface!r} ({counted(result.tools, 'tool')}) is over budget: {'; '.join(over)}\n"
+        f"{_largest_label(result)}: {_largest(result, tokens=True)}" + (f"\n{growth}" if growth else "")
     )
 
 
@@ -321,7 +326,7 @@ def github_annotation(result: BudgetResult) -> str:
     if result.within:
         return github_line("notice", f"{result.surface}: tool list within budget", _verdict(result))
     growth = _growth(result)
-    message = f"{_verdict(result)}; largest tools: {_largest(result)}" + (f"; {growth}" if growth else "")
+    message = f"{_verdict(result)}; {_largest_label(result)}: {_largest(result)}" + (f"; {growth}" if growth else "")
     return github_line("error", f"{result.surface}: tool list over budget", message)
 
 

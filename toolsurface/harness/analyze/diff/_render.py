@@ -9,6 +9,7 @@ from toolsurface.harness.output import (
     Column,
     Level,
     compact_json,
+    counted,
     csv_table,
     github_line,
     json_document,
@@ -84,7 +85,7 @@ def _headline(d: SurfaceDiff) -> str:
     tokens += "".join(f", {_size(size, ' tokens')} ({counter})" for counter, size in d.counts[1:])
     parts = f"; {_parts_headline(d.parts)}" if d.parts else ""
     return (
-        f"{d.tools_before} → {d.tools_after} tools ({', '.join(counts)}{order}); {_size(d.chars, ' chars')}{tokens}"
+        f"{d.tools_before} → {counted(d.tools_after, 'tool')} ({', '.join(counts)}{order}); {_size(d.chars, ' chars')}{tokens}"
         f"{parts}"
     )
 
@@ -167,7 +168,7 @@ def diff_markdown(d: SurfaceDiff) -> str:
     title = f"### Tool list diff: `{d.a}` → `{d.b}`\n\n"
     note = f"\n_{d.parts_note}._\n" if d.parts_note else ""
     if d.cls is None:
-        return title + f"No differences: {d.tools_after} tools, {shown(d.chars.after)} chars.\n" + note
+        return title + f"No differences: {counted(d.tools_after, 'tool')}, {shown(d.chars.after)} chars.\n" + note
     review = f", **{_review_mark(d)}**" if d.review else ""
     lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n"]
     if d.tools:
@@ -217,7 +218,11 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
     note = [Text(escaped(d.parts_note))] if d.parts_note else []
     if d.cls is None:
         return [
-            Text(escaped(f"{d.a} → {d.b}: no differences ({d.tools_after} tools, {shown(d.chars.after)} chars)")),
+            Text(
+                escaped(
+                    f"{d.a} → {d.b}: no differences ({counted(d.tools_after, 'tool')}, {shown(d.chars.after)} chars)"
+                )
+            ),
             *note,
         ]
     headline = Text(escaped(f"{d.a} → {d.b}: "))
