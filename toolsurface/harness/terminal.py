@@ -60,10 +60,13 @@ def readable_width(console: Console, renderables: Sequence[Any]) -> int:
 
 def wrapped_not_cut(renderable: Any) -> Any:
     """`renderable`, and when it is a table, its columns set to wrap a cell that does not fit rather than
-    cut it with an ellipsis (the default): a too-long word is folded onto the next line."""
+    cut it with an ellipsis (the default): a too-long word is folded onto the next line. A table is at least as
+    wide as its title, which rich would otherwise fold into the width of narrow columns."""
     from rich.table import Table
 
     if isinstance(renderable, Table):
+        if isinstance(renderable.title, str):
+            renderable.min_width = max(renderable.min_width or 0, len(renderable.title))
         for column in renderable.columns:
             if column.overflow == "ellipsis":
                 column.overflow = "fold"
