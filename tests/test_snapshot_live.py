@@ -509,7 +509,7 @@ def test_a_snapshot_over_http_equals_the_measured_wire_text(v2_over_http: str, t
     assert list_text(tools) == measured.text
     meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
     assert meta["server"] == {"name": "toolsurface-v2", "version": "0.1.0"}
-    assert meta["source"] == {"kind": "url", "url": v2_over_http, "headers": ["X-Test"]}
+    assert meta["source"] == {"kind": "url", "url": v2_over_http, "headers": ["X-Test"], "transport": "streamable-http"}
     assert meta["protocol_version"] == PROTOCOL_VERSION
 
 

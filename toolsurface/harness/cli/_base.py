@@ -278,7 +278,7 @@ class Seconds(click.FloatRange):
 
 
 def _server_options(command: Any) -> Any:
-    """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by every verb that takes a
+    """--url, --header, --transport, --env, --cwd, --timeout and --client-capabilities, shared by every verb that takes a
     live server: the command gets them, with the server command after --, as one `live`
     (harness.live.LiveServerOptions)."""
     return _live_options(command, timeout=True)
@@ -300,6 +300,7 @@ def _live_options(command: Any, timeout: bool) -> Any:
         envs: tuple[str, ...],
         cwd: Path | None,
         capabilities: str | None,
+        transport: str,
         **kwargs: Any,
     ) -> Any:
         from toolsurface.harness.live import DEFAULT_TIMEOUT_S, LiveServerOptions
@@ -307,12 +308,21 @@ def _live_options(command: Any, timeout: bool) -> Any:
         ctx = click.get_current_context()
         seconds = kwargs.pop("timeout") if timeout else DEFAULT_TIMEOUT_S
         given = timeout and ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE
-        live = LiveServerOptions(ctx.meta.get("server_argv"), url, headers, envs, cwd, seconds, capabilities, given)
+        live = LiveServerOptions(
+            ctx.meta.get("server_argv"), url, headers, envs, cwd, seconds, capabilities, given, transport=transport
+        )
         return command(*args, live=live, **kwargs)
 
+    from toolsurface.harness.protocol import AUTO, TRANSPORTS, TRANSPORTS_HELP
+
     options = [
-        click.option("--url", metavar="URL", help="List a streamable-HTTP MCP server at this URL, not a surface."),
+        click.option(
+            "--url", metavar="URL", help="List the MCP server at this URL (Streamable HTTP or HTTP+SSE), not a surface."
+        ),
         click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="HTTP header for --url; repeat."),
+        click.option(
+            "--transport", type=click.Choice(TRANSPORTS), default=AUTO, show_default=True, help=TRANSPORTS_HELP
+        ),
         click.option(
             "--env",
             "envs",

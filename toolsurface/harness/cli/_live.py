@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.protocol import AUTO
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
@@ -49,6 +50,7 @@ def live_flags(live: LiveServerOptions) -> list[str]:
         ("--env", live.envs),
         ("--cwd", live.cwd),
         ("--client-capabilities", live.capabilities),
+        ("--transport", live.transport != AUTO),
     ]
     return [flag for flag, value in given if value]
 

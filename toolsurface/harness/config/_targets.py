@@ -58,7 +58,7 @@ def target_server(target: Target) -> StdioServer | HttpServer:
     if target.command is not None:
         return StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd)
     assert target.url is not None
-    return HttpServer(url=target.url, headers=dict(target.headers))
+    return HttpServer(url=target.url, headers=dict(target.headers), transport=target.transport)
 
 
 def snapshot_target(
