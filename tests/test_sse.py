@@ -6,23 +6,20 @@ ones on a bare socket (tests/answering_http.py) that never send the endpoint eve
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import socket
-import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.answering_http import Received, answering, reply
 from tests.conftest import run_cli
-from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, wait_for_port
+from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, serving_http, v2_over_http
 
-__all__ = ["npm_servers"]  # the fixture, used here
+__all__ = ["npm_servers", "v2_over_http"]  # the fixtures, used here
 
 PY = sys.executable
 SSE_ONLY = Path(__file__).resolve().parent / "fixtures" / "servers" / "sse_only.py"
@@ -30,28 +27,10 @@ SECRET = "Bearer sse-test-0123456789"
 Answer = Callable[[Received, socket.socket], None]
 
 
-@contextlib.contextmanager
-def listening(argv: Sequence[str], port: int, path: str, env: Mapping[str, str] | None = None) -> Iterator[str]:
-    """A server started with `argv`, listening on 127.0.0.1:`port`; its URL (`path` on it) while it runs."""
-    proc = subprocess.Popen(
-        list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})}
-    )
-    try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}{path}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 @pytest.fixture(scope="module")
 def sse_only() -> Iterator[str]:
     port = free_port()
-    with listening([PY, str(SSE_ONLY), str(port)], port, "/sse") as url:
+    with serving_http([PY, str(SSE_ONLY), str(port)], port, "/sse") as url:
         yield url
 
 
@@ -59,14 +38,7 @@ def sse_only() -> Iterator[str]:
 def everything_sse(npm_servers: Path) -> Iterator[str]:
     port = free_port()
     index = npm_servers / "server-everything" / "dist" / "index.js"
-    with listening(["node", str(index), "sse"], port, "/sse", env={"PORT": str(port)}) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def streamable_v2() -> Iterator[str]:
-    port = free_port()
-    with listening([PY, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}"], port, "/mcp") as url:
+    with serving_http(["node", str(index), "sse"], port, "/sse", env={"PORT": str(port)}) as url:
         yield url
 
 
@@ -105,17 +77,6 @@ def test_a_snapshot_over_http_sse_records_the_transport_in_its_sidecar(sse_only:
     assert SECRET not in path.with_suffix(".meta.json").read_text(encoding="utf-8")
 
 
-def test_a_snapshot_over_streamable_http_records_that_transport(streamable_v2: str, tmp_path: Path) -> None:
-    path = tmp_path / "v2.json"
-    assert run_cli("snapshot", "--url", streamable_v2, "-o", str(path), timeout=60).returncode == 0
-    assert sidecar(path)["source"] == {
-        "kind": "url",
-        "url": streamable_v2,
-        "headers": [],
-        "transport": "streamable-http",
-    }
-
-
 def test_server_everything_in_its_sse_mode_lists_what_it_lists_over_stdio(
     everything_sse: str, npm_servers: Path, tmp_path: Path
 ) -> None:
@@ -142,6 +103,12 @@ def test_a_probe_over_http_sse_calls_the_read_only_tool(sse_only: str) -> None:
     assert calls[0]["is_error"] is False
 
 
+def test_an_answer_over_http_sse_larger_than_the_answer_limit_is_one_line(sse_only: str) -> None:
+    run = run_cli("probe", "--url", sse_only, "--max-answer-bytes", "40", timeout=60)
+    line = assert_one_line_error(run, sse_only, "its answer to tools/call ticket_find is larger than the answer limit")
+    assert "HTTP 405" not in line  # Streamable HTTP's refusal is no news once HTTP+SSE has listed the server
+
+
 def test_a_configured_url_target_takes_its_transport(sse_only: str, tmp_path: Path) -> None:
     (tmp_path / "toolsurface.toml").write_text(
         f'url = "{sse_only}"\ntransport = "sse"\nmax-chars = 5000\n', encoding="utf-8"
@@ -162,8 +129,8 @@ def test_streamable_http_alone_on_an_sse_server_says_how_to_list_it(sse_only: st
     assert_one_line_error(run, sse_only, "answered initialize with HTTP 405", "--transport sse")
 
 
-def test_sse_alone_on_a_streamable_http_server_says_how_to_list_it(streamable_v2: str) -> None:
-    run = run_cli("measure", "--url", streamable_v2, "--transport", "sse", "--timeout", "20", timeout=60)
+def test_sse_alone_on_a_streamable_http_server_says_how_to_list_it(v2_over_http: str) -> None:
+    run = run_cli("measure", "--url", v2_over_http, "--transport", "sse", "--timeout", "20", timeout=60)
     assert_one_line_error(run, "answered the GET of its SSE stream with HTTP", "--transport streamable-http")
 
 

@@ -962,13 +962,15 @@ def _http_failure(server: HttpServer, failure: BaseException | None, timed_out: 
     failed = _failure(failure, timed_out, state) + _protocol_hint(failure, state)
     if state.http_status is not None and state.http_status not in failed:
         failed += f" ({state.http_status})"
-    message = f"{server.label}: {first}; over HTTP+SSE, {failed}" if first else f"{server.label}: {failed}"
+    # How Streamable HTTP failed is news only while HTTP+SSE has not listed the server either.
+    told = first and state.listed is None
+    message = f"{server.label}: {first}; over HTTP+SSE, {failed}" if told else f"{server.label}: {failed}"
     status = state.http_status or ""
     # The GET of an SSE stream refused as a server refuses a method or a path it does not serve.
     get_refused = state.transport == SSE and state.phase == CONNECTING and status.startswith(_SSE_STATUSES)
     if status.startswith(("HTTP 401", "HTTP 403")):
         message += "; pass credentials with --header 'Authorization: Bearer ...'"
-    elif first and get_refused and (state.refused or "").startswith(("HTTP 404", "HTTP 405")):
+    elif told and get_refused and (state.refused or "").startswith(("HTTP 404", "HTTP 405")):
         message += "; is the URL's path right? Streamable HTTP is usually served at /mcp, HTTP+SSE at /sse"
     elif server.transport == STREAMABLE_HTTP and _serves_sse(state):
         message += f"; if it serves HTTP+SSE (MCP 2024-11-05), list it with --transport {SSE}, or without --transport"

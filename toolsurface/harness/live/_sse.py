@@ -12,8 +12,8 @@ waits for an answer that cannot come until the timeout, and holds an event to 1 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import TYPE_CHECKING, Any, cast
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.redact import public_url
@@ -87,71 +87,82 @@ def _opened(response: httpx2.Response) -> None:
         )
 
 
+Streams = tuple["MemoryObjectReceiveStream[SessionMessage | Exception]", "MemoryObjectSendStream[SessionMessage]"]
+
+
 @contextlib.asynccontextmanager
-async def sse_streams(
-    http: httpx2.AsyncClient, url: str, state: Any
-) -> AsyncIterator[
-    tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
-]:
+async def sse_streams(http: httpx2.AsyncClient, url: str, state: Any) -> AsyncIterator[Streams]:
     """The session's streams over HTTP+SSE at `url`, once its endpoint event has come. `state` is the listing's:
     its `phase` is set while the stream opens, and once `listed`, an answer larger than its `answer_limit` ends
     the conversation (with `cut` saying why)."""
-    import anyio
     import httpx2
-    import mcp_types
-    from mcp.shared.message import SessionMessage
 
     state.phase = CONNECTING
     headers = {"Accept": _STREAM_TYPE, "Cache-Control": "no-store"}
     async with http.stream("GET", url, headers=headers, follow_redirects=False) as response:
         _opened(response)
         state.phase = WAITING_FOR_ENDPOINT
-        events = aiter(httpx2.EventSource(response, max_event_size=MAX_EVENT_BYTES))
-        endpoint: str | None = None
-        async for event in events:
-            if event.event == "endpoint":
-                endpoint = endpoint_of(url, event.data)
-                break
-        if endpoint is None:
-            raise SseError("ended its SSE stream before its endpoint event")
-        state.phase = "initialize"
-        to_session, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        write, from_session = anyio.create_memory_object_stream[SessionMessage](0)
+        source = httpx2.EventSource(response, max_event_size=MAX_EVENT_BYTES)
+        events = cast("AsyncGenerator[httpx2.ServerSentEvent, None]", aiter(source))
+        async with contextlib.aclosing(events):
+            endpoint: str | None = None
+            async for event in events:
+                if event.event == "endpoint":
+                    endpoint = endpoint_of(url, event.data)
+                    break
+            if endpoint is None:
+                raise SseError("ended its SSE stream before its endpoint event")
+            state.phase = "initialize"
+            async with _conversation(http, endpoint, events, state) as streams:
+                yield streams
 
-        async def receive() -> None:
-            async with to_session:
-                async for event in events:
-                    if event.event != "message" or not event.data:
-                        continue
-                    limit = state.answer_limit
-                    if limit is not None and state.listed is not None and len(event.data.encode()) > limit:
-                        state.cut = (
-                            f"its answer to {state.phase} is larger than the answer limit, {limit:,} bytes"
-                            " (--max-answer-bytes)"
-                        )
-                        raise SseError(state.cut)
-                    try:
-                        message = mcp_types.jsonrpc_message_adapter.validate_json(event.data, by_name=False)
-                    except ValueError as error:
-                        await to_session.send(error)
-                        continue
-                    await to_session.send(SessionMessage(message))
 
-        async def send(endpoint: str) -> None:
-            async with from_session:
-                async for item in from_session:
-                    body = item.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
-                    answer = await http.post(endpoint, json=body, follow_redirects=False)
-                    if answer.status_code >= 300:
-                        what = getattr(item.message, "method", None) or "its request"
-                        raise SseError(
-                            f"answered {what} (POSTed to its endpoint {public_url(endpoint)}) with {_status(answer)}"
-                        )
+@contextlib.asynccontextmanager
+async def _conversation(
+    http: httpx2.AsyncClient, endpoint: str, events: AsyncIterator[httpx2.ServerSentEvent], state: Any
+) -> AsyncIterator[Streams]:
+    """Messages from the session POSTed to `endpoint`, one at a time; `message` events read into it."""
+    import anyio
+    import mcp_types
+    from mcp.shared.message import SessionMessage
 
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(receive)
-            tasks.start_soon(send, endpoint)
-            try:
-                yield read, write
-            finally:
-                tasks.cancel_scope.cancel()
+    to_session, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write, from_session = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def receive() -> None:
+        async with to_session:
+            async for event in events:
+                if event.event != "message" or not event.data:
+                    continue
+                limit = state.answer_limit
+                if limit is not None and state.listed is not None and len(event.data.encode()) > limit:
+                    state.cut = (
+                        f"its answer to {state.phase} is larger than the answer limit, {limit:,} bytes"
+                        " (--max-answer-bytes)"
+                    )
+                    raise SseError(state.cut)
+                try:
+                    message = mcp_types.jsonrpc_message_adapter.validate_json(event.data, by_name=False)
+                except ValueError as error:
+                    await to_session.send(error)
+                    continue
+                await to_session.send(SessionMessage(message))
+
+    async def send() -> None:
+        async with from_session:
+            async for item in from_session:
+                body = item.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
+                answer = await http.post(endpoint, json=body, follow_redirects=False)
+                if answer.status_code >= 300:
+                    what = getattr(item.message, "method", None) or "its request"
+                    raise SseError(
+                        f"answered {what} (POSTed to its endpoint {public_url(endpoint)}) with {_status(answer)}"
+                    )
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(receive)
+        tasks.start_soon(send)
+        try:
+            yield read, write
+        finally:
+            tasks.cancel_scope.cancel()
