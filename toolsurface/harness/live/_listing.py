@@ -866,7 +866,22 @@ async def _list_stdio(
         tail = _tail(stderr)
         if tail is not None:
             message += f"; stderr: {tail}"
+            if ("ModuleNotFoundError" in tail or "ImportError" in tail) and _in_pre_commit_environment():
+                message += (
+                    "; pre-commit runs the toolsurface-budget hook in a Python of its own, without the project's"
+                    " packages: use the toolsurface-budget-system hook, which runs in the project's environment"
+                )
         raise LiveServerError(message)
+
+
+def _in_pre_commit_environment() -> bool:
+    """Whether this runs as a pre-commit hook in the environment pre-commit made for it (under its store),
+    where a server command's `python` is pre-commit's."""
+    if os.environ.get("PRE_COMMIT") != "1":
+        return False
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    store = Path(os.environ.get("PRE_COMMIT_HOME") or os.path.join(cache, "pre-commit"))
+    return Path(sys.prefix).resolve().is_relative_to(store.resolve())
 
 
 # -- HTTP: Streamable HTTP, HTTP+SSE ---------------------------------------------------------------------
