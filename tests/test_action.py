@@ -92,6 +92,14 @@ def test_the_action_passes_inputs_to_its_scripts_only_through_the_environment() 
     assert {"target", "command", "url", "max-chars", "max-tokens", "snapshot", "fail-on"} <= set(ACTION["inputs"])
 
 
+def test_the_fail_on_input_names_every_value_the_diff_takes() -> None:
+    from toolsurface.harness.fail_on import FAIL_ON
+
+    described = ACTION["inputs"]["fail-on"]["description"]
+    assert [value for value in FAIL_ON if f'"{value}"' not in described] == []
+    assert ACTION["inputs"]["fail-on"]["default"] == "breaking"
+
+
 def test_a_second_install_in_one_job_reuses_the_environment(runner_temp: Path) -> None:
     again = run_step("install", {}, runner_temp, ROOT, timeout=120)
     assert again.returncode == 0 and again.stdout.startswith("toolsurface, version ")
@@ -138,6 +146,19 @@ def test_the_action_fails_a_breaking_change_against_the_committed_snapshot(runne
     assert run.outputs == {"budget": "within", "diff": "failed"}
     any_change = run_step("check", {"snapshot": "configured", "fail-on": "any"}, runner_temp, project, timeout=300)
     assert any_change.outputs["diff"] == "failed"
+
+
+def test_the_action_fails_a_changed_description_on_review_only(runner_temp: Path, tmp_path: Path) -> None:
+    project = make_project(tmp_path / "server", max_chars=100000, extra='snapshot = "tools.snapshot.json"\n')
+    subprocess.run([sys.executable, "-m", "toolsurface", "snapshot"], cwd=project, check=True, capture_output=True)
+    grow(project / SURFACE, 40)
+    breaking = run_step("check", {"snapshot": "configured"}, runner_temp, project, timeout=300)
+    assert breaking.returncode == 0, breaking.stdout + breaking.stderr
+    assert breaking.outputs == {"budget": "within", "diff": "passed"}
+    review = run_step("check", {"snapshot": "configured", "fail-on": "review"}, runner_temp, project, timeout=300)
+    assert review.returncode == 1, review.stdout + review.stderr
+    assert review.outputs == {"budget": "within", "diff": "failed"}
+    assert "REVIEW" in review.stdout
 
 
 def test_the_action_lists_a_stdio_server_and_diffs_it_against_a_snapshot_file(

@@ -12,6 +12,7 @@ import contextlib
 import http.server
 import importlib.util
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -20,7 +21,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -480,12 +481,17 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30)
 
 
 @contextlib.contextmanager
-def serving_http(argv: Sequence[str], port: int) -> Iterator[str]:
-    """A streamable-HTTP server started with `argv` (listening on 127.0.0.1:`port`), its URL while it runs."""
-    proc = subprocess.Popen(list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def serving_http(
+    argv: Sequence[str], port: int, path: str = "/mcp", env: Mapping[str, str] | None = None
+) -> Iterator[str]:
+    """An HTTP server started with `argv` (listening on 127.0.0.1:`port`, `env` added to its environment), its
+    URL (`path` on it) while it runs."""
+    proc = subprocess.Popen(
+        list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})}
+    )
     try:
         wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}{path}"
     finally:
         proc.terminate()
         try:
@@ -512,7 +518,7 @@ def test_a_snapshot_over_http_equals_the_measured_wire_text(v2_over_http: str, t
     assert list_text(tools) == measured.text
     meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
     assert meta["server"] == {"name": "toolsurface-v2", "version": "0.1.0"}
-    assert meta["source"] == {"kind": "url", "url": v2_over_http, "headers": ["X-Test"]}
+    assert meta["source"] == {"kind": "url", "url": v2_over_http, "headers": ["X-Test"], "transport": "streamable-http"}
     assert meta["protocol_version"] == PROTOCOL_VERSION
 
 

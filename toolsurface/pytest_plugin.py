@@ -103,7 +103,8 @@ def toolsurface(request: pytest.FixtureRequest) -> ToolSurface:
 # ---------------------------------------------------------------------------------------------------------------
 # Sources
 def live_tools(*, url: str | None = None, command: Sequence[str] | None = None) -> tuple[list[dict[str, Any]], str]:
-    """The tools a running server lists (`url`: streamable HTTP; `command`: a stdio server), and the protocol.
+    """The tools a running server lists (`url`: Streamable HTTP or HTTP+SSE; `command`: a stdio server), and the
+    protocol.
 
     The listing runs on a thread of its own, so async tests can call it from inside their event loop.
     """

@@ -16,7 +16,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
-__all__ = ["REDACTED", "is_secret_name", "redacted_argv", "redacted_command", "redacted_text"]
+__all__ = ["REDACTED", "is_secret_name", "public_url", "redacted_argv", "redacted_command", "redacted_text"]
 
 REDACTED = "[redacted]"
 
@@ -89,3 +89,15 @@ def redacted_argv(argv: Sequence[str]) -> list[str]:
 def redacted_command(argv: Sequence[str]) -> str:
     """The command line as one shell-quoted string, redacted."""
     return shlex.join(redacted_argv(argv))
+
+
+def public_url(url: str) -> str:
+    """A URL as it may be written down: without its user, password, query or fragment."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port is not None else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))

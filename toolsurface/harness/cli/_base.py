@@ -278,7 +278,7 @@ class Seconds(click.FloatRange):
 
 
 def _server_options(command: Any) -> Any:
-    """--url, --header, --env, --cwd, --timeout and --client-capabilities, shared by every verb that takes a
+    """--url, --header, --transport, --env, --cwd, --timeout and --client-capabilities, shared by every verb that takes a
     live server: the command gets them, with the server command after --, as one `live`
     (harness.live.LiveServerOptions)."""
     return _live_options(command, timeout=True)
@@ -301,6 +301,7 @@ def _live_options(command: Any, timeout: bool) -> Any:
         cwd: Path | None,
         capabilities: str | None,
         live_name: str | None,
+        transport: str,
         **kwargs: Any,
     ) -> Any:
         from toolsurface.harness.live import DEFAULT_TIMEOUT_S, LiveServerOptions
@@ -311,13 +312,29 @@ def _live_options(command: Any, timeout: bool) -> Any:
         given = timeout and ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE
         name = given_server_name(live_name) if live_name is not None else None
         live = LiveServerOptions(
-            ctx.meta.get("server_argv"), url, headers, envs, cwd, seconds, capabilities, given, name=name
+            ctx.meta.get("server_argv"),
+            url,
+            headers,
+            envs,
+            cwd,
+            seconds,
+            capabilities,
+            given,
+            transport=transport,
+            name=name,
         )
         return command(*args, live=live, **kwargs)
 
+    from toolsurface.harness.protocol import AUTO, TRANSPORTS, TRANSPORTS_HELP
+
     options = [
-        click.option("--url", metavar="URL", help="List a streamable-HTTP MCP server at this URL, not a surface."),
+        click.option(
+            "--url", metavar="URL", help="List the MCP server at this URL (Streamable HTTP or HTTP+SSE), not a surface."
+        ),
         click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="HTTP header for --url; repeat."),
+        click.option(
+            "--transport", type=click.Choice(TRANSPORTS), default=AUTO, show_default=True, help=TRANSPORTS_HELP
+        ),
         click.option(
             "--env",
             "envs",

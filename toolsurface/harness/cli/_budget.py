@@ -282,11 +282,13 @@ def _budget_of_config(
     answering: Answering | None = None,
 ) -> tuple[Any, list[Any]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
+    from toolsurface.harness.cli._live import live_flags
     from toolsurface.harness.config import check_targets, read_config
     from toolsurface.harness.live import parse_capabilities, skip_final_collection
 
-    if live.headers or live.envs or live.cwd is not None:
-        flag = "--header" if live.headers else "--env" if live.envs else "--cwd"
+    given = [flag for flag in live_flags(live) if flag != "--client-capabilities"]
+    if given:
+        flag = given[0]
         raise click.UsageError(f"{flag} goes with --url or -- CMD; a configured target takes its own from the file")
     if count_tokens and (max_chars is not None or max_tokens is not None):
         raise click.UsageError("--update and --raise set the configured budgets; give no --max-chars or --max-tokens")

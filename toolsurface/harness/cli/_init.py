@@ -54,6 +54,7 @@ def init_command(
         env=dict(parse_env(e) for e in live.envs),
         url=live.url,
         headers=[parse_header(h)[0] for h in live.headers],
+        transport=taken.meta.source.get("transport"),
         args=tuple(server_args(live)),
     )
     plan = plan_init(Path.cwd(), taken, server, margin=margin / 100, action=action or DEFAULT_ACTION)

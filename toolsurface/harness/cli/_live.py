@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.protocol import AUTO
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
@@ -50,6 +51,7 @@ def live_flags(live: LiveServerOptions) -> list[str]:
         ("--cwd", live.cwd),
         ("--client-capabilities", live.capabilities),
         ("--name", live.name),
+        ("--transport", live.transport != AUTO),
     ]
     return [flag for flag, value in given if value]
 
@@ -100,7 +102,8 @@ def server_args(live: LiveServerOptions) -> list[str]:
         from toolsurface.harness.live import HttpServer
 
         headers = [option for header in live.headers for option in ("--header", f"{header.partition(':')[0]}:...")]
-        return [*args, *headers, "--url", HttpServer(live.url).label]
+        transport = ["--transport", live.transport] if live.transport != AUTO else []
+        return [*args, *headers, *transport, "--url", HttpServer(live.url).label]
     assert live.argv is not None
     return [*args, "--", *redacted_argv(live.argv)]
 

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.config._model import Config, ConfigError, Target
-from toolsurface.harness.protocol import PROTOCOL_VERSIONS, unknown_protocol
+from toolsurface.harness.protocol import AUTO, PROTOCOL_VERSIONS, TRANSPORTS, unknown_protocol
 
 CONFIG_NAMES = ("toolsurface.toml", "pyproject.toml")
 TARGET_KEYS = (
     "surface",
     "command",
     "url",
+    "transport",
     "max-chars",
     "max-tokens",
     "client-capabilities",
@@ -251,6 +252,13 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
     headers, env = strings("headers"), strings("env")
     if headers and url is None:
         raise ConfigError(path, key("headers"), "applies to a url target only")
+    transport = string("transport")
+    if transport is not None and url is None:
+        raise ConfigError(path, key("transport"), "applies to a url target only")
+    if transport is not None and transport not in TRANSPORTS:
+        raise ConfigError(
+            path, key("transport"), f"unknown transport {transport!r}; choose from {', '.join(TRANSPORTS)}"
+        )
     cwd_text = string("cwd")
     if (env or cwd_text is not None) and command is None:
         raise ConfigError(path, key("env" if env else "cwd"), "applies to a command target only")
@@ -277,6 +285,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         surface=surface,
         command=command,
         url=url,
+        transport=transport or AUTO,
         headers=headers,
         env=env,
         cwd=local(cwd_text) if cwd_text is not None else (path.parent if command is not None else None),

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.protocol import AUTO
 
 LOG_NAME = "toolsurface-budget.log"
 
@@ -42,6 +43,8 @@ class Target:
     surface: str | None = None
     command: tuple[str, ...] | None = None
     url: str | None = None
+    # How a url target is spoken to (harness.protocol).
+    transport: str = AUTO
     headers: Mapping[str, str] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: Path | None = None
@@ -96,6 +99,7 @@ class Target:
             "name": self.name,
             "key": self.key,
             self.kind: list(self.command) if self.command is not None else self.source,
+            **({"transport": self.transport} if self.url is not None else {}),
             "max-chars": self.max_chars,
             "max-tokens": self.max_tokens,
             "client-capabilities": list(self.client_capabilities),

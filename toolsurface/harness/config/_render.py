@@ -19,6 +19,8 @@ def config_lines(config: Config) -> list[str]:
     for target in config.targets:
         lines.append(f"target {target.name}" + (f" [{target.key}]" if target.key else ""))
         lines.append(f"  {target.kind}: {target.source}")
+        if target.kind == "url":
+            lines.append(f"  transport: {target.transport}")
         lines.append(f"  max-chars: {target.max_chars}")
         lines.append(f"  max-tokens: {target.max_tokens if target.max_tokens is not None else '-'}")
         if target.tokens is not None:

@@ -58,7 +58,7 @@ def target_server(target: Target) -> StdioServer | HttpServer:
     if target.command is not None:
         return StdioServer(argv=target.command, env=dict(target.env), cwd=target.cwd, name=target.server_name)
     assert target.url is not None
-    return HttpServer(url=target.url, headers=dict(target.headers), name=target.server_name)
+    return HttpServer(url=target.url, headers=dict(target.headers), transport=target.transport, name=target.server_name)
 
 
 def snapshot_target(

@@ -38,6 +38,8 @@ class ServerEntry:
     env: Mapping[str, str] | None = None
     url: str | None = None
     headers: Sequence[str] = ()
+    # How the URL was read when listed (harness.protocol): HTTP+SSE is written down, so CI need not find it again.
+    transport: str | None = None
     args: tuple[str, ...] = ()  # how a printed command names it
 
 
@@ -101,6 +103,8 @@ def _target_lines(server: ServerEntry, plan: dict[str, Any]) -> list[str]:
     else:
         assert server.url is not None
         lines.append(f"url = {_toml_string(server.url)}")
+        if server.transport == "sse":
+            lines.append('transport = "sse"')
         if server.headers:
             pairs = [f"{_toml_string(h)} = {_toml_string('${' + _env_name(h) + '}')}" for h in server.headers]
             lines.append("headers = { " + ", ".join(pairs) + " }")

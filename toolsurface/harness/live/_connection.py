@@ -1,8 +1,9 @@
 """A live connection once its tools are listed: what a probe calls tools through, and a second listing takes.
 
 Two kinds, one for each client the listing speaks through: the stdio client on the wire types
-(harness.live._wire_client) and the SDK's ClientSession (streamable HTTP, and a stub served in memory). Each
-request is bounded by its own timeout, and its answer comes back exactly as received, a JSON object.
+(harness.live._wire_client) and the SDK's ClientSession (Streamable HTTP, HTTP+SSE, and a stub served in
+memory). Each request is bounded by its own timeout, and its answer comes back exactly as received, a JSON
+object.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class WireConnection(_Bounded):
 
 
 class SessionConnection(_Bounded):
-    """Through the SDK's ClientSession: streamable HTTP, or a server in memory. `cut` says why the transport
+    """Through the SDK's ClientSession: Streamable HTTP, HTTP+SSE, or a server in memory. `cut` says why the transport
     ended an answer (too large), which the session reports only as a stream that ended."""
 
     def __init__(

@@ -1,4 +1,5 @@
-"""Listing the tools of a running MCP server: a stdio command or a streamable-HTTP URL, through a real client.
+"""Listing the tools of a running MCP server: a stdio command or a URL (Streamable HTTP, or HTTP+SSE by the
+specification's fallback or when asked: harness.protocol), through a real client.
 
 The conversation is in the version asked for (harness.protocol): the handshake (`initialize`) by default, so
 the list is comparable with what `measure` reads from bundled surfaces, falling back to 2026-07-28
@@ -27,7 +28,17 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.protocol import DEFAULT_PROTOCOL, MODERN_PROTOCOL, is_modern, parse_protocol
+from toolsurface.harness.protocol import (
+    AUTO,
+    DEFAULT_PROTOCOL,
+    MODERN_PROTOCOL,
+    SSE,
+    STREAMABLE_HTTP,
+    TRANSPORTS,
+    is_modern,
+    parse_protocol,
+)
+from toolsurface.harness.redact import public_url
 from toolsurface.harness.surface import SurfaceParts, safe_server_name
 
 if TYPE_CHECKING:
@@ -100,20 +111,22 @@ class StdioServer:
 
 @dataclass(frozen=True)
 class HttpServer:
-    """A streamable-HTTP endpoint; `headers` go with every request (e.g. Authorization)."""
+    """An MCP server at a URL; `headers` go with every request (e.g. Authorization), `transport` is how it is
+    spoken to (harness.protocol: Streamable HTTP, HTTP+SSE, or either by the specification's rule)."""
 
     url: str
     headers: Mapping[str, str] = field(default_factory=dict)
+    transport: str = AUTO
     # What the user named it (`--name`, already made safe); None: its own serverInfo.name decides.
     name: str | None = None
 
     @property
     def label(self) -> str:
-        return _public_url(self.url)
+        return public_url(self.url)
 
     def describe(self) -> dict[str, Any]:
         """For the sidecar: the URL without credentials or query, and the header names only."""
-        return {"kind": "url", "url": _public_url(self.url), "headers": sorted(self.headers)}
+        return {"kind": "url", "url": public_url(self.url), "headers": sorted(self.headers)}
 
 
 LiveServer = StdioServer | HttpServer
@@ -143,17 +156,6 @@ class LiveListing:
     parts: SurfaceParts = field(default_factory=SurfaceParts)
     # ttlMs and cacheScope of its tools/list result, where it sent them (2026-07-28 list results carry both).
     cache: dict[str, Any] = field(default_factory=dict)
-
-
-def _public_url(url: str) -> str:
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host + (f":{parts.port}" if parts.port is not None else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def parse_capabilities(text: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -280,8 +282,10 @@ async def use_live_async(
         else:
             init, tools, pages = await _list_http(server, caps, state)
     duration = (state.listed or time.monotonic()) - state.started
+    source = server.describe()
     if isinstance(server, HttpServer):
         _validate(tools, server)
+        source["transport"] = state.transport
     return (
         LiveListing(
             tools=tools,
@@ -293,7 +297,7 @@ async def use_live_async(
             listed_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
             duration_s=round(duration, 3),
             pages=pages,
-            source=server.describe(),
+            source=source,
             stdout_noise=tuple(state.noise[:_NOISE_KEPT]),
             parts=state.parts,
             cache=dict(state.cache),
@@ -330,6 +334,10 @@ class _State:
     cache: dict[str, Any] = field(default_factory=dict)
     # The list's check (as a surface), run before any use of the connection.
     check: Callable[[list[dict[str, Any]]], None] | None = None
+    # Over HTTP: the transport spoken (harness.protocol), and how the URL answered Streamable HTTP's first
+    # request before HTTP+SSE was tried (the specification's fallback).
+    transport: str | None = None
+    refused: str | None = None
 
 
 @dataclass(frozen=True)
@@ -600,40 +608,53 @@ _SDK_CLOSED = "Connection closed"
 
 def _explain(error: BaseException | None, timed_out: bool, server: LiveServer, state: _State) -> str:
     """One line: who, what step, what went wrong, and the best hint we have."""
+    return f"{server.label}: {_failure(error, timed_out, state)}"
+
+
+def _failure(error: BaseException | None, timed_out: bool, state: _State) -> str:
+    """What step went wrong and how, said of the server."""
     from mcp.shared.exceptions import MCPError
     from mcp.types import CONNECTION_CLOSED
     from pydantic import ValidationError
 
-    who = f"{server.label}"
+    from toolsurface.harness.live._sse import CONNECTING, WAITING_FOR_ENDPOINT
+
     step = state.phase
     if timed_out:
-        return f"{who}: no answer to {step} within {state.timeout:g} s"
+        if step == CONNECTING:
+            return f"did not answer the GET of its SSE stream within {state.timeout:g} s"
+        if step == WAITING_FOR_ENDPOINT:
+            return (
+                f"sent no endpoint event on its SSE stream within {state.timeout:g} s (an HTTP+SSE server sends it"
+                " first)"
+            )
+        return f"no answer to {step} within {state.timeout:g} s"
     leaves = _leaves(error) if error is not None else []
     for leaf in leaves:
         if isinstance(leaf, ToolsurfaceError):
-            return f"{who}: {leaf}"
+            return str(leaf)
     for leaf in leaves:
         if isinstance(leaf, MCPError):
             if state.http_status is not None:
-                return f"{who}: answered {step} with {state.http_status}"
+                return f"answered {step} with {state.http_status}"
             # The SDK's own -32000 when the transport ends; a server may answer -32000 itself (the
             # JSON-RPC range for server errors), which is its answer, with its own message.
             if leaf.code == CONNECTION_CLOSED and leaf.message == _SDK_CLOSED:
-                return f"{who}: closed the connection before answering {step}"
-            return f"{who}: answered {step} with error {leaf.code}: {leaf.message}"
+                return f"closed the connection before answering {step}"
+            return f"answered {step} with error {leaf.code}: {leaf.message}"
         if isinstance(leaf, ValidationError):
             problem = leaf.errors()[0]
             where = ".".join(str(p) for p in problem["loc"]) or "(root)"
-            return f"{who}: its {step} answer is not valid MCP: {where}: {problem['msg']}"
+            return f"its {step} answer is not valid MCP: {where}: {problem['msg']}"
     for leaf in leaves:
         if leaf.__class__.__module__.startswith("httpx"):
             reason = str(leaf) or type(leaf).__name__
-            return f"{who}: cannot reach the server: {reason}"
+            return f"cannot reach the server: {reason}"
     logged = f"; the client logged: {state.logged[-1]}" if state.logged else ""
     if leaves:
         leaf = leaves[0]
-        return f"{who}: {step} failed: {type(leaf).__name__}: {leaf}{logged}"
-    return f"{who}: {step} failed{logged}"
+        return f"{step} failed: {type(leaf).__name__}: {leaf}{logged}"
+    return f"{step} failed{logged}"
 
 
 # -- stdio ----------------------------------------------------------------------------------------------
@@ -853,21 +874,40 @@ async def _list_stdio(
         tail = _tail(stderr)
         if tail is not None:
             message += f"; stderr: {tail}"
+            if ("ModuleNotFoundError" in tail or "ImportError" in tail) and _in_pre_commit_environment():
+                message += (
+                    "; pre-commit runs the toolsurface-budget hook in a Python of its own, without the project's"
+                    " packages: use the toolsurface-budget-system hook, which runs in the project's environment"
+                )
         raise LiveServerError(message)
 
 
-# -- streamable HTTP ------------------------------------------------------------------------------------
+def _in_pre_commit_environment() -> bool:
+    """Whether this runs as a pre-commit hook in the environment pre-commit made for it (under its store),
+    where a server command's `python` is pre-commit's."""
+    if os.environ.get("PRE_COMMIT") != "1":
+        return False
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    store = Path(os.environ.get("PRE_COMMIT_HOME") or os.path.join(cache, "pre-commit"))
+    return Path(sys.prefix).resolve().is_relative_to(store.resolve())
+
+
+# -- HTTP: Streamable HTTP, HTTP+SSE ---------------------------------------------------------------------
+
+# How a URL answers Streamable HTTP's first POST when it serves HTTP+SSE instead (the specification's rule).
+_SSE_STATUSES = ("HTTP 400", "HTTP 404", "HTTP 405")
 
 
 async def _list_http(
     server: HttpServer, capabilities: tuple[str, ...], state: _State
 ) -> tuple[_Opened, list[dict[str, Any]], int]:
+    """Streamable HTTP, HTTP+SSE, or (`auto`) the first, then the second when the URL answers the first request
+    with HTTP 400, 404 or 405; one deadline for all of it."""
     import anyio
     import httpx2
-    from mcp.client.streamable_http import streamable_http_client
 
-    from toolsurface.harness.live._connection import bounded_transport
-
+    if server.transport not in TRANSPORTS:
+        raise LiveServerError(f"--transport {server.transport!r}: choose from {', '.join(TRANSPORTS)}")
     try:
         url = httpx2.URL(server.url)
     except Exception as error:
@@ -875,33 +915,88 @@ async def _list_http(
     if url.scheme not in ("http", "https") or not url.host:
         raise LiveServerError(f"--url {server.label!r}: expected an http:// or https:// URL")
 
+    result: tuple[_Opened, list[dict[str, Any]], int] | None = None
+    failure: BaseException | None = None
+    first = ""  # why Streamable HTTP failed, when HTTP+SSE was tried after it
+    with anyio.move_on_after(state.timeout) as deadline:
+        state.deadline = deadline
+        if server.transport != SSE:
+            state.transport = STREAMABLE_HTTP
+            try:
+                result = await _over_http(server, capabilities, state, sse=False)
+            except Exception as error:
+                failure = error
+        if result is None and (server.transport == SSE or (server.transport == AUTO and _serves_sse(state))):
+            if state.transport is not None:
+                first = _failure(failure, False, state)
+                state.refused, state.http_status, state.logged = state.http_status, None, []
+            state.transport, failure = SSE, None
+            try:
+                result = await _over_http(server, capabilities, state, sse=True)
+            except Exception as error:
+                failure = error
+    if result is not None:
+        return result
+    raise LiveServerError(_http_failure(server, failure, deadline.cancelled_caught, first, state))
+
+
+def _serves_sse(state: _State) -> bool:
+    """Whether Streamable HTTP failed as the specification says a server of HTTP+SSE makes it fail: its first
+    request (initialize, or server/discover) answered with HTTP 400, 404 or 405."""
+    status = state.http_status or ""
+    return (
+        state.listed is None and state.phase in ("initialize", "server/discover") and status.startswith(_SSE_STATUSES)
+    )
+
+
+async def _over_http(
+    server: HttpServer, capabilities: tuple[str, ...], state: _State, sse: bool
+) -> tuple[_Opened, list[dict[str, Any]], int]:
+    import httpx2
+
+    from toolsurface.harness.live._connection import bounded_transport
+
     async def on_response(response: httpx2.Response) -> None:
         if response.status_code >= 400 and state.phase != "done" and state.http_status is None:
             state.http_status = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
 
-    result: tuple[_Opened, list[dict[str, Any]], int] | None = None
-    failure: BaseException | None = None
-    with anyio.move_on_after(state.timeout) as deadline:
-        state.deadline = deadline
-        try:
-            async with (
-                httpx2.AsyncClient(
-                    headers=dict(server.headers),
-                    # Reads wait as long as a use's request may take; the use bounds each request itself.
-                    timeout=httpx2.Timeout(None if state.use is not None else state.timeout),
-                    event_hooks={"response": [on_response]},
-                    transport=bounded_transport(state) if state.use is not None else None,
-                ) as http,
-                streamable_http_client(server.url, http_client=http) as (read, write),
-            ):
-                result = await _converse(read, write, capabilities, state)
-        except Exception as error:
-            failure = error
-    if result is not None:
-        return result
-    message = _explain(failure, deadline.cancelled_caught, server, state) + _protocol_hint(failure, state)
-    if state.http_status is not None and state.http_status not in message:
-        message += f" ({state.http_status})"
-    if state.http_status is not None and state.http_status.startswith(("HTTP 401", "HTTP 403")):
+    async with httpx2.AsyncClient(
+        headers=dict(server.headers),
+        # Reads wait as long as a use's request may take; the use bounds each request itself.
+        timeout=httpx2.Timeout(None if state.use is not None else state.timeout),
+        event_hooks={"response": [on_response]},
+        transport=bounded_transport(state) if state.use is not None else None,
+    ) as http:
+        if sse:
+            from toolsurface.harness.live._sse import sse_streams
+
+            async with sse_streams(http, server.url, state) as (received, sent):
+                return await _converse(received, sent, capabilities, state)
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with streamable_http_client(server.url, http_client=http) as (read, write):
+            return await _converse(read, write, capabilities, state)
+
+
+def _http_failure(server: HttpServer, failure: BaseException | None, timed_out: bool, first: str, state: _State) -> str:
+    """One line: why the URL could not be listed, over each transport tried, with the hint that fits."""
+    from toolsurface.harness.live._sse import CONNECTING
+
+    failed = _failure(failure, timed_out, state) + _protocol_hint(failure, state)
+    if state.http_status is not None and state.http_status not in failed:
+        failed += f" ({state.http_status})"
+    # How Streamable HTTP failed is news only while HTTP+SSE has not listed the server either.
+    told = first and state.listed is None
+    message = f"{server.label}: {first}; over HTTP+SSE, {failed}" if told else f"{server.label}: {failed}"
+    status = state.http_status or ""
+    # The GET of an SSE stream refused as a server refuses a method or a path it does not serve.
+    get_refused = state.transport == SSE and state.phase == CONNECTING and status.startswith(_SSE_STATUSES)
+    if status.startswith(("HTTP 401", "HTTP 403")):
         message += "; pass credentials with --header 'Authorization: Bearer ...'"
-    raise LiveServerError(message)
+    elif told and get_refused and (state.refused or "").startswith(("HTTP 404", "HTTP 405")):
+        message += "; is the URL's path right? Streamable HTTP is usually served at /mcp, HTTP+SSE at /sse"
+    elif server.transport == STREAMABLE_HTTP and _serves_sse(state):
+        message += f"; if it serves HTTP+SSE (MCP 2024-11-05), list it with --transport {SSE}, or without --transport"
+    elif server.transport == SSE and get_refused:
+        message += f"; if it serves Streamable HTTP, list it with --transport {STREAMABLE_HTTP}, or without --transport"
+    return message

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolsurface.harness.protocol import AUTO
+
 
 @dataclass(frozen=True)
 class LiveServerOptions:
     """`-- CMD ARGS...` (`argv`) or `--url`, with `--header` (for a URL), `--env` and `--cwd` (for a command),
     `--timeout` (whether given on the command line: a configured target's own applies otherwise) and
-    `--client-capabilities` (the text as given)."""
+    `--client-capabilities` (the text as given) and `--transport` (for a URL: harness.protocol)."""
 
     argv: tuple[str, ...] | None = None
     url: str | None = None
@@ -20,6 +22,7 @@ class LiveServerOptions:
     timeout: float = 30.0
     capabilities: str | None = None
     timeout_given: bool = False
+    transport: str = AUTO
     # `--name`, made safe (harness.surface.given_server_name); None: the server's own name decides.
     name: str | None = None
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.live._options import LiveServerOptions
+from toolsurface.harness.protocol import AUTO
 from toolsurface.harness.redact import redacted_text
 from toolsurface.harness.surface import (
     Snapshot,
@@ -91,6 +92,8 @@ def live_target(surface: str | None, options: LiveServerOptions) -> StdioServer 
         raise ToolsurfaceError(f"give one of SURFACE, --url or -- CMD, not {' and '.join(given)}")
     if headers and url is None:
         raise ToolsurfaceError("--header applies to --url only")
+    if options.transport != AUTO and url is None:
+        raise ToolsurfaceError("--transport applies to --url only")
     if (envs or cwd is not None) and argv is None:
         raise ToolsurfaceError(f"{'--env' if envs else '--cwd'} applies to a server command (-- CMD ARGS...) only")
     if surface is not None:
@@ -105,7 +108,9 @@ def live_target(surface: str | None, options: LiveServerOptions) -> StdioServer 
 
     parse_capabilities(capabilities)
     if url is not None:
-        return HttpServer(url=url, headers=dict(parse_header(h) for h in headers), name=name)
+        return HttpServer(
+            url=url, headers=dict(parse_header(h) for h in headers), transport=options.transport, name=name
+        )
     assert argv is not None
     if not argv:
         raise ToolsurfaceError("no server command after --")
