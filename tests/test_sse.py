@@ -54,7 +54,7 @@ def test_measure_lists_a_server_that_speaks_only_http_sse_at_its_sse_url(sse_onl
     run = run_cli("measure", "--url", sse_only, "--format", "json", timeout=60)
     assert run.returncode == 0, run.stderr
     [surface] = run.json()["surfaces"]
-    assert surface["name"] == "acme/help desk (sse)"
+    assert surface["name"] == "acme-help-desk-sse"  # its serverInfo.name, "acme/help desk (sse)", made safe
     assert [tool["name"] for tool in surface["per_tool"]] == ["ticket_find", "ticket_answer"]
     assert surface["protocol_version"] == "2025-11-25"
 
