@@ -98,7 +98,8 @@ def test_without_dry_run_each_answer_of_server_everything_is_measured(npm_server
     by_tool = {c["tool"]: c for c in data["calls"]}
     assert len(data["calls"]) == 9 and all(c["error"] is None for c in data["calls"])
     echo = by_tool["echo"]
-    assert echo["chars"] == len("Echo: ") and echo["tokens"] == count_tokens("Echo: ") and echo["kinds"] == {"text": 1}
+    assert echo["arguments"] == {"message": "x"} and echo["kinds"] == {"text": 1}
+    assert echo["chars"] == len("Echo: x") and echo["tokens"] == count_tokens("Echo: x")
     structured = by_tool["get-structured-content"]
     # The answer is its structuredContent twice: the object, and a text block that is its JSON.
     assert structured["structured_chars"] == structured["copy_chars"] == structured["chars"] > 0
@@ -430,7 +431,7 @@ def test_bad_probe_options_are_one_line(tmp_path: Path) -> None:
         (
             {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}, "required": ["at"]},
             {"at": "2026-01-01T00:00:00Z"},
-            "generated",
+            "format",
         ),
     ],
 )
