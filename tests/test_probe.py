@@ -96,7 +96,7 @@ def test_without_dry_run_each_answer_of_server_everything_is_measured(npm_server
     assert run.returncode == 0, run.stderr
     data = run.json()
     by_tool = {c["tool"]: c for c in data["calls"]}
-    assert len(data["calls"]) == 9 and all(c["error"] is None for c in data["calls"])
+    assert len(data["calls"]) == 9 and not any(c["error_answer"] for c in data["calls"])
     echo = by_tool["echo"]
     assert echo["arguments"] == {"message": "x"} and echo["kinds"] == {"text": 1}
     assert echo["chars"] == len("Echo: x") and echo["tokens"] == count_tokens("Echo: x")
@@ -301,7 +301,7 @@ def test_an_answer_over_budget_is_said_in_every_ci_format(tmp_path: Path) -> Non
     )
     assert "answer over budget: notes_report answered" in (tmp_path / "summary.md").read_text(encoding="utf-8")
     junit = run_cli("budget", "--max-answer-tokens", "100", "--format", "junit", "--", *server)
-    assert junit.returncode == 1 and '<failure message="1 answers over budget"' in junit.stdout
+    assert junit.returncode == 1 and '<failure message="1 answer over budget"' in junit.stdout
     data = run_cli("budget", "--max-answer-tokens", "100", "--format", "json", "--", *server).json()
     [over] = data["results"][0]["answers"]["over"]
     assert over == {"tool": "notes_report", "tokens": over["tokens"], "limit": 100, "by": "the answer budget",

@@ -8,11 +8,16 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import run_cli
+from tests.test_snapshot_live import node_server, npm_servers, python_servers
 from toolsurface.harness.probe import schema_arguments
+
+__all__ = ["npm_servers", "python_servers"]  # the fixtures, used here
 
 PY = sys.executable
 
@@ -136,3 +141,32 @@ def test_the_same_schema_gives_the_same_arguments_in_every_process() -> None:
         seen.add(done.stdout)
     [only] = seen
     assert json.loads(only) == [{"a": "AA-aaa"}, {"b": "foo", "c": 3}]
+
+
+# -- what real servers answer to them ---------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("python_servers")
+def test_mcp_server_time_answers_the_made_arguments_without_error() -> None:
+    run = run_cli("probe", "--format", "json", "--", PY, "-m", "mcp_server_time", timeout=90)
+    assert run.returncode == 0, run.stderr
+    calls = {c["tool"]: c for c in run.json()["calls"]}
+    assert calls["get_current_time"]["arguments"] == {"timezone": "America/New_York"}
+    assert calls["convert_time"]["arguments"]["time"] == "12:00"
+    assert not any(c["error_answer"] for c in calls.values()), calls
+    assert "answered" not in run.stderr
+
+
+def test_server_filesystem_lists_its_folder_for_the_made_path(npm_servers: Path, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello\n", encoding="utf-8")
+    server = node_server(npm_servers, "server-filesystem")
+    run = run_cli("probe", "--format", "json", "--", *server, str(tmp_path), timeout=90)
+    assert run.returncode == 0, run.stderr
+    calls = {c["tool"]: c for c in run.json()["calls"]}
+    assert calls["list_directory"]["arguments"] == {"path": "."} and calls["list_directory"]["source"] == "path"
+    answered = {tool for tool, c in calls.items() if not c["error_answer"]}
+    assert {"list_directory", "directory_tree", "get_file_info", "search_files", "list_allowed_directories"} <= answered
+    # A file's tools are given the folder, and say so: they are the errors the probe reports.
+    errors = {tool for tool, c in calls.items() if c["error_answer"]}
+    assert errors == {"read_file", "read_text_file", "read_media_file"}
+    assert "3 of 10 calls answered errors (read_file, read_text_file, read_media_file)" in run.stderr

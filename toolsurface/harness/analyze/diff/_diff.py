@@ -359,7 +359,7 @@ def diff_answers(before: SnapshotAnswers, after: SnapshotAnswers) -> list[PartDi
             if grew and (n.max_tokens or 0) > cap >= (o.max_tokens or 0):
                 details.append((BREAKING, f"now over {cap:,} tokens, the cap Claude Code cuts an answer at"))
         if new.errors > old.errors:
-            details.append((NON_BREAKING, f"answers with an error {old.errors} -> {new.errors} of {n.calls} calls"))
+            details.append((NON_BREAKING, f"answers with an error {old.errors} -> {new.errors} of {new.calls} calls"))
         if not details:
             continue
         found.append(
