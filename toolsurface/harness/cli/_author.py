@@ -1,9 +1,11 @@
-"""Writing a stub for one's own product: `new surface` and `check`."""
+"""Writing the starting files of one's own product: `new surface` (a stub) and `check`, `new queries` and
+`new calls` (starters for findability and probe)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -31,26 +33,22 @@ def new_surface_command(name: str, snapshot: Path | None, out: Path) -> None:
     _out(f"next: write the handlers, then toolsurface check {starter.surface}")
 
 
-@new_group.command("queries", cls=_ServerCommand)
-@click.argument("surface", required=False)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("queries.json"),
-    show_default=True,
-    help="Where to write it (never over a file that exists).",
-)
-@_server_options
-def new_queries_command(surface: str | None, output: Path, live: LiveServerOptions) -> None:
-    """Write a starter queries file for findability: a query per tool from its name and first sentence, that tool
-    expected, each marked a draft to rewrite in your users' words.
+def _starter_output(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=Path(default),
+        show_default=True,
+        help="Where to write it (never over a file that exists).",
+    )
 
-    SURFACE is a surface name, module or snapshot file; or a live server with --url URL or -- CMD ARGS..."""
-    from toolsurface.harness.analyze.findability import starter_queries
+
+def _starter_listing(surface: str | None, output: Path, live: LiveServerOptions) -> tuple[str, list[dict[str, Any]]]:
+    """The name and tools of the surface or live server a starter file is written for, once `output` is known
+    not to exist."""
     from toolsurface.harness.cli._live import _items, given_any
     from toolsurface.harness.errors import ToolsurfaceError
-    from toolsurface.harness.files import write_json_atomic
     from toolsurface.harness.measure import listed
 
     given_any([surface] if surface else [], live)
@@ -58,10 +56,52 @@ def new_queries_command(surface: str | None, output: Path, live: LiveServerOptio
         raise ToolsurfaceError(f"{output}: exists; name another file with -o, or remove it")
     items, names = _items([surface] if surface else [], live, None)
     [wire] = listed(items[-1:])
-    write_json_atomic(output, starter_queries(names[-1], wire.tools))
-    _say(f"wrote {output} ({len(wire.tools)} draft queries for {names[-1]}): rewrite each in your users' words")
-    target = surface if surface is not None else "--url URL (or -- CMD ARGS..., as here)"
-    _out(f"next: rewrite the queries, then toolsurface findability {target} --queries {output}")
+    return names[-1], wire.tools
+
+
+def _next_target(surface: str | None) -> str:
+    return surface if surface is not None else "--url URL (or -- CMD ARGS..., as here)"
+
+
+@new_group.command("queries", cls=_ServerCommand)
+@click.argument("surface", required=False)
+@_starter_output("queries.json")
+@_server_options
+def new_queries_command(surface: str | None, output: Path, live: LiveServerOptions) -> None:
+    """Write a starter queries file for findability: a query per tool from its name and first sentence, that tool
+    expected, each marked a draft to rewrite in your users' words.
+
+    SURFACE is a surface name, module or snapshot file; or a live server with --url URL or -- CMD ARGS..."""
+    from toolsurface.harness.analyze.findability import starter_queries
+    from toolsurface.harness.files import write_json_atomic
+
+    name, tools = _starter_listing(surface, output, live)
+    write_json_atomic(output, starter_queries(name, tools))
+    _say(f"wrote {output} ({len(tools)} draft queries for {name}): rewrite each in your users' words")
+    _out(f"next: rewrite the queries, then toolsurface findability {_next_target(surface)} --queries {output}")
+
+
+@new_group.command("calls", cls=_ServerCommand)
+@click.argument("surface", required=False)
+@_starter_output("calls.json")
+@_server_options
+def new_calls_command(surface: str | None, output: Path, live: LiveServerOptions) -> None:
+    """Write a starter calls file for probe and budget: a call of every read-only tool with the arguments made
+    from its schema, each marked a draft to give the arguments your users' calls would have.
+
+    SURFACE is a surface name, module or snapshot file; or a live server with --url URL or -- CMD ARGS..."""
+    from toolsurface.harness.files import write_json_atomic
+    from toolsurface.harness.probe import starter_calls
+
+    name, tools = _starter_listing(surface, output, live)
+    starter = starter_calls(name, tools)
+    write_json_atomic(output, starter)
+    calls = starter["calls"]
+    unmade = sum(1 for c in calls if c.get("times") == 0)
+    left = f"; {unmade} with no arguments made (times 0 until you write them)" if unmade else ""
+    noun = "call" if len(calls) == 1 else "calls"
+    _say(f"wrote {output} ({len(calls)} draft {noun} of the read-only tools of {name}{left})")
+    _out(f"next: give each call real arguments, then toolsurface probe {_next_target(surface)} --calls {output}")
 
 
 @main.command("check")
