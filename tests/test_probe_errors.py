@@ -192,3 +192,16 @@ def test_a_snapshot_written_before_answers_were_recorded_reads_its_errors_out_of
     bad = {**old, "answers": 5}
     with pytest.raises(Exception, match=r"do not add up to calls \(3\)"):
         answers_from_wire({"answers": {"counter": "o200k", "tools": [bad]}}, "bad.json")
+
+
+def test_diff_says_when_a_tool_answers_with_more_errors(tmp_path: Path) -> None:
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    for path, record in ((before, "r-7"), (after, "r-8")):
+        calls = write_calls(tmp_path, [{"tool": "record_get", "arguments": {"id": record}}])
+        args = ["snapshot", "--probe", "--calls", str(calls), "--calls-only", "-o", str(path), "--", *REFUSING]
+        assert run_cli(*args, timeout=60).returncode == 0
+    diff = run_cli("diff", str(before), str(after), "--format", "json")
+    assert diff.returncode == 0, diff.stderr
+    [changed] = [p for p in diff.json()["parts"] if p["part"] == "answers"]
+    texts = [d["text"] for d in changed["details"]]
+    assert texts == ["no answer measured: every call answered an error", "answers with an error 0 -> 1 of 1 call"]
