@@ -222,8 +222,9 @@ def test_budget_as_json_csv_and_markdown_gives_each_list_against_its_budget(note
     csv = run_cli(*args, "csv", cwd=notes)
     assert csv.returncode == 1
     assert csv.stdout == (
-        "surface,source,tools,chars,max_chars,tokens,max_tokens,counter,within,chars_over,tokens_over,largest\n"
-        "notes,,2,306,300,,,o200k,False,6,0,note_get note_store\n"
+        "surface,source,tools,chars,max_chars,tokens,max_tokens,counter,within,chars_over,tokens_over,largest,"
+        "error_answers\n"
+        "notes,,2,306,300,,,o200k,False,6,0,note_get note_store,\n"
     )
     data = json.loads(run_cli(*args, "json", cwd=notes).stdout)
     assert data["format"] == "toolsurface-budget/1"

@@ -96,9 +96,10 @@ def test_without_dry_run_each_answer_of_server_everything_is_measured(npm_server
     assert run.returncode == 0, run.stderr
     data = run.json()
     by_tool = {c["tool"]: c for c in data["calls"]}
-    assert len(data["calls"]) == 9 and all(c["error"] is None for c in data["calls"])
+    assert len(data["calls"]) == 9 and not any(c["error_answer"] for c in data["calls"])
     echo = by_tool["echo"]
-    assert echo["chars"] == len("Echo: ") and echo["tokens"] == count_tokens("Echo: ") and echo["kinds"] == {"text": 1}
+    assert echo["arguments"] == {"message": "x"} and echo["kinds"] == {"text": 1}
+    assert echo["chars"] == len("Echo: x") and echo["tokens"] == count_tokens("Echo: x")
     structured = by_tool["get-structured-content"]
     # The answer is its structuredContent twice: the object, and a text block that is its JSON.
     assert structured["structured_chars"] == structured["copy_chars"] == structured["chars"] > 0
@@ -300,7 +301,7 @@ def test_an_answer_over_budget_is_said_in_every_ci_format(tmp_path: Path) -> Non
     )
     assert "answer over budget: notes_report answered" in (tmp_path / "summary.md").read_text(encoding="utf-8")
     junit = run_cli("budget", "--max-answer-tokens", "100", "--format", "junit", "--", *server)
-    assert junit.returncode == 1 and '<failure message="1 answers over budget"' in junit.stdout
+    assert junit.returncode == 1 and '<failure message="1 answer over budget"' in junit.stdout
     data = run_cli("budget", "--max-answer-tokens", "100", "--format", "json", "--", *server).json()
     [over] = data["results"][0]["answers"]["over"]
     assert over == {"tool": "notes_report", "tokens": over["tokens"], "limit": 100, "by": "the answer budget",
@@ -430,7 +431,7 @@ def test_bad_probe_options_are_one_line(tmp_path: Path) -> None:
         (
             {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}, "required": ["at"]},
             {"at": "2026-01-01T00:00:00Z"},
-            "generated",
+            "format",
         ),
     ],
 )

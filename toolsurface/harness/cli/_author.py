@@ -1,14 +1,17 @@
-"""Writing a stub for one's own product: `new surface` and `check`."""
+"""Writing the starting files of one's own product: `new surface` (a stub) and `check`, `new queries` and
+`new calls` (starters for findability and probe)."""
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from toolsurface.harness.cli._base import _out, _say, _server_options, _ServerCommand, main
+from toolsurface.harness.output import counted
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -32,16 +35,43 @@ def new_surface_command(name: str, snapshot: Path | None, out: Path) -> None:
     _out(f"next: write the handlers, then toolsurface check {starter.surface}")
 
 
+def _starter_output(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=Path(default),
+        show_default=True,
+        help="Where to write it (never over a file that exists).",
+    )
+
+
+def _starter_listing(
+    surfaces: Sequence[str], output: Path, live: LiveServerOptions
+) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The name and tools of each surface (and of the live server, last) a starter file is written for, once
+    `output` is known not to exist."""
+    from toolsurface.harness.cli._live import _items, given_any
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.measure import listed
+
+    given_any(surfaces, live, "SURFACE...")
+    if output.exists():
+        raise ToolsurfaceError(f"{output}: exists; name another file with -o, or remove it")
+    items, _ = _items(surfaces, live, None)
+    return [(item.name, wire.tools) for item, wire in zip(items, listed(items), strict=True)]
+
+
+def _next(verb: str, surfaces: Sequence[str], option: str, output: Path, live: LiveServerOptions) -> str:
+    """The command to run next, as it runs: the surfaces, the file, then the live server."""
+    from toolsurface.harness.cli._live import server_args
+
+    return shlex.join(["toolsurface", verb, *surfaces, option, str(output), *server_args(live)])
+
+
 @new_group.command("queries", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("queries.json"),
-    show_default=True,
-    help="Where to write it (never over a file that exists).",
-)
+@_starter_output("queries.json")
 @_server_options
 def new_queries_command(surfaces: tuple[str, ...], output: Path, live: LiveServerOptions) -> None:
     """Write a starter queries file for findability: a query per tool from its name and first sentence, that tool
@@ -49,25 +79,40 @@ def new_queries_command(surfaces: tuple[str, ...], output: Path, live: LiveServe
 
     SURFACE... are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS..."""
     from toolsurface.harness.analyze.findability import starter_queries
-    from toolsurface.harness.cli._live import _items, given_any, server_args
-    from toolsurface.harness.errors import ToolsurfaceError
     from toolsurface.harness.files import write_json_atomic
-    from toolsurface.harness.measure import listed
 
-    given_any(surfaces, live, "SURFACE...")
-    if output.exists():
-        raise ToolsurfaceError(f"{output}: exists; name another file with -o, or remove it")
-    items, _ = _items(surfaces, live, None)
-    wires = listed(items)
-    written = starter_queries([(item.name, wire.tools) for item, wire in zip(items, wires, strict=True)])
+    listed = _starter_listing(surfaces, output, live)
+    written = starter_queries(listed)
     write_json_atomic(output, written)
-    count = len(written["queries"])
+    names = ", ".join(name for name, _ in listed)
     _say(
-        f"wrote {output} ({count} draft {'query' if count == 1 else 'queries'} for {', '.join(item.name for item in items)}):"
+        f"wrote {output} ({counted(len(written['queries']), 'draft query', 'draft queries')} for {names}):"
         " rewrite each in your users' words"
     )
-    again = shlex.join(["toolsurface", "findability", *surfaces, "--queries", str(output), *server_args(live)])
-    _out(f"next: rewrite the queries, then {again}")
+    _out(f"next: rewrite the queries, then {_next('findability', surfaces, '--queries', output, live)}")
+
+
+@new_group.command("calls", cls=_ServerCommand)
+@click.argument("surface", required=False)
+@_starter_output("calls.json")
+@_server_options
+def new_calls_command(surface: str | None, output: Path, live: LiveServerOptions) -> None:
+    """Write a starter calls file for probe and budget: a call of every read-only tool with the arguments made
+    from its schema, each marked a draft to give the arguments your users' calls would have.
+
+    SURFACE is a surface name, module or snapshot file; or a live server with --url URL or -- CMD ARGS..."""
+    from toolsurface.harness.files import write_json_atomic
+    from toolsurface.harness.probe import starter_calls
+
+    surfaces = [surface] if surface else []
+    [(name, tools)] = _starter_listing(surfaces, output, live)[-1:]
+    starter = starter_calls(name, tools)
+    write_json_atomic(output, starter)
+    calls = starter["calls"]
+    unmade = sum(1 for c in calls if c.get("times") == 0)
+    left = f"; {unmade} with no arguments made (times 0 until you write them)" if unmade else ""
+    _say(f"wrote {output} ({counted(len(calls), 'draft call')} of the read-only tools of {name}{left})")
+    _out(f"next: give each call real arguments, then {_next('probe', surfaces, '--calls', output, live)}")
 
 
 @main.command("check")

@@ -22,7 +22,7 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
-from toolsurface.harness.cli._probe import ProbeOptions, _probe_options
+from toolsurface.harness.cli._probe import ProbeOptions, _fail_on_error_answers_option, _probe_options
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     " default), warning where a client warns.",
 )
 @_probe_options
+@_fail_on_error_answers_option
 @_format_option(
     "text",
     "json",
@@ -90,6 +91,7 @@ def budget_command(
     max_answer_tokens: int | None,
     probe: bool,
     probing: ProbeOptions,
+    fail_on_error_answers: bool,
     fmt: str,
     include: str | None,
     config_path: Path | None,
@@ -109,7 +111,8 @@ def budget_command(
     """
     from toolsurface.harness.cli._probe import _probe_flags
 
-    _probe_flags(ctx, probe or max_answer_tokens is not None, "--probe or --max-answer-tokens")
+    probes = probe or max_answer_tokens is not None or fail_on_error_answers
+    _probe_flags(ctx, probes, "--probe, --max-answer-tokens or --fail-on-error-answers")
     given = surface is not None or live.names_a_server
     config: Any = None
     checked: list[Any] = []
@@ -126,7 +129,7 @@ def budget_command(
             if reason is not None:
                 raise click.UsageError("--reason goes with --update or --raise")
             counters = _counters(tokens, count_urls)
-            answering = Answering(probe or max_answer_tokens is not None, max_answer_tokens, probing)
+            answering = Answering(probes, max_answer_tokens, probing, fail_on_error_answers)
             pairs = [
                 _budget_of_one(
                     surface, live, max_chars, max_tokens, counters, parts or (), protocol=protocol, answering=answering
@@ -150,7 +153,7 @@ def budget_command(
                 count_urls=count_urls,
                 include=parts,
                 protocol=protocol,
-                answering=Answering(probe or max_answer_tokens is not None, max_answer_tokens, probing),
+                answering=Answering(probes, max_answer_tokens, probing, fail_on_error_answers),
             )
             pairs = [(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
@@ -174,6 +177,11 @@ def budget_command(
         for result in results:
             for line in budget_lines(result):
                 _out(line)
+    from toolsurface.harness.cli._probe import _say_error_answers
+
+    for result in results:
+        said = result.answers.errors_text if result.answers is not None else None
+        _say_error_answers(f"{result.surface}: {said}" if said else None, fmt)
     if config is not None and (update or raise_):
         assert reason is not None
         _ratchet(config, checked, reason, raise_, fmt)
@@ -183,11 +191,13 @@ def budget_command(
 
 @dataclass(frozen=True)
 class Answering:
-    """Whether the answers are probed and checked, against what (None: each client's cap), and how."""
+    """Whether the answers are probed and checked, against what (None: each client's cap), and how; whether a
+    call that answered an error fails the check."""
 
     probe: bool
     max_tokens: int | None
     probing: ProbeOptions
+    fail_on_errors: bool = False
 
 
 def _has_config() -> bool:
@@ -263,7 +273,13 @@ def _answers_budget(
         [item], tokens=max_tokens is not None, growth=False, counters=counters, protocol=protocol
     ).surfaces[0]
     result = budget_of(measured, max_chars, max_tokens, include=include)
-    result = replace(result, answers=check_answers(answered.answers(), answering.max_tokens))
+    check = check_answers(
+        answered.answers(),
+        answering.max_tokens,
+        fail_on_errors=answering.fail_on_errors,
+        calls_file=answered.plan.calls_file,
+    )
+    result = replace(result, answers=check)
     return result, taken.source_label if taken is not None else None
 
 
@@ -312,6 +328,7 @@ def _budget_of_config(
         probe=answering is not None and answering.probe,
         bounds=answering.probing.bounds if answering is not None else None,
         calls=answering.probing.calls if answering is not None else None,
+        fail_on_error_answers=answering is not None and answering.fail_on_errors,
     )
     return config, checked
 

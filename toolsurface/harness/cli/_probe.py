@@ -93,6 +93,22 @@ def _probe_options(command: Any) -> Any:
     return with_probe
 
 
+def _fail_on_error_answers_option(command: Any) -> Any:
+    return click.option(
+        "--fail-on-error-answers",
+        is_flag=True,
+        help="Exit 1 when a call answered an error (isError, or a JSON-RPC error): its answer measures nothing.",
+    )(command)
+
+
+def _say_error_answers(text: str | None, fmt: str) -> None:
+    """The calls that answered errors, on stderr beside data (JSON, CSV) that holds them only as fields."""
+    if text is not None and fmt in ("json", "csv"):
+        from toolsurface.harness.cli._base import _say
+
+        _say(f"toolsurface: {text}")
+
+
 def _probe_flags(ctx: click.Context, probing: bool, needs: str) -> None:
     """The probe's options go with what makes the command probe (`needs` names it)."""
     if probing:
@@ -173,6 +189,7 @@ def probed(
 @click.argument("surface", required=False)
 @click.option("--dry-run", is_flag=True, help="Print the calls it would make, with their arguments; call nothing.")
 @_probe_options
+@_fail_on_error_answers_option
 @_format_option(*TABLE_FORMATS)
 @_server_options
 @_counter_options
@@ -181,6 +198,7 @@ def probe_command(
     surface: str | None,
     dry_run: bool,
     probing: ProbeOptions,
+    fail_on_error_answers: bool,
     fmt: str,
     live: LiveServerOptions,
     tokens: str | None,
@@ -188,14 +206,20 @@ def probe_command(
     protocol: str | None,
 ) -> None:
     """Call a server's tools and measure each answer: chars and tokens, content kinds, structuredContent and its
-    text copy apart, isError, time.
+    text copy apart, whether it was an error, time.
 
     Only tools annotated readOnlyHint: true are called, unless a calls file names another. SURFACE is a
     bundled or module surface (its stub is served in memory, on its own fixture); or probe a live server with
-    --url URL or -- CMD ARGS... Each call is shown with its arguments.
+    --url URL or -- CMD ARGS... Each call is shown with its arguments; an answer that was an error is left out
+    of the answers per tool.
     """
     from toolsurface.harness.probe import probe_csv, probe_json, probe_markdown, probe_rich
 
+    if dry_run and fail_on_error_answers:
+        raise click.UsageError("--fail-on-error-answers judges the answers; a dry run calls nothing")
     counters = _counters(tokens, count_urls)
     probe, _ = probed(surface, live, probing, counters=counters, protocol=protocol, dry_run=dry_run)
     _emit(fmt, probe, {"table": probe_rich, "json": probe_json, "csv": probe_csv, "markdown": probe_markdown})
+    _say_error_answers(probe.errors_text, fmt)
+    if fail_on_error_answers and probe.error_calls:
+        raise SystemExit(1)

@@ -82,6 +82,7 @@ def snapshot_command(
     if check_stable and server is None:
         raise click.UsageError("--check-stable lists a live server: --url URL or -- CMD ARGS...")
     stability = None
+    errors_text: str | None = None
     if check_stable:
         from toolsurface.harness.live import check_stable as stable_lists
         from toolsurface.harness.live import parse_capabilities, snapshot_live
@@ -99,6 +100,7 @@ def snapshot_command(
         if not check_stable:
             taken = probed_taken or take_snapshot(surface, None, protocol=protocol)
         taken = replace(taken, answers=answered.answers())
+        errors_text = answered.errors_text
     elif not check_stable:
         taken = take_snapshot(surface, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
     skip_final_collection()
@@ -110,6 +112,8 @@ def snapshot_command(
     else:
         written = taken.write(output)
         _say(f"wrote {', '.join(str(p) for p in written)} ({counted(len(taken.tools), 'tool')})")
+    if errors_text is not None:
+        _say(f"toolsurface: {errors_text}; the answers part leaves them out of the sizes")
     if stability is not None:
         for line in stability.lines(taken.name):
             _say(line)

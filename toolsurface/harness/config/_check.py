@@ -40,6 +40,7 @@ def check_targets(
     probe: bool = False,
     bounds: Any = None,
     calls: Path | None = None,
+    fail_on_error_answers: bool = False,
 ) -> list[CheckedTarget]:
     """Each target measured against its budget (or the one given here), with the tools that grew since its last
     budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks, with the counters
@@ -47,21 +48,26 @@ def check_targets(
     parts counted beside the tools are the target's `include`, or `include` given here. `protocol` (the
     command line's) overrides each target's own. A target with `max-answer-tokens` (or all, with `probe` or
     `max_answer_tokens` given here) has its tools probed on the connection it is listed on, its answers held to
-    that budget (none: each client's cap); `calls` given here overrides each target's calls file."""
+    that budget (none: each client's cap); `calls` given here overrides each target's calls file. A target with
+    `fail-on-error-answers` (or all, with `fail_on_error_answers` given here) is probed too, and fails when a call
+    answered an error."""
     entries = read_log(config.log_path)
     counters = _counters_of(targets, tokens, count_urls)
     checked = []
     for target in targets:
         answer_budget = max_answer_tokens if max_answer_tokens is not None else target.max_answer_tokens
+        failing_errors = fail_on_error_answers or target.fail_on_error_answers
         answers = None
-        if probe or answer_budget is not None:
+        if probe or answer_budget is not None or failing_errors:
             from toolsurface.harness.config._targets import probe_target
             from toolsurface.harness.measure import check_answers
 
             listed, probed = probe_target(
                 target, capabilities=capabilities, timeout=timeout, protocol=protocol, bounds=bounds, calls=calls
             )
-            answers = check_answers(probed.answers(), answer_budget)
+            answers = check_answers(
+                probed.answers(), answer_budget, fail_on_errors=failing_errors, calls_file=probed.plan.calls_file
+            )
         else:
             listed = list_target(target, capabilities=capabilities, timeout=timeout, protocol=protocol)
         if on_listed is not None and listed.live:

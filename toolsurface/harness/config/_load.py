@@ -37,6 +37,7 @@ TARGET_KEYS = (
     "protocol",
     "max-answer-tokens",
     "calls",
+    "fail-on-error-answers",
 )
 # The one target given at the top level may name itself; a target table is named by its key.
 TOP_KEYS = ("name", "targets", *TARGET_KEYS)
@@ -275,6 +276,11 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
     calls = local(calls_text) if calls_text is not None else None
     if calls is not None and not calls.is_file():
         raise ConfigError(path, key("calls"), f"{calls_text}: no such file")
+    fail_on_error_answers = table.get("fail-on-error-answers", False)
+    if not isinstance(fail_on_error_answers, bool):
+        raise ConfigError(
+            path, key("fail-on-error-answers"), f"expected true or false, got {_type(fail_on_error_answers)}"
+        )
     return Target(
         name=name or _default_name(surface, command, url),
         named=name is not None,
@@ -297,6 +303,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         protocol=protocol,
         max_answer_tokens=max_answer_tokens,
         calls=calls,
+        fail_on_error_answers=fail_on_error_answers,
     )
 
 

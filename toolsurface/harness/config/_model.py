@@ -62,6 +62,8 @@ class Target:
     # the probe makes (else the read-only tools, arguments from their schemas).
     max_answer_tokens: int | None = None
     calls: Path | None = None
+    # Whether a call answered with an error fails the target (`budget` then probes its tools).
+    fail_on_error_answers: bool = False
     # Whether the file names it (`name = ...`, or its [targets.NAME] table): a command or url target it names
     # is listed under that name, as `--name` would; else under the server's own.
     named: bool = False
@@ -109,6 +111,7 @@ class Target:
             "protocol": self.protocol,
             "max-answer-tokens": self.max_answer_tokens,
             "calls": str(self.calls) if self.calls is not None else None,
+            "fail-on-error-answers": self.fail_on_error_answers,
             "cwd": str(self.cwd) if self.cwd is not None else None,
             # Names only: values may be secrets taken from the environment.
             "headers": sorted(self.headers),

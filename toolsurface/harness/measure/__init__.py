@@ -10,6 +10,8 @@ from toolsurface.harness.measure._answers import (
     answer_rows,
     check_answers,
     claude_estimate,
+    count_of,
+    error_answers_text,
 )
 from toolsurface.harness.measure._budget import (
     BUDGET_COLUMNS,
@@ -150,10 +152,12 @@ __all__ = [
     "check_answers",
     "check_budget",
     "claude_estimate",
+    "count_of",
     "count_tokens",
     "counter_figures",
     "counters_csv",
     "encoding",
+    "error_answers_text",
     "framing_lists",
     "framing_of",
     "github_annotation",

@@ -32,6 +32,8 @@ __all__ = [
     "answer_rows",
     "check_answers",
     "claude_estimate",
+    "count_of",
+    "error_answers_text",
 ]
 
 # Claude Code's estimate of an image block, in tokens.
@@ -85,10 +87,27 @@ class OverAnswer:
         )
 
 
+def count_of(count: int, noun: str) -> str:
+    """`1 call`, `2 calls`."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def error_answers_text(errors: int, calls: int, tools: Sequence[str], calls_file: str | None = None) -> str | None:
+    """What the calls that answered an error tell, and what to do: "1 of 2 calls answered an error (ticket_get):
+    give arguments in a calls file ..."; None when none did."""
+    if not errors:
+        return None
+    said = "an error" if errors == 1 else "errors"
+    where = calls_file or "a calls file (toolsurface new calls writes a starter)"
+    return f"{errors:,} of {count_of(calls, 'call')} answered {said} ({', '.join(tools)}): give arguments in {where}"
+
+
 @dataclass(frozen=True)
 class AnswerCheck:
     """Probed answers against a budget: `max_tokens` given, or None for each client's own cap; what is over
-    (failing), and what a client warns of (not failing)."""
+    (failing), and what a client warns of (not failing). The calls that answered an error (`errors` of `calls`,
+    by the tools `error_tools`) are kept out of the sizes, which rest on the other answers (of `answered_tools`
+    tools), and fail the check only with `fail_on_errors`; `calls_file` is where the calls' arguments came from."""
 
     max_tokens: int | None
     counter: str
@@ -97,10 +116,28 @@ class AnswerCheck:
     largest: ToolAnswers | None
     over: tuple[OverAnswer, ...] = ()
     warned: tuple[str, ...] = field(default_factory=tuple)
+    errors: int = 0
+    error_tools: tuple[str, ...] = ()
+    answered_tools: int = 0
+    fail_on_errors: bool = False
+    calls_file: str | None = None
+
+    @property
+    def answers(self) -> int:
+        """The calls whose answers were measured: those that did not answer an error."""
+        return self.calls - self.errors
+
+    @property
+    def failing_errors(self) -> bool:
+        return self.fail_on_errors and self.errors > 0
 
     @property
     def within(self) -> bool:
-        return not self.over
+        return not self.over and not self.failing_errors
+
+    @property
+    def errors_text(self) -> str | None:
+        return error_answers_text(self.errors, self.calls, self.error_tools, self.calls_file)
 
     @property
     def limit_text(self) -> str:
@@ -115,6 +152,10 @@ class AnswerCheck:
             "counter": self.counter,
             "tools": self.tools,
             "calls": self.calls,
+            "answers": self.answers,
+            "errors": self.errors,
+            "error_tools": list(self.error_tools),
+            "fail_on_error_answers": self.fail_on_errors,
             "within": self.within,
             "largest": None
             if largest is None
@@ -132,9 +173,16 @@ class AnswerCheck:
         }
 
 
-def check_answers(answers: SnapshotAnswers, max_tokens: int | None = None) -> AnswerCheck:
+def check_answers(
+    answers: SnapshotAnswers,
+    max_tokens: int | None = None,
+    *,
+    fail_on_errors: bool = False,
+    calls_file: str | None = None,
+) -> AnswerCheck:
     """Each tool's largest probed answer against `max_tokens` (None: each client's cap, where the client cuts
-    it), and the answers a client warns of."""
+    it), and the answers a client warns of; the calls that answered an error counted apart, failing the check
+    with `fail_on_errors`."""
     over: list[OverAnswer] = []
     warned: list[str] = []
     for tool in answers.tools:
@@ -162,10 +210,15 @@ def check_answers(answers: SnapshotAnswers, max_tokens: int | None = None) -> An
         max_tokens=max_tokens,
         counter=answers.counter,
         tools=len(answers.tools),
-        calls=sum(t.sizes.calls for t in answers.tools),
+        calls=answers.calls,
         largest=answers.largest,
         over=tuple(over),
         warned=tuple(warned),
+        errors=answers.errors,
+        error_tools=tuple(t.tool for t in answers.tools if t.errors),
+        answered_tools=sum(t.answered for t in answers.tools),
+        fail_on_errors=fail_on_errors,
+        calls_file=calls_file,
     )
 
 
@@ -174,7 +227,7 @@ ANSWER_COLUMNS = (
     Column("surface"),
     Column("tool"),
     Column("calls", numeric=True),
-    Column("errors", numeric=True),
+    Column("errors", "error answers", numeric=True),
     Column("median_chars", "median chars", numeric=True),
     Column("max_chars", "largest chars", numeric=True),
     Column("median_tokens", "median tokens", numeric=True),
@@ -184,18 +237,22 @@ ANSWER_COLUMNS = (
 
 
 def answer_rows(surface: str, answers: SnapshotAnswers) -> list[list[Any]]:
-    """A row per tool of ANSWER_COLUMNS, largest answer first; a median as a whole number where it is one."""
+    """A row per tool of ANSWER_COLUMNS, largest answer first; a median as a whole number where it is one. The
+    sizes are of the answers that were not errors; a tool whose every call answered an error has none."""
     from toolsurface.harness.output import compact_json
     from toolsurface.harness.surface import whole_median as whole
 
     rows = []
     for t in sorted(answers.tools, key=lambda t: (-(t.sizes.max_tokens or 0), -t.sizes.max_chars, t.tool)):
         s = t.sizes
+        if not t.answered:
+            rows.append([surface, t.tool, t.calls, t.errors, None, None, None, None, None])
+            continue
         rows.append(
             [
                 surface,
                 t.tool,
-                s.calls,
+                t.calls,
                 t.errors,
                 whole(s.median_chars),
                 s.max_chars,

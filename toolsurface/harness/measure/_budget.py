@@ -10,7 +10,7 @@ from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
-from toolsurface.harness.measure._answers import AnswerCheck
+from toolsurface.harness.measure._answers import AnswerCheck, count_of
 from toolsurface.harness.measure._counts import O200K, ListCounter, is_o200k
 from toolsurface.harness.measure._measure import Measurable, PartSize, SurfaceMeasurement, ToolSize, measure
 from toolsurface.harness.output import (
@@ -238,29 +238,40 @@ def _verdict(result: BudgetResult) -> str:
 
 
 def _answers_verdict(result: BudgetResult) -> str | None:
-    """The answers' line: the largest answer and the call that gave it, against the answer budget."""
+    """The answers' line: how many answers the sizes rest on (the error answers left out), the largest answer
+    and the call that gave it, against the answer budget."""
     check = result.answers
     if check is None:
         return None
+    failing = f"; failing: {count_of(check.errors, 'error answer')} (fail-on-error-answers)"
+    failing = failing if check.failing_errors else ""
     largest = check.largest
-    if largest is None or largest.sizes.max_tokens is None:
+    if not check.calls:
         return f"{result.surface}: answers: no tool was called ({check.limit_text})"
+    if largest is None or largest.sizes.max_tokens is None:
+        said = "the call" if check.calls == 1 else f"all {check.calls:,} calls"
+        return f"{result.surface}: answers: none measured, {said} answered errors ({check.limit_text}){failing}"
     from toolsurface.harness.output import compact_json
 
+    left_out = f", {count_of(check.errors, 'error answer')} left out" if check.errors else ""
     figure = (
-        f"{check.calls} calls of {check.tools} tools, the largest {largest.sizes.max_tokens:,} tokens"
-        f" ({check.counter}; {largest.tool} {compact_json(largest.largest_arguments)})"
+        f"{count_of(check.answers, 'answer')} of {count_of(check.answered_tools, 'tool')}{left_out}, the largest"
+        f" {largest.sizes.max_tokens:,} tokens ({check.counter}; {largest.tool} {compact_json(largest.largest_arguments)})"
     )
-    if check.within:
-        return f"{result.surface}: answers: {figure}: within budget ({check.limit_text})"
-    return f"{result.surface}: answers: {figure}: over budget ({check.limit_text}): {len(check.over)} over"
+    if not check.over:
+        return f"{result.surface}: answers: {figure}: within budget ({check.limit_text}){failing}"
+    return f"{result.surface}: answers: {figure}: over budget ({check.limit_text}): {len(check.over)} over{failing}"
 
 
 def _answer_lines(result: BudgetResult) -> list[str]:
     check = result.answers
     if check is None:
         return []
-    return [f"answer over budget: {o.text}" for o in check.over] + [f"warning: {w}" for w in check.warned]
+    lines = [f"answer over budget: {o.text}" for o in check.over] + [f"warning: {w}" for w in check.warned]
+    said = check.errors_text
+    if said is not None:
+        lines.append(f"{'error answers' if check.failing_errors else 'warning'}: {said}")
+    return lines
 
 
 def _growth(result: BudgetResult) -> str | None:
@@ -322,7 +333,12 @@ def github_annotation(result: BudgetResult) -> str:
     """`::error` when over budget, `::notice` when within: one line the Actions log turns into an annotation."""
     if result.list_within and not result.within:
         message = "; ".join(line for line in [_answers_verdict(result), *_answer_lines(result)] if line)
-        return github_line("error", f"{result.surface}: tool answers over budget", message)
+        said = (
+            "tool answers over budget"
+            if result.answers is not None and result.answers.over
+            else "tool calls answered errors"
+        )
+        return github_line("error", f"{result.surface}: {said}", message)
     if result.within:
         return github_line("notice", f"{result.surface}: tool list within budget", _verdict(result))
     growth = _growth(result)
@@ -378,7 +394,7 @@ BUDGET_COLUMNS = tuple(
     Column(key)
     for key in (
         "surface", "source", "tools", "chars", "max_chars", "tokens", "max_tokens", "counter", "within",
-        "chars_over", "tokens_over", "largest",
+        "chars_over", "tokens_over", "largest", "error_answers",
     )
 )  # fmt: skip
 
@@ -395,6 +411,7 @@ def budget_csv(checked: Checked) -> str:
         [
             r.surface, source, r.tools, r.chars, r.max_chars, r.tokens, r.max_tokens, r.counter, r.within,
             r.chars_over, r.tokens_over, " ".join(t.name for t in r.largest),
+            r.answers.errors if r.answers is not None else None,
         ]
         for r, source in checked
     ]  # fmt: skip
@@ -404,6 +421,25 @@ def budget_csv(checked: Checked) -> str:
 def budget_markdown(checked: Checked) -> str:
     """Each list's job summary (the markdown `--format github` appends to $GITHUB_STEP_SUMMARY)."""
     return "".join(github_summary(r, source) for r, source in checked)
+
+
+def _junit_message(result: BudgetResult) -> str:
+    if result.within:
+        return ""
+    if not result.list_within:
+        return f"over budget by {_over(result)}"
+    check = result.answers
+    assert check is not None
+    if check.over:
+        return f"{count_of(len(check.over), 'answer')} over budget"
+    return f"{count_of(check.errors, 'error answer')} (fail-on-error-answers)"
+
+
+def _junit_kind(result: BudgetResult) -> str:
+    if result.within:
+        return ""
+    over = not result.list_within or (result.answers is not None and result.answers.over)
+    return "over-budget" if over else "error-answers"
 
 
 def budget_junit(results: Sequence[BudgetResult], suite: str = "toolsurface budget") -> str:
@@ -416,13 +452,9 @@ def budget_junit(results: Sequence[BudgetResult], suite: str = "toolsurface budg
                 name=result.surface,
                 classname="toolsurface.budget",
                 outcome="passed" if result.within else "failure",
-                message=""
-                if result.within
-                else f"over budget by {_over(result)}"
-                if not result.list_within
-                else f"{len(result.answers.over) if result.answers else 0} answers over budget",
+                message=_junit_message(result),
                 detail="\n".join(lines),
-                kind="" if result.within else "over-budget",
+                kind=_junit_kind(result),
                 output=lines[-1],
             )
         )

@@ -2,7 +2,8 @@
 unless the user's calls file names another.
 
 The plan (which tools, with what arguments: the calls file's, else made from each tool's schema), the calls
-made on one connection within their bounds, each answer measured, and the answers part a snapshot records.
+made on one connection within their bounds, each answer measured (an answer that was an error marked so and
+kept out of the sizes), the answers part a snapshot records, and a starter calls file.
 The bounds load at once; every other name when first used, so the CLI declares its probe options without
 loading what a probe needs."""
 
@@ -27,9 +28,10 @@ if TYPE_CHECKING:
         probe_live,
         probe_surface,
     )
+    from toolsurface.harness.probe._starter import starter_calls
 
 # The modules a name is looked for in; each one's own __all__ says which names it holds.
-_MODULES = ("_answer", "_arguments", "_calls", "_plan", "_render", "_run")
+_MODULES = ("_answer", "_arguments", "_calls", "_plan", "_render", "_run", "_starter")
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT_S",
@@ -62,6 +64,7 @@ __all__ = [
     "probe_surface",
     "read_only",
     "schema_arguments",
+    "starter_calls",
 ]
 
 

@@ -1,10 +1,12 @@
 """Arguments for a call no calls file gives: from the tool's inputSchema, as its author would call it where the
 schema says (a whole example at its root, each required parameter's `examples`, `default`, `enum` or `const`),
-else the first valid instance fences generates from the schema, with those values kept. Every set is checked
-against the schema (its own draft) before it is used; a schema nothing valid can be made for is one reason.
+else as its schema and description suggest (harness.probe._values: an example its description gives, its
+format, an existing path, its pattern), else the first valid instance fences generates from the schema, with
+those values kept. Every set is checked against the schema (its own draft) before it is used; a schema nothing
+valid can be made for is one reason.
 
-fences walks a schema's decisions in a fixed order, so the arguments, and the answers measured with them, are
-the same from one run to the next.
+fences walks a schema's decisions in a fixed order and the values suggested are chosen without chance, so the
+arguments, and the answers measured with them, are the same from one run to the next.
 """
 
 from __future__ import annotations
@@ -14,35 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolsurface.harness.probe._values import parameter_value, string_schema
+
 __all__ = ["MadeArguments", "NoArguments", "schema_arguments"]
 
 # Valid paths of a schema's decision graph tried before giving up: a schema whose first instances fail
-# (a pattern fences cannot follow, say) rarely has a valid one later.
+# rarely has a valid one later.
 MAX_TRIES = 200
-# A value for a string of each format, where fences knows none.
-FORMAT_SAMPLES = {
-    "date-time": "2026-01-01T00:00:00Z",
-    "date": "2026-01-01",
-    "time": "00:00:00Z",
-    "duration": "P1D",
-    "email": "user@example.com",
-    "idn-email": "user@example.com",
-    "hostname": "example.com",
-    "idn-hostname": "example.com",
-    "ipv4": "127.0.0.1",
-    "ipv6": "::1",
-    "uri": "https://example.com/",
-    "uri-reference": "https://example.com/",
-    "iri": "https://example.com/",
-    "iri-reference": "https://example.com/",
-    "url": "https://example.com/",
-    "uri-template": "https://example.com/{id}",
-    "uuid": "00000000-0000-4000-8000-000000000000",
-    "json-pointer": "/",
-    "relative-json-pointer": "0",
-    "regex": ".*",
-    "byte": "",
-}
 
 
 class NoArguments(Exception):
@@ -56,7 +36,8 @@ class NoArguments(Exception):
 @dataclass(frozen=True)
 class MadeArguments:
     """Arguments made from a schema, and where they came from: `examples`, `default`, `enum`, `const`,
-    `generated` (with fences), or `none needed` for a tool that takes none."""
+    `description`, `format`, `path`, `pattern` (harness.probe._values), `generated` (with fences), or `none
+    needed` for a tool that takes none."""
 
     arguments: dict[str, Any]
     sources: tuple[str, ...]
@@ -92,6 +73,15 @@ def _valid(schema: Mapping[str, Any], arguments: Any) -> bool:
     return isinstance(arguments, dict) and schema_problem(schema, arguments) is None
 
 
+def _value(name: str, schema: Any) -> tuple[str, Any] | None:
+    """A parameter's value: the one its schema names, else one its schema and description suggest."""
+    hinted = _hint(schema)
+    if hinted is not None:
+        return hinted
+    made = parameter_value(name, schema)
+    return (made.source, made.value) if made is not None else None
+
+
 def schema_arguments(schema: Any) -> MadeArguments:
     """Valid arguments for a tool of this inputSchema, or NoArguments."""
     if not isinstance(schema, dict):
@@ -109,25 +99,28 @@ def schema_arguments(schema: Any) -> MadeArguments:
     hinted: dict[str, Any] = {}
     sources: list[str] = []
     for name in required:
-        found = _hint(properties.get(name))
-        if found is not None:
-            hinted[name] = found[1]
-            sources.append(found[0])
+        value = _value(name, properties.get(name))
+        if value is not None:
+            hinted[name] = value[1]
+            sources.append(value[0])
     if len(hinted) == len(required) and _valid(schema, hinted):
         return MadeArguments(hinted, tuple(dict.fromkeys(sources)))
-    made = _generated(schema, hinted)
+    made = _generated(schema, hinted, sources)
     if made is None:
         raise NoArguments("no valid arguments could be made from its inputSchema; give them in a calls file")
     return MadeArguments(made, (*dict.fromkeys(sources), "generated"))
 
 
-def _generated(schema: Mapping[str, Any], kept: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The first instance fences makes that is valid for the schema, the `kept` values set as they are."""
-    prepared = _prepared(copy.deepcopy(dict(schema)))
+def _generated(schema: Mapping[str, Any], kept: Mapping[str, Any], sources: list[str]) -> dict[str, Any] | None:
+    """The first instance fences makes that is valid for the schema, the `kept` values set as they are; the
+    hints the other parameters' values came from are added to `sources`."""
+    own: list[str] = []
+    prepared = _prepared(copy.deepcopy(dict(schema)), own, skip=frozenset(kept))
     properties = prepared.get("properties")
     if isinstance(properties, dict):
-        for name, value in kept.items():
-            properties[name] = {"const": value}
+        # fences takes a const only of a value it can hash; each kept value is put in the instance it makes.
+        for name in kept:
+            properties[name] = {"const": None}
     try:
         from fences import parse_json_schema
 
@@ -138,36 +131,67 @@ def _generated(schema: Mapping[str, Any], kept: Mapping[str, Any]) -> dict[str, 
             if not path.is_valid:
                 continue
             instance = graph.execute(path.path)
+            if isinstance(instance, dict):
+                instance.update(kept)
             if _valid(schema, instance):
+                sources += own
                 return dict(instance)
     except Exception:  # fences refuses what it does not know (a keyword, a format): nothing made
         return None
     return None
 
 
+def _hashable(value: Any) -> bool:
+    return not isinstance(value, list | dict)
+
+
 # Keywords whose value maps names to schemas (a property named "title" is a property, not an annotation).
 _SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
 _ANNOTATIONS = ("examples", "$schema", "title", "$comment", "description", "x-mcp-header", "readOnly", "deprecated")
+# The formats fences generates itself (it refuses a schema with any other).
+_FENCES_FORMATS = ("date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "byte")
 
 
-def _prepared(schema: Any) -> Any:
-    """The schema with what fences does not know turned into a value it can give: a string of a format it
-    lacks becomes that format's sample; annotations (`examples`, `title`, `description`...) are dropped."""
+def _prepared(
+    schema: Any,
+    sources: list[str],
+    name: str | None = None,
+    description: str | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> Any:
+    """The schema with what fences cannot choose well chosen here: a parameter (`name`: a property, or the
+    items of one, which take its `description`) whose schema names a value, or whose schema and description
+    suggest one, becomes that value (its hint added to `sources`); any other string is at least one character
+    (a server reads `""` as the argument missing); annotations (`examples`, `title`, `description`...) are
+    dropped, and so is a format fences does not know. The properties in `skip` are left as they are."""
     if isinstance(schema, list):
-        return [_prepared(item) for item in schema]
+        return [_prepared(item, sources, name, description) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    fmt = schema.get("format")
-    if isinstance(fmt, str) and fmt in FORMAT_SAMPLES:
-        return {"const": FORMAT_SAMPLES[fmt]}
+    if name is not None:
+        value = _hint(schema)
+        if value is None:
+            made = parameter_value(name, schema, description)
+            value = (made.source, made.value) if made is not None else None
+        if value is not None and _hashable(value[1]):
+            sources.append(value[0])
+            return {"const": value[1]}
+    own = schema.get("description")
+    described = own if isinstance(own, str) else description
     out: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in _ANNOTATIONS:
+        if key in _ANNOTATIONS or (key == "format" and value not in _FENCES_FORMATS):
             continue
         if key in ("default", "enum", "const"):
             out[key] = value
+        elif key == "properties" and isinstance(value, dict):
+            out[key] = {prop: sub if prop in skip else _prepared(sub, sources, prop) for prop, sub in value.items()}
         elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: _prepared(sub) for name, sub in value.items()}
+            out[key] = {sub_name: _prepared(sub, sources) for sub_name, sub in value.items()}
+        elif key in ("items", "prefixItems", "contains", "anyOf", "oneOf", "allOf") and name is not None:
+            out[key] = _prepared(value, sources, name, described)
         else:
-            out[key] = _prepared(value)
+            out[key] = _prepared(value, sources)
+    if string_schema(out) and "minLength" not in out and int(out.get("maxLength", 1)) >= 1:
+        out["minLength"] = 1
     return out

@@ -6,8 +6,10 @@
 
 A tool named here is called whatever its annotations say (the user's choice, not a hint's); without
 `arguments` it is called with arguments made from its schema; `times` (default 1) of 0 keeps a read-only tool
-from being called at all. A tool may be named more than once, each entry a call of its own. Checked against the
-server's tools before anything is called: an unknown tool, or arguments its inputSchema refuses, is one line.
+from being called at all. A tool may be named more than once, each entry a call of its own. `"draft": true`
+marks an entry `toolsurface new calls` wrote and the user has not checked yet: it is called all the same, and
+loading the file says how many are left. Checked against the server's tools before anything is called: tools
+the server does not list, or arguments a tool's inputSchema refuses, are one line.
 """
 
 from __future__ import annotations
@@ -19,9 +21,19 @@ from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["CALLS_FORMAT_KEYS", "CallSpec", "CallsFile", "CallsFileError", "check_calls", "load_calls", "parse_calls"]
+__all__ = [
+    "CALLS_FORMAT_KEYS",
+    "DRAFT_KEY",
+    "CallSpec",
+    "CallsFile",
+    "CallsFileError",
+    "check_calls",
+    "load_calls",
+    "parse_calls",
+]
 
-CALLS_FORMAT_KEYS = ("tool", "arguments", "times")
+DRAFT_KEY = "draft"
+CALLS_FORMAT_KEYS = ("tool", "arguments", "times", DRAFT_KEY)
 # More calls of one entry than any probe needs; a bound so a typo (1e9) is refused, not run.
 MAX_TIMES = 1000
 
@@ -38,6 +50,7 @@ class CallSpec:
     arguments: dict[str, Any] | None
     times: int
     where: str
+    draft: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +60,10 @@ class CallsFile:
 
     def named(self, tool: str) -> list[CallSpec]:
         return [c for c in self.calls if c.tool == tool]
+
+    @property
+    def drafts(self) -> int:
+        return sum(c.draft for c in self.calls)
 
 
 def parse_calls(data: Any, source: str) -> CallsFile:
@@ -73,24 +90,43 @@ def parse_calls(data: Any, source: str) -> CallsFile:
         times = entry.get("times", 1)
         if isinstance(times, bool) or not isinstance(times, int) or not 0 <= times <= MAX_TIMES:
             raise CallsFileError(f"{where}: times must be a whole number from 0 to {MAX_TIMES}, got {times!r}")
-        calls.append(CallSpec(tool, arguments, times, where))
+        draft = entry.get(DRAFT_KEY, False)
+        if not isinstance(draft, bool):
+            raise CallsFileError(f"{where}: draft must be true or false, got {draft!r}")
+        calls.append(CallSpec(tool, arguments, times, where, draft))
     return CallsFile(source, tuple(calls))
 
 
 def load_calls(path: Path) -> CallsFile:
+    """A calls file, and a notice of the drafts left in it."""
     from toolsurface.harness.files import read_json
 
-    return parse_calls(read_json(path, CallsFileError), str(path))
+    calls = parse_calls(read_json(path, CallsFileError), str(path))
+    if calls.drafts:
+        from toolsurface.harness.notices import notice
+
+        notice(
+            f"{path}: {calls.drafts} of {len(calls.calls)} calls are still drafts (toolsurface new calls made their"
+            " arguments from each tool's schema): give each the arguments a user's call would have"
+        )
+    return calls
 
 
 def check_calls(calls: CallsFile, tools: Sequence[Mapping[str, Any]], surface: str) -> None:
-    """Every entry names a tool `surface` lists, and its arguments are valid for that tool's inputSchema."""
+    """Every entry names a tool `surface` lists (those that do not are named together), and its arguments are
+    valid for that tool's inputSchema."""
     by_name = {str(t.get("name")): t for t in tools}
+    unknown = [spec for spec in calls.calls if spec.tool not in by_name]
+    if unknown:
+        known = ", ".join(by_name) or "(none)"
+        if len(unknown) == 1:
+            raise CallsFileError(f"{unknown[0].where}: {surface} lists no tool {unknown[0].tool!r}; tools: {known}")
+        named = ", ".join(f"{spec.tool!r} ({spec.where.removeprefix(calls.source + ': ')})" for spec in unknown)
+        raise CallsFileError(
+            f"{calls.source}: names {len(unknown)} tools {surface} does not list: {named}; its tools: {known}"
+        )
     for spec in calls.calls:
-        tool = by_name.get(spec.tool)
-        if tool is None:
-            known = ", ".join(by_name) or "(none)"
-            raise CallsFileError(f"{spec.where}: {surface} lists no tool {spec.tool!r}; tools: {known}")
+        tool = by_name[spec.tool]
         if spec.arguments is not None:
             problem = schema_problem(tool.get("inputSchema"), spec.arguments)
             if problem is not None:

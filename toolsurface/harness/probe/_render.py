@@ -27,7 +27,7 @@ def _call_header(probe: Probe) -> list[str]:
         "arguments",
         "from",
         "ms",
-        "isError",
+        "error",
         "content",
         "chars",
         "tokens",
@@ -44,13 +44,15 @@ def _call_rows(probe: Probe) -> list[list[str]]:
         f = done.figures
         head = [done.call.tool, _arguments(done.call.arguments), done.call.source, f"{done.seconds * 1000:,.0f}"]
         if f is None:
-            rows.append([*head, done.error or "-", "-", "-", "-", *["-"] * (len(probe.counters) - 1), "-", "-", "-"])
+            rows.append(
+                [*head, done.error_kind or "-", "-", "-", "-", *["-"] * (len(probe.counters) - 1), "-", "-", "-"]
+            )
             continue
         others = [shown(tokens) for _, tokens in f.counts[1:]]
         rows.append(
             [
                 *head,
-                shown(f.is_error),
+                done.error_kind or "no",
                 f.kinds_text,
                 shown(f.chars),
                 shown(f.tokens),
@@ -80,13 +82,22 @@ def _tool_rows(probe: Probe) -> list[list[str]]:
     return [[shown(v) for v in row[1:]] for row in answer_rows(probe.surface, probe.answers())]
 
 
+def _tool_title(probe: Probe) -> str:
+    left_out = "; sizes of the answers that were not errors" if probe.error_calls else ""
+    return f"Answers per tool ({probe.counter}{left_out})"
+
+
 def _title(probe: Probe) -> str:
     counted = f"tokens: {', '.join(probe.counters)}"
     if probe.dry_run:
         return f"Probe plan of {probe.surface} ({probe.source}; protocol {probe.protocol_version}): calls nothing"
+    from toolsurface.harness.measure import count_of
+
+    errors = len(probe.error_calls)
+    answered = f", {errors:,} answered {'an error' if errors == 1 else 'errors'}" if errors else ""
     return (
-        f"Probe of {probe.surface} ({probe.source}; protocol {probe.protocol_version}; {len(probe.calls)} calls in"
-        f" {probe.seconds:.2f} s; {counted})"
+        f"Probe of {probe.surface} ({probe.source}; protocol {probe.protocol_version};"
+        f" {count_of(len(probe.calls), 'call')}{answered} in {probe.seconds:.2f} s; {counted})"
     )
 
 
@@ -99,6 +110,9 @@ def probe_lines(probe: Probe) -> list[str]:
         check = check_answers(probe.answers())
         lines += [f"over a client's cap: {o.text}" for o in check.over]
         lines += [f"warned: {w}" for w in check.warned]
+        said = probe.errors_text
+        if said is not None:
+            lines.append(f"error answers: {said}; the answers per tool leave them out")
     return lines
 
 
@@ -126,7 +140,7 @@ def probe_rich(probe: Probe) -> list[RenderableType]:
     else:
         out = [table(_title(probe), _call_header(probe), _call_rows(probe))]
         if probe.calls:
-            out.append(table(f"Answers per tool ({probe.counter})", _tool_header(), _tool_rows(probe)))
+            out.append(table(_tool_title(probe), _tool_header(), _tool_rows(probe)))
     out += [Text(line) for line in probe_lines(probe)]
     return out
 
@@ -136,7 +150,8 @@ def probe_markdown(probe: Probe) -> str:
     if probe.dry_run:
         parts.append(markdown_table(["tool", "arguments", "from", "read-only"], _plan_rows(probe)))
     else:
-        parts.append(markdown_table(_call_header(probe), _call_rows(probe), right=set(range(3, 14))))
+        header = _call_header(probe)
+        parts.append(markdown_table(header, _call_rows(probe), right={3, *range(6, len(header))}))
         if probe.calls:
             parts += ["", markdown_table(_tool_header(), _tool_rows(probe), right={1, 2, 3, 4, 5, 6})]
     lines = probe_lines(probe)
@@ -156,8 +171,8 @@ def probe_csv(probe: Probe) -> str:
         return csv_table(["surface", "tool", "arguments", "source", "read_only"], rows)
     others = [f"tokens_{name}" for name in probe.counters[1:]]
     header = [
-        "surface", "tool", "arguments", "source", "seconds", "error", "is_error", "kinds", "chars", "tokens",
-        *others, "structured_chars", "copy_chars", "media_bytes", "wire_chars", "estimate",
+        "surface", "tool", "arguments", "source", "seconds", "error_answer", "error", "is_error", "kinds", "chars",
+        "tokens", *others, "structured_chars", "copy_chars", "media_bytes", "wire_chars", "estimate",
     ]  # fmt: skip
     rows = []
     for done in probe.calls:
@@ -168,6 +183,7 @@ def probe_csv(probe: Probe) -> str:
             compact_json(done.call.arguments),
             done.call.source,
             round(done.seconds, 4),
+            done.error_answer,
         ]
         if f is None:
             rows.append(

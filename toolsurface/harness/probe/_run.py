@@ -42,6 +42,18 @@ class ProbedCall:
     figures: AnswerFigures | None
     error: str | None = None
 
+    @property
+    def error_answer(self) -> bool:
+        """Whether the call was answered with an error: a JSON-RPC error, or a result with isError true."""
+        return self.figures is None or self.figures.is_error
+
+    @property
+    def error_kind(self) -> str | None:
+        """The error in words (`isError`, or the JSON-RPC error's code and message); None for an answer."""
+        if self.figures is None:
+            return f"JSON-RPC {self.error}" if self.error else "JSON-RPC error"
+        return "isError" if self.figures.is_error else None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "tool": self.call.tool,
@@ -49,6 +61,7 @@ class ProbedCall:
             "source": self.call.source,
             "read_only": self.call.read_only,
             "seconds": round(self.seconds, 4),
+            "error_answer": self.error_answer,
             "error": self.error,
             **(self.figures.to_json() if self.figures is not None else {}),
         }
@@ -72,26 +85,40 @@ class Probe:
         return self.counters[0]
 
     def answers(self) -> SnapshotAnswers:
-        """Per tool that answered: its calls, median and largest answer, and the largest's arguments."""
+        """Per tool called: its calls, how many answered an error, and of the others the median and largest
+        answer and the largest's arguments."""
         by_tool: dict[str, list[ProbedCall]] = {}
         for done in self.calls:
-            if done.figures is not None:
-                by_tool.setdefault(done.call.tool, []).append(done)
+            by_tool.setdefault(done.call.tool, []).append(done)
         tools = []
         for name, calls in by_tool.items():
-            figures = [c.figures for c in calls if c.figures is not None]
-            largest = max(calls, key=lambda c: (c.figures.tokens, c.figures.chars) if c.figures else (0, 0))
-            assert largest.figures is not None
+            answered = [(c, c.figures) for c in calls if c.figures is not None and not c.error_answer]
+            figures = [f for _, f in answered]
+            largest = max(answered, key=lambda pair: (pair[1].tokens, pair[1].chars), default=None)
             tools.append(
                 ToolAnswers(
                     tool=name,
                     sizes=size_summary([f.chars for f in figures], [f.tokens for f in figures]),
-                    errors=sum(f.is_error for f in figures),
-                    largest_arguments=dict(largest.call.arguments),
-                    largest_estimate=max(f.estimate for f in figures),
+                    errors=len(calls) - len(answered),
+                    largest_arguments=dict(largest[0].call.arguments) if largest is not None else {},
+                    largest_estimate=max((f.estimate for f in figures), default=0),
                 )
             )
         return SnapshotAnswers(counter=self.counter, protocol_version=self.protocol_version, tools=tuple(tools))
+
+    @property
+    def error_calls(self) -> tuple[ProbedCall, ...]:
+        """The calls answered with an error."""
+        return tuple(c for c in self.calls if c.error_answer)
+
+    @property
+    def errors_text(self) -> str | None:
+        """What the calls that answered errors tell (`N of M calls answered errors ...`); None when none did."""
+        from toolsurface.harness.measure import error_answers_text
+
+        errors = self.error_calls
+        tools = list(dict.fromkeys(c.call.tool for c in errors))
+        return error_answers_text(len(errors), len(self.calls), tools, self.plan.calls_file)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -105,6 +132,8 @@ class Probe:
             "calls": [c.to_json() for c in self.calls] if not self.dry_run else self.plan.to_json()["calls"],
             "skipped": [{"tool": s.tool, "reason": s.reason} for s in self.plan.skipped],
             "answers": self.answers().to_wire() if not self.dry_run else None,
+            "error_answers": len(self.error_calls),
+            "error_answers_text": self.errors_text,
         }
 
 

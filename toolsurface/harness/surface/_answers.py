@@ -1,5 +1,7 @@
 """What a surface's answers cost, as a snapshot records it (its `answers` part, written by `snapshot --probe`)
 and as the sessions' call logs give it: per tool, the calls, the median and largest answer in chars and tokens.
+An answer that was an error (`isError`, or a JSON-RPC error for the call) is counted apart and kept out of the
+sizes: an error says nothing of what the tool's answers cost.
 
 One rule sizes an answer wherever it is measured: its text as the client received it (the text of its content
 blocks), its tokens counted from that text. So an answer probed and the same answer in a session's log have
@@ -48,7 +50,8 @@ def size_summary(chars: Sequence[int], tokens: Sequence[int | None]) -> AnswerSi
 
 @dataclass(frozen=True)
 class ToolAnswers:
-    """One tool's probed answers: their sizes, how many were errors (isError), the arguments of the largest,
+    """One tool's probed calls: the sizes of its answers that were not errors (`sizes.calls` of them), how many
+    calls answered an error (isError or a JSON-RPC error; not in the sizes), the arguments of the largest answer,
     and Claude Code's own estimate of the largest (text length / 4, 1,600 per image: what it warns by)."""
 
     tool: str
@@ -57,11 +60,22 @@ class ToolAnswers:
     largest_arguments: dict[str, Any] = field(default_factory=dict)
     largest_estimate: int = 0
 
+    @property
+    def calls(self) -> int:
+        """Every call made: the answers measured and the error answers."""
+        return self.sizes.calls + self.errors
+
+    @property
+    def answered(self) -> bool:
+        """Whether any call had an answer that was not an error (else there are no sizes to tell)."""
+        return self.sizes.calls > 0
+
     def to_wire(self) -> dict[str, Any]:
         s = self.sizes
         return {
             "tool": self.tool,
-            "calls": s.calls,
+            "calls": self.calls,
+            "answers": s.calls,
             "errors": self.errors,
             "median_chars": whole_median(s.median_chars),
             "max_chars": s.max_chars,
@@ -86,8 +100,19 @@ class SnapshotAnswers:
 
     @property
     def largest(self) -> ToolAnswers | None:
-        """The tool with the largest answer, by tokens (chars where tokens were not counted)."""
-        return max(self.tools, key=lambda t: (t.sizes.max_tokens or 0, t.sizes.max_chars), default=None)
+        """The tool with the largest answer, by tokens (chars where tokens were not counted); None when no call
+        had an answer that was not an error."""
+        answered = [t for t in self.tools if t.answered]
+        return max(answered, key=lambda t: (t.sizes.max_tokens or 0, t.sizes.max_chars), default=None)
+
+    @property
+    def calls(self) -> int:
+        return sum(t.calls for t in self.tools)
+
+    @property
+    def errors(self) -> int:
+        """The calls that answered an error, every tool's."""
+        return sum(t.errors for t in self.tools)
 
     def to_wire(self) -> dict[str, Any]:
         return {
@@ -130,8 +155,14 @@ def answers_from_wire(data: Mapping[str, Any], origin: str) -> SnapshotAnswers |
         arguments = entry.get("largest_arguments", {})
         if not isinstance(arguments, dict):
             raise SurfaceLoadError(f"{at}.largest_arguments: expected an object")
+        calls = int(_count(entry.get("calls"), f"{at}.calls"))
+        errors = int(_count(entry.get("errors", 0), f"{at}.errors"))
+        # A snapshot written before errors were kept out of the sizes has no "answers": its other calls are.
+        answers = int(_count(entry.get("answers", max(calls - errors, 0)), f"{at}.answers"))
+        if answers + errors != calls:
+            raise SurfaceLoadError(f"{at}: answers ({answers}) and errors ({errors}) do not add up to calls ({calls})")
         sizes = AnswerSizes(
-            calls=int(_count(entry.get("calls"), f"{at}.calls")),
+            calls=answers,
             median_chars=float(_count(entry.get("median_chars"), f"{at}.median_chars")),
             max_chars=int(_count(entry.get("max_chars"), f"{at}.max_chars")),
             median_tokens=_float(_count(entry.get("median_tokens"), f"{at}.median_tokens", optional=True)),
@@ -143,7 +174,7 @@ def answers_from_wire(data: Mapping[str, Any], origin: str) -> SnapshotAnswers |
             ToolAnswers(
                 tool=entry["tool"],
                 sizes=sizes,
-                errors=int(_count(entry.get("errors", 0), f"{at}.errors")),
+                errors=errors,
                 largest_arguments=arguments,
                 largest_estimate=int(_count(entry.get("largest_estimate", 0), f"{at}.largest_estimate")),
             )

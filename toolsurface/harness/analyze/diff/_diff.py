@@ -336,8 +336,9 @@ def diff_parts(before: SurfaceParts, after: SurfaceParts, *, tokens: bool = True
 def diff_answers(before: SnapshotAnswers, after: SnapshotAnswers) -> list[PartDiff]:
     """Each tool probed on both sides whose largest answer (or whose errors) changed: an answer that grew is a
     size change, one that grew past a client's cap (which then cuts it) breaks what an agent gets, a tool that
-    answers with more errors is a change its callers see."""
-    from toolsurface.harness.measure import CLIENT_ANSWER_CAPS
+    answers with more errors is a change its callers see. Sizes are of the answers that were not errors, so a
+    tool whose every call answered an error on one side has none to compare."""
+    from toolsurface.harness.measure import CLIENT_ANSWER_CAPS, count_of
 
     cap = min(c.cap for c in CLIENT_ANSWER_CAPS)
     found: list[PartDiff] = []
@@ -347,7 +348,11 @@ def diff_answers(before: SnapshotAnswers, after: SnapshotAnswers) -> list[PartDi
             continue
         o, n = old.sizes, new.sizes
         details: list[tuple[ChangeClass, str]] = []
-        if (o.max_tokens, o.max_chars) != (n.max_tokens, n.max_chars):
+        if old.answered and not new.answered:
+            details.append((NON_BREAKING, "no answer measured: every call answered an error"))
+        elif new.answered and not old.answered:
+            details.append((NON_BREAKING, f"answered now, where every call answered an error: {n.max_chars:,} chars"))
+        elif (o.max_tokens, o.max_chars) != (n.max_tokens, n.max_chars):
             grew = (n.max_tokens or 0, n.max_chars) > (o.max_tokens or 0, o.max_chars)
             figure = (
                 f"{o.max_tokens:,} -> {n.max_tokens:,} tokens"
@@ -359,7 +364,9 @@ def diff_answers(before: SnapshotAnswers, after: SnapshotAnswers) -> list[PartDi
             if grew and (n.max_tokens or 0) > cap >= (o.max_tokens or 0):
                 details.append((BREAKING, f"now over {cap:,} tokens, the cap Claude Code cuts an answer at"))
         if new.errors > old.errors:
-            details.append((NON_BREAKING, f"answers with an error {old.errors} -> {new.errors} of {n.calls} calls"))
+            details.append(
+                (NON_BREAKING, f"answers with an error {old.errors} -> {new.errors} of {count_of(new.calls, 'call')}")
+            )
         if not details:
             continue
         found.append(
