@@ -60,7 +60,7 @@ def test_init_in_an_empty_folder_writes_what_ci_needs_and_budget_then_passes(pro
     assert config["snapshot"] == ".toolsurface/acme-help-desk.json"
     budget = run_cli("budget", cwd=project)
     assert budget.returncode == 0, budget.stderr
-    assert budget.stdout.startswith("acme-help-desk: 3 tools, 708 chars: within budget (779 chars")
+    assert budget.stdout.startswith("acme-help-desk: 3 tools, 708 chars, 171 tokens: within budget (779 chars, 189")
     # From a folder below, the server still starts in the project's folder.
     below = project / "src"
     below.mkdir()
