@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolsurface.harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from toolsurface.harness.analyze.lint import LintSettings
 
 LOG_NAME = "toolsurface-budget.log"
 
@@ -111,6 +114,7 @@ class Config:
     path: Path
     table: str
     targets: tuple[Target, ...]
+    lint: LintSettings | None = None
 
     @property
     def root(self) -> Path:
@@ -133,4 +137,5 @@ class Config:
             "table": self.table,
             "budget_log": str(self.log_path),
             "targets": [t.to_json() for t in self.targets],
+            "lint": self.lint.to_json() if self.lint is not None else None,
         }

@@ -13,7 +13,7 @@ from toolsurface.harness.output._tables import (
     markdown_rule,
     markdown_table,
 )
-from toolsurface.harness.output._values import PLAIN, READABLE, ValueStyle, shown, signed
+from toolsurface.harness.output._values import PLAIN, READABLE, ValueStyle, counted, shown, signed
 
 __all__ = [
     "PLAIN",
@@ -23,6 +23,7 @@ __all__ = [
     "LineBreaks",
     "ValueStyle",
     "compact_json",
+    "counted",
     "csv_table",
     "github_escape",
     "github_line",

@@ -42,3 +42,8 @@ def shown(value: Any, style: ValueStyle = READABLE) -> str:
 def signed(value: int | None) -> str:
     """A change: its sign always, thousands separators; nothing is `-`."""
     return "-" if value is None else f"{value:+,}"
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun, plural where it is not one: `1 finding`, `2 findings`, `3 categories`."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"

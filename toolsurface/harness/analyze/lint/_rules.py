@@ -446,7 +446,7 @@ def check_permission_split(surface: LintView) -> list[Finding]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# first-sentence: on-demand clients find a tool by its words; the first sentence should name a kind it serves
+# first-sentence: a client's tool search finds a tool by its words; the first sentence should name what it works on
 
 
 def _served_kinds(tool: Tool, surface: LintView) -> dict[str, str]:
@@ -474,9 +474,11 @@ def check_first_sentence(surface: LintView) -> list[Finding]:
         kinds = _served_kinds(tool, surface)
         if not kinds or stems(plain_words(tool.first_sentence)) & (kinds.keys() | named_items):
             continue
+        served = "the kinds it serves" if surface.ours else "the things the tool works on"
+        searched = "on-demand clients search for" if surface.ours else "a client's tool search matches"
         message = (
-            f"{tool.name}: the first sentence {tool.first_sentence or '(none)'!r} names none of the kinds it serves "
-            f"({', '.join(kinds.values())}), the words on-demand clients search for"
+            f"{tool.name}: the first sentence {tool.first_sentence or '(none)'!r} names none of {served} "
+            f"({', '.join(kinds.values())}), the words {searched}"
         )
         findings.append(_finding("first-sentence", [tool.name], [], message))
     return findings
