@@ -369,6 +369,11 @@ def _cluster_label(cluster: list[_Use]) -> str | None:
     return (typed or labels)[0] if labels else None
 
 
+def _shown_label(label: str, surface: LintView) -> str:
+    """A concept as the message names it: a server not ours has no kinds, it has the things its tools work on."""
+    return label if label != "item kind" or surface.ours else "what the tools work on"
+
+
 def check_overloaded_word(surface: LintView) -> list[Finding]:
     by_name: dict[str, list[tuple[Tool, Param]]] = {}
     for tool in surface.tools:
@@ -383,7 +388,7 @@ def check_overloaded_word(surface: LintView) -> list[Finding]:
         if len({label for label, _ in labelled}) < 2:
             continue
         parts = [
-            f"{label} in {', '.join(u.tool for u in c)}"
+            f"{_shown_label(label, surface)} in {', '.join(u.tool for u in c)}"
             + (f" ({', '.join(sorted({v for u in c for v in u.values}))})" if any(u.values for u in c) else "")
             for label, c in labelled
         ]
