@@ -393,3 +393,21 @@ def test_lint_of_a_broken_snapshot_fails_with_one_line_and_exit_2(tmp_path: Path
     run = run_cli("lint", str(path))
     assert run.returncode == 2
     assert len(run.stderr.strip().splitlines()) == 1 and "has no inputSchema" in run.stderr
+
+
+def test_a_piped_lint_table_is_as_wide_as_its_cells_and_wraps_long_ones(tmp_path: Path) -> None:
+    tools = [
+        {"name": name, "description": f"{verb} a note.", "inputSchema": {"type": "object"}}
+        for name, verb in (("note_get", "Read"), ("note_store", "Store"))
+    ]
+    snapshot = write_snapshot(tmp_path, "notes", tools)
+    run = run_cli("lint", str(snapshot), env={"COLUMNS": None})
+    lines = run.stdout.splitlines()
+    # The widest cell of each column ("TS201 permission-split", the header "severity", "note_store", "note_store
+    # has no readOnlyHint"), each padded by one space a side, and five borders.
+    assert max(len(line) for line in lines) == 22 + 8 + 10 + 30 + 4 * 2 + 5
+    assert lines[0].strip() == "notes: 2 findings in 1 rule (2 warnings)"
+    wide = run_cli("lint", "before-v2", env={"COLUMNS": None}).stdout.splitlines()
+    # Long lists of tools wrap at 40, messages at 100: no line of hundreds of characters.
+    assert max(len(line) for line in wide) <= 22 + 8 + 40 + 30 + 100 + 5 * 2 + 6
+    assert "privacy_deletion_review" in "".join(wide)

@@ -41,6 +41,7 @@ from toolsurface.harness.analyze.lint._view import (
     is_concurrency_token,
     is_reference,
 )
+from toolsurface.harness.output import counted
 
 __all__ = []
 
@@ -79,7 +80,7 @@ def check_addressing(surface: LintView) -> list[Finding]:
         if len(integers) < 2 and len(strings) < 2:
             continue
         parts = [
-            f"{len(names)} {form} names: {_counted(names)}"
+            f"{counted(len(names), f'{form} name')}: {_counted(names)}"
             for form, names in (("integer", integers), ("string", strings))
             if names
         ]
