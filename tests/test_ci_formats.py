@@ -123,7 +123,8 @@ def test_lint_fails_on_the_categories_named_and_only_on_them() -> None:
 def test_an_unknown_lint_category_is_one_line(value: str) -> None:
     run = run_cli("lint", "v2", "--fail-on", value)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
-    assert "addressing, concurrency" in run.stderr and "any" in run.stderr
+    assert "TS101 (addressing), TS102 (concurrency)" in run.stderr and "error, warning" in run.stderr
+    assert "any" in run.stderr
 
 
 def test_lint_in_github_format_annotates_each_finding_and_writes_the_job_summary(tmp_path: Path) -> None:
@@ -142,11 +143,16 @@ def test_lint_in_github_format_annotates_each_finding_and_writes_the_job_summary
     total = len(lint([resolve("before-v2")]).surfaces[0].findings)
     assert len(lines) == total
     assert [line for line in lines if line.startswith("::error ")] == [
-        line for line in lines if line.startswith("::error title=before-v2%3A lint addressing::addressing (")
+        line for line in lines if line.startswith("::error title=before-v2%3A lint TS101 addressing::addressing (")
     ]
     assert sum(line.startswith("::error ") for line in lines) == 1
-    assert sum(line.startswith("::warning ") for line in lines) == total - 1
+    # before-v2's one information (first-sentence) is a notice; its warnings are warnings.
+    assert [line for line in lines if line.startswith("::notice ")] == [
+        line for line in lines if line.startswith("::notice title=before-v2%3A lint TS202 first-sentence::")
+    ]
+    assert sum(line.startswith("::notice ") for line in lines) == 1
+    assert sum(line.startswith("::warning ") for line in lines) == total - 2
     text = summary.read_text(encoding="utf-8")
-    assert (
-        text.startswith("### Tool list lint: before-v2\n") and "**1 failing**" in text and "| **addressing** |" in text
-    )
+    assert text.startswith("### Tool list lint: before-v2\n")
+    assert "14 findings in 9 rules (13 warnings, 1 info), **1 failing**" in text
+    assert "| **TS101 addressing** | warning |" in text

@@ -225,7 +225,7 @@ def test_a_command_line_the_cli_does_not_take_is_found() -> None:
 def test_lint_finds_what_the_analyze_page_says(tmp_path: Path) -> None:
     import json
 
-    said = re.search(r"before-v2 has (\d+) findings in (\d+) categories, v2 (\w+)", doc_prose("docs/analyze.md"))
+    said = re.search(r"before-v2 has (\d+) findings in (\d+) rules, v2 (\w+)", doc_prose("docs/analyze.md"))
     assert said, "docs/analyze.md no longer gives before-v2's findings"
     done = run_cli("lint", "before-v2", "v2", "--format", "json")
     assert done.returncode == 0, done.stderr

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from toolsurface.harness.analyze.lint import CATEGORIES, Finding, LintResult, SurfaceLint, lint, lint_tools
+from toolsurface.harness.analyze.lint import CATEGORIES, Finding, LintResult, SurfaceLint, find_rule, lint, lint_tools
 from toolsurface.harness.surface import resolve_all
 from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
@@ -347,13 +347,17 @@ def test_lint_json_has_surfaces_with_findings_of_the_documented_shape() -> None:
     assert list(data) == ["surfaces"]
     assert [s["name"] for s in data["surfaces"]] == ["before-v2", "v2"]
     for surface in data["surfaces"]:
-        assert list(surface) == ["name", "findings", "counts", "categories_with_findings"]
+        assert list(surface) == ["name", "findings", "counts", "categories_with_findings", "severities", "suppressed"]
         assert list(surface["counts"]) == list(CATEGORIES)
         assert sum(surface["counts"].values()) == len(surface["findings"])
         assert surface["categories_with_findings"] == sum(1 for n in surface["counts"].values() if n)
+        assert list(surface["severities"]) == ["error", "warning", "info"]
+        assert sum(surface["severities"].values()) == len(surface["findings"]) and surface["suppressed"] == 0
         for finding in surface["findings"]:
-            assert list(finding) == ["category", "tools", "parameters", "message"]
+            assert list(finding) == ["category", "rule", "severity", "tools", "parameters", "message"]
             assert finding["category"] in CATEGORIES
+            rule = find_rule(finding["category"])
+            assert rule is not None and (finding["rule"], finding["severity"]) == (rule.id, rule.severity)
             assert all(isinstance(t, str) for t in finding["tools"]) and finding["tools"]
             assert all(isinstance(p, str) for p in finding["parameters"])
             assert isinstance(finding["message"], str) and finding["message"]
@@ -368,9 +372,10 @@ def test_lint_json_matches_the_library(bundled_lint: dict[str, SurfaceLint]) -> 
 def test_lint_table_shows_a_table_per_surface_with_its_categories() -> None:
     run = run_cli("lint", "before-v2", "v2", env={"COLUMNS": "200"})
     assert run.returncode == 0, run.stderr
-    assert "before-v2: " in run.stdout and "v2: 0 findings" in run.stdout
-    for category in ("addressing", "decision-flag", "overloaded-word"):
-        assert category in run.stdout
+    assert "before-v2: 14 findings in 9 rules (13 warnings, 1 info)" in run.stdout
+    assert "v2: no findings" in run.stdout
+    for rule in ("TS101 addressing", "TS104 decision-flag", "TS107 overloaded-word"):
+        assert rule in run.stdout
 
 
 def test_lint_of_an_unknown_surface_fails_with_one_line_and_exit_2() -> None:
@@ -388,3 +393,21 @@ def test_lint_of_a_broken_snapshot_fails_with_one_line_and_exit_2(tmp_path: Path
     run = run_cli("lint", str(path))
     assert run.returncode == 2
     assert len(run.stderr.strip().splitlines()) == 1 and "has no inputSchema" in run.stderr
+
+
+def test_a_piped_lint_table_is_as_wide_as_its_cells_and_wraps_long_ones(tmp_path: Path) -> None:
+    tools = [
+        {"name": name, "description": f"{verb} a note.", "inputSchema": {"type": "object"}}
+        for name, verb in (("note_get", "Read"), ("note_store", "Store"))
+    ]
+    snapshot = write_snapshot(tmp_path, "notes", tools)
+    run = run_cli("lint", str(snapshot), env={"COLUMNS": None})
+    lines = run.stdout.splitlines()
+    # The widest cell of each column ("TS201 permission-split", the header "severity", "note_store", "note_store
+    # has no readOnlyHint"), each padded by one space a side, and five borders.
+    assert max(len(line) for line in lines) == 22 + 8 + 10 + 30 + 4 * 2 + 5
+    assert lines[0].strip() == "notes: 2 findings in 1 rule (2 warnings)"
+    wide = run_cli("lint", "before-v2", env={"COLUMNS": None}).stdout.splitlines()
+    # Long lists of tools wrap at 40, messages at 100: no line of hundreds of characters.
+    assert max(len(line) for line in wide) <= 22 + 8 + 40 + 30 + 100 + 5 * 2 + 6
+    assert "privacy_deletion_review" in "".join(wide)

@@ -68,8 +68,12 @@ def test_every_verb_that_prints_a_table_offers_table_json_csv_and_markdown_in_th
 
 
 @pytest.mark.parametrize("verb", ["budget", "diff", "lint", "findability"])
-def test_every_verb_whose_check_can_fail_offers_github_and_junit_last(verb: str) -> None:
-    assert formats(verb)[-2:] == ["github", "junit"]
+def test_every_verb_whose_check_can_fail_offers_github_and_junit_after_its_table_formats(verb: str) -> None:
+    assert formats(verb)[4:6] == ["github", "junit"]
+
+
+def test_lint_offers_sarif_last() -> None:
+    assert formats("lint")[-1] == "sarif"
 
 
 def test_budget_keeps_its_text_and_offers_json_csv_and_markdown_beside_it() -> None:
@@ -189,17 +193,17 @@ def test_lint_as_csv_is_a_row_per_finding_and_as_markdown_its_job_summary(notes:
     csv = run_cli("lint", "notes.json", "--format", "csv", cwd=notes)
     assert csv.returncode == 0, csv.stderr
     assert csv.stdout == (
-        "surface,category,tools,parameters,message\n"
-        "notes,permission-split,note_get,,note_get has no readOnlyHint\n"
-        "notes,permission-split,note_store,,note_store has no readOnlyHint\n"
+        "surface,rule,category,severity,tools,parameters,message\n"
+        "notes,TS201,permission-split,warning,note_get,,note_get has no readOnlyHint\n"
+        "notes,TS201,permission-split,warning,note_store,,note_store has no readOnlyHint\n"
     )
     markdown = run_cli("lint", "notes.json", "--format", "markdown", "--fail-on", "permission-split", cwd=notes)
     assert markdown.returncode == 1
     assert markdown.stdout == (
-        "### Tool list lint: notes\n\n2 findings in 1 categories, **2 failing**\n\n"
-        "| category | tools | parameters | message |\n|---|---|---|---|\n"
-        "| **permission-split** | note_get | - | note_get has no readOnlyHint |\n"
-        "| **permission-split** | note_store | - | note_store has no readOnlyHint |\n\n"
+        "### Tool list lint: notes\n\n2 findings in 1 rule (2 warnings), **2 failing**\n\n"
+        "| rule | severity | tools | parameters | message |\n|---|---|---|---|---|\n"
+        "| **TS201 permission-split** | warning | note_get | - | note_get has no readOnlyHint |\n"
+        "| **TS201 permission-split** | warning | note_store | - | note_store has no readOnlyHint |\n\n"
     )
 
 

@@ -390,34 +390,103 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
 @_format_option(
     *TABLE_FORMATS,
     *CHECK_FORMATS,
+    "sarif",
     help="csv: a row per finding; markdown: the summary github appends; github: annotations, and a summary"
-    " appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool.",
+    " appended to $GITHUB_STEP_SUMMARY; junit: a test case per tool; sarif: SARIF 2.1.0 for GitHub code"
+    " scanning.",
 )
 @click.option(
     "--fail-on",
-    metavar="CATEGORY,...|any",
-    help="Exit 1 on a finding of these categories (comma-separated), or of any category.",
+    metavar="error|warning|RULE,...|any",
+    help="Exit 1 on a finding of this severity or a worse one (error, warning), of these rules (names or ids,"
+    " comma-separated), or of any rule.",
 )
+@click.option("--rules", "list_rules", is_flag=True, help="List the rules: id, name, severity, what each checks.")
+@_config_option
 @_server_options
-def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None, live: LiveServerOptions) -> None:
+def lint_command(
+    surfaces: tuple[str, ...],
+    fmt: str,
+    fail_on: str | None,
+    list_rules: bool,
+    config_path: Path | None,
+    live: LiveServerOptions,
+) -> None:
     """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints.
 
-    SURFACE... (one at least), or a live server with --url URL or -- CMD ARGS..."""
+    SURFACE..., a live server with --url URL or -- CMD ARGS..., or none: each configured target. Rules the
+    configuration turns off ([tool.toolsurface.lint] disable, and per-tool) are counted, not reported."""
+    from toolsurface.harness.analyze.lint import parse_fail_on
+
+    failing = parse_fail_on(fail_on) if fail_on is not None else ()
+    if list_rules:
+        if surfaces or live.names_a_server:
+            raise click.UsageError("--rules lists the rules: give no SURFACE, --url or -- CMD")
+        _print_rules(fmt)
+        return
+    result = _linted(surfaces, live, config_path)
+    _render_lint(result, fmt, failing)
+    if result.fails(failing):
+        raise SystemExit(1)
+
+
+def _linted(surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Path | None) -> Any:
+    """The surfaces named and the live server, or each configured target, linted less what the configuration
+    turns off; a finding's file is a surface's own, a server command's script, or the configuration that
+    declares the target."""
+    from toolsurface.harness.analyze.lint import lint
+    from toolsurface.harness.cli._live import _items, live_flags
+    from toolsurface.harness.config import list_target, read_config
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.live import skip_final_collection
+
+    config = read_config(config_path, need_targets=False)
+    settings = config.lint if config is not None else None
+    if surfaces or live.names_a_server or live_flags(live):
+        items = _items(surfaces, live, None)[0]
+        server_file = _script(live.argv, live.cwd) if live.argv else None
+        return lint(items, settings, [None] * len(surfaces) + ([server_file] if live.names_a_server else []))
+    if config is None or not config.targets:
+        where = f" ({config.path.name} has none)" if config is not None else ""
+        raise ToolsurfaceError(
+            "give a SURFACE..., --url URL, or -- CMD ARGS... (the server command after --), or configure targets"
+            f" in [tool.toolsurface]{where}"
+        )
+    listed = [list_target(target) for target in config.targets]
+    if any(one.live for one in listed):
+        skip_final_collection()
+    # A surface target's file is its own (a snapshot, a module); a server's, its script or the configuration.
+    files = [
+        None if t.target.surface is not None else _script(t.target.command, t.target.cwd) or config.path for t in listed
+    ]
+    return lint([t.item for t in listed], settings, files)
+
+
+def _script(argv: Sequence[str] | None, cwd: Path | None) -> Path | None:
+    """The script a server command runs: its first argument that is a file (`python server.py`, `node
+    build/index.js`), or the command itself where it is a script of the project's (`./server.py`)."""
+    if not argv:
+        return None
+    base = cwd or Path.cwd()
+    for arg in argv[1:]:
+        if not arg.startswith("-") and (base / arg).is_file():
+            return base / arg
+    first = base / argv[0]
+    return first if first.suffix in (".py", ".js", ".mjs", ".cjs", ".ts") and first.is_file() else None
+
+
+def _render_lint(result: Any, fmt: str, failing: tuple[str, ...]) -> None:
     from toolsurface.harness.analyze.lint import (
-        lint,
         lint_csv,
         lint_github,
         lint_junit,
         lint_rich,
+        lint_sarif,
         lint_summary,
-        parse_fail_on,
+        unplaced,
     )
-    from toolsurface.harness.cli._live import _items, given_any
-    from toolsurface.harness.output import json_document
+    from toolsurface.harness.output import counted, json_document
 
-    failing = parse_fail_on(fail_on) if fail_on is not None else ()
-    given_any(surfaces, live, "SURFACE...")
-    result = lint(_items(surfaces, live, None)[0])
     if fmt == "github":
         _github(lint_github(result, failing), lint_summary(result, failing))
     else:
@@ -427,7 +496,40 @@ def lint_command(surfaces: tuple[str, ...], fmt: str, fail_on: str | None, live:
             "csv": lint_csv,
             "markdown": lambda linted: lint_summary(linted, failing),
             "junit": lambda linted: lint_junit(linted, failing),
+            "sarif": lint_sarif,
         }
         _emit(fmt, result, renderers)
-    if result.fails(failing):
-        raise SystemExit(1)
+    if fmt == "sarif" and unplaced(result):
+        names = ", ".join(unplaced(result))
+        _say(
+            f"toolsurface: the SARIF results of {names} name no file (a server reached by URL, or a command that"
+            " names no script): GitHub code scanning refuses a result without one; lint a snapshot file of the"
+            " server (toolsurface snapshot -o FILE) or a configured target instead"
+        )
+    if fmt in ("csv", "json", "junit", "sarif") and result.suppressed:
+        _say(f"toolsurface: {counted(result.suppressed, 'finding')} suppressed by configuration")
+
+
+def _print_rules(fmt: str) -> None:
+    """The rules in the format asked for (github: the markdown table as the job summary)."""
+    from toolsurface.harness.analyze.lint import (
+        rules_csv,
+        rules_json,
+        rules_junit,
+        rules_markdown,
+        rules_rich,
+        rules_sarif,
+    )
+
+    if fmt == "github":
+        _github([], rules_markdown())
+        return
+    renderers = {
+        "table": lambda _: rules_rich(),
+        "json": lambda _: rules_json(),
+        "csv": lambda _: rules_csv(),
+        "markdown": lambda _: rules_markdown(),
+        "junit": lambda _: rules_junit(),
+        "sarif": lambda _: rules_sarif(),
+    }
+    _emit(fmt, None, renderers)

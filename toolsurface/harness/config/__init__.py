@@ -1,8 +1,8 @@
 """The project's configuration: `[tool.toolsurface]` in pyproject.toml or `toolsurface.toml`, its targets and
-their budgets, the ratchet that moves a budget and the budget log it keeps."""
+their budgets, the lint rules it turns off, the ratchet that moves a budget and the budget log it keeps."""
 
 from toolsurface.harness.config._check import CheckedTarget, check_targets
-from toolsurface.harness.config._load import CONFIG_NAMES, TARGET_KEYS, find_config, load_config, read_config
+from toolsurface.harness.config._load import CONFIG_NAMES, LINT_KEYS, TARGET_KEYS, find_config, load_config, read_config
 from toolsurface.harness.config._log import LOG_FORMAT, LogEntry, append_log, git_revision, last_entry, read_log
 from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, Target, shown_path
 from toolsurface.harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
@@ -11,6 +11,7 @@ from toolsurface.harness.config._targets import ListedTarget, list_target, probe
 
 __all__ = [
     "CONFIG_NAMES",
+    "LINT_KEYS",
     "LOG_FORMAT",
     "LOG_NAME",
     "TARGET_KEYS",

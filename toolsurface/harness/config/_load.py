@@ -13,10 +13,13 @@ import shlex
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.config._model import Config, ConfigError, Target
 from toolsurface.harness.protocol import AUTO, PROTOCOL_VERSIONS, TRANSPORTS, unknown_protocol
+
+if TYPE_CHECKING:
+    from toolsurface.harness.analyze.lint import LintSettings
 
 CONFIG_NAMES = ("toolsurface.toml", "pyproject.toml")
 TARGET_KEYS = (
@@ -40,7 +43,8 @@ TARGET_KEYS = (
     "fail-on-error-answers",
 )
 # The one target given at the top level may name itself; a target table is named by its key.
-TOP_KEYS = ("name", "targets", *TARGET_KEYS)
+TOP_KEYS = ("name", "targets", "lint", *TARGET_KEYS)
+LINT_KEYS = ("disable", "per-tool")
 _SOURCES = ("surface", "command", "url")
 
 
@@ -84,18 +88,19 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
-def read_config(explicit: Path | None = None, start: Path | None = None) -> Config | None:
-    """The configuration given with --config, or found from the working directory; None when there is none."""
+def read_config(explicit: Path | None = None, start: Path | None = None, need_targets: bool = True) -> Config | None:
+    """The configuration given with --config, or found from the working directory; None when there is none.
+    With `need_targets` False (lint, which reads its own table) a configuration may hold no target."""
     if explicit is not None:
         path = Path(os.path.abspath(explicit))
         if not path.is_file():
             raise ConfigError(path, "", "no such configuration file")
-        return load_config(path)
+        return load_config(path, need_targets)
     found = find_config(Path(os.path.abspath(start or Path.cwd())))
-    return load_config(found) if found is not None else None
+    return load_config(found, need_targets) if found is not None else None
 
 
-def load_config(path: Path) -> Config:
+def load_config(path: Path, need_targets: bool = True) -> Config:
     path = Path(os.path.abspath(path))
     table = _table_of(path, _parse(path))
     prefix = "tool.toolsurface" if path.name == "pyproject.toml" else ""
@@ -125,12 +130,46 @@ def load_config(path: Path) -> Config:
                 raise ConfigError(path, target_key, f"expected a table, got {_type(value)}")
             _unknown_keys(path, target_key, value, TARGET_KEYS)
             targets.append(_target(path, (*where, "targets", name), target_key, name, value))
-    else:
+    elif need_targets or top or "name" in table:
         name = table.get("name")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise ConfigError(path, _key(prefix, "name"), f"expected a non-empty string, got {_type(name)}")
         targets.append(_target(path, where, prefix, name, top))
-    return Config(path=path, table=prefix, targets=tuple(targets))
+    lint = _lint(path, _key(prefix, "lint"), table["lint"]) if "lint" in table else None
+    return Config(path=path, table=prefix, targets=tuple(targets), lint=lint)
+
+
+def _lint(path: Path, key: str, table: Any) -> LintSettings:
+    """`[lint]`: `disable = ["TS105", "reason"]` (rules by id or name), `[lint.per-tool]` tool = [rules]."""
+    from toolsurface.harness.analyze.lint import LintSettings, find_rule, unknown_rule
+
+    if not isinstance(table, dict):
+        raise ConfigError(path, key, f"expected a table, got {_type(table)}")
+    _unknown_keys(path, key, table, LINT_KEYS)
+
+    def rules(where: str, value: Any) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(
+                path, where, f'expected an array of rule ids or names (e.g. ["TS105"]), got {_type(value)}'
+            )
+        found = []
+        for item in value:
+            rule = find_rule(item)
+            if rule is None:
+                raise ConfigError(path, where, unknown_rule(item))
+            found.append(rule.name)
+        return tuple(dict.fromkeys(found))
+
+    disable = rules(_key(key, "disable"), table.get("disable", []))
+    per_tool_key = _key(key, "per-tool")
+    per_tool = table.get("per-tool", {})
+    if not isinstance(per_tool, dict):
+        raise ConfigError(path, per_tool_key, f"expected a table of tool names and their rules, got {_type(per_tool)}")
+    return LintSettings(
+        key=key,
+        disable=disable,
+        per_tool={tool: rules(_key(per_tool_key, tool), value) for tool, value in per_tool.items()},
+    )
 
 
 def _key(prefix: str, name: str) -> str:

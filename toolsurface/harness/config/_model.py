@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.protocol import AUTO
+
+if TYPE_CHECKING:
+    from toolsurface.harness.analyze.lint import LintSettings
 
 LOG_NAME = "toolsurface-budget.log"
 
@@ -130,6 +133,7 @@ class Config:
     path: Path
     table: str
     targets: tuple[Target, ...]
+    lint: LintSettings | None = None
 
     @property
     def root(self) -> Path:
@@ -152,4 +156,5 @@ class Config:
             "table": self.table,
             "budget_log": str(self.log_path),
             "targets": [t.to_json() for t in self.targets],
+            "lint": self.lint.to_json() if self.lint is not None else None,
         }

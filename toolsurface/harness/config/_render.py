@@ -41,6 +41,16 @@ def config_lines(config: Config) -> list[str]:
             lines.append(f"  snapshot: {target.snapshot}{state}")
         else:
             lines.append("  snapshot: -")
+    if config.lint is not None:
+        from toolsurface.harness.analyze.lint import find_rule
+
+        def rules(names: tuple[str, ...]) -> str:
+            return ", ".join(f"{rule.id} {rule.name}" for name in names if (rule := find_rule(name))) or "-"
+
+        lines.append(f"lint [{config.lint.key}]")
+        lines.append(f"  disable: {rules(config.lint.disable)}")
+        for tool, names in config.lint.per_tool.items():
+            lines.append(f"  per-tool {tool}: {rules(names)}")
     return lines
 
 

@@ -1,31 +1,71 @@
 """The linter: rules over a surface's tools as clients receive them (addressing, concurrency, patches, decision
-flags, reasons, filters and paging, overloaded words, permissions, first sentences, client limits)."""
+flags, reasons, filters and paging, overloaded words, permissions, first sentences, client limits), each with a
+stable id and a severity; the rules a project turns off; results as tables, CSV, markdown, GitHub annotations,
+JUnit XML and SARIF."""
 
+from toolsurface.harness.analyze.lint._catalog import (
+    CATEGORIES,
+    RULES,
+    SEVERITIES,
+    Rule,
+    Severity,
+    find_rule,
+    parse_fail_on,
+    unknown_rule,
+)
 from toolsurface.harness.analyze.lint._lint import lint, lint_tools
-from toolsurface.harness.analyze.lint._model import CATEGORIES, Finding, LintResult, SurfaceLint, parse_fail_on
+from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
 from toolsurface.harness.analyze.lint._render import (
     FINDING_COLUMNS,
+    RULE_COLUMNS,
     lint_csv,
     lint_github,
     lint_junit,
     lint_rich,
     lint_rows,
     lint_summary,
+    rules_csv,
+    rules_json,
+    rules_junit,
+    rules_markdown,
+    rules_rich,
+    surface_line,
 )
+from toolsurface.harness.analyze.lint._sarif import SARIF_SCHEMA, lint_sarif, lint_sarif_log, rules_sarif, unplaced
+from toolsurface.harness.analyze.lint._settings import LintSettings
 
 __all__ = [
     "CATEGORIES",
     "FINDING_COLUMNS",
+    "RULES",
+    "RULE_COLUMNS",
+    "SARIF_SCHEMA",
+    "SEVERITIES",
     "Finding",
     "LintResult",
+    "LintSettings",
+    "Rule",
+    "Severity",
     "SurfaceLint",
+    "find_rule",
     "lint",
     "lint_csv",
     "lint_github",
     "lint_junit",
     "lint_rich",
     "lint_rows",
+    "lint_sarif",
+    "lint_sarif_log",
     "lint_summary",
     "lint_tools",
     "parse_fail_on",
+    "rules_csv",
+    "rules_json",
+    "rules_junit",
+    "rules_markdown",
+    "rules_rich",
+    "rules_sarif",
+    "surface_line",
+    "unknown_rule",
+    "unplaced",
 ]

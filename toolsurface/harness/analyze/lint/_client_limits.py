@@ -45,7 +45,12 @@ _DATA = Path(__file__).with_name("client_limits.json")
 # (`enterprise-database-management` is 30).
 SERVER_ROOM = 30
 _TOP = ("oneOf", "anyOf", "allOf")
-_API = {"anthropic": "the Anthropic API", "openai-responses": "the OpenAI Responses API", "gemini": "the Gemini API"}
+_API = {
+    "anthropic": "the Anthropic API",
+    "openai-responses": "the OpenAI Responses API",
+    "openai-chat": "the OpenAI Chat Completions API",
+    "gemini": "the Gemini API",
+}
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,7 @@ def _versions(items: Sequence[Observed]) -> str:
     return f"{items[0].client} {' and '.join(o.version for o in items)}"
 
 
-def _name_findings(name: str) -> list[Finding]:
+def _name_findings(name: str, ours: bool) -> list[Finding]:
     """Where the tool's full name, with each client's prefix, passes its API's limit or the client's own cut."""
     from toolsurface.harness.agents import ToolNaming
 
@@ -164,8 +169,10 @@ def _name_findings(name: str) -> list[Finding]:
             f"{name}: {_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown} ({len(shown) - len('SERVER')} characters and the server's"
             f" name as the user's config gives it), which {effect}: {when}"
         )
-        if room >= 1:
+        if room >= 1 and ours:
             message += f" (it fits with a name of up to {room}, as `stub` does)" if room >= 4 else f" (up to {room})"
+        elif room >= 1:
+            message += f" (it fits with a server name of up to {room} {'character' if room == 1 else 'characters'})"
         findings.append(Finding("client-limit", [name], [], message))
     return findings
 
@@ -205,9 +212,9 @@ def _top_findings(tool: dict[str, Any]) -> list[Finding]:
     return [Finding("client-limit", [name], [], message)]
 
 
-def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | None) -> list[Finding]:
+def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | None, ours: bool = False) -> list[Finding]:
     """A finding per text longer than a client keeps, per name a client's prefix takes past a limit, per names a
-    client cleans alike, per schema a client leaves out."""
+    client cleans alike, per schema a client leaves out. `ours`: a surface of ours, served as `stub`."""
     findings = []
     for tool in tools:
         description = tool.get("description")
@@ -215,7 +222,7 @@ def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | Non
             message = _cut_message(f"{tool.get('name')}'s description", description)
             if message is not None:
                 findings.append(Finding("client-limit", [str(tool.get("name"))], [], message))
-        findings += _name_findings(str(tool.get("name")))
+        findings += _name_findings(str(tool.get("name")), ours)
         findings += _top_findings(tool)
     findings += _clash_findings([str(t.get("name")) for t in tools])
     if instructions is not None:

@@ -1,8 +1,9 @@
-"""Running the lint rules over surfaces as clients receive them."""
+"""Running the lint rules over surfaces as clients receive them, less what the project's configuration turns off."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.analyze.lint._client_limits import check_client_limits, check_x_mcp_headers
@@ -18,13 +19,14 @@ from toolsurface.harness.analyze.lint._rules import (
     check_permission_split,
     check_reason,
 )
+from toolsurface.harness.analyze.lint._settings import LintSettings
 from toolsurface.harness.analyze.lint._view import LintView, build_surface
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition
 
 # ---------------------------------------------------------------------------------------------------------------
 # Running the rules
 
-RULES: tuple[Callable[[LintView], list[Finding]], ...] = (
+_CHECKS: tuple[Callable[[LintView], list[Finding]], ...] = (
     check_addressing,
     check_concurrency,
     check_patch_rule,
@@ -37,26 +39,80 @@ RULES: tuple[Callable[[LintView], list[Finding]], ...] = (
 )
 
 
-def lint_tools(name: str, tools: Sequence[dict[str, Any]], instructions: str | None = None) -> SurfaceLint:
+def lint_tools(
+    name: str,
+    tools: Sequence[dict[str, Any]],
+    instructions: str | None = None,
+    *,
+    ours: bool = False,
+    settings: LintSettings | None = None,
+    file: Path | None = None,
+) -> SurfaceLint:
     """Lint one surface's tools in wire form (name, description, inputSchema, annotations), and its server
-    instructions where it has them."""
-    surface = build_surface(tools)
-    return SurfaceLint(
-        name=name,
-        findings=[f for rule in RULES for f in rule(surface)]
-        + check_client_limits(tools, instructions)
-        + check_x_mcp_headers(tools),
-        tools=[str(t.get("name")) for t in tools],
+    instructions where it has them. `ours`: a surface of ours with kinds, whose findings may speak of them;
+    `settings`: the rules the project turns off, whose findings are counted apart."""
+    surface = build_surface(tools, ours=ours)
+    found = (
+        [f for check in _CHECKS for f in check(surface)]
+        + check_client_limits(tools, instructions, ours=ours)
+        + check_x_mcp_headers(tools)
     )
+    kept: list[Finding] = []
+    off: list[Finding] = []
+    for finding in found:
+        (off if settings is not None and settings.off(finding.category, finding.tools) else kept).append(finding)
+    return SurfaceLint(name=name, findings=kept, tools=[str(t.get("name")) for t in tools], suppressed=off, file=file)
 
 
-def lint(items: Sequence[SurfaceDefinition | Snapshot]) -> LintResult:
-    """Lint each surface as a client receives it: a definition is built and served, a snapshot is as recorded."""
+def _ours(item: SurfaceDefinition | Snapshot) -> bool:
+    return isinstance(item, SurfaceDefinition) and bool(item.kinds)
+
+
+def _file(item: SurfaceDefinition | Snapshot) -> Path | None:
+    """The file a surface was read from: a snapshot's, a `.py` module's (a live server's list has none)."""
+    if isinstance(item, Snapshot):
+        return item.path if item.origin is None else None
+    return Path(item.source) if item.source.endswith(".py") and Path(item.source).is_file() else None
+
+
+def lint(
+    items: Sequence[SurfaceDefinition | Snapshot],
+    settings: LintSettings | None = None,
+    files: Sequence[Path | None] | None = None,
+) -> LintResult:
+    """Lint each surface as a client receives it: a definition is built and served, a snapshot is as recorded.
+    `files`: where a surface that is no file came from (a live server's script), one per item or None."""
     from toolsurface.harness.measure import listed
 
-    return LintResult(
+    given = list(files) if files is not None else [None] * len(items)
+    result = LintResult(
         surfaces=[
-            lint_tools(item.name, wire.tools, wire.parts.instructions)
-            for item, wire in zip(items, listed(items), strict=True)
+            lint_tools(
+                item.name,
+                wire.tools,
+                wire.parts.instructions,
+                ours=_ours(item),
+                settings=settings,
+                file=_file(item) or file,
+            )
+            for item, wire, file in zip(items, listed(items), given, strict=True)
         ]
     )
+    if settings is not None:
+        _unmatched_tools(settings, result)
+    return result
+
+
+def _unmatched_tools(settings: LintSettings, result: LintResult) -> None:
+    """A notice for each tool the configuration turns rules off for that no surface linted has (renamed, or
+    misspelt): its findings are reported."""
+    from toolsurface.harness.notices import notice
+
+    present = {tool for surface in result.surfaces for tool in surface.tools}
+    missing = [tool for tool in settings.per_tool if tool not in present]
+    if missing:
+        names = ", ".join(missing)
+        notice(
+            f"{settings.key}.per-tool names {names}, which no surface linted has: nothing is turned off for"
+            f" {'it' if len(missing) == 1 else 'them'}"
+        )

@@ -1,26 +1,12 @@
-"""Lint records: the categories, a finding, a surface's findings, a result."""
+"""Lint records: a finding, a surface's findings (and those the configuration suppressed), a result."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.errors import ToolsurfaceError
-
-CATEGORIES = (
-    "addressing",
-    "concurrency",
-    "patch-rule",
-    "decision-flag",
-    "reason",
-    "filter-paging",
-    "overloaded-word",
-    "permission-split",
-    "first-sentence",
-    "client-limit",
-    "x-mcp-header",
-)
-
+from toolsurface.harness.analyze.lint._catalog import CATEGORIES, SEVERITIES, Rule, Severity, rule_of
 
 # ---------------------------------------------------------------------------------------------------------------
 # Records across the boundary
@@ -33,23 +19,23 @@ class Finding:
     parameters: list[str]
     message: str
 
+    @property
+    def rule(self) -> Rule:
+        return rule_of(self.category)
+
+    @property
+    def severity(self) -> Severity:
+        return self.rule.severity
+
     def to_json(self) -> dict[str, Any]:
-        return {"category": self.category, "tools": self.tools, "parameters": self.parameters, "message": self.message}
-
-
-def parse_fail_on(text: str) -> tuple[str, ...]:
-    """`--fail-on addressing,reason` or `any` (every category) -> the categories that fail a lint."""
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    if not names:
-        raise ToolsurfaceError(f"--fail-on {text!r}: name lint categories ({', '.join(CATEGORIES)}) or any")
-    if "any" in names:
-        return CATEGORIES
-    unknown = [n for n in names if n not in CATEGORIES]
-    if unknown:
-        raise ToolsurfaceError(
-            f"--fail-on: unknown lint category {unknown[0]!r}; choose from {', '.join(CATEGORIES)}, or any"
-        )
-    return tuple(c for c in CATEGORIES if c in names)
+        return {
+            "category": self.category,
+            "rule": self.rule.id,
+            "severity": self.severity,
+            "tools": self.tools,
+            "parameters": self.parameters,
+            "message": self.message,
+        }
 
 
 @dataclass(frozen=True)
@@ -58,6 +44,10 @@ class SurfaceLint:
     findings: list[Finding]
     # Every tool of the surface, in list order (for reports with a line per tool).
     tools: list[str] = field(default_factory=list)
+    # What the project's configuration turned off ([tool.toolsurface.lint]): found, and not reported.
+    suppressed: list[Finding] = field(default_factory=list)
+    # The file the surface was read from (a snapshot or a module; a live server's script), when there is one.
+    file: Path | None = None
 
     def failing(self, categories: tuple[str, ...]) -> list[Finding]:
         return [f for f in self.findings if f.category in categories]
@@ -71,12 +61,18 @@ class SurfaceLint:
         """Findings per category, every category named."""
         return {c: sum(1 for f in self.findings if f.category == c) for c in CATEGORIES}
 
+    def severities(self) -> dict[str, int]:
+        """Findings per severity, every severity named."""
+        return {s: sum(1 for f in self.findings if f.severity == s) for s in SEVERITIES}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "findings": [f.to_json() for f in self.findings],
             "counts": self.counts(),
             "categories_with_findings": len(self.categories),
+            "severities": self.severities(),
+            "suppressed": len(self.suppressed),
         }
 
 
@@ -87,6 +83,10 @@ class LintResult:
     def fails(self, categories: tuple[str, ...]) -> bool:
         """Whether a finding of one of these categories was made (`--fail-on`)."""
         return any(s.failing(categories) for s in self.surfaces)
+
+    @property
+    def suppressed(self) -> int:
+        return sum(len(s.suppressed) for s in self.surfaces)
 
     def to_json(self) -> dict[str, Any]:
         return {"surfaces": [s.to_json() for s in self.surfaces]}

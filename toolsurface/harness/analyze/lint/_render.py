@@ -1,17 +1,22 @@
-"""Lint results as rich tables, CSV, markdown (a job summary), GitHub annotations and JUnit XML."""
+"""Lint results as rich tables, CSV, markdown (a job summary), GitHub annotations and JUnit XML; the rules in each
+of those forms (`lint --rules`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.table import Table
-from toolsurface.harness.analyze.lint._model import Finding, LintResult
+    from rich.text import Text
+from toolsurface.harness.analyze.lint._catalog import RULES, SEVERITIES, Rule
+from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
 from toolsurface.harness.output import (
     Column,
     Level,
+    counted,
     csv_table,
     github_line,
+    json_document,
     keys,
     labels,
     markdown_cell,
@@ -20,33 +25,86 @@ from toolsurface.harness.output import (
 )
 
 # A finding as a row: of lint's CSV, of the report's lint findings, and (the surface aside) of its tables.
-FINDING_COLUMNS = (Column("surface"), Column("category"), Column("tools"), Column("parameters"), Column("message"))
+FINDING_COLUMNS = (
+    Column("surface"),
+    Column("rule"),
+    Column("category"),
+    Column("severity"),
+    Column("tools"),
+    Column("parameters"),
+    Column("message"),
+)
+# The rules as rows (`lint --rules`).
+RULE_COLUMNS = (Column("id"), Column("name"), Column("severity"), Column("checks"))
 _COLUMNS = labels(FINDING_COLUMNS[1:])
+# The widest a table's tools, parameters and message cells grow before they wrap (a long list of tools or a long
+# message would otherwise make a line of hundreds of characters where no terminal sets the width).
+_TOOLS_WIDTH, _PARAMETERS_WIDTH, _MESSAGE_WIDTH = 40, 30, 100
 
 
-def lint_rich(result: LintResult) -> list[Table]:
-    """One table per surface: category, tools, parameters, message."""
+def _plural_severity(severity: str, count: int) -> str:
+    return f"{count:,} {severity}" if severity == "info" or count == 1 else f"{count:,} {severity}s"
+
+
+def surface_line(surface: SurfaceLint) -> str:
+    """`acme: 3 findings in 2 rules (1 error, 2 warnings)`, or `acme: no findings`; and what the configuration
+    suppressed."""
+    if surface.findings:
+        by_severity = [_plural_severity(s, n) for s, n in surface.severities().items() if n]
+        text = (
+            f"{counted(len(surface.findings), 'finding')} in {counted(len(surface.categories), 'rule')}"
+            f" ({', '.join(by_severity)})"
+        )
+    else:
+        text = "no findings"
+    return f"{text}{_suppressed(surface)}"
+
+
+def _suppressed(surface: SurfaceLint) -> str:
+    count = len(surface.suppressed)
+    return f"; {counted(count, 'finding')} suppressed by configuration" if count else ""
+
+
+def lint_rich(result: LintResult) -> list[Table | Text]:
+    """One table per surface with findings: rule, severity, tools, parameters (where a finding names one) and
+    message; a line for a surface with none. Columns take the width their cells need."""
     from rich.table import Table
+    from rich.text import Text
 
-    tables = []
+    shown: list[Table | Text] = []
     for surface in result.surfaces:
-        categories = surface.categories
-        title = f"{surface.name}: {len(surface.findings)} findings in {len(categories)} categories"
-        table = Table(title=title, caption=None if surface.findings else "no inconsistencies found", expand=True)
-        category, tools, parameters, message = _COLUMNS
-        table.add_column(category, no_wrap=True)
-        table.add_column(tools, ratio=2, overflow="fold")
-        table.add_column(parameters, ratio=2, overflow="fold")
-        table.add_column(message, ratio=5, overflow="fold")
+        title = f"{surface.name}: {surface_line(surface)}"
+        if not surface.findings:
+            shown.append(Text(title))
+            continue
+        table = Table(title=title)
+        rule, _, severity, tools, parameters, message = _COLUMNS
+        with_parameters = any(f.parameters for f in surface.findings)
+        table.add_column(rule, no_wrap=True)
+        table.add_column(severity, no_wrap=True)
+        # A tool's name is never folded: the column is at least as wide as the longest.
+        longest = max((len(t) for f in surface.findings for t in f.tools), default=0)
+        table.add_column(tools, overflow="fold", max_width=max(_TOOLS_WIDTH, longest))
+        if with_parameters:
+            table.add_column(parameters, overflow="fold", max_width=_PARAMETERS_WIDTH)
+        table.add_column(message, overflow="fold", max_width=_MESSAGE_WIDTH)
         for f in surface.findings:
-            table.add_row(*_finding_row(f))
-        tables.append(table)
-    return tables
+            cells = [f"{f.rule.id} {f.category}", f.severity, ", ".join(f.tools)]
+            table.add_row(*cells, *([", ".join(f.parameters)] if with_parameters else []), f.message)
+        shown.append(table)
+    return shown
 
 
 def _finding_row(finding: Finding) -> list[str]:
-    """A finding's cells, the surface aside: its category, tools, parameters and message."""
-    return [finding.category, ", ".join(finding.tools), ", ".join(finding.parameters), finding.message]
+    """A finding's cells, the surface aside: its rule, category, severity, tools, parameters and message."""
+    return [
+        finding.rule.id,
+        finding.category,
+        finding.severity,
+        ", ".join(finding.tools),
+        ", ".join(finding.parameters),
+        finding.message,
+    ]
 
 
 def lint_rows(result: LintResult) -> list[list[str]]:
@@ -63,15 +121,23 @@ def _finding_text(finding: Finding) -> str:
     return f"{finding.category}{tools}: {finding.message}"
 
 
+def _level(finding: Finding, fail_on: tuple[str, ...]) -> Level:
+    """`::error` for a finding that fails the lint or whose rule is an error, else as its severity."""
+    if finding.category in fail_on or finding.severity == "error":
+        return "error"
+    return "warning" if finding.severity == "warning" else "notice"
+
+
 def lint_github(result: LintResult, fail_on: tuple[str, ...] = ()) -> list[str]:
-    """One workflow annotation per finding: `::error` for a category --fail-on names, `::warning` otherwise."""
+    """One workflow annotation per finding: `::error` where it fails the lint (--fail-on) or its rule is an
+    error, `::warning` for a warning, `::notice` for information; a notice for a surface with none."""
     lines = []
     for surface in result.surfaces:
         for finding in surface.findings:
-            level: Level = "error" if finding.category in fail_on else "warning"
-            lines.append(github_line(level, f"{surface.name}: lint {finding.category}", _finding_text(finding)))
+            title = f"{surface.name}: lint {finding.rule.id} {finding.category}"
+            lines.append(github_line(_level(finding, fail_on), title, _finding_text(finding)))
         if not surface.findings:
-            lines.append(github_line("notice", f"{surface.name}: lint", f"{surface.name}: no inconsistencies found"))
+            lines.append(github_line("notice", f"{surface.name}: lint", f"{surface.name}: {surface_line(surface)}"))
     return lines
 
 
@@ -82,20 +148,22 @@ def lint_summary(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
         failing = len(surface.failing(fail_on))
         verdict = f", **{failing} failing**" if failing else ""
         lines += [f"### Tool list lint: {markdown_cell(surface.name, 'spaced')}", ""]
-        lines += [f"{len(surface.findings)} findings in {len(surface.categories)} categories{verdict}", ""]
+        lines += [f"{surface_line(surface)}{verdict}", ""]
         if surface.findings:
-            lines += [markdown_row(_COLUMNS), markdown_rule(len(_COLUMNS), tight=True)]
+            header = [f"{_COLUMNS[0]}", *_COLUMNS[2:]]
+            lines += [markdown_row(header), markdown_rule(len(header), tight=True)]
             for f in surface.findings:
-                category, tools, parameters, message = (markdown_cell(cell, "spaced") for cell in _finding_row(f))
-                category = f"**{category}**" if f.category in fail_on else category
-                lines.append(markdown_row([category, tools or "-", parameters or "-", message]))
+                rule = markdown_cell(f"{f.rule.id} {f.category}", "spaced")
+                rule = f"**{rule}**" if f.category in fail_on else rule
+                severity, tools, parameters, message = (markdown_cell(cell, "spaced") for cell in _finding_row(f)[2:])
+                lines.append(markdown_row([rule, severity, tools or "-", parameters or "-", message]))
             lines.append("")
     return "\n".join(lines) + "\n"
 
 
 def lint_junit(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
     """JUnit XML: a suite per surface, a test case per tool (and one for findings that name no tool). A finding
-    fails its test cases when --fail-on names its category; the others are written as the case's output."""
+    fails its test cases when --fail-on names its rule; the others are written as the case's output."""
     from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
 
     suites = []
@@ -122,3 +190,49 @@ def lint_junit(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
             )
         suites.append(JUnitSuite(f"toolsurface lint {surface.name}", cases))
     return junit_xml(suites)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The rules (`lint --rules`)
+
+
+def _rule_row(rule: Rule) -> list[str]:
+    return [rule.id, rule.name, rule.severity, rule.checks]
+
+
+def rules_rich() -> list[Table]:
+    from rich.table import Table
+
+    table = Table(title=f"lint rules: {counted(len(RULES), 'rule')}")
+    for column in labels(RULE_COLUMNS):
+        table.add_column(column, no_wrap=column != "checks", overflow="fold")
+    for rule in RULES:
+        table.add_row(*_rule_row(rule))
+    return [table]
+
+
+def rules_json() -> str:
+    data: dict[str, Any] = {"severities": list(SEVERITIES), "rules": [r.to_json() for r in RULES]}
+    return json_document(data, ascii=True)
+
+
+def rules_csv() -> str:
+    return csv_table(keys(RULE_COLUMNS), [_rule_row(r) for r in RULES])
+
+
+def rules_markdown() -> str:
+    header = labels(RULE_COLUMNS)
+    lines = ["### toolsurface lint rules", "", markdown_row(header), markdown_rule(len(header), tight=True)]
+    lines += [markdown_row([markdown_cell(cell, "spaced") for cell in _rule_row(r)]) for r in RULES]
+    return "\n".join(lines) + "\n"
+
+
+def rules_junit() -> str:
+    """A suite of the rules, a passed test case per rule with what it checks as its output."""
+    from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
+
+    cases = [
+        JUnitCase(name=f"{r.id} {r.name}", classname="toolsurface.lint.rules", output=f"{r.severity}: {r.checks}")
+        for r in RULES
+    ]
+    return junit_xml([JUnitSuite("toolsurface lint rules", cases)])

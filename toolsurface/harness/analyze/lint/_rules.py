@@ -41,6 +41,7 @@ from toolsurface.harness.analyze.lint._view import (
     is_concurrency_token,
     is_reference,
 )
+from toolsurface.harness.output import counted
 
 __all__ = []
 
@@ -79,7 +80,7 @@ def check_addressing(surface: LintView) -> list[Finding]:
         if len(integers) < 2 and len(strings) < 2:
             continue
         parts = [
-            f"{len(names)} {form} names: {_counted(names)}"
+            f"{counted(len(names), f'{form} name')}: {_counted(names)}"
             for form, names in (("integer", integers), ("string", strings))
             if names
         ]
@@ -369,6 +370,11 @@ def _cluster_label(cluster: list[_Use]) -> str | None:
     return (typed or labels)[0] if labels else None
 
 
+def _shown_label(label: str, surface: LintView) -> str:
+    """A concept as the message names it: a server not ours has no kinds, it has the things its tools work on."""
+    return label if label != "item kind" or surface.ours else "what the tools work on"
+
+
 def check_overloaded_word(surface: LintView) -> list[Finding]:
     by_name: dict[str, list[tuple[Tool, Param]]] = {}
     for tool in surface.tools:
@@ -383,7 +389,7 @@ def check_overloaded_word(surface: LintView) -> list[Finding]:
         if len({label for label, _ in labelled}) < 2:
             continue
         parts = [
-            f"{label} in {', '.join(u.tool for u in c)}"
+            f"{_shown_label(label, surface)} in {', '.join(u.tool for u in c)}"
             + (f" ({', '.join(sorted({v for u in c for v in u.values}))})" if any(u.values for u in c) else "")
             for label, c in labelled
         ]
@@ -446,7 +452,7 @@ def check_permission_split(surface: LintView) -> list[Finding]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# first-sentence: on-demand clients find a tool by its words; the first sentence should name a kind it serves
+# first-sentence: a client's tool search finds a tool by its words; the first sentence should name what it works on
 
 
 def _served_kinds(tool: Tool, surface: LintView) -> dict[str, str]:
@@ -474,9 +480,11 @@ def check_first_sentence(surface: LintView) -> list[Finding]:
         kinds = _served_kinds(tool, surface)
         if not kinds or stems(plain_words(tool.first_sentence)) & (kinds.keys() | named_items):
             continue
+        served = "the kinds it serves" if surface.ours else "the things the tool works on"
+        searched = "on-demand clients search for" if surface.ours else "a client's tool search matches"
         message = (
-            f"{tool.name}: the first sentence {tool.first_sentence or '(none)'!r} names none of the kinds it serves "
-            f"({', '.join(kinds.values())}), the words on-demand clients search for"
+            f"{tool.name}: the first sentence {tool.first_sentence or '(none)'!r} names none of {served} "
+            f"({', '.join(kinds.values())}), the words {searched}"
         )
         findings.append(_finding("first-sentence", [tool.name], [], message))
     return findings

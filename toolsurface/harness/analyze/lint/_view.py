@@ -293,6 +293,8 @@ class LintView:
     item_nouns: frozenset[str]  # stems of nouns the surface addresses as items
     vocabulary: frozenset[str]  # stems of the nouns naming the surface's kinds and things
     scopes: frozenset[str]  # names of scope references, e.g. projectId
+    # A surface of ours, built from kinds: its findings may say "kind"; of any other server they speak as MCP does.
+    ours: bool = False
 
 
 def _name_nouns(tool: Tool) -> list[str]:
@@ -329,12 +331,12 @@ def _scope_names(references: Sequence[Reference], item_nouns: frozenset[str]) ->
     return frozenset(name for name, tools in counts.items() if len(tools) * 2 > len(referencing))
 
 
-def build_surface(tools: Sequence[dict[str, Any]]) -> LintView:
+def build_surface(tools: Sequence[dict[str, Any]], ours: bool = False) -> LintView:
     parsed = tuple(parse_tool(t) for t in tools)
     references = tuple(Reference(t, p, _reference_noun(p)) for t in parsed for p in t.params if is_reference(p))
     item_nouns = _item_nouns(parsed, references)
     scopes = _scope_names(references, item_nouns)
-    return LintView(parsed, references, item_nouns, _vocabulary(parsed, item_nouns), scopes)
+    return LintView(parsed, references, item_nouns, _vocabulary(parsed, item_nouns), scopes, ours)
 
 
 def _finding(category: str, tools: Iterable[str], parameters: Iterable[str], message: str) -> Finding:

