@@ -153,7 +153,7 @@ def test_lint_of_a_live_server_speaks_of_tools_and_servers_with_plurals_right(ac
         assert "refused by the Anthropic API (every request, whole) over 64 characters" in said
         assert "(it fits with a server name of up to 24 characters)" in said
     else:
-        assert "acme/help desk: 1 finding in 1 rule (1 info)" in said
+        assert "acme-help-desk: 1 finding in 1 rule (1 info)" in said
 
 
 def test_a_live_servers_sarif_results_point_at_its_script(acme: Path) -> None:
@@ -169,5 +169,5 @@ def test_a_live_servers_sarif_results_point_at_its_script(acme: Path) -> None:
     )
     assert '"env_get"' in line
     assert location["logicalLocations"] == [
-        {"name": "env_get", "fullyQualifiedName": "acme/help desk/env_get", "kind": "function"}
+        {"name": "env_get", "fullyQualifiedName": "acme-help-desk/env_get", "kind": "function"}
     ]
