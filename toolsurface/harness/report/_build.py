@@ -570,7 +570,17 @@ def _analysis_tables(
     from toolsurface.harness.analyze.lint import FINDING_COLUMNS, lint_rows
 
     trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
-    counts = [{"surface": s.name, **s.counts(), "categories": len(s.categories)} for s in linted.surfaces]
+    from toolsurface.harness.analyze.lint import RULES
+
+    counts = [
+        {
+            "surface": s.name,
+            **{f"{rule.id} {rule.name}": s.counts()[rule.name] for rule in RULES},
+            **s.severities(),
+            "rules with findings": len(s.categories),
+        }
+        for s in linted.surfaces
+    ]
     tables, left_out = [], []
     if trip is not None:
         tables.append(_roundtrip_table(trip, given, ["--task", str(task)] if task else [], absent))
@@ -591,7 +601,7 @@ def _analysis_tables(
     tables += [
         Table(
             "lint",
-            "Lint summary: findings per category",
+            "Lint summary: findings per rule and severity",
             pd.DataFrame(counts),
             given.command("lint", "--format", "json"),
         ),
