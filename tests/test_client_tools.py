@@ -1,7 +1,7 @@
 """What each client does to each tool (`clients --per-tool`): the naming rules the adapters declare, the
 per-tool record the model endpoint keeps, the API rules the scripted endpoint answers as the APIs do, and the
-real CLIs (Claude Code 2.1.197 and 2.1.332, codex 0.171.0, gemini-cli 0.61.0) on the 5-tool surface and on
-public servers' snapshots."""
+real CLIs (Claude Code 2.1.197 and 2.1.332, codex 0.171.0, gemini-cli 0.61.0, opencode 1.18.33) on the 5-tool
+surface and on public servers' snapshots, each server under its own name as its clients' configs would give it."""
 
 from __future__ import annotations
 
@@ -18,10 +18,12 @@ from tests.test_snapshot_live import install_npm_servers, node_server, npm_cache
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.agents.codex import CodexAgent
 from toolsurface.harness.agents.gemini import GeminiAgent
-from toolsurface.harness.endpoint import check_request, read_conversation
+from toolsurface.harness.endpoint import SentTool, check_request, read_conversation
 
 FIVE = Path(__file__).resolve().parent / "fixtures" / "surfaces" / "five_limits.json"
 LONG = "a_tool_with_a_name_that_is_much_too_long_for_some_clients_to_accept_ok_x"
+# The 5-tool snapshot's own name, which each client's config gives its server unless told another.
+FIVE_NAME = "five_limits"
 PINNED, NEWEST = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
 
 
@@ -126,6 +128,7 @@ def test_the_per_tool_record_says_what_changed_in_each_tool() -> None:
     )
     by = {t.tool: t for t in found}
     assert by["long_description"].description == "cut" and by["long_description"].cut_at == 2048
+    assert by["long_description"].not_judged is None
     assert by["long_description"].marker == "\u2026 [truncated]"
     assert by["ref_schema"].schema == ["-$defs.Item.properties.when.format"]
     assert by["dotted.name"].name_change == "cleaned" and by["dotted.name"].schema == ["-type", "-properties"]
@@ -160,23 +163,27 @@ def sent(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {t["tool"]: t for t in row["sent"]}
 
 
-def test_every_client_renames_cuts_and_drops_as_it_does_and_no_stub_tool_is_built_in(five: str) -> None:
+def test_every_client_renames_cuts_and_drops_as_it_does_and_no_server_tool_is_built_in(five: str) -> None:
     found = by_client(five)
+    assert {r["server_name"] for r in found.values()} == {FIVE_NAME}
     for version in (PINNED, NEWEST):
         full = found[("claude", version, "full-list")]
         assert full["shown"]["tools"] == 5 and full["builtin"]["tools"] == 0
-        assert sent(full)["dotted.name"]["sent_as"] == "mcp__stub__dotted_name"
+        assert sent(full)["dotted.name"]["sent_as"] == f"mcp__{FIVE_NAME}__dotted_name"
         assert sent(full)["dotted.name"]["name_change"] == "cleaned"
         assert sent(full)["annotated"]["dropped"] == ["title", "annotations", "outputSchema"]
     direct = found[("codex", "0.171.0", "direct")]
-    assert direct["shown"]["tools"] == 5 and sent(direct)["dotted.name"]["sent_as"] == "mcp__stub__dotted_name"
-    assert direct["builtin"]["tools"] == 9  # exec and codex's own, none of the stub's
-    default = sent(found[("codex", "0.171.0", "default")])["dotted.name"]
-    assert (default["how"], default["name_change"]) == ("namespace", "cleaned")
+    assert direct["shown"]["tools"] == 5
+    assert sent(direct)["dotted.name"]["sent_as"] == f"mcp__{FIVE_NAME}__dotted_name"
+    assert direct["builtin"]["tools"] == 9  # exec and codex's own, none of the server's
+    # codex as shipped names the server's namespace alone: no tool of it is sent under a name of its own.
+    default = found[("codex", "0.171.0", "default")]
+    assert all(t["how"] == "namespace" and t["sent_as"] is None for t in default["sent"]), default["sent"]
+    assert default["deferred"]["tools"] == 5 and default["deferred"]["chars"] == len(f"mcp__{FIVE_NAME}")
     assert "-$defs.Item.properties.when.format" in sent(direct)["ref_schema"]["schema"]
     gemini = found[("gemini", "0.61.0", "default")]
     assert gemini["shown"]["tools"] == 5 and gemini["builtin"]["tools"] == 0
-    assert sent(gemini)[LONG]["sent_as"] == "mcp_stub_a_tool_with_a_name_th...or_some_clients_to_accept_ok_x"
+    assert sent(gemini)[LONG]["sent_as"] == f"mcp_{FIVE_NAME}_a_tool_with_a_...or_some_clients_to_accept_ok_x"
     assert sent(gemini)[LONG]["name_change"] == "cut"
 
 
@@ -192,8 +199,9 @@ def test_claude_codes_83_character_name_is_refused_by_the_anthropic_api_in_a_row
     for version in (PINNED, NEWEST):
         row = found[("claude", version, "full-list")]
         assert row["status"].startswith("refused by the API: tools.")
-        assert "String should have at most 64 characters" in row["status"] and f"mcp__stub__{LONG}" in row["status"]
-        assert sent(row)[LONG]["refused"] and len(sent(row)[LONG]["sent_as"]) == 83
+        assert "String should have at most 64 characters" in row["status"]
+        assert f"mcp__{FIVE_NAME}__{LONG}" in row["status"]
+        assert sent(row)[LONG]["refused"] and len(sent(row)[LONG]["sent_as"]) == 90
         # On demand the name is refused where a tool_reference names it, after the first request.
         on_demand = found[("claude", version, "on-demand")]
         assert on_demand["status"].startswith("refused by the API: messages.")
@@ -204,9 +212,29 @@ def test_claude_codes_83_character_name_is_refused_by_the_anthropic_api_in_a_row
 
 def test_the_markdown_shows_each_tool_and_the_prefix_arithmetic(five: str) -> None:
     markdown = json.loads(five)["markdown"]
-    assert "### Tool by tool" in markdown and "mcp_stub_ (9 chars) + the tool's name" in markdown
-    assert "| five_limits | gemini 0.61.0 | default | dotted.name | mcp_stub_dotted.name | shown | kept |" in markdown
+    assert "### Tool by tool" in markdown and f"(server name '{FIVE_NAME}';" in markdown
+    assert f"mcp_{FIVE_NAME}_ (16 chars) + the tool's name" in markdown
+    assert f"| five_limits | gemini 0.61.0 | default | dotted.name | mcp_{FIVE_NAME}_dotted.name | shown | kept |" in (
+        markdown
+    )
     assert "+properties.wait_for_previous" in markdown
+    assert "Stub's" not in markdown and "| Server's shown | Server's deferred |" in markdown
+
+
+def test_a_tool_the_client_dropped_says_why_in_the_clients_own_words(tmp_path: Path) -> None:
+    # gemini-cli cuts mcp_enterprise-database-management_ + 72 chars in the middle of the prefix, says so on its
+    # stderr, and leaves the tool out: the name it cut no longer starts with the server's prefix.
+    env = env_with(tmp_path / "home", agent_clis_dir())
+    done = run_cli(
+        "clients", str(FIVE), "--per-tool", "--client", "gemini", "--server-name", "enterprise-database-management",
+        "--format", "json", env=env, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    [row] = rows(done)
+    long = sent(row)[LONG]
+    assert (long["how"], long["sent_as"]) == ("dropped", None)
+    assert long["note"].startswith('gemini-cli said: Truncating MCP tool name "mcp_enterprise-database-management_a_')
+    assert "to fit within the 64 character limit" in long["note"]
+    assert all(t["note"] is None for t in row["sent"] if t["tool"] != LONG)
 
 
 @pytest.fixture(scope="module")
@@ -224,23 +252,35 @@ def public(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return snapshots
 
 
-def test_codex_direct_shows_server_everythings_13_tools_renamed_and_gemini_all_14_of_server_filesystem(
+def test_codex_direct_renames_server_everythings_13_tools_gemini_shows_all_14_of_server_filesystem_each_by_its_name(
     public: dict[str, Path], tmp_path: Path
 ) -> None:
     env = env_with(tmp_path / "home", agent_clis_dir())
     done = run_cli(
         "clients", str(public["server-everything"]), str(public["server-filesystem"]), "--client", "codex:direct",
-        "--client", "gemini", "--per-tool", "--format", "json", env=env, cwd=tmp_path, timeout=600,
+        "--client", "gemini", "--client", "opencode", "--per-tool", "--format", "json", env=env, cwd=tmp_path,
+        timeout=600,
     )  # fmt: skip
     found = {(r["surface"], r["client"]): r for r in rows(done)}
     everything = found[("server-everything", "codex")]
     assert everything["shown"]["tools"] == 13 and everything["builtin"]["tools"] == 9
     renamed = [t for t in everything["sent"] if "-" in t["tool"]]
     assert renamed and all(t["name_change"] == "cleaned" and "-" not in t["sent_as"] for t in renamed)
-    assert everything["instructions_chars"]  # in the mcp__stub namespace's description
+    assert everything["instructions_chars"]  # in the server's namespace's description
     filesystem = found[("server-filesystem", "gemini")]
     assert filesystem["shown"]["tools"] == 14 and filesystem["builtin"]["tools"] == 0
     assert sent(filesystem)["write_file"]["how"] == "shown"  # no exclusion of ours hides it
+    # Each server goes by its own name, as a user's config names it, not by toolsurface's `stub`.
+    named = {r["surface"]: r["server_name"] for r in found.values()}
+    assert "stub" not in named.values() and len(set(named.values())) == 2
+    assert all(
+        t["sent_as"].startswith(GeminiAgent.naming.prefix(named["server-filesystem"])) for t in filesystem["sent"]
+    )
+    assert all(t["sent_as"].startswith(CodexAgent.naming.prefix(everything["server_name"])) for t in renamed)
+    # opencode quotes server-everything's instructions whole, each line indented inside <mcp_instructions>.
+    instructions = json.loads(public["server-everything"].read_text(encoding="utf-8"))["instructions"]
+    assert "\n" in instructions.strip()
+    assert found[("server-everything", "opencode")]["instructions_chars"] == len(instructions.strip())
 
 
 def test_a_long_server_name_shows_its_prefix_and_one_no_client_takes_is_one_line(tmp_path: Path) -> None:
@@ -277,14 +317,50 @@ def test_a_studys_report_shows_each_tool_as_each_client_carried_it(tmp_path: Pat
     assert "section-tool_changes" in (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
 
 
-def test_system_prompt_chars_are_the_same_whatever_home_and_run_folder_the_machine_has(tmp_path: Path) -> None:
-    # Claude Code puts $HOME in its system prompt, codex the session's folder: counted as placeholders.
+def test_system_prompt_chars_are_the_same_whatever_folders_the_machine_and_the_user_have(tmp_path: Path) -> None:
+    # Claude Code puts $HOME in its system prompt and its memory folder named after the session's working folder,
+    # codex the session's folder, opencode its working folder: each counted as a placeholder. Folders of every
+    # length: the home, the sessions' folder, the temporary folder the working folder is made in, and the folder
+    # the command is started from.
     found = []
-    for home, out in (("h", "o"), ("a-much-longer-home-folder", "a-much-longer-out-folder")):
-        env = env_with(tmp_path / home, agent_clis_dir(), agent_cli_dir("claude", NEWEST))
+    for folder in ("h", "a-much-longer-folder-name-than-the-first-one"):
+        base = tmp_path / folder
+        (base / "tmp").mkdir(parents=True)
+        env = {
+            **env_with(base / "home", agent_clis_dir(), agent_cli_dir("claude", NEWEST)),
+            "TMPDIR": str(base / "tmp"),
+            "PWD": str(base),  # as the user's shell sets it for the command
+        }
         done = run_cli(
-            "clients", "v2", "--client", "claude:full-list", "--client", "codex:direct", "--format", "json",
-            "--out", str(tmp_path / out), env=env, cwd=tmp_path, timeout=600,
+            "clients", "v2", "--client", "claude:full-list", "--client", "codex:direct", "--client", "opencode",
+            "--format", "json", "--out", str(base / "out"), env=env, cwd=base, timeout=600,
         )  # fmt: skip
         found.append({(r["client"], r["version"]): r["system_chars"] for r in rows(done)})
-    assert found[0] == found[1] and len(found[0]) == 3, found
+    assert found[0] == found[1] and len(found[0]) == 4, found
+    assert all(chars > 1000 for chars in found[0].values())
+
+
+def test_an_apis_error_names_the_first_tool_it_refuses_and_leaves_the_others_unjudged() -> None:
+    from toolsurface.harness.endpoint._sent import mark_refused
+
+    names = [f"mcp__stub__{'x' * n}" for n in (60, 64, 70)]
+    body = {
+        "messages": [],
+        "tools": [{"name": n, "input_schema": {"type": "object"}} for n in ["mcp__stub__ok", *names]],
+    }
+    refusal = check_request("anthropic", body)
+    assert refusal is not None and (refusal.tool, refusal.tools, refusal.unjudged) == (
+        names[0],
+        (names[0],),
+        tuple(names[1:]),
+    )
+    gemini = check_request("gemini", {"tools": [{"functionDeclarations": [{"name": "9a"}, {"name": "9b"}]}]})
+    assert gemini is not None and (gemini.tools, gemini.unjudged) == (("9a", "9b"), ())
+    sent = [SentTool(tool=n[11:], sent_as=n, how="shown") for n in ["mcp__stub__ok", *names]]
+    marked = {t.sent_as: t for t in mark_refused(sent, refusal.tools, refusal.message, refusal.unjudged)}
+    assert marked[names[0]].refused == refusal.message and marked[names[0]].not_judged is None
+    assert all(marked[n].refused is None and marked[n].not_judged == names[0] for n in names[1:])
+    assert marked["mcp__stub__ok"].refused is None and marked["mcp__stub__ok"].not_judged is None
+    # A later request refused for one left unjudged judges it.
+    again = {t.sent_as: t for t in mark_refused(list(marked.values()), [names[1]], "too long")}
+    assert (again[names[1]].refused, again[names[1]].not_judged) == ("too long", None)

@@ -16,6 +16,7 @@ from tests.conftest import ROOT, Run, run_cli
 from tests.fixtures.servers.instructed_notes import INSTRUCTIONS
 from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
 from tests.readme import doc_table
+from toolsurface.harness.agents import CliAgent, make_agent
 from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.clients._observe import _protocol
@@ -183,8 +184,8 @@ def test_the_docs_show_the_clients_table_as_the_command_prints_it(
     for cells in table:
         row = printed[(cells["Surface"], cells["Client"], cells["Mode"])]
         for column, part in (
-            ("Stub's shown", "shown"),
-            ("Stub's deferred", "deferred"),
+            ("Server's shown", "shown"),
+            ("Server's deferred", "deferred"),
             ("Built-in", "builtin"),
             ("Namespaces", "wrappers"),
         ):
@@ -339,3 +340,84 @@ def test_builtins_on_keeps_the_own_tools_of_opencode_copilot_and_cline_beside_th
     assert set(found) == {"opencode", "copilot", "cline"}
     assert all(r["status"] == "ok" and r["builtins"] for r in found.values()), found
     assert all(r["shown"]["tools"] == 8 and r["builtin"]["tools"] > 0 for r in found.values())
+
+
+# -- the server's name, as the user's config gives it ---------------------------------------------------------
+
+
+def test_a_live_server_goes_into_each_clients_config_under_its_own_name(pinned: Path, tmp_path: Path) -> None:
+    done = run_cli(
+        "clients", "--client", "claude:full-list", "--client", "codex:direct", "--per-tool", "--format", "json",
+        "--", sys.executable, str(INSTRUCTED), env=env_with(tmp_path / "home", pinned), cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    found = {r["client"]: r for r in rows(done)}
+    assert {r["server_name"] for r in found.values()} == {"instructed"}
+    assert [t["sent_as"] for t in found["claude"]["sent"]] == ["mcp__instructed__note_get"]
+    assert [t["sent_as"] for t in found["codex"]["sent"]] == ["mcp__instructed__note_get"]
+    assert all(r["status"] == "ok" and r["shown"]["tools"] == 1 for r in found.values())
+    markdown = run_cli(
+        "clients", "v2", "--client", "codex:direct", "--format", "markdown", env=env_with(tmp_path / "home", pinned),
+        cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert "| Server's shown | Server's deferred |" in markdown.stdout and "Stub's" not in markdown.stdout
+
+
+def test_a_snapshots_own_name_that_a_client_takes_not_is_a_row_saying_why(pinned: Path, tmp_path: Path) -> None:
+    snapshot = tmp_path / "help.desk.json"
+    assert run_cli("snapshot", "v2", "-o", str(snapshot)).returncode == 0
+    env = env_with(tmp_path / "home", pinned)
+    done = run_cli("clients", str(snapshot), "--client", "codex:direct", "--format", "json", env=env, cwd=tmp_path)
+    [row] = rows(done)
+    assert row["server_name"] == "help.desk" and row["shown"] is None
+    assert row["status"] == (
+        "codex takes no server called 'help.desk' (its names: [A-Za-z0-9_-]+); give one it takes with --server-name"
+    )
+    given = run_cli("clients", str(snapshot), "--client", "codex:direct", "--server-name", "help.desk", env=env)
+    one_line_error(given, "--server-name 'help.desk': no client takes it")
+
+
+@pytest.mark.parametrize(
+    ("client", "mode"),
+    [
+        ("claude", "full-list"),
+        ("codex", "default"),
+        ("codex", "direct"),
+        ("gemini", "default"),
+        ("opencode", "default"),
+        ("copilot", "default"),
+        ("cline", "default"),
+    ],
+)
+def test_a_tool_of_a_server_named_as_its_user_names_it_is_called_and_read_back_by_its_own_name(
+    pinned: Path, tmp_path: Path, client: str, mode: str
+) -> None:
+    env = env_with(tmp_path / "home", pinned)
+    agent = make_agent(client)
+    assert isinstance(agent, CliAgent)
+    agent.check_available(env, EndpointKind.SCRIPTED)
+    steps = [Step(0, {"call": "note_get", "arguments": {"slug": "welcome"}}), Step(1, {"say": "Done."})]
+    log = tmp_path / "model-requests.jsonl"
+    prompt = "Read the note called welcome."
+    server = ServerCommand(command=sys.executable, args=[str(INSTRUCTED)], cwd=str(ROOT))
+    name = "acme-help-desk"  # codex cleans it to acme_help_desk, the others keep it
+
+    async def run() -> Any:
+        endpoint = ModelEndpoint(
+            log, steps=steps, prompt=prompt, stub_tools=["note_get"], naming=agent.naming, server_name=name
+        )
+        with endpoint:
+            ctx = RunContext(
+                prompt=prompt, server=server, workdir=tmp_path / "work", run_dir=tmp_path / "run", timeout=180,
+                mode=mode, max_turns=4, env=env, endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+                server_name=name,
+            )  # fmt: skip
+            return await agent.run(ctx)
+
+    report = anyio.run(run)
+    assert report.status == "ok", report.error
+    calls = [e for e in report.events if e.kind == "tool_call"]
+    assert [c.name for c in calls] == ["note_get"], calls
+    [result] = [e for e in report.events if e.kind == "tool_result"]
+    assert (result.text, result.is_error) == ("A note.", False)
+    made = [r.reply for r in read_model_requests(log) if r.purpose == "turn" and r.reply and r.reply["kind"] == "call"]
+    assert made and made[0]["tool"] == "note_get" and made[0]["offered"] is not False

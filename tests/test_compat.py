@@ -80,11 +80,30 @@ def test_each_cell_says_what_the_client_did(compat: dict[str, Any]) -> None:
     assert "description" not in rows["description of 10,000 chars"]["codex 0.171.0 direct"]
     assert "refused by the API: tools." in rows["name of 60 chars"][f"claude {PINNED} full-list"]
     assert "name cut: mcp_stub_name_60_" in rows["name of 60 chars"]["gemini 0.61.0 default"]
-    assert rows["oneOf at the schema's top"][f"claude {PINNED} full-list"] == "dropped"
+    assert rows["oneOf at the schema's top"][f"claude {PINNED} full-list"] == "dropped: not in any request"
+    assert rows["name that cleans to another's"]["opencode 1.18.33 default"].startswith(
+        "dropped: its name as the client makes it (stub_name_with_dots) is name.with.dots's too"
+    )
     assert "schema -format" in rows["format"]["codex 0.171.0 direct"]
     assert "name hashed" in rows["name that cleans to another's"]["codex 0.171.0 direct"]
     assert rows["200 tools"]["gemini 0.61.0 default"] == "200 shown of 200"
     assert "on most tools: schema +properties.wait_for_previous" in rows["status"]["gemini 0.61.0 default"]
+
+
+def test_a_cell_is_judged_in_a_request_no_other_tool_spoils(compat: dict[str, Any]) -> None:
+    # The API's error names the first tool it refuses: the 64- and 70-char names, refused too, are each seen again
+    # in a request without the tools refused beside them, in every client that met the 64 of its API.
+    rows = table(compat["markdown"])
+    for column in (*(c for c in COLUMNS if c.startswith("claude")), "opencode 1.18.33 default"):
+        assert "judged" not in rows["name of 60 chars"][column]
+        for limit in ("name of 64 chars", "name of 70 chars"):
+            cell = rows[limit][column]
+            assert "refused by the API:" in cell and cell.endswith(
+                "; judged in a request without the other refused tools"
+            )
+    # No cell is left unjudged once each tool left unnamed had its own request.
+    assert not [cell for row in rows.values() for cell in row.values() if "not judged" in cell]
+    assert rows["name of 70 chars"]["codex 0.171.0 default"] == "namespace"
 
 
 def test_the_limits_lint_reads_are_what_compat_sees_with_the_tested_versions(compat: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.test_endpoint import PROMPT, post
-from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests, shown
+from toolsurface.harness.endpoint import ModelEndpoint, machine_paths, read_model_requests, shown
 from toolsurface.harness.scenario import load_script
 
 STUB = ["item_get", "item_list", "item_store"]
@@ -176,3 +176,30 @@ def test_model_requests_of_format_1_are_still_read(tmp_path: Path) -> None:
     assert record.stub_shown is None
     summary = shown([record])
     assert summary is not None and [s.query for s in summary.searches] == ["item list"]
+
+
+def test_instructions_quoted_with_each_line_indented_are_found_whole(tmp_path: Path) -> None:
+    # opencode puts a server's instructions inside <mcp_instructions>, every line indented by 4 spaces.
+    lines = ["# Notes", "", "Projects are addressed by their id.", "  - item_get reads one item", "Ask once."]
+    instructions = "\n".join(lines)
+    quoted = "\n".join("    " + line for line in lines)
+    system = f'You are a coding agent.\n<mcp_instructions>\n  <server name="stub">\n{quoted}\n</mcp_instructions>'
+    with scripted(tmp_path, [{"say": "done"}], instructions=instructions) as server:
+        post(server.url + "/v1/messages", body([tool("mcp__stub__item_get")], [], system=system))
+    [record] = read_model_requests(tmp_path / "model-requests.jsonl")
+    assert record.instructions_chars == len(instructions)
+
+
+def test_the_working_folder_named_as_a_folder_counts_as_its_placeholder(tmp_path: Path) -> None:
+    # Claude Code keeps a memory folder named after the session's working folder, and says where.
+    found = []
+    for work in (tmp_path / "w", tmp_path / "a-much-longer_working.folder"):
+        slug = str(work).replace("/", "-").replace("_", "-").replace(".", "-")
+        system = f"You are Claude Code.\nYour memory is at `/h/.claude/projects/{slug}/memory/`.\nWorking in {work}."
+        log = tmp_path / work.name / "model-requests.jsonl"
+        paths = machine_paths("/h", tmp_path / "run", work)
+        with scripted(log.parent, [{"say": "done"}], paths=paths) as server:
+            post(server.url + "/v1/messages", body([tool("mcp__stub__item_get")], [], system=system))
+        [record] = read_model_requests(log)
+        found.append(record.system_chars)
+    assert found[0] == found[1]

@@ -118,6 +118,11 @@ class CliAgent(ABC):
         # The stub's name in the run's MCP config, as its transcript names it.
         self.server_name = SERVER_NAME
 
+    def own_name(self, name: str) -> str:
+        """A tool's name as the client's model calls it (`mcp__stub__item_get`) without the prefix the client puts
+        before the run's server's tools: the tool's own name as the client cleaned it. Any other name as it is."""
+        return name.removeprefix(self.naming.prefix(self.server_name))
+
     def resolve(self, env: Mapping[str, str]) -> str:
         """The executable's path, looked up on the PATH the agent will get."""
         wanted = self.executable or self.name
@@ -184,6 +189,11 @@ class CliAgent(ABC):
         """Add what only the CLI's stderr tells (a CLI that logs some events there and not in its transcript)."""
         return None
 
+    def said_of_tools(self, stderr: str) -> dict[str, str]:
+        """What the client printed on its stderr about one of the server's tools, in its own words, by the tool's
+        full name as the client made it before any cut (gemini-cli's "Truncating MCP tool name ...")."""
+        return {}
+
     def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
         """The environment `--version` runs in; `scratch` is an empty directory removed after it."""
         return dict(env)
@@ -248,7 +258,9 @@ class CliAgent(ABC):
                 link.symlink_to(target)
             outcome = await run_process(
                 invocation.argv,
-                env=invocation.env,
+                # PWD as a shell would set it: a client that reads it (opencode's "Working directory") finds the
+                # folder it runs in, not the one toolsurface was started from.
+                env={**invocation.env, "PWD": str(ctx.workdir)},
                 cwd=ctx.workdir,
                 timeout=ctx.timeout,
                 stdout=transcript,

@@ -73,6 +73,10 @@ class ToolNaming:
             name = self.clean(name)
         return name
 
+    def uncut_name(self, tool: str, server: str) -> str:
+        """The full name before any cut: the prefix and the tool's name, cleaned."""
+        return self._joined(tool, server)
+
     def _raw(self, tool: str, server: str) -> str:
         return self.template.format(server=server, tool=tool)
 

@@ -19,7 +19,6 @@ __all__ = [
     "PERMISSION_DENIED",
     "SANDBOX_BLOCKED",
     "SERVER_NAME",
-    "SERVER_PREFIXES",
     "UNKNOWN_TOOL",
     "Agent",
     "AgentEndpoint",
@@ -33,7 +32,6 @@ __all__ = [
     "denied_call",
     "describe_failure",
     "first_leaf",
-    "strip_server_prefix",
 ]
 
 # error: the harness could not write or read a file of its own (a full disk), so nothing about the surface
@@ -200,26 +198,6 @@ class Agent(Protocol):
         missing. `endpoint` is the kind of the run's model endpoint, if it has one."""
 
     async def run(self, ctx: RunContext) -> AgentReport: ...
-
-
-# How each client puts the server's name before an MCP tool's: Claude Code and codex `mcp__stub__`, gemini-cli
-# `mcp_stub_`, cline `stub__`, Copilot CLI `stub-`, opencode `stub_` (`stub__` before `stub_`).
-SERVER_PREFIXES = (
-    f"mcp__{SERVER_NAME}__",
-    f"mcp_{SERVER_NAME}_",
-    f"{SERVER_NAME}__",
-    f"{SERVER_NAME}-",
-    f"{SERVER_NAME}_",
-)
-
-
-def strip_server_prefix(name: str) -> str:
-    """`mcp__stub__item_get` (Claude Code), `mcp_stub_item_get` (Gemini CLI), `stub__item_get` (cline),
-    `stub-item_get` (Copilot CLI), `stub_item_get` (opencode) or `item_get`: the tool's own name."""
-    for prefix in SERVER_PREFIXES:
-        if name.startswith(prefix):
-            return name[len(prefix) :]
-    return name
 
 
 def first_leaf(failure: BaseException) -> BaseException:

@@ -33,7 +33,6 @@ from toolsurface.harness.agents.base import (
     RunContext,
     Usage,
     denied_call,
-    strip_server_prefix,
 )
 from toolsurface.harness.jsonl import transcript_objects
 from toolsurface.harness.run_folder import TRANSCRIPT
@@ -182,7 +181,7 @@ class ClaudeAgent(CliAgent):
                     elif block.get("type") == "tool_use" and str(block.get("id")) not in calls:
                         call = Event(
                             "tool_call",
-                            name=strip_server_prefix(str(block.get("name"))),
+                            name=self.own_name(str(block.get("name"))),
                             arguments=as_dict(block.get("input")),
                             id=str(block.get("id")),
                         )
@@ -201,7 +200,7 @@ class ClaudeAgent(CliAgent):
                     events.append(
                         Event(
                             "permission_denied",
-                            name=strip_server_prefix(str(denial.get("tool_name"))),
+                            name=self.own_name(str(denial.get("tool_name"))),
                             arguments=as_dict(denial.get("tool_input")),
                             id=str(denial.get("tool_use_id")),
                             is_error=True,

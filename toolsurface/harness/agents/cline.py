@@ -32,7 +32,6 @@ from toolsurface.harness.agents._cli import (
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
-    SERVER_NAME,
     UNKNOWN_TOOL,
     AgentReport,
     Event,
@@ -210,7 +209,7 @@ class ClineAgent(CliAgent):
                 if call_id not in calls:
                     calls[call_id] = Event(
                         "tool_call",
-                        name=_own_name(str(event.get("toolName"))),
+                        name=self.own_name(str(event.get("toolName"))),
                         arguments=as_dict(event.get("input")),
                         id=call_id,
                     )
@@ -247,10 +246,6 @@ class ClineAgent(CliAgent):
 def _providers(env: Mapping[str, str]) -> Path:
     root = Path(env["CLINE_DIR"]) if env.get("CLINE_DIR") else home(env) / ".cline"
     return root / "data" / "settings" / "providers.json"
-
-
-def _own_name(name: str) -> str:
-    return name.removeprefix(f"{SERVER_NAME}__")
 
 
 def _tool_result(event: dict[str, Any], calls: Mapping[str, Event]) -> Event:

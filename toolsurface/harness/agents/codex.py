@@ -34,7 +34,6 @@ from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     SANDBOX_BLOCKED,
-    SERVER_NAME,
     UNKNOWN_TOOL,
     AgentReport,
     Event,
@@ -163,11 +162,25 @@ class CodexAgent(CliAgent):
         """The run's own codex home (state databases, logs, about 1 MB of bundled skills)."""
         return [ctx.run_dir / CODEX_HOME]
 
+    def own_name(self, name: str) -> str:
+        """`mcp__stub__item_x` or `mcp__stubitem_x` (namespace and name joined) as the tool's own name."""
+        namespace = self.naming.namespace_name(self.server_name) or ""
+        for prefix in (self.naming.prefix(self.server_name), namespace):
+            if prefix and name.startswith(prefix):
+                return name[len(prefix) :]
+        return name
+
+    def _tool(self, item: dict[str, Any]) -> str:
+        """A call's tool by its own name, a tool of another server than the run's as SERVER/TOOL."""
+        tool = str(item.get("tool"))
+        server = item.get("server")
+        return tool if server in (None, self.server_name) else f"{server}/{tool}"
+
     def read_stderr(self, text: str, report: AgentReport) -> None:
         for n, match in enumerate(_UNSUPPORTED.finditer(text)):
             name = match.group(1).rstrip(".,;")
             call_id = f"unsupported-{n}"
-            report.events.append(Event("tool_call", name=_own_name(name), arguments={}, id=call_id))
+            report.events.append(Event("tool_call", name=self.own_name(name), arguments={}, id=call_id))
             report.events.append(
                 Event(
                     "tool_result", id=call_id, text=f"unsupported call: {name}", is_error=True, undelivered=UNKNOWN_TOOL
@@ -190,7 +203,9 @@ class CodexAgent(CliAgent):
                 item_type = item.get("type")
                 if item_type == "mcp_tool_call":
                     if item_id not in calls:
-                        calls[item_id] = Event("tool_call", name=_tool(item), arguments=_arguments(item), id=item_id)
+                        calls[item_id] = Event(
+                            "tool_call", name=self._tool(item), arguments=_arguments(item), id=item_id
+                        )
                         events.append(calls[item_id])
                     if kind == "item.completed":
                         result = _tool_result(item, calls[item_id])
@@ -233,20 +248,6 @@ class CodexAgent(CliAgent):
         if error is not None:
             report.status, report.error = "agent-error", error
         return report
-
-
-def _tool(item: dict[str, Any]) -> str:
-    tool = str(item.get("tool"))
-    server = item.get("server")
-    return tool if server in (None, SERVER_NAME) else f"{server}/{tool}"
-
-
-def _own_name(name: str) -> str:
-    """`mcp__stub__item_x` or `mcp__stubitem_x` (namespace and name joined) as the stub's own name."""
-    for prefix in (f"mcp__{SERVER_NAME}__", f"mcp__{SERVER_NAME}"):
-        if name.startswith(prefix):
-            return name[len(prefix) :]
-    return name
 
 
 def _arguments(item: dict[str, Any]) -> dict[str, Any]:

@@ -31,7 +31,6 @@ from toolsurface.harness.agents._cli import (
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
-    SERVER_NAME,
     UNKNOWN_TOOL,
     AgentReport,
     Event,
@@ -184,7 +183,7 @@ class CopilotAgent(CliAgent):
                     if call_id not in calls:
                         calls[call_id] = Event(
                             "tool_call",
-                            name=_own_name(str(request.get("name"))),
+                            name=self.own_name(str(request.get("name"))),
                             arguments=as_dict(request.get("arguments")),
                             id=call_id,
                         )
@@ -214,11 +213,6 @@ class CopilotAgent(CliAgent):
 
 def _user_home(env: Mapping[str, str]) -> Path:
     return Path(env["COPILOT_HOME"]) if env.get("COPILOT_HOME") else home(env) / ".copilot"
-
-
-def _own_name(name: str) -> str:
-    """The stub's own name of a tool Copilot names `stub-TOOL` (a tool it has not got keeps its name)."""
-    return name.removeprefix(f"{SERVER_NAME}-")
 
 
 def _tool_result(data: dict[str, Any], calls: Mapping[str, Event]) -> Event:

@@ -4,6 +4,7 @@ and its tools the only ones allowed."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -26,7 +27,6 @@ from toolsurface.harness.agents.base import (
     Event,
     RunContext,
     Usage,
-    strip_server_prefix,
 )
 
 __all__ = ["GEMINI_HOME", "GeminiAgent"]
@@ -41,6 +41,9 @@ BASE_URL_ENV = "GOOGLE_GEMINI_BASE_URL"
 # `write_file` hid a server's `write_file` too.
 # gemini-cli's answer to a call of a tool it does not have.
 _UNKNOWN = ("not found in registry", "Tool not found", "is not available")
+# What gemini-cli says of a tool's name it cuts to 64 chars; a cut name that no longer starts with the server's
+# prefix is then left out of the model's requests.
+_TOOL_SAID = re.compile(r'^.*\bMCP tool name "(?P<name>[^"]+)".*$', re.MULTILINE)
 _EXITS = {42: "gemini rejected its input (exit code 42)", 53: "max turns reached"}
 
 
@@ -127,6 +130,9 @@ class GeminiAgent(CliAgent):
         files = {gemini_home / ".gemini" / "settings.json": json.dumps(settings, indent=2) + "\n"}
         return Invocation(tuple(argv), env, files, links)
 
+    def said_of_tools(self, stderr: str) -> dict[str, str]:
+        return {match["name"]: match.group().strip() for match in _TOOL_SAID.finditer(stderr)}
+
     def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
         # Even `--version` writes a projects file into its home: give it one that is thrown away.
         return {**env, "GEMINI_CLI_HOME": str(scratch)}
@@ -172,7 +178,7 @@ class GeminiAgent(CliAgent):
                 events.append(
                     Event(
                         "tool_call",
-                        name=strip_server_prefix(str(record.get("tool_name"))),
+                        name=self.own_name(str(record.get("tool_name"))),
                         arguments=as_dict(record.get("parameters")),
                         id=str(record.get("tool_id")),
                     )

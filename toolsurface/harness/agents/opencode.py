@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,7 +31,6 @@ from toolsurface.harness.agents._cli import (
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
-    SERVER_NAME,
     UNKNOWN_TOOL,
     AgentReport,
     Event,
@@ -193,7 +192,7 @@ class OpencodeAgent(CliAgent):
             elif kind == "text" and isinstance(part.get("text"), str):
                 events.append(Event("message", text=part["text"]))
             elif kind == "tool_use":
-                events += _tool_events(part)
+                events += _tool_events(part, self.own_name)
             elif kind == "step_finish":
                 finished = as_str(part.get("reason")) or finished
                 step = _usage(as_dict(part.get("tokens")))
@@ -220,13 +219,10 @@ def _auth_file(env: Mapping[str, str]) -> Path:
     return data / "opencode" / "auth.json"
 
 
-def _own_name(name: str) -> str:
-    return name.removeprefix(OpencodeAgent.naming.prefix(SERVER_NAME))
-
-
-def _tool_events(part: dict[str, Any]) -> list[Event]:
-    """A tool part as a call and its result. opencode answers a call of a tool it has not got through its own
-    `invalid` tool, which names the tool the model asked for."""
+def _tool_events(part: dict[str, Any], own_name: Callable[[str], str]) -> list[Event]:
+    """A tool part as a call and its result (`own_name`: a tool's name without the server's prefix). opencode
+    answers a call of a tool it has not got through its own `invalid` tool, which names the tool the model
+    asked for."""
     state = as_dict(part.get("state"))
     call_id = str(part.get("callID"))
     arguments = as_dict(state.get("input"))
@@ -235,10 +231,10 @@ def _tool_events(part: dict[str, Any]) -> list[Event]:
         asked = str(arguments.get("tool") or tool)
         text = str(state.get("output") or arguments.get("error") or "")
         return [
-            Event("tool_call", name=_own_name(asked), arguments={}, id=call_id),
+            Event("tool_call", name=own_name(asked), arguments={}, id=call_id),
             Event("tool_result", id=call_id, text=text, is_error=True, undelivered=UNKNOWN_TOOL),
         ]
-    call = Event("tool_call", name=_own_name(tool), arguments=arguments, id=call_id)
+    call = Event("tool_call", name=own_name(tool), arguments=arguments, id=call_id)
     if state.get("status") == "completed":
         return [call, Event("tool_result", id=call_id, text=str(state.get("output") or ""))]
     error = str(state.get("error") or "")

@@ -76,10 +76,9 @@ def agents_command(fmt: str) -> None:
 )
 @click.option(
     "--server-name",
-    default="stub",
-    show_default=True,
     metavar="NAME",
-    help="The server's name in each client's config, which goes into every tool's name (mcp__NAME__...).",
+    help="The server's name in each client's config, which goes into every tool's name (mcp__NAME__...)."
+    " Default: the server's own name (a live server's, a snapshot's), stub for a surface of ours.",
 )
 @_server_options_untimed
 def clients_command(
@@ -91,7 +90,7 @@ def clients_command(
     timeout: float,
     out: Path | None,
     per_tool: bool,
-    server_name: str,
+    server_name: str | None,
     live: LiveServerOptions,
 ) -> None:
     """What a surface costs in each installed client: one short scripted session per client, version and mode.

@@ -12,6 +12,7 @@ from toolsurface.harness.clients._render import (
     describe_description,
     describe_schema,
     tool_cells,
+    unjudged_note,
 )
 
 __all__ = [
@@ -30,4 +31,5 @@ __all__ = [
     "plan_clients",
     "served",
     "tool_cells",
+    "unjudged_note",
 ]

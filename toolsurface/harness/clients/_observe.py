@@ -2,11 +2,14 @@
 mode, on the scripted model, against the surface's stub (a snapshot file is served for listing only).
 
 The session's script is one search where the mode has the client's own tool search, then a final answer. The
-row is read from the first model request that carries the stub's tools (shown or deferred), as the model
+row is read from the first model request that carries the server's tools (shown or deferred), as the model
 endpoint split it (harness.endpoint._split), each of the server's tools matched by the client's own naming rule,
-and the protocol from the stub's call log where it says. The server goes into each client's config under
-`server_name`, which every tool's name then carries; a name no client takes is a user error. The system prompt
-is counted with this machine's paths (`$HOME`, the run's folder, its working folder) as placeholders.
+and the protocol from the stub's call log where it says. A tool no request carried is dropped, with what the
+client printed about it where it printed something. The server goes into each client's config under its name,
+which every tool's name then carries: the name given (`server_name`; one no client takes is a user error), else
+the server's own (a snapshot's, which a live server's is), else `stub` for a surface of ours; a client that takes
+no server of that name is a row saying so. The system prompt is counted with this machine's paths (`$HOME`, the
+run's folder, its working folder) as placeholders.
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +31,14 @@ from toolsurface.harness.endpoint import (
     MODEL_REQUESTS,
     ModelEndpoint,
     ModelRequest,
+    SentTool,
     ToolPart,
     machine_paths,
     read_model_requests,
     refusals_marked,
 )
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.run_folder import CALLS
+from toolsurface.harness.run_folder import AGENT_STDERR, CALLS
 from toolsurface.harness.scenario import Step
 
 __all__ = ["PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
@@ -57,13 +61,15 @@ class ClientChoice:
 @dataclass(frozen=True)
 class Served:
     """A surface as its stub serves it: the spec the stub is started with, its name, its tools' names, its
-    instructions (None: it gives none) and its tools as a client lists them."""
+    instructions (None: it gives none), its tools as a client lists them, and the name a client's config gives
+    it unless told another: a snapshot's own (a live server's), `stub` for a surface of ours."""
 
     spec: str
     name: str
     tools: tuple[str, ...]
     instructions: str | None
     wire: tuple[dict[str, Any], ...] = ()
+    server_name: str = SERVER_NAME
 
 
 def served(spec: str) -> Served:
@@ -71,12 +77,14 @@ def served(spec: str) -> Served:
     from mcp import Client
 
     from toolsurface.harness.session.plan import surface_spec
-    from toolsurface.harness.surface import resolve
+    from toolsurface.harness.surface import Snapshot, resolve
     from toolsurface.stubs.mcp_server import build_server
     from toolsurface.stubs.serve import surface_for_serving
 
     path = surface_spec(spec)
-    surface = surface_for_serving(resolve(path))
+    resolved = resolve(path)
+    surface = surface_for_serving(resolved)
+    server_name = resolved.name if isinstance(resolved, Snapshot) else SERVER_NAME
 
     async def listing() -> tuple[list[dict[str, Any]], str | None]:
         async with Client(build_server(surface), mode="legacy") as client:
@@ -86,7 +94,7 @@ def served(spec: str) -> Served:
 
     wire, instructions = anyio.run(listing)
     names = tuple(str(tool["name"]) for tool in wire)
-    return Served(path, surface.name, names, instructions or None, tuple(wire))
+    return Served(path, surface.name, names, instructions or None, tuple(wire), server_name)
 
 
 def _parse(text: str) -> tuple[str, str | None]:
@@ -108,11 +116,11 @@ def check_server_name(server_name: str, names: Sequence[str]) -> None:
 
 
 def plan_clients(
-    named: Sequence[str], env: Mapping[str, str], server_name: str = SERVER_NAME
+    named: Sequence[str], env: Mapping[str, str], server_name: str | None = None
 ) -> tuple[list[ClientChoice], list[InstalledAgent]]:
     """Every installed client in each of its modes (or the ones named, NAME or NAME:MODE), and the clients that
     cannot run (missing, too old) as rows to say so. A named client that cannot run is a user error, and so is
-    a server name none of them takes."""
+    a server name given that none of them takes."""
     from toolsurface.harness.agents import make_agent
 
     wanted: dict[str, list[str] | None] = {}
@@ -128,7 +136,8 @@ def plan_clients(
         else:
             wanted[name] = None
     names = list(wanted) or list(CLI_AGENTS)
-    check_server_name(server_name, names)
+    if server_name is not None:
+        check_server_name(server_name, names)
     choices: list[ClientChoice] = []
     missing: list[InstalledAgent] = []
     found = installed_agents(env, names)  # every CLI asked at once
@@ -219,9 +228,42 @@ def _row(
         searches=len(last.searches or []) if last is not None else 0,
         wrappers=_part(first.wrappers) if first.wrappers is not None else None,
         refused=refused,
-        sent=refusals_marked(first.stub_sent, requests) or [],
+        sent=_dropped_said(refusals_marked(first.stub_sent, requests) or [], agent, server_name, run_dir, requests),
         **base,
     )
+
+
+# Where no request of the session carried a tool and the client said nothing of it.
+NOT_SENT = "not in any request"
+
+
+def _dropped_said(
+    sent: list[SentTool], agent: CliAgent, server_name: str, run_dir: Path, requests: Sequence[ModelRequest]
+) -> list[SentTool]:
+    """`sent`, each tool the first request dropped with why: what the client printed about it on its stderr, or
+    the turn of a later request that carried it, or that none did."""
+    if not any(t.how == "dropped" for t in sent):
+        return sent
+    stderr = run_dir / AGENT_STDERR
+    said = agent.said_of_tools(stderr.read_text(encoding="utf-8", errors="replace") if stderr.is_file() else "")
+    carried: dict[str, int] = {}
+    for record in requests:
+        if record.purpose != "turn" or record.turn is None:
+            continue
+        for later in record.stub_sent or []:
+            if later.how != "dropped":
+                carried.setdefault(later.tool, record.turn)
+    found = []
+    for tool in sent:
+        if tool.how == "dropped":
+            words = said.get(agent.naming.uncut_name(tool.tool, server_name))
+            where = (
+                f"not in the first request; carried from turn {carried[tool.tool]}" if tool.tool in carried else None
+            )
+            reason = f"{agent.naming.client} said: {words}" if words else where or (None if tool.note else NOT_SENT)
+            tool = replace(tool, note="; ".join(n for n in (reason, tool.note) if n))
+        found.append(tool)
+    return found
 
 
 async def _session(
@@ -302,12 +344,14 @@ def observe_clients(
     timeout: float = TIMEOUT_S,
     out: Path | None = None,
     env: Mapping[str, str] | None = None,
-    server_name: str = SERVER_NAME,
+    server_name: str | None = None,
+    wanted: Callable[[str, ClientChoice], bool] | None = None,
 ) -> list[ClientRow]:
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
-    run is a row saying so, unless named (then a user error), and so is one that takes no server called
-    `server_name`. `out` keeps each session's folder (out/SURFACE/CLIENT-VERSION-MODE), else they go to a
-    temporary folder removed after."""
+    run is a row saying so, unless named (then a user error), and so is one that takes no server of the name
+    its config would give it: `server_name`, else each surface's own (Served). `wanted` (the surface's name, a
+    client) picks the sessions to run, when not all. `out` keeps each session's folder
+    (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after."""
     from toolsurface.harness.session.plan import run_folder_name
     from toolsurface.harness.session.run import run_at_once
     from toolsurface.harness.session.tool_search import warm_tokens
@@ -316,42 +360,48 @@ def observe_clients(
     if not specs:
         raise ToolsurfaceError("no surface given")
     choices, missing = plan_clients(named, environment, server_name)
-    refusing = [c for c in choices if not _naming(c.name).accepts_server(server_name)]
-    choices = [c for c in choices if c not in refusing]
     surfaces = [served(spec) for spec in specs]
-    warm_tokens()
-    sessions = [(s, c) for s in surfaces for c in choices]
+    # The name each surface's server goes by in the clients' configs.
+    named_as = [server_name or s.server_name for s in surfaces]
+    pairs = [(n, c) for n, s in enumerate(surfaces) for c in choices if wanted is None or wanted(s.name, c)]
+    sessions = [(n, c) for n, c in pairs if _naming(c.name).accepts_server(named_as[n])]
+    if sessions:
+        warm_tokens()
     unique = len({s.name for s in surfaces}) == len(surfaces)
 
     async def one(n: int, root: Path) -> ClientRow:
-        surface, choice = sessions[n]
+        at, choice = sessions[n]
         label = f"{choice.name}-{choice.version}-{choice.mode}"
-        folder = root / (run_folder_name(surface.name) if unique else str(n)) / label
+        folder = root / (run_folder_name(surfaces[at].name) if unique else str(n)) / label
         return await _session(
-            surface, choice, folder, builtins=builtins, timeout=timeout, env=environment, server_name=server_name
+            surfaces[at], choice, folder, builtins=builtins, timeout=timeout, env=environment, server_name=named_as[at]
         )
 
-    found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-")
+    found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-") if sessions else []
     order = {name: n for n, name in enumerate(CLI_AGENTS)}
-    result = found + [_missing_row(s, row, builtins, server_name) for s in surfaces for row in missing]
-    for choice in refusing:
-        rule = _naming(choice.name)
-        status = f"{rule.client} takes no server called {server_name!r} (its names: [{rule.server_allowed}]+)"
-        result += [
-            ClientRow(
-                s.name,
-                choice.name,
-                choice.version,
-                choice.mode,
-                builtins,
-                status,
-                path=choice.path,
-                server_name=server_name,
-            )
-            for s in surfaces
-        ]
+    result = found + [_missing_row(s, row, builtins, named_as[n]) for n, s in enumerate(surfaces) for row in missing]
+    result += [_refusing_row(surfaces[n], c, builtins, named_as[n]) for n, c in pairs if (n, c) not in sessions]
     surface_order = {s.name: n for n, s in enumerate(surfaces)}
     return sorted(result, key=lambda r: (surface_order[r.surface], order.get(r.client, 99), _version_key(r.version)))
+
+
+def _refusing_row(surface: Served, choice: ClientChoice, builtins: bool, server_name: str) -> ClientRow:
+    """The row of a client that takes no server of the name its config would give this one."""
+    rule = _naming(choice.name)
+    status = (
+        f"{rule.client} takes no server called {server_name!r} (its names: [{rule.server_allowed}]+); give one it"
+        " takes with --server-name"
+    )
+    return ClientRow(
+        surface.name,
+        choice.name,
+        choice.version,
+        choice.mode,
+        builtins,
+        status,
+        path=choice.path,
+        server_name=server_name,
+    )
 
 
 def _arithmetic(agent: CliAgent, server_name: str) -> str:

@@ -20,8 +20,8 @@ _HEADER = [
     "Client",
     "Mode",
     "Protocol",
-    "Stub's shown",
-    "Stub's deferred",
+    "Server's shown",
+    "Server's deferred",
     "Built-in",
     "Namespaces",
     "System prompt chars",
@@ -88,7 +88,7 @@ _TOOL_HEADER = [
 _TOOL_CSV_HEADER = [
     "surface", "client", "version", "mode", "tool", "sent_as", "how", "name_change", "description",
     "description_chars", "sent_description_chars", "cut_at", "marker", "schema", "dropped", "chars_before",
-    "chars_after", "tokens_before", "tokens_after", "digest", "refused", "note",
+    "chars_after", "tokens_before", "tokens_after", "digest", "refused", "note", "not_judged",
 ]  # fmt: skip
 
 
@@ -109,10 +109,15 @@ def describe_schema(tool: SentTool) -> str:
     return "kept" if not tool.schema else ", ".join(tool.schema)
 
 
+def unjudged_note(tool: SentTool) -> str | None:
+    """Why what the API makes of the tool is not known from this request, if it is not."""
+    return tool.not_judged and f"not judged: the request was refused for another tool ({tool.not_judged})"
+
+
 def tool_cells(tool: SentTool) -> list[str]:
     """A tool's cells after its row's: sent as, as, name, description, schema, left out, chars, tokens, note."""
     note = tool.refused and f"refused by the API: {tool.refused}"
-    notes = [n for n in (note, tool.note) if n]
+    notes = [n for n in (note, unjudged_note(tool), tool.note) if n]
     sizes = tool.how not in ("dropped", "namespace")
     return [
         tool.tool or "-",
@@ -144,18 +149,25 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     text = note + markdown_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9, 10})
     if not per_tool:
         return text
-    names = [f"- {_client(r)} {_mode(r)}: {r.naming}" for r in _distinct_namings(rows)]
+    namings = _distinct_namings(rows)
+    servers = list(dict.fromkeys(r.server_name for r in namings))
+    lines = [f"- {_client(r)} {_mode(r)}{_server_said(r, servers)}: {r.naming}" for r in namings]
     text += "\n### Tool by tool\n\nEach of the server's tools as the first request carried it, matched by the"
-    text += f" client's own naming rule (server name {rows[0].server_name!r}" if rows else ""
-    text += "; chars and o200k tokens as listed -> as sent):\n\n" + "\n".join(names) + "\n\n"
+    text += " client's own naming rule"
+    text += f" (server name {servers[0]!r}" if len(servers) == 1 else " (each server under its name in the config"
+    text += "; chars and o200k tokens as listed -> as sent):\n\n" + "\n".join(lines) + "\n\n"
     return text + markdown_table(_TOOL_HEADER, _tool_rows(rows), {10, 11})
 
 
+def _server_said(row: ClientRow, servers: Sequence[str]) -> str:
+    return f", server {row.server_name!r}" if len(servers) > 1 else ""
+
+
 def _distinct_namings(rows: Sequence[ClientRow]) -> list[ClientRow]:
-    seen: dict[tuple[str, str | None, str], ClientRow] = {}
+    seen: dict[tuple[str, str | None, str, str], ClientRow] = {}
     for row in rows:
         if row.naming:
-            seen.setdefault((row.client, row.version, row.mode), row)
+            seen.setdefault((row.client, row.version, row.mode, row.server_name), row)
     return list(seen.values())
 
 
@@ -180,7 +192,7 @@ def _tool_csv(r: ClientRow, t: SentTool) -> list[object]:
     return [
         r.surface, r.client, r.version, r.mode, t.tool, t.sent_as, t.how, t.name_change, t.description,
         t.description_chars, t.sent_description_chars, t.cut_at, t.marker, " ".join(t.schema), " ".join(t.dropped),
-        t.chars_before, t.chars_after, t.tokens_before, t.tokens_after, t.digest, t.refused, t.note,
+        t.chars_before, t.chars_after, t.tokens_before, t.tokens_after, t.digest, t.refused, t.note, t.not_judged,
     ]  # fmt: skip
 
 

@@ -1,18 +1,26 @@
 """What every installed client does with each limit the probe surfaces hit, cell by cell: the probes go through
 `clients` (harness.clients) like any surface, one short scripted session per client, version and mode, and
 each cell says what that client's first request carried of the feature's tool (or, for a tool count, of the
-whole list). Every CLI adapter the registry knows is a column wherever it is installed."""
+whole list). Every CLI adapter the registry knows is a column wherever it is installed.
+
+A cell is judged alone: an API's error names one tool, so where a request was refused for one tool and the
+API's rules would refuse others in it too, each of the others goes through that client again in a probe
+without the rest of them (harness.compat._probe.write_alone), and its cell says what that request showed."""
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolsurface.harness.clients import ClientRow, observe_clients
-from toolsurface.harness.compat._probe import COUNTS, FEATURES
+from toolsurface.harness.agents.base import SERVER_NAME
+from toolsurface.harness.clients import ClientChoice, ClientRow, observe_clients, unjudged_note
+from toolsurface.harness.compat._probe import COUNTS, FEATURES, write_alone
 from toolsurface.harness.endpoint import SentTool
+
+# What a cell adds when its tool was judged again, in a request without the other tools refused beside it.
+ALONE = "judged in a request without the other refused tools"
 
 __all__ = ["Compat", "CompatColumn", "CompatRow", "cell_of", "common_schema_changes", "observe_compat"]
 
@@ -70,7 +78,7 @@ def cell_of(tool: SentTool | None, common: set[str] | frozenset[str] = frozenset
     if tool is None:
         return "-"
     if tool.how == "dropped":
-        return "dropped" + (" (its cleaned name is another's)" if tool.note else "")
+        return "dropped" + (f": {tool.note}" if tool.note else "")
     parts: list[str] = [tool.how]
     if tool.name_change:
         parts.append(f"name {tool.name_change}: {tool.sent_as} ({len(tool.sent_as or '')})")
@@ -85,14 +93,19 @@ def cell_of(tool: SentTool | None, common: set[str] | frozenset[str] = frozenset
         parts.append("left out " + ", ".join(tool.dropped))
     if tool.refused:
         parts.append(f"refused by the API: {tool.refused}")
+    elif tool.not_judged:
+        parts.append(str(unjudged_note(tool)))
     return "; ".join(parts)
 
 
-def _feature_cell(row: ClientRow, tool_name: str) -> str:
+def _feature_cell(row: ClientRow, tool_name: str, again: Mapping[str, SentTool]) -> str:
     by_tool = {t.tool: t for t in row.sent}
     if not row.sent:
         return row.status if row.status != "ok" else "-"
-    return cell_of(by_tool.get(tool_name), common_schema_changes(row.sent))
+    common = common_schema_changes(row.sent)
+    if tool_name in again:
+        return cell_of(again[tool_name], common) + f"; {ALONE}"
+    return cell_of(by_tool.get(tool_name), common)
 
 
 def _status(row: ClientRow) -> str:
@@ -109,6 +122,39 @@ def _count_cell(row: ClientRow, count: int) -> str:
     return text if row.refused is None else f"{text}; {row.refused}"
 
 
+def _key(row: ClientRow | ClientChoice) -> tuple[str, str | None, str]:
+    return (row.client, row.version, row.mode) if isinstance(row, ClientRow) else (row.name, row.version, row.mode)
+
+
+def _judged_again(
+    main: Sequence[ClientRow], folder: Path, observe: Callable[..., list[ClientRow]]
+) -> dict[tuple[str, str | None, str], dict[str, SentTool]]:
+    """Per column, each probe tool a refusal for another left unjudged, as a request without the others refused
+    or unjudged carried it (`observe`: observe_clients with the options of the main probe's sessions)."""
+    spoiled = {t.tool for r in main for t in r.sent if t.refused or t.not_judged}
+    wanted: dict[str, set[tuple[str, str | None, str]]] = {}
+    for row in main:
+        for tool in row.sent:
+            if tool.not_judged and not tool.refused:
+                wanted.setdefault(tool.tool, set()).add(_key(row))
+    by_name = {f.name: f for f in FEATURES}
+    alone = {f"alone-{by_name[name].key}": name for name in wanted if name in by_name}
+    if not alone:
+        return {}
+    paths = [write_alone(folder, by_name[name], spoiled) for name in alone.values()]
+
+    def needed(surface: str, choice: ClientChoice) -> bool:
+        return _key(choice) in wanted[alone[surface]]
+
+    again: dict[tuple[str, str | None, str], dict[str, SentTool]] = {}
+    for row in observe([str(p) for p in paths], wanted=needed):
+        name = alone[row.surface]
+        seen = next((t for t in row.sent if t.tool == name), None)
+        if seen is not None:
+            again.setdefault(_key(row), {})[name] = seen
+    return again
+
+
 def observe_compat(
     named: Sequence[str] = (),
     *,
@@ -118,6 +164,7 @@ def observe_compat(
     env: Mapping[str, str] | None = None,
 ) -> Compat:
     """Every installed client and mode (or those `named`) through the probe surfaces."""
+    import functools
     import time
 
     from toolsurface.harness.compat._probe import write_probes
@@ -125,18 +172,22 @@ def observe_compat(
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="toolsurface-compat-") as scratch:
         probes = write_probes(Path(scratch))
-        found = observe_clients(
-            [str(probes[count]) for count in COUNTS], named, jobs=jobs, timeout=timeout, out=out, env=env
+        observe = functools.partial(
+            observe_clients, named=named, jobs=jobs, timeout=timeout, out=out, env=env, server_name=SERVER_NAME
         )
+        found = observe([str(probes[count]) for count in COUNTS])
+        main = [r for r in found if r.surface == f"probe-{COUNTS[0]}"]
+        again = _judged_again(main, Path(scratch), observe)
     by_surface: dict[str, list[ClientRow]] = {}
     for row in found:
         by_surface.setdefault(row.surface, []).append(row)
-    main = by_surface.get(f"probe-{COUNTS[0]}", [])
     columns = [CompatColumn(r.client, r.version, r.mode, _status(r)) for r in main]
     keyed = {
         count: {(r.client, r.version, r.mode): r for r in by_surface.get(f"probe-{count}", [])} for count in COUNTS
     }
-    rows = [CompatRow(f.key, f.label, [_feature_cell(r, f.name) for r in main]) for f in FEATURES]
+    rows = [
+        CompatRow(f.key, f.label, [_feature_cell(r, f.name, again.get(_key(r), {})) for r in main]) for f in FEATURES
+    ]
     for count in COUNTS:
         cells = []
         for column in columns:
@@ -146,5 +197,10 @@ def observe_compat(
             else:
                 cells.append(_count_cell(found_row, count) if found_row.sent else found_row.status)
         rows.append(CompatRow(f"tools-{count}", f"{count} tools", cells))
-    sent = {c.label: r.sent for c, r in zip(columns, main, strict=True)}
+    sent = {c.label: _merged(r.sent, again.get(_key(r), {})) for c, r in zip(columns, main, strict=True)}
     return Compat(columns, rows, sent, round(time.monotonic() - started, 1))
+
+
+def _merged(sent: Sequence[SentTool], again: Mapping[str, SentTool]) -> list[SentTool]:
+    """The main probe's tools, each judged again as its request without the others showed it."""
+    return [again.get(t.tool, t) for t in sent]

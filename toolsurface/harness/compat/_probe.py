@@ -5,12 +5,12 @@ keywords clients rewrite, deep nesting, the MCP-only fields), padded to 100 tool
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["COUNTS", "FEATURES", "Feature", "write_probes"]
+__all__ = ["COUNTS", "FEATURES", "Feature", "write_alone", "write_probes"]
 
 # The tool counts probed: the main probe is padded to the first.
 COUNTS = (100, 130, 200)
@@ -146,18 +146,26 @@ def _padding(count: int, start: int = 0) -> list[dict[str, Any]]:
     return [_tool(f"pad_{n:03d}", f"Plain probe tool {n}.") for n in range(start, start + count)]
 
 
+def _write(path: Path, tools: Sequence[dict[str, Any]]) -> Path:
+    import json
+
+    path.write_text(json.dumps({"tools": list(tools)}, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
 def write_probes(folder: Path) -> dict[int, Path]:
     """The probe surfaces as snapshot files in `folder`: the main probe (every feature, padded to the first
     count) and a plain list per other count, by their tool count."""
-    import json
-
     folder.mkdir(parents=True, exist_ok=True)
     main: list[dict[str, Any]] = [f.tool for f in FEATURES]
     lists: dict[int, Sequence[dict[str, Any]]] = {COUNTS[0]: main + _padding(COUNTS[0] - len(main))}
     lists.update({count: _padding(count) for count in COUNTS[1:]})
-    paths = {}
-    for count, tools in lists.items():
-        path = folder / f"probe-{count}.json"
-        path.write_text(json.dumps({"tools": list(tools)}, ensure_ascii=False), encoding="utf-8")
-        paths[count] = path
-    return paths
+    return {count: _write(folder / f"probe-{count}.json", tools) for count, tools in lists.items()}
+
+
+def write_alone(folder: Path, feature: Feature, without: Collection[str]) -> Path:
+    """The main probe with the tools named in `without` but `feature`'s each put as a plain tool, so that of
+    those only `feature`'s tool is in its requests (`alone-KEY.json` in `folder`)."""
+    main = [f.tool for f in FEATURES if f.name == feature.name or f.name not in without]
+    tools = main + _padding(COUNTS[0] - len(main))
+    return _write(folder / f"alone-{feature.key}.json", tools)

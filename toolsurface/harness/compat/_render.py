@@ -17,8 +17,9 @@ __all__ = ["COMPAT_FORMAT", "compat_csv", "compat_json", "compat_markdown", "com
 COMPAT_FORMAT = "toolsurface-compat/1"
 _NOTE = (
     "What each client's first request carried of each probe tool (scripted endpoint on 127.0.0.1, server"
-    " name 'stub'; shown, deferred, named, dropped; a name as sent with its length; schema keywords removed -"
-    " or added +; the API's refusal where the scripted endpoint answered as the API does)"
+    " name 'stub'; shown, deferred, named, dropped and why; a name as sent with its length; schema keywords"
+    " removed - or added +; the API's refusal where the scripted endpoint answered as the API does, a tool the"
+    " API's error left unnamed judged again in a request without the other refused tools)"
 )
 
 

@@ -47,12 +47,11 @@ _PRINT = """for (const block of result.content ?? []) {
 if (!(result.content ?? []).some((block) => block.type === "text")) text(result);"""
 
 
-def code_mode(conversation: Conversation) -> bool:
-    """Whether the request reaches the stub's tools only through code: it offers codex's free-form `exec` and
-    none of the stub's tools as a function of its own."""
+def code_mode(conversation: Conversation, prefix: str = API_PREFIX["openai-responses"]) -> bool:
+    """Whether the request reaches the server's tools only through code: it offers codex's free-form `exec` and
+    none of the server's tools (their names start with `prefix`) as a function of its own."""
     if conversation.api != "openai-responses":
         return False
-    prefix = API_PREFIX[conversation.api]
     has_exec = any(
         entry.name == EXEC_TOOL and isinstance(entry.value, dict) and entry.value.get("type") == "custom"
         for entry in conversation.entries
@@ -60,15 +59,17 @@ def code_mode(conversation: Conversation) -> bool:
     return has_exec and not any(name.startswith(prefix) for name in conversation.tool_names)
 
 
-def tool_identifier(tool: str) -> str:
-    """The name the stub's `tool` has on code mode's `tools` object."""
-    return _NOT_IDENTIFIER.sub("_", API_PREFIX["openai-responses"] + tool)
+def tool_identifier(tool: str, prefix: str = API_PREFIX["openai-responses"]) -> str:
+    """The name the server's `tool` has on code mode's `tools` object (`prefix`: codex's before its tools)."""
+    return _NOT_IDENTIFIER.sub("_", prefix + tool)
 
 
-def exec_call(call_id: str, tool: str, arguments: dict[str, Any]) -> ToolCall:
+def exec_call(
+    call_id: str, tool: str, arguments: dict[str, Any], prefix: str = API_PREFIX["openai-responses"]
+) -> ToolCall:
     """An `exec` call whose JavaScript calls `tool` with `arguments`, awaits it and prints its answer."""
     literal = json.dumps(arguments, ensure_ascii=False, indent=2)
-    source = f"const result = await tools.{tool_identifier(tool)}({literal});\n{_PRINT}\n"
+    source = f"const result = await tools.{tool_identifier(tool, prefix)}({literal});\n{_PRINT}\n"
     return ToolCall(call_id, EXEC_TOOL, {"input": source}, custom=True)
 
 

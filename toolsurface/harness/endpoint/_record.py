@@ -7,7 +7,9 @@ the chars of the server's instructions the model reads, the system prompt's size
 for the scripted model what it answered. Format 2 adds the split to format 1; format 3 adds each of the
 server's tools as carried (`stub_sent`: its name as sent, what changed, its size and digest as sent), the
 namespaces' envelopes (`wrappers`) and what the API would have refused the request for (`refused`, the tool
-by the name the request gave it in `refused_tool`). Formats 1 and 2 are still read.
+by the name the request gave it in `refused_tool`, every tool its message names in `refused_tools`, and the
+others its rules would refuse, which its message does not name, in `refused_unjudged`). Formats 1 and 2 are
+still read.
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ class ModelRequest:
     stub_sent: list[SentTool] | None = None
     refused: str | None = None
     refused_tool: str | None = None
+    refused_tools: list[str] = field(default_factory=list)
+    refused_unjudged: list[str] = field(default_factory=list)
     format: str = REQUEST_FORMAT
 
 
@@ -222,7 +226,8 @@ def refusals_marked(sent: list[SentTool] | None, records: Sequence[ModelRequest]
         return None
     for record in records:
         if record.refused and record.refused_tool:
-            sent = mark_refused(sent, record.refused_tool, record.refused)
+            named = record.refused_tools or [record.refused_tool]
+            sent = mark_refused(sent, named, record.refused, record.refused_unjudged)
     return sent
 
 

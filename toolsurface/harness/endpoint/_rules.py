@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,13 +46,17 @@ _GEMINI_RULE = (
 @dataclass(frozen=True)
 class Refusal:
     """What the API answers a request it refuses: its status and body, its message, and the tool (by the name
-    the request gave it) the message is about, if one."""
+    the request gave it) the message is about, if one; `tools`, every tool the message names (Gemini names each);
+    `unjudged`, the other tools the API's rules would refuse, which its message does not name: what the API
+    makes of each of them is seen only in a request without the ones named."""
 
     api: str
     status: int
     body: bytes
     message: str
     tool: str | None
+    tools: tuple[str, ...] = ()
+    unjudged: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:
@@ -171,22 +175,43 @@ def _gemini(body: dict[str, Any]) -> Iterator[tuple[str, str | None]]:
                 yield f"* GenerateContentRequest.tools[{t}].function_declarations[{n}].name: {_GEMINI_RULE}\n", name
 
 
+def _others(found: Sequence[str | None], named: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(tool for tool in found if tool is not None and tool not in named))
+
+
 def check_request(api: Api, body: dict[str, Any]) -> Refusal | None:
     """The API's answer when it would refuse this request (its first broken rule), else None."""
     if api == "anthropic":
-        for message, tool in _anthropic(body):
+        broken = list(_anthropic(body))
+        if broken:
+            message, tool = broken[0]
             error = {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
             error["request_id"] = f"req_{uuid.uuid4().hex[:24]}"
-            return Refusal(api, 400, json.dumps(error).encode("utf-8"), message, tool)
+            named: tuple[str, ...] = (tool,) if tool else ()
+            return Refusal(
+                api,
+                400,
+                json.dumps(error).encode("utf-8"),
+                message,
+                tool,
+                named,
+                _others([t for _, t in broken], named),
+            )
     elif api in ("openai-chat", "openai-responses"):
-        for message, tool, param, code in _chat(body) if api == "openai-chat" else _responses(body):
-            error = {"error": {"message": message, "type": "invalid_request_error", "param": param, "code": code}}
-            return Refusal(api, 400, json.dumps(error).encode("utf-8"), message, tool)
-    else:
-        found = list(_gemini(body))
+        found = list(_chat(body) if api == "openai-chat" else _responses(body))
         if found:
+            message, tool, param, code = found[0]
+            error = {"error": {"message": message, "type": "invalid_request_error", "param": param, "code": code}}
+            named = (tool,) if tool else ()
+            return Refusal(
+                api, 400, json.dumps(error).encode("utf-8"), message, tool, named, _others([f[1] for f in found], named)
+            )
+    else:
+        listed = list(_gemini(body))
+        if listed:
             # Gemini lists every broken declaration in one message.
-            message = "".join(m for m, _ in found)
+            message = "".join(m for m, _ in listed)
             error = {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}
-            return Refusal(api, 400, json.dumps(error).encode("utf-8"), message.strip(), found[0][1])
+            named = tuple(dict.fromkeys(t for _, t in listed if t))
+            return Refusal(api, 400, json.dumps(error).encode("utf-8"), message.strip(), listed[0][1], named)
     return None

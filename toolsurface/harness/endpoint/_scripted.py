@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolsurface.harness.agents.base import strip_server_prefix
+from toolsurface.harness.agents import ToolNaming, strip_server_prefix
+from toolsurface.harness.agents.base import SERVER_NAME
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
 from toolsurface.harness.endpoint._code_mode import code_mode, exec_call, fold_waits, wait_call
 from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation
@@ -39,22 +40,44 @@ class ScriptedTurn:
     error: str | None = None
 
 
-def tool_name(conversation: Conversation, tool: str) -> tuple[str, bool]:
-    """The name the agent gives the stub's `tool`, and whether this request offers it: sent, and not deferred
-    (a tool sent with `defer_loading` is offered once a search referenced it, as the Anthropic API does)."""
-    for name in conversation.tool_names:
-        if name == tool or name.endswith(f"__{tool}") or strip_server_prefix(name) == tool:
+def tool_name(
+    conversation: Conversation, tool: str, server: str = SERVER_NAME, naming: ToolNaming | None = None
+) -> tuple[str, bool]:
+    """The name the agent gives the server's `tool` (the server called `server` in the agent's MCP config), and
+    whether this request offers it: sent, and not deferred (a tool sent with `defer_loading` is offered once a
+    search referenced it, as the Anthropic API does). With the client's `naming`, the name its rule makes."""
+    names = conversation.tool_names
+    if naming is not None:
+        full = naming.full_name(tool, server)
+        found = full if full in names else next((n for n in names if naming.matches(n, tool, server)), None)
+        if found is not None:
+            return found, found in conversation.offered
+    for name in names:
+        if name == tool or strip_server_prefix(name, server) == tool:
             return name, name in conversation.offered
-    return API_PREFIX[conversation.api] + tool, False
+    return unshown_prefix(conversation.api, server, naming) + tool, False
+
+
+def unshown_prefix(api: str, server: str = SERVER_NAME, naming: ToolNaming | None = None) -> str:
+    """What an agent speaking `api` puts before the server's tool names where no request shows them (on demand):
+    its naming rule's prefix where it is known, else the API's agents' usual one for the stub."""
+    if naming is not None and API_PREFIX[api]:
+        return naming.prefix(server)
+    return API_PREFIX[api]
 
 
 class ScriptedModel:
-    def __init__(self, steps: Sequence[Step]) -> None:
+    """`server`: the server's name in the agent's MCP config; `naming`: the agent's rule for its tools' names."""
+
+    def __init__(self, steps: Sequence[Step], server: str = SERVER_NAME, naming: ToolNaming | None = None) -> None:
         self.steps = list(steps)
+        self.server = server
+        self.naming = naming
 
     def next_turn(self, conversation: Conversation) -> ScriptedTurn:
         search_tool = next((name for name in conversation.tool_names if name in SEARCH_TOOLS), None)
-        through_code = code_mode(conversation)
+        prefix = unshown_prefix(conversation.api, self.server, self.naming)
+        through_code = code_mode(conversation, prefix)
         made = fold_waits(conversation.calls) if through_code else list(conversation.calls)
         answers: dict[str, Any] = {}
         parts: list[str] = []
@@ -106,9 +129,9 @@ class ScriptedModel:
                         Answer(text=text), "final", step.index, step.raw["call"], None, wait, skipped, error
                     )
                 # The request names the stub's tools' namespace only: whether it has the tool, the script learns.
-                call = exec_call(call_id, step.raw["call"], arguments)
+                call = exec_call(call_id, step.raw["call"], arguments, prefix)
                 return ScriptedTurn(Answer(call=call), "call", step.index, step.raw["call"], None, wait, skipped)
-            name, offered = tool_name(conversation, step.raw["call"])
+            name, offered = tool_name(conversation, step.raw["call"], self.server, self.naming)
             namespace, name = conversation.namespaces.get(name, (None, name))
             call = ToolCall(call_id, name, arguments, namespace)
             return ScriptedTurn(Answer(call=call), "call", step.index, step.raw["call"], offered, wait, skipped)

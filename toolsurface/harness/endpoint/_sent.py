@@ -33,14 +33,16 @@ class SentTool:
     """One of the server's tools as one request carried it.
 
     `sent_as`: the full name the model calls it by (a namespace's tools as `NAMESPACE__NAME`), None when the
-    request has it nowhere. `name_change`: "" (the tool's own name after the client's prefix), `cleaned`
+    request names it nowhere (dropped, or only its namespace named). `name_change`: "" (the tool's own name after the client's prefix), `cleaned`
     (characters replaced), `cut`, `hashed` (a suffix of the client's own). `description`: kept, cut, added,
     prefixed, appended, rewritten, dropped or `-` (no definition sent); a cut's `cut_at` counts UTF-16 code
     units of the original kept, and `marker` is what the client put after them. `schema`: each keyword path
     added (`+properties.wait_for_previous`), removed (`-$defs.Item.properties.when.format`) or changed (`~type`).
     `dropped`: the MCP-only fields the tool had and the request does not carry. `chars_*`/`tokens_*`: compact
     JSON and o200k tokens of the tool as listed and as sent (a tool only named: its name). `refused`: the
-    API's message when this tool is what the API would refuse the request for."""
+    API's message when this tool is what the API would refuse the request for. `not_judged`: the tool (by the
+    name the request gave it) a request was refused for that would have been refused for this one too, had the
+    API's message gone past the first: what the API makes of this one that request cannot say."""
 
     tool: str
     sent_as: str | None
@@ -60,6 +62,7 @@ class SentTool:
     digest: str | None = None
     note: str | None = None
     refused: str | None = None
+    not_judged: str | None = None
 
 
 def _utf16(text: str) -> int:
@@ -211,8 +214,9 @@ def match_sent(
                 )
             )
         elif namespace_named:
-            name_change = _name_change(naming, name, server, expected)
-            found.append(SentTool(sent_as=expected, how="namespace", name_change=name_change, **base))
+            # The request names the server's namespace alone (codex's "Deferred tool namespaces: - mcp__stub"):
+            # the tool is sent under no name of its own.
+            found.append(SentTool(sent_as=None, how="namespace", **base))
         else:
             other = expected_by.get(expected)
             note = (
@@ -238,14 +242,25 @@ def match_sent(
     return found, stub
 
 
-def mark_refused(sent: Sequence[SentTool], name: str, message: str) -> list[SentTool]:
-    """`sent`, the tool that `name` (as a request gave it) is marked with the API's `message`, unless a request
-    before was refused for it."""
+def mark_refused(
+    sent: Sequence[SentTool], names: Sequence[str], message: str, unjudged: Sequence[str] = ()
+) -> list[SentTool]:
+    """`sent`, each tool that `names` name (as a request gave them) marked with the API's `message`, unless a
+    request before was refused for it, and each that `unjudged` name marked not judged, for the first of
+    `names`, unless it was refused or left unjudged before."""
 
-    def refused(tool: SentTool) -> bool:
-        return tool.sent_as is not None and (tool.sent_as == name or tool.sent_as.endswith(f"__{name}"))
+    def named(tool: SentTool, among: Sequence[str]) -> bool:
+        as_sent = tool.sent_as
+        return as_sent is not None and any(as_sent == name or as_sent.endswith(f"__{name}") for name in among)
 
-    return [replace(t, refused=message) if t.refused is None and refused(t) else t for t in sent]
+    found = []
+    for tool in sent:
+        if tool.refused is None and named(tool, names):
+            tool = replace(tool, refused=message, not_judged=None)
+        elif tool.refused is None and tool.not_judged is None and names and named(tool, unjudged):
+            tool = replace(tool, not_judged=names[0])
+        found.append(tool)
+    return found
 
 
 def _carried(

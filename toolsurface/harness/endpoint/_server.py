@@ -18,6 +18,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import socket
 import sys
 import threading
@@ -30,8 +31,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from toolsurface.harness.agents import ToolNaming
-from toolsurface.harness.agents.base import SERVER_NAME, EndpointKind, Usage, strip_server_prefix
+from toolsurface.harness.agents import ToolNaming, strip_server_prefix
+from toolsurface.harness.agents.base import SERVER_NAME, EndpointKind, Usage
 from toolsurface.harness.endpoint._answers import Answer, render_answer
 from toolsurface.harness.endpoint._carried import CarriedResult, carried_results
 from toolsurface.harness.endpoint._conversation import Api, Conversation, api_for_path, read_conversation
@@ -127,7 +128,8 @@ class ModelEndpoint:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
         self.log = RequestLog(log_path)
-        self.model = ScriptedModel(steps) if steps is not None else None
+        self.model = ScriptedModel(steps, server_name, naming) if steps is not None else None
+        self.server_name = server_name
         self.upstream = upstream
         self.stub_tools = set(stub_tools) or {str(t.get("name")) for t in wire_tools or ()}
         self.naming = Naming(naming, server_name, list(wire_tools)) if naming is not None and wire_tools else None
@@ -205,9 +207,8 @@ class ModelEndpoint:
 
     def is_stub_tool(self, name: str) -> bool:
         """A tool the agent offers as one of the stub's: by its own name once the agent's prefix is off."""
-        if self.stub_tools:
-            return strip_server_prefix(name) in self.stub_tools
-        return name != strip_server_prefix(name)
+        own = strip_server_prefix(name, self.server_name)
+        return own in self.stub_tools if self.stub_tools else name != own
 
     def record(self, conversation: Conversation | None, seq: int | None = None, **fields: Any) -> None:
         if conversation is not None:
@@ -227,7 +228,9 @@ class ModelEndpoint:
                 carried = {t.sent_as for t in sent if t.how in ("shown", "deferred", "unmatched")}
                 fields["stub_tools"] = [n for n in conversation.tool_names if n in carried]
                 if fields.get("refused_tool"):
-                    split["stub_sent"] = mark_refused(sent, fields["refused_tool"], fields["refused"])
+                    named = fields.get("refused_tools") or [fields["refused_tool"]]
+                    unjudged = fields.get("refused_unjudged", [])
+                    split["stub_sent"] = mark_refused(sent, named, fields["refused"], unjudged)
             fields.update(split)
         seq = seq if seq is not None else self.log.next_seq()
         self.log.write(ModelRequest(seq=seq, time=_now(), endpoint=self.kind, **fields))
@@ -254,20 +257,29 @@ class ModelEndpoint:
         return len(text) - len(shorter)
 
 
+WORK = "$WORK"
+# A folder named after a path: every character but a letter or a digit as `-` (`/tmp/x_1` as `-tmp-x-1`), as
+# Claude Code names the folder it keeps a project's memory in after the project's path.
+_NOT_IN_FOLDER_NAME = re.compile(r"[^A-Za-z0-9]")
+
+
 def machine_paths(home: str, run_dir: str | os.PathLike[str], workdir: str | os.PathLike[str]) -> dict[str, str]:
     """This machine's paths a client may write into its system prompt, by placeholder: `$HOME`, the run's
-    folder (`$RUN`) and the client's working folder (`$WORK`)."""
-    return {"$HOME": home, "$RUN": os.fspath(run_dir), "$WORK": os.fspath(workdir)}
+    folder (`$RUN`) and the client's working folder (`$WORK`, also where a folder is named after it)."""
+    return {"$HOME": home, "$RUN": os.fspath(run_dir), WORK: os.fspath(workdir)}
 
 
 def _path_forms(paths: Mapping[str, str]) -> list[tuple[str, str]]:
-    """(path, placeholder) for each path as given and as resolved, the longest first (a run folder inside
-    $HOME is its own placeholder)."""
+    """(path, placeholder) for each path as given and as resolved, the working folder's also as a folder's name,
+    the longest first (a run folder inside $HOME is its own placeholder)."""
     forms: dict[str, str] = {}
     for placeholder, path in paths.items():
         if not path or path == os.sep:
             continue
-        for form in (path.rstrip(os.sep), os.path.realpath(path)):
+        given = [path.rstrip(os.sep), os.path.realpath(path)]
+        if placeholder == WORK:
+            given += [_NOT_IN_FOLDER_NAME.sub("-", form) for form in given]
+        for form in given:
             forms.setdefault(form, placeholder)
     return sorted(forms.items(), key=lambda item: -len(item[0]))
 
@@ -540,6 +552,8 @@ class _Handler(BaseHTTPRequestHandler):
             error=refusal.said,
             refused=refusal.message,
             refused_tool=refusal.tool,
+            refused_tools=list(refusal.tools),
+            refused_unjudged=list(refusal.unjudged),
             duration_ms=round((time.monotonic() - started) * 1000, 3),
         )
         self._send(refusal.status, "application/json", refusal.body)

@@ -32,6 +32,8 @@ _NAMED = re.compile(r"\bmcp__stub__[A-Za-z0-9_-]+|\bmcp_stub_[A-Za-z0-9_-]+")
 # codex names the namespace it deferred ("Deferred tool namespaces: - mcp__stub"), not each tool.
 _NAMESPACE = re.compile(r"\bmcp__stub\b(?!_)")
 _LEAST_FOUND = 40
+# A line's indent, which a client may put before each line of the instructions it quotes (opencode's 4 spaces).
+_INDENT = re.compile(r"\n[ \t]+")
 
 
 @dataclass(frozen=True)
@@ -133,11 +135,35 @@ def _wrappers(tools: Sequence[Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _unindented(text: str) -> tuple[str, list[int]]:
+    """`text` with every line's indent taken off, and where in `text` each of its chars is."""
+    kept: list[str] = []
+    where: list[int] = []
+    start = 0
+    for match in _INDENT.finditer(text):
+        kept.append(text[start : match.start() + 1])
+        where.extend(range(start, match.start() + 1))
+        start = match.end()
+    kept.append(text[start:])
+    where.extend(range(start, len(text)))
+    return "".join(kept), where
+
+
+def _found_in(wanted: str, text: str) -> int:
+    """The chars of the longest start of `wanted` that `text` holds, as it is or with each line indented."""
+    found = found_prefix(wanted, text)
+    if found == len(wanted) or "\n" not in wanted[found:]:
+        return found
+    plain, where = _unindented(wanted)
+    again = found_prefix(plain, _INDENT.sub("\n", text))
+    return max(found, where[again - 1] + 1 if again else 0)
+
+
 def _instructions_found(wanted: str, texts: Sequence[str]) -> tuple[int, int | None]:
     """The chars of the instructions found in the first text holding the most of them, and which text."""
     best, where = 0, None
     for n, text in enumerate(texts):
-        found = found_prefix(wanted, text) if wanted else 0
+        found = _found_in(wanted, text) if wanted else 0
         # A start shorter than this is a coincidence of words, not the instructions.
         if found >= min(len(wanted), _LEAST_FOUND) and found > best:
             best, where = found, n
@@ -185,7 +211,7 @@ def split_request(
         )
         is_stub = stub_names.__contains__
         named = [t.sent_as for t in stub_sent if t.how == "named" and t.sent_as is not None]
-        in_namespace = [t.sent_as for t in stub_sent if t.how == "namespace" and t.sent_as is not None]
+        in_namespace = [naming.rule.full_name(t.tool, naming.server) for t in stub_sent if t.how == "namespace"]
         namespace_text = naming.rule.namespace_name(naming.server) if in_namespace else None
     else:
         named = [n for n in dict.fromkeys(_NAMED.findall(text)) if n not in sent and is_stub(n)]
