@@ -115,7 +115,7 @@ class CliAgent(ABC):
     def __init__(self, executable: str | None = None) -> None:
         self.executable = executable
         self.version: str | None = None
-        # The stub's name in the run's MCP config, as its transcript names it.
+        # The server's name in the run's MCP config, as its transcript names it.
         self.server_name = SERVER_NAME
 
     def own_name(self, name: str) -> str:

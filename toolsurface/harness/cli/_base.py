@@ -382,7 +382,7 @@ def _builtins_option(command: Any) -> Any:
         type=click.Choice(["off", "on"]),
         default="off",
         show_default=True,
-        help="off: the agent is offered the stub's tools alone (the server measured alone); on: its own tools stay"
+        help="off: the agent is offered the server's tools alone (the server measured alone); on: its own tools stay"
         " (what a user's session carries; calls that would ask for a permission are still denied).",
     )(command)
 

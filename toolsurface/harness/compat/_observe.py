@@ -104,7 +104,8 @@ def _feature_cell(row: ClientRow, tool_name: str, again: Mapping[str, SentTool])
         return row.status if row.status != "ok" else "-"
     common = common_schema_changes(row.sent)
     if tool_name in again:
-        return cell_of(again[tool_name], common) + f"; {ALONE}"
+        seen = again[tool_name]
+        return cell_of(seen, common) + ("" if seen.not_judged else f"; {ALONE}")
     return cell_of(by_tool.get(tool_name), common)
 
 
