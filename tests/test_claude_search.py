@@ -253,7 +253,8 @@ def test_a_snapshot_file_is_searched_as_served_so_a_server_project_can_hold_its_
         "--format", "csv", env=env_with(clis, tmp_path / "home"), cwd=tmp_path, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[1].startswith("tools,read page,claude,item_get,1,item_get,")
+    # The snapshot goes by its server's name (v2); its file's name still keys the queries.
+    assert done.stdout.splitlines()[1].startswith("v2,read page,claude,item_get,1,item_get,")
 
 
 def test_roundtrip_with_claude_prints_computed_and_observed_per_step_and_surface(clis: Path, tmp_path: Path) -> None:

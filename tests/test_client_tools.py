@@ -261,7 +261,13 @@ def test_codex_direct_renames_server_everythings_13_tools_gemini_shows_all_14_of
         "--client", "gemini", "--client", "opencode", "--per-tool", "--format", "json", env=env, cwd=tmp_path,
         timeout=600,
     )  # fmt: skip
-    found = {(r["surface"], r["client"]): r for r in rows(done)}
+    # Each snapshot goes by its server's name, recorded in its sidecar.
+    own = {
+        name: json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))["name"]
+        for name, path in public.items()
+    }
+    assert own == {"server-everything": "mcp-servers-everything", "server-filesystem": "secure-filesystem-server"}
+    found = {(next(k for k, v in own.items() if v == r["surface"]), r["client"]): r for r in rows(done)}
     everything = found[("server-everything", "codex")]
     assert everything["shown"]["tools"] == 13 and everything["builtin"]["tools"] == 9
     renamed = [t for t in everything["sent"] if "-" in t["tool"]]
@@ -271,8 +277,8 @@ def test_codex_direct_renames_server_everythings_13_tools_gemini_shows_all_14_of
     assert filesystem["shown"]["tools"] == 14 and filesystem["builtin"]["tools"] == 0
     assert sent(filesystem)["write_file"]["how"] == "shown"  # no exclusion of ours hides it
     # Each server goes by its own name, as a user's config names it, not by toolsurface's `stub`.
-    named = {r["surface"]: r["server_name"] for r in found.values()}
-    assert "stub" not in named.values() and len(set(named.values())) == 2
+    named = {server: r["server_name"] for (server, _), r in found.items()}
+    assert named == own
     assert all(
         t["sent_as"].startswith(GeminiAgent.naming.prefix(named["server-filesystem"])) for t in filesystem["sent"]
     )
