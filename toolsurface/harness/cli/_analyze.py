@@ -24,6 +24,7 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.fail_on import FAIL_ON
@@ -404,6 +405,7 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
 @click.option("--rules", "list_rules", is_flag=True, help="List the rules: id, name, severity, what each checks.")
 @_config_option
 @_server_options
+@mcp_config_options(windows=False)
 def lint_command(
     surfaces: tuple[str, ...],
     fmt: str,
@@ -411,23 +413,54 @@ def lint_command(
     list_rules: bool,
     config_path: Path | None,
     live: LiveServerOptions,
+    configured: McpConfigOptions,
 ) -> None:
     """Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints.
 
     SURFACE..., a live server with --url URL or -- CMD ARGS..., or none: each configured target. Rules the
-    configuration turns off ([tool.toolsurface.lint] disable, and per-tool) are counted, not reported."""
+    configuration turns off ([tool.toolsurface.lint] disable, and per-tool) are counted, not reported. With
+    --mcp-config FILE, each server of a client's configuration, and the names that clash among them."""
     from toolsurface.harness.analyze.lint import parse_fail_on
 
     failing = parse_fail_on(fail_on) if fail_on is not None else ()
     if list_rules:
-        if surfaces or live.names_a_server:
-            raise click.UsageError("--rules lists the rules: give no SURFACE, --url or -- CMD")
+        if surfaces or live.names_a_server or configured.given:
+            raise click.UsageError("--rules lists the rules: give no SURFACE, --url, -- CMD or --mcp-config")
         _print_rules(fmt)
         return
-    result = _linted(surfaces, live, config_path)
+    if configured.given:
+        result = _linted_config(surfaces, live, config_path, configured)
+    else:
+        result = _linted(surfaces, live, config_path)
     _render_lint(result, fmt, failing)
     if result.fails(failing):
         raise SystemExit(1)
+
+
+def _linted_config(
+    surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Path | None, configured: McpConfigOptions
+) -> Any:
+    """The surfaces and live server given, each server of the client's configuration, and the clashes among
+    the configuration's servers as one more surface named after the file."""
+    from dataclasses import replace
+
+    from toolsurface.harness.analyze.lint import lint, lint_together
+    from toolsurface.harness.cli._live import _items
+    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+    from toolsurface.harness.config import read_config
+
+    config = read_config(config_path, need_targets=False)
+    settings = config.lint if config is not None else None
+    items = _items(surfaces, live, None)[0]
+    found = configured_servers(configured, live)
+    assert found is not None
+    mcp, listed = found
+    servers = [item.taken.as_snapshot() for item in listed if item.taken is not None]
+    result = lint([*items, *servers], settings, [*([None] * len(items)), *([mcp.path] * len(servers))])
+    together = lint_together(servers, f"{mcp.path.name} (all servers)", settings=settings)
+    for line in say_unlisted(listed):
+        _say(f"toolsurface: {line}")
+    return replace(result, surfaces=[*result.surfaces, replace(together, file=mcp.path)])
 
 
 def _linted(surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Path | None) -> Any:

@@ -21,6 +21,7 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -73,6 +74,7 @@ def list_command(fmt: str) -> None:
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
 @_server_options
+@mcp_config_options()
 @_counter_options
 @_protocol_option
 def measure_command(
@@ -82,13 +84,17 @@ def measure_command(
     no_growth: bool,
     out: Path | None,
     live: LiveServerOptions,
+    configured: McpConfigOptions,
     tokens: str | None,
     count_urls: tuple[str, ...],
     protocol: str | None,
 ) -> None:
     """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces; with --url
-    URL or -- CMD ARGS..., a live server's list too)."""
+    URL or -- CMD ARGS..., a live server's list too; with --mcp-config FILE, each server of a client's
+    configuration and all of them together)."""
     from toolsurface.harness.cli._live import _items
+    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+    from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_csv, totals_markdown, totals_rich
     from toolsurface.harness.measure import (
         by_kinds_csv,
         counters_csv,
@@ -100,11 +106,18 @@ def measure_command(
         parts_csv,
         per_tool_csv,
     )
+    from toolsurface.harness.output import json_document
     from toolsurface.harness.surface import default_surfaces
 
     counters = _counters(tokens, count_urls)
-    items, _ = _items(surfaces or ([] if live.names_a_server else default_surfaces()), live, protocol)
+    windows = parse_windows(configured.windows)
+    alone = surfaces or live.names_a_server or configured.given
+    items, _ = _items(surfaces if alone else default_surfaces(), live, protocol)
+    found = configured_servers(configured, live, protocol)
+    if found is not None:
+        items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
     result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
+    totals = config_totals(found[0], found[1], result, windows) if found is not None else None
     if out is not None:
         files = {
             "measure.json": measure_json(result),
@@ -116,13 +129,22 @@ def measure_command(
         }
         if result.counters:
             files["counters.csv"] = counters_csv(result)
+        if totals is not None:
+            files["servers.csv"] = totals_csv(totals)
         written = _write_outputs(out, files)
         _say(f"wrote {', '.join(str(p) for p in written)}")
     if fmt == "json":
-        _data(measure_json(result), nl=False)
+        if totals is None:
+            _data(measure_json(result), nl=False)
+        else:
+            _data(json_document({**result.to_json(), "mcp_config": totals.to_json()}), nl=False)
     elif fmt == "csv":
-        _data(per_tool_csv(result) if per_tool else measure_csv(result), nl=False)
+        _data(per_tool_csv(result) if per_tool or totals is None else totals_csv(totals), nl=False)
     elif fmt == "markdown":
-        _data(measure_markdown(result, per_tool=per_tool), nl=False)
+        extra = f"\n{totals_markdown(totals)}" if totals is not None else ""
+        _data(measure_markdown(result, per_tool=per_tool) + extra, nl=False)
     else:
-        _print(measure_rich(result, per_tool=per_tool))
+        _print([*measure_rich(result, per_tool=per_tool), *(totals_rich(totals) if totals is not None else [])])
+    if found is not None:
+        for line in say_unlisted(found[1]):
+            _say(f"toolsurface: {line}")

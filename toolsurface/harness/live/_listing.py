@@ -92,6 +92,9 @@ class StdioServer:
     cwd: Path | None = None
     # What the user named it (`--name`, already made safe); None: its own serverInfo.name decides.
     name: str | None = None
+    # The environment `env` is added to; None: this process's. A client's configuration gives its servers a
+    # minimal one unless the user says otherwise (harness.mcp_config).
+    base_env: Mapping[str, str] | None = None
 
     @property
     def label(self) -> str:
@@ -669,7 +672,8 @@ async def _spawn(server: StdioServer, stderr: IO[bytes], state: _State) -> Proce
         raise LiveServerError("no server command given after --")
     if server.cwd is not None and not server.cwd.is_dir():
         raise LiveServerError(f"--cwd {server.cwd}: no such directory")
-    env, state.marker = marked_env({**os.environ, **server.env})
+    base = os.environ if server.base_env is None else server.base_env
+    env, state.marker = marked_env({**base, **server.env})
     try:
         return await anyio.open_process(
             list(server.argv),

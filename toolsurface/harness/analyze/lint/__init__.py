@@ -13,7 +13,7 @@ from toolsurface.harness.analyze.lint._catalog import (
     parse_fail_on,
     unknown_rule,
 )
-from toolsurface.harness.analyze.lint._lint import lint, lint_tools
+from toolsurface.harness.analyze.lint._lint import lint, lint_together, lint_tools
 from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
 from toolsurface.harness.analyze.lint._render import (
     FINDING_COLUMNS,
@@ -57,6 +57,7 @@ __all__ = [
     "lint_sarif",
     "lint_sarif_log",
     "lint_summary",
+    "lint_together",
     "lint_tools",
     "parse_fail_on",
     "rules_csv",

@@ -1,6 +1,7 @@
 """The lint rules, each described once: a stable id, its name (the category a finding names), its severity and
 what it checks. Ids are grouped by family: TS1xx, what the tools say inconsistently across the list; TS2xx,
-what one tool's annotations and description say; TS3xx, what a client breaks, cuts or drops. An id is never
+what one tool's annotations and description say; TS3xx, what a client breaks, cuts or drops; TS4xx, what clashes
+among the servers a client's configuration runs together (lint --mcp-config). An id is never
 given to another rule, and a rule keeps its id."""
 
 from __future__ import annotations
@@ -92,6 +93,27 @@ RULES: tuple[Rule, ...] = (
         "error",
         "An invalid x-mcp-header annotation in a tool's inputSchema, for which a Streamable HTTP client of MCP"
         " 2026-07-28 must drop the tool.",
+    ),
+    Rule(
+        "TS401",
+        "shared-name",
+        "warning",
+        "A tool name two servers of one configuration share: a client that prefixes the server's name keeps them"
+        " apart, but its model is shown two tools called alike; one that does not sends only one.",
+    ),
+    Rule(
+        "TS402",
+        "joined-name",
+        "error",
+        "Tools of two servers that a client's prefix and cleaning rule name alike (server a's b_c and server a_b's"
+        " c both mcp_a_b_c in gemini-cli): its request carries two tools of one name, or only one.",
+    ),
+    Rule(
+        "TS403",
+        "builtin-name",
+        "warning",
+        "A server's tool named like a client's own tool: a setting that names the client's tool (an exclusion, a"
+        " permission) reaches the server's tool too.",
     ),
 )
 

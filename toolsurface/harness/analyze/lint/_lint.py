@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,32 @@ def lint(
     if settings is not None:
         _unmatched_tools(settings, result)
     return result
+
+
+def lint_together(
+    servers: Sequence[SurfaceDefinition | Snapshot],
+    name: str,
+    *,
+    builtins: Mapping[str, Sequence[str]] | None = None,
+    settings: LintSettings | None = None,
+) -> SurfaceLint:
+    """The clashes among servers a client runs together (a configuration), as one more surface called `name`:
+    its findings name each tool as SERVER/TOOL."""
+    from toolsurface.harness.analyze.lint._clashes import check_clashes
+    from toolsurface.harness.measure import listed
+
+    named = [
+        (item.name, [str(t.get("name")) for t in wire.tools])
+        for item, wire in zip(servers, listed(servers), strict=True)
+    ]
+    found = check_clashes(named, builtins)
+    kept: list[Finding] = []
+    off: list[Finding] = []
+    for finding in found:
+        tools = [tool.partition("/")[2] for tool in finding.tools]
+        (off if settings is not None and settings.off(finding.category, tools) else kept).append(finding)
+    every = [f"{server}/{tool}" for server, tools in named for tool in tools]
+    return SurfaceLint(name=name, findings=kept, tools=every, suppressed=off)
 
 
 def _unmatched_tools(settings: LintSettings, result: LintResult) -> None:

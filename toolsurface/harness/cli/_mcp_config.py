@@ -1,0 +1,120 @@
+"""--mcp-config FILE: the servers of a client's configuration, wherever a command takes surfaces, listed once and
+at once; and the options that go with it."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from toolsurface.harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
+    from toolsurface.harness.mcp_config import ListedServer, McpConfig
+
+
+@dataclass(frozen=True)
+class McpConfigOptions:
+    """`--mcp-config`, `--env-from-shell`, `--context-window` (the text as given) and how many servers are
+    listed at once."""
+
+    path: Path | None = None
+    env_from_shell: bool = False
+    windows: str | None = None
+    jobs: int = 4
+
+    @property
+    def given(self) -> bool:
+        return self.path is not None
+
+
+def mcp_config_options(*, jobs: bool = True, windows: bool = True) -> Callable[[Any], Any]:
+    """The options, given to the command as one `configured` (McpConfigOptions). `jobs`: whether the command
+    takes --jobs here (one that has its own --jobs bounds the listing by it)."""
+
+    def decorate(command: Any) -> Any:
+        @functools.wraps(command)
+        def with_config(
+            *args: Any, mcp_config: Path | None, env_from_shell: bool, context_window: str | None = None, **kw: Any
+        ) -> Any:
+            if env_from_shell and mcp_config is None:
+                raise click.UsageError("--env-from-shell goes with --mcp-config FILE")
+            if context_window is not None and mcp_config is None:
+                raise click.UsageError("--context-window goes with --mcp-config FILE")
+            count = kw.pop("config_jobs", None) if jobs else kw.get("jobs")
+            configured = McpConfigOptions(mcp_config, env_from_shell, context_window, int(count or 4))
+            return command(*args, configured=configured, **kw)
+
+        options = [
+            click.option(
+                "--mcp-config",
+                type=click.Path(dir_okay=False, path_type=Path),
+                metavar="FILE",
+                help="Also every server of this client configuration (.mcp.json, ~/.claude.json,"
+                " claude_desktop_config.json, .vscode/mcp.json, .cursor/mcp.json, codex's config.toml, gemini's"
+                " settings.json, opencode.json, Copilot's mcp-config.json), each named by its key; never written to.",
+            ),
+            click.option(
+                "--env-from-shell",
+                is_flag=True,
+                help="Expand the configuration's variables from your environment and give its servers your whole"
+                " environment (default: variables left as written, a minimal environment).",
+            ),
+        ]
+        if windows:
+            options.append(
+                click.option(
+                    "--context-window",
+                    metavar="TOKENS[,TOKENS]",
+                    help="With --mcp-config: the share of this context window the servers take together.",
+                )
+            )
+        if jobs:
+            options.append(
+                click.option(
+                    "--jobs",
+                    "config_jobs",
+                    type=click.IntRange(min=1),
+                    default=4,
+                    show_default=True,
+                    help="With --mcp-config: servers listed at a time.",
+                )
+            )
+        for option in reversed(options):
+            with_config = option(with_config)
+        return with_config
+
+    return decorate
+
+
+def configured_servers(
+    configured: McpConfigOptions, live: LiveServerOptions, protocol: str | None = None
+) -> tuple[McpConfig, list[ListedServer]] | None:
+    """The configuration's servers listed (each a row, listed or saying why not), or None without --mcp-config."""
+    if configured.path is None:
+        return None
+    from toolsurface.harness.live import parse_capabilities
+    from toolsurface.harness.mcp_config import list_config, read_mcp_config
+
+    config = read_mcp_config(configured.path, env_from_shell=configured.env_from_shell)
+    listed = list_config(
+        config,
+        jobs=configured.jobs,
+        timeout=live.timeout,
+        capabilities=parse_capabilities(live.capabilities),
+        protocol=protocol,
+    )
+    if not any(item.taken is not None for item in listed):
+        why = "; ".join(f"{item.name}: {item.problem}" for item in listed)
+        raise ToolsurfaceError(f"{configured.path}: no server could be listed ({why})")
+    return config, listed
+
+
+def say_unlisted(listed: list[ListedServer]) -> list[str]:
+    """A line per server that was not listed, and why."""
+    return [f"{item.name}: {item.status}: {item.problem}" for item in listed if item.taken is None]

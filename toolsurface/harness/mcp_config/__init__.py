@@ -1,0 +1,39 @@
+"""A client's MCP configuration (Claude Code, Claude Desktop, VS Code, Cursor, codex, gemini-cli, opencode,
+Copilot CLI): the servers it names, listed at once, measured one by one and together."""
+
+from toolsurface.harness.mcp_config._list import ListedServer, list_config, live_server
+from toolsurface.harness.mcp_config._model import FORMATS, ConfigServer, McpConfig, McpConfigError
+from toolsurface.harness.mcp_config._read import MINIMAL_ENV, minimal_env, read_mcp_config
+from toolsurface.harness.mcp_config._totals import (
+    SERVER_COLUMNS,
+    ConfigTotals,
+    ServerRow,
+    config_totals,
+    parse_windows,
+    totals_csv,
+    totals_json,
+    totals_markdown,
+    totals_rich,
+)
+
+__all__ = [
+    "FORMATS",
+    "MINIMAL_ENV",
+    "SERVER_COLUMNS",
+    "ConfigServer",
+    "ConfigTotals",
+    "ListedServer",
+    "McpConfig",
+    "McpConfigError",
+    "ServerRow",
+    "config_totals",
+    "list_config",
+    "live_server",
+    "minimal_env",
+    "parse_windows",
+    "read_mcp_config",
+    "totals_csv",
+    "totals_json",
+    "totals_markdown",
+    "totals_rich",
+]

@@ -1,0 +1,119 @@
+"""The servers of a configuration listed at once (at most `jobs` at a time), each under its key's name: a server
+that cannot start, hangs or answers wrongly is a row saying why, and the others are still listed."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.mcp_config._model import ConfigServer, McpConfig
+from toolsurface.harness.mcp_config._read import minimal_env
+
+if TYPE_CHECKING:
+    from toolsurface.harness.live import HttpServer, StdioServer, TakenSnapshot
+
+__all__ = ["ListedServer", "list_config", "live_server"]
+
+
+@dataclass(frozen=True)
+class ListedServer:
+    """One server of the configuration: its list as taken (None when it could not be), or why not."""
+
+    server: ConfigServer
+    taken: TakenSnapshot | None = None
+    problem: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.server.name
+
+    @property
+    def status(self) -> str:
+        if self.taken is not None:
+            return "listed"
+        return "disabled" if self.server.disabled else "failed"
+
+
+def live_server(
+    server: ConfigServer, config: McpConfig, environ: Mapping[str, str] | None = None
+) -> StdioServer | HttpServer:
+    """What starts or reaches the server, named by its key: a command with the minimal environment (or the
+    user's, with --env-from-shell) and the configuration's own variables."""
+    from toolsurface.harness.live import HttpServer, StdioServer
+
+    if server.command is not None:
+        shell = os.environ if environ is None else environ
+        base = dict(shell) if config.env_from_shell else minimal_env(shell)
+        return StdioServer(argv=server.command, env=dict(server.env), cwd=server.cwd, name=server.name, base_env=base)
+    assert server.url is not None
+    return HttpServer(url=server.url, headers=dict(server.headers), transport=_transport(server), name=server.name)
+
+
+def _transport(server: ConfigServer) -> str:
+    from toolsurface.harness.protocol import SSE, STREAMABLE_HTTP
+
+    return SSE if server.transport == "sse" else STREAMABLE_HTTP
+
+
+def list_config(
+    config: McpConfig,
+    *,
+    jobs: int = 4,
+    timeout: float = 30.0,
+    capabilities: Sequence[str] = (),
+    protocol: str | None = None,
+    include_disabled: bool = False,
+) -> list[ListedServer]:
+    """Every server of the configuration listed, at most `jobs` at once, in the file's order; a disabled one
+    only when asked (`include_disabled`), else a row saying it is off."""
+    import anyio
+
+    from toolsurface.harness.live import skip_final_collection
+
+    listed = anyio.run(_list_all, config, jobs, timeout, tuple(capabilities), protocol, include_disabled)
+    skip_final_collection()
+    return listed
+
+
+async def _list_all(
+    config: McpConfig,
+    jobs: int,
+    timeout: float,
+    capabilities: tuple[str, ...],
+    protocol: str | None,
+    include_disabled: bool,
+) -> list[ListedServer]:
+    import anyio
+
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.live import list_live_async, snapshot_live
+    from toolsurface.harness.signals import Interrupted, cancel_on_signals
+
+    found: list[ListedServer | None] = [None] * len(config.servers)
+    limit = anyio.CapacityLimiter(max(1, jobs))
+
+    async def one(index: int, server: ConfigServer) -> None:
+        if server.problem is not None:
+            found[index] = ListedServer(server, problem=server.problem)
+            return
+        if server.disabled and not include_disabled:
+            found[index] = ListedServer(server, problem="disabled in the configuration")
+            return
+        async with limit:
+            try:
+                listing = await list_live_async(
+                    live_server(server, config), capabilities=capabilities, timeout=timeout, protocol=protocol
+                )
+            except ToolsurfaceError as error:
+                found[index] = ListedServer(server, problem=str(error))
+                return
+        found[index] = ListedServer(server, taken=snapshot_live(listing))
+
+    async with cancel_on_signals() as stop, anyio.create_task_group() as group:
+        for index, server in enumerate(config.servers):
+            group.start_soon(one, index, server)
+    if stop.signum is not None:
+        raise Interrupted(stop.signum, "the servers' processes were ended")
+    return [item for item in found if item is not None]

@@ -1,0 +1,94 @@
+"""A client's MCP configuration as records: the file, which client's format it is in, and each server it names,
+with what would start or reach it and, where it cannot be measured as written, why."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from toolsurface.harness.errors import ToolsurfaceError
+
+__all__ = ["FORMATS", "ConfigServer", "McpConfig", "McpConfigError"]
+
+# Each format a configuration may be in, and what it is in words.
+FORMATS = {
+    "claude-code": "Claude Code's .mcp.json",
+    "claude-user": "Claude Code's ~/.claude.json",
+    "claude-desktop": "Claude Desktop's claude_desktop_config.json",
+    "vscode": "VS Code's .vscode/mcp.json",
+    "cursor": "Cursor's .cursor/mcp.json",
+    "codex": "codex's config.toml",
+    "gemini": "gemini-cli's settings.json",
+    "opencode": "opencode's opencode.json",
+    "copilot": "Copilot CLI's mcp-config.json",
+}
+
+Transport = Literal["stdio", "http", "sse"]
+
+
+class McpConfigError(ToolsurfaceError):
+    """A configuration that cannot be read at all: one line naming the file and why."""
+
+
+@dataclass(frozen=True)
+class ConfigServer:
+    """One server of a configuration, under its key there (`key`) and the name every table gives it (`name`,
+    the key made safe by the rule every server's name is made by). `env` and `headers` are as they will be
+    sent: placeholders expanded where the user said so, else as written. `notes` say what was left as written
+    (an unexpanded variable, a VS Code input); `problem` why it cannot be measured (then it is a row that
+    says so, and the others are measured)."""
+
+    key: str
+    name: str
+    transport: Transport
+    command: tuple[str, ...] | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: Path | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    disabled: bool = False
+    notes: tuple[str, ...] = ()
+    problem: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"key": self.key, "name": self.name, "transport": self.transport}
+        if self.command is not None:
+            data["command"] = list(self.command)
+            data["cwd"] = str(self.cwd) if self.cwd is not None else None
+            # Names only: values may be keys.
+            data["env"] = sorted(self.env)
+        else:
+            data["url"] = self.url
+            data["headers"] = sorted(self.headers)
+        if self.disabled:
+            data["disabled"] = True
+        if self.notes:
+            data["notes"] = list(self.notes)
+        if self.problem is not None:
+            data["problem"] = self.problem
+        return data
+
+
+@dataclass(frozen=True)
+class McpConfig:
+    """A client's configuration file read: its format, its servers in the file's order, and whether variables
+    were expanded from the user's environment (`env_from_shell`)."""
+
+    path: Path
+    format: str
+    servers: tuple[ConfigServer, ...]
+    env_from_shell: bool = False
+
+    @property
+    def described(self) -> str:
+        return FORMATS[self.format]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": str(self.path),
+            "format": self.format,
+            "env_from_shell": self.env_from_shell,
+            "servers": [s.to_json() for s in self.servers],
+        }
