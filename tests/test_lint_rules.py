@@ -33,6 +33,9 @@ PINNED = {
     "TS202": ("first-sentence", "info"),
     "TS301": ("client-limit", "error"),
     "TS302": ("x-mcp-header", "error"),
+    "TS401": ("shared-name", "warning"),
+    "TS402": ("joined-name", "error"),
+    "TS403": ("builtin-name", "warning"),
 }
 
 
@@ -91,10 +94,10 @@ def test_a_finding_carries_its_rules_id_and_severity(project: Path) -> None:
 
 
 def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
-    assert parse_fail_on("error") == ("client-limit", "x-mcp-header")
+    assert parse_fail_on("error") == ("client-limit", "x-mcp-header", "joined-name")
     assert parse_fail_on("warning") == tuple(r.name for r in RULES if r.severity != "info")
     assert parse_fail_on("TS101,reason") == ("addressing", "reason")
-    assert parse_fail_on("error,TS202") == ("first-sentence", "client-limit", "x-mcp-header")
+    assert parse_fail_on("error,TS202") == ("first-sentence", "client-limit", "x-mcp-header", "joined-name")
     gate = {
         value: run_cli("lint", "before-v2", "--format", "json", "--fail-on", value).returncode
         for value in ("error", "warning", "TS101", "TS202", "TS301", "any")
@@ -109,13 +112,13 @@ def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
 def test_lint_rules_lists_every_rule_as_a_table_json_csv_and_markdown() -> None:
     table = run_cli("lint", "--rules", env={"COLUMNS": "200"})
     assert table.returncode == 0, table.stderr
-    assert "lint rules: 11 rules" in table.stdout
+    assert "lint rules: 14 rules" in table.stdout
     for rule in RULES:
         assert f"{rule.id} " in table.stdout and rule.name in table.stdout
     data = run_cli("lint", "--rules", "--format", "json").json()
     assert data == {"severities": ["error", "warning", "info"], "rules": [r.to_json() for r in RULES]}
     csv = run_cli("lint", "--rules", "--format", "csv").stdout.splitlines()
-    assert csv[0] == "id,name,severity,checks" and csv[1].startswith("TS101,addressing,warning,") and len(csv) == 12
+    assert csv[0] == "id,name,severity,checks" and csv[1].startswith("TS101,addressing,warning,") and len(csv) == 15
     markdown = run_cli("lint", "--rules", "--format", "markdown").stdout
     assert "| id | name | severity | checks |" in markdown and "| TS302 | x-mcp-header | error |" in markdown
 

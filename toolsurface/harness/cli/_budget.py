@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 from toolsurface.harness.cli._probe import ProbeOptions, _fail_on_error_answers_option, _probe_options
 from toolsurface.harness.errors import ToolsurfaceError
 
@@ -79,7 +80,20 @@ if TYPE_CHECKING:
 )
 @click.option("--raise", "raise_", is_flag=True, help="Set each configured budget to the measured figure, even upward.")
 @click.option("--reason", metavar="TEXT", help="Why the budget moves (with --update or --raise; goes into the log).")
+@click.option(
+    "--max-server-chars",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="With --mcp-config: the largest list size each server may have (--max-chars: all of them together).",
+)
+@click.option(
+    "--max-server-tokens",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="With --mcp-config: the most tokens each server's list may have (--max-tokens: all of them together).",
+)
 @_server_options
+@mcp_config_options(jobs=False, windows=False)
 @_counter_options
 @_protocol_option
 @click.pass_context
@@ -99,7 +113,10 @@ def budget_command(
     update: bool,
     raise_: bool,
     reason: str | None,
+    max_server_chars: int | None,
+    max_server_tokens: int | None,
     live: LiveServerOptions,
+    configured: McpConfigOptions,
     tokens: str | None,
     count_urls: tuple[str, ...],
     protocol: str | None,
@@ -108,8 +125,42 @@ def budget_command(
 
     SURFACE is a surface name, module or snapshot file; or list a live server with --url URL or -- CMD ARGS...;
     with none of them, every target configured in [tool.toolsurface] (pyproject.toml) or toolsurface.toml.
+    With --mcp-config FILE, the servers of a client's configuration: all together (--max-chars, --max-tokens)
+    and each one (--max-server-chars, --max-server-tokens).
     """
     from toolsurface.harness.cli._probe import _probe_flags
+
+    if configured.given or max_server_chars is not None or max_server_tokens is not None:
+        if not configured.given:
+            raise click.UsageError("--max-server-chars and --max-server-tokens go with --mcp-config FILE")
+        others = [
+            flag
+            for flag, value in (
+                ("SURFACE", surface),
+                ("--url or -- CMD", live.names_a_server),
+                ("--update", update),
+                ("--raise", raise_),
+                ("--target", target_names),
+                ("--probe", probe or max_answer_tokens is not None or fail_on_error_answers),
+                ("--include", include),
+            )
+            if value
+        ]
+        if others:
+            raise click.UsageError(f"--mcp-config budgets a client's configuration: give no {others[0]}")
+        _budget_of_mcp_config(
+            configured,
+            live,
+            fmt,
+            max_chars,
+            max_tokens,
+            max_server_chars,
+            max_server_tokens,
+            tokens,
+            count_urls,
+            protocol,
+        )
+        return
 
     probes = probe or max_answer_tokens is not None or fail_on_error_answers
     _probe_flags(ctx, probes, "--probe, --max-answer-tokens or --fail-on-error-answers")
@@ -182,11 +233,59 @@ def budget_command(
     for result in results:
         said = result.answers.errors_text if result.answers is not None else None
         _say_error_answers(f"{result.surface}: {said}" if said else None, fmt)
+    sets_within = True
+    if config is not None and config.server_sets:
+        if update or raise_:
+            _say("toolsurface: --update and --raise move one list's budget; a configuration's is set in the file")
+        else:
+            sets_within = _server_sets(config, target_names, fmt, live, protocol, tokens, count_urls)
     if config is not None and (update or raise_):
         assert reason is not None
         _ratchet(config, checked, reason, raise_, fmt)
-    elif not all(result.within for result in results):
+    elif not all(result.within for result in results) or not sets_within:
         raise SystemExit(1)
+
+
+def _server_sets(
+    config: Any,
+    target_names: tuple[str, ...],
+    fmt: str,
+    live: LiveServerOptions,
+    protocol: str | None,
+    tokens: str | None,
+    count_urls: tuple[str, ...],
+) -> bool:
+    """Each configured client configuration (`mcp-config = FILE`) against its budgets, said after the targets;
+    whether all are within."""
+    from toolsurface.harness.cli._mcp_config import McpConfigOptions
+
+    within = True
+    for server_set in config.server_sets:
+        if target_names and server_set.name not in target_names:
+            continue
+        configured = McpConfigOptions(server_set.mcp_config, server_set.env_from_shell)
+        timed = live if server_set.timeout is None else replace(live, timeout=server_set.timeout)
+        try:
+            _budget_of_mcp_config(
+                configured,
+                timed,
+                "text" if fmt in ("csv", "junit") else fmt,
+                server_set.max_chars,
+                server_set.max_tokens,
+                server_set.max_server_chars,
+                server_set.max_server_tokens,
+                tokens,
+                count_urls,
+                protocol,
+                name=server_set.name,
+                to_stderr=fmt in ("csv", "junit", "json"),
+            )
+        except SystemExit as done:
+            if done.code == 1:
+                within = False
+            else:
+                raise
+    return within
 
 
 @dataclass(frozen=True)
@@ -198,6 +297,70 @@ class Answering:
     max_tokens: int | None
     probing: ProbeOptions
     fail_on_errors: bool = False
+
+
+def _budget_of_mcp_config(
+    configured: McpConfigOptions,
+    live: LiveServerOptions,
+    fmt: str,
+    max_chars: int | None,
+    max_tokens: int | None,
+    max_server_chars: int | None,
+    max_server_tokens: int | None,
+    tokens: str | None,
+    count_urls: tuple[str, ...],
+    protocol: str | None,
+    *,
+    name: str | None = None,
+    to_stderr: bool = False,
+) -> None:
+    """Every server of the configuration listed at once, measured, and held to its budgets; exit 1 when over.
+    `name`: what the configuration is called (its file's name by default); `to_stderr`: its lines go to stderr
+    (beside another format's output on stdout)."""
+    from toolsurface.harness.cli._mcp_config import configured_servers
+    from toolsurface.harness.mcp_config import check_config_budget, config_totals
+    from toolsurface.harness.measure import measure
+    from toolsurface.harness.output import json_document
+
+    found = configured_servers(configured, live, protocol)
+    assert found is not None and configured.path is not None
+    config, listed = found
+    items = [item.taken.as_snapshot() for item in listed if item.taken is not None]
+    result = measure(items, growth=False, counters=_counters(tokens, count_urls), protocol=protocol)
+    checked = check_config_budget(
+        name or str(configured.path),
+        config_totals(config, listed, result),
+        max_chars=max_chars,
+        max_tokens=max_tokens,
+        max_server_chars=max_server_chars,
+        max_server_tokens=max_server_tokens,
+    )
+    if fmt == "json" and to_stderr:
+        for line in checked.lines():
+            _say(line)
+    elif fmt == "json":
+        _data(json_document({"format": "toolsurface-config-budget/1", **checked.to_json()}), nl=False)
+    elif fmt == "github":
+        from toolsurface.harness.mcp_config import totals_markdown
+        from toolsurface.harness.output import github_line
+
+        _github(
+            [github_line("notice" if checked.within else "error", "MCP configuration budget", checked.lines()[-1])],
+            totals_markdown(checked.totals),
+        )
+    elif fmt in ("text", "markdown"):
+        for line in checked.lines():
+            (_say if to_stderr else _out)(line)
+    else:
+        raise click.UsageError(f"--format {fmt}: a configuration's budget is text, json, markdown or github")
+    if checked.unlisted:
+        names = ", ".join(r.name for r in checked.unlisted)
+        raise ToolsurfaceError(
+            f"{configured.path}: {names} could not be listed, so what the servers cost together is not known"
+            " (disable a server in the file to leave it out)"
+        )
+    if not checked.within:
+        raise SystemExit(1)
 
 
 def _has_config() -> bool:
@@ -310,7 +473,9 @@ def _budget_of_config(
         raise click.UsageError("--update and --raise set the configured budgets; give no --max-chars or --max-tokens")
     config = read_config(config_path)
     assert config is not None
-    targets = [config.target(name) for name in target_names] if target_names else list(config.targets)
+    sets = {s.name for s in config.server_sets}
+    named = [name for name in target_names if name not in sets]
+    targets = [config.target(name) for name in named] if target_names else list(config.targets)
     checked = check_targets(
         config,
         targets,

@@ -4,7 +4,7 @@ their budgets, the lint rules it turns off, the ratchet that moves a budget and 
 from toolsurface.harness.config._check import CheckedTarget, check_targets
 from toolsurface.harness.config._load import CONFIG_NAMES, LINT_KEYS, TARGET_KEYS, find_config, load_config, read_config
 from toolsurface.harness.config._log import LOG_FORMAT, LogEntry, append_log, git_revision, last_entry, read_log
-from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, Target, shown_path
+from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, ServerSet, Target, shown_path
 from toolsurface.harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
 from toolsurface.harness.config._render import config_json, config_lines
 from toolsurface.harness.config._targets import ListedTarget, list_target, probe_target, protocol_of, snapshot_target
@@ -22,6 +22,7 @@ __all__ = [
     "LogEntry",
     "Ratchet",
     "RatchetStep",
+    "ServerSet",
     "Target",
     "append_log",
     "check_targets",

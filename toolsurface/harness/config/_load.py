@@ -15,13 +15,24 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.config._model import Config, ConfigError, Target
+from toolsurface.harness.config._model import Config, ConfigError, ServerSet, Target
 from toolsurface.harness.protocol import AUTO, PROTOCOL_VERSIONS, TRANSPORTS, unknown_protocol
 
 if TYPE_CHECKING:
     from toolsurface.harness.analyze.lint import LintSettings
 
 CONFIG_NAMES = ("toolsurface.toml", "pyproject.toml")
+# A target that is a client's configuration: its servers together and each one against budgets (budget
+# --mcp-config), and nothing else.
+SERVER_SET_KEYS = (
+    "mcp-config",
+    "env-from-shell",
+    "max-chars",
+    "max-tokens",
+    "max-server-chars",
+    "max-server-tokens",
+    "timeout",
+)
 TARGET_KEYS = (
     "surface",
     "command",
@@ -109,6 +120,15 @@ def load_config(path: Path, need_targets: bool = True) -> Config:
         raise ConfigError(path, "tool.toolsurface", "no such table")
     if not isinstance(table, dict):
         raise ConfigError(path, prefix, f"expected a table, got {_type(table)}")
+    server_sets: list[ServerSet] = []
+    if "mcp-config" in table:
+        _unknown_keys(path, prefix, table, ("name", "targets", "lint", *SERVER_SET_KEYS))
+        if "targets" in table:
+            raise ConfigError(
+                path, _key(prefix, "mcp-config"), "give one target at the top level or [targets.NAME] tables, not both"
+            )
+        server_sets.append(_server_set(path, prefix, table.get("name"), table))
+        table = {k: v for k, v in table.items() if k not in SERVER_SET_KEYS and k != "name"}
     _unknown_keys(path, prefix, table, TOP_KEYS)
     top = {k: v for k, v in table.items() if k in TARGET_KEYS}
     targets_table = table.get("targets")
@@ -128,15 +148,64 @@ def load_config(path: Path, need_targets: bool = True) -> Config:
             target_key = _key(key, name)
             if not isinstance(value, dict):
                 raise ConfigError(path, target_key, f"expected a table, got {_type(value)}")
+            if "mcp-config" in value:
+                _unknown_keys(path, target_key, value, SERVER_SET_KEYS)
+                server_sets.append(_server_set(path, target_key, name, value))
+                continue
             _unknown_keys(path, target_key, value, TARGET_KEYS)
             targets.append(_target(path, (*where, "targets", name), target_key, name, value))
-    elif need_targets or top or "name" in table:
+    elif (need_targets and not server_sets) or top or "name" in table:
         name = table.get("name")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise ConfigError(path, _key(prefix, "name"), f"expected a non-empty string, got {_type(name)}")
         targets.append(_target(path, where, prefix, name, top))
     lint = _lint(path, _key(prefix, "lint"), table["lint"]) if "lint" in table else None
-    return Config(path=path, table=prefix, targets=tuple(targets), lint=lint)
+    return Config(path=path, table=prefix, targets=tuple(targets), lint=lint, server_sets=tuple(server_sets))
+
+
+def _server_set(path: Path, key: str, name: Any, table: Mapping[str, Any]) -> ServerSet:
+    """A target whose list is every server of a client's configuration file (relative to this one's folder)."""
+
+    def where(item: str) -> str:
+        return _key(key, item)
+
+    given = table["mcp-config"]
+    if not isinstance(given, str) or not given.strip():
+        raise ConfigError(path, where("mcp-config"), f"expected a file name, got {_type(given)}")
+    file = Path(os.path.normpath(path.parent / os.path.expanduser(given)))
+    if not file.is_file():
+        raise ConfigError(path, where("mcp-config"), f"{given}: no such file")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise ConfigError(path, where("name"), f"expected a non-empty string, got {_type(name)}")
+    budgets: dict[str, int | None] = {}
+    for item in ("max-chars", "max-tokens", "max-server-chars", "max-server-tokens"):
+        value = table.get(item)
+        if value is not None and (type(value) is not int or value < 0):
+            raise ConfigError(path, where(item), f"expected a whole number of 0 or more, got {_type(value)}")
+        budgets[item] = value
+    if all(v is None for v in budgets.values()):
+        raise ConfigError(
+            path,
+            where("max-tokens"),
+            "missing: give max-chars or max-tokens (all servers), max-server-chars or max-server-tokens (each one)",
+        )
+    shell = table.get("env-from-shell", False)
+    if not isinstance(shell, bool):
+        raise ConfigError(path, where("env-from-shell"), f"expected true or false, got {_type(shell)}")
+    timeout = table.get("timeout")
+    if timeout is not None and (type(timeout) not in (int, float) or not 0 < timeout < math.inf):
+        raise ConfigError(path, where("timeout"), f"expected a number of seconds above 0, got {_type(timeout)}")
+    return ServerSet(
+        name=name or file.name,
+        key=key,
+        mcp_config=file,
+        env_from_shell=shell,
+        max_chars=budgets["max-chars"],
+        max_tokens=budgets["max-tokens"],
+        max_server_chars=budgets["max-server-chars"],
+        max_server_tokens=budgets["max-server-tokens"],
+        timeout=timeout,
+    )
 
 
 def _lint(path: Path, key: str, table: Any) -> LintSettings:

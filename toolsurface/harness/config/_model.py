@@ -126,6 +126,35 @@ class Target:
 
 
 @dataclass(frozen=True)
+class ServerSet:
+    """A target that is a client's MCP configuration: every server it names, against a budget for all of them
+    together (`max_chars`, `max_tokens`) and for each one (`max_server_chars`, `max_server_tokens`)."""
+
+    name: str
+    key: str
+    mcp_config: Path
+    env_from_shell: bool = False
+    max_chars: int | None = None
+    max_tokens: int | None = None
+    max_server_chars: int | None = None
+    max_server_tokens: int | None = None
+    timeout: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "key": self.key,
+            "mcp-config": str(self.mcp_config),
+            "env-from-shell": self.env_from_shell,
+            "max-chars": self.max_chars,
+            "max-tokens": self.max_tokens,
+            "max-server-chars": self.max_server_chars,
+            "max-server-tokens": self.max_server_tokens,
+            "timeout": self.timeout,
+        }
+
+
+@dataclass(frozen=True)
 class Config:
     """A configuration file read and checked: `table` is the key of the toolsurface table in it ("tool.toolsurface"
     in pyproject.toml, "" in toolsurface.toml); paths in it are relative to its directory."""
@@ -134,6 +163,8 @@ class Config:
     table: str
     targets: tuple[Target, ...]
     lint: LintSettings | None = None
+    # Targets that are a client's MCP configuration (budget checks them beside the others).
+    server_sets: tuple[ServerSet, ...] = ()
 
     @property
     def root(self) -> Path:
@@ -156,5 +187,6 @@ class Config:
             "table": self.table,
             "budget_log": str(self.log_path),
             "targets": [t.to_json() for t in self.targets],
+            "server_sets": [s.to_json() for s in self.server_sets],
             "lint": self.lint.to_json() if self.lint is not None else None,
         }

@@ -1,6 +1,7 @@
 """A client's MCP configuration (Claude Code, Claude Desktop, VS Code, Cursor, codex, gemini-cli, opencode,
 Copilot CLI): the servers it names, listed at once, measured one by one and together."""
 
+from toolsurface.harness.mcp_config._budget import ConfigBudget, check_config_budget
 from toolsurface.harness.mcp_config._list import ListedServer, list_config, live_server
 from toolsurface.harness.mcp_config._model import FORMATS, ConfigServer, McpConfig, McpConfigError
 from toolsurface.harness.mcp_config._read import MINIMAL_ENV, minimal_env, read_mcp_config
@@ -20,12 +21,14 @@ __all__ = [
     "FORMATS",
     "MINIMAL_ENV",
     "SERVER_COLUMNS",
+    "ConfigBudget",
     "ConfigServer",
     "ConfigTotals",
     "ListedServer",
     "McpConfig",
     "McpConfigError",
     "ServerRow",
+    "check_config_budget",
     "config_totals",
     "list_config",
     "live_server",

@@ -1,0 +1,121 @@
+"""A client's configuration against its budgets: what all its servers cost together (`max_chars`, `max_tokens`)
+and each one alone (`max_server_chars`, `max_server_tokens`); over, it names the servers over and, for the
+total, the largest ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from toolsurface.harness.mcp_config._totals import ConfigTotals, ServerRow
+from toolsurface.harness.output import counted
+
+__all__ = ["ConfigBudget", "check_config_budget"]
+
+
+@dataclass(frozen=True)
+class ConfigBudget:
+    name: str
+    totals: ConfigTotals
+    max_chars: int | None = None
+    max_tokens: int | None = None
+    max_server_chars: int | None = None
+    max_server_tokens: int | None = None
+
+    def _over(self, row: ServerRow) -> list[str]:
+        over = []
+        if self.max_server_chars is not None and (row.chars or 0) > self.max_server_chars:
+            over.append(f"{row.chars:,} chars over {self.max_server_chars:,}")
+        if self.max_server_tokens is not None and row.tokens is not None and row.tokens > self.max_server_tokens:
+            over.append(f"{row.tokens:,} tokens over {self.max_server_tokens:,}")
+        return over
+
+    @property
+    def servers_over(self) -> list[tuple[ServerRow, list[str]]]:
+        return [(r, over) for r in self.totals.rows if r.status == "listed" and (over := self._over(r))]
+
+    @property
+    def total_over(self) -> list[str]:
+        t = self.totals
+        over = []
+        if self.max_chars is not None and t.chars > self.max_chars:
+            over.append(f"{t.chars - self.max_chars:,} chars over {self.max_chars:,}")
+        if self.max_tokens is not None and t.tokens is not None and t.tokens > self.max_tokens:
+            over.append(f"{t.tokens - self.max_tokens:,} tokens over {self.max_tokens:,}")
+        return over
+
+    @property
+    def unlisted(self) -> list[ServerRow]:
+        return [r for r in self.totals.rows if r.status == "failed"]
+
+    @property
+    def within(self) -> bool:
+        return not self.total_over and not self.servers_over
+
+    def _budgets(self) -> str:
+        parts = [
+            f"{v:,} {unit}" for v, unit in ((self.max_chars, "chars"), (self.max_tokens, "tokens")) if v is not None
+        ]
+        each = [
+            f"{v:,} {unit} a server"
+            for v, unit in ((self.max_server_chars, "chars"), (self.max_server_tokens, "tokens"))
+            if v is not None
+        ]
+        return ", ".join([*parts, *each])
+
+    def lines(self) -> list[str]:
+        """The text `budget` prints: a line per server over, the largest servers when the total is over, and a
+        last line with the totals and the verdict."""
+        t = self.totals
+        lines = [f"{r.name}: {'; '.join(over)}" for r, over in self.servers_over]
+        if self.total_over:
+            largest = sorted((r for r in t.rows if r.status == "listed"), key=lambda r: r.chars or 0, reverse=True)
+            shown = ", ".join(f"{r.name} {r.chars:,} chars" for r in largest[:3])
+            lines.append(f"largest {'server' if len(largest) == 1 else 'servers'}: {shown}")
+        lines += [f"{r.name}: not listed: {r.why}" for r in self.unlisted]
+        size = f"{counted(t.listed, 'server')}, {counted(t.tools, 'tool')}, {t.chars:,} chars" + (
+            f", {t.tokens:,} tokens" if t.tokens is not None else ""
+        )
+        if self.within:
+            verdict = f"within budget ({self._budgets()})" + (" for the servers listed" if self.unlisted else "")
+        else:
+            alone = len(self.servers_over)
+            over = [
+                *self.total_over,
+                *([f"{counted(alone, 'server')} over {'its' if alone == 1 else 'their'} own"] if alone else []),
+            ]
+            verdict = f"over budget ({self._budgets()}): {'; '.join(over)}"
+        lines.append(f"{self.name}: {size}: {verdict}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "within": self.within,
+            "max_chars": self.max_chars,
+            "max_tokens": self.max_tokens,
+            "max_server_chars": self.max_server_chars,
+            "max_server_tokens": self.max_server_tokens,
+            "over": self.total_over,
+            "servers_over": [{"server": r.name, "over": over} for r, over in self.servers_over],
+            **self.totals.to_json(),
+        }
+
+
+def check_config_budget(
+    name: str,
+    totals: ConfigTotals,
+    *,
+    max_chars: int | None = None,
+    max_tokens: int | None = None,
+    max_server_chars: int | None = None,
+    max_server_tokens: int | None = None,
+) -> ConfigBudget:
+    from toolsurface.harness.errors import ToolsurfaceError
+
+    if all(v is None for v in (max_chars, max_tokens, max_server_chars, max_server_tokens)):
+        raise ToolsurfaceError(
+            "a configuration's budget: give --max-chars or --max-tokens (all its servers together),"
+            " --max-server-chars or --max-server-tokens (each one)"
+        )
+    return ConfigBudget(name, totals, max_chars, max_tokens, max_server_chars, max_server_tokens)
