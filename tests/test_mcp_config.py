@@ -362,3 +362,45 @@ def test_a_budget_with_a_server_it_could_not_list_is_not_passed(tmp_path: Path) 
     assert done.stderr.strip().endswith(
         "what the servers cost together is not known (disable a server in the file to leave it out)"
     )
+
+
+# -- the other verbs ---------------------------------------------------------------------------------------------
+
+
+def test_snapshot_writes_a_snapshot_per_server_named_by_its_key(configs: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "snaps"
+    done = run_cli("snapshot", "--mcp-config", str(configs["codex"]), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["desk.json", "desk.meta.json", "time.json", "time.meta.json"]
+    measured = run_cli("measure", str(out / "desk.json"), str(out / "time.json"), "--format", "json").json()
+    assert [s["name"] for s in measured["surfaces"]] == ["desk", "time"]
+    one_line_error(
+        run_cli("snapshot", "--mcp-config", str(configs["codex"])), "--mcp-config FILE and --out DIR go together"
+    )
+
+
+def test_findability_and_the_report_take_a_configurations_servers_and_print_commands_that_run(
+    configs: dict[str, Path], tmp_path: Path
+) -> None:
+    queries = tmp_path / "q.json"
+    made = run_cli("new", "queries", "-o", str(queries), "--mcp-config", str(configs["claude"]))
+    assert made.returncode == 0, made.stderr
+    assert f"toolsurface findability --queries {queries} --mcp-config {configs['claude']}" in made.stdout
+    found = run_cli(
+        "findability", "--queries", str(queries), "--mcp-config", str(configs["claude"]), "--format", "json"
+    )
+    assert [s["name"] for s in found.json()["surfaces"]] == ["help-desk", "time"]
+    out = tmp_path / "rep"
+    done = run_cli("report", "--mcp-config", str(configs["claude"]), "--queries", str(queries), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "## The servers of .mcp.json (Claude Code's .mcp.json) together" in text
+    assert "| all |  | 5 | 2981 | 723 |  |" in text
+    # No study's figures: these servers are of no study.
+    assert "seed" not in text
+    tables = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (out / "tables").glob("*.json")}
+    for key, table in tables.items():
+        args = table["command"].split()[1:]
+        assert "--mcp-config" in args, key
+        again = run_cli(*args)
+        assert again.returncode in (0, 1), (key, again.stderr)

@@ -47,12 +47,22 @@ def _claude_search(specs: Sequence[str]) -> SearchObserver:
     return lambda searches: observe_tool_search(specs, searches)
 
 
+def _configured_lists(configured: McpConfigOptions, live: LiveServerOptions) -> list[TakenSnapshot]:
+    """The lists of a client configuration's servers (--mcp-config), each listed once; none without it."""
+    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+
+    found = configured_servers(configured, live)
+    if found is None:
+        return []
+    for line in say_unlisted(found[1]):
+        _say(f"toolsurface: {line}")
+    return [item.taken for item in found[1] if item.taken is not None]
+
+
 def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions) -> list[str]:
-    """The surfaces as a line to the user names them: as given, but a live server (listed last) by its name."""
-    labels = list(specs)
-    if live.names_a_server and labels:
-        labels[-1] = items[-1].name
-    return labels
+    """The surfaces as a line to the user names them: as given, but a server listed here (a live one, or one of
+    a client's configuration, each a snapshot in a folder of the command's own) by its name."""
+    return [item.name if "toolsurface-live-" in spec else spec for spec, item in zip(specs, items, strict=True)]
 
 
 @main.command("findability", cls=_ServerCommand)
@@ -79,6 +89,7 @@ def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions)
 )
 @_MAX_RESULTS
 @_server_options
+@mcp_config_options(windows=False)
 def findability_command(
     surfaces: tuple[str, ...],
     queries_file: Path | None,
@@ -88,6 +99,7 @@ def findability_command(
     fail_below_rank: int | None,
     max_results: int | None,
     live: LiveServerOptions,
+    configured: McpConfigOptions,
 ) -> None:
     """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces).
 
@@ -112,7 +124,9 @@ def findability_command(
     scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
     if max_results is not None and "claude" not in scorers:
         raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
-    with live_specs(surfaces or ([] if live.names_a_server else default_surfaces()), live, None) as specs:
+    servers = _configured_lists(configured, live)
+    alone = surfaces or live.names_a_server or configured.given
+    with live_specs(surfaces if alone else default_surfaces(), live, None, servers) as specs:
         items = resolve_all(specs)
         names = [item.name for item in items]
         result = findability(
@@ -161,6 +175,7 @@ def findability_command(
 )
 @_MAX_RESULTS
 @_server_options
+@mcp_config_options(windows=False)
 def roundtrip_command(
     surfaces: tuple[str, ...],
     task_file: Path | None,
@@ -169,6 +184,7 @@ def roundtrip_command(
     client: str | None,
     max_results: int | None,
     live: LiveServerOptions,
+    configured: McpConfigOptions,
 ) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
     from toolsurface.harness.analyze.roundtrip import (
@@ -184,7 +200,9 @@ def roundtrip_command(
 
     if max_results is not None and client is None:
         raise click.UsageError("--max-results is for a client's search: --client claude")
-    with live_specs(surfaces or ([] if live.names_a_server else default_surfaces()), live, None) as specs:
+    servers = _configured_lists(configured, live)
+    alone = surfaces or live.names_a_server or configured.given
+    with live_specs(surfaces if alone else default_surfaces(), live, None, servers) as specs:
         items = resolve_all(specs)
         result = roundtrip(
             items,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolsurface.harness.cli._base import _out, _say, _server_options, _ServerCommand, main
+from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 from toolsurface.harness.output import counted
 
 if TYPE_CHECKING:
@@ -47,33 +48,49 @@ def _starter_output(default: str) -> Callable[[Callable[..., Any]], Callable[...
 
 
 def _starter_listing(
-    surfaces: Sequence[str], output: Path, live: LiveServerOptions
+    surfaces: Sequence[str], output: Path, live: LiveServerOptions, configured: McpConfigOptions | None = None
 ) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The name and tools of each surface (and of the live server, last) a starter file is written for, once
-    `output` is known not to exist."""
+    """The name and tools of each surface (then the live server, then a client configuration's servers) a
+    starter file is written for, once `output` is known not to exist."""
     from toolsurface.harness.cli._live import _items, given_any
+    from toolsurface.harness.cli._mcp_config import configured_servers
     from toolsurface.harness.errors import ToolsurfaceError
     from toolsurface.harness.measure import listed
 
-    given_any(surfaces, live, "SURFACE...")
+    if configured is None or not configured.given:
+        given_any(surfaces, live, "SURFACE...")
     if output.exists():
         raise ToolsurfaceError(f"{output}: exists; name another file with -o, or remove it")
     items, _ = _items(surfaces, live, None)
+    found = configured_servers(configured, live) if configured is not None else None
+    if found is not None:
+        items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
     return [(item.name, wire.tools) for item, wire in zip(items, listed(items), strict=True)]
 
 
-def _next(verb: str, surfaces: Sequence[str], option: str, output: Path, live: LiveServerOptions) -> str:
-    """The command to run next, as it runs: the surfaces, the file, then the live server."""
+def _next(
+    verb: str,
+    surfaces: Sequence[str],
+    option: str,
+    output: Path,
+    live: LiveServerOptions,
+    configured: McpConfigOptions | None = None,
+) -> str:
+    """The command to run next, as it runs: the surfaces, the file, the configuration, then the live server."""
     from toolsurface.harness.cli._live import server_args
 
-    return shlex.join(["toolsurface", verb, *surfaces, option, str(output), *server_args(live)])
+    mcp = ["--mcp-config", str(configured.path)] if configured is not None and configured.path is not None else []
+    return shlex.join(["toolsurface", verb, *surfaces, option, str(output), *mcp, *server_args(live)])
 
 
 @new_group.command("queries", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @_starter_output("queries.json")
 @_server_options
-def new_queries_command(surfaces: tuple[str, ...], output: Path, live: LiveServerOptions) -> None:
+@mcp_config_options(windows=False)
+def new_queries_command(
+    surfaces: tuple[str, ...], output: Path, live: LiveServerOptions, configured: McpConfigOptions
+) -> None:
     """Write a starter queries file for findability: a query per tool from its name and first sentence, that tool
     expected, each marked a draft to rewrite in your users' words.
 
@@ -81,7 +98,7 @@ def new_queries_command(surfaces: tuple[str, ...], output: Path, live: LiveServe
     from toolsurface.harness.analyze.findability import starter_queries
     from toolsurface.harness.files import write_json_atomic
 
-    listed = _starter_listing(surfaces, output, live)
+    listed = _starter_listing(surfaces, output, live, configured)
     written = starter_queries(listed)
     write_json_atomic(output, written)
     names = ", ".join(name for name, _ in listed)
@@ -89,7 +106,7 @@ def new_queries_command(surfaces: tuple[str, ...], output: Path, live: LiveServe
         f"wrote {output} ({counted(len(written['queries']), 'draft query', 'draft queries')} for {names}):"
         " rewrite each in your users' words"
     )
-    _out(f"next: rewrite the queries, then {_next('findability', surfaces, '--queries', output, live)}")
+    _out(f"next: rewrite the queries, then {_next('findability', surfaces, '--queries', output, live, configured)}")
 
 
 @new_group.command("calls", cls=_ServerCommand)

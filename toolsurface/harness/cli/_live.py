@@ -67,22 +67,28 @@ def _file_name(name: str) -> str:
 
 
 @contextmanager
-def live_specs(specs: Sequence[str], live: LiveServerOptions, protocol: str | None) -> Iterator[list[str]]:
+def live_specs(
+    specs: Sequence[str], live: LiveServerOptions, protocol: str | None, also: Sequence[TakenSnapshot] = ()
+) -> Iterator[list[str]]:
     """The specs named, then the live server's list as a snapshot file named after it (with its sidecar), in a
-    folder that is gone once the command is done: for verbs that hand surfaces on by name (to a stub)."""
+    folder that is gone once the command is done: for verbs that hand surfaces on by name (to a stub). `also`:
+    more lists taken already (a client configuration's servers), each written the same way, last."""
     import tempfile
 
-    if not live.names_a_server:
-        if live_flags(live):
-            _refuse_stray(live)
+    if not live.names_a_server and live_flags(live):
+        _refuse_stray(live)
+    taken = _listed(live, protocol) if live.names_a_server else None
+    lists = [*([taken] if taken is not None else []), *also]
+    if not lists:
         yield list(specs)
         return
-    taken = _listed(live, protocol)
-    assert taken is not None
     with tempfile.TemporaryDirectory(prefix="toolsurface-live-") as folder:
-        path = Path(folder) / f"{_file_name(taken.name)}.json"
-        taken.write(path)
-        yield [*specs, str(path)]
+        paths = []
+        for one in lists:
+            path = Path(folder) / f"{_file_name(one.name)}.json"
+            one.write(path)
+            paths.append(str(path))
+        yield [*specs, *paths]
 
 
 def server_args(live: LiveServerOptions) -> list[str]:

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolsurface.harness.cli._base import _out, _server_options, _ServerCommand, main
+from toolsurface.harness.cli._base import _out, _say, _server_options, _ServerCommand, main
 from toolsurface.harness.cli._counters import _counter_options, _counters
+from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -45,6 +46,7 @@ class _DefaultSurfacesOption(click.Option):
 )
 @_counter_options
 @_server_options
+@mcp_config_options(windows=False)
 def report_command(
     runs: tuple[Path, ...],
     out: Path,
@@ -55,15 +57,20 @@ def report_command(
     tokens: str | None,
     count_urls: tuple[str, ...],
     live: LiveServerOptions,
+    configured: McpConfigOptions,
 ) -> None:
     """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs.
 
     A live server (--url URL or -- CMD ARGS...) is listed once and reported after the surfaces."""
     from toolsurface.harness.cli._live import live_specs, server_args
+    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
     from toolsurface.harness.report import LiveServer, build_report
 
     counters = _counters(tokens, count_urls)
-    with live_specs([], live, None) as listed:
+    found = configured_servers(configured, live)
+    servers = [item.taken for item in found[1] if item.taken is not None] if found is not None else []
+    args = [*(["--mcp-config", str(configured.path)] if found is not None else []), *server_args(live)]
+    with live_specs([], live, None, servers) as listed:
         report = build_report(
             list(runs),
             out,
@@ -72,6 +79,8 @@ def report_command(
             queries=queries,
             task=task,
             counters=counters,
-            live=LiveServer(listed[0], tuple(server_args(live))) if listed else None,
+            live=LiveServer(tuple(listed), tuple(args), found) if listed else None,
         )
+    for line in say_unlisted(found[1]) if found is not None else []:
+        _say(f"toolsurface: {line}")
     _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))

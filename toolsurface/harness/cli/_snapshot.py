@@ -16,6 +16,7 @@ from toolsurface.harness.cli._base import (
     _ServerCommand,
     main,
 )
+from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
 from toolsurface.harness.output import counted
 
@@ -45,7 +46,14 @@ if TYPE_CHECKING:
     help="List a live server over two connections, and twice in one: a line per difference of order or text,"
     " recorded in the sidecar; exit 1 when the list does not hold still.",
 )
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="With --mcp-config: write each server's snapshot here, as NAME.json with its sidecar.",
+)
 @_server_options
+@mcp_config_options(jobs=False, windows=False)
 @_protocol_option
 @click.pass_context
 def snapshot_command(
@@ -57,7 +65,9 @@ def snapshot_command(
     probe: bool,
     probing: ProbeOptions,
     check_stable: bool,
+    out_dir: Path | None,
     live: LiveServerOptions,
+    configured: McpConfigOptions,
     protocol: str | None,
 ) -> None:
     """Record a tool list exactly as a client receives it: {"tools": [...]} (stdout, or -o FILE with a sidecar).
@@ -70,6 +80,9 @@ def snapshot_command(
 
     from toolsurface.harness.live import live_target, skip_final_collection, take_snapshot
 
+    if configured.given or out_dir is not None:
+        _configured_servers_snapshots(configured, out_dir, live, protocol, surface, output, probe or check_stable)
+        return
     if surface is None and not live.names_a_server and output is None and not (probe or check_stable):
         if _configured_snapshots(config_path, target_names, protocol):
             return
@@ -146,3 +159,40 @@ def _configured_snapshots(config_path: Path | None, target_names: tuple[str, ...
         _say(f"{target.name}: wrote {', '.join(shown_path(p) for p in written)} ({counted(len(taken.tools), 'tool')})")
     skip_final_collection()
     return True
+
+
+def _configured_servers_snapshots(
+    configured: McpConfigOptions,
+    out_dir: Path | None,
+    live: LiveServerOptions,
+    protocol: str | None,
+    surface: str | None,
+    output: Path | None,
+    probing: bool,
+) -> None:
+    """Each server of a client's configuration listed at once, its snapshot written as DIR/NAME.json."""
+    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+    from toolsurface.harness.files import ensure_directory, write_atomic_all
+
+    if not configured.given or out_dir is None:
+        raise click.UsageError("--mcp-config FILE and --out DIR go together: a snapshot per server, into DIR")
+    if surface is not None or live.names_a_server or output is not None or probing:
+        raise click.UsageError("--mcp-config writes a snapshot per server: give no SURFACE, --url, -- CMD, -o, --probe")
+    found = configured_servers(configured, live, protocol)
+    assert found is not None
+    _, listed = found
+    ensure_directory(out_dir)
+    files: list[tuple[Path, str | bytes]] = []
+    from toolsurface.harness.output import json_document
+    from toolsurface.harness.surface import meta_path
+
+    for item in listed:
+        if item.taken is None:
+            continue
+        path = out_dir / f"{item.name}.json"
+        files += [(meta_path(path), json_document(item.taken.meta.to_json())), (path, item.taken.text())]
+    written = write_atomic_all(files, sync=True)
+    shown = [p for p in written if not p.name.endswith(".meta.json")]
+    _say(f"wrote {', '.join(str(p) for p in shown)} and their sidecars ({counted(len(shown), 'server')})")
+    for line in say_unlisted(listed):
+        _say(f"toolsurface: {line}")

@@ -58,11 +58,14 @@ class Report:
 
 @dataclass(frozen=True)
 class LiveServer:
-    """A live server reported beside the surfaces: `spec`, its list as a snapshot file (measured with them), and
-    `args`, how a printed command names the server itself (`--url URL` or `-- CMD ARGS...`)."""
+    """Live servers reported beside the surfaces (one given with --url or -- CMD, a client configuration's):
+    `specs`, their lists as snapshot files (measured with them), and `args`, how a printed command names them
+    (`--mcp-config FILE`, then `--url URL` or `-- CMD ARGS...`). `together`: the configuration and its servers
+    as listed, for the table of what they cost together."""
 
-    spec: str
+    specs: tuple[str, ...]
     args: tuple[str, ...]
+    together: Any = None
 
 
 def _quote(items: Sequence[str]) -> str:
@@ -201,6 +204,45 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
         Table("per_tool", "Per-tool sizes", per_tool, given.command("measure", "--per-tool", "--format", "csv")),
         *(table for table in grown if not table.frame.empty),
     ]
+
+
+def _servers_table(m: Measurement, together: Any, given: _Given) -> Table:
+    """What the servers of a client's configuration cost together, a row per server and the total."""
+    import pandas as pd
+
+    from toolsurface.harness.mcp_config import config_totals
+
+    config, listed = together
+    totals = config_totals(config, listed, m)
+    rows = [
+        {
+            "server": r.name,
+            "status": r.status,
+            "tools": r.tools,
+            "chars": r.chars,
+            "tokens": r.tokens,
+            "why": r.why or "-",
+        }
+        for r in totals.rows
+    ]
+    rows.append(
+        {
+            "server": "all",
+            "status": "",
+            "tools": totals.tools,
+            "chars": totals.chars,
+            "tokens": totals.tokens,
+            "why": "",
+        }
+    )
+    frame = pd.DataFrame(rows).astype({"tools": "Int64", "chars": "Int64", "tokens": "Int64"})
+    return Table(
+        "servers",
+        f"The servers of {config.path.name} ({config.described}) together",
+        frame,
+        given.command("measure", "--format", "markdown"),
+        "What every session of that client pays for these servers' lists before its first question.",
+    )
 
 
 def _answers_probed(m: Measurement, given: _Given) -> list[Table]:
@@ -936,7 +978,7 @@ def _report_with(
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
     named = list(surfaces or ([] if live is not None else default_surfaces()))
-    specs = [*named, *([live.spec] if live is not None else [])]
+    specs = [*named, *(live.specs if live is not None else [])]
     given = _Given(tuple(named), live.args if live is not None else ())
     # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
     records = find_runs(study_dirs) if study_dirs else []
@@ -968,6 +1010,8 @@ def _report_with(
         if found is not None:
             charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
         report.tables += _measure_tables(measured, given, specs)
+        if live is not None and live.together is not None:
+            report.tables.append(_servers_table(measured, live.together, given))
         if measured.counters:
             report.tables.append(_counters_table(measured, given))
         report.tables += analysis
@@ -1020,7 +1064,7 @@ def _report_with(
                     again,
                 )
             )
-        if seed_figures is None and surfaces is None:
+        if seed_figures is None and surfaces is None and live is None:
             seed_figures = default.seed_figures if (default := study_for(())) is not None else None
         if seed_figures is not None:
             from toolsurface.harness.report._seed import SeedContext, compare_seed, load_seed
