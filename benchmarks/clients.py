@@ -28,7 +28,7 @@ def tested_clis_path() -> str | None:
     from toolsurface.harness.agents.claude import ClaudeAgent
 
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "toolsurface"
-    dirs = [cache / "agent-clis", cache / f"claude-{ClaudeAgent.tested_versions[-1]}"]
+    dirs = [cache / "agent-clis", cache / f"claude-{ClaudeAgent.card.tested_versions[-1]}"]
     path = os.pathsep.join([*(str(d / "node_modules" / ".bin") for d in dirs), os.environ.get("PATH", os.defpath)])
     found = all(shutil.which(cli, path=path) for cli in ("claude", "codex", "gemini"))
     return path if found and all((d / "node_modules" / ".bin" / "claude").exists() for d in dirs[1:]) else None

@@ -12,17 +12,12 @@ from pathlib import Path
 import pytest
 
 from tests.shared import held
-from toolsurface.harness.agents._cli import CliAgent
-from toolsurface.harness.agents.claude import ClaudeAgent
-from toolsurface.harness.agents.cline import ClineAgent
-from toolsurface.harness.agents.codex import CodexAgent
-from toolsurface.harness.agents.copilot import CopilotAgent
-from toolsurface.harness.agents.gemini import GeminiAgent
-from toolsurface.harness.agents.opencode import OpencodeAgent
+from toolsurface.harness.agents import CliAgent, ClientCard, registered_clients
 
 __all__ = [
     "ADAPTERS",
     "AGENT_CLIS",
+    "CLI_CARDS",
     "OLD_CLAUDE",
     "TESTED_CLIS",
     "agent_cli_dir",
@@ -32,18 +27,12 @@ __all__ = [
     "newer_than_pinned",
 ]
 
-# The versions each adapter is tested with are its own data (toolsurface/harness/agents: tested_versions): the pinned one
-# first, installed together in one prefix; each newer one in a prefix of its own.
-ADAPTERS: dict[str, type[CliAgent]] = {
-    "claude": ClaudeAgent,
-    "codex": CodexAgent,
-    "gemini": GeminiAgent,
-    "opencode": OpencodeAgent,
-    "copilot": CopilotAgent,
-    "cline": ClineAgent,
-}
-AGENT_CLIS = {name: f"{cls.package}@{cls.tested_versions[0]}" for name, cls in ADAPTERS.items()}
-TESTED_CLIS = [(name, version) for name, cls in ADAPTERS.items() for version in cls.tested_versions]
+# The versions each client is tested with are its card's (the registry's, toolsurface.agents): the pinned one, all
+# installed together in one prefix; each newer one in a prefix of its own.
+CLI_CARDS: dict[str, ClientCard] = {c.card.name: c.card for c in registered_clients() if c.card.is_cli}
+ADAPTERS: dict[str, type[CliAgent]] = {c.card.name: c.adapter for c in registered_clients() if c.card.is_cli}
+AGENT_CLIS = {name: f"{card.package}@{card.pinned}" for name, card in CLI_CARDS.items()}
+TESTED_CLIS = [(name, version) for name, card in CLI_CARDS.items() for version in card.tested_versions]
 # A real Claude Code older than the oldest version the adapter supports.
 OLD_CLAUDE = {"claude": "@anthropic-ai/claude-code@2.0.0"}
 
@@ -94,7 +83,7 @@ def install_npm(prefix: Path, packages: Mapping[str, str], present: Callable[[st
 
 
 def agent_clis_dir(packages: Mapping[str, str] = AGENT_CLIS, name: str = "agent-clis") -> Path:
-    """The bin directory holding the pinned agent CLIs (claude, codex, gemini, opencode, copilot, cline)."""
+    """The bin directory holding the pinned agent CLIs (every registered client that is a CLI)."""
     prefix = cache_dir(name)
     bin_dir = prefix / "node_modules" / ".bin"
 
@@ -102,7 +91,12 @@ def agent_clis_dir(packages: Mapping[str, str] = AGENT_CLIS, name: str = "agent-
         version = packages[cli].rsplit("@", 1)[1]
         package = packages[cli].rsplit("@", 1)[0]
         manifest = prefix / "node_modules" / package / "package.json"
-        return (bin_dir / cli).exists() and manifest.is_file() and f'"version": "{version}"' in manifest.read_text()
+        executable = CLI_CARDS[cli].executable if cli in CLI_CARDS else cli
+        return (
+            (bin_dir / str(executable)).exists()
+            and manifest.is_file()
+            and f'"version": "{version}"' in manifest.read_text()
+        )
 
     install_npm(prefix, packages, present)
     return bin_dir

@@ -20,6 +20,7 @@ import pytest
 
 from tests.conftest import ROOT, Run, run_cli
 from tests.npm_packages import AGENT_CLIS, agent_cli_dir, agent_clis_dir, newer_than_pinned
+from toolsurface.harness.agents import client_card
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.agents.cline import ClineAgent
 from toolsurface.harness.agents.copilot import CopilotAgent
@@ -39,7 +40,7 @@ AGENTS = (
 # The clients whose only mode is `default`, each naming the stub's tools by its own rule.
 NAMED_BY_RULE = {"opencode": OpencodeAgent, "copilot": CopilotAgent, "cline": ClineAgent}
 CLAUDE_MODES = ("claude:on-demand", "claude:full-list")
-PINNED_CLAUDE, NEWEST_CLAUDE = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
+PINNED_CLAUDE, NEWEST_CLAUDE = ClaudeAgent.card.tested_versions[0], ClaudeAgent.card.tested_versions[-1]
 V2_TOOLS = sorted(
     ["item_get", "item_list", "item_store", "item_action", "item_delete", "project_get", "project_store", "recall"]
 )
@@ -91,15 +92,26 @@ def files_holding(root: Path, text: str) -> list[Path]:
     return found
 
 
-def six_tasks(clis: Path, base: Path, agents: tuple[str, ...], *more: Path) -> tuple[Path, Path, Run]:
+def six_tasks(
+    clis: Path, base: Path, agents: tuple[str, ...], *more: Path, options: tuple[str, ...] = ()
+) -> tuple[Path, Path, Run]:
     out, home = base / "study", base / "home"
     chosen = [arg for agent in agents for arg in ("--agent", agent)]
     done = run_cli(
         "session", "run", *chosen, "--model-endpoint", "scripted", "--surface", "v2", "--runs", "1",
-        "--out", str(out), "--jobs", "2", "--timeout", "240",
+        "--out", str(out), "--jobs", "2", "--timeout", "240", *options,
         env=cli_env(clis, home, *more), cwd=base, timeout=900,
     )  # fmt: skip
     return out, home, done
+
+
+# Clients whose naming differs, each with the server under the name its user gives it.
+NAMED_ACME = ("claude:on-demand", "codex", "gemini", "cline")
+
+
+@pytest.fixture(scope="module")
+def acme_study(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Run]:
+    return six_tasks(clis, tmp_path_factory.mktemp("acme"), NAMED_ACME, options=("--server-name", "acme"))
 
 
 @pytest.fixture(scope="module")
@@ -150,6 +162,30 @@ def test_each_real_agent_does_the_six_tasks_on_v2_with_the_scripted_model(
     last = result["shown"]["last"]
     # codex as shipped never shows the stub's tools: its model reaches them, deferred, through exec.
     assert last["stub_tools"] > 0 if agent != "codex" else sorted(last["stub_deferred"]["tools"]) == V2_STUB_NAMES
+
+
+@pytest.mark.parametrize("agent", NAMED_ACME)
+def test_a_server_named_by_its_user_is_named_so_in_every_tool_and_the_six_tasks_still_pass(
+    acme_study: tuple[Path, Path, Run], agent: str
+) -> None:
+    out, _, done = acme_study
+    assert done.returncode == 0, done.stderr
+    directory = run_dir(out, "v2", agent)
+    spec = json.loads((directory / "spec.json").read_text(encoding="utf-8"))
+    result = json.loads((directory / "result.json").read_text(encoding="utf-8"))
+    assert spec["server_name"] == "acme" and result["status"] == "ok", result["error"]
+    assert [c["name"] for c in result["checks"] if not c["passed"]] == [] and result["calls"] == 14
+    assert result["undelivered"] == [] and set(result["tools_called"]) <= set(V2_TOOLS)
+    naming = client_card(agent.partition(":")[0]).naming
+    assert naming is not None
+    # The first request carried (or named) each of the server's tools by the client's rule for a server called
+    # acme, and the scripted model called them so; nothing was named after the stub.
+    first = turns(directory)[0]
+    named = first["stub_shown"]["tools"] + first["stub_deferred"]["tools"]
+    assert sorted(named) == sorted(naming.full_name(tool, "acme") for tool in V2_TOOLS)
+    assert not any("stub" in name for name in first["tools"]), first["tools"]
+    replies = [r["reply"] for r in turns(directory) if r["reply"] and r["reply"]["kind"] == "call"]
+    assert len(replies) >= 14 and all(r["offered"] is not False for r in replies)
 
 
 # What each client negotiates with the stub, as recorded; a version not listed here is only checked for agreeing
@@ -254,7 +290,7 @@ def test_opencode_copilot_and_cline_are_shown_exactly_the_stubs_tools_named_by_t
 ) -> None:
     out, _, _ = v2_study
     first = turns(run_dir(out, "v2", name))[0]
-    named = [NAMED_BY_RULE[name].naming.full_name(tool, "stub") for tool in V2_TOOLS]
+    named = [NAMED_BY_RULE[name].card.naming.full_name(tool, "stub") for tool in V2_TOOLS]
     assert sorted(first["tools"]) == sorted(named)
     assert first["stub_shown"]["tools"] == first["tools"] and first["builtin_shown"]["tools"] == []
     if name != "cline":  # cline keeps the server's order; the others sort by name
@@ -624,7 +660,7 @@ def test_the_script_agent_with_a_model_endpoint_is_one_line(tmp_path: Path) -> N
     assert_refused(done, out, "plays its script itself")
 
 
-@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "opencode", "copilot", "cline"])
+@pytest.mark.parametrize("agent", AGENT_CLIS)
 def test_a_missing_agent_cli_is_one_line_naming_how_to_install_it(tmp_path: Path, agent: str) -> None:
     out = tmp_path / "study"
     env = {"PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin", "HOME": str(tmp_path)}

@@ -22,9 +22,9 @@ from toolsurface.harness.surface import resolve_all
 
 SIX = ["create task", "store memory", "read page", "approve proposal", "block task", "recall project"]
 # The figures in docs/analyze.md are the newest tested Claude Code's.
-VERSION = ClaudeAgent.tested_versions[-1]
-PINNED = ClaudeAgent.tested_versions[0]
-NEEDED = ".".join(map(str, ClaudeAgent.min_version))
+VERSION = ClaudeAgent.card.tested_versions[-1]
+PINNED = ClaudeAgent.card.tested_versions[0]
+NEEDED = ".".join(map(str, ClaudeAgent.card.min_version))
 
 
 @pytest.fixture(scope="module")

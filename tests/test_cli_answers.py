@@ -15,10 +15,10 @@ import pytest
 
 from tests.conftest import processes_with, run_cli, run_cli_process
 from tests.waiting import wait_until
-from toolsurface.harness.agents import make_agent
+from toolsurface.harness.agents import cli_clients, make_agent
 from toolsurface.harness.agents._cli import CliAgent
 
-NAMES = ["claude", "codex", "gemini", "opencode", "copilot", "cline"]
+NAMES = list(cli_clients())
 
 
 def _version(name: str) -> str:

@@ -24,7 +24,7 @@ FIVE = Path(__file__).resolve().parent / "fixtures" / "surfaces" / "five_limits.
 LONG = "a_tool_with_a_name_that_is_much_too_long_for_some_clients_to_accept_ok_x"
 # The 5-tool snapshot's own name, which each client's config gives its server unless told another.
 FIVE_NAME = "five_limits"
-PINNED, NEWEST = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
+PINNED, NEWEST = ClaudeAgent.card.tested_versions[0], ClaudeAgent.card.tested_versions[-1]
 
 
 # -- the naming rules, as each client made the names it sent (compat's observations) -----------------------
@@ -33,14 +33,14 @@ PINNED, NEWEST = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
 @pytest.mark.parametrize(
     ("naming", "tool", "full"),
     [
-        (ClaudeAgent.naming, "dotted.name", "mcp__stub__dotted_name"),
-        (ClaudeAgent.naming, LONG, f"mcp__stub__{LONG}"),
-        (ClaudeAgent.naming, "emoji_\U0001f600_x", "mcp__stub__emoji____x"),
-        (CodexAgent.naming, "get-sum", "mcp__stub__get_sum"),
-        (CodexAgent.naming, "emoji_\U0001f600_x", "mcp__stub__emoji___x"),
-        (GeminiAgent.naming, "dotted.name", "mcp_stub_dotted.name"),
-        (GeminiAgent.naming, LONG, "mcp_stub_a_tool_with_a_name_th...or_some_clients_to_accept_ok_x"),
-        (GeminiAgent.naming, "a/b", "mcp_stub_a_b"),
+        (ClaudeAgent.card.naming, "dotted.name", "mcp__stub__dotted_name"),
+        (ClaudeAgent.card.naming, LONG, f"mcp__stub__{LONG}"),
+        (ClaudeAgent.card.naming, "emoji_\U0001f600_x", "mcp__stub__emoji____x"),
+        (CodexAgent.card.naming, "get-sum", "mcp__stub__get_sum"),
+        (CodexAgent.card.naming, "emoji_\U0001f600_x", "mcp__stub__emoji___x"),
+        (GeminiAgent.card.naming, "dotted.name", "mcp_stub_dotted.name"),
+        (GeminiAgent.card.naming, LONG, "mcp_stub_a_tool_with_a_name_th...or_some_clients_to_accept_ok_x"),
+        (GeminiAgent.card.naming, "a/b", "mcp_stub_a_b"),
     ],
 )
 def test_each_adapter_declares_the_name_its_client_gives_a_tool(naming: Any, tool: str, full: str) -> None:
@@ -48,7 +48,7 @@ def test_each_adapter_declares_the_name_its_client_gives_a_tool(naming: Any, too
 
 
 def test_codex_names_cut_or_colliding_are_matched_by_their_hash_suffix_alone() -> None:
-    naming = CodexAgent.naming
+    naming = CodexAgent.card.naming
     assert naming.matches("mcp__stub__a_b_00288267ff9b", "a.b", "stub")
     assert naming.matches("mcp__stub__" + "j" * 104 + "_965268e222fd", "j" * 130, "stub")
     assert not naming.matches("mcp__stub__a_b_00288267ff9b", "a_c", "stub")
@@ -56,10 +56,12 @@ def test_codex_names_cut_or_colliding_are_matched_by_their_hash_suffix_alone() -
 
 
 def test_the_server_name_goes_into_every_prefix() -> None:
-    assert ClaudeAgent.naming.prefix("enterprise-database-management") == "mcp__enterprise-database-management__"
-    assert ClaudeAgent.naming.room("item_get", "enterprise-database-management", 64) == 64 - 45
-    assert GeminiAgent.naming.full_name("x", "mcp_docs") == "mcp_docs_x"  # gemini adds mcp_ only once
-    assert not ClaudeAgent.naming.accepts_server("my server") and CodexAgent.naming.accepts_server("my-server")
+    assert ClaudeAgent.card.naming.prefix("enterprise-database-management") == "mcp__enterprise-database-management__"
+    assert ClaudeAgent.card.naming.room("item_get", "enterprise-database-management", 64) == 64 - 45
+    assert GeminiAgent.card.naming.full_name("x", "mcp_docs") == "mcp_docs_x"  # gemini adds mcp_ only once
+    assert not ClaudeAgent.card.naming.accepts_server("my server") and CodexAgent.card.naming.accepts_server(
+        "my-server"
+    )
 
 
 # -- the API rules at the scripted endpoint -----------------------------------------------------------------
@@ -124,7 +126,14 @@ def test_the_per_tool_record_says_what_changed_in_each_tool() -> None:
     }
     conversation = read_conversation("anthropic", body, "/v1/messages")
     found, stub = match_sent(
-        wire, conversation.entries, [], False, set(), ClaudeAgent.naming, "stub", Sizes(lambda text: len(text) // 4)
+        wire,
+        conversation.entries,
+        [],
+        False,
+        set(),
+        ClaudeAgent.card.naming,
+        "stub",
+        Sizes(lambda text: len(text) // 4),
     )
     by = {t.tool: t for t in found}
     assert by["long_description"].description == "cut" and by["long_description"].cut_at == 2048
@@ -280,9 +289,9 @@ def test_codex_direct_renames_server_everythings_13_tools_gemini_shows_all_14_of
     named = {server: r["server_name"] for (server, _), r in found.items()}
     assert named == own
     assert all(
-        t["sent_as"].startswith(GeminiAgent.naming.prefix(named["server-filesystem"])) for t in filesystem["sent"]
+        t["sent_as"].startswith(GeminiAgent.card.naming.prefix(named["server-filesystem"])) for t in filesystem["sent"]
     )
-    assert all(t["sent_as"].startswith(CodexAgent.naming.prefix(everything["server_name"])) for t in renamed)
+    assert all(t["sent_as"].startswith(CodexAgent.card.naming.prefix(everything["server_name"])) for t in renamed)
     # opencode quotes server-everything's instructions whole, each line indented inside <mcp_instructions>.
     instructions = json.loads(public["server-everything"].read_text(encoding="utf-8"))["instructions"]
     assert "\n" in instructions.strip()

@@ -23,7 +23,7 @@ from toolsurface.harness.clients._observe import _protocol
 from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
 from toolsurface.harness.scenario import Step
 
-PINNED, NEWEST = ClaudeAgent.tested_versions[0], ClaudeAgent.tested_versions[-1]
+PINNED, NEWEST = ClaudeAgent.card.tested_versions[0], ClaudeAgent.card.tested_versions[-1]
 EVERY_ROW = {
     ("claude", PINNED, "on-demand"),
     ("claude", PINNED, "full-list"),
@@ -405,7 +405,7 @@ def test_a_tool_of_a_server_named_as_its_user_names_it_is_called_and_read_back_b
 
     async def run() -> Any:
         endpoint = ModelEndpoint(
-            log, steps=steps, prompt=prompt, stub_tools=["note_get"], naming=agent.naming, server_name=name
+            log, steps=steps, prompt=prompt, stub_tools=["note_get"], client=agent.card, server_name=name
         )
         with endpoint:
             ctx = RunContext(

@@ -297,7 +297,7 @@ def test_what_codex_code_mode_cannot_play_is_named_by_its_step(
     script = tmp_path / "script.json"
     steps = [{"search": "items"}, {"say": "hello"}, step]
     script.write_text(json.dumps({"format": "toolsurface-script/1", "steps": steps}), encoding="utf-8")
-    found = code_mode_problem(load_script(script), tools)
+    found = code_mode_problem(load_script(script), tools, "mcp__stub__")
     if problem is None:
         assert found is None
     else:

@@ -327,7 +327,7 @@ def test_the_configured_max_answer_tokens_probes_the_target(tmp_path: Path) -> N
 
 def test_client_caps_are_those_the_installed_claude_code_bundles_hold() -> None:
     from tests.npm_packages import agent_cli_dir, agent_clis_dir
-    from toolsurface.harness.measure import CLIENT_ANSWER_CAPS
+    from toolsurface.harness.measure import client_answer_caps
 
     def bundle(bin_dir: Path) -> bytes:
         package = bin_dir.parent / "@anthropic-ai"
@@ -335,11 +335,11 @@ def test_client_caps_are_those_the_installed_claude_code_bundles_hold() -> None:
         return found[0].read_bytes()
 
     old, new = bundle(agent_clis_dir()), bundle(agent_cli_dir("claude", "2.1.332"))
-    assert [c.client for c in CLIENT_ANSWER_CAPS] == ["Claude Code 2.1.197", "Claude Code 2.1.332"]
+    assert [c.client for c in client_answer_caps()] == ["Claude Code 2.1.197", "Claude Code 2.1.332"]
     assert b"var php=0.5,nga=1600,fhp=25000" in old and b",MHp=1e4" in old
     assert b"var y=0.5,B=4,h=1600,E=25000" in new and b"var gl=1e4" in new
     assert b"Large MCP response (~" in old and b"Large MCP response (~" in new
-    assert all(c.cap == 25000 and c.warn == 10000 for c in CLIENT_ANSWER_CAPS)
+    assert all(c.cap == 25000 and c.warn == 10000 for c in client_answer_caps())
 
 
 # -- bad input: one line, exit 2, nothing written half ----------------------------------------------------------

@@ -113,13 +113,13 @@ def test_the_agents_table_is_what_the_committed_agent_study_recorded(agent_study
     # Recorded with the newest version each adapter is tested with, named in the table and the text above it.
     newest = {"claude": ClaudeAgent, "codex": CodexAgent, "gemini": GeminiAgent}
     assert {(r.agent, r.agent_version) for r in agent_study.shown} == {
-        (name, cls.tested_versions[-1]) for name, cls in newest.items()
+        (name, cls.card.tested_versions[-1]) for name, cls in newest.items()
     }
     versions = quoted(
         "docs/sessions.md",
         r"The bundled surfaces under the real CLIs \(Claude Code ([\d.]+), codex ([\d.]+), gemini-cli ([\d.]+)\)",
     )
-    assert versions.group(1, 2, 3) == tuple(cls.tested_versions[-1] for cls in newest.values())
+    assert versions.group(1, 2, 3) == tuple(cls.card.tested_versions[-1] for cls in newest.values())
 
 
 def test_what_claude_code_is_shown_in_the_text_is_what_the_agent_study_recorded(

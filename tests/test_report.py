@@ -95,7 +95,7 @@ def test_the_committed_conderis_report_is_regenerated_byte_for_byte_from_the_com
 
     (tmp_path / "toolsurface").mkdir()
     (tmp_path / "toolsurface" / "sessions").symlink_to(ROOT / "toolsurface" / "sessions")
-    newest = agent_cli_dir("claude", ClaudeAgent.tested_versions[-1])
+    newest = agent_cli_dir("claude", ClaudeAgent.card.tested_versions[-1])
     path = os.pathsep.join([str(newest), os.environ.get("PATH", "")])
     done = run_cli(
         "report", "toolsurface/sessions/runs/conderis-script", "--out", "reports/conderis", "--html",

@@ -1,40 +1,88 @@
-"""Agent adapters: each runs one headless session against a stub and returns the common event list."""
+"""Agent adapters: each runs one headless session against a stub and returns the common event list; each client
+is a card (`ClientCard`) registered in the entry-point group `toolsurface.agents`."""
 
 from __future__ import annotations
 
+from toolsurface.harness.agents._card import (
+    AnswerCap,
+    CardAdapter,
+    CarriedText,
+    ClientCard,
+    ClientSetting,
+    SessionFiles,
+    WireQuirks,
+)
 from toolsurface.harness.agents._cli import CliAgent, parse_version
-from toolsurface.harness.agents._installed import CLI_AGENTS, InstalledAgent, installed_agents
+from toolsurface.harness.agents._installed import InstalledAgent, installed_agents
 from toolsurface.harness.agents._naming import ToolNaming
-from toolsurface.harness.agents._prefixes import server_prefixes, strip_server_prefix
-from toolsurface.harness.agents._registry import AGENTS, make_agent
+from toolsurface.harness.agents._prefixes import (
+    api_namespaces,
+    api_prefixes,
+    check_server_name,
+    server_prefixes,
+    strip_server_prefix,
+)
+from toolsurface.harness.agents._registry import (
+    ENTRY_POINT_GROUP,
+    ClientLoadError,
+    RegisteredClient,
+    cli_clients,
+    client_card,
+    client_cards,
+    client_names,
+    client_origin,
+    make_agent,
+    registered_clients,
+    takes_option,
+)
 from toolsurface.harness.agents.base import (
     Agent,
     AgentReport,
     AgentUnavailable,
     EndpointKind,
     Event,
+    NamedServer,
     RunContext,
     ServerCommand,
     Usage,
 )
 
 __all__ = [
-    "AGENTS",
-    "CLI_AGENTS",
+    "ENTRY_POINT_GROUP",
     "Agent",
     "AgentReport",
     "AgentUnavailable",
+    "AnswerCap",
+    "CardAdapter",
+    "CarriedText",
     "CliAgent",
+    "ClientCard",
+    "ClientLoadError",
+    "ClientSetting",
     "EndpointKind",
     "Event",
     "InstalledAgent",
+    "NamedServer",
+    "RegisteredClient",
     "RunContext",
     "ServerCommand",
+    "SessionFiles",
     "ToolNaming",
     "Usage",
+    "WireQuirks",
+    "api_namespaces",
+    "api_prefixes",
+    "check_server_name",
+    "cli_clients",
+    "client_card",
+    "client_cards",
+    "client_names",
+    "client_origin",
     "installed_agents",
     "make_agent",
     "parse_version",
+    "registered_clients",
     "server_prefixes",
     "strip_server_prefix",
+    "takes_option",
 ]

@@ -1,4 +1,4 @@
-"""What the three headless agent CLIs share: finding the executable, the command they run, running it
+"""What the headless agent CLIs share: finding the executable, the command they run, running it
 with the transcript streamed to the run directory, and turning the process outcome into a report."""
 
 from __future__ import annotations
@@ -8,11 +8,12 @@ import re
 import shutil
 import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
+from toolsurface.harness.agents._card import CardAdapter
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._process import MAX_TRANSCRIPT_BYTES, run_process
 from toolsurface.harness.agents.base import (
@@ -46,12 +47,12 @@ __all__ = [
     "user_cache",
 ]
 
-# gemini-cli takes over a second of CPU to answer; a CLI still silent after this is not going to.
+# A CLI may take over a second of CPU to answer; one still silent after this is not going to.
 VERSION_TIMEOUT_S = 15.0
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 # What `--version` said (a version, or why there is none), per CLI file as it is on disk (path, inode, size,
-# mtime): a study, `agents` and `clients` ask each CLI again and again, and gemini-cli takes over a second of
-# CPU to answer.
+# mtime): a study, `agents` and `clients` ask each CLI again and again, and some take over a second of CPU to
+# answer.
 _VERSIONS: dict[tuple[str, int, int, int], tuple[int, int, int] | str] = {}
 NO_RESULT = "the transcript ended without a result event"
 
@@ -61,10 +62,10 @@ NO_RESULT = "the transcript ended without a result event"
 NOWHERE_PROXY = "http://127.0.0.1:9"
 _PROXIES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy")
 
-# Claude Code's stdio config has no `cwd`, and agent-clis.md does not settle one for Codex: a POSIX
-# shell changes directory and then execs the stub, so it is still the only process.
+# For a client whose stdio config has no `cwd`: a POSIX shell changes directory and then execs the stub, so it
+# is still the only process.
 _CD_AND_EXEC = 'cd "$1" && shift && exec "$@"'
-# For a client that ends its MCP servers with SIGTERM and SIGKILL at once (Copilot CLI): the shell stays and takes
+# For a client that ends its MCP servers with SIGTERM and SIGKILL at once: the shell stays and takes
 # the signals, and the stub, left running, ends on its closed stdin and writes its state.
 _CD_AND_RUN = 'cd "$1" && shift && "$@"'
 
@@ -83,40 +84,47 @@ class Invocation:
     dirs: tuple[Path, ...] = ()
 
 
-class CliAgent(ABC):
-    """An adapter for one headless agent CLI. Subclasses say how to call it and how to read its stdout.
-
-    Its versions are data: `min_version`, the oldest it supports, and `tested_versions`, the ones its tests
-    run (the pinned one first, then the newest on npm when the adapter was last changed).
-    """
-
-    name: str
-    modes: Sequence[str]
-    # Names earlier releases of toolsurface gave a mode, still accepted.
-    mode_aliases: ClassVar[Mapping[str, str]] = {}
-    package: str
-    # The oldest version whose flags and model requests toolsurface was checked against.
-    min_version: tuple[int, int, int]
-    tested_versions: tuple[str, ...]
-    # The modes in which the client has a tool search of its own.
-    search_modes: tuple[str, ...] = ()
-    # The modes in which the client's model reaches MCP tools only by writing code (codex's code mode).
-    code_modes: tuple[str, ...] = ()
-    harness_client = False
-    # How it names the server's tools before its model sees them.
-    naming: ClassVar[ToolNaming]
-    # The API its requests speak (harness.endpoint's names): whose rules they meet.
-    api: ClassVar[str]
-
-    @property
-    def install(self) -> str:
-        return f"npm install -g {self.package}"
+class CliAgent(CardAdapter, ABC):
+    """An adapter for one headless agent CLI. Subclasses declare their client's card (`card`), say how to
+    call it and how to read its stdout; what the card holds (versions, modes, naming, API) is read from it."""
 
     def __init__(self, executable: str | None = None) -> None:
         self.executable = executable
         self.version: str | None = None
         # The server's name in the run's MCP config, as its transcript names it.
         self.server_name = SERVER_NAME
+
+    @property
+    def search_modes(self) -> tuple[str, ...]:
+        return self.card.search_modes
+
+    @property
+    def code_modes(self) -> tuple[str, ...]:
+        return self.card.code_modes
+
+    @property
+    def min_version(self) -> tuple[int, int, int]:
+        return self.card.min_version
+
+    @property
+    def tested_versions(self) -> tuple[str, ...]:
+        return self.card.tested_versions
+
+    @property
+    def naming(self) -> ToolNaming:
+        """How it names the server's tools before its model sees them."""
+        assert self.card.naming is not None, f"{self.name}: a CLI's card declares its naming"
+        return self.card.naming
+
+    @property
+    def api(self) -> str:
+        """The API its requests speak (harness.endpoint's names): whose rules they meet."""
+        assert self.card.api is not None, f"{self.name}: a CLI's card declares its API"
+        return self.card.api
+
+    @property
+    def install(self) -> str:
+        return self.card.install
 
     def own_name(self, name: str) -> str:
         """A tool's name as the client's model calls it (`mcp__stub__item_get`) without the prefix the client puts
@@ -125,7 +133,7 @@ class CliAgent(ABC):
 
     def resolve(self, env: Mapping[str, str]) -> str:
         """The executable's path, looked up on the PATH the agent will get."""
-        wanted = self.executable or self.name
+        wanted = self.executable or self.card.executable or self.name
         found = shutil.which(wanted, path=env.get("PATH", os.defpath))
         if found is None:
             where = "not found" if os.sep in wanted else "not found on PATH"
@@ -191,7 +199,7 @@ class CliAgent(ABC):
 
     def said_of_tools(self, stderr: str) -> dict[str, str]:
         """What the client printed on its stderr about one of the server's tools, in its own words, by the tool's
-        full name as the client made it before any cut (gemini-cli's "Truncating MCP tool name ...")."""
+        full name as the client made it before any cut."""
         return {}
 
     def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
@@ -205,11 +213,12 @@ class CliAgent(ABC):
 
     def check_mode(self, mode: str) -> None:
         if self.mode_named(mode) not in self.modes:
-            raise ToolsurfaceError(f"{self.name}: no mode {mode!r}; it runs in {', '.join(self.modes)}")
+            aliases = "".join(f"; {alias} runs {named}" for alias, named in self.card.aliases.items())
+            raise ToolsurfaceError(f"{self.name}: no mode {mode!r}; it runs in {', '.join(self.modes)}{aliases}")
 
     def mode_named(self, mode: str) -> str:
-        """The mode `mode` names, an old name of a mode (codex's `full-list`) as the mode it became."""
-        return self.mode_aliases.get(mode, mode)
+        """The mode `mode` names: one of its modes, or the mode an alias its card declares names."""
+        return self.card.mode_named(mode)
 
     @abstractmethod
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
@@ -258,7 +267,7 @@ class CliAgent(ABC):
                 link.symlink_to(target)
             outcome = await run_process(
                 invocation.argv,
-                # PWD as a shell would set it: a client that reads it (opencode's "Working directory") finds the
+                # PWD as a shell would set it: a client that reads it (to name its working directory) finds the
                 # folder it runs in, not the one toolsurface was started from.
                 env={**invocation.env, "PWD": str(ctx.workdir)},
                 cwd=ctx.workdir,

@@ -1,6 +1,6 @@
-"""The agent CLIs installed here: every `claude`, `codex`, `gemini`, `opencode`, `copilot` and `cline` on PATH
-(two directories may hold two versions of one CLI), each with its version, whether its adapter supports it,
-whether it is a tested version, and its modes."""
+"""The agent CLIs installed here: every executable of each registered client that is a CLI, on PATH (two
+directories may hold two versions of one CLI), each with its version, whether its adapter supports it, whether
+it is a tested version, and its modes."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolsurface.harness.agents._card import SessionFiles
 from toolsurface.harness.agents.base import AgentUnavailable
+from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["CLI_AGENTS", "InstalledAgent", "executables_on_path", "installed_agents"]
-
-CLI_AGENTS = ("claude", "codex", "gemini", "opencode", "copilot", "cline")
+__all__ = ["InstalledAgent", "executables_on_path", "installed_agents"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,15 @@ class InstalledAgent:
     tested_versions: tuple[str, ...]
     install: str
     problem: str | None = None
+    # Other names of its modes (`full-list=default`), its npm package, the package that registered it, the settings
+    # toolsurface gives it or reads (`NAME (env): what it moves`), what a run leaves behind, where it keeps a user's
+    # session files: from its card.
+    aliases: tuple[str, ...] = ()
+    package: str | None = None
+    origin: str | None = None
+    settings: tuple[str, ...] = ()
+    leaves: str = ""
+    sessions: str | None = None
 
 
 def executables_on_path(name: str, env: Mapping[str, str]) -> list[str]:
@@ -48,19 +57,21 @@ def executables_on_path(name: str, env: Mapping[str, str]) -> list[str]:
     return found
 
 
-def installed_agents(env: Mapping[str, str], names: Sequence[str] = CLI_AGENTS) -> list[InstalledAgent]:
-    """A row per executable of each named CLI on PATH, or one row saying it is missing. Every executable is
-    asked its version at once, so CLIs that hang cost one timeout together, not one each."""
+def installed_agents(env: Mapping[str, str], names: Sequence[str] | None = None) -> list[InstalledAgent]:
+    """A row per executable of each named CLI (every registered one unless named) on PATH, or one row saying it
+    is missing. Every executable is asked its version at once, so CLIs that hang cost one timeout together, not
+    one each."""
     from concurrent.futures import ThreadPoolExecutor
 
     from toolsurface.harness.agents._cli import CliAgent
-    from toolsurface.harness.agents._registry import make_agent
+    from toolsurface.harness.agents._registry import cli_clients, client_origin, make_agent
 
     adapters = []
-    for name in names:
+    for name in cli_clients() if names is None else names:
         adapter = make_agent(name)
-        assert isinstance(adapter, CliAgent)
-        adapters.append((adapter, executables_on_path(name, env)))
+        if not isinstance(adapter, CliAgent):
+            raise ToolsurfaceError(f"{name} is not an agent CLI; the CLIs: {', '.join(cli_clients())}")
+        adapters.append((adapter, executables_on_path(adapter.card.executable or name, env)))
 
     def version(job: tuple[CliAgent, str]) -> tuple[int, int, int] | AgentUnavailable:
         adapter, path = job
@@ -78,6 +89,7 @@ def installed_agents(env: Mapping[str, str], names: Sequence[str] = CLI_AGENTS) 
         def row(
             path: str | None, version: str | None = None, problem: str | None = None, *, adapter: CliAgent = adapter
         ) -> InstalledAgent:
+            card = adapter.card
             return InstalledAgent(
                 name=adapter.name,
                 path=path,
@@ -90,6 +102,12 @@ def installed_agents(env: Mapping[str, str], names: Sequence[str] = CLI_AGENTS) 
                 tested_versions=tuple(adapter.tested_versions),
                 install=adapter.install,
                 problem=problem,
+                aliases=tuple(f"{alias}={mode}" for alias, mode in card.aliases.items()),
+                package=card.package,
+                origin=client_origin(adapter.name),
+                settings=tuple(f"{s.name} ({s.given_as}): {s.moves}" for s in card.settings),
+                leaves=card.leaves,
+                sessions=_sessions(card.sessions),
             )
 
         if not paths:
@@ -102,3 +120,10 @@ def installed_agents(env: Mapping[str, str], names: Sequence[str] = CLI_AGENTS) 
             shown = ".".join(map(str, found))
             rows.append(row(path, shown, None if found >= adapter.min_version else adapter.too_old(found)))
     return rows
+
+
+def _sessions(files: SessionFiles | None) -> str | None:
+    if files is None:
+        return None
+    moved = f"; moved by {', '.join(files.moved_by)}" if files.moved_by else ""
+    return f"{files.path} ({files.holds}{moved}; seen in {files.seen})"

@@ -7,10 +7,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from toolsurface.harness.agents._card import ClientCard
 
 __all__ = [
     "DUMMY_KEY",
@@ -25,6 +28,7 @@ __all__ = [
     "AgentReport",
     "AgentUnavailable",
     "Event",
+    "NamedServer",
     "RunContext",
     "RunStatus",
     "ServerCommand",
@@ -67,6 +71,15 @@ class ServerCommand:
     def toolsurface(cls, args: Sequence[str]) -> ServerCommand:
         """This Python with `args` (`-m toolsurface serve ...`), started in the folder holding toolsurface's packages."""
         return cls(command=sys.executable, args=list(args), cwd=str(PACKAGES_ROOT))
+
+
+@dataclass(frozen=True)
+class NamedServer:
+    """An MCP server as a client's config names it: its name there (which goes into its tools' names) and how
+    to start it."""
+
+    name: str
+    command: ServerCommand
 
 
 class EndpointKind(StrEnum):
@@ -112,8 +125,21 @@ class RunContext:
     builtins: bool = False
     # The name the client's MCP config gives the stub, which goes into every tool's name (`mcp__stub__...`).
     server_name: str = SERVER_NAME
-    # The client's own settings given as config options (codex's `-c KEY=VALUE`, VALUE in TOML).
+    # The client's own settings given as config options (`-c KEY=VALUE` for a client that takes them).
     config: Mapping[str, str] = field(default_factory=dict)
+    # Other servers the client's config gets beside the run's, each under its own name.
+    neighbours: tuple[NamedServer, ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [server.name for server in self.servers]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ToolsurfaceError(f"two MCP servers named {twice[0]!r} in one client's config; give each its own name")
+
+    @property
+    def servers(self) -> tuple[NamedServer, ...]:
+        """Every MCP server the client's config gets, each under its own name: the run's first."""
+        return (NamedServer(self.server_name, self.server), *self.neighbours)
 
 
 @dataclass(frozen=True)
@@ -186,12 +212,19 @@ class AgentReport:
 
 
 class Agent(Protocol):
-    """An adapter: checks it can run, then runs one session and reports it."""
+    """An adapter: its client's card, a check that it can run, then one session run and reported."""
 
-    name: str
-    modes: Sequence[str]
-    # True when the harness's own MCP client starts the stub; an outside CLI starts it its own way.
-    harness_client: bool
+    card: ClientCard
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def modes(self) -> Sequence[str]: ...
+
+    @property
+    def harness_client(self) -> bool:
+        """True when the harness's own MCP client starts the stub; an outside CLI starts it its own way."""
 
     def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         """Raise AgentUnavailable with one clear line when the CLI (or the version needed) or the key is

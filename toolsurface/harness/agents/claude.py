@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
+from toolsurface.harness.agents._card import AnswerCap, ClientCard, ClientSetting, SessionFiles
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
     CliAgent,
@@ -40,6 +41,14 @@ from toolsurface.harness.run_folder import TRANSCRIPT
 __all__ = ["MCP_CONFIG", "ClaudeAgent"]
 
 MCP_CONFIG = "mcp-config.json"
+# Claude Code holds an MCP tool's answer to this many tokens (25,000 unset), read from its own bundle in 2.1.197 (a
+# JavaScript bundle) and 2.1.332 (a native binary with the same functions): its rough estimate of an answer is each
+# text block's length / 4, rounded, plus 1,600 per image; one estimated above 10,000 is shown to the user as "Large
+# MCP response (~N tokens), this can fill up context quickly"; one above half the cap is counted exactly (the
+# Messages API's token count) and, above the cap, cut to 4 characters per token of it with "[OUTPUT TRUNCATED -
+# exceeded 25000 token limit]" appended (2.1.332 cuts without counting when the text alone is estimated above four
+# times the cap).
+ANSWER_SETTING = "MAX_MCP_OUTPUT_TOKENS"
 KEYS = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
 # How Claude Code words a tool call that needed a permission nobody gave.
 _DENIED = re.compile(r"haven'?t granted|not been granted|was not granted|permission[^.]{0,40}denied", re.I)
@@ -51,16 +60,39 @@ _STUB_FAILED = ("failed", "needs-auth", "disabled")
 
 
 class ClaudeAgent(CliAgent):
-    name = "claude"
-    modes: Sequence[str] = ("on-demand", "full-list")
-    package = "@anthropic-ai/claude-code"
-    min_version = (2, 1, 197)
-    tested_versions = ("2.1.197", "2.1.332")
-    search_modes = ("on-demand",)
-    # Both the server's and the tool's name cleaned (`[^a-zA-Z0-9_-]` -> `_`, per UTF-16 unit), never cut; of two
-    # tools whose names clean alike the first is sent (2.1.197 and 2.1.332).
-    naming: ClassVar[ToolNaming] = ToolNaming("Claude Code", "mcp__{server}__{tool}")
-    api: ClassVar[str] = "anthropic"
+    card = ClientCard(
+        name="claude",
+        order=1,
+        title="Claude Code",
+        package="@anthropic-ai/claude-code",
+        executable="claude",
+        pinned="2.1.197",
+        newer=("2.1.332",),
+        modes=("on-demand", "full-list"),
+        search_modes=("on-demand",),
+        search_tool="ToolSearch",
+        # Both the server's and the tool's name cleaned (`[^a-zA-Z0-9_-]` -> `_`, per UTF-16 unit), never cut; of
+        # two tools whose names clean alike the first is sent (2.1.197 and 2.1.332).
+        naming=ToolNaming("Claude Code", "mcp__{server}__{tool}"),
+        api="anthropic",
+        answer_caps=tuple(AnswerCap(version, 25_000, 10_000, ANSWER_SETTING) for version in ("2.1.197", "2.1.332")),
+        settings=(
+            ClientSetting(ANSWER_SETTING, "env", "the tokens of one tool answer it passes on whole", answers=True),
+            ClientSetting("ENABLE_TOOL_SEARCH", "env", "whether MCP tools wait behind ToolSearch (true, auto, false)"),
+            ClientSetting("MCP_CONNECTION_NONBLOCKING", "env", "whether its first request waits for the MCP servers"),
+            ClientSetting("MCP_CONNECT_TIMEOUT_MS", "env", "how long that first request waits"),
+            ClientSetting("ANTHROPIC_BASE_URL", "env", "where it sends its model requests"),
+            ClientSetting("CLAUDE_CONFIG_DIR", "env", "where its settings, logins and projects are (~/.claude)"),
+        ),
+        leaves="a project folder per working folder in ~/.claude/projects, an MCP log folder per working folder in"
+        " ~/.cache/claude-cli-nodejs and telemetry files per session, all named after the run (removed after it)",
+        sessions=SessionFiles(
+            "~/.claude/projects/<folder-slug>/<session-id>.jsonl",
+            ("CLAUDE_CONFIG_DIR",),
+            "a line per event: assistant messages with usage and tool_use, user messages with tool_result",
+            "2.1.197 and 2.1.332",
+        ),
+    )
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS):
@@ -78,12 +110,6 @@ class ClaudeAgent(CliAgent):
         self.check_mode(ctx.mode)
         env = agent_env(ctx)
         config = ctx.run_dir / MCP_CONFIG
-        command, args = server_launch(ctx.server)
-        stub: dict[str, object] = {"type": "stdio", "command": command, "args": args, "env": dict(ctx.server.env)}
-        if ctx.mode == "full-list":
-            # Else the first request may leave before the stub connects, with none of its tools (seen under load).
-            # On demand, ToolSearch waits for a server still connecting, and alwaysLoad would undo the deferral.
-            stub["alwaysLoad"] = True
         # Isolation without a temporary CLAUDE_CONFIG_DIR, which would lose a subscription login kept
         # there: --strict-mcp-config drops every other MCP server, --setting-sources "" drops user,
         # project and local settings (their hooks, permissions, plugins), and --settings turns off any
@@ -105,7 +131,7 @@ class ClaudeAgent(CliAgent):
             "--strict-mcp-config",
             *tools,
             "--allowedTools",
-            f"{self.naming.prefix(ctx.server_name)}*",
+            ",".join(f"{self.naming.prefix(server.name)}*" for server in ctx.servers),
             "--permission-mode",
             "default",
             "--setting-sources",
@@ -133,8 +159,27 @@ class ClaudeAgent(CliAgent):
                 for key in KEYS:
                     env.pop(key, None)
                 env["ANTHROPIC_API_KEY"] = DUMMY_KEY
-        files = {config: json.dumps({"mcpServers": {ctx.server_name: stub}}, indent=2) + "\n"}
+        files = {config: json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n"}
         return Invocation(tuple(argv), env, files)
+
+    def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
+        """Its `mcpServers`: each of the run's servers under its own name, started over stdio in its folder."""
+        servers: dict[str, dict[str, object]] = {}
+        for server in ctx.servers:
+            command, args = server_launch(server.command)
+            entry: dict[str, object] = {
+                "type": "stdio",
+                "command": command,
+                "args": args,
+                "env": dict(server.command.env),
+            }
+            if ctx.mode == "full-list":
+                # Else the first request may leave before a server connects, with none of its tools (seen under
+                # load). On demand, ToolSearch waits for a server still connecting, and alwaysLoad would undo the
+                # deferral.
+                entry["alwaysLoad"] = True
+            servers[server.name] = entry
+        return servers
 
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
         """Claude Code keeps a project folder per working directory (even with --no-session-persistence), an

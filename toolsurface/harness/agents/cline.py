@@ -14,8 +14,10 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any
 
+from toolsurface.harness.agents._card import CarriedText, ClientCard, ClientSetting, SessionFiles, WireQuirks
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
     CliAgent,
@@ -88,29 +90,68 @@ _UNKNOWN = re.compile(r"NoSuchToolError|unavailable tool", re.I)
 _DENIED = re.compile(r"denied|not approved|rejected by the user|requires approval", re.I)
 
 
-class ClineAgent(CliAgent):
-    name = "cline"
-    modes: Sequence[str] = ("default",)
-    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "default"}
-    package = "cline"
-    min_version = (3, 0, 65)
-    tested_versions = ("3.0.65",)
+_RESULT_KEYS = {"content", "isError", "structuredContent", "_meta"}
 
-    # Its `defaultMcpToolNameTransform` (3.0.65): `SERVER__TOOL` as it is when it fits `[A-Za-z0-9_-]` and 64
-    # characters; else every run of other characters a `_`, cut to 55, `_` and the first 8 hex digits of the SHA-1
-    # of `SERVER__TOOL`. Sent in the server's order, descriptions whole.
-    naming: ClassVar[ToolNaming] = ToolNaming(
-        "cline",
-        "{server}__{tool}",
-        units="codepoint",
-        runs=True,
-        max_length=64,
-        cut="hash",
-        hash_digits=8,
-        digest="sha1",
-        hash_cleaned=True,
+
+def _mcp_result(parts: Sequence[str]) -> CarriedText | None:
+    """A tool message's text as the tool gave it: cline sends an MCP tool's whole result as JSON (`{"content":
+    [{"type": "text", "text": ...}], "isError": false}`), whose text blocks are the tool's text."""
+    text = "\n".join(parts)
+    if not text.startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    blocks = value.get("content") if isinstance(value, dict) else None
+    if not value or not set(value) <= _RESULT_KEYS or not isinstance(blocks, list):
+        return None
+    if not all(isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) for b in blocks):
+        return None
+    return CarriedText("\n".join(b["text"] for b in blocks), value.get("isError") is True)
+
+
+class ClineAgent(CliAgent):
+    card = ClientCard(
+        name="cline",
+        order=6,
+        title="cline",
+        package="cline",
+        executable="cline",
+        pinned="3.0.65",
+        modes=("default",),
+        aliases=MappingProxyType({"full-list": "default"}),
+        # Its `defaultMcpToolNameTransform` (3.0.65): `SERVER__TOOL` as it is when it fits `[A-Za-z0-9_-]` and 64
+        # characters; else every run of other characters a `_`, cut to 55, `_` and the first 8 hex digits of the
+        # SHA-1 of `SERVER__TOOL`. Sent in the server's order, descriptions whole.
+        naming=ToolNaming(
+            "cline",
+            "{server}__{tool}",
+            units="codepoint",
+            runs=True,
+            max_length=64,
+            cut="hash",
+            hash_digits=8,
+            digest="sha1",
+            hash_cleaned=True,
+        ),
+        api="openai-chat",
+        settings=(
+            ClientSetting(
+                "--data-dir", "config", "where its settings, sessions, databases and logs are (~/.cline/data)"
+            ),
+            ClientSetting("disabledTools", "config", "its own tools it leaves out (global-settings.json)"),
+            ClientSetting("CLINE_SESSION_BACKEND_MODE", "env", "local: its sessions in its data folder, no hub daemon"),
+        ),
+        quirks=WireQuirks(tool_result=_mcp_result),
+        leaves="its sessions, databases, logs and caches, in the run's own data folder (removed after it)",
+        sessions=SessionFiles(
+            "~/.cline/data/sessions/<session-id>/<session-id>.messages.json",
+            ("CLINE_DIR", "CLINE_DATA_DIR"),
+            "the session's messages as one JSON document (its record beside it, <session-id>.json; databases in db/)",
+            "3.0.65",
+        ),
     )
-    api: ClassVar[str] = "openai-chat"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS) or _providers(env).is_file():
@@ -125,12 +166,6 @@ class ClineAgent(CliAgent):
         user_providers = _providers(agent_env(ctx))
         for variable in ("CLINE_DIR", "CLINE_DATA_DIR", "CLINE_MCP_SETTINGS_PATH", "CLINE_GLOBAL_SETTINGS_PATH"):
             env.pop(variable, None)
-        command, args = server_launch(ctx.server)
-        stub: dict[str, Any] = {
-            "transport": {"type": "stdio", "command": command, "args": args, "env": dict(ctx.server.env)},
-            # Seconds per MCP request, the stub's start included; cline's default (3 s) is missed under load.
-            "timeout": int(ctx.timeout),
-        }
         preferences: dict[str, Any] = {"telemetryOptOut": True, "autoUpdateEnabled": False}
         if not ctx.builtins:
             preferences["disabledTools"] = list(OWN_TOOLS)
@@ -138,7 +173,7 @@ class ClineAgent(CliAgent):
         # setting per tool): with builtins on it is told not to, so each call asks and, with no one to answer, is
         # denied, the stub's too.
         files = {
-            settings / "cline_mcp_settings.json": json.dumps({"mcpServers": {ctx.server_name: stub}}, indent=2) + "\n",
+            settings / "cline_mcp_settings.json": json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n",
             settings / "global-settings.json": json.dumps(preferences, indent=2) + "\n",
         }
         argv = [self.resolve(env), "--json", "--data-dir", str(data), "--cwd", str(ctx.workdir)]
@@ -174,6 +209,18 @@ class ClineAgent(CliAgent):
                 argv += ["-m", ctx.model]
         argv += ["--", ctx.prompt]
         return Invocation(tuple(argv), env, files, links)
+
+    def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, Any]]:
+        """Its `mcpServers`: each of the run's servers under its own name, over stdio in its folder."""
+        servers: dict[str, dict[str, Any]] = {}
+        for server in ctx.servers:
+            command, args = server_launch(server.command)
+            servers[server.name] = {
+                "transport": {"type": "stdio", "command": command, "args": args, "env": dict(server.command.env)},
+                # Seconds per MCP request, the stub's start included; cline's default (3 s) is missed under load.
+                "timeout": int(ctx.timeout),
+            }
+        return servers
 
     def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
         return {**env, "CLINE_DATA_DIR": str(scratch), "CLINE_SESSION_BACKEND_MODE": "local"}

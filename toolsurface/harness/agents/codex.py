@@ -16,8 +16,10 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any
 
+from toolsurface.harness.agents._card import CarriedText, ClientCard, ClientSetting, SessionFiles, WireQuirks
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
     CliAgent,
@@ -61,32 +63,72 @@ _FEATURES_OFF = (
     "tools.experimental_request_user_input.enabled=false",
     'web_search="disabled"',
 )
+# What codex puts before a tool's text in the request it sends its model, as an item of its own: "Wall time ...
+# Output:" for a direct call; in code mode the cell's status first ("Script completed", "Script failed", "Script
+# running with cell ID N", ...).
+_HEADER = re.compile(
+    r"\A\s*(?:Script (?P<status>completed|failed|terminated|running with cell ID (?P<cell>\S+))\s*\n)?"
+    r"Wall time[^\n]*\n\s*(?:Final )?Output:\s*\Z"
+)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
+def _without_header(parts: Sequence[str]) -> CarriedText | None:
+    """A tool output without codex's header: its text, whether a code-mode script failed (or was ended), and the
+    cell still running when it yielded; None where the output has no header."""
+    header = _HEADER.match(parts[0]) if parts else None
+    if header is None or (len(parts) == 1 and header.group("status") is None):
+        return None
+    return CarriedText("\n".join(parts[1:]), header.group("status") in ("failed", "terminated"), header.group("cell"))
+
+
 class CodexAgent(CliAgent):
-    name = "codex"
-    modes: Sequence[str] = ("default", "direct")
-    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "direct"}
-    code_modes = ("default",)
-    package = "@openai/codex"
-    min_version = (0, 171, 0)
-    tested_versions = ("0.171.0",)
-    # In one namespace `mcp__SERVER`, each tool by its name with `[^A-Za-z0-9_]` -> `_` (per character); a full
-    # name over 128 is cut to fit `_` and 12 hex digits, and names that clean alike all get such a suffix
-    # (0.171.0, as sent).
-    naming: ClassVar[ToolNaming] = ToolNaming(
-        "codex",
-        "mcp__{server}__{tool}",
-        allowed="A-Za-z0-9_",
-        units="codepoint",
-        namespace="mcp__{server}",
-        max_length=128,
-        cut="hash",
-        collisions="hash",
+    card = ClientCard(
+        name="codex",
+        order=2,
+        title="codex",
+        package="@openai/codex",
+        executable="codex",
+        pinned="0.171.0",
+        modes=("default", "direct"),
+        aliases=MappingProxyType({"full-list": "direct"}),
+        code_modes=("default",),
+        # In one namespace `mcp__SERVER`, each tool by its name with `[^A-Za-z0-9_]` -> `_` (per character); a full
+        # name over 128 is cut to fit `_` and 12 hex digits, and names that clean alike all get such a suffix
+        # (0.171.0, as sent).
+        naming=ToolNaming(
+            "codex",
+            "mcp__{server}__{tool}",
+            allowed="A-Za-z0-9_",
+            units="codepoint",
+            namespace="mcp__{server}",
+            max_length=128,
+            cut="hash",
+            collisions="hash",
+        ),
+        api="openai-responses",
+        settings=(
+            ClientSetting(
+                "tool_output_token_limit", "config", "the tokens of one tool answer it passes on whole", answers=True
+            ),
+            ClientSetting(
+                "openai_base_url", "config", "where it sends its model requests (OPENAI_BASE_URL is not read)"
+            ),
+            ClientSetting("features.code_mode", "config", "whether MCP tools are reached through code (`exec`)"),
+            ClientSetting("CODEX_HOME", "env", "where its config, logins, state and sessions are (~/.codex)"),
+        ),
+        quirks=WireQuirks(tool_result=_without_header),
+        leaves="its state databases, logs and about 1 MB of bundled skills, in the run's own codex home (removed"
+        " after it)",
+        sessions=SessionFiles(
+            "~/.codex/sessions/<YYYY>/<MM>/<DD>/rollout-<time>-<session-id>.jsonl",
+            ("CODEX_HOME",),
+            "a session_meta line, then response_item lines (messages, tool calls and their outputs) and event_msg"
+            " lines, token_count among them (runs of toolsurface's are --ephemeral: they write none)",
+            "0.171.0",
+        ),
     )
-    api: ClassVar[str] = "openai-responses"
 
     def __init__(self, executable: str | None = None, base_url: str | None = None) -> None:
         super().__init__(executable)
@@ -114,17 +156,6 @@ class CodexAgent(CliAgent):
         if env.get("CODEX_API_KEY") or not (user_home / "auth.json").is_file():
             # A home of the run's own: codex's state, logs and skills stay out of the user's ~/.codex.
             env["CODEX_HOME"] = str(ctx.run_dir / CODEX_HOME)
-        command, args = server_launch(ctx.server)
-        # required: codex waits for the stub before its first model request (else the first has no stub tools).
-        stub: dict[str, object] = {
-            "command": command,
-            "args": args,
-            "startup_timeout_sec": 30,
-            "required": True,
-            "default_tools_approval_mode": "approve",
-        }
-        if ctx.server.env:
-            stub["env"] = dict(ctx.server.env)
         # --ignore-user-config keeps the login ($CODEX_HOME/auth.json) but not config.toml, so no MCP
         # server or hook of the user's joins the run; codex exec has no turn limit to pass.
         argv = [
@@ -138,11 +169,12 @@ class CodexAgent(CliAgent):
             "read-only",
             "-C",
             str(ctx.workdir),
-            "-c",
-            f"mcp_servers.{toml_key(ctx.server_name)}={toml_value(stub)}",
         ]
+        for name, entry in self.mcp_servers(ctx).items():
+            argv += ["-c", f"mcp_servers.{toml_key(name)}={toml_value(entry)}"]
         if self.mode_named(ctx.mode) == "direct":
-            direct = {"enabled": True, "direct_only_tool_namespaces": [self.naming.namespace_name(ctx.server_name)]}
+            namespaces = [self.naming.namespace_name(server.name) for server in ctx.servers]
+            direct = {"enabled": True, "direct_only_tool_namespaces": namespaces}
             argv += ["-c", f"features.code_mode={toml_value(direct)}"]
         for option in () if ctx.builtins else _FEATURES_OFF:
             argv += ["-c", option]
@@ -157,6 +189,24 @@ class CodexAgent(CliAgent):
         argv += ["--", ctx.prompt]
         own_home = (ctx.run_dir / CODEX_HOME,) if env.get("CODEX_HOME") == str(ctx.run_dir / CODEX_HOME) else ()
         return Invocation(tuple(argv), env, dirs=own_home)
+
+    def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
+        """Each of the run's servers under its own name, as `-c mcp_servers.NAME={...}` gives it. `required`: codex
+        waits for it before its first model request (else the first has none of its tools)."""
+        servers: dict[str, dict[str, object]] = {}
+        for server in ctx.servers:
+            command, args = server_launch(server.command)
+            entry: dict[str, object] = {
+                "command": command,
+                "args": args,
+                "startup_timeout_sec": 30,
+                "required": True,
+                "default_tools_approval_mode": "approve",
+            }
+            if server.command.env:
+                entry["env"] = dict(server.command.env)
+            servers[server.name] = entry
+        return servers
 
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
         """The run's own codex home (state databases, logs, about 1 MB of bundled skills)."""

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any
 
+from toolsurface.harness.agents._card import ClientCard, ClientSetting, SessionFiles
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
     CliAgent,
@@ -53,20 +55,45 @@ _DENIED = re.compile(r"permission|denied|not allowed|rejected", re.I)
 
 
 class CopilotAgent(CliAgent):
-    name = "copilot"
-    modes: Sequence[str] = ("default",)
-    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "default"}
-    package = "@github/copilot"
-    min_version = (1, 0, 102)
-    tested_versions = ("1.0.102",)
-
-    # `SERVER-TOOL`, a tool name with letters outside ASCII written as punycode (`xn--...`), every character
-    # outside `[A-Za-z0-9_-]` a `-`, the whole cut at 64 characters; sent sorted by name, descriptions whole
-    # (1.0.102).
-    naming: ClassVar[ToolNaming] = ToolNaming(
-        "Copilot CLI", "{server}-{tool}", replacement="-", units="codepoint", max_length=64, cut="head", punycode=True
+    card = ClientCard(
+        name="copilot",
+        order=5,
+        title="Copilot CLI",
+        package="@github/copilot",
+        executable="copilot",
+        pinned="1.0.102",
+        modes=("default",),
+        aliases=MappingProxyType({"full-list": "default"}),
+        # `SERVER-TOOL`, a tool name with letters outside ASCII written as punycode (`xn--...`), every character
+        # outside `[A-Za-z0-9_-]` a `-`, the whole cut at 64 characters; sent sorted by name, descriptions whole
+        # (1.0.102).
+        naming=ToolNaming(
+            "Copilot CLI",
+            "{server}-{tool}",
+            replacement="-",
+            units="codepoint",
+            max_length=64,
+            cut="head",
+            punycode=True,
+        ),
+        api="openai-chat",
+        settings=(
+            ClientSetting("COPILOT_PROVIDER_BASE_URL", "env", "the model endpoint of its own provider (BYOK)"),
+            ClientSetting(
+                "COPILOT_OFFLINE", "env", "no GitHub login, telemetry, built-in GitHub MCP server or update check"
+            ),
+            ClientSetting("COPILOT_HOME", "env", "where its config, logins, sessions and logs are (~/.copilot)"),
+            ClientSetting("COPILOT_PKG_CACHE_HOME", "env", "where it unpacks its program (about 235 MB a version)"),
+        ),
+        leaves="its sessions, logs, a database and caches, in the run's own home (removed after it)",
+        sessions=SessionFiles(
+            "~/.copilot/session-state/<session-id>/events.jsonl",
+            ("COPILOT_HOME",),
+            "a line per event (session.start first), as `--output-format json` prints them; beside it"
+            " ~/.copilot/session-store.db",
+            "1.0.102",
+        ),
     )
-    api: ClassVar[str] = "openai-chat"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in (*KEYS, *PROVIDER_KEYS, "OPENAI_API_KEY")):
@@ -108,16 +135,6 @@ class CopilotAgent(CliAgent):
                 # Recorded: the API behind the endpoint takes the user's OpenAI key.
                 env["COPILOT_PROVIDER_API_KEY"] = env["OPENAI_API_KEY"]
             loopback_only(env)
-        # Copilot ends its MCP servers with SIGTERM and SIGKILL at once, before the stub has written its state.
-        command, args = server_launch(ctx.server, shielded=True)
-        stub: dict[str, object] = {
-            "type": "local",
-            "command": command,
-            "args": args,
-            "env": dict(ctx.server.env),
-            "tools": ["*"],
-            "timeout": int(ctx.timeout * 1000),
-        }
         argv = [
             self.resolve(env),
             "-p",
@@ -130,14 +147,15 @@ class CopilotAgent(CliAgent):
             "--no-ask-user",
             "--disable-client-telemetry",
         ]
+        names = ",".join(server.name for server in ctx.servers)
         if ctx.builtins:
-            # Copilot's own tools stay; only the stub's go without asking, and in prompt mode asking is denial.
-            argv += ["--allow-tool", ctx.server_name]
+            # Copilot's own tools stay; only the servers' go without asking, and in prompt mode asking is denial.
+            argv += ["--allow-tool", names]
         else:
-            argv += ["--available-tools", ctx.server_name, "--allow-all-tools"]
+            argv += ["--available-tools", names, "--allow-all-tools"]
         if ctx.model and ctx.endpoint is None:
             argv += ["--model", ctx.model]
-        files = {own / MCP_CONFIG: json.dumps({"mcpServers": {ctx.server_name: stub}}, indent=2) + "\n"}
+        files = {own / MCP_CONFIG: json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n"}
         links: dict[Path, Path] = {}
         login = _user_home(agent_env(ctx)) / "config.json"
         if ctx.endpoint is None and not any(env.get(key) for key in KEYS) and login.is_file():
@@ -145,6 +163,23 @@ class CopilotAgent(CliAgent):
             # the run only.
             links[own / "config.json"] = login
         return Invocation(tuple(argv), env, files, links)
+
+    def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
+        """Its `mcpServers`: each of the run's servers under its own name, every tool of it allowed. Copilot ends
+        its MCP servers with SIGTERM and SIGKILL at once, before a stub has written its state: each starts under a
+        shell that takes the signals."""
+        servers: dict[str, dict[str, object]] = {}
+        for server in ctx.servers:
+            command, args = server_launch(server.command, shielded=True)
+            servers[server.name] = {
+                "type": "local",
+                "command": command,
+                "args": args,
+                "env": dict(server.command.env),
+                "tools": ["*"],
+                "timeout": int(ctx.timeout * 1000),
+            }
+        return servers
 
     def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
         # `--version` writes a home of its own; the extracted program stays in the user's cache.

@@ -7,8 +7,10 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any
 
+from toolsurface.harness.agents._card import CarriedText, ClientCard, ClientSetting, SessionFiles, WireQuirks
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
     CliAgent,
@@ -47,26 +49,55 @@ _TOOL_SAID = re.compile(r'^.*\bMCP tool name "(?P<name>[^"]+)".*$', re.MULTILINE
 _EXITS = {42: "gemini rejected its input (exit code 42)", 53: "max turns reached"}
 
 
+# gemini-cli frames an MCP tool's output in the request it sends its model as <untrusted_context>...</untrusted_context>;
+# the tool's own text is inside.
+_FRAME = re.compile(r"\A\s*<([A-Za-z_][\w-]*)>\n?(.*?)\n?</\1>\s*\Z", re.S)
+
+
+def _unframed(parts: Sequence[str]) -> CarriedText | None:
+    match = _FRAME.match("\n".join(parts))
+    return CarriedText(match.group(2)) if match else None
+
+
 class GeminiAgent(CliAgent):
-    name = "gemini"
-    modes: Sequence[str] = ("default",)
-    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "default"}
-    package = "@google/gemini-cli"
-    min_version = (0, 61, 0)
-    tested_versions = ("0.61.0",)
-    # generateValidName(SERVER + "_" + TOOL): `mcp_` in front unless there, `[^a-zA-Z0-9_.:-]` -> `_` (per UTF-16
-    # unit), and over 63 the first and last 30 characters around `...` (0.61.0).
-    naming: ClassVar[ToolNaming] = ToolNaming(
-        "gemini-cli",
-        "mcp_{server}_{tool}",
-        allowed="A-Za-z0-9_.:-",
-        max_length=63,
-        cut="middle",
-        keep=30,
-        marker="...",
-        prefix_once="mcp_",
+    card = ClientCard(
+        name="gemini",
+        order=3,
+        title="gemini-cli",
+        package="@google/gemini-cli",
+        executable="gemini",
+        pinned="0.61.0",
+        modes=("default",),
+        aliases=MappingProxyType({"full-list": "default"}),
+        # generateValidName(SERVER + "_" + TOOL): `mcp_` in front unless there, `[^a-zA-Z0-9_.:-]` -> `_` (per UTF-16
+        # unit), and over 63 the first and last 30 characters around `...` (0.61.0).
+        naming=ToolNaming(
+            "gemini-cli",
+            "mcp_{server}_{tool}",
+            allowed="A-Za-z0-9_.:-",
+            max_length=63,
+            cut="middle",
+            keep=30,
+            marker="...",
+            prefix_once="mcp_",
+        ),
+        api="gemini",
+        settings=(
+            ClientSetting(BASE_URL_ENV, "env", "where it sends its model requests"),
+            ClientSetting(
+                "tools.core", "config", "an allowlist of tools: any list, even [], denies every tool not on it"
+            ),
+            ClientSetting("GEMINI_CLI_HOME", "env", "where its .gemini folder (settings, logins, chats) is"),
+        ),
+        quirks=WireQuirks(tool_result=_unframed),
+        leaves="everything it writes into the run's own home but the settings it was given (removed after it)",
+        sessions=SessionFiles(
+            "~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl",
+            ("GEMINI_CLI_HOME",),
+            "a header line (sessionId, projectHash, startTime), then `$set` lines of its messages",
+            "0.61.0",
+        ),
     )
-    api: ClassVar[str] = "gemini"
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS) or _login(env) is not None:
@@ -87,22 +118,11 @@ class GeminiAgent(CliAgent):
                 for key in KEYS:
                     env.pop(key, None)
                 env["GEMINI_API_KEY"] = DUMMY_KEY
-        stub = {
-            "command": ctx.server.command,
-            "args": list(ctx.server.args),
-            "env": dict(ctx.server.env),
-            "cwd": ctx.server.cwd,
-            "timeout": int(ctx.timeout * 1000),
-            "trust": True,
-        }
-        # With builtins off, `core` lets the stub's tools alone through (gemini-cli enables every built-in only
+        # With builtins off, `core` lets the servers' tools alone through (gemini-cli enables every built-in only
         # when the list is absent).
-        settings: dict[str, Any] = {
-            "mcpServers": {ctx.server_name: stub},
-            "model": {"maxSessionTurns": ctx.max_turns},
-        }
+        settings: dict[str, Any] = {"mcpServers": self.mcp_servers(ctx), "model": {"maxSessionTurns": ctx.max_turns}}
         if not ctx.builtins:
-            settings["tools"] = {"core": [f"{self.naming.prefix(ctx.server_name)}*"]}
+            settings["tools"] = {"core": [f"{self.naming.prefix(server.name)}*" for server in ctx.servers]}
         links: dict[Path, Path] = {}
         login = None if any(env.get(key) for key in KEYS) else _login(user_env)
         if env.get(BASE_URL_ENV):
@@ -123,12 +143,27 @@ class GeminiAgent(CliAgent):
             # With its own tools there, only the trusted stub's calls go without asking, and asking is denial.
             "default" if ctx.builtins else "yolo",
             "--allowed-mcp-server-names",
-            ctx.server_name,
+            *(server.name for server in ctx.servers),
         ]
         if ctx.model:
             argv += ["-m", ctx.model]
         files = {gemini_home / ".gemini" / "settings.json": json.dumps(settings, indent=2) + "\n"}
         return Invocation(tuple(argv), env, files, links)
+
+    def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
+        """Its settings' `mcpServers`: each of the run's servers under its own name, trusted (headless, a call
+        that would ask is denied), in its own folder."""
+        return {
+            server.name: {
+                "command": server.command.command,
+                "args": list(server.command.args),
+                "env": dict(server.command.env),
+                "cwd": server.command.cwd,
+                "timeout": int(ctx.timeout * 1000),
+                "trust": True,
+            }
+            for server in ctx.servers
+        }
 
     def said_of_tools(self, stderr: str) -> dict[str, str]:
         return {match["name"]: match.group().strip() for match in _TOOL_SAID.finditer(stderr)}

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 import anyio
 import anyio.to_thread
 
+from toolsurface.harness.agents._card import CardAdapter, ClientCard, ClientSetting
 from toolsurface.harness.agents._stub_client import stub_client
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
@@ -100,12 +101,24 @@ class _Transcript:
         self._file.close()
 
 
-class OpenAIAgent:
+class OpenAIAgent(CardAdapter):
     """The chat-completions tool loop a user would write with the OpenAI SDK, with no system prompt of its own."""
 
-    name = "openai"
-    modes = ("full-list",)
-    harness_client = True
+    card = ClientCard(
+        name="openai",
+        order=90,
+        title="the OpenAI-compatible loop",
+        modes=("full-list",),
+        harness_client=True,
+        api="openai-chat",
+        settings=(
+            ClientSetting(BASE_URL_ENV, "env", "the chat-completions endpoint (or --base-url)"),
+            ClientSetting(
+                "OPENAI_API_KEY", "env", "the key sent as a bearer token (or the variable --api-key-env names)"
+            ),
+        ),
+        leaves="nothing",
+    )
 
     def __init__(self, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY", model: str | None = None):
         self.base_url = base_url

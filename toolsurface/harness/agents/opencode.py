@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any
 
+from toolsurface.harness.agents._card import ClientCard, ClientSetting, SessionFiles
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
     CliAgent,
@@ -72,17 +74,33 @@ _PLUGIN_API = "@opencode-ai/plugin"
 
 
 class OpencodeAgent(CliAgent):
-    name = "opencode"
-    modes: Sequence[str] = ("default",)
-    mode_aliases: ClassVar[Mapping[str, str]] = {"full-list": "default"}
-    package = "opencode-ai"
-    min_version = (1, 18, 33)
-    tested_versions = ("1.18.33",)
-
-    # `SERVER_TOOL`, every character of either outside `[A-Za-z0-9_-]` a `_` (counted as JavaScript counts them:
-    # a character beyond the BMP is two), no cut at any length; sent sorted by name, descriptions whole (1.18.33).
-    naming: ClassVar[ToolNaming] = ToolNaming("opencode", "{server}_{tool}")
-    api: ClassVar[str] = "openai-chat"
+    card = ClientCard(
+        name="opencode",
+        order=4,
+        title="opencode",
+        package="opencode-ai",
+        executable="opencode",
+        pinned="1.18.33",
+        modes=("default",),
+        aliases=MappingProxyType({"full-list": "default"}),
+        # `SERVER_TOOL`, every character of either outside `[A-Za-z0-9_-]` a `_` (counted as JavaScript counts
+        # them: a character beyond the BMP is two), no cut at any length; sent sorted by name, descriptions whole
+        # (1.18.33).
+        naming=ToolNaming("opencode", "{server}_{tool}"),
+        api="openai-chat",
+        settings=(
+            ClientSetting("OPENCODE_CONFIG", "env", "the config file it reads (providers, MCP servers, permissions)"),
+            ClientSetting("XDG_DATA_HOME", "env", "where its database, logs and logins are (~/.local/share/opencode)"),
+            *(ClientSetting(name, "env", "switches off a request no run needs") for name in _SWITCHES),
+        ),
+        leaves="its database, logs, state and caches, in the run's own folders (removed after it)",
+        sessions=SessionFiles(
+            "~/.local/share/opencode/opencode.db",
+            ("XDG_DATA_HOME",),
+            "one SQLite database of sessions, messages and parts",
+            "1.18.33",
+        ),
+    )
 
     def missing_credentials(self, env: Mapping[str, str]) -> str | None:
         if any(env.get(key) for key in KEYS) or _auth_file(env).is_file():
@@ -108,23 +126,17 @@ class OpencodeAgent(CliAgent):
         )
         env.pop("OPENCODE_CONFIG_DIR", None)
         env.pop("OPENCODE_CONFIG_CONTENT", None)
-        command, args = server_launch(ctx.server)
-        stub: dict[str, object] = {
-            "type": "local",
-            "command": [command, *args],
-            "environment": dict(ctx.server.env),
-            "enabled": True,
-            # Per MCP request (listing and each call); opencode's default is 5 s.
-            "timeout": int(ctx.timeout * 1000),
-        }
         # "deny" takes a tool out of the model's request; "ask" keeps it there, and `opencode run` rejects
         # every permission it is asked for.
         own_tools = "ask" if ctx.builtins else "deny"
         config: dict[str, Any] = {
             "autoupdate": False,
             "share": "disabled",
-            "mcp": {ctx.server_name: stub},
-            "permission": {"*": own_tools, f"{self.naming.prefix(ctx.server_name)}*": "allow"},
+            "mcp": self.mcp_servers(ctx),
+            "permission": {
+                "*": own_tools,
+                **{f"{self.naming.prefix(server.name)}*": "allow" for server in ctx.servers},
+            },
         }
         model = ctx.model
         if ctx.endpoint is not None:
@@ -165,6 +177,21 @@ class OpencodeAgent(CliAgent):
             # the run only.
             links[own / "data" / "opencode" / "auth.json"] = login
         return Invocation(tuple(argv), env, files, links, dirs=(config_dir / "node_modules",))
+
+    def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
+        """Its config's `mcp`: each of the run's servers under its own name, a local one started in its folder."""
+        servers: dict[str, dict[str, object]] = {}
+        for server in ctx.servers:
+            command, args = server_launch(server.command)
+            servers[server.name] = {
+                "type": "local",
+                "command": [command, *args],
+                "environment": dict(server.command.env),
+                "enabled": True,
+                # Per MCP request (listing and each call); opencode's default is 5 s.
+                "timeout": int(ctx.timeout * 1000),
+            }
+        return servers
 
     def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
         # Even `--version` makes its folders (a log, a database): give it ones that are thrown away.

@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 
+from toolsurface.harness.agents._card import CardAdapter, ClientCard
 from toolsurface.harness.agents._stub_client import stub_client
 from toolsurface.harness.agents.base import (
     UNKNOWN_TOOL,
@@ -38,10 +39,16 @@ from toolsurface.harness.scenario import (
 __all__ = ["ScriptAgent"]
 
 
-class ScriptAgent:
-    name = "script"
-    modes = ("full-list",)
-    harness_client = True
+class ScriptAgent(CardAdapter):
+    card = ClientCard(
+        name="script",
+        order=91,
+        title="the scripted agent",
+        modes=("full-list",),
+        harness_client=True,
+        calls_model=False,
+        leaves="nothing",
+    )
 
     def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
         return None

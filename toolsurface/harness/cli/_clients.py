@@ -20,6 +20,7 @@ from toolsurface.harness.cli._base import (
     _ServerCommand,
     main,
 )
+from toolsurface.harness.cli._client_help import CardHelpOption, client_help
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -49,6 +50,8 @@ def agents_command(fmt: str) -> None:
         supported = "yes" if r.supported else (r.problem or "no")
         tested = "yes" if r.tested else f"no (tested: {', '.join(r.tested_versions)})"
         modes = ", ".join(f"{m} (search)" if m in r.search_modes else m for m in r.modes)
+        if r.aliases:
+            modes += f"; {', '.join(a.replace('=', ' runs ') for a in r.aliases)}"
         cells.append([r.name, r.version or "-", supported, tested if r.version else "-", modes, r.path or "-"])
     if fmt == "markdown":
         _data(markdown_table(header, cells), nl=False)
@@ -63,8 +66,8 @@ def agents_command(fmt: str) -> None:
     "named",
     multiple=True,
     metavar="NAME[:MODE]",
-    help="Only this client (claude, codex, gemini, opencode, copilot, cline), in every mode or in MODE; repeat. Default: every one on PATH,"
-    " a missing one as a row that says so.",
+    cls=CardHelpOption,
+    card_help=client_help,
 )
 @_builtins_option
 @_format_option(*TABLE_FORMATS)

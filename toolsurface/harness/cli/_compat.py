@@ -16,6 +16,7 @@ from toolsurface.harness.cli._base import (
     _say,
     main,
 )
+from toolsurface.harness.cli._client_help import CardHelpOption, client_help, setting_help
 
 
 @main.command("compat")
@@ -24,7 +25,8 @@ from toolsurface.harness.cli._base import (
     "named",
     multiple=True,
     metavar="NAME[:MODE]",
-    help="Only this client, in every mode or in MODE; repeat. Default: every one on PATH.",
+    cls=CardHelpOption,
+    card_help=client_help,
 )
 @_format_option(*TABLE_FORMATS)
 @_client_sessions_options
@@ -51,8 +53,8 @@ from toolsurface.harness.cli._base import (
     "settings",
     multiple=True,
     metavar="NAME=VALUE",
-    help="With --answers: also run the client whose setting it is with it (Claude Code's MAX_MCP_OUTPUT_TOKENS=50000,"
-    " codex's tool_output_token_limit=40000); repeat.",
+    cls=CardHelpOption,
+    card_help=setting_help,
 )
 def compat_command(
     named: tuple[str, ...],

@@ -16,6 +16,14 @@ from toolsurface.harness.cli._base import (
     _fail,
     main,
 )
+from toolsurface.harness.cli._client_help import (
+    CardHelpOption,
+    agent_help,
+    base_url_help,
+    keep_help,
+    mode_help,
+    stub_start_help,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import MODEL_REQUESTS
 
@@ -27,14 +35,7 @@ def session_group() -> None:
 
 @session_group.command("run")
 @click.option("--surface", "surfaces", multiple=True, required=True, help="Surface to run against; repeat for more.")
-@click.option(
-    "--agent",
-    "agent_names",
-    multiple=True,
-    required=True,
-    help="claude, codex, gemini, opencode, copilot, cline, openai or script, optionally NAME:MODE (claude:full-list, codex:direct); repeat"
-    " for more.",
-)
+@click.option("--agent", "agent_names", multiple=True, required=True, cls=CardHelpOption, card_help=agent_help)
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per surface.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at a time.")
 @click.option(
@@ -46,11 +47,7 @@ def session_group() -> None:
 @click.option("--timeout", type=Seconds(min=1), default=600, show_default=True, help="Seconds per run.")
 @click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
-@click.option(
-    "--mode",
-    help="Mode of every --agent given without one; claude: on-demand (the default) or full-list; codex: default"
-    " or direct; gemini: default.",
-)
+@click.option("--mode", cls=CardHelpOption, card_help=mode_help)
 @_builtins_option
 @click.option("--model", help="Model name for the agent.")
 @click.option("--max-turns", type=click.IntRange(min=1), default=30, show_default=True)
@@ -59,11 +56,10 @@ def session_group() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="The script to play (script agent or scripted model).",
 )
+@click.option("--base-url", cls=CardHelpOption, card_help=base_url_help)
 @click.option(
-    "--base-url",
-    help="openai agent: the chat-completions endpoint, e.g. http://localhost:11434/v1; codex: its API base URL.",
+    "--api-key-env", default="OPENAI_API_KEY", show_default=True, help="The variable holding the --base-url API's key."
 )
-@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="openai agent: key variable.")
 @click.option(
     "--model-endpoint",
     metavar="scripted|record:URL",
@@ -71,16 +67,21 @@ def session_group() -> None:
     " record:URL: pass the agent's requests through to the API at URL and record them. Either way"
     " model-requests.jsonl keeps what the model was shown.",
 )
+@click.option("--keep-agent-files", is_flag=True, cls=CardHelpOption, card_help=keep_help)
 @click.option(
-    "--keep-agent-files", is_flag=True, help="Keep what an agent CLI leaves in your home (~/.claude/projects/...)."
+    "--server-name",
+    metavar="NAME",
+    default="stub",
+    show_default=True,
+    help="The server's name in each agent's MCP config, which goes into every tool's name (mcp__NAME__...).",
 )
 @click.option(
     "--stub-start",
     type=click.Choice(["auto", "fork", "spawn"]),
     default="auto",
     show_default=True,
-    help="fork: each run's stub forks from one warm server (about 0.4 s less CPU a run; Linux); spawn: a fresh"
-    " process a run; auto: fork where toolsurface's own client starts the stub (script, openai).",
+    cls=CardHelpOption,
+    card_help=stub_start_help,
 )
 def session_run_command(
     surfaces: tuple[str, ...],
@@ -100,6 +101,7 @@ def session_run_command(
     api_key_env: str,
     model_endpoint: str | None,
     keep_agent_files: bool,
+    server_name: str,
     stub_start: str,
 ) -> None:
     """Run N sessions per surface with each agent and write DIR/study.json."""
@@ -126,6 +128,7 @@ def session_run_command(
         stub_start=stub_start,
         model_endpoint=parse_endpoint(model_endpoint) if model_endpoint else None,
         keep_agent_files=keep_agent_files,
+        server_name=server_name,
     )
     with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}") as (planned, finished):
         try:
@@ -229,7 +232,8 @@ def model_endpoint_command(
 ) -> None:
     """Serve a model endpoint on 127.0.0.1 until stopped; print its URL first.
 
-    Point an agent at it by hand (ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL, codex's openai_base_url = URL/v1).
+    Point an agent at it by hand, with its setting for where it sends its model requests (`toolsurface agents
+    --format json` gives each client's settings).
     """
     import signal
     import threading

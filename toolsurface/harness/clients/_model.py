@@ -26,7 +26,7 @@ class ClientRow:
     instructions), as a fraction of all of it (every tool shown, every name, the system prompt, the messages).
     `instructions_chars`: None when the server has no instructions; else the chars of them the client put
     where the model reads them (0: none). `protocol`: the MCP version the client negotiated with the stub,
-    where the stub's call log says. `wrappers`: the namespaces' envelopes (codex's), apart from every tool.
+    where the stub's call log says. `wrappers`: the namespaces' envelopes (of a client that sends one), apart from every tool.
     `sent`: each of the server's tools as the first request carried it, matched by the client's naming rule.
     `server_name`: the server's name in the client's config; `naming`: what that makes of every tool's name.
     `refused`: what the API would have refused (the scripted endpoint checks each API's rules), if anything.

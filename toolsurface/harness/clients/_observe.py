@@ -24,7 +24,14 @@ from typing import Any
 
 import anyio
 
-from toolsurface.harness.agents import CLI_AGENTS, CliAgent, InstalledAgent, ToolNaming, installed_agents
+from toolsurface.harness.agents import (
+    CliAgent,
+    InstalledAgent,
+    ToolNaming,
+    check_server_name,
+    cli_clients,
+    installed_agents,
+)
 from toolsurface.harness.agents.base import SERVER_NAME, AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.clients._model import ClientRow, Part
 from toolsurface.harness.endpoint import (
@@ -99,20 +106,9 @@ def served(spec: str) -> Served:
 
 def _parse(text: str) -> tuple[str, str | None]:
     name, _, mode = text.partition(":")
-    if name not in CLI_AGENTS or (":" in text and not mode):
-        raise ToolsurfaceError(f"--client {text!r}: expected one of {', '.join(CLI_AGENTS)}, optionally NAME:MODE")
+    if name not in cli_clients() or (":" in text and not mode):
+        raise ToolsurfaceError(f"--client {text!r}: expected one of {', '.join(cli_clients())}, optionally NAME:MODE")
     return name, mode or None
-
-
-def check_server_name(server_name: str, names: Sequence[str]) -> None:
-    """A user error when none of these clients takes `server_name` in its MCP config."""
-    rules = []
-    for name in names:
-        naming = _naming(name)
-        if naming.accepts_server(server_name):
-            return
-        rules.append(f"{naming.client} [{naming.server_allowed}]+")
-    raise ToolsurfaceError(f"--server-name {server_name!r}: no client takes it as a server's name ({'; '.join(rules)})")
 
 
 def plan_clients(
@@ -135,7 +131,7 @@ def plan_clients(
                 modes.append(adapter.mode_named(mode))
         else:
             wanted[name] = None
-    names = list(wanted) or list(CLI_AGENTS)
+    names = list(wanted) or list(cli_clients())
     if server_name is not None:
         check_server_name(server_name, names)
     choices: list[ClientChoice] = []
@@ -293,7 +289,7 @@ async def _session(
             stub_tools=surface.tools,
             instructions=surface.instructions,
             wire_tools=surface.wire,
-            naming=agent.naming,
+            client=agent.card,
             server_name=server_name,
             paths=machine_paths(env.get("HOME", ""), run_dir, workdir),
         )
@@ -378,7 +374,7 @@ def observe_clients(
         )
 
     found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-") if sessions else []
-    order = {name: n for n, name in enumerate(CLI_AGENTS)}
+    order = {name: n for n, name in enumerate(cli_clients())}
     result = found + [_missing_row(s, row, builtins, named_as[n]) for n, s in enumerate(surfaces) for row in missing]
     result += [_refusing_row(surfaces[n], c, builtins, named_as[n]) for n, c in pairs if (n, c) not in sessions]
     surface_order = {s.name: n for n, s in enumerate(surfaces)}

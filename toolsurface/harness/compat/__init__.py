@@ -13,10 +13,10 @@ from toolsurface.harness.compat._answer_table import (
 )
 from toolsurface.harness.compat._answers import (
     ANSWER_PROBES,
-    CLIENT_SETTINGS,
     AnswerProbe,
     AnswerSeen,
     Setting,
+    answer_settings,
     judge_carried,
     observe_answers,
     parse_probe,
@@ -30,7 +30,6 @@ from toolsurface.harness.compat._render import COMPAT_FORMAT, compat_csv, compat
 __all__ = [
     "ANSWERS_FORMAT",
     "ANSWER_PROBES",
-    "CLIENT_SETTINGS",
     "COMPAT_FORMAT",
     "COUNTS",
     "FEATURES",
@@ -44,6 +43,7 @@ __all__ = [
     "Setting",
     "answer_cell",
     "answer_limits_data",
+    "answer_settings",
     "answers_csv",
     "answers_json",
     "answers_markdown",

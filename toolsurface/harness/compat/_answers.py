@@ -5,9 +5,9 @@ and the next request the client sends carries the result, read block by block an
 answered: whole, cut (how much of it kept, at the head and the tail, and the client's note in between), moved to
 a file (the pointer's text), or left out.
 
-A client's own setting for it (Claude Code's MAX_MCP_OUTPUT_TOKENS, an environment variable; codex's
-tool_output_token_limit, a `-c` option) is a run of its own, beside the default.
-codex's default mode is not played: the scripted model does not write code-mode calls."""
+A client's own setting for it (its card's: an environment variable, or a config option given as `-c`) is a run of
+its own, beside the default. A client's code modes are not played: the scripted model does not write code-mode
+calls of the answer probe."""
 
 from __future__ import annotations
 
@@ -17,29 +17,27 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.endpoint import CarriedResult
+
+if TYPE_CHECKING:
+    from toolsurface.harness.agents import ClientSetting
 from toolsurface.harness.errors import ToolsurfaceError
 
 __all__ = [
     "ANSWER_PROBES",
-    "CLIENT_SETTINGS",
     "AnswerProbe",
     "AnswerSeen",
     "Setting",
+    "answer_settings",
     "judge_carried",
     "observe_answers",
     "parse_probe",
     "parse_setting",
 ]
 
-# Each client's own setting for how much of a tool's answer it passes on, by agent name: Claude Code's is an
-# environment variable, codex's a config option (`-c`).
-CLIENT_SETTINGS: dict[str, str] = {"claude": "MAX_MCP_OUTPUT_TOKENS", "codex": "tool_output_token_limit"}
-_AS_CONFIG = ("codex",)
 _PROMPT = "Call the answer tool once as asked, then say done."
-_SKIPPED_MODES = {"codex": ("default",)}
 # Sessions run again when the call never reached the stub.
 _AGAIN = 2
 # A note longer than this is kept cut, with its length said.
@@ -92,25 +90,34 @@ def parse_probe(text: str) -> AnswerProbe:
 
 @dataclass(frozen=True)
 class Setting:
-    """A client's own setting, as an environment variable and its value."""
+    """A client's own setting and its value: an environment variable, or a config option (`as_config`)."""
 
     client: str
     name: str
     value: str
+    as_config: bool = False
 
     @property
     def label(self) -> str:
         return f"{self.name}={self.value}"
 
 
+def answer_settings() -> dict[str, ClientSetting]:
+    """Each client's own setting for how much of a tool's answer it passes on, by client, as its card says."""
+    from toolsurface.harness.agents import client_cards
+
+    return {card.name: found for card in client_cards() if (found := card.answer_setting()) is not None}
+
+
 def parse_setting(text: str) -> Setting:
-    """NAME=VALUE for one of CLIENT_SETTINGS; a user error otherwise."""
+    """NAME=VALUE for a client's answer setting; a user error otherwise."""
     name, _, value = text.partition("=")
-    client = next((c for c, setting in CLIENT_SETTINGS.items() if setting == name), None)
+    settings = answer_settings()
+    client = next((c for c, setting in settings.items() if setting.name == name), None)
     if client is None or not value.strip():
-        known = ", ".join(f"{s} ({c})" for c, s in CLIENT_SETTINGS.items())
+        known = ", ".join(f"{s.name} ({c})" for c, s in settings.items())
         raise ToolsurfaceError(f"--setting {text!r}: expected NAME=VALUE, NAME one of {known}")
-    return Setting(client, name, value.strip())
+    return Setting(client, name, value.strip(), settings[client].given_as == "config")
 
 
 @dataclass(frozen=True)
@@ -308,10 +315,10 @@ async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: 
     environment = dict(env)
     config: dict[str, str] = {}
     if run.setting is not None:
-        (config if run.client in _AS_CONFIG else environment)[run.setting.name] = run.setting.value
+        (config if run.setting.as_config else environment)[run.setting.name] = run.setting.value
     with tempfile.TemporaryDirectory(prefix="toolsurface-answers-") as workdir:
-        # Claude Code names its project folder by the working folder, gemini-cli its own by the folder's name,
-        # each with every char but letters and digits as `-`.
+        # A client may name its project folder by the working folder or by the folder's name, each with every
+        # char but letters and digits as `-`.
         paths = {
             **machine_paths(environment.get("HOME", ""), run_dir, workdir),
             "-$WORK": re.sub(r"[^A-Za-z0-9]", "-", workdir),
@@ -323,7 +330,7 @@ async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: 
             prompt=_PROMPT,
             stub_tools=surface.tools,
             wire_tools=surface.wire,
-            naming=agent.naming,
+            client=agent.card,
             keep_results=True,
         )
         with endpoint:
@@ -376,6 +383,7 @@ def observe_answers(
     again with each of its `settings`; a row per session, in the order of clients, probes and settings."""
     import os
 
+    from toolsurface.harness.agents import client_card
     from toolsurface.harness.clients import plan_clients, served
     from toolsurface.harness.session.run import run_at_once
     from toolsurface.harness.session.tool_search import warm_tokens
@@ -383,9 +391,9 @@ def observe_answers(
 
     environment = dict(os.environ if env is None else env)
     choices, _ = plan_clients(named, environment)
-    choices = [c for c in choices if c.mode not in _SKIPPED_MODES.get(c.name, ())]
+    choices = [c for c in choices if c.mode not in client_card(c.name).code_modes]
     if not choices:
-        raise ToolsurfaceError("no installed client can play the answer probe (codex's default mode is not played)")
+        raise ToolsurfaceError("no installed client can play the answer probe (code modes are not played)")
     surface = served(str(Path(answer_probe.__file__)))
     warm_tokens()
     runs = [

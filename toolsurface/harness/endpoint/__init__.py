@@ -16,7 +16,7 @@ from toolsurface.harness.endpoint._record import (
     shown,
 )
 from toolsurface.harness.endpoint._rules import NAME_LIMITS, Refusal, check_request
-from toolsurface.harness.endpoint._scripted import SEARCH_TOOLS, ScriptedModel, ScriptedTurn
+from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn, search_tools
 from toolsurface.harness.endpoint._sent import MCP_ONLY_FIELDS, SentTool
 from toolsurface.harness.endpoint._server import ModelEndpoint, machine_paths
 from toolsurface.harness.endpoint._spec import EndpointSpec, parse_endpoint
@@ -26,7 +26,6 @@ __all__ = [
     "MCP_ONLY_FIELDS",
     "MODEL_REQUESTS",
     "NAME_LIMITS",
-    "SEARCH_TOOLS",
     "Answer",
     "CarriedImage",
     "CarriedResult",
@@ -53,5 +52,6 @@ __all__ = [
     "read_conversation",
     "read_model_requests",
     "refusals_marked",
+    "search_tools",
     "shown",
 ]

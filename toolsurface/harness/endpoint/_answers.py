@@ -21,7 +21,7 @@ class ToolCall:
     name: str
     arguments: dict[str, Any]
     namespace: str | None = None
-    # A free-form tool's call (the Responses API's custom tool, such as codex's `exec`): its text is
+    # A free-form tool's call (the Responses API's custom tool, such as a code mode's `exec`): its text is
     # arguments["input"], as the conversation reads one back.
     custom: bool = False
 

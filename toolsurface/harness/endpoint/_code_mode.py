@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolsurface.harness.endpoint._answers import ToolCall
-from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation, SeenCall
+from toolsurface.harness.endpoint._conversation import Conversation, SeenCall
 from toolsurface.harness.scenario import Step
 
 __all__ = [
@@ -47,7 +47,7 @@ _PRINT = """for (const block of result.content ?? []) {
 if (!(result.content ?? []).some((block) => block.type === "text")) text(result);"""
 
 
-def code_mode(conversation: Conversation, prefix: str = API_PREFIX["openai-responses"]) -> bool:
+def code_mode(conversation: Conversation, prefix: str) -> bool:
     """Whether the request reaches the server's tools only through code: it offers codex's free-form `exec` and
     none of the server's tools (their names start with `prefix`) as a function of its own."""
     if conversation.api != "openai-responses":
@@ -59,14 +59,12 @@ def code_mode(conversation: Conversation, prefix: str = API_PREFIX["openai-respo
     return has_exec and not any(name.startswith(prefix) for name in conversation.tool_names)
 
 
-def tool_identifier(tool: str, prefix: str = API_PREFIX["openai-responses"]) -> str:
+def tool_identifier(tool: str, prefix: str) -> str:
     """The name the server's `tool` has on code mode's `tools` object (`prefix`: codex's before its tools)."""
     return _NOT_IDENTIFIER.sub("_", prefix + tool)
 
 
-def exec_call(
-    call_id: str, tool: str, arguments: dict[str, Any], prefix: str = API_PREFIX["openai-responses"]
-) -> ToolCall:
+def exec_call(call_id: str, tool: str, arguments: dict[str, Any], prefix: str) -> ToolCall:
     """An `exec` call whose JavaScript calls `tool` with `arguments`, awaits it and prints its answer."""
     literal = json.dumps(arguments, ensure_ascii=False, indent=2)
     source = f"const result = await tools.{tool_identifier(tool, prefix)}({literal});\n{_PRINT}\n"
@@ -91,13 +89,14 @@ def fold_waits(calls: Sequence[SeenCall]) -> list[SeenCall]:
     return folded
 
 
-def code_mode_problem(steps: Sequence[Step], tools: Sequence[str]) -> str | None:
+def code_mode_problem(steps: Sequence[Step], tools: Sequence[str], prefix: str) -> str | None:
     """Why a step of a script cannot be played through code mode against a stub serving `tools` (None when every
-    step can): what goes wrong inside codex's JavaScript never reaches the stub and leaves nothing in codex's
-    transcript, so such a call could not be scored as the undelivered call it is in a direct run."""
+    step can; `prefix`: the client's before the server's tools): what goes wrong inside codex's JavaScript never
+    reaches the stub and leaves nothing in codex's transcript, so such a call could not be scored as the
+    undelivered call it is in a direct run."""
     named: dict[str, list[str]] = {}
     for tool in tools:
-        named.setdefault(tool_identifier(tool), []).append(tool)
+        named.setdefault(tool_identifier(tool, prefix), []).append(tool)
     for step in steps:
         if step.kind != "call":
             continue
@@ -109,11 +108,10 @@ def code_mode_problem(steps: Sequence[Step], tools: Sequence[str]) -> str | None
                 f"{where}: the surface has no tool {tool!r}; in code mode a call of a tool codex lacks fails inside"
                 " its JavaScript and leaves nothing in codex's transcript to score it by"
             )
-        same = named[tool_identifier(tool)]
+        same = named[tool_identifier(tool, prefix)]
         if len(same) > 1:
-            return (
-                f"{where}: {' and '.join(map(repr, same))} are one function in code mode, tools.{tool_identifier(tool)}"
-            )
+            identifier = tool_identifier(tool, prefix)
+            return f"{where}: {' and '.join(map(repr, same))} are one function in code mode, tools.{identifier}"
         if not isinstance(arguments, dict) or "$concat" in arguments:
             return (
                 f"{where}: its arguments are not a JSON object; code mode refuses them before the stub and leaves"

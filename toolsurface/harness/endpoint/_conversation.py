@@ -4,21 +4,15 @@ and the model's earlier tool calls with the results the agent sent back for them
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-__all__ = ["API_PREFIX", "Api", "Conversation", "SeenCall", "ToolEntry", "api_for_path", "read_conversation"]
+from toolsurface.harness.agents import CarriedText, WireQuirks
+
+__all__ = ["Api", "Conversation", "SeenCall", "ToolEntry", "api_for_path", "read_conversation"]
 
 Api = Literal["anthropic", "openai-chat", "openai-responses", "gemini"]
-
-# How each API's agents name the stub's tools when the request itself does not show them (on-demand mode).
-API_PREFIX: dict[str, str] = {
-    "anthropic": "mcp__stub__",
-    "openai-responses": "mcp__stub__",
-    "gemini": "mcp_stub_",
-    "openai-chat": "",
-}
 
 
 @dataclass(frozen=True)
@@ -32,7 +26,8 @@ class SeenCall:
     is_error: bool = False
     # The tools its result referenced (`tool_reference` blocks: what a tool search returned), in order.
     references: tuple[str, ...] = ()
-    # The code-mode cell still running when its result came back (codex's `exec` yielded), which `wait` resumes.
+    # The code-mode cell still running when its result came back (the client's `exec` yielded), which `wait`
+    # resumes.
     running: str | None = None
 
 
@@ -101,14 +96,25 @@ def api_for_path(path: str) -> tuple[Api | None, str]:
     return None, "other"
 
 
-def read_conversation(api: Api, body: dict[str, Any], path: str) -> Conversation:
+def read_conversation(api: Api, body: dict[str, Any], path: str, quirks: Sequence[WireQuirks] = ()) -> Conversation:
+    """The request as a conversation; `quirks`: what the client that sent it does to a tool's answer before its
+    model reads it (each client's card says), undone to read the tool's own text."""
     readers = {
         "anthropic": _anthropic,
         "openai-chat": _chat,
         "openai-responses": _responses,
         "gemini": _gemini,
     }
-    return readers[api](body, path)
+    return readers[api](body, path, quirks)
+
+
+def _carried(parts: Sequence[str], quirks: Sequence[WireQuirks]) -> CarriedText:
+    """A tool's answer from the parts of its text: unwrapped by the first quirk that knows its wrapping."""
+    for quirk in quirks:
+        found = quirk.unwrap(parts)
+        if found is not None:
+            return found
+    return CarriedText("\n".join(parts))
 
 
 def _text_of(content: object) -> str:
@@ -199,7 +205,7 @@ def _all_text(value: object) -> str:
     return ""
 
 
-def _anthropic(body: dict[str, Any], path: str) -> Conversation:
+def _anthropic(body: dict[str, Any], path: str, quirks: Sequence[WireQuirks]) -> Conversation:
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     calls: list[SeenCall] = []
     results: dict[str, tuple[str, bool]] = {}
@@ -253,32 +259,15 @@ def _schema_in(value: object) -> dict[str, Any] | None:
 
 
 def _chat_tool_name(tool: dict[str, Any]) -> str:
-    """A tool's name as Chat Completions carries it: a function's, or a custom (free-form) tool's (Copilot CLI's
-    `apply_patch`), or one given as itself."""
+    """A tool's name as Chat Completions carries it: a function's, or a custom (free-form) tool's (an
+    `apply_patch` a client sends as one), or one given as itself."""
     inner = tool.get("function") or tool.get("custom") or {}
     if not isinstance(inner, dict):
         raise TypeError(f"a tool's function or custom is an object, not {type(inner).__name__}")
     return str(inner.get("name") if inner.get("name") else tool.get("name") or tool.get("type"))
 
 
-_RESULT_KEYS = {"content", "isError", "structuredContent", "_meta"}
-
-
-def _mcp_result(text: str) -> tuple[str, bool]:
-    """A tool message's text and whether it is an error. cline sends an MCP tool's whole result as JSON
-    (`{"content": [{"type": "text", "text": ...}], "isError": false}`): its text blocks are the tool's text."""
-    if not text.startswith("{"):
-        return text, False
-    value = _json_object(text)
-    blocks = value.get("content")
-    if not value or not set(value) <= _RESULT_KEYS or not isinstance(blocks, list):
-        return text, False
-    if not all(isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) for b in blocks):
-        return text, False
-    return "\n".join(b["text"] for b in blocks), value.get("isError") is True
-
-
-def _chat(body: dict[str, Any], path: str) -> Conversation:
+def _chat(body: dict[str, Any], path: str, quirks: Sequence[WireQuirks]) -> Conversation:
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     calls: list[SeenCall] = []
     results: dict[str, tuple[str, bool]] = {}
@@ -294,7 +283,8 @@ def _chat(body: dict[str, Any], path: str) -> Conversation:
         elif role == "user":
             texts.append(_text_of(message.get("content")))
         elif role == "tool":
-            results[str(message.get("tool_call_id"))] = _mcp_result(_text_of(message.get("content")))
+            carried = _carried([_text_of(message.get("content"))], quirks)
+            results[str(message.get("tool_call_id"))] = (carried.text, carried.failed)
         elif role == "assistant":
             for call in _dicts(message.get("tool_calls")):
                 function = _dict(call.get("function"))
@@ -319,7 +309,7 @@ def _chat(body: dict[str, Any], path: str) -> Conversation:
 
 
 def _flat_tools(tools: list[Any]) -> list[tuple[str, str | None, str]]:
-    """(full name, namespace, name) of every tool, namespaces opened: codex sends the stub's tools as one
+    """(full name, namespace, name) of every tool, namespaces opened: a client may send a server's tools as one
     namespace `mcp__stub` of functions, called as name + namespace; their full name is `mcp__stub__item_get`."""
     found: list[tuple[str, str | None, str]] = []
     for tool in _dicts(tools):
@@ -334,27 +324,14 @@ def _flat_tools(tools: list[Any]) -> list[tuple[str, str | None, str]]:
     return found
 
 
-# What codex puts before a tool's text, as an item of its own: "Wall time ... Output:" for a direct call; in code
-# mode the cell's status first ("Script completed", "Script failed", "Script running with cell ID N", ...).
-_CODEX_HEADER = re.compile(
-    r"\A\s*(?:Script (?P<status>completed|failed|terminated|running with cell ID (?P<cell>\S+))\s*\n)?"
-    r"Wall time[^\n]*\n\s*(?:Final )?Output:\s*\Z"
-)
-
-
-def _codex_output(output: object) -> tuple[str, bool, str | None]:
-    """A tool output as the Responses API carries it, without codex's header: its text, whether a code-mode
-    script failed (or was ended), and the cell still running when it yielded."""
+def _output(output: object, quirks: Sequence[WireQuirks]) -> CarriedText:
+    """A tool output as the Responses API carries it: a text, or parts the client may have put a header before."""
     if not isinstance(output, list):
-        return _text_of(output), False, None
-    texts = [_text_of(part) for part in output]
-    header = _CODEX_HEADER.match(texts[0]) if texts else None
-    if header is None or (len(texts) == 1 and header.group("status") is None):
-        return "\n".join(texts), False, None
-    return "\n".join(texts[1:]), header.group("status") in ("failed", "terminated"), header.group("cell")
+        return CarriedText(_text_of(output))
+    return _carried([_text_of(part) for part in output], quirks)
 
 
-def _responses(body: dict[str, Any], path: str) -> Conversation:
+def _responses(body: dict[str, Any], path: str, quirks: Sequence[WireQuirks]) -> Conversation:
     tools = list(body["tools"]) if isinstance(body.get("tools"), list) else []
     calls: list[SeenCall] = []
     results: dict[str, tuple[str, bool]] = {}
@@ -381,10 +358,10 @@ def _responses(body: dict[str, Any], path: str) -> Conversation:
                 name = f"{item['namespace']}__{name}"
             calls.append(SeenCall(str(item.get("call_id")), name, _json_object(arguments)))
         elif kind in ("function_call_output", "custom_tool_call_output"):
-            text, failed, cell = _codex_output(item.get("output"))
-            results[str(item.get("call_id"))] = (text, failed)
-            if cell is not None:
-                running[str(item.get("call_id"))] = cell
+            carried = _output(item.get("output"), quirks)
+            results[str(item.get("call_id"))] = (carried.text, carried.failed)
+            if carried.running is not None:
+                running[str(item.get("call_id"))] = carried.running
     flat = _flat_tools(tools)
     return Conversation(
         api="openai-responses",
@@ -404,16 +381,7 @@ def _responses(body: dict[str, Any], path: str) -> Conversation:
     )
 
 
-# gemini-cli frames an MCP tool's output as <untrusted_context>...</untrusted_context>; the tool's own text is inside.
-_FRAME = re.compile(r"\A\s*<([A-Za-z_][\w-]*)>\n?(.*?)\n?</\1>\s*\Z", re.S)
-
-
-def _unframed(text: str) -> str:
-    match = _FRAME.match(text)
-    return match.group(2) if match else text
-
-
-def _gemini_response_text(response: object) -> tuple[str, bool]:
+def _gemini_response_text(response: object, quirks: Sequence[WireQuirks]) -> tuple[str, bool]:
     if not isinstance(response, dict):
         return _text_of(response), False
     if "error" in response:
@@ -422,11 +390,12 @@ def _gemini_response_text(response: object) -> tuple[str, bool]:
     for key in ("output", "content", "result"):
         if key in response:
             value = response[key]
-            return _unframed(value if isinstance(value, str) else _text_of(value) or json.dumps(value)), False
+            text = value if isinstance(value, str) else _text_of(value) or json.dumps(value)
+            return _carried([text], quirks).text, False
     return json.dumps(response, ensure_ascii=False), False
 
 
-def _gemini(body: dict[str, Any], path: str) -> Conversation:
+def _gemini(body: dict[str, Any], path: str, quirks: Sequence[WireQuirks]) -> Conversation:
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     names = [str(d.get("name")) for t in _dicts(tools) for d in _dicts(t.get("functionDeclarations"))]
     system_instruction = body.get("systemInstruction") or body.get("system_instruction")
@@ -445,7 +414,9 @@ def _gemini(body: dict[str, Any], path: str) -> Conversation:
             response = part.get("functionResponse")
             if isinstance(response, dict):
                 answer_id = str(response["id"]) if response.get("id") else None
-                answers.append((answer_id, str(response.get("name")), _gemini_response_text(response.get("response"))))
+                answers.append(
+                    (answer_id, str(response.get("name")), _gemini_response_text(response.get("response"), quirks))
+                )
     # Results pair with calls by id where both carry one, else in order.
     answered: list[SeenCall] = []
     by_id = {a[0]: a[2] for a in answers if a[0] is not None}

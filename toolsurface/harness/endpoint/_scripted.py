@@ -3,26 +3,27 @@
 Each request is answered from the conversation it carries, not from a counter: the model's earlier tool
 calls in the request are matched to the script's call and search steps in order, their results feed `$from`
 and `report`, and the first step not yet made is the answer. A retried or repeated request gets the same
-answer; a run never drifts from its script. Where the agent reaches the stub's tools only through code (codex's
-code mode, harness.endpoint._code_mode), a call step is an `exec` call of the tool.
+answer; a run never drifts from its script. Where the agent reaches the stub's tools only through code (a code
+mode, harness.endpoint._code_mode), a call step is an `exec` call of the tool. A search step calls the client's
+own tool search, by the name its card gives it.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolsurface.harness.agents import ToolNaming, strip_server_prefix
+from toolsurface.harness.agents import ToolNaming, api_prefixes, client_cards, strip_server_prefix
 from toolsurface.harness.agents.base import SERVER_NAME
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
 from toolsurface.harness.endpoint._code_mode import code_mode, exec_call, fold_waits, wait_call
-from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation
+from toolsurface.harness.endpoint._conversation import Conversation
 from toolsurface.harness.scenario import ScriptError, Step, answer_value, report_part, resolve_arguments
 
-# The agents' own tool-search tools, by the name each gives the model.
-SEARCH_TOOLS = ("ToolSearch",)
+__all__ = ["ScriptedModel", "ScriptedTurn", "search_tools", "tool_name", "unshown_prefix"]
+
 _ID_PREFIX = {"anthropic": "toolu_", "openai-chat": "call_", "openai-responses": "call_", "gemini": ""}
 
 
@@ -60,22 +61,37 @@ def tool_name(
 
 def unshown_prefix(api: str, server: str = SERVER_NAME, naming: ToolNaming | None = None) -> str:
     """What an agent speaking `api` puts before the server's tool names where no request shows them (on demand):
-    its naming rule's prefix where it is known, else the API's agents' usual one for the stub."""
-    if naming is not None and API_PREFIX[api]:
+    its naming rule's prefix where it is known, else the one every client speaking that API puts (none where
+    they differ)."""
+    if naming is not None:
         return naming.prefix(server)
-    return API_PREFIX[api]
+    found = api_prefixes(api, server)
+    return found[0] if len(found) == 1 else ""
+
+
+def search_tools() -> tuple[str, ...]:
+    """The names the clients' own tool searches go by, as their cards give them."""
+    return tuple(dict.fromkeys(c.search_tool for c in client_cards() if c.search_tool is not None))
 
 
 class ScriptedModel:
-    """`server`: the server's name in the agent's MCP config; `naming`: the agent's rule for its tools' names."""
+    """`server`: the server's name in the agent's MCP config; `naming`: the agent's rule for its tools' names;
+    `searches`: the name of its own tool search (every client's where the client is not known)."""
 
-    def __init__(self, steps: Sequence[Step], server: str = SERVER_NAME, naming: ToolNaming | None = None) -> None:
+    def __init__(
+        self,
+        steps: Sequence[Step],
+        server: str = SERVER_NAME,
+        naming: ToolNaming | None = None,
+        searches: Collection[str] | None = None,
+    ) -> None:
         self.steps = list(steps)
         self.server = server
         self.naming = naming
+        self.searches = search_tools() if searches is None else tuple(searches)
 
     def next_turn(self, conversation: Conversation) -> ScriptedTurn:
-        search_tool = next((name for name in conversation.tool_names if name in SEARCH_TOOLS), None)
+        search_tool = next((name for name in conversation.tool_names if name in self.searches), None)
         prefix = unshown_prefix(conversation.api, self.server, self.naming)
         through_code = code_mode(conversation, prefix)
         made = fold_waits(conversation.calls) if through_code else list(conversation.calls)
@@ -97,7 +113,7 @@ class ScriptedModel:
                 seen = made.pop(0)
                 wait = 0.0
                 if seen.running is not None and not made:
-                    # codex's exec yielded before the tool answered: the step is made once its cell is done.
+                    # The client's exec yielded before the tool answered: the step is made once its cell is done.
                     call = wait_call(self._call_id(conversation, step), seen.running)
                     return ScriptedTurn(Answer(call=call), "call", step.index, step.raw.get("call"), None, 0.0, skipped)
                 if step.kind == "call" and seen.result is not None and not seen.is_error:

@@ -214,7 +214,7 @@ def match_sent(
                 )
             )
         elif namespace_named:
-            # The request names the server's namespace alone (codex's "Deferred tool namespaces: - mcp__stub"):
+            # The request names the server's namespace alone ("Deferred tool namespaces: - mcp__stub"):
             # the tool is sent under no name of its own.
             found.append(SentTool(sent_as=None, how="namespace", **base))
         else:

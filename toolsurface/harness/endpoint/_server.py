@@ -3,7 +3,7 @@
 It speaks Anthropic Messages, OpenAI Chat Completions, OpenAI Responses and Gemini generateContent, each as
 JSON or as server-sent events, answers the three counting endpoints (harness.endpoint._counting), and writes
 one record per request to model-requests.jsonl. A WebSocket
-upgrade is refused at once, so an agent that tries one first (codex) falls back to plain HTTP.
+upgrade is refused at once, so an agent that tries one first falls back to plain HTTP.
 
 Every request it accepts is answered: a body it cannot take (a length that is no number or too large, a
 broken chunked body, text that is not UTF-8, JSON nested too deeply, a request no API reader understands)
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from toolsurface.harness.agents import ToolNaming, strip_server_prefix
+from toolsurface.harness.agents import ClientCard, WireQuirks, client_cards, strip_server_prefix
 from toolsurface.harness.agents.base import SERVER_NAME, EndpointKind, Usage
 from toolsurface.harness.endpoint._answers import Answer, render_answer
 from toolsurface.harness.endpoint._carried import CarriedResult, carried_results
@@ -40,7 +40,7 @@ from toolsurface.harness.endpoint._counting import RECORDED_API, CountingRules, 
 from toolsurface.harness.endpoint._record import ModelRequest, RequestLog
 from toolsurface.harness.endpoint._rules import Refusal, check_request
 from toolsurface.harness.endpoint._sample import sample_value
-from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn
+from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn, search_tools
 from toolsurface.harness.endpoint._sent import Sizes, mark_refused
 from toolsurface.harness.endpoint._split import Naming, split_request
 from toolsurface.harness.endpoint._usage import usage_from_body
@@ -100,9 +100,10 @@ class ModelEndpoint:
     """One endpoint, for one run: `scripted` plays `steps`; `upstream` passes through to a real API.
 
     `prompt` tells the run's own conversation from an agent's side requests (titles, quota checks), which
-    get a short text answer and are recorded as `side`. `wire_tools` (the server's tools as listed) with
-    `naming` (the client's rule) and `server_name` (the server's name in its config) record each of the
-    server's tools as each request carried it. `paths` (placeholder -> a path of this machine: `$HOME`, the
+    get a short text answer and are recorded as `side`. `client` is the card of the client that sends the
+    requests: its naming rule, its tool search and what it does to a tool's answer (without one, every client's
+    that speaks the request's API); with `wire_tools` (the server's tools as listed) and `server_name` (the
+    server's name in the client's config) each of the server's tools is recorded as each request carried it. `paths` (placeholder -> a path of this machine: `$HOME`, the
     run's folder) are counted as their placeholders in the system prompt's chars, so a figure is the same on
     any machine. The scripted model refuses a request its API would refuse, as that API does. `keep_results`
     keeps each turn's tool results as carried (`results`).
@@ -120,7 +121,7 @@ class ModelEndpoint:
         instructions: str | None = None,
         count_rate_limits: int = 0,
         wire_tools: Sequence[Mapping[str, Any]] | None = None,
-        naming: ToolNaming | None = None,
+        client: ClientCard | None = None,
         server_name: str = SERVER_NAME,
         paths: Mapping[str, str] | None = None,
         keep_results: bool = False,
@@ -128,7 +129,13 @@ class ModelEndpoint:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
         self.log = RequestLog(log_path)
-        self.model = ScriptedModel(steps, server_name, naming) if steps is not None else None
+        self.client = client
+        naming = client.naming if client is not None else None
+        # The client's own tool search by name, every client's where the client is not known.
+        self.searches: tuple[str, ...] = search_tools()
+        if client is not None:
+            self.searches = (client.search_tool,) if client.search_tool is not None else ()
+        self.model = ScriptedModel(steps, server_name, naming, self.searches) if steps is not None else None
         self.server_name = server_name
         self.upstream = upstream
         self.stub_tools = set(stub_tools) or {str(t.get("name")) for t in wire_tools or ()}
@@ -205,6 +212,13 @@ class ModelEndpoint:
             return bool(conversation.tool_names)
         return self.probe in conversation.text
 
+    def quirks(self, api: str) -> tuple[WireQuirks, ...]:
+        """What the client does to a tool's answer in its requests: its card's, or without a card, every
+        client's that speaks `api`."""
+        if self.client is not None:
+            return (self.client.quirks,)
+        return tuple(card.quirks for card in client_cards() if card.api == api)
+
     def is_stub_tool(self, name: str) -> bool:
         """A tool the agent offers as one of the stub's: by its own name once the agent's prefix is off."""
         own = strip_server_prefix(name, self.server_name)
@@ -244,6 +258,8 @@ class ModelEndpoint:
             _tokens,
             self.naming,
             self.sizes,
+            server=self.server_name,
+            search_tools=self.searches,
         )
         return {f.name: getattr(split, f.name) for f in dataclass_fields(split)}
 
@@ -258,8 +274,8 @@ class ModelEndpoint:
 
 
 WORK = "$WORK"
-# A folder named after a path: every character but a letter or a digit as `-` (`/tmp/x_1` as `-tmp-x-1`), as
-# Claude Code names the folder it keeps a project's memory in after the project's path.
+# A folder named after a path: every character but a letter or a digit as `-` (`/tmp/x_1` as `-tmp-x-1`), as a
+# client names the folder it keeps a project's memory in after the project's path.
 _NOT_IN_FOLDER_NAME = re.compile(r"[^A-Za-z0-9]")
 
 
@@ -528,7 +544,7 @@ class _Handler(BaseHTTPRequestHandler):
         data = self._json_body(body)
         tokens = _tokens(compact_json(data))
         try:
-            conversation = read_conversation(api, data, self.route)
+            conversation = read_conversation(api, data, self.route, self.owner.quirks(api))
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as failure:
             raise _BadRequest(400, f"not a request of the {api} API: {type(failure).__name__}: {failure}") from None
         if self.owner.keep_results and self.owner.is_turn(conversation):
@@ -674,7 +690,7 @@ class _Handler(BaseHTTPRequestHandler):
         fields: dict[str, Any] = {}
         if api is not None and what == "generate" and body:
             try:
-                conversation = read_conversation(api, self._json_body(body), self.route)
+                conversation = read_conversation(api, self._json_body(body), self.route, self.owner.quirks(api))
             except (_BadRequest, TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
                 conversation = None  # the API answered what it made of it; the record keeps the route
             if conversation is not None:

@@ -3,14 +3,15 @@ full or deferred; the searches its conversation made; the server's instructions 
 
 A tool sent with `defer_loading: true` is deferred, as the Anthropic API keeps it out of the model's context,
 until a search result in the conversation references it (`tool_reference`): then it is shown. A stub tool the
-request does not send at all but names (`mcp__stub__item_get` in a system note, or codex's deferred namespace
-`mcp__stub`) is deferred by name. Deferred tools cost the model their names: a deferred part's chars are its
+request does not send at all but names (`mcp__stub__item_get` in a system note, or a deferred namespace
+`mcp__stub`, the server's name being the run's) is deferred by name. Deferred tools cost the model their names: a deferred part's chars are its
 names', one per line; `sent_chars` is what the tools array carried of them, out of the model's sight.
 
 Given the client's naming rule and the server's tools as listed, the stub's tools are the ones that rule names
-(harness.endpoint._sent), each recorded as it was carried; without them, a name with the stub's prefix. A
-namespace's own envelope (its name and description, codex's `mcp__stub` among them) is a part of its own, the
-wrappers, and the server's instructions are looked for in those descriptions as well as in the messages.
+(harness.endpoint._sent), each recorded as it was carried; without them, a name with a prefix the clients of the
+request's API put before the server's tools. A namespace's own envelope (its name and description, `mcp__stub`
+among them) is a part of its own, the wrappers, and the server's instructions are looked for in those
+descriptions as well as in the messages.
 """
 
 from __future__ import annotations
@@ -20,19 +21,16 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolsurface.harness.agents import ToolNaming
-from toolsurface.harness.endpoint._conversation import API_PREFIX, Conversation, ToolEntry
-from toolsurface.harness.endpoint._scripted import SEARCH_TOOLS
+from toolsurface.harness.agents import ToolNaming, api_namespaces, api_prefixes
+from toolsurface.harness.agents.base import SERVER_NAME
+from toolsurface.harness.endpoint._conversation import Conversation, ToolEntry
 from toolsurface.harness.endpoint._sent import SentTool, Sizes, match_sent
 from toolsurface.harness.output import compact_json
 
 __all__ = ["Naming", "RequestSplit", "SearchSeen", "ToolPart", "found_prefix", "split_request"]
 
-_NAMED = re.compile(r"\bmcp__stub__[A-Za-z0-9_-]+|\bmcp_stub_[A-Za-z0-9_-]+")
-# codex names the namespace it deferred ("Deferred tool namespaces: - mcp__stub"), not each tool.
-_NAMESPACE = re.compile(r"\bmcp__stub\b(?!_)")
 _LEAST_FOUND = 40
-# A line's indent, which a client may put before each line of the instructions it quotes (opencode's 4 spaces).
+# A line's indent, which a client may put before each line of the instructions it quotes (4 spaces, say).
 _INDENT = re.compile(r"\n[ \t]+")
 
 
@@ -113,7 +111,7 @@ def found_prefix(text: str, haystack: str) -> int:
     return low
 
 
-def _searches(conversation: Conversation) -> list[SearchSeen]:
+def _searches(conversation: Conversation, search_tools: Collection[str]) -> list[SearchSeen]:
     return [
         SearchSeen(
             call.name,
@@ -122,7 +120,7 @@ def _searches(conversation: Conversation) -> list[SearchSeen]:
             n + 1,
         )
         for n, call in enumerate(conversation.calls)
-        if call.name in SEARCH_TOOLS
+        if call.name in search_tools
     ]
 
 
@@ -172,13 +170,23 @@ def _instructions_found(wanted: str, texts: Sequence[str]) -> tuple[int, int | N
 
 def _named_by(naming: Naming, text: str, sent: set[str]) -> tuple[list[str], bool]:
     """Names with the server's prefix the text holds that the request does not send, and whether the text
-    names the server's namespace (codex's deferred namespace) without the request sending it."""
+    names the server's namespace (one a client deferred) without the request sending it."""
     prefix = naming.rule.prefix(naming.server)
     found = re.findall(rf"(?<![\w.:-]){re.escape(prefix)}[.{naming.rule.allowed}]+", text)
     named = [n for n in dict.fromkeys(n.rstrip(".") for n in found) if n not in sent]
     namespace = naming.rule.namespace_name(naming.server)
     in_text = namespace is not None and re.search(rf"(?<![\w-]){re.escape(namespace)}\b(?!_)", text) is not None
     return named, in_text and not any(name.startswith(prefix) for name in sent)
+
+
+def _patterns(api: str, server: str) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """What a tool name of the server looks like in text, by each prefix the clients of `api` put before its
+    tools, and what its namespace looks like (a client may name the namespace it deferred, not each tool)."""
+    prefixes = [p for p in api_prefixes(api, server) if p]
+    namespaces = api_namespaces(api, server)
+    named = re.compile("|".join(rf"\b{re.escape(p)}[A-Za-z0-9_-]+" for p in prefixes)) if prefixes else None
+    namespace = re.compile("|".join(rf"\b{re.escape(n)}\b(?!_)" for n in namespaces)) if namespaces else None
+    return named, namespace
 
 
 def split_request(
@@ -189,9 +197,14 @@ def split_request(
     tokens: Callable[[str], int],
     naming: Naming | None = None,
     sizes: Sizes | None = None,
+    *,
+    server: str = SERVER_NAME,
+    search_tools: Collection[str] = (),
 ) -> RequestSplit:
     """`stub_tools`: the stub's own names (unprefixed), to find those the request only names; `instructions`:
-    the server's, to find in what the model reads. With `naming`, the stub's tools are those its rule names."""
+    the server's, to find in what the model reads. With `naming`, the stub's tools are those its rule names;
+    without it, those the clients of the request's API name for the server called `server`. `search_tools`: the
+    client's own tool search, whose calls are the conversation's searches."""
     referenced = conversation.referenced
     sent = {e.name for e in conversation.entries}
     text = conversation.context_text
@@ -214,11 +227,13 @@ def split_request(
         in_namespace = [naming.rule.full_name(t.tool, naming.server) for t in stub_sent if t.how == "namespace"]
         namespace_text = naming.rule.namespace_name(naming.server) if in_namespace else None
     else:
-        named = [n for n in dict.fromkeys(_NAMED.findall(text)) if n not in sent and is_stub(n)]
+        named_pattern, namespace_pattern = _patterns(conversation.api, server)
+        mentioned = named_pattern.findall(text) if named_pattern is not None else []
+        named = [n for n in dict.fromkeys(mentioned) if n not in sent and is_stub(n)]
         in_namespace = []
-        namespace = _NAMESPACE.search(text) if stub_tools else None
+        namespace = namespace_pattern.search(text) if namespace_pattern is not None and stub_tools else None
         if namespace is not None:
-            prefix = API_PREFIX[conversation.api]
+            prefix = namespace.group() + "__"
             in_namespace = [prefix + t for t in stub_tools if prefix + t not in sent and prefix + t not in named]
             namespace_text = namespace.group() if in_namespace else None
     parts: dict[tuple[bool, bool], list[ToolEntry]] = {(s, d): [] for s in (True, False) for d in (True, False)}
@@ -248,7 +263,7 @@ def split_request(
         stub_deferred=_deferred_part(stub_deferred, parts[(True, True)], tokens, seen),
         builtin_shown=_shown_part(parts[(False, False)], tokens),
         builtin_deferred=_deferred_part(builtin_deferred, parts[(False, True)], tokens),
-        searches=_searches(conversation),
+        searches=_searches(conversation, search_tools),
         instructions_chars=found if wanted else None,
         context_chars=context,
         wrappers=ToolPart(

@@ -2,7 +2,6 @@
 
 from toolsurface.harness.measure._answers import (
     ANSWER_COLUMNS,
-    CLIENT_ANSWER_CAPS,
     IMAGE_ESTIMATE,
     AnswerCheck,
     ClientAnswerCap,
@@ -10,6 +9,7 @@ from toolsurface.harness.measure._answers import (
     answer_rows,
     check_answers,
     claude_estimate,
+    client_answer_caps,
     count_of,
     error_answers_text,
 )
@@ -107,7 +107,6 @@ __all__ = [
     "BUDGET_COLUMNS",
     "BUDGET_FORMAT",
     "BY_KINDS_COLUMNS",
-    "CLIENT_ANSWER_CAPS",
     "COUNTERS_COLUMNS",
     "ENCODING_NAME",
     "IMAGE_ESTIMATE",
@@ -152,6 +151,7 @@ __all__ = [
     "check_answers",
     "check_budget",
     "claude_estimate",
+    "client_answer_caps",
     "count_of",
     "count_tokens",
     "counter_figures",

@@ -1,15 +1,10 @@
 """What a tool's answer may cost in a client before the client cuts it, and the check of probed answers against
-a token budget (`budget --max-answer-tokens N`) or, without one, against each client's own cap.
+a token budget (`budget --max-answer-tokens N`) or, without one, against each client's own cap, as its card
+declares it (harness.agents: each client's `answer_caps`, the version each was read in).
 
-Claude Code, read from its own bundle in the versions the agents are tested with (2.1.197, a JavaScript bundle;
-2.1.332, a native binary with the same functions): an MCP tool's answer is held to `MAX_MCP_OUTPUT_TOKENS`,
-25,000 tokens by default (`fhp=25000` in 2.1.197, `E=25000` in 2.1.332, read by `FUn()` and `d()`). Its
-rough estimate of an answer is each text block's length / 4, rounded (`Sf(e,t=4)` / `Wl`), plus 1,600 per
-image; an answer estimated above 10,000 (`MHp=1e4` / `gl=1e4`) is shown to the user with "Large MCP
-response (~N tokens), this can fill up context quickly"; one estimated above half the cap is counted exactly
-(the Messages API's token count) and, above the cap, cut to 4 characters per token of it with "[OUTPUT
-TRUNCATED - exceeded 25000 token limit]" appended (2.1.332 cuts without counting when the text alone is
-estimated above four times the cap).
+The estimate a probe records beside each answer (`claude_estimate`) is Claude Code's own, read from its bundle
+in 2.1.197 and 2.1.332: each text block's length in UTF-16 code units / 4, rounded as JavaScript's Math.round
+does, plus 1,600 per image; it is the estimate a client's warning (`warn`) is set against.
 """
 
 from __future__ import annotations
@@ -24,7 +19,6 @@ from toolsurface.harness.surface import SnapshotAnswers, ToolAnswers
 
 __all__ = [
     "ANSWER_COLUMNS",
-    "CLIENT_ANSWER_CAPS",
     "IMAGE_ESTIMATE",
     "AnswerCheck",
     "ClientAnswerCap",
@@ -32,6 +26,7 @@ __all__ = [
     "answer_rows",
     "check_answers",
     "claude_estimate",
+    "client_answer_caps",
     "count_of",
     "error_answers_text",
 ]
@@ -51,10 +46,15 @@ class ClientAnswerCap:
     setting: str
 
 
-CLIENT_ANSWER_CAPS = (
-    ClientAnswerCap("Claude Code 2.1.197", 25_000, 10_000, "MAX_MCP_OUTPUT_TOKENS"),
-    ClientAnswerCap("Claude Code 2.1.332", 25_000, 10_000, "MAX_MCP_OUTPUT_TOKENS"),
-)
+def client_answer_caps() -> tuple[ClientAnswerCap, ...]:
+    """Every registered client's cap on one tool answer, per version its card read it in (`Claude Code 2.1.332`)."""
+    from toolsurface.harness.agents import client_cards
+
+    return tuple(
+        ClientAnswerCap(f"{card.title} {cap.version}", cap.cap, cap.warn, cap.setting)
+        for card in client_cards()
+        for cap in card.answer_caps
+    )
 
 
 def claude_estimate(texts: Sequence[str], images: int = 0) -> int:
@@ -143,7 +143,7 @@ class AnswerCheck:
     def limit_text(self) -> str:
         if self.max_tokens is not None:
             return f"{self.max_tokens:,} tokens an answer"
-        return f"each client's cap ({', '.join(f'{c.client} {c.cap:,}' for c in CLIENT_ANSWER_CAPS)} tokens)"
+        return f"each client's cap ({', '.join(f'{c.client} {c.cap:,}' for c in client_answer_caps())} tokens)"
 
     def to_json(self) -> dict[str, Any]:
         largest = self.largest
@@ -185,6 +185,7 @@ def check_answers(
     with `fail_on_errors`."""
     over: list[OverAnswer] = []
     warned: list[str] = []
+    caps = client_answer_caps()
     for tool in answers.tools:
         tokens = tool.sizes.max_tokens
         if tokens is None:
@@ -193,12 +194,12 @@ def check_answers(
             if tokens > max_tokens:
                 over.append(OverAnswer(tool.tool, tokens, max_tokens, "the answer budget", tool.largest_arguments))
         else:
-            for cap in CLIENT_ANSWER_CAPS:
+            for cap in caps:
                 if tokens > cap.cap:
                     by = f"{cap.client}'s cap ({cap.setting})"
                     over.append(OverAnswer(tool.tool, tokens, cap.cap, by, tool.largest_arguments))
                     break
-        for cap in CLIENT_ANSWER_CAPS:
+        for cap in caps:
             if tool.largest_estimate > cap.warn:
                 warned.append(
                     f"{tool.tool}: {cap.client} warns of its answer (~{tool.largest_estimate:,} tokens by its"

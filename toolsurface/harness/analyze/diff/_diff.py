@@ -338,9 +338,9 @@ def diff_answers(before: SnapshotAnswers, after: SnapshotAnswers) -> list[PartDi
     size change, one that grew past a client's cap (which then cuts it) breaks what an agent gets, a tool that
     answers with more errors is a change its callers see. Sizes are of the answers that were not errors, so a
     tool whose every call answered an error on one side has none to compare."""
-    from toolsurface.harness.measure import CLIENT_ANSWER_CAPS, count_of
+    from toolsurface.harness.measure import client_answer_caps, count_of
 
-    cap = min(c.cap for c in CLIENT_ANSWER_CAPS)
+    cap = min(c.cap for c in client_answer_caps())
     found: list[PartDiff] = []
     for old in before.tools:
         new = after.tool(old.tool)

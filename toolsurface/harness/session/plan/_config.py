@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolsurface.harness.agents.base import Agent
+from toolsurface.harness.agents.base import SERVER_NAME, Agent
 from toolsurface.harness.endpoint import EndpointSpec
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import Scenario
@@ -55,6 +55,8 @@ class StudyConfig:
     stub_start: str = "auto"
     model_endpoint: EndpointSpec | None = None
     keep_agent_files: bool = False
+    # The name every agent's MCP config gives the surface's server, which goes into its tools' names.
+    server_name: str = SERVER_NAME
 
     def __post_init__(self) -> None:
         # Resolved once, against the directory the study started in: agents and stubs run elsewhere.
@@ -64,7 +66,7 @@ class StudyConfig:
 
     @property
     def harness_client(self) -> bool:
-        """Some agent's stub is started by toolsurface's own MCP client (script, openai)."""
+        """Some agent's stub is started by toolsurface's own MCP client (its card says so)."""
         return any(choice.agent.harness_client for choice in self.agents)
 
 

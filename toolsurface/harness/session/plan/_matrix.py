@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.agents import CliAgent
+from toolsurface.harness.agents import CliAgent, check_server_name
 from toolsurface.harness.agents.base import AgentUnavailable, EndpointKind
 from toolsurface.harness.endpoint import code_mode_problem
 from toolsurface.harness.errors import ToolsurfaceError
@@ -112,7 +112,7 @@ def _plays_scripts(config: StudyConfig, choice: AgentChoice) -> bool:
     """Whether the agent plays the scenario's script: the script agent itself, another through the scripted model
     endpoint."""
     scripted = config.model_endpoint is not None and config.model_endpoint.kind == EndpointKind.SCRIPTED
-    return choice.name == "script" or scripted
+    return not choice.agent.card.calls_model or scripted
 
 
 def _scripts_for(config: StudyConfig, surface: str) -> tuple[Path, ...] | None:
@@ -144,14 +144,14 @@ def _scripts_for(config: StudyConfig, surface: str) -> tuple[Path, ...] | None:
 
 
 def _check_code_mode(config: StudyConfig, choice: AgentChoice, surface: PlannedSurface) -> None:
-    """A script the scripted model would play through the agent's code mode (codex's `exec`) is played only when
+    """A script the scripted model would play through the agent's code mode (its `exec`) is played only when
     every step can be: otherwise the study stops before it starts, naming the step and why."""
     agent = choice.agent
     scripted = config.model_endpoint is not None and config.model_endpoint.kind == EndpointKind.SCRIPTED
     if not scripted or not isinstance(agent, CliAgent) or choice.mode not in agent.code_modes:
         return
     for path in dict.fromkeys(surface.scripts or ()):
-        problem = code_mode_problem(load_script(path), surface.tools)
+        problem = code_mode_problem(load_script(path), surface.tools, agent.naming.prefix(config.server_name))
         if problem is not None:
             others = [f"{choice.name}:{mode}" for mode in agent.modes if mode not in agent.code_modes]
             instead = f"; play it with --agent {' or '.join(others)}" if others else ""
@@ -167,10 +167,12 @@ def _check_agents(config: StudyConfig) -> None:
             raise ToolsurfaceError(
                 f"agent {choice.name} has no mode {choice.mode!r}; modes: {', '.join(choice.agent.modes)}"
             )
-        if endpoint is not None and choice.name == "script":
+        if endpoint is not None and not choice.agent.card.calls_model:
             raise ToolsurfaceError(
-                "--model-endpoint is for agents that call a model; the script agent plays its script itself"
+                f"--model-endpoint is for agents that call a model; {choice.agent.card.title} ({choice.name})"
+                " plays its script itself"
             )
+        check_server_name(config.server_name, [choice.name])
         choice.agent.check_available(os.environ, endpoint)
 
 

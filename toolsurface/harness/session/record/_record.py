@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.agents.base import Usage
+from toolsurface.harness.agents.base import SERVER_NAME, Usage
 from toolsurface.harness.endpoint import Shown
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import RESULT, SPEC
@@ -47,6 +47,8 @@ class RunSpec:
     # The MCP protocol version the agent's client spoke to the stub (from the stub's call log), written when
     # the run ends; None while it runs, for a client that never reached the stub, and in older runs.
     protocol: str | None = None
+    # The name the agent's MCP config gave the surface's server, which its tools' names carried.
+    server_name: str = SERVER_NAME
     format: str = RUN_FORMAT
 
 

@@ -183,6 +183,7 @@ async def _run_one(
         model_endpoint=str(config.model_endpoint) if config.model_endpoint is not None else None,
         agent_version=getattr(choice.agent, "version", None),
         builtins=choice.builtins,
+        server_name=config.server_name,
     )
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
     calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
@@ -208,6 +209,7 @@ async def _run_one(
             endpoint=AgentEndpoint(endpoint.url, endpoint.kind) if endpoint is not None else None,
             keep_agent_files=config.keep_agent_files,
             builtins=choice.builtins,
+            server_name=config.server_name,
         )
         try:
             report = await choice.agent.run(ctx)
@@ -231,13 +233,13 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun, workdir: Path) -> Iter
         yield None
         return
     log = run.run_dir / MODEL_REQUESTS
-    naming = getattr(run.choice.agent, "naming", None)
     common: dict[str, Any] = {
         "prompt": config.scenario.prompt,
         "stub_tools": run.surface.tools,
         "instructions": run.surface.instructions,
         "wire_tools": run.surface.wire,
-        "naming": naming,
+        "client": run.choice.agent.card,
+        "server_name": config.server_name,
         "paths": machine_paths(os.environ.get("HOME", ""), run.run_dir, workdir),
     }
     if spec.kind == EndpointKind.SCRIPTED:
@@ -341,11 +343,17 @@ async def _write_result(
         error=report.error,
         tools_called=tools_called,
         agent_duration_s=round(report.duration_s, 3) if report.duration_s is not None else None,
-        undelivered=undelivered_calls(report.events, log),
+        undelivered=undelivered_calls(report.events, log, _own_tools(run)),
         shown=summary,
     )
     write_json_atomic(run.run_dir / RESULT, result.to_json())
     return RunRecord(run.run_dir, spec, result)
+
+
+def _own_tools(run: PlannedRun) -> tuple[str, ...]:
+    """The client's own tools whose calls are none of the stub's: its tool search, as its card names it."""
+    search = run.choice.agent.card.search_tool
+    return (search,) if search is not None else ()
 
 
 STUB_STARTS = ("auto", "fork", "spawn")

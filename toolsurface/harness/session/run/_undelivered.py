@@ -8,17 +8,19 @@ call of a tool the agent was not given scores the same whichever agent made it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from toolsurface.harness.agents.base import NOT_DELIVERED, Event
-from toolsurface.harness.endpoint import SEARCH_TOOLS
 from toolsurface.harness.session.record import UndeliveredRecord
 from toolsurface.stubs.calllog import CallRecord
 
 MESSAGE_CHARS = 300
 
 
-def undelivered_calls(events: Sequence[Event], log: Sequence[CallRecord]) -> list[UndeliveredRecord]:
+def undelivered_calls(
+    events: Sequence[Event], log: Sequence[CallRecord], own: Collection[str] = ()
+) -> list[UndeliveredRecord]:
+    """`own`: the client's own tools a call of which is none of the stub's (its tool search)."""
     logged = Counter(str(r.tool) for r in log if r.is_call)
     answers: dict[str | None, Event] = {}
     for event in events:
@@ -27,7 +29,7 @@ def undelivered_calls(events: Sequence[Event], log: Sequence[CallRecord]) -> lis
     found = []
     for call in (e for e in events if e.kind == "tool_call"):
         name = str(call.name)
-        if name in SEARCH_TOOLS:
+        if name in own:
             continue
         answer = answers.get(call.id)
         if answer is not None and answer.undelivered:

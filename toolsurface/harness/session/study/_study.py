@@ -57,7 +57,7 @@ def agent_choices(
     **options: str | None,
 ) -> list[AgentChoice]:
     """`NAME` or `NAME:MODE` per agent; an agent without a mode gets `mode`, else its first (its default). An
-    old name of a mode (codex's `full-list`) is the mode it became."""
+    alias of a mode (`full-list` where its card declares one) is the mode it names."""
     from toolsurface.harness.agents import make_agent
     from toolsurface.harness.session.plan import parse_agent_choice
 

@@ -1,5 +1,5 @@
 """Claude Code's own tool search, driven offline: one on-demand session per surface, in which the scripted
-model issues each query as a ToolSearch call, and nothing else.
+model issues each query as a call of its search tool (its card's), and nothing else.
 
 What each search returned is read from the transcript (the tool_result's `tool_reference` blocks, in
 order), and what the next model request carried from model-requests.jsonl (its tools array by name, its
@@ -38,15 +38,13 @@ from toolsurface.harness.session.run import run_at_once
 
 SEARCH_CLIENT = "claude"
 SEARCH_MODE = "on-demand"
-SEARCH_TOOL = "ToolSearch"
 PROMPT = "Find the tools for each of these requests with tool search, then stop."
-_STUB_PREFIX = f"mcp__{SERVER_NAME}__"
 # Claude Code's answer to a search made while the stub was still connecting.
 _STILL_CONNECTING = "still connecting"
-# The session's first search selects a tool the stub does not have. Claude Code then waits (up to 5 s) for a
-# server it names that is still connecting, so the stub is there before the first real search; the answer is
-# no part of the record.
-WAIT_FOR_STUB = f"select:{_STUB_PREFIX}toolsurface_waits_for_the_stub"
+# The session's first search selects this tool, which the stub does not have. Claude Code then waits (up to 5 s)
+# for a server it names that is still connecting, so the stub is there before the first real search; the answer
+# is no part of the record.
+_WAITS_FOR_STUB = "toolsurface_waits_for_the_stub"
 # A session whose search still came before the stub (a machine too busy to start it in time) is run again.
 ATTEMPTS = 2
 
@@ -72,8 +70,8 @@ class SearchRequest:
 class ObservedSearch:
     """One search as Claude Code ran it.
 
-    `returned`: the tools its tool_result referenced, in its order (the stub's without their
-    `mcp__stub__` prefix); `answer`: its text when it referenced none. `tools_before` / `tools_after`: the
+    `returned`: the tools its tool_result referenced, in its order (the server's without the prefix the client
+    puts before them, `mcp__stub__`); `answer`: its text when it referenced none. `tools_before` / `tools_after`: the
     tools arrays, by name as sent, of the request that made the search and of the next one, with their
     compact-JSON chars and o200k tokens.
     """
@@ -88,12 +86,14 @@ class ObservedSearch:
     tokens_before: int
     chars_after: int
     tokens_after: int
+    # What the client puts before the server's tools, by the server's name in its config.
+    prefix: str = "mcp__stub__"
 
     @property
     def loaded(self) -> list[str]:
         """The stub's tools the next request carried that this one did not, in the order returned."""
         before = set(self.tools_before)
-        new = {_stub_name(name) for name in self.tools_after if name not in before}
+        new = {_own_name(name, self.prefix) for name in self.tools_after if name not in before}
         return [name for name in self.returned if name in new] + sorted(new - set(self.returned))
 
     @property
@@ -136,8 +136,8 @@ class ToolSearchRun:
         return next(s for s in self.searches if s.query == query)
 
 
-def _stub_name(name: str) -> str:
-    return name[len(_STUB_PREFIX) :] if name.startswith(_STUB_PREFIX) else name
+def _own_name(name: str, prefix: str) -> str:
+    return name.removeprefix(prefix)
 
 
 def tool_search_client(env: Mapping[str, str] | None = None) -> Any:
@@ -157,8 +157,8 @@ def tool_search_client(env: Mapping[str, str] | None = None) -> Any:
     return agent
 
 
-def _steps(searches: Sequence[SearchRequest]) -> list[Step]:
-    steps = [Step(0, {"search": WAIT_FOR_STUB})]
+def _steps(searches: Sequence[SearchRequest], prefix: str) -> list[Step]:
+    steps = [Step(0, {"search": f"select:{prefix}{_WAITS_FOR_STUB}"})]
     for search in searches:
         raw: dict[str, Any] = {"search": search.query}
         if search.max_results is not None:
@@ -174,14 +174,14 @@ def _blocks(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
-def _search_results(transcript: Path) -> list[tuple[dict[str, Any], object]]:
+def _search_results(transcript: Path, search_tool: str) -> list[tuple[dict[str, Any], object]]:
     """Each ToolSearch call of the transcript, in order, with the content of its tool_result."""
     calls: list[tuple[str, dict[str, Any]]] = []
     results: dict[str, object] = {}
     for record in transcript_objects(transcript):
         for block in _blocks(record):
             if record.get("type") == "assistant" and block.get("type") == "tool_use":
-                if block.get("name") == SEARCH_TOOL and all(str(block.get("id")) != c for c, _ in calls):
+                if block.get("name") == search_tool and all(str(block.get("id")) != c for c, _ in calls):
                     arguments = block.get("input")
                     calls.append((str(block.get("id")), arguments if isinstance(arguments, dict) else {}))
             elif record.get("type") == "user" and block.get("type") == "tool_result":
@@ -189,12 +189,12 @@ def _search_results(transcript: Path) -> list[tuple[dict[str, Any], object]]:
     return [(arguments, results.get(call_id)) for call_id, arguments in calls]
 
 
-def _returned(content: object) -> tuple[list[str], str | None]:
+def _returned(content: object, prefix: str) -> tuple[list[str], str | None]:
     """The tools a search's tool_result references, in order, or its text when it references none."""
     if isinstance(content, str):
         return [], content
     blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
-    names = [_stub_name(str(b.get("tool_name"))) for b in blocks if b.get("type") == "tool_reference"]
+    names = [_own_name(str(b.get("tool_name")), prefix) for b in blocks if b.get("type") == "tool_reference"]
     if names or content is None:
         return names, None
     return [], "\n".join(str(b["text"]) for b in blocks if isinstance(b.get("text"), str))
@@ -206,9 +206,15 @@ def _turns(requests: Sequence[ModelRequest]) -> dict[int, ModelRequest]:
 
 
 def _read_run(
-    surface: str, version: str, run_dir: Path, transcript: Path, searches: Sequence[SearchRequest], duration_s: float
+    agent: Any,
+    surface: str,
+    run_dir: Path,
+    transcript: Path,
+    searches: Sequence[SearchRequest],
+    duration_s: float,
+    prefix: str,
 ) -> ToolSearchRun:
-    found = _search_results(transcript)
+    found = _search_results(transcript, agent.card.search_tool)
     turns = _turns(read_model_requests(run_dir / MODEL_REQUESTS))
     if len(found) < len(searches) + 1 or 1 not in turns:
         made = max(0, len(found) - 1)
@@ -222,7 +228,7 @@ def _read_run(
             raise ToolsurfaceError(
                 f"claude on {surface}: search {n + 1} asked {arguments.get('query')!r}, not {search.query!r}"
             )
-        returned, answer = _returned(content)
+        returned, answer = _returned(content, prefix)
         if not returned and answer is not None and _STILL_CONNECTING in answer:
             raise _StubNotConnected(f"claude on {surface}: searched before the stub connected: {answer[:200]}")
         before, after = turns.get(n + 2), turns.get(n + 3)
@@ -240,13 +246,14 @@ def _read_run(
                 tokens_before=before.tools_tokens,
                 chars_after=after.tools_chars,
                 tokens_after=after.tools_tokens,
+                prefix=prefix,
             )
         )
     first = turns[1]
     return ToolSearchRun(
         surface=surface,
         client=SEARCH_CLIENT,
-        version=version,
+        version=str(agent.version),
         mode=SEARCH_MODE,
         searches=observed,
         first_chars=first.tools_chars,
@@ -257,11 +264,11 @@ def _read_run(
 
 
 async def _one(
-    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float
+    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float, server: str
 ) -> ToolSearchRun:
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            return await _session(agent, spec, name, searches, run_dir, timeout)
+            return await _session(agent, spec, name, searches, run_dir, timeout, server)
         except _StubNotConnected:
             if attempt == ATTEMPTS:
                 raise
@@ -270,19 +277,27 @@ async def _one(
 
 
 async def _session(
-    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float
+    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float, server: str
 ) -> ToolSearchRun:
+    """`server`: the server's name in the client's config, which its tools' names carry."""
     run_dir.mkdir(parents=True, exist_ok=True)
+    prefix = agent.naming.prefix(server)
     calls = run_dir / CALLS
-    server = ServerCommand.toolsurface(["-m", "toolsurface", "serve", spec, "--log", str(calls)])
+    command = ServerCommand.toolsurface(["-m", "toolsurface", "serve", spec, "--log", str(calls)])
     started = time.monotonic()
     with (
         tempfile.TemporaryDirectory(prefix="toolsurface-search-") as workdir,
-        ModelEndpoint(run_dir / MODEL_REQUESTS, steps=_steps(searches), prompt=PROMPT) as endpoint,
+        ModelEndpoint(
+            run_dir / MODEL_REQUESTS,
+            steps=_steps(searches, prefix),
+            prompt=PROMPT,
+            client=agent.card,
+            server_name=server,
+        ) as endpoint,
     ):
         ctx = RunContext(
             prompt=PROMPT,
-            server=server,
+            server=command,
             workdir=Path(workdir),
             run_dir=run_dir,
             timeout=timeout,
@@ -290,6 +305,7 @@ async def _session(
             max_turns=len(searches) + 4,
             env=dict(os.environ),
             endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+            server_name=server,
         )
         report = await agent.run(ctx)
     if report.status != "ok":
@@ -297,7 +313,7 @@ async def _session(
     if not _listed(calls):
         raise ToolsurfaceError(f"claude on {name}: the stub never listed its tools to Claude Code (see {run_dir})")
     transcript = run_dir / (report.transcript or TRANSCRIPT)
-    return _read_run(name, str(agent.version), run_dir, transcript, searches, time.monotonic() - started)
+    return _read_run(agent, name, run_dir, transcript, searches, time.monotonic() - started, prefix)
 
 
 def observe_tool_search(
@@ -307,24 +323,31 @@ def observe_tool_search(
     jobs: int = 2,
     timeout: float = 300.0,
     out: Path | None = None,
+    server_name: str | None = None,
 ) -> list[ToolSearchRun]:
     """Every search on every surface, as Claude Code's own tool search answers it: one on-demand session per
-    surface (`jobs` at a time) against the surface's stub. `out` keeps each run's folder (out/SURFACE),
-    else they go to a temporary folder removed after."""
+    surface (`jobs` at a time) against the surface's stub, its server named in Claude Code's config
+    `server_name`, else as a snapshot names it (a live server's), else `stub` (a surface of ours). `out` keeps
+    each run's folder (out/SURFACE), else they go to a temporary folder removed after."""
+    from toolsurface.harness.agents import check_server_name
     from toolsurface.harness.session.plan import run_folder_name
-    from toolsurface.harness.surface import resolve
+    from toolsurface.harness.surface import Snapshot, resolve
 
     if not searches:
         raise ToolsurfaceError("no query to search for")
     warm_tokens()
     agent = tool_search_client()
     served = [surface_spec(spec) for spec in specs]
-    names = [resolve(spec).name for spec in served]
+    resolved = [resolve(spec) for spec in served]
+    names = [surface.name for surface in resolved]
+    servers = [server_name or (s.name if isinstance(s, Snapshot) else SERVER_NAME) for s in resolved]
+    for server in dict.fromkeys(servers):
+        check_server_name(server, [SEARCH_CLIENT])
     unique = len(set(names)) == len(names)
 
     async def one(n: int, root: Path) -> ToolSearchRun:
         run_dir = root / run_folder_name(names[n]) if unique else root / str(n)
-        return await _one(agent, served[n], names[n], searches, run_dir, timeout)
+        return await _one(agent, served[n], names[n], searches, run_dir, timeout, servers[n])
 
     runs = run_at_once(len(served), one, jobs=jobs, out=out, prefix="toolsurface-tool-search-")
     return runs if out is not None else [_forget_dir(r) for r in runs]

@@ -1,0 +1,211 @@
+"""A client card: everything about one client, declared once by the module that runs it, and registered through
+the entry-point group `toolsurface.agents` (harness.agents._registry), the bundled clients as an outside one.
+
+What a card holds is data: its npm package and versions, modes and the old names of modes, its tool search, how
+it names a server's tools, what it does to a tool's answer, the settings it reads, what it writes in a home and
+where it keeps its own session files. What a client does is its adapter's (the class the entry point names):
+how it is configured with one or more MCP servers, how it is started, how its transcript is read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import ClassVar, Literal
+
+from toolsurface.harness.agents._naming import ToolNaming
+
+__all__ = [
+    "AnswerCap",
+    "CardAdapter",
+    "CarriedText",
+    "ClientCard",
+    "ClientSetting",
+    "SessionFiles",
+    "WireQuirks",
+    "strict_version",
+]
+
+_STRICT_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def strict_version(text: str) -> tuple[int, int, int] | None:
+    """`MAJOR.MINOR.PATCH` as numbers, or None when `text` is not exactly that."""
+    match = _STRICT_VERSION.fullmatch(text)
+    return (int(match.group(1)), int(match.group(2)), int(match.group(3))) if match else None
+
+
+@dataclass(frozen=True)
+class ClientSetting:
+    """A setting of the client's own that toolsurface gives a run or reads: its name, whether it is an
+    environment variable or a config option (`-c KEY=VALUE`), and what it moves. `answers`: it moves
+    how much of a tool's answer the client passes on (`compat --answers --setting NAME=VALUE`)."""
+
+    name: str
+    given_as: Literal["env", "config"]
+    moves: str
+    answers: bool = False
+
+
+@dataclass(frozen=True)
+class AnswerCap:
+    """The cap a client puts on one tool answer in a version: `cap` tokens, over which it cuts the answer, and
+    the size over which it warns (`warn`, by its own estimate); `setting` is how a user moves the cap."""
+
+    version: str
+    cap: int
+    warn: int
+    setting: str
+
+
+@dataclass(frozen=True)
+class SessionFiles:
+    """Where the client keeps its own session files for a user: `path` under the home (`~` the home, `<...>` a
+    part that varies), the environment variables that move it, what a file holds, and the version this was
+    seen in."""
+
+    path: str
+    moved_by: tuple[str, ...]
+    holds: str
+    seen: str
+
+
+@dataclass(frozen=True)
+class CarriedText:
+    """A tool's answer as the client passed it to its model, with the client's own wrapping taken off: the
+    tool's text, whether the client said it failed, and a code cell still running when it came back."""
+
+    text: str
+    failed: bool = False
+    running: str | None = None
+
+
+@dataclass(frozen=True)
+class WireQuirks:
+    """What the client does to its model requests that the scripted model must know to read them.
+
+    `tool_result`: given the parts of one tool result's text as the request carries them, the tool's own text
+    where the client wrapped it (a header before it, a frame around it, the whole MCP result as JSON), else
+    None."""
+
+    tool_result: Callable[[Sequence[str]], CarriedText | None] | None = None
+
+    def unwrap(self, parts: Sequence[str]) -> CarriedText | None:
+        return self.tool_result(parts) if self.tool_result is not None else None
+
+
+@dataclass(frozen=True)
+class ClientCard:
+    """One client, as its own module declares it.
+
+    `name` is what `--agent` and `--client` take, `title` what a table calls it. A client that is a CLI has its
+    npm `package` and `executable`; its versions are `pinned` (the one the tests install first), `newer` (the
+    newer ones they also run) and `oldest` (the oldest its flags and requests were checked against; the pinned
+    one unless given). `modes` are its own, the first its default; `aliases` are other names a mode is given
+    (`full-list` where a client has one mode), each declared here or refused. `search_modes` are the modes with
+    a tool search of its own, `search_tool` the name its model calls it by; `code_modes` the modes in which its
+    model reaches MCP tools only by writing code. `naming` is how it names a server's tools, `api` the API its
+    model requests speak (harness.endpoint's names). `harness_client`: toolsurface's own MCP client starts the
+    stub (the client is toolsurface's); `calls_model`: it sends model requests (so it takes a model endpoint).
+    `leaves` says what a run leaves in a home, `sessions` where it keeps a user's own session files; `order`
+    where it comes in lists of clients."""
+
+    name: str
+    title: str
+    modes: tuple[str, ...]
+    package: str | None = None
+    executable: str | None = None
+    pinned: str | None = None
+    newer: tuple[str, ...] = ()
+    oldest: str | None = None
+    aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    search_modes: tuple[str, ...] = ()
+    search_tool: str | None = None
+    code_modes: tuple[str, ...] = ()
+    naming: ToolNaming | None = None
+    api: str | None = None
+    answer_caps: tuple[AnswerCap, ...] = ()
+    settings: tuple[ClientSetting, ...] = ()
+    quirks: WireQuirks = field(default_factory=WireQuirks)
+    leaves: str = ""
+    sessions: SessionFiles | None = None
+    harness_client: bool = False
+    calls_model: bool = True
+    # Where it comes in every list of clients, the lower first and equal ones by name (toolsurface's own CLIs by
+    # their monthly npm installs, its own clients after them).
+    order: int = 100
+
+    @property
+    def tested_versions(self) -> tuple[str, ...]:
+        """The versions its tests run: the pinned one first."""
+        return ((self.pinned,) if self.pinned else ()) + self.newer
+
+    @property
+    def min_version(self) -> tuple[int, int, int]:
+        """The oldest version it supports, as numbers (checked when the card is registered)."""
+        found = strict_version(self.oldest or self.pinned or "")
+        assert found is not None, f"{self.name}: the card's versions were not checked"
+        return found
+
+    @property
+    def install(self) -> str:
+        return f"npm install -g {self.package}" if self.package else ""
+
+    @property
+    def is_cli(self) -> bool:
+        """A CLI of its own, started as a process (not toolsurface's own client)."""
+        return self.executable is not None
+
+    def mode_named(self, mode: str) -> str:
+        """The mode `mode` names: one of its modes, or the mode an alias names."""
+        return self.aliases.get(mode, mode)
+
+    def answer_setting(self) -> ClientSetting | None:
+        """Its setting for how much of a tool's answer it passes on, if it has one."""
+        return next((s for s in self.settings if s.answers), None)
+
+    def problems(self) -> list[str]:
+        """What is wrong with the card as declared: versions that do not parse, aliases of no mode, modes not its
+        own where it names them."""
+        found = []
+        for what, version in (
+            ("pinned", self.pinned),
+            ("oldest", self.oldest),
+            *(("newer", v) for v in self.newer),
+        ):
+            if version is not None and strict_version(version) is None:
+                found.append(f"its {what} version {version!r} does not parse (expected MAJOR.MINOR.PATCH)")
+        if self.is_cli and (not self.package or not self.pinned):
+            found.append("a CLI's card names its npm package and its pinned version")
+        if not self.modes:
+            found.append("it names no mode")
+        for alias, mode in self.aliases.items():
+            if mode not in self.modes:
+                found.append(f"its alias {alias!r} names {mode!r}, not one of its modes ({', '.join(self.modes)})")
+        for what, modes in (("search", self.search_modes), ("code", self.code_modes)):
+            for mode in modes:
+                if mode not in self.modes:
+                    found.append(f"its {what} mode {mode!r} is not one of its modes")
+        if self.search_modes and self.search_tool is None:
+            found.append("it has search modes but names no search tool")
+        return found
+
+
+class CardAdapter:
+    """What every adapter reads from its card: its name, its modes, and whether toolsurface's own MCP client
+    starts the stub."""
+
+    card: ClassVar[ClientCard]
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def modes(self) -> Sequence[str]:
+        return self.card.modes
+
+    @property
+    def harness_client(self) -> bool:
+        return self.card.harness_client
