@@ -316,6 +316,21 @@ def test_names_a_clients_prefix_joins_alike_are_an_error_naming_the_clients() ->
     assert "Claude Code" not in joined.message
 
 
+def test_a_tool_named_like_a_clients_own_is_a_finding_naming_the_client_and_the_versions_seen() -> None:
+    from toolsurface.harness.analyze.lint import lint_together
+    from toolsurface.harness.surface import Snapshot
+
+    def server(name: str, *tools: str) -> Snapshot:
+        return Snapshot(name, Path(f"{name}.json"), [{"name": t, "inputSchema": {"type": "object"}} for t in tools])
+
+    together = lint_together([server("files", "read_file", "stat"), server("shell", "Bash")], "all")
+    found = {tuple(f.tools): f for f in together.findings if f.category == "builtin-name"}
+    assert set(found) == {("files/read_file",), ("shell/Bash",)}
+    assert found[("files/read_file",)].rule == "TS403"
+    assert "gemini-cli 0.61.0" in found[("files/read_file",)].message
+    assert "Claude Code 2.1.197 and 2.1.332" in found[("shell/Bash",)].message
+
+
 # -- budgets ---------------------------------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import ClassVar, Literal
 
+from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
 
 __all__ = [
@@ -109,7 +110,10 @@ class ClientCard:
     model requests speak (harness.endpoint's names). `harness_client`: toolsurface's own MCP client starts the
     stub (the client is toolsurface's); `calls_model`: it sends model requests (so it takes a model endpoint).
     `leaves` says what a run leaves in a home, `sessions` where it keeps a user's own session files; `order`
-    where it comes in lists of clients."""
+    where it comes in lists of clients. `named_modes` run only when named (`claude:auto`): the client deciding
+    for itself, as a user's settings leave it; of those, `percent_modes` also take a share (`auto:5`, 1 to 100).
+    `windows` are the context windows it knows, each with a model it gives that window (what
+    `--context-window` picks). `config_formats` are the files a user configures its MCP servers in."""
 
     name: str
     title: str
@@ -132,6 +136,17 @@ class ClientCard:
     sessions: SessionFiles | None = None
     harness_client: bool = False
     calls_model: bool = True
+    named_modes: tuple[str, ...] = ()
+    percent_modes: tuple[str, ...] = ()
+    # The share of the window a percent mode takes when given none (`auto` as `auto:10`).
+    percent_default: int = 10
+    windows: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    # The configuration files a user keeps its MCP servers in (`--mcp-config FILE` reads them).
+    config_formats: tuple[ConfigFormat, ...] = ()
+    # Its own tools by name, as its first request carried them beside an MCP server's (`clients --builtins on`,
+    # every mode), in the versions `builtins_seen` names: a server's tool named alike clashes with one.
+    builtin_tools: tuple[str, ...] = ()
+    builtins_seen: str = ""
     # Where it comes in every list of clients, the lower first and equal ones by name (toolsurface's own CLIs by
     # their monthly npm installs, its own clients after them).
     order: int = 100
@@ -161,6 +176,17 @@ class ClientCard:
         """The mode `mode` names: one of its modes, or the mode an alias names."""
         return self.aliases.get(mode, mode)
 
+    def takes_mode(self, mode: str) -> bool:
+        """Whether `mode` is one it runs: its own, an alias's, a named mode, or a percent mode with its share."""
+        if self.mode_named(mode) in self.modes or mode in self.named_modes:
+            return True
+        base, _, share = mode.partition(":")
+        return base in self.percent_modes and share.isdigit() and 1 <= int(share) <= 100
+
+    def model_for_window(self, window: int) -> str | None:
+        """The model it gives a context window of `window` tokens, if it knows one."""
+        return self.windows.get(window)
+
     def answer_setting(self) -> ClientSetting | None:
         """Its setting for how much of a tool's answer it passes on, if it has one."""
         return next((s for s in self.settings if s.answers), None)
@@ -183,6 +209,9 @@ class ClientCard:
         for alias, mode in self.aliases.items():
             if mode not in self.modes:
                 found.append(f"its alias {alias!r} names {mode!r}, not one of its modes ({', '.join(self.modes)})")
+        for mode in self.percent_modes:
+            if mode not in self.named_modes:
+                found.append(f"its percent mode {mode!r} is not one of its named modes")
         for what, modes in (("search", self.search_modes), ("code", self.code_modes)):
             for mode in modes:
                 if mode not in self.modes:

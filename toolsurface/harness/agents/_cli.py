@@ -212,9 +212,11 @@ class CliAgent(CardAdapter, ABC):
         return []
 
     def check_mode(self, mode: str) -> None:
-        if self.mode_named(mode) not in self.modes:
+        if not self.card.takes_mode(mode):
             aliases = "".join(f"; {alias} runs {named}" for alias, named in self.card.aliases.items())
-            raise ToolsurfaceError(f"{self.name}: no mode {mode!r}; it runs in {', '.join(self.modes)}{aliases}")
+            named = [f"{m}[:N]" if m in self.card.percent_modes else m for m in self.card.named_modes]
+            also = f"; when named, {', '.join(named)}" if named else ""
+            raise ToolsurfaceError(f"{self.name}: no mode {mode!r}; it runs in {', '.join(self.modes)}{aliases}{also}")
 
     def mode_named(self, mode: str) -> str:
         """The mode `mode` names: one of its modes, or the mode an alias its card declares names."""

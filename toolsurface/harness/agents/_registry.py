@@ -23,6 +23,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "ClientLoadError",
     "RegisteredClient",
+    "builtin_tools",
     "cli_clients",
     "client_card",
     "client_cards",
@@ -96,6 +97,11 @@ def _registered_on(path: tuple[str, ...]) -> tuple[RegisteredClient, ...]:
 
 def client_cards() -> tuple[ClientCard, ...]:
     return tuple(c.card for c in registered_clients())
+
+
+def builtin_tools() -> dict[str, tuple[str, ...]]:
+    """Each client's own tools by name, as its card records them, keyed by the client and the versions seen."""
+    return {f"{c.title} {c.builtins_seen}": c.builtin_tools for c in client_cards() if c.builtin_tools}
 
 
 def client_names() -> tuple[str, ...]:

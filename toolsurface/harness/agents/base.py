@@ -129,6 +129,8 @@ class RunContext:
     config: Mapping[str, str] = field(default_factory=dict)
     # Other servers the client's config gets beside the run's, each under its own name.
     neighbours: tuple[NamedServer, ...] = ()
+    # The model's context window, for a client that decides by it (its card's `windows` pick the model).
+    context_window: int | None = None
 
     def __post_init__(self) -> None:
         names = [server.name for server in self.servers]

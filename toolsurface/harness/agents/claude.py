@@ -7,6 +7,7 @@ import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from toolsurface.harness.agents._card import AnswerCap, ClientCard, ClientSetting, SessionFiles
@@ -35,6 +36,7 @@ from toolsurface.harness.agents.base import (
     Usage,
     denied_call,
 )
+from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.jsonl import transcript_objects
 from toolsurface.harness.run_folder import TRANSCRIPT
 
@@ -70,6 +72,12 @@ class ClaudeAgent(CliAgent):
         newer=("2.1.332",),
         modes=("on-demand", "full-list"),
         search_modes=("on-demand",),
+        # default: ENABLE_TOOL_SEARCH unset, as a user's settings leave it; auto[:N]: MCP tools in full when
+        # they fit within N % (10 unset) of the model's window by the provider's count_tokens, else deferred.
+        named_modes=("default", "auto"),
+        percent_modes=("auto",),
+        # The window 2.1.332 gives each model (seen 2026-12-03 deciding `auto` on count_tokens' answer).
+        windows=MappingProxyType({200_000: "claude-sonnet-4-5", 1_000_000: "claude-opus-5-5"}),
         search_tool="ToolSearch",
         # Both the server's and the tool's name cleaned (`[^a-zA-Z0-9_-]` -> `_`, per UTF-16 unit), never cut; of
         # two tools whose names clean alike the first is sent (2.1.197 and 2.1.332).
@@ -86,6 +94,37 @@ class ClaudeAgent(CliAgent):
         ),
         leaves="a project folder per working folder in ~/.claude/projects, an MCP log folder per working folder in"
         " ~/.cache/claude-cli-nodejs and telemetry files per session, all named after the run (removed after it)",
+        builtin_tools=(
+            "Agent",
+            "Bash",
+            "CronCreate",
+            "CronDelete",
+            "CronList",
+            "DeferredToolPlaceholder",
+            "Edit",
+            "EnterWorktree",
+            "ExitWorktree",
+            "ListAgents",
+            "Monitor",
+            "NotebookEdit",
+            "Read",
+            "ReportFindings",
+            "ScheduleWakeup",
+            "SendMessage",
+            "Skill",
+            "TaskCreate",
+            "TaskGet",
+            "TaskList",
+            "TaskOutput",
+            "TaskStop",
+            "TaskUpdate",
+            "ToolSearch",
+            "WebFetch",
+            "WebSearch",
+            "Workflow",
+            "Write",
+        ),
+        builtins_seen="2.1.197 and 2.1.332",
         sessions=SessionFiles(
             "~/.claude/projects/<folder-slug>/<session-id>.jsonl",
             ("CLAUDE_CONFIG_DIR",),
@@ -117,7 +156,7 @@ class ClaudeAgent(CliAgent):
         # ToolSearch, without which the deferred MCP tools could not be loaded at all.
         # With builtins on, --tools is left out: Claude Code keeps its default set (Bash, Read, ...), and the
         # permission mode still denies every call that would ask.
-        builtin = "ToolSearch" if ctx.mode == "on-demand" else ""
+        builtin = "" if ctx.mode == "full-list" else "ToolSearch"
         tools = [] if ctx.builtins else ["--tools", builtin]
         argv = [
             self.resolve(env),
@@ -142,9 +181,14 @@ class ClaudeAgent(CliAgent):
             "--max-turns",
             str(ctx.max_turns),
         ]
-        if ctx.model:
-            argv += ["--model", ctx.model]
-        env["ENABLE_TOOL_SEARCH"] = "true" if ctx.mode == "on-demand" else "false"
+        model = ctx.model or self._window_model(ctx.context_window)
+        if model:
+            argv += ["--model", model]
+        if ctx.mode == "default":
+            env.pop("ENABLE_TOOL_SEARCH", None)
+        else:
+            searching = {"on-demand": "true", "full-list": "false"}
+            env["ENABLE_TOOL_SEARCH"] = searching.get(ctx.mode, ctx.mode)
         # Connect the stub before the first model request: else, with tool search on, that request may leave
         # before the stub is there, naming none of its deferred tools (so what the model is shown varies by run).
         env["MCP_CONNECTION_NONBLOCKING"] = "false"
@@ -161,6 +205,16 @@ class ClaudeAgent(CliAgent):
                 env["ANTHROPIC_API_KEY"] = DUMMY_KEY
         files = {config: json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n"}
         return Invocation(tuple(argv), env, files)
+
+    def _window_model(self, window: int | None) -> str | None:
+        """The model Claude Code gives a context window of `window` tokens; a window it gives none is refused."""
+        if window is None:
+            return None
+        model = self.card.model_for_window(window)
+        if model is None:
+            known = ", ".join(f"{w:,} ({m})" for w, m in sorted(self.card.windows.items()))
+            raise ToolsurfaceError(f"claude: no model of a {window:,}-token window it knows; its windows: {known}")
+        return model
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Its `mcpServers`: each of the run's servers under its own name, started over stdio in its folder."""

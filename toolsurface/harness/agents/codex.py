@@ -32,6 +32,7 @@ from toolsurface.harness.agents._cli import (
     home,
     server_launch,
 )
+from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
@@ -83,6 +84,39 @@ def _without_header(parts: Sequence[str]) -> CarriedText | None:
     return CarriedText("\n".join(parts[1:]), header.group("status") in ("failed", "terminated"), header.group("cell"))
 
 
+def _config_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A `[mcp_servers.NAME]` table in the common shape."""
+    get = entry.get
+    headers = dict(string_table(get("http_headers"), "http_headers"))
+    bearer = get("bearer_token_env_var")
+    if isinstance(bearer, str):
+        headers["Authorization"] = "Bearer ${" + bearer + "}"
+    for header, variable in string_table(get("env_http_headers"), "env_http_headers").items():
+        headers[header] = "${" + variable + "}"
+    command = get("command")
+    return {
+        "transport": "http" if get("url") else "stdio",
+        "command": [str(command), *string_list(get("args"))] if command else None,
+        "env": string_table(get("env"), "env"),
+        "forward": [str(n) for n in get("env_vars") or []],
+        "cwd": get("cwd"),
+        "url": get("url"),
+        "headers": headers,
+        "disabled": get("enabled") is False,
+    }
+
+
+CONFIG_FORMAT = ConfigFormat(
+    "codex",
+    "codex's config.toml",
+    table="mcp_servers",
+    toml=True,
+    # codex expands nothing in its values; its bearer_token_env_var and env_http_headers name variables, read as
+    # ${NAME}.
+    entry=_config_entry,
+)
+
+
 class CodexAgent(CliAgent):
     card = ClientCard(
         name="codex",
@@ -121,6 +155,22 @@ class CodexAgent(CliAgent):
         quirks=WireQuirks(tool_result=_without_header),
         leaves="its state databases, logs and about 1 MB of bundled skills, in the run's own codex home (removed"
         " after it)",
+        config_formats=(CONFIG_FORMAT,),
+        builtin_tools=(
+            "exec",
+            "followup_task",
+            "interrupt_agent",
+            "list_agents",
+            "request_user_input",
+            "request_user_input_async",
+            "send_message",
+            "send_message_to_user_async",
+            "sleep",
+            "spawn_agent",
+            "wait",
+            "wait_agent",
+        ),
+        builtins_seen="0.171.0",
         sessions=SessionFiles(
             "~/.codex/sessions/<YYYY>/<MM>/<DD>/rollout-<time>-<session-id>.jsonl",
             ("CODEX_HOME",),

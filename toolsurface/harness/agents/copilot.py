@@ -30,6 +30,7 @@ from toolsurface.harness.agents._cli import (
     server_launch,
     user_cache,
 )
+from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
@@ -52,6 +53,9 @@ SCRIPTED_MODEL = "gpt-5.4"
 # How Copilot answers a call of a tool it has not got, and a call it would have to ask for.
 _UNKNOWN = re.compile(r"Tool '[^']*' does not exist")
 _DENIED = re.compile(r"permission|denied|not allowed|rejected", re.I)
+
+
+CONFIG_FORMAT = ConfigFormat("copilot", "Copilot CLI's mcp-config.json", ("mcp-config.json",))
 
 
 class CopilotAgent(CliAgent):
@@ -86,6 +90,26 @@ class CopilotAgent(CliAgent):
             ClientSetting("COPILOT_PKG_CACHE_HOME", "env", "where it unpacks its program (about 235 MB a version)"),
         ),
         leaves="its sessions, logs, a database and caches, in the run's own home (removed after it)",
+        config_formats=(CONFIG_FORMAT,),
+        builtin_tools=(
+            "apply_patch",
+            "bash",
+            "fetch_copilot_cli_documentation",
+            "glob",
+            "list_agents",
+            "list_bash",
+            "read_agent",
+            "read_bash",
+            "rg",
+            "session_store_sql",
+            "skill",
+            "sql",
+            "stop_bash",
+            "task",
+            "view",
+            "write_agent",
+        ),
+        builtins_seen="1.0.102",
         sessions=SessionFiles(
             "~/.copilot/session-state/<session-id>/events.jsonl",
             ("COPILOT_HOME",),

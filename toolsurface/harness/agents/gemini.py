@@ -21,6 +21,7 @@ from toolsurface.harness.agents._cli import (
     as_str,
     home,
 )
+from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
@@ -59,6 +60,37 @@ def _unframed(parts: Sequence[str]) -> CarriedText | None:
     return CarriedText(match.group(2)) if match else None
 
 
+def _config_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A `mcpServers` entry of settings.json in the common shape: `httpUrl` is streamable HTTP, `url` SSE."""
+    get = entry.get
+    command = get("command")
+    return {
+        "transport": "http" if get("httpUrl") else "sse" if get("url") else "stdio",
+        "command": [str(command), *string_list(get("args"))] if command else None,
+        "env": string_table(get("env"), "env"),
+        "cwd": get("cwd"),
+        "url": get("httpUrl") or get("url"),
+        "headers": string_table(get("headers"), "headers"),
+        "disabled": get("disabled") is True or get("enabled") is False,
+    }
+
+
+def _config_workspace(path: Path, cwd: Path) -> Path:
+    """A project's .gemini/settings.json starts its servers in the project; the user's, where it is run."""
+    return path.parent.parent if path.parent.parent != Path.home() else cwd
+
+
+CONFIG_FORMAT = ConfigFormat(
+    "gemini",
+    "gemini-cli's settings.json",
+    ("settings.json",),
+    ".gemini",
+    placeholders=("dollar-braces", "dollar"),
+    entry=_config_entry,
+    workspace=_config_workspace,
+)
+
+
 class GeminiAgent(CliAgent):
     card = ClientCard(
         name="gemini",
@@ -91,6 +123,18 @@ class GeminiAgent(CliAgent):
         ),
         quirks=WireQuirks(tool_result=_unframed),
         leaves="everything it writes into the run's own home but the settings it was given (removed after it)",
+        config_formats=(CONFIG_FORMAT,),
+        builtin_tools=(
+            "enter_plan_mode",
+            "glob",
+            "google_web_search",
+            "grep_search",
+            "invoke_agent",
+            "list_directory",
+            "read_file",
+            "update_topic",
+        ),
+        builtins_seen="0.61.0",
         sessions=SessionFiles(
             "~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl",
             ("GEMINI_CLI_HOME",),

@@ -30,6 +30,7 @@ from toolsurface.harness.agents._cli import (
     loopback_only,
     server_launch,
 )
+from toolsurface.harness.agents._config_format import ConfigFormat, string_table
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
@@ -73,6 +74,42 @@ _SWITCHES = {
 _PLUGIN_API = "@opencode-ai/plugin"
 
 
+def _config_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """An `mcp` entry of opencode.json in the common shape: `command` is the program and its arguments in one
+    list, `type: remote` a URL, `environment` its variables."""
+    get = entry.get
+    command = get("command")
+    if command is not None and (not isinstance(command, list) or not command):
+        raise ValueError("command must be a list: the program, then its arguments")
+    return {
+        "transport": "http" if get("type") == "remote" or get("url") else "stdio",
+        "command": [str(c) for c in command] if command else None,
+        "env": string_table(get("environment"), "environment"),
+        "url": get("url"),
+        "headers": string_table(get("headers"), "headers"),
+        "disabled": get("enabled") is False,
+    }
+
+
+def _config_workspace(path: Path, cwd: Path) -> Path:
+    """A project's opencode.json starts its servers in the project; the user's global one, where it is run."""
+    return path.parent if path.parent != Path.home() / ".config" / "opencode" else cwd
+
+
+CONFIG_FORMAT = ConfigFormat(
+    "opencode",
+    "opencode's opencode.json",
+    ("opencode.json", "opencode.jsonc"),
+    table="mcp",
+    guess=True,
+    order=2,
+    placeholders=("brace-env",),
+    jsonc=True,
+    entry=_config_entry,
+    workspace=_config_workspace,
+)
+
+
 class OpencodeAgent(CliAgent):
     card = ClientCard(
         name="opencode",
@@ -94,6 +131,9 @@ class OpencodeAgent(CliAgent):
             *(ClientSetting(name, "env", "switches off a request no run needs") for name in _SWITCHES),
         ),
         leaves="its database, logs, state and caches, in the run's own folders (removed after it)",
+        config_formats=(CONFIG_FORMAT,),
+        builtin_tools=("bash", "edit", "glob", "grep", "read", "skill", "task", "todowrite", "webfetch", "write"),
+        builtins_seen="1.18.33",
         sessions=SessionFiles(
             "~/.local/share/opencode/opencode.db",
             ("XDG_DATA_HOME",),

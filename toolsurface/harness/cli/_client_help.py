@@ -95,9 +95,20 @@ def keep_help() -> str:
 
 def client_help() -> str:
     cards = _cards(clis=True)
+    named = [
+        f"{c.name}:" + "|".join(f"{m}[:N]" if m in c.percent_modes else m for m in c.named_modes)
+        for c in cards
+        if c.named_modes
+    ]
+    deciding = (
+        f" Run only when named, the client deciding shown or deferred as a user's settings leave it: {_either(named)}"
+        " (N: the share of the context window, --context-window)."
+        if named
+        else ""
+    )
     return (
         f"Only this client ({', '.join(c.name for c in cards)}), in every mode or in MODE ({_examples(cards)}); repeat."
-        " Default: every one on PATH, a missing one as a row that says so."
+        f" Default: every one on PATH, a missing one as a row that says so.{deciding}"
     )
 
 
@@ -120,3 +131,10 @@ def setting_help() -> str:
         for name, s in settings.items()
     )
     return f"With --answers: also run the client whose setting NAME is with it: {known}; repeat."
+
+
+def mcp_config_help() -> str:
+    from toolsurface.harness.mcp_config import config_formats
+
+    formats = ", ".join(fmt.title for fmt in config_formats())
+    return f"Also every server of this client configuration ({formats}), each named by its key; never written to."

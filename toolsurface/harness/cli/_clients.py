@@ -16,11 +16,13 @@ from toolsurface.harness.cli._base import (
     _emit,
     _format_option,
     _print_table,
+    _say,
     _server_options_untimed,
     _ServerCommand,
     main,
 )
 from toolsurface.harness.cli._client_help import CardHelpOption, client_help
+from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -83,6 +85,23 @@ def agents_command(fmt: str) -> None:
     help="The server's name in each client's config, which goes into every tool's name (mcp__NAME__...)."
     " Default: the server's own name (a live server's, a snapshot's), stub for a surface of ours.",
 )
+@click.option(
+    "--with",
+    "beside",
+    multiple=True,
+    metavar="SURFACE",
+    help="Also this server in every client's config, under its own name (a snapshot's server name, a surface's"
+    " own name): a surface or a snapshot file; repeat. --mcp-config FILE adds every server of that"
+    " configuration, each under its key.",
+)
+@click.option(
+    "--context-window",
+    "windows",
+    metavar="TOKENS[,TOKENS]",
+    help="Run each client that decides by its model's window once per window (Claude Code: the model it gives"
+    " that window, e.g. 200000 or 1000000), so claude:auto shows where the surface turns deferred.",
+)
+@mcp_config_options(jobs=False, windows=False)
 @_server_options_untimed
 def clients_command(
     surfaces: tuple[str, ...],
@@ -94,21 +113,55 @@ def clients_command(
     out: Path | None,
     per_tool: bool,
     server_name: str | None,
+    beside: tuple[str, ...],
+    windows: str | None,
+    configured: McpConfigOptions,
     live: LiveServerOptions,
 ) -> None:
     """What a surface costs in each installed client: one short scripted session per client, version and mode.
 
     SURFACE... (one at least), or a live server with --url URL or -- CMD ARGS..., listed once and served to
-    the clients as its snapshot."""
+    the clients as its snapshot. With --with (or --mcp-config), the neighbours go into every client's config
+    beside it, and each row says what reached the model of each server."""
+    import tempfile
     from functools import partial
 
     from toolsurface.harness.cli._live import given_any, live_specs
-    from toolsurface.harness.clients import clients_csv, clients_json, clients_markdown, clients_rich, observe_clients
+    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+    from toolsurface.harness.clients import (
+        NeighbourSpec,
+        clients_csv,
+        clients_json,
+        clients_markdown,
+        clients_rich,
+        observe_clients,
+    )
+    from toolsurface.harness.mcp_config import parse_windows
 
     given_any(surfaces, live, "SURFACE...")
-    with live_specs(surfaces, live, None) as specs:
-        rows = observe_clients(
-            specs, named, builtins=builtins == "on", jobs=jobs, timeout=timeout, out=out, server_name=server_name
-        )
+    context_windows = parse_windows(windows)
+    found = configured_servers(configured, live)
+    with tempfile.TemporaryDirectory(prefix="toolsurface-beside-") as folder:
+        neighbours = [NeighbourSpec(spec) for spec in beside]
+        if found is not None:
+            for line in say_unlisted(found[1]):
+                _say(f"not beside it: {line}")
+            for n, item in enumerate(found[1]):
+                if item.taken is not None:
+                    path = Path(folder) / f"{n}.json"
+                    item.taken.write(path)
+                    neighbours.append(NeighbourSpec(str(path), item.name))
+        with live_specs(surfaces, live, None) as specs:
+            rows = observe_clients(
+                specs,
+                named,
+                builtins=builtins == "on",
+                jobs=jobs,
+                timeout=timeout,
+                out=out,
+                server_name=server_name,
+                neighbours=neighbours,
+                context_windows=context_windows,
+            )
     renderers = {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown}
     _emit(fmt, rows, {fmt: partial(render, per_tool=per_tool) for fmt, render in renderers.items()})

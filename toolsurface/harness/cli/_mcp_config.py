@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from toolsurface.harness.cli._client_help import CardHelpOption, mcp_config_help
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
@@ -55,9 +56,8 @@ def mcp_config_options(*, jobs: bool = True, windows: bool = True) -> Callable[[
                 "--mcp-config",
                 type=click.Path(dir_okay=False, path_type=Path),
                 metavar="FILE",
-                help="Also every server of this client configuration (.mcp.json, ~/.claude.json,"
-                " claude_desktop_config.json, .vscode/mcp.json, .cursor/mcp.json, codex's config.toml, gemini's"
-                " settings.json, opencode.json, Copilot's mcp-config.json), each named by its key; never written to.",
+                cls=CardHelpOption,
+                card_help=mcp_config_help,
             ),
             click.option(
                 "--env-from-shell",

@@ -6,7 +6,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,6 +26,9 @@ from toolsurface.harness.cli._client_help import (
 )
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import MODEL_REQUESTS
+
+if TYPE_CHECKING:
+    from toolsurface.harness.clients import Beside
 
 
 @main.group("session")
@@ -76,6 +79,15 @@ def session_group() -> None:
     help="The server's name in each agent's MCP config, which goes into every tool's name (mcp__NAME__...).",
 )
 @click.option(
+    "--with",
+    "beside",
+    multiple=True,
+    metavar="SURFACE",
+    help="Also this server in every agent's MCP config, under its own name (a snapshot's server name, a"
+    " surface's own name): a surface or a snapshot file; repeat. Its tools are recorded as each request carried"
+    " them; the study's checks stay the surface's.",
+)
+@click.option(
     "--stub-start",
     type=click.Choice(["auto", "fork", "spawn"]),
     default="auto",
@@ -102,6 +114,7 @@ def session_run_command(
     model_endpoint: str | None,
     keep_agent_files: bool,
     server_name: str,
+    beside: tuple[str, ...],
     stub_start: str,
 ) -> None:
     """Run N sessions per surface with each agent and write DIR/study.json."""
@@ -129,6 +142,7 @@ def session_run_command(
         model_endpoint=parse_endpoint(model_endpoint) if model_endpoint else None,
         keep_agent_files=keep_agent_files,
         server_name=server_name,
+        neighbours=_beside(beside, server_name),
     )
     with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}") as (planned, finished):
         try:
@@ -298,3 +312,12 @@ def gate_command(study: Path, baseline: str, candidate: str, max_chars: int | No
         click.echo(line)
     if not verdict.met:
         raise SystemExit(1)
+
+
+def _beside(specs: tuple[str, ...], server_name: str) -> tuple[Beside, ...]:
+    """The servers --with names, each served and named once, before any session starts."""
+    if not specs:
+        return ()
+    from toolsurface.harness.clients import NeighbourSpec, beside_servers
+
+    return tuple(beside_servers([NeighbourSpec(spec) for spec in specs], [server_name]))

@@ -18,6 +18,27 @@ class Part:
 
 
 @dataclass(frozen=True)
+class NeighbourRow:
+    """A server beside the surface's in the client's config, as the first request carried it: its tools shown
+    and deferred, its share of what the model reads, and each of its tools as carried."""
+
+    server: str
+    surface: str
+    shown: Part
+    deferred: Part
+    share: float | None
+    sent: list[SentTool] = field(default_factory=list)
+
+    @property
+    def dropped(self) -> int:
+        return sum(1 for t in self.sent if t.how == "dropped")
+
+    @property
+    def renamed(self) -> int:
+        return sum(1 for t in self.sent if t.sent_as is not None and t.name_change not in ("", None))
+
+
+@dataclass(frozen=True)
 class ClientRow:
     """The first model request of one short session of `client` (at `version`, in `mode`) on `surface`.
 
@@ -30,6 +51,11 @@ class ClientRow:
     `sent`: each of the server's tools as the first request carried it, matched by the client's naming rule.
     `server_name`: the server's name in the client's config; `naming`: what that makes of every tool's name.
     `refused`: what the API would have refused (the scripted endpoint checks each API's rules), if anything.
+    `neighbours`: the servers beside it in the client's config (`--with`), each as the first request carried
+    it; `clashes`: each tool name two of the servers share, and what the client made of each. `context_window`:
+    the model's window the client was run with (--context-window), `window_share` the server's tokens in the
+    first request against it; `decision`: why the client showed or deferred the server's tools, in a mode
+    where it decides for itself (what it counted, against which threshold).
     """
 
     surface: str
@@ -53,3 +79,8 @@ class ClientRow:
     naming: str | None = None
     refused: str | None = None
     sent: list[SentTool] = field(default_factory=list)
+    neighbours: list[NeighbourRow] = field(default_factory=list)
+    clashes: list[str] = field(default_factory=list)
+    context_window: int | None = None
+    window_share: float | None = None
+    decision: str | None = None

@@ -32,12 +32,21 @@ from toolsurface.harness.agents import (
     cli_clients,
     installed_agents,
 )
-from toolsurface.harness.agents.base import SERVER_NAME, AgentEndpoint, EndpointKind, RunContext, ServerCommand
-from toolsurface.harness.clients._model import ClientRow, Part
+from toolsurface.harness.agents._card import ClientCard
+from toolsurface.harness.agents.base import (
+    SERVER_NAME,
+    AgentEndpoint,
+    EndpointKind,
+    RunContext,
+    ServerCommand,
+)
+from toolsurface.harness.clients._beside import Beside, NeighbourSpec, beside_commands, beside_servers
+from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
 from toolsurface.harness.endpoint import (
     MODEL_REQUESTS,
     ModelEndpoint,
     ModelRequest,
+    Neighbour,
     SentTool,
     ToolPart,
     machine_paths,
@@ -48,7 +57,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import AGENT_STDERR, CALLS
 from toolsurface.harness.scenario import Step
 
-__all__ = ["PROMPT", "ClientChoice", "Served", "observe_clients", "plan_clients", "served"]
+__all__ = ["PROMPT", "ClientChoice", "NeighbourSpec", "Served", "observe_clients", "plan_clients", "served"]
 
 PROMPT = "Look at the tools you have for this project, then answer in one word."
 TIMEOUT_S = 120.0
@@ -271,6 +280,8 @@ async def _session(
     timeout: float,
     env: Mapping[str, str],
     server_name: str = SERVER_NAME,
+    beside: Sequence[Beside] = (),
+    window: int | None = None,
 ) -> ClientRow:
     from toolsurface.harness.agents import make_agent
 
@@ -279,6 +290,7 @@ async def _session(
     agent.version = choice.version
     run_dir.mkdir(parents=True, exist_ok=True)
     server = ServerCommand.toolsurface(["-m", "toolsurface", "serve", surface.spec, "--log", str(run_dir / CALLS)])
+    neighbours = beside_commands(beside, run_dir)
     started = time.monotonic()
     steps = _steps(choice, surface, agent.search_modes)
     with tempfile.TemporaryDirectory(prefix="toolsurface-clients-") as workdir:
@@ -292,12 +304,101 @@ async def _session(
             client=agent.card,
             server_name=server_name,
             paths=machine_paths(env.get("HOME", ""), run_dir, workdir),
+            neighbours=[Neighbour(b.name, b.served.wire, b.served.instructions) for b in beside],
         )
         with endpoint:
             ctx = _context(server, Path(workdir), run_dir, timeout, choice, env, endpoint, builtins, server_name)
+            ctx = replace(ctx, neighbours=neighbours, context_window=window)
             report = await agent.run(ctx)
     status = "ok" if report.status == "ok" else f"{report.status}: {report.error}"
-    return _row(surface, choice, agent, server_name, builtins, status, run_dir, time.monotonic() - started)
+    row = _row(surface, choice, agent, server_name, builtins, status, run_dir, time.monotonic() - started)
+    return _beside_row(row, surface, beside, agent.card, run_dir, window)
+
+
+def _beside_row(
+    row: ClientRow, surface: Served, beside: Sequence[Beside], card: ClientCard, run_dir: Path, window: int | None
+) -> ClientRow:
+    """The row with what the window, the neighbours and the client's own decision add to it."""
+    requests = read_model_requests(run_dir / MODEL_REQUESTS)
+    first = _first(requests)
+    neighbours: list[NeighbourRow] = []
+    if first is not None and beside:
+        context = first.context_chars or 0
+        by_name = {b.name: b.served.name for b in beside}
+        for part in first.neighbours or []:
+            chars = part.shown.chars + part.deferred.chars + (part.instructions_chars or 0)
+            neighbours.append(
+                NeighbourRow(
+                    part.server,
+                    by_name.get(part.server, part.server),
+                    _part(part.shown),
+                    _part(part.deferred),
+                    round(chars / context, 4) if context else None,
+                    refusals_marked(part.sent, requests) or [],
+                )
+            )
+    tokens = (row.shown.tokens if row.shown else 0) + (row.deferred.tokens if row.deferred else 0)
+    return replace(
+        row,
+        neighbours=neighbours,
+        clashes=_clashes(row, surface, beside, neighbours),
+        context_window=window,
+        window_share=round(tokens / window, 4) if window and first is not None else None,
+        decision=_decision(card, row, requests, first, window) if first is not None else None,
+    )
+
+
+def _clashes(row: ClientRow, surface: Served, beside: Sequence[Beside], carried: Sequence[NeighbourRow]) -> list[str]:
+    """Each tool name two servers of the config share, and what the client made of it in each."""
+    servers = [(row.server_name, surface.tools, row.sent)]
+    sent = {n.server: n.sent for n in carried}
+    servers += [(b.name, b.served.tools, sent.get(b.name, [])) for b in beside]
+    owners: dict[str, list[str]] = {}
+    for name, tools, _ in servers:
+        for tool in dict.fromkeys(tools):
+            owners.setdefault(tool, []).append(name)
+    said = []
+    for tool, names in owners.items():
+        if len(names) < 2:
+            continue
+        each = []
+        for name, _, carried_tools in servers:
+            if name in names:
+                found = next((t for t in carried_tools if t.tool == tool), None)
+                how = "not read" if found is None else found.how
+                each.append(f"{name}'s {how}" + (f" as {found.sent_as}" if found and found.sent_as else ""))
+        said.append(f"{tool}: " + ", ".join(each))
+    return said
+
+
+def _decision(
+    card: ClientCard, row: ClientRow, requests: Sequence[ModelRequest], first: ModelRequest, window: int | None
+) -> str | None:
+    """Why the client showed or deferred the server's tools, in a mode where it decides for itself: what it
+    counted before its first request, against its share of the model's window."""
+    base, _, share = row.mode.partition(":")
+    if row.mode not in card.named_modes and base not in card.percent_modes:
+        return None
+    shown = row.shown.tools if row.shown else 0
+    deferred = row.deferred.tools if row.deferred else 0
+    how = "deferred" if deferred and not shown else "shown" if shown else "not carried"
+    if base not in card.percent_modes:
+        return f"{how}: as {card.title} decides with its settings unset"
+    percent = int(share) if share else card.percent_default
+    counts = [r.counted for r in requests if r.purpose == "count" and r.counted is not None and r.seq < first.seq]
+    if not counts:
+        return f"{how}: {card.title} counted nothing before its first request"
+    counted = counts[-1]
+    known = {model: size for size, model in card.windows.items()}
+    window = window or next((size for model, size in known.items() if (first.model or "").startswith(model)), None)
+    if window is None:
+        return f"{how}: {counted:,} tokens counted; the window of {first.model or 'its model'} is not known here"
+    threshold = window * percent // 100
+    sign = "≥" if counted >= threshold else "<"
+    said = f"{how}: {counted:,} tokens counted {sign} {percent} % of {window:,} ({threshold:,})"
+    if (how == "deferred") != (counted >= threshold):
+        said += f"; {card.title} did not give {first.model or 'its model'} this window"
+    return said
 
 
 def _context(
@@ -342,12 +443,16 @@ def observe_clients(
     env: Mapping[str, str] | None = None,
     server_name: str | None = None,
     wanted: Callable[[str, ClientChoice], bool] | None = None,
+    neighbours: Sequence[NeighbourSpec] = (),
+    context_windows: Sequence[int] = (),
 ) -> list[ClientRow]:
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
     run is a row saying so, unless named (then a user error), and so is one that takes no server of the name
     its config would give it: `server_name`, else each surface's own (Served). `wanted` (the surface's name, a
     client) picks the sessions to run, when not all. `out` keeps each session's folder
-    (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after."""
+    (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after. `neighbours` go into
+    every client's config beside the surface's server; a client whose card knows context windows runs once per
+    window of `context_windows` (the model it gives that window)."""
     from toolsurface.harness.session.plan import run_folder_name
     from toolsurface.harness.session.run import run_at_once
     from toolsurface.harness.session.tool_search import warm_tokens
@@ -355,38 +460,91 @@ def observe_clients(
     environment = dict(os.environ if env is None else env)
     if not specs:
         raise ToolsurfaceError("no surface given")
+    for window in context_windows:
+        if window <= 0:
+            raise ToolsurfaceError(f"--context-window {window}: a window is a positive number of tokens")
     choices, missing = plan_clients(named, environment, server_name)
+    _check_windows(choices, context_windows)
     surfaces = [served(spec) for spec in specs]
     # The name each surface's server goes by in the clients' configs.
     named_as = [server_name or s.server_name for s in surfaces]
+    beside = beside_servers(neighbours, named_as)
     pairs = [(n, c) for n, s in enumerate(surfaces) for c in choices if wanted is None or wanted(s.name, c)]
-    sessions = [(n, c) for n, c in pairs if _naming(c.name).accepts_server(named_as[n])]
+    takes = [(n, c) for n, c in pairs if all(_naming(c.name).accepts_server(x) for x in (named_as[n], *_names(beside)))]
+    sessions = [(n, c, w) for n, c in takes for w in _windows(c, context_windows)]
     if sessions:
         warm_tokens()
     unique = len({s.name for s in surfaces}) == len(surfaces)
 
-    async def one(n: int, root: Path) -> ClientRow:
-        at, choice = sessions[n]
-        label = f"{choice.name}-{choice.version}-{choice.mode}"
-        folder = root / (run_folder_name(surfaces[at].name) if unique else str(n)) / label
+    async def one(k: int, root: Path) -> ClientRow:
+        at, choice, window = sessions[k]
+        label = f"{choice.name}-{choice.version}-{choice.mode}".replace(":", "-") + (f"-w{window}" if window else "")
+        folder = root / (run_folder_name(surfaces[at].name) if unique else str(at)) / label
         return await _session(
-            surfaces[at], choice, folder, builtins=builtins, timeout=timeout, env=environment, server_name=named_as[at]
+            surfaces[at],
+            choice,
+            folder,
+            builtins=builtins,
+            timeout=timeout,
+            env=environment,
+            server_name=named_as[at],
+            beside=beside,
+            window=window,
         )
 
     found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-") if sessions else []
     order = {name: n for n, name in enumerate(cli_clients())}
     result = found + [_missing_row(s, row, builtins, named_as[n]) for n, s in enumerate(surfaces) for row in missing]
-    result += [_refusing_row(surfaces[n], c, builtins, named_as[n]) for n, c in pairs if (n, c) not in sessions]
+    result += [
+        _refusing_row(surfaces[n], c, builtins, named_as[n], _names(beside)) for n, c in pairs if (n, c) not in takes
+    ]
     surface_order = {s.name: n for n, s in enumerate(surfaces)}
-    return sorted(result, key=lambda r: (surface_order[r.surface], order.get(r.client, 99), _version_key(r.version)))
+    return sorted(
+        result,
+        key=lambda r: (
+            surface_order[r.surface],
+            order.get(r.client, 99),
+            _version_key(r.version),
+            r.context_window or 0,
+        ),
+    )
 
 
-def _refusing_row(surface: Served, choice: ClientChoice, builtins: bool, server_name: str) -> ClientRow:
-    """The row of a client that takes no server of the name its config would give this one."""
+def _check_windows(choices: Sequence[ClientChoice], windows: Sequence[int]) -> None:
+    """Every window given is one each client that decides by windows gives a model of its own."""
+    from toolsurface.harness.agents import client_card
+
+    for card in {c.name: client_card(c.name) for c in choices}.values():
+        for window in windows:
+            if card.windows and card.model_for_window(window) is None:
+                known = ", ".join(f"{w:,} ({m})" for w, m in sorted(card.windows.items()))
+                raise ToolsurfaceError(
+                    f"--context-window {window}: {card.title} gives no model of its own that window; its windows:"
+                    f" {known}"
+                )
+
+
+def _names(beside: Sequence[Beside]) -> tuple[str, ...]:
+    return tuple(b.name for b in beside)
+
+
+def _windows(choice: ClientChoice, windows: Sequence[int]) -> list[int | None]:
+    """The windows a client runs in: each one given, for a client whose card knows windows; else its model's."""
+    from toolsurface.harness.agents import client_card
+
+    return list(windows) if windows and client_card(choice.name).windows else [None]
+
+
+def _refusing_row(
+    surface: Served, choice: ClientChoice, builtins: bool, server_name: str, beside: Sequence[str] = ()
+) -> ClientRow:
+    """The row of a client that takes no server of the name its config would give this one (or a neighbour)."""
     rule = _naming(choice.name)
+    refused = next((name for name in (server_name, *beside) if not rule.accepts_server(name)), server_name)
+    how = "with --server-name" if refused == server_name else "in the configuration file"
     status = (
-        f"{rule.client} takes no server called {server_name!r} (its names: [{rule.server_allowed}]+); give one it"
-        " takes with --server-name"
+        f"{rule.client} takes no server called {refused!r} (its names: [{rule.server_allowed}]+); give one it"
+        f" takes {how}"
     )
     return ClientRow(
         surface.name,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.clients._model import ClientRow, Part
+from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
 from toolsurface.harness.endpoint import SentTool
 from toolsurface.harness.output import csv_table, json_document, markdown_table, shown
 
@@ -34,7 +34,11 @@ _CSV_HEADER = [
     "shown_tools", "shown_chars", "shown_tokens", "deferred_tools", "deferred_chars", "deferred_tokens",
     "builtin_tools", "builtin_chars", "builtin_tokens", "system_chars", "instructions_chars", "server_share",
     "searches", "status", "duration_s", "namespaces_count", "namespaces_chars", "namespaces_tokens", "server_name",
+    "context_window", "window_share", "decision", "neighbours",
 ]  # fmt: skip
+_BESIDE_HEADER = ["Surface", "Client", "Mode", "Server", "Shown", "Deferred", "Dropped", "Renamed", "Share"]
+_DECIDED_HEADER = ["Surface", "Client", "Mode", "Window", "Server's shown", "Server's deferred", "Of the window",
+                   "Decision"]  # fmt: skip
 
 
 def _part(part: Part | None) -> str:
@@ -51,6 +55,59 @@ def _mode(row: ClientRow) -> str:
 
 def _share(row: ClientRow) -> str:
     return "-" if row.server_share is None else f"{row.server_share:.0%}"
+
+
+def _fraction(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def _beside_rows(rows: Sequence[ClientRow]) -> list[list[str]]:
+    """A row per client row and server beside its surface's."""
+    found = []
+    for row in rows:
+        for n in row.neighbours:
+            found.append([row.surface, _client(row), _mode(row), *_beside_cells(n)])
+    return found
+
+
+def _beside_cells(n: NeighbourRow) -> list[str]:
+    return [n.server, _part(n.shown), _part(n.deferred), str(n.dropped), str(n.renamed), _share_of(n.share)]
+
+
+def _share_of(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _decided_rows(rows: Sequence[ClientRow]) -> list[list[str]]:
+    """A row per client row run with a window or deciding shown or deferred for itself."""
+    return [
+        [
+            r.surface,
+            _client(r),
+            _mode(r),
+            f"{r.context_window:,}" if r.context_window else "its model's",
+            _part(r.shown),
+            _part(r.deferred),
+            _fraction(r.window_share),
+            r.decision or "-",
+        ]
+        for r in rows
+        if r.decision is not None or r.context_window is not None
+    ]
+
+
+def _clash_lines(rows: Sequence[ClientRow]) -> list[str]:
+    return [f"{_client(r)} {_mode(r)}: {clash}" for r in rows for clash in r.clashes]
+
+
+_BESIDE_NOTE = (
+    "Each server beside the surface's in the client's config, as the first request carried it (tools · chars ·"
+    " o200k tokens; its share of all the model reads)"
+)
+_DECIDED_NOTE = (
+    "Where the client decides for itself, what it did with the server's tools and why (the tokens it counted"
+    " before its first request, against its share of the model's window)"
+)
 
 
 def _cells(row: ClientRow) -> list[str]:
@@ -134,7 +191,14 @@ def tool_cells(tool: SentTool) -> list[str]:
 
 
 def _tool_rows(rows: Sequence[ClientRow]) -> list[list[str]]:
-    return [[r.surface, _client(r), _mode(r), *tool_cells(t)] for r in rows for t in r.sent]
+    """Each tool of the surface's server, then of each server beside it (the tool as SERVER/TOOL)."""
+    found = []
+    for r in rows:
+        found += [[r.surface, _client(r), _mode(r), *tool_cells(t)] for t in r.sent]
+        for n in r.neighbours:
+            for t in n.sent:
+                found.append([r.surface, _client(r), _mode(r), *tool_cells(replace(t, tool=f"{n.server}/{t.tool}"))])
+    return found
 
 
 def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
@@ -147,6 +211,15 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
         " placeholders)\n\n"
     )
     text = note + markdown_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9, 10})
+    beside, decided, clashes = _beside_rows(rows), _decided_rows(rows), _clash_lines(rows)
+    if beside:
+        text += f"\n### Beside it\n\n{_BESIDE_NOTE}:\n\n" + markdown_table(_BESIDE_HEADER, beside, {4, 5, 6, 7, 8})
+    if clashes:
+        text += "\n### Names two servers share\n\n" + "\n".join(f"- {line}" for line in clashes) + "\n"
+    if decided:
+        text += f"\n### Shown or deferred\n\n{_DECIDED_NOTE}:\n\n" + markdown_table(
+            _DECIDED_HEADER, decided, {3, 4, 5, 6}
+        )
     if not per_tool:
         return text
     namings = _distinct_namings(rows)
@@ -173,7 +246,8 @@ def _distinct_namings(rows: Sequence[ClientRow]) -> list[ClientRow]:
 
 def _json_row(row: ClientRow, per_tool: bool) -> dict[str, Any]:
     data = asdict(row)
-    if not per_tool:
+    # With servers beside it, what each carried is what the row is about.
+    if not per_tool and not row.neighbours:
         del data["sent"]
     return data
 
@@ -205,6 +279,7 @@ def _clients_csv(rows: Sequence[ClientRow]) -> str:
         return [
             r.surface, r.client, r.version, r.mode, r.builtins, r.protocol, *parts, r.system_chars,
             r.instructions_chars, r.server_share, r.searches, r.status, r.duration_s, *wrappers, r.server_name,
+            r.context_window, r.window_share, r.decision, " ".join(n.server for n in r.neighbours),
         ]  # fmt: skip
 
     return csv_table(_CSV_HEADER, [flat(r) for r in rows])
@@ -218,11 +293,31 @@ def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Rend
         table.add_column(column, justify="right" if n in {4, 5, 6, 7, 8, 9, 10} else "left")
     for row in rows:
         table.add_row(*_cells(row))
+    found: list[RenderableType] = [table]
+    for title, header, cells, right in (
+        (
+            "Beside it (first request; tools · chars · o200k tokens)",
+            _BESIDE_HEADER,
+            _beside_rows(rows),
+            {4, 5, 6, 7, 8},
+        ),
+        ("Shown or deferred, as each client decides", _DECIDED_HEADER, _decided_rows(rows), {3, 4, 5, 6}),
+    ):
+        if cells:
+            extra = Table(title=title)
+            for n, column in enumerate(header):
+                extra.add_column(column, justify="right" if n in right else "left")
+            for line in cells:
+                extra.add_row(*line)
+            found.append(extra)
+    clashes = _clash_lines(rows)
+    if clashes:
+        found.append("Names two servers share:\n" + "\n".join(f"  {line}" for line in clashes))
     if not per_tool:
-        return [table]
+        return found
     tools = Table(title="Tool by tool (first request; as listed -> as sent)")
     for n, column in enumerate(_TOOL_HEADER):
         tools.add_column(column, justify="right" if n in {10, 11} else "left")
-    for cells in _tool_rows(rows):
-        tools.add_row(*cells)
-    return [table, tools]
+    for one in _tool_rows(rows):
+        tools.add_row(*one)
+    return [*found, tools]

@@ -18,9 +18,9 @@ from toolsurface.harness.endpoint._record import (
 from toolsurface.harness.endpoint._rules import NAME_LIMITS, Refusal, check_request
 from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn, search_tools
 from toolsurface.harness.endpoint._sent import MCP_ONLY_FIELDS, SentTool
-from toolsurface.harness.endpoint._server import ModelEndpoint, machine_paths
+from toolsurface.harness.endpoint._server import ModelEndpoint, Neighbour, machine_paths
 from toolsurface.harness.endpoint._spec import EndpointSpec, parse_endpoint
-from toolsurface.harness.endpoint._split import ToolPart
+from toolsurface.harness.endpoint._split import ServerPart, ToolPart
 
 __all__ = [
     "MCP_ONLY_FIELDS",
@@ -33,11 +33,13 @@ __all__ = [
     "EndpointSpec",
     "ModelEndpoint",
     "ModelRequest",
+    "Neighbour",
     "Refusal",
     "ScriptedModel",
     "ScriptedTurn",
     "SeenCall",
     "SentTool",
+    "ServerPart",
     "Shown",
     "ShownRequest",
     "ShownSearch",

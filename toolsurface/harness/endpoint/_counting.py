@@ -73,6 +73,8 @@ class CountingAnswer:
     headers: tuple[tuple[str, str], ...]
     model: str | None
     error: str | None = None
+    # The input tokens answered, on a count that was answered.
+    tokens: int | None = None
 
 
 def _offers_tools(family: Family, body: dict[str, Any]) -> bool:
@@ -145,4 +147,4 @@ def counting_answer(family: Family, path: str, raw: bytes, rules: CountingRules)
         answer = {"object": "response.input_tokens", "input_tokens": tokens}
     else:
         answer = {"totalTokens": tokens, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": tokens}]}
-    return CountingAnswer(200, json.dumps(answer).encode("utf-8"), (json_type, SCRIPTED_HEADER), model)
+    return CountingAnswer(200, json.dumps(answer).encode("utf-8"), (json_type, SCRIPTED_HEADER), model, tokens=tokens)

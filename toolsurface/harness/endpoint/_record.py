@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.endpoint._sent import SentTool, mark_refused
-from toolsurface.harness.endpoint._split import SearchSeen, ToolPart
+from toolsurface.harness.endpoint._split import SearchSeen, ServerPart, ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.jsonl import RecordWriter, read_records
 from toolsurface.harness.run_folder import MODEL_REQUESTS
@@ -82,6 +82,10 @@ class ModelRequest:
     refused_tool: str | None = None
     refused_tools: list[str] = field(default_factory=list)
     refused_unjudged: list[str] = field(default_factory=list)
+    # Each server beside the run's in the client's config, as the request carried it (None: there were none).
+    neighbours: list[ServerPart] | None = None
+    # What a counting request was answered (its input tokens).
+    counted: int | None = None
     format: str = REQUEST_FORMAT
 
 
@@ -129,7 +133,19 @@ def _request(data: dict[str, Any]) -> ModelRequest:
         data["searches"] = [SearchSeen(**search) for search in data["searches"]]
     if isinstance(data.get("stub_sent"), list):
         data["stub_sent"] = [SentTool(**tool) for tool in data["stub_sent"]]
+    if isinstance(data.get("neighbours"), list):
+        data["neighbours"] = [_server_part(part) for part in data["neighbours"]]
     return ModelRequest(**data)
+
+
+def _server_part(data: dict[str, Any]) -> ServerPart:
+    return ServerPart(
+        server=data["server"],
+        shown=ToolPart(**data["shown"]),
+        deferred=ToolPart(**data["deferred"]),
+        instructions_chars=data.get("instructions_chars"),
+        sent=[SentTool(**tool) for tool in data.get("sent", [])],
+    )
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,7 +43,7 @@ from toolsurface.harness.endpoint._rules import Refusal, check_request
 from toolsurface.harness.endpoint._sample import sample_value
 from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn, search_tools
 from toolsurface.harness.endpoint._sent import Sizes, mark_refused
-from toolsurface.harness.endpoint._split import Naming, split_request
+from toolsurface.harness.endpoint._split import Naming, ServerPart, split_request
 from toolsurface.harness.endpoint._usage import usage_from_body
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import compact_json
@@ -96,6 +97,15 @@ def _tokens(text: str) -> int:
     return count_tokens(text)
 
 
+@dataclass(frozen=True)
+class Neighbour:
+    """A server beside the run's in the client's config: its name there, its tools as listed, its instructions."""
+
+    name: str
+    wire: Sequence[Mapping[str, Any]]
+    instructions: str | None = None
+
+
 class ModelEndpoint:
     """One endpoint, for one run: `scripted` plays `steps`; `upstream` passes through to a real API.
 
@@ -106,7 +116,8 @@ class ModelEndpoint:
     server's name in the client's config) each of the server's tools is recorded as each request carried it. `paths` (placeholder -> a path of this machine: `$HOME`, the
     run's folder) are counted as their placeholders in the system prompt's chars, so a figure is the same on
     any machine. The scripted model refuses a request its API would refuse, as that API does. `keep_results`
-    keeps each turn's tool results as carried (`results`).
+    keeps each turn's tool results as carried (`results`). `neighbours` are the other servers of the client's
+    config, each recorded as each request carried it (`neighbours`), apart from the run's and the client's own.
     """
 
     def __init__(
@@ -125,6 +136,7 @@ class ModelEndpoint:
         server_name: str = SERVER_NAME,
         paths: Mapping[str, str] | None = None,
         keep_results: bool = False,
+        neighbours: Sequence[Neighbour] = (),
     ) -> None:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
@@ -140,6 +152,9 @@ class ModelEndpoint:
         self.upstream = upstream
         self.stub_tools = set(stub_tools) or {str(t.get("name")) for t in wire_tools or ()}
         self.naming = Naming(naming, server_name, list(wire_tools)) if naming is not None and wire_tools else None
+        if neighbours and naming is None:
+            raise ValueError("the servers beside the run's are told apart by the client's naming rule")
+        self.neighbours = [(n, Naming(naming, n.name, list(n.wire))) for n in neighbours if naming is not None]
         self.sizes = Sizes(_tokens)
         self.paths = _path_forms(paths or {})
         # The server's instructions, looked for in what the model reads.
@@ -249,7 +264,29 @@ class ModelEndpoint:
         seq = seq if seq is not None else self.log.next_seq()
         self.log.write(ModelRequest(seq=seq, time=_now(), endpoint=self.kind, **fields))
 
+    def _neighbours(self, conversation: Conversation) -> tuple[list[ServerPart], set[str]]:
+        """What the request carried of each neighbour, and every neighbour's tool by the name it was sent as."""
+        parts, names = [], set()
+        for neighbour, naming in self.neighbours:
+            split = split_request(
+                conversation,
+                lambda _name: False,
+                [str(t.get("name")) for t in neighbour.wire],
+                neighbour.instructions,
+                _tokens,
+                naming,
+                self.sizes,
+                server=neighbour.name,
+            )
+            sent = split.stub_sent or []
+            names |= {t.sent_as for t in sent if t.sent_as is not None and t.how != "dropped"}
+            parts.append(
+                ServerPart(neighbour.name, split.stub_shown, split.stub_deferred, split.instructions_chars, sent)
+            )
+        return parts, names
+
     def _split(self, conversation: Conversation) -> dict[str, Any]:
+        neighbours, others = self._neighbours(conversation) if self.neighbours else ([], set())
         split = split_request(
             conversation,
             self.is_stub_tool,
@@ -260,8 +297,12 @@ class ModelEndpoint:
             self.sizes,
             server=self.server_name,
             search_tools=self.searches,
+            others=others,
         )
-        return {f.name: getattr(split, f.name) for f in dataclass_fields(split)}
+        found = {f.name: getattr(split, f.name) for f in dataclass_fields(split)}
+        if self.neighbours:
+            found["neighbours"] = neighbours
+        return found
 
     def _local_chars(self, text: str) -> int:
         """How many chars longer `text` is with this machine's paths than with their placeholders."""
@@ -586,6 +627,7 @@ class _Handler(BaseHTTPRequestHandler):
             status=answer.status,
             model=answer.model,
             error=answer.error,
+            counted=answer.tokens,
             duration_ms=round((time.monotonic() - started) * 1000, 3),
         )
         self.send_response(answer.status)

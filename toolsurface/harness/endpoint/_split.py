@@ -27,7 +27,7 @@ from toolsurface.harness.endpoint._conversation import Conversation, ToolEntry
 from toolsurface.harness.endpoint._sent import SentTool, Sizes, match_sent
 from toolsurface.harness.output import compact_json
 
-__all__ = ["Naming", "RequestSplit", "SearchSeen", "ToolPart", "found_prefix", "split_request"]
+__all__ = ["Naming", "RequestSplit", "SearchSeen", "ServerPart", "ToolPart", "found_prefix", "split_request"]
 
 _LEAST_FOUND = 40
 # A line's indent, which a client may put before each line of the instructions it quotes (4 spaces, say).
@@ -70,6 +70,19 @@ class RequestSplit:
     wrappers: ToolPart = field(default_factory=ToolPart)
     # Each of the server's tools as carried, when its tools as listed and the client's naming are known.
     stub_sent: list[SentTool] | None = None
+
+
+@dataclass(frozen=True)
+class ServerPart:
+    """What one request carried of a server beside the run's (a neighbour in the client's config): its tools
+    shown in full and deferred, the chars of its instructions the model reads (None: it gave none), and each of
+    its tools as carried."""
+
+    server: str
+    shown: ToolPart
+    deferred: ToolPart
+    instructions_chars: int | None
+    sent: list[SentTool] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -200,11 +213,13 @@ def split_request(
     *,
     server: str = SERVER_NAME,
     search_tools: Collection[str] = (),
+    others: Collection[str] = (),
 ) -> RequestSplit:
     """`stub_tools`: the stub's own names (unprefixed), to find those the request only names; `instructions`:
     the server's, to find in what the model reads. With `naming`, the stub's tools are those its rule names;
     without it, those the clients of the request's API name for the server called `server`. `search_tools`: the
-    client's own tool search, whose calls are the conversation's searches."""
+    client's own tool search, whose calls are the conversation's searches. `others`: tools (as sent) of the
+    other servers in the client's config, which are neither the stub's nor the client's own."""
     referenced = conversation.referenced
     sent = {e.name for e in conversation.entries}
     text = conversation.context_text
@@ -238,20 +253,30 @@ def split_request(
             namespace_text = namespace.group() if in_namespace else None
     parts: dict[tuple[bool, bool], list[ToolEntry]] = {(s, d): [] for s in (True, False) for d in (True, False)}
     for entry in conversation.entries:
-        parts[(is_stub(entry.name), entry.deferred and entry.name not in referenced)].append(entry)
+        stub = is_stub(entry.name)
+        if not stub and entry.name in others:
+            continue
+        parts[(stub, entry.deferred and entry.name not in referenced)].append(entry)
     stub_deferred = [e.name for e in parts[(True, True)]] + named + in_namespace
     seen = None
     if namespace_text is not None:
         seen = [e.name for e in parts[(True, True)]] + named + [namespace_text]
     builtin_deferred = [e.name for e in parts[(False, True)]]
     shown = parts[(True, False)] + parts[(False, False)]
+    # The model reads the other servers' tools too (their parts are their own splits').
+    shown_others = [
+        e for e in conversation.entries if e.name in others and not (e.deferred and e.name not in referenced)
+    ]
+    deferred_others = [e.name for e in conversation.entries if e.name in others and e not in shown_others]
     wrappers = _wrappers(conversation.tools)
     wanted = (instructions or "").strip()
     descriptions = [str(w.get("description") or "") for w in wrappers]
     found, where = _instructions_found(wanted, [text, *descriptions])
     wrapper_text = compact_json(wrappers) if wrappers else ""
-    context = len(compact_json([e.value for e in shown])) if shown else 0
-    context += len("\n".join((stub_deferred if seen is None else seen) + builtin_deferred)) + len(text)
+    everything = shown + shown_others
+    context = len(compact_json([e.value for e in everything])) if everything else 0
+    context += len("\n".join((stub_deferred if seen is None else seen) + builtin_deferred + deferred_others))
+    context += len(text)
     context += len(wrapper_text)
     if where is not None and where > 0:
         # The instructions a namespace's description holds count as instructions, not as its envelope.

@@ -1,9 +1,10 @@
-"""A client's MCP configuration (Claude Code, Claude Desktop, VS Code, Cursor, codex, gemini-cli, opencode,
-Copilot CLI): the servers it names, listed at once, measured one by one and together."""
+"""A client's MCP configuration, in any of the formats read (harness.mcp_config._formats and the client cards):
+the servers it names, listed at once, measured one by one and together."""
 
 from toolsurface.harness.mcp_config._budget import ConfigBudget, check_config_budget
+from toolsurface.harness.mcp_config._formats import ConfigFormat, config_formats
 from toolsurface.harness.mcp_config._list import ListedServer, list_config, live_server
-from toolsurface.harness.mcp_config._model import FORMATS, ConfigServer, McpConfig, McpConfigError
+from toolsurface.harness.mcp_config._model import ConfigServer, McpConfig, McpConfigError
 from toolsurface.harness.mcp_config._read import MINIMAL_ENV, minimal_env, read_mcp_config
 from toolsurface.harness.mcp_config._totals import (
     SERVER_COLUMNS,
@@ -18,10 +19,10 @@ from toolsurface.harness.mcp_config._totals import (
 )
 
 __all__ = [
-    "FORMATS",
     "MINIMAL_ENV",
     "SERVER_COLUMNS",
     "ConfigBudget",
+    "ConfigFormat",
     "ConfigServer",
     "ConfigTotals",
     "ListedServer",
@@ -29,6 +30,7 @@ __all__ = [
     "McpConfigError",
     "ServerRow",
     "check_config_budget",
+    "config_formats",
     "config_totals",
     "list_config",
     "live_server",

@@ -10,20 +10,7 @@ from typing import Any, Literal
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["FORMATS", "ConfigServer", "McpConfig", "McpConfigError"]
-
-# Each format a configuration may be in, and what it is in words.
-FORMATS = {
-    "claude-code": "Claude Code's .mcp.json",
-    "claude-user": "Claude Code's ~/.claude.json",
-    "claude-desktop": "Claude Desktop's claude_desktop_config.json",
-    "vscode": "VS Code's .vscode/mcp.json",
-    "cursor": "Cursor's .cursor/mcp.json",
-    "codex": "codex's config.toml",
-    "gemini": "gemini-cli's settings.json",
-    "opencode": "opencode's opencode.json",
-    "copilot": "Copilot CLI's mcp-config.json",
-}
+__all__ = ["ConfigServer", "McpConfig", "McpConfigError"]
 
 Transport = Literal["stdio", "http", "sse"]
 
@@ -83,7 +70,9 @@ class McpConfig:
 
     @property
     def described(self) -> str:
-        return FORMATS[self.format]
+        from toolsurface.harness.mcp_config._formats import format_named
+
+        return format_named(self.format).title
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.mcp_config._model import FORMATS, ConfigServer, McpConfig, McpConfigError, Transport
+from toolsurface.harness.mcp_config._formats import ConfigFormat, config_formats, string_list, string_table
+from toolsurface.harness.mcp_config._model import ConfigServer, McpConfig, McpConfigError, Transport
 
 __all__ = ["MINIMAL_ENV", "minimal_env", "read_mcp_config"]
 
@@ -30,38 +31,23 @@ def minimal_env(environ: Mapping[str, str]) -> dict[str, str]:
 # -- which format --------------------------------------------------------------------------------------------
 
 
-def _format_of(path: Path, data: Any) -> str:
-    name, parent = path.name, path.parent.name
-    by_name = {
-        ".mcp.json": "claude-code",
-        ".claude.json": "claude-user",
-        "claude_desktop_config.json": "claude-desktop",
-        "opencode.json": "opencode",
-        "opencode.jsonc": "opencode",
-        "mcp-config.json": "copilot",
-    }
-    if name in by_name:
-        return by_name[name]
-    if name == "mcp.json" and parent in (".vscode", ".cursor"):
-        return "vscode" if parent == ".vscode" else "cursor"
-    if name == "settings.json" and parent == ".gemini":
-        return "gemini"
-    if path.suffix == ".toml":
-        return "codex"
+def _format_of(path: Path, data: Any, formats: Sequence[ConfigFormat]) -> ConfigFormat:
+    """The format a file is in: by its name (and folder), else by the table of servers at its top."""
+    found = next((fmt for fmt in formats if fmt.holds(path)), None)
+    if found is not None:
+        return found
     if isinstance(data, dict):
-        if isinstance(data.get("servers"), dict):
-            return "vscode"
-        if isinstance(data.get("mcp"), dict):
-            return "opencode"
-        if isinstance(data.get("mcpServers"), dict):
-            return "claude-code"
+        for fmt in sorted((f for f in formats if f.guess), key=lambda f: f.order):
+            if fmt.table is not None and isinstance(data.get(fmt.table), dict):
+                return fmt
+    tables = ", ".join(dict.fromkeys(f.table for f in formats if f.table is not None))
     raise McpConfigError(
-        f"{path}: not a client's MCP configuration: no mcpServers, servers, mcp or [mcp_servers] table (the"
-        f" formats read: {', '.join(FORMATS.values())})"
+        f"{path}: not a client's MCP configuration: no table of servers ({tables}) at its top (the formats read:"
+        f" {', '.join(f.title for f in formats)})"
     )
 
 
-def _parse(path: Path) -> Any:
+def _parse(path: Path, formats: Sequence[ConfigFormat]) -> Any:
     from toolsurface.harness.files import read_json, read_text
 
     if path.suffix == ".toml":
@@ -74,15 +60,13 @@ def _parse(path: Path) -> Any:
     try:
         return read_json(path, McpConfigError)
     except McpConfigError:
-        if not (
-            path.name.endswith(".jsonc") or path.parent.name in (".vscode", ".cursor") or path.name == "opencode.json"
-        ):
+        if not (path.name.endswith(".jsonc") or any(fmt.jsonc and fmt.holds(path) for fmt in formats)):
             raise
         return _jsonc(path, read_text(path, McpConfigError))
 
 
 def _jsonc(path: Path, text: str) -> Any:
-    """JSON with comments and trailing commas, as VS Code, Cursor and opencode write their settings."""
+    """JSON with comments and trailing commas, as some clients write their settings."""
     import json5
 
     try:
@@ -101,19 +85,6 @@ _SYNTAX = {
     "env-colon": re.compile(rf"\$\{{env:({_NAME})\}}"),
     "brace-env": re.compile(rf"\{{env:({_NAME})\}}"),
 }
-_BY_FORMAT: dict[str, tuple[str, ...]] = {
-    "claude-code": ("dollar-braces",),
-    "claude-user": ("dollar-braces",),
-    "claude-desktop": (),
-    "copilot": ("dollar-braces",),
-    "vscode": ("env-colon",),
-    "cursor": ("env-colon",),
-    "gemini": ("dollar-braces", "dollar"),
-    "opencode": ("brace-env",),
-    # codex expands nothing in its values; its bearer_token_env_var and env_http_headers name variables, read
-    # here as ${NAME}.
-    "codex": ("dollar-braces",),
-}
 _INPUT = re.compile(r"\$\{input:([^}]+)\}")
 
 
@@ -121,11 +92,11 @@ class _Expander:
     """Expands one format's placeholders in a server's values, the user's environment only when given, and
     remembers what it left as written."""
 
-    def __init__(self, fmt: str, environ: Mapping[str, str] | None, workspace: Path) -> None:
-        self.patterns = [_SYNTAX[s] for s in _BY_FORMAT[fmt]]
+    def __init__(self, fmt: ConfigFormat, environ: Mapping[str, str] | None, workspace: Path) -> None:
+        self.patterns = [_SYNTAX[s] for s in fmt.placeholders]
         self.environ = environ
         self.workspace = workspace
-        self.vscode = fmt in ("vscode", "cursor")
+        self.vscode = fmt.inputs
         self.unexpanded: dict[str, None] = {}
         self.inputs: dict[str, None] = {}
 
@@ -163,62 +134,13 @@ class _Expander:
 # -- servers ---------------------------------------------------------------------------------------------------
 
 
-def _strings(value: Any, what: str) -> Mapping[str, str]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict) or not all(isinstance(v, str | int | float | bool) for v in value.values()):
-        raise ValueError(f"{what} must be a table of strings")
-    return {str(k): str(v) for k, v in value.items()}
-
-
-def _args(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(a, str | int | float) for a in value):
-        raise ValueError("args must be a list of strings")
-    return [str(a) for a in value]
-
-
-def _entry(fmt: str, entry: Mapping[str, Any]) -> dict[str, Any]:
-    """A server's keys in one shape, whatever its client calls them: transport, command (with its args),
-    env, cwd, url, headers, disabled."""
+def _entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A server's common keys in the common shape: transport (`type` or `transport`), command with its args,
+    env, cwd, url (or serverUrl), headers, disabled (or enabled: false)."""
     get = entry.get
-    if fmt == "opencode":
-        command = get("command")
-        if command is not None and (not isinstance(command, list) or not command):
-            raise ValueError("command must be a list: the program, then its arguments")
-        kind = get("type")
-        return {
-            "transport": "http" if kind == "remote" or get("url") else "stdio",
-            "command": [str(c) for c in command] if command else None,
-            "env": _strings(get("environment"), "environment"),
-            "url": get("url"),
-            "headers": _strings(get("headers"), "headers"),
-            "disabled": get("enabled") is False,
-        }
-    if fmt == "codex":
-        headers = dict(_strings(get("http_headers"), "http_headers"))
-        bearer = get("bearer_token_env_var")
-        if isinstance(bearer, str):
-            headers["Authorization"] = "Bearer ${" + bearer + "}"
-        for header, variable in _strings(get("env_http_headers"), "env_http_headers").items():
-            headers[header] = "${" + variable + "}"
-        command = get("command")
-        return {
-            "transport": "http" if get("url") else "stdio",
-            "command": [str(command), *_args(get("args"))] if command else None,
-            "env": _strings(get("env"), "env"),
-            "forward": [str(n) for n in get("env_vars") or []],
-            "cwd": get("cwd"),
-            "url": get("url"),
-            "headers": headers,
-            "disabled": get("enabled") is False,
-        }
-    url = get("httpUrl") if fmt == "gemini" and get("httpUrl") else get("url") or get("serverUrl")
+    url = get("url") or get("serverUrl")
     kind = str(get("type") or get("transport") or "").lower()
-    if fmt == "gemini":
-        transport = "http" if get("httpUrl") else "sse" if get("url") else "stdio"
-    elif kind in ("sse",):
+    if kind in ("sse",):
         transport = "sse"
     elif kind in ("http", "streamable-http", "streamablehttp", "remote") or (url and kind not in ("stdio", "local")):
         transport = "http"
@@ -227,23 +149,25 @@ def _entry(fmt: str, entry: Mapping[str, Any]) -> dict[str, Any]:
     command = get("command")
     return {
         "transport": transport,
-        "command": [str(command), *_args(get("args"))] if command else None,
-        "env": _strings(get("env"), "env"),
+        "command": [str(command), *string_list(get("args"))] if command else None,
+        "env": string_table(get("env"), "env"),
         "cwd": get("cwd"),
         "url": url,
-        "headers": _strings(get("headers"), "headers"),
+        "headers": string_table(get("headers"), "headers"),
         "disabled": get("disabled") is True or get("enabled") is False,
     }
 
 
-def _server(fmt: str, key: str, entry: Any, environ: Mapping[str, str] | None, workspace: Path) -> ConfigServer:
+def _server(
+    fmt: ConfigFormat, key: str, entry: Any, environ: Mapping[str, str] | None, workspace: Path
+) -> ConfigServer:
     from toolsurface.harness.surface import safe_server_name
 
     name = safe_server_name(key)
     if not isinstance(entry, dict):
         return ConfigServer(key, name, "stdio", problem=f"its entry is {type(entry).__name__}, not a table")
     try:
-        shape = _entry(fmt, entry)
+        shape = (fmt.entry or _entry)(entry)
     except ValueError as error:
         return ConfigServer(key, name, "stdio", problem=str(error))
     expand = _Expander(fmt, environ, workspace)
@@ -283,19 +207,13 @@ def _server(fmt: str, key: str, entry: Any, environ: Mapping[str, str] | None, w
     )
 
 
-def _entries(fmt: str, data: Any, path: Path, cwd: Path) -> Sequence[tuple[str, Any]]:
+def _entries(fmt: ConfigFormat, data: Any, path: Path, cwd: Path) -> Sequence[tuple[str, Any]]:
     """Each server's key and entry, in the file's order."""
     if not isinstance(data, dict):
         raise McpConfigError(f"{path}: expected a table of settings at the top, got {type(data).__name__}")
     table: Callable[[Any], list[tuple[str, Any]]] = lambda found: list(found.items()) if isinstance(found, dict) else []  # noqa: E731
-    if fmt == "vscode":
-        return table(data.get("servers"))
-    if fmt == "opencode":
-        return table(data.get("mcp"))
-    if fmt == "codex":
-        return table(data.get("mcp_servers"))
-    found = table(data.get("mcpServers"))
-    if fmt == "claude-user":
+    found = table(data.get(fmt.table or "mcpServers"))
+    if fmt.key == "claude-user":
         # The user's own servers, then those of the project this command runs in (its folder or the nearest
         # folder above it that the file has an entry for).
         projects: dict[str, Any] = data["projects"] if isinstance(data.get("projects"), dict) else {}
@@ -307,19 +225,6 @@ def _entries(fmt: str, data: Any, path: Path, cwd: Path) -> Sequence[tuple[str, 
     return found
 
 
-def _workspace(fmt: str, path: Path, cwd: Path) -> Path:
-    """The folder a stdio server starts in, as its client starts it: the project's."""
-    if fmt == "claude-code":
-        return path.parent
-    if fmt in ("vscode", "cursor") or (
-        fmt == "gemini" and path.parent.name == ".gemini" and path.parent.parent != Path.home()
-    ):
-        return path.parent.parent
-    if fmt == "opencode" and path.parent != Path.home() / ".config" / "opencode":
-        return path.parent
-    return cwd
-
-
 def read_mcp_config(
     path: Path, *, env_from_shell: bool = False, environ: Mapping[str, str] | None = None, cwd: Path | None = None
 ) -> McpConfig:
@@ -329,15 +234,16 @@ def read_mcp_config(
     cwd = cwd or Path.cwd()
     if not path.is_file():
         raise McpConfigError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
-    data = _parse(path)
-    fmt = _format_of(path, data)
+    formats = config_formats()
+    data = _parse(path, formats)
+    fmt = _format_of(path, data, formats)
     entries = _entries(fmt, data, path, cwd)
     if not entries:
-        raise McpConfigError(f"{path}: names no MCP server ({FORMATS[fmt]})")
-    workspace = _workspace(fmt, path, cwd)
+        raise McpConfigError(f"{path}: names no MCP server ({fmt.title})")
+    workspace = fmt.workspace(path, cwd) if fmt.workspace is not None else cwd
     servers = [_server(fmt, str(k), v, environ if env_from_shell else None, workspace) for k, v in entries]
     _refuse_name_clashes(path, servers)
-    return McpConfig(path=path, format=fmt, servers=tuple(servers), env_from_shell=env_from_shell)
+    return McpConfig(path=path, format=fmt.key, servers=tuple(servers), env_from_shell=env_from_shell)
 
 
 def _refuse_name_clashes(path: Path, servers: Sequence[ConfigServer]) -> None:

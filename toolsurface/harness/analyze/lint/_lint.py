@@ -111,9 +111,15 @@ def lint_together(
     settings: LintSettings | None = None,
 ) -> SurfaceLint:
     """The clashes among servers a client runs together (a configuration), as one more surface called `name`:
-    its findings name each tool as SERVER/TOOL."""
+    its findings name each tool as SERVER/TOOL. `builtins`: each client's own tools by name; unless given,
+    those the client cards record."""
     from toolsurface.harness.analyze.lint._clashes import check_clashes
     from toolsurface.harness.measure import listed
+
+    if builtins is None:
+        from toolsurface.harness.agents import builtin_tools
+
+        builtins = builtin_tools()
 
     named = [
         (item.name, [str(t.get("name")) for t in wire.tools])

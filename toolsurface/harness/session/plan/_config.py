@@ -7,11 +7,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolsurface.harness.agents.base import SERVER_NAME, Agent
 from toolsurface.harness.endpoint import EndpointSpec
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import Scenario
+
+if TYPE_CHECKING:
+    from toolsurface.harness.clients import Beside
 
 DEFAULT_SCENARIO = "six-tasks"
 
@@ -57,8 +61,16 @@ class StudyConfig:
     keep_agent_files: bool = False
     # The name every agent's MCP config gives the surface's server, which goes into its tools' names.
     server_name: str = SERVER_NAME
+    # Servers beside the surface's in every agent's config, each served and named (harness.clients).
+    neighbours: tuple[Beside, ...] = ()
 
     def __post_init__(self) -> None:
+        own = sorted({choice.name for choice in self.agents if choice.agent.harness_client})
+        if self.neighbours and own:
+            raise ToolsurfaceError(
+                f"--with: {', '.join(own)} reach the surface through toolsurface's own MCP client, one server at a"
+                " time; run an agent CLI beside other servers"
+            )
         # Resolved once, against the directory the study started in: agents and stubs run elsewhere.
         object.__setattr__(self, "out", Path(os.path.abspath(self.out)))
         if self.script is not None:

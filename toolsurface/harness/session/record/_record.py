@@ -49,6 +49,8 @@ class RunSpec:
     protocol: str | None = None
     # The name the agent's MCP config gave the surface's server, which its tools' names carried.
     server_name: str = SERVER_NAME
+    # The servers beside it in the agent's config, by their names there.
+    neighbours: list[str] = field(default_factory=list)
     format: str = RUN_FORMAT
 
 

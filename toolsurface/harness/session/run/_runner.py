@@ -20,13 +20,20 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.agents.base import AgentEndpoint, AgentReport, EndpointKind, RunContext, ServerCommand
-from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, machine_paths, read_model_requests, shown
+from toolsurface.harness.endpoint import (
+    MODEL_REQUESTS,
+    ModelEndpoint,
+    Neighbour,
+    machine_paths,
+    read_model_requests,
+    shown,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed, read_json, write_json_atomic
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
@@ -44,6 +51,9 @@ from toolsurface.harness.session.record import (
 from toolsurface.harness.session.run._at_once import first_cause
 from toolsurface.harness.session.run._undelivered import undelivered_calls
 from toolsurface.stubs.calllog import CallRecord
+
+if TYPE_CHECKING:
+    from toolsurface.harness.clients import Beside
 
 STATE_WAIT_S = 10.0
 
@@ -159,8 +169,11 @@ def _finished(run_dir: Path) -> RunRecord | None:
 async def _run_one(
     config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str], forks: ForkServer | None
 ) -> RunRecord:
+    from toolsurface.harness.clients._beside import beside_commands
+
     _reset(run.run_dir)
     choice = run.choice
+    beside = config.neighbours
     if not choice.agent.harness_client:
         forks = None  # an agent CLI starts the stub its own way, with the plain command
     spec = RunSpec(
@@ -184,6 +197,7 @@ async def _run_one(
         agent_version=getattr(choice.agent, "version", None),
         builtins=choice.builtins,
         server_name=config.server_name,
+        neighbours=[b.name for b in beside],
     )
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
     calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
@@ -193,7 +207,7 @@ async def _run_one(
     report: AgentReport
     with (
         tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir,
-        _model_endpoint(config, run, Path(workdir)) as endpoint,
+        _model_endpoint(config, run, Path(workdir), beside) as endpoint,
     ):
         ctx = RunContext(
             prompt=config.scenario.prompt,
@@ -210,6 +224,7 @@ async def _run_one(
             keep_agent_files=config.keep_agent_files,
             builtins=choice.builtins,
             server_name=config.server_name,
+            neighbours=beside_commands(beside, run.run_dir),
         )
         try:
             report = await choice.agent.run(ctx)
@@ -224,7 +239,9 @@ async def _run_one(
 
 
 @contextlib.contextmanager
-def _model_endpoint(config: StudyConfig, run: PlannedRun, workdir: Path) -> Iterator[ModelEndpoint | None]:
+def _model_endpoint(
+    config: StudyConfig, run: PlannedRun, workdir: Path, beside: Sequence[Beside] = ()
+) -> Iterator[ModelEndpoint | None]:
     """The run's own model endpoint on loopback, if the study has one; stopped when the run ends. It knows the
     agent's naming rule where the agent is a CLI, so each of the stub's tools is recorded as carried, and this
     machine's paths, counted as placeholders in the system prompt's chars."""
@@ -241,6 +258,7 @@ def _model_endpoint(config: StudyConfig, run: PlannedRun, workdir: Path) -> Iter
         "client": run.choice.agent.card,
         "server_name": config.server_name,
         "paths": machine_paths(os.environ.get("HOME", ""), run.run_dir, workdir),
+        "neighbours": [Neighbour(b.name, b.served.wire, b.served.instructions) for b in beside],
     }
     if spec.kind == EndpointKind.SCRIPTED:
         assert run.script is not None
