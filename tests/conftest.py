@@ -13,10 +13,27 @@ from typing import Any
 
 import pytest
 
-from tests.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups
-from toolsurface.harness.measure import Measurement, measure
-from toolsurface.harness.surface import resolve_all
-from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
+
+def _rewrite_tests_only() -> None:
+    """pytest rewrites the asserts of every module of each distribution that declares a pytest plugin (toolsurface
+    itself, hypothesis, anyio, xdist: about 500 modules), in every worker, and keeps no rewritten copy where
+    bytecode is not written: most of collection's time. Only the tests' asserts need rewriting; the marks are
+    taken off before the first module of the library is imported here."""
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    for hook in sys.meta_path:
+        marked = getattr(hook, "_must_rewrite", None)
+        if isinstance(hook, AssertionRewritingHook) and isinstance(marked, set):
+            marked.intersection_update({name for name in marked if name.split(".")[0] == "tests"})
+            hook._marked_for_rewrite_cache.clear()
+
+
+_rewrite_tests_only()
+
+from tests.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups  # noqa: E402
+from toolsurface.harness.measure import Measurement, measure  # noqa: E402
+from toolsurface.harness.surface import resolve_all  # noqa: E402
+from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

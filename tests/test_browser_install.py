@@ -13,10 +13,14 @@ import pytest
 
 from tests.browser import APT_FLAGS, apt_plan, refuse_changes
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("apt-get") is None or apt_plan(["chromium"]) is None,
-    reason="Debian's apt-get, with package lists that name chromium",
-)
+
+@pytest.fixture(scope="module", autouse=True)
+def debian_apt() -> None:
+    """Debian's apt-get, with package lists that name chromium: asked when the first test here runs, not while
+    every worker collects."""
+    if shutil.which("apt-get") is None or apt_plan(["chromium"]) is None:
+        pytest.skip("Debian's apt-get, with package lists that name chromium")
+
 
 STATUS = """Package: chromium-common
 Status: install ok installed
