@@ -15,6 +15,7 @@ from tests.conftest import run_cli
 from tests.npm_packages import agent_cli_dir, agent_clis_dir
 from tests.test_clients import env_with, rows
 from tests.test_snapshot_live import install_npm_servers, node_server, npm_cache_dir
+from toolsurface.harness.agents import ToolNaming
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.agents.codex import CodexAgent
 from toolsurface.harness.agents.gemini import GeminiAgent
@@ -53,6 +54,19 @@ def test_codex_names_cut_or_colliding_are_matched_by_their_hash_suffix_alone() -
     assert naming.matches("mcp__stub__" + "j" * 104 + "_965268e222fd", "j" * 130, "stub")
     assert not naming.matches("mcp__stub__a_b_00288267ff9b", "a_c", "stub")
     assert len(naming.full_name("j" * 130, "stub")) == 128
+
+
+def test_an_fnv1a_suffix_is_the_32_bit_hash_of_the_names_utf16_units_in_base_36() -> None:
+    naming = ToolNaming(
+        "X", "mcp__{server}__{tool}", max_length=20, cut="hash", hash_digits=7, digest="fnv1a", hash_cleaned=True
+    )
+    # The digits JavaScript's own loop gives (h ^= charCodeAt(i); h = Math.imul(h, 16777619) >>> 0; base 36):
+    # the emoji is two UTF-16 units, each cleaned to `_`.
+    assert naming.full_name("a\U0001f600", "s") == "mcp__s__a___11xjf8a"
+    assert naming.full_name("a_very_long_tool_name", "s") == "mcp__s__a_ve_13ascdw"
+    assert naming.full_name("ok", "s") == "mcp__s__ok"
+    assert naming.matches("mcp__s__a_ve_13ascdw", "a_very_long_tool_name", "s")
+    assert not naming.matches("mcp__s__a_ve_13ascdW", "a_very_long_tool_name", "s")
 
 
 def test_the_server_name_goes_into_every_prefix() -> None:
