@@ -118,9 +118,14 @@ def test_a_server_name_no_client_takes_is_refused_naming_each_rule_and_its_packa
 
 def test_help_texts_name_every_registered_client_and_its_modes() -> None:
     run = run_cli("session", "run", "--help")
-    text = " ".join(run.stdout.split())
+    # Words joined again where the help wrapped them, a hyphenated one too.
+    text = " ".join(run.stdout.split()).replace("- ", "-")
     assert all(name in text for name in OWN)
-    assert "full-list runs default" in text and "codex: default or direct (full-list runs direct)" in text
+    assert (
+        "claude: on-demand (the default) or full-list" in text
+        and "full-list runs default" in text
+        and "codex: default or direct (full-list runs direct)" in text
+    )
     clients = " ".join(run_cli("clients", "--help").stdout.split())
     assert f"Only this client ({', '.join(CLIS)})" in clients
 
