@@ -1,4 +1,4 @@
-"""The real agent CLIs from npm (Claude Code, codex, gemini-cli, opencode, Copilot CLI, cline, at the versions their adapters are tested
+"""The real agent CLIs from npm (Claude Code, codex, gemini-cli, opencode, Copilot CLI, cline, Qwen Code, at the versions their adapters are tested
 with: the pinned one and Claude Code's newest), end to end against the stub, with the model replaced by
 toolsurface's scripted model endpoint on 127.0.0.1.
 
@@ -103,7 +103,7 @@ def six_tasks(
 
 
 # Clients whose naming differs, each with the server under the name its user gives it.
-NAMED_ACME = ("claude:on-demand", "codex", "gemini", "cline")
+NAMED_ACME = ("claude:on-demand", "codex", "gemini", "cline", "qwen")
 
 
 @pytest.fixture(scope="module")
@@ -160,8 +160,8 @@ def test_each_real_agent_does_the_six_tasks_on_v2_with_the_scripted_model(
     card = client_card(name)
     mode = mode or card.modes[0]
     if mode in card.code_modes or (mode in card.search_modes and card.quirks.bridge is not None):
-        # codex as shipped never shows the stub's tools: its model reaches them, deferred, through exec; a client
-        # with a bridge shows them in its search's answers and its model calls them, still deferred, through it.
+        # codex as shipped never shows the stub's tools: its model reaches them, deferred, through exec; Qwen Code
+        # shows them in its search's answers and its model calls them, still deferred, through its bridge.
         assert card.naming is not None
         assert sorted(last["stub_deferred"]["tools"]) == sorted(card.naming.full_name(t, "stub") for t in V2_TOOLS)
     else:
@@ -189,7 +189,7 @@ def test_a_server_named_by_its_user_is_named_so_in_every_tool_and_the_six_tasks_
     assert sorted(named) == sorted(naming.full_name(tool, "acme") for tool in V2_TOOLS)
     assert not any("stub" in name for name in first["tools"]), first["tools"]
     replies = [r["reply"] for r in turns(directory) if r["reply"] and r["reply"]["kind"] == "call"]
-    # A tool not offered is called only through the client's own bridge, as it asks.
+    # A tool not offered is called only through the client's own bridge (Qwen Code's tool_call), as it asks.
     bridge = client_card(agent.partition(":")[0]).quirks.bridge
     bridged = bridge.tool if bridge is not None else None
     assert len(replies) >= 14 and all(r["offered"] is not False or r["name"] == bridged for r in replies)
@@ -205,6 +205,7 @@ NEGOTIATED = {
     ("opencode", "1.18.33"): "2025-11-25",
     ("copilot", "1.0.102"): "2026-07-28",
     ("cline", "3.0.65"): "2024-11-05",
+    ("qwen", "0.24.4"): "2025-11-25",
 }
 
 

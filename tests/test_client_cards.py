@@ -30,7 +30,7 @@ from toolsurface.harness.agents import (
 )
 from toolsurface.harness.errors import ToolsurfaceError
 
-CLIS = ("claude", "codex", "gemini", "opencode", "copilot", "cline")
+CLIS = ("claude", "codex", "gemini", "opencode", "copilot", "cline", "qwen")
 OWN = (*CLIS, "openai", "script")
 
 # An outside package's client: a CLI of its own (`acme-agent`), its card, and what a CLI adapter must say.
@@ -122,7 +122,7 @@ def test_help_texts_name_every_registered_client_and_its_modes() -> None:
     text = " ".join(run.stdout.split()).replace("- ", "-")
     assert all(name in text for name in OWN)
     assert (
-        "claude: on-demand (the default) or full-list" in text
+        "claude and qwen: on-demand (the default) or full-list" in text
         and "full-list runs default" in text
         and "codex: default or direct (full-list runs direct)" in text
     )

@@ -210,6 +210,21 @@ def test_every_client_renames_cuts_and_drops_as_it_does_and_no_server_tool_is_bu
     assert sent(gemini)[LONG]["name_change"] == "cut"
 
 
+def test_qwen_code_hashes_a_name_it_cleans_or_cuts_and_defers_every_tool_on_demand(five: str) -> None:
+    found = by_client(five)
+    full, deferred = found[("qwen", "0.24.4", "full-list")], found[("qwen", "0.24.4", "on-demand")]
+    assert full["shown"]["tools"] == 5 and full["builtin"]["tools"] == 0
+    assert deferred["shown"]["tools"] == 0 and deferred["deferred"]["tools"] == 5
+    # As Qwen Code 0.24.4 sent them: 7 base-36 digits of the 32-bit FNV-1a hash of `mcp__five_limits__TOOL`
+    # (checked with JavaScript's own charCodeAt and Math.imul), after a cleaned name and in place of a cut one's end.
+    assert sent(full)["dotted.name"]["sent_as"] == f"mcp__{FIVE_NAME}__dotted_name_0axjm4l"
+    assert sent(full)["dotted.name"]["name_change"] == "hashed"
+    assert sent(full)[LONG]["sent_as"] == f"mcp__{FIVE_NAME}__a_tool_with_a_name_that_is_much_too_l_17urfxz"
+    assert sent(full)[LONG]["name_change"] == "cut" and len(sent(full)[LONG]["sent_as"]) == 63
+    assert sent(full)["annotated"]["sent_as"] == f"mcp__{FIVE_NAME}__annotated"
+    assert [t["sent_as"] for t in deferred["sent"]] == [t["sent_as"] for t in full["sent"]]
+
+
 def test_claude_code_2_1_197_cuts_the_long_description_at_2048_and_2_1_332_sends_it_whole(five: str) -> None:
     found = by_client(five)
     old = sent(found[("claude", PINNED, "full-list")])["long_description"]

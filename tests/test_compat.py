@@ -112,6 +112,7 @@ def test_the_limits_lint_reads_are_what_compat_sees_with_the_tested_versions(com
         ("opencode", "1.18.33"),
         ("copilot", "1.0.102"),
         ("cline", "3.0.65"),
+        ("qwen", "0.24.4"),
     }
 
 
