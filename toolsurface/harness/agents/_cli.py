@@ -341,7 +341,7 @@ def loopback_only(env: dict[str, str]) -> None:
 
 
 def trusted_servers(ctx: RunContext) -> dict[str, dict[str, object]]:
-    """Each of the run's servers under its own name, as gemini-cli's and Qwen Code's `mcpServers` take one:
+    """Each of the run's servers under its own name, as an `mcpServers` that marks a server trusted takes one:
     started over stdio in its own folder, a timeout in milliseconds, trusted (headless, a call that would ask is
     denied)."""
     return {
