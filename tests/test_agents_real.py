@@ -462,10 +462,14 @@ def test_no_key_reaches_a_file_and_no_agent_leaves_files_in_the_home(
     assert not projects.exists() or list(projects.iterdir()) == []
     assert not (run_dir(out, "v2", "codex:direct") / "codex-home").exists()
     if version == PINNED_CLAUDE:  # the study with every agent in it
-        # What opencode, Copilot CLI and cline write in their own folders goes; the config they were given stays.
+        # What opencode, Copilot CLI, cline and Qwen Code write in their own folders goes; the config they were given
+        # stays.
         assert not (run_dir(out, "v2", "opencode") / "opencode-home").exists()
         assert [p.name for p in (run_dir(out, "v2", "copilot") / "copilot-home").iterdir()] == ["mcp-config.json"]
         assert [p.name for p in (run_dir(out, "v2", "cline") / "cline-data").iterdir()] == ["settings"]
+        for mode in ("on-demand", "full-list"):
+            kept = (run_dir(out, "v2", f"qwen:{mode}") / "qwen-home").iterdir()
+            assert sorted(p.name for p in kept) == ["mcp-config.json", "settings.json"]
 
 
 def test_a_call_of_a_tool_the_request_did_not_offer_is_an_undelivered_call(clis: Path, tmp_path: Path) -> None:
