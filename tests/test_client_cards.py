@@ -30,8 +30,18 @@ from toolsurface.harness.agents import (
 )
 from toolsurface.harness.errors import ToolsurfaceError
 
-CLIS = ("claude", "codex", "gemini", "opencode", "copilot", "cline")
+CLIS = ("claude", "codex", "gemini", "opencode", "copilot", "cline", "qwen")
 OWN = (*CLIS, "openai", "script")
+
+# Who declares which client in an environment, by distribution.
+DECLARED = """
+import json
+from importlib.metadata import entry_points
+found = {}
+for ep in entry_points(group="toolsurface.agents"):
+    found.setdefault(ep.dist.name, []).append(ep.name)
+print(json.dumps({k: sorted(v) for k, v in found.items()}))
+"""
 
 # An outside package's client: a CLI of its own (`acme-agent`), its card, and what a CLI adapter must say.
 ACME = """
@@ -85,7 +95,7 @@ def test_every_cli_card_holds_its_package_versions_naming_and_api() -> None:
 
 def test_a_clients_name_is_in_no_package_module_but_its_own() -> None:
     package = ROOT / "toolsurface"
-    for name in ("opencode", "copilot", "cline"):
+    for name in ("opencode", "copilot", "cline", "qwen"):
         found = subprocess.run(
             ["grep", "-rliw", name, str(package), "--include=*.py"], capture_output=True, text=True, check=False
         ).stdout.split()
@@ -118,9 +128,14 @@ def test_a_server_name_no_client_takes_is_refused_naming_each_rule_and_its_packa
 
 def test_help_texts_name_every_registered_client_and_its_modes() -> None:
     run = run_cli("session", "run", "--help")
-    text = " ".join(run.stdout.split())
+    # Words joined again where the help wrapped them, a hyphenated one too.
+    text = " ".join(run.stdout.split()).replace("- ", "-")
     assert all(name in text for name in OWN)
-    assert "full-list runs default" in text and "codex: default or direct (full-list runs direct)" in text
+    assert (
+        "claude and qwen: on-demand (the default) or full-list" in text
+        and "full-list runs default" in text
+        and "codex: default or direct (full-list runs direct)" in text
+    )
     clients = " ".join(run_cli("clients", "--help").stdout.split())
     assert f"Only this client ({', '.join(CLIS)})" in clients
 
@@ -193,6 +208,11 @@ def test_a_client_from_a_package_installed_beside_toolsurface_is_listed_by_agent
     assert done.returncode == 0, done.stderr
     rows = {row["name"]: row for row in json.loads(done.stdout)}
     assert list(rows)[: len(CLIS)] == list(CLIS) and list(rows)[-1] == "acme"
+    # The installed wheel declares every client of toolsurface's own, the acme package its one.
+    declared = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", DECLARED], capture_output=True, text=True, check=True, timeout=120
+    ).stdout
+    assert json.loads(declared) == {"toolsurface": sorted(OWN), "acme-client": ["acme"]}
     acme = rows["acme"]
     assert (acme["version"], acme["supported"], acme["tested"]) == ("1.2.3", True, True)
     assert acme["origin"] == "acme-client 0.1.0 (acme_client:AcmeAgent)" and acme["package"] == "acme-cli"

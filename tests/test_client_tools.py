@@ -15,6 +15,7 @@ from tests.conftest import run_cli
 from tests.npm_packages import agent_cli_dir, agent_clis_dir
 from tests.test_clients import env_with, rows
 from tests.test_snapshot_live import install_npm_servers, node_server, npm_cache_dir
+from toolsurface.harness.agents import ToolNaming
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.agents.codex import CodexAgent
 from toolsurface.harness.agents.gemini import GeminiAgent
@@ -53,6 +54,19 @@ def test_codex_names_cut_or_colliding_are_matched_by_their_hash_suffix_alone() -
     assert naming.matches("mcp__stub__" + "j" * 104 + "_965268e222fd", "j" * 130, "stub")
     assert not naming.matches("mcp__stub__a_b_00288267ff9b", "a_c", "stub")
     assert len(naming.full_name("j" * 130, "stub")) == 128
+
+
+def test_an_fnv1a_suffix_is_the_32_bit_hash_of_the_names_utf16_units_in_base_36() -> None:
+    naming = ToolNaming(
+        "X", "mcp__{server}__{tool}", max_length=20, cut="hash", hash_digits=7, digest="fnv1a", hash_cleaned=True
+    )
+    # The digits JavaScript's own loop gives (h ^= charCodeAt(i); h = Math.imul(h, 16777619) >>> 0; base 36):
+    # the emoji is two UTF-16 units, each cleaned to `_`.
+    assert naming.full_name("a\U0001f600", "s") == "mcp__s__a___11xjf8a"
+    assert naming.full_name("a_very_long_tool_name", "s") == "mcp__s__a_ve_13ascdw"
+    assert naming.full_name("ok", "s") == "mcp__s__ok"
+    assert naming.matches("mcp__s__a_ve_13ascdw", "a_very_long_tool_name", "s")
+    assert not naming.matches("mcp__s__a_ve_13ascdW", "a_very_long_tool_name", "s")
 
 
 def test_the_server_name_goes_into_every_prefix() -> None:
@@ -194,6 +208,21 @@ def test_every_client_renames_cuts_and_drops_as_it_does_and_no_server_tool_is_bu
     assert gemini["shown"]["tools"] == 5 and gemini["builtin"]["tools"] == 0
     assert sent(gemini)[LONG]["sent_as"] == f"mcp_{FIVE_NAME}_a_tool_with_a_...or_some_clients_to_accept_ok_x"
     assert sent(gemini)[LONG]["name_change"] == "cut"
+
+
+def test_qwen_code_hashes_a_name_it_cleans_or_cuts_and_defers_every_tool_on_demand(five: str) -> None:
+    found = by_client(five)
+    full, deferred = found[("qwen", "0.24.4", "full-list")], found[("qwen", "0.24.4", "on-demand")]
+    assert full["shown"]["tools"] == 5 and full["builtin"]["tools"] == 0
+    assert deferred["shown"]["tools"] == 0 and deferred["deferred"]["tools"] == 5
+    # As Qwen Code 0.24.4 sent them: 7 base-36 digits of the 32-bit FNV-1a hash of `mcp__five_limits__TOOL`
+    # (checked with JavaScript's own charCodeAt and Math.imul), after a cleaned name and in place of a cut one's end.
+    assert sent(full)["dotted.name"]["sent_as"] == f"mcp__{FIVE_NAME}__dotted_name_0axjm4l"
+    assert sent(full)["dotted.name"]["name_change"] == "hashed"
+    assert sent(full)[LONG]["sent_as"] == f"mcp__{FIVE_NAME}__a_tool_with_a_name_that_is_much_too_l_17urfxz"
+    assert sent(full)[LONG]["name_change"] == "cut" and len(sent(full)[LONG]["sent_as"]) == 63
+    assert sent(full)["annotated"]["sent_as"] == f"mcp__{FIVE_NAME}__annotated"
+    assert [t["sent_as"] for t in deferred["sent"]] == [t["sent_as"] for t in full["sent"]]
 
 
 def test_claude_code_2_1_197_cuts_the_long_description_at_2048_and_2_1_332_sends_it_whole(five: str) -> None:

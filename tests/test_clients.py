@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import ROOT, Run, run_cli
 from tests.fixtures.servers.instructed_notes import INSTRUCTIONS
-from tests.npm_packages import OLD_CLAUDE, agent_cli_dir, agent_clis_dir
+from tests.npm_packages import CLI_CARDS, OLD_CLAUDE, agent_cli_dir, agent_clis_dir
 from tests.readme import doc_table
 from toolsurface.harness.agents import CliAgent, make_agent
 from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
@@ -24,18 +24,8 @@ from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
 from toolsurface.harness.scenario import Step
 
 PINNED, NEWEST = ClaudeAgent.card.tested_versions[0], ClaudeAgent.card.tested_versions[-1]
-EVERY_ROW = {
-    ("claude", PINNED, "on-demand"),
-    ("claude", PINNED, "full-list"),
-    ("claude", NEWEST, "on-demand"),
-    ("claude", NEWEST, "full-list"),
-    ("codex", "0.171.0", "default"),
-    ("codex", "0.171.0", "direct"),
-    ("gemini", "0.61.0", "default"),
-    ("opencode", "1.18.33", "default"),
-    ("copilot", "1.0.102", "default"),
-    ("cline", "3.0.65", "default"),
-}
+# A row per client (the registry's), version its tests install and mode.
+EVERY_ROW = {(c.name, v, m) for c in CLI_CARDS.values() for v in c.tested_versions for m in c.modes}
 # The clients that show every stub tool in full and none of their own with builtins off, each in its one mode.
 WHOLE_LIST = ("gemini", "opencode", "copilot", "cline")
 INSTRUCTED = Path(__file__).resolve().parent / "fixtures" / "servers" / "instructed_notes.py"
@@ -226,11 +216,7 @@ def test_a_missing_client_is_a_row_that_says_so(newest: Path, tmp_path: Path) ->
     assert found == {
         ("claude", "on-demand"): "ok",
         ("claude", "full-list"): "ok",
-        ("codex", "-"): "not installed",
-        ("gemini", "-"): "not installed",
-        ("opencode", "-"): "not installed",
-        ("copilot", "-"): "not installed",
-        ("cline", "-"): "not installed",
+        **{(name, "-"): "not installed" for name in CLI_CARDS if name != "claude"},
     }
 
 

@@ -10,23 +10,13 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.npm_packages import agent_cli_dir, agent_clis_dir
+from tests.npm_packages import CLI_CARDS, agent_cli_dir, agent_clis_dir
 from tests.test_clients import NEWEST, PINNED, env_with, one_line_error
 from toolsurface.harness.compat import COUNTS, FEATURES, write_probes
 
 COMMITTED = ROOT / "toolsurface" / "harness" / "analyze" / "lint" / "client_limits.json"
-COLUMNS = [
-    f"claude {PINNED} on-demand",
-    f"claude {PINNED} full-list",
-    f"claude {NEWEST} on-demand",
-    f"claude {NEWEST} full-list",
-    "codex 0.171.0 default",
-    "codex 0.171.0 direct",
-    "gemini 0.61.0 default",
-    "opencode 1.18.33 default",
-    "copilot 1.0.102 default",
-    "cline 3.0.65 default",
-]
+# A column per client (the registry's), version its tests install and mode.
+COLUMNS = [f"{c.name} {v} {m}" for c in CLI_CARDS.values() for v in c.tested_versions for m in c.modes]
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +112,7 @@ def test_the_limits_lint_reads_are_what_compat_sees_with_the_tested_versions(com
         ("opencode", "1.18.33"),
         ("copilot", "1.0.102"),
         ("cline", "3.0.65"),
+        ("qwen", "0.24.4"),
     }
 
 

@@ -206,3 +206,23 @@ def test_session_score_flags_an_answer_claude_code_would_move_to_a_file(tmp_path
 def test_bad_answer_input_is_one_line(tmp_path: Path, args: tuple[str, ...], words: tuple[str, ...]) -> None:
     done = run_cli(*args, env=env_with(tmp_path / "home", agent_clis_dir()), cwd=tmp_path)
     one_line_error(done, *words)
+
+
+def test_qwen_code_moves_an_answer_over_its_threshold_to_a_file_and_its_setting_moves_the_threshold(
+    tmp_path: Path,
+) -> None:
+    setting = "tools.truncateToolOutputThreshold=2000"
+    done = run_cli(
+        "compat", "--answers", "--client", "qwen:full-list", "--answer", "text:5k", "--answer", "text:30k",
+        "--setting", setting, "--format", "json",
+        env=env_with(tmp_path / "home", agent_clis_dir()), cwd=tmp_path, timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seen = {(r["setting"], r["tokens"]): r for r in done.json()["answers"] if r["client"] == "qwen"}
+    # Unset, 25,000 chars pass whole: 5k tokens (19,750 chars) do, 30k (118,500 chars) go to a file of its home,
+    # the model getting the first 1,975 chars.
+    assert seen[(None, 5_000)]["carried"] == "whole"
+    for key in ((None, 30_000), (setting, 5_000), (setting, 30_000)):
+        moved = seen[key]
+        assert (moved["carried"], moved["kept_head"]) == ("file", 1_975), key
+        assert moved["file"].startswith("$RUN/qwen-home/") and "Output too large" in moved["note"]

@@ -8,11 +8,13 @@ import socket
 import struct
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from toolsurface.harness.agents import CarriedText, ClientCard, ToolBridge, ToolNaming, WireQuirks
 from toolsurface.harness.endpoint import ModelEndpoint, code_mode_problem, parse_endpoint, read_model_requests
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import load_script
@@ -442,3 +444,52 @@ def test_the_endpoint_kind_is_one_type_from_the_option_to_the_agent(tmp_path: Pa
     with ModelEndpoint(tmp_path / "log.jsonl", steps=[], prompt="p") as endpoint:
         assert endpoint.kind is spec.kind
         assert AgentEndpoint(endpoint.url, endpoint.kind).scripted
+
+
+def _found(parts: Sequence[str]) -> CarriedText | None:
+    """A search answer of the bridged client below: `found: NAME, NAME`."""
+    text = "\n".join(parts)
+    return CarriedText(text, references=tuple(text[7:].split(", "))) if text.startswith("found: ") else None
+
+
+BRIDGED = ClientCard(
+    name="bridged",
+    title="Bridged",
+    modes=("on-demand",),
+    search_modes=("on-demand",),
+    search_tool="find_tools",
+    naming=ToolNaming("Bridged", "mcp__{server}__{tool}"),
+    api="openai-chat",
+    quirks=WireQuirks(tool_result=_found, bridge=ToolBridge("call_tool", "tool", "input")),
+)
+
+
+def test_a_tool_a_client_deferred_is_called_through_the_bridge_its_card_declares(tmp_path: Path) -> None:
+    def chat(messages: list[dict[str, Any]]) -> dict[str, Any]:
+        tools = [
+            {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+            for n in ("find_tools", "call_tool")
+        ]
+        return {"model": "m", "messages": [{"role": "user", "content": PROMPT}, *messages], "tools": tools}
+
+    def called(raw: bytes) -> dict[str, Any]:
+        [call] = json.loads(raw)["choices"][0]["message"]["tool_calls"]
+        return {"role": "assistant", "tool_calls": [call]}
+
+    with endpoint(tmp_path, client=BRIDGED, server_name="acme", keep_results=True) as server:
+        url = server.url + "/v1/chat/completions"
+        search = called(post(url, chat([]))[2])
+        assert search["tool_calls"][0]["function"]["name"] == "find_tools"
+        history = [search, {"role": "tool", "tool_call_id": search["tool_calls"][0]["id"], "content": "found: x"}]
+        bridged = called(post(url, chat(history))[2])
+        function = bridged["tool_calls"][0]["function"]
+        assert function["name"] == "call_tool" and json.loads(function["arguments"]) == {
+            "tool": "mcp__acme__item_list",
+            "input": {"kind": "task", "projectId": "acme-shop"},
+        }
+        history += [bridged, {"role": "tool", "tool_call_id": bridged["tool_calls"][0]["id"], "content": ITEMS}]
+        post(url, chat(history))
+        # The bridged call's answer is read as the deferred tool's.
+        assert [(r.name, r.texts) for r in server.results[-1]][-1] == ("mcp__acme__item_list", [ITEMS])
+    [first, second, _] = read_model_requests(tmp_path / "model-requests.jsonl")
+    assert (first.reply["kind"], second.reply["offered"], second.reply["name"]) == ("search", False, "call_tool")

@@ -10,6 +10,7 @@ from toolsurface.harness.agents._card import (
     ClientCard,
     ClientSetting,
     SessionFiles,
+    ToolBridge,
     WireQuirks,
 )
 from toolsurface.harness.agents._cli import CliAgent, parse_version
@@ -68,6 +69,7 @@ __all__ = [
     "RunContext",
     "ServerCommand",
     "SessionFiles",
+    "ToolBridge",
     "ToolNaming",
     "Usage",
     "WireQuirks",

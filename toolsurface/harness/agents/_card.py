@@ -24,6 +24,7 @@ __all__ = [
     "ClientCard",
     "ClientSetting",
     "SessionFiles",
+    "ToolBridge",
     "WireQuirks",
     "strict_version",
 ]
@@ -75,11 +76,24 @@ class SessionFiles:
 @dataclass(frozen=True)
 class CarriedText:
     """A tool's answer as the client passed it to its model, with the client's own wrapping taken off: the
-    tool's text, whether the client said it failed, and a code cell still running when it came back."""
+    tool's text, whether the client said it failed, a code cell still running when it came back, and the tools
+    whose definitions it shows the model (a tool search's answer, in the client's own words)."""
 
     text: str
     failed: bool = False
     running: str | None = None
+    references: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolBridge:
+    """A tool of the client's own through which its model calls a tool it deferred: `tool` is its name,
+    `name` the argument naming the deferred tool (by its full name), `arguments` the one carrying that tool's
+    arguments."""
+
+    tool: str
+    name: str = "name"
+    arguments: str = "arguments"
 
 
 @dataclass(frozen=True)
@@ -87,10 +101,12 @@ class WireQuirks:
     """What the client does to its model requests that the scripted model must know to read them.
 
     `tool_result`: given the parts of one tool result's text as the request carries them, the tool's own text
-    where the client wrapped it (a header before it, a frame around it, the whole MCP result as JSON), else
-    None."""
+    where the client wrapped it (a header before it, a frame around it, the whole MCP result as JSON) or the tools
+    it shows in full (a search's answer), else None. `bridge`: the tool its model calls a deferred tool through, as
+    the client tells its model to."""
 
     tool_result: Callable[[Sequence[str]], CarriedText | None] | None = None
+    bridge: ToolBridge | None = None
 
     def unwrap(self, parts: Sequence[str]) -> CarriedText | None:
         return self.tool_result(parts) if self.tool_result is not None else None

@@ -44,6 +44,7 @@ __all__ = [
     "loopback_only",
     "parse_version",
     "server_launch",
+    "trusted_servers",
     "user_cache",
 ]
 
@@ -339,6 +340,23 @@ def loopback_only(env: dict[str, str]) -> None:
     for key in _PROXIES:
         env[key] = NOWHERE_PROXY
     env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost,::1"
+
+
+def trusted_servers(ctx: RunContext) -> dict[str, dict[str, object]]:
+    """Each of the run's servers under its own name, as an `mcpServers` that marks a server trusted takes one:
+    started over stdio in its own folder, a timeout in milliseconds, trusted (headless, a call that would ask is
+    denied)."""
+    return {
+        server.name: {
+            "command": server.command.command,
+            "args": list(server.command.args),
+            "env": dict(server.command.env),
+            "cwd": server.command.cwd,
+            "timeout": int(ctx.timeout * 1000),
+            "trust": True,
+        }
+        for server in ctx.servers
+    }
 
 
 def server_launch(server: ServerCommand, *, shielded: bool = False) -> tuple[str, list[str]]:

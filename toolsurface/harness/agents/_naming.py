@@ -12,7 +12,9 @@ from typing import Literal
 
 __all__ = ["ToolNaming"]
 
-_HASH = "[0-9a-f]"
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+# The characters a hash suffix's digits are drawn from, by digest (none given: hexadecimal).
+_ALPHABETS = {"sha1": "[0-9a-f]", "fnv1a": "[0-9a-z]", None: "[0-9a-f]"}
 
 
 @dataclass(frozen=True)
@@ -31,8 +33,9 @@ class ToolNaming:
     `server_allowed`: the server names the client takes in its MCP config. `head` keeps the first `max_length`
     characters. `punycode`: a tool name with characters outside ASCII is written `xn--` and its punycode before
     cleaning. `runs`: a run of other characters becomes one `replacement`. `digest`: the hash suffix's digits are
-    the first `hash_digits` of this digest of the joined name as the server gave it (so they are known), and
-    `hash_cleaned` gives the suffix to every name that cleaning changed, not only to one cut."""
+    the first `hash_digits` of this digest of the joined name as the server gave it (so they are known): `sha1` in
+    hexadecimal, or `fnv1a` (32-bit FNV-1a over its UTF-16 code units, in base 36, `hash_digits` wide with leading
+    zeros); `hash_cleaned` gives the suffix to every name that cleaning changed, not only to one cut."""
 
     client: str
     template: str
@@ -50,7 +53,7 @@ class ToolNaming:
     server_allowed: str = "A-Za-z0-9_-"
     punycode: bool = False
     runs: bool = False
-    digest: Literal["sha1"] | None = None
+    digest: Literal["sha1", "fnv1a"] | None = None
     hash_cleaned: bool = False
 
     def clean(self, text: str) -> str:
@@ -94,9 +97,7 @@ class ToolNaming:
             self.cuts(tool, server) or (self.hash_cleaned and name != self._raw(tool, server))
         ):
             stem = name[: self.max_length - self.hash_digits - 1] if self.max_length is not None else name
-            return (
-                stem + "_" + hashlib.new(self.digest, self._raw(tool, server).encode()).hexdigest()[: self.hash_digits]
-            )
+            return stem + "_" + self._digits(self._raw(tool, server))
         if self.max_length is None or len(name) <= self.max_length:
             return name
         if self.cut == "head":
@@ -106,6 +107,19 @@ class ToolNaming:
         if self.cut == "hash":
             return name[: self.max_length - self.hash_digits - 1] + "_" + "0" * self.hash_digits
         return name
+
+    def _digits(self, raw: str) -> str:
+        """The hash suffix's digits of the joined name as the server gave it, by `digest`."""
+        if self.digest == "fnv1a":
+            found = 2166136261
+            for unit in _utf16_units(raw):
+                found = ((found ^ unit) * 16777619) & 0xFFFFFFFF
+            digits = ""
+            while found:
+                found, digit = divmod(found, 36)
+                digits = _DIGITS[digit] + digits
+            return (digits or "0").rjust(self.hash_digits, "0")
+        return hashlib.new(str(self.digest), raw.encode()).hexdigest()[: self.hash_digits]
 
     def cuts(self, tool: str, server: str) -> bool:
         return self.max_length is not None and len(self._joined(tool, server)) > self.max_length
@@ -127,7 +141,7 @@ class ToolNaming:
         stem = self._joined(tool, server)
         if self.cuts(tool, server):
             stem = stem[: self.max_length - self.hash_digits - 1] if self.max_length is not None else stem
-        return re.fullmatch(re.escape(stem) + f"_{_HASH}{{{self.hash_digits}}}", full) is not None
+        return re.fullmatch(re.escape(stem) + f"_{_ALPHABETS[self.digest]}{{{self.hash_digits}}}", full) is not None
 
     def room(self, tool: str, server: str, limit: int) -> int:
         """How many characters longer the server's name could be before the full name passes `limit` (negative:
@@ -139,3 +153,9 @@ class ToolNaming:
         prefix = self.prefix(server)
         where = f" in namespace {self.namespace_name(server)}" if self.namespace is not None else ""
         return f"{prefix} ({len(prefix)} chars) + the tool's name{where}"
+
+
+def _utf16_units(text: str) -> list[int]:
+    """`text`'s UTF-16 code units, as JavaScript's charCodeAt reads them."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[n : n + 2], "little") for n in range(0, len(data), 2)]

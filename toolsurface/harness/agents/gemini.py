@@ -20,6 +20,7 @@ from toolsurface.harness.agents._cli import (
     as_int,
     as_str,
     home,
+    trusted_servers,
 )
 from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
 from toolsurface.harness.agents._naming import ToolNaming
@@ -197,17 +198,7 @@ class GeminiAgent(CliAgent):
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Its settings' `mcpServers`: each of the run's servers under its own name, trusted (headless, a call
         that would ask is denied), in its own folder."""
-        return {
-            server.name: {
-                "command": server.command.command,
-                "args": list(server.command.args),
-                "env": dict(server.command.env),
-                "cwd": server.command.cwd,
-                "timeout": int(ctx.timeout * 1000),
-                "trust": True,
-            }
-            for server in ctx.servers
-        }
+        return trusted_servers(ctx)
 
     def said_of_tools(self, stderr: str) -> dict[str, str]:
         return {match["name"]: match.group().strip() for match in _TOOL_SAID.finditer(stderr)}

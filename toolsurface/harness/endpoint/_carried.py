@@ -4,9 +4,11 @@ with what the client passed on. The conversation reader keeps a result's text al
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolsurface.harness.agents import ToolBridge
 from toolsurface.harness.endpoint._conversation import Api
 
 __all__ = ["CarriedImage", "CarriedResult", "carried_results"]
@@ -67,7 +69,7 @@ def _blocks(content: object) -> tuple[list[str], list[CarriedImage], list[str]]:
     return texts, images, others
 
 
-def _anthropic(body: dict[str, Any]) -> list[CarriedResult]:
+def _anthropic(body: dict[str, Any], bridge: ToolBridge | None) -> list[CarriedResult]:
     names: dict[str, str] = {}
     found = []
     for message in _dicts(body.get("messages")):
@@ -83,20 +85,30 @@ def _anthropic(body: dict[str, Any]) -> list[CarriedResult]:
     return found
 
 
-def _chat(body: dict[str, Any]) -> list[CarriedResult]:
+def _chat(body: dict[str, Any], bridge: ToolBridge | None) -> list[CarriedResult]:
     names: dict[str, str] = {}
     found = []
     for message in _dicts(body.get("messages")):
         for call in _dicts(message.get("tool_calls")):
             function = call.get("function")
-            names[str(call.get("id"))] = str(function.get("name") if isinstance(function, dict) else None)
+            name = str(function.get("name") if isinstance(function, dict) else None)
+            if bridge is not None and name == bridge.tool and isinstance(function, dict):
+                # A call through the client's bridge is the deferred tool's call.
+                arguments = function.get("arguments")
+                try:
+                    given = json.loads(arguments) if isinstance(arguments, str) else arguments
+                except json.JSONDecodeError:
+                    given = None
+                if isinstance(given, dict) and isinstance(given.get(bridge.name), str):
+                    name = given[bridge.name]
+            names[str(call.get("id"))] = name
         if message.get("role") == "tool":
             call_id = str(message.get("tool_call_id"))
             found.append(CarriedResult(call_id, names.get(call_id), *_blocks(message.get("content"))))
     return found
 
 
-def _responses(body: dict[str, Any]) -> list[CarriedResult]:
+def _responses(body: dict[str, Any], bridge: ToolBridge | None) -> list[CarriedResult]:
     names: dict[str, str] = {}
     found = []
     for item in _dicts(body.get("input")):
@@ -109,9 +121,7 @@ def _responses(body: dict[str, Any]) -> list[CarriedResult]:
     return found
 
 
-def _gemini(body: dict[str, Any]) -> list[CarriedResult]:
-    import json
-
+def _gemini(body: dict[str, Any], bridge: ToolBridge | None) -> list[CarriedResult]:
     found: list[CarriedResult] = []
     for content in _dicts(body.get("contents")):
         parts = _dicts(content.get("parts"))
@@ -134,7 +144,8 @@ def _gemini(body: dict[str, Any]) -> list[CarriedResult]:
     return found
 
 
-def carried_results(api: Api, body: dict[str, Any]) -> list[CarriedResult]:
-    """Every tool result the request carries, in order."""
+def carried_results(api: Api, body: dict[str, Any], bridge: ToolBridge | None = None) -> list[CarriedResult]:
+    """Every tool result the request carries, in order; a call through the client's `bridge` named after the
+    tool it called."""
     readers = {"anthropic": _anthropic, "openai-chat": _chat, "openai-responses": _responses, "gemini": _gemini}
-    return readers[api](body)
+    return readers[api](body, bridge)

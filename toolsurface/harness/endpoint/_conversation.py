@@ -271,6 +271,7 @@ def _chat(body: dict[str, Any], path: str, quirks: Sequence[WireQuirks]) -> Conv
     tools = body.get("tools") if isinstance(body.get("tools"), list) else []
     calls: list[SeenCall] = []
     results: dict[str, tuple[str, bool]] = {}
+    references: dict[str, tuple[str, ...]] = {}
     texts: list[str] = []
     system = 0
     system_texts: list[str] = []
@@ -285,6 +286,7 @@ def _chat(body: dict[str, Any], path: str, quirks: Sequence[WireQuirks]) -> Conv
         elif role == "tool":
             carried = _carried([_text_of(message.get("content"))], quirks)
             results[str(message.get("tool_call_id"))] = (carried.text, carried.failed)
+            references[str(message.get("tool_call_id"))] = carried.references
         elif role == "assistant":
             for call in _dicts(message.get("tool_calls")):
                 function = _dict(call.get("function"))
@@ -300,7 +302,7 @@ def _chat(body: dict[str, Any], path: str, quirks: Sequence[WireQuirks]) -> Conv
         system_chars=system,
         messages=len(messages),
         text="\n".join(texts),
-        calls=_answered(calls, results),
+        calls=_answered(calls, results, references),
         answer_schema=_schema_in(body.get("response_format")),
         entries=_entries(list(tools or [])),
         context_text=_all_text(messages),

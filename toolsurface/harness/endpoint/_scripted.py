@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolsurface.harness.agents import ToolNaming, api_prefixes, client_cards, strip_server_prefix
+from toolsurface.harness.agents import ToolBridge, ToolNaming, api_prefixes, client_cards, strip_server_prefix
 from toolsurface.harness.agents.base import SERVER_NAME
 from toolsurface.harness.endpoint._answers import Answer, ToolCall
 from toolsurface.harness.endpoint._code_mode import code_mode, exec_call, fold_waits, wait_call
@@ -76,7 +76,9 @@ def search_tools() -> tuple[str, ...]:
 
 class ScriptedModel:
     """`server`: the server's name in the agent's MCP config; `naming`: the agent's rule for its tools' names;
-    `searches`: the name of its own tool search (every client's where the client is not known)."""
+    `searches`: the name of its own tool search (every client's where the client is not known); `bridge`: the
+    tool through which it tells its model to call a tool it deferred, which a call step of a tool the request
+    does not offer goes through when the request offers the bridge."""
 
     def __init__(
         self,
@@ -84,11 +86,13 @@ class ScriptedModel:
         server: str = SERVER_NAME,
         naming: ToolNaming | None = None,
         searches: Collection[str] | None = None,
+        bridge: ToolBridge | None = None,
     ) -> None:
         self.steps = list(steps)
         self.server = server
         self.naming = naming
         self.searches = search_tools() if searches is None else tuple(searches)
+        self.bridge = bridge
 
     def next_turn(self, conversation: Conversation) -> ScriptedTurn:
         search_tool = next((name for name in conversation.tool_names if name in self.searches), None)
@@ -148,6 +152,10 @@ class ScriptedModel:
                 call = exec_call(call_id, step.raw["call"], arguments, prefix)
                 return ScriptedTurn(Answer(call=call), "call", step.index, step.raw["call"], None, wait, skipped)
             name, offered = tool_name(conversation, step.raw["call"], self.server, self.naming)
+            bridge = self.bridge
+            if not offered and bridge is not None and bridge.tool in conversation.offered:
+                call = ToolCall(call_id, bridge.tool, {bridge.name: name, bridge.arguments: arguments})
+                return ScriptedTurn(Answer(call=call), "call", step.index, step.raw["call"], offered, wait, skipped)
             namespace, name = conversation.namespaces.get(name, (None, name))
             call = ToolCall(call_id, name, arguments, namespace)
             return ScriptedTurn(Answer(call=call), "call", step.index, step.raw["call"], offered, wait, skipped)

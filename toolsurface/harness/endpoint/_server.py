@@ -147,7 +147,10 @@ class ModelEndpoint:
         self.searches: tuple[str, ...] = search_tools()
         if client is not None:
             self.searches = (client.search_tool,) if client.search_tool is not None else ()
-        self.model = ScriptedModel(steps, server_name, naming, self.searches) if steps is not None else None
+        self.bridge = client.quirks.bridge if client is not None else None
+        self.model = (
+            ScriptedModel(steps, server_name, naming, self.searches, self.bridge) if steps is not None else None
+        )
         self.server_name = server_name
         self.upstream = upstream
         self.stub_tools = set(stub_tools) or {str(t.get("name")) for t in wire_tools or ()}
@@ -589,7 +592,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as failure:
             raise _BadRequest(400, f"not a request of the {api} API: {type(failure).__name__}: {failure}") from None
         if self.owner.keep_results and self.owner.is_turn(conversation):
-            self.owner.results.append(carried_results(api, data))
+            self.owner.results.append(carried_results(api, data, self.owner.bridge))
         refusal = check_request(api, data)
         if refusal is not None:
             self._refuse(api, conversation, refusal, started)
