@@ -326,7 +326,7 @@ def test_a_tool_named_like_a_clients_own_is_a_finding_naming_the_client_and_the_
     together = lint_together([server("files", "read_file", "stat"), server("shell", "Bash")], "all")
     found = {tuple(f.tools): f for f in together.findings if f.category == "builtin-name"}
     assert set(found) == {("files/read_file",), ("shell/Bash",)}
-    assert found[("files/read_file",)].rule == "TS403"
+    assert found[("files/read_file",)].rule.id == "TS403"
     assert "gemini-cli 0.61.0" in found[("files/read_file",)].message
     assert "Claude Code 2.1.197 and 2.1.332" in found[("shell/Bash",)].message
 
@@ -419,3 +419,19 @@ def test_findability_and_the_report_take_a_configurations_servers_and_print_comm
         assert "--mcp-config" in args, key
         again = run_cli(*args)
         assert again.returncode in (0, 1), (key, again.stderr)
+
+
+def test_each_client_cards_configuration_file_is_read_by_its_name(tmp_path: Path) -> None:
+    from toolsurface.harness.mcp_config import read_mcp_config
+
+    server = {"command": PY, "args": TIME}
+    files = {
+        ".qwen/settings.json": {"mcpServers": {"t": server, "web": {"httpUrl": "https://example.invalid/mcp"}}},
+        ".gemini/settings.json": {"mcpServers": {"t": server, "old": {"url": "https://example.invalid/sse"}}},
+    }
+    for name, data in files.items():
+        path = write(tmp_path / "project" / name, json.dumps(data))
+        config = read_mcp_config(path)
+        assert config.format == name.split("/")[0].lstrip(".")
+        assert [s.transport for s in config.servers] == ["stdio", "http" if "qwen" in name else "sse"]
+        assert config.servers[0].cwd == tmp_path / "project"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ConfigFormat", "string_list", "string_table"]
+__all__ = ["ConfigFormat", "dot_folder_workspace", "http_url_entry", "string_list", "string_table"]
 
 
 @dataclass(frozen=True)
@@ -59,3 +59,25 @@ def string_list(value: Any, what: str = "args") -> list[str]:
     if not isinstance(value, list) or not all(isinstance(a, str | int | float) for a in value):
         raise ValueError(f"{what} must be a list of strings")
     return [str(a) for a in value]
+
+
+def http_url_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """An `mcpServers` entry of a settings.json where `httpUrl` is streamable HTTP and `url` SSE, in the common
+    shape."""
+    get = entry.get
+    command = get("command")
+    return {
+        "transport": "http" if get("httpUrl") else "sse" if get("url") else "stdio",
+        "command": [str(command), *string_list(get("args"))] if command else None,
+        "env": string_table(get("env"), "env"),
+        "cwd": get("cwd"),
+        "url": get("httpUrl") or get("url"),
+        "headers": string_table(get("headers"), "headers"),
+        "disabled": get("disabled") is True or get("enabled") is False,
+    }
+
+
+def dot_folder_workspace(path: Path, cwd: Path) -> Path:
+    """A project's `.CLIENT/settings.json` starts its servers in the project; the user's (in the home), where it
+    is run."""
+    return path.parent.parent if path.parent.parent != Path.home() else cwd

@@ -22,7 +22,7 @@ from toolsurface.harness.agents._cli import (
     home,
     trusted_servers,
 )
-from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
+from toolsurface.harness.agents._config_format import ConfigFormat, dot_folder_workspace, http_url_entry
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
@@ -61,34 +61,14 @@ def _unframed(parts: Sequence[str]) -> CarriedText | None:
     return CarriedText(match.group(2)) if match else None
 
 
-def _config_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """A `mcpServers` entry of settings.json in the common shape: `httpUrl` is streamable HTTP, `url` SSE."""
-    get = entry.get
-    command = get("command")
-    return {
-        "transport": "http" if get("httpUrl") else "sse" if get("url") else "stdio",
-        "command": [str(command), *string_list(get("args"))] if command else None,
-        "env": string_table(get("env"), "env"),
-        "cwd": get("cwd"),
-        "url": get("httpUrl") or get("url"),
-        "headers": string_table(get("headers"), "headers"),
-        "disabled": get("disabled") is True or get("enabled") is False,
-    }
-
-
-def _config_workspace(path: Path, cwd: Path) -> Path:
-    """A project's .gemini/settings.json starts its servers in the project; the user's, where it is run."""
-    return path.parent.parent if path.parent.parent != Path.home() else cwd
-
-
 CONFIG_FORMAT = ConfigFormat(
     "gemini",
     "gemini-cli's settings.json",
     ("settings.json",),
     ".gemini",
     placeholders=("dollar-braces", "dollar"),
-    entry=_config_entry,
-    workspace=_config_workspace,
+    entry=http_url_entry,
+    workspace=dot_folder_workspace,
 )
 
 

@@ -41,6 +41,7 @@ from toolsurface.harness.agents._cli import (
     loopback_only,
     trusted_servers,
 )
+from toolsurface.harness.agents._config_format import ConfigFormat, dot_folder_workspace, http_url_entry
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
@@ -169,6 +170,43 @@ class QwenAgent(CliAgent):
         ),
         quirks=WireQuirks(tool_result=_search_answer, bridge=BRIDGE),
         leaves="everything it writes into the run's own home but the settings it was given (removed after it)",
+        builtin_tools=(
+            "agent",
+            "cron_create",
+            "cron_delete",
+            "cron_list",
+            "enter_worktree",
+            "exit_worktree",
+            "get_goal",
+            "glob",
+            "grep_search",
+            "list_agents",
+            "loop_wakeup",
+            "read_file",
+            "read_mcp_resource",
+            "record_artifact",
+            "report_findings",
+            "send_message",
+            "skill",
+            "task_stop",
+            "tool_call",
+            "tool_search",
+            "update_goal",
+            "web_fetch",
+            "zoom_image",
+        ),
+        builtins_seen="0.24.4",
+        config_formats=(
+            ConfigFormat(
+                "qwen",
+                "Qwen Code's settings.json",
+                ("settings.json",),
+                ".qwen",
+                placeholders=("dollar-braces", "dollar"),
+                entry=http_url_entry,
+                workspace=dot_folder_workspace,
+            ),
+        ),
         sessions=SessionFiles(
             "~/.qwen/projects/<folder-slug>/chats/<session-id>.jsonl",
             ("QWEN_HOME", "QWEN_RUNTIME_DIR"),
