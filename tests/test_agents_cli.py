@@ -354,33 +354,48 @@ TWO_CALLS_THEN_SILENCE = [
 ]
 
 
+# Every client hangs at once, each against its own endpoint and stub: the run's deadline is the subject, long
+# enough for all of them to start together on two cores and make their two calls (in CI, with empty caches,
+# opencode 1.18.33 alone once took over 12 s to its first call).
+HUNG_TIMEOUT_S = 75
+
+
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the stub's process through /proc")
-@pytest.mark.whole_core  # the CLI must start and make its two calls within the 30 s
-@pytest.mark.parametrize("name", NAMES)
-async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(
-    tmp_path: Path, cli_path: str, name: str
-) -> None:
-    base = tmp_path / "t"
-    with scripted(tmp_path, TWO_CALLS_THEN_SILENCE) as endpoint:
-        ctx = context(
-            base,
-            bare_env(tmp_path, PATH=cli_path),
-            # Long enough for a first start on a fresh machine: in CI, with empty caches, opencode 1.18.33 had
-            # not made its first call within 12 s.
-            timeout=30,
-            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+@pytest.mark.whole_core  # every CLI at once, against one deadline
+async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(tmp_path: Path, cli_path: str) -> None:
+    import anyio
+
+    reports: dict[str, AgentReport] = {}
+
+    async def hang(name: str) -> None:
+        base = tmp_path / name / "t"
+        (tmp_path / name).mkdir()
+        with scripted(tmp_path / name, TWO_CALLS_THEN_SILENCE) as endpoint:
+            ctx = context(
+                base,
+                bare_env(tmp_path / name, PATH=cli_path),
+                timeout=HUNG_TIMEOUT_S,
+                endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
+            )
+            reports[name] = await ADAPTERS[name]().run(ctx)
+
+    with within(HUNG_TIMEOUT_S + 90, "every client's run to end at its timeout"):
+        async with anyio.create_task_group() as group:
+            for name in NAMES:
+                group.start_soon(hang, name)
+    for name in NAMES:
+        report = reports[name]
+        assert report.status == "timeout" and f"within {HUNG_TIMEOUT_S} s" in str(report.error), (name, report)
+        assert [c.name for c in calls(report)][-2:] == ["item_get", "item_list"], name
+        log = tmp_path / name / "t" / "calls.jsonl"
+        assert [r.tool for r in read_log(log) if r.method == "tools/call"] == ["item_get", "item_list"], name
+    for name in NAMES:
+        base = tmp_path / name / "t"
+        await wait_until_async(
+            lambda base=base: not processes_with(str(base / "calls.jsonl")) and (base / "state.json").exists(),
+            15,
+            f"{name}'s stub to write its state and leave no process",
         )
-        with within(90, f"{name}'s run to end at its timeout"):
-            report = await ADAPTERS[name]().run(ctx)
-    assert report.status == "timeout" and "within 30 s" in str(report.error)
-    assert [c.name for c in calls(report)][-2:] == ["item_get", "item_list"]
-    log = base / "calls.jsonl"
-    assert [r.tool for r in read_log(log) if r.method == "tools/call"] == ["item_get", "item_list"]
-    await wait_until_async(
-        lambda: not processes_with(str(log)) and (base / "state.json").exists(),
-        15,
-        "the stub to write its state and leave no process",
-    )
 
 
 async def test_claude_with_a_stub_that_cannot_start_is_an_agent_error(tmp_path: Path, cli_path: str) -> None:
