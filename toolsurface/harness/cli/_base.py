@@ -54,7 +54,7 @@ class _Group(click.Group):
         told: list[str] = []
         try:
             try:
-                with collected() as told:
+                with collected(now=lambda text: _say(f"toolsurface: {text}")) as told:
                     return super().invoke(ctx)
             finally:
                 # Here, not at exit, so a stdout that cannot take the output is reported like any error.
