@@ -76,3 +76,18 @@ def test_a_live_server_line_without_end_is_cut_at_its_bound() -> None:
     endless = "import sys, time; sys.stdout.write('x' * 100_000_000); sys.stdout.flush(); time.sleep(100)"
     run = run_cli("snapshot", "--timeout", "120", "--", sys.executable, "-c", endless, timeout=180)
     assert_one_line_error(run, "its stdout sent a line of more than 64 MB")
+
+
+@pytest.mark.parametrize("command", [["probe"], ["snapshot"], ["budget", "--max-chars", "9999"]])
+def test_a_live_list_of_two_tools_of_one_name_names_the_server_command_once(command: list[str]) -> None:
+    run = run_cli(*command, "--", *ODD, "dup", timeout=120)
+    assert_one_line_error(run, "tools/list: two tools are named 'dup'")
+    assert run.stderr.count(sys.executable) == 1, run.stderr
+
+
+def test_a_calls_file_naming_a_tool_the_live_server_lacks_names_the_server_command_once(tmp_path: Path) -> None:
+    calls = tmp_path / "calls.json"
+    calls.write_text(json.dumps({"calls": [{"tool": "nothing"}]}), encoding="utf-8")
+    run = run_cli("probe", "--calls", str(calls), "--", *ODD, "plain", timeout=120)
+    assert_one_line_error(run, f"{calls}: calls[0]: the server lists no tool 'nothing'; tools: noop")
+    assert run.stderr.count(sys.executable) == 1, run.stderr

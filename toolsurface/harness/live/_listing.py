@@ -275,7 +275,8 @@ async def use_live_async(
     if not timeout > 0:
         raise ToolsurfaceError(f"--timeout {timeout!r}: must be more than 0 seconds")
     state = _State(timeout=timeout, protocol=parse_protocol(protocol), use=use, answer_limit=answer_limit)
-    state.check = lambda tools: _validate(tools, server)
+    # Run inside the listing, whose failure names the server once: the check's own line does not.
+    state.check = lambda tools: _validate(tools, None)
     with _quiet_sdk_logs(state):
         if isinstance(server, StdioServer):
             init, tools, pages = await _list_stdio(server, caps, state)
@@ -590,11 +591,12 @@ async def _converse(
         )
 
 
-def _validate(tools: list[dict[str, Any]], server: LiveServer) -> None:
-    """A snapshot must load as a surface: refuse a list no client would accept, as for any surface."""
+def _validate(tools: list[dict[str, Any]], server: LiveServer | None) -> None:
+    """A snapshot must load as a surface: refuse a list no client would accept, as for any surface; the message
+    names the server, unless `server` is None (said inside the listing, whose failure names it)."""
     from toolsurface.harness.surface import validate_wire_tools
 
-    validate_wire_tools(tools, f"{server.label}: tools/list")
+    validate_wire_tools(tools, f"{server.label}: tools/list" if server is not None else "tools/list")
 
 
 def _leaves(error: BaseException) -> list[BaseException]:
