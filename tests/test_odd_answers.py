@@ -91,3 +91,19 @@ def test_a_calls_file_naming_a_tool_the_live_server_lacks_names_the_server_comma
     run = run_cli("probe", "--calls", str(calls), "--", *ODD, "plain", timeout=120)
     assert_one_line_error(run, f"{calls}: calls[0]: the server lists no tool 'nothing'; tools: noop")
     assert run.stderr.count(sys.executable) == 1, run.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b'{"status": "ok", "items": [1, 2, 3]}', "answered initialize with JSON that is not a JSON-RPC message"),
+        (b"<html>not found</html>", "answered initialize with a body that is not JSON (expected value at line 1"),
+    ],
+)
+def test_a_url_answering_json_that_is_not_json_rpc_is_one_short_line(body: bytes, said: str) -> None:
+    from tests.answering_http import answering, reply
+
+    with answering(lambda r, c: c.sendall(reply(200, body, {"Content-Type": "application/json"}))) as server:
+        run = run_cli("snapshot", "--url", server.url + "/mcp", timeout=60)
+    assert_one_line_error(run, f"{server.url}/mcp: {said}", "is the URL an MCP server's endpoint?")
+    assert len(run.stderr) < 300 and "pydantic" not in run.stderr

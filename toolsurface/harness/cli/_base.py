@@ -267,6 +267,10 @@ def _protocol_option(command: Any) -> Any:
     )(command)
 
 
+# The listing's timeout (harness.live.DEFAULT_TIMEOUT_S, which a test holds equal), without importing the listing.
+DEFAULT_LISTING_TIMEOUT_S = 30.0
+
+
 class Seconds(click.FloatRange):
     """A number of seconds: within the range, and finite (nan passes every comparison, inf never ends)."""
 
@@ -285,7 +289,8 @@ def _server_options(command: Any) -> Any:
 
 
 def _server_options_untimed(command: Any) -> Any:
-    """The server options of a verb that has a --timeout of its own (clients): the listing takes the default."""
+    """The server options of a verb that has a --timeout of its own (clients, each session's): the listing's is
+    --list-timeout."""
     return _live_options(command, timeout=False)
 
 
@@ -304,12 +309,13 @@ def _live_options(command: Any, timeout: bool) -> Any:
         transport: str,
         **kwargs: Any,
     ) -> Any:
-        from toolsurface.harness.live import DEFAULT_TIMEOUT_S, LiveServerOptions
+        from toolsurface.harness.live import LiveServerOptions
         from toolsurface.harness.surface import given_server_name
 
         ctx = click.get_current_context()
-        seconds = kwargs.pop("timeout") if timeout else DEFAULT_TIMEOUT_S
-        given = timeout and ctx.get_parameter_source("timeout") == click.core.ParameterSource.COMMANDLINE
+        option = "timeout" if timeout else "list_timeout"
+        seconds = kwargs.pop(option)
+        given = ctx.get_parameter_source(option) == click.core.ParameterSource.COMMANDLINE
         name = given_server_name(live_name) if live_name is not None else None
         live = LiveServerOptions(
             ctx.meta.get("server_argv"),
@@ -343,18 +349,13 @@ def _live_options(command: Any, timeout: bool) -> Any:
             help="Add to the server command's environment; repeat.",
         ),
         click.option("--cwd", type=click.Path(path_type=Path), help="Working directory of the server command."),
-        *(
-            [
-                click.option(
-                    "--timeout",
-                    type=Seconds(min=0, min_open=True),
-                    default=30.0,
-                    show_default=True,
-                    help="Seconds a live server has to start and list its tools.",
-                )
-            ]
-            if timeout
-            else []
+        click.option(
+            "--timeout" if timeout else "--list-timeout",
+            type=Seconds(min=0, min_open=True),
+            default=DEFAULT_LISTING_TIMEOUT_S,
+            show_default=True,
+            help="Seconds a live server has to start and list its tools"
+            + ("." if timeout else " (--timeout is each session's)."),
         ),
         click.option(
             "--client-capabilities",

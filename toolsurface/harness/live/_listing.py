@@ -619,6 +619,7 @@ def _failure(error: BaseException | None, timed_out: bool, state: _State) -> str
     from mcp.types import CONNECTION_CLOSED
     from pydantic import ValidationError
 
+    from toolsurface.harness.live._connection import unparsed_answer
     from toolsurface.harness.live._sse import CONNECTING, WAITING_FOR_ENDPOINT
 
     step = state.phase
@@ -643,6 +644,9 @@ def _failure(error: BaseException | None, timed_out: bool, state: _State) -> str
             # JSON-RPC range for server errors), which is its answer, with its own message.
             if leaf.code == CONNECTION_CLOSED and leaf.message == _SDK_CLOSED:
                 return f"closed the connection before answering {step}"
+            unparsed = unparsed_answer(leaf.code, leaf.message)
+            if unparsed is not None:
+                return f"answered {step} with {unparsed}; is the URL an MCP server's endpoint?"
             return f"answered {step} with error {leaf.code}: {leaf.message}"
         if isinstance(leaf, ValidationError):
             problem = leaf.errors()[0]
