@@ -107,3 +107,24 @@ def test_a_url_answering_json_that_is_not_json_rpc_is_one_short_line(body: bytes
         run = run_cli("snapshot", "--url", server.url + "/mcp", timeout=60)
     assert_one_line_error(run, f"{server.url}/mcp: {said}", "is the URL an MCP server's endpoint?")
     assert len(run.stderr) < 300 and "pydantic" not in run.stderr
+
+
+def test_check_stable_says_a_change_of_key_order_is_one_and_where(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    run = run_cli("snapshot", "--check-stable", "-o", str(out), "--", *ODD, "reorder", timeout=120)
+    assert run.returncode == 1, run.stderr
+    assert (
+        "odd: not stable: listed again on the same connection, noop's keys come in another order at"
+        " inputSchema.properties (q, n -> n, q), the same values"
+    ) in run.stderr.splitlines()
+    stability = json.loads(out.with_suffix(".meta.json").read_text(encoding="utf-8"))["stability"]
+    assert [(f["kind"], f["tool"]) for f in stability["findings"]] == [("key-order", "noop")]
+
+
+def test_a_changed_tool_is_said_where_it_first_differs() -> None:
+    from toolsurface.harness.live import compare_lists
+
+    before = [{"name": "t0", "description": "Find a note.", "inputSchema": {"type": "object"}}]
+    after = [{"name": "t0", "description": "Find a memo.", "inputSchema": {"type": "object"}}]
+    [found] = compare_lists(before, after, "listed again")
+    assert (found.kind, found.text) == ("changed", "t0's text changed at description (74 -> 74 chars)")
