@@ -167,8 +167,36 @@ def serve(
     http: str | None = None,
     page_size: int | None = None,
     unknown_tool: str = "result",
+    errors_path: Path | None = None,
 ) -> None:
-    """Run until the client goes away (stdio) or the process is stopped; then write the state if asked."""
+    """Run until the client goes away (stdio) or the process is stopped; then write the state if asked. Why it
+    stopped, or wrote no state, is also appended to `errors_path`: a client may keep no server's stderr."""
+    try:
+        _serve(spec, fixture, log_path, state_path, http, page_size, unknown_tool)
+    except ToolsurfaceError as error:
+        if errors_path is not None:
+            _note_error(errors_path, error)
+        raise
+
+
+def _note_error(path: Path, error: ToolsurfaceError) -> None:
+    import contextlib
+
+    from toolsurface.harness.files import LineWriter, WriteFailed
+
+    with contextlib.suppress(WriteFailed), LineWriter(path, append=True, what="stub's error log") as writer:
+        writer.write(" ".join(f"toolsurface: {error}".split()))  # the error still reaches stderr as well
+
+
+def _serve(
+    spec: str,
+    fixture: Path | None,
+    log_path: Path | None,
+    state_path: Path | None,
+    http: str | None,
+    page_size: int | None,
+    unknown_tool: str,
+) -> None:
     from toolsurface.harness.signals import hold_signals
 
     # From here on a stop signal only ends the serving, whenever it comes: the state is always written.
