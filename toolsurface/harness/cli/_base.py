@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
@@ -25,6 +26,18 @@ class _Group(click.Group):
     """Errors a user can cause end with one line on stderr and exit 2, never a traceback."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
+        code: Any = 0
+        try:
+            return self._main(args, prog_name, **extra)
+        except SystemExit as done:
+            code = done.code
+            raise
+        finally:
+            # The process's own command line (not the fork server's call, nor a test's) may end at once.
+            if args is None and _AT_ONCE:
+                _end_now(code)
+
+    def _main(self, args: Sequence[str] | None, prog_name: str | None, **extra: Any) -> Any:
         stdout = sys.stdout
         if stdout is not None and not isinstance(stdout, _Stdout):
             sys.stdout = _Stdout(stdout)
@@ -74,6 +87,24 @@ class _Group(click.Group):
             raise SystemExit(1) from None
         except OSError as error:
             _fail_on_os_error(error)
+
+
+_AT_ONCE: list[bool] = []
+
+
+def end_at_once() -> None:
+    """The command's process ends as soon as the command does, its output flushed, without the interpreter's
+    teardown of every module and object (a stub's 90,000 objects: 0.3 s idle, seconds at a load of 8, which
+    a client waiting for it to stop would not wait)."""
+    _AT_ONCE.append(True)
+
+
+def _end_now(code: Any) -> NoReturn:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            if stream is not None:
+                stream.flush()
+    os._exit(code if isinstance(code, int) else 0 if code is None else 1)
 
 
 def _is_verdict(error: BaseException | None) -> bool:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from toolsurface.harness.cli._base import main
+from toolsurface.harness.cli._base import end_at_once, main
 
 
 @main.command("serve")
@@ -48,6 +48,7 @@ def serve_command(
     errors_path: Path | None,
 ) -> None:
     """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
+    end_at_once()  # once the state is written, a stopped stub has nothing left to do
     from toolsurface.stubs.serve import serve
 
     serve(
