@@ -27,6 +27,7 @@ __all__ = [
     "RETRIED",
     "SCRIPTED_HEADER",
     "Counted",
+    "StoppedByAnother",
     "Wait",
     "duration",
     "key_headers",
@@ -238,13 +239,15 @@ def send_count(
                 f" provider's URL (or a proxy's) with --count-url {provider.family}=URL"
             ) from None
         if answer.status >= 400:
-            if answer.status not in RETRIED or attempt + 1 >= tries or stop.is_set():
+            if answer.status in RETRIED and stop.is_set():
+                raise StoppedByAnother(who)
+            if answer.status not in RETRIED or attempt + 1 >= tries:
                 raise _refusal(who, provider, answer.status, answer.body, key, tries)
             wait = _next_wait(who, provider, answer, key, attempt, tries, deadline)
             if waiting is not None:
                 waiting(wait)
             if stop.wait(wait.seconds):
-                raise _refusal(who, provider, answer.status, answer.body, key, attempt + 1)
+                raise StoppedByAnother(who)
             continue
         tokens = provider.tokens(_json(answer.body))
         if tokens is None:
@@ -255,6 +258,11 @@ def send_count(
             )
         return Counted(tokens, answer.header(SCRIPTED_HEADER) == "scripted")
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+class StoppedByAnother(CountingError):
+    """A request that would have been tried again, given up because another request of the count failed: that
+    failure is the count's error, not this."""
 
 
 def _next_wait(

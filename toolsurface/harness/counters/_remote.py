@@ -10,7 +10,15 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from typing import Any
 
 from toolsurface.harness.counters._cache import CachedCount, CountCache, shown_url
-from toolsurface.harness.counters._http import COUNT_DEADLINE_S, CountDeadline, Counted, Wait, duration, send_count
+from toolsurface.harness.counters._http import (
+    COUNT_DEADLINE_S,
+    CountDeadline,
+    Counted,
+    StoppedByAnother,
+    Wait,
+    duration,
+    send_count,
+)
 from toolsurface.harness.counters._providers import PROVIDERS
 from toolsurface.harness.counters._spec import CounterSpec
 
@@ -149,6 +157,8 @@ class RemoteCounter:
                 return send_count(
                     self.id, self.provider, self.url, self._key, body, stop=stop, deadline=deadline, waiting=self._tell
                 )
+            except StoppedByAnother:
+                return None  # the request that failed first is the count's error
             except BaseException:
                 stop.set()
                 raise
