@@ -70,18 +70,25 @@ def _trial(argv: list[str], state: Path, rng: random.Random) -> str | None:
             assert client.proc.stdin is not None
             writer.join(timeout=30)
             client.proc.stdin.close()
-        os.kill(client.proc.pid, signal.SIGTERM)
-        stopped = time.monotonic()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            client.proc.wait(timeout=EXIT_S)
-        if client.proc.returncode != 0:
-            return f"exit {client.proc.returncode} {time.monotonic() - stopped:.2f} s after SIGTERM"
-        if not state.exists():
-            return "no state file"
-        json.loads(state.read_text(encoding="utf-8"))
-        return None
+        return _stopped(client, state, EXIT_S)
     finally:
         client.close()
+
+
+def _stopped(client: RawStdioClient, state: Path, within: float) -> str | None:
+    """SIGTERM to the stub: what went wrong if it did not end with exit 0 within `within` s, its state written."""
+    os.kill(client.proc.pid, signal.SIGTERM)
+    stopped = time.monotonic()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        client.proc.wait(timeout=within)
+    if client.proc.returncode is None:
+        return f"still running {within} s after SIGTERM"
+    if client.proc.returncode != 0:
+        return f"exit {client.proc.returncode} {time.monotonic() - stopped:.2f} s after SIGTERM"
+    if not state.exists():
+        return "no state file"
+    json.loads(state.read_text(encoding="utf-8"))
+    return None
 
 
 @pytest.mark.parametrize("surface", SURFACES)
@@ -185,17 +192,7 @@ def _list_burst_trial(n: int, state: Path, together: threading.Barrier) -> str |
             for _ in range(rng.randint(1, LIST_BURST // 2)):
                 client.read_line(timeout=120)
             together.wait(timeout=300)
-        os.kill(client.proc.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            client.proc.wait(timeout=LOADED_EXIT_S)
-        if client.proc.returncode is None:
-            return f"still running {LOADED_EXIT_S} s after SIGTERM"
-        if client.proc.returncode != 0:
-            return f"exit {client.proc.returncode} after SIGTERM"
-        if not state.exists():
-            return "no state file"
-        json.loads(state.read_text(encoding="utf-8"))
-        return None
+        return _stopped(client, state, LOADED_EXIT_S)
     finally:
         client.close()
 
