@@ -365,3 +365,54 @@ def test_a_line_break_in_a_target_key_keeps_its_error_on_one_line(tmp_path: Path
         '[tool.toolsurface.targets."a\\nb"]\nsurface = "v2"\nmax-chars = -1\n', encoding="utf-8"
     )
     one_line_error(run_cli("config", cwd=tmp_path), 'targets."a\\nb".max-chars')
+
+
+def _entry_line(**changes: object) -> str:
+    entry: dict[str, object] = {
+        "time": "2026-01-01T00:00:00Z", "revision": None, "target": "v2", "step": "lower",
+        "max_chars": {"old": 8000, "new": 7000}, "max_tokens": {"old": None, "new": None}, "chars": 7000,
+        "tokens": None, "reason": "first", "tools": {}, "format": "toolsurface-budget-log/1",
+    }  # fmt: skip
+    return json.dumps(entry | changes)
+
+
+@pytest.mark.parametrize(
+    ("kind", "needles"),
+    [
+        ("truncated", (f"{LOG}:2: the budget log's last line is cut off",)),
+        ("tokens-true", (f"{LOG}:1: not a budget log entry", "tokens is true, not a number of tokens")),
+        ("chars-true", (f"{LOG}:1: not a budget log entry", "max_chars.new is true, not a number of characters")),
+        ("tool-size-true", (f"{LOG}:1: not a budget log entry", "tools is not a table of sizes")),
+        ("symbolic-link", ("the budget log is a symbolic link (to ", "name the file itself")),
+        ("hard-link", ("the budget log has 2 names (hard links)",)),
+    ],
+)
+def test_a_budget_log_that_an_update_would_damage_is_refused_in_one_line_and_nothing_changes(
+    tmp_path: Path, kind: str, needles: tuple[str, ...]
+) -> None:
+    """A last line cut off (the new lines would follow it, leaving it broken in the middle), a figure that is
+    true rather than a number, and a log that is a link (replacing it whole would cut it from its other name)
+    are each refused before anything is measured or written."""
+    project = make_project(tmp_path / "server", max_chars=7000)
+    log, elsewhere = project / LOG, tmp_path / "kept.log"
+    if kind == "truncated":
+        log.write_text(_entry_line() + "\n" + _entry_line()[:50], encoding="utf-8")
+    elif kind == "tokens-true":
+        log.write_text(_entry_line(tokens=True) + "\n", encoding="utf-8")
+    elif kind == "chars-true":
+        log.write_text(_entry_line(max_chars={"old": 8000, "new": True}) + "\n", encoding="utf-8")
+    elif kind == "tool-size-true":
+        log.write_text(_entry_line(tools={"t": True}) + "\n", encoding="utf-8")
+    else:
+        elsewhere.write_text(_entry_line() + "\n", encoding="utf-8")
+        if kind == "symbolic-link":
+            log.symlink_to(elsewhere)
+        else:
+            os.link(elsewhere, log)
+    files = [project / "pyproject.toml", log, elsewhere]
+    before = [(path.is_symlink(), path.read_bytes() if path.exists() else None) for path in files]
+    for verb in (("--update",), ("--raise",)):
+        run = run_cli("budget", *verb, "--reason", "set to the list", cwd=project)
+        one_line_error(run, *needles)
+        assert run.stdout == ""
+    assert [(path.is_symlink(), path.read_bytes() if path.exists() else None) for path in files] == before

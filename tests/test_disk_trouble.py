@@ -83,6 +83,66 @@ def test_a_transcript_that_cannot_be_written_is_named_not_blamed_on_stdout(tmp_p
     assert read_run(out / RUN).result.status == "error"
 
 
+def test_an_agent_clis_stub_that_cannot_write_its_state_says_why_though_the_cli_keeps_no_stderr(
+    tmp_path: Path,
+) -> None:
+    """Claude Code drops its MCP servers' stderr; at 30,000 bytes every file of a two-step run fits but the
+    final state (35 KB): the run's error is the stub's own words, not an end without a word."""
+    from tests.npm_packages import agent_clis_dir
+
+    script, out, home = tmp_path / "script.json", tmp_path / "study", tmp_path / "home"
+    steps = [{"call": "project_get", "arguments": {"projectId": "acme-shop"}}, {"say": "done"}]
+    script.write_text(json.dumps({"format": "toolsurface-script/1", "steps": steps}), encoding="utf-8")
+    home.mkdir()
+    env = {"PATH": f"{agent_clis_dir()}{os.pathsep}{os.environ['PATH']}", "HOME": str(home)}
+    done = subprocess.run(
+        [PY, "-m", "toolsurface", "session", "run", "--agent", "claude:full-list", "--model-endpoint", "scripted",
+         "--surface", "v2", "--script", str(script), "--out", str(out), "--timeout", "240"],
+        cwd=ROOT, env=env | {"ANTHROPIC_API_KEY": "sk-test-dummy"}, capture_output=True, text=True, timeout=400,
+        preexec_fn=_limited(30_000),  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    run_dir = out / "runs" / "v2" / "claude-full-list-r001"
+    record = read_run(run_dir)
+    assert record.result.status == "error" and record.result.checks == []
+    assert record.result.error == (
+        f"the stub wrote no final state ({run_dir / 'state.json'}): cannot write {run_dir / 'state.json'}: "
+        "File too large"
+    )
+
+
+def test_the_stub_appends_why_it_wrote_no_state_to_its_errors_file(tmp_path: Path) -> None:
+    state, errors = tmp_path / "state.json", tmp_path / "stub.errors"
+    errors.write_text("earlier line\n", encoding="utf-8")
+    done = subprocess.run(
+        [PY, "-m", "toolsurface", "serve", "v2", "--state", str(state), "--errors", str(errors)],
+        input=pipelined(1), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, cwd=ROOT,
+        preexec_fn=_limited(20_000),  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert done.returncode == 2 and not state.exists()
+    assert errors.read_text(encoding="utf-8") == f"earlier line\ntoolsurface: cannot write {state}: File too large\n"
+
+
+def test_a_run_under_a_file_size_limit_leaves_no_bytecode_cut_short(tmp_path: Path) -> None:
+    """Python writes its bytecode cache cut short under a file-size limit, and each later import of that
+    module then fails ("marshal data too short"): past its own first module toolsurface writes none there. A
+    cache folder of the test's own makes every module's bytecode due, as after an install or an edit (the
+    interpreter's start-up modules before toolsurface's are Python's own to write)."""
+    cache = tmp_path / "pycache"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPYCACHEPREFIX": str(cache)}
+    limited = subprocess.run(
+        [PY, "-m", "toolsurface", "serve", "v2", "--state", str(tmp_path / "state.json")],
+        input=pipelined(1), capture_output=True, timeout=120, cwd=ROOT, env=env,
+        preexec_fn=_limited(20_000),  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert limited.returncode == 2 and b"File too large" in limited.stderr, limited.stderr
+    ours = sorted(p.relative_to(cache).as_posix() for p in cache.rglob("*.pyc") if "toolsurface" in p.parts)
+    assert ours == [f"{ROOT.relative_to('/').as_posix()}/toolsurface/__init__.{sys.implementation.cache_tag}.pyc"]
+    import marshal
+
+    marshal.loads((cache / ours[0]).read_bytes()[16:])  # whole: it raises on bytecode cut short
+
+
 def pipelined(calls: int) -> bytes:
     lines = [
         {"jsonrpc": "2.0", "id": 0, "method": "initialize",

@@ -5,6 +5,7 @@ and reads a bounded answer, against servers on 127.0.0.1 that answer as no provi
 from __future__ import annotations
 
 import json
+import os
 import socket
 import time
 import urllib.error
@@ -165,3 +166,120 @@ def test_the_recording_endpoint_forwards_no_header_a_header_cannot_be_and_never_
     assert status == 400
     assert "x-api-key header" in str(answer).lower() and "a control character" in str(answer)
     assert "PLANTED" not in str(answer) + (tmp_path / "requests.jsonl").read_text(encoding="utf-8")
+
+
+RATE_LIMITED = b'{"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}'
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "asked"),
+    [
+        ("100000", "to wait 28 h (Retry-After: 100000)"),
+        ("Fri, 01 Jan 2100 00:00:00 GMT", " days (Retry-After: Fri, 01"),
+    ],
+)
+def test_a_retry_after_beyond_what_a_count_waits_stops_it_at_once_saying_what_the_server_asked(
+    tmp_path: Path, retry_after: str, asked: str
+) -> None:
+    with answering(lambda r, c: c.sendall(reply(429, RATE_LIMITED, {"Retry-After": retry_after}))) as server:
+        run = run_cli(
+            "measure", "v2", "--tokens", "o200k,anthropic", "--count-url", f"anthropic={server.url}",
+            env=_env(tmp_path),
+        )  # fmt: skip
+    assert_one_line_error(
+        run,
+        "anthropic:claude-opus-5-5: Anthropic rate-limited the request (HTTP 429 rate_limit_error: slow down)",
+        asked,
+        "longer than a count waits (60 s); nothing more was sent",
+    )
+    # Only the first requests in flight together were sent, none of them twice.
+    bodies = [r.body for r in server.received]
+    assert 1 <= len(bodies) <= 4 and len(set(bodies)) == len(bodies)
+
+
+def _counted(request: Received) -> bytes:
+    return json.dumps({"input_tokens": len(request.body) // 4}).encode()
+
+
+def test_a_wait_for_a_rate_limit_is_said_while_it_lasts(tmp_path: Path) -> None:
+    """The retried request is not answered until the test has read the wait's line: a line said only at the end
+    would never come."""
+    import subprocess
+    import sys
+    import threading
+
+    from tests.waiting import Deadline
+
+    seen = threading.Event()
+    first = threading.Lock()
+    limited: list[bytes] = []
+
+    def answer(request: Received, connection: socket.socket) -> None:
+        with first:
+            if not limited:
+                limited.append(request.body)
+                connection.sendall(reply(429, RATE_LIMITED, {"Retry-After": "1"}))
+                return
+        seen.wait(60)
+        connection.sendall(reply(200, _counted(request)))
+
+    with answering(answer) as server:
+        argv = ["measure", "v2", "--no-growth", "--tokens", "anthropic", "--count-url", server.url, "--format", "json"]
+        env = {**os.environ, **_env(tmp_path)}
+        with subprocess.Popen(
+            [sys.executable, "-m", "toolsurface", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        ) as process:
+            assert process.stderr is not None
+            deadline = Deadline(60, "the wait's line on stderr")
+            os.set_blocking(process.stderr.fileno(), False)
+            said = b""
+            while b"\n" not in said:
+                deadline.remaining()
+                said += process.stderr.read() or b""
+                time.sleep(0.02)
+            seen.set()
+            out, rest = process.communicate(timeout=60)
+    assert said.decode().splitlines()[0] == (
+        "toolsurface: anthropic:claude-opus-5-5: Anthropic rate-limited the request (HTTP 429 rate_limit_error: slow"
+        " down); waiting 1 s as it asked (Retry-After), then try 2 of 5"
+    )
+    assert process.returncode == 0, rest
+    assert (said + rest).decode().count("\n") == 1  # said once, not again at the end
+    assert json.loads(out)["surfaces"][0]["counts"][0]["tokens"] > 0
+    assert sum(r.body == limited[0] for r in server.received) == 2
+
+
+def test_the_whole_count_has_one_deadline_however_many_requests_it_makes(tmp_path: Path) -> None:
+    """Each answer takes 1 s, well within a request's own 60 s; 12 of them, 4 at a time, cannot all come within
+    the count's 2 s."""
+    from toolsurface.harness.counters import CountCache, CountingError, parse_counters
+    from toolsurface.harness.counters._remote import RemoteCounter
+
+    def slow(request: Received, connection: socket.socket) -> None:
+        time.sleep(1)
+        connection.sendall(reply(200, _counted(request)))
+
+    (spec,) = parse_counters("anthropic")
+    with answering(slow) as server:
+        counter = RemoteCounter(spec, "sk-k", server.url, CountCache(tmp_path / "cache"), deadline_s=2)
+        lists = [[{"name": f"t{n}", "inputSchema": {"type": "object"}}] for n in range(12)]
+        with pytest.raises(CountingError) as raised:
+            counter.count_requests(lists)
+    assert str(raised.value) == (
+        f"anthropic:claude-opus-5-5: {server.url}/v1/messages/count_tokens did not count every request within 2 s"
+        " (the deadline of the whole count, its waits included); run again later (the answers so far are cached),"
+        " or check the counting URL"
+    )
+    assert len(server.received) < 12
+
+
+def test_a_wait_that_would_pass_the_counts_deadline_is_not_begun(tmp_path: Path) -> None:
+    from toolsurface.harness.counters import CountCache, CountingError, parse_counters
+    from toolsurface.harness.counters._remote import RemoteCounter
+
+    (spec,) = parse_counters("openai")
+    with answering(lambda r, c: c.sendall(reply(429, b"{}", {"Retry-After": "30"}))) as server:
+        counter = RemoteCounter(spec, "sk-k", server.url, CountCache(tmp_path / "cache"), deadline_s=10)
+        with pytest.raises(CountingError, match=r"waiting 30 s would pass the deadline of the whole count \(10 s\)"):
+            counter.count_requests([[]])
+    assert len(server.received) == 1

@@ -52,7 +52,10 @@ def test_a_tool_added_or_changed_is_a_finding_of_its_own() -> None:
     a = [{"name": "x", "description": "X."}, {"name": "y", "description": "Y."}]
     changed = [{"name": "x", "description": "X!"}, {"name": "y", "description": "Y."}, {"name": "z"}]
     found = compare_lists(a, changed, "listed again")
-    assert [(f.kind, f.tool) for f in found] == [("added", "z"), ("changed", "x")]
+    assert [(f.kind, f.tool, f.text) for f in found] == [
+        ("added", "z", "z was added"),
+        ("changed", "x", "x's text changed at description (31 -> 31 chars)"),
+    ]
     assert compare_lists(a, list(a), "listed again") == []
     [moved] = compare_lists(a, a[::-1], "listed again")
     assert moved.kind == "order" and moved.tool is None

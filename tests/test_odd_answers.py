@@ -76,3 +76,55 @@ def test_a_live_server_line_without_end_is_cut_at_its_bound() -> None:
     endless = "import sys, time; sys.stdout.write('x' * 100_000_000); sys.stdout.flush(); time.sleep(100)"
     run = run_cli("snapshot", "--timeout", "120", "--", sys.executable, "-c", endless, timeout=180)
     assert_one_line_error(run, "its stdout sent a line of more than 64 MB")
+
+
+@pytest.mark.parametrize("command", [["probe"], ["snapshot"], ["budget", "--max-chars", "9999"]])
+def test_a_live_list_of_two_tools_of_one_name_names_the_server_command_once(command: list[str]) -> None:
+    run = run_cli(*command, "--", *ODD, "dup", timeout=120)
+    assert_one_line_error(run, "tools/list: two tools are named 'dup'")
+    assert run.stderr.count(sys.executable) == 1, run.stderr
+
+
+def test_a_calls_file_naming_a_tool_the_live_server_lacks_names_the_server_command_once(tmp_path: Path) -> None:
+    calls = tmp_path / "calls.json"
+    calls.write_text(json.dumps({"calls": [{"tool": "nothing"}]}), encoding="utf-8")
+    run = run_cli("probe", "--calls", str(calls), "--", *ODD, "plain", timeout=120)
+    assert_one_line_error(run, f"{calls}: calls[0]: the server lists no tool 'nothing'; tools: noop")
+    assert run.stderr.count(sys.executable) == 1, run.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b'{"status": "ok", "items": [1, 2, 3]}', "answered initialize with JSON that is not a JSON-RPC message"),
+        (b"<html>not found</html>", "answered initialize with a body that is not JSON (expected value at line 1"),
+    ],
+)
+def test_a_url_answering_json_that_is_not_json_rpc_is_one_short_line(body: bytes, said: str) -> None:
+    from tests.answering_http import answering, reply
+
+    with answering(lambda r, c: c.sendall(reply(200, body, {"Content-Type": "application/json"}))) as server:
+        run = run_cli("snapshot", "--url", server.url + "/mcp", timeout=60)
+    assert_one_line_error(run, f"{server.url}/mcp: {said}", "is the URL an MCP server's endpoint?")
+    assert len(run.stderr) < 300 and "pydantic" not in run.stderr
+
+
+def test_check_stable_says_a_change_of_key_order_is_one_and_where(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    run = run_cli("snapshot", "--check-stable", "-o", str(out), "--", *ODD, "reorder", timeout=120)
+    assert run.returncode == 1, run.stderr
+    assert (
+        "odd: not stable: listed again on the same connection, noop's keys come in another order at"
+        " inputSchema.properties (q, n -> n, q), the same values"
+    ) in run.stderr.splitlines()
+    stability = json.loads(out.with_suffix(".meta.json").read_text(encoding="utf-8"))["stability"]
+    assert [(f["kind"], f["tool"]) for f in stability["findings"]] == [("key-order", "noop")]
+
+
+def test_a_changed_tool_is_said_where_it_first_differs() -> None:
+    from toolsurface.harness.live import compare_lists
+
+    before = [{"name": "t0", "description": "Find a note.", "inputSchema": {"type": "object"}}]
+    after = [{"name": "t0", "description": "Find a memo.", "inputSchema": {"type": "object"}}]
+    [found] = compare_lists(before, after, "listed again")
+    assert (found.kind, found.text) == ("changed", "t0's text changed at description (74 -> 74 chars)")

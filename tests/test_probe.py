@@ -73,6 +73,7 @@ def test_a_dry_run_lists_the_read_only_tools_of_server_everything_with_their_arg
     }  # fmt: skip
     assert planned["get-structured-content"] == {
         "tool": "get-structured-content", "arguments": {"location": "New York"}, "source": "enum", "read_only": True,
+        "destructive": False,
     }  # fmt: skip
     assert planned["get-sum"]["source"] == "generated" and set(planned["get-sum"]["arguments"]) == {"a", "b"}
     assert plan["dry_run"] is True and plan["answers"] is None

@@ -1,4 +1,5 @@
-"""A stub stopped by SIGTERM at any moment of a burst of calls ends at once, with exit 0 and its state written."""
+"""A stub stopped by SIGTERM at any moment of a burst of calls ends at once, with exit 0 and its state written;
+under a load of its own making too."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.rawstdio import RawStdioClient, serve_argv
+from tests.waiting import wait_until
+from toolsurface.harness.measure import PROTOCOL_VERSION
 from toolsurface.harness.session.fork import ForkServer, fork_server
 
 SURFACES = ["before-v2", "consistent", "v2-first", "v2"]
@@ -43,12 +46,14 @@ def _burst(client: RawStdioClient) -> None:
         + b"\n"
         for n in range(1000, 1000 + BURST)
     )
+    _write_all(client, lines)
+
+
+def _write_all(client: RawStdioClient, lines: bytes) -> None:
     assert client.proc.stdin is not None
-    try:
+    with contextlib.suppress(BrokenPipeError, ValueError):  # the stub was stopped before it read them all
         client.proc.stdin.write(lines)
         client.proc.stdin.flush()
-    except (BrokenPipeError, ValueError):
-        pass  # the stub was stopped before it read them all
 
 
 def _trial(argv: list[str], state: Path, rng: random.Random) -> str | None:
@@ -65,18 +70,25 @@ def _trial(argv: list[str], state: Path, rng: random.Random) -> str | None:
             assert client.proc.stdin is not None
             writer.join(timeout=30)
             client.proc.stdin.close()
-        os.kill(client.proc.pid, signal.SIGTERM)
-        stopped = time.monotonic()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            client.proc.wait(timeout=EXIT_S)
-        if client.proc.returncode != 0:
-            return f"exit {client.proc.returncode} {time.monotonic() - stopped:.2f} s after SIGTERM"
-        if not state.exists():
-            return "no state file"
-        json.loads(state.read_text(encoding="utf-8"))
-        return None
+        return _stopped(client, state, EXIT_S)
     finally:
         client.close()
+
+
+def _stopped(client: RawStdioClient, state: Path, within: float) -> str | None:
+    """SIGTERM to the stub: what went wrong if it did not end with exit 0 within `within` s, its state written."""
+    os.kill(client.proc.pid, signal.SIGTERM)
+    stopped = time.monotonic()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        client.proc.wait(timeout=within)
+    if client.proc.returncode is None:
+        return f"still running {within} s after SIGTERM"
+    if client.proc.returncode != 0:
+        return f"exit {client.proc.returncode} {time.monotonic() - stopped:.2f} s after SIGTERM"
+    if not state.exists():
+        return "no state file"
+    json.loads(state.read_text(encoding="utf-8"))
+    return None
 
 
 @pytest.mark.parametrize("surface", SURFACES)
@@ -123,3 +135,76 @@ def test_an_error_inside_the_signal_guarded_block_comes_out_as_itself() -> None:
 
     with pytest.raises(ToolsurfaceError, match="cannot list"):
         anyio.run(failing)
+
+
+LOADED_TRIALS = 12
+LIST_BURST = 150
+LOADED_EXIT_S = 2.5
+
+
+@contextlib.contextmanager
+def _load(per_core: int = 4) -> Iterator[None]:
+    """`per_core` busy processes a core (a load of 8 on 2 cores), each ending by itself within 120 s."""
+    cores = len(os.sched_getaffinity(0))
+    burner = "import time\nend = time.monotonic() + 120\nwhile time.monotonic() < end:\n    pass\n"
+    burners = [subprocess.Popen([sys.executable, "-c", burner]) for _ in range(per_core * cores)]
+    try:
+        yield
+    finally:
+        for process in burners:
+            process.kill()
+        for process in burners:
+            process.wait(timeout=30)
+
+
+def _holds_sigterm(pid: int) -> bool:
+    """Whether the process blocks SIGTERM (its SigBlk mask in /proc), as a stub does from its first line."""
+    status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+    blocked = next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:"))
+    return bool(int(blocked, 16) >> (signal.SIGTERM - 1) & 1)
+
+
+def _list_burst_trial(n: int, state: Path, together: threading.Barrier) -> str | None:
+    """A spawned stub (as an agent CLI starts it) sent a burst of tools/list requests, stopped by SIGTERM: an
+    even one after initialize and some answers, when every other even one has come that far; an odd one while
+    it may still be starting (initialize and the burst sent at once, SIGTERM up to a second later)."""
+    rng = random.Random(f"list-burst-{n}")
+    client = RawStdioClient(serve_argv("v2", "--state", str(state)))
+    try:
+        lines = b"".join(
+            json.dumps({"jsonrpc": "2.0", "id": 1000 + i, "method": "tools/list"}).encode() + b"\n"
+            for i in range(LIST_BURST)
+        )
+        if n % 2:
+            opening = [
+                {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                 "params": {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            ]  # fmt: skip
+            lines = b"".join(json.dumps(message).encode() + b"\n" for message in opening) + lines
+            # Before its first line has run a stub is the interpreter's, which a stop signal ends.
+            wait_until(lambda: _holds_sigterm(client.proc.pid), 120, "the stub to hold SIGTERM")
+            threading.Thread(target=_write_all, args=(client, lines), daemon=True).start()
+            time.sleep(rng.uniform(0, 1))
+        else:
+            client.initialize()
+            threading.Thread(target=_write_all, args=(client, lines), daemon=True).start()
+            for _ in range(rng.randint(1, LIST_BURST // 2)):
+                client.read_line(timeout=120)
+            together.wait(timeout=300)
+        return _stopped(client, state, LOADED_EXIT_S)
+    finally:
+        client.close()
+
+
+def test_under_a_load_of_four_a_core_sigterm_in_a_tools_list_burst_ends_each_stub_within_2_5_s_with_its_state(
+    tmp_path: Path,
+) -> None:
+    """The load is the test's own, 4 busy processes a core, and 12 stubs. A stub stopped while it starts ends
+    where it is (loading the SDK takes seconds at this load) with its fixture's state; once its state is
+    written a stub ends without the interpreter's teardown of its 90,000 objects."""
+    together = threading.Barrier(LOADED_TRIALS // 2)
+    with _load(), ThreadPoolExecutor(max_workers=LOADED_TRIALS) as pool:
+        found = pool.map(lambda n: _list_burst_trial(n, tmp_path / f"state-{n}.json", together), range(LOADED_TRIALS))
+        problems = [f"stub {n}: {problem}" for n, problem in enumerate(found) if problem]
+    assert problems == []

@@ -4,7 +4,9 @@ Python's json recurses once per level, so a few thousand `[` end in RecursionErr
 whatever walks the value. `loads` measures the nesting first (strings skipped, no recursion) and parses
 only text within the bound. With `deep="mark"` a text nested deeper is still read, iteratively, each
 container beyond the bound kept as a `Deep` marker holding the depth it reached, so the rest of the
-message (an id, a method) can be answered. Constants outside JSON (NaN, Infinity) are refused.
+message (an id, a method) can be answered. Constants outside JSON (NaN, Infinity) are refused, and with
+`unique_keys` (every file a user writes) an object that gives one key twice: a JSON reader keeps the last value,
+so the file reads one way and is taken another.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any, Literal
 __all__ = [
     "MAX_DEPTH",
     "Deep",
+    "DuplicateKey",
     "JSONProblem",
     "TooDeep",
     "depth",
@@ -49,6 +52,31 @@ class TooDeep(JSONProblem):
         self.depth = depth
         self.limit = limit
         super().__init__(f"it nests {depth} levels deep, more than {limit}")
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+class DuplicateKey(JSONProblem):
+    def __init__(self, key: str, first: Any, then: Any) -> None:
+        self.key = key
+        super().__init__(
+            f"an object gives the key {_shown(key)} twice ({_shown(first)}, then {_shown(then)}), and a JSON reader"
+            " keeps only the last: give each key once"
+        )
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise DuplicateKey(key, seen[key], value)
+            seen[key] = value
+    return found
 
 
 @dataclass(frozen=True)
@@ -87,19 +115,21 @@ def _no_constant(name: str) -> Any:
 
 # One decoder for every call: json.loads with an argument builds a new one each time.
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_UNIQUE_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_unique)
 
 
-def loads(text: str, limit: int, *, deep: Literal["raise", "mark"] = "raise") -> Any:
+def loads(text: str, limit: int, *, deep: Literal["raise", "mark"] = "raise", unique_keys: bool = False) -> Any:
     """One JSON value, nested at most `limit` levels; deeper text raises TooDeep, or with deep="mark" is
-    read with each container beyond the limit replaced by a Deep marker."""
+    read with each container beyond the limit replaced by a Deep marker. `unique_keys`: an object giving a key
+    twice raises DuplicateKey."""
     # Text with fewer openings than the bound cannot nest beyond it: most text, measured no further.
     reached = 0 if text.count("[") + text.count("{") <= limit else nesting_depth(text)
     if reached > limit and deep == "raise":
         raise TooDeep(reached, limit)
     if reached > limit:
-        return _Reader(text, limit).value()
+        return _Reader(text, limit, unique_keys).value()
     try:
-        return _DECODER.decode(text)
+        return (_UNIQUE_DECODER if unique_keys else _DECODER).decode(text)
     except json.JSONDecodeError as problem:
         raise JSONProblem.at(problem.msg, text, problem.pos) from None
     except JSONProblem:
@@ -116,9 +146,10 @@ _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 class _Reader:
     """An iterative JSON reader: containers open on a stack, so depth costs no recursion."""
 
-    def __init__(self, text: str, limit: int) -> None:
+    def __init__(self, text: str, limit: int, unique_keys: bool = False) -> None:
         self.text = text
         self.limit = limit
+        self.unique_keys = unique_keys
         self.at = 0
 
     def fail(self, what: str) -> JSONProblem:
@@ -209,6 +240,8 @@ class _Reader:
                 else:
                     key = keys[-1]
                     assert key is not None
+                    if self.unique_keys and key in top:
+                        raise DuplicateKey(key, top[key], item)
                     top[key] = item
                 self.skip_space()
                 char = self.text[self.at : self.at + 1]

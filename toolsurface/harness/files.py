@@ -260,13 +260,16 @@ def read_text(
 def read_json(
     path: Path, error: type[ToolsurfaceError] = ToolsurfaceError, what: str = "file", *, follow_links: bool = True
 ) -> Any:
-    """A JSON file, or one clear `error` naming it: missing, not a regular file, unreadable, not JSON, or
-    nested deeper than MAX_DEPTH (which would end in RecursionError wherever the value is walked)."""
-    from toolsurface.harness.bounded_json import MAX_DEPTH, JSONProblem, TooDeep, loads
+    """A JSON file, or one clear `error` naming it: missing, not a regular file, unreadable, not JSON, nested
+    deeper than MAX_DEPTH (which would end in RecursionError wherever the value is walked), or giving one key of
+    an object twice (read as its last value, while the file reads as its first)."""
+    from toolsurface.harness.bounded_json import MAX_DEPTH, DuplicateKey, JSONProblem, TooDeep, loads
 
     text = read_text(path, error, what, follow_links=follow_links)
     try:
-        return loads(text, MAX_DEPTH)
+        return loads(text, MAX_DEPTH, unique_keys=True)
+    except DuplicateKey as problem:
+        raise error(f"{path}: {problem}") from None
     except TooDeep as problem:
         raise error(f"{path}: its JSON nests {problem.depth} levels deep, more than {MAX_DEPTH}") from None
     except JSONProblem as problem:

@@ -42,7 +42,7 @@ def read_records(
     ValueError or KeyError is the line's error). `formats` are the versions read, the newest last; a line naming none reads as `unnamed`
     (logs written before the format was named), or is refused when that is None. A missing file is [] when
     `missing_ok`, else `error` naming it, as is a file that cannot be read."""
-    from toolsurface.harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+    from toolsurface.harness.bounded_json import MAX_DEPTH, DuplicateKey, JSONProblem, loads
     from toolsurface.harness.files import read_text
 
     if missing_ok and not os.path.lexists(path):
@@ -54,7 +54,9 @@ def read_records(
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            data = loads(line, MAX_DEPTH)
+            data = loads(line, MAX_DEPTH, unique_keys=True)
+        except DuplicateKey as problem:
+            raise error(f"{path}:{number}: not a {what} entry: {problem}") from None
         except JSONProblem as problem:
             if number == len(lines) and not text.endswith(("\n", "\r")):
                 break  # cut off by a writer that was killed

@@ -11,14 +11,23 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["STOP_SIGNALS", "Held", "Interrupted", "Stop", "cancel_on_signals", "hold_signals"]
+__all__ = [
+    "STOP_SIGNALS",
+    "Held",
+    "Interrupted",
+    "Stop",
+    "StoppedStarting",
+    "cancel_on_signals",
+    "hold_signals",
+    "stops_raise",
+]
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
@@ -46,13 +55,51 @@ class Held:
             signal.signal(signum, self.remember)
 
 
+_held: list[Held] = []  # the process's one Held, once anything has held the signals
+
+
 def hold_signals() -> Held | None:
-    """Hold the stop signals for the rest of the process (None off the main thread, where they cannot be)."""
+    """Hold the stop signals for the rest of the process (None off the main thread, where they cannot be).
+    Holding them again (the stub's first line, after `python -m toolsurface serve` held them as it started)
+    keeps what came meanwhile."""
     if threading.current_thread() is not threading.main_thread():
         return None
-    held = Held()
-    held.hold()
-    return held
+    if not _held:
+        _held.append(Held())
+    _held[0].hold()
+    return _held[0]
+
+
+class StoppedStarting(BaseException):
+    """A stop signal came while the process was starting (a BaseException: no `except Exception` on the way
+    takes it for a failure of the work it interrupted)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+
+@contextmanager
+def stops_raise(held: Held | None) -> Iterator[None]:
+    """Within the block (a start: imports, a fixture loaded), a stop signal raises StoppedStarting wherever the
+    work is, and one that came before raises at once; afterwards the signals are held again."""
+    if held is None:
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        held.hold()  # one stop is enough: a second is remembered, not raised inside the first's cleanup
+        raise StoppedStarting(signum)
+
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, stop)
+    try:
+        if held.received:
+            raise StoppedStarting(held.received[0])
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        yield
+    finally:
+        held.hold()
 
 
 @dataclass

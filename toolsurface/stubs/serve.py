@@ -139,6 +139,24 @@ def write_state(stub: Stub, path: Path) -> None:
     write_json_atomic(path, stub.state())
 
 
+def _state_of_a_stopped_start(spec: str, fixture: Path | None, stub: Stub | None, state_path: Path | None) -> None:
+    """A stub stopped while starting served nothing: its state is its fixture's, the stub made without the
+    tools built (and the SDK loaded) if the stop came first."""
+    if state_path is None:
+        return
+    from toolsurface.harness.files import ensure_directory
+    from toolsurface.harness.surface import resolve
+
+    if stub is None:
+        item = resolve(spec)
+        factory = item.stub if isinstance(item, SurfaceDefinition) else None
+        if factory is None:
+            raise ToolsurfaceError(f"surface {item.name!r} has no stub, so it has no state to write")
+        stub = factory(fixture)
+    ensure_directory(state_path.parent, f"write the state to {state_path}")
+    write_state(stub, state_path)
+
+
 async def _serve_until_stopped(
     server: Server, log: CallLog, tools: list[str], listener: socket.socket | None, held: Held | None
 ) -> None:
@@ -167,28 +185,69 @@ def serve(
     http: str | None = None,
     page_size: int | None = None,
     unknown_tool: str = "result",
+    errors_path: Path | None = None,
 ) -> None:
-    """Run until the client goes away (stdio) or the process is stopped; then write the state if asked."""
-    from toolsurface.harness.signals import hold_signals
+    """Run until the client goes away (stdio) or the process is stopped; then write the state if asked. Why it
+    stopped, or wrote no state, is also appended to `errors_path`: a client may keep no server's stderr."""
+    try:
+        _serve(spec, fixture, log_path, state_path, http, page_size, unknown_tool)
+    except ToolsurfaceError as error:
+        if errors_path is not None:
+            _note_error(errors_path, error)
+        raise
+
+
+def _note_error(path: Path, error: ToolsurfaceError) -> None:
+    import contextlib
+
+    from toolsurface.harness.files import LineWriter, WriteFailed
+
+    with contextlib.suppress(WriteFailed), LineWriter(path, append=True, what="stub's error log") as writer:
+        writer.write(" ".join(f"toolsurface: {error}".split()))  # the error still reaches stderr as well
+
+
+def _serve(
+    spec: str,
+    fixture: Path | None,
+    log_path: Path | None,
+    state_path: Path | None,
+    http: str | None,
+    page_size: int | None,
+    unknown_tool: str,
+) -> None:
+    from toolsurface.harness.signals import StoppedStarting, hold_signals, stops_raise
 
     # From here on a stop signal only ends the serving, whenever it comes: the state is always written.
     held = hold_signals()
-    import anyio
-
     from toolsurface.harness.files import ensure_directory
     from toolsurface.stubs.calllog import CallLog
-    from toolsurface.stubs.mcp_server import build_server
 
     address = parse_http(http) if http else None
-    surface = surface_to_serve(spec)
-    stub = start_stub(surface, fixture)
-    if state_path is not None and stub is None:
-        raise ToolsurfaceError(f"surface {surface.name!r} has no stub, so it has no state to write")
-    if state_path is not None:
-        ensure_directory(state_path.parent, f"write the state to {state_path}")
-    listener = listen(*address) if address is not None else None
-    log = CallLog(log_path)
-    server = build_server(surface, stub, log, page_size, unknown_tool)
+    stub: Stub | None = None
+    listener: socket.socket | None = None
+    log: CallLog | None = None
+    try:
+        # Most of a start is loading the SDK (seconds under load): a stop then ends it where it is.
+        with stops_raise(held):
+            surface = surface_to_serve(spec)
+            stub = start_stub(surface, fixture)
+            if state_path is not None and stub is None:
+                raise ToolsurfaceError(f"surface {surface.name!r} has no stub, so it has no state to write")
+            if state_path is not None:
+                ensure_directory(state_path.parent, f"write the state to {state_path}")
+            listener = listen(*address) if address is not None else None
+            log = CallLog(log_path)
+            import anyio
+
+            from toolsurface.stubs.mcp_server import build_server
+
+            server = build_server(surface, stub, log, page_size, unknown_tool)
+    except StoppedStarting:
+        if listener is not None:
+            listener.close()
+        (log or CallLog(log_path)).close()
+        _state_of_a_stopped_start(spec, fixture, stub, state_path)
+        return
     try:
         anyio.run(_serve_until_stopped, server, log, [t.name for t in surface.tools], listener, held)
     finally:

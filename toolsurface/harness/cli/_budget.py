@@ -462,7 +462,7 @@ def _budget_of_config(
 ) -> tuple[Any, list[Any]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
     from toolsurface.harness.cli._live import live_flags
-    from toolsurface.harness.config import check_targets, read_config
+    from toolsurface.harness.config import check_log_for_update, check_targets, read_config
     from toolsurface.harness.live import parse_capabilities, skip_final_collection
 
     given = [flag for flag in live_flags(live) if flag != "--client-capabilities"]
@@ -473,6 +473,8 @@ def _budget_of_config(
         raise click.UsageError("--update and --raise set the configured budgets; give no --max-chars or --max-tokens")
     config = read_config(config_path)
     assert config is not None
+    if count_tokens:
+        check_log_for_update(config.log_path)  # before a live target is started and measured
     sets = {s.name for s in config.server_sets}
     named = [name for name in target_names if name not in sets]
     targets = [config.target(name) for name in named] if target_names else list(config.targets)

@@ -9,7 +9,8 @@ import click
 
 TOKENS_HELP = (
     "Token counters, comma-separated: o200k (default), harmony (gpt-oss, offline), anthropic[:MODEL],"
-    " openai[:MODEL], gemini[:MODEL] (exact, with ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY)."
+    " openai[:MODEL], gemini[:MODEL] (exact, with ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY; a keyed"
+    " counter waits at most 60 s for a rate limit, saying so, and has 300 s for all its requests)."
 )
 
 

@@ -36,17 +36,20 @@ class ProbeOptions:
     call_timeout: float
     max_answer_bytes: int
     jobs: int
+    max_calls: int
+    skip_destructive: bool
 
     @property
     def bounds(self) -> ProbeBounds:
         from toolsurface.harness.probe import ProbeBounds
 
-        return ProbeBounds(self.call_timeout, self.max_answer_bytes, self.jobs)
+        return ProbeBounds(self.call_timeout, self.max_answer_bytes, self.jobs, self.max_calls, self.skip_destructive)
 
 
 def _probe_options(command: Any) -> Any:
-    """--calls, --calls-only, --call-timeout, --max-answer-bytes and --jobs, given to the command as `probing`."""
-    from toolsurface.harness.probe import DEFAULT_CALL_TIMEOUT_S, DEFAULT_MAX_ANSWER_BYTES
+    """--calls, --calls-only, --call-timeout, --max-answer-bytes, --jobs, --max-calls and --skip-destructive, given
+    to the command as `probing`."""
+    from toolsurface.harness.probe import DEFAULT_CALL_TIMEOUT_S, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CALLS
 
     @functools.wraps(command)
     def with_probe(
@@ -56,11 +59,13 @@ def _probe_options(command: Any) -> Any:
         call_timeout: float,
         max_answer_bytes: int,
         jobs: int,
+        max_calls: int,
+        skip_destructive: bool,
         **kwargs: Any,
     ) -> Any:
         if calls_only and calls is None:
             raise click.UsageError("--calls-only goes with --calls FILE")
-        probing = ProbeOptions(calls, calls_only, call_timeout, max_answer_bytes, jobs)
+        probing = ProbeOptions(calls, calls_only, call_timeout, max_answer_bytes, jobs, max_calls, skip_destructive)
         return command(*args, probing=probing, **kwargs)
 
     options = [
@@ -87,6 +92,19 @@ def _probe_options(command: Any) -> Any:
             help="The most bytes one answer may have.",
         ),
         click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Calls at a time."),
+        click.option(
+            "--max-calls",
+            type=click.IntRange(min=1),
+            default=DEFAULT_MAX_CALLS,
+            show_default=True,
+            help="The most calls in all (a calls file's times add up): a plan of more is refused before any call.",
+        ),
+        click.option(
+            "--skip-destructive",
+            is_flag=True,
+            help="Leave out every tool whose hints say it may destroy: destructiveHint true (even beside readOnlyHint"
+            " true), or not read-only without destructiveHint false.",
+        ),
     ]
     for option in reversed(options):
         with_probe = option(with_probe)
@@ -114,7 +132,8 @@ def _probe_flags(ctx: click.Context, probing: bool, needs: str) -> None:
     if probing:
         return
     for name, flag in (("calls", "--calls"), ("calls_only", "--calls-only"), ("call_timeout", "--call-timeout"),
-                       ("max_answer_bytes", "--max-answer-bytes"), ("jobs", "--jobs")):  # fmt: skip
+                       ("max_answer_bytes", "--max-answer-bytes"), ("jobs", "--jobs"), ("max_calls", "--max-calls"),
+                       ("skip_destructive", "--skip-destructive")):  # fmt: skip
         if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
             raise click.UsageError(f"{flag} goes with {needs}")
 

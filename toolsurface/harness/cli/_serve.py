@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from toolsurface.harness.cli._base import main
+from toolsurface.harness.cli._base import end_at_once, main
 
 
 @main.command("serve")
@@ -30,6 +30,13 @@ from toolsurface.harness.cli._base import main
     help="Answer a call of a tool the surface lacks with an isError result naming the tools, or with the"
     " JSON-RPC error -32602 the specification lists.",
 )
+@click.option(
+    "--errors",
+    "errors_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also append the line saying why the stub stopped (or wrote no state) to this file, for a client that"
+    " keeps no server's stderr.",
+)
 def serve_command(
     surface: str,
     fixture: Path | None,
@@ -38,8 +45,10 @@ def serve_command(
     http: str | None,
     page_size: int | None,
     unknown_tool: str,
+    errors_path: Path | None,
 ) -> None:
     """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
+    end_at_once()  # once the state is written, a stopped stub has nothing left to do
     from toolsurface.stubs.serve import serve
 
     serve(
@@ -50,4 +59,5 @@ def serve_command(
         http=http,
         page_size=page_size,
         unknown_tool=unknown_tool,
+        errors_path=errors_path,
     )

@@ -3,7 +3,15 @@ their budgets, the lint rules it turns off, the ratchet that moves a budget and 
 
 from toolsurface.harness.config._check import CheckedTarget, check_targets
 from toolsurface.harness.config._load import CONFIG_NAMES, LINT_KEYS, TARGET_KEYS, find_config, load_config, read_config
-from toolsurface.harness.config._log import LOG_FORMAT, LogEntry, append_log, git_revision, last_entry, read_log
+from toolsurface.harness.config._log import (
+    LOG_FORMAT,
+    LogEntry,
+    append_log,
+    check_log_for_update,
+    git_revision,
+    last_entry,
+    read_log,
+)
 from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, ServerSet, Target, shown_path
 from toolsurface.harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
 from toolsurface.harness.config._render import config_json, config_lines
@@ -25,6 +33,7 @@ __all__ = [
     "ServerSet",
     "Target",
     "append_log",
+    "check_log_for_update",
     "check_targets",
     "config_json",
     "config_lines",

@@ -15,7 +15,17 @@ from typing import Any, Literal
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["LOG_FORMAT", "LogEntry", "append_log", "appended", "git_revision", "last_entry", "now", "read_log"]
+__all__ = [
+    "LOG_FORMAT",
+    "LogEntry",
+    "append_log",
+    "appended",
+    "check_log_for_update",
+    "git_revision",
+    "last_entry",
+    "now",
+    "read_log",
+]
 
 LOG_FORMAT = "toolsurface-budget-log/1"
 
@@ -69,29 +79,57 @@ class LogEntry:
             found = data.get("format") if isinstance(data, dict) else None
             raise ValueError(f"not a {LOG_FORMAT} entry (format {found!r})")
         chars, tokens = data["max_chars"], data["max_tokens"]
+        if not isinstance(chars, dict) or not isinstance(tokens, dict):
+            raise ValueError("max_chars and max_tokens are each {old, new}")
         tools = data.get("tools", {})
-        if not isinstance(tools, dict) or not all(isinstance(v, int) for v in tools.values()):
+        if not isinstance(tools, dict) or not all(type(v) is int for v in tools.values()):
             raise ValueError("tools is not a table of sizes")
+        step = data["step"]
+        if step not in ("lower", "raise"):
+            raise ValueError(f"step is {step!r}, not lower or raise")
         return cls(
-            time=str(data["time"]),
-            revision=data.get("revision"),
-            target=str(data["target"]),
-            step=data["step"],
+            time=_text(data["time"], "time"),
+            revision=_text(data.get("revision"), "revision", optional=True),
+            target=_text(data["target"], "target"),
+            step=step,
             max_chars=(_count(chars["old"], "max_chars.old"), _count(chars["new"], "max_chars.new")),
-            max_tokens=(tokens["old"], tokens["new"]),
+            max_tokens=(_tokens(tokens["old"], "max_tokens.old"), _tokens(tokens["new"], "max_tokens.new")),
             chars=_count(data["chars"], "chars"),
-            tokens=data.get("tokens"),
-            reason=str(data["reason"]),
+            tokens=_tokens(data.get("tokens"), "tokens"),
+            reason=_text(data["reason"], "reason"),
             tools=dict(tools),
-            counter=str(data["counter"]) if data.get("counter") is not None else None,
+            counter=_text(data.get("counter"), "counter", optional=True),
         )
 
 
 def _count(value: Any, name: str) -> int:
     """A whole number of a log line; 1e400 reads as infinity, which no count is."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{name} is {value!r}, not a number of characters")
+        raise ValueError(f"{name} is {_json(value)}, not a number of characters")
     return int(value)
+
+
+def _tokens(value: Any, name: str) -> int | None:
+    """A number of tokens of a log line, or null (no token budget, or none counted); true is no number."""
+    if value is None:
+        return None
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{name} is {_json(value)}, not a number of tokens")
+    return value
+
+
+def _text(value: Any, name: str, *, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{name} is {_json(value)}, not text")
+    return value
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value)[:40]
 
 
 def now() -> str:
@@ -126,6 +164,42 @@ def read_log(path: Path) -> list[LogEntry]:
 
 def last_entry(entries: Sequence[LogEntry], target: str) -> LogEntry | None:
     return next((e for e in reversed(entries) if e.target == target), None)
+
+
+def check_log_for_update(path: Path) -> None:
+    """Refuse, before anything is written, a log that appending would damage: a link (the log is replaced whole,
+    which would cut it from the file it links to), or one whose last line was cut off (each read skips that line,
+    but the new lines would follow it, and it would stand broken in the middle)."""
+    import os
+
+    from toolsurface.harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+    from toolsurface.harness.files import read_text
+
+    if not os.path.lexists(path):
+        return
+    if path.is_symlink():
+        raise ToolsurfaceError(
+            f"{path}: the budget log is a symbolic link (to {os.readlink(path)}); --update replaces the log whole,"
+            " which would make it a file of its own: name the file itself as the budget log"
+        )
+    links = path.stat().st_nlink
+    if links > 1:
+        raise ToolsurfaceError(
+            f"{path}: the budget log has {links} names (hard links); --update replaces the log whole, which would"
+            " leave the others as they were: keep one name"
+        )
+    text = read_text(path, ToolsurfaceError, "budget log")
+    if text and not text.endswith(("\n", "\r")):
+        last = text.splitlines()[-1]
+        if last.strip() and not last.lstrip().startswith("#"):
+            try:
+                loads(last, MAX_DEPTH)
+            except JSONProblem:
+                number = len(text.splitlines())
+                raise ToolsurfaceError(
+                    f"{path}:{number}: the budget log's last line is cut off (no line break, and not JSON), as by a"
+                    " write that was stopped; the new entries would follow it: finish or remove it, then run again"
+                ) from None
 
 
 def appended(path: Path, entries: Sequence[LogEntry]) -> bytes:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolsurface.harness.config._check import CheckedTarget
-from toolsurface.harness.config._log import LogEntry, appended, git_revision, now
+from toolsurface.harness.config._log import LogEntry, appended, check_log_for_update, git_revision, now
 from toolsurface.harness.config._model import Config, ConfigError
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.measure import is_o200k
@@ -78,6 +78,7 @@ def ratchet(config: Config, checked: Sequence[CheckedTarget], reason: str, *, al
     written unless every target can be moved or is already at its figure."""
     if not reason.strip():
         raise ToolsurfaceError("--reason TEXT must say why (it goes into the budget log)")
+    check_log_for_update(config.log_path)
     steps, refused, unchanged = plan_ratchet(checked, allow_raise)
     if refused or not steps:
         return Ratchet(steps if not refused else [], refused, unchanged, [])

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from typing import Any
 
 from toolsurface.harness.counters._cache import CachedCount, CountCache, shown_url
-from toolsurface.harness.counters._http import Counted, send_count
+from toolsurface.harness.counters._http import (
+    COUNT_DEADLINE_S,
+    CountDeadline,
+    Counted,
+    StoppedByAnother,
+    Wait,
+    duration,
+    send_count,
+)
 from toolsurface.harness.counters._providers import PROVIDERS
 from toolsurface.harness.counters._spec import CounterSpec
 
@@ -31,7 +39,7 @@ class RemoteCounter:
         cache: CountCache,
         *,
         jobs: int = JOBS,
-        sleep: Callable[[float], None] = time.sleep,
+        deadline_s: float = COUNT_DEADLINE_S,
     ) -> None:
         assert spec.model is not None
         self.provider = PROVIDERS[spec.family]
@@ -43,7 +51,12 @@ class RemoteCounter:
         self._key = key
         self._cache = cache
         self._jobs = jobs
-        self._sleep = sleep
+        self._deadline_s = deadline_s
+        # Its requests in one command share one deadline, from the first sent.
+        self._deadline: CountDeadline | None = None
+        # When the wait last told of ends: a request of the same count waiting no longer is not told again.
+        self._told_until = 0.0
+        self._told = threading.Lock()
         self._scripted = False
         self.sent = 0
         self.cached = 0
@@ -111,9 +124,29 @@ class RemoteCounter:
         self._scripted = self._scripted or any(found[d].scripted for d in digests)
         return [found[d].tokens for d in digests]
 
+    def _tell(self, wait: Wait) -> None:
+        """One line while a wait lasts: the first request to wait says it, those waiting with it no longer do not."""
+        from toolsurface.harness.notices import notice
+
+        until = time.monotonic() + wait.seconds
+        with self._told:
+            if wait.seconds < 1 or until <= self._told_until + 1:
+                return
+            self._told_until = until
+        asked = "as it asked (Retry-After)" if wait.asked else "before trying again"
+        notice(
+            f"{self.id}: {wait.said}; waiting {duration(wait.seconds)} {asked}, then try {wait.next_try} of"
+            f" {wait.tries}",
+            once=f"count wait {id(self)} {until}",
+            now=True,
+        )
+
     def _send(self, missing: dict[str, Any]) -> dict[str, CachedCount]:
         got: dict[str, CachedCount] = {}
         stop = threading.Event()
+        if self._deadline is None:
+            self._deadline = CountDeadline.starting_now(self._deadline_s)
+        deadline = self._deadline
 
         def count(body: Any) -> Counted | None:
             # The worker that fails sets `stop` itself: a worker freed meanwhile must not send the next body
@@ -121,7 +154,11 @@ class RemoteCounter:
             if stop.is_set():
                 return None
             try:
-                return send_count(self.id, self.provider, self.url, self._key, body, sleep=self._sleep, stop=stop)
+                return send_count(
+                    self.id, self.provider, self.url, self._key, body, stop=stop, deadline=deadline, waiting=self._tell
+                )
+            except StoppedByAnother:
+                return None  # the request that failed first is the count's error
             except BaseException:
                 stop.set()
                 raise

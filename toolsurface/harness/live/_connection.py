@@ -19,7 +19,14 @@ if TYPE_CHECKING:
 
     from toolsurface.harness.live._wire_client import WireClient
 
-__all__ = ["Connection", "SessionConnection", "WireConnection", "answered_error", "bounded_transport"]
+__all__ = [
+    "Connection",
+    "SessionConnection",
+    "WireConnection",
+    "answered_error",
+    "bounded_transport",
+    "unparsed_answer",
+]
 
 
 class Connection(Protocol):
@@ -167,5 +174,27 @@ def answered_error(error: BaseException) -> str | None:
     # The SDK's error type exists only once its package is imported; the stdio path does not import it.
     sdk = sys.modules.get("mcp.shared.exceptions")
     if sdk is not None and isinstance(error, sdk.MCPError):
+        unparsed = unparsed_answer(error.code, error.error.message)
+        if unparsed is not None:
+            return f"no JSON-RPC answer: {unparsed}"
         return f"error {error.code}: {error.error.message}"
     return None
+
+
+# How the SDK's Streamable HTTP client answers for a server whose body (or SSE event) is no JSON-RPC message: a
+# PARSE_ERROR holding pydantic's whole error, thousands of characters.
+_SDK_UNPARSED = ("Failed to parse JSON response: ", "Failed to parse SSE message: ")
+_PARSE_ERROR = -32700
+
+
+def unparsed_answer(code: int, message: str) -> str | None:
+    """What a server sent instead of a JSON-RPC message, in a few words, from the SDK's PARSE_ERROR about it; None
+    for any other error."""
+    if code != _PARSE_ERROR or not message.startswith(_SDK_UNPARSED):
+        return None
+    import re
+
+    found = re.search(r"Invalid JSON: (.+?) \[type=json_invalid", message)
+    if found is not None:
+        return f"a body that is not JSON ({found.group(1)})"
+    return 'JSON that is not a JSON-RPC message (an object with "jsonrpc": "2.0", an id, and a result or an error)'

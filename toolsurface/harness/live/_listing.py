@@ -278,7 +278,8 @@ async def use_live_async(
     if not timeout > 0:
         raise ToolsurfaceError(f"--timeout {timeout!r}: must be more than 0 seconds")
     state = _State(timeout=timeout, protocol=parse_protocol(protocol), use=use, answer_limit=answer_limit)
-    state.check = lambda tools: _validate(tools, server)
+    # Run inside the listing, whose failure names the server once: the check's own line does not.
+    state.check = lambda tools: _validate(tools, None)
     with _quiet_sdk_logs(state):
         if isinstance(server, StdioServer):
             init, tools, pages = await _list_stdio(server, caps, state)
@@ -593,11 +594,12 @@ async def _converse(
         )
 
 
-def _validate(tools: list[dict[str, Any]], server: LiveServer) -> None:
-    """A snapshot must load as a surface: refuse a list no client would accept, as for any surface."""
+def _validate(tools: list[dict[str, Any]], server: LiveServer | None) -> None:
+    """A snapshot must load as a surface: refuse a list no client would accept, as for any surface; the message
+    names the server, unless `server` is None (said inside the listing, whose failure names it)."""
     from toolsurface.harness.surface import validate_wire_tools
 
-    validate_wire_tools(tools, f"{server.label}: tools/list")
+    validate_wire_tools(tools, f"{server.label}: tools/list" if server is not None else "tools/list")
 
 
 def _leaves(error: BaseException) -> list[BaseException]:
@@ -620,6 +622,7 @@ def _failure(error: BaseException | None, timed_out: bool, state: _State) -> str
     from mcp.types import CONNECTION_CLOSED
     from pydantic import ValidationError
 
+    from toolsurface.harness.live._connection import unparsed_answer
     from toolsurface.harness.live._sse import CONNECTING, WAITING_FOR_ENDPOINT
 
     step = state.phase
@@ -644,6 +647,9 @@ def _failure(error: BaseException | None, timed_out: bool, state: _State) -> str
             # JSON-RPC range for server errors), which is its answer, with its own message.
             if leaf.code == CONNECTION_CLOSED and leaf.message == _SDK_CLOSED:
                 return f"closed the connection before answering {step}"
+            unparsed = unparsed_answer(leaf.code, leaf.message)
+            if unparsed is not None:
+                return f"answered {step} with {unparsed}; is the URL an MCP server's endpoint?"
             return f"answered {step} with error {leaf.code}: {leaf.message}"
         if isinstance(leaf, ValidationError):
             problem = leaf.errors()[0]
@@ -694,47 +700,33 @@ async def _spawn(server: StdioServer, stderr: IO[bytes], state: _State) -> Proce
 
 
 async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], state: _State) -> None:
-    """Server stdout -> client, one JSON-RPC message a line; other lines are noted, as clients skip them."""
+    """Server stdout -> client, one JSON-RPC message a line; other lines are noted, as clients skip them. A line
+    longer than one read is gathered in one buffer, read in place and let go before the next line: an answer is
+    held once as bytes, and only while it is read."""
     import anyio
-    import mcp_types
-
-    from toolsurface.harness.live._wire_client import unreadable
 
     assert process.stdout is not None
-    partial: list[bytes] = []  # the line still coming, in the chunks it came in
-    size = 0
+    partial = bytearray()  # the line still coming
     try:
         async with sink:
             async for chunk in process.stdout:
-                *lines, rest = chunk.split(b"\n")
-                if lines:
-                    lines[0] = b"".join([*partial, lines[0]])
-                    partial, size = [rest], len(rest)
-                else:
-                    partial.append(rest)
-                    size += len(rest)
-                if size > state.line_limit or any(len(line) > state.line_limit for line in lines):
-                    if state.line_limit != MAX_LINE_BYTES:
-                        raise LiveServerError(
-                            f"its answer to {state.phase} is larger than the answer limit, {state.line_limit:,} bytes"
-                            " (--max-answer-bytes)"
-                        )
-                    raise LiveServerError(f"its stdout sent a line of more than {MAX_LINE_BYTES // 2**20} MB")
-                for line in lines:
-                    text = line.strip()
-                    if not text:
-                        continue
-                    message: Any
-                    try:
-                        message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
-                    except ValueError:
-                        # An answer the wire types cannot take (too deep, a lone surrogate) is still its request's
-                        # answer, said at once; any other line is the server's noise, which clients skip.
-                        message = unreadable(text)
-                        if message is None:
-                            state.noise.append(text[:120].decode("utf-8", "replace"))
-                            continue
-                    await sink.send(message)
+                start = 0
+                while (end := chunk.find(b"\n", start)) >= 0:
+                    if partial:
+                        partial += memoryview(chunk)[start:end]
+                        line: bytes | bytearray = partial
+                        partial = bytearray()
+                    else:
+                        line = chunk[start:end]
+                    start = end + 1
+                    _check_line(len(line), state)
+                    message = _message(line, state)
+                    del line
+                    if message is not None:
+                        await sink.send(message)
+                    del message
+                partial += memoryview(chunk)[start:]
+                _check_line(len(partial), state)
             state.eof = True
             # A server that closed its stdout is usually exiting: note its own exit code before ours.
             with anyio.move_on_after(0.3):
@@ -743,6 +735,35 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
             state.exit_code = process.returncode
     except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
         pass
+
+
+def _check_line(size: int, state: _State) -> None:
+    if size <= state.line_limit:
+        return
+    if state.line_limit != MAX_LINE_BYTES:
+        raise LiveServerError(
+            f"its answer to {state.phase} is larger than the answer limit, {state.line_limit:,} bytes"
+            " (--max-answer-bytes)"
+        )
+    raise LiveServerError(f"its stdout sent a line of more than {MAX_LINE_BYTES // 2**20} MB")
+
+
+def _message(line: bytes | bytearray, state: _State) -> Any:
+    """The JSON-RPC message a line holds, read in place; None for a blank line or a server's noise (noted)."""
+    from toolsurface.harness.live._wire_client import read_message, unreadable
+
+    if not line or line.isspace():
+        return None
+    try:
+        return read_message(line)
+    except ValueError:
+        # An answer the wire types cannot take (too deep, a lone surrogate) is still its request's answer, said at
+        # once; any other line is the server's noise, which clients skip.
+        text = bytes(line).strip()
+        found = unreadable(text)
+        if found is None:
+            state.noise.append(text[:120].decode("utf-8", "replace"))
+        return found
 
 
 async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[dict[str, Any]]) -> None:
@@ -978,7 +999,10 @@ async def _over_http(
                 return await _converse(received, sent, capabilities, state)
         from mcp.client.streamable_http import streamable_http_client
 
-        async with streamable_http_client(server.url, http_client=http) as (read, write):
+        # An answer sent as one SSE event may be as large as a stdio line, or the answer limit (the SDK holds an
+        # event to 1 MiB, and would call a larger one the server's error).
+        events = max(MAX_LINE_BYTES, state.answer_limit or 0)
+        async with streamable_http_client(server.url, http_client=http, max_sse_event_size=events) as (read, write):
             return await _converse(read, write, capabilities, state)
 
 

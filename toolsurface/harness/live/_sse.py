@@ -102,7 +102,7 @@ async def sse_streams(http: httpx2.AsyncClient, url: str, state: Any) -> AsyncIt
     async with http.stream("GET", url, headers=headers, follow_redirects=False) as response:
         _opened(response)
         state.phase = WAITING_FOR_ENDPOINT
-        source = httpx2.EventSource(response, max_event_size=MAX_EVENT_BYTES)
+        source = httpx2.EventSource(response, max_event_size=max(MAX_EVENT_BYTES, state.answer_limit or 0))
         events = cast("AsyncGenerator[httpx2.ServerSentEvent, None]", aiter(source))
         async with contextlib.aclosing(events):
             endpoint: str | None = None
@@ -123,8 +123,10 @@ async def _conversation(
 ) -> AsyncIterator[Streams]:
     """Messages from the session POSTed to `endpoint`, one at a time; `message` events read into it."""
     import anyio
-    import mcp_types
     from mcp.shared.message import SessionMessage
+
+    from toolsurface.harness.live._wire_client import read_message
+    from toolsurface.harness.output import utf8_length
 
     to_session, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write, from_session = anyio.create_memory_object_stream[SessionMessage](0)
@@ -135,14 +137,14 @@ async def _conversation(
                 if event.event != "message" or not event.data:
                     continue
                 limit = state.answer_limit
-                if limit is not None and state.listed is not None and len(event.data.encode()) > limit:
+                if limit is not None and state.listed is not None and utf8_length(event.data) > limit:
                     state.cut = (
                         f"its answer to {state.phase} is larger than the answer limit, {limit:,} bytes"
                         " (--max-answer-bytes)"
                     )
                     raise SseError(state.cut)
                 try:
-                    message = mcp_types.jsonrpc_message_adapter.validate_json(event.data, by_name=False)
+                    message = read_message(event.data)
                 except ValueError as error:
                     await to_session.send(error)
                     continue

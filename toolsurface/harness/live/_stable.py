@@ -4,7 +4,8 @@ list compared with the first tool by tool, byte for byte (each tool's compact JS
 MCP 2026-07-28 asks this of a server: tools in a deterministic order (so a client's prompt cache hits), and a
 list that does not vary from one connection to the next (it may vary by authorization, which one client has
 the same of both times). Each difference is a finding: the same tools in another order, a tool added or
-removed, a tool's text changed.
+removed, a tool's keys in another order (the same values: a cache still misses), a tool's text changed (where
+it first differs).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ __all__ = ["SECOND_CONNECTION", "SECOND_LISTING", "Stability", "StabilityFinding
 
 SECOND_LISTING = "listed again on the same connection"
 SECOND_CONNECTION = "listed on a second connection"
-FindingKind = Literal["order", "added", "removed", "changed"]
+FindingKind = Literal["order", "added", "removed", "key-order", "changed"]
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,70 @@ class Stability:
         return {"lists": self.lists, "stable": self.stable, "findings": [f.to_json() for f in self.findings]}
 
 
-def _named(tools: Sequence[dict[str, Any]]) -> dict[str, str]:
-    named: dict[str, str] = {}
+def _named(tools: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    named: dict[str, dict[str, Any]] = {}
     for tool in tools:
-        named.setdefault(str(tool.get("name")), compact_json(tool))
+        named.setdefault(str(tool.get("name")), tool)
     return named
+
+
+Path = tuple[str | int, ...]
+
+
+def _where(path: Path) -> str:
+    shown = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in path).lstrip(".")
+    return shown or "its top level"
+
+
+def _reordered(before: Any, after: Any, path: Path = ()) -> tuple[Path, list[str], list[str]] | None:
+    """The first object whose keys come in another order, with both orders, in two values equal but for that."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        if list(before) != list(after):
+            return path, list(before), list(after)
+        for key in before:
+            found = _reordered(before[key], after[key], (*path, key))
+            if found is not None:
+                return found
+    elif isinstance(before, list) and isinstance(after, list):
+        for index, (one, other) in enumerate(zip(before, after, strict=True)):
+            found = _reordered(one, other, (*path, index))
+            if found is not None:
+                return found
+    return None
+
+
+def _changed_at(before: Any, after: Any, path: Path = ()) -> Path:
+    """Where two values' compact JSON first differs: the innermost key or index both still hold."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in [*before, *(k for k in after if k not in before)]:
+            if key not in before or key not in after:
+                return (*path, key)
+            if compact_json(before[key]) != compact_json(after[key]):
+                return _changed_at(before[key], after[key], (*path, key))
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for index, (one, other) in enumerate(zip(before, after, strict=True)):
+            if compact_json(one) != compact_json(other):
+                return _changed_at(one, other, (*path, index))
+    return path
+
+
+def _tool_change(name: str, before: dict[str, Any], after: dict[str, Any], when: str) -> StabilityFinding | None:
+    """How a tool's text changed between two lists: its keys in another order, or its text where it differs."""
+    if compact_json(before) == compact_json(after):
+        return None
+    reordered = _reordered(before, after) if before == after else None
+    if reordered is not None:
+        path, first, then = reordered
+        return StabilityFinding(
+            "key-order",
+            when,
+            name,
+            f"{name}'s keys come in another order at {_where(path)} ({', '.join(first)} -> {', '.join(then)}), the"
+            " same values",
+        )
+    path = _changed_at(before, after)
+    sizes = f"{len(compact_json(before)):,} -> {len(compact_json(after)):,} chars"
+    return StabilityFinding("changed", when, name, f"{name}'s text changed at {_where(path)} ({sizes})")
 
 
 def compare_lists(
@@ -77,13 +137,11 @@ def compare_lists(
     before, after = _named(first), _named(later)
     found = [StabilityFinding("added", when, name, f"{name} was added") for name in after if name not in before]
     found += [StabilityFinding("removed", when, name, f"{name} was removed") for name in before if name not in after]
-    found += [
-        StabilityFinding(
-            "changed", when, name, f"{name}'s text changed ({len(before[name]):,} -> {len(after[name]):,} chars)"
-        )
-        for name in before
-        if name in after and before[name] != after[name]
-    ]
+    for name in before:
+        if name in after:
+            change = _tool_change(name, before[name], after[name], when)
+            if change is not None:
+                found.append(change)
     kept_before = [name for name in before if name in after]
     kept_after = [name for name in after if name in before]
     if kept_before != kept_after:

@@ -60,9 +60,16 @@ def client_answer_caps() -> tuple[ClientAnswerCap, ...]:
 def claude_estimate(texts: Sequence[str], images: int = 0) -> int:
     """Claude Code's rough estimate of an answer: each text's length in UTF-16 code units / 4, rounded as
     JavaScript's Math.round does, and 1,600 per image."""
+    from toolsurface.harness.output import slices
+
     total = 0
     for text in texts:
-        units = len(text.encode("utf-16-le", "surrogatepass")) // 2
+        # A character beyond U+FFFF is two code units; a long text is encoded a slice at a time.
+        units = (
+            len(text)
+            if text.isascii()
+            else sum(len(piece.encode("utf-16-le", "surrogatepass")) // 2 for piece in slices(text))
+        )
         total += math.floor(units / 4 + 0.5)
     return total + IMAGE_ESTIMATE * images
 

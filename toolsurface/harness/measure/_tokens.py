@@ -7,8 +7,10 @@ import gzip
 import hashlib
 import marshal
 import os
+import re
 import tempfile
 import threading
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -213,5 +215,31 @@ def _make_encoding() -> tiktoken.Encoding:
     return made
 
 
+# A longer text is counted a piece at a time (each about this many characters): the token list of one piece is
+# held, never the whole's (a 50 MB answer is 12 million tokens, half a gigabyte as a list).
+PIECE_CHARS = 1 << 20
+# Where o200k_base's pre-tokenizer always ends a piece of text, whatever follows or went before: after a line
+# break followed by a character that is not whitespace or "/", before a space that follows a character that is not
+# whitespace, and between an ASCII letter or digit and an ASCII punctuation mark other than "'". Its BPE works
+# within those pieces, so the tokens of the parts of a text cut there add up to the tokens of the text.
+_CUT = re.compile(r"(?<=\n)(?=[^\s/])|(?<=\S)(?= )|(?<=[A-Za-z0-9])(?=[!-&(-/:-@\[-`{-~])")
+
+
+def token_pieces(text: str, size: int = PIECE_CHARS) -> Iterator[str]:
+    """`text` in consecutive pieces of about `size` characters or more, each cut where the pre-tokenizer cuts
+    (the text itself when it is no longer, or has no such place)."""
+    start = 0
+    while len(text) - start > size:
+        cut = _CUT.search(text, start + size)
+        if cut is None:
+            break
+        yield text[start : cut.start()]
+        start = cut.start()
+    yield text[start:] if start else text
+
+
 def count_tokens(text: str) -> int:
-    return len(encoding().encode(text, disallowed_special=()))
+    made = encoding()
+    if len(text) <= PIECE_CHARS:
+        return len(made.encode(text, disallowed_special=()))
+    return sum(len(made.encode(piece, disallowed_special=())) for piece in token_pieces(text))

@@ -4,7 +4,14 @@ and one way to show a value in a table."""
 
 from toolsurface.harness.output._columns import Column, keys, labels
 from toolsurface.harness.output._github import Level, github_escape, github_line
-from toolsurface.harness.output._json import compact_json, json_document
+from toolsurface.harness.output._json import (
+    SLICE_CHARS,
+    compact_json,
+    compact_json_length,
+    json_document,
+    slices,
+    utf8_length,
+)
 from toolsurface.harness.output._tables import (
     LineBreaks,
     csv_table,
@@ -18,11 +25,13 @@ from toolsurface.harness.output._values import PLAIN, READABLE, ValueStyle, coun
 __all__ = [
     "PLAIN",
     "READABLE",
+    "SLICE_CHARS",
     "Column",
     "Level",
     "LineBreaks",
     "ValueStyle",
     "compact_json",
+    "compact_json_length",
     "counted",
     "csv_table",
     "github_escape",
@@ -36,4 +45,6 @@ __all__ = [
     "markdown_table",
     "shown",
     "signed",
+    "slices",
+    "utf8_length",
 ]

@@ -12,13 +12,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.lazy_names import lazy_names
-from toolsurface.harness.probe._bounds import DEFAULT_CALL_TIMEOUT_S, DEFAULT_MAX_ANSWER_BYTES, ProbeBounds
+from toolsurface.harness.probe._bounds import (
+    DEFAULT_CALL_TIMEOUT_S,
+    DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_MAX_CALLS,
+    ProbeBounds,
+)
 
 if TYPE_CHECKING:
     from toolsurface.harness.probe._answer import AnswerFigures, answer_texts, measure_answer
     from toolsurface.harness.probe._arguments import MadeArguments, NoArguments, schema_arguments
     from toolsurface.harness.probe._calls import CallsFile, CallsFileError, CallSpec, load_calls, parse_calls
-    from toolsurface.harness.probe._plan import PlannedCall, ProbePlan, SkippedTool, plan_probe, read_only
+    from toolsurface.harness.probe._plan import (
+        PlannedCall,
+        ProbePlan,
+        SkippedTool,
+        destructive,
+        plan_probe,
+        read_only,
+    )
     from toolsurface.harness.probe._render import probe_csv, probe_json, probe_lines, probe_markdown, probe_rich
     from toolsurface.harness.probe._run import (
         Probe,
@@ -36,6 +48,7 @@ _MODULES = ("_answer", "_arguments", "_calls", "_plan", "_render", "_run", "_sta
 __all__ = [
     "DEFAULT_CALL_TIMEOUT_S",
     "DEFAULT_MAX_ANSWER_BYTES",
+    "DEFAULT_MAX_CALLS",
     "AnswerFigures",
     "CallSpec",
     "CallsFile",
@@ -50,6 +63,7 @@ __all__ = [
     "ProbedLive",
     "SkippedTool",
     "answer_texts",
+    "destructive",
     "load_calls",
     "measure_answer",
     "parse_calls",

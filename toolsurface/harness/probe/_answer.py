@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.harness.output import compact_json
+from toolsurface.harness.output import compact_json, compact_json_length, slices
 
 __all__ = ["AnswerFigures", "answer_texts", "measure_answer"]
 
@@ -88,8 +88,17 @@ def answer_texts(result: Mapping[str, Any]) -> tuple[list[str], int, int]:
     return texts, images, media
 
 
-def _copies(text: str, structured: Any) -> bool:
-    """Whether a text block is the serialised structuredContent (the spec's advice to send both)."""
+def _copies(text: str, structured: Any, compact: str) -> bool:
+    """Whether a text block is the serialised structuredContent (the spec's advice to send both): its compact
+    JSON (`compact`) or the SDK's indented one, else the same value once read; a text that does not begin as the
+    value's JSON does (the same first character past any whitespace) is never read."""
+    if text == compact:
+        return True
+    first = text[:4096].lstrip()[:1]
+    if first and first != compact[:1]:
+        return False
+    if text[:2] in ("{\n", "[\n") and text == json.dumps(structured, indent=2, ensure_ascii=False):
+        return True
     try:
         return bool(json.loads(text) == structured)
     except ValueError:
@@ -97,11 +106,11 @@ def _copies(text: str, structured: Any) -> bool:
 
 
 def measure_answer(result: Mapping[str, Any], counters: Sequence[Any]) -> AnswerFigures:
-    """An answer's figures; `counters` (harness.measure.ListCounter; o200k when none) count its text."""
+    """An answer's figures; `counters` (harness.measure.ListCounter; o200k when none) count its text. Its texts
+    are read where they are, a slice at a time: no copy of the whole text is made, nor of the answer's JSON."""
     from toolsurface.harness.measure import O200K_COUNTER, claude_estimate
 
     texts, images, media = answer_texts(result)
-    text = "".join(texts)
     used = list(counters) or [O200K_COUNTER]
     counts = tuple((c.name, sum(c.count_texts(texts))) for c in used)
     kinds: dict[str, int] = {}
@@ -109,23 +118,33 @@ def measure_answer(result: Mapping[str, Any], counters: Sequence[Any]) -> Answer
         kind = str(block.get("type"))
         kinds[kind] = kinds.get(kind, 0) + 1
     structured = result.get("structuredContent")
+    structured_chars: int | None = None
     copy_chars = 0
+    wire = dict(result)
     if structured is not None:
+        compact = compact_json(structured)
+        structured_chars = len(compact)
         copy_chars = sum(
             len(b["text"])
             for b in _blocks(result)
-            if b.get("type") == "text" and _copies(str(b.get("text")), structured)
+            if b.get("type") == "text" and isinstance(b.get("text"), str) and _copies(b["text"], structured, compact)
         )
+        del compact
+        wire["structuredContent"] = None  # measured above: its compact JSON stands where "null" does
+    digest = hashlib.sha256()
+    for text in texts:
+        for piece in slices(text):
+            digest.update(piece.encode("utf-8", "surrogatepass"))
     return AnswerFigures(
-        chars=len(text),
+        chars=sum(len(text) for text in texts),
         tokens=counts[0][1],
         counts=counts if counters else (),
         kinds=tuple(kinds.items()),
-        structured_chars=len(compact_json(structured)) if structured is not None else None,
+        structured_chars=structured_chars,
         copy_chars=copy_chars,
         media_bytes=media,
         is_error=result.get("isError") is True,
-        wire_chars=len(compact_json(dict(result))),
+        wire_chars=compact_json_length(wire) + (structured_chars - len("null") if structured_chars is not None else 0),
         estimate=claude_estimate(texts, images),
-        sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        sha256=digest.hexdigest(),
     )

@@ -65,8 +65,13 @@ def _call_rows(probe: Probe) -> list[list[str]]:
     return rows
 
 
+_PLAN_HEADER = ["tool", "arguments", "from", "read-only", "destructive"]
+
+
 def _plan_rows(probe: Probe) -> list[list[str]]:
-    return [[c.tool, _arguments(c.arguments), c.source, shown(c.read_only)] for c in probe.plan.calls]
+    return [
+        [c.tool, _arguments(c.arguments), c.source, shown(c.read_only), shown(c.destructive)] for c in probe.plan.calls
+    ]
 
 
 def _tool_header() -> list[str]:
@@ -106,7 +111,23 @@ def probe_lines(probe: Probe) -> list[str]:
     from toolsurface.harness.measure import check_answers
 
     lines = [f"not called: {s.tool} ({s.reason})" for s in probe.plan.skipped]
-    if not probe.dry_run:
+    if probe.dry_run:
+        from toolsurface.harness.measure import count_of
+
+        plan = probe.plan
+        lines += [
+            f"read-only and destructive: {tool} is annotated readOnlyHint true and destructiveHint true; a run calls it"
+            " as read-only (--skip-destructive leaves it out)"
+            for tool in plan.contradicting
+        ]
+        if plan.max_calls is not None:
+            over = plan.over_cap
+            lines.append(
+                f"refused as it stands: {over}"
+                if over is not None
+                else f"{count_of(len(plan.calls), 'call')} of at most {plan.max_calls:,} (--max-calls)"
+            )
+    else:
         check = check_answers(probe.answers())
         lines += [f"over a client's cap: {o.text}" for o in check.over]
         lines += [f"warned: {w}" for w in check.warned]
@@ -134,9 +155,7 @@ def probe_rich(probe: Probe) -> list[RenderableType]:
         return out
 
     if probe.dry_run:
-        out: list[RenderableType] = [
-            table(_title(probe), ["tool", "arguments", "from", "read-only"], _plan_rows(probe))
-        ]
+        out: list[RenderableType] = [table(_title(probe), _PLAN_HEADER, _plan_rows(probe))]
     else:
         out = [table(_title(probe), _call_header(probe), _call_rows(probe))]
         if probe.calls:
@@ -148,7 +167,7 @@ def probe_rich(probe: Probe) -> list[RenderableType]:
 def probe_markdown(probe: Probe) -> str:
     parts = [f"### {_title(probe)}", ""]
     if probe.dry_run:
-        parts.append(markdown_table(["tool", "arguments", "from", "read-only"], _plan_rows(probe)))
+        parts.append(markdown_table(_PLAN_HEADER, _plan_rows(probe)))
     else:
         header = _call_header(probe)
         parts.append(markdown_table(header, _call_rows(probe), right={3, *range(6, len(header))}))
@@ -167,8 +186,11 @@ def probe_json(probe: Probe) -> str:
 def probe_csv(probe: Probe) -> str:
     """A row per call (a dry run: per planned call), the figures as JSON keys name them."""
     if probe.dry_run:
-        rows = [[probe.surface, c.tool, compact_json(c.arguments), c.source, c.read_only] for c in probe.plan.calls]
-        return csv_table(["surface", "tool", "arguments", "source", "read_only"], rows)
+        rows = [
+            [probe.surface, c.tool, compact_json(c.arguments), c.source, c.read_only, c.destructive]
+            for c in probe.plan.calls
+        ]
+        return csv_table(["surface", "tool", "arguments", "source", "read_only", "destructive"], rows)
     others = [f"tokens_{name}" for name in probe.counters[1:]]
     header = [
         "surface", "tool", "arguments", "source", "seconds", "error_answer", "error", "is_error", "kinds", "chars",

@@ -128,6 +128,7 @@ class Probe:
             "counters": list(self.counters),
             "dry_run": self.dry_run,
             "calls_file": self.plan.calls_file,
+            "max_calls": self.plan.max_calls,
             "seconds": round(self.seconds, 3),
             "calls": [c.to_json() for c in self.calls] if not self.dry_run else self.plan.to_json()["calls"],
             "skipped": [{"tool": s.tool, "reason": s.reason} for s in self.plan.skipped],
@@ -150,6 +151,10 @@ async def probe_connection(
 
     async def one(index: int, call: PlannedCall) -> None:
         async with limiter:
+            if call.destructive:
+                from toolsurface.harness.notices import notice
+
+                notice(destructive_notice(call), once=f"destructive {call.tool}", now=True)
             started = time.perf_counter()
             try:
                 result = await connection.call_tool(call.tool, call.arguments, bounds.call_timeout)
@@ -177,6 +182,30 @@ async def probe_connection(
 
 
 PlanMaker = Callable[[list[dict[str, Any]]], ProbePlan]
+
+
+def _plan(
+    tools: list[dict[str, Any]], surface: str, calls: CallsFile | None, calls_only: bool, bounds: ProbeBounds
+) -> ProbePlan:
+    return plan_probe(
+        tools,
+        surface,
+        calls,
+        calls_only=calls_only,
+        skip_destructive=bounds.skip_destructive,
+        max_calls=bounds.max_calls,
+    )
+
+
+def destructive_notice(call: PlannedCall) -> str:
+    """What is said before the first call of a tool whose hints say it may destroy."""
+    if call.read_only:
+        return (
+            f"calling {call.tool}, annotated readOnlyHint true and destructiveHint true: it is called as read-only"
+            " (the specification reads destructiveHint only when readOnlyHint is false); --skip-destructive leaves"
+            " it out"
+        )
+    return f"calling {call.tool}, which its hints say may destroy, as the calls file names it; --skip-destructive leaves it out"
 
 
 def _counter_names(counters: Sequence[Any]) -> tuple[str, ...]:
@@ -212,11 +241,13 @@ def probe_live(
     planned: list[ProbePlan] = []
 
     async def use(tools: list[dict[str, Any]], connection: Connection) -> tuple[list[ProbedCall], float, Any]:
-        plan = plan_probe(tools, server.label, calls, calls_only=calls_only)
+        # Its failures are said inside the listing's, which names the server once.
+        plan = _plan(tools, "the server", calls, calls_only, bounds)
         planned.append(plan)
         made: list[ProbedCall] = []
         seconds = 0.0
         if not dry_run:
+            plan.check_cap()
             made, seconds = await probe_connection(plan, connection, counters, bounds)
         extra = await also(tools, connection) if also is not None else None
         return made, seconds, extra
@@ -275,10 +306,11 @@ def probe_surface(
     async def run() -> Probe:
         async with Client(server, mode=client_mode(protocol or DEFAULT_PROTOCOL)) as client:
             tools, _ = await list_tools_raw(client.session)
-            plan = plan_probe(tools, item.name, calls, calls_only=calls_only)
+            plan = _plan(tools, item.name, calls, calls_only, bounds)
             made: list[ProbedCall] = []
             seconds = 0.0
             if not dry_run:
+                plan.check_cap()
                 made, seconds = await probe_connection(plan, SessionConnection(client.session), counters, bounds)
             return Probe(
                 surface=item.name,

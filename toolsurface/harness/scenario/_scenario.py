@@ -41,12 +41,14 @@ def scenario_names() -> list[str]:
 
 
 def _read(path: Path, raw: bytes) -> dict[str, Any]:
-    from toolsurface.harness.bounded_json import MAX_DEPTH, JSONProblem, loads
+    from toolsurface.harness.bounded_json import MAX_DEPTH, DuplicateKey, JSONProblem, loads
 
     try:
-        data = loads(raw.decode("utf-8"), MAX_DEPTH)
+        data = loads(raw.decode("utf-8"), MAX_DEPTH, unique_keys=True)
     except UnicodeDecodeError as error:
         raise ScenarioError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except DuplicateKey as error:
+        raise ScenarioError(f"{path}: {error}") from None
     except JSONProblem as error:
         raise ScenarioError(f"{path}: not JSON ({error})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:

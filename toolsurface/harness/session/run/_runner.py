@@ -202,6 +202,8 @@ async def _run_one(
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
     calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
     serve = ["serve", run.surface.spec, "--log", str(calls_path), "--state", str(state_path)]
+    if not choice.agent.harness_client:
+        serve += ["--errors", str(run.run_dir / STUB_STDERR)]  # an agent CLI keeps no stub's stderr
     server = ServerCommand.toolsurface(["-m", "toolsurface", *serve] if forks is None else forks.command(serve))
     started = time.monotonic()
     report: AgentReport
@@ -281,8 +283,26 @@ def _no_state(run_dir: Path) -> str:
 
         lines = [line for line in read_text(run_dir / STUB_STDERR, follow_links=False).splitlines() if line.strip()]
         said = next((line for line in reversed(lines) if line.startswith("toolsurface: ")), "")
-    reason = said.removeprefix("toolsurface: ") or UNSAID
+        if not said and "Traceback (most recent call last):" in lines:  # it failed before it could say why
+            said = f"it failed: {lines[-1].strip()[:300]}"
+    reason = said.removeprefix("toolsurface: ") or _unsaid(run_dir)
     return f"the stub wrote no final state ({run_dir / STATE}): {reason}"
+
+
+def _unsaid(run_dir: Path) -> str:
+    """A stub that ended without a word under a file-size limit (`ulimit -f`, inherited by the agent and its
+    stub) was most likely stopped by it: the harness's own file trouble, not the agent's failure."""
+    import resource
+
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if limit == resource.RLIM_INFINITY:
+        return UNSAID
+    try:
+        full = (run_dir / CALLS).stat().st_size >= limit
+    except OSError:
+        full = False
+    where = "the call log reached it" if full else "the state may be larger"
+    return f"it ended without a word under a file-size limit of {limit:,} bytes (ulimit -f): {where}"
 
 
 async def _write_result(
