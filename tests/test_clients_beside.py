@@ -84,7 +84,10 @@ def test_claude_auto_defers_the_surface_by_what_it_counted_against_the_models_wi
     if version == NEWEST:
         # 2.1.332 gives claude-opus-5-5 a window of 1,000,000: the same tools, under 100,000, in full.
         assert large["shown"]["tools"] == 150 and large["deferred"]["tools"] == 0, large
-        assert large["decision"] == f"shown: {counted:,} tokens counted < 10 % of 1,000,000 (100,000)"
+        assert (
+            large["decision"]
+            == f"shown: {counted:,} tokens counted less 500 ({counted - 500:,}) < 10 % of 1,000,000 (100,000)"
+        )
     else:
         # 2.1.197 defers them still: the row says it did not decide as that window would have it.
         assert large["deferred"]["tools"] == 150, large
@@ -212,3 +215,22 @@ def test_session_run_refuses_a_neighbour_for_an_agent_on_toolsurfaces_own_client
         str(tmp_path / "study"), cwd=tmp_path,
     )  # fmt: skip
     one_line_error(done, "--with: script reach the surface through toolsurface's own MCP client")
+
+
+def test_compat_thresholds_finds_where_each_claude_code_defers_by_window(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = env_with(home, NEWEST)
+    env["PATH"] = os.pathsep.join([str(agent_cli_dir("claude", PINNED)), env["PATH"]])
+    done = run_cli(
+        "compat", "--thresholds", "--client", "claude", "--format", "json", env=env, cwd=tmp_path, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    data = done.json()
+    assert data["format"] == "toolsurface-compat-thresholds/1"
+    found = {(t["version"], t["window"]): (t["largest_shown"], t["smallest_deferred"]) for t in data["thresholds"]}
+    # Both defer once the count, less 500, reaches 10 % of the window; 2.1.197 gives claude-opus-5-5 no 1,000,000.
+    assert found[(PINNED, 200_000)] == found[(NEWEST, 200_000)] == (20_499, 20_500)
+    assert found[(NEWEST, 1_000_000)] == (100_499, 100_500)
+    assert found[(PINNED, 1_000_000)] == (None, 50_250)
+    refused = run_cli("compat", "--thresholds", "--client", "codex", env=env, cwd=tmp_path)
+    one_line_error(refused, "--thresholds: none of codex decides shown or deferred")

@@ -156,6 +156,9 @@ class ClientCard:
     percent_modes: tuple[str, ...] = ()
     # The share of the window a percent mode takes when given none (`auto` as `auto:10`).
     percent_default: int = 10
+    # The tokens a percent mode takes off the count it was answered before it compares it with its share of the
+    # window (deferred when what is left reaches the share; compat --thresholds finds it).
+    count_allowance: int = 0
     windows: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     # The configuration files a user keeps its MCP servers in (`--mcp-config FILE` reads them).
     config_formats: tuple[ConfigFormat, ...] = ()

@@ -76,6 +76,9 @@ class ClaudeAgent(CliAgent):
         # they fit within N % (10 unset) of the model's window by the provider's count_tokens, else deferred.
         named_modes=("default", "auto"),
         percent_modes=("auto",),
+        # Both versions show the MCP tools at a count of 20,499 against 10 % of 200,000 and defer them at 20,500
+        # (100,499 and 100,500 of 1,000,000 in 2.1.332): 500 of the count are not the tools'.
+        count_allowance=500,
         # The window 2.1.332 gives each model (seen 2026-12-03 deciding `auto` on count_tokens' answer).
         windows=MappingProxyType({200_000: "claude-sonnet-4-5", 1_000_000: "claude-opus-5-5"}),
         search_tool="ToolSearch",

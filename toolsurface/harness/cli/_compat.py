@@ -42,6 +42,12 @@ from toolsurface.harness.cli._client_help import CardHelpOption, client_help, se
     help="Instead, have a probe tool answer in each form and size and say what each client passed on of it.",
 )
 @click.option(
+    "--thresholds",
+    is_flag=True,
+    help="Instead, find where each client that decides shown or deferred by its model's window switches, per"
+    " version and window: its token counts answered at half its edge, one under, at it and twice it.",
+)
+@click.option(
     "--answer",
     "answer_probes",
     multiple=True,
@@ -64,10 +70,16 @@ def compat_command(
     out: Path | None,
     record: Path | None,
     answers: bool,
+    thresholds: bool,
     answer_probes: tuple[str, ...],
     settings: tuple[str, ...],
 ) -> None:
     """Run probe surfaces made to hit each limit through every installed client and mode, and say what each did."""
+    if thresholds:
+        if answers or answer_probes or settings:
+            _fail("--thresholds goes with none of --answers, --answer, --setting")
+        _thresholds(named, fmt, record, jobs=jobs, timeout=timeout, out=out)
+        return
     if answers:
         _answers(named, fmt, record, answer_probes, settings, jobs=jobs, timeout=timeout, out=out)
         return
@@ -117,4 +129,23 @@ def _answers(
     _emit(fmt, found, {"table": answers_rich, "json": answers_json, "csv": answers_csv, "markdown": answers_markdown})
     if record is not None:
         write_json_atomic(record, answer_limits_data(found))
+        _say(f"wrote {record}")
+
+
+def _thresholds(named: tuple[str, ...], fmt: str, record: Path | None, **run: Any) -> None:
+    from toolsurface.harness.compat import (
+        observe_thresholds,
+        thresholds_csv,
+        thresholds_data,
+        thresholds_json,
+        thresholds_markdown,
+        thresholds_rich,
+    )
+    from toolsurface.harness.files import write_json_atomic
+
+    found = observe_thresholds(named, **run)
+    renderers = {"table": thresholds_rich, "json": thresholds_json, "csv": thresholds_csv}
+    _emit(fmt, found, {**renderers, "markdown": thresholds_markdown})
+    if record is not None:
+        write_json_atomic(record, thresholds_data(found))
         _say(f"wrote {record}")

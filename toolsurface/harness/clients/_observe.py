@@ -282,6 +282,7 @@ async def _session(
     server_name: str = SERVER_NAME,
     beside: Sequence[Beside] = (),
     window: int | None = None,
+    count_answer: int | None = None,
 ) -> ClientRow:
     from toolsurface.harness.agents import make_agent
 
@@ -305,6 +306,7 @@ async def _session(
             server_name=server_name,
             paths=machine_paths(env.get("HOME", ""), run_dir, workdir),
             neighbours=[Neighbour(b.name, b.served.wire, b.served.instructions) for b in beside],
+            count_answer=count_answer,
         )
         with endpoint:
             ctx = _context(server, Path(workdir), run_dir, timeout, choice, env, endpoint, builtins, server_name)
@@ -394,9 +396,11 @@ def _decision(
     if window is None:
         return f"{how}: {counted:,} tokens counted; the window of {first.model or 'its model'} is not known here"
     threshold = window * percent // 100
-    sign = "≥" if counted >= threshold else "<"
-    said = f"{how}: {counted:,} tokens counted {sign} {percent} % of {window:,} ({threshold:,})"
-    if (how == "deferred") != (counted >= threshold):
+    net = counted - card.count_allowance
+    sign = "≥" if net >= threshold else "<"
+    less = f" less {card.count_allowance:,} ({net:,})" if card.count_allowance else ""
+    said = f"{how}: {counted:,} tokens counted{less} {sign} {percent} % of {window:,} ({threshold:,})"
+    if (how == "deferred") != (net >= threshold):
         said += f"; {card.title} did not give {first.model or 'its model'} this window"
     return said
 
@@ -445,6 +449,7 @@ def observe_clients(
     wanted: Callable[[str, ClientChoice], bool] | None = None,
     neighbours: Sequence[NeighbourSpec] = (),
     context_windows: Sequence[int] = (),
+    count_answer: int | None = None,
 ) -> list[ClientRow]:
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
     run is a row saying so, unless named (then a user error), and so is one that takes no server of the name
@@ -452,7 +457,8 @@ def observe_clients(
     client) picks the sessions to run, when not all. `out` keeps each session's folder
     (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after. `neighbours` go into
     every client's config beside the surface's server; a client whose card knows context windows runs once per
-    window of `context_windows` (the model it gives that window)."""
+    window of `context_windows` (the model it gives that window). `count_answer`: every token count the clients
+    ask for is answered with this many tokens (a threshold probed)."""
     from toolsurface.harness.session.plan import run_folder_name
     from toolsurface.harness.session.run import run_at_once
     from toolsurface.harness.session.tool_search import warm_tokens
@@ -490,6 +496,7 @@ def observe_clients(
             server_name=named_as[at],
             beside=beside,
             window=window,
+            count_answer=count_answer,
         )
 
     found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-") if sessions else []

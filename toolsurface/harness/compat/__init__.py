@@ -26,6 +26,16 @@ from toolsurface.harness.compat._limits import LIMITS_FORMAT, limits_data
 from toolsurface.harness.compat._observe import Compat, CompatColumn, CompatRow, cell_of, observe_compat
 from toolsurface.harness.compat._probe import COUNTS, FEATURES, Feature, write_probes
 from toolsurface.harness.compat._render import COMPAT_FORMAT, compat_csv, compat_json, compat_markdown, compat_rich
+from toolsurface.harness.compat._thresholds import (
+    THRESHOLDS_FORMAT,
+    ThresholdSeen,
+    observe_thresholds,
+    thresholds_csv,
+    thresholds_data,
+    thresholds_json,
+    thresholds_markdown,
+    thresholds_rich,
+)
 
 __all__ = [
     "ANSWERS_FORMAT",
@@ -34,6 +44,7 @@ __all__ = [
     "COUNTS",
     "FEATURES",
     "LIMITS_FORMAT",
+    "THRESHOLDS_FORMAT",
     "AnswerProbe",
     "AnswerSeen",
     "Compat",
@@ -41,6 +52,7 @@ __all__ = [
     "CompatRow",
     "Feature",
     "Setting",
+    "ThresholdSeen",
     "answer_cell",
     "answer_limits_data",
     "answer_settings",
@@ -57,7 +69,13 @@ __all__ = [
     "limits_data",
     "observe_answers",
     "observe_compat",
+    "observe_thresholds",
     "parse_probe",
     "parse_setting",
+    "thresholds_csv",
+    "thresholds_data",
+    "thresholds_json",
+    "thresholds_markdown",
+    "thresholds_rich",
     "write_probes",
 ]

@@ -53,9 +53,11 @@ def counting_family(path: str) -> Family | None:
 
 @dataclass
 class CountingRules:
-    """What the endpoint plays besides counting: `rate_limited` counting requests answered 429 first."""
+    """What the endpoint plays besides counting: `rate_limited` counting requests answered 429 first; `answer`:
+    every count answered with this many tokens (what a client decides on, probed at a threshold), not counted."""
 
     rate_limited: int = 0
+    answer: int | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def take_rate_limit(self) -> bool:
@@ -140,7 +142,7 @@ def counting_answer(family: Family, path: str, raw: bytes, rules: CountingRules)
         message = "rate limited by the scripted endpoint (it was asked to be)"
         headers = (json_type, SCRIPTED_HEADER, ("retry-after", "0"))
         return CountingAnswer(429, _error(family, 429, _KINDS[family][429], message), headers, model, message)
-    tokens = scripted_count(family, body)
+    tokens = rules.answer if rules.answer is not None else scripted_count(family, body)
     if family == "anthropic":
         answer: dict[str, Any] = {"input_tokens": tokens}
     elif family == "openai":

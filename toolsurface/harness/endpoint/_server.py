@@ -118,6 +118,7 @@ class ModelEndpoint:
     any machine. The scripted model refuses a request its API would refuse, as that API does. `keep_results`
     keeps each turn's tool results as carried (`results`). `neighbours` are the other servers of the client's
     config, each recorded as each request carried it (`neighbours`), apart from the run's and the client's own.
+    `count_answer` answers every token count with that many tokens.
     """
 
     def __init__(
@@ -137,6 +138,7 @@ class ModelEndpoint:
         paths: Mapping[str, str] | None = None,
         keep_results: bool = False,
         neighbours: Sequence[Neighbour] = (),
+        count_answer: int | None = None,
     ) -> None:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
@@ -163,7 +165,7 @@ class ModelEndpoint:
         # The server's instructions, looked for in what the model reads.
         self.instructions = instructions
         self.port = port
-        self.counting = CountingRules(rate_limited=count_rate_limits)
+        self.counting = CountingRules(rate_limited=count_rate_limits, answer=count_answer)
         lines = [line.strip() for line in (prompt or "").splitlines() if line.strip()]
         self.probe = lines[0][:80] if lines else None
         self._server: _Server | None = None
