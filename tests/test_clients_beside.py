@@ -234,3 +234,29 @@ def test_compat_thresholds_finds_where_each_claude_code_defers_by_window(tmp_pat
     assert found[(PINNED, 1_000_000)] == (None, 50_250)
     refused = run_cli("compat", "--thresholds", "--client", "codex", env=env, cwd=tmp_path)
     one_line_error(refused, "--thresholds: none of codex decides shown or deferred")
+
+
+def test_one_by_one_shows_where_the_neighbours_turn_the_surface_deferred(
+    wide: Path, files: Path, tmp_path: Path
+) -> None:
+    args = ["clients", "v2", "--with", str(files), "--with", str(wide), "--one-by-one", "--client", "claude:auto"]
+    args += ["--context-window", "200000,1000000"]
+    env = env_with(tmp_path / "home", NEWEST)
+    found = rows(run_cli(*args, "--format", "json", env=env, cwd=tmp_path, timeout=600))
+    carried = {
+        (r["context_window"], tuple(n["server"] for n in r["neighbours"])): r["decision"].partition(":")[0]
+        for r in found
+    }
+    assert carried == {
+        (200_000, ()): "shown",
+        (200_000, ("files",)): "shown",
+        (200_000, ("files", "wide")): "deferred",
+        (1_000_000, ()): "shown",
+        (1_000_000, ("files",)): "shown",
+        (1_000_000, ("files", "wide")): "shown",
+    }
+    table = run_cli(*args, "--format", "markdown", env=env, cwd=tmp_path, timeout=600)
+    assert f"- claude {NEWEST} auto: shown beside files at 200,000, deferred beside files, wide at 200,000" in (
+        table.stdout
+    )
+    one_line_error(run_cli("clients", "v2", "--one-by-one", env=env, cwd=tmp_path), "--one-by-one goes with --with")

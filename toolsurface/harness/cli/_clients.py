@@ -101,6 +101,12 @@ def agents_command(fmt: str) -> None:
     help="Run each client that decides by its model's window once per window (Claude Code: the model it gives"
     " that window, e.g. 200000 or 1000000), so claude:auto shows where the surface turns deferred.",
 )
+@click.option(
+    "--one-by-one",
+    is_flag=True,
+    help="With --with: run each client with none of the neighbours, then the first, the first two, ... up to"
+    " all, to show where the surface turns deferred as they come in.",
+)
 @mcp_config_options(jobs=False, windows=False)
 @_server_options_untimed
 def clients_command(
@@ -115,6 +121,7 @@ def clients_command(
     server_name: str | None,
     beside: tuple[str, ...],
     windows: str | None,
+    one_by_one: bool,
     configured: McpConfigOptions,
     live: LiveServerOptions,
 ) -> None:
@@ -140,6 +147,8 @@ def clients_command(
 
     given_any(surfaces, live, "SURFACE...")
     context_windows = parse_windows(windows)
+    if one_by_one and not beside and not configured.given:
+        raise click.UsageError("--one-by-one goes with --with or --mcp-config")
     found = configured_servers(configured, live)
     with tempfile.TemporaryDirectory(prefix="toolsurface-beside-") as folder:
         neighbours = [NeighbourSpec(spec) for spec in beside]
@@ -162,6 +171,7 @@ def clients_command(
                 server_name=server_name,
                 neighbours=neighbours,
                 context_windows=context_windows,
+                one_by_one=one_by_one,
             )
     renderers = {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown}
     _emit(fmt, rows, {fmt: partial(render, per_tool=per_tool) for fmt, render in renderers.items()})

@@ -450,6 +450,7 @@ def observe_clients(
     neighbours: Sequence[NeighbourSpec] = (),
     context_windows: Sequence[int] = (),
     count_answer: int | None = None,
+    one_by_one: bool = False,
 ) -> list[ClientRow]:
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
     run is a row saying so, unless named (then a user error), and so is one that takes no server of the name
@@ -458,7 +459,9 @@ def observe_clients(
     (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after. `neighbours` go into
     every client's config beside the surface's server; a client whose card knows context windows runs once per
     window of `context_windows` (the model it gives that window). `count_answer`: every token count the clients
-    ask for is answered with this many tokens (a threshold probed)."""
+    ask for is answered with this many tokens (a threshold probed). `one_by_one`: each client runs with none of
+    the neighbours, then the first, the first two, ... up to all of them, so a row shows where the surface turns
+    deferred as neighbours come in."""
     from toolsurface.harness.session.plan import run_folder_name
     from toolsurface.harness.session.run import run_at_once
     from toolsurface.harness.session.tool_search import warm_tokens
@@ -477,14 +480,16 @@ def observe_clients(
     beside = beside_servers(neighbours, named_as)
     pairs = [(n, c) for n, s in enumerate(surfaces) for c in choices if wanted is None or wanted(s.name, c)]
     takes = [(n, c) for n, c in pairs if all(_naming(c.name).accepts_server(x) for x in (named_as[n], *_names(beside)))]
-    sessions = [(n, c, w) for n, c in takes for w in _windows(c, context_windows)]
+    sets = [tuple(beside[:k]) for k in range(len(beside) + 1)] if one_by_one else [tuple(beside)]
+    sessions = [(n, c, w, b) for n, c in takes for w in _windows(c, context_windows) for b in sets]
     if sessions:
         warm_tokens()
     unique = len({s.name for s in surfaces}) == len(surfaces)
 
     async def one(k: int, root: Path) -> ClientRow:
-        at, choice, window = sessions[k]
+        at, choice, window, present = sessions[k]
         label = f"{choice.name}-{choice.version}-{choice.mode}".replace(":", "-") + (f"-w{window}" if window else "")
+        label += f"-with{len(present)}" if one_by_one else ""
         folder = root / (run_folder_name(surfaces[at].name) if unique else str(at)) / label
         return await _session(
             surfaces[at],
@@ -494,7 +499,7 @@ def observe_clients(
             timeout=timeout,
             env=environment,
             server_name=named_as[at],
-            beside=beside,
+            beside=present,
             window=window,
             count_answer=count_answer,
         )
@@ -513,6 +518,7 @@ def observe_clients(
             order.get(r.client, 99),
             _version_key(r.version),
             r.context_window or 0,
+            len(r.neighbours),
         ),
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, replace
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
@@ -37,8 +38,8 @@ _CSV_HEADER = [
     "context_window", "window_share", "decision", "neighbours",
 ]  # fmt: skip
 _BESIDE_HEADER = ["Surface", "Client", "Mode", "Server", "Shown", "Deferred", "Dropped", "Renamed", "Share"]
-_DECIDED_HEADER = ["Surface", "Client", "Mode", "Window", "Server's shown", "Server's deferred", "Of the window",
-                   "Decision"]  # fmt: skip
+_DECIDED_HEADER = ["Surface", "Client", "Mode", "Window", "Beside", "Server's shown", "Server's deferred",
+                   "Of the window", "Decision"]  # fmt: skip
 
 
 def _part(part: Part | None) -> str:
@@ -86,6 +87,7 @@ def _decided_rows(rows: Sequence[ClientRow]) -> list[list[str]]:
             _client(r),
             _mode(r),
             f"{r.context_window:,}" if r.context_window else "its model's",
+            ", ".join(n.server for n in r.neighbours) or "-",
             _part(r.shown),
             _part(r.deferred),
             _fraction(r.window_share),
@@ -94,6 +96,34 @@ def _decided_rows(rows: Sequence[ClientRow]) -> list[list[str]]:
         for r in rows
         if r.decision is not None or r.context_window is not None
     ]
+
+
+def _where(row: ClientRow) -> str:
+    window = f" at {row.context_window:,}" if row.context_window else ""
+    beside = f" beside {', '.join(n.server for n in row.neighbours)}" if row.neighbours else " alone"
+    return beside + window
+
+
+def _switch_lines(rows: Sequence[ClientRow]) -> list[str]:
+    """Where a client that decides for itself turns the surface shown or deferred: at one window as neighbours
+    come in, and beside the same neighbours as the window grows."""
+    groups: dict[tuple[str, str, str | None, str], list[ClientRow]] = {}
+    for row in rows:
+        if row.decision is not None:
+            groups.setdefault((row.surface, row.client, row.version, row.mode), []).append(row)
+    lines = []
+    for seen in groups.values():
+        runs: dict[tuple[str, object], list[ClientRow]] = {}
+        for row in seen:
+            runs.setdefault(("window", row.context_window), []).append(row)
+            runs.setdefault(("beside", tuple(n.server for n in row.neighbours)), []).append(row)
+        for (by, _), run in runs.items():
+            run.sort(key=lambda r: len(r.neighbours) if by == "window" else r.context_window or 0)
+            for before, after in pairwise(run):
+                was, now = (r.decision.partition(":")[0] if r.decision else "" for r in (before, after))
+                if was != now:
+                    lines.append(f"{_client(after)} {_mode(after)}: {was}{_where(before)}, {now}{_where(after)}")
+    return lines
 
 
 def _clash_lines(rows: Sequence[ClientRow]) -> list[str]:
@@ -217,9 +247,11 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     if clashes:
         text += "\n### Names two servers share\n\n" + "\n".join(f"- {line}" for line in clashes) + "\n"
     if decided:
-        text += f"\n### Shown or deferred\n\n{_DECIDED_NOTE}:\n\n" + markdown_table(
-            _DECIDED_HEADER, decided, {3, 4, 5, 6}
-        )
+        table = markdown_table(_DECIDED_HEADER, decided, {3, 5, 6, 7})
+        text += f"\n### Shown or deferred\n\n{_DECIDED_NOTE}:\n\n{table}"
+        switches = _switch_lines(rows)
+        if switches:
+            text += "\nWhere it switches:\n\n" + "\n".join(f"- {line}" for line in switches) + "\n"
     if not per_tool:
         return text
     namings = _distinct_namings(rows)
@@ -301,7 +333,7 @@ def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Rend
             _beside_rows(rows),
             {4, 5, 6, 7, 8},
         ),
-        ("Shown or deferred, as each client decides", _DECIDED_HEADER, _decided_rows(rows), {3, 4, 5, 6}),
+        ("Shown or deferred, as each client decides", _DECIDED_HEADER, _decided_rows(rows), {3, 5, 6, 7}),
     ):
         if cells:
             extra = Table(title=title)
@@ -313,6 +345,9 @@ def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Rend
     clashes = _clash_lines(rows)
     if clashes:
         found.append("Names two servers share:\n" + "\n".join(f"  {line}" for line in clashes))
+    switches = _switch_lines(rows)
+    if switches:
+        found.append("Where it switches:\n" + "\n".join(f"  {line}" for line in switches))
     if not per_tool:
         return found
     tools = Table(title="Tool by tool (first request; as listed -> as sent)")
