@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -161,3 +163,21 @@ def test_a_surface_is_listed_once_for_its_own_kinds_however_they_are_asked_for(m
     measured = measure([item])
     assert sorted(listed) == sorted(set(listed))
     assert len(listed) == len(measured.surfaces[0].by_kinds) == len(item.kinds) + 1
+
+
+MEASURE_AND_SAY_WHAT_LOADED = """
+import sys
+from toolsurface.harness.measure import measure
+from toolsurface.harness.surface import resolve_all
+measure(resolve_all(["v2", "before-v2"]))
+print(sorted({m.split(".")[0] for m in sys.modules} & {"jsonschema", "jsonschema_rs"}))
+"""
+
+
+def test_measuring_valid_surfaces_loads_no_jsonschema() -> None:
+    """A valid list passes the quick check (jsonschema-rs); jsonschema, a fifth of a second to import, is for the
+    message of a schema that fails it, and for a stub's first call."""
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE_AND_SAY_WHAT_LOADED], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "['jsonschema_rs']"

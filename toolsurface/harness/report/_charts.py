@@ -53,6 +53,8 @@ def _save(fig: Any, path: Path, staged: dict[Path, bytes]) -> None:
     import matplotlib.pyplot as plt
 
     fig.tight_layout()
+    # Laid out: without this, savefig draws the whole figure once more (with rendering off) before drawing it.
+    fig.set_layout_engine(None)
     image = io.BytesIO()
     fig.savefig(image, format="png", metadata={"Software": None})
     plt.close(fig)

@@ -16,14 +16,15 @@ _IN_PLACE = ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "the
 
 def check_input_schema(schema: Any, where: str) -> None:
     """Refuse an inputSchema that is not an object schema valid against its metaschema."""
-    from jsonschema import exceptions, validators
-
     if not isinstance(schema, dict):
         raise InvalidToolList(f"{where}: inputSchema is not a JSON object")
     if schema.get("type") != "object":
         raise InvalidToolList(f'{where}: inputSchema must have "type": "object", got {schema.get("type")!r}')
     if _quickly_valid(schema):
         return
+    # Loaded only for a schema the quick check does not pass: a fifth of a second that a valid list never waits.
+    from jsonschema import exceptions, validators
+
     validator = validators.validator_for(schema, default=validators.Draft202012Validator)
     try:
         validator.check_schema(schema)
