@@ -357,3 +357,21 @@ def test_a_package_of_subpackages_re_exports_none_of_their_names() -> None:
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(umbrella + ".")
         ]
         assert [m for m in imported if private_owner(m) is None] == [], umbrella
+
+
+@pytest.mark.parametrize("face", ["measure", "surface", "probe", "report"])
+def test_every_name_a_lazy_face_offers_is_found_in_its_modules(face: str) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import toolsurface.harness.{face} as face; print([n for n in face.__all__ if not hasattr(face, n)])",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

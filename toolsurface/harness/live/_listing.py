@@ -477,12 +477,14 @@ async def _open(session: Any, state: _State) -> _Opened:
                     f"answered initialize with protocol version {session.protocol_version}, not {asked} as asked;"
                     " list it without --protocol to take the version it speaks"
                 )
-    info = session.server_info
+    info, capabilities = session.server_info, session.server_capabilities
+    # The stdio client keeps the capabilities as dumped (a dict), the SDK's session as its model.
+    tools = capabilities.get("tools") if isinstance(capabilities, dict) else capabilities.tools
     return _Opened(
         protocol_version=session.protocol_version,
         server_name=info.name if info is not None else None,
         server_version=info.version if info is not None else None,
-        has_tools=session.server_capabilities.tools is not None,
+        has_tools=tools is not None,
     )
 
 
@@ -692,9 +694,8 @@ async def _spawn(server: StdioServer, stderr: IO[bytes], state: _State) -> Proce
 async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], state: _State) -> None:
     """Server stdout -> client, one JSON-RPC message a line; other lines are noted, as clients skip them."""
     import anyio
-    import mcp_types
 
-    from toolsurface.harness.live._wire_client import unreadable
+    from toolsurface.harness.live._wire_client import read_message
 
     assert process.stdout is not None
     partial: list[bytes] = []  # the line still coming, in the chunks it came in
@@ -720,16 +721,12 @@ async def _pump_stdout(process: Process, sink: MemoryObjectSendStream[Any], stat
                     text = line.strip()
                     if not text:
                         continue
-                    message: Any
-                    try:
-                        message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
-                    except ValueError:
-                        # An answer the wire types cannot take (too deep, a lone surrogate) is still its request's
-                        # answer, said at once; any other line is the server's noise, which clients skip.
-                        message = unreadable(text)
-                        if message is None:
-                            state.noise.append(text[:120].decode("utf-8", "replace"))
-                            continue
+                    # An answer that cannot be taken (too deep, a lone surrogate) is still its request's answer,
+                    # said at once; a line that is no message is the server's noise, which clients skip.
+                    message = read_message(text)
+                    if message is None:
+                        state.noise.append(text[:120].decode("utf-8", "replace"))
+                        continue
                     await sink.send(message)
             state.eof = True
             # A server that closed its stdout is usually exiting: note its own exit code before ours.

@@ -24,6 +24,26 @@ from toolsurface.harness.surface import (
     included_keys,
 )
 
+__all__ = [
+    "Growth",
+    "KeptLists",
+    "KindsPoint",
+    "Measurable",
+    "Measurement",
+    "PartSize",
+    "SurfaceMeasurement",
+    "ToolSize",
+    "kept_lists",
+    "list_text",
+    "listed",
+    "lists_kept",
+    "marginal_tokens",
+    "measure",
+    "part_sizes",
+    "snapshot_protocol",
+    "wire_list",
+]
+
 Measurable = SurfaceDefinition | Snapshot
 
 

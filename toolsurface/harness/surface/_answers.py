@@ -17,6 +17,16 @@ from typing import Any
 
 from toolsurface.harness.errors import SurfaceLoadError
 
+__all__ = [
+    "ANSWERS_KEY",
+    "AnswerSizes",
+    "SnapshotAnswers",
+    "ToolAnswers",
+    "answers_from_wire",
+    "size_summary",
+    "whole_median",
+]
+
 ANSWERS_KEY = "answers"
 
 

@@ -7,10 +7,9 @@ import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import SurfaceLoadError, ToolsurfaceError, UnknownSurface
 from toolsurface.harness.surface._model import Kind, SurfaceDefinition
@@ -18,6 +17,25 @@ from toolsurface.harness.surface._module_file import import_module_file
 from toolsurface.harness.surface._parts import parts_from_wire
 from toolsurface.harness.surface._snapshot_file import Snapshot, load_snapshot
 from toolsurface.harness.surface._study import Study, default_study, find_studies, study_of
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "bundled_definitions",
+    "default_surfaces",
+    "is_surface_path",
+    "known_names",
+    "own_study",
+    "own_study_file",
+    "resolve",
+    "resolve_all",
+    "studies",
+    "study_calls",
+    "study_file",
+    "study_for",
+]
 
 ENTRY_POINT_GROUP = "toolsurface.surfaces"
 
@@ -28,7 +46,10 @@ def _entry_points() -> Mapping[str, EntryPoint]:
 
 @functools.lru_cache(maxsize=4)
 def _entry_points_on(path: tuple[str, ...]) -> Mapping[str, EntryPoint]:
-    """Read once per import path: each read walks every installed distribution (about 30 ms)."""
+    """Read once per import path: each read walks every installed distribution (about 30 ms, and importing
+    importlib.metadata as much again, which a command naming no surface by name does not pay)."""
+    from importlib.metadata import entry_points
+
     return MappingProxyType({ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)})
 
 

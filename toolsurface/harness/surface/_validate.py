@@ -10,6 +10,12 @@ from urllib.parse import unquote
 from toolsurface.harness.bounded_json import MAX_DEPTH, depth, lone_surrogate, walk
 from toolsurface.harness.errors import InvalidToolList
 
+__all__ = [
+    "check_input_schema",
+    "ref_cycle",
+    "validate_wire_tools",
+]
+
 # Keywords that apply a subschema to the same instance: a loop through them alone never ends.
 _IN_PLACE = ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
 
