@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
-    from importlib.metadata import EntryPoint
+    from toolsurface.harness.surface._entry_points import EntryPointLike as EntryPoint
 
 __all__ = ["STUDY_ATTRIBUTE", "Study", "default_study", "find_studies", "study_of"]
 
