@@ -844,6 +844,9 @@ async def _list_stdio(
         # Shielded: a cancelled spawn could lose the handle of a started process.
         with anyio.CancelScope(shield=True):
             process = await _spawn(server, stderr, state)
+        from toolsurface.harness.surface import prepare_check
+
+        prepare_check()  # while the server starts: its answer is checked as soon as it comes
         result: tuple[_Opened, list[dict[str, Any]], int] | None = None
         failure: BaseException | None = None
         try:

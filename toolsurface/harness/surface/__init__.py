@@ -74,7 +74,12 @@ if TYPE_CHECKING:
         write_snapshot,
     )
     from toolsurface.harness.surface._study import Study
-    from toolsurface.harness.surface._validate import check_input_schema, ref_cycle, validate_wire_tools
+    from toolsurface.harness.surface._validate import (
+        check_input_schema,
+        prepare_check,
+        ref_cycle,
+        validate_wire_tools,
+    )
 
 # The modules a name is looked for in, in the order they build on each other, so that looking a name up imports
 # little beyond what its own module needs; each one's own __all__ says which names it holds.
@@ -137,6 +142,7 @@ __all__ = [
     "own_study_file",
     "parse_include",
     "parts_from_wire",
+    "prepare_check",
     "prop",
     "read_snapshot_meta",
     "ref_cycle",

@@ -12,6 +12,7 @@ from toolsurface.harness.errors import InvalidToolList
 
 __all__ = [
     "check_input_schema",
+    "prepare_check",
     "ref_cycle",
     "validate_wire_tools",
 ]
@@ -39,6 +40,11 @@ def check_input_schema(schema: Any, where: str) -> None:
         raise InvalidToolList(f"{where}: inputSchema is not a valid JSON Schema at {path}: {error.message}") from None
     except RecursionError:
         raise InvalidToolList(f"{where}: inputSchema nests too deeply to check") from None
+
+
+def prepare_check() -> None:
+    """Import what checking a list needs (jsonschema-rs), e.g. while a server starts rather than after it answers."""
+    import jsonschema_rs  # noqa: F401
 
 
 def _quickly_valid(schema: dict[str, Any]) -> bool:
