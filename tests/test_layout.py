@@ -242,6 +242,35 @@ def test_listing_the_surfaces_and_the_help_import_no_mcp_sdk(args: list[str]) ->
     assert done.stderr.strip() == ""
 
 
+HELP_LOADS = """
+import sys
+from toolsurface.harness.cli import main
+try:
+    main(["--help"])
+except SystemExit as done:
+    assert not done.code, done.code
+print(sorted(m for m in sys.modules if m.startswith("toolsurface.harness.cli.")))
+"""
+
+
+def test_the_groups_help_imports_no_verbs_module() -> None:
+    done = subprocess.run([sys.executable, "-c", HELP_LOADS], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "['toolsurface.harness.cli._group', 'toolsurface.harness.cli._verbs']"
+
+
+def test_each_verb_is_defined_where_its_entry_says_and_summarised_by_its_docstrings_first_sentence() -> None:
+    from toolsurface.harness.cli import main
+    from toolsurface.harness.cli._verbs import VERBS
+
+    commands = main.every_command()
+    assert sorted(commands) == sorted(VERBS)
+    for name, command in commands.items():
+        assert command.callback is not None
+        assert command.callback.__module__ == f"toolsurface.harness.cli.{VERBS[name].module}", name
+        assert command.get_short_help_str(10_000) == VERBS[name].summary, name
+
+
 REPORT_FACE = """
 import sys
 import toolsurface.harness.report
@@ -328,3 +357,21 @@ def test_a_package_of_subpackages_re_exports_none_of_their_names() -> None:
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(umbrella + ".")
         ]
         assert [m for m in imported if private_owner(m) is None] == [], umbrella
+
+
+@pytest.mark.parametrize("face", ["measure", "surface", "probe", "report"])
+def test_every_name_a_lazy_face_offers_is_found_in_its_modules(face: str) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import toolsurface.harness.{face} as face; print([n for n in face.__all__ if not hasattr(face, n)])",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

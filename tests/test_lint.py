@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -180,6 +182,39 @@ def test_an_x_mcp_header_a_modern_client_drops_the_tool_for_is_named_and_a_valid
     )
     assert lint_tools("v", [valid]).categories == []
     assert "only permitted on integer/string/boolean" in only(lint_tools("n", [on_number]), "x-mcp-header")[0].message
+
+
+LINT_AND_SAY_WHAT_LOADED = """
+import json, sys
+from toolsurface.harness.analyze.lint import lint_tools
+result = lint_tools("x", json.loads(sys.argv[1]))
+print(json.dumps([result.categories, sorted({m.split(".")[0] for m in sys.modules} & {"mcp", "mcp_types"})]))
+"""
+
+
+def test_the_x_mcp_header_check_loads_the_sdk_only_for_a_schema_that_has_the_annotation() -> None:
+    """The SDK's types take half a second to import; a surface without the annotation (most) never needs them."""
+    plain = [tool("song_get", "Read a song by number.", {"number": integer("The number.")}, read_only=True)]
+    annotated = SINGLE_RULE_SURFACES["x-mcp-header"]
+    said = []
+    for tools in (plain, annotated):
+        done = subprocess.run(
+            [sys.executable, "-c", LINT_AND_SAY_WHAT_LOADED, json.dumps(tools)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        said.append(json.loads(done.stdout))
+    assert said == [[[], []], [["x-mcp-header"], ["mcp", "mcp_types"]]]
+
+
+def test_the_x_mcp_header_key_looked_for_is_the_sdks_own() -> None:
+    from mcp.shared.inbound import X_MCP_HEADER_KEY as SDK_KEY
+
+    from toolsurface.harness.analyze.lint._client_limits import X_MCP_HEADER_KEY
+
+    assert X_MCP_HEADER_KEY == SDK_KEY
 
 
 def test_the_single_rule_surfaces_cover_every_category() -> None:

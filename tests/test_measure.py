@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from typing import Any
 
 import pytest
 
@@ -123,13 +126,16 @@ def test_lists_kept_elsewhere_measure_as_lists_received_here(monkeypatch: pytest
     """The report lists in one process and measures in another: the lists cross by position and none is
     listed again."""
     from toolsurface.harness.measure import _measure, kept_lists, lists_kept, measure
-    from toolsurface.harness.surface import resolve_all
+    from toolsurface.harness.surface import SurfaceDefinition, resolve_all
 
     items = resolve_all(["v2", "before-v2"])
     with lists_kept():
         direct = measure(items)
         lists = kept_lists(items)
-    assert {(n, kinds) for n, kinds, _ in lists} >= {(0, None), (1, None)}
+    own = {
+        (n, tuple(k.name for k in item.kinds)) for n, item in enumerate(items) if isinstance(item, SurfaceDefinition)
+    }
+    assert {(n, kinds) for n, kinds, _ in lists} >= own and len(own) == 2
     again = resolve_all(["v2", "before-v2"])  # other objects, as in another process
 
     async def refuse(*args: object, **kwargs: object) -> None:
@@ -138,3 +144,40 @@ def test_lists_kept_elsewhere_measure_as_lists_received_here(monkeypatch: pytest
     monkeypatch.setattr(_measure, "list_surface", refuse)
     with lists_kept(again, lists):
         assert measure(again).to_json() == direct.to_json()
+
+
+def test_a_surface_is_listed_once_for_its_own_kinds_however_they_are_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its list and the by-kinds point of all its kinds are one list: a report measures nothing twice."""
+    from toolsurface.harness.measure import _measure, measure
+    from toolsurface.harness.surface import resolve_all
+
+    listed: list[tuple[str, ...]] = []
+    real = _measure.list_surface
+
+    async def counted(surface: Any, **kwargs: Any) -> Any:
+        listed.append(surface.kinds)
+        return await real(surface, **kwargs)
+
+    monkeypatch.setattr(_measure, "list_surface", counted)
+    [item] = resolve_all(["v2"])
+    measured = measure([item])
+    assert sorted(listed) == sorted(set(listed))
+    assert len(listed) == len(measured.surfaces[0].by_kinds) == len(item.kinds) + 1
+
+
+MEASURE_AND_SAY_WHAT_LOADED = """
+import sys
+from toolsurface.harness.measure import measure
+from toolsurface.harness.surface import resolve_all
+measure(resolve_all(["v2", "before-v2"]))
+print(sorted({m.split(".")[0] for m in sys.modules} & {"jsonschema", "jsonschema_rs"}))
+"""
+
+
+def test_measuring_valid_surfaces_loads_no_jsonschema() -> None:
+    """A valid list passes the quick check (jsonschema-rs); jsonschema, a fifth of a second to import, is for the
+    message of a schema that fails it, and for a stub's first call."""
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE_AND_SAY_WHAT_LOADED], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "['jsonschema_rs']"

@@ -56,7 +56,9 @@ def formats(*path: str) -> list[str]:
     command: click.Command = main
     for name in path:
         assert isinstance(command, click.Group)
-        command = command.commands[name]
+        found = command.get_command(click.Context(command), name)
+        assert found is not None, name
+        command = found
     option = next(p for p in command.params if p.name == "fmt")
     assert isinstance(option.type, click.Choice)
     return list(option.type.choices)

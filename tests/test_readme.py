@@ -160,5 +160,5 @@ def test_the_rank_file_digest_and_the_live_timeout_in_the_text_are_the_code_s() 
     assert RANK_FILE_SHA256.startswith(head) and RANK_FILE_SHA256.endswith(tail)
     default = number(quoted("docs/measure.md", r"within `--timeout` \(default (\d+) s\)")[1])
     for command in ("snapshot", "budget"):
-        [timeout] = [p for p in main.commands[command].params if p.name == "timeout"]
+        [timeout] = [p for p in main.every_command()[command].params if p.name == "timeout"]
         assert timeout.default == default, command

@@ -166,3 +166,41 @@ def test_a_report_of_a_snapshot_prints_no_warning(tmp_path: Path) -> None:
     run = run_cli_process("report", "--surface", str(snapshot), "--out", str(tmp_path / "report"), timeout=300)
     assert run.returncode == 0, run.stderr
     assert run.stderr == "" and "wrote " in run.stdout
+
+
+def test_each_chart_crosses_to_the_chart_process_as_plain_figures_naming_nothing_of_the_study() -> None:
+    """The chart process unpickles what it draws: records of plain figures, so it imports matplotlib and none
+    of the scoring, measuring or analyzing modules (a third of a second of its time)."""
+    import pickle
+    import pickletools
+
+    from toolsurface.harness.analyze.findability import findability, load_queries
+    from toolsurface.harness.measure import measure
+    from toolsurface.harness.report._charts import (
+        AnswersChart,
+        FindabilityChart,
+        KindsChart,
+        RefusedChart,
+        SizeByToolChart,
+    )
+    from toolsurface.harness.session.score import find_runs, score_study
+    from toolsurface.harness.surface import resolve_all, study_for
+
+    study = score_study(find_runs([RUNS]))
+    items = resolve_all(["before-v2", "v2"])
+    measured = measure(items)
+    bundled = study_for(())
+    assert bundled is not None and bundled.queries is not None
+    found = findability(items, load_queries(bundled.queries))
+    charts = [
+        RefusedChart.of(study),
+        AnswersChart.of(study),
+        SizeByToolChart.of(measured),
+        KindsChart.of(measured),
+        FindabilityChart.of(found),
+    ]
+    for chart in charts:
+        data = pickle.dumps(chart.draw)
+        names = {str(arg) for op, arg, _ in pickletools.genops(data) if op.name in ("SHORT_BINUNICODE", "GLOBAL")}
+        modules = {name for name in names if name.startswith("toolsurface")}
+        assert modules == {"toolsurface.harness.report._charts"}, (type(chart).__name__, modules)

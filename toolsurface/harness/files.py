@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
 import stat
 import uuid
 from collections.abc import Sequence
@@ -102,6 +101,8 @@ def _keep_aside(path: Path, tag: str) -> Path | None:
     try:
         os.link(path, aside)
     except OSError:
+        import shutil  # with bz2 and lzma, a few ms that every command importing this module would pay
+
         shutil.copy2(path, aside)
     return aside
 

@@ -21,6 +21,8 @@ from toolsurface.harness.errors import ToolsurfaceError
 __all__ = [
     "AUTO",
     "DEFAULT_PROTOCOL",
+    "HANDSHAKE_PROTOCOLS",
+    "LATEST_HANDSHAKE",
     "MODERN_PROTOCOL",
     "PROTOCOL_VERSIONS",
     "SSE",
@@ -36,6 +38,10 @@ __all__ = [
 DEFAULT_PROTOCOL = "2025-11-25"
 MODERN_PROTOCOL = "2026-07-28"
 PROTOCOL_VERSIONS = (DEFAULT_PROTOCOL, MODERN_PROTOCOL)
+# The versions an initialize handshake may agree on, and the one a client asks for, as mcp_types.version names
+# them (a test holds them equal): the stdio client checks a handshake answer without importing the SDK.
+HANDSHAKE_PROTOCOLS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+LATEST_HANDSHAKE = "2025-11-25"
 
 AUTO = "auto"
 STREAMABLE_HTTP = "streamable-http"

@@ -15,11 +15,9 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mcp.types as types
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
 
 from toolsurface.harness.bounded_json import depth
 from toolsurface.harness.files import WriteFailed
@@ -29,6 +27,10 @@ from toolsurface.stubs.calllog import CallLog
 from toolsurface.stubs.kit import refuse_unknown
 from toolsurface.stubs.refusal import Refusal
 from toolsurface.stubs.stdio import DEPTH_LIMIT, INTERNAL_ERROR, INVALID_PARAMS, TOO_DEEP
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 __all__ = ["UNKNOWN_TOOL_ANSWERS", "CallCheck", "check_arguments"]
 
@@ -121,6 +123,9 @@ class CallCheck:
 
     def validator(self, name: str) -> Draft202012Validator:
         if name not in self._validators:
+            # Imported at the first call too: a server that is only listed never loads jsonschema.
+            from jsonschema import Draft202012Validator
+
             self._validators[name] = Draft202012Validator(self.tools[name].input_schema)
         return self._validators[name]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -78,6 +77,8 @@ class CallLog:
     ) -> CallRecord:
         if self.failed is not None:
             raise self.failed
+        import hashlib  # OpenSSL's load, which listing the surfaces (whose modules import the kit) does not pay
+
         record = CallRecord(
             seq=len(self.records) + 1,
             time=datetime.now(UTC).isoformat(timespec="milliseconds"),

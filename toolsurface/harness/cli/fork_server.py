@@ -27,6 +27,7 @@ from toolsurface.harness.stub_launch import LENGTH, NUMBER, receive_exactly
 
 def _import() -> None:
     """Import everything a stub start needs (while the study plans), so a child only reads its fixture and serves."""
+    import jsonschema  # noqa: F401  (each stub checks its calls' arguments with it)
     import mcp.server.stdio  # noqa: F401
 
     import toolsurface.harness.cli

@@ -481,12 +481,14 @@ async def _open(session: Any, state: _State) -> _Opened:
                     f"answered initialize with protocol version {session.protocol_version}, not {asked} as asked;"
                     " list it without --protocol to take the version it speaks"
                 )
-    info = session.server_info
+    info, capabilities = session.server_info, session.server_capabilities
+    # The stdio client keeps the capabilities as dumped (a dict), the SDK's session as its model.
+    tools = capabilities.get("tools") if isinstance(capabilities, dict) else capabilities.tools
     return _Opened(
         protocol_version=session.protocol_version,
         server_name=info.name if info is not None else None,
         server_version=info.version if info is not None else None,
-        has_tools=session.server_capabilities.tools is not None,
+        has_tools=tools is not None,
     )
 
 
@@ -750,20 +752,16 @@ def _check_line(size: int, state: _State) -> None:
 
 def _message(line: bytes | bytearray, state: _State) -> Any:
     """The JSON-RPC message a line holds, read in place; None for a blank line or a server's noise (noted)."""
-    from toolsurface.harness.live._wire_client import read_message, unreadable
+    from toolsurface.harness.live._wire_client import read_message
 
     if not line or line.isspace():
         return None
-    try:
-        return read_message(line)
-    except ValueError:
-        # An answer the wire types cannot take (too deep, a lone surrogate) is still its request's answer, said at
-        # once; any other line is the server's noise, which clients skip.
-        text = bytes(line).strip()
-        found = unreadable(text)
-        if found is None:
-            state.noise.append(text[:120].decode("utf-8", "replace"))
-        return found
+    # An answer that cannot be taken (too deep, a lone surrogate) is still its request's answer, said at once; a
+    # line that is no message is the server's noise, which clients skip.
+    found = read_message(line)
+    if found is None:
+        state.noise.append(bytes(line).strip()[:120].decode("utf-8", "replace"))
+    return found
 
 
 async def _pump_stdin(process: Process, source: MemoryObjectReceiveStream[dict[str, Any]]) -> None:
@@ -872,6 +870,9 @@ async def _list_stdio(
         # Shielded: a cancelled spawn could lose the handle of a started process.
         with anyio.CancelScope(shield=True):
             process = await _spawn(server, stderr, state)
+        from toolsurface.harness.surface import prepare_check
+
+        prepare_check()  # while the server starts: its answer is checked as soon as it comes
         result: tuple[_Opened, list[dict[str, Any]], int] | None = None
         failure: BaseException | None = None
         try:

@@ -125,7 +125,7 @@ async def _conversation(
     import anyio
     from mcp.shared.message import SessionMessage
 
-    from toolsurface.harness.live._wire_client import read_message
+    from toolsurface.harness.live._wire_client import typed_message
     from toolsurface.harness.output import utf8_length
 
     to_session, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -144,7 +144,7 @@ async def _conversation(
                     )
                     raise SseError(state.cut)
                 try:
-                    message = read_message(event.data)
+                    message = typed_message(event.data)
                 except ValueError as error:
                     await to_session.send(error)
                     continue

@@ -1,106 +1,117 @@
-"""Measuring a tool list as a client receives it: the wire listing, tokens, sizes, growth, and the budget check."""
+"""Measuring a tool list as a client receives it: the wire listing, tokens, sizes, growth, and the budget check.
 
-from toolsurface.harness.measure._answers import (
-    ANSWER_COLUMNS,
-    IMAGE_ESTIMATE,
-    AnswerCheck,
-    ClientAnswerCap,
-    OverAnswer,
-    answer_rows,
-    check_answers,
-    claude_estimate,
-    client_answer_caps,
-    count_of,
-    error_answers_text,
-)
-from toolsurface.harness.measure._budget import (
-    BUDGET_COLUMNS,
-    BUDGET_FORMAT,
-    BudgetResult,
-    GrownTool,
-    budget_csv,
-    budget_failure,
-    budget_json,
-    budget_junit,
-    budget_lines,
-    budget_markdown,
-    budget_of,
-    check_budget,
-    github_annotation,
-    github_summary,
-    grown_since,
-)
-from toolsurface.harness.measure._columns import (
-    BY_KINDS_COLUMNS,
-    COUNTERS_COLUMNS,
-    PARTS_COLUMNS,
-    PER_TOOL_COLUMNS,
-    SURFACE_COLUMNS,
-    MeasureColumns,
-)
-from toolsurface.harness.measure._counts import (
-    O200K,
-    O200K_COUNTER,
-    CounterFigures,
-    CounterInfo,
-    ListCounter,
-    ToolCount,
-    adds_tool_prompt,
-    counter_figures,
-    framing_lists,
-    framing_of,
-    is_o200k,
-)
-from toolsurface.harness.measure._measure import (
-    Growth,
-    KeptLists,
-    KindsPoint,
-    Measurable,
-    Measurement,
-    PartSize,
-    SurfaceMeasurement,
-    ToolSize,
-    kept_lists,
-    list_text,
-    listed,
-    lists_kept,
-    marginal_tokens,
-    measure,
-    part_sizes,
-    snapshot_protocol,
-    wire_list,
-)
-from toolsurface.harness.measure._render import (
-    by_kinds_csv,
-    by_kinds_rows,
-    counters_csv,
-    measure_csv,
-    measure_json,
-    measure_markdown,
-    measure_rich,
-    parts_csv,
-    per_tool_csv,
-    per_tool_rows,
-)
-from toolsurface.harness.measure._tokens import (
-    ENCODING_NAME,
-    RANK_FILE_ENV,
-    RANK_FILE_SHA256,
-    count_tokens,
-    encoding,
-    rank_file,
-    verified_ranks,
-)
-from toolsurface.harness.measure._wire import (
-    PROTOCOL_VERSION,
-    WireList,
-    list_pages,
-    list_parts,
-    list_parts_raw,
-    list_surface,
-    list_tools_raw,
-    wire_form,
-)
+The names load when first used (PEP 562): a command imports only the modules whose names it uses."""
+
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.lazy_names import lazy_names
+
+if TYPE_CHECKING:
+    from toolsurface.harness.measure._answers import (
+        ANSWER_COLUMNS,
+        IMAGE_ESTIMATE,
+        AnswerCheck,
+        ClientAnswerCap,
+        OverAnswer,
+        answer_rows,
+        check_answers,
+        claude_estimate,
+        client_answer_caps,
+        count_of,
+        error_answers_text,
+    )
+    from toolsurface.harness.measure._budget import (
+        BUDGET_COLUMNS,
+        BUDGET_FORMAT,
+        BudgetResult,
+        GrownTool,
+        budget_csv,
+        budget_failure,
+        budget_json,
+        budget_junit,
+        budget_lines,
+        budget_markdown,
+        budget_of,
+        check_budget,
+        github_annotation,
+        github_summary,
+        grown_since,
+    )
+    from toolsurface.harness.measure._columns import (
+        BY_KINDS_COLUMNS,
+        COUNTERS_COLUMNS,
+        PARTS_COLUMNS,
+        PER_TOOL_COLUMNS,
+        SURFACE_COLUMNS,
+        MeasureColumns,
+    )
+    from toolsurface.harness.measure._counts import (
+        O200K,
+        O200K_COUNTER,
+        CounterFigures,
+        CounterInfo,
+        ListCounter,
+        ToolCount,
+        adds_tool_prompt,
+        counter_figures,
+        framing_lists,
+        framing_of,
+        is_o200k,
+    )
+    from toolsurface.harness.measure._measure import (
+        Growth,
+        KeptLists,
+        KindsPoint,
+        Measurable,
+        Measurement,
+        PartSize,
+        SurfaceMeasurement,
+        ToolSize,
+        kept_lists,
+        list_text,
+        listed,
+        lists_kept,
+        marginal_tokens,
+        measure,
+        part_sizes,
+        snapshot_protocol,
+        wire_list,
+    )
+    from toolsurface.harness.measure._render import (
+        by_kinds_csv,
+        by_kinds_rows,
+        counters_csv,
+        measure_csv,
+        measure_json,
+        measure_markdown,
+        measure_rich,
+        parts_csv,
+        per_tool_csv,
+        per_tool_rows,
+    )
+    from toolsurface.harness.measure._tokens import (
+        ENCODING_NAME,
+        RANK_FILE_ENV,
+        RANK_FILE_SHA256,
+        count_tokens,
+        encoding,
+        rank_file,
+        verified_ranks,
+    )
+    from toolsurface.harness.measure._wire import (
+        PROTOCOL_VERSION,
+        WireList,
+        list_pages,
+        list_parts,
+        list_parts_raw,
+        list_surface,
+        list_tools_raw,
+        wire_form,
+    )
+
+# The modules a name is looked for in, in the order they build on each other, so that looking a name up imports
+# little beyond what its own module needs; each one's own __all__ says which names it holds.
+_MODULES = ("_wire", "_tokens", "_counts", "_measure", "_columns", "_answers", "_render", "_budget")
 
 __all__ = [
     "ANSWER_COLUMNS",
@@ -189,3 +200,6 @@ __all__ = [
     "wire_form",
     "wire_list",
 ]
+
+
+__getattr__, __dir__ = lazy_names(__name__, _MODULES)

@@ -26,6 +26,24 @@ from toolsurface.harness.output import (
 )
 from toolsurface.harness.surface import PART_WORDS, included_keys
 
+__all__ = [
+    "BUDGET_COLUMNS",
+    "BUDGET_FORMAT",
+    "BudgetResult",
+    "GrownTool",
+    "budget_csv",
+    "budget_failure",
+    "budget_json",
+    "budget_junit",
+    "budget_lines",
+    "budget_markdown",
+    "budget_of",
+    "check_budget",
+    "github_annotation",
+    "github_summary",
+    "grown_since",
+]
+
 
 @dataclass(frozen=True)
 class GrownTool:

@@ -5,6 +5,15 @@ from __future__ import annotations
 
 from toolsurface.harness.output import Column
 
+__all__ = [
+    "BY_KINDS_COLUMNS",
+    "COUNTERS_COLUMNS",
+    "PARTS_COLUMNS",
+    "PER_TOOL_COLUMNS",
+    "SURFACE_COLUMNS",
+    "MeasureColumns",
+]
+
 
 class MeasureColumns:
     """Every column of measure's tables, by name (a namespace: `MeasureColumns.marginal_tokens`)."""

@@ -17,6 +17,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+__all__ = [
+    "O200K",
+    "O200K_COUNTER",
+    "CounterFigures",
+    "CounterInfo",
+    "ListCounter",
+    "ToolCount",
+    "adds_tool_prompt",
+    "counter_figures",
+    "framing_lists",
+    "framing_of",
+    "is_o200k",
+]
+
 # The id of the built-in counter: tiktoken's o200k_base over the compact JSON of the tools array.
 O200K = "o200k"
 

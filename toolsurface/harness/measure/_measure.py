@@ -4,7 +4,7 @@ same counting rule over the other parts a server advertises (instructions, promp
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -23,6 +23,26 @@ from toolsurface.harness.surface import (
     SurfaceParts,
     included_keys,
 )
+
+__all__ = [
+    "Growth",
+    "KeptLists",
+    "KindsPoint",
+    "Measurable",
+    "Measurement",
+    "PartSize",
+    "SurfaceMeasurement",
+    "ToolSize",
+    "kept_lists",
+    "list_text",
+    "listed",
+    "lists_kept",
+    "marginal_tokens",
+    "measure",
+    "part_sizes",
+    "snapshot_protocol",
+    "wire_list",
+]
 
 Measurable = SurfaceDefinition | Snapshot
 
@@ -196,7 +216,8 @@ async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None, proto
         return WireList(tools=item.tools, protocol_version=snapshot_protocol(item, protocol), parts=item.parts)
     asked = protocol or PROTOCOL_VERSION
     kept = _KEPT.get()
-    key = (id(item), None if kinds is None else tuple(k.name for k in kinds), asked)
+    # A definition's own kinds are what it builds with none given: one list, whichever way it is asked for.
+    key = (id(item), tuple(k.name for k in (item.kinds if kinds is None else kinds)), asked)
     if kept is not None and key in kept:
         return kept[key][1]
     wire = await list_surface(item.build_surface(kinds), protocol=asked)
@@ -208,14 +229,14 @@ async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None, proto
 
 
 # Lists already received while `lists_kept` is open: (definition id, kinds, protocol) -> (definition, list).
-_KEPT: ContextVar[dict[tuple[int, tuple[str, ...] | None, str], tuple[Measurable, WireList]] | None] = ContextVar(
+_KEPT: ContextVar[dict[tuple[int, tuple[str, ...], str], tuple[Measurable, WireList]] | None] = ContextVar(
     "toolsurface_kept_lists", default=None
 )
 
 
 # Lists received, by the position of their definition among the items measured: what crosses to another
 # process (which holds the same definitions at the same positions) to be given there again.
-KeptLists = dict[tuple[int, tuple[str, ...] | None, str], WireList]
+KeptLists = dict[tuple[int, tuple[str, ...], str], WireList]
 
 
 @contextmanager
@@ -224,7 +245,7 @@ def lists_kept(items: Sequence[Measurable] = (), given: KeptLists | None = None)
     list (not to be changed) is given again: a report measures the surfaces, then lints, searches and
     round-trips the very lists it measured. `given`: lists of `items` received elsewhere (`kept_lists`),
     given as if received here."""
-    kept: dict[tuple[int, tuple[str, ...] | None, str], tuple[Measurable, WireList]] = {}
+    kept: dict[tuple[int, tuple[str, ...], str], tuple[Measurable, WireList]] = {}
     for (position, kinds, protocol), wire in (given or {}).items():
         item = items[position]
         kept[(id(item), kinds, protocol)] = (item, wire)
@@ -430,7 +451,9 @@ def measure(
     async def run() -> list[SurfaceMeasurement]:
         return [await _measure_one(item, tokens or bool(asked), growth, asked, protocol) for item in items]
 
-    surfaces = anyio.run(run)
+    # A surface's own list is also a by-kinds point, and its list grown by one kind the last: each listed once.
+    with lists_kept() if _KEPT.get() is None else nullcontext():
+        surfaces = anyio.run(run)
     version = protocol or PROTOCOL_VERSION
     if not asked:
         return Measurement(encoding=ENCODING_NAME, protocol_version=version, surfaces=surfaces)

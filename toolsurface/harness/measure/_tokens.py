@@ -21,6 +21,16 @@ from toolsurface.harness.files import cache_root
 if TYPE_CHECKING:
     import tiktoken
 
+__all__ = [
+    "ENCODING_NAME",
+    "RANK_FILE_ENV",
+    "RANK_FILE_SHA256",
+    "count_tokens",
+    "encoding",
+    "rank_file",
+    "verified_ranks",
+]
+
 ENCODING_NAME = "o200k_base"
 RANK_FILE_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
 # The address tiktoken would download from; its cache file is named by the sha1 of this string.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +13,17 @@ from toolsurface.harness.surface import Surface, SurfaceParts, validate_wire_too
 
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "WireList",
+    "list_pages",
+    "list_parts",
+    "list_parts_raw",
+    "list_surface",
+    "list_tools_raw",
+    "wire_form",
+]
 
 # A list is read in one version, the default unless another is asked for, because key order inside a
 # tool differs between eras; every result records the version it was read in (harness.protocol).
@@ -87,32 +98,30 @@ async def list_tools_raw(
     return await list_pages(fetch)
 
 
-def part_lists(capabilities: Any) -> list[tuple[str, str]]:
+def part_lists(capabilities: Mapping[str, Any] | None) -> list[tuple[str, str]]:
     """The list methods beside tools/list a server's declared capabilities offer, with their result's key."""
     lists: list[tuple[str, str]] = []
-    if capabilities is not None and capabilities.prompts is not None:
+    if capabilities is not None and capabilities.get("prompts") is not None:
         lists.append(("prompts/list", "prompts"))
-    if capabilities is not None and capabilities.resources is not None:
+    if capabilities is not None and capabilities.get("resources") is not None:
         lists.append(("resources/list", "resources"))
         lists.append(("resources/templates/list", "resourceTemplates"))
     return lists
 
 
 async def list_parts(
-    capabilities: Any,
+    capabilities: Mapping[str, Any] | None,
     instructions: str | None,
     request: Callable[[str, str | None], Awaitable[dict[str, Any]]],
     on_method: Callable[[str], object] | None = None,
 ) -> SurfaceParts:
-    """The server's instructions and capabilities (from its handshake or discovery), and every page of
-    prompts/list, resources/list and resources/templates/list it declares, each entry exactly as sent;
-    `request(method, cursor)` gives one raw result. `on_method` is told each method before it is sent (to say
-    where a failure stopped)."""
+    """The server's instructions and capabilities (from its handshake or discovery, as the SDK's model dumps
+    them: by alias, only what was sent), and every page of prompts/list, resources/list and
+    resources/templates/list it declares, each entry exactly as sent; `request(method, cursor)` gives one raw
+    result. `on_method` is told each method before it is sent (to say where a failure stopped)."""
     from toolsurface.harness.surface import parts_from_wire
 
-    found: dict[str, Any] = {
-        "capabilities": capabilities.model_dump(by_alias=True, exclude_unset=True, mode="json") if capabilities else {}
-    }
+    found: dict[str, Any] = {"capabilities": dict(capabilities or {})}
     if instructions is not None:
         found["instructions"] = instructions
     for method, key in part_lists(capabilities):
@@ -143,7 +152,9 @@ async def list_parts_raw(session: ClientSession, on_method: Callable[[str], obje
         raw: dict[str, Any] = await session.send_request(requests[method](params=params), adapter)  # type: ignore[type-var]
         return raw
 
-    return await list_parts(session.server_capabilities, session.instructions, request, on_method)
+    capabilities = session.server_capabilities
+    dumped = capabilities.model_dump(by_alias=True, exclude_unset=True, mode="json") if capabilities else None
+    return await list_parts(dumped, session.instructions, request, on_method)
 
 
 async def list_surface(surface: Surface, page_size: int | None = None, protocol: str = PROTOCOL_VERSION) -> WireList:

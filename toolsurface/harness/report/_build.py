@@ -15,6 +15,14 @@ from toolsurface.harness.files import ensure_directory, write_atomic_all
 from toolsurface.harness.output import PLAIN, Column, json_document, labels, markdown_table, shown
 from toolsurface.harness.report._apart import Apart
 from toolsurface.harness.report._chart_process import ChartDrawer, chart_drawer
+from toolsurface.harness.report._charts import (
+    AnswersChart,
+    FindabilityChart,
+    KindsChart,
+    RefusedChart,
+    SizeByToolChart,
+    warm_charts,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,6 +32,7 @@ if TYPE_CHECKING:
     from toolsurface.harness.analyze.roundtrip import RoundTrip
     from toolsurface.harness.measure import KeptLists, ListCounter, Measurable, Measurement
     from toolsurface.harness.report._bundle import SeedRow
+    from toolsurface.harness.session.record import RunRecord
     from toolsurface.harness.session.score import Study
 
 __all__ = ["Chart", "LiveServer", "Report", "Table", "build_report"]
@@ -693,177 +702,6 @@ def _seed_table(rows: Sequence[SeedRow], command: str, figures: Path) -> Table:
     return Table("seed", "The seed's figures beside ours", frame, command, note)
 
 
-# -- charts ----------------------------------------------------------------------------------------
-
-
-def _pyplot() -> Any:
-    import logging
-
-    # matplotlib logs to stderr when it builds its font cache (a fresh machine, a cache it cannot write):
-    # a library's progress, which the report's one line of output or of error must not carry.
-    logging.getLogger("matplotlib").addHandler(logging.NullHandler())
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _warm_charts() -> None:
-    """What the first chart would import, imported before any chart's figures are ready."""
-    _pyplot()
-
-
-def _figure(width: float, height: float) -> Any:
-    return _pyplot().subplots(figsize=(width, height), dpi=110)
-
-
-def _save(fig: Any, path: Path, staged: dict[Path, bytes]) -> None:
-    """The chart as PNG bytes, staged to be written with every other file of the report."""
-    import io
-
-    import matplotlib.pyplot as plt
-
-    fig.tight_layout()
-    image = io.BytesIO()
-    fig.savefig(image, format="png", metadata={"Software": None})
-    plt.close(fig)
-    staged[path] = image.getvalue()
-
-
-def _chart_size_by_tool(m: Measurement, path: Path, staged: dict[Path, bytes]) -> None:
-    fig, ax = _figure(9, 0.9 + 0.7 * len(m.surfaces))
-    names = [s.name for s in m.surfaces][::-1]
-    for row, s in enumerate(m.surfaces[::-1]):
-        left = 0
-        for n, tool in enumerate(sorted(s.per_tool, key=lambda t: -t.chars)):
-            ax.barh(row, tool.chars, left=left, color=f"C{n % 10}", edgecolor="white", linewidth=0.5)
-            if tool.chars >= 1300:
-                ax.text(left + tool.chars / 2, row, tool.name, ha="center", va="center", fontsize=6.5, color="white")
-            left += tool.chars
-        ax.text(left + 100, row, f"{s.chars:,}", va="center", fontsize=8)
-    ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("characters of the tools list, each segment one tool")
-    ax.set_title("List size per surface, stacked by tool")
-    _save(fig, path, staged)
-
-
-def _chart_size_by_kinds(m: Measurement, path: Path, staged: dict[Path, bytes]) -> None:
-    fig, ax = _figure(7, 4)
-    ticks: dict[int, str] = {}
-    for s in m.surfaces:
-        if s.by_kinds:
-            ax.plot([p.kinds for p in s.by_kinds], [p.chars for p in s.by_kinds], marker="o", label=s.name)
-            ticks.update({p.kinds: f"{p.kinds}\n+{p.kind}" if p.kinds > 1 else f"1\n{p.kind}" for p in s.by_kinds})
-    ax.set_xticks(list(ticks), list(ticks.values()))
-    ax.set_xlabel("number of kinds (the kind each point adds)")
-    ax.set_ylabel("characters")
-    ax.set_title("List size against number of kinds")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend()
-    else:  # snapshots and modules without kinds: nothing grows by a kind
-        ax.text(0.5, 0.5, "no surface here is built from kinds", ha="center", va="center", transform=ax.transAxes)
-    ax.grid(alpha=0.3)
-    _save(fig, path, staged)
-
-
-def _chart_findability(found: Findability, path: Path, staged: dict[Path, bytes]) -> None:
-    """Keyword rank of the intended tool, surfaces by queries, and beside each query Claude Code's own rank
-    where it was observed; an empty cell: not found."""
-    surfaces = [s.name for s in found.surfaces]
-    queries = list(dict.fromkeys(r.query for s in found.surfaces for r in s.queries))
-    client = found.client
-    scorers = ["keyword"] + ([client.name] if client is not None else [])
-    columns = [(q, scorer) for q in queries for scorer in scorers]
-    width = 1.3 if client is None else 1.05
-    fig, ax = _figure(1.6 + width * len(columns), 1 + 0.55 * len(surfaces))
-    grid, notes = [], []
-    for s in found.surfaces:
-        row, note = [], []
-        for q, scorer in columns:
-            found_row = s.row(q, scorer)
-            row.append(float(found_row.rank) if found_row.rank is not None else float("nan"))
-            missing = scorer == "keyword" and found_row.missing
-            note.append(f"no tool has: {', '.join(found_row.missing)}" if missing else "")
-        grid.append(row)
-        notes.append(note)
-    image = ax.imshow(grid, cmap="RdYlGn_r", vmin=1, vmax=5, aspect="auto")
-    for y, row in enumerate(grid):
-        for x, value in enumerate(row):
-            label = "-" if value != value else f"{value:.0f}"
-            colour = "white" if value == value and value < 2.5 else "black"
-            ax.text(
-                x,
-                y,
-                label + (f"\n{notes[y][x]}" if notes[y][x] else ""),
-                ha="center",
-                va="center",
-                fontsize=8,
-                color=colour,
-            )
-    if client is None:
-        ax.set_xticks(range(len(queries)), queries, rotation=20, ha="right")
-        ax.set_title("Findability: keyword rank of the intended tool (1 is first)")
-    else:
-        labels = [f"{q}\n{'keyword' if scorer == 'keyword' else 'Claude Code'}" for q, scorer in columns]
-        ax.set_xticks(range(len(columns)), labels, rotation=30, ha="right", fontsize=8)
-        for x in range(len(scorers), len(columns), len(scorers)):
-            ax.axvline(x - 0.5, color="white", linewidth=3)
-        ax.set_title(
-            f"Findability: rank of the intended tool (1 is first), keyword and Claude Code {client.version}'s ToolSearch"
-        )
-    ax.set_yticks(range(len(surfaces)), surfaces)
-    fig.colorbar(image, ax=ax, shrink=0.8)
-    _save(fig, path, staged)
-
-
-def _chart_answers(study: Study, path: Path, staged: dict[Path, bytes]) -> None:
-    """Per surface, each tool's median answer as a bar and its largest as a mark, in tokens where the logs
-    kept the answers' text (else in chars)."""
-    from toolsurface.harness.session.score import ALL_TOOLS
-
-    rows = [r for r in study.answers if r.tool != ALL_TOOLS]
-    tokens = all(r.median_tokens is not None for r in rows)
-    labels = study.labels()
-    groups = list(dict.fromkeys((r.surface, r.agent, r.mode, r.scenario) for r in rows))
-    fig, ax = _figure(8, 1 + 0.22 * (len(rows) + len(groups)))
-    y, ticks, names = 0, [], []
-    for n, group in enumerate(groups):
-        for r in [r for r in rows if (r.surface, r.agent, r.mode, r.scenario) == group]:
-            median = r.median_tokens if tokens else r.median_chars
-            largest = r.max_tokens if tokens else r.max_chars
-            ax.barh(y, median, color=f"C{n % 10}", height=0.7)
-            ax.plot([largest], [y], marker="|", markersize=9, color="black")
-            ticks.append(y)
-            names.append(f"{labels.get(group, group[0])}: {r.tool}")
-            y += 1
-        y += 1
-    ax.set_yticks(ticks, names, fontsize=7)
-    ax.invert_yaxis()
-    unit = "o200k tokens" if tokens else "characters"
-    ax.set_xlabel(f"{unit} per answer: bar the median, mark the largest")
-    ax.set_title("What tool answers cost, per surface and tool")
-    ax.grid(axis="x", alpha=0.3)
-    _save(fig, path, staged)
-
-
-def _chart_refused(study: Study, path: Path, staged: dict[Path, bytes]) -> None:
-    fig, ax = _figure(7, 3.5)
-    labels = []
-    for n, s in enumerate(study.surfaces):
-        runs = s.refused_per_run
-        width = 0.8 / max(1, len(runs))
-        for r, value in enumerate(runs):
-            ax.bar(n - 0.4 + width * (r + 0.5), value, width=width * 0.9, color=f"C{n % 10}")
-        labels.append(s.surface)
-    ax.set_xticks(range(len(labels)), labels)
-    ax.set_ylabel("refused calls")
-    ax.set_title("Refused calls per run")
-    ax.set_ylim(bottom=0)
-    _save(fig, path, staged)
-
-
 # -- output ----------------------------------------------------------------------------------------
 
 
@@ -899,6 +737,7 @@ def _html(
     study_dirs: Sequence[Path],
     seed: Seed,
     images: dict[str, bytes],
+    scored: tuple[Sequence[RunRecord], Study] | None,
 ) -> str:
     from toolsurface.harness.report._bundle import BundleChart, build_bundle, table_from_frame
     from toolsurface.harness.report._page import render_page
@@ -911,6 +750,7 @@ def _html(
         tables=[table_from_frame(t.key, t.title, t.frame, t.command, t.note) for t in report.tables],
         created=created,
         left_out=report.left_out,
+        scored=scored,
     )
     return render_page(bundle, images)
 
@@ -942,7 +782,7 @@ def build_report(
     seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces."""
     # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
     # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
-    with chart_drawer(_warm_charts) as charts:
+    with chart_drawer(warm_charts) as charts:
         return _report_with(
             charts,
             study_dirs,
@@ -973,42 +813,44 @@ def _report_with(
     counters: Sequence[ListCounter],
     live: LiveServer | None,
 ) -> Report:
-    from toolsurface.harness.measure import O200K_COUNTER, encoding, is_o200k, lists_kept, measure
-    from toolsurface.harness.session.score import find_runs, score_study
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
     named = list(surfaces or ([] if live is not None else default_surfaces()))
     specs = [*named, *(live.specs if live is not None else [])]
     given = _Given(tuple(named), live.args if live is not None else ())
-    # The runs are read first: a missing or broken run folder is an error before any chart is drawn.
-    records = find_runs(study_dirs) if study_dirs else []
     items = resolve_all(specs)
-    others = [c for c in counters if not is_o200k(c)]
-    ensure_directory(out / "tables")
-    ensure_directory(out / "charts")
-    # The surfaces are listed in a child process (_apart: the MCP SDK's import and the listing) while this one
-    # loads the tokenizer, scores the runs and makes their tables; then measured and analyzed here.
+    # The surfaces are listed in a child process (_apart: the MCP SDK's import and the listing), the longest
+    # part of a report and so started first, while this one reads the runs, loads the tokenizer, scores the
+    # runs and makes their tables; then measured and analyzed here.
     with Apart(_list_all, items) as apart:
+        from toolsurface.harness.measure import O200K_COUNTER, encoding, is_o200k, lists_kept, measure
+        from toolsurface.harness.session.score import find_runs, score_study
+
+        # A missing or broken run folder is an error before any chart is drawn.
+        records = find_runs(study_dirs) if study_dirs else []
+        others = [c for c in counters if not is_o200k(c)]
+        ensure_directory(out / "tables")
+        ensure_directory(out / "charts")
         encoding()
         study = score_study(records) if study_dirs else None
         if study is not None:
-            charts.draw(_chart_refused, study, out / "charts" / "refused_per_run.png")
+            charts.draw(RefusedChart.of(study).draw, out / "charts" / "refused_per_run.png")
             if study.answers:
-                charts.draw(_chart_answers, study, out / "charts" / "answers_per_tool.png")
+                charts.draw(AnswersChart.of(study).draw, out / "charts" / "answers_per_tool.png")
         report = Report(out)
         sessions = _session_tables(study, [str(d) for d in study_dirs]) if study is not None else []
         lists = apart.result()
         with lists_kept(items, lists):
             measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
-            charts.draw(_chart_size_by_tool, measured, out / "charts" / "list_size_by_tool.png")
+            charts.draw(SizeByToolChart.of(measured).draw, out / "charts" / "list_size_by_tool.png")
             kinds = any(s.by_kinds for s in measured.surfaces)
             if kinds:
-                charts.draw(_chart_size_by_kinds, measured, out / "charts" / "size_by_kinds.png")
+                charts.draw(KindsChart.of(measured).draw, out / "charts" / "size_by_kinds.png")
             applied_queries, applied_task = _study_files(specs, queries, task)
             analyzed = _analysis_tables(_analyze(items, specs, applied_queries, applied_task), given, queries, task)
         analysis, found = analyzed.tables, analyzed.findability
         if found is not None:
-            charts.draw(_chart_findability, found, out / "charts" / "findability_ranks.png")
+            charts.draw(FindabilityChart.of(found).draw, out / "charts" / "findability_ranks.png")
         report.tables += _measure_tables(measured, given, specs)
         if live is not None and live.together is not None:
             report.tables.append(_servers_table(measured, live.together, given))
@@ -1077,8 +919,8 @@ def _report_with(
         tables: dict[Path, str | bytes] = {}
         for table in report.tables:
             tables[out / "tables" / f"{table.key}.csv"] = table.frame.to_csv(index=False)
-            records = json.loads(table.frame.to_json(orient="records"))
-            document = {"title": table.title, "command": table.command, "rows": records}
+            cells = json.loads(table.frame.to_json(orient="records"))
+            document = {"title": table.title, "command": table.command, "rows": cells}
             tables[out / "tables" / f"{table.key}.json"] = json_document(document)
         staged = charts.wait()
     charts_written = {c.path: staged[c.path] for c in report.charts}
@@ -1086,7 +928,8 @@ def _report_with(
     pages: dict[Path, str | bytes] = {out / "report.md": _markdown(report, created)}
     if html_page:
         images = {c.key: charts_written[c.path] for c in report.charts}
-        pages[out / "report.html"] = _html(report, created, measured, study_dirs, seed, images)
+        scored = (records, study) if study is not None else None
+        pages[out / "report.html"] = _html(report, created, measured, study_dirs, seed, images, scored)
     # Every file was staged; all are written at once: a report half-written over an older one is never left.
     report.files += write_atomic_all([*tables.items(), *charts_written.items(), *pages.items()])
     return report

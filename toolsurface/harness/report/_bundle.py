@@ -21,7 +21,7 @@ from toolsurface.harness.session.record import RefusalRecord, RunRecord, Undeliv
 if TYPE_CHECKING:
     import pandas as pd
 
-    from toolsurface.harness.session.score import Comparison, ShownRow, SurfaceScore
+    from toolsurface.harness.session.score import Comparison, ShownRow, Study, SurfaceScore
 
 __all__ = [
     "BundleCall",
@@ -334,10 +334,10 @@ def build_bundle(
     tables: Sequence[BundleTable] = (),
     created: str = "",
     left_out: Sequence[str] = (),
+    scored: tuple[Sequence[RunRecord], Study] | None = None,
 ) -> ReportBundle:
-    """The page's data: the measured surfaces, and when study directories are given, their scored runs."""
-    from toolsurface.harness.session.score import find_runs, score_study
-
+    """The page's data: the measured surfaces, and when study directories are given, their scored runs
+    (`scored`: those runs as already read and scored, else they are read and scored here)."""
     bundle = ReportBundle(
         created=created,
         protocol_version=measurement.protocol_version,
@@ -350,8 +350,12 @@ def build_bundle(
     )
     if not study_dirs:
         return bundle
-    records = find_runs(study_dirs)
-    study = score_study(records)
+    if scored is None:
+        from toolsurface.harness.session.score import find_runs, score_study
+
+        found = find_runs(study_dirs)
+        scored = found, score_study(found)
+    records, study = scored
     taken: set[str] = set()
     return replace(
         bundle,

@@ -71,10 +71,7 @@ def _child(jobs: int, results: int, warm: Callable[[], None] | None) -> None:
 
     try:
         default_signals()
-        # Behind the report's own work: the charts of the runs are ready early and wait for nothing, while the
-        # measuring they would slow down is what the last charts and the page wait for.
-        with suppress(OSError):
-            os.nice(5)
+        # At the report's own priority: on a busy machine a lower one starves the charts the page waits for.
         if warm is not None:
             try:
                 warm()

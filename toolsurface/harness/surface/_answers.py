@@ -10,12 +10,21 @@ the same figures (harness.probe, harness.session.score).
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from toolsurface.harness.errors import SurfaceLoadError
+
+__all__ = [
+    "ANSWERS_KEY",
+    "AnswerSizes",
+    "SnapshotAnswers",
+    "ToolAnswers",
+    "answers_from_wire",
+    "size_summary",
+    "whole_median",
+]
 
 ANSWERS_KEY = "answers"
 
@@ -35,13 +44,15 @@ class AnswerSizes:
 
 def size_summary(chars: Sequence[int], tokens: Sequence[int | None]) -> AnswerSizes:
     """Tokens only when every answer's text was kept."""
+    from statistics import median  # a few ms to import, which listing the surfaces does not pay
+
     counted = [t for t in tokens if t is not None]
     whole = len(counted) == len(tokens) and bool(tokens)
     return AnswerSizes(
         calls=len(chars),
-        median_chars=float(statistics.median(chars)) if chars else 0.0,
+        median_chars=float(median(chars)) if chars else 0.0,
         max_chars=max(chars, default=0),
-        median_tokens=float(statistics.median(counted)) if whole else None,
+        median_tokens=float(median(counted)) if whole else None,
         max_tokens=max(counted) if whole else None,
         chars=sum(chars),
         tokens=sum(counted) if whole else None,

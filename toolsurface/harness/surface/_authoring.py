@@ -11,6 +11,15 @@ from typing import Any
 
 from toolsurface.harness.surface._model import Access
 
+__all__ = [
+    "ToolData",
+    "annotations_for",
+    "join_words",
+    "make_tool",
+    "object_schema",
+    "prop",
+]
+
 Schema = dict[str, Any]
 ToolData = dict[str, Any]
 """A tool in wire form: `name`, `description`, `inputSchema`, `annotations`."""

@@ -15,6 +15,19 @@ if TYPE_CHECKING:
 
     from toolsurface.harness.surface._parts import SurfaceParts
 
+__all__ = [
+    "Access",
+    "BuildFunction",
+    "Kind",
+    "KindAction",
+    "KindField",
+    "KindTool",
+    "Stub",
+    "StubFactory",
+    "Surface",
+    "SurfaceDefinition",
+]
+
 
 class Access(StrEnum):
     """The permission split clients grant per tool: read, write, irreversible."""

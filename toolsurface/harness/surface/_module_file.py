@@ -9,6 +9,10 @@ from types import ModuleType
 
 from toolsurface.harness.errors import SurfaceLoadError, ToolsurfaceError
 
+__all__ = [
+    "import_module_file",
+]
+
 # The import names toolsurface had before it installed one, `toolsurface`: each is now a subpackage of it.
 _FORMER_NAMES = ("harness", "stubs", "surfaces", "sessions")
 

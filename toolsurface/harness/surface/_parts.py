@@ -9,6 +9,17 @@ from typing import Any
 
 from toolsurface.harness.errors import SurfaceLoadError
 
+__all__ = [
+    "INCLUDABLE_PARTS",
+    "PART_KEYS",
+    "PART_WORDS",
+    "SurfaceParts",
+    "included_keys",
+    "item_key",
+    "parse_include",
+    "parts_from_wire",
+]
+
 # The keys beside "tools" in a snapshot file, in the order they are written, wire names as MCP spells them.
 PART_KEYS = ("instructions", "prompts", "resources", "resourceTemplates")
 CAPABILITIES_KEY = "capabilities"

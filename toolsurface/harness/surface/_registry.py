@@ -7,29 +7,45 @@ import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
 from toolsurface.harness.errors import SurfaceLoadError, ToolsurfaceError, UnknownSurface
+from toolsurface.harness.surface._entry_points import EntryPointLike, declared_entry_points
 from toolsurface.harness.surface._model import Kind, SurfaceDefinition
 from toolsurface.harness.surface._module_file import import_module_file
 from toolsurface.harness.surface._parts import parts_from_wire
 from toolsurface.harness.surface._snapshot_file import Snapshot, load_snapshot
 from toolsurface.harness.surface._study import Study, default_study, find_studies, study_of
 
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "bundled_definitions",
+    "default_surfaces",
+    "is_surface_path",
+    "known_names",
+    "own_study",
+    "own_study_file",
+    "resolve",
+    "resolve_all",
+    "studies",
+    "study_calls",
+    "study_file",
+    "study_for",
+]
+
 ENTRY_POINT_GROUP = "toolsurface.surfaces"
 
 
-def _entry_points() -> Mapping[str, EntryPoint]:
+def _entry_points() -> Mapping[str, EntryPointLike]:
     return _entry_points_on(tuple(sys.path))
 
 
 @functools.lru_cache(maxsize=4)
-def _entry_points_on(path: tuple[str, ...]) -> Mapping[str, EntryPoint]:
-    """Read once per import path: each read walks every installed distribution (about 30 ms)."""
-    return MappingProxyType({ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)})
+def _entry_points_on(path: tuple[str, ...]) -> Mapping[str, EntryPointLike]:
+    """Read once per import path: each read walks every installed distribution."""
+    return MappingProxyType({ep.name: ep for ep in declared_entry_points(ENTRY_POINT_GROUP, path)})
 
 
 def studies() -> list[Study]:
@@ -109,7 +125,7 @@ def known_names() -> list[str]:
     return bundled + sorted(n for n in names if n not in first)
 
 
-def _from_entry_point(ep: EntryPoint) -> SurfaceDefinition:
+def _from_entry_point(ep: EntryPointLike) -> SurfaceDefinition:
     try:
         loaded = ep.load()
     except Exception as error:

@@ -16,6 +16,17 @@ from toolsurface.harness.surface._answers import ANSWERS_KEY, SnapshotAnswers, a
 from toolsurface.harness.surface._parts import SurfaceParts, parts_from_wire
 from toolsurface.harness.surface._validate import validate_wire_tools
 
+__all__ = [
+    "META_FORMAT",
+    "Snapshot",
+    "SnapshotMeta",
+    "load_snapshot",
+    "meta_path",
+    "read_snapshot_meta",
+    "snapshot_text",
+    "write_snapshot",
+]
+
 META_FORMAT = "toolsurface-snapshot-meta/1"
 
 

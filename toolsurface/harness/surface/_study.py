@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from importlib.metadata import EntryPoint
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolsurface.harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from toolsurface.harness.surface._entry_points import EntryPointLike as EntryPoint
 
 __all__ = ["STUDY_ATTRIBUTE", "Study", "default_study", "find_studies", "study_of"]
 

@@ -10,20 +10,28 @@ from urllib.parse import unquote
 from toolsurface.harness.bounded_json import MAX_DEPTH, depth, lone_surrogate, walk
 from toolsurface.harness.errors import InvalidToolList
 
+__all__ = [
+    "check_input_schema",
+    "prepare_check",
+    "ref_cycle",
+    "validate_wire_tools",
+]
+
 # Keywords that apply a subschema to the same instance: a loop through them alone never ends.
 _IN_PLACE = ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
 
 
 def check_input_schema(schema: Any, where: str) -> None:
     """Refuse an inputSchema that is not an object schema valid against its metaschema."""
-    from jsonschema import exceptions, validators
-
     if not isinstance(schema, dict):
         raise InvalidToolList(f"{where}: inputSchema is not a JSON object")
     if schema.get("type") != "object":
         raise InvalidToolList(f'{where}: inputSchema must have "type": "object", got {schema.get("type")!r}')
     if _quickly_valid(schema):
         return
+    # Loaded only for a schema the quick check does not pass: a fifth of a second that a valid list never waits.
+    from jsonschema import exceptions, validators
+
     validator = validators.validator_for(schema, default=validators.Draft202012Validator)
     try:
         validator.check_schema(schema)
@@ -32,6 +40,11 @@ def check_input_schema(schema: Any, where: str) -> None:
         raise InvalidToolList(f"{where}: inputSchema is not a valid JSON Schema at {path}: {error.message}") from None
     except RecursionError:
         raise InvalidToolList(f"{where}: inputSchema nests too deeply to check") from None
+
+
+def prepare_check() -> None:
+    """Import what checking a list needs (jsonschema-rs), e.g. while a server starts rather than after it answers."""
+    import jsonschema_rs  # noqa: F401
 
 
 def _quickly_valid(schema: dict[str, Any]) -> bool:

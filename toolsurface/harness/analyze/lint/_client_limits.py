@@ -31,6 +31,7 @@ from toolsurface.harness.analyze.lint._model import Finding
 __all__ = [
     "CLAUDE_CODE_CUT",
     "SERVER_ROOM",
+    "X_MCP_HEADER_KEY",
     "ClientCut",
     "Observed",
     "check_client_limits",
@@ -232,15 +233,24 @@ def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | Non
     return findings
 
 
+# The annotation's key as the SDK spells it (mcp.shared.inbound.X_MCP_HEADER_KEY, held equal by a test): a schema
+# whose text lacks it has nothing to check, so the SDK's types (half a second to import) load only for one that has.
+X_MCP_HEADER_KEY = "x-mcp-header"
+
+
 def check_x_mcp_headers(tools: Sequence[dict[str, Any]]) -> list[Finding]:
     """A finding per tool whose inputSchema has an x-mcp-header annotation a 2026-07-28 client drops it for."""
-    from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header
+    annotated = [
+        (tool, schema)
+        for tool in tools
+        if isinstance(schema := tool.get("inputSchema"), dict) and X_MCP_HEADER_KEY in str(schema)
+    ]
+    if not annotated:
+        return []
+    from mcp.shared.inbound import find_invalid_x_mcp_header
 
     findings = []
-    for tool in tools:
-        schema = tool.get("inputSchema")
-        if not isinstance(schema, dict) or X_MCP_HEADER_KEY not in str(schema):
-            continue
+    for tool, schema in annotated:
         reason = find_invalid_x_mcp_header(schema)
         if reason is not None:
             name = str(tool.get("name"))
