@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -112,15 +111,14 @@ def test_a_server_that_cannot_start_is_a_row_saying_why_and_the_others_are_measu
             }
         ),
     )
-    started = time.monotonic()
-    done = run_cli("measure", "--mcp-config", str(config), "--timeout", "3", "--format", "json")
-    assert time.monotonic() - started < 30
+    # Long enough for mcp_server_time to start on a loaded machine; the hanging one is cut at it.
+    done = run_cli("measure", "--mcp-config", str(config), "--timeout", "15", "--format", "json", timeout=300)
     assert done.returncode == 0, done.stderr
     rows = {r["name"]: r for r in done.json()["mcp_config"]["rows"]}
     assert rows["time"]["status"] == "listed"
     assert rows["gone"]["status"] == "failed" and "no such command" in rows["gone"]["why"]
     assert rows["empty"]["why"] == "names no command and no url"
-    assert rows["hangs"]["status"] == "failed" and "3 s" in rows["hangs"]["why"]
+    assert rows["hangs"]["status"] == "failed" and "15 s" in rows["hangs"]["why"]
     assert "toolsurface: gone: failed: cannot start 'no-such-program-of-ours'" in done.stderr
 
 

@@ -14,6 +14,7 @@ from toolsurface.harness.agents._card import (
     WireQuirks,
 )
 from toolsurface.harness.agents._cli import CliAgent, parse_version
+from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
 from toolsurface.harness.agents._installed import InstalledAgent, installed_agents
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._prefixes import (
@@ -61,6 +62,7 @@ __all__ = [
     "ClientCard",
     "ClientLoadError",
     "ClientSetting",
+    "ConfigFormat",
     "EndpointKind",
     "Event",
     "InstalledAgent",
@@ -87,6 +89,8 @@ __all__ = [
     "parse_version",
     "registered_clients",
     "server_prefixes",
+    "string_list",
+    "string_table",
     "strip_server_prefix",
     "takes_option",
 ]

@@ -136,7 +136,6 @@ def clients_command(
     from toolsurface.harness.cli._live import given_any, live_specs
     from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
     from toolsurface.harness.clients import (
-        NeighbourSpec,
         clients_csv,
         clients_json,
         clients_markdown,
@@ -144,6 +143,7 @@ def clients_command(
         observe_clients,
     )
     from toolsurface.harness.mcp_config import parse_windows
+    from toolsurface.harness.session.plan import NeighbourSpec
 
     given_any(surfaces, live, "SURFACE...")
     context_windows = parse_windows(windows)

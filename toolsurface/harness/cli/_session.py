@@ -28,7 +28,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import MODEL_REQUESTS
 
 if TYPE_CHECKING:
-    from toolsurface.harness.clients import Beside
+    from toolsurface.harness.session.plan import Beside
 
 
 @main.group("session")
@@ -318,6 +318,6 @@ def _beside(specs: tuple[str, ...], server_name: str) -> tuple[Beside, ...]:
     """The servers --with names, each served and named once, before any session starts."""
     if not specs:
         return ()
-    from toolsurface.harness.clients import NeighbourSpec, beside_servers
+    from toolsurface.harness.session.plan import NeighbourSpec, beside_servers
 
     return tuple(beside_servers([NeighbourSpec(spec) for spec in specs], [server_name]))

@@ -58,7 +58,8 @@ VERBS = {
     "measure": Verb(
         "_measure",
         "Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces; with --url"
-        " URL or -- CMD ARGS..., a live server's list too).",
+        " URL or -- CMD ARGS..., a live server's list too; with --mcp-config FILE, each server of a client's"
+        " configuration and all of them together).",
     ),
     "model-endpoint": Verb("_session", "Serve a model endpoint on 127.0.0.1 until stopped; print its URL first."),
     "new": Verb("_author", "Write the starting files of something new."),

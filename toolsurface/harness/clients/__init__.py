@@ -1,16 +1,8 @@
 """What a surface costs in each client: one short session per installed agent CLI, version and mode, on the
 scripted model, and the first request's tools apart (the stub's shown, the stub's deferred, the client's own)."""
 
-from toolsurface.harness.clients._beside import Beside, beside_servers
 from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
-from toolsurface.harness.clients._observe import (
-    ClientChoice,
-    NeighbourSpec,
-    Served,
-    observe_clients,
-    plan_clients,
-    served,
-)
+from toolsurface.harness.clients._observe import ClientChoice, observe_clients, plan_clients
 from toolsurface.harness.clients._render import (
     CLIENTS_FORMAT,
     clients_csv,
@@ -25,14 +17,10 @@ from toolsurface.harness.clients._render import (
 
 __all__ = [
     "CLIENTS_FORMAT",
-    "Beside",
     "ClientChoice",
     "ClientRow",
     "NeighbourRow",
-    "NeighbourSpec",
     "Part",
-    "Served",
-    "beside_servers",
     "clients_csv",
     "clients_json",
     "clients_markdown",
@@ -41,7 +29,6 @@ __all__ = [
     "describe_schema",
     "observe_clients",
     "plan_clients",
-    "served",
     "tool_cells",
     "unjudged_note",
 ]

@@ -22,17 +22,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import anyio
-
 from toolsurface.harness.agents import (
     CliAgent,
+    ClientCard,
     InstalledAgent,
     ToolNaming,
     check_server_name,
     cli_clients,
     installed_agents,
 )
-from toolsurface.harness.agents._card import ClientCard
 from toolsurface.harness.agents.base import (
     SERVER_NAME,
     AgentEndpoint,
@@ -40,7 +38,6 @@ from toolsurface.harness.agents.base import (
     RunContext,
     ServerCommand,
 )
-from toolsurface.harness.clients._beside import Beside, NeighbourSpec, beside_commands, beside_servers
 from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
 from toolsurface.harness.endpoint import (
     MODEL_REQUESTS,
@@ -56,8 +53,16 @@ from toolsurface.harness.endpoint import (
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import AGENT_STDERR, CALLS
 from toolsurface.harness.scenario import Step
+from toolsurface.harness.session.plan import (
+    Beside,
+    NeighbourSpec,
+    Served,
+    beside_commands,
+    beside_servers,
+    served,
+)
 
-__all__ = ["PROMPT", "ClientChoice", "NeighbourSpec", "Served", "observe_clients", "plan_clients", "served"]
+__all__ = ["PROMPT", "ClientChoice", "observe_clients", "plan_clients"]
 
 PROMPT = "Look at the tools you have for this project, then answer in one word."
 TIMEOUT_S = 120.0
@@ -72,45 +77,6 @@ class ClientChoice:
     mode: str
     path: str
     version: str
-
-
-@dataclass(frozen=True)
-class Served:
-    """A surface as its stub serves it: the spec the stub is started with, its name, its tools' names, its
-    instructions (None: it gives none), its tools as a client lists them, and the name a client's config gives
-    it unless told another: a snapshot's own (a live server's), `stub` for a surface of ours."""
-
-    spec: str
-    name: str
-    tools: tuple[str, ...]
-    instructions: str | None
-    wire: tuple[dict[str, Any], ...] = ()
-    server_name: str = SERVER_NAME
-
-
-def served(spec: str) -> Served:
-    """List the surface through a real MCP client in memory: its tools' names and the server's instructions."""
-    from mcp import Client
-
-    from toolsurface.harness.session.plan import surface_spec
-    from toolsurface.harness.surface import Snapshot, resolve
-    from toolsurface.stubs.mcp_server import build_server
-    from toolsurface.stubs.serve import surface_for_serving
-
-    path = surface_spec(spec)
-    resolved = resolve(path)
-    surface = surface_for_serving(resolved)
-    server_name = resolved.name if isinstance(resolved, Snapshot) else SERVER_NAME
-
-    async def listing() -> tuple[list[dict[str, Any]], str | None]:
-        async with Client(build_server(surface), mode="legacy") as client:
-            result = await client.list_tools()
-            wire = [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in result.tools]
-            return wire, client.instructions
-
-    wire, instructions = anyio.run(listing)
-    names = tuple(str(tool["name"]) for tool in wire)
-    return Served(path, surface.name, names, instructions or None, tuple(wire), server_name)
 
 
 def _parse(text: str) -> tuple[str, str | None]:

@@ -384,7 +384,8 @@ def observe_answers(
     import os
 
     from toolsurface.harness.agents import client_card
-    from toolsurface.harness.clients import plan_clients, served
+    from toolsurface.harness.clients import plan_clients
+    from toolsurface.harness.session.plan import served
     from toolsurface.harness.session.run import run_at_once
     from toolsurface.harness.session.tool_search import warm_tokens
     from toolsurface.surfaces import answer_probe

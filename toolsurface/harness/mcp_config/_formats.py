@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
+from toolsurface.harness.agents import ConfigFormat, string_list, string_table
 
 __all__ = ["ConfigFormat", "config_formats", "format_named", "string_list", "string_table"]
 

@@ -20,6 +20,7 @@ from toolsurface.harness.files import check_writable
 from toolsurface.harness.run_folder import PLAN, RUNS, STUDY
 from toolsurface.harness.scenario import load_script, script_path
 from toolsurface.harness.session.plan._config import AgentChoice, StudyConfig, run_folder_name, run_label
+from toolsurface.harness.session.plan._served import surface_spec
 from toolsurface.harness.surface import SurfaceDefinition
 
 
@@ -59,14 +60,6 @@ class RunMatrix:
 
     surfaces: tuple[PlannedSurface, ...]
     runs: tuple[PlannedRun, ...]
-
-
-def surface_spec(spec: str) -> str:
-    """Paths become absolute, since the stub starts in the run's own empty directory."""
-    path = Path(spec)
-    from toolsurface.harness.surface import is_surface_path
-
-    return str(path.resolve()) if is_surface_path(spec) else spec
 
 
 def _plan_surface(config: StudyConfig, given: str, folders: dict[str, str]) -> PlannedSurface:

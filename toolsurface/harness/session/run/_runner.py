@@ -53,7 +53,7 @@ from toolsurface.harness.session.run._undelivered import undelivered_calls
 from toolsurface.stubs.calllog import CallRecord
 
 if TYPE_CHECKING:
-    from toolsurface.harness.clients import Beside
+    from toolsurface.harness.session.plan import Beside
 
 STATE_WAIT_S = 10.0
 
@@ -169,7 +169,7 @@ def _finished(run_dir: Path) -> RunRecord | None:
 async def _run_one(
     config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str], forks: ForkServer | None
 ) -> RunRecord:
-    from toolsurface.harness.clients._beside import beside_commands
+    from toolsurface.harness.session.plan import beside_commands
 
     _reset(run.run_dir)
     choice = run.choice
