@@ -90,7 +90,7 @@ def test_a_finding_carries_its_rules_id_and_severity(project: Path) -> None:
         ("TS201", "permission-split", "warning"),
         ("TS301", "client-limit", "error"),
     }
-    assert surface["severities"] == {"error": 5, "warning": 1, "info": 1}
+    assert surface["severities"] == {"error": 6, "warning": 1, "info": 1}
 
 
 def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
@@ -155,11 +155,11 @@ def configure(project: Path, text: str, name: str = "pyproject.toml") -> Path:
 def test_a_rule_turned_off_by_id_or_name_is_counted_not_reported(project: Path) -> None:
     configure(project, '[project]\nname = "tickets"\n\n[tool.toolsurface.lint]\ndisable = ["TS202", "client-limit"]\n')
     surface = linted(project)
-    assert [f["rule"] for f in surface["findings"]] == ["TS201"] and surface["suppressed"] == 6
+    assert [f["rule"] for f in surface["findings"]] == ["TS201"] and surface["suppressed"] == 7
     table = run_cli("lint", "tickets.json", cwd=project, env={"COLUMNS": "200"})
-    assert "tickets: 1 finding in 1 rule (1 warning); 6 findings suppressed by configuration" in table.stdout
+    assert "tickets: 1 finding in 1 rule (1 warning); 7 findings suppressed by configuration" in table.stdout
     csv = run_cli("lint", "tickets.json", "--format", "csv", cwd=project)
-    assert csv.stderr == "toolsurface: 6 findings suppressed by configuration\n"
+    assert csv.stderr == "toolsurface: 7 findings suppressed by configuration\n"
     # What is turned off cannot fail the lint.
     assert run_cli("lint", "tickets.json", "--fail-on", "error", cwd=project).returncode == 0
 
@@ -175,7 +175,7 @@ def test_a_rule_turned_off_for_one_tool_stays_on_for_the_others(project: Path) -
     surface = linted(project)
     # env_get's first sentence and nothing else: ticket_search's missing hint is still reported, and the
     # long name is a tool the configuration does not name.
-    assert sorted(f["rule"] for f in surface["findings"]) == ["TS201", *["TS301"] * 5]
+    assert sorted(f["rule"] for f in surface["findings"]) == ["TS201", *["TS301"] * 6]
     assert surface["suppressed"] == 1
 
 
@@ -252,7 +252,7 @@ def test_lint_with_no_surface_lints_each_configured_target(project: Path) -> Non
     run = run_cli("lint", "--format", "json", cwd=project)
     assert run.returncode == 0, run.stderr
     first, second = run.json()["surfaces"]
-    assert first["name"] == "tickets" and first["suppressed"] == 1 and len(first["findings"]) == 6
+    assert first["name"] == "tickets" and first["suppressed"] == 1 and len(first["findings"]) == 7
     assert second["findings"] == []
     assert_one_line_error(run_cli("lint", cwd=project / ".."), "give a SURFACE..., --url URL, or -- CMD")
 

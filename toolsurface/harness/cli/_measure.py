@@ -139,7 +139,10 @@ def measure_command(
         else:
             _data(json_document({**result.to_json(), "mcp_config": totals.to_json()}), nl=False)
     elif fmt == "csv":
-        _data(per_tool_csv(result) if per_tool or totals is None else totals_csv(totals), nl=False)
+        if per_tool:
+            _data(per_tool_csv(result), nl=False)
+        else:
+            _data(measure_csv(result) if totals is None else totals_csv(totals), nl=False)
     elif fmt == "markdown":
         extra = f"\n{totals_markdown(totals)}" if totals is not None else ""
         _data(measure_markdown(result, per_tool=per_tool) + extra, nl=False)

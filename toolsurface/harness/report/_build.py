@@ -623,10 +623,12 @@ def _analysis_tables(
     trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
     from toolsurface.harness.analyze.lint import RULES
 
+    # The rules among servers only where a configuration's servers were linted together.
+    rules = [r for r in RULES if not r.among_servers or any(s.counts()[r.name] for s in linted.surfaces)]
     counts = [
         {
             "surface": s.name,
-            **{f"{rule.id} {rule.name}": s.counts()[rule.name] for rule in RULES},
+            **{f"{rule.id} {rule.name}": s.counts()[rule.name] for rule in rules},
             **s.severities(),
             "rules with findings": len(s.categories),
         }

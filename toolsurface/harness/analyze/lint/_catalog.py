@@ -26,6 +26,11 @@ class Rule:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "severity": self.severity, "checks": self.checks}
 
+    @property
+    def among_servers(self) -> bool:
+        """A rule of the TS4xx family, found only among the servers of a configuration linted together."""
+        return self.id.startswith("TS4")
+
 
 RULES: tuple[Rule, ...] = (
     Rule(
