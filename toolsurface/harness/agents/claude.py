@@ -93,7 +93,8 @@ class ClaudeAgent(CliAgent):
             ClientSetting("CLAUDE_CONFIG_DIR", "env", "where its settings, logins and projects are (~/.claude)"),
         ),
         leaves="a project folder per working folder in ~/.claude/projects, an MCP log folder per working folder in"
-        " ~/.cache/claude-cli-nodejs and telemetry files per session, all named after the run (removed after it)",
+        " ~/.cache/claude-cli-nodejs and telemetry files per session, all named after the run (removed after it); with"
+        " --keep-agent-files its session file too, in that project folder",
         builtin_tools=(
             "Agent",
             "Bash",
@@ -177,7 +178,8 @@ class ClaudeAgent(CliAgent):
             "",
             "--settings",
             json.dumps({"disableAllHooks": True}),
-            "--no-session-persistence",
+            # A kept run leaves its session file where the user's are (~/.claude/projects/...), for `session import`.
+            *(() if ctx.keep_agent_files else ("--no-session-persistence",)),
             "--max-turns",
             str(ctx.max_turns),
         ]

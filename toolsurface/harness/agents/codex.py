@@ -154,7 +154,7 @@ class CodexAgent(CliAgent):
         ),
         quirks=WireQuirks(tool_result=_without_header),
         leaves="its state databases, logs and about 1 MB of bundled skills, in the run's own codex home (removed"
-        " after it)",
+        " after it); with --keep-agent-files its rollout file, in ~/.codex/sessions",
         config_formats=(CONFIG_FORMAT,),
         builtin_tools=(
             "exec",
@@ -175,7 +175,7 @@ class CodexAgent(CliAgent):
             "~/.codex/sessions/<YYYY>/<MM>/<DD>/rollout-<time>-<session-id>.jsonl",
             ("CODEX_HOME",),
             "a session_meta line, then response_item lines (messages, tool calls and their outputs) and event_msg"
-            " lines, token_count among them (runs of toolsurface's are --ephemeral: they write none)",
+            " lines, token_count among them (a run of toolsurface's writes one only with --keep-agent-files)",
             "0.171.0",
         ),
     )
@@ -213,7 +213,8 @@ class CodexAgent(CliAgent):
             "exec",
             "--json",
             "--skip-git-repo-check",
-            "--ephemeral",
+            # A kept run writes its rollout file, where the user's are (below), for `session import`.
+            *(() if ctx.keep_agent_files else ("--ephemeral",)),
             "--ignore-user-config",
             "-s",
             "read-only",
@@ -238,7 +239,13 @@ class CodexAgent(CliAgent):
             argv += ["-m", ctx.model]
         argv += ["--", ctx.prompt]
         own_home = (ctx.run_dir / CODEX_HOME,) if env.get("CODEX_HOME") == str(ctx.run_dir / CODEX_HOME) else ()
-        return Invocation(tuple(argv), env, dirs=own_home)
+        links: dict[Path, Path] = {}
+        if own_home and ctx.keep_agent_files:
+            # The run's own home keeps codex's state out of the user's; its sessions folder is the user's, linked
+            # in for the run only, so the rollout file lands where the user's sessions are.
+            links[ctx.run_dir / CODEX_HOME / "sessions"] = user_home / "sessions"
+            own_home += (user_home / "sessions",)
+        return Invocation(tuple(argv), env, links=links, dirs=own_home)
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Each of the run's servers under its own name, as `-c mcp_servers.NAME={...}` gives it. `required`: codex

@@ -122,7 +122,8 @@ class GeminiAgent(CliAgent):
             ClientSetting("GEMINI_CLI_HOME", "env", "where its .gemini folder (settings, logins, chats) is"),
         ),
         quirks=WireQuirks(tool_result=_unframed),
-        leaves="everything it writes into the run's own home but the settings it was given (removed after it)",
+        leaves="everything it writes into the run's own home but the settings it was given (removed after it); with"
+        " --keep-agent-files its chats, in ~/.gemini/tmp/<run's folder>",
         config_formats=(CONFIG_FORMAT,),
         builtin_tools=(
             "enter_plan_mode",
@@ -177,6 +178,12 @@ class GeminiAgent(CliAgent):
             # linked in for the run only, so no copy of it stays in the run directory.
             links[gemini_home / ".gemini" / OAUTH_CREDS] = login
             settings["security"] = {"auth": {"selectedType": "oauth-personal"}}
+        dirs: tuple[Path, ...] = ()
+        if ctx.keep_agent_files:
+            # A kept run's chats land in the user's own ~/.gemini/tmp (under a project named after the run's
+            # folder), where `session import` finds the user's sessions; linked in for the run only.
+            dirs = (_user_dir(user_env) / "tmp",)
+            links[gemini_home / ".gemini" / "tmp"] = dirs[0]
         argv = [
             self.resolve(env),
             "-p",
@@ -192,7 +199,7 @@ class GeminiAgent(CliAgent):
         if ctx.model:
             argv += ["-m", ctx.model]
         files = {gemini_home / ".gemini" / "settings.json": json.dumps(settings, indent=2) + "\n"}
-        return Invocation(tuple(argv), env, files, links)
+        return Invocation(tuple(argv), env, files, links, dirs=dirs)
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Its settings' `mcpServers`: each of the run's servers under its own name, trusted (headless, a call
