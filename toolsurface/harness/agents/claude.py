@@ -25,6 +25,7 @@ from toolsurface.harness.agents._cli import (
     server_launch,
 )
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import SessionCall, SessionRead, SessionTurn, known, session_lines
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     INVALID_ARGUMENTS,
@@ -59,6 +60,57 @@ _UNKNOWN = re.compile(r"No such tool available", re.I)
 _INVALID = re.compile(r"InputValidationError|input validation", re.I)
 # A server still connecting is not a failure: with tool search on, init reports it pending and it connects after.
 _STUB_FAILED = ("failed", "needs-auth", "disabled")
+
+
+# The lines of a session file that carry no call or usage, by type (2.1.197 and 2.1.332).
+_SESSION_OTHER = frozenset(
+    {"queue-operation", "last-prompt", "attachment", "summary", "system", "file-history-snapshot"}
+)
+
+
+def read_session(path: Path) -> SessionRead:
+    """A session file of Claude Code's: each tool_use of an assistant message with the tool_result a user
+    message answers it with (the text its model was given), and each assistant message's usage once."""
+    read = SessionRead("claude")
+    asked: dict[str, tuple[str, dict[str, Any], str | None]] = {}
+    messages: set[str] = set()
+    for record in session_lines(path, read):
+        kind = record.get("type")
+        if kind in _SESSION_OTHER:
+            read.known_lines += 1
+            continue
+        if kind not in ("user", "assistant") or not isinstance(record.get("message"), dict):
+            continue
+        read.known_lines += 1
+        read.session = read.session or as_str(record.get("sessionId"))
+        read.version = as_str(record.get("version")) or read.version
+        time = as_str(record.get("timestamp"))
+        read.seen(time)
+        message = record["message"]
+        if kind == "assistant":
+            read.model = as_str(message.get("model")) or read.model
+            message_id = str(message.get("id"))
+            if isinstance(message.get("usage"), dict) and message_id not in messages:
+                messages.add(message_id)
+                read.turns.append(SessionTurn(_usage(message["usage"]), time))
+            for block in _blocks(message):
+                if block.get("type") == "tool_use":
+                    asked[str(block.get("id"))] = (str(block.get("name")), as_dict(block.get("input")), time)
+            continue
+        for block in _blocks(message):
+            if block.get("type") == "tool_result" and (call := asked.pop(str(block.get("tool_use_id")), None)):
+                read.calls.append(_session_call(*call, block_text(block.get("content")), block.get("is_error") is True))
+    read.calls += [_session_call(*call, None, False) for call in asked.values()]
+    return known(read, "Claude Code")
+
+
+def _session_call(
+    name: str, arguments: dict[str, Any], time: str | None, answer: str | None, error: bool
+) -> SessionCall:
+    """`mcp__SERVER__TOOL` as the server and tool (the server's name as Claude Code cleaned it), any other name
+    as one of Claude Code's own tools."""
+    server, _, tool = name.removeprefix("mcp__").partition("__") if name.startswith("mcp__") else (None, "", name)
+    return SessionCall(server, tool, arguments, answer, error, time)
 
 
 class ClaudeAgent(CliAgent):
@@ -131,6 +183,9 @@ class ClaudeAgent(CliAgent):
             ("CLAUDE_CONFIG_DIR",),
             "a line per event: assistant messages with usage and tool_use, user messages with tool_result",
             "2.1.197 and 2.1.332",
+            folder=".claude",
+            files="projects/*/*.jsonl",
+            read=read_session,
         ),
     )
 
