@@ -324,7 +324,9 @@ class CodexAgent(CliAgent):
         if ctx.model:
             argv += ["-m", ctx.model]
         argv += ["--", ctx.prompt]
-        own_home: tuple[Path, ...] = (ctx.run_dir / CODEX_HOME,) if env.get("CODEX_HOME") == str(ctx.run_dir / CODEX_HOME) else ()
+        own_home: tuple[Path, ...] = (
+            (ctx.run_dir / CODEX_HOME,) if env.get("CODEX_HOME") == str(ctx.run_dir / CODEX_HOME) else ()
+        )
         links: dict[Path, Path] = {}
         if own_home and ctx.keep_agent_files:
             # The run's own home keeps codex's state out of the user's; its sessions folder is the user's, linked

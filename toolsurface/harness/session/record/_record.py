@@ -51,6 +51,10 @@ class RunSpec:
     server_name: str = SERVER_NAME
     # The servers beside it in the agent's config, by their names there.
     neighbours: list[str] = field(default_factory=list)
+    # A run imported from a client's own session file (`session import`): that file, relative to the home
+    # (`~/...`), and whether the arguments and answers were kept (else their sizes, kinds and digests).
+    source: str | None = None
+    content_kept: bool = True
     format: str = RUN_FORMAT
 
 

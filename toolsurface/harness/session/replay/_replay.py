@@ -9,7 +9,7 @@ recorded log kept the answer's text), summed up per tool. A regression check tha
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,8 @@ class ReplayedRun:
 class Replay:
     surface: str
     runs: list[ReplayedRun]
+    # Runs whose calls' arguments were not kept (sessions imported without --keep-content): not replayed.
+    not_replayable: list[str] = field(default_factory=list)
 
     def answers(self) -> list[AnswerChange]:
         """Per tool, in order of first call, the sizes of its answers as recorded and as replayed."""
@@ -87,22 +89,32 @@ class Replay:
             "surface": self.surface,
             "runs": [{**asdict(r), "counts": r.counts()} for r in self.runs],
             "answers": [asdict(a) for a in self.answers()],
+            "not_replayable": self.not_replayable,
         }
 
 
-def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
+def _spec(run_dir: Path) -> dict[str, Any]:
     from toolsurface.harness.files import read_json
+
+    spec = run_dir / SPEC
+    data = read_json(spec, what="run spec", follow_links=False) if spec.is_file() else None
+    return data if isinstance(data, dict) else {}
+
+
+def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
     from toolsurface.stubs.calllog import read_log
 
     calls_path = run_dir / CALLS
     if not calls_path.is_file():
         raise ToolsurfaceError(f"{run_dir}: not a run directory (no {CALLS})")
-    surface = "?"
-    spec = run_dir / SPEC
-    if spec.is_file():
-        data = read_json(spec, what="run spec", follow_links=False)
-        surface = str(data.get("surface", "?")) if isinstance(data, dict) else "?"
+    surface = str(_spec(run_dir).get("surface", "?"))
     return surface, [r for r in read_log(calls_path) if r.is_call]
+
+
+def _replayable(run_dir: Path) -> bool:
+    """Whether the run kept its calls' arguments: an imported session without --keep-content kept only their
+    kinds, sizes and digests."""
+    return _spec(run_dir).get("content_kept") is not False
 
 
 def _change(before: CallRecord, outcome: str, digest: str | None) -> str:
@@ -180,11 +192,21 @@ def replay_runs(run_dirs: list[Path], surface: str) -> Replay:
             raise ToolsurfaceError(f"{path}: no such run directory")
     if not found:
         raise ToolsurfaceError(f"no recorded runs in {', '.join(map(str, run_dirs))}")
+    skipped = [str(run_dir) for run_dir in found if not _replayable(run_dir)]
+    found = [run_dir for run_dir in found if _replayable(run_dir)] or _none_replayable(found)
 
     async def main() -> list[ReplayedRun]:
         return [await _replay_one(definition, run_dir) for run_dir in found]
 
-    return Replay(definition.name, anyio.run(main))
+    return Replay(definition.name, anyio.run(main), skipped)
+
+
+def _none_replayable(found: list[Path]) -> list[Path]:
+    which = "the run kept" if len(found) == 1 else f"none of the {len(found)} runs kept"
+    raise ToolsurfaceError(
+        f"{which} its calls' arguments (sessions imported without --keep-content): import them again with"
+        " --keep-content to replay them"
+    )
 
 
 def _sizes(before: float | int | None, after: float | int | None) -> str:
@@ -230,5 +252,9 @@ def replay_table(replay: Replay) -> str:
             if call.change != "same":
                 note = f": {call.message[:160]}" if call.message else ""
                 lines.append(f"  #{call.seq} {call.tool}: {call.change} ({call.before} → {call.after}){note}")
+    if replay.not_replayable:
+        lines.append(
+            f"Not replayed, their arguments not kept (import with --keep-content): {', '.join(replay.not_replayable)}"
+        )
     lines += answers_table(replay)
     return "\n".join(lines) + "\n"

@@ -103,6 +103,8 @@ class SurfaceScore:
     scenario: str = ""
     agent_version: str | None = None
     builtins: bool = False
+    # Runs imported from clients' own session files (`session import`): no checks, so no pass rate.
+    imported: bool = False
 
     def label(self, several_scenarios: bool) -> str:
         """The surface, with its mode unless full-list (and its builtins when on) and its scenario when the
@@ -352,6 +354,7 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
         errors=[ErrorGroup(status, error, runs) for (status, error), runs in errors.items()],
         agent_version=first.agent_version,
         builtins=first.builtins,
+        imported=all(r.spec.source is not None for r in records),
     )
 
 
@@ -588,7 +591,7 @@ def study_markdown(study: Study) -> str:
                     markdown_cell(refused, "collapsed") or "-",
                     markdown_cell(failures, "collapsed") or "-",
                     errors or "-",
-                    f"{s.pass_at_1:.2f}",
+                    "-" if s.imported else f"{s.pass_at_1:.2f}",
                 ]
             )
         )
