@@ -1,6 +1,7 @@
-"""session import: the session files the real clients wrote (Claude Code, codex, gemini-cli at their pinned versions,
-each run against the scripted model with --keep-agent-files in a home of the test's own), imported as a study of
-the stub's tools, scored, reported and replayed; and every kind of bad input, each one line or one row."""
+"""session import: the session files the real clients wrote (Claude Code, codex, gemini-cli, Copilot CLI and cline
+at their pinned versions, Claude Code's newest too, each run against the scripted model with --keep-agent-files in
+a home of the test's own), imported as a study of the stub's tools, scored, reported and replayed; and every kind
+of bad input, each one line or one row."""
 
 from __future__ import annotations
 
@@ -13,14 +14,19 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
-from tests.npm_packages import agent_clis_dir
+from tests.npm_packages import agent_cli_dir, agent_clis_dir
 from tests.test_agents_real import SECRET, files_holding, six_tasks
 from toolsurface.harness.agents.base import DUMMY_KEY
+from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.session.importer._content import kept_arguments, shape
 
-CLIENTS = ("claude", "codex:direct", "gemini")
+CLIENTS = ("claude", "codex:direct", "gemini", "copilot", "cline")
+NAMES = ["claude", "cline", "codex", "copilot", "gemini"]
+VERSIONS = {"claude": "2.1.197", "cline": "3.0.65", "codex": "0.171.0", "copilot": "1.0.102", "gemini": None}
 # What moves each client's session folder away from the home: unset, so the test's home is the one read.
-MOVERS: dict[str, str | None] = {"CLAUDE_CONFIG_DIR": None, "CODEX_HOME": None, "GEMINI_CLI_HOME": None}
+MOVERS: dict[str, str | None] = dict.fromkeys(
+    ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "CLINE_DIR", "CLINE_DATA_DIR")
+)
 
 
 @pytest.fixture(scope="module")
@@ -48,28 +54,24 @@ def imported(sessions: tuple[Path, Path]) -> Path:
     base, home = sessions
     done = import_cli(home, "--server", "stub", "--out", "imported", cwd=base)
     assert done.returncode == 0, done.stderr
-    assert "imported 3 sessions of claude, codex, gemini (42 calls to stub)" in done.stderr
+    assert "imported 5 sessions of claude, cline, codex, copilot, gemini (70 calls to stub)" in done.stderr
     return base / "imported"
 
 
-def test_the_three_clients_sessions_import_and_score_with_each_clients_calls_and_its_refused_call(
-    imported: Path,
-) -> None:
+def test_each_clients_session_imports_and_scores_with_its_calls_and_its_refused_call(imported: Path) -> None:
     data = scored(imported)
     rows = {s["agent"]: s for s in data["surfaces"]}
-    assert sorted(rows) == ["claude", "codex", "gemini"]
+    assert sorted(rows) == NAMES
     for row in rows.values():
         assert row["surface"] == "stub" and row["mode"] == "imported"
         assert row["calls_per_run"] == [14]
         assert row["refused_per_run"] == [1]
         assert [g["tool"] for g in row["refused"]] == ["item_list"]
         assert row["refused"][0]["corrected_next"] == 1
-    assert rows["claude"]["agent_version"] == "2.1.197"
-    assert rows["codex"]["agent_version"] == "0.171.0"
     # gemini-cli's chat file names no version.
-    assert rows["gemini"]["agent_version"] is None
+    assert {name: row["agent_version"] for name, row in rows.items()} == VERSIONS
     item_lists = [a for a in data["answers"] if a["tool"] == "item_list"]
-    assert sorted(a["agent"] for a in item_lists) == ["claude", "codex", "gemini"]
+    assert sorted(a["agent"] for a in item_lists) == NAMES
     assert all(a["calls"] == 6 for a in item_lists)
 
 
@@ -78,7 +80,7 @@ def test_the_imported_study_says_where_each_session_came_from_relative_to_the_ho
     assert record["format"] == "toolsurface-import/1" and record["server"] == "stub"
     assert record["content_kept"] is False
     paths = sorted(f["path"] for f in record["files"] if f["status"] == "imported")
-    assert [p.split("/")[1] for p in paths] == [".claude", ".codex", ".gemini"]
+    assert [p.split("/")[1] for p in paths] == [".claude", ".cline", ".codex", ".copilot", ".gemini"]
     assert all(p.startswith("~/") for p in paths)
     study = json.loads((imported / "study.json").read_text(encoding="utf-8"))
     assert sorted(study["imported"]["files"]) == paths
@@ -115,7 +117,7 @@ def test_with_keep_content_the_calls_replay_against_a_candidate_and_no_key_is_ke
     replay = run_cli("session", "replay", str(base / "kept"), "--surface", "v2-live", "--format", "json", cwd=base)
     assert replay.returncode == 0, replay.stderr
     runs = replay.json()["runs"]
-    assert len(runs) == 3
+    assert len(runs) == 5
     assert all(sum(r["counts"].values()) == 14 for r in runs)
     assert all(c["after"] in ("ok", "refused") for r in runs for c in r["calls"])
     # v2-live refuses the same filter v2 did.
@@ -142,14 +144,14 @@ def test_one_client_and_a_date_choose_the_sessions(sessions: tuple[Path, Path], 
     assert done.returncode == 0, done.stderr
     assert [s["agent"] for s in scored(tmp_path / "codex")["surfaces"]] == ["codex"]
     later = import_cli(home, "--server", "stub", "--since", "2999-01-01", "--out", "later", cwd=tmp_path)
-    assert later.returncode == 2 and "all 3 sessions that could be read started before --since" in later.stderr
+    assert later.returncode == 2 and "all 5 sessions that could be read started before --since" in later.stderr
     assert not (tmp_path / "later").exists()
 
 
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (("--server", "acme"), "no session of the 3 files read used server 'acme'; the servers they used: stub"),
+        (("--server", "acme"), "no session of the 5 files read used server 'acme'; the servers they used: stub"),
         (("--server", "stub", "--client", "nobody"), "--client: no client 'nobody' whose session files"),
         (("--server", "stub", "--since", "last week"), "--since: 'last week' is not a date"),
     ],
@@ -213,4 +215,35 @@ def test_a_folder_that_is_not_an_import_is_not_replaced(sessions: tuple[Path, Pa
     assert done.returncode == 2 and "holds files that are not an import" in done.stderr
     again = [import_cli(home, "--server", "stub", "--out", "twice", cwd=tmp_path) for _ in range(2)]
     assert [a.returncode for a in again] == [0, 0]
-    assert len(scored(tmp_path / "twice")["surfaces"]) == 3
+    assert len(scored(tmp_path / "twice")["surfaces"]) == 5
+
+
+def test_claude_codes_newest_version_writes_sessions_its_reader_reads(tmp_path: Path) -> None:
+    newest = ClaudeAgent.card.tested_versions[-1]
+    _, home, done = six_tasks(
+        agent_cli_dir("claude", newest),
+        tmp_path,
+        ("claude:full-list",),
+        agent_clis_dir(),
+        options=("--keep-agent-files",),
+    )
+    assert done.returncode == 0, done.stderr
+    imported = import_cli(home, "--server", "stub", "--out", "imported", cwd=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    [row] = scored(tmp_path / "imported")["surfaces"]
+    assert (row["agent_version"], row["calls_per_run"], row["refused_per_run"]) == (newest, [14], [1])
+
+
+def test_a_cline_session_cut_off_mid_document_imports_the_calls_before_the_cut(
+    sessions: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, source = sessions
+    [real] = (source / ".cline" / "data" / "sessions").glob("*/*.messages.json")
+    text = real.read_bytes()
+    cut = tmp_path / "home" / ".cline" / "data" / "sessions" / "s" / "s.messages.json"
+    cut.parent.mkdir(parents=True)
+    cut.write_bytes(text[: text.index(b"stub__item_get") + 200])
+    done = import_cli(tmp_path / "home", "--server", "stub", "--out", "out", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [row] = done.json()["files"]
+    assert row["client"] == "cline" and row["bad_lines"] == 1 and 0 < row["calls"] < 14

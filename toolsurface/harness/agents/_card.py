@@ -68,9 +68,9 @@ class SessionFiles:
     part that varies), the environment variables that move it, what a file holds, and the version this was
     seen in.
 
-    Where `session import` finds them: the folder `folder` under the home, or, when the first of `moved_by`
-    is set, the folder it names (`moves` "folder") or `folder` under it (`moves` "home"); below it, the files
-    `files` matches (a glob). `read` reads one (harness.agents._session_file)."""
+    Where `session import` finds them: the folder `folder` under the home, or, when one of `moved_by` is set
+    (the first set wins), the folder `moved_to` gives under it (the variable's folder itself where it gives
+    none); below it, the files `files` matches (a glob). `read` reads one (harness.agents._session_file)."""
 
     path: str
     moved_by: tuple[str, ...]
@@ -78,14 +78,14 @@ class SessionFiles:
     seen: str
     folder: str = ""
     files: str = ""
-    moves: Literal["folder", "home"] = "folder"
+    moved_to: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     read: SessionReader | None = None
 
     def root(self, env: Mapping[str, str]) -> Path:
         """The folder the files are under, for a user with environment `env`."""
-        moved = next((env[name] for name in self.moved_by if env.get(name)), None)
+        moved = next((name for name in self.moved_by if env.get(name)), None)
         if moved is not None:
-            return Path(moved) if self.moves == "folder" else Path(moved) / self.folder
+            return Path(env[moved]) / self.moved_to.get(moved, "")
         home = Path(env["HOME"]) if env.get("HOME") else Path.home()
         return home / self.folder
 

@@ -9,7 +9,9 @@ cut off by a client still writing, is not counted); a file none of whose lines t
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,7 @@ __all__ = [
     "SessionRead",
     "SessionReader",
     "SessionTurn",
+    "document_items",
     "known",
     "session_lines",
 ]
@@ -129,3 +132,64 @@ def known(read: SessionRead, what: str) -> SessionRead:
     if read.known_lines == 0:
         raise SessionFormatError(f"not a {what} session file (no line of a format it writes)")
     return read
+
+
+_CHUNK = 2**20
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[\s,]*")
+
+
+def document_items(path: Path, key: str, read: SessionRead) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+    """For a file that is one JSON object holding an array under `key` (its other members before it): those
+    members, and the array's objects one at a time, the file read a chunk at a time. An item that does not parse
+    ends the array, counted in `read`; a file that is not such an object gives ({}, no items)."""
+    file = path.open("rb")
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    text = ""
+    opening = re.compile(r'(?<!\\)"' + re.escape(key) + r'"\s*:\s*\[')
+    head: dict[str, Any] | None = None
+    start = 0
+    while head is None:
+        chunk = file.read(_CHUNK)
+        text += decoder.decode(chunk, final=not chunk)
+        for found in opening.finditer(text):
+            before = text[: found.start()].rstrip()
+            try:
+                parsed = json.loads((before[:-1] if before.endswith(",") else before) + "}")
+            except ValueError:
+                continue
+            if isinstance(parsed, dict):
+                head, start = parsed, found.end()
+                break
+        if head is None and (not chunk or len(text) > MAX_LINE_BYTES):
+            file.close()
+            return {}, iter(())
+
+    def items() -> Iterator[dict[str, Any]]:
+        nonlocal text
+        position = start
+        with file:
+            ended = False
+            while True:
+                position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
+                if position < len(text) and text[position] == "]":
+                    return
+                try:
+                    if position >= len(text):
+                        raise ValueError("more")
+                    item, position = _DECODER.raw_decode(text, position)
+                except ValueError:
+                    if ended or len(text) - position > MAX_LINE_BYTES:
+                        read.bad_lines += 1
+                        return
+                    text, position = text[position:], 0
+                    chunk = file.read(_CHUNK)
+                    ended = not chunk
+                    text += decoder.decode(chunk, final=ended)
+                    continue
+                if isinstance(item, dict):
+                    yield item
+                else:
+                    read.bad_lines += 1
+
+    return head, items()

@@ -202,7 +202,7 @@ class GeminiAgent(CliAgent):
             "0.61.0",
             folder=".gemini",
             files="tmp/*/chats/session-*.json*",
-            moves="home",
+            moved_to=MappingProxyType({"GEMINI_CLI_HOME": ".gemini"}),
             read=read_session,
         ),
     )
