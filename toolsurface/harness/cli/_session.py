@@ -213,13 +213,18 @@ def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
 @session_group.command("replay")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--surface", required=True, help="The surface whose stub answers the recorded calls.")
+@click.option(
+    "--mapping",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Which old tool and arguments become which call of the surface (`toolsurface new mapping` writes one).",
+)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -> None:
+def session_replay_command(run_dirs: tuple[Path, ...], surface: str, mapping: Path | None, fmt: str) -> None:
     """Play recorded runs' tool calls against another surface's stub; list what would change."""
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.session.replay import replay_runs, replay_table
+    from toolsurface.harness.session.replay import read_mapping, replay_runs, replay_table
 
-    result = replay_runs(list(run_dirs), surface)
+    result = replay_runs(list(run_dirs), surface, read_mapping(mapping) if mapping is not None else None)
     click.echo(json_document(result.to_json(), ascii=True) if fmt == "json" else replay_table(result), nl=False)
 
 
