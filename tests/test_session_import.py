@@ -72,6 +72,10 @@ def test_each_clients_session_imports_and_scores_with_its_calls_and_its_refused_
     assert {name: row["agent_version"] for name, row in rows.items()} == VERSIONS
     item_lists = [a for a in data["answers"] if a["tool"] == "item_list"]
     assert sorted(a["agent"] for a in item_lists) == NAMES
+    table = run_cli("session", "score", str(imported)).stdout
+    assert "Imported sessions, per client (from its own session files):" in table
+    assert "| stub | codex 0.171.0 | 1 | 14 | 1 | 1 |" in table and "| stub | gemini | 1 | 14 | 1 | 1 |" in table
+    assert all(row["turns_per_run"][0] > 0 and row["tokens_per_run"][0] > 0 for row in rows.values())
     assert all(a["calls"] == 6 for a in item_lists)
 
 

@@ -105,6 +105,8 @@ class SurfaceScore:
     builtins: bool = False
     # Runs imported from clients' own session files (`session import`): no checks, so no pass rate.
     imported: bool = False
+    # The model's turns per run, where the run recorded them.
+    turns_per_run: list[int | None] = field(default_factory=list)
 
     def label(self, several_scenarios: bool) -> str:
         """The surface, with its mode unless full-list (and its builtins when on) and its scenario when the
@@ -355,6 +357,7 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
         agent_version=first.agent_version,
         builtins=first.builtins,
         imported=all(r.spec.source is not None for r in records),
+        turns_per_run=[r.result.turns for r in records],
     )
 
 
@@ -536,6 +539,44 @@ def shown_markdown(rows: Sequence[ShownRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
+IMPORTED_HEADER = (
+    "Server",
+    "Client",
+    "Sessions",
+    "Calls",
+    "Error answers",
+    "Called again and answered",
+    "Model turns",
+    "Tokens per turn",
+)
+
+
+def imported_markdown(scores: Sequence[SurfaceScore]) -> str:
+    """Per server and client (its version where the files name one): the sessions, their calls and error answers,
+    how many errors the same tool's next call got past, the model's turns and the tokens per turn (input and
+    output, as the files count them)."""
+    lines = [markdown_row(IMPORTED_HEADER), markdown_rule(len(IMPORTED_HEADER), range(2, len(IMPORTED_HEADER)))]
+    for s in scores:
+        turns = sum(t for t in s.turns_per_run if t is not None)
+        tokens = sum(t for t in s.tokens_per_run if t is not None)
+        per_turn = f"{tokens / turns:,.0f}" if turns and any(t is not None for t in s.tokens_per_run) else "-"
+        lines.append(
+            markdown_row(
+                [
+                    s.surface,
+                    s.client,
+                    str(s.runs),
+                    str(sum(s.calls_per_run)),
+                    str(sum(s.refused_per_run)),
+                    str(sum(g.corrected_next for g in s.refused)),
+                    str(turns) if turns else "-",
+                    per_turn,
+                ]
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
 STUDY_HEADER = (
     "Surface",
     "Runs",
@@ -595,6 +636,10 @@ def study_markdown(study: Study) -> str:
                 ]
             )
         )
+    imported = [s for s in study.surfaces if s.imported]
+    if imported:
+        lines += ["", "Imported sessions, per client (from its own session files):", ""]
+        lines += [imported_markdown(imported).rstrip("\n")]
     if study.shown:
         lines += [
             "",
