@@ -1,5 +1,5 @@
-"""session import: the session files the real clients wrote (Claude Code, codex, gemini-cli, Copilot CLI and cline
-at their pinned versions, Claude Code's newest too, each run against the scripted model with --keep-agent-files in
+"""session import: the session files the real clients wrote (Claude Code, codex, gemini-cli, Copilot CLI, cline and
+opencode at their pinned versions, Claude Code's newest too, each run against the scripted model with --keep-agent-files in
 a home of the test's own), imported as a study of the stub's tools, scored, reported and replayed; and every kind
 of bad input, each one line or one row."""
 
@@ -20,7 +20,7 @@ from toolsurface.harness.agents.base import DUMMY_KEY
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.session.importer._content import kept_arguments, shape
 
-CLIENTS = ("claude", "codex:direct", "gemini", "copilot", "cline")
+CLIENTS = ("claude", "codex:direct", "gemini", "copilot", "cline", "opencode")
 NAMES = ["claude", "cline", "codex", "copilot", "gemini"]
 VERSIONS = {"claude": "2.1.197", "cline": "3.0.65", "codex": "0.171.0", "copilot": "1.0.102", "gemini": None}
 # What moves each client's session folder away from the home: unset, so the test's home is the one read.
@@ -251,3 +251,15 @@ def test_a_cline_session_cut_off_mid_document_imports_the_calls_before_the_cut(
     assert done.returncode == 0, done.stderr
     [row] = done.json()["files"]
     assert row["client"] == "cline" and row["bad_lines"] == 1 and 0 < row["calls"] < 14
+
+
+def test_opencodes_database_given_as_a_path_imports_each_session_in_it(sessions: tuple[Path, Path]) -> None:
+    base, home = sessions
+    database = base / "study/runs/v2/opencode-default-r001/opencode-home/data/opencode/opencode.db"
+    done = import_cli(home, str(database), "--server", "stub", "--out", "opencode", "--format", "json", cwd=base)
+    assert done.returncode == 0, done.stderr
+    [row] = done.json()["files"]
+    assert row["client"] == "opencode" and row["version"] == "1.18.33" and "#ses_" in row["path"]
+    [score] = scored(base / "opencode")["surfaces"]
+    assert (score["calls_per_run"], score["refused_per_run"]) == ([14], [1])
+    assert files_holding(base / "opencode", SECRET) == [] and files_holding(base / "opencode", DUMMY_KEY) == []

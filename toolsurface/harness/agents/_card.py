@@ -17,7 +17,7 @@ from typing import ClassVar, Literal
 
 from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
-from toolsurface.harness.agents._session_file import SessionReader
+from toolsurface.harness.agents._session_file import SessionReader, SessionsReader
 
 __all__ = [
     "AnswerCap",
@@ -80,6 +80,12 @@ class SessionFiles:
     files: str = ""
     moved_to: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     read: SessionReader | None = None
+    # For a file that holds many sessions (a database): reads each of them.
+    read_each: SessionsReader | None = None
+
+    @property
+    def readable(self) -> bool:
+        return self.read is not None or self.read_each is not None
 
     def root(self, env: Mapping[str, str]) -> Path:
         """The folder the files are under, for a user with environment `env`."""

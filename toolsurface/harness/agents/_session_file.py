@@ -28,6 +28,7 @@ __all__ = [
     "SessionRead",
     "SessionReader",
     "SessionTurn",
+    "SessionsReader",
     "document_items",
     "known",
     "session_lines",
@@ -88,6 +89,7 @@ class SessionRead:
 
 
 SessionReader = Callable[[Path], SessionRead]
+SessionsReader = Callable[[Path], Iterator[SessionRead]]
 
 
 def session_lines(path: Path, read: SessionRead) -> Iterator[dict[str, Any]]:

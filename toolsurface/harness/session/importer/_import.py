@@ -12,12 +12,13 @@ The study is written beside --out and moved there whole, or not at all."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import platform
 import shutil
 import uuid
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -119,14 +120,21 @@ def _time(text: str | None) -> datetime | None:
     return None
 
 
-def _read(source: SessionSource, cards: Sequence[ClientCard]) -> SessionRead:
-    """The file read by its client's reader, or by each reader in turn until one knows it."""
+def _read(source: SessionSource, cards: Sequence[ClientCard]) -> Iterator[SessionRead]:
+    """The file read by its client's reader, or by each reader in turn until one knows it: its session, or each
+    of the sessions a database holds."""
     readers = [c for c in cards if source.client is None or c.name == source.client]
     problems = []
     for card in readers:
-        assert card.sessions is not None and card.sessions.read is not None
+        files = card.sessions
+        assert files is not None
         try:
-            return card.sessions.read(source.path)
+            if files.read_each is not None:
+                sessions = files.read_each(source.path)
+                first = next(sessions, None)
+                return iter(()) if first is None else itertools.chain((first,), sessions)
+            assert files.read is not None
+            return iter((files.read(source.path),))
         except SessionFormatError as error:
             problems.append(str(error))
     raise SessionFormatError(
@@ -134,13 +142,18 @@ def _read(source: SessionSource, cards: Sequence[ClientCard]) -> SessionRead:
     )
 
 
-def _serves(card: ClientCard | None, call: SessionCall, server: str) -> bool:
-    """Whether the call went to `server`, named as the user named it or as the client cleaned that name."""
+def _to_server(card: ClientCard | None, call: SessionCall, server: str) -> SessionCall | None:
+    """The call, if it went to `server` (named as the user named it or as the client cleaned that name; where the
+    file names only the tool's full name, by the client's prefix for the server), with the tool's own name."""
+    naming = card.naming if card is not None else None
     if call.server is None:
-        return False
-    return call.server == server or (
-        card is not None and card.naming is not None and call.server == card.naming.clean(server)
-    )
+        prefix = naming.prefix(server) if naming is not None else None
+        if prefix and call.tool.startswith(prefix):
+            return replace(call, server=server, tool=call.tool[len(prefix) :])
+        return None
+    if call.server == server or (naming is not None and call.server == naming.clean(server)):
+        return call
+    return None
 
 
 @dataclass
@@ -256,26 +269,27 @@ def import_sessions(
             rows.append(SessionRow(shown, source.client, NOT_READ, source.problem))
             continue
         try:
-            read = _read(source, cards)
+            for read in _read(source, cards):
+                files = by_name[read.client].sessions
+                named = f"{shown}#{read.session}" if files is not None and files.read_each is not None else shown
+                started = _time(read.started)
+                if started is None:
+                    started = datetime.fromtimestamp(source.path.stat().st_mtime, UTC)
+                if since is not None and started < since:
+                    rows.append(_row(named, read, BEFORE))
+                    continue
+                card = by_name.get(read.client)
+                calls = [found for call in read.calls if (found := _to_server(card, call, server)) is not None]
+                if not calls:
+                    for name in {str(call.server) for call in read.calls if call.server is not None}:
+                        others[name] = others.get(name, 0) + 1
+                    rows.append(_row(named, read, NOT_USED))
+                    continue
+                indexes[read.client] = indexes.get(read.client, 0) + 1
+                runs.append(_as_run(read, named, calls, server, keep_content, indexes[read.client]))
         except (SessionFormatError, OSError) as error:
             detail = str(error) if isinstance(error, SessionFormatError) else f"cannot be read: {error.strerror}"
             rows.append(SessionRow(shown, source.client, NOT_READ, detail))
-            continue
-        started = _time(read.started)
-        if started is None:
-            started = datetime.fromtimestamp(source.path.stat().st_mtime, UTC)
-        if since is not None and started < since:
-            rows.append(_row(shown, read, BEFORE))
-            continue
-        card = by_name.get(read.client)
-        calls = [call for call in read.calls if _serves(card, call, server)]
-        if not calls:
-            for name in {str(call.server) for call in read.calls if call.server is not None}:
-                others[name] = others.get(name, 0) + 1
-            rows.append(_row(shown, read, NOT_USED))
-            continue
-        indexes[read.client] = indexes.get(read.client, 0) + 1
-        runs.append(_as_run(read, shown, calls, server, keep_content, indexes[read.client]))
     outcome = ImportOutcome(out, server, rows, dict(sorted(others.items())))
     if not runs:
         raise ToolsurfaceError(_nothing_imported(outcome, rows, len(sources)))

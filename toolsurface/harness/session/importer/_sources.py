@@ -41,7 +41,7 @@ def clients_with_sessions(client: str | None = None) -> list[ClientCard]:
     """The cards whose clients' session files an import reads: every one that has a reader, or the one named."""
     from toolsurface.harness.agents import client_cards
 
-    cards = [card for card in client_cards() if card.sessions is not None and card.sessions.read is not None]
+    cards = [card for card in client_cards() if card.sessions is not None and card.sessions.readable]
     if client is None:
         return cards
     chosen = [card for card in cards if card.name == client]
