@@ -76,6 +76,9 @@ def test_each_clients_session_imports_and_scores_with_its_calls_and_its_refused_
     assert "Imported sessions, per client (from its own session files):" in table
     assert "| stub | codex 0.171.0 | 1 | 14 | 1 | 1 |" in table and "| stub | gemini | 1 | 14 | 1 | 1 |" in table
     assert all(row["turns_per_run"][0] > 0 and row["tokens_per_run"][0] > 0 for row in rows.values())
+    # Claude Code searches its deferred tools first (on-demand, its default): the search and what it found.
+    assert rows["claude"]["searches_per_run"] == [1] and rows["claude"]["found_by_search"]["item_list"] == 1
+    assert rows["codex"]["searches_per_run"] == [0]
     assert all(a["calls"] == 6 for a in item_lists)
 
 

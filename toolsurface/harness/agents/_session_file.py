@@ -27,6 +27,7 @@ __all__ = [
     "SessionFormatError",
     "SessionRead",
     "SessionReader",
+    "SessionSearch",
     "SessionTurn",
     "SessionsReader",
     "document_items",
@@ -65,6 +66,16 @@ class SessionTurn:
     time: str | None = None
 
 
+@dataclass(frozen=True)
+class SessionSearch:
+    """One call of the client's own tool search: what it was asked, and the tools it found, by the full names
+    the client gave them (`mcp__SERVER__TOOL`)."""
+
+    query: str | None
+    found: list[str]
+    time: str | None = None
+
+
 @dataclass
 class SessionRead:
     """What one session file holds: the client's name, its version and the model (as the file names them), its
@@ -78,6 +89,7 @@ class SessionRead:
     ended: str | None = None
     calls: list[SessionCall] = field(default_factory=list)
     turns: list[SessionTurn] = field(default_factory=list)
+    searches: list[SessionSearch] = field(default_factory=list)
     bad_lines: int = 0
     known_lines: int = 0
 

@@ -25,7 +25,14 @@ from toolsurface.harness.agents._cli import (
     server_launch,
 )
 from toolsurface.harness.agents._naming import ToolNaming
-from toolsurface.harness.agents._session_file import SessionCall, SessionRead, SessionTurn, known, session_lines
+from toolsurface.harness.agents._session_file import (
+    SessionCall,
+    SessionRead,
+    SessionSearch,
+    SessionTurn,
+    known,
+    session_lines,
+)
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     INVALID_ARGUMENTS,
@@ -62,6 +69,8 @@ _INVALID = re.compile(r"InputValidationError|input validation", re.I)
 _STUB_FAILED = ("failed", "needs-auth", "disabled")
 
 
+# Claude Code's own tool search, as its model calls it (2.1.197 and 2.1.332).
+SEARCH_TOOL = "ToolSearch"
 # The lines of a session file that carry no call or usage, by type (2.1.197 and 2.1.332).
 _SESSION_OTHER = frozenset(
     {"queue-operation", "last-prompt", "attachment", "summary", "system", "file-history-snapshot"}
@@ -99,9 +108,19 @@ def read_session(path: Path) -> SessionRead:
             continue
         for block in _blocks(message):
             if block.get("type") == "tool_result" and (call := asked.pop(str(block.get("tool_use_id")), None)):
+                if call[0] == SEARCH_TOOL:
+                    read.searches.append(SessionSearch(as_str(call[1].get("query")), _references(block), call[2]))
+                    continue
                 read.calls.append(_session_call(*call, block_text(block.get("content")), block.get("is_error") is True))
     read.calls += [_session_call(*call, None, False) for call in asked.values()]
     return known(read, "Claude Code")
+
+
+def _references(block: dict[str, Any]) -> list[str]:
+    """The tools a ToolSearch result names (its tool_reference blocks)."""
+    content = block.get("content")
+    blocks = content if isinstance(content, list) else []
+    return [str(b.get("tool_name")) for b in blocks if isinstance(b, dict) and b.get("type") == "tool_reference"]
 
 
 def _session_call(
@@ -130,7 +149,7 @@ class ClaudeAgent(CliAgent):
         percent_modes=("auto",),
         # The window 2.1.332 gives each model (seen 2026-12-03 deciding `auto` on count_tokens' answer).
         windows=MappingProxyType({200_000: "claude-sonnet-4-5", 1_000_000: "claude-opus-5-5"}),
-        search_tool="ToolSearch",
+        search_tool=SEARCH_TOOL,
         # Both the server's and the tool's name cleaned (`[^a-zA-Z0-9_-]` -> `_`, per UTF-16 unit), never cut; of
         # two tools whose names clean alike the first is sent (2.1.197 and 2.1.332).
         naming=ToolNaming("Claude Code", "mcp__{server}__{tool}"),

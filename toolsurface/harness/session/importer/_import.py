@@ -27,8 +27,9 @@ from toolsurface.harness.agents import ClientCard, Usage
 from toolsurface.harness.agents._session_file import MAX_SESSION_BYTES, SessionCall, SessionFormatError, SessionRead
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import write_json_atomic
+from toolsurface.harness.redact import redacted_text
 from toolsurface.harness.run_folder import CALLS, IMPORT, RESULT, RUNS, SPEC, STUDY
-from toolsurface.harness.session.importer._content import kept_answer, kept_arguments
+from toolsurface.harness.session.importer._content import kept_answer, kept_arguments, shape
 from toolsurface.harness.session.importer._sources import (
     SessionSource,
     clients_with_sessions,
@@ -36,7 +37,7 @@ from toolsurface.harness.session.importer._sources import (
     home_of,
     shown_path,
 )
-from toolsurface.harness.session.record import RefusalRecord, RunResult, RunSpec
+from toolsurface.harness.session.record import RefusalRecord, RunResult, RunSpec, SearchRecord
 
 __all__ = ["IMPORT_FORMAT", "ImportOutcome", "SessionRow", "import_sessions", "parse_since"]
 
@@ -164,7 +165,26 @@ class _Run:
     calls: list[dict[str, Any]]
 
 
-def _as_run(read: SessionRead, shown: str, calls: list[SessionCall], server: str, keep: bool, index: int) -> _Run:
+def _searches(read: SessionRead, card: ClientCard | None, server: str, keep: bool) -> list[SearchRecord]:
+    """The client's tool searches, each with the server's tools it found by their own names."""
+    prefix = card.naming.prefix(server) if card is not None and card.naming is not None else None
+    found = []
+    for search in read.searches:
+        tools = [name[len(prefix) :] for name in search.found if prefix and name.startswith(prefix)]
+        query = None if search.query is None else redacted_text(search.query) if keep else str(shape(search.query))
+        found.append(SearchRecord(query, tools, search.time))
+    return found
+
+
+def _as_run(
+    read: SessionRead,
+    shown: str,
+    calls: list[SessionCall],
+    server: str,
+    keep: bool,
+    index: int,
+    card: ClientCard | None,
+) -> _Run:
     records = []
     refusals = []
     for seq, call in enumerate(calls, 1):
@@ -234,6 +254,7 @@ def _as_run(read: SessionRead, shown: str, calls: list[SessionCall], server: str
         final_answer=None,
         error=None,
         tools_called=tools,
+        searches=_searches(read, card, server, keep),
     )
     row = _row(shown, read, IMPORTED, len(calls), len(refusals))
     return _Run(row, asdict(spec), result.to_json(), records)
@@ -286,7 +307,7 @@ def import_sessions(
                     rows.append(_row(named, read, NOT_USED))
                     continue
                 indexes[read.client] = indexes.get(read.client, 0) + 1
-                runs.append(_as_run(read, named, calls, server, keep_content, indexes[read.client]))
+                runs.append(_as_run(read, named, calls, server, keep_content, indexes[read.client], card))
         except (SessionFormatError, OSError) as error:
             detail = str(error) if isinstance(error, SessionFormatError) else f"cannot be read: {error.strerror}"
             rows.append(SessionRow(shown, source.client, NOT_READ, detail))

@@ -15,6 +15,7 @@ import math
 import os
 import re
 import statistics
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -107,6 +108,10 @@ class SurfaceScore:
     imported: bool = False
     # The model's turns per run, where the run recorded them.
     turns_per_run: list[int | None] = field(default_factory=list)
+    # The client's own tool searches per run, and how often they found each of the server's tools (imported
+    # runs: as the session files recorded them).
+    searches_per_run: list[int] = field(default_factory=list)
+    found_by_search: dict[str, int] = field(default_factory=dict)
 
     def label(self, several_scenarios: bool) -> str:
         """The surface, with its mode unless full-list (and its builtins when on) and its scenario when the
@@ -358,6 +363,8 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
         builtins=first.builtins,
         imported=all(r.spec.source is not None for r in records),
         turns_per_run=[r.result.turns for r in records],
+        searches_per_run=[len(r.result.searches) for r in records],
+        found_by_search=dict(Counter(tool for r in records for search in r.result.searches for tool in search.found)),
     )
 
 
@@ -548,14 +555,23 @@ IMPORTED_HEADER = (
     "Called again and answered",
     "Model turns",
     "Tokens per turn",
+    "Tool searches (the server's tools they found)",
 )
+
+
+def _searches(score: SurfaceScore) -> str:
+    searches = sum(score.searches_per_run)
+    if not searches:
+        return "-"
+    found = ", ".join(f"{tool} {n}" for tool, n in sorted(score.found_by_search.items(), key=lambda f: (-f[1], f[0])))
+    return f"{searches} ({found or 'none'})"
 
 
 def imported_markdown(scores: Sequence[SurfaceScore]) -> str:
     """Per server and client (its version where the files name one): the sessions, their calls and error answers,
     how many errors the same tool's next call got past, the model's turns and the tokens per turn (input and
-    output, as the files count them)."""
-    lines = [markdown_row(IMPORTED_HEADER), markdown_rule(len(IMPORTED_HEADER), range(2, len(IMPORTED_HEADER)))]
+    output, as the files count them), and the client's own tool searches with what they found."""
+    lines = [markdown_row(IMPORTED_HEADER), markdown_rule(len(IMPORTED_HEADER), range(2, len(IMPORTED_HEADER) - 1))]
     for s in scores:
         turns = sum(t for t in s.turns_per_run if t is not None)
         tokens = sum(t for t in s.tokens_per_run if t is not None)
@@ -571,6 +587,7 @@ def imported_markdown(scores: Sequence[SurfaceScore]) -> str:
                     str(sum(g.corrected_next for g in s.refused)),
                     str(turns) if turns else "-",
                     per_turn,
+                    _searches(s),
                 ]
             )
         )
