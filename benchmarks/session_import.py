@@ -3,7 +3,8 @@ bounded). The files are real ones: Claude Code's, codex's, gemini-cli's, Copilot
 sessions on v2, written by `session run --keep-agent-files` against the scripted model in a home of the
 benchmark's own, each copied into a larger home with its calls repeated (each repetition's call ids made its own,
 so every call is read as one) until the copies come to the size asked for. The figure is the median wall time of
-`--runs` imports, with the largest resident set the import process reached.
+`--runs` imports, with their CPU time (user and system: what the machine's load does not move much) and the
+largest resident set the import process reached.
 
     python -m benchmarks.session_import [--sessions N] [--megabytes M] [--runs N]
 """
@@ -87,8 +88,8 @@ def _copies(real: Sequence[Path], source: Path, home: Path, sessions: int, total
     return written
 
 
-def _import(home: Path, out: Path) -> tuple[float, int]:
-    """One import's wall time and the largest resident set its process reached (KiB)."""
+def _import(home: Path, out: Path) -> tuple[float, float, int]:
+    """One import's wall time, its CPU time (user and system) and the largest resident set it reached (KiB)."""
     shutil.rmtree(out, ignore_errors=True)
     with tempfile.TemporaryFile() as stderr:
         start = time.perf_counter()
@@ -104,7 +105,7 @@ def _import(home: Path, out: Path) -> tuple[float, int]:
         if process.returncode != 0:
             stderr.seek(0)
             raise RuntimeError(f"session import exited {process.returncode}: {stderr.read().decode()[-400:]}")
-    return took, usage.ru_maxrss
+    return took, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def measure_session_import(sessions: int = 1000, megabytes: int = 200, runs: int = 3) -> dict[str, object]:
@@ -120,10 +121,11 @@ def measure_session_import(sessions: int = 1000, megabytes: int = 200, runs: int
             raise SystemExit(f"expected a session file of each of {len(CLIENTS)} clients, found {len(real)}")
         home = base / "big"
         size = _copies(real, source, home, sessions, megabytes * 2**20)
-        times, peaks = [], []
+        times, cpu, peaks = [], [], []
         for _ in range(runs):
-            took, peak = _import(home, base / "imported")
+            took, used, peak = _import(home, base / "imported")
             times.append(took)
+            cpu.append(used)
             peaks.append(peak)
         record = json.loads((base / "imported" / "import.json").read_text(encoding="utf-8"))
     return {
@@ -132,6 +134,7 @@ def measure_session_import(sessions: int = 1000, megabytes: int = 200, runs: int
         "imported": record["sessions"]["imported"],
         "calls": sum(f["calls"] for f in record["files"]),
         "import_s": round(statistics.median(times), 2),
+        "import_cpu_s": round(statistics.median(cpu), 2),
         "largest_rss_mb": round(max(peaks) / 1024, 1),
         "runs": runs,
         "load": Path("/proc/loadavg").read_text(encoding="utf-8").split()[:3]

@@ -371,8 +371,8 @@ def _write(
     """The study, written beside `out` and moved there whole: an earlier import there is replaced, any other
     folder that holds files is refused."""
     from toolsurface import __version__
-    from toolsurface.harness.files import write_atomic
     from toolsurface.harness.jsonl import record_line
+    from toolsurface.harness.output import json_document
     from toolsurface.harness.session.score import find_runs, score_study
 
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / IMPORT).is_file())):
@@ -382,12 +382,13 @@ def _write(
     staged = out.with_name(f".{out.name}.{tag}.partial")
     aside = out.with_name(f".{out.name}.{tag}.before")
     try:
+        # Plain writes: the staged folder is moved into place whole, or removed.
         for run in runs:
             folder = staged / str(run.row.run)
             folder.mkdir(parents=True)
-            write_json_atomic(folder / SPEC, run.spec)
-            write_json_atomic(folder / RESULT, run.result)
-            write_atomic(folder / CALLS, "".join(record_line(call) + "\n" for call in run.calls))
+            (folder / SPEC).write_text(json_document(run.spec), encoding="utf-8")
+            (folder / RESULT).write_text(json_document(run.result), encoding="utf-8")
+            (folder / CALLS).write_text("".join(record_line(call) + "\n" for call in run.calls), encoding="utf-8")
         every = [run.row for run in runs] + list(rows)
         write_json_atomic(
             staged / IMPORT,
