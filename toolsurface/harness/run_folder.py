@@ -4,6 +4,7 @@ runs/SURFACE/RUN/, one folder per run; a run's folder holds the rest."""
 __all__ = [
     "AGENT_STDERR",
     "CALLS",
+    "IMPORT",
     "MODEL_REQUESTS",
     "PLAN",
     "RESULT",
@@ -19,6 +20,7 @@ __all__ = [
 STUDY = "study.json"
 PLAN = "plan.json"
 RUNS = "runs"
+IMPORT = "import.json"  # a study imported from clients' session files: which files, and what became of each
 
 # A run's folder
 SPEC = "spec.json"  # written before the run starts

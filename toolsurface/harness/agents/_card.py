@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import ClassVar, Literal
 
 from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import SessionReader, SessionsReader
 
 __all__ = [
     "AnswerCap",
@@ -65,12 +67,39 @@ class AnswerCap:
 class SessionFiles:
     """Where the client keeps its own session files for a user: `path` under the home (`~` the home, `<...>` a
     part that varies), the environment variables that move it, what a file holds, and the version this was
-    seen in."""
+    seen in.
+
+    Where `session import` finds them: the folder `folder` under the home, or, when one of `moved_by` is set
+    (the first set wins), the folder `moved_to` gives under it (the variable's folder itself where it gives
+    none); below it, the files `files` matches (a glob). `read` reads one (harness.agents._session_file)."""
 
     path: str
     moved_by: tuple[str, ...]
     holds: str
     seen: str
+    folder: str = ""
+    files: str = ""
+    moved_to: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    read: SessionReader | None = None
+    # For a file that holds many sessions (a database): reads each of them.
+    read_each: SessionsReader | None = None
+
+    @property
+    def readable(self) -> bool:
+        return self.read is not None or self.read_each is not None
+
+    def root(self, env: Mapping[str, str]) -> Path:
+        """The folder the files are under, for a user with environment `env`."""
+        moved = next((name for name in self.moved_by if env.get(name)), None)
+        if moved is not None:
+            return Path(env[moved]) / self.moved_to.get(moved, "")
+        home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+        return home / self.folder
+
+    def found(self, env: Mapping[str, str]) -> list[Path]:
+        """The session files there are for that user, by name."""
+        root = self.root(env)
+        return sorted(root.glob(self.files)) if self.files and root.is_dir() else []
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,14 @@ from toolsurface.harness.agents._cli import (
     server_launch,
 )
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import (
+    SessionCall,
+    SessionRead,
+    SessionSearch,
+    SessionTurn,
+    known,
+    session_lines,
+)
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     INVALID_ARGUMENTS,
@@ -61,6 +69,69 @@ _INVALID = re.compile(r"InputValidationError|input validation", re.I)
 _STUB_FAILED = ("failed", "needs-auth", "disabled")
 
 
+# Claude Code's own tool search, as its model calls it (2.1.197 and 2.1.332).
+SEARCH_TOOL = "ToolSearch"
+# The lines of a session file that carry no call or usage, by type (2.1.197 and 2.1.332).
+_SESSION_OTHER = frozenset(
+    {"queue-operation", "last-prompt", "attachment", "summary", "system", "file-history-snapshot"}
+)
+
+
+def read_session(path: Path) -> SessionRead:
+    """A session file of Claude Code's: each tool_use of an assistant message with the tool_result a user
+    message answers it with (the text its model was given), and each assistant message's usage once."""
+    read = SessionRead("claude")
+    asked: dict[str, tuple[str, dict[str, Any], str | None]] = {}
+    messages: set[str] = set()
+    for record in session_lines(path, read):
+        kind = record.get("type")
+        if kind in _SESSION_OTHER:
+            read.known_lines += 1
+            continue
+        if kind not in ("user", "assistant") or not isinstance(record.get("message"), dict):
+            continue
+        read.known_lines += 1
+        read.session = read.session or as_str(record.get("sessionId"))
+        read.version = as_str(record.get("version")) or read.version
+        time = as_str(record.get("timestamp"))
+        read.seen(time)
+        message = record["message"]
+        if kind == "assistant":
+            read.model = as_str(message.get("model")) or read.model
+            message_id = str(message.get("id"))
+            if isinstance(message.get("usage"), dict) and message_id not in messages:
+                messages.add(message_id)
+                read.turns.append(SessionTurn(_usage(message["usage"]), time))
+            for block in _blocks(message):
+                if block.get("type") == "tool_use":
+                    asked[str(block.get("id"))] = (str(block.get("name")), as_dict(block.get("input")), time)
+            continue
+        for block in _blocks(message):
+            if block.get("type") == "tool_result" and (call := asked.pop(str(block.get("tool_use_id")), None)):
+                if call[0] == SEARCH_TOOL:
+                    read.searches.append(SessionSearch(as_str(call[1].get("query")), _references(block), call[2]))
+                    continue
+                read.calls.append(_session_call(*call, block_text(block.get("content")), block.get("is_error") is True))
+    read.calls += [_session_call(*call, None, False) for call in asked.values()]
+    return known(read, "Claude Code")
+
+
+def _references(block: dict[str, Any]) -> list[str]:
+    """The tools a ToolSearch result names (its tool_reference blocks)."""
+    content = block.get("content")
+    blocks = content if isinstance(content, list) else []
+    return [str(b.get("tool_name")) for b in blocks if isinstance(b, dict) and b.get("type") == "tool_reference"]
+
+
+def _session_call(
+    name: str, arguments: dict[str, Any], time: str | None, answer: str | None, error: bool
+) -> SessionCall:
+    """`mcp__SERVER__TOOL` as the server and tool (the server's name as Claude Code cleaned it), any other name
+    as one of Claude Code's own tools."""
+    server, _, tool = name.removeprefix("mcp__").partition("__") if name.startswith("mcp__") else (None, "", name)
+    return SessionCall(server, tool, arguments, answer, error, time)
+
+
 class ClaudeAgent(CliAgent):
     card = ClientCard(
         name="claude",
@@ -81,7 +152,7 @@ class ClaudeAgent(CliAgent):
         count_allowance=500,
         # The window 2.1.332 gives each model (seen 2026-12-03 deciding `auto` on count_tokens' answer).
         windows=MappingProxyType({200_000: "claude-sonnet-4-5", 1_000_000: "claude-opus-5-5"}),
-        search_tool="ToolSearch",
+        search_tool=SEARCH_TOOL,
         # Both the server's and the tool's name cleaned (`[^a-zA-Z0-9_-]` -> `_`, per UTF-16 unit), never cut; of
         # two tools whose names clean alike the first is sent (2.1.197 and 2.1.332).
         naming=ToolNaming("Claude Code", "mcp__{server}__{tool}"),
@@ -96,7 +167,8 @@ class ClaudeAgent(CliAgent):
             ClientSetting("CLAUDE_CONFIG_DIR", "env", "where its settings, logins and projects are (~/.claude)"),
         ),
         leaves="a project folder per working folder in ~/.claude/projects, an MCP log folder per working folder in"
-        " ~/.cache/claude-cli-nodejs and telemetry files per session, all named after the run (removed after it)",
+        " ~/.cache/claude-cli-nodejs and telemetry files per session, all named after the run (removed after it); with"
+        " --keep-agent-files its session file too, in that project folder",
         builtin_tools=(
             "Agent",
             "Bash",
@@ -133,6 +205,9 @@ class ClaudeAgent(CliAgent):
             ("CLAUDE_CONFIG_DIR",),
             "a line per event: assistant messages with usage and tool_use, user messages with tool_result",
             "2.1.197 and 2.1.332",
+            folder=".claude",
+            files="projects/*/*.jsonl",
+            read=read_session,
         ),
     )
 
@@ -180,7 +255,8 @@ class ClaudeAgent(CliAgent):
             "",
             "--settings",
             json.dumps({"disableAllHooks": True}),
-            "--no-session-persistence",
+            # A kept run leaves its session file where the user's are (~/.claude/projects/...), for `session import`.
+            *(() if ctx.keep_agent_files else ("--no-session-persistence",)),
             "--max-turns",
             str(ctx.max_turns),
         ]

@@ -32,6 +32,7 @@ from toolsurface.harness.agents._cli import (
     server_launch,
 )
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import SessionCall, SessionRead, SessionTurn, document_items, known
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     UNKNOWN_TOOL,
@@ -111,6 +112,67 @@ def _mcp_result(parts: Sequence[str]) -> CarriedText | None:
     return CarriedText("\n".join(b["text"] for b in blocks), value.get("isError") is True)
 
 
+def read_session(path: Path) -> SessionRead:
+    """A session's messages.json of cline's, one JSON document read message by message: each tool_use of an
+    assistant message (its usage in `metrics`, its model in `modelInfo`) with the tool_result a user message
+    answers it with, whose text is the MCP result cline passed on as JSON."""
+    from datetime import UTC, datetime
+
+    read = SessionRead("cline")
+    head, messages = document_items(path, "messages", read)
+    read.session = as_str(head.get("sessionId"))
+    read.version = as_str(as_dict(head.get("origin")).get("version"))
+    asked: dict[str, tuple[str, dict[str, Any], str | None]] = {}
+    for message in messages:
+        read.known_lines += 1
+        stamp = message.get("ts")
+        time = (
+            datetime.fromtimestamp(stamp / 1000, UTC).isoformat(timespec="milliseconds")
+            if isinstance(stamp, int)
+            else None
+        )
+        read.seen(time)
+        blocks = [b for b in message.get("content") or [] if isinstance(b, dict)]
+        if message.get("role") == "assistant":
+            read.model = as_str(as_dict(message.get("modelInfo")).get("id")) or read.model
+            if isinstance(message.get("metrics"), dict):
+                read.turns.append(SessionTurn(_usage(message["metrics"]), time))
+            for block in blocks:
+                if block.get("type") == "tool_use":
+                    asked[str(block.get("id"))] = (str(block.get("name")), as_dict(block.get("input")), time)
+            continue
+        for block in blocks:
+            if block.get("type") == "tool_result" and (call := asked.pop(str(block.get("tool_use_id")), None)):
+                answer, error = _passed_on(block.get("content"))
+                read.calls.append(_session_call(*call, answer, error or block.get("is_error") is True))
+    read.calls += [_session_call(*call, None, False) for call in asked.values()]
+    return known(read, "cline")
+
+
+def _passed_on(content: object) -> tuple[str, bool]:
+    """A tool_result's text: the MCP result cline passed on as JSON (its text blocks, its isError), else as it is."""
+    text = content if isinstance(content, str) else block_text(content)
+    try:
+        result = json.loads(text)
+    except ValueError:
+        return text, False
+    if isinstance(result, dict) and isinstance(result.get("content"), list):
+        return block_text(result["content"]), result.get("isError") is True
+    return text, False
+
+
+def _session_call(
+    name: str, arguments: dict[str, Any], time: str | None, answer: str | None, error: bool
+) -> SessionCall:
+    """`SERVER__TOOL` as the server (as cline cleaned its name) and the tool; any other name as cline's own tool."""
+    server, _, tool = name.partition("__")
+    return (
+        SessionCall(server, tool, arguments, answer, error, time)
+        if tool
+        else SessionCall(None, name, arguments, answer, error, time)
+    )
+
+
 class ClineAgent(CliAgent):
     card = ClientCard(
         name="cline",
@@ -144,7 +206,8 @@ class ClineAgent(CliAgent):
             ClientSetting("CLINE_SESSION_BACKEND_MODE", "env", "local: its sessions in its data folder, no hub daemon"),
         ),
         quirks=WireQuirks(tool_result=_mcp_result),
-        leaves="its sessions, databases, logs and caches, in the run's own data folder (removed after it)",
+        leaves="its sessions, databases, logs and caches, in the run's own data folder (removed after it); with"
+        " --keep-agent-files its session folder, in ~/.cline/data/sessions",
         builtin_tools=(
             "ask_question",
             "editor",
@@ -175,9 +238,13 @@ class ClineAgent(CliAgent):
         builtins_seen="3.0.65",
         sessions=SessionFiles(
             "~/.cline/data/sessions/<session-id>/<session-id>.messages.json",
-            ("CLINE_DIR", "CLINE_DATA_DIR"),
+            ("CLINE_DATA_DIR", "CLINE_DIR"),
             "the session's messages as one JSON document (its record beside it, <session-id>.json; databases in db/)",
             "3.0.65",
+            folder=".cline/data",
+            files="sessions/*/*.messages.json",
+            moved_to=MappingProxyType({"CLINE_DIR": "data"}),
+            read=read_session,
         ),
     )
 
@@ -236,7 +303,14 @@ class ClineAgent(CliAgent):
             if ctx.model:
                 argv += ["-m", ctx.model]
         argv += ["--", ctx.prompt]
-        return Invocation(tuple(argv), env, files, links)
+        dirs: tuple[Path, ...] = ()
+        if ctx.keep_agent_files:
+            # A kept run's session folder lands in the user's own data folder's sessions, where `session import`
+            # finds the user's sessions; linked in for the run only.
+            assert self.card.sessions is not None
+            dirs = (self.card.sessions.root(agent_env(ctx)) / "sessions",)
+            links[data / "sessions"] = dirs[0]
+        return Invocation(tuple(argv), env, files, links, dirs=dirs)
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, Any]]:
         """Its `mcpServers`: each of the run's servers under its own name, over stdio in its folder."""

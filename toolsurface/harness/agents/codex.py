@@ -34,6 +34,7 @@ from toolsurface.harness.agents._cli import (
 )
 from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import SessionCall, SessionRead, SessionTurn, known, session_lines
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     SANDBOX_BLOCKED,
@@ -117,6 +118,88 @@ CONFIG_FORMAT = ConfigFormat(
 )
 
 
+# The lines of a rollout file, by type (0.171.0).
+_ROLLOUT_LINES = frozenset(
+    {"session_meta", "response_item", "event_msg", "turn_context", "token_usage_record", "world_state", "compacted"}
+)
+
+
+def read_session(path: Path) -> SessionRead:
+    """A rollout file of codex's: each MCP call as its `item_completed` event reports it (the server by its
+    config name, the tool, the arguments, failed or not), the answer as its `function_call_output` gave it to the
+    model (codex's header taken off; for a call made inside code mode's `exec`, the MCP result), and the usage
+    of each model response (`token_usage_record`; where a version writes none, each `token_count`'s last)."""
+    read = SessionRead("codex")
+    calls: dict[str, dict[str, Any]] = {}
+    counted: list[SessionTurn] = []
+    for record in session_lines(path, read):
+        kind = record.get("type")
+        if kind not in _ROLLOUT_LINES:
+            continue
+        read.known_lines += 1
+        time = as_str(record.get("timestamp"))
+        read.seen(time)
+        payload = as_dict(record.get("payload"))
+        what = payload.get("type")
+        if kind == "session_meta":
+            read.session = read.session or as_str(payload.get("id"))
+            read.version = as_str(payload.get("cli_version")) or read.version
+        elif kind == "turn_context":
+            read.model = as_str(payload.get("model")) or read.model
+        elif kind == "token_usage_record":
+            read.turns.append(SessionTurn(_usage(as_dict(payload.get("usage"))), time))
+        elif what == "token_count" and isinstance(as_dict(payload.get("info")).get("last_token_usage"), dict):
+            counted.append(SessionTurn(_usage(payload["info"]["last_token_usage"]), time))
+        elif what == "function_call" and str(payload.get("namespace") or payload.get("name")).startswith("mcp__"):
+            # A version that reports no McpToolCall item: the namespace (or the name) as codex cleaned it.
+            namespace = str(payload.get("namespace") or "")
+            name = str(payload.get("name"))
+            server, _, tool = (namespace[5:], "", name) if namespace else name[5:].partition("__")
+            calls[str(payload.get("call_id"))] = {
+                "server": server,
+                "tool": tool,
+                "arguments": _arguments(payload),
+                "error": False,
+                "time": time,
+            }
+        elif what == "item_completed" and as_dict(payload.get("item")).get("type") == "McpToolCall":
+            item = payload["item"]
+            result = as_dict(item.get("result"))
+            call = calls.setdefault(str(item.get("id")), {"time": time})
+            call.update(
+                server=as_str(item.get("server")),
+                tool=str(item.get("tool")),
+                arguments=_arguments(item),
+                error=item.get("status") == "failed" or result.get("isError") is True,
+                result=block_text(result.get("content"))
+                if result
+                else as_str(as_dict(item.get("error")).get("message")),
+            )
+        elif what == "function_call_output" and (answered := calls.get(str(payload.get("call_id")))) is not None:
+            output = payload.get("output")
+            parts = (
+                [as_str(p.get("text")) or "" for p in output if isinstance(p, dict)]
+                if isinstance(output, list)
+                else [str(output)]
+            )
+            unwrapped = _without_header(parts)
+            answered["answer"] = unwrapped.text if unwrapped is not None else "\n".join(parts)
+    read.turns = read.turns or counted
+    read.calls = [
+        SessionCall(
+            c.get("server"),
+            str(c.get("tool")),
+            c.get("arguments"),
+            c.get("answer", c.get("result")),
+            bool(c.get("error")),
+            c.get("time"),
+        )
+        for c in calls.values()
+        if "tool" in c
+    ]
+    return known(read, "codex")
+
+
 class CodexAgent(CliAgent):
     card = ClientCard(
         name="codex",
@@ -154,7 +237,7 @@ class CodexAgent(CliAgent):
         ),
         quirks=WireQuirks(tool_result=_without_header),
         leaves="its state databases, logs and about 1 MB of bundled skills, in the run's own codex home (removed"
-        " after it)",
+        " after it); with --keep-agent-files its rollout file, in ~/.codex/sessions",
         config_formats=(CONFIG_FORMAT,),
         builtin_tools=(
             "exec",
@@ -175,8 +258,11 @@ class CodexAgent(CliAgent):
             "~/.codex/sessions/<YYYY>/<MM>/<DD>/rollout-<time>-<session-id>.jsonl",
             ("CODEX_HOME",),
             "a session_meta line, then response_item lines (messages, tool calls and their outputs) and event_msg"
-            " lines, token_count among them (runs of toolsurface's are --ephemeral: they write none)",
+            " lines, token_count among them (a run of toolsurface's writes one only with --keep-agent-files)",
             "0.171.0",
+            folder=".codex",
+            files="sessions/*/*/*/rollout-*.jsonl",
+            read=read_session,
         ),
     )
 
@@ -213,7 +299,8 @@ class CodexAgent(CliAgent):
             "exec",
             "--json",
             "--skip-git-repo-check",
-            "--ephemeral",
+            # A kept run writes its rollout file, where the user's are (below), for `session import`.
+            *(() if ctx.keep_agent_files else ("--ephemeral",)),
             "--ignore-user-config",
             "-s",
             "read-only",
@@ -237,8 +324,16 @@ class CodexAgent(CliAgent):
         if ctx.model:
             argv += ["-m", ctx.model]
         argv += ["--", ctx.prompt]
-        own_home = (ctx.run_dir / CODEX_HOME,) if env.get("CODEX_HOME") == str(ctx.run_dir / CODEX_HOME) else ()
-        return Invocation(tuple(argv), env, dirs=own_home)
+        own_home: tuple[Path, ...] = (
+            (ctx.run_dir / CODEX_HOME,) if env.get("CODEX_HOME") == str(ctx.run_dir / CODEX_HOME) else ()
+        )
+        links: dict[Path, Path] = {}
+        if own_home and ctx.keep_agent_files:
+            # The run's own home keeps codex's state out of the user's; its sessions folder is the user's, linked
+            # in for the run only, so the rollout file lands where the user's sessions are.
+            links[ctx.run_dir / CODEX_HOME / "sessions"] = user_home / "sessions"
+            own_home += (user_home / "sessions",)
+        return Invocation(tuple(argv), env, links=links, dirs=own_home)
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Each of the run's servers under its own name, as `-c mcp_servers.NAME={...}` gives it. `required`: codex

@@ -23,6 +23,7 @@ from toolsurface.harness.agents._cli import (
     Invocation,
     agent_env,
     as_dict,
+    as_int,
     as_str,
     block_text,
     home,
@@ -32,12 +33,14 @@ from toolsurface.harness.agents._cli import (
 )
 from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import SessionCall, SessionRead, SessionTurn, known, session_lines
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     UNKNOWN_TOOL,
     AgentReport,
     Event,
     RunContext,
+    Usage,
     denied_call,
 )
 
@@ -56,6 +59,57 @@ _DENIED = re.compile(r"permission|denied|not allowed|rejected", re.I)
 
 
 CONFIG_FORMAT = ConfigFormat("copilot", "Copilot CLI's mcp-config.json", ("mcp-config.json",))
+
+
+def read_session(path: Path) -> SessionRead:
+    """A session's events.jsonl of Copilot CLI's: session.start (its version, model and session), each MCP tool's
+    tool.execution_start (server and tool by their config names, arguments) with its tool.execution_complete
+    (the answer, or the error it passed on), and a session.usage_record per model response."""
+    read = SessionRead("copilot")
+    calls: dict[str, dict[str, Any]] = {}
+    for record in session_lines(path, read):
+        kind = record.get("type")
+        if not isinstance(kind, str) or "." not in kind or not isinstance(record.get("data"), dict):
+            continue
+        read.known_lines += 1
+        data = record["data"]
+        time = as_str(record.get("timestamp"))
+        read.seen(time)
+        if kind == "session.start":
+            read.session = as_str(data.get("sessionId"))
+            read.version = as_str(data.get("copilotVersion"))
+            read.model = as_str(data.get("selectedModel")) or read.model
+        elif kind == "session.usage_record":
+            usage = as_dict(data.get("usage"))
+            read.model = as_str(usage.get("model")) or read.model
+            read.turns.append(
+                SessionTurn(
+                    Usage(
+                        input_tokens=as_int(usage.get("inputTokens")),
+                        output_tokens=as_int(usage.get("outputTokens")),
+                        cache_read_tokens=as_int(usage.get("cacheReadTokens")),
+                        cache_write_tokens=as_int(usage.get("cacheWriteTokens")),
+                    ),
+                    time,
+                )
+            )
+        elif kind == "tool.execution_start":
+            server = as_str(data.get("mcpConfigServerName")) or as_str(data.get("mcpServerName"))
+            tool = as_str(data.get("mcpToolName")) or str(data.get("toolName"))
+            calls[str(data.get("toolCallId"))] = {
+                "server": server,
+                "tool": tool,
+                "arguments": as_dict(data.get("arguments")),
+                "time": time,
+            }
+        elif kind == "tool.execution_complete" and (call := calls.get(str(data.get("toolCallId")))) is not None:
+            answer = _tool_result(data, {})
+            call.update(answer=answer.text, error=answer.is_error)
+    read.calls = [
+        SessionCall(c["server"], c["tool"], c["arguments"], c.get("answer"), bool(c.get("error")), c["time"])
+        for c in calls.values()
+    ]
+    return known(read, "Copilot CLI")
 
 
 class CopilotAgent(CliAgent):
@@ -89,7 +143,8 @@ class CopilotAgent(CliAgent):
             ClientSetting("COPILOT_HOME", "env", "where its config, logins, sessions and logs are (~/.copilot)"),
             ClientSetting("COPILOT_PKG_CACHE_HOME", "env", "where it unpacks its program (about 235 MB a version)"),
         ),
-        leaves="its sessions, logs, a database and caches, in the run's own home (removed after it)",
+        leaves="its sessions, logs, a database and caches, in the run's own home (removed after it); with"
+        " --keep-agent-files its session folder, in ~/.copilot/session-state",
         config_formats=(CONFIG_FORMAT,),
         builtin_tools=(
             "apply_patch",
@@ -116,6 +171,9 @@ class CopilotAgent(CliAgent):
             "a line per event (session.start first), as `--output-format json` prints them; beside it"
             " ~/.copilot/session-store.db",
             "1.0.102",
+            folder=".copilot",
+            files="session-state/*/events.jsonl",
+            read=read_session,
         ),
     )
 
@@ -186,7 +244,13 @@ class CopilotAgent(CliAgent):
             # The GitHub login lives in the user's ~/.copilot, which COPILOT_HOME moves away from: linked in for
             # the run only.
             links[own / "config.json"] = login
-        return Invocation(tuple(argv), env, files, links)
+        dirs: tuple[Path, ...] = ()
+        if ctx.keep_agent_files:
+            # A kept run's session folder lands in the user's own ~/.copilot/session-state, where `session import`
+            # finds the user's sessions; linked in for the run only.
+            dirs = (_user_home(agent_env(ctx)) / "session-state",)
+            links[own / "session-state"] = dirs[0]
+        return Invocation(tuple(argv), env, files, links, dirs=dirs)
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Its `mcpServers`: each of the run's servers under its own name, every tool of it allowed. Copilot ends

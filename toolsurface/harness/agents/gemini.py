@@ -24,6 +24,7 @@ from toolsurface.harness.agents._cli import (
 )
 from toolsurface.harness.agents._config_format import ConfigFormat, dot_folder_workspace, http_url_entry
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import SessionCall, SessionRead, SessionTurn, known, session_lines
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     UNKNOWN_TOOL,
@@ -72,6 +73,64 @@ CONFIG_FORMAT = ConfigFormat(
 )
 
 
+# How a chat names an MCP tool for its user (0.61.0): "TOOL (SERVER MCP Server)".
+_DISPLAY_NAME = re.compile(r"\A(?P<tool>.+) \((?P<server>.+) MCP Server\)\Z", re.S)
+
+
+def read_session(path: Path) -> SessionRead:
+    """A chat file of gemini-cli's: a header line (sessionId, startTime), then each message as a line, written
+    again as it grows (the last line of a message is the whole of it), and `$set` lines. Each tool call of a
+    `gemini` message with its answer as the model was given it (gemini-cli's frame taken off), and each
+    message's tokens once. The file names no version of gemini-cli."""
+    read = SessionRead("gemini")
+    calls: dict[str, SessionCall] = {}
+    turns: dict[str, SessionTurn] = {}
+    for record in session_lines(path, read):
+        if "$set" in record:
+            read.known_lines += 1
+        elif "sessionId" in record and "startTime" in record:
+            read.known_lines += 1
+            read.session = read.session or as_str(record.get("sessionId"))
+            read.seen(record.get("startTime"))
+        elif isinstance(record.get("id"), str) and record.get("type") in ("user", "gemini", "info", "error", "warning"):
+            read.known_lines += 1
+            time = as_str(record.get("timestamp"))
+            read.seen(time)
+            if record.get("type") != "gemini":
+                continue
+            read.model = as_str(record.get("model")) or read.model
+            if isinstance(record.get("tokens"), dict):
+                turns[record["id"]] = SessionTurn(_chat_usage(record["tokens"]), time)
+            for call in record.get("toolCalls") or []:
+                if isinstance(call, dict):
+                    calls[str(call.get("id"))] = _chat_call(call, time)
+    read.calls, read.turns = list(calls.values()), list(turns.values())
+    return known(read, "gemini-cli (0.61 or later, JSONL)")
+
+
+def _chat_call(call: dict[str, Any], time: str | None) -> SessionCall:
+    shown = _DISPLAY_NAME.match(str(call.get("displayName") or ""))
+    server, tool = (shown.group("server"), shown.group("tool")) if shown else (None, str(call.get("name")))
+    answer: str | None = None
+    for part in call.get("result") or []:
+        response = as_dict(as_dict(as_dict(part).get("functionResponse")).get("response"))
+        text = response.get("output", response.get("error"))
+        if isinstance(text, str):
+            unframed = _unframed([text])
+            answer = unframed.text if unframed is not None else text
+    error = call.get("status") == "error"
+    return SessionCall(server, tool, as_dict(call.get("args")), answer, error, as_str(call.get("timestamp")) or time)
+
+
+def _chat_usage(tokens: dict[str, Any]) -> Usage:
+    cached = as_int(tokens.get("cached"))
+    return Usage(
+        input_tokens=max(as_int(tokens.get("input")) - cached, 0),
+        output_tokens=as_int(tokens.get("output")) + as_int(tokens.get("thoughts")),
+        cache_read_tokens=cached,
+    )
+
+
 class GeminiAgent(CliAgent):
     card = ClientCard(
         name="gemini",
@@ -103,7 +162,8 @@ class GeminiAgent(CliAgent):
             ClientSetting("GEMINI_CLI_HOME", "env", "where its .gemini folder (settings, logins, chats) is"),
         ),
         quirks=WireQuirks(tool_result=_unframed),
-        leaves="everything it writes into the run's own home but the settings it was given (removed after it)",
+        leaves="everything it writes into the run's own home but the settings it was given (removed after it); with"
+        " --keep-agent-files its chats, in ~/.gemini/tmp/<run's folder>",
         config_formats=(CONFIG_FORMAT,),
         builtin_tools=(
             "enter_plan_mode",
@@ -121,6 +181,10 @@ class GeminiAgent(CliAgent):
             ("GEMINI_CLI_HOME",),
             "a header line (sessionId, projectHash, startTime), then `$set` lines of its messages",
             "0.61.0",
+            folder=".gemini",
+            files="tmp/*/chats/session-*.json*",
+            moved_to=MappingProxyType({"GEMINI_CLI_HOME": ".gemini"}),
+            read=read_session,
         ),
     )
 
@@ -158,6 +222,12 @@ class GeminiAgent(CliAgent):
             # linked in for the run only, so no copy of it stays in the run directory.
             links[gemini_home / ".gemini" / OAUTH_CREDS] = login
             settings["security"] = {"auth": {"selectedType": "oauth-personal"}}
+        dirs: tuple[Path, ...] = ()
+        if ctx.keep_agent_files:
+            # A kept run's chats land in the user's own ~/.gemini/tmp (under a project named after the run's
+            # folder), where `session import` finds the user's sessions; linked in for the run only.
+            dirs = (_user_dir(user_env) / "tmp",)
+            links[gemini_home / ".gemini" / "tmp"] = dirs[0]
         argv = [
             self.resolve(env),
             "-p",
@@ -173,7 +243,7 @@ class GeminiAgent(CliAgent):
         if ctx.model:
             argv += ["-m", ctx.model]
         files = {gemini_home / ".gemini" / "settings.json": json.dumps(settings, indent=2) + "\n"}
-        return Invocation(tuple(argv), env, files, links)
+        return Invocation(tuple(argv), env, files, links, dirs=dirs)
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Its settings' `mcpServers`: each of the run's servers under its own name, trusted (headless, a call

@@ -10,9 +10,10 @@ stub only). Without an endpoint it uses the providers and keys the user set up f
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -32,6 +33,7 @@ from toolsurface.harness.agents._cli import (
 )
 from toolsurface.harness.agents._config_format import ConfigFormat, string_table
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import SessionCall, SessionFormatError, SessionRead, SessionTurn
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     UNKNOWN_TOOL,
@@ -110,6 +112,76 @@ CONFIG_FORMAT = ConfigFormat(
 )
 
 
+def _stamp(millis: object) -> str | None:
+    from datetime import UTC, datetime
+
+    return (
+        datetime.fromtimestamp(millis / 1000, UTC).isoformat(timespec="milliseconds")
+        if isinstance(millis, int)
+        else None
+    )
+
+
+def read_sessions(path: Path) -> Iterator[SessionRead]:
+    """opencode's database (read only, its session, message and part tables alone; never its accounts): each
+    session with its version and model, each assistant message's tokens, and each tool part (the tool by the
+    full name opencode gave it, `SERVER_TOOL`, its input, its output or error). Read a session at a time."""
+    import sqlite3
+
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = {row[0] for row in connection.execute("select name from sqlite_master where type = 'table'")}
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        raise SessionFormatError(f"not an opencode database ({error})") from None
+    if not {"session", "message", "part"} <= tables:
+        connection.close()
+        raise SessionFormatError("not an opencode database (no session, message and part tables)")
+    with contextlib.closing(connection):
+        sessions = connection.execute("select id, version, model, time_created from session order by time_created, id")
+        for session, version, model, created in sessions.fetchall():
+            read = SessionRead("opencode", session=str(session), version=as_str(version), known_lines=1)
+            read.model = as_str(as_dict(_loaded(model)).get("id"))
+            read.seen(_stamp(created))
+            for data, at in connection.execute(
+                "select data, time_created from message where session_id = ? order by time_created, id", (session,)
+            ):
+                message = as_dict(_loaded(data))
+                tokens = as_dict(message.get("tokens"))
+                if message.get("role") == "assistant" and tokens:
+                    read.model = as_str(message.get("modelID")) or read.model
+                    cache = as_dict(tokens.get("cache"))
+                    usage = Usage(
+                        input_tokens=as_int(tokens.get("input")),
+                        output_tokens=as_int(tokens.get("output")) + as_int(tokens.get("reasoning")),
+                        cache_read_tokens=as_int(cache.get("read")),
+                        cache_write_tokens=as_int(cache.get("write")),
+                    )
+                    read.turns.append(SessionTurn(usage, _stamp(at)))
+                read.seen(_stamp(at))
+            for (data,) in connection.execute(
+                "select data from part where session_id = ? order by time_created, id", (session,)
+            ):
+                part = as_dict(_loaded(data))
+                if part.get("type") != "tool":
+                    continue
+                state = as_dict(part.get("state"))
+                failed = state.get("status") == "error"
+                answer = as_str(state.get("error") if failed else state.get("output"))
+                time = _stamp(as_dict(state.get("time")).get("start"))
+                read.calls.append(
+                    SessionCall(None, str(part.get("tool")), as_dict(state.get("input")), answer, failed, time)
+                )
+            yield read
+
+
+def _loaded(text: object) -> object:
+    try:
+        return json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+
+
 class OpencodeAgent(CliAgent):
     card = ClientCard(
         name="opencode",
@@ -139,6 +211,10 @@ class OpencodeAgent(CliAgent):
             ("XDG_DATA_HOME",),
             "one SQLite database of sessions, messages and parts",
             "1.18.33",
+            folder=".local/share/opencode",
+            files="opencode.db",
+            moved_to=MappingProxyType({"XDG_DATA_HOME": "opencode"}),
+            read_each=read_sessions,
         ),
     )
 

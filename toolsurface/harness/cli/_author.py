@@ -132,6 +132,36 @@ def new_calls_command(surface: str | None, output: Path, live: LiveServerOptions
     _out(f"next: give each call real arguments, then {_next('probe', surfaces, '--calls', output, live)}")
 
 
+@new_group.command("mapping")
+@click.argument("old")
+@click.argument("new")
+@_starter_output("mapping.json")
+def new_mapping_command(old: str, new: str, output: Path) -> None:
+    """Write a starter mapping for session replay --mapping: each of OLD's tools to the tool of NEW it likely
+    became (the same name, or one of the same verb with its noun as an argument: memory_store to item_store with
+    kind memory), null where none was found, with the arguments NEW's tool does not take to rename.
+
+    OLD and NEW are surface names, modules or snapshot files."""
+    from toolsurface.harness.files import write_json_atomic
+    from toolsurface.harness.live import LiveServerOptions
+    from toolsurface.harness.session.replay import starter_mapping
+
+    (old_name, old_tools), (new_name, new_tools) = _starter_listing([old, new], output, LiveServerOptions())
+    written = starter_mapping(old_name, old_tools, new_name, new_tools)
+    write_json_atomic(output, written)
+    tools = written["tools"]
+    unmapped = sum(1 for entry in tools.values() if entry["tool"] is None)
+    renames = sum(1 for entry in tools.values() for target in entry["rename"].values() if target is None)
+    left = [
+        *([counted(unmapped, "tool") + " with no counterpart found (tool null)"] if unmapped else []),
+        *([counted(renames, "argument") + " to rename (null drops it)"] if renames else []),
+    ]
+    _say(
+        f"wrote {output} ({counted(len(tools), 'tool')} of {old_name} mapped to {new_name}{': ' if left else ''}{'; '.join(left)})"
+    )
+    _out(f"next: check each entry, then toolsurface session replay STUDY --surface {new} --mapping {output}")
+
+
 @main.command("check")
 @click.argument("surface")
 def check_command(surface: str) -> None:

@@ -213,14 +213,82 @@ def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
 @session_group.command("replay")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--surface", required=True, help="The surface whose stub answers the recorded calls.")
+@click.option(
+    "--mapping",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Which old tool and arguments become which call of the surface (`toolsurface new mapping` writes one).",
+)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def session_replay_command(run_dirs: tuple[Path, ...], surface: str, fmt: str) -> None:
+def session_replay_command(run_dirs: tuple[Path, ...], surface: str, mapping: Path | None, fmt: str) -> None:
     """Play recorded runs' tool calls against another surface's stub; list what would change."""
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.session.replay import replay_runs, replay_table
+    from toolsurface.harness.session.replay import read_mapping, replay_runs, replay_table
 
-    result = replay_runs(list(run_dirs), surface)
+    result = replay_runs(list(run_dirs), surface, read_mapping(mapping) if mapping is not None else None)
     click.echo(json_document(result.to_json(), ascii=True) if fmt == "json" else replay_table(result), nl=False)
+
+
+@session_group.command("import")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--server",
+    required=True,
+    metavar="NAME",
+    help="The server whose calls are imported, by its name in the clients' configs.",
+)
+@click.option("--client", metavar="NAME", help="Only this client's session files (default: every client's).")
+@click.option(
+    "--since", metavar="DATE", help="Only sessions started on or after DATE (YYYY-MM-DD, or an ISO 8601 time)."
+)
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="The imported study's folder."
+)
+@click.option(
+    "--keep-content",
+    is_flag=True,
+    help="Keep the arguments and answers (secrets redacted); else only their kinds, sizes and digests.",
+)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def session_import_command(
+    paths: tuple[Path, ...], server: str, client: str | None, since: str | None, out: Path, keep_content: bool, fmt: str
+) -> None:
+    """Import the session files the clients wrote (found where each keeps them, or the PATHs given) as a study
+    of the sessions that used server NAME: scored, reported and replayed like a study of runs."""
+    from dataclasses import asdict
+
+    from toolsurface.harness.cli._base import _print_table, _say
+    from toolsurface.harness.output import json_document
+    from toolsurface.harness.session.importer import import_sessions, parse_since
+
+    outcome = import_sessions(
+        list(paths),
+        server,
+        out,
+        client=client,
+        since=parse_since(since) if since is not None else None,
+        keep_content=keep_content,
+    )
+    if fmt == "json":
+        click.echo(
+            json_document({"server": server, "out": str(out), "files": [asdict(r) for r in outcome.rows]}, ascii=True),
+            nl=False,
+        )
+    else:
+        header = ("File", "Client", "Version", "Model", "Calls", "Error answers", "What became of it")
+        rows = [
+            (
+                row.path,
+                row.client or "-",
+                row.version or "-",
+                row.model or "-",
+                str(row.calls),
+                str(row.refused),
+                row.run or (f"{row.status}: {row.detail}" if row.detail else row.status),
+            )
+            for row in outcome.rows
+        ]
+        _print_table(f"Session files, for server {server}", header, rows)
+    _say(outcome.summary())
 
 
 @main.command("model-endpoint")

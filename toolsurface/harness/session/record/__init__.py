@@ -7,6 +7,7 @@ from toolsurface.harness.session.record._record import (
     RunResult,
     RunSpec,
     RunStateError,
+    SearchRecord,
     UndeliveredRecord,
     read_run,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "RunResult",
     "RunSpec",
     "RunStateError",
+    "SearchRecord",
     "UndeliveredRecord",
     "read_run",
 ]

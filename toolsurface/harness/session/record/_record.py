@@ -51,6 +51,10 @@ class RunSpec:
     server_name: str = SERVER_NAME
     # The servers beside it in the agent's config, by their names there.
     neighbours: list[str] = field(default_factory=list)
+    # A run imported from a client's own session file (`session import`): that file, relative to the home
+    # (`~/...`), and whether the arguments and answers were kept (else their sizes, kinds and digests).
+    source: str | None = None
+    content_kept: bool = True
     format: str = RUN_FORMAT
 
 
@@ -72,6 +76,16 @@ class UndeliveredRecord:
 
 
 @dataclass(frozen=True)
+class SearchRecord:
+    """A call of the client's own tool search, in a run imported from its session file: the query as kept (its
+    kind, size and digest unless the import kept content) and the server's tools it found, by their own names."""
+
+    query: str | None
+    found: list[str]
+    time: str | None = None
+
+
+@dataclass(frozen=True)
 class RunResult:
     status: str
     calls: int
@@ -90,6 +104,8 @@ class RunResult:
     undelivered: list[UndeliveredRecord] = field(default_factory=list)
     # What the model was shown, when the run had a model endpoint.
     shown: Shown | None = None
+    # The client's own tool searches, where its session file recorded them (imported runs).
+    searches: list[SearchRecord] = field(default_factory=list)
     format: str = RUN_FORMAT
 
     @property
@@ -139,6 +155,7 @@ def read_run(run_dir: Path) -> RunRecord:
         result_data["refusals"] = [RefusalRecord(**r) for r in result_data.get("refusals", [])]
         result_data["checks"] = [CheckResult(**c) for c in result_data.get("checks", [])]
         result_data["undelivered"] = [UndeliveredRecord(**u) for u in result_data.get("undelivered", [])]
+        result_data["searches"] = [SearchRecord(**found) for found in result_data.get("searches", [])]
         tokens = result_data.get("tokens")
         result_data["tokens"] = Usage(**tokens) if tokens is not None else None
         shown = result_data.get("shown")

@@ -9,7 +9,7 @@ recorded log kept the answer's text), summed up per tool. A regression check tha
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ import anyio
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import markdown_row, markdown_rule
 from toolsurface.harness.run_folder import CALLS, SPEC
+from toolsurface.harness.session.replay._mapping import CallMapping
 from toolsurface.harness.surface import AnswerSizes, SurfaceDefinition, size_summary
 from toolsurface.stubs.calllog import CallRecord
 
@@ -35,6 +36,8 @@ class ReplayedCall:
     chars_after: int | None = None
     tokens_before: int | None = None
     tokens_after: int | None = None
+    # The candidate's tool the call was played as, where a mapping made it another (or none: null).
+    replayed_as: str | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,8 @@ class ReplayedRun:
 class Replay:
     surface: str
     runs: list[ReplayedRun]
+    # Runs whose calls' arguments were not kept (sessions imported without --keep-content): not replayed.
+    not_replayable: list[str] = field(default_factory=list)
 
     def answers(self) -> list[AnswerChange]:
         """Per tool, in order of first call, the sizes of its answers as recorded and as replayed."""
@@ -82,27 +87,47 @@ class Replay:
             for tool, found in calls.items()
         ]
 
+    def per_tool(self) -> dict[str, dict[str, int]]:
+        """Per recorded tool, in order of first call, how many of its calls each change befell."""
+        found: dict[str, dict[str, int]] = {}
+        for run in self.runs:
+            for call in run.calls:
+                counts = found.setdefault(call.tool, {})
+                counts[call.change] = counts.get(call.change, 0) + 1
+        return found
+
     def to_json(self) -> dict[str, Any]:
         return {
             "surface": self.surface,
             "runs": [{**asdict(r), "counts": r.counts()} for r in self.runs],
+            "tools": self.per_tool(),
             "answers": [asdict(a) for a in self.answers()],
+            "not_replayable": self.not_replayable,
         }
 
 
-def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
+def _spec(run_dir: Path) -> dict[str, Any]:
     from toolsurface.harness.files import read_json
+
+    spec = run_dir / SPEC
+    data = read_json(spec, what="run spec", follow_links=False) if spec.is_file() else None
+    return data if isinstance(data, dict) else {}
+
+
+def _recorded(run_dir: Path) -> tuple[str, list[CallRecord]]:
     from toolsurface.stubs.calllog import read_log
 
     calls_path = run_dir / CALLS
     if not calls_path.is_file():
         raise ToolsurfaceError(f"{run_dir}: not a run directory (no {CALLS})")
-    surface = "?"
-    spec = run_dir / SPEC
-    if spec.is_file():
-        data = read_json(spec, what="run spec", follow_links=False)
-        surface = str(data.get("surface", "?")) if isinstance(data, dict) else "?"
+    surface = str(_spec(run_dir).get("surface", "?"))
     return surface, [r for r in read_log(calls_path) if r.is_call]
+
+
+def _replayable(run_dir: Path) -> bool:
+    """Whether the run kept its calls' arguments: an imported session without --keep-content kept only their
+    kinds, sizes and digests."""
+    return _spec(run_dir).get("content_kept") is not False
 
 
 def _change(before: CallRecord, outcome: str, digest: str | None) -> str:
@@ -117,7 +142,7 @@ def _change(before: CallRecord, outcome: str, digest: str | None) -> str:
     return f"now {outcome}"
 
 
-async def _replay_one(definition: SurfaceDefinition, run_dir: Path) -> ReplayedRun:
+async def _replay_one(definition: SurfaceDefinition, run_dir: Path, mapping: CallMapping | None) -> ReplayedRun:
     from mcp import Client
 
     from toolsurface.harness.measure import count_tokens
@@ -135,14 +160,27 @@ async def _replay_one(definition: SurfaceDefinition, run_dir: Path) -> ReplayedR
         for record in calls:
             tool = str(record.tool)
             before = count_tokens(record.response) if record.response is not None else None
-            if tool not in names:
+            target, arguments = (
+                mapping.call(tool, record.arguments or {}) if mapping else (tool, dict(record.arguments or {}))
+            )
+            mapped = target if target != tool else None
+            if target is None or target not in names:
                 replayed.append(
                     ReplayedCall(
-                        record.seq, tool, record.outcome, "-", "unmappable", None, record.response_chars, None, before
+                        record.seq,
+                        tool,
+                        record.outcome,
+                        "-",
+                        "unmappable",
+                        None,
+                        record.response_chars,
+                        None,
+                        before,
+                        replayed_as=mapped,
                     )
                 )
                 continue
-            result = await client.call_tool(tool, dict(record.arguments or {}))
+            result = await client.call_tool(target, arguments)
             text = "".join(getattr(b, "text", "") for b in result.content)
             outcome = [r for r in log.records if r.method == "tools/call"][-1].outcome
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -159,12 +197,13 @@ async def _replay_one(definition: SurfaceDefinition, run_dir: Path) -> ReplayedR
                     len(text),
                     before,
                     count_tokens(text),
+                    mapped,
                 )
             )
     return ReplayedRun(str(run_dir), recorded_surface, replayed)
 
 
-def replay_runs(run_dirs: list[Path], surface: str) -> Replay:
+def replay_runs(run_dirs: list[Path], surface: str, mapping: CallMapping | None = None) -> Replay:
     from toolsurface.harness.surface import resolve
 
     definition = resolve(surface)
@@ -180,11 +219,21 @@ def replay_runs(run_dirs: list[Path], surface: str) -> Replay:
             raise ToolsurfaceError(f"{path}: no such run directory")
     if not found:
         raise ToolsurfaceError(f"no recorded runs in {', '.join(map(str, run_dirs))}")
+    skipped = [str(run_dir) for run_dir in found if not _replayable(run_dir)]
+    found = [run_dir for run_dir in found if _replayable(run_dir)] or _none_replayable(found)
 
     async def main() -> list[ReplayedRun]:
-        return [await _replay_one(definition, run_dir) for run_dir in found]
+        return [await _replay_one(definition, run_dir, mapping) for run_dir in found]
 
-    return Replay(definition.name, anyio.run(main))
+    return Replay(definition.name, anyio.run(main), skipped)
+
+
+def _none_replayable(found: list[Path]) -> list[Path]:
+    which = "the run kept" if len(found) == 1 else f"none of the {len(found)} runs kept"
+    raise ToolsurfaceError(
+        f"{which} its calls' arguments (sessions imported without --keep-content): import them again with"
+        " --keep-content to replay them"
+    )
 
 
 def _sizes(before: float | int | None, after: float | int | None) -> str:
@@ -229,6 +278,16 @@ def replay_table(replay: Replay) -> str:
         for call in run.calls:
             if call.change != "same":
                 note = f": {call.message[:160]}" if call.message else ""
-                lines.append(f"  #{call.seq} {call.tool}: {call.change} ({call.before} → {call.after}){note}")
+                tool = f"{call.tool} as {call.replayed_as}" if call.replayed_as else call.tool
+                lines.append(f"  #{call.seq} {tool}: {call.change} ({call.before} → {call.after}){note}")
+    several = len(replay.runs) > 1
+    if several:
+        lines += ["", "Per tool, over every run:"]
+        for name, changes in replay.per_tool().items():
+            lines.append(f"  {name}: " + ", ".join(f"{n} {change}" for change, n in sorted(changes.items())))
+    if replay.not_replayable:
+        lines.append(
+            f"Not replayed, their arguments not kept (import with --keep-content): {', '.join(replay.not_replayable)}"
+        )
     lines += answers_table(replay)
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ import math
 import os
 import re
 import statistics
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -103,6 +104,14 @@ class SurfaceScore:
     scenario: str = ""
     agent_version: str | None = None
     builtins: bool = False
+    # Runs imported from clients' own session files (`session import`): no checks, so no pass rate.
+    imported: bool = False
+    # The model's turns per run, where the run recorded them.
+    turns_per_run: list[int | None] = field(default_factory=list)
+    # The client's own tool searches per run, and how often they found each of the server's tools (imported
+    # runs: as the session files recorded them).
+    searches_per_run: list[int] = field(default_factory=list)
+    found_by_search: dict[str, int] = field(default_factory=dict)
 
     def label(self, several_scenarios: bool) -> str:
         """The surface, with its mode unless full-list (and its builtins when on) and its scenario when the
@@ -352,6 +361,10 @@ def _score_surface(records: Sequence[RunRecord]) -> SurfaceScore:
         errors=[ErrorGroup(status, error, runs) for (status, error), runs in errors.items()],
         agent_version=first.agent_version,
         builtins=first.builtins,
+        imported=all(r.spec.source is not None for r in records),
+        turns_per_run=[r.result.turns for r in records],
+        searches_per_run=[len(r.result.searches) for r in records],
+        found_by_search=dict(Counter(tool for r in records for search in r.result.searches for tool in search.found)),
     )
 
 
@@ -533,6 +546,54 @@ def shown_markdown(rows: Sequence[ShownRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
+IMPORTED_HEADER = (
+    "Server",
+    "Client",
+    "Sessions",
+    "Calls",
+    "Error answers",
+    "Called again and answered",
+    "Model turns",
+    "Tokens per turn",
+    "Tool searches (the server's tools they found)",
+)
+
+
+def _searches(score: SurfaceScore) -> str:
+    searches = sum(score.searches_per_run)
+    if not searches:
+        return "-"
+    found = ", ".join(f"{tool} {n}" for tool, n in sorted(score.found_by_search.items(), key=lambda f: (-f[1], f[0])))
+    return f"{searches} ({found or 'none'})"
+
+
+def imported_markdown(scores: Sequence[SurfaceScore]) -> str:
+    """Per server and client (its version where the files name one): the sessions, their calls and error answers,
+    how many errors the same tool's next call got past, the model's turns and the tokens per turn (input and
+    output, as the files count them), and the client's own tool searches with what they found."""
+    lines = [markdown_row(IMPORTED_HEADER), markdown_rule(len(IMPORTED_HEADER), range(2, len(IMPORTED_HEADER) - 1))]
+    for s in scores:
+        turns = sum(t for t in s.turns_per_run if t is not None)
+        tokens = sum(t for t in s.tokens_per_run if t is not None)
+        per_turn = f"{tokens / turns:,.0f}" if turns and any(t is not None for t in s.tokens_per_run) else "-"
+        lines.append(
+            markdown_row(
+                [
+                    s.surface,
+                    s.client,
+                    str(s.runs),
+                    str(sum(s.calls_per_run)),
+                    str(sum(s.refused_per_run)),
+                    str(sum(g.corrected_next for g in s.refused)),
+                    str(turns) if turns else "-",
+                    per_turn,
+                    _searches(s),
+                ]
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
 STUDY_HEADER = (
     "Surface",
     "Runs",
@@ -588,10 +649,14 @@ def study_markdown(study: Study) -> str:
                     markdown_cell(refused, "collapsed") or "-",
                     markdown_cell(failures, "collapsed") or "-",
                     errors or "-",
-                    f"{s.pass_at_1:.2f}",
+                    "-" if s.imported else f"{s.pass_at_1:.2f}",
                 ]
             )
         )
+    imported = [s for s in study.surfaces if s.imported]
+    if imported:
+        lines += ["", "Imported sessions, per client (from its own session files):", ""]
+        lines += [imported_markdown(imported).rstrip("\n")]
     if study.shown:
         lines += [
             "",

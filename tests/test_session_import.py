@@ -1,0 +1,268 @@
+"""session import: the session files the real clients wrote (Claude Code, codex, gemini-cli, Copilot CLI, cline and
+opencode at their pinned versions, Claude Code's newest too, each run against the scripted model with --keep-agent-files in
+a home of the test's own), imported as a study of the stub's tools, scored, reported and replayed; and every kind
+of bad input, each one line or one row."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Run, run_cli
+from tests.npm_packages import agent_cli_dir, agent_clis_dir
+from tests.test_agents_real import SECRET, files_holding, six_tasks
+from toolsurface.harness.agents.base import DUMMY_KEY
+from toolsurface.harness.agents.claude import ClaudeAgent
+from toolsurface.harness.session.importer._content import kept_arguments, shape
+
+CLIENTS = ("claude", "codex:direct", "gemini", "copilot", "cline", "opencode")
+NAMES = ["claude", "cline", "codex", "copilot", "gemini"]
+VERSIONS = {"claude": "2.1.197", "cline": "3.0.65", "codex": "0.171.0", "copilot": "1.0.102", "gemini": None}
+# What moves each client's session folder away from the home: unset, so the test's home is the one read.
+MOVERS: dict[str, str | None] = dict.fromkeys(
+    ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "CLINE_DIR", "CLINE_DATA_DIR")
+)
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A fresh home holding the session files of the three clients' six-tasks runs on v2, and the study."""
+    base = tmp_path_factory.mktemp("import")
+    _, home, done = six_tasks(agent_clis_dir(), base, CLIENTS, options=("--keep-agent-files",))
+    assert done.returncode == 0, done.stderr
+    return base, home
+
+
+def import_cli(home: Path, *args: str, cwd: Path) -> Run:
+    return run_cli("session", "import", *args, env={"HOME": str(home), **MOVERS}, cwd=cwd)
+
+
+def scored(study: Path) -> dict[str, Any]:
+    done = run_cli("session", "score", str(study), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+@pytest.fixture(scope="module")
+def imported(sessions: tuple[Path, Path]) -> Path:
+    base, home = sessions
+    done = import_cli(home, "--server", "stub", "--out", "imported", cwd=base)
+    assert done.returncode == 0, done.stderr
+    assert "imported 5 sessions of claude, cline, codex, copilot, gemini (70 calls to stub)" in done.stderr
+    return base / "imported"
+
+
+def test_each_clients_session_imports_and_scores_with_its_calls_and_its_refused_call(imported: Path) -> None:
+    data = scored(imported)
+    rows = {s["agent"]: s for s in data["surfaces"]}
+    assert sorted(rows) == NAMES
+    for row in rows.values():
+        assert row["surface"] == "stub" and row["mode"] == "imported"
+        assert row["calls_per_run"] == [14]
+        assert row["refused_per_run"] == [1]
+        assert [g["tool"] for g in row["refused"]] == ["item_list"]
+        assert row["refused"][0]["corrected_next"] == 1
+    # gemini-cli's chat file names no version.
+    assert {name: row["agent_version"] for name, row in rows.items()} == VERSIONS
+    item_lists = [a for a in data["answers"] if a["tool"] == "item_list"]
+    assert sorted(a["agent"] for a in item_lists) == NAMES
+    table = run_cli("session", "score", str(imported)).stdout
+    assert "Imported sessions, per client (from its own session files):" in table
+    assert "| stub | codex 0.171.0 | 1 | 14 | 1 | 1 |" in table and "| stub | gemini | 1 | 14 | 1 | 1 |" in table
+    assert all(row["turns_per_run"][0] > 0 and row["tokens_per_run"][0] > 0 for row in rows.values())
+    # Claude Code searches its deferred tools first (on-demand, its default): the search and what it found.
+    assert rows["claude"]["searches_per_run"] == [1] and rows["claude"]["found_by_search"]["item_list"] == 1
+    assert rows["codex"]["searches_per_run"] == [0]
+    assert all(a["calls"] == 6 for a in item_lists)
+
+
+def test_the_imported_study_says_where_each_session_came_from_relative_to_the_home(imported: Path) -> None:
+    record = json.loads((imported / "import.json").read_text(encoding="utf-8"))
+    assert record["format"] == "toolsurface-import/1" and record["server"] == "stub"
+    assert record["content_kept"] is False
+    paths = sorted(f["path"] for f in record["files"] if f["status"] == "imported")
+    assert [p.split("/")[1] for p in paths] == [".claude", ".cline", ".codex", ".copilot", ".gemini"]
+    assert all(p.startswith("~/") for p in paths)
+    study = json.loads((imported / "study.json").read_text(encoding="utf-8"))
+    assert sorted(study["imported"]["files"]) == paths
+    spec = json.loads((imported / "runs/stub/codex-r001/spec.json").read_text(encoding="utf-8"))
+    assert spec["source"] in paths and spec["model"] and spec["agent_version"] == "0.171.0"
+
+
+def test_without_keep_content_no_argument_value_or_answer_and_no_key_is_under_the_study(
+    imported: Path, sessions: tuple[Path, Path]
+) -> None:
+    for secret in (SECRET, DUMMY_KEY, "acme-shop", "Apple Pay button"):
+        assert files_holding(imported, secret) == [], secret
+    call = json.loads((imported / "runs/stub/claude-r001/calls.jsonl").read_text(encoding="utf-8").splitlines()[1])
+    assert call["tool"] == "item_store" and call["response"] is None
+    assert call["arguments"]["projectId"].startswith("<string, 9 chars, ")
+    assert len(call["response_sha256"]) == 64 and call["response_chars"] > 0
+
+
+def test_the_report_of_an_imported_study_is_written(imported: Path, tmp_path: Path) -> None:
+    done = run_cli("report", str(imported), "--out", str(tmp_path / "report"), "--surface", "v2")
+    assert done.returncode == 0, done.stderr
+    report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "stub (imported), codex" in report
+
+
+def test_with_keep_content_the_calls_replay_against_a_candidate_and_no_key_is_kept(
+    sessions: tuple[Path, Path],
+) -> None:
+    base, home = sessions
+    done = import_cli(home, "--server", "stub", "--out", "kept", "--keep-content", cwd=base)
+    assert done.returncode == 0, done.stderr
+    assert files_holding(base / "kept", SECRET) == [] and files_holding(base / "kept", DUMMY_KEY) == []
+    assert files_holding(base / "kept", "Apple Pay button")
+    replay = run_cli("session", "replay", str(base / "kept"), "--surface", "v2-live", "--format", "json", cwd=base)
+    assert replay.returncode == 0, replay.stderr
+    runs = replay.json()["runs"]
+    assert len(runs) == 5
+    assert all(sum(r["counts"].values()) == 14 for r in runs)
+    assert all(c["after"] in ("ok", "refused") for r in runs for c in r["calls"])
+    # v2-live refuses the same filter v2 did.
+    assert all(any(c["after"] == "refused" and c["tool"] == "item_list" for c in r["calls"]) for r in runs)
+
+
+def test_replaying_sessions_imported_without_their_content_says_how_to_keep_it(imported: Path) -> None:
+    done = run_cli("session", "replay", str(imported), "--surface", "v2-live")
+    assert done.returncode == 2
+    assert "import them again with --keep-content" in done.stderr
+
+
+def test_keys_in_arguments_are_redacted_even_when_content_is_kept() -> None:
+    arguments = {"query": "Bearer abcdef0123456789", "api_key": "sk-123", "url": "https://u:pw@example.com/x?token=9z"}
+    kept = kept_arguments(arguments, keep=True)
+    assert kept is not None and "abcdef0123456789" not in json.dumps(kept) and kept["api_key"] == "[redacted]"
+    assert "pw@" not in kept["url"] and "9z" not in kept["url"]
+    assert shape({"a": "xyz"}) == shape({"a": "xyz"}) != shape({"a": "xyw"})
+
+
+def test_one_client_and_a_date_choose_the_sessions(sessions: tuple[Path, Path], tmp_path: Path) -> None:
+    _, home = sessions
+    done = import_cli(home, "--server", "stub", "--client", "codex", "--out", "codex", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [s["agent"] for s in scored(tmp_path / "codex")["surfaces"]] == ["codex"]
+    later = import_cli(home, "--server", "stub", "--since", "2999-01-01", "--out", "later", cwd=tmp_path)
+    assert later.returncode == 2 and "all 5 sessions that could be read started before --since" in later.stderr
+    assert not (tmp_path / "later").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--server", "acme"), "no session of the 5 files read used server 'acme'; the servers they used: stub"),
+        (("--server", "stub", "--client", "nobody"), "--client: no client 'nobody' whose session files"),
+        (("--server", "stub", "--since", "last week"), "--since: 'last week' is not a date"),
+    ],
+)
+def test_a_server_no_session_used_an_unknown_client_or_a_since_that_is_no_date_is_one_line(
+    sessions: tuple[Path, Path], tmp_path: Path, args: tuple[str, ...], said: str
+) -> None:
+    _, home = sessions
+    done = import_cli(home, *args, "--out", "out", cwd=tmp_path)
+    assert done.returncode == 2
+    assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_files_are_rows_that_say_why_and_the_rest_is_imported(sessions: tuple[Path, Path], tmp_path: Path) -> None:
+    _, source = sessions
+    home = tmp_path / "home"
+    shutil.copytree(source / ".claude", home / ".claude", symlinks=True)
+    projects = next((home / ".claude" / "projects").iterdir())
+    real = next(projects.glob("*.jsonl"))
+    lines = real.read_bytes().splitlines(keepends=True)
+    # A session cut off mid-line, as by a client still writing it: its whole lines are read.
+    (projects / "cut.jsonl").write_bytes(b"".join(lines[:12]) + lines[12][:40])
+    # A line in the middle that is not JSON: counted, the rest read.
+    (projects / "mangled.jsonl").write_bytes(b"".join(lines[:8]) + b"{not json\n" + b"".join(lines[8:]))
+    (projects / "other.jsonl").write_text('{"hello": "world"}\n', encoding="utf-8")
+    outside = tmp_path / "outside.jsonl"
+    shutil.copy(real, outside)
+    (projects / "linked.jsonl").symlink_to(outside)
+    with (projects / "huge.jsonl").open("wb") as huge:
+        huge.truncate(2**30)  # a sparse 1 GB file
+    done = import_cli(home, "--server", "stub", "--out", "out", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = {Path(r["path"]).name: r for r in done.json()["files"]}
+    assert rows[real.name]["status"] == "imported" and rows[real.name]["calls"] == 14
+    assert rows["cut.jsonl"]["status"] == "imported" and rows["cut.jsonl"]["bad_lines"] == 0
+    assert rows["mangled.jsonl"]["status"] == "imported" and rows["mangled.jsonl"]["bad_lines"] == 1
+    assert rows["mangled.jsonl"]["calls"] == 14
+    assert rows["other.jsonl"]["status"] == "not read"
+    assert "not a Claude Code session file" in rows["other.jsonl"]["detail"]
+    assert rows["linked.jsonl"]["status"] == "not read" and "a link out of the home" in rows["linked.jsonl"]["detail"]
+    assert rows["huge.jsonl"]["status"] == "not read" and "1,024 MB, over the 512 MB" in rows["huge.jsonl"]["detail"]
+    assert "3 files not read" in done.stderr
+
+
+def test_files_none_of_which_can_be_read_are_one_line_and_nothing_is_written(tmp_path: Path) -> None:
+    given = tmp_path / "notes.jsonl"
+    given.write_text("[1, 2]\n", encoding="utf-8")
+    done = import_cli(tmp_path, str(given), "--server", "stub", "--out", "out", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "~/notes.jsonl: not a session file of any client toolsurface reads" in done.stderr
+    assert not (tmp_path / "out").exists()
+    assert os.listdir(tmp_path) == ["notes.jsonl"]
+
+
+def test_a_folder_that_is_not_an_import_is_not_replaced(sessions: tuple[Path, Path], tmp_path: Path) -> None:
+    _, home = sessions
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.md").write_text("mine\n", encoding="utf-8")
+    done = import_cli(home, "--server", "stub", "--out", "mine", cwd=tmp_path)
+    assert done.returncode == 2 and "holds files that are not an import" in done.stderr
+    again = [import_cli(home, "--server", "stub", "--out", "twice", cwd=tmp_path) for _ in range(2)]
+    assert [a.returncode for a in again] == [0, 0]
+    assert len(scored(tmp_path / "twice")["surfaces"]) == 5
+
+
+def test_claude_codes_newest_version_writes_sessions_its_reader_reads(tmp_path: Path) -> None:
+    newest = ClaudeAgent.card.tested_versions[-1]
+    _, home, done = six_tasks(
+        agent_cli_dir("claude", newest),
+        tmp_path,
+        ("claude:full-list",),
+        agent_clis_dir(),
+        options=("--keep-agent-files",),
+    )
+    assert done.returncode == 0, done.stderr
+    imported = import_cli(home, "--server", "stub", "--out", "imported", cwd=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    [row] = scored(tmp_path / "imported")["surfaces"]
+    assert (row["agent_version"], row["calls_per_run"], row["refused_per_run"]) == (newest, [14], [1])
+
+
+def test_a_cline_session_cut_off_mid_document_imports_the_calls_before_the_cut(
+    sessions: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, source = sessions
+    [real] = (source / ".cline" / "data" / "sessions").glob("*/*.messages.json")
+    text = real.read_bytes()
+    cut = tmp_path / "home" / ".cline" / "data" / "sessions" / "s" / "s.messages.json"
+    cut.parent.mkdir(parents=True)
+    cut.write_bytes(text[: text.index(b"stub__item_get") + 200])
+    done = import_cli(tmp_path / "home", "--server", "stub", "--out", "out", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [row] = done.json()["files"]
+    assert row["client"] == "cline" and row["bad_lines"] == 1 and 0 < row["calls"] < 14
+
+
+def test_opencodes_database_given_as_a_path_imports_each_session_in_it(sessions: tuple[Path, Path]) -> None:
+    base, home = sessions
+    database = base / "study/runs/v2/opencode-default-r001/opencode-home/data/opencode/opencode.db"
+    done = import_cli(home, str(database), "--server", "stub", "--out", "opencode", "--format", "json", cwd=base)
+    assert done.returncode == 0, done.stderr
+    [row] = done.json()["files"]
+    assert row["client"] == "opencode" and row["version"] == "1.18.33" and "#ses_" in row["path"]
+    [score] = scored(base / "opencode")["surfaces"]
+    assert (score["calls_per_run"], score["refused_per_run"]) == ([14], [1])
+    assert files_holding(base / "opencode", SECRET) == [] and files_holding(base / "opencode", DUMMY_KEY) == []
