@@ -38,6 +38,7 @@ from toolsurface.harness.agents._registry import (
     registered_clients,
     takes_option,
 )
+from toolsurface.harness.agents._session_file import MAX_SESSION_BYTES, SessionCall, SessionFormatError, SessionRead
 from toolsurface.harness.agents.base import (
     Agent,
     AgentReport,
@@ -52,6 +53,7 @@ from toolsurface.harness.agents.base import (
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "MAX_SESSION_BYTES",
     "Agent",
     "AgentReport",
     "AgentUnavailable",
@@ -70,7 +72,10 @@ __all__ = [
     "RegisteredClient",
     "RunContext",
     "ServerCommand",
+    "SessionCall",
     "SessionFiles",
+    "SessionFormatError",
+    "SessionRead",
     "ToolBridge",
     "ToolNaming",
     "Usage",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.agents.base import Usage
+from toolsurface.harness.agents._usage import Usage
 from toolsurface.harness.errors import ToolsurfaceError
 
 __all__ = [

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from toolsurface.harness import PACKAGES_ROOT
+from toolsurface.harness.agents._usage import Usage
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
@@ -174,22 +175,6 @@ def denied_call(call_id: str, call: Event | None, text: str) -> Event:
         is_error=True,
         undelivered=PERMISSION_DENIED,
     )
-
-
-@dataclass(frozen=True)
-class Usage:
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.cache_read_tokens + other.cache_read_tokens,
-            self.cache_write_tokens + other.cache_write_tokens,
-        )
 
 
 @dataclass

@@ -23,8 +23,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.agents import ClientCard, Usage
-from toolsurface.harness.agents._session_file import MAX_SESSION_BYTES, SessionCall, SessionFormatError, SessionRead
+from toolsurface.harness.agents import (
+    MAX_SESSION_BYTES,
+    ClientCard,
+    SessionCall,
+    SessionFormatError,
+    SessionRead,
+    Usage,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import write_json_atomic
 from toolsurface.harness.redact import redacted_text
