@@ -117,6 +117,9 @@ class RunResult:
         data = asdict(self)
         if self.shown is not None:
             data["shown"] = self.shown.to_json()
+        # Only an imported run has them: a run of ours reads back as it was written.
+        if not self.searches:
+            del data["searches"]
         return data
 
 
