@@ -12,8 +12,9 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.fakes.openai_server import Call, Fail, FakeOpenAI, Sleep, Text, ToolCalls, fake_openai
-from tests.waiting import within
+from tests.helpers.openai_server import Call, Fail, FakeOpenAI, Sleep, Text, ToolCalls, fake_openai
+from tests.helpers.paths import ROOT
+from tests.helpers.waiting import within
 from toolsurface.harness.agents.base import (
     INVALID_ARGUMENTS,
     AgentReport,
@@ -30,7 +31,6 @@ from toolsurface.surfaces.conderis.v2 import SURFACE as V2
 
 pytestmark = pytest.mark.anyio
 
-ROOT = Path(__file__).resolve().parent.parent
 KEY = "sk-toolsurface-test-SECRET-5f3a9c"
 PROMPT = "Which tasks of project acme-shop are still open?"
 OPEN_FILTER = {"kind": "task", "projectId": "acme-shop", "filter": {"status": "open"}}

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.paths import FIXTURES
 from toolsurface.harness.agents import NamedServer, RunContext, ServerCommand
 from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind
 from toolsurface.harness.agents.qwen import MCP_CONFIG, OWN_TOOLS, QWEN_HOME, QwenAgent
 from toolsurface.harness.errors import ToolsurfaceError
 
-TRANSCRIPT = Path(__file__).resolve().parent / "fixtures" / "transcripts" / "qwen-0.24.4-v2-on-demand.jsonl"
+TRANSCRIPT = FIXTURES / "transcripts" / "qwen-0.24.4-v2-on-demand.jsonl"
 V2_TOOLS = {
     "item_get",
     "item_list",

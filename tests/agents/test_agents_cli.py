@@ -1,4 +1,4 @@
-"""The claude, codex, gemini, opencode, copilot and cline adapters, against the real CLIs from npm (tests.npm_packages): the command
+"""The claude, codex, gemini, opencode, copilot and cline adapters, against the real CLIs from npm (tests.helpers.npm_packages): the command
 lines that keep each agent to the stub, what counts as credentials, a recorded real transcript read back,
 and whole runs with the scripted model that time out or lose their stub."""
 
@@ -8,16 +8,17 @@ import json
 import os
 import sys
 import tomllib
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, processes_with
-from tests.npm_packages import ADAPTERS, agent_clis_dir
-from tests.waiting import wait_until_async, within
+from tests.conftest import processes_with
+from tests.helpers.agent_runs import PLANTED, PROMPT, bare_env, context, value
+from tests.helpers.npm_packages import ADAPTERS, agent_clis_dir
+from tests.helpers.paths import FIXTURES
+from tests.helpers.waiting import wait_until_async, within
 from toolsurface.harness.agents._cli import NO_RESULT
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
@@ -26,7 +27,6 @@ from toolsurface.harness.agents.base import (
     AgentUnavailable,
     EndpointKind,
     Event,
-    RunContext,
     ServerCommand,
 )
 from toolsurface.harness.agents.claude import MCP_CONFIG, ClaudeAgent
@@ -39,31 +39,8 @@ from toolsurface.stubs.calllog import read_log
 
 pytestmark = pytest.mark.anyio
 
-TRANSCRIPTS = Path(__file__).resolve().parent / "fixtures" / "transcripts"
-PROMPT = "What is the status of task 14 in project acme-shop?"
+TRANSCRIPTS = FIXTURES / "transcripts"
 NAMES = list(ADAPTERS)
-PLANTED = {
-    "ANTHROPIC_API_KEY": "sk-ant-PLANTED-anthropic-1f2e",
-    "CLAUDE_CODE_OAUTH_TOKEN": "sk-ant-oat-PLANTED-oauth-3c4d",
-    "OPENAI_API_KEY": "sk-PLANTED-openai-5e6f",
-    "CODEX_API_KEY": "sk-PLANTED-codex-7a8b",
-    "GEMINI_API_KEY": "PLANTED-gemini-9c0d",
-    "GOOGLE_API_KEY": "PLANTED-google-1a2b",
-    "COPILOT_GITHUB_TOKEN": "PLANTED-copilot-3e4f",
-    "GH_TOKEN": "PLANTED-gh-5a6b",
-    "CLINE_API_KEY": "PLANTED-cline-7c8d",
-}
-RELOCATORS = (
-    "CLAUDE_CONFIG_DIR",
-    "CODEX_HOME",
-    "GEMINI_CLI_HOME",
-    "ANTHROPIC_AUTH_TOKEN",
-    "ENABLE_TOOL_SEARCH",
-    "COPILOT_HOME",
-    "CLINE_DIR",
-    "XDG_DATA_HOME",
-    "GITHUB_TOKEN",
-)
 # Run directories with spaces and quotes in their names: every path goes through JSON, TOML and a shell.
 AWKWARD = "a dir with \"quotes\" and 'apostrophes'"
 
@@ -72,45 +49,6 @@ AWKWARD = "a dir with \"quotes\" and 'apostrophes'"
 def cli_path() -> str:
     """A PATH whose first directory holds the real, pinned `claude`, `codex` and `gemini`."""
     return f"{agent_clis_dir()}{os.pathsep}{os.environ.get('PATH', os.defpath)}"
-
-
-def bare_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """This process's environment without any credential or relocated home, and an empty HOME."""
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k not in PLANTED and k not in RELOCATORS}
-    return {**env, "HOME": str(home), **extra}
-
-
-def context(
-    base: Path,
-    env: Mapping[str, str],
-    *,
-    mode: str = "full-list",
-    timeout: float = 60,
-    model: str | None = None,
-    max_turns: int = 7,
-    endpoint: AgentEndpoint | None = None,
-    server: ServerCommand | None = None,
-) -> RunContext:
-    base.mkdir(parents=True, exist_ok=True)
-    stub = ["-m", "toolsurface", "serve", "v2", "--log", str(base / "calls.jsonl"), "--state", str(base / "state.json")]
-    return RunContext(
-        prompt=PROMPT,
-        server=server or ServerCommand(command=sys.executable, args=stub, cwd=str(ROOT)),
-        workdir=base / "work",
-        run_dir=base / "run",
-        timeout=timeout,
-        mode=mode,
-        model=model,
-        max_turns=max_turns,
-        env=env,
-        endpoint=endpoint,
-    )
-
-
-def value(argv: tuple[str, ...], flag: str) -> str:
-    return argv[argv.index(flag) + 1]
 
 
 def configs(argv: tuple[str, ...]) -> dict[str, str]:

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, Run, run_cli
-from tests.npm_packages import AGENT_CLIS, CLI_CARDS, agent_cli_dir, agent_clis_dir, newer_than_pinned
+from tests.helpers.agent_runs import SECRET, V2_TOOLS, assert_refused, cli_env, files_holding, records, run_dir, turns
+from tests.helpers.npm_packages import AGENT_CLIS, CLI_CARDS, agent_cli_dir, agent_clis_dir, newer_than_pinned
 from toolsurface.harness.agents import client_card
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.agents.cline import ClineAgent
@@ -39,10 +40,6 @@ AGENTS = (
 NAMED_BY_RULE = {"opencode": OpencodeAgent, "copilot": CopilotAgent, "cline": ClineAgent}
 CLAUDE_MODES = ("claude:on-demand", "claude:full-list")
 PINNED_CLAUDE, NEWEST_CLAUDE = ClaudeAgent.card.tested_versions[0], ClaudeAgent.card.tested_versions[-1]
-V2_TOOLS = sorted(
-    ["item_get", "item_list", "item_store", "item_action", "item_delete", "project_get", "project_store", "recall"]
-)
-SECRET = "sk-test-0123456789-must-never-be-written"
 
 
 @pytest.fixture(scope="session")
@@ -53,40 +50,6 @@ def clis() -> Path:
 @pytest.fixture(scope="session")
 def newest_claude() -> Path:
     return agent_cli_dir("claude", NEWEST_CLAUDE)
-
-
-def cli_env(clis: Path, home: Path, *more: Path, **extra: str) -> dict[str, str]:
-    """The agents' environment: `clis` (then `more`) first on PATH, a home of the test's own, planted keys."""
-    home.mkdir(parents=True, exist_ok=True)
-    return {
-        "PATH": os.pathsep.join([str(clis), *map(str, more), os.environ["PATH"]]),
-        "HOME": str(home),
-        # A real key in the user's environment must not reach a scripted run, nor any file.
-        "ANTHROPIC_API_KEY": SECRET,
-        "OPENAI_API_KEY": SECRET,
-        "GEMINI_API_KEY": SECRET,
-        **extra,
-    }
-
-
-def records(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def turns(run_dir: Path) -> list[dict[str, Any]]:
-    return [r for r in records(run_dir / "model-requests.jsonl") if r["purpose"] == "turn"]
-
-
-def files_holding(root: Path, text: str) -> list[Path]:
-    found = []
-    for path in root.rglob("*"):
-        if path.is_file() and not path.is_symlink():
-            try:
-                if text in path.read_text(encoding="utf-8", errors="replace"):
-                    found.append(path)
-            except OSError:
-                continue
-    return found
 
 
 def six_tasks(
@@ -129,11 +92,6 @@ def claude_study(request: pytest.FixtureRequest, version: str) -> tuple[Path, Pa
         "v2_study" if version == PINNED_CLAUDE else "newest_claude_study"
     )
     return study
-
-
-def run_dir(out: Path, surface: str, agent: str) -> Path:
-    name, _, mode = agent.partition(":")
-    return out / "runs" / surface / f"{name}-{mode or client_card(name).modes[0]}-r001"
 
 
 @pytest.mark.parametrize(
@@ -620,13 +578,6 @@ def test_what_claude_leaves_in_its_cache_folder_is_removed_after_the_run(clis: P
 
 
 # -- bad input: one line, exit 2, no run started ------------------------------------------------------------
-
-
-def assert_refused(done: Run, out: Path, *words: str) -> None:
-    assert done.returncode == 2, done.stderr
-    [line] = done.stderr.strip().splitlines()
-    assert line.startswith("toolsurface: ") and all(word in line for word in words), line
-    assert not (out / "runs").exists() or not any((out / "runs").rglob("spec.json"))
 
 
 @pytest.mark.parametrize(

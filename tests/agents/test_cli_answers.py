@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import processes_with, run_cli, run_cli_process
-from tests.waiting import wait_until
+from tests.helpers.waiting import wait_until
 from toolsurface.harness.agents import cli_clients, make_agent
 from toolsurface.harness.agents._cli import CliAgent
 

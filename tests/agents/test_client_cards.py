@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli, run_cli_process
-from tests.wheel import wheel_python
+from tests.helpers.wheel import wheel_python
 from toolsurface.harness.agents import (
     ENTRY_POINT_GROUP,
     CliAgent,

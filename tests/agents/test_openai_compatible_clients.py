@@ -1,4 +1,4 @@
-"""The opencode, Copilot CLI and cline adapters with the real CLIs from npm (tests.npm_packages): each is given
+"""The opencode, Copilot CLI and cline adapters with the real CLIs from npm (tests.helpers.npm_packages): each is given
 the stub as its only MCP server in its own config format and the scripted endpoint as its OpenAI-compatible
 provider, with no key of the user's and every other request sent to a closed loopback port; their real
 transcripts (six-tasks on v2, recorded with the pinned versions) read back; and real runs that call a tool the
@@ -15,9 +15,22 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tests.npm_packages import AGENT_CLIS, agent_clis_dir, newer_than_pinned
-from tests.test_agents_cli import PLANTED, bare_env, context, value
-from tests.test_agents_real import SECRET, V2_TOOLS, assert_refused, cli_env, files_holding, records, run_dir, turns
+from tests.helpers.agent_runs import (
+    PLANTED,
+    SECRET,
+    V2_TOOLS,
+    assert_refused,
+    bare_env,
+    cli_env,
+    context,
+    files_holding,
+    records,
+    run_dir,
+    turns,
+    value,
+)
+from tests.helpers.npm_packages import AGENT_CLIS, agent_clis_dir, newer_than_pinned
+from tests.helpers.paths import FIXTURES
 from toolsurface.harness.agents import cline, copilot, opencode
 from toolsurface.harness.agents._cli import NOWHERE_PROXY, CliAgent
 from toolsurface.harness.agents.base import DUMMY_KEY, AgentEndpoint, EndpointKind
@@ -25,7 +38,7 @@ from toolsurface.harness.agents.cline import OWN_TOOLS, ClineAgent
 from toolsurface.harness.agents.copilot import COPILOT_HOME, MCP_CONFIG, CopilotAgent
 from toolsurface.harness.agents.opencode import OPENCODE_CONFIG, OpencodeAgent
 
-TRANSCRIPTS = Path(__file__).resolve().parent / "fixtures" / "transcripts"
+TRANSCRIPTS = FIXTURES / "transcripts"
 ADAPTERS: dict[str, type[CliAgent]] = {"opencode": OpencodeAgent, "copilot": CopilotAgent, "cline": ClineAgent}
 # The keys each client reads from its environment.
 OWN_KEYS = {

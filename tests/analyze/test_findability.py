@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
+from tests.helpers.paths import FIXTURES
 from toolsurface.harness.analyze import split_description, tokenise
 from toolsurface.harness.analyze.findability import (
     FIELD_WEIGHTS,
@@ -424,7 +425,7 @@ def test_library_errors_are_toolsurface_errors(tmp_path: Path) -> None:
 
 # -- gates that cannot pass on nothing ----------------------------------------------------------------------
 
-HELP_DESK = [sys.executable, str(Path(__file__).resolve().parent / "fixtures" / "servers" / "acme_help_desk.py")]
+HELP_DESK = [sys.executable, str(FIXTURES / "servers" / "acme_help_desk.py")]
 
 
 def _own_queries(tmp_path: Path) -> tuple[Path, dict[str, Any]]:

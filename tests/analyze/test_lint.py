@@ -183,7 +183,7 @@ def test_an_x_mcp_header_a_modern_client_drops_the_tool_for_is_named_and_a_valid
 
 
 def test_the_single_rule_surfaces_cover_every_category() -> None:
-    # TS4xx are rules of servers configured together (tests/test_mcp_config.py), not of one surface.
+    # TS4xx are rules of servers configured together (tests/mcp_config/test_mcp_config.py), not of one surface.
     together = {"shared-name", "joined-name", "builtin-name"}
     assert set(SINGLE_RULE_SURFACES) == set(CATEGORIES) - together
 

@@ -14,11 +14,10 @@ import pytest
 import xmlschema
 
 from tests.conftest import run_cli
-from tests.test_bad_input import assert_one_line_error
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.paths import ROOT
 from toolsurface.harness.analyze.lint import RULES, LintSettings, find_rule, lint_tools, parse_fail_on
 from toolsurface.harness.errors import ToolsurfaceError
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # The rules' ids are a contract (configurations and CI gates name them): an id is never reused or moved.
 PINNED = {

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.stubclient import Finished, stdio_session
+from tests.helpers.stubclient import Finished, stdio_session
 
 
 @pytest.fixture(scope="module")

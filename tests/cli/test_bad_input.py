@@ -7,16 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run, run_cli
-
-
-def assert_one_line_error(run: Run, *needles: str) -> None:
-    assert run.returncode == 2, (run.stdout, run.stderr)
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1, run.stderr
-    assert "Traceback" not in run.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
+from tests.conftest import run_cli
+from tests.helpers.errors import assert_one_line_error
 
 
 @pytest.mark.parametrize("command", [["measure"], ["budget", "--max-chars", "7000"], ["serve"]])

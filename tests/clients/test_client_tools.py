@@ -12,16 +12,17 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from tests.npm_packages import agent_cli_dir, agent_clis_dir
-from tests.test_clients import env_with, rows
-from tests.test_snapshot_live import install_npm_servers, node_server, npm_cache_dir
+from tests.helpers.clients import env_with, rows
+from tests.helpers.live_servers import install_npm_servers, node_server, npm_cache_dir
+from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir
+from tests.helpers.paths import FIXTURES
 from toolsurface.harness.agents import ToolNaming
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.agents.codex import CodexAgent
 from toolsurface.harness.agents.gemini import GeminiAgent
 from toolsurface.harness.endpoint import SentTool, check_request, read_conversation
 
-FIVE = Path(__file__).resolve().parent / "fixtures" / "surfaces" / "five_limits.json"
+FIVE = FIXTURES / "surfaces" / "five_limits.json"
 LONG = "a_tool_with_a_name_that_is_much_too_long_for_some_clients_to_accept_ok_x"
 # The 5-tool snapshot's own name, which each client's config gives its server unless told another.
 FIVE_NAME = "five_limits"

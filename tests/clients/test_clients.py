@@ -4,7 +4,6 @@ at the versions their adapters are tested with."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,10 +11,12 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.conftest import ROOT, Run, run_cli
+from tests.conftest import ROOT, run_cli
 from tests.fixtures.servers.instructed_notes import INSTRUCTIONS
-from tests.npm_packages import CLI_CARDS, OLD_CLAUDE, agent_cli_dir, agent_clis_dir
-from tests.readme import doc_table
+from tests.helpers.clients import NEWEST, PINNED, env_with, newest, one_line_error, rows
+from tests.helpers.npm_packages import CLI_CARDS, OLD_CLAUDE, agent_clis_dir
+from tests.helpers.paths import FIXTURES
+from tests.helpers.readme import doc_table
 from toolsurface.harness.agents import CliAgent, make_agent
 from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.agents.claude import ClaudeAgent
@@ -23,42 +24,18 @@ from toolsurface.harness.clients._observe import _protocol
 from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
 from toolsurface.harness.scenario import Step
 
-PINNED, NEWEST = ClaudeAgent.card.tested_versions[0], ClaudeAgent.card.tested_versions[-1]
+__all__ = ["newest"]  # the fixture, used here
+
 # A row per client (the registry's), version its tests install and mode.
 EVERY_ROW = {(c.name, v, m) for c in CLI_CARDS.values() for v in c.tested_versions for m in c.modes}
 # The clients that show every stub tool in full and none of their own with builtins off, each in its one mode.
 WHOLE_LIST = ("gemini", "opencode", "copilot", "cline")
-INSTRUCTED = Path(__file__).resolve().parent / "fixtures" / "servers" / "instructed_notes.py"
+INSTRUCTED = FIXTURES / "servers" / "instructed_notes.py"
 
 
 @pytest.fixture(scope="session")
 def pinned() -> Path:
     return agent_clis_dir()
-
-
-@pytest.fixture(scope="session")
-def newest() -> Path:
-    return agent_cli_dir("claude", NEWEST)
-
-
-def env_with(home: Path, *dirs: Path) -> dict[str, str]:
-    """Only `dirs` hold agent CLIs on this PATH; the system's directories give node and sh."""
-    home.mkdir(parents=True, exist_ok=True)
-    system = [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
-    return {"PATH": os.pathsep.join([*map(str, dirs), *system]), "HOME": str(home)}
-
-
-def rows(done: Run) -> list[dict[str, Any]]:
-    assert done.returncode == 0, done.stderr
-    data = done.json()
-    assert data["format"] == "toolsurface-clients/1"
-    return list(data["rows"])
-
-
-def one_line_error(done: Run, *words: str) -> None:
-    assert done.returncode == 2, done.stdout + done.stderr
-    [line] = done.stderr.strip().splitlines()
-    assert line.startswith("toolsurface: ") and all(word in line for word in words), line
 
 
 @pytest.fixture(scope="module")

@@ -13,14 +13,15 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
-from tests.npm_packages import agent_cli_dir
-from tests.test_snapshot_live import node_server, npm_servers
+from tests.helpers.live_servers import node_server, npm_servers
+from tests.helpers.npm_packages import agent_cli_dir
+from tests.helpers.paths import FIXTURES
 from toolsurface.harness.agents.claude import ClaudeAgent
 
 __all__ = ["npm_servers"]  # the fixture, used here
 
 PINNED, NEWEST = ClaudeAgent.card.tested_versions[0], ClaudeAgent.card.tested_versions[-1]
-ACME = Path(__file__).resolve().parent / "fixtures" / "servers" / "acme_help_desk.py"
+ACME = FIXTURES / "servers" / "acme_help_desk.py"
 
 
 def env_with(home: Path, version: str) -> dict[str, str]:

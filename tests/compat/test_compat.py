@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.npm_packages import CLI_CARDS, agent_cli_dir, agent_clis_dir
-from tests.test_clients import NEWEST, PINNED, env_with, one_line_error
+from tests.helpers.clients import NEWEST, PINNED, env_with, one_line_error
+from tests.helpers.npm_packages import CLI_CARDS, agent_cli_dir, agent_clis_dir
 from toolsurface.harness.compat import COUNTS, FEATURES, write_probes
 
 COMMITTED = ROOT / "toolsurface" / "harness" / "analyze" / "lint" / "client_limits.json"

@@ -13,8 +13,8 @@ import anyio
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.npm_packages import agent_cli_dir, agent_clis_dir
-from tests.test_clients import NEWEST, PINNED, env_with, one_line_error
+from tests.helpers.clients import NEWEST, PINNED, env_with, one_line_error
+from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir
 from toolsurface.harness.compat import AnswerProbe, AnswerSeen, answers_csv, answers_markdown, judge_carried
 from toolsurface.harness.endpoint import CarriedResult
 from toolsurface.harness.measure import count_tokens

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.budget_project import DESCRIPTION, SURFACE, grow, make_project, write_surface
 from tests.conftest import Run, run_cli
+from tests.helpers.budget_project import DESCRIPTION, SURFACE, grow, make_project, write_surface
 from toolsurface.harness.measure import check_budget
 from toolsurface.harness.surface import resolve
 

@@ -161,7 +161,7 @@ def test_the_budget_log_names_a_counter_other_than_o200k(tmp_path: Path) -> None
 
 
 def test_the_readme_s_counters_table_is_what_measure_prints() -> None:
-    from tests.readme import doc_text
+    from tests.helpers.readme import doc_text
 
     run = run_cli("measure", "--tokens", "o200k,harmony", "--format", "markdown")
     printed = [line for line in run.stdout.split("Tokens by counter", 1)[1].splitlines() if line.startswith("|")]

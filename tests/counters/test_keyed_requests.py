@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.answering_http import Received, answering, reply
 from tests.conftest import Run, run_cli
-from tests.test_bad_input import assert_one_line_error
+from tests.helpers.answering_http import Received, answering, reply
+from tests.helpers.errors import assert_one_line_error
 from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
 from toolsurface.harness.keyed_http import Header, TimedOut, send_request
 
@@ -208,7 +208,7 @@ def test_a_wait_for_a_rate_limit_is_said_while_it_lasts(tmp_path: Path) -> None:
     import sys
     import threading
 
-    from tests.waiting import Deadline
+    from tests.helpers.waiting import Deadline
 
     seen = threading.Event()
     first = threading.Lock()

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.endpoint import PROMPT, post
 from toolsurface.harness.agents import CarriedText, ClientCard, ToolBridge, ToolNaming, WireQuirks
 from toolsurface.harness.endpoint import ModelEndpoint, code_mode_problem, parse_endpoint, read_model_requests
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import load_script
 
-PROMPT = "Please list the open tasks of acme-shop."
 STEPS = [
     {"search": "list tasks", "max_results": 3},
     {"id": "tasks", "call": "item_list", "arguments": {"kind": "task", "projectId": "acme-shop"}},
@@ -37,21 +37,6 @@ def endpoint(tmp_path: Path, **options: Any) -> ModelEndpoint:
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"format": "toolsurface-script/1", "steps": STEPS}), encoding="utf-8")
     return ModelEndpoint(tmp_path / "model-requests.jsonl", steps=load_script(script), prompt=PROMPT, **options)
-
-
-def post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, str, bytes]:
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", **(headers or {})},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, response.headers.get("Content-Type", ""), response.read()
-    except urllib.error.HTTPError as error:
-        with error:
-            return error.code, error.headers.get("Content-Type", ""), error.read()
 
 
 def events(raw: bytes) -> list[dict[str, Any]]:

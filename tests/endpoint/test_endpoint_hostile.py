@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import toolsurface.harness.endpoint._server as endpoint_server
-from tests.waiting import Deadline
+from tests.helpers.waiting import Deadline
 from toolsurface.harness.endpoint import ModelEndpoint, read_model_requests
 from toolsurface.harness.scenario import Step
 

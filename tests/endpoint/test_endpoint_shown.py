@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.test_endpoint import PROMPT, post
+from tests.helpers.endpoint import PROMPT, post
 from toolsurface.harness.endpoint import ModelEndpoint, machine_paths, read_model_requests, shown
 from toolsurface.harness.scenario import load_script
 

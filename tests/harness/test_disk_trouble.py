@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, Run, run_cli
-from tests.test_bad_input import assert_one_line_error
-from tests.waiting import Deadline
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.waiting import Deadline
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import write_atomic_all
 from toolsurface.harness.measure import PROTOCOL_VERSION, encoding
@@ -88,7 +88,7 @@ def test_an_agent_clis_stub_that_cannot_write_its_state_says_why_though_the_cli_
 ) -> None:
     """Claude Code drops its MCP servers' stderr; at 30,000 bytes every file of a two-step run fits but the
     final state (35 KB): the run's error is the stub's own words, not an end without a word."""
-    from tests.npm_packages import agent_clis_dir
+    from tests.helpers.npm_packages import agent_clis_dir
 
     script, out, home = tmp_path / "script.json", tmp_path / "study", tmp_path / "home"
     steps = [{"call": "project_get", "arguments": {"projectId": "acme-shop"}}, {"say": "done"}]

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.rawstdio import RawStdioClient, serve_argv
-from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, wait_for_port
+from tests.helpers.live_servers import assert_one_line_error, free_port, npm_servers, wait_for_port
+from tests.helpers.rawstdio import RawStdioClient, serve_argv
 from toolsurface.harness.measure import PROTOCOL_VERSION, list_text, measure
 from toolsurface.harness.protocol import MODERN_PROTOCOL, PROTOCOL_VERSIONS, client_mode
 from toolsurface.harness.surface import resolve
@@ -25,7 +25,7 @@ from toolsurface.stubs.mcp_server import build_server
 pytestmark = pytest.mark.anyio
 __all__ = ["npm_servers"]  # the fixture, used here
 
-MODERN_ONLY = [sys.executable, str(ROOT / "tests" / "modern_only_server.py")]
+MODERN_ONLY = [sys.executable, str(ROOT / "tests" / "helpers" / "modern_only_server.py")]
 MODERN_ONLY_TOOLS = ["add", "echo"]
 P = "acme-shop"  # the v2 fixture's project
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.test_bad_input import assert_one_line_error
+from tests.helpers.errors import assert_one_line_error
 
 HINTED = ROOT / "tests" / "fixtures" / "servers" / "hinted.py"
 TWICE = 'an object gives the key "tool" twice ("ro_true", then "ro_false"), and a JSON reader keeps only the last'

@@ -2,7 +2,7 @@
 missing (root, or sudo without a password), without recommended packages and upgrading nothing the machine
 has (apt-get's own simulation is read first, and a plan that would change an installed package is refused),
 saying on stderr what it installs. The one place that installs it: the tests call `chromium()`, and
-`.ci/run` runs `python -m tests.browser` before them."""
+`.ci/run` runs `python -m tests.helpers.browser` before them."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.npm_packages import cache_dir
-from tests.shared import held
+from tests.helpers.npm_packages import cache_dir
+from tests.helpers.shared import held
 
 __all__ = ["APT_FLAGS", "CHROMIUM_FLAGS", "AptPlan", "apt_plan", "chromium", "refuse_changes"]
 
@@ -106,7 +106,7 @@ def _install() -> Path:
             continue
         refuse_changes(plan)
         print(
-            f"tests/browser.py: installing Debian's chromium with apt-get ({' '.join(APT_FLAGS)}):"
+            f"tests/helpers/browser.py: installing Debian's chromium with apt-get ({' '.join(APT_FLAGS)}):"
             f" {len(plan.installs)} packages, {', '.join(plan.installs)}",
             file=sys.stderr,
         )

@@ -30,7 +30,7 @@ from typing import Any
 import click
 from click.testing import CliRunner
 
-from tests.waiting import wait_until
+from tests.helpers.waiting import wait_until
 
 __all__ = ["CliTimeout", "StartupOnlyVariable", "run_in_process"]
 

@@ -1,4 +1,4 @@
-"""An MCP server that speaks only 2026-07-28, made with the SDK: `python tests/modern_only_server.py` serves
+"""An MCP server that speaks only 2026-07-28, made with the SDK: `python tests/helpers/modern_only_server.py` serves
 stdio; with `--http` it serves streamable HTTP on a free loopback port, printed as the first line of stdout.
 
 The SDK's server speaks both eras, the first request of a connection deciding; this one refuses the handshake

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.shared import held
+from tests.helpers.shared import held
 from toolsurface.harness.agents import CliAgent, ClientCard, registered_clients
 
 __all__ = [

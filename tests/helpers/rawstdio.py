@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tests.waiting import Deadline
+from tests.helpers.waiting import Deadline
 from toolsurface.harness.measure import PROTOCOL_VERSION
 
 __all__ = ["RawStdioClient", "raw_whole_surface", "serve_argv"]

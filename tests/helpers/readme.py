@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.helpers.paths import ROOT
+
 __all__ = ["DOCS", "README", "ROOT", "doc_pages", "doc_prose", "doc_table", "doc_text", "number"]
 
-ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 

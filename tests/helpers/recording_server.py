@@ -1,4 +1,4 @@
-"""`python tests/recording_server.py LOG [modern]`: a stdio MCP server written by hand that appends every
+"""`python tests/helpers/recording_server.py LOG [modern]`: a stdio MCP server written by hand that appends every
 message it receives to LOG (JSON lines). In the handshake era it asks the client its own requests before
 answering `initialize` (ping, roots/list, sampling/createMessage, elicitation/create and an unknown method),
 so the client's answers are recorded too; with `modern` it serves 2026-07-28 (server/discover)."""

@@ -12,10 +12,9 @@ from typing import Any
 
 from mcp import Client, StdioServerParameters
 
-from tests.waiting import wait_until_async, within
+from tests.helpers.paths import ROOT
+from tests.helpers.waiting import wait_until_async, within
 from toolsurface.stubs.calllog import CallRecord, read_log
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass

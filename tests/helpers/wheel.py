@@ -1,6 +1,6 @@
 """toolsurface as a user installs it: its wheel, built from this checkout, and a virtual environment that has
 the wheel (and pytest) installed. Each is made once per state of the sources, in ~/.cache/toolsurface, under a
-lock (tests/shared.py), so every test and every test run with the same sources shares one."""
+lock (tests/helpers/shared.py), so every test and every test run with the same sources shares one."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.npm_packages import cache_dir
-from tests.shared import held
+from tests.helpers.npm_packages import cache_dir
+from tests.helpers.shared import held
 
 __all__ = ["built_wheel", "fresh_wheel_python", "wheel_python"]
 

@@ -14,8 +14,9 @@ import pytest
 import yaml
 
 from tests.conftest import ROOT, run_cli
+from tests.helpers.paths import FIXTURES
 
-HELP_DESK = Path(__file__).resolve().parent / "fixtures" / "servers" / "acme_help_desk.py"
+HELP_DESK = FIXTURES / "servers" / "acme_help_desk.py"
 WRITTEN = (
     "toolsurface.toml",
     ".toolsurface/acme-help-desk.json",

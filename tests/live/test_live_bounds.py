@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 
 from tests.conftest import processes_with, run_cli
-from tests.test_bad_input import assert_one_line_error
-from tests.waiting import wait_until
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.waiting import wait_until
 
 HANGS = "import time; time.sleep(300)  # hangs-before-initialize"
 

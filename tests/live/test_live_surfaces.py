@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tests.test_clients import env_with, newest, rows
-from tests.test_probe import called, notes_over_http, recorded_server
-from tests.test_snapshot_live import assert_one_line_error, v2_over_http
+from tests.helpers.clients import env_with, newest, rows
+from tests.helpers.live_servers import assert_one_line_error, v2_over_http
+from tests.helpers.paths import FIXTURES
+from tests.helpers.probe_servers import called, notes_over_http, recorded_server
 from toolsurface.harness.live import compare_lists
 from toolsurface.harness.measure import measure
 from toolsurface.harness.surface import resolve
@@ -20,7 +21,7 @@ from toolsurface.harness.surface import resolve
 __all__ = ["newest", "notes_over_http", "v2_over_http"]  # the fixtures, used here
 
 PY = sys.executable
-SHUFFLING = Path(__file__).resolve().parent / "fixtures" / "servers" / "shuffling.py"
+SHUFFLING = FIXTURES / "servers" / "shuffling.py"
 TIME = [PY, "-m", "mcp_server_time"]
 V2 = [PY, "-m", "toolsurface", "serve", "v2"]
 

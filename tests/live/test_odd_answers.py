@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.test_bad_input import assert_one_line_error
+from tests.helpers.errors import assert_one_line_error
 
 ODD = [sys.executable, str(ROOT / "tests" / "fixtures" / "servers" / "odd_answers.py")]
 TOOL = {"name": "noop", "description": "Do nothing.", "inputSchema": {"type": "object"}}
@@ -101,7 +101,7 @@ def test_a_calls_file_naming_a_tool_the_live_server_lacks_names_the_server_comma
     ],
 )
 def test_a_url_answering_json_that_is_not_json_rpc_is_one_short_line(body: bytes, said: str) -> None:
-    from tests.answering_http import answering, reply
+    from tests.helpers.answering_http import answering, reply
 
     with answering(lambda r, c: c.sendall(reply(200, body, {"Content-Type": "application/json"}))) as server:
         run = run_cli("snapshot", "--url", server.url + "/mcp", timeout=60)

@@ -3,25 +3,21 @@ end in one line, within the timeout, with the server's whole process tree gone.
 
 The npm servers are installed by a session fixture into a cache directory. The Python servers are the CI's to
 install: `pip install mcp-server-time mcp-server-git`. The table of these servers in docs/measure.md is checked
-against what the snapshots measure; print it with `python -m tests.test_snapshot_live`.
+against what the snapshots measure; print it with `python -m tests.live.test_snapshot_live`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import http.server
-import importlib.util
 import json
-import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,21 +25,27 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, processes_with, run_cli
-from tests.npm_packages import cache_dir, install_npm
-from tests.rawstdio import RawStdioClient, raw_whole_surface
-from tests.readme import doc_table
-from tests.waiting import wait_until
+from tests.helpers.live_servers import (
+    NPM_SERVERS,
+    assert_one_line_error,
+    free_port,
+    install_npm_servers,
+    node_server,
+    npm_cache_dir,
+    npm_servers,
+    python_servers,
+    v2_over_http,
+)
+from tests.helpers.rawstdio import RawStdioClient, raw_whole_surface
+from tests.helpers.readme import doc_table
+from tests.helpers.waiting import wait_until
 from toolsurface.harness.measure import PROTOCOL_VERSION, count_tokens, list_text, measure
 from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import resolve
 
+__all__ = ["npm_servers", "python_servers", "v2_over_http"]  # the fixtures, used here
+
 PY = sys.executable
-NPM_SERVERS = {
-    "server-everything": "@modelcontextprotocol/server-everything@2026.8.31",
-    "server-memory": "@modelcontextprotocol/server-memory@2026.8.31",
-    "server-filesystem": "@modelcontextprotocol/server-filesystem@2026.8.31",
-}
-PIP_SERVERS = {"mcp_server_time": "mcp-server-time", "mcp_server_git": "mcp-server-git"}
 GRACE_S = 5.0  # interpreter start-up plus ending the process group, beyond --timeout
 PART_ORDER = ("instructions", "prompts", "resources", "resourceTemplates")
 # --timeout of a server that never answers: short, since the test waits it out; the server that prints a
@@ -53,33 +55,6 @@ BANNER_S = 2
 
 
 # -- what the tests need installed ----------------------------------------------------------------------
-
-
-def npm_cache_dir() -> Path:
-    return cache_dir("npm-servers")
-
-
-def install_npm_servers(prefix: Path) -> Path:
-    """Install the pinned npm servers once (tests.npm_packages); returns their node_modules/@modelcontextprotocol."""
-    modules = prefix / "node_modules" / "@modelcontextprotocol"
-    install_npm(prefix, NPM_SERVERS, lambda name: (modules / name / "dist" / "index.js").is_file())
-    return modules
-
-
-@pytest.fixture(scope="session")
-def npm_servers() -> Path:
-    return install_npm_servers(npm_cache_dir())
-
-
-@pytest.fixture(scope="session")
-def python_servers() -> None:
-    missing = [package for module, package in PIP_SERVERS.items() if importlib.util.find_spec(module) is None]
-    if missing:
-        pytest.fail(f"the Python MCP servers are not installed: run `{PY} -m pip install {' '.join(missing)}`")
-
-
-def node_server(modules: Path, name: str) -> list[str]:
-    return ["node", str(modules / name / "dist" / "index.js")]
 
 
 @pytest.fixture(scope="session")
@@ -464,50 +439,6 @@ def test_budget_in_github_format_annotates_a_failure_too() -> None:
 # -- streamable HTTP ---------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    def listening() -> bool:
-        assert proc.poll() is None, f"the server exited with {proc.returncode}"
-        with socket.socket() as sock:
-            return sock.connect_ex(("127.0.0.1", port)) == 0
-
-    wait_until(listening, timeout, f"a server listening on port {port}")
-
-
-@contextlib.contextmanager
-def serving_http(
-    argv: Sequence[str], port: int, path: str = "/mcp", env: Mapping[str, str] | None = None
-) -> Iterator[str]:
-    """An HTTP server started with `argv` (listening on 127.0.0.1:`port`, `env` added to its environment), its
-    URL (`path` on it) while it runs."""
-    proc = subprocess.Popen(
-        list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})}
-    )
-    try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}{path}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-@pytest.fixture
-def v2_over_http() -> Iterator[str]:
-    port = free_port()
-    with serving_http([PY, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}"], port) as url:
-        yield url
-
-
 def test_a_snapshot_over_http_equals_the_measured_wire_text(v2_over_http: str, tmp_path: Path) -> None:
     path = tmp_path / "v2-http.json"
     run = run_cli("snapshot", "--url", v2_over_http, "--header", "X-Test: 1", "-o", str(path), timeout=60)
@@ -529,16 +460,6 @@ def test_a_bundled_surface_snapshot_is_the_in_memory_listing() -> None:
 
 
 # -- bad input: one line, exit 2, within the timeout, nothing left running ---------------------------------
-
-
-def assert_one_line_error(run: Run, *needles: str) -> str:
-    assert run.returncode == 2, (run.stdout, run.stderr)
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1, run.stderr
-    assert "Traceback" not in run.stderr and run.stdout == ""
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def timed_cli(*args: str) -> tuple[Run, float]:
@@ -748,7 +669,7 @@ async def test_listing_in_process_leaves_no_warning_and_no_process(python_server
 
 
 if __name__ == "__main__":
-    # The table in docs/measure.md: python -m tests.test_snapshot_live
+    # The table in docs/measure.md: python -m tests.live.test_snapshot_live
     from toolsurface.harness.live import StdioServer, list_live, parse_capabilities
 
     modules = install_npm_servers(npm_cache_dir())

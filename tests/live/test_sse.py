@@ -2,7 +2,7 @@
 fallback (POST initialize; on 400, 404 or 405, GET the URL and follow its `endpoint` event) or with `--transport
 sse`. The servers are real: npm's server-everything in its SSE mode, a server on the Python SDK's
 SseServerTransport (tests/fixtures/servers/sse_only.py), toolsurface's own Streamable HTTP stub; and hostile
-ones on a bare socket (tests/answering_http.py) that never send the endpoint event or name another origin."""
+ones on a bare socket (tests/helpers/answering_http.py) that never send the endpoint event or name another origin."""
 
 from __future__ import annotations
 
@@ -15,14 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.answering_http import Received, answering, reply
 from tests.conftest import run_cli
-from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, serving_http, v2_over_http
+from tests.helpers.answering_http import Received, answering, reply
+from tests.helpers.live_servers import assert_one_line_error, free_port, npm_servers, serving_http, v2_over_http
+from tests.helpers.paths import FIXTURES
 
 __all__ = ["npm_servers", "v2_over_http"]  # the fixtures, used here
 
 PY = sys.executable
-SSE_ONLY = Path(__file__).resolve().parent / "fixtures" / "servers" / "sse_only.py"
+SSE_ONLY = FIXTURES / "servers" / "sse_only.py"
 SECRET = "Bearer sse-test-0123456789"
 Answer = Callable[[Received, socket.socket], None]
 

@@ -16,7 +16,7 @@ from toolsurface.harness.live import StdioServer, list_live_async
 
 pytestmark = pytest.mark.anyio
 
-RECORDING = [sys.executable, str(ROOT / "tests" / "recording_server.py")]
+RECORDING = [sys.executable, str(ROOT / "tests" / "helpers" / "recording_server.py")]
 
 
 def received(log: Path) -> list[dict[str, Any]]:

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from tests.helpers.paths import FIXTURES as ALL_FIXTURES
 from toolsurface.harness.mcp_config import McpConfigError, read_mcp_config
 
 PY = sys.executable
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "servers"
+FIXTURES = ALL_FIXTURES / "servers"
 DESK = str(FIXTURES / "acme_help_desk.py")
 TIME = ["-m", "mcp_server_time"]
 

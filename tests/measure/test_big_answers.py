@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import run_cli
-from tests.test_probe import recorded_server, write_calls
-from tests.test_snapshot_live import free_port, serving_http
+from tests.helpers.live_servers import free_port, serving_http
+from tests.helpers.probe_servers import recorded_server, write_calls
 from toolsurface.harness.measure import claude_estimate, count_tokens
 from toolsurface.harness.measure._tokens import PIECE_CHARS, encoding, token_pieces
 from toolsurface.harness.output import SLICE_CHARS, compact_json, compact_json_length

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.rawstdio import RawStdioClient, serve_argv
+from tests.helpers.rawstdio import RawStdioClient, serve_argv
 from toolsurface.harness.measure import PROTOCOL_VERSION, list_surface, list_text, measure, wire_list
 from toolsurface.harness.surface import SurfaceDefinition, resolve
 

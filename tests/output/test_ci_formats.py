@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import xmlschema
 
-from tests.budget_project import SURFACE, make_project
 from tests.conftest import ROOT, run_cli
+from tests.helpers.budget_project import SURFACE, make_project
 from toolsurface.harness.analyze.lint import CATEGORIES, lint
 from toolsurface.harness.surface import resolve
 

@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tests.test_snapshot_live import assert_one_line_error
+from tests.helpers.live_servers import assert_one_line_error
+from tests.helpers.paths import FIXTURES
 from toolsurface.harness.probe import starter_calls
 
 PY = sys.executable
-REFUSING = [PY, str(Path(__file__).resolve().parent / "fixtures" / "servers" / "refusing.py")]
+REFUSING = [PY, str(FIXTURES / "servers" / "refusing.py")]
 
 
 def test_new_calls_writes_a_draft_call_of_every_read_only_tool_with_its_made_arguments(tmp_path: Path) -> None:

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import Run, run_cli
-from tests.test_snapshot_live import assert_one_line_error, free_port, npm_servers, serving_http
+from tests.helpers.live_servers import assert_one_line_error, npm_servers
+from tests.helpers.paths import ROOT
+from tests.helpers.probe_servers import called, notes_over_http, recorded_server, write_calls
 from toolsurface.harness.measure import count_tokens
 from toolsurface.harness.probe import (
     CallsFileError,
@@ -26,33 +27,14 @@ from toolsurface.harness.probe import (
 )
 from toolsurface.harness.surface import resolve
 
-__all__ = ["npm_servers"]  # the fixture, used here
+__all__ = ["notes_over_http", "npm_servers"]  # the fixtures, used here
 
 PY = sys.executable
-SERVERS = Path(__file__).resolve().parent / "fixtures" / "servers"
-RECORDED = SERVERS / "calls_recorded.py"
 READ_ONLY = ["notes_find", "notes_report", "weather"]
 
 
 def everything(modules: Path) -> list[str]:
     return ["node", str(modules / "server-everything" / "dist" / "index.js")]
-
-
-def recorded_server(record: Path, *extra: str) -> list[str]:
-    return [PY, str(RECORDED), str(record), *extra]
-
-
-def called(record: Path) -> list[dict[str, Any]]:
-    """What the recording server was called with, in order; nothing when it was never called."""
-    if not record.is_file():
-        return []
-    return [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
-
-
-def write_calls(tmp_path: Path, calls: list[dict[str, Any]], name: str = "calls.json") -> Path:
-    path = tmp_path / name
-    path.write_text(json.dumps({"calls": calls}), encoding="utf-8")
-    return path
 
 
 # server-everything's one slow read-only tool runs for its default 10 s; the calls file makes it quick.
@@ -160,7 +142,7 @@ def test_calls_at_once_measure_what_calls_one_at_a_time_measure(tmp_path: Path) 
 
 def _session_answers(surface: str) -> dict[str, list[tuple[int, str | None]]]:
     """Each (tool, arguments) the recorded sessions called on `surface`, with every answer's chars and text."""
-    root = Path(__file__).resolve().parent.parent / "toolsurface" / "sessions" / "runs"
+    root = ROOT / "toolsurface" / "sessions" / "runs"
     found: dict[str, list[tuple[int, str | None]]] = {}
     for log in sorted(root.glob(f"*/runs/{surface}/*/calls.jsonl")):
         for line in log.read_text(encoding="utf-8").splitlines():
@@ -327,7 +309,7 @@ def test_the_configured_max_answer_tokens_probes_the_target(tmp_path: Path) -> N
 
 
 def test_client_caps_are_those_the_installed_claude_code_bundles_hold() -> None:
-    from tests.npm_packages import agent_cli_dir, agent_clis_dir
+    from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir
     from toolsurface.harness.measure import client_answer_caps
 
     def bundle(bin_dir: Path) -> bytes:
@@ -458,13 +440,6 @@ def test_a_schema_no_valid_arguments_can_be_made_for_leaves_its_tool_out_saying_
 # -- live servers wherever a surface goes ---------------------------------------------------------------------
 
 
-@pytest.fixture
-def notes_over_http(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    with serving_http([*recorded_server(tmp_path / "http.jsonl"), "--http", str(port)], port) as url:
-        yield url
-
-
 def test_probe_over_http_measures_the_same_answers_as_over_stdio(notes_over_http: str, tmp_path: Path) -> None:
     def figures(run: Run) -> list[tuple[str, int, int]]:
         assert run.returncode == 0, run.stderr
@@ -489,7 +464,7 @@ def bundled_answers_rows() -> list[list[str]]:
     from toolsurface.harness.probe import load_calls
     from toolsurface.harness.surface import study_calls
 
-    root = Path(__file__).resolve().parent.parent / "toolsurface" / "sessions" / "runs"
+    root = ROOT / "toolsurface" / "sessions" / "runs"
     rows = []
     for surface in BUNDLED:
         own = study_calls(surface)
@@ -514,7 +489,7 @@ def bundled_answers_rows() -> list[list[str]]:
 
 
 def test_the_measure_page_shows_each_bundled_surfaces_probed_answers_beside_its_sessions() -> None:
-    from tests.readme import doc_table
+    from tests.helpers.readme import doc_table
 
     shown = [list(row.values()) for row in doc_table("docs/measure.md", "| surface | probed calls |")]
     assert shown == bundled_answers_rows()

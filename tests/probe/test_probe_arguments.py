@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from tests.test_snapshot_live import node_server, npm_servers, python_servers
+from tests.helpers.live_servers import node_server, npm_servers, python_servers
 from toolsurface.harness.probe import schema_arguments
 
 __all__ = ["npm_servers", "python_servers"]  # the fixtures, used here

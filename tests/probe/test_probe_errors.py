@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from tests.test_snapshot_live import assert_one_line_error, python_servers
+from tests.helpers.live_servers import assert_one_line_error, python_servers
+from tests.helpers.paths import FIXTURES
 
 __all__ = ["python_servers"]  # the fixture, used here
 
 PY = sys.executable
-REFUSING = [PY, str(Path(__file__).resolve().parent / "fixtures" / "servers" / "refusing.py")]
+REFUSING = [PY, str(FIXTURES / "servers" / "refusing.py")]
 ERRORS_LINE = (
     "3 of 4 calls answered errors (record_get, record_find, record_count): give arguments in a calls file"
     " (toolsurface new calls writes a starter)"

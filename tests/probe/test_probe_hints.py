@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import ROOT, Run, run_cli
-from tests.test_bad_input import assert_one_line_error
+from tests.helpers.errors import assert_one_line_error
 from toolsurface.harness.probe import plan_probe
 
 HINTED = ROOT / "tests" / "fixtures" / "servers" / "hinted.py"

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.budget_project import SURFACE, grow, make_project
 from tests.conftest import ROOT
+from tests.helpers.budget_project import SURFACE, grow, make_project
 
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 STEPS: dict[str, dict[str, Any]] = {step["id"]: step for step in ACTION["runs"]["steps"]}

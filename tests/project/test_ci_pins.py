@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 from tests.conftest import ROOT
-from tests.npm_packages import AGENT_CLIS
+from tests.helpers.npm_packages import AGENT_CLIS
 
 
 def pins(root: Path) -> list[str]:

@@ -15,7 +15,7 @@ import click
 import pytest
 
 from tests.conftest import run_cli
-from tests.readme import DOCS, README, ROOT, doc_pages, doc_prose, doc_text
+from tests.helpers.readme import DOCS, README, ROOT, doc_pages, doc_prose, doc_text
 from toolsurface.harness.cli import main
 
 README_MOST_LINES = 200

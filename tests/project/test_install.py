@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Run
-from tests.wheel import built_wheel, fresh_wheel_python, wheel_python
+from tests.helpers.wheel import built_wheel, fresh_wheel_python, wheel_python
 from toolsurface.harness.surface import SurfaceDefinition, resolve
 
 OWN = ("harness", "stubs", "surfaces", "sessions")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.budget_project import SURFACE, grow, make_project
 from tests.conftest import ROOT
+from tests.helpers.budget_project import SURFACE, grow, make_project
 
 
 def git(*args: str, cwd: Path, env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:

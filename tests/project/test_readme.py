@@ -3,10 +3,10 @@ bundled study's list sizes and growth, the session table of the bundled scripted
 and the figures quoted in the text. The figures are read from the pages, never written here; each pin names
 its page.
 
-Held elsewhere or by nothing: the real servers' table by tests/test_snapshot_live.py (it needs the servers);
+Held elsewhere or by nothing: the real servers' table by tests/live/test_snapshot_live.py (it needs the servers);
 the seed column of the size table is the seed page's own figures, which no code here measures; the timings
 ("about 0.45 s", "about 70 ms") are the benchmarks' (`python -m benchmarks`), not a fixed figure. The
-README's worked examples are run as printed by tests/test_readme_examples.py.
+README's worked examples are run as printed by tests/project/test_readme_examples.py.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 import pytest
 
 from tests.conftest import ROOT, by_name, run_cli
-from tests.readme import doc_prose, doc_table, doc_text, number
+from tests.helpers.readme import doc_prose, doc_table, doc_text, number
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.agents.codex import CodexAgent
 from toolsurface.harness.agents.gemini import GeminiAgent

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.npm_packages import agent_clis_dir
-from tests.readme import doc_text
-from tests.test_agents_real import cli_env
+from tests.helpers.agent_runs import cli_env
+from tests.helpers.npm_packages import agent_clis_dir
+from tests.helpers.readme import doc_text
 
 GAP = "…"
 EXITS = re.compile(r"#\s*exits (\d+)\s*$")

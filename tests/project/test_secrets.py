@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tests.fakes.openai_server import Call, FakeOpenAI, Text, ToolCalls
-from tests.npm_packages import agent_clis_dir
+from tests.helpers.npm_packages import agent_clis_dir
+from tests.helpers.openai_server import Call, FakeOpenAI, Text, ToolCalls
 
 # Every variable an adapter reads a credential from, with a value that cannot occur by chance.
 PLANTED = {

@@ -211,7 +211,7 @@ def test_a_server_that_speaks_only_2026_07_28_is_listed_live_and_in_process(tmp_
         f"""
         import sys
 
-        sys.path.insert(0, {str(ROOT / "tests")!r})
+        sys.path.insert(0, {str(ROOT / "tests" / "helpers")!r})
         import modern_only_server
 
         def test_live(toolsurface):

@@ -90,7 +90,7 @@ def test_the_committed_conderis_report_is_regenerated_byte_for_byte_from_the_com
     """reports/conderis from the command docs/conderis.md gives, where it was written: the newest tested Claude Code on PATH
     (its own search's columns), the study and the output named relative to the checkout. Only the made-at time
     differs."""
-    from tests.npm_packages import agent_cli_dir
+    from tests.helpers.npm_packages import agent_cli_dir
     from toolsurface.harness.agents.claude import ClaudeAgent
 
     (tmp_path / "toolsurface").mkdir()

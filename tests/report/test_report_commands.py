@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, Run, run_cli
+from tests.helpers.paths import FIXTURES
 from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
 NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
@@ -125,7 +126,7 @@ def test_the_reports_help_names_the_surfaces_it_measures_by_default(report: Path
 
 # -- a designer's own server ---------------------------------------------------------------------------------
 
-HELP_DESK = [sys.executable, str(Path(__file__).resolve().parent / "fixtures" / "servers" / "acme_help_desk.py")]
+HELP_DESK = [sys.executable, str(FIXTURES / "servers" / "acme_help_desk.py")]
 CONDERIS_QUERIES = ("create task", "store memory", "read page", "approve proposal", "block task", "recall project")
 
 

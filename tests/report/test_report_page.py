@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Dialog, Page, expect, sync_playwright
 
-from tests.browser import CHROMIUM_FLAGS, chromium
 from tests.conftest import ROOT, Run
+from tests.helpers.browser import CHROMIUM_FLAGS, chromium
 from toolsurface.harness.measure import Measurement, measure
 from toolsurface.harness.report import BundleChart, ReportBundle, SeedRow, build_bundle, render_page
 from toolsurface.harness.session.score import find_runs

@@ -164,7 +164,7 @@ def test_the_committed_study_json_holds_the_answers_its_runs_give() -> None:
 
 
 def test_the_readme_s_answers_table_is_what_the_bundled_study_scores() -> None:
-    from tests.readme import doc_text
+    from tests.helpers.readme import doc_text
     from toolsurface.harness.session.score import answers_markdown
 
     study = score_study(find_runs([ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"]))

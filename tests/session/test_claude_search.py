@@ -1,5 +1,5 @@
 """Findability and the on-demand round trip as Claude Code itself measures them: the real Claude Code from npm
-(pinned in tests.npm_packages), its own ToolSearch driven by the scripted model endpoint, one on-demand
+(pinned in tests.helpers.npm_packages), its own ToolSearch driven by the scripted model endpoint, one on-demand
 session per surface. Each CLI run gets a home of its own; nothing here needs a key."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
-from tests.npm_packages import agent_cli_dir, agent_clis_dir, newer_than_pinned
-from tests.readme import doc_text
+from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir, newer_than_pinned
+from tests.helpers.readme import doc_text
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.analyze.findability import load_tools
 from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun, observe_tool_search

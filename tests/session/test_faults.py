@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, processes_with, run_cli
-from tests.waiting import wait_until
+from tests.helpers.waiting import wait_until
 from toolsurface.harness.measure import count_tokens, encoding, marginal_tokens
 from toolsurface.harness.session.record import read_run
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tests.test_bad_input import assert_one_line_error
+from tests.helpers.errors import assert_one_line_error
 
 PRIVATE = "PRIVATE-content-3f9a"
 RUN = Path("runs") / "v2" / "script-full-list-r001"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.waiting import wait_until
+from tests.helpers.waiting import wait_until
 from toolsurface.harness.scenario import CheckInput, evaluate, load_scenario
 from toolsurface.harness.session.record import read_run
 from toolsurface.harness.session.score import pass_hat_k, runs_needed

@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.stub_replay import generated_calls
 from tests.conftest import run_cli
-from tests.stubclient import Finished, stdio_session
+from tests.helpers.stubclient import Finished, stdio_session
 from toolsurface.harness.surface import Access, Kind, SurfaceDefinition, known_names, resolve
 from toolsurface.stubs.call_check import CallCheck
 from toolsurface.stubs.calllog import CallLog

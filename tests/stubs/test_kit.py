@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.stubclient import Finished, stdio_session
+from tests.helpers.stubclient import Finished, stdio_session
 from toolsurface.stubs.kit import Clock, Refusal, check_limit, page
 
 pytestmark = pytest.mark.anyio

@@ -17,9 +17,9 @@ import pytest
 from mcp import Client
 
 from tests.conftest import ROOT, run_cli
-from tests.rawstdio import RawStdioClient, serve_argv
-from tests.stubclient import Finished, stdio_session
-from tests.waiting import wait_until_async
+from tests.helpers.rawstdio import RawStdioClient, serve_argv
+from tests.helpers.stubclient import Finished, stdio_session
+from tests.helpers.waiting import wait_until_async
 from toolsurface.harness.surface import SurfaceDefinition
 from toolsurface.stubs.calllog import CallLog, read_log
 from toolsurface.stubs.mcp_server import build_server

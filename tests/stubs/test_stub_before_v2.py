@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.stubclient import Finished, StubSession, stdio_session
+from tests.helpers.stubclient import Finished, StubSession, stdio_session
 from toolsurface.harness.surface import resolve
 from toolsurface.stubs.kit import HandlerStub
 from toolsurface.stubs.serve import start_stub, surface_for_serving

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.stubclient import Finished, StubSession, stdio_session
+from tests.helpers.stubclient import Finished, StubSession, stdio_session
 
 pytestmark = pytest.mark.anyio
 

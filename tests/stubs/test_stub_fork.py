@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, processes_with, run_cli
-from tests.rawstdio import RawStdioClient, serve_argv
-from tests.waiting import wait_until
+from tests.helpers.rawstdio import RawStdioClient, serve_argv
+from tests.helpers.waiting import wait_until
 from toolsurface.harness.measure import PROTOCOL_VERSION
 from toolsurface.harness.session.fork import ForkServer, StubForkUnavailable, fork_server
 from toolsurface.stubs.calllog import CallRecord, read_log

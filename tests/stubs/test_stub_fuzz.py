@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 
-from tests.rawstdio import RawStdioClient, serve_argv
-from tests.waiting import within
+from tests.helpers.rawstdio import RawStdioClient, serve_argv
+from tests.helpers.waiting import within
 from toolsurface.harness.surface import SurfaceDefinition, resolve
 from toolsurface.stubs.calllog import CallLog, read_log
 from toolsurface.stubs.mcp_server import build_server

@@ -12,7 +12,7 @@ import anyio
 import anyio.from_thread
 import pytest
 
-from tests.waiting import Deadline
+from tests.helpers.waiting import Deadline
 from toolsurface.stubs.http import serve_http
 from toolsurface.stubs.mcp_server import build_server
 from toolsurface.stubs.serve import listen, start_stub, surface_for_serving

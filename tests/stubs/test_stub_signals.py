@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.rawstdio import RawStdioClient, serve_argv
-from tests.waiting import wait_until
+from tests.helpers.rawstdio import RawStdioClient, serve_argv
+from tests.helpers.waiting import wait_until
 from toolsurface.harness.measure import PROTOCOL_VERSION
 from toolsurface.harness.session.fork import ForkServer, fork_server
 

@@ -1,4 +1,4 @@
-"""The suite's Chromium install (tests/browser.py) reads apt-get's own simulation first: no recommended package,
+"""The suite's Chromium install (tests/helpers/browser.py) reads apt-get's own simulation first: no recommended package,
 nothing installed upgraded or removed (a plan that would is refused, naming what it would change), and it says
 what it installs. apt-get runs for real here, simulating only, against a dpkg status file of the test's own
 in which one of Chromium's dependencies is installed at an old version."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import APT_FLAGS, apt_plan, refuse_changes
+from tests.helpers.browser import APT_FLAGS, apt_plan, refuse_changes
 
 
 @pytest.fixture(scope="module", autouse=True)

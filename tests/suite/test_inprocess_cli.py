@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli, run_cli_process
-from tests.inprocess import StartupOnlyVariable
+from tests.helpers.inprocess import StartupOnlyVariable
 
 SAME_AS_A_PROCESS = [
     pytest.param(["--help"], {}, id="help"),

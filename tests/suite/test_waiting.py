@@ -8,7 +8,7 @@ import time
 import anyio
 import pytest
 
-from tests.waiting import Deadline, WaitTimedOut, wait_until, wait_until_async, within
+from tests.helpers.waiting import Deadline, WaitTimedOut, wait_until, wait_until_async, within
 
 
 def test_wait_until_returns_the_first_true_value() -> None:

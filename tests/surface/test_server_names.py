@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from tests.helpers.paths import FIXTURES
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.surface import MAX_NAME_CHARS, given_server_name, resolve_all, safe_server_name
 
-HELP_DESK = Path(__file__).resolve().parent / "fixtures" / "servers" / "acme_help_desk.py"
+HELP_DESK = FIXTURES / "servers" / "acme_help_desk.py"
 SERVER = [sys.executable, str(HELP_DESK)]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.rawstdio import RawStdioClient, raw_whole_surface, serve_argv
+from tests.helpers.rawstdio import RawStdioClient, raw_whole_surface, serve_argv
 from toolsurface.harness.measure import count_tokens
 from toolsurface.harness.output import compact_json
 from toolsurface.surfaces.conderis.instructions import BEFORE_V2, V2
@@ -288,7 +288,7 @@ def test_each_conderis_surface_s_instructions_name_only_tools_it_has() -> None:
 
 
 def test_the_readme_gives_the_instructions_and_the_whole_surface_as_measure_counts_them() -> None:
-    from tests.readme import doc_prose
+    from tests.helpers.readme import doc_prose
 
     surfaces = {s["name"]: s for s in measured("before-v2", "v2")}
     old, new = (next(p for p in surfaces[n]["parts"] if p["part"] == "instructions") for n in ("before-v2", "v2"))

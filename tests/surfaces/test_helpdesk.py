@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, Run, run_cli
-from tests.npm_packages import agent_clis_dir
-from tests.readme import doc_text
-from tests.test_agents_real import cli_env
+from tests.helpers.agent_runs import cli_env
+from tests.helpers.npm_packages import agent_clis_dir
+from tests.helpers.readme import doc_text
 
 SURFACES = ("helpdesk-tools", "helpdesk")
 TRAP = "missing #13 Webhook retries twice (pending), #14 CSV export times out (on_hold), #15 Invoice address wrong (on_hold)"
