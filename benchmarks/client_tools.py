@@ -48,7 +48,7 @@ def measure_client_tools(
 ) -> dict[str, Figure]:
     path = tested_clis_path()
     if path is None:
-        raise SystemExit("the agent CLIs are not installed: run tests/test_clients.py once (it installs them)")
+        raise SystemExit("the agent CLIs are not installed: run tests/clients/test_clients.py once (it installs them)")
     home = Path(tempfile.mkdtemp(prefix="toolsurface-bench-home-"))
     plain_args = [*cli, "clients", surface, "--format", "json"]
     per_tool_args = [*plain_args, "--per-tool"]

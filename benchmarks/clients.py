@@ -37,7 +37,7 @@ def tested_clis_path() -> str | None:
 def measure_clients(cli: Sequence[str], repeats: int = 5, surface: str = "v2") -> dict[str, Figure]:
     path = tested_clis_path()
     if path is None:
-        raise SystemExit("the agent CLIs are not installed: run tests/test_clients.py once (it installs them)")
+        raise SystemExit("the agent CLIs are not installed: run tests/clients/test_clients.py once (it installs them)")
     per_row: list[float] = []
     sessions: dict[str, list[float]] = {}
     for _ in range(repeats):

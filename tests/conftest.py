@@ -30,13 +30,11 @@ def _rewrite_tests_only() -> None:
 
 _rewrite_tests_only()
 
-from tests.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups  # noqa: E402
+from tests.helpers.paths import ROOT  # noqa: E402
+from tests.helpers.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups  # noqa: E402
 from toolsurface.harness.measure import Measurement, measure  # noqa: E402
 from toolsurface.harness.surface import resolve_all  # noqa: E402
 from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-
 
 # What a worker of pytest-xdist finds set that this process did not have (COLUMNS=80, LINES=24): put back as
 # here, so a test sees the environment it sees without workers.
@@ -62,7 +60,7 @@ _GROUPS = pytest.StashKey[Path]()
 
 
 def _groups_folder(config: pytest.Config) -> Path:
-    """The controller's folder where each worker writes the groups it collected (tests/xdist_groups.py)."""
+    """The controller's folder where each worker writes the groups it collected (tests/helpers/xdist_groups.py)."""
     if _GROUPS not in config.stash:
         config.stash[_GROUPS] = Path(tempfile.mkdtemp(prefix="toolsurface-xdist-groups-"))
     return config.stash[_GROUPS]
@@ -157,7 +155,7 @@ def run_cli(
 ) -> Run:
     """The CLI in this process (click's CliRunner), giving the exit code, stdout and stderr `run_cli_process`
     gives for the same arguments, environment and directory, and leaving this process as it found it."""
-    from tests.inprocess import run_in_process
+    from tests.helpers.inprocess import run_in_process
 
     return Run(*run_in_process(args, env=env, cwd=cwd, timeout=timeout))
 

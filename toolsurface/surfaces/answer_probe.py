@@ -27,7 +27,7 @@ NAME = "answer-probe"
 TITLE = "Answer probe"
 PURPOSE = "One tool whose answer's form and size its arguments choose."
 FORMS = ("text", "structured", "structured-only", "image")
-# Each line is this many o200k tokens and chars (tests/test_compat_answers.py checks it).
+# Each line is this many o200k tokens and chars (tests/compat/test_compat_answers.py checks it).
 LINE_TOKENS = 20
 LINE_CHARS = 79
 

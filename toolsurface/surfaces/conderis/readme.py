@@ -650,7 +650,7 @@ _INTRO = [
     "",
     f"    {COMMAND}",
     "",
-    "(`tests/test_conderis_choices.py` fails while this file differs from what the command writes).",
+    "(`tests/surfaces/test_conderis_choices.py` fails while this file differs from what the command writes).",
     "",
     "What the seed gives and what it does not:",
     "",
