@@ -19,7 +19,17 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, Run, run_cli
-from tests.helpers.agent_runs import SECRET, V2_TOOLS, assert_refused, cli_env, files_holding, records, run_dir, turns
+from tests.helpers.agent_runs import (
+    SECRET,
+    V2_TOOLS,
+    assert_refused,
+    cli_env,
+    files_holding,
+    records,
+    run_dir,
+    six_tasks,
+    turns,
+)
 from tests.helpers.npm_packages import AGENT_CLIS, CLI_CARDS, agent_cli_dir, agent_clis_dir, newer_than_pinned
 from toolsurface.harness.agents import client_card
 from toolsurface.harness.agents.claude import ClaudeAgent
@@ -50,19 +60,6 @@ def clis() -> Path:
 @pytest.fixture(scope="session")
 def newest_claude() -> Path:
     return agent_cli_dir("claude", NEWEST_CLAUDE)
-
-
-def six_tasks(
-    clis: Path, base: Path, agents: tuple[str, ...], *more: Path, options: tuple[str, ...] = ()
-) -> tuple[Path, Path, Run]:
-    out, home = base / "study", base / "home"
-    chosen = [arg for agent in agents for arg in ("--agent", agent)]
-    done = run_cli(
-        "session", "run", *chosen, "--model-endpoint", "scripted", "--surface", "v2", "--runs", "1",
-        "--out", str(out), "--jobs", "2", "--timeout", "240", *options,
-        env=cli_env(clis, home, *more), cwd=base, timeout=900,
-    )  # fmt: skip
-    return out, home, done
 
 
 # Clients whose naming differs, each with the server under the name its user gives it.

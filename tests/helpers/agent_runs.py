@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import Run
+from tests.conftest import Run, run_cli
 from tests.helpers.paths import ROOT
 from toolsurface.harness.agents import client_card
 from toolsurface.harness.agents.base import AgentEndpoint, RunContext, ServerCommand
@@ -135,3 +135,17 @@ def assert_refused(done: Run, out: Path, *words: str) -> None:
     [line] = done.stderr.strip().splitlines()
     assert line.startswith("toolsurface: ") and all(word in line for word in words), line
     assert not (out / "runs").exists() or not any((out / "runs").rglob("spec.json"))
+
+
+def six_tasks(
+    clis: Path, base: Path, agents: tuple[str, ...], *more: Path, options: tuple[str, ...] = ()
+) -> tuple[Path, Path, Run]:
+    """A six-tasks study of `agents` on v2 with the scripted model, in a home of its own: (study, home, run)."""
+    out, home = base / "study", base / "home"
+    chosen = [arg for agent in agents for arg in ("--agent", agent)]
+    done = run_cli(
+        "session", "run", *chosen, "--model-endpoint", "scripted", "--surface", "v2", "--runs", "1",
+        "--out", str(out), "--jobs", "2", "--timeout", "240", *options,
+        env=cli_env(clis, home, *more), cwd=base, timeout=900,
+    )  # fmt: skip
+    return out, home, done

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
-from tests.npm_packages import agent_cli_dir, agent_clis_dir
-from tests.test_agents_real import SECRET, files_holding, six_tasks
+from tests.helpers.agent_runs import SECRET, files_holding, six_tasks
+from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir
 from toolsurface.harness.agents.base import DUMMY_KEY
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.session.importer._content import kept_arguments, shape
