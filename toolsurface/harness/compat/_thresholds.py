@@ -1,12 +1,14 @@
 """Where each client that decides shown or deferred for itself switches, per version and window: `compat
 --thresholds`. A client whose card has a percent mode (Claude Code's `auto`) and knows its models' windows runs
-short sessions in that mode on v2 with every token count it asks for answered at half its edge, one under it, at
+short sessions in that mode on a two-tool probe surface with every token count it asks for answered at half its edge, one under it, at
 it and at twice it (the edge: the mode's share of the window plus the tokens its card says it takes off the
 count); each row says what the first request carried. Observed, not computed: a client that does not decide
 there shows it here."""
 
 from __future__ import annotations
 
+import json
+import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -17,6 +19,8 @@ from toolsurface.harness.output import csv_table, json_document, markdown_table
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from toolsurface.harness.agents import ClientCard
 
 __all__ = [
     "THRESHOLDS_FORMAT",
@@ -30,7 +34,17 @@ __all__ = [
 ]
 
 THRESHOLDS_FORMAT = "toolsurface-compat-thresholds/1"
-SURFACE = "v2"
+# The surface each session shows: two small tools, so nothing but the count answered can tip the decision.
+_PROBE = {
+    "tools": [
+        {
+            "name": "record_get",
+            "description": "Read one record by its id.",
+            "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+        },
+        {"name": "record_list", "description": "List the records.", "inputSchema": {"type": "object"}},
+    ]
+}
 
 
 @dataclass(frozen=True)
@@ -60,7 +74,6 @@ def observe_thresholds(
 ) -> list[ThresholdSeen]:
     """A row per client that decides for itself (or those `named`), version, window and count probed."""
     from toolsurface.harness.agents import client_card, client_cards
-    from toolsurface.harness.clients import observe_clients
 
     names = [text.partition(":")[0] for text in named] or [c.name for c in client_cards() if c.is_cli]
     cards = [client_card(name) for name in dict.fromkeys(names)]
@@ -70,25 +83,37 @@ def observe_thresholds(
             f"--thresholds: none of {', '.join(c.name for c in cards)} decides shown or deferred by its model's window"
         )
     found: list[ThresholdSeen] = []
-    for card in deciding:
-        mode = card.percent_modes[0]
-        for window in sorted(card.windows):
-            edge = window * card.percent_default // 100 + card.count_allowance
-            for counted in (edge // 2, edge - 1, edge, edge * 2):
-                folder = out / card.name / f"w{window}-c{counted}" if out is not None else None
-                rows = observe_clients(
-                    [SURFACE],
-                    [f"{card.name}:{mode}"],
-                    jobs=jobs,
-                    timeout=timeout,
-                    out=folder,
-                    context_windows=[window],
-                    count_answer=counted,
-                )
-                found += [
-                    ThresholdSeen(card.name, r.version, mode, window, card.percent_default, counted, _carried(r))
-                    for r in rows
-                ]
+    with tempfile.TemporaryDirectory(prefix="toolsurface-thresholds-") as folder:
+        probe = Path(folder) / "threshold-probe.json"
+        probe.write_text(json.dumps(_PROBE), encoding="utf-8")
+        for card in deciding:
+            found += _probed(card, str(probe), jobs, timeout, out)
+    return found
+
+
+def _probed(card: ClientCard, probe: str, jobs: int, timeout: float, out: Path | None) -> list[ThresholdSeen]:
+    """One client's sessions: each window it knows, each count around its edge."""
+    from toolsurface.harness.clients import observe_clients
+
+    found: list[ThresholdSeen] = []
+    mode = card.percent_modes[0]
+    for window in sorted(card.windows):
+        edge = window * card.percent_default // 100 + card.count_allowance
+        for counted in (edge // 2, edge - 1, edge, edge * 2):
+            folder = out / card.name / f"w{window}-c{counted}" if out is not None else None
+            rows = observe_clients(
+                [probe],
+                [f"{card.name}:{mode}"],
+                jobs=jobs,
+                timeout=timeout,
+                out=folder,
+                context_windows=[window],
+                count_answer=counted,
+            )
+            found += [
+                ThresholdSeen(card.name, r.version, mode, window, card.percent_default, counted, _carried(r))
+                for r in rows
+            ]
     return found
 
 
