@@ -321,6 +321,26 @@ def block_text(content: object) -> str:
     return ""
 
 
+def content_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The content blocks of a stream-json message (Claude Code's and Qwen Code's transcripts alike)."""
+    content = message.get("content")
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def stub_failure(init: dict[str, Any], name: str, failed: tuple[str, ...]) -> str | None:
+    """Why a stream-json transcript's init says the server `name` did not connect (its status one of `failed`),
+    with the client's own messages about it where it gives them (`mcp_server_errors`)."""
+    for server in init.get("mcp_servers") or []:
+        if isinstance(server, dict) and server.get("name") == name and server.get("status") in failed:
+            messages = [
+                str(e.get("message"))
+                for e in init.get("mcp_server_errors") or []
+                if isinstance(e, dict) and e.get("name") == name
+            ]
+            return f"the stub MCP server is {server.get('status')}" + "".join(f": {m}" for m in messages)
+    return None
+
+
 def agent_env(ctx: RunContext, **extra: str) -> dict[str, str]:
     """The agent's environment: the context's (this process's when the context gives none) plus `extra`."""
     return {**(ctx.env or os.environ), **extra}

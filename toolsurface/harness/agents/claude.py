@@ -21,8 +21,10 @@ from toolsurface.harness.agents._cli import (
     as_int,
     as_str,
     block_text,
+    content_blocks,
     home,
     server_launch,
+    stub_failure,
 )
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._session_file import (
@@ -102,11 +104,11 @@ def read_session(path: Path) -> SessionRead:
             if isinstance(message.get("usage"), dict) and message_id not in messages:
                 messages.add(message_id)
                 read.turns.append(SessionTurn(_usage(message["usage"]), time))
-            for block in _blocks(message):
+            for block in content_blocks(message):
                 if block.get("type") == "tool_use":
                     asked[str(block.get("id"))] = (str(block.get("name")), as_dict(block.get("input")), time)
             continue
-        for block in _blocks(message):
+        for block in content_blocks(message):
             if block.get("type") == "tool_result" and (call := asked.pop(str(block.get("tool_use_id")), None)):
                 if call[0] == SEARCH_TOOL:
                     read.searches.append(SessionSearch(as_str(call[1].get("query")), _references(block), call[2]))
@@ -344,7 +346,7 @@ class ClaudeAgent(CliAgent):
             kind = record.get("type")
             if kind == "system" and record.get("subtype") == "init":
                 model = as_str(record.get("model")) or model
-                stub_failed = _stub_failure(record, self.server_name) or stub_failed
+                stub_failed = stub_failure(record, self.server_name, _STUB_FAILED) or stub_failed
             elif kind == "system" and record.get("subtype") == "api_retry":
                 last_error = _retry_error(record)
                 events.append(Event("error", text=last_error))
@@ -353,7 +355,7 @@ class ClaudeAgent(CliAgent):
                 model = model or as_str(message.get("model"))
                 if isinstance(message.get("usage"), dict):
                     usage_by_message[str(message.get("id"))] = _usage(message["usage"])
-                for block in _blocks(message):
+                for block in content_blocks(message):
                     if block.get("type") == "text" and isinstance(block.get("text"), str):
                         events.append(Event("message", text=block["text"]))
                     elif block.get("type") == "tool_use" and str(block.get("id")) not in calls:
@@ -366,7 +368,7 @@ class ClaudeAgent(CliAgent):
                         calls[str(call.id)] = call
                         events.append(call)
             elif kind == "user":
-                for block in _blocks(as_dict(record.get("message"))):
+                for block in content_blocks(as_dict(record.get("message"))):
                     if block.get("type") == "tool_result":
                         events.append(_tool_result(block, calls))
             elif kind == "result":
@@ -442,18 +444,6 @@ def _retry_error(record: dict[str, Any]) -> str:
     return f"API request failed{where}: " + (f"HTTP {status}: " if status else "") + str(detail)[:300]
 
 
-def _stub_failure(init: dict[str, Any], name: str) -> str | None:
-    for server in init.get("mcp_servers") or []:
-        if isinstance(server, dict) and server.get("name") == name and server.get("status") in _STUB_FAILED:
-            messages = [
-                str(e.get("message"))
-                for e in init.get("mcp_server_errors") or []
-                if isinstance(e, dict) and e.get("name") == name
-            ]
-            return f"the stub MCP server is {server.get('status')}" + "".join(f": {m}" for m in messages)
-    return None
-
-
 def _usage(usage: dict[str, Any]) -> Usage:
     return Usage(
         input_tokens=as_int(usage.get("input_tokens")),
@@ -461,8 +451,3 @@ def _usage(usage: dict[str, Any]) -> Usage:
         cache_read_tokens=as_int(usage.get("cache_read_input_tokens")),
         cache_write_tokens=as_int(usage.get("cache_creation_input_tokens")),
     )
-
-
-def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
-    content = message.get("content")
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []

@@ -38,7 +38,9 @@ from toolsurface.harness.agents._cli import (
     as_int,
     as_str,
     block_text,
+    content_blocks,
     loopback_only,
+    stub_failure,
     trusted_servers,
 )
 from toolsurface.harness.agents._config_format import ConfigFormat, dot_folder_workspace, http_url_entry
@@ -303,10 +305,10 @@ class QwenAgent(CliAgent):
             message = as_dict(record.get("message"))
             if kind == "system" and record.get("subtype") == "init":
                 model = as_str(record.get("model")) or model
-                stub_failed = _stub_failure(record, self.server_name) or stub_failed
+                stub_failed = stub_failure(record, self.server_name, _STUB_FAILED) or stub_failed
             elif kind == "assistant":
                 model = model or as_str(message.get("model"))
-                for block in _blocks(message):
+                for block in content_blocks(message):
                     if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
                         events.append(Event("message", text=block["text"]))
                     elif block.get("type") == "tool_use" and str(block.get("id")) not in calls:
@@ -314,7 +316,7 @@ class QwenAgent(CliAgent):
                         calls[str(call.id)] = call
                         events.append(call)
             elif kind == "user":
-                for block in _blocks(message):
+                for block in content_blocks(message):
                     if block.get("type") == "tool_result":
                         events.append(_tool_result(block, calls))
             elif kind == "result":
@@ -362,18 +364,6 @@ def _settings(config: Mapping[str, str]) -> dict[str, Any]:
                 raise ToolsurfaceError(f"qwen: setting {key}: {part} is not a group of settings")
         node[last] = value
     return settings
-
-
-def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
-    content = message.get("content")
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
-
-
-def _stub_failure(init: dict[str, Any], name: str) -> str | None:
-    for server in init.get("mcp_servers") or []:
-        if isinstance(server, dict) and server.get("name") == name and server.get("status") in _STUB_FAILED:
-            return f"the stub MCP server is {server.get('status')}"
-    return None
 
 
 def _tool_result(block: dict[str, Any], calls: Mapping[str, Event]) -> Event:
