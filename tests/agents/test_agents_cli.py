@@ -326,7 +326,10 @@ async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(tm
         assert report.status == "timeout" and f"within {HUNG_TIMEOUT_S} s" in str(report.error), (name, report)
         assert [c.name for c in calls(report)][-2:] == ["item_get", "item_list"], name
         log = tmp_path / name / "t" / "calls.jsonl"
-        assert [r.tool for r in read_log(log) if r.method == "tools/call"] == ["item_get", "item_list"], name
+        requests = (tmp_path / name / "model-requests.jsonl").read_text(encoding="utf-8").splitlines()
+        offered = [(json.loads(line).get("reply") or {}).get("offered") for line in requests]
+        logged = [r.tool for r in read_log(log) if r.method == "tools/call"]
+        assert logged == ["item_get", "item_list"], (name, offered, report.events)
     for name in NAMES:
         base = tmp_path / name / "t"
         await wait_until_async(

@@ -322,7 +322,7 @@ def block_text(content: object) -> str:
 
 
 def content_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """The content blocks of a stream-json message (Claude Code's and Qwen Code's transcripts alike)."""
+    """The content blocks of a stream-json message (a Claude Code-style transcript)."""
     content = message.get("content")
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
