@@ -184,20 +184,44 @@ def _study_progress(title: str) -> Iterator[tuple[Callable[[int], None], Callabl
     yield (lambda total: None), line
 
 
-@session_group.command("score")
+@session_group.command("score", cls=_ServerCommand)
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write study.json here.")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
-def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) -> None:
+@click.option(
+    "--surface",
+    metavar="NAME|FILE",
+    help="Imported sessions: the server's current list (a surface or a snapshot file; or --url, -- CMD), to show"
+    " the tools they never called and mark the calls of tools it no longer has.",
+)
+@_server_options
+def session_score_command(
+    dirs: tuple[Path, ...], out: Path | None, fmt: str, surface: str | None, live: LiveServerOptions
+) -> None:
     """Score recorded runs (study or run directories, shards merged) without running anything."""
+    from dataclasses import replace
+
+    from toolsurface.harness.cli._live import _items
     from toolsurface.harness.files import write_json_atomic
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.session.score import find_runs, score_study, study_markdown
+    from toolsurface.harness.session.score import find_runs, listed_names, score_study, server_tools, study_markdown
 
     study = score_study(find_runs(dirs))
+    if surface is not None and live.names_a_server:
+        raise ToolsurfaceError("give the server's list once: --surface, --url or -- CMD, not two")
+    items = _items([surface] if surface is not None else [], live, None)[0]
+    if items:
+        study = replace(study, server_tools=server_tools(study, _listed_as(items[0]), listed_names(items[0])))
     if out is not None:
         write_json_atomic(out, study.to_json(out.parent))
     click.echo(json_document(study.to_json(), ascii=True) if fmt == "json" else study_markdown(study), nl=False)
+
+
+def _listed_as(item: Any) -> str:
+    """Where a list was read from, in words: a surface by its name, a snapshot or a live server by its source."""
+    from toolsurface.harness.surface import Snapshot
+
+    return f"{item.name} ({item.source})" if isinstance(item, Snapshot) else item.name
 
 
 @session_group.command("merge")
