@@ -57,7 +57,11 @@ def shaped(arguments: dict[str, Any]) -> dict[str, Any]:
         (TICKET_GET, {"id": "T-1", "deep": True}, "unknown parameter 'deep' for ticket_get; parameters: id, depth"),
         (TICKET_SEARCH, {"query": "x"}, "parameter 'query' is not valid: a string of 1 char, under its minLength 2"),
         (TICKET_SEARCH, {"query": "vpn", "tags": ["a", "b", "a"]}, "an array of 3 items, over its maxItems 2"),
-        (TICKET_SEARCH, {"query": "vpn", "where": {"team": "x"}}, "unknown parameter 'team' for where; parameters: queue"),
+        (
+            TICKET_SEARCH,
+            {"query": "vpn", "where": {"team": "x"}},
+            "unknown parameter 'team' for where; parameters: queue",
+        ),
     ],
 )
 def test_what_the_shapes_decide_is_refused_as_the_stub_would_say_it(
@@ -109,12 +113,18 @@ NOTES_CALLS = [
 ]
 
 
+def replayed_live(run: Path, record: Path, *options: str) -> dict[str, Any]:
+    """The JSON of the run replayed against the recording server (its calls written to `record`)."""
+    done = run_cli("session", "replay", str(run), *options, "--format", "json", "--", *recorded_server(record))
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = done.json()
+    return data
+
+
 def test_calls_that_kept_no_values_are_checked_by_shape_and_no_call_reaches_the_server(tmp_path: Path) -> None:
     run = write_run(tmp_path / "imported" / "runs" / "notes" / "claude-r001", NOTES_CALLS, keep=False)
     record = tmp_path / "record.jsonl"
-    done = run_cli("session", "replay", str(run), "--format", "json", "--", *recorded_server(record))
-    assert done.returncode == 0, done.stderr
-    data = done.json()
+    data = replayed_live(run, record)
     assert data["method"] == "by shape" and data["against"] == "live server"
     calls = data["runs"][0]["calls"]
     assert [c["change"] for c in calls] == [
@@ -133,21 +143,20 @@ def test_calls_that_kept_no_values_are_checked_by_shape_and_no_call_reaches_the_
 def test_a_live_server_is_sent_only_its_read_only_tools_calls_unless_writes_are_allowed(tmp_path: Path) -> None:
     run = write_run(tmp_path / "kept" / "runs" / "notes" / "claude-r001", NOTES_CALLS, keep=True)
     record = tmp_path / "record.jsonl"
-    done = run_cli("session", "replay", str(run), "--format", "json", "--", *recorded_server(record))
-    assert done.returncode == 0, done.stderr
-    data = done.json()
+    data = replayed_live(run, record)
     assert data["method"] == "played" and data["skipped"] == {"notes_write": 1, "notes_purge": 1}
     assert [c["tool"] for c in called(record)] == ["notes_find", "weather", "notes_find"]
     messages = {c["tool"]: c["message"] for c in data["runs"][0]["calls"] if c["after"] == "not played"}
-    assert messages["notes_write"] == "notes_write is not marked read-only (readOnlyHint false); --allow-writes plays it"
+    assert (
+        messages["notes_write"] == "notes_write is not marked read-only (readOnlyHint false); --allow-writes plays it"
+    )
     assert messages["notes_purge"].startswith("notes_purge is not marked read-only (no readOnlyHint)")
     table = run_cli("session", "replay", str(run), "--", *recorded_server(tmp_path / "again.jsonl")).stdout
-    assert "Not played, 2 calls of tools that may write (notes_write 1, notes_purge 1): --allow-writes plays them." in table
-    allowed = run_cli(
-        "session", "replay", str(run), "--allow-writes", "--format", "json", "--", *recorded_server(tmp_path / "all.jsonl")
-    )  # fmt: skip
-    assert allowed.returncode == 0, allowed.stderr
-    assert allowed.json()["skipped"] == {}
+    assert (
+        "Not played, 2 calls of tools that may write (notes_write 1, notes_purge 1): --allow-writes plays them."
+        in table
+    )
+    assert replayed_live(run, tmp_path / "all.jsonl", "--allow-writes")["skipped"] == {}
     assert [c["tool"] for c in called(tmp_path / "all.jsonl")] == [
         "notes_find", "notes_write", "notes_purge", "weather", "notes_find",
     ]  # fmt: skip
@@ -163,7 +172,9 @@ def test_a_snapshot_has_no_server_so_its_calls_are_checked_by_shape(tmp_path: Pa
     assert done.json()["against"] == "snapshot" and done.json()["method"] == "by shape"
     # Values kept: the snapshot's enum is checked in full.
     assert [c["change"] for c in done.json()["runs"][0]["calls"]][3] == "fits the schema"
-    assert "a snapshot has no server to call" in run_cli("session", "replay", str(run), "--surface", str(snapshot)).stdout
+    assert (
+        "a snapshot has no server to call" in run_cli("session", "replay", str(run), "--surface", str(snapshot)).stdout
+    )
 
 
 def test_allow_writes_without_a_live_server_is_one_line(tmp_path: Path) -> None:

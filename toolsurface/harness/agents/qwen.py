@@ -53,6 +53,7 @@ from toolsurface.harness.agents._session_file import (
     known,
     session_lines,
 )
+from toolsurface.harness.agents._usage import cached_within
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     UNKNOWN_TOOL,
@@ -195,13 +196,11 @@ def read_session(path: Path) -> SessionRead:
     return known(read, "Qwen Code (0.24 or later)")
 
 
+_USAGE_KEYS = ("promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "cachedContentTokenCount")
+
+
 def _chat_usage(tokens: dict[str, Any]) -> Usage:
-    cached = as_int(tokens.get("cachedContentTokenCount"))
-    return Usage(
-        input_tokens=max(as_int(tokens.get("promptTokenCount")) - cached, 0),
-        output_tokens=as_int(tokens.get("candidatesTokenCount")) + as_int(tokens.get("thoughtsTokenCount")),
-        cache_read_tokens=cached,
-    )
+    return cached_within(*(as_int(tokens.get(key)) for key in _USAGE_KEYS))
 
 
 class QwenAgent(CliAgent):

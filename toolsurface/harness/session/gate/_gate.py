@@ -19,20 +19,30 @@ WELL_BELOW = 0.5
 
 
 @dataclass(frozen=True)
-class GateJudgement:
+class _Sizes:
+    """What every judgement of a scenario holds: the two surfaces and their lists' sizes, judged."""
+
     scenario: str
     baseline: str
     candidate: str
     baseline_chars: int
     candidate_chars: int
     max_chars: int
-    baseline_refused: list[int]
-    candidate_refused: list[int]
-    runs_needed: int | None
 
     @property
     def size_met(self) -> bool:
         return self.candidate_chars <= self.max_chars
+
+    def size(self) -> str:
+        said = f"The list is {self.candidate_chars:,} characters against {self.baseline_chars:,}"
+        return said + (f", over the {self.max_chars:,} it may have" if not self.size_met else "")
+
+
+@dataclass(frozen=True)
+class GateJudgement(_Sizes):
+    baseline_refused: list[int]
+    candidate_refused: list[int]
+    runs_needed: int | None
 
     @property
     def refusals_met(self) -> bool:
@@ -44,9 +54,7 @@ class GateJudgement:
 
     def sentence(self) -> str:
         verdict = "met" if self.met else "not met"
-        size = f"The list is {self.candidate_chars:,} characters against {self.baseline_chars:,}"
-        if not self.size_met:
-            size += f", over the {self.max_chars:,} it may have"
+        size = self.size()
         refused = (
             f"{self.candidate} needed {_calls(sum(self.candidate_refused))} in {_runs(len(self.candidate_refused))}"
             f" against {sum(self.baseline_refused)} in {_runs(len(self.baseline_refused))} for {self.baseline}"
@@ -70,31 +78,19 @@ def _runs(n: int) -> str:
 
 
 @dataclass(frozen=True)
-class ImportedJudgement:
+class ImportedJudgement(_Sizes):
     """The gate over sessions imported from the clients' files (`session import`): they ran against the server
     only, never against the candidate, so the list sizes are judged and the refused calls per run are not."""
 
-    scenario: str
-    baseline: str
-    candidate: str
-    baseline_chars: int
-    candidate_chars: int
-    max_chars: int
     server: str
     error_answers: list[int]
-
-    @property
-    def size_met(self) -> bool:
-        return self.candidate_chars <= self.max_chars
 
     @property
     def met(self) -> bool:
         return self.size_met
 
     def sentence(self) -> str:
-        size = f"The list is {self.candidate_chars:,} characters against {self.baseline_chars:,}"
-        if not self.size_met:
-            size += f", over the {self.max_chars:,} it may have"
+        size = self.size()
         sessions = len(self.error_answers)
         errors = sum(self.error_answers)
         return (
