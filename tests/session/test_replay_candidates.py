@@ -78,6 +78,12 @@ def test_what_needs_the_values_is_listed_as_not_checked_and_a_whole_number_fits_
     assert searched.refusal is None and searched.unchecked == ("tags: items",)
 
 
+def test_a_parameter_a_schema_that_is_not_closed_does_not_name_is_refused_only_by_a_stub() -> None:
+    arguments = shaped({"id": "T-1", "deep": True})
+    checked = check_by_shape(TICKET_GET, arguments, strict=False)
+    assert checked.refusal is None and checked.unchecked == ("id: pattern", "deep: not named by the schema")
+
+
 def test_a_value_a_mapping_sets_is_checked_in_full() -> None:
     tool = {"name": "t", "inputSchema": {"type": "object", "properties": {"kind": {"enum": ["memory", "task"]}}}}
     assert check_by_shape(tool, {"kind": "memory"}).refusal is None

@@ -149,6 +149,9 @@ class _Checker:
             extra = schema.get("additionalProperties")
             if isinstance(extra, dict):
                 self.value(extra, arguments[name], _at(path, name))
+            else:
+                # A schema that does not close its properties takes it; whether the server does, only a call says.
+                self.unchecked.append(f"{_at(path, name)}: not named by the schema")
         if "patternProperties" in schema or "propertyNames" in schema:
             self.unchecked.append(f"{path or 'the arguments'}: patternProperties or propertyNames")
 
