@@ -1,5 +1,5 @@
-"""session import: the session files the real clients wrote (Claude Code, codex, gemini-cli, Copilot CLI, cline and
-opencode at their pinned versions, Claude Code's newest too, each run against the scripted model with --keep-agent-files in
+"""session import: the session files the real clients wrote (Claude Code, codex, gemini-cli, Copilot CLI, cline,
+opencode and Qwen Code at their pinned versions, Claude Code's newest too, each run against the scripted model with --keep-agent-files in
 a home of the test's own), imported as a study of the stub's tools, scored, reported and replayed; and every kind
 of bad input, each one line or one row."""
 
@@ -20,12 +20,28 @@ from toolsurface.harness.agents.base import DUMMY_KEY
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.session.importer._content import kept_arguments, shape
 
-CLIENTS = ("claude", "codex:direct", "gemini", "copilot", "cline", "opencode")
-NAMES = ["claude", "cline", "codex", "copilot", "gemini"]
-VERSIONS = {"claude": "2.1.197", "cline": "3.0.65", "codex": "0.171.0", "copilot": "1.0.102", "gemini": None}
+CLIENTS = ("claude", "codex:direct", "gemini", "copilot", "cline", "opencode", "qwen")
+NAMES = ["claude", "cline", "codex", "copilot", "gemini", "qwen"]
+VERSIONS = {
+    "claude": "2.1.197",
+    "cline": "3.0.65",
+    "codex": "0.171.0",
+    "copilot": "1.0.102",
+    "gemini": None,
+    "qwen": "0.24.4",
+}
 # What moves each client's session folder away from the home: unset, so the test's home is the one read.
 MOVERS: dict[str, str | None] = dict.fromkeys(
-    ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "CLINE_DIR", "CLINE_DATA_DIR")
+    (
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "GEMINI_CLI_HOME",
+        "COPILOT_HOME",
+        "CLINE_DIR",
+        "CLINE_DATA_DIR",
+        "QWEN_HOME",
+        "QWEN_RUNTIME_DIR",
+    )
 )
 
 
@@ -54,7 +70,7 @@ def imported(sessions: tuple[Path, Path]) -> Path:
     base, home = sessions
     done = import_cli(home, "--server", "stub", "--out", "imported", cwd=base)
     assert done.returncode == 0, done.stderr
-    assert "imported 5 sessions of claude, cline, codex, copilot, gemini (70 calls to stub)" in done.stderr
+    assert "imported 6 sessions of claude, cline, codex, copilot, gemini, qwen (84 calls to stub)" in done.stderr
     return base / "imported"
 
 
@@ -87,7 +103,7 @@ def test_the_imported_study_says_where_each_session_came_from_relative_to_the_ho
     assert record["format"] == "toolsurface-import/1" and record["server"] == "stub"
     assert record["content_kept"] is False
     paths = sorted(f["path"] for f in record["files"] if f["status"] == "imported")
-    assert [p.split("/")[1] for p in paths] == [".claude", ".cline", ".codex", ".copilot", ".gemini"]
+    assert [p.split("/")[1] for p in paths] == [".claude", ".cline", ".codex", ".copilot", ".gemini", ".qwen"]
     assert all(p.startswith("~/") for p in paths)
     study = json.loads((imported / "study.json").read_text(encoding="utf-8"))
     assert sorted(study["imported"]["files"]) == paths
@@ -124,17 +140,52 @@ def test_with_keep_content_the_calls_replay_against_a_candidate_and_no_key_is_ke
     replay = run_cli("session", "replay", str(base / "kept"), "--surface", "v2-live", "--format", "json", cwd=base)
     assert replay.returncode == 0, replay.stderr
     runs = replay.json()["runs"]
-    assert len(runs) == 5
+    assert len(runs) == 6 and replay.json()["method"] == "played"
     assert all(sum(r["counts"].values()) == 14 for r in runs)
     assert all(c["after"] in ("ok", "refused") for r in runs for c in r["calls"])
     # v2-live refuses the same filter v2 did.
     assert all(any(c["after"] == "refused" and c["tool"] == "item_list" for c in r["calls"]) for r in runs)
 
 
-def test_replaying_sessions_imported_without_their_content_says_how_to_keep_it(imported: Path) -> None:
-    done = run_cli("session", "replay", str(imported), "--surface", "v2-live")
-    assert done.returncode == 2
-    assert "import them again with --keep-content" in done.stderr
+def test_sessions_imported_without_their_content_replay_by_shape_against_the_candidate(imported: Path) -> None:
+    done = run_cli("session", "replay", str(imported), "--surface", "v2-live", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = done.json()
+    assert data["method"] == "by shape" and len(data["runs"]) == 6
+    # v2-live takes every parameter v2 does: each call fits its schema, and no answer was made.
+    assert all(r["counts"] == {"fits the schema": 14} for r in data["runs"]) and data["answers"] == []
+    # before-v2 has none of v2's tools but item_get, whose schema wants none of the parameters v2's calls name.
+    older = run_cli("session", "replay", str(imported / "runs/stub/codex-r001"), "--surface", "before-v2")
+    assert "#1 item_list: unmappable (ok → -): unknown tool 'item_list'; tools: memory_recall" in older.stdout
+    assert "Checked by shape (runs imported without --keep-content kept no values): no call was made" in older.stdout
+
+
+def test_score_and_report_show_the_tools_never_called_against_the_servers_list(imported: Path, tmp_path: Path) -> None:
+    plain = run_cli("session", "score", str(imported))
+    assert "Tools never called and calls of tools the server no longer lists need its current list" in plain.stdout
+    done = run_cli("session", "score", str(imported), "--surface", "v2", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    [row] = done.json()["server_tools"]
+    assert row["server"] == "stub" and row["listed_as"] == "v2" and row["not_listed"] == {}
+    assert row["never_called"] == ["recall", "project_get", "project_store", "item_delete"]
+    assert row["calls"]["item_list"] == 36
+    older = run_cli("session", "score", str(imported), "--surface", "before-v2")
+    assert "| stub | before-v2 | 27 |" in older.stdout and "item_list (36 calls)" in older.stdout
+    assert "| item_list (no longer listed) |" in older.stdout
+    report = run_cli("report", str(imported), "--out", str(tmp_path / "report"), "--surface", "before-v2")
+    assert report.returncode == 0, report.stderr
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "## Imported sessions against the server's list" in text and "item_list (no longer listed)" in text
+
+
+def test_gate_over_an_import_judges_the_lists_and_says_the_refused_calls_do_not_apply(imported: Path) -> None:
+    done = run_cli("gate", str(imported), "--baseline", "before-v2", "--candidate", "v2")
+    assert done.returncode == 0, done.stderr
+    assert "Gate (imported sessions): met on the list's size alone." in done.stdout
+    assert "Refused calls per run do not apply to an import: its 6 sessions called stub, none v2" in done.stdout
+    assert "(6 error answers in them)" in done.stdout
+    over = run_cli("gate", str(imported), "--baseline", "v2", "--candidate", "before-v2")
+    assert over.returncode == 1 and "not met on the list's size alone" in over.stdout
 
 
 def test_keys_in_arguments_are_redacted_even_when_content_is_kept() -> None:
@@ -151,14 +202,14 @@ def test_one_client_and_a_date_choose_the_sessions(sessions: tuple[Path, Path], 
     assert done.returncode == 0, done.stderr
     assert [s["agent"] for s in scored(tmp_path / "codex")["surfaces"]] == ["codex"]
     later = import_cli(home, "--server", "stub", "--since", "2999-01-01", "--out", "later", cwd=tmp_path)
-    assert later.returncode == 2 and "all 5 sessions that could be read started before --since" in later.stderr
+    assert later.returncode == 2 and "all 6 sessions that could be read started before --since" in later.stderr
     assert not (tmp_path / "later").exists()
 
 
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (("--server", "acme"), "no session of the 5 files read used server 'acme'; the servers they used: stub"),
+        (("--server", "acme"), "no session of the 6 files read used server 'acme'; the servers they used: stub"),
         (("--server", "stub", "--client", "nobody"), "--client: no client 'nobody' whose session files"),
         (("--server", "stub", "--since", "last week"), "--since: 'last week' is not a date"),
     ],
@@ -222,7 +273,7 @@ def test_a_folder_that_is_not_an_import_is_not_replaced(sessions: tuple[Path, Pa
     assert done.returncode == 2 and "holds files that are not an import" in done.stderr
     again = [import_cli(home, "--server", "stub", "--out", "twice", cwd=tmp_path) for _ in range(2)]
     assert [a.returncode for a in again] == [0, 0]
-    assert len(scored(tmp_path / "twice")["surfaces"]) == 5
+    assert len(scored(tmp_path / "twice")["surfaces"]) == 6
 
 
 def test_claude_codes_newest_version_writes_sessions_its_reader_reads(tmp_path: Path) -> None:

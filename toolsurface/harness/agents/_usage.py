@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Usage"]
+__all__ = ["Usage", "cached_within"]
 
 
 @dataclass(frozen=True)
@@ -21,3 +21,9 @@ class Usage:
             self.cache_read_tokens + other.cache_read_tokens,
             self.cache_write_tokens + other.cache_write_tokens,
         )
+
+
+def cached_within(prompt: int, output: int, thoughts: int, cached: int) -> Usage:
+    """Usage as the Gemini API family counts it: the prompt's tokens include the cached ones, the thoughts are
+    output apart."""
+    return Usage(input_tokens=max(prompt - cached, 0), output_tokens=output + thoughts, cache_read_tokens=cached)

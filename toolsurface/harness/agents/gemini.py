@@ -25,6 +25,7 @@ from toolsurface.harness.agents._cli import (
 from toolsurface.harness.agents._config_format import ConfigFormat, dot_folder_workspace, http_url_entry
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._session_file import SessionCall, SessionRead, SessionTurn, known, session_lines
+from toolsurface.harness.agents._usage import cached_within
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     UNKNOWN_TOOL,
@@ -123,12 +124,7 @@ def _chat_call(call: dict[str, Any], time: str | None) -> SessionCall:
 
 
 def _chat_usage(tokens: dict[str, Any]) -> Usage:
-    cached = as_int(tokens.get("cached"))
-    return Usage(
-        input_tokens=max(as_int(tokens.get("input")) - cached, 0),
-        output_tokens=as_int(tokens.get("output")) + as_int(tokens.get("thoughts")),
-        cache_read_tokens=cached,
-    )
+    return cached_within(*(as_int(tokens.get(key)) for key in ("input", "output", "thoughts", "cached")))
 
 
 class GeminiAgent(CliAgent):

@@ -45,6 +45,15 @@ from toolsurface.harness.agents._cli import (
 )
 from toolsurface.harness.agents._config_format import ConfigFormat, dot_folder_workspace, http_url_entry
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._session_file import (
+    SessionCall,
+    SessionRead,
+    SessionSearch,
+    SessionTurn,
+    known,
+    session_lines,
+)
+from toolsurface.harness.agents._usage import cached_within
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     UNKNOWN_TOOL,
@@ -130,6 +139,70 @@ def _search_answer(parts: Sequence[str]) -> CarriedText | None:
     return CarriedText(text, references=tuple(names))
 
 
+# The kinds of line a chat file of Qwen Code's holds (0.24.4).
+_CHAT_LINES = ("user", "assistant", "tool_result", "system")
+
+
+def read_session(path: Path) -> SessionRead:
+    """A chat file of Qwen Code's (QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen, then
+    projects/<folder>/chats/<session>.jsonl): a line per message, each with the session's id, its time and Qwen
+    Code's version. Each call of an `assistant` line (one through its bridge as the deferred tool's, by its full
+    name) with the `tool_result` line that answers it, as the model was given it; each `assistant` line's
+    usageMetadata as a turn; each tool_search with the tools its answer declared."""
+    read = SessionRead("qwen")
+    asked: dict[str, tuple[str, dict[str, Any], str | None]] = {}
+    answered: dict[str, tuple[str | None, bool]] = {}
+    searches: dict[str, SessionSearch] = {}
+    for record in session_lines(path, read):
+        kind = record.get("type")
+        if kind not in _CHAT_LINES or not isinstance(record.get("sessionId"), str):
+            continue
+        read.known_lines += 1
+        read.session = read.session or record["sessionId"]
+        read.version = as_str(record.get("version")) or read.version
+        time = as_str(record.get("timestamp"))
+        read.seen(time)
+        parts = as_dict(record.get("message")).get("parts")
+        parts = [as_dict(part) for part in parts] if isinstance(parts, list) else []
+        if kind == "assistant":
+            read.model = as_str(record.get("model")) or read.model
+            if isinstance(record.get("usageMetadata"), dict):
+                read.turns.append(SessionTurn(_chat_usage(record["usageMetadata"]), time))
+            for part in parts:
+                call = as_dict(part.get("functionCall"))
+                if call:
+                    asked[str(call.get("id"))] = (str(call.get("name")), as_dict(call.get("args")), time)
+        elif kind == "tool_result":
+            failed = as_dict(record.get("toolCallResult")).get("status") == "error"
+            for part in parts:
+                response = as_dict(part.get("functionResponse"))
+                if response:
+                    said = as_dict(response.get("response"))
+                    text = said.get("output", said.get("error"))
+                    answered[str(response.get("id"))] = (text if isinstance(text, str) else None, failed)
+    for call_id, (name, arguments, time) in asked.items():
+        answer, failed = answered.get(call_id, (None, False))
+        if name == SEARCH_TOOL:
+            found = _search_answer([answer]) if answer is not None else None
+            searches[call_id] = SessionSearch(
+                as_str(arguments.get("query")), list(found.references) if found else [], time
+            )
+            continue
+        if name == BRIDGE.tool and isinstance(arguments.get(BRIDGE.name), str):
+            name, arguments = arguments[BRIDGE.name], as_dict(arguments.get(BRIDGE.arguments))
+        if name.startswith("mcp__"):
+            read.calls.append(SessionCall(None, name, arguments, answer, failed, time))
+    read.searches = list(searches.values())
+    return known(read, "Qwen Code (0.24 or later)")
+
+
+_USAGE_KEYS = ("promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "cachedContentTokenCount")
+
+
+def _chat_usage(tokens: dict[str, Any]) -> Usage:
+    return cached_within(*(as_int(tokens.get(key)) for key in _USAGE_KEYS))
+
+
 class QwenAgent(CliAgent):
     card = ClientCard(
         name="qwen",
@@ -211,9 +284,12 @@ class QwenAgent(CliAgent):
         ),
         sessions=SessionFiles(
             "~/.qwen/projects/<folder-slug>/chats/<session-id>.jsonl",
-            ("QWEN_HOME", "QWEN_RUNTIME_DIR"),
-            "a line per message of the session",
+            ("QWEN_RUNTIME_DIR", "QWEN_HOME"),
+            "a line per message of the session (user, assistant, tool_result, system), each with the session's id",
             "0.24.4",
+            folder=".qwen",
+            files="projects/*/chats/*.jsonl",
+            read=read_session,
         ),
     )
 
@@ -266,7 +342,14 @@ class QwenAgent(CliAgent):
             config: json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n",
             own / "settings.json": json.dumps(_settings(ctx.config), indent=2) + "\n",
         }
-        return Invocation(tuple(argv), env, files)
+        links: dict[Path, Path] = {}
+        dirs: tuple[Path, ...] = ()
+        if ctx.keep_agent_files and self.card.sessions is not None:
+            # A kept run's chats land in the user's own projects folder (under the run's folder's name), where
+            # `session import` finds the user's sessions; linked in for the run only.
+            projects = self.card.sessions.root(agent_env(ctx)) / "projects"
+            dirs, links = (projects,), {own / "projects": projects}
+        return Invocation(tuple(argv), env, files, links, dirs=dirs)
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Its `mcpServers`: each of the run's servers under its own name, trusted (a call that would ask is

@@ -14,6 +14,8 @@ from toolsurface.harness.cli._base import (
     Seconds,
     _builtins_option,
     _fail,
+    _server_options,
+    _ServerCommand,
     main,
 )
 from toolsurface.harness.cli._client_help import (
@@ -28,6 +30,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import MODEL_REQUESTS
 
 if TYPE_CHECKING:
+    from toolsurface.harness.live import LiveServerOptions
     from toolsurface.harness.session.plan import Beside
 
 
@@ -181,20 +184,44 @@ def _study_progress(title: str) -> Iterator[tuple[Callable[[int], None], Callabl
     yield (lambda total: None), line
 
 
-@session_group.command("score")
+@session_group.command("score", cls=_ServerCommand)
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write study.json here.")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
-def session_score_command(dirs: tuple[Path, ...], out: Path | None, fmt: str) -> None:
+@click.option(
+    "--surface",
+    metavar="NAME|FILE",
+    help="Imported sessions: the server's current list (a surface or a snapshot file; or --url, -- CMD), to show"
+    " the tools they never called and mark the calls of tools it no longer has.",
+)
+@_server_options
+def session_score_command(
+    dirs: tuple[Path, ...], out: Path | None, fmt: str, surface: str | None, live: LiveServerOptions
+) -> None:
     """Score recorded runs (study or run directories, shards merged) without running anything."""
+    from dataclasses import replace
+
+    from toolsurface.harness.cli._live import _items
     from toolsurface.harness.files import write_json_atomic
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.session.score import find_runs, score_study, study_markdown
+    from toolsurface.harness.session.score import find_runs, listed_names, score_study, server_tools, study_markdown
 
     study = score_study(find_runs(dirs))
+    if surface is not None and live.names_a_server:
+        raise ToolsurfaceError("give the server's list once: --surface, --url or -- CMD, not two")
+    items = _items([surface] if surface is not None else [], live, None)[0]
+    if items:
+        study = replace(study, server_tools=server_tools(study, _listed_as(items[0]), listed_names(items[0])))
     if out is not None:
         write_json_atomic(out, study.to_json(out.parent))
     click.echo(json_document(study.to_json(), ascii=True) if fmt == "json" else study_markdown(study), nl=False)
+
+
+def _listed_as(item: Any) -> str:
+    """Where a list was read from, in words: a surface by its name, a snapshot or a live server by its source."""
+    from toolsurface.harness.surface import Snapshot
+
+    return f"{item.name} ({item.source})" if isinstance(item, Snapshot) else item.name
 
 
 @session_group.command("merge")
@@ -210,21 +237,57 @@ def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
     click.echo(f"merged {outcome.runs} runs of {len(dirs)} shards; wrote {outcome.path}", err=True)
 
 
-@session_group.command("replay")
+@session_group.command("replay", cls=_ServerCommand)
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--surface", required=True, help="The surface whose stub answers the recorded calls.")
+@click.option(
+    "--surface",
+    help="The surface whose stub answers the recorded calls, or a snapshot file (its calls checked by shape).",
+)
 @click.option(
     "--mapping",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Which old tool and arguments become which call of the surface (`toolsurface new mapping` writes one).",
 )
+@click.option(
+    "--allow-writes",
+    is_flag=True,
+    help="A live server (--url, -- CMD): play the calls of every tool, not only of those marked read-only"
+    " (readOnlyHint) and not destructive.",
+)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def session_replay_command(run_dirs: tuple[Path, ...], surface: str, mapping: Path | None, fmt: str) -> None:
-    """Play recorded runs' tool calls against another surface's stub; list what would change."""
+@_server_options
+def session_replay_command(
+    run_dirs: tuple[Path, ...],
+    surface: str | None,
+    mapping: Path | None,
+    allow_writes: bool,
+    fmt: str,
+    live: LiveServerOptions,
+) -> None:
+    """Play recorded runs' tool calls against another surface's stub or a live server (runs imported without
+    --keep-content, and a snapshot, are checked by shape); list what would change."""
+    from toolsurface.harness.cli._live import live_flags
+    from toolsurface.harness.live import live_target, parse_capabilities
     from toolsurface.harness.output import json_document
-    from toolsurface.harness.session.replay import read_mapping, replay_runs, replay_table
+    from toolsurface.harness.session.replay import read_mapping, replay_live, replay_runs, replay_table
 
-    result = replay_runs(list(run_dirs), surface, read_mapping(mapping) if mapping is not None else None)
+    mapped = read_mapping(mapping) if mapping is not None else None
+    server = live_target(surface, live)
+    if server is None:
+        assert surface is not None
+        if allow_writes or live_flags(live):
+            flag = "--allow-writes" if allow_writes else live_flags(live)[0]
+            raise ToolsurfaceError(f"{flag} goes with a live server: --url URL or -- CMD ARGS...")
+        result = replay_runs(list(run_dirs), surface, mapped)
+    else:
+        result = replay_live(
+            list(run_dirs),
+            server,
+            mapped,
+            allow_writes=allow_writes,
+            capabilities=parse_capabilities(live.capabilities),
+            timeout=live.timeout,
+        )
     click.echo(json_document(result.to_json(), ascii=True) if fmt == "json" else replay_table(result), nl=False)
 
 

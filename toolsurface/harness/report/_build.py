@@ -383,10 +383,50 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
         changes = _tool_changes(study, command)
         if changes is not None:
             tables.append(changes)
+    imported = _imported_tools(study, command)
+    if imported is not None:
+        tables.append(imported)
     if study.answers:
         # Its table, which shows each share as the report does.
         tables.append(_answers_table(study, f"toolsurface session score {_quote(dirs)}"))
     return tables
+
+
+def _against_list(study: Study, items: Sequence[Measurable], live: bool) -> Study:
+    """An imported study beside the server's current list: the live server's, else the one surface reported."""
+    from dataclasses import replace
+
+    from toolsurface.harness.session.score import listed_names, server_tools
+
+    if not any(s.imported for s in study.surfaces) or not items or (len(items) > 1 and not live):
+        return study
+    item = items[-1]
+    return replace(study, server_tools=server_tools(study, item.name, listed_names(item)))
+
+
+def _imported_tools(study: Study, command: str) -> Table | None:
+    """Per imported server: the tools its sessions never called and the tools called that its list no longer has;
+    without a list, a table of one note that says these need one."""
+    import pandas as pd
+
+    from toolsurface.harness.session.score import NEEDS_A_LIST
+
+    if not any(s.imported for s in study.surfaces):
+        return None
+    rows = [
+        {
+            "server": row.server,
+            "listed as": row.listed_as,
+            "tools listed": len(row.listed),
+            "tools never called": ", ".join(row.never_called) or "none",
+            "called, no longer listed": ", ".join(f"{tool} ({n})" for tool, n in row.not_listed.items()) or "none",
+        }
+        for row in study.server_tools or []
+    ]
+    columns = ["server", "listed as", "tools listed", "tools never called", "called, no longer listed"]
+    note = "" if study.server_tools is not None else NEEDS_A_LIST
+    frame = pd.DataFrame(rows, columns=columns)
+    return Table("imported_tools", "Imported sessions against the server's list", frame, command, note)
 
 
 def _tool_changes(study: Study, command: str) -> Table | None:
@@ -432,6 +472,8 @@ def _tool_changes(study: Study, command: str) -> Table | None:
 def _answers_table(study: Study, command: str) -> Table:
     import pandas as pd
 
+    from toolsurface.harness.session.score import marked_answers
+
     def whole(value: float | None) -> float | int | None:
         """A median as a whole number where it is one (half values where the runs had an even count)."""
         return int(value) if value is not None and float(value).is_integer() else value
@@ -449,7 +491,7 @@ def _answers_table(study: Study, command: str) -> Table:
                 "largest tokens": r.max_tokens,
                 "share of context": f"{r.share:.1%}" if r.share is not None else None,
             }
-            for r in study.answers
+            for r in marked_answers(study)
         ],
         dtype=object,
     ).astype({"calls": "int64", "largest chars": "int64"})
@@ -836,6 +878,7 @@ def _report_with(
         encoding()
         study = score_study(records) if study_dirs else None
         if study is not None:
+            study = _against_list(study, items, live is not None)
             charts.draw(RefusedChart.of(study).draw, out / "charts" / "refused_per_run.png")
             if study.answers:
                 charts.draw(AnswersChart.of(study).draw, out / "charts" / "answers_per_tool.png")

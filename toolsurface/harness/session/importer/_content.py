@@ -41,7 +41,7 @@ def digest(value: Any) -> str:
 
 def shape(value: Any) -> Any:
     """A redacted value without its content: objects keep their keys (a tool's parameter names), each other value
-    is `<kind, size, digest>`."""
+    is `<kind, size, digest>` (a number `integer` where it is whole, so a schema's type can be checked)."""
     if isinstance(value, dict):
         return {str(key): shape(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -51,7 +51,8 @@ def shape(value: Any) -> Any:
         return f"<string, {len(value)} chars, {digest(value)}>"
     if isinstance(value, bool) or value is None:
         return f"<{json.dumps(value)}>"
-    return f"<number, {digest(value)}>"
+    whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    return f"<{'integer' if whole else 'number'}, {digest(value)}>"
 
 
 def kept_arguments(arguments: dict[str, Any] | None, keep: bool) -> dict[str, Any] | None:

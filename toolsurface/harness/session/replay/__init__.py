@@ -1,5 +1,7 @@
-"""Replay: the tool calls of recorded runs, played against another surface's stub, without an agent."""
+"""Replay: the tool calls of recorded runs, played against a candidate (a surface's stub, a live server) or checked by
+shape against its tools (a snapshot; runs that kept no values), without an agent."""
 
+from toolsurface.harness.session.replay._by_shape import ShapeCheck, check_by_shape
 from toolsurface.harness.session.replay._mapping import (
     MAPPING_FORMAT,
     CallMapping,
@@ -7,16 +9,32 @@ from toolsurface.harness.session.replay._mapping import (
     read_mapping,
     starter_mapping,
 )
-from toolsurface.harness.session.replay._replay import Replay, ReplayedCall, ReplayedRun, replay_runs, replay_table
+from toolsurface.harness.session.replay._replay import (
+    BY_SHAPE,
+    PLAYED,
+    Candidate,
+    Replay,
+    ReplayedCall,
+    ReplayedRun,
+    replay_live,
+    replay_runs,
+    replay_table,
+)
 
 __all__ = [
+    "BY_SHAPE",
     "MAPPING_FORMAT",
+    "PLAYED",
     "CallMapping",
+    "Candidate",
     "Replay",
     "ReplayedCall",
     "ReplayedRun",
+    "ShapeCheck",
     "ToolMapping",
+    "check_by_shape",
     "read_mapping",
+    "replay_live",
     "replay_runs",
     "replay_table",
     "starter_mapping",

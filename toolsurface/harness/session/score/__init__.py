@@ -17,6 +17,13 @@ from toolsurface.harness.session.score._cuts import (
     cuts_markdown,
     limit_for,
 )
+from toolsurface.harness.session.score._listed import (
+    NEEDS_A_LIST,
+    ServerTools,
+    listed_names,
+    server_tools,
+    server_tools_markdown,
+)
 from toolsurface.harness.session.score._scoring import (
     Comparison,
     ErrorGroup,
@@ -28,6 +35,7 @@ from toolsurface.harness.session.score._scoring import (
     SurfaceScore,
     UndeliveredGroup,
     find_runs,
+    marked_answers,
     pass_hat_k,
     runs_needed,
     score_study,
@@ -38,6 +46,7 @@ from toolsurface.harness.session.score._scoring import (
 __all__ = [
     "ALL_TOOLS",
     "ANSWER_LIMITS_FORMAT",
+    "NEEDS_A_LIST",
     "AnswerCut",
     "AnswerLimit",
     "AnswerRow",
@@ -45,6 +54,7 @@ __all__ = [
     "ErrorGroup",
     "OutcomeFailure",
     "RefusalGroup",
+    "ServerTools",
     "ShownPart",
     "ShownRow",
     "Study",
@@ -57,10 +67,14 @@ __all__ = [
     "cuts_markdown",
     "find_runs",
     "limit_for",
+    "listed_names",
+    "marked_answers",
     "pass_hat_k",
     "run_answers",
     "runs_needed",
     "score_study",
+    "server_tools",
+    "server_tools_markdown",
     "shown_markdown",
     "study_markdown",
 ]

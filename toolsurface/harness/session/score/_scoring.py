@@ -17,7 +17,7 @@ import re
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
 from toolsurface.harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
 from toolsurface.harness.session.score._cuts import AnswerCut, answer_cuts, cuts_markdown
+from toolsurface.harness.session.score._listed import NEEDS_A_LIST, ServerTools, server_tools_markdown
 
 Z95 = 1.96
 
@@ -203,6 +204,8 @@ class Study:
     answers: list[AnswerRow] = field(default_factory=list)
     # Answers the run's client would cut, as compat --answers saw it (harness.session.score._cuts).
     cuts: list[AnswerCut] = field(default_factory=list)
+    # Imported sessions against the server's current list, where one was given (harness.session.score._listed).
+    server_tools: list[ServerTools] | None = None
 
     def labels(self) -> dict[tuple[str, str, str, str], str]:
         """How the tables name each group of runs: the surface, its mode and scenario where they differ, and
@@ -221,6 +224,13 @@ class Study:
         data = asdict(self)
         if not self.cuts:
             del data["cuts"]
+        if self.server_tools is None:
+            del data["server_tools"]
+        else:
+            data["server_tools"] = [
+                {**asdict(row), "never_called": row.never_called, "not_listed": row.not_listed}
+                for row in self.server_tools
+            ]
         if folder is not None:
             root = folder.resolve()
             for score in data["surfaces"]:
@@ -486,6 +496,20 @@ def score_study(records: Sequence[RunRecord]) -> Study:
     )
 
 
+def marked_answers(study: Study) -> list[AnswerRow]:
+    """The study's answer rows, each of an imported server's tool its list no longer has marked so."""
+    if not study.server_tools:
+        return study.answers
+    gone = {(row.server, tool) for row in study.server_tools for tool in row.not_listed}
+    imported = {s.surface for s in study.surfaces if s.imported}
+    return [
+        replace(row, tool=f"{row.tool} (no longer listed)")
+        if row.surface in imported and (row.surface, row.tool) in gone
+        else row
+        for row in study.answers
+    ]
+
+
 def _counts(values: Sequence[int]) -> str:
     if not values:
         return "-"
@@ -657,6 +681,11 @@ def study_markdown(study: Study) -> str:
     if imported:
         lines += ["", "Imported sessions, per client (from its own session files):", ""]
         lines += [imported_markdown(imported).rstrip("\n")]
+        if study.server_tools is None:
+            lines += ["", NEEDS_A_LIST]
+        else:
+            lines += ["", "Imported sessions against the server's list:", ""]
+            lines += [server_tools_markdown(study.server_tools).rstrip("\n")]
     if study.shown:
         lines += [
             "",
@@ -672,7 +701,7 @@ def study_markdown(study: Study) -> str:
             " the surface, its tools list once and every answer):",
             "",
         ]
-        lines += [answers_markdown(study.answers, study.labels()).rstrip("\n")]
+        lines += [answers_markdown(marked_answers(study), study.labels()).rstrip("\n")]
     if study.cuts:
         lines += ["", "Answers the run's client would cut (as compat --answers saw that client pass answers on):", ""]
         lines += [cuts_markdown(study.cuts).rstrip("\n")]

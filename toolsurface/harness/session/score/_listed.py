@@ -1,0 +1,83 @@
+"""An imported study beside the server's current tool list: the tools its sessions never called, and the calls of
+tools the list no longer has. The list comes from where every verb takes one (a surface, a snapshot file, a live
+server); an imported study scored without one says that these need it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.output import markdown_row, markdown_rule
+
+if TYPE_CHECKING:
+    from toolsurface.harness.measure import Measurable
+    from toolsurface.harness.session.score._scoring import Study
+
+__all__ = ["NEEDS_A_LIST", "ServerTools", "listed_names", "server_tools", "server_tools_markdown"]
+
+NEEDS_A_LIST = (
+    "Tools never called and calls of tools the server no longer lists need its current list: score or report"
+    " with --surface NAME|FILE, --url URL or -- CMD ARGS..."
+)
+
+
+@dataclass(frozen=True)
+class ServerTools:
+    """One imported server's sessions against its list as given (`listed_as`: the surface, snapshot or live
+    server it was read from): the calls per tool they made, in order of first call."""
+
+    server: str
+    listed_as: str
+    listed: list[str]
+    calls: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def never_called(self) -> list[str]:
+        return [tool for tool in self.listed if tool not in self.calls]
+
+    @property
+    def not_listed(self) -> dict[str, int]:
+        return {tool: n for tool, n in self.calls.items() if tool not in self.listed}
+
+
+def listed_names(item: Measurable) -> list[str]:
+    """The names of the tools a surface, a snapshot or a live server's listing has, in its order."""
+    from toolsurface.harness.surface import Snapshot
+
+    if isinstance(item, Snapshot):
+        return [str(tool.get("name")) for tool in item.tools]
+    return [tool.name for tool in item.build_surface().tools]
+
+
+def server_tools(study: Study, listed_as: str, listed: Sequence[str]) -> list[ServerTools]:
+    """Per imported server of the study, its sessions' calls per tool against `listed`."""
+    from toolsurface.harness.session.score._answers import ALL_TOOLS
+
+    imported = {(s.surface, s.agent, s.mode, s.scenario) for s in study.surfaces if s.imported}
+    found: dict[str, dict[str, int]] = {}
+    for row in study.answers:
+        if (row.surface, row.agent, row.mode, row.scenario) in imported and row.tool != ALL_TOOLS:
+            calls = found.setdefault(row.surface, {})
+            calls[row.tool] = calls.get(row.tool, 0) + row.calls
+    for score in study.surfaces:
+        if score.imported:
+            found.setdefault(score.surface, {})
+    return [ServerTools(server, listed_as, list(listed), calls) for server, calls in found.items()]
+
+
+SERVER_TOOLS_HEADER = ("Server", "Listed as", "Tools listed", "Tools never called", "Called, no longer listed")
+
+
+def server_tools_markdown(rows: Sequence[ServerTools]) -> str:
+    """Per imported server: its list's source and size, the tools never called, the tools called that the list no
+    longer has (with their calls)."""
+    lines = [markdown_row(SERVER_TOOLS_HEADER), markdown_rule(len(SERVER_TOOLS_HEADER), [2])]
+    for row in rows:
+        gone = ", ".join(f"{tool} ({n} call{'' if n == 1 else 's'})" for tool, n in row.not_listed.items())
+        lines.append(
+            markdown_row(
+                [row.server, row.listed_as, str(len(row.listed)), ", ".join(row.never_called) or "none", gone or "none"]
+            )
+        )
+    return "\n".join(lines) + "\n"
