@@ -12,7 +12,7 @@ from typing import Any
 from toolsurface.harness.errors import InvalidToolList
 from toolsurface.harness.measure._counts import CounterFigures, CounterInfo, ListCounter, counter_figures, is_o200k
 from toolsurface.harness.measure._tokens import ENCODING_NAME, count_tokens
-from toolsurface.harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface
+from toolsurface.harness.measure._wire import PROTOCOL_VERSION, WireList, list_plainly, list_surface
 from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import (
     PART_KEYS,
@@ -220,7 +220,8 @@ async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None, proto
     key = (id(item), tuple(k.name for k in (item.kinds if kinds is None else kinds)), asked)
     if kept is not None and key in kept:
         return kept[key][1]
-    wire = await list_surface(item.build_surface(kinds), protocol=asked)
+    plain = list_plainly(item, kinds, asked)
+    wire = plain if plain is not None else await list_surface(item.build_surface(kinds), protocol=asked)
     if wire.protocol_version != asked:
         raise InvalidToolList(f"the MCP client negotiated protocol {wire.protocol_version}, not {asked}")
     if kept is not None:
