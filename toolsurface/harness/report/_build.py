@@ -785,6 +785,10 @@ def build_report(
     seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces."""
     # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
     # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
+    # numpy, which both matplotlib and the tables' pandas import, is imported once, here, before the child
+    # is forked, rather than once in each.
+    import numpy  # noqa: F401
+
     with chart_drawer(warm_charts) as charts:
         return _report_with(
             charts,
