@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolsurface.harness.measure import list_plainly, list_surface, list_text, wire_list
+from toolsurface.harness.measure import list_plainly, list_surface, list_text, plain_lists, wire_list
 from toolsurface.harness.protocol import MODERN_PROTOCOL
 from toolsurface.harness.surface import Kind, SurfaceDefinition, default_surfaces, resolve, resolve_all
 
@@ -33,7 +33,11 @@ TRICKY: list[dict[str, Any]] = [
             "required": ["since"],
             "type": "object",
             "additionalProperties": False,
-            "properties": {"since": {"$ref": "#/$defs/when"}, "all": True, "limit": {"type": "integer", "maximum": 1.5}},
+            "properties": {
+                "since": {"$ref": "#/$defs/when"},
+                "all": True,
+                "limit": {"type": "integer", "maximum": 1.5},
+            },
         },
         "description": "Export tickets → CSV, «every» one since a date.",
         "annotations": {"title": "Export", "readOnlyHint": True, "openWorldHint": False, "idempotentHint": True},
@@ -122,6 +126,7 @@ def test_measuring_the_bundled_study_loads_no_part_of_the_sdk() -> None:
 
 
 def test_every_bundled_list_is_listed_plainly() -> None:
+    assert plain_lists(resolve_all(BUNDLED)) is not None
     for item in resolve_all(BUNDLED):
         assert isinstance(item, SurfaceDefinition)
         assert all(list_plainly(item, kinds) is not None for kinds in series(item))

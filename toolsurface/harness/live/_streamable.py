@@ -45,11 +45,15 @@ def _lean_transport_class() -> type:
             resumption_callback: Callable[[str], Awaitable[None]] | None = None,
         ) -> bool:
             if sse.event != "message" or not sse.data:
-                return await super()._handle_sse_event(sse, read_stream_writer, original_request_id, resumption_callback)
+                return await super()._handle_sse_event(
+                    sse, read_stream_writer, original_request_id, resumption_callback
+                )
             try:
                 message = typed_message(sse.data)
             except ValueError:
-                return await super()._handle_sse_event(sse, read_stream_writer, original_request_id, resumption_callback)
+                return await super()._handle_sse_event(
+                    sse, read_stream_writer, original_request_id, resumption_callback
+                )
             answer = isinstance(message, JSONRPCResponse | JSONRPCError)
             # The answer to this POST's request, under the id it was asked with (the SDK's rule).
             if answer and original_request_id is not None:
@@ -72,7 +76,7 @@ async def lean_streamable_http_client(
     made = sdk.StreamableHTTPTransport
     # The class is looked up once, as the client opens, and put back as soon as it has: whatever else opens one
     # meanwhile gets a transport that differs only in how it reads.
-    sdk.StreamableHTTPTransport = _lean_transport_class()  # type: ignore[misc]
+    sdk.StreamableHTTPTransport = _lean_transport_class()  # type: ignore[misc,assignment]
     try:
         async with sdk.streamable_http_client(
             url, http_client=http_client, max_sse_event_size=max_sse_event_size

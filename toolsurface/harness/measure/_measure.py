@@ -40,6 +40,7 @@ __all__ = [
     "marginal_tokens",
     "measure",
     "part_sizes",
+    "plain_lists",
     "snapshot_protocol",
     "wire_list",
 ]
@@ -262,6 +263,19 @@ def kept_lists(items: Sequence[Measurable]) -> KeptLists:
     kept = _KEPT.get() or {}
     positions = {id(item): n for n, item in enumerate(items)}
     return {(positions[key[0]], key[1], key[2]): wire for key, (_, wire) in kept.items() if key[0] in positions}
+
+
+def plain_lists(items: Sequence[Measurable]) -> KeptLists | None:
+    """Each surface's own list (as `kept_lists` gives them) where every surface among `items` is listed without
+    the SDK (measure._plain); None where one needs a real connection. Snapshots are read as recorded."""
+    kept: KeptLists = {}
+    for position, item in enumerate(items):
+        if isinstance(item, SurfaceDefinition):
+            wire = list_plainly(item)
+            if wire is None:
+                return None
+            kept[(position, tuple(k.name for k in item.kinds), PROTOCOL_VERSION)] = wire
+    return kept
 
 
 def listed(items: Sequence[Measurable], protocol: str | None = None) -> list[WireList]:

@@ -23,7 +23,6 @@ __all__ = [
     "list_parts",
     "list_parts_raw",
     "list_plainly",
-    "listed_plainly",
     "list_surface",
     "list_tools_raw",
     "wire_form",
@@ -200,11 +199,3 @@ def list_plainly(
     from toolsurface.harness.surface import parts_from_wire
 
     return WireList(tools=tools, protocol_version=protocol, parts=parts_from_wire(found, "the server's answers"))
-
-
-def listed_plainly(items: Sequence[object]) -> bool:
-    """Whether every surface among `items` (built with its own kinds) is listed without the SDK; snapshots
-    are read as recorded."""
-    from toolsurface.harness.surface import SurfaceDefinition
-
-    return all(not isinstance(item, SurfaceDefinition) or list_plainly(item) is not None for item in items)
