@@ -998,12 +998,12 @@ async def _over_http(
 
             async with sse_streams(http, server.url, state) as (received, sent):
                 return await _converse(received, sent, capabilities, state)
-        from mcp.client.streamable_http import streamable_http_client
+        from toolsurface.harness.live._streamable import lean_streamable_http_client
 
         # An answer sent as one SSE event may be as large as a stdio line, or the answer limit (the SDK holds an
         # event to 1 MiB, and would call a larger one the server's error).
         events = max(MAX_LINE_BYTES, state.answer_limit or 0)
-        async with streamable_http_client(server.url, http_client=http, max_sse_event_size=events) as (read, write):
+        async with lean_streamable_http_client(server.url, http, events) as (read, write):
             return await _converse(read, write, capabilities, state)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from toolsurface.harness.errors import InvalidToolList
 from toolsurface.harness.measure._counts import CounterFigures, CounterInfo, ListCounter, counter_figures, is_o200k
 from toolsurface.harness.measure._tokens import ENCODING_NAME, count_tokens
-from toolsurface.harness.measure._wire import PROTOCOL_VERSION, WireList, list_surface
+from toolsurface.harness.measure._wire import PROTOCOL_VERSION, WireList, list_plainly, list_surface
 from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import (
     PART_KEYS,
@@ -40,6 +40,7 @@ __all__ = [
     "marginal_tokens",
     "measure",
     "part_sizes",
+    "plain_lists",
     "snapshot_protocol",
     "wire_list",
 ]
@@ -220,7 +221,8 @@ async def wire_list(item: Measurable, kinds: Sequence[Kind] | None = None, proto
     key = (id(item), tuple(k.name for k in (item.kinds if kinds is None else kinds)), asked)
     if kept is not None and key in kept:
         return kept[key][1]
-    wire = await list_surface(item.build_surface(kinds), protocol=asked)
+    plain = list_plainly(item, kinds, asked)
+    wire = plain if plain is not None else await list_surface(item.build_surface(kinds), protocol=asked)
     if wire.protocol_version != asked:
         raise InvalidToolList(f"the MCP client negotiated protocol {wire.protocol_version}, not {asked}")
     if kept is not None:
@@ -261,6 +263,19 @@ def kept_lists(items: Sequence[Measurable]) -> KeptLists:
     kept = _KEPT.get() or {}
     positions = {id(item): n for n, item in enumerate(items)}
     return {(positions[key[0]], key[1], key[2]): wire for key, (_, wire) in kept.items() if key[0] in positions}
+
+
+def plain_lists(items: Sequence[Measurable]) -> KeptLists | None:
+    """Each surface's own list (as `kept_lists` gives them) where every surface among `items` is listed without
+    the SDK (measure._plain); None where one needs a real connection. Snapshots are read as recorded."""
+    kept: KeptLists = {}
+    for position, item in enumerate(items):
+        if isinstance(item, SurfaceDefinition):
+            wire = list_plainly(item)
+            if wire is None:
+                return None
+            kept[(position, tuple(k.name for k in item.kinds), PROTOCOL_VERSION)] = wire
+    return kept
 
 
 def listed(items: Sequence[Measurable], protocol: str | None = None) -> list[WireList]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,12 +14,15 @@ from toolsurface.harness.surface import Surface, SurfaceParts, validate_wire_too
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
 
+    from toolsurface.harness.surface import Kind, SurfaceDefinition
+
 __all__ = [
     "PROTOCOL_VERSION",
     "WireList",
     "list_pages",
     "list_parts",
     "list_parts_raw",
+    "list_plainly",
     "list_surface",
     "list_tools_raw",
     "wire_form",
@@ -170,3 +173,29 @@ async def list_surface(surface: Surface, page_size: int | None = None, protocol:
         tools, pages = await list_tools_raw(client.session)
         parts = await list_parts_raw(client.session)
         return WireList(tools=tools, protocol_version=client.protocol_version, pages=pages, parts=parts)
+
+
+def list_plainly(
+    definition: SurfaceDefinition, kinds: Sequence[Kind] | None = None, protocol: str = PROTOCOL_VERSION
+) -> WireList | None:
+    """The list a client of the surface's stub receives in `protocol`, put together from its plain data
+    without the SDK (measure._plain); None where only a real connection can say, then `list_surface`."""
+    from toolsurface.harness.measure._plain import STUB_CAPABILITIES, plain_wire_tools
+
+    beside = {
+        "prompts": definition.prompts,
+        "resources": definition.resources,
+        "resource_templates": definition.resource_templates,
+    }
+    if definition.instructions == "":
+        return None
+    tools = plain_wire_tools(definition.built_tools(kinds), protocol, beside)
+    if tools is None:
+        return None
+    validate_wire_tools(tools, definition.source or definition.name)
+    found: dict[str, Any] = {"capabilities": dict(STUB_CAPABILITIES)}
+    if definition.instructions is not None:
+        found["instructions"] = definition.instructions
+    from toolsurface.harness.surface import parts_from_wire
+
+    return WireList(tools=tools, protocol_version=protocol, parts=parts_from_wire(found, "the server's answers"))

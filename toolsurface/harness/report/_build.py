@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -826,6 +827,10 @@ def build_report(
     seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces."""
     # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
     # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
+    # numpy, which both matplotlib and the tables' pandas import, is imported once, here, before the child
+    # is forked, rather than once in each.
+    import numpy  # noqa: F401
+
     with chart_drawer(warm_charts) as charts:
         return _report_with(
             charts,
@@ -863,10 +868,14 @@ def _report_with(
     specs = [*named, *(live.specs if live is not None else [])]
     given = _Given(tuple(named), live.args if live is not None else ())
     items = resolve_all(specs)
-    # The surfaces are listed in a child process (_apart: the MCP SDK's import and the listing), the longest
-    # part of a report and so started first, while this one reads the runs, loads the tokenizer, scores the
-    # runs and makes their tables; then measured and analyzed here.
-    with Apart(_list_all, items) as apart:
+    from toolsurface.harness.measure import plain_lists
+
+    # Surfaces that need the MCP SDK to be listed are listed in a child process (_apart: the SDK's import and
+    # the listing), the longest part of a report and so started first, while this one reads the runs, loads
+    # the tokenizer, scores the runs and makes their tables; then measured and analyzed here. Surfaces of
+    # plain data are listed here, at once (their grown lists when measured).
+    plain = plain_lists(items)
+    with Apart(_list_all, items) if plain is None else nullcontext() as apart:
         from toolsurface.harness.measure import O200K_COUNTER, encoding, is_o200k, lists_kept, measure
         from toolsurface.harness.session.score import find_runs, score_study
 
@@ -884,7 +893,7 @@ def _report_with(
                 charts.draw(AnswersChart.of(study).draw, out / "charts" / "answers_per_tool.png")
         report = Report(out)
         sessions = _session_tables(study, [str(d) for d in study_dirs]) if study is not None else []
-        lists = apart.result()
+        lists = apart.result() if apart is not None else plain or {}
         with lists_kept(items, lists):
             measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
             charts.draw(SizeByToolChart.of(measured).draw, out / "charts" / "list_size_by_tool.png")

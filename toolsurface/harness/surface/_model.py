@@ -180,17 +180,25 @@ class SurfaceDefinition:
         }
         return parts_from_wire({k: v for k, v in declared.items() if v is not None}, self.source or self.name)
 
-    def build_surface(self, kinds: Sequence[Kind] | None = None) -> Surface:
-        """Build the tools for `kinds` (default: the surface's own); a failing build is the surface's error."""
+    def built_tools(self, kinds: Sequence[Kind] | None = None) -> list[Tool | dict[str, Any]]:
+        """The tools `build` gives for `kinds` (default: the surface's own) as it gives them, its parts checked;
+        a failing build is the surface's error."""
         chosen = tuple(self.kinds if kinds is None else kinds)
-        origin = self.source or self.name
         try:
             built = list(self.build(chosen))
         except ToolsurfaceError:
             raise
         except Exception as error:
-            raise SurfaceLoadError(f"{origin}: build() failed: {type(error).__name__}: {error}") from None
+            where = self.source or self.name
+            raise SurfaceLoadError(f"{where}: build() failed: {type(error).__name__}: {error}") from None
         self.parts()
+        return built
+
+    def build_surface(self, kinds: Sequence[Kind] | None = None) -> Surface:
+        """Build the tools for `kinds` (default: the surface's own) as MCP Tools."""
+        chosen = tuple(self.kinds if kinds is None else kinds)
+        origin = self.source or self.name
+        built = self.built_tools(chosen)
         return Surface(
             name=self.name,
             title=self.title,
