@@ -15,7 +15,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import Scenario
 
 if TYPE_CHECKING:
-    from toolsurface.harness.session.plan._served import Beside
+    from toolsurface.harness.session.plan._beside import Beside
 
 DEFAULT_SCENARIO = "six-tasks"
 

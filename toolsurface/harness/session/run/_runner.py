@@ -13,27 +13,19 @@ import platform
 import shutil
 import signal
 import subprocess
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 
 from toolsurface.harness import PACKAGES_ROOT
-from toolsurface.harness.agents.base import AgentEndpoint, AgentReport, EndpointKind, RunContext, ServerCommand
-from toolsurface.harness.endpoint import (
-    MODEL_REQUESTS,
-    ModelEndpoint,
-    Neighbour,
-    machine_paths,
-    read_model_requests,
-    shown,
-)
+from toolsurface.harness.agents.base import AgentReport, EndpointKind, ServerCommand
+from toolsurface.harness.endpoint import MODEL_REQUESTS, read_model_requests, shown
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed, read_json, write_json_atomic
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
@@ -49,11 +41,9 @@ from toolsurface.harness.session.record import (
     read_run,
 )
 from toolsurface.harness.session.run._at_once import first_cause
+from toolsurface.harness.session.run._session import Session, run_session
 from toolsurface.harness.session.run._undelivered import undelivered_calls
 from toolsurface.stubs.calllog import CallRecord
-
-if TYPE_CHECKING:
-    from toolsurface.harness.session.plan import Beside
 
 STATE_WAIT_S = 10.0
 
@@ -169,8 +159,6 @@ def _finished(run_dir: Path) -> RunRecord | None:
 async def _run_one(
     config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str], forks: ForkServer | None
 ) -> RunRecord:
-    from toolsurface.harness.session.plan import beside_commands
-
     _reset(run.run_dir)
     choice = run.choice
     beside = config.neighbours
@@ -200,75 +188,40 @@ async def _run_one(
         neighbours=[b.name for b in beside],
     )
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
-    calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
-    serve = ["serve", run.surface.spec, "--log", str(calls_path), "--state", str(state_path)]
-    if not choice.agent.harness_client:
-        serve += ["--errors", str(run.run_dir / STUB_STDERR)]  # an agent CLI keeps no stub's stderr
+    errors = run.run_dir / STUB_STDERR if not choice.agent.harness_client else None  # an agent CLI keeps none
+    serve = run.surface.serve_args(run.run_dir / CALLS, run.run_dir / STATE, errors)
     server = ServerCommand.toolsurface(["-m", "toolsurface", *serve] if forks is None else forks.command(serve))
+    endpoint = config.model_endpoint
+    scripted = endpoint is not None and endpoint.kind == EndpointKind.SCRIPTED
+    assert run.script is not None or not scripted
+    session = Session(
+        agent=choice.agent,
+        surface=run.surface,
+        prompt=config.scenario.prompt,
+        run_dir=run.run_dir,
+        timeout=config.timeout,
+        mode=choice.mode,
+        steps=load_script(run.script) if scripted and run.script is not None else None,
+        upstream=endpoint.upstream if endpoint is not None and not scripted else None,
+        server=server,
+        model=config.model,
+        max_turns=config.max_turns,
+        script=run.script,
+        keep_agent_files=config.keep_agent_files,
+        builtins=choice.builtins,
+        server_name=config.server_name,
+        beside=beside,
+    )
     started = time.monotonic()
-    report: AgentReport
-    with (
-        tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir,
-        _model_endpoint(config, run, Path(workdir), beside) as endpoint,
-    ):
-        ctx = RunContext(
-            prompt=config.scenario.prompt,
-            server=server,
-            workdir=Path(workdir),
-            run_dir=run.run_dir,
-            timeout=config.timeout,
-            mode=choice.mode,
-            model=config.model,
-            max_turns=config.max_turns,
-            script=run.script,
-            env=dict(os.environ),
-            endpoint=AgentEndpoint(endpoint.url, endpoint.kind) if endpoint is not None else None,
-            keep_agent_files=config.keep_agent_files,
-            builtins=choice.builtins,
-            server_name=config.server_name,
-            neighbours=beside_commands(beside, run.run_dir),
-        )
-        try:
-            report = await choice.agent.run(ctx)
-        except WriteFailed as unwritten:
-            report = AgentReport(status="error", error=str(unwritten))
-        except anyio.get_cancelled_exc_class():
-            with anyio.CancelScope(shield=True):
-                await _write_result(run, spec, AgentReport(status="interrupted", error="interrupted"), started, config)
-            raise
-        failed = endpoint.log.failed if endpoint is not None else None
-    return await _write_result(run, spec, report, started, config, str(failed) if failed is not None else None)
-
-
-@contextlib.contextmanager
-def _model_endpoint(
-    config: StudyConfig, run: PlannedRun, workdir: Path, beside: Sequence[Beside] = ()
-) -> Iterator[ModelEndpoint | None]:
-    """The run's own model endpoint on loopback, if the study has one; stopped when the run ends. It knows the
-    agent's naming rule where the agent is a CLI, so each of the stub's tools is recorded as carried, and this
-    machine's paths, counted as placeholders in the system prompt's chars."""
-    spec = config.model_endpoint
-    if spec is None:
-        yield None
-        return
-    log = run.run_dir / MODEL_REQUESTS
-    common: dict[str, Any] = {
-        "prompt": config.scenario.prompt,
-        "stub_tools": run.surface.tools,
-        "instructions": run.surface.instructions,
-        "wire_tools": run.surface.wire,
-        "client": run.choice.agent.card,
-        "server_name": config.server_name,
-        "paths": machine_paths(os.environ.get("HOME", ""), run.run_dir, workdir),
-        "neighbours": [Neighbour(b.name, b.served.wire, b.served.instructions) for b in beside],
-    }
-    if spec.kind == EndpointKind.SCRIPTED:
-        assert run.script is not None
-        endpoint = ModelEndpoint(log, steps=load_script(run.script), **common)
-    else:
-        endpoint = ModelEndpoint(log, upstream=spec.upstream, **common)
-    with endpoint:
-        yield endpoint
+    try:
+        end = await run_session(session)
+    except WriteFailed as unwritten:
+        return await _write_result(run, spec, AgentReport(status="error", error=str(unwritten)), started, config)
+    except anyio.get_cancelled_exc_class():
+        with anyio.CancelScope(shield=True):
+            await _write_result(run, spec, AgentReport(status="interrupted", error="interrupted"), started, config)
+        raise
+    return await _write_result(run, spec, end.report, started, config, end.endpoint_failure)
 
 
 # A stub that left no state and no word was ended from outside: the agent's failure, if it reported one.
@@ -356,7 +309,7 @@ async def _write_result(
     checks = (
         evaluate(
             config.scenario.checks,
-            CheckInput(state=state, initial=run.surface.initial_state, answer=report.final_answer),
+            CheckInput(state=state, initial=run.surface.initial_state or {}, answer=report.final_answer),
         )
         if report.status != "error"
         else []
