@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 

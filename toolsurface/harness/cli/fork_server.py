@@ -1,6 +1,6 @@
 """The stub fork server, in its own process (`python -m toolsurface.harness.cli.fork_server`): it imports the SDK and
-the CLI while the study plans and builds each surface once as the study has planned it (its spec, a JSON line on
-stdin; an empty line ends them), then for each launcher (`harness.stub_launch`) forks a child that runs the launcher's command line,
+the CLI while the study plans and builds each surface once as the study has planned it (its spec and digest, a JSON line on
+stdin; an empty line ends them; one that builds differently is refused), then for each launcher (`harness.stub_launch`) forks a child that runs the launcher's command line,
 `toolsurface serve ...`, on the launcher's pipes, directory and environment, serving the surface as built.
 
 The server ends when the study closes its stdin (or the study itself dies), ending any child still there.
@@ -21,8 +21,9 @@ import traceback
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from toolsurface.harness.session.fork import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
+from toolsurface.harness.session.fork import END_GRACE_S, REFUSED, REQUEST_TIMEOUT_S, STOPS
 from toolsurface.harness.stub_launch import LENGTH, NUMBER, receive_exactly
+from toolsurface.stubs.digest import SurfaceChanged
 
 
 def _import() -> None:
@@ -35,19 +36,20 @@ def _import() -> None:
     import toolsurface.stubs.serve  # noqa: F401
 
 
-def _planned() -> Iterator[str]:
-    """The specs of the surfaces the study plans, each a JSON string on a line of stdin as soon as it is planned,
-    until an empty line; EOFError when the study ends first (it closes stdin)."""
+def _planned() -> Iterator[tuple[str, str | None]]:
+    """The surfaces the study plans, each its spec and planned digest (a JSON object on a line of stdin) as soon as
+    it is planned, until an empty line; EOFError when the study ends first (it closes stdin)."""
     data = b""
     while True:
         line, newline, rest = data.partition(b"\n")
         if newline:
             if not line:
                 return
-            spec = json.loads(line)
-            if not isinstance(spec, str):
-                raise ValueError(f"a surface to serve is not a spec: {spec!r}")
-            yield spec
+            planned = json.loads(line)
+            spec, sha256 = (planned.get("spec"), planned.get("sha256")) if isinstance(planned, dict) else (None, None)
+            if not isinstance(spec, str) or not isinstance(sha256, str | None):
+                raise ValueError(f"a surface to serve is not a planned one: {planned!r}")
+            yield spec, sha256
             data = rest
             continue
         chunk = os.read(sys.stdin.fileno(), 65536)
@@ -56,13 +58,14 @@ def _planned() -> Iterator[str]:
         data += chunk
 
 
-def _warm(spec: str) -> None:
-    """Build the surface once, kept for the children, and serve it once, so nothing is left to import."""
+def _warm(spec: str, sha256: str | None) -> None:
+    """Build the surface once, kept for the children (refused if it does not list to its planned digest), and
+    serve it once, so nothing is left to import."""
     from toolsurface.stubs.calllog import CallLog
     from toolsurface.stubs.mcp_server import build_server
     from toolsurface.stubs.serve import build_ahead, start_stub
 
-    [surface] = build_ahead([spec])
+    surface = build_ahead(spec, sha256)
     build_server(surface, start_stub(surface, None), CallLog(None), None)
 
 
@@ -220,12 +223,15 @@ def main(argv: Sequence[str]) -> int:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         _import()
-        for spec in _planned():
-            _warm(spec)
+        for spec, sha256 in _planned():
+            _warm(spec, sha256)
         import anyio
 
         anyio.run(anyio.sleep, 0)
     except EOFError:  # the study ended while it planned
+        return 0
+    except SurfaceChanged as changed:  # the study stops: a run would serve another surface than it planned
+        print(f"{REFUSED}{changed}", flush=True)
         return 0
     except Exception as error:  # a surface that cannot be built: the study spawns its stubs and reports it there
         print(f"not ready: {type(error).__name__}: {error}", flush=True)

@@ -2,6 +2,7 @@
 
 from toolsurface.harness.session.fork._client import (
     END_GRACE_S,
+    REFUSED,
     REQUEST_TIMEOUT_S,
     STOPS,
     ForkServer,
@@ -13,6 +14,7 @@ from toolsurface.harness.session.fork._client import (
 
 __all__ = [
     "END_GRACE_S",
+    "REFUSED",
     "REQUEST_TIMEOUT_S",
     "STOPS",
     "ForkServer",

@@ -28,8 +28,11 @@ from pathlib import Path
 
 from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.stubs.digest import SurfaceChanged
 
 READY_TIMEOUT_S = 60.0
+# The fork server's answer when a surface builds differently from the one planned, before the reason.
+REFUSED = "refused: "
 STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 REQUEST_TIMEOUT_S = 10.0
 END_GRACE_S = 3.0
@@ -82,9 +85,10 @@ class StartingForkServer:
             start_new_session=True,
         )
 
-    def warm(self, spec: str) -> None:
-        """A surface the stubs serve, by the spec their command lines name: the server builds it at once."""
-        self._send(json.dumps(spec).encode("utf-8") + b"\n")
+    def warm(self, spec: str, sha256: str | None = None) -> None:
+        """A surface the stubs serve, by the spec their command lines name and its planned digest: the server
+        builds it at once, and refuses one that builds differently."""
+        self._send(json.dumps({"spec": spec, "sha256": sha256}).encode("utf-8") + b"\n")
 
     def planned(self) -> None:
         """Every surface is given: the server gets ready."""
@@ -100,6 +104,8 @@ class StartingForkServer:
     def ready(self) -> ForkServer:
         if self._answer is None:
             self._answer = _first_line(self._process)
+        if self._answer.startswith(REFUSED):
+            raise SurfaceChanged(self._answer.removeprefix(REFUSED))
         if self._answer != "ready":
             raise StubForkUnavailable(f"the stub fork server did not start: {self._answer}")
         return ForkServer(self._path)

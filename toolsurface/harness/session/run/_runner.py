@@ -188,8 +188,9 @@ async def _run_one(
         neighbours=[b.name for b in beside],
     )
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
-    errors = run.run_dir / STUB_STDERR if not choice.agent.harness_client else None  # an agent CLI keeps none
-    serve = run.surface.serve_args(run.run_dir / CALLS, run.run_dir / STATE, errors)
+    # The stub's own line on why it stopped: an agent CLI keeps no stub's stderr, and a stub that refuses to start
+    # (its surface builds differently from the one planned) says why nowhere else.
+    serve = run.surface.serve_args(run.run_dir / CALLS, run.run_dir / STATE, run.run_dir / STUB_STDERR)
     server = ServerCommand.toolsurface(["-m", "toolsurface", *serve] if forks is None else forks.command(serve))
     endpoint = config.model_endpoint
     scripted = endpoint is not None and endpoint.kind == EndpointKind.SCRIPTED
@@ -228,8 +229,8 @@ async def _run_one(
 UNSAID = "it ended without a word (killed, or its stderr was not kept)"
 
 
-def _no_state(run_dir: Path) -> str:
-    """Why a stub that started left no final state, from its last words where the harness kept them."""
+def _stub_said(run_dir: Path) -> str | None:
+    """The stub's last words where the harness kept them (its own line, or a traceback's last), else None."""
     said = ""
     with contextlib.suppress(OSError, ToolsurfaceError):
         from toolsurface.harness.files import read_text
@@ -238,7 +239,12 @@ def _no_state(run_dir: Path) -> str:
         said = next((line for line in reversed(lines) if line.startswith("toolsurface: ")), "")
         if not said and "Traceback (most recent call last):" in lines:  # it failed before it could say why
             said = f"it failed: {lines[-1].strip()[:300]}"
-    reason = said.removeprefix("toolsurface: ") or _unsaid(run_dir)
+    return said.removeprefix("toolsurface: ") or None
+
+
+def _no_state(run_dir: Path) -> str:
+    """Why a stub that started left no final state, from its last words where the harness kept them."""
+    reason = _stub_said(run_dir) or _unsaid(run_dir)
     return f"the stub wrote no final state ({run_dir / STATE}): {reason}"
 
 
@@ -284,6 +290,8 @@ async def _write_result(
     elif started_stub:
         # The stub could not save what the agent did (a full disk, a log it could not keep).
         problems.append(_no_state(run.run_dir))
+    elif (refused := _stub_said(run.run_dir)) is not None:
+        problems.append(refused)  # it refused to start: what the agent said of it is no cause
     log: list[CallRecord] = []
     try:
         log = read_log(calls_path) if calls_path.exists() else []
@@ -375,7 +383,7 @@ class StubStarter:
     def warm(self, surface: PlannedSurface) -> None:
         """A surface the forked stubs serve, as soon as it is planned: the fork server builds it once."""
         if self._starting is not None:
-            self._starting.warm(surface.spec)
+            self._starting.warm(surface.spec, surface.sha256)
 
     def planned(self) -> None:
         """Every surface of the study is given."""
