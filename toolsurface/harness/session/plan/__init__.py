@@ -8,7 +8,6 @@ from toolsurface.harness.session.plan._config import (
     StudyConfig,
     parse_agent_choice,
     parse_shard,
-    run_folder_name,
     run_label,
 )
 from toolsurface.harness.session.plan._matrix import (
@@ -18,7 +17,7 @@ from toolsurface.harness.session.plan._matrix import (
     shard_of,
 )
 from toolsurface.harness.session.plan._plan_file import PLAN_FORMAT, StudyPlan, read_plan, write_plan
-from toolsurface.harness.session.plan._surface import PlannedSurface, plan_surface, surface_spec
+from toolsurface.harness.session.plan._surface import PlannedSurface, plan_surface, run_folder_name, surface_spec
 
 __all__ = [
     "DEFAULT_SCENARIO",

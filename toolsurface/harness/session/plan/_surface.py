@@ -5,14 +5,15 @@ never the name again; each stub started for it checks that it builds to the same
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.agents.base import SERVER_NAME, ServerCommand
-from toolsurface.harness.session.plan._config import run_folder_name
+from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["PlannedSurface", "plan_surface", "surface_spec"]
+__all__ = ["PlannedSurface", "plan_surface", "run_folder_name", "surface_spec"]
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class PlannedSurface:
     request carried it; `instructions` the server's (None: it gives none), to be found in what the model reads;
     `initial_state` its stub's first state (None: a snapshot, served for listing only); `server_name` the name a
     client's config gives it unless told another (a snapshot's own, a live server's; `stub` for a surface of
-    ours); `folder` its runs' folder under runs/; `scripts`, one per run of a study, those the agents that play
+    ours), `scripts`, one per run of a study, those the agents that play
     scripts play (None: no agent of the study does)."""
 
     spec: str
@@ -35,8 +36,12 @@ class PlannedSurface:
     wire: tuple[dict[str, Any], ...]
     initial_state: dict[str, Any] | None = None
     server_name: str = SERVER_NAME
-    folder: str = ""
     scripts: tuple[Path, ...] | None = None
+
+    @property
+    def folder(self) -> str:
+        """Its runs' folder under runs/."""
+        return run_folder_name(self.name)
 
     def serve_args(self, log: Path | None = None, state: Path | None = None, errors: Path | None = None) -> list[str]:
         """The `toolsurface serve` arguments of a stub of this surface: it refuses to serve one that builds
@@ -50,6 +55,14 @@ class PlannedSurface:
     def serve_command(self, log: Path | None = None, state: Path | None = None) -> ServerCommand:
         """How a client starts a stub of this surface, spawned: `python -m toolsurface serve ...`."""
         return ServerCommand.toolsurface(["-m", "toolsurface", *self.serve_args(log, state)])
+
+
+def run_folder_name(surface: str) -> str:
+    """The folder a surface's runs go in, from its name: one path component inside --out, whatever the name."""
+    folder = re.sub(r"[^A-Za-z0-9._-]+", "-", surface).lstrip(".-")
+    if not folder:
+        raise ToolsurfaceError(f"surface name {surface!r} cannot name a run folder; give it letters or digits")
+    return folder
 
 
 def surface_spec(spec: str) -> str:
@@ -87,5 +100,4 @@ def plan_surface(given: str) -> PlannedSurface:
         wire=tuple(wire.tools),
         initial_state=stub.state() if stub is not None else None,
         server_name=resolved.name if isinstance(resolved, Snapshot) else SERVER_NAME,
-        folder=run_folder_name(surface.name),
     )
