@@ -2,18 +2,18 @@
 calls), and a study's planned runs, J at a time, one directory per run, resumed where it stopped."""
 
 from toolsurface.harness.session.run._at_once import first_cause, run_at_once
-from toolsurface.harness.session.run._runner import StubStarter, run_study, score_calls
+from toolsurface.harness.session.run._runner import run_study, score_calls, study_stubs
 from toolsurface.harness.session.run._session import Session, SessionEnd, run_session
 from toolsurface.harness.session.run._undelivered import undelivered_calls
 
 __all__ = [
     "Session",
     "SessionEnd",
-    "StubStarter",
     "first_cause",
     "run_at_once",
     "run_session",
     "run_study",
     "score_calls",
+    "study_stubs",
     "undelivered_calls",
 ]

@@ -30,8 +30,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed, read_json, write_json_atomic
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
 from toolsurface.harness.scenario import CheckInput, evaluate, load_script
-from toolsurface.harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
-from toolsurface.harness.session.plan import PlannedRun, PlannedSurface, StudyConfig
+from toolsurface.harness.session.plan import PlannedRun, StudyConfig
 from toolsurface.harness.session.record import (
     RefusalRecord,
     RunRecord,
@@ -44,6 +43,7 @@ from toolsurface.harness.session.run._at_once import first_cause
 from toolsurface.harness.session.run._session import Session, run_session
 from toolsurface.harness.session.run._undelivered import undelivered_calls
 from toolsurface.stubs.calllog import CallRecord
+from toolsurface.stubs.start import ForkServer, StubStarter
 
 STATE_WAIT_S = 10.0
 
@@ -355,60 +355,9 @@ def _own_tools(run: PlannedRun) -> tuple[str, ...]:
     return (search,) if search is not None else ()
 
 
-STUB_STARTS = ("auto", "fork", "spawn")
-
-
-class StubStarter:
-    """How a study's stubs start: each forked from one warm server, or each a fresh process.
-
-    auto forks where the harness's own client starts the stub (script, openai) and forking is available;
-    an outside agent CLI gets the plain command, started its own way. The fork server starts at once, so
-    it imports while the study plans; `warm` gives it each surface as it is planned, and a study with
-    nothing left to run never waits for it.
-    """
-
-    def __init__(self, config: StudyConfig) -> None:
-        if config.stub_start not in STUB_STARTS:
-            raise ToolsurfaceError(f"stub start {config.stub_start!r}: expected one of {', '.join(STUB_STARTS)}")
-        self.required = config.stub_start == "fork"
-        wanted = self.required or (config.stub_start == "auto" and config.harness_client and fork_available())
-        self._starting: StartingForkServer | None = None
-        if wanted:
-            try:
-                self._starting = StartingForkServer(config.out)
-            except StubForkUnavailable:
-                if self.required:
-                    raise
-
-    def warm(self, surface: PlannedSurface) -> None:
-        """A surface the forked stubs serve, as soon as it is planned: the fork server builds it once."""
-        if self._starting is not None:
-            self._starting.warm(surface.spec, surface.sha256)
-
-    def planned(self) -> None:
-        """Every surface of the study is given."""
-        if self._starting is not None:
-            self._starting.planned()
-
-    def server(self) -> ForkServer | None:
-        if self._starting is None:
-            return None
-        try:
-            return self._starting.ready()
-        except StubForkUnavailable:
-            if self.required:
-                raise
-            return None
-
-    def close(self) -> None:
-        if self._starting is not None:
-            self._starting.close()
-
-    def __enter__(self) -> StubStarter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+def study_stubs(config: StudyConfig) -> StubStarter:
+    """How the study's stubs start, as it asks (`--stub-start`)."""
+    return StubStarter(config.stub_start, harness_client=config.harness_client, out=config.out)
 
 
 def run_study(
@@ -460,9 +409,9 @@ def run_study(
     config.out.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
         if stubs is None:
-            stubs = stack.enter_context(StubStarter(config))
+            stubs = stack.enter_context(study_stubs(config))
             for surface in {run.surface.spec: run.surface for run in planned}.values():
-                stubs.warm(surface)
+                stubs.warm(surface.spec, surface.sha256)
             stubs.planned()
         pending = any(_finished(run.run_dir) is None for run in planned)
         forks = stubs.server() if pending else None

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.output import compact_json
-from toolsurface.harness.surface import Surface
+
+if TYPE_CHECKING:
+    from toolsurface.harness.surface import Surface
 
 __all__ = ["SurfaceChanged", "check_digest", "served_digest", "tools_digest"]
 
@@ -24,6 +25,8 @@ class SurfaceChanged(ToolsurfaceError):
 
 def tools_digest(tools: Sequence[Mapping[str, Any]]) -> str:
     """The sha256 of a tools array as a client received it."""
+    from toolsurface.harness.output import compact_json
+
     return hashlib.sha256(compact_json(list(tools)).encode("utf-8")).hexdigest()
 
 

@@ -2,8 +2,9 @@
 
 Starting `toolsurface serve` costs about 0.45 s of CPU, nearly all of it importing the MCP SDK; a study of
 many short runs (the script agent, a fast local model) spends most of its time there. The fork server
-(`harness.cli.fork_server`, its own process) imports while the study plans, builds the surfaces the study
-planned once, and listens on a Unix socket; `harness.stub_launch` hands it a run's pipes and arguments and it
+(`stubs.start._fork_server`, in a process of its own) imports while the study plans, builds the surfaces the study
+planned once (each checked against its planned digest), and listens on a Unix socket; `stubs.start.launch` hands it
+a run's pipes and arguments and it
 forks a child that serves on them at once. Children are forks of a process that never served, so each starts
 from the fixture exactly as a fresh process would.
 
@@ -28,7 +29,19 @@ from pathlib import Path
 
 from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.stubs.digest import SurfaceChanged
+from toolsurface.stubs.start._digest import SurfaceChanged
+
+__all__ = [
+    "END_GRACE_S",
+    "REFUSED",
+    "REQUEST_TIMEOUT_S",
+    "STOPS",
+    "ForkServer",
+    "StartingForkServer",
+    "StubForkUnavailable",
+    "fork_available",
+    "fork_server",
+]
 
 READY_TIMEOUT_S = 60.0
 # The fork server's answer when a surface builds differently from the one planned, before the reason.
@@ -54,7 +67,7 @@ class ForkServer:
     socket_path: str
 
     def command(self, args: Sequence[str]) -> list[str]:
-        return ["-m", "toolsurface.harness.stub_launch", self.socket_path, *args]
+        return ["-m", "toolsurface.stubs.start.launch", self.socket_path, *args]
 
 
 class StartingForkServer:
@@ -116,12 +129,12 @@ class StartingForkServer:
 
 
 @contextlib.contextmanager
-def fork_server(study: Path, warm: Sequence[str]) -> Iterator[ForkServer]:
-    """A fork server for this study, warmed on its surfaces."""
+def fork_server(study: Path, warm: Sequence[str | tuple[str, str]]) -> Iterator[ForkServer]:
+    """A fork server for this study, warmed on its surfaces (each a spec, or a spec and its planned digest)."""
     starting = StartingForkServer(study)
     try:
-        for spec in warm:
-            starting.warm(spec)
+        for surface in warm:
+            starting.warm(*((surface,) if isinstance(surface, str) else surface))
         starting.planned()
         yield starting.ready()
     finally:
