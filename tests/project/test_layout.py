@@ -198,23 +198,41 @@ def test_foundations_import_no_concept() -> None:
     assert {f: graph[f] - FOUNDATIONS for f in FOUNDATIONS if graph.get(f, set()) - FOUNDATIONS} == {}
 
 
-# Modules started on their own (`python -m`, a pytest entry point): they import as little as they can, so no
-# package's __init__ runs before them.
-ENTRIES = {"toolsurface.harness.stub_launch"}
-
-
-def test_no_module_lies_loose_in_harness_beyond_the_foundations_and_the_entries() -> None:
+def test_no_module_lies_loose_in_harness_beyond_the_foundations() -> None:
     loose = {
         name
         for name, path in modules().items()
         if path.parent == ROOT / "toolsurface" / "harness" and path.name != "__init__.py"
     }
-    assert loose - FOUNDATIONS - ENTRIES == set()
+    assert loose - FOUNDATIONS == set()
 
 
-def test_the_stub_launcher_starts_without_importing_any_concept() -> None:
-    launcher = modules()["toolsurface.harness.stub_launch"]
-    assert {concept(m) for m in imports(launcher, "toolsurface.harness.stub_launch")} <= FOUNDATIONS
+LAUNCHER = "toolsurface.stubs.start.launch"
+LAUNCH_LOADS = """
+import sys
+import toolsurface.stubs.start.launch
+print(sorted(m for m in sys.modules if m.startswith("toolsurface.")))
+"""
+
+
+def test_the_stub_launcher_starts_without_importing_any_concept_nor_the_rest_of_its_package() -> None:
+    """An agent starts the launcher once per stub: it and the faces above it import nothing else of ours."""
+    launcher = modules()[LAUNCHER]
+    assert {concept(m) for m in imports(launcher, LAUNCHER)} <= FOUNDATIONS
+    done = subprocess.run([sys.executable, "-c", LAUNCH_LOADS], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == str(
+        sorted(
+            {
+                "toolsurface.harness",
+                "toolsurface.harness.lazy_names",
+                "toolsurface.stubs",
+                "toolsurface.stubs.refusal",
+                "toolsurface.stubs.start",
+                LAUNCHER,
+            }
+        )
+    )
 
 
 LIGHT_COMMAND = """

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, Run, run_cli, run_cli_process
 from toolsurface.harness.scenario import load_scenario, script_path
 from toolsurface.harness.session.plan import StudyConfig, plan_matrix
 from toolsurface.harness.session.study import agent_choices
@@ -106,3 +107,82 @@ def test_a_scenario_with_a_script_per_recorded_run_gives_each_run_its_own(tmp_pa
     [surface] = plan_matrix(config).surfaces
     assert surface.scripts == tuple(script_path("six-tasks-seed", "v2", n) for n in range(3))
     assert all(path.is_file() and path.name == f"r{n + 1}.json" for n, path in enumerate(surface.scripts))
+
+
+DRIFTING = """
+import dataclasses, pathlib
+from toolsurface.surfaces.conderis.v2 import SURFACE as V2
+counter = pathlib.Path(__file__).with_name("builds.txt")
+n = int(counter.read_text(encoding="utf-8")) if counter.exists() else 0
+counter.write_text(str(n + 1), encoding="utf-8")
+
+
+def build(kinds):
+    tools = list(V2.build(kinds))
+    tools[0] = {**tools[0], "description": tools[0]["description"] + f" Build {n}."}
+    return tools
+
+
+SURFACE = dataclasses.replace(V2, name="drifting", build=build)
+"""
+
+
+def drifting_study(tmp_path: Path, how: str) -> tuple[Run, Path]:
+    """A study of a surface whose first tool's description changes each time a process imports its module."""
+    module = tmp_path / "drifting.py"
+    module.write_text(DRIFTING, encoding="utf-8")
+    script = ROOT / "toolsurface" / "sessions" / "scripts" / "six-tasks" / "v2.json"
+    out = tmp_path / "study"
+    run = run_cli_process(
+        "session", "run", "--agent", "script", "--surface", str(module), "--script", str(script), "--runs", "1",
+        "--stub-start", how, "--out", str(out), timeout=300,
+    )  # fmt: skip
+    return run, out
+
+
+CHANGED = re.compile(
+    r"surface 'drifting' builds differently from the one planned \(its tools' sha256 [0-9a-f]{12}, planned"
+    r" [0-9a-f]{12}\): it changed after planning; plan the run again"
+)
+
+
+def test_a_fork_server_refuses_a_surface_that_builds_differently_from_the_planned_one_in_one_line(
+    tmp_path: Path,
+) -> None:
+    run, _ = drifting_study(tmp_path, "fork")
+    assert run.returncode == 2
+    [line] = run.stderr.splitlines()
+    assert line.startswith("toolsurface: ") and CHANGED.search(line), line
+
+
+def test_a_spawned_stub_of_a_surface_that_builds_differently_refuses_and_its_run_says_why(tmp_path: Path) -> None:
+    run, out = drifting_study(tmp_path, "spawn")
+    assert run.returncode == 1, run.stderr
+    [result] = [json.loads(p.read_text(encoding="utf-8")) for p in out.rglob("result.json")]
+    assert result["status"] == "error" and result["calls"] == 0
+    assert CHANGED.fullmatch(result["error"]), result["error"]
+
+
+@pytest.mark.parametrize(
+    "spec", ["v2", "before-v2", "helpdesk-tools", str(ROOT / "toolsurface" / "surfaces" / "answer_probe.py")]
+)
+def test_a_planned_surfaces_digest_is_the_one_its_stub_lists_itself(spec: str) -> None:
+    from toolsurface.harness.session.plan import plan_surface
+    from toolsurface.stubs.serve import surface_to_serve
+    from toolsurface.stubs.start import served_digest
+
+    planned = plan_surface(spec)
+    assert served_digest(surface_to_serve(planned.spec)) == planned.sha256
+    assert planned.serve_args()[:4] == ["serve", planned.spec, "--surface-sha256", planned.sha256]
+
+
+def test_serve_refuses_a_digest_its_surface_does_not_list_to_in_one_line(tmp_path: Path) -> None:
+    from toolsurface.harness.session.plan import plan_surface
+
+    run = run_cli_process("serve", "v2", "--surface-sha256", "0" * 64, "--log", str(tmp_path / "calls.jsonl"))
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.splitlines() == [
+        f"toolsurface: surface 'v2' builds differently from the one planned (its tools' sha256"
+        f" {plan_surface('v2').sha256[:12]}, planned 000000000000): it changed after planning; plan the run again"
+    ]
+    assert not (tmp_path / "calls.jsonl").exists()

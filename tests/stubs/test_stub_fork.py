@@ -17,8 +17,8 @@ from tests.conftest import ROOT, processes_with, run_cli
 from tests.helpers.rawstdio import RawStdioClient, serve_argv
 from tests.helpers.waiting import wait_until
 from toolsurface.harness.measure import PROTOCOL_VERSION
-from toolsurface.harness.session.fork import ForkServer, StubForkUnavailable, fork_server
 from toolsurface.stubs.calllog import CallRecord, read_log
+from toolsurface.stubs.start import ForkServer, StubForkUnavailable, fork_server
 
 
 def launch_argv(forks: ForkServer, *args: str) -> list[str]:
@@ -180,7 +180,7 @@ def test_a_signal_the_launcher_gets_before_it_knows_the_stubs_pid_is_passed_on_o
     import socket
     import struct
 
-    from toolsurface.harness.stub_launch import LENGTH
+    from toolsurface.stubs.start.launch import LENGTH
 
     path = str(tmp_path / "fork.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -200,7 +200,7 @@ def test_a_signal_the_launcher_gets_before_it_knows_the_stubs_pid_is_passed_on_o
     )
     assert child.stdout is not None and child.stdout.readline() == "ready\n"
     launcher = subprocess.Popen(
-        [sys.executable, "-m", "toolsurface.harness.stub_launch", path, "serve", "v2"], stdin=subprocess.DEVNULL
+        [sys.executable, "-m", "toolsurface.stubs.start.launch", path, "serve", "v2"], stdin=subprocess.DEVNULL
     )
     try:
         conn, _ = listener.accept()

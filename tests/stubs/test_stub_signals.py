@@ -21,7 +21,7 @@ import pytest
 from tests.helpers.rawstdio import RawStdioClient, serve_argv
 from tests.helpers.waiting import wait_until
 from toolsurface.harness.measure import PROTOCOL_VERSION
-from toolsurface.harness.session.fork import ForkServer, fork_server
+from toolsurface.stubs.start import ForkServer, fork_server
 
 SURFACES = ["before-v2", "consistent", "v2-first", "v2"]
 TRIALS = 30

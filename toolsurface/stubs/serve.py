@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,13 +70,25 @@ def _kept(spec: str) -> bool:
     return not is_surface_path(spec) or Path(spec).is_absolute()
 
 
-def build_ahead(specs: Sequence[str]) -> list[Surface]:
-    """Each surface resolved and built once, kept for the stubs this process forks."""
+# The digest each surface built ahead was found to list to, by spec: its stubs need not list it again.
+_CHECKED: dict[str, str] = {}
+
+
+def build_ahead(spec: str, sha256: str | None = None) -> Surface:
+    """The surface resolved and built once, kept for the stubs this process forks; with `sha256` (its planned
+    digest), refused if it builds differently."""
     from toolsurface.harness.surface import resolve
 
-    built = [surface_for_serving(resolve(spec)) for spec in specs]
-    _BUILT.update((spec, surface) for spec, surface in zip(specs, built, strict=True) if _kept(spec))
-    return built
+    surface = surface_for_serving(resolve(spec))
+    if sha256 is not None:
+        from toolsurface.stubs.start import check_digest
+
+        check_digest(surface, sha256)
+    if _kept(spec):
+        _BUILT[spec] = surface
+        if sha256 is not None:
+            _CHECKED[spec] = sha256
+    return surface
 
 
 def surface_to_serve(spec: str) -> Surface:
@@ -186,11 +197,13 @@ def serve(
     page_size: int | None = None,
     unknown_tool: str = "result",
     errors_path: Path | None = None,
+    sha256: str | None = None,
 ) -> None:
     """Run until the client goes away (stdio) or the process is stopped; then write the state if asked. Why it
-    stopped, or wrote no state, is also appended to `errors_path`: a client may keep no server's stderr."""
+    stopped, or wrote no state, is also appended to `errors_path`: a client may keep no server's stderr. With
+    `sha256` (a planned surface's digest), a surface that builds differently is refused before it serves."""
     try:
-        _serve(spec, fixture, log_path, state_path, http, page_size, unknown_tool)
+        _serve(spec, fixture, log_path, state_path, http, page_size, unknown_tool, sha256)
     except ToolsurfaceError as error:
         if errors_path is not None:
             _note_error(errors_path, error)
@@ -214,6 +227,7 @@ def _serve(
     http: str | None,
     page_size: int | None,
     unknown_tool: str,
+    sha256: str | None,
 ) -> None:
     from toolsurface.harness.signals import StoppedStarting, hold_signals, stops_raise
 
@@ -230,6 +244,10 @@ def _serve(
         # Most of a start is loading the SDK (seconds under load): a stop then ends it where it is.
         with stops_raise(held):
             surface = surface_to_serve(spec)
+            if sha256 is not None and _CHECKED.get(spec) != sha256:
+                from toolsurface.stubs.start import check_digest
+
+                check_digest(surface, sha256)
             stub = start_stub(surface, fixture)
             if state_path is not None and stub is None:
                 raise ToolsurfaceError(f"surface {surface.name!r} has no stub, so it has no state to write")

@@ -37,6 +37,12 @@ from toolsurface.harness.cli._base import end_at_once, main
     help="Also append the line saying why the stub stopped (or wrote no state) to this file, for a client that"
     " keeps no server's stderr.",
 )
+@click.option(
+    "--surface-sha256",
+    "sha256",
+    metavar="HEX",
+    help="Serve only the surface whose tools list to this digest (a planned run's); refuse one that builds otherwise.",
+)
 def serve_command(
     surface: str,
     fixture: Path | None,
@@ -46,6 +52,7 @@ def serve_command(
     page_size: int | None,
     unknown_tool: str,
     errors_path: Path | None,
+    sha256: str | None,
 ) -> None:
     """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
     end_at_once()  # once the state is written, a stopped stub has nothing left to do
@@ -60,4 +67,5 @@ def serve_command(
         page_size=page_size,
         unknown_tool=unknown_tool,
         errors_path=errors_path,
+        sha256=sha256,
     )

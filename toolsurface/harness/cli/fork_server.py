@@ -1,28 +1,11 @@
-"""The stub fork server, in its own process (`python -m toolsurface.harness.cli.fork_server`): it imports the SDK and
-the CLI while the study plans and builds each surface once as the study has planned it (its spec, a JSON line on
-stdin; an empty line ends them), then for each launcher (`harness.stub_launch`) forks a child that runs the launcher's command line,
-`toolsurface serve ...`, on the launcher's pipes, directory and environment, serving the surface as built.
-
-The server ends when the study closes its stdin (or the study itself dies), ending any child still there.
-"""
+"""The stub fork server's process (`python -m toolsurface.harness.cli.fork_server --socket PATH`): the fork server
+of toolsurface.stubs.start, each child running its command line (`toolsurface serve ...`) through the CLI, so a
+forked stub starts, answers and fails exactly as a spawned one."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import selectors
-import signal
-import socket
 import sys
-import threading
-import time
-import traceback
-from collections.abc import Iterator, Sequence
-from typing import Any
-
-from toolsurface.harness.session.fork import END_GRACE_S, REQUEST_TIMEOUT_S, STOPS
-from toolsurface.harness.stub_launch import LENGTH, NUMBER, receive_exactly
+from collections.abc import Sequence
 
 
 def _import() -> None:
@@ -33,61 +16,6 @@ def _import() -> None:
     import toolsurface.harness.cli
     import toolsurface.stubs.mcp_server
     import toolsurface.stubs.serve  # noqa: F401
-
-
-def _planned() -> Iterator[str]:
-    """The specs of the surfaces the study plans, each a JSON string on a line of stdin as soon as it is planned,
-    until an empty line; EOFError when the study ends first (it closes stdin)."""
-    data = b""
-    while True:
-        line, newline, rest = data.partition(b"\n")
-        if newline:
-            if not line:
-                return
-            spec = json.loads(line)
-            if not isinstance(spec, str):
-                raise ValueError(f"a surface to serve is not a spec: {spec!r}")
-            yield spec
-            data = rest
-            continue
-        chunk = os.read(sys.stdin.fileno(), 65536)
-        if not chunk:
-            raise EOFError
-        data += chunk
-
-
-def _warm(spec: str) -> None:
-    """Build the surface once, kept for the children, and serve it once, so nothing is left to import."""
-    from toolsurface.stubs.calllog import CallLog
-    from toolsurface.stubs.mcp_server import build_server
-    from toolsurface.stubs.serve import build_ahead, start_stub
-
-    [surface] = build_ahead([spec])
-    build_server(surface, start_stub(surface, None), CallLog(None), None)
-
-
-def _receive_exactly(conn: socket.socket, size: int) -> bytes:
-    data = receive_exactly(conn, size)
-    if data is None:
-        raise ConnectionError("the launcher went away mid-request")
-    return data
-
-
-def _read_request(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
-    conn.settimeout(REQUEST_TIMEOUT_S)
-    head, fds, _, _ = socket.recv_fds(conn, LENGTH.size, 3)
-    try:
-        if len(fds) != 3 or not head:
-            raise ConnectionError("a request without its three descriptors")
-        head += _receive_exactly(conn, LENGTH.size - len(head))
-        request = json.loads(_receive_exactly(conn, LENGTH.unpack(head)[0]))
-        if not isinstance(request, dict) or not isinstance(request.get("args"), list):
-            raise ConnectionError("a request without arguments")
-    except BaseException:
-        for fd in fds:
-            os.close(fd)
-        raise
-    return request, fds
 
 
 def _run_cli(args: list[str]) -> int:
@@ -103,144 +31,16 @@ def _run_cli(args: list[str]) -> int:
     return 0
 
 
-def _child(conn: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
-    """In the fork: take the launcher's pipes, directory and environment, run the CLI, report, exit."""
-    code = 1
-    try:
-        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
-            signal.signal(signum, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        for target, fd in enumerate(fds):
-            os.dup2(fd, target)
-        for fd in fds:
-            if fd > 2:
-                os.close(fd)
-        os.chdir(str(request.get("cwd") or "."))
-        os.environ.clear()
-        os.environ.update({str(k): str(v) for k, v in dict(request.get("env") or {}).items()})
-        sys.argv = ["toolsurface", *map(str, request["args"])]
-        conn.settimeout(None)
-        conn.sendall(NUMBER.pack(os.getpid()))
-
-        def orphaned() -> None:
-            # The launcher is the stub as its client knows it; when it is killed, so is the stub.
-            with contextlib.suppress(OSError):
-                conn.recv(1)
-            os.kill(os.getpid(), signal.SIGKILL)
-
-        # Started while the stop signals are blocked, so they reach only the main thread.
-        threading.Thread(target=orphaned, daemon=True).start()
-        code = _run_cli(sys.argv[1:])
-    except BaseException:
-        traceback.print_exc()
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
-                stream.flush()
-        with contextlib.suppress(OSError):
-            conn.sendall(NUMBER.pack(code))
-        os._exit(code)
-
-
-class _Forks:
-    def __init__(self, path: str) -> None:
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(path)
-        self.listener.listen(64)
-        self.selector = selectors.DefaultSelector()
-        self.children: set[int] = set()
-
-    def serve(self) -> None:
-        self.selector.register(self.listener, selectors.EVENT_READ)
-        self.selector.register(sys.stdin.fileno(), selectors.EVENT_READ)
-        while True:
-            events = self.selector.select(0.5)
-            self._reap()
-            for key, _ in events:
-                if key.fileobj is self.listener:
-                    self._accept()
-                elif not os.read(sys.stdin.fileno(), 4096):
-                    return
-
-    def _accept(self) -> None:
-        conn, _ = self.listener.accept()
-        with conn:
-            try:
-                request, fds = _read_request(conn)
-            except (OSError, ValueError, ConnectionError) as error:
-                print(f"toolsurface stub fork server: a launch failed: {error}", file=sys.stderr)
-                return
-            sys.stdout.flush()
-            sys.stderr.flush()
-            # The child is born holding the stop signals; the stub it becomes listens for them in its loop.
-            signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
-            pid = os.fork()
-            if pid == 0:
-                self.selector.close()
-                self.listener.close()
-                _child(conn, request, fds)
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
-            for fd in fds:
-                os.close(fd)
-            self.children.add(pid)
-
-    def _reap(self) -> None:
-        for pid in list(self.children):
-            with contextlib.suppress(ChildProcessError):
-                done, _ = os.waitpid(pid, os.WNOHANG)
-                if done == 0:
-                    continue
-            self.children.discard(pid)
-
-    def end(self) -> None:
-        """Children still serving when the study ends get SIGTERM (they write their state), then SIGKILL."""
-        for pid in self.children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + END_GRACE_S
-        while self.children and time.monotonic() < deadline:
-            time.sleep(0.05)
-            self._reap()
-        for pid in self.children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        self._reap()
-        self.listener.close()
-
-
 def main(argv: Sequence[str]) -> int:
     import argparse
+
+    from toolsurface.stubs.start import serve_forks
 
     parser = argparse.ArgumentParser(prog="python -m toolsurface.harness.cli.fork_server")
     parser.add_argument("--socket", required=True)
     parser.add_argument("--study", help="the study this serves (named so its processes can be found)")
     options = parser.parse_args(argv)
-    # Until it is ready, SIGTERM ends the server silently (a study that stops while planning); once
-    # serving, it ends it through `end`, which ends the children too.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        _import()
-        for spec in _planned():
-            _warm(spec)
-        import anyio
-
-        anyio.run(anyio.sleep, 0)
-    except EOFError:  # the study ended while it planned
-        return 0
-    except Exception as error:  # a surface that cannot be built: the study spawns its stubs and reports it there
-        print(f"not ready: {type(error).__name__}: {error}", flush=True)
-        return 0
-    if threading.active_count() > 1:
-        print("not ready: threads are running, forking is unsafe", flush=True)
-        return 0
-    forks = _Forks(options.socket)
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-    print("ready", flush=True)
-    try:
-        forks.serve()
-    finally:
-        forks.end()
-    return 0
+    return serve_forks(options.socket, _import, _run_cli)
 
 
 if __name__ == "__main__":

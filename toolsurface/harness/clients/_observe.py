@@ -15,7 +15,6 @@ run's folder, its working folder) as placeholders.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -31,22 +30,13 @@ from toolsurface.harness.agents import (
     cli_clients,
     installed_agents,
 )
-from toolsurface.harness.agents.base import (
-    SERVER_NAME,
-    AgentEndpoint,
-    EndpointKind,
-    RunContext,
-    ServerCommand,
-)
+from toolsurface.harness.agents.base import SERVER_NAME
 from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
 from toolsurface.harness.endpoint import (
     MODEL_REQUESTS,
-    ModelEndpoint,
     ModelRequest,
-    Neighbour,
     SentTool,
     ToolPart,
-    machine_paths,
     read_model_requests,
     refusals_marked,
 )
@@ -56,10 +46,9 @@ from toolsurface.harness.scenario import Step
 from toolsurface.harness.session.plan import (
     Beside,
     NeighbourSpec,
-    Served,
-    beside_commands,
+    PlannedSurface,
     beside_servers,
-    served,
+    plan_surface,
 )
 
 __all__ = ["PROMPT", "ClientChoice", "observe_clients", "plan_clients"]
@@ -125,7 +114,7 @@ def plan_clients(
     return choices, missing
 
 
-def _steps(choice: ClientChoice, surface: Served, search_modes: Sequence[str]) -> list[Step]:
+def _steps(choice: ClientChoice, surface: PlannedSurface, search_modes: Sequence[str]) -> list[Step]:
     steps = []
     if choice.mode in search_modes and surface.tools:
         steps.append(Step(0, {"search": surface.tools[0].replace("_", " ")}))
@@ -155,7 +144,7 @@ def _protocol(calls: Path) -> str | None:
 
 
 def _row(
-    surface: Served,
+    surface: PlannedSurface,
     choice: ClientChoice,
     agent: CliAgent,
     server_name: str,
@@ -238,7 +227,7 @@ def _dropped_said(
 
 
 async def _session(
-    surface: Served,
+    surface: PlannedSurface,
     choice: ClientChoice,
     run_dir: Path,
     *,
@@ -251,40 +240,42 @@ async def _session(
     count_answer: int | None = None,
 ) -> ClientRow:
     from toolsurface.harness.agents import make_agent
+    from toolsurface.harness.session.run import Session, run_session
 
     agent = make_agent(choice.name, executable=choice.path)
     assert isinstance(agent, CliAgent)
     agent.version = choice.version
-    run_dir.mkdir(parents=True, exist_ok=True)
-    server = ServerCommand.toolsurface(["-m", "toolsurface", "serve", surface.spec, "--log", str(run_dir / CALLS)])
-    neighbours = beside_commands(beside, run_dir)
     started = time.monotonic()
-    steps = _steps(choice, surface, agent.search_modes)
-    with tempfile.TemporaryDirectory(prefix="toolsurface-clients-") as workdir:
-        endpoint = ModelEndpoint(
-            run_dir / MODEL_REQUESTS,
-            steps=steps,
-            prompt=PROMPT,
-            stub_tools=surface.tools,
-            instructions=surface.instructions,
-            wire_tools=surface.wire,
-            client=agent.card,
-            server_name=server_name,
-            paths=machine_paths(env.get("HOME", ""), run_dir, workdir),
-            neighbours=[Neighbour(b.name, b.served.wire, b.served.instructions) for b in beside],
-            count_answer=count_answer,
-        )
-        with endpoint:
-            ctx = _context(server, Path(workdir), run_dir, timeout, choice, env, endpoint, builtins, server_name)
-            ctx = replace(ctx, neighbours=neighbours, context_window=window)
-            report = await agent.run(ctx)
+    session = Session(
+        agent=agent,
+        surface=surface,
+        prompt=PROMPT,
+        run_dir=run_dir,
+        timeout=timeout,
+        mode=choice.mode,
+        steps=_steps(choice, surface, agent.search_modes),
+        env=env,
+        max_turns=MAX_TURNS,
+        builtins=builtins,
+        server_name=server_name,
+        beside=beside,
+        context_window=window,
+        count_answer=count_answer,
+        workdir_prefix="toolsurface-clients-",
+    )
+    report = (await run_session(session)).report
     status = "ok" if report.status == "ok" else f"{report.status}: {report.error}"
     row = _row(surface, choice, agent, server_name, builtins, status, run_dir, time.monotonic() - started)
     return _beside_row(row, surface, beside, agent.card, run_dir, window)
 
 
 def _beside_row(
-    row: ClientRow, surface: Served, beside: Sequence[Beside], card: ClientCard, run_dir: Path, window: int | None
+    row: ClientRow,
+    surface: PlannedSurface,
+    beside: Sequence[Beside],
+    card: ClientCard,
+    run_dir: Path,
+    window: int | None,
 ) -> ClientRow:
     """The row with what the window, the neighbours and the client's own decision add to it."""
     requests = read_model_requests(run_dir / MODEL_REQUESTS)
@@ -292,7 +283,7 @@ def _beside_row(
     neighbours: list[NeighbourRow] = []
     if first is not None and beside:
         context = first.context_chars or 0
-        by_name = {b.name: b.served.name for b in beside}
+        by_name = {b.name: b.surface.name for b in beside}
         for part in first.neighbours or []:
             chars = part.shown.chars + part.deferred.chars + (part.instructions_chars or 0)
             neighbours.append(
@@ -316,11 +307,13 @@ def _beside_row(
     )
 
 
-def _clashes(row: ClientRow, surface: Served, beside: Sequence[Beside], carried: Sequence[NeighbourRow]) -> list[str]:
+def _clashes(
+    row: ClientRow, surface: PlannedSurface, beside: Sequence[Beside], carried: Sequence[NeighbourRow]
+) -> list[str]:
     """Each tool name two servers of the config share, and what the client made of it in each."""
     servers = [(row.server_name, surface.tools, row.sent)]
     sent = {n.server: n.sent for n in carried}
-    servers += [(b.name, b.served.tools, sent.get(b.name, [])) for b in beside]
+    servers += [(b.name, b.surface.tools, sent.get(b.name, [])) for b in beside]
     owners: dict[str, list[str]] = {}
     for name, tools, _ in servers:
         for tool in dict.fromkeys(tools):
@@ -371,33 +364,7 @@ def _decision(
     return said
 
 
-def _context(
-    server: ServerCommand,
-    workdir: Path,
-    run_dir: Path,
-    timeout: float,
-    choice: ClientChoice,
-    env: Mapping[str, str],
-    endpoint: ModelEndpoint,
-    builtins: bool,
-    server_name: str,
-) -> RunContext:
-    return RunContext(
-        prompt=PROMPT,
-        server=server,
-        workdir=workdir,
-        run_dir=run_dir,
-        timeout=timeout,
-        mode=choice.mode,
-        max_turns=MAX_TURNS,
-        env=dict(env),
-        endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
-        builtins=builtins,
-        server_name=server_name,
-    )
-
-
-def _missing_row(surface: Served, row: InstalledAgent, builtins: bool, server_name: str) -> ClientRow:
+def _missing_row(surface: PlannedSurface, row: InstalledAgent, builtins: bool, server_name: str) -> ClientRow:
     status = "not installed" if row.path is None else str(row.problem)
     return ClientRow(surface.name, row.name, row.version, "-", builtins, status, path=row.path, server_name=server_name)
 
@@ -420,7 +387,7 @@ def observe_clients(
 ) -> list[ClientRow]:
     """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
     run is a row saying so, unless named (then a user error), and so is one that takes no server of the name
-    its config would give it: `server_name`, else each surface's own (Served). `wanted` (the surface's name, a
+    its config would give it: `server_name`, else each surface's own (its planned record's). `wanted` (the surface's name, a
     client) picks the sessions to run, when not all. `out` keeps each session's folder
     (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after. `neighbours` go into
     every client's config beside the surface's server; a client whose card knows context windows runs once per
@@ -440,7 +407,7 @@ def observe_clients(
             raise ToolsurfaceError(f"--context-window {window}: a window is a positive number of tokens")
     choices, missing = plan_clients(named, environment, server_name)
     _check_windows(choices, context_windows)
-    surfaces = [served(spec) for spec in specs]
+    surfaces = [plan_surface(spec) for spec in specs]
     # The name each surface's server goes by in the clients' configs.
     named_as = [server_name or s.server_name for s in surfaces]
     beside = beside_servers(neighbours, named_as)
@@ -515,7 +482,7 @@ def _windows(choice: ClientChoice, windows: Sequence[int]) -> list[int | None]:
 
 
 def _refusing_row(
-    surface: Served, choice: ClientChoice, builtins: bool, server_name: str, beside: Sequence[str] = ()
+    surface: PlannedSurface, choice: ClientChoice, builtins: bool, server_name: str, beside: Sequence[str] = ()
 ) -> ClientRow:
     """The row of a client that takes no server of the name its config would give this one (or a neighbour)."""
     rule = _naming(choice.name)

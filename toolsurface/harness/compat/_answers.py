@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from toolsurface.harness.endpoint import CarriedResult
 
 if TYPE_CHECKING:
     from toolsurface.harness.agents import ClientSetting
+    from toolsurface.harness.session.plan import PlannedSurface
 from toolsurface.harness.errors import ToolsurfaceError
 
 __all__ = [
@@ -294,19 +294,18 @@ def _result_of(results: Sequence[Sequence[CarriedResult]]) -> CarriedResult | No
     return None
 
 
-async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: Mapping[str, str]) -> AnswerSeen:
+async def _session(
+    run: _Run, surface: PlannedSurface, run_dir: Path, timeout: float, env: Mapping[str, str]
+) -> AnswerSeen:
     from toolsurface.harness.agents import CliAgent, make_agent
-    from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
-    from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, machine_paths
     from toolsurface.harness.run_folder import CALLS
     from toolsurface.harness.scenario import Step
+    from toolsurface.harness.session.run import Session, run_session
     from toolsurface.stubs.calllog import logged_protocol, read_log
 
     agent = make_agent(run.client, executable=run.path)
     assert isinstance(agent, CliAgent)
     agent.version = run.version
-    run_dir.mkdir(parents=True, exist_ok=True)
-    server = ServerCommand.toolsurface(["-m", "toolsurface", "serve", surface.spec, "--log", str(run_dir / CALLS)])
     steps = [Step(0, {"search": "answer"})] if run.mode in agent.search_modes else []
     steps += [
         Step(len(steps), {"call": "answer", "arguments": {"form": run.probe.form, "tokens": run.probe.tokens}}),
@@ -316,39 +315,30 @@ async def _session(run: _Run, surface: Any, run_dir: Path, timeout: float, env: 
     config: dict[str, str] = {}
     if run.setting is not None:
         (config if run.setting.as_config else environment)[run.setting.name] = run.setting.value
-    with tempfile.TemporaryDirectory(prefix="toolsurface-answers-") as workdir:
-        # A client may name its project folder by the working folder or by the folder's name, each with every
-        # char but letters and digits as `-`.
-        paths = {
-            **machine_paths(environment.get("HOME", ""), run_dir, workdir),
-            "-$WORK": re.sub(r"[^A-Za-z0-9]", "-", workdir),
-            "$WORK_NAME": re.sub(r"[^A-Za-z0-9]", "-", Path(workdir).name),
-        }
-        endpoint = ModelEndpoint(
-            run_dir / MODEL_REQUESTS,
-            steps=steps,
-            prompt=_PROMPT,
-            stub_tools=surface.tools,
-            wire_tools=surface.wire,
-            client=agent.card,
-            keep_results=True,
-        )
-        with endpoint:
-            ctx = RunContext(
-                prompt=_PROMPT,
-                server=server,
-                workdir=Path(workdir),
-                run_dir=run_dir,
-                timeout=timeout,
-                mode=run.mode,
-                max_turns=4,
-                env=environment,
-                endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
-                config=config,
-            )
-            report = await agent.run(ctx)
-        result = _result_of(endpoint.results)
-        judged = judge_carried(run.probe, result, paths)
+    session = Session(
+        agent=agent,
+        surface=surface,
+        prompt=_PROMPT,
+        run_dir=run_dir,
+        timeout=timeout,
+        mode=run.mode,
+        steps=steps,
+        env=environment,
+        max_turns=4,
+        config=config,
+        keep_results=True,
+        workdir_prefix="toolsurface-answers-",
+    )
+    end = await run_session(session)
+    report, workdir = end.report, end.workdir
+    # A client may name its project folder by the working folder or by the folder's name, each with every char
+    # but letters and digits as `-`.
+    paths = {
+        **end.paths,
+        "-$WORK": re.sub(r"[^A-Za-z0-9]", "-", workdir),
+        "$WORK_NAME": re.sub(r"[^A-Za-z0-9]", "-", Path(workdir).name),
+    }
+    judged = judge_carried(run.probe, _result_of(end.results), paths)
     status = "ok" if report.status == "ok" else f"{report.status}: {report.error}"
     calls = run_dir / CALLS
     if not any(r.is_call for r in (read_log(calls) if calls.is_file() else [])):
@@ -385,7 +375,7 @@ def observe_answers(
 
     from toolsurface.harness.agents import client_card
     from toolsurface.harness.clients import plan_clients
-    from toolsurface.harness.session.plan import served
+    from toolsurface.harness.session.plan import plan_surface
     from toolsurface.harness.session.run import run_at_once
     from toolsurface.harness.session.tool_search import warm_tokens
     from toolsurface.surfaces import answer_probe
@@ -395,7 +385,7 @@ def observe_answers(
     choices = [c for c in choices if c.mode not in client_card(c.name).code_modes]
     if not choices:
         raise ToolsurfaceError("no installed client can play the answer probe (code modes are not played)")
-    surface = served(str(Path(answer_probe.__file__)))
+    surface = plan_surface(str(Path(answer_probe.__file__)))
     warm_tokens()
     runs = [
         _Run(probe, c.name, c.mode, c.path, c.version, setting)

@@ -1,32 +1,23 @@
 """Planning a study: what it is asked to do (StudyConfig: surfaces, agents in their modes, scenario, runs), its run
 matrix with everything that can stop it found first, the shard an invocation runs, and plan.json."""
 
+from toolsurface.harness.session.plan._beside import Beside, NeighbourSpec, beside_commands, beside_servers
 from toolsurface.harness.session.plan._config import (
     DEFAULT_SCENARIO,
     AgentChoice,
     StudyConfig,
     parse_agent_choice,
     parse_shard,
-    run_folder_name,
     run_label,
 )
 from toolsurface.harness.session.plan._matrix import (
     PlannedRun,
-    PlannedSurface,
     RunMatrix,
     plan_matrix,
     shard_of,
 )
 from toolsurface.harness.session.plan._plan_file import PLAN_FORMAT, StudyPlan, read_plan, write_plan
-from toolsurface.harness.session.plan._served import (
-    Beside,
-    NeighbourSpec,
-    Served,
-    beside_commands,
-    beside_servers,
-    served,
-    surface_spec,
-)
+from toolsurface.harness.session.plan._surface import PlannedSurface, plan_surface, run_folder_name, surface_spec
 
 __all__ = [
     "DEFAULT_SCENARIO",
@@ -37,7 +28,6 @@ __all__ = [
     "PlannedRun",
     "PlannedSurface",
     "RunMatrix",
-    "Served",
     "StudyConfig",
     "StudyPlan",
     "beside_commands",
@@ -45,10 +35,10 @@ __all__ = [
     "parse_agent_choice",
     "parse_shard",
     "plan_matrix",
+    "plan_surface",
     "read_plan",
     "run_folder_name",
     "run_label",
-    "served",
     "shard_of",
     "surface_spec",
     "write_plan",

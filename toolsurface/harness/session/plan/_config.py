@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,9 +12,10 @@ from toolsurface.harness.agents.base import SERVER_NAME, Agent
 from toolsurface.harness.endpoint import EndpointSpec
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import Scenario
+from toolsurface.harness.session.plan._surface import run_folder_name
 
 if TYPE_CHECKING:
-    from toolsurface.harness.session.plan._served import Beside
+    from toolsurface.harness.session.plan._beside import Beside
 
 DEFAULT_SCENARIO = "six-tasks"
 
@@ -87,14 +87,6 @@ def run_label(choice: AgentChoice, scenario: str, index: int) -> str:
     one study folder holds the runs of several scenarios (six-tasks and the seed's replays, say)."""
     named = "" if scenario == DEFAULT_SCENARIO else f"-{run_folder_name(scenario)}"
     return f"{choice.label}{named}-r{index + 1:03d}"
-
-
-def run_folder_name(surface: str) -> str:
-    """The folder a surface's runs go in, from its name: one path component inside --out, whatever the name."""
-    folder = re.sub(r"[^A-Za-z0-9._-]+", "-", surface).lstrip(".-")
-    if not folder:
-        raise ToolsurfaceError(f"surface name {surface!r} cannot name a run folder; give it letters or digits")
-    return folder
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -4,13 +4,10 @@ this invocation runs. Everything that can stop a study is found here, before the
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from toolsurface.harness.agents import CliAgent, check_server_name
 from toolsurface.harness.agents.base import AgentUnavailable, EndpointKind
@@ -19,30 +16,8 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import check_writable
 from toolsurface.harness.run_folder import PLAN, RUNS, STUDY
 from toolsurface.harness.scenario import load_script, script_path
-from toolsurface.harness.session.plan._config import AgentChoice, StudyConfig, run_folder_name, run_label
-from toolsurface.harness.session.plan._served import surface_spec
-from toolsurface.harness.surface import SurfaceDefinition
-
-
-@dataclass(frozen=True)
-class PlannedSurface:
-    """One surface of a study, resolved, built and served once as the study is planned; the stub starter, the
-    fork server and every run take it as it is. `spec` is what a stub's command line names (a file's path made
-    absolute, since the stub starts in the run's own empty directory); `scripts`, one per run, are those the
-    agents that play scripts play (None: no agent of the study does)."""
-
-    spec: str
-    name: str
-    source: str
-    sha256: str  # of its tool list as a client receives it
-    tools: tuple[str, ...]
-    initial_state: dict[str, Any]
-    # The server instructions the stub serves, to be found in what the model reads.
-    instructions: str | None
-    folder: str  # its runs' folder under runs/
-    scripts: tuple[Path, ...] | None = None
-    # Its tools as a client lists them, to record each as each model request carried it.
-    wire: tuple[dict[str, Any], ...] = ()
+from toolsurface.harness.session.plan._config import AgentChoice, StudyConfig, run_label
+from toolsurface.harness.session.plan._surface import PlannedSurface, plan_surface
 
 
 @dataclass(frozen=True)
@@ -63,42 +38,16 @@ class RunMatrix:
 
 
 def _plan_surface(config: StudyConfig, given: str, folders: dict[str, str]) -> PlannedSurface:
-    """Resolve, build, list and serve the surface, each once: its digest, its stub's first state; then its run
-    folder (`folders`: the surfaces planned so far, by folder) and its scripts."""
-    import anyio
-
-    from toolsurface.harness.errors import InvalidToolList
-    from toolsurface.harness.measure import PROTOCOL_VERSION, list_surface, list_text
-    from toolsurface.harness.surface import resolve
-    from toolsurface.stubs.serve import start_stub
-
-    spec = surface_spec(given)
-    definition = resolve(spec)
-    if not isinstance(definition, SurfaceDefinition) or definition.stub is None:
-        raise ToolsurfaceError(f"surface {spec!r} has no stub, so no session can run against it")
-    surface = definition.build_surface()
-    wire = anyio.run(functools.partial(list_surface, surface, protocol=PROTOCOL_VERSION))
-    if wire.protocol_version != PROTOCOL_VERSION:
-        raise InvalidToolList(f"the MCP client negotiated protocol {wire.protocol_version}, not {PROTOCOL_VERSION}")
-    stub = start_stub(surface, None)
-    assert stub is not None
-    folder = run_folder_name(definition.name)
-    if folders.setdefault(folder, definition.name) != definition.name:
+    """The surface planned (plan_surface), which a study needs with a stub; then its run folder (`folders`: the
+    surfaces planned so far, by folder) and its scripts."""
+    surface = plan_surface(given)
+    if surface.initial_state is None:
+        raise ToolsurfaceError(f"surface {surface.spec!r} has no stub, so no session can run against it")
+    if folders.setdefault(surface.folder, surface.name) != surface.name:
         raise ToolsurfaceError(
-            f"surfaces {folders[folder]!r} and {definition.name!r} would share the run folder {folder!r}"
+            f"surfaces {folders[surface.folder]!r} and {surface.name!r} would share the run folder {surface.folder!r}"
         )
-    return PlannedSurface(
-        spec=spec,
-        name=definition.name,
-        source=definition.source or spec,
-        sha256=hashlib.sha256(list_text(wire.tools).encode("utf-8")).hexdigest(),
-        tools=tuple(str(tool.get("name")) for tool in wire.tools),
-        initial_state=stub.state(),
-        instructions=wire.parts.instructions,
-        folder=folder,
-        scripts=_scripts_for(config, definition.name),
-        wire=tuple(wire.tools),
-    )
+    return replace(surface, scripts=_scripts_for(config, surface.name))
 
 
 def _plays_scripts(config: StudyConfig, choice: AgentChoice) -> bool:

@@ -13,33 +13,24 @@ import platform
 import shutil
 import signal
 import subprocess
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 
 from toolsurface.harness import PACKAGES_ROOT
-from toolsurface.harness.agents.base import AgentEndpoint, AgentReport, EndpointKind, RunContext, ServerCommand
-from toolsurface.harness.endpoint import (
-    MODEL_REQUESTS,
-    ModelEndpoint,
-    Neighbour,
-    machine_paths,
-    read_model_requests,
-    shown,
-)
+from toolsurface.harness.agents.base import AgentReport, EndpointKind, ServerCommand
+from toolsurface.harness.endpoint import MODEL_REQUESTS, read_model_requests, shown
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed, read_json, write_json_atomic
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STATE, STUB_STDERR
 from toolsurface.harness.scenario import CheckInput, evaluate, load_script
-from toolsurface.harness.session.fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
-from toolsurface.harness.session.plan import PlannedRun, PlannedSurface, StudyConfig
+from toolsurface.harness.session.plan import PlannedRun, StudyConfig
 from toolsurface.harness.session.record import (
     RefusalRecord,
     RunRecord,
@@ -49,11 +40,10 @@ from toolsurface.harness.session.record import (
     read_run,
 )
 from toolsurface.harness.session.run._at_once import first_cause
+from toolsurface.harness.session.run._session import Session, run_session
 from toolsurface.harness.session.run._undelivered import undelivered_calls
 from toolsurface.stubs.calllog import CallRecord
-
-if TYPE_CHECKING:
-    from toolsurface.harness.session.plan import Beside
+from toolsurface.stubs.start import ForkServer, StubStarter
 
 STATE_WAIT_S = 10.0
 
@@ -169,8 +159,6 @@ def _finished(run_dir: Path) -> RunRecord | None:
 async def _run_one(
     config: StudyConfig, run: PlannedRun, git: str | None, packages: dict[str, str], forks: ForkServer | None
 ) -> RunRecord:
-    from toolsurface.harness.session.plan import beside_commands
-
     _reset(run.run_dir)
     choice = run.choice
     beside = config.neighbours
@@ -200,83 +188,49 @@ async def _run_one(
         neighbours=[b.name for b in beside],
     )
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
-    calls_path, state_path = run.run_dir / CALLS, run.run_dir / STATE
-    serve = ["serve", run.surface.spec, "--log", str(calls_path), "--state", str(state_path)]
-    if not choice.agent.harness_client:
-        serve += ["--errors", str(run.run_dir / STUB_STDERR)]  # an agent CLI keeps no stub's stderr
+    # The stub's own line on why it stopped: an agent CLI keeps no stub's stderr, and a stub that refuses to start
+    # (its surface builds differently from the one planned) says why nowhere else.
+    serve = run.surface.serve_args(run.run_dir / CALLS, run.run_dir / STATE, run.run_dir / STUB_STDERR)
     server = ServerCommand.toolsurface(["-m", "toolsurface", *serve] if forks is None else forks.command(serve))
+    endpoint = config.model_endpoint
+    scripted = endpoint is not None and endpoint.kind == EndpointKind.SCRIPTED
+    assert run.script is not None or not scripted
+    session = Session(
+        agent=choice.agent,
+        surface=run.surface,
+        prompt=config.scenario.prompt,
+        run_dir=run.run_dir,
+        timeout=config.timeout,
+        mode=choice.mode,
+        steps=load_script(run.script) if scripted and run.script is not None else None,
+        upstream=endpoint.upstream if endpoint is not None and not scripted else None,
+        server=server,
+        model=config.model,
+        max_turns=config.max_turns,
+        script=run.script,
+        keep_agent_files=config.keep_agent_files,
+        builtins=choice.builtins,
+        server_name=config.server_name,
+        beside=beside,
+    )
     started = time.monotonic()
-    report: AgentReport
-    with (
-        tempfile.TemporaryDirectory(prefix="toolsurface-run-") as workdir,
-        _model_endpoint(config, run, Path(workdir), beside) as endpoint,
-    ):
-        ctx = RunContext(
-            prompt=config.scenario.prompt,
-            server=server,
-            workdir=Path(workdir),
-            run_dir=run.run_dir,
-            timeout=config.timeout,
-            mode=choice.mode,
-            model=config.model,
-            max_turns=config.max_turns,
-            script=run.script,
-            env=dict(os.environ),
-            endpoint=AgentEndpoint(endpoint.url, endpoint.kind) if endpoint is not None else None,
-            keep_agent_files=config.keep_agent_files,
-            builtins=choice.builtins,
-            server_name=config.server_name,
-            neighbours=beside_commands(beside, run.run_dir),
-        )
-        try:
-            report = await choice.agent.run(ctx)
-        except WriteFailed as unwritten:
-            report = AgentReport(status="error", error=str(unwritten))
-        except anyio.get_cancelled_exc_class():
-            with anyio.CancelScope(shield=True):
-                await _write_result(run, spec, AgentReport(status="interrupted", error="interrupted"), started, config)
-            raise
-        failed = endpoint.log.failed if endpoint is not None else None
-    return await _write_result(run, spec, report, started, config, str(failed) if failed is not None else None)
-
-
-@contextlib.contextmanager
-def _model_endpoint(
-    config: StudyConfig, run: PlannedRun, workdir: Path, beside: Sequence[Beside] = ()
-) -> Iterator[ModelEndpoint | None]:
-    """The run's own model endpoint on loopback, if the study has one; stopped when the run ends. It knows the
-    agent's naming rule where the agent is a CLI, so each of the stub's tools is recorded as carried, and this
-    machine's paths, counted as placeholders in the system prompt's chars."""
-    spec = config.model_endpoint
-    if spec is None:
-        yield None
-        return
-    log = run.run_dir / MODEL_REQUESTS
-    common: dict[str, Any] = {
-        "prompt": config.scenario.prompt,
-        "stub_tools": run.surface.tools,
-        "instructions": run.surface.instructions,
-        "wire_tools": run.surface.wire,
-        "client": run.choice.agent.card,
-        "server_name": config.server_name,
-        "paths": machine_paths(os.environ.get("HOME", ""), run.run_dir, workdir),
-        "neighbours": [Neighbour(b.name, b.served.wire, b.served.instructions) for b in beside],
-    }
-    if spec.kind == EndpointKind.SCRIPTED:
-        assert run.script is not None
-        endpoint = ModelEndpoint(log, steps=load_script(run.script), **common)
-    else:
-        endpoint = ModelEndpoint(log, upstream=spec.upstream, **common)
-    with endpoint:
-        yield endpoint
+    try:
+        end = await run_session(session)
+    except WriteFailed as unwritten:
+        return await _write_result(run, spec, AgentReport(status="error", error=str(unwritten)), started, config)
+    except anyio.get_cancelled_exc_class():
+        with anyio.CancelScope(shield=True):
+            await _write_result(run, spec, AgentReport(status="interrupted", error="interrupted"), started, config)
+        raise
+    return await _write_result(run, spec, end.report, started, config, end.endpoint_failure)
 
 
 # A stub that left no state and no word was ended from outside: the agent's failure, if it reported one.
 UNSAID = "it ended without a word (killed, or its stderr was not kept)"
 
 
-def _no_state(run_dir: Path) -> str:
-    """Why a stub that started left no final state, from its last words where the harness kept them."""
+def _stub_said(run_dir: Path) -> str | None:
+    """The stub's last words where the harness kept them (its own line, or a traceback's last), else None."""
     said = ""
     with contextlib.suppress(OSError, ToolsurfaceError):
         from toolsurface.harness.files import read_text
@@ -285,7 +239,12 @@ def _no_state(run_dir: Path) -> str:
         said = next((line for line in reversed(lines) if line.startswith("toolsurface: ")), "")
         if not said and "Traceback (most recent call last):" in lines:  # it failed before it could say why
             said = f"it failed: {lines[-1].strip()[:300]}"
-    reason = said.removeprefix("toolsurface: ") or _unsaid(run_dir)
+    return said.removeprefix("toolsurface: ") or None
+
+
+def _no_state(run_dir: Path) -> str:
+    """Why a stub that started left no final state, from its last words where the harness kept them."""
+    reason = _stub_said(run_dir) or _unsaid(run_dir)
     return f"the stub wrote no final state ({run_dir / STATE}): {reason}"
 
 
@@ -331,6 +290,8 @@ async def _write_result(
     elif started_stub:
         # The stub could not save what the agent did (a full disk, a log it could not keep).
         problems.append(_no_state(run.run_dir))
+    elif (refused := _stub_said(run.run_dir)) is not None:
+        problems.append(refused)  # it refused to start: what the agent said of it is no cause
     log: list[CallRecord] = []
     try:
         log = read_log(calls_path) if calls_path.exists() else []
@@ -356,7 +317,7 @@ async def _write_result(
     checks = (
         evaluate(
             config.scenario.checks,
-            CheckInput(state=state, initial=run.surface.initial_state, answer=report.final_answer),
+            CheckInput(state=state, initial=run.surface.initial_state or {}, answer=report.final_answer),
         )
         if report.status != "error"
         else []
@@ -394,60 +355,9 @@ def _own_tools(run: PlannedRun) -> tuple[str, ...]:
     return (search,) if search is not None else ()
 
 
-STUB_STARTS = ("auto", "fork", "spawn")
-
-
-class StubStarter:
-    """How a study's stubs start: each forked from one warm server, or each a fresh process.
-
-    auto forks where the harness's own client starts the stub (script, openai) and forking is available;
-    an outside agent CLI gets the plain command, started its own way. The fork server starts at once, so
-    it imports while the study plans; `warm` gives it each surface as it is planned, and a study with
-    nothing left to run never waits for it.
-    """
-
-    def __init__(self, config: StudyConfig) -> None:
-        if config.stub_start not in STUB_STARTS:
-            raise ToolsurfaceError(f"stub start {config.stub_start!r}: expected one of {', '.join(STUB_STARTS)}")
-        self.required = config.stub_start == "fork"
-        wanted = self.required or (config.stub_start == "auto" and config.harness_client and fork_available())
-        self._starting: StartingForkServer | None = None
-        if wanted:
-            try:
-                self._starting = StartingForkServer(config.out)
-            except StubForkUnavailable:
-                if self.required:
-                    raise
-
-    def warm(self, surface: PlannedSurface) -> None:
-        """A surface the forked stubs serve, as soon as it is planned: the fork server builds it once."""
-        if self._starting is not None:
-            self._starting.warm(surface.spec)
-
-    def planned(self) -> None:
-        """Every surface of the study is given."""
-        if self._starting is not None:
-            self._starting.planned()
-
-    def server(self) -> ForkServer | None:
-        if self._starting is None:
-            return None
-        try:
-            return self._starting.ready()
-        except StubForkUnavailable:
-            if self.required:
-                raise
-            return None
-
-    def close(self) -> None:
-        if self._starting is not None:
-            self._starting.close()
-
-    def __enter__(self) -> StubStarter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+def study_stubs(config: StudyConfig) -> StubStarter:
+    """How the study's stubs start, as it asks (`--stub-start`)."""
+    return StubStarter(config.stub_start, harness_client=config.harness_client, out=config.out)
 
 
 def run_study(
@@ -499,9 +409,9 @@ def run_study(
     config.out.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
         if stubs is None:
-            stubs = stack.enter_context(StubStarter(config))
+            stubs = stack.enter_context(study_stubs(config))
             for surface in {run.surface.spec: run.surface for run in planned}.values():
-                stubs.warm(surface)
+                stubs.warm(surface.spec, surface.sha256)
             stubs.planned()
         pending = any(_finished(run.run_dir) is None for run in planned)
         forks = stubs.server() if pending else None

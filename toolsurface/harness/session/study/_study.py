@@ -20,7 +20,7 @@ from toolsurface.harness.session.plan import (
     write_plan,
 )
 from toolsurface.harness.session.record import RunRecord
-from toolsurface.harness.session.run import StubStarter, run_study
+from toolsurface.harness.session.run import run_study, study_stubs
 from toolsurface.harness.session.score import Study, find_runs, score_study
 
 
@@ -76,8 +76,8 @@ def run_session_study(
     on_planned: Callable[[int], None] | None = None,
     on_finished: Callable[[PlannedRun, RunRecord], None] | None = None,
 ) -> StudyOutcome:
-    with StubStarter(config) as stubs:
-        matrix = plan_matrix(config, stubs.warm)
+    with study_stubs(config) as stubs:
+        matrix = plan_matrix(config, lambda surface: stubs.warm(surface.spec, surface.sha256))
         stubs.planned()
         write_plan(config.out, study_plan(config, matrix))
         planned = shard_of(matrix.runs, config.shard)

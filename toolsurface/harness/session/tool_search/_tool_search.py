@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,20 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.agents.base import (
-    SERVER_NAME,
-    AgentEndpoint,
     AgentUnavailable,
-    EndpointKind,
-    RunContext,
-    ServerCommand,
 )
-from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelEndpoint, ModelRequest, read_model_requests
+from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelRequest, read_model_requests
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.jsonl import transcript_objects
 from toolsurface.harness.run_folder import CALLS, TRANSCRIPT
 from toolsurface.harness.scenario import Step
-from toolsurface.harness.session.plan import surface_spec
-from toolsurface.harness.session.run import run_at_once
+from toolsurface.harness.session.plan import PlannedSurface, plan_surface
+from toolsurface.harness.session.run import Session, run_at_once, run_session
 
 SEARCH_CLIENT = "claude"
 SEARCH_MODE = "on-demand"
@@ -264,11 +258,11 @@ def _read_run(
 
 
 async def _one(
-    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float, server: str
+    agent: Any, surface: PlannedSurface, searches: Sequence[SearchRequest], run_dir: Path, timeout: float, server: str
 ) -> ToolSearchRun:
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            return await _session(agent, spec, name, searches, run_dir, timeout, server)
+            return await _session(agent, surface, searches, run_dir, timeout, server)
         except _StubNotConnected:
             if attempt == ATTEMPTS:
                 raise
@@ -277,40 +271,28 @@ async def _one(
 
 
 async def _session(
-    agent: Any, spec: str, name: str, searches: Sequence[SearchRequest], run_dir: Path, timeout: float, server: str
+    agent: Any, surface: PlannedSurface, searches: Sequence[SearchRequest], run_dir: Path, timeout: float, server: str
 ) -> ToolSearchRun:
     """`server`: the server's name in the client's config, which its tools' names carry."""
-    run_dir.mkdir(parents=True, exist_ok=True)
     prefix = agent.naming.prefix(server)
-    calls = run_dir / CALLS
-    command = ServerCommand.toolsurface(["-m", "toolsurface", "serve", spec, "--log", str(calls)])
     started = time.monotonic()
-    with (
-        tempfile.TemporaryDirectory(prefix="toolsurface-search-") as workdir,
-        ModelEndpoint(
-            run_dir / MODEL_REQUESTS,
-            steps=_steps(searches, prefix),
-            prompt=PROMPT,
-            client=agent.card,
-            server_name=server,
-        ) as endpoint,
-    ):
-        ctx = RunContext(
-            prompt=PROMPT,
-            server=command,
-            workdir=Path(workdir),
-            run_dir=run_dir,
-            timeout=timeout,
-            mode=SEARCH_MODE,
-            max_turns=len(searches) + 4,
-            env=dict(os.environ),
-            endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
-            server_name=server,
-        )
-        report = await agent.run(ctx)
+    session = Session(
+        agent=agent,
+        surface=surface,
+        prompt=PROMPT,
+        run_dir=run_dir,
+        timeout=timeout,
+        mode=SEARCH_MODE,
+        steps=_steps(searches, prefix),
+        max_turns=len(searches) + 4,
+        server_name=server,
+        workdir_prefix="toolsurface-search-",
+    )
+    report = (await run_session(session)).report
+    name = surface.name
     if report.status != "ok":
         raise ToolsurfaceError(f"claude on {name}: {report.status}: {report.error}")
-    if not _listed(calls):
+    if not _listed(run_dir / CALLS):
         raise ToolsurfaceError(f"claude on {name}: the stub never listed its tools to Claude Code (see {run_dir})")
     transcript = run_dir / (report.transcript or TRANSCRIPT)
     return _read_run(agent, name, run_dir, transcript, searches, time.monotonic() - started, prefix)
@@ -330,26 +312,23 @@ def observe_tool_search(
     `server_name`, else as a snapshot names it (a live server's), else `stub` (a surface of ours). `out` keeps
     each run's folder (out/SURFACE), else they go to a temporary folder removed after."""
     from toolsurface.harness.agents import check_server_name
-    from toolsurface.harness.session.plan import run_folder_name
-    from toolsurface.harness.surface import Snapshot, resolve
 
     if not searches:
         raise ToolsurfaceError("no query to search for")
     warm_tokens()
     agent = tool_search_client()
-    served = [surface_spec(spec) for spec in specs]
-    resolved = [resolve(spec) for spec in served]
-    names = [surface.name for surface in resolved]
-    servers = [server_name or (s.name if isinstance(s, Snapshot) else SERVER_NAME) for s in resolved]
+    surfaces = [plan_surface(spec) for spec in specs]
+    names = [surface.name for surface in surfaces]
+    servers = [server_name or surface.server_name for surface in surfaces]
     for server in dict.fromkeys(servers):
         check_server_name(server, [SEARCH_CLIENT])
     unique = len(set(names)) == len(names)
 
     async def one(n: int, root: Path) -> ToolSearchRun:
-        run_dir = root / run_folder_name(names[n]) if unique else root / str(n)
-        return await _one(agent, served[n], names[n], searches, run_dir, timeout, servers[n])
+        run_dir = root / surfaces[n].folder if unique else root / str(n)
+        return await _one(agent, surfaces[n], searches, run_dir, timeout, servers[n])
 
-    runs = run_at_once(len(served), one, jobs=jobs, out=out, prefix="toolsurface-tool-search-")
+    runs = run_at_once(len(surfaces), one, jobs=jobs, out=out, prefix="toolsurface-tool-search-")
     return runs if out is not None else [_forget_dir(r) for r in runs]
 
 

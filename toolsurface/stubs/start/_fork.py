@@ -2,8 +2,9 @@
 
 Starting `toolsurface serve` costs about 0.45 s of CPU, nearly all of it importing the MCP SDK; a study of
 many short runs (the script agent, a fast local model) spends most of its time there. The fork server
-(`harness.cli.fork_server`, its own process) imports while the study plans, builds the surfaces the study
-planned once, and listens on a Unix socket; `harness.stub_launch` hands it a run's pipes and arguments and it
+(`stubs.start._fork_server`, in a process of its own) imports while the study plans, builds the surfaces the study
+planned once (each checked against its planned digest), and listens on a Unix socket; `stubs.start.launch` hands it
+a run's pipes and arguments and it
 forks a child that serves on them at once. Children are forks of a process that never served, so each starts
 from the fixture exactly as a fresh process would.
 
@@ -28,8 +29,23 @@ from pathlib import Path
 
 from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.stubs.start._digest import SurfaceChanged
+
+__all__ = [
+    "END_GRACE_S",
+    "REFUSED",
+    "REQUEST_TIMEOUT_S",
+    "STOPS",
+    "ForkServer",
+    "StartingForkServer",
+    "StubForkUnavailable",
+    "fork_available",
+    "fork_server",
+]
 
 READY_TIMEOUT_S = 60.0
+# The fork server's answer when a surface builds differently from the one planned, before the reason.
+REFUSED = "refused: "
 STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 REQUEST_TIMEOUT_S = 10.0
 END_GRACE_S = 3.0
@@ -51,7 +67,7 @@ class ForkServer:
     socket_path: str
 
     def command(self, args: Sequence[str]) -> list[str]:
-        return ["-m", "toolsurface.harness.stub_launch", self.socket_path, *args]
+        return ["-m", "toolsurface.stubs.start.launch", self.socket_path, *args]
 
 
 class StartingForkServer:
@@ -82,9 +98,10 @@ class StartingForkServer:
             start_new_session=True,
         )
 
-    def warm(self, spec: str) -> None:
-        """A surface the stubs serve, by the spec their command lines name: the server builds it at once."""
-        self._send(json.dumps(spec).encode("utf-8") + b"\n")
+    def warm(self, spec: str, sha256: str | None = None) -> None:
+        """A surface the stubs serve, by the spec their command lines name and its planned digest: the server
+        builds it at once, and refuses one that builds differently."""
+        self._send(json.dumps({"spec": spec, "sha256": sha256}).encode("utf-8") + b"\n")
 
     def planned(self) -> None:
         """Every surface is given: the server gets ready."""
@@ -100,6 +117,8 @@ class StartingForkServer:
     def ready(self) -> ForkServer:
         if self._answer is None:
             self._answer = _first_line(self._process)
+        if self._answer.startswith(REFUSED):
+            raise SurfaceChanged(self._answer.removeprefix(REFUSED))
         if self._answer != "ready":
             raise StubForkUnavailable(f"the stub fork server did not start: {self._answer}")
         return ForkServer(self._path)
@@ -110,12 +129,12 @@ class StartingForkServer:
 
 
 @contextlib.contextmanager
-def fork_server(study: Path, warm: Sequence[str]) -> Iterator[ForkServer]:
-    """A fork server for this study, warmed on its surfaces."""
+def fork_server(study: Path, warm: Sequence[str | tuple[str, str]]) -> Iterator[ForkServer]:
+    """A fork server for this study, warmed on its surfaces (each a spec, or a spec and its planned digest)."""
     starting = StartingForkServer(study)
     try:
-        for spec in warm:
-            starting.warm(spec)
+        for surface in warm:
+            starting.warm(*((surface,) if isinstance(surface, str) else surface))
         starting.planned()
         yield starting.ready()
     finally:

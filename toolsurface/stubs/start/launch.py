@@ -1,8 +1,8 @@
-"""`python -m toolsurface.harness.stub_launch SOCKET ARGS...`: start `toolsurface ARGS...` as a fork of a warm stub server.
+"""`python -m toolsurface.stubs.start.launch SOCKET ARGS...`: start `toolsurface ARGS...` as a fork of a warm stub server.
 
 This is the command an agent is given to start its stub. It imports almost nothing: it hands its own
 stdin, stdout and stderr, arguments, directory and environment to the fork server listening on SOCKET
-(harness.cli.fork_server), which forks a child that already has the SDK imported and serves on those very pipes.
+(stubs.start._fork_server), which forks a child that already has the SDK imported and serves on those very pipes.
 The launcher stays as the child's stand-in: signals it gets are passed on, it exits with the child's
 status, and when it is killed the child, losing the connection, kills itself. When no fork server answers,
 it becomes `python -m toolsurface ARGS...` itself, so a stub always starts.
@@ -94,7 +94,7 @@ def launch(path: str, args: list[str]) -> int:
 
 def main() -> None:
     if len(sys.argv) < 3:
-        print("usage: python -m toolsurface.harness.stub_launch SOCKET ARGS...", file=sys.stderr)
+        print("usage: python -m toolsurface.stubs.start.launch SOCKET ARGS...", file=sys.stderr)
         raise SystemExit(2)
     raise SystemExit(launch(sys.argv[1], sys.argv[2:]))
 

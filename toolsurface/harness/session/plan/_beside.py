@@ -1,0 +1,61 @@
+"""The servers beside a surface in a client's config (`--with`): each planned, under the name the config gives it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolsurface.harness.agents.base import SERVER_NAME, NamedServer
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.session.plan._surface import PlannedSurface, plan_surface
+
+__all__ = ["Beside", "NeighbourSpec", "beside_commands", "beside_servers"]
+
+
+@dataclass(frozen=True)
+class NeighbourSpec:
+    """A server to put beside the surface's in every client's config (`--with`): a surface or a snapshot, and
+    its name there (a configuration file's key), else its own."""
+
+    spec: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Beside:
+    """A neighbour as planned, and its name in the clients' configs."""
+
+    surface: PlannedSurface
+    name: str
+
+
+def beside_servers(neighbours: Sequence[NeighbourSpec], named_as: Sequence[str]) -> list[Beside]:
+    """Each neighbour planned, named by its given name, else its own (a surface of ours by its surface's name):
+    two servers of one name in a config are a user error."""
+    from toolsurface.harness.surface import safe_server_name
+
+    found = []
+    for neighbour in neighbours:
+        surface = plan_surface(neighbour.spec)
+        own = surface.server_name if surface.server_name != SERVER_NAME else safe_server_name(surface.name)
+        found.append(Beside(surface, neighbour.name or own))
+    names = [b.name for b in found]
+    for taken in set(named_as):
+        if taken in names:
+            raise ToolsurfaceError(
+                f"--with: a neighbour is named {taken!r}, as the surface's server is; name the server another"
+                " way (--server-name)"
+            )
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ToolsurfaceError(f"--with: two neighbours named {twice[0]!r}; each server needs its own name")
+    return found
+
+
+def beside_commands(beside: Sequence[Beside], run_dir: Path) -> tuple[NamedServer, ...]:
+    """How each neighbour's stub starts for one session, its calls logged in the session's folder."""
+    return tuple(
+        NamedServer(b.name, b.surface.serve_command(log=run_dir / f"calls-beside-{n}.jsonl"))
+        for n, b in enumerate(beside)
+    )

@@ -1,0 +1,103 @@
+"""The planned surface: a surface named on the command line, resolved, built, listed and digested once. Every later
+step (the stub starter, the fork server, each session's model endpoint and stub, the score) takes this record,
+never the name again; each stub started for it checks that it builds to the same digest."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolsurface.harness.agents.base import SERVER_NAME, ServerCommand
+from toolsurface.harness.errors import ToolsurfaceError
+
+__all__ = ["PlannedSurface", "plan_surface", "run_folder_name", "surface_spec"]
+
+
+@dataclass(frozen=True)
+class PlannedSurface:
+    """One surface as planned. `spec` is what a stub's command line names (a file's path made absolute, since the
+    stub starts in the run's own empty directory); `sha256` is of its tool list as a client receives it, which
+    every stub started for it checks; `wire` its tools as a client lists them, to record each as each model
+    request carried it; `instructions` the server's (None: it gives none), to be found in what the model reads;
+    `initial_state` its stub's first state (None: a snapshot, served for listing only); `server_name` the name a
+    client's config gives it unless told another (a snapshot's own, a live server's; `stub` for a surface of
+    ours), `scripts`, one per run of a study, those the agents that play
+    scripts play (None: no agent of the study does)."""
+
+    spec: str
+    name: str
+    source: str
+    sha256: str
+    tools: tuple[str, ...]
+    instructions: str | None
+    wire: tuple[dict[str, Any], ...]
+    initial_state: dict[str, Any] | None = None
+    server_name: str = SERVER_NAME
+    scripts: tuple[Path, ...] | None = None
+
+    @property
+    def folder(self) -> str:
+        """Its runs' folder under runs/."""
+        return run_folder_name(self.name)
+
+    def serve_args(self, log: Path | None = None, state: Path | None = None, errors: Path | None = None) -> list[str]:
+        """The `toolsurface serve` arguments of a stub of this surface: it refuses to serve one that builds
+        differently from the planned digest."""
+        args = ["serve", self.spec, "--surface-sha256", self.sha256]
+        for option, path in (("--log", log), ("--state", state), ("--errors", errors)):
+            if path is not None:
+                args += [option, str(path)]
+        return args
+
+    def serve_command(self, log: Path | None = None, state: Path | None = None) -> ServerCommand:
+        """How a client starts a stub of this surface, spawned: `python -m toolsurface serve ...`."""
+        return ServerCommand.toolsurface(["-m", "toolsurface", *self.serve_args(log, state)])
+
+
+def run_folder_name(surface: str) -> str:
+    """The folder a surface's runs go in, from its name: one path component inside --out, whatever the name."""
+    folder = re.sub(r"[^A-Za-z0-9._-]+", "-", surface).lstrip(".-")
+    if not folder:
+        raise ToolsurfaceError(f"surface name {surface!r} cannot name a run folder; give it letters or digits")
+    return folder
+
+
+def surface_spec(spec: str) -> str:
+    """Paths become absolute, since the stub starts in the run's own empty directory."""
+    from toolsurface.harness.surface import is_surface_path
+
+    return str(Path(spec).resolve()) if is_surface_path(spec) else spec
+
+
+def plan_surface(given: str) -> PlannedSurface:
+    """Resolve, build and list the surface once, through a real MCP client in memory: its tools as listed, their
+    digest, the server's instructions, and its stub's first state where it has a stub."""
+    import anyio
+
+    from toolsurface.harness.errors import InvalidToolList
+    from toolsurface.harness.measure import PROTOCOL_VERSION, list_surface
+    from toolsurface.harness.surface import Snapshot, resolve
+    from toolsurface.stubs.serve import start_stub, surface_for_serving
+    from toolsurface.stubs.start import tools_digest
+
+    spec = surface_spec(given)
+    resolved = resolve(spec)
+    surface = surface_for_serving(resolved)
+    wire = anyio.run(functools.partial(list_surface, surface, protocol=PROTOCOL_VERSION))
+    if wire.protocol_version != PROTOCOL_VERSION:
+        raise InvalidToolList(f"the MCP client negotiated protocol {wire.protocol_version}, not {PROTOCOL_VERSION}")
+    stub = start_stub(surface, None)
+    return PlannedSurface(
+        spec=spec,
+        name=surface.name,
+        source=surface.source or spec,
+        sha256=tools_digest(wire.tools),
+        tools=tuple(str(tool.get("name")) for tool in wire.tools),
+        instructions=wire.parts.instructions or None,
+        wire=tuple(wire.tools),
+        initial_state=stub.state() if stub is not None else None,
+        server_name=resolved.name if isinstance(resolved, Snapshot) else SERVER_NAME,
+    )

@@ -1,0 +1,67 @@
+"""How a study's stubs start: each forked from one warm server, or each a fresh process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.stubs.start._fork import ForkServer, StartingForkServer, StubForkUnavailable, fork_available
+
+__all__ = ["STUB_STARTS", "StubStarter"]
+
+STUB_STARTS = ("auto", "fork", "spawn")
+
+
+class StubStarter:
+    """How a study's stubs start (`how`: auto, fork or spawn): each forked from one warm server, or each a fresh
+    process.
+
+    auto forks where the harness's own client starts the stub (`harness_client`: script, openai) and forking is
+    available; an outside agent CLI gets the plain command, started its own way. The fork server starts at once,
+    so it imports while the study (in `out`) plans; `warm` gives it each surface as it is planned, with its
+    planned digest, and a study with nothing left to run never waits for it.
+    """
+
+    def __init__(self, how: str, *, harness_client: bool, out: Path) -> None:
+        if how not in STUB_STARTS:
+            raise ToolsurfaceError(f"stub start {how!r}: expected one of {', '.join(STUB_STARTS)}")
+        self.required = how == "fork"
+        wanted = self.required or (how == "auto" and harness_client and fork_available())
+        self._starting: StartingForkServer | None = None
+        if wanted:
+            try:
+                self._starting = StartingForkServer(out)
+            except StubForkUnavailable:
+                if self.required:
+                    raise
+
+    def warm(self, spec: str, sha256: str) -> None:
+        """A surface the forked stubs serve, as soon as it is planned: the fork server builds it once, and
+        refuses one that builds differently from its planned digest."""
+        if self._starting is not None:
+            self._starting.warm(spec, sha256)
+
+    def planned(self) -> None:
+        """Every surface of the study is given."""
+        if self._starting is not None:
+            self._starting.planned()
+
+    def server(self) -> ForkServer | None:
+        if self._starting is None:
+            return None
+        try:
+            return self._starting.ready()
+        except StubForkUnavailable:
+            if self.required:
+                raise
+            return None
+
+    def close(self) -> None:
+        if self._starting is not None:
+            self._starting.close()
+
+    def __enter__(self) -> StubStarter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
