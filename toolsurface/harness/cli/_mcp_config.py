@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolsurface.harness.cli._client_help import CardHelpOption, mcp_config_help
-from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
@@ -99,20 +98,16 @@ def configured_servers(
     if configured.path is None:
         return None
     from toolsurface.harness.live import parse_capabilities
-    from toolsurface.harness.mcp_config import list_config, read_mcp_config
+    from toolsurface.harness.mcp_config import list_configured
 
-    config = read_mcp_config(configured.path, env_from_shell=configured.env_from_shell)
-    listed = list_config(
-        config,
+    return list_configured(
+        configured.path,
+        env_from_shell=configured.env_from_shell,
         jobs=configured.jobs,
         timeout=live.timeout,
         capabilities=parse_capabilities(live.capabilities),
         protocol=protocol,
     )
-    if not any(item.taken is not None for item in listed):
-        why = "; ".join(f"{item.name}: {item.problem}" for item in listed)
-        raise ToolsurfaceError(f"{configured.path}: no server could be listed ({why})")
-    return config, listed
 
 
 def say_unlisted(listed: list[ListedServer]) -> list[str]:

@@ -12,9 +12,11 @@ from toolsurface.harness.mcp_config._model import ConfigServer, McpConfig
 from toolsurface.harness.mcp_config._read import minimal_env
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from toolsurface.harness.live import HttpServer, StdioServer, TakenSnapshot
 
-__all__ = ["ListedServer", "list_config", "live_server"]
+__all__ = ["ListedServer", "list_config", "list_configured", "live_server"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,28 @@ def list_config(
     listed = anyio.run(_list_all, config, jobs, timeout, tuple(capabilities), protocol, include_disabled)
     skip_final_collection()
     return listed
+
+
+def list_configured(
+    path: Path,
+    *,
+    env_from_shell: bool = False,
+    jobs: int = 4,
+    timeout: float = 30.0,
+    capabilities: Sequence[str] = (),
+    protocol: str | None = None,
+) -> tuple[McpConfig, list[ListedServer]]:
+    """The configuration file read and its servers listed (each a row, listed or saying why not); one line when
+    none could be."""
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.mcp_config._read import read_mcp_config
+
+    config = read_mcp_config(path, env_from_shell=env_from_shell)
+    listed = list_config(config, jobs=jobs, timeout=timeout, capabilities=capabilities, protocol=protocol)
+    if not any(item.taken is not None for item in listed):
+        why = "; ".join(f"{item.name}: {item.problem}" for item in listed)
+        raise ToolsurfaceError(f"{path}: no server could be listed ({why})")
+    return config, listed
 
 
 async def _list_all(
