@@ -293,18 +293,11 @@ def _config_budget(
 ) -> ConfigBudget:
     """The configuration's servers listed at once, measured and held to `limits` (all together in chars and
     tokens, each one in chars and tokens); `name`: what the configuration is called (its file's name by default)."""
-    from toolsurface.harness.live import parse_capabilities
     from toolsurface.harness.mcp_config import budget_config
 
-    assert configured.path is not None
     max_chars, max_tokens, max_server_chars, max_server_tokens = limits
     return budget_config(
-        configured.path,
-        env_from_shell=configured.env_from_shell,
-        jobs=configured.jobs,
-        timeout=live.timeout,
-        capabilities=parse_capabilities(live.capabilities),
-        protocol=protocol,
+        configured.listing(live, protocol),
         counters=counters,
         name=name,
         max_chars=max_chars,

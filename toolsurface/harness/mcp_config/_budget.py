@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.mcp_config._totals import ConfigTotals, ServerRow
 from toolsurface.harness.output import counted
 
 if TYPE_CHECKING:
+    from toolsurface.harness.mcp_config._list import ConfigListing
     from toolsurface.harness.measure import ListCounter
 
 __all__ = ["ConfigBudget", "budget_config", "check_config_budget"]
@@ -138,13 +138,8 @@ def check_config_budget(
 
 
 def budget_config(
-    path: Path,
+    listing: ConfigListing,
     *,
-    env_from_shell: bool = False,
-    jobs: int = 4,
-    timeout: float = 30.0,
-    capabilities: Sequence[str] = (),
-    protocol: str | None = None,
     counters: Sequence[ListCounter] = (),
     name: str | None = None,
     max_chars: int | None = None,
@@ -152,19 +147,17 @@ def budget_config(
     max_server_chars: int | None = None,
     max_server_tokens: int | None = None,
 ) -> ConfigBudget:
-    """Every server of the configuration at `path` listed at once, measured, and held to the budgets; `name`: what
-    the configuration is called (default: its path)."""
+    """Every server of the configuration listed at once, measured, and held to the budgets; `name`: what the
+    configuration is called (default: its path)."""
     from toolsurface.harness.mcp_config._list import list_configured
     from toolsurface.harness.mcp_config._totals import config_totals
     from toolsurface.harness.measure import measure
 
-    config, listed = list_configured(
-        path, env_from_shell=env_from_shell, jobs=jobs, timeout=timeout, capabilities=capabilities, protocol=protocol
-    )
+    config, listed = list_configured(listing)
     items = [item.taken.as_snapshot() for item in listed if item.taken is not None]
-    result = measure(items, growth=False, counters=counters, protocol=protocol)
+    result = measure(items, growth=False, counters=counters, protocol=listing.protocol)
     return check_config_budget(
-        name or str(path),
+        name or str(listing.path),
         config_totals(config, listed, result),
         max_chars=max_chars,
         max_tokens=max_tokens,

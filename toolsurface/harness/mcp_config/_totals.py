@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.mcp_config._list import ListedServer
 from toolsurface.harness.mcp_config._model import McpConfig
-from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document, keys, shown, terminal_table
+from toolsurface.harness.output import Column, columns_csv, columns_markdown, json_document, shown, terminal_table
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -128,9 +128,14 @@ def _share(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
 
 
-def _table(t: ConfigTotals) -> tuple[list[Column], list[list[str]]]:
+def _columns(t: ConfigTotals) -> list[Column]:
+    """The server columns with a share per context window, before `why`."""
     shares = [Column(f"share_{w}", f"share of {w:,}", numeric=True) for w in t.windows]
-    columns = [*SERVER_COLUMNS[:5], *shares, SERVER_COLUMNS[5]]
+    return [*SERVER_COLUMNS[:5], *shares, SERVER_COLUMNS[5]]
+
+
+def _table(t: ConfigTotals) -> tuple[list[Column], list[list[str]]]:
+    columns = _columns(t)
     rows = [
         [r.name, r.status, shown(r.tools), shown(r.chars), shown(r.tokens)]
         + [_share(t.share(r.tokens, w)) for w in t.windows]
@@ -161,13 +166,12 @@ def totals_markdown(t: ConfigTotals) -> str:
 
 
 def totals_csv(t: ConfigTotals) -> str:
-    header = [*keys(SERVER_COLUMNS[:5]), *(f"share_{w}" for w in t.windows), "why"]
     rows: list[list[object]] = [
         [r.name, r.status, r.tools, r.chars, r.tokens, *(t.share(r.tokens, w) for w in t.windows), r.why]
         for r in t.rows
     ]
     rows.append(["all", "", t.tools, t.chars, t.tokens, *(t.share(t.tokens, w) for w in t.windows), ""])
-    return csv_table(header, rows)
+    return columns_csv(_columns(t), rows)
 
 
 def totals_json(t: ConfigTotals) -> str:
