@@ -25,7 +25,7 @@ from toolsurface.harness.cli._base import (
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
 from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
-from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
+from toolsurface.harness.cli._probe_options import ProbeOptions, _probe_flags, _probe_options
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.fail_on import FAIL_ON
 
@@ -310,9 +310,9 @@ def _live_side(
 ) -> TakenSnapshot:
     """The live server listed once (and probed on the same connection, with --probe)."""
     if probe:
-        from toolsurface.harness.cli._probe import probed
+        from toolsurface.harness.cli._probe_options import probed
 
-        _, taken = probed(None, live, probing, counters=counters, protocol=protocol)
+        taken = probed(None, live, probing, counters=counters, protocol=protocol).taken
         assert taken is not None
         return taken
     from toolsurface.harness.cli._live import _listed

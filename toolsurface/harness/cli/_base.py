@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from toolsurface.harness.cli._group import _say as _say
 from toolsurface.harness.cli._group import end_at_once as end_at_once
 from toolsurface.harness.cli._group import main as main
 from toolsurface.harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from toolsurface.harness.output import Column
 
 __all__ = ["CHECK_FORMATS", "TABLE_FORMATS", "Seconds", "main"]
 
@@ -53,16 +56,11 @@ def _print(renderables: Sequence[Any]) -> None:
         console.print(renderable)
 
 
-def _print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    """One rich table of text cells, on stdout as _print puts it."""
-    from rich.table import Table
+def _print_table(title: str, columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> None:
+    """One table of declared columns (harness.output.terminal_table), on stdout as _print puts it."""
+    from toolsurface.harness.output import terminal_table
 
-    table = Table(title=title)
-    for column in header:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*row)
-    _print([table])
+    _print([terminal_table(title, columns, rows)])
 
 
 def _format_option(*formats: str, default: str = "table", help: str | None = None) -> Callable[[Any], Any]:

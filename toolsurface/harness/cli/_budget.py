@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +23,21 @@ from toolsurface.harness.cli._base import (
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
 from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
-from toolsurface.harness.cli._probe import ProbeOptions, _fail_on_error_answers_option, _probe_options
+from toolsurface.harness.cli._probe_options import (
+    ProbeOptions,
+    _fail_on_error_answers_option,
+    _probe_flags,
+    _probe_options,
+    _say_error_answers,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
+    from toolsurface.harness.budget_check import AnswerBudget, CheckedList, ListBudget
+    from toolsurface.harness.config import CheckedTarget, Config
     from toolsurface.harness.live import LiveServerOptions
+    from toolsurface.harness.mcp_config import ConfigBudget
+    from toolsurface.harness.measure import ListCounter
 
 
 @main.command("budget", cls=_ServerCommand)
@@ -128,92 +138,103 @@ def budget_command(
     With --mcp-config FILE, the servers of a client's configuration: all together (--max-chars, --max-tokens)
     and each one (--max-server-chars, --max-server-tokens).
     """
-    from toolsurface.harness.cli._probe import _probe_flags
-
+    answers = probing.answering(probe, max_answer_tokens, fail_on_error_answers)
     if configured.given or max_server_chars is not None or max_server_tokens is not None:
-        if not configured.given:
-            raise click.UsageError("--max-server-chars and --max-server-tokens go with --mcp-config FILE")
-        others = [
-            flag
-            for flag, value in (
-                ("SURFACE", surface),
-                ("--url or -- CMD", live.names_a_server),
-                ("--update", update),
-                ("--raise", raise_),
-                ("--target", target_names),
-                ("--probe", probe or max_answer_tokens is not None or fail_on_error_answers),
-                ("--include", include),
-            )
-            if value
-        ]
-        if others:
-            raise click.UsageError(f"--mcp-config budgets a client's configuration: give no {others[0]}")
-        _budget_of_mcp_config(
-            configured,
-            live,
-            fmt,
-            max_chars,
-            max_tokens,
-            max_server_chars,
-            max_server_tokens,
-            tokens,
-            count_urls,
-            protocol,
-        )
+        given = (surface, live.names_a_server, update, raise_, target_names, answers.probes, include)
+        _refuse_beside_mcp_config(configured, *given)
+        limits = (max_chars, max_tokens, max_server_chars, max_server_tokens)
+        checked_config = _config_budget(configured, live, limits, _counters(tokens, count_urls), protocol)
+        if not _show_config_budget(checked_config, fmt):
+            raise SystemExit(1)
         return
-
-    probes = probe or max_answer_tokens is not None or fail_on_error_answers
-    _probe_flags(ctx, probes, "--probe, --max-answer-tokens or --fail-on-error-answers")
-    given = surface is not None or live.names_a_server
-    config: Any = None
-    checked: list[Any] = []
+    _probe_flags(ctx, answers.probes, "--probe, --max-answer-tokens or --fail-on-error-answers")
+    config: Config | None = None
+    checked: list[CheckedTarget] = []
     try:
+        from toolsurface.harness.budget_check import CheckedList, ListBudget
         from toolsurface.harness.surface import parse_include
 
         parts = parse_include(include) if include is not None else None
-        if given or (config_path is None and not _has_config()):
-            if config_path is not None or target_names or update or raise_:
-                flag = (
-                    "--config" if config_path else "--target" if target_names else "--update" if update else "--raise"
-                )
-                raise click.UsageError(f"{flag} works on the configured targets; give no SURFACE, --url or -- CMD")
-            if reason is not None:
-                raise click.UsageError("--reason goes with --update or --raise")
-            counters = _counters(tokens, count_urls)
-            answering = Answering(probes, max_answer_tokens, probing, fail_on_error_answers)
-            pairs = [
-                _budget_of_one(
-                    surface, live, max_chars, max_tokens, counters, parts or (), protocol=protocol, answering=answering
-                )
-            ]
+        if surface is not None or live.names_a_server or (config_path is None and not _has_config()):
+            _refuse_ratchet_flags(config_path, target_names, update, raise_, reason)
+            budget = ListBudget(max_chars, max_tokens, parts or ())
+            results = [_budget_of_one(surface, live, budget, answers, _counters(tokens, count_urls), protocol)]
         else:
-            if (update or raise_) and reason is None:
-                raise click.UsageError(
-                    f"{'--raise' if raise_ else '--update'} needs --reason TEXT (it goes into the budget log)"
-                )
-            if not (update or raise_) and reason is not None:
-                raise click.UsageError("--reason goes with --update or --raise")
+            _check_reason(update, raise_, reason)
             config, checked = _budget_of_config(
-                config_path,
-                target_names,
-                max_chars,
-                max_tokens,
-                live,
-                count_tokens=update or raise_,
-                tokens=tokens,
-                count_urls=count_urls,
-                include=parts,
-                protocol=protocol,
-                answering=Answering(probes, max_answer_tokens, probing, fail_on_error_answers),
-            )
-            pairs = [(item.result, item.source) for item in checked]
+                config_path, target_names, max_chars, max_tokens, live, count_tokens=update or raise_,
+                tokens=tokens, count_urls=count_urls, include=parts, protocol=protocol, answers=answers,
+            )  # fmt: skip
+            results = [CheckedList(item.result, item.source) for item in checked]
     except ToolsurfaceError as error:
         if fmt == "github":
             from toolsurface.harness.output import github_line
 
             _out(github_line("error", "Tool list budget", f"cannot measure: {error}"))
         raise
-    results = [result for result, _ in pairs]
+    _show_results(results, fmt)
+    sets_within = True
+    if config is not None and config.server_sets:
+        if update or raise_:
+            _say("toolsurface: --update and --raise move one list's budget; a configuration's is set in the file")
+        else:
+            sets_within = _server_sets(config, target_names, fmt, live, protocol, _counters(tokens, count_urls))
+    if config is not None and (update or raise_):
+        assert reason is not None
+        _ratchet(config, checked, reason, raise_, fmt)
+    elif not all(item.result.within for item in results) or not sets_within:
+        raise SystemExit(1)
+
+
+def _refuse_beside_mcp_config(
+    configured: McpConfigOptions,
+    surface: str | None,
+    names_a_server: bool,
+    update: bool,
+    raise_: bool,
+    target_names: tuple[str, ...],
+    probes: bool,
+    include: str | None,
+) -> None:
+    if not configured.given:
+        raise click.UsageError("--max-server-chars and --max-server-tokens go with --mcp-config FILE")
+    given = (
+        ("SURFACE", surface),
+        ("--url or -- CMD", names_a_server),
+        ("--update", update),
+        ("--raise", raise_),
+        ("--target", target_names),
+        ("--probe", probes),
+        ("--include", include),
+    )
+    others = [flag for flag, value in given if value]
+    if others:
+        raise click.UsageError(f"--mcp-config budgets a client's configuration: give no {others[0]}")
+
+
+def _refuse_ratchet_flags(
+    config_path: Path | None, target_names: tuple[str, ...], update: bool, raise_: bool, reason: str | None
+) -> None:
+    """The flags that work on the configured targets, refused beside SURFACE, --url or -- CMD."""
+    if config_path is not None or target_names or update or raise_:
+        flag = "--config" if config_path else "--target" if target_names else "--update" if update else "--raise"
+        raise click.UsageError(f"{flag} works on the configured targets; give no SURFACE, --url or -- CMD")
+    if reason is not None:
+        raise click.UsageError("--reason goes with --update or --raise")
+
+
+def _check_reason(update: bool, raise_: bool, reason: str | None) -> None:
+    if (update or raise_) and reason is None:
+        raise click.UsageError(
+            f"{'--raise' if raise_ else '--update'} needs --reason TEXT (it goes into the budget log)"
+        )
+    if not (update or raise_) and reason is not None:
+        raise click.UsageError("--reason goes with --update or --raise")
+
+
+def _show_results(results: list[CheckedList], fmt: str) -> None:
+    """Each list's result in the format asked for, then (beside JSON or CSV) the calls that answered errors."""
+    pairs = [(item.result, item.source) for item in results]
     if fmt == "github":
         for result, source in pairs:
             _github_step(result, source)
@@ -221,124 +242,80 @@ def budget_command(
         from toolsurface.harness.measure import budget_csv, budget_json, budget_junit, budget_markdown
 
         renderers = {"json": budget_json, "csv": budget_csv, "markdown": budget_markdown}
-        _data(renderers[fmt](pairs) if fmt in renderers else budget_junit(results), nl=False)
+        _data(renderers[fmt](pairs) if fmt in renderers else budget_junit([r for r, _ in pairs]), nl=False)
     else:
         from toolsurface.harness.measure import budget_lines
 
-        for result in results:
+        for result, _ in pairs:
             for line in budget_lines(result):
                 _out(line)
-    from toolsurface.harness.cli._probe import _say_error_answers
-
-    for result in results:
+    for result, _ in pairs:
         said = result.answers.errors_text if result.answers is not None else None
         _say_error_answers(f"{result.surface}: {said}" if said else None, fmt)
-    sets_within = True
-    if config is not None and config.server_sets:
-        if update or raise_:
-            _say("toolsurface: --update and --raise move one list's budget; a configuration's is set in the file")
-        else:
-            sets_within = _server_sets(config, target_names, fmt, live, protocol, tokens, count_urls)
-    if config is not None and (update or raise_):
-        assert reason is not None
-        _ratchet(config, checked, reason, raise_, fmt)
-    elif not all(result.within for result in results) or not sets_within:
-        raise SystemExit(1)
 
 
 def _server_sets(
-    config: Any,
+    config: Config,
     target_names: tuple[str, ...],
     fmt: str,
     live: LiveServerOptions,
     protocol: str | None,
-    tokens: str | None,
-    count_urls: tuple[str, ...],
+    counters: list[ListCounter],
 ) -> bool:
-    """Each configured client configuration (`mcp-config = FILE`) against its budgets, said after the targets;
-    whether all are within."""
-    from toolsurface.harness.cli._mcp_config import McpConfigOptions
-
+    """Each configured client configuration (`mcp-config = FILE`) against its budgets, said after the targets
+    (on stderr beside CSV, JUnit or JSON on stdout); whether all are within."""
     within = True
     for server_set in config.server_sets:
         if target_names and server_set.name not in target_names:
             continue
         configured = McpConfigOptions(server_set.mcp_config, server_set.env_from_shell)
         timed = live if server_set.timeout is None else replace(live, timeout=server_set.timeout)
-        try:
-            _budget_of_mcp_config(
-                configured,
-                timed,
-                "text" if fmt in ("csv", "junit") else fmt,
-                server_set.max_chars,
-                server_set.max_tokens,
-                server_set.max_server_chars,
-                server_set.max_server_tokens,
-                tokens,
-                count_urls,
-                protocol,
-                name=server_set.name,
-                to_stderr=fmt in ("csv", "junit", "json"),
-            )
-        except SystemExit as done:
-            if done.code == 1:
-                within = False
-            else:
-                raise
+        limits = (
+            server_set.max_chars,
+            server_set.max_tokens,
+            server_set.max_server_chars,
+            server_set.max_server_tokens,
+        )
+        checked = _config_budget(configured, timed, limits, counters, protocol, name=server_set.name)
+        shown_as = "text" if fmt in ("csv", "junit") else fmt
+        within = _show_config_budget(checked, shown_as, to_stderr=fmt in ("csv", "junit", "json")) and within
     return within
 
 
-@dataclass(frozen=True)
-class Answering:
-    """Whether the answers are probed and checked, against what (None: each client's cap), and how; whether a
-    call that answered an error fails the check."""
-
-    probe: bool
-    max_tokens: int | None
-    probing: ProbeOptions
-    fail_on_errors: bool = False
-
-
-def _budget_of_mcp_config(
+def _config_budget(
     configured: McpConfigOptions,
     live: LiveServerOptions,
-    fmt: str,
-    max_chars: int | None,
-    max_tokens: int | None,
-    max_server_chars: int | None,
-    max_server_tokens: int | None,
-    tokens: str | None,
-    count_urls: tuple[str, ...],
+    limits: tuple[int | None, int | None, int | None, int | None],
+    counters: list[ListCounter],
     protocol: str | None,
     *,
     name: str | None = None,
-    to_stderr: bool = False,
-) -> None:
-    """Every server of the configuration listed at once, measured, and held to its budgets; exit 1 when over.
-    `name`: what the configuration is called (its file's name by default); `to_stderr`: its lines go to stderr
-    (beside another format's output on stdout)."""
-    from toolsurface.harness.cli._mcp_config import configured_servers
-    from toolsurface.harness.mcp_config import check_config_budget, config_totals
-    from toolsurface.harness.measure import measure
-    from toolsurface.harness.output import json_document
+) -> ConfigBudget:
+    """The configuration's servers listed at once, measured and held to `limits` (all together in chars and
+    tokens, each one in chars and tokens); `name`: what the configuration is called (its file's name by default)."""
+    from toolsurface.harness.mcp_config import budget_config
 
-    found = configured_servers(configured, live, protocol)
-    assert found is not None and configured.path is not None
-    config, listed = found
-    items = [item.taken.as_snapshot() for item in listed if item.taken is not None]
-    result = measure(items, growth=False, counters=_counters(tokens, count_urls), protocol=protocol)
-    checked = check_config_budget(
-        name or str(configured.path),
-        config_totals(config, listed, result),
+    max_chars, max_tokens, max_server_chars, max_server_tokens = limits
+    return budget_config(
+        configured.listing(live, protocol),
+        counters=counters,
+        name=name,
         max_chars=max_chars,
         max_tokens=max_tokens,
         max_server_chars=max_server_chars,
         max_server_tokens=max_server_tokens,
     )
+
+
+def _show_config_budget(checked: ConfigBudget, fmt: str, *, to_stderr: bool = False) -> bool:
+    """A configuration's budget said in `fmt` (`to_stderr`: its lines on stderr, beside another format's output on
+    stdout); whether it is within. A server that could not be listed is one line, exit 2."""
     if fmt == "json" and to_stderr:
         for line in checked.lines():
             _say(line)
     elif fmt == "json":
+        from toolsurface.harness.output import json_document
+
         _data(json_document({"format": "toolsurface-config-budget/1", **checked.to_json()}), nl=False)
     elif fmt == "github":
         from toolsurface.harness.mcp_config import totals_markdown
@@ -353,14 +330,9 @@ def _budget_of_mcp_config(
             (_say if to_stderr else _out)(line)
     else:
         raise click.UsageError(f"--format {fmt}: a configuration's budget is text, json, markdown or github")
-    if checked.unlisted:
-        names = ", ".join(r.name for r in checked.unlisted)
-        raise ToolsurfaceError(
-            f"{configured.path}: {names} could not be listed, so what the servers cost together is not known"
-            " (disable a server in the file to leave it out)"
-        )
-    if not checked.within:
-        raise SystemExit(1)
+    if checked.unlisted_problem is not None:
+        raise ToolsurfaceError(checked.unlisted_problem)
+    return checked.within
 
 
 def _has_config() -> bool:
@@ -372,17 +344,15 @@ def _has_config() -> bool:
 def _budget_of_one(
     surface: str | None,
     live: LiveServerOptions,
-    max_chars: int | None,
-    max_tokens: int | None,
-    counters: list[Any],
-    include: tuple[str, ...] = (),
-    *,
-    protocol: str | None = None,
-    answering: Answering | None = None,
-) -> tuple[Any, str | None]:
-    from toolsurface.harness.live import live_target
-    from toolsurface.harness.measure import check_budget
-    from toolsurface.harness.surface import resolve
+    budget: ListBudget,
+    answers: AnswerBudget,
+    counters: list[ListCounter],
+    protocol: str | None,
+) -> CheckedList:
+    """SURFACE, or the live server the options name, against the budget given (its answers probed on the same
+    connection when asked)."""
+    from toolsurface.harness.budget_check import check_list
+    from toolsurface.harness.live import live_target, parse_capabilities, skip_final_collection
 
     if surface is None and not live.names_a_server:
         raise ToolsurfaceError(
@@ -390,60 +360,21 @@ def _budget_of_one(
             " [tool.toolsurface] of pyproject.toml or in toolsurface.toml"
         )
     server = live_target(surface, live)
-    if answering is not None and answering.probe:
-        return _answers_budget(surface, live, max_chars, max_tokens, counters, include, protocol, answering)
-    if max_chars is None:
+    if not answers.probes and budget.max_chars is None:
         raise click.UsageError(
             "Missing option '--max-chars' (needed with SURFACE, --url or -- CMD, unless --max-answer-tokens)"
         )
-    source: str | None = None
-    if server is None:
-        assert surface is not None
-        item = resolve(surface)
-    else:
-        from toolsurface.harness.live import take_snapshot
-
-        taken = take_snapshot(None, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
-        item, source = taken.as_snapshot(), taken.source_label
-    result = check_budget(item, max_chars, max_tokens, counters=counters, include=include, protocol=protocol)
-    if server is not None:
-        from toolsurface.harness.live import skip_final_collection
-
-        skip_final_collection()
-    return result, source
-
-
-def _answers_budget(
-    surface: str | None,
-    live: LiveServerOptions,
-    max_chars: int | None,
-    max_tokens: int | None,
-    counters: list[Any],
-    include: tuple[str, ...],
-    protocol: str | None,
-    answering: Answering,
-) -> tuple[Any, str | None]:
-    """The list (against its budget, where one is given) and its tools' answers, probed on one connection."""
-    from dataclasses import replace
-
-    from toolsurface.harness.cli._probe import probed
-    from toolsurface.harness.measure import budget_of, check_answers, measure
-    from toolsurface.harness.surface import resolve
-
-    answered, taken = probed(surface, live, answering.probing, counters=counters, protocol=protocol)
-    item = taken.as_snapshot() if taken is not None else resolve(str(surface))
-    measured = measure(
-        [item], tokens=max_tokens is not None, growth=False, counters=counters, protocol=protocol
-    ).surfaces[0]
-    result = budget_of(measured, max_chars, max_tokens, include=include)
-    check = check_answers(
-        answered.answers(),
-        answering.max_tokens,
-        fail_on_errors=answering.fail_on_errors,
-        calls_file=answered.plan.calls_file,
+    return check_list(
+        surface,
+        server,
+        budget,
+        answers,
+        capabilities=parse_capabilities(live.capabilities),
+        timeout=live.timeout,
+        counters=counters,
+        protocol=protocol,
+        on_listed=skip_final_collection,
     )
-    result = replace(result, answers=check)
-    return result, taken.source_label if taken is not None else None
 
 
 def _budget_of_config(
@@ -458,8 +389,8 @@ def _budget_of_config(
     count_urls: tuple[str, ...] = (),
     include: tuple[str, ...] | None = None,
     protocol: str | None = None,
-    answering: Answering | None = None,
-) -> tuple[Any, list[Any]]:
+    answers: AnswerBudget | None = None,
+) -> tuple[Config, list[CheckedTarget]]:
     """Every configured target (or those --target names), flags overriding the configured values."""
     from toolsurface.harness.cli._live import live_flags
     from toolsurface.harness.config import check_log_for_update, check_targets, read_config
@@ -491,16 +422,12 @@ def _budget_of_config(
         count_urls=count_urls,
         include=include,
         protocol=protocol,
-        max_answer_tokens=answering.max_tokens if answering is not None else None,
-        probe=answering is not None and answering.probe,
-        bounds=answering.probing.bounds if answering is not None else None,
-        calls=answering.probing.calls if answering is not None else None,
-        fail_on_error_answers=answering is not None and answering.fail_on_errors,
+        answers=answers,
     )
     return config, checked
 
 
-def _ratchet(config: Any, checked: list[Any], reason: str, raise_: bool, fmt: str) -> None:
+def _ratchet(config: Config, checked: list[CheckedTarget], reason: str, raise_: bool, fmt: str) -> None:
     """Move the configured budgets to the measured figures; exit 1 when a list is over and --raise was not given."""
     from toolsurface.harness.config import ratchet, shown_path
 

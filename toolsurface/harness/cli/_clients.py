@@ -35,7 +35,7 @@ def agents_command(fmt: str) -> None:
     from dataclasses import asdict, astuple, fields
 
     from toolsurface.harness.agents import InstalledAgent, installed_agents
-    from toolsurface.harness.output import csv_table, json_document, markdown_table
+    from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document
 
     rows = installed_agents(os.environ)
     if fmt == "json":
@@ -46,7 +46,7 @@ def agents_command(fmt: str) -> None:
         flat = [[" ".join(v) if isinstance(v, tuple) else v for v in astuple(r)] for r in rows]
         _data(csv_table([f.name for f in fields(InstalledAgent)], flat), nl=False)
         return
-    header = ["agent", "version", "supported", "tested", "modes", "path"]
+    columns = [Column(key) for key in ("agent", "version", "supported", "tested", "modes", "path")]
     cells = []
     for r in rows:
         supported = "yes" if r.supported else (r.problem or "no")
@@ -56,9 +56,9 @@ def agents_command(fmt: str) -> None:
             modes += f"; {', '.join(a.replace('=', ' runs ') for a in r.aliases)}"
         cells.append([r.name, r.version or "-", supported, tested if r.version else "-", modes, r.path or "-"])
     if fmt == "markdown":
-        _data(markdown_table(header, cells), nl=False)
+        _data(columns_markdown(columns, cells), nl=False)
     else:
-        _print_table("Agent CLIs on PATH", header, cells)
+        _print_table("Agent CLIs on PATH", columns, cells)
 
 
 @main.command("clients", cls=_ServerCommand)

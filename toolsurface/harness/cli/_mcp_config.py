@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolsurface.harness.cli._client_help import CardHelpOption, mcp_config_help
-from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
-    from toolsurface.harness.mcp_config import ListedServer, McpConfig
+    from toolsurface.harness.mcp_config import ConfigListing, ListedServer, McpConfig
 
 
 @dataclass(frozen=True)
@@ -32,6 +31,21 @@ class McpConfigOptions:
     @property
     def given(self) -> bool:
         return self.path is not None
+
+    def listing(self, live: LiveServerOptions, protocol: str | None) -> ConfigListing:
+        """How the configuration given is listed: the live options' timeout and capabilities, in `protocol`."""
+        from toolsurface.harness.live import parse_capabilities
+        from toolsurface.harness.mcp_config import ConfigListing
+
+        assert self.path is not None
+        return ConfigListing(
+            self.path,
+            self.env_from_shell,
+            self.jobs,
+            live.timeout,
+            parse_capabilities(live.capabilities),
+            protocol,
+        )
 
 
 def mcp_config_options(*, jobs: bool = True, windows: bool = True) -> Callable[[Any], Any]:
@@ -98,21 +112,9 @@ def configured_servers(
     """The configuration's servers listed (each a row, listed or saying why not), or None without --mcp-config."""
     if configured.path is None:
         return None
-    from toolsurface.harness.live import parse_capabilities
-    from toolsurface.harness.mcp_config import list_config, read_mcp_config
+    from toolsurface.harness.mcp_config import list_configured
 
-    config = read_mcp_config(configured.path, env_from_shell=configured.env_from_shell)
-    listed = list_config(
-        config,
-        jobs=configured.jobs,
-        timeout=live.timeout,
-        capabilities=parse_capabilities(live.capabilities),
-        protocol=protocol,
-    )
-    if not any(item.taken is not None for item in listed):
-        why = "; ".join(f"{item.name}: {item.problem}" for item in listed)
-        raise ToolsurfaceError(f"{configured.path}: no server could be listed ({why})")
-    return config, listed
+    return list_configured(configured.listing(live, protocol))
 
 
 def say_unlisted(listed: list[ListedServer]) -> list[str]:

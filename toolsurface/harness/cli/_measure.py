@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 @_format_option(*TABLE_FORMATS)
 def list_command(fmt: str) -> None:
     """List the surfaces that are installed, bundled ones first."""
-    from toolsurface.harness.output import csv_table, json_document, markdown_table
+    from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document
     from toolsurface.harness.surface import SurfaceDefinition, known_names, resolve
 
     definitions = []
@@ -46,7 +46,7 @@ def list_command(fmt: str) -> None:
     def fields(d: SurfaceDefinition, kinds: object) -> list[object]:
         return [d.name, d.title, d.purpose, kinds, d.growth_kind.name if d.growth_kind else None, d.source]
 
-    header = ["name", "title", "kinds", "purpose"]
+    columns = [Column(key) for key in ("name", "title", "kinds", "purpose")]
     cells = [
         [
             d.name,
@@ -62,9 +62,9 @@ def list_command(fmt: str) -> None:
     elif fmt == "csv":
         _data(csv_table(keys, [fields(d, " ".join(k.name for k in d.kinds)) for d in definitions]), nl=False)
     elif fmt == "markdown":
-        _data(markdown_table(header, cells), nl=False)
+        _data(columns_markdown(columns, cells), nl=False)
     else:
-        _print_table("Surfaces", header, cells)
+        _print_table("Surfaces", columns, cells)
 
 
 @main.command("measure", cls=_ServerCommand)

@@ -320,7 +320,7 @@ def session_import_command(
     from dataclasses import asdict
 
     from toolsurface.harness.cli._base import _print_table, _say
-    from toolsurface.harness.output import json_document
+    from toolsurface.harness.output import Column, json_document
     from toolsurface.harness.session.importer import import_sessions, parse_since
 
     outcome = import_sessions(
@@ -337,20 +337,25 @@ def session_import_command(
             nl=False,
         )
     else:
-        header = ("File", "Client", "Version", "Model", "Calls", "Error answers", "What became of it")
+        columns = [
+            *(Column(label) for label in ("File", "Client", "Version", "Model")),
+            Column("Calls", numeric=True),
+            Column("Error answers", numeric=True),
+            Column("What became of it"),
+        ]
         rows = [
             (
                 row.path,
                 row.client or "-",
                 row.version or "-",
                 row.model or "-",
-                str(row.calls),
-                str(row.refused),
+                row.calls,
+                row.refused,
                 row.run or (f"{row.status}: {row.detail}" if row.detail else row.status),
             )
             for row in outcome.rows
         ]
-        _print_table(f"Session files, for server {server}", header, rows)
+        _print_table(f"Session files, for server {server}", columns, rows)
     _say(outcome.summary())
 
 

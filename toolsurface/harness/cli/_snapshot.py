@@ -17,7 +17,7 @@ from toolsurface.harness.cli._base import (
     main,
 )
 from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
-from toolsurface.harness.cli._probe import ProbeOptions, _probe_flags, _probe_options
+from toolsurface.harness.cli._probe_options import ProbeOptions, _probe_flags, _probe_options
 from toolsurface.harness.output import counted
 
 if TYPE_CHECKING:
@@ -107,11 +107,12 @@ def snapshot_command(
         taken = snapshot_live(listing)
         taken = replace(taken, meta=replace(taken.meta, stability=stability.to_json()))
     if probe:
-        from toolsurface.harness.cli._probe import probed
+        from toolsurface.harness.cli._probe_options import probed
 
-        answered, probed_taken = probed(surface, live, probing, protocol=protocol)
+        probed_source = probed(surface, live, probing, protocol=protocol)
+        answered = probed_source.probe
         if not check_stable:
-            taken = probed_taken or take_snapshot(surface, None, protocol=protocol)
+            taken = probed_source.taken or take_snapshot(surface, None, protocol=protocol)
         taken = replace(taken, answers=answered.answers())
         errors_text = answered.errors_text
     elif not check_stable:

@@ -9,27 +9,23 @@ from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
 from toolsurface.harness.endpoint import SentTool
-from toolsurface.harness.output import csv_table, json_document, markdown_table, shown
+from toolsurface.harness.output import columns_markdown, columns_of, csv_table, json_document, shown, terminal_table
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
 CLIENTS_FORMAT = "toolsurface-clients/1"
 # In a row's JSON with --per-tool: `sent`, each of the server's tools as the first request carried it.
-_HEADER = [
-    "Surface",
-    "Client",
-    "Mode",
-    "Protocol",
-    "Server's shown",
-    "Server's deferred",
-    "Built-in",
-    "Namespaces",
-    "System prompt chars",
-    "Server instructions chars",
-    "Server's share",
-    "Status",
-]
+_COLUMNS = columns_of(
+    [
+        "Surface", "Client", "Mode", "Protocol", "Server's shown", "Server's deferred", "Built-in", "Namespaces",
+        "System prompt chars", "Server instructions chars", "Server's share", "Status",
+    ],
+    numbers={
+        "Server's shown", "Server's deferred", "Built-in", "Namespaces", "System prompt chars",
+        "Server instructions chars", "Server's share",
+    },
+)  # fmt: skip
 _CSV_HEADER = [
     "surface", "client", "version", "mode", "builtins", "protocol",
     "shown_tools", "shown_chars", "shown_tokens", "deferred_tools", "deferred_chars", "deferred_tokens",
@@ -37,9 +33,15 @@ _CSV_HEADER = [
     "searches", "status", "duration_s", "namespaces_count", "namespaces_chars", "namespaces_tokens", "server_name",
     "context_window", "window_share", "decision", "neighbours",
 ]  # fmt: skip
-_BESIDE_HEADER = ["Surface", "Client", "Mode", "Server", "Shown", "Deferred", "Dropped", "Renamed", "Share"]
-_DECIDED_HEADER = ["Surface", "Client", "Mode", "Window", "Beside", "Server's shown", "Server's deferred",
-                   "Of the window", "Decision"]  # fmt: skip
+_BESIDE_COLUMNS = columns_of(
+    ["Surface", "Client", "Mode", "Server", "Shown", "Deferred", "Dropped", "Renamed", "Share"],
+    numbers={"Shown", "Deferred", "Dropped", "Renamed", "Share"},
+)
+_DECIDED_COLUMNS = columns_of(
+    ["Surface", "Client", "Mode", "Window", "Beside", "Server's shown", "Server's deferred", "Of the window",
+     "Decision"],
+    numbers={"Window", "Server's shown", "Server's deferred", "Of the window"},
+)  # fmt: skip
 
 
 def _part(part: Part | None) -> str:
@@ -157,21 +159,11 @@ def _cells(row: ClientRow) -> list[str]:
     ]
 
 
-_TOOL_HEADER = [
-    "Surface",
-    "Client",
-    "Mode",
-    "Tool",
-    "Sent as",
-    "As",
-    "Name",
-    "Description",
-    "Schema",
-    "Left out",
-    "Chars",
-    "Tokens",
-    "Note",
-]
+_TOOL_COLUMNS = columns_of(
+    ["Surface", "Client", "Mode", "Tool", "Sent as", "As", "Name", "Description", "Schema", "Left out", "Chars",
+     "Tokens", "Note"],
+    numbers={"Chars", "Tokens"},
+)  # fmt: skip
 _TOOL_CSV_HEADER = [
     "surface", "client", "version", "mode", "tool", "sent_as", "how", "name_change", "description",
     "description_chars", "sent_description_chars", "cut_at", "marker", "schema", "dropped", "chars_before",
@@ -240,14 +232,14 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
         " the model reads; system prompt chars with $HOME, the run folder and the working folder as"
         " placeholders)\n\n"
     )
-    text = note + markdown_table(_HEADER, [_cells(r) for r in rows], {4, 5, 6, 7, 8, 9, 10})
+    text = note + columns_markdown(_COLUMNS, [_cells(r) for r in rows])
     beside, decided, clashes = _beside_rows(rows), _decided_rows(rows), _clash_lines(rows)
     if beside:
-        text += f"\n### Beside it\n\n{_BESIDE_NOTE}:\n\n" + markdown_table(_BESIDE_HEADER, beside, {4, 5, 6, 7, 8})
+        text += f"\n### Beside it\n\n{_BESIDE_NOTE}:\n\n" + columns_markdown(_BESIDE_COLUMNS, beside)
     if clashes:
         text += "\n### Names two servers share\n\n" + "\n".join(f"- {line}" for line in clashes) + "\n"
     if decided:
-        table = markdown_table(_DECIDED_HEADER, decided, {3, 5, 6, 7})
+        table = columns_markdown(_DECIDED_COLUMNS, decided)
         text += f"\n### Shown or deferred\n\n{_DECIDED_NOTE}:\n\n{table}"
         switches = _switch_lines(rows)
         if switches:
@@ -261,7 +253,7 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     text += " client's own naming rule"
     text += f" (server name {servers[0]!r}" if len(servers) == 1 else " (each server under its name in the config"
     text += "; chars and o200k tokens as listed -> as sent):\n\n" + "\n".join(lines) + "\n\n"
-    return text + markdown_table(_TOOL_HEADER, _tool_rows(rows), {10, 11})
+    return text + columns_markdown(_TOOL_COLUMNS, _tool_rows(rows))
 
 
 def _server_said(row: ClientRow, servers: Sequence[str]) -> str:
@@ -318,30 +310,14 @@ def _clients_csv(rows: Sequence[ClientRow]) -> str:
 
 
 def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[RenderableType]:
-    from rich.table import Table
-
-    table = Table(title="What each client shows its model (first request; tools · chars · o200k tokens)")
-    for n, column in enumerate(_HEADER):
-        table.add_column(column, justify="right" if n in {4, 5, 6, 7, 8, 9, 10} else "left")
-    for row in rows:
-        table.add_row(*_cells(row))
-    found: list[RenderableType] = [table]
-    for title, header, cells, right in (
-        (
-            "Beside it (first request; tools · chars · o200k tokens)",
-            _BESIDE_HEADER,
-            _beside_rows(rows),
-            {4, 5, 6, 7, 8},
-        ),
-        ("Shown or deferred, as each client decides", _DECIDED_HEADER, _decided_rows(rows), {3, 5, 6, 7}),
+    title = "What each client shows its model (first request; tools · chars · o200k tokens)"
+    found: list[RenderableType] = [terminal_table(title, _COLUMNS, [_cells(row) for row in rows])]
+    for title, columns, cells in (
+        ("Beside it (first request; tools · chars · o200k tokens)", _BESIDE_COLUMNS, _beside_rows(rows)),
+        ("Shown or deferred, as each client decides", _DECIDED_COLUMNS, _decided_rows(rows)),
     ):
         if cells:
-            extra = Table(title=title)
-            for n, column in enumerate(header):
-                extra.add_column(column, justify="right" if n in right else "left")
-            for line in cells:
-                extra.add_row(*line)
-            found.append(extra)
+            found.append(terminal_table(title, columns, cells))
     clashes = _clash_lines(rows)
     if clashes:
         found.append("Names two servers share:\n" + "\n".join(f"  {line}" for line in clashes))
@@ -350,9 +326,5 @@ def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Rend
         found.append("Where it switches:\n" + "\n".join(f"  {line}" for line in switches))
     if not per_tool:
         return found
-    tools = Table(title="Tool by tool (first request; as listed -> as sent)")
-    for n, column in enumerate(_TOOL_HEADER):
-        tools.add_column(column, justify="right" if n in {10, 11} else "left")
-    for one in _tool_rows(rows):
-        tools.add_row(*one)
+    tools = terminal_table("Tool by tool (first request; as listed -> as sent)", _TOOL_COLUMNS, _tool_rows(rows))
     return [*found, tools]

@@ -9,7 +9,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.compat._answers import AnswerSeen
-from toolsurface.harness.output import csv_table, json_document, markdown_table
+from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document, terminal_table
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -71,6 +71,11 @@ def _grid(rows: Sequence[AnswerSeen]) -> tuple[list[str], list[list[str]], list[
     return columns, grid, list(notes)
 
 
+def _declared(columns: Sequence[str]) -> list[Column]:
+    """The grid's columns: the answer, then a column per client and mode."""
+    return [Column("Answer"), *(Column(label) for label in columns)]
+
+
 def _versions(rows: Sequence[AnswerSeen]) -> str:
     protocols = sorted({r.protocol for r in rows if r.protocol})
     return f"MCP protocol {', '.join(protocols)}" if protocols else "MCP protocol not logged"
@@ -78,7 +83,7 @@ def _versions(rows: Sequence[AnswerSeen]) -> str:
 
 def answers_markdown(rows: Sequence[AnswerSeen]) -> str:
     columns, grid, notes = _grid(rows)
-    text = f"{_NOTE}; {_versions(rows)}\n\n" + markdown_table(["Answer", *columns], grid)
+    text = f"{_NOTE}; {_versions(rows)}\n\n" + columns_markdown(_declared(columns), grid)
     if notes:
         text += "\n" + "\n".join(f"[{n}] {note!r}" for n, note in enumerate(notes, 1)) + "\n"
     return text
@@ -95,13 +100,9 @@ def answers_csv(rows: Sequence[AnswerSeen]) -> str:
 
 
 def answers_rich(rows: Sequence[AnswerSeen]) -> list[RenderableType]:
-    from rich.table import Table
     from rich.text import Text
 
     columns, grid, notes = _grid(rows)
-    table = Table(title=f"What each client passed on of a tool's answer (next request; {_versions(rows)})")
-    for column in ["Answer", *columns]:
-        table.add_column(column)
-    for row in grid:
-        table.add_row(*row)
+    title = f"What each client passed on of a tool's answer (next request; {_versions(rows)})"
+    table = terminal_table(title, _declared(columns), grid)
     return [table, *(Text(f"[{n}] {note!r}") for n, note in enumerate(notes, 1))]

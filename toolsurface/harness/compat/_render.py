@@ -7,7 +7,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.compat._observe import Compat
-from toolsurface.harness.output import csv_table, json_document, markdown_table
+from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document, terminal_table
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -23,14 +23,17 @@ _NOTE = (
 )
 
 
-def _header(compat: Compat) -> list[str]:
-    return ["Limit", *(c.label for c in compat.columns)]
+def _columns(compat: Compat) -> list[Column]:
+    return [Column("Limit"), *(Column(c.label) for c in compat.columns)]
+
+
+def _rows(compat: Compat) -> list[list[str]]:
+    """A row per limit, then each client's status."""
+    return [*([r.label, *r.cells] for r in compat.rows), ["status", *(c.status for c in compat.columns)]]
 
 
 def compat_markdown(compat: Compat) -> str:
-    rows = [[r.label, *r.cells] for r in compat.rows]
-    status = ["status", *(c.status for c in compat.columns)]
-    return _NOTE + "\n\n" + markdown_table(_header(compat), [*rows, status])
+    return _NOTE + "\n\n" + columns_markdown(_columns(compat), _rows(compat))
 
 
 def compat_json(compat: Compat) -> str:
@@ -50,12 +53,4 @@ def compat_csv(compat: Compat) -> str:
 
 
 def compat_rich(compat: Compat) -> list[RenderableType]:
-    from rich.table import Table
-
-    table = Table(title="What each client did with each limit (first request)")
-    for column in _header(compat):
-        table.add_column(column)
-    for row in compat.rows:
-        table.add_row(row.label, *row.cells)
-    table.add_row("status", *(c.status for c in compat.columns))
-    return [table]
+    return [terminal_table("What each client did with each limit (first request)", _columns(compat), _rows(compat))]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.output import csv_table, json_document, markdown_table
+from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document, terminal_table
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -153,7 +153,15 @@ def _said(entry: dict[str, Any]) -> str:
     return f"no single threshold: shown at {shown:,}, deferred at {deferred:,}"
 
 
-_HEADER = ["Client", "Version", "Window", "Share", "Threshold", "What it did", "Counts probed"]
+_COLUMNS = (
+    Column("Client"),
+    Column("Version"),
+    Column("Window", numeric=True),
+    Column("Share", numeric=True),
+    Column("Threshold", numeric=True),
+    Column("What it did"),
+    Column("Counts probed"),
+)
 
 
 def _cells(rows: Sequence[ThresholdSeen]) -> list[list[str]]:
@@ -196,15 +204,9 @@ def thresholds_markdown(rows: Sequence[ThresholdSeen]) -> str:
         "Where each client that decides for itself switches from showing the server's tools to deferring them"
         " (its first request, with every token count it asked for answered as probed)\n\n"
     )
-    return note + markdown_table(_HEADER, _cells(rows), {2, 3, 4})
+    return note + columns_markdown(_COLUMNS, _cells(rows))
 
 
 def thresholds_rich(rows: Sequence[ThresholdSeen]) -> list[RenderableType]:
-    from rich.table import Table
-
-    table = Table(title="Where each client switches between shown and deferred (its count answered as probed)")
-    for n, column in enumerate(_HEADER):
-        table.add_column(column, justify="right" if n in {2, 3, 4} else "left")
-    for cells in _cells(rows):
-        table.add_row(*cells)
-    return [table]
+    title = "Where each client switches between shown and deferred (its count answered as probed)"
+    return [terminal_table(title, _COLUMNS, _cells(rows))]

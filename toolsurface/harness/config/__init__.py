@@ -15,7 +15,7 @@ from toolsurface.harness.config._log import (
 from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, ServerSet, Target, shown_path
 from toolsurface.harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
 from toolsurface.harness.config._render import config_json, config_lines
-from toolsurface.harness.config._targets import ListedTarget, list_target, probe_target, protocol_of, snapshot_target
+from toolsurface.harness.config._targets import ListedTarget, list_target, protocol_of, snapshot_target, target_server
 
 __all__ = [
     "CONFIG_NAMES",
@@ -43,11 +43,11 @@ __all__ = [
     "list_target",
     "load_config",
     "plan_ratchet",
-    "probe_target",
     "protocol_of",
     "ratchet",
     "read_config",
     "read_log",
     "shown_path",
     "snapshot_target",
+    "target_server",
 ]

@@ -3,16 +3,19 @@ since its last budget log entry (or its committed snapshot)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.config._log import LogEntry, last_entry, read_log
 from toolsurface.harness.config._model import Config, Target
-from toolsurface.harness.config._targets import list_target, protocol_of
+from toolsurface.harness.config._targets import protocol_of, target_server
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.measure import BudgetResult, budget_of, grown_since, measure
+from toolsurface.harness.measure import BudgetResult, grown_since, measure
+
+if TYPE_CHECKING:
+    from toolsurface.harness.budget_check import AnswerBudget
 
 
 @dataclass(frozen=True)
@@ -31,67 +34,61 @@ def check_targets(
     capabilities: Sequence[str] | None = None,
     timeout: float | None = None,
     count_tokens: bool = False,
-    on_listed: Any = None,
+    on_listed: Callable[[], None] | None = None,
     tokens: str | None = None,
     count_urls: Sequence[str] = (),
     include: Sequence[str] | None = None,
     protocol: str | None = None,
-    max_answer_tokens: int | None = None,
-    probe: bool = False,
-    bounds: Any = None,
-    calls: Path | None = None,
-    fail_on_error_answers: bool = False,
+    answers: AnswerBudget | None = None,
 ) -> list[CheckedTarget]:
     """Each target measured against its budget (or the one given here), with the tools that grew since its last
     budget log entry. Tokens are counted when a token budget applies or `count_tokens` asks, with the counters
     `tokens` names (else the target's own `tokens`, else o200k); a budget in tokens is in the first one's. The
     parts counted beside the tools are the target's `include`, or `include` given here. `protocol` (the
-    command line's) overrides each target's own. A target with `max-answer-tokens` (or all, with `probe` or
-    `max_answer_tokens` given here) has its tools probed on the connection it is listed on, its answers held to
-    that budget (none: each client's cap); `calls` given here overrides each target's calls file. A target with
-    `fail-on-error-answers` (or all, with `fail_on_error_answers` given here) is probed too, and fails when a call
-    answered an error."""
+    command line's) overrides each target's own. A target with `max-answer-tokens` (or all, with `answers` asking
+    to probe or giving a budget) has its tools probed on the connection it is listed on, its answers counted by
+    its counters and held to that budget (none: each client's cap); the calls file of `answers` overrides each
+    target's. A target with `fail-on-error-answers` (or all, when `answers` says so) is probed too, and fails
+    when a call answered an error."""
+    from toolsurface.harness.budget_check import AnswerBudget, ListBudget, check_list
+
+    given = answers or AnswerBudget()
     entries = read_log(config.log_path)
     counters = _counters_of(targets, tokens, count_urls)
     checked = []
     for target in targets:
-        answer_budget = max_answer_tokens if max_answer_tokens is not None else target.max_answer_tokens
-        failing_errors = fail_on_error_answers or target.fail_on_error_answers
-        answers = None
-        if probe or answer_budget is not None or failing_errors:
-            from toolsurface.harness.config._targets import probe_target
-            from toolsurface.harness.measure import check_answers
-
-            listed, probed = probe_target(
-                target, capabilities=capabilities, timeout=timeout, protocol=protocol, bounds=bounds, calls=calls
-            )
-            answers = check_answers(
-                probed.answers(), answer_budget, fail_on_errors=failing_errors, calls_file=probed.plan.calls_file
-            )
-        else:
-            listed = list_target(target, capabilities=capabilities, timeout=timeout, protocol=protocol)
-        if on_listed is not None and listed.live:
-            on_listed()
-        tokens_budget = max_tokens if max_tokens is not None else target.max_tokens
-        measured = measure(
-            [listed.item],
-            tokens=count_tokens or tokens_budget is not None,
-            growth=False,
+        answering = replace(
+            given,
+            max_tokens=given.max_tokens if given.max_tokens is not None else target.max_answer_tokens,
+            fail_on_errors=given.fail_on_errors or target.fail_on_error_answers,
+            calls=given.calls or target.calls,
+        )
+        budget = ListBudget(
+            max_chars if max_chars is not None else target.max_chars,
+            max_tokens if max_tokens is not None else target.max_tokens,
+            tuple(target.include if include is None else include),
+            count_tokens=count_tokens,
+        )
+        one = check_list(
+            target.surface,
+            target_server(target) if target.surface is None else None,
+            budget,
+            answering,
+            capabilities=target.client_capabilities if capabilities is None else tuple(capabilities),
+            timeout=timeout if timeout is not None else target.timeout,
             counters=counters[target.name],
             protocol=protocol_of(target, protocol),
-        ).surfaces[0]
-        result = budget_of(
-            measured,
-            max_chars if max_chars is not None else target.max_chars,
-            tokens_budget,
-            name=target.name if target.named or not listed.live else listed.item.name,
-            include=target.include if include is None else include,
+            name=functools.partial(_shown_name, target),
+            on_listed=on_listed,
         )
-        result = _with_growth(result, target, last_entry(entries, target.name))
-        if answers is not None:
-            result = replace(result, answers=answers)
-        checked.append(CheckedTarget(target, result, listed.source))
+        result = _with_growth(one.result, target, last_entry(entries, target.name))
+        checked.append(CheckedTarget(target, result, one.source))
     return checked
+
+
+def _shown_name(target: Target, own: str) -> str:
+    """What a target's result is called: its name, unless it is a live server's unnamed (then the server's own)."""
+    return target.name if target.named or target.surface is not None else own
 
 
 def _counters_of(targets: Sequence[Target], tokens: str | None, count_urls: Sequence[str]) -> dict[str, list[Any]]:

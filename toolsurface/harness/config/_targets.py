@@ -10,10 +10,7 @@ from toolsurface.harness.config._model import Target
 from toolsurface.harness.measure import Measurable
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from toolsurface.harness.live import HttpServer, StdioServer, TakenSnapshot
-    from toolsurface.harness.probe import Probe, ProbeBounds
 
 
 @dataclass(frozen=True)
@@ -82,42 +79,3 @@ def snapshot_target(
         timeout=timeout if timeout is not None else target.timeout,
         protocol=protocol_of(target, protocol),
     )
-
-
-def probe_target(
-    target: Target,
-    *,
-    capabilities: Sequence[str] | None = None,
-    timeout: float | None = None,
-    protocol: str | None = None,
-    bounds: ProbeBounds | None = None,
-    calls: Path | None = None,
-) -> tuple[ListedTarget, Probe]:
-    """The target's list and its tools probed (a live server on the one connection it is listed on; a surface
-    in memory, on its stub's fixture), with its calls file (`calls` given here, else the target's own, else a
-    bundled surface's)."""
-    from toolsurface.harness.live import snapshot_live
-    from toolsurface.harness.probe import ProbeBounds, load_calls, probe_live, probe_surface
-    from toolsurface.harness.surface import resolve, study_calls
-
-    bounds = bounds or ProbeBounds()
-    chosen = calls or target.calls
-    if chosen is None and target.surface is not None:
-        chosen = study_calls(target.surface)
-    calls_file = load_calls(chosen) if chosen is not None else None
-    if target.surface is not None:
-        item = resolve(target.surface)
-        probe = probe_surface(item, calls_file, bounds=bounds, protocol=protocol_of(target, protocol))
-        return ListedTarget(target, item, None), probe
-    server = target_server(target)
-    declared = target.client_capabilities if capabilities is None else tuple(capabilities)
-    done = probe_live(
-        server,
-        calls_file,
-        bounds=bounds,
-        capabilities=declared,
-        timeout=timeout if timeout is not None else target.timeout,
-        protocol=protocol_of(target, protocol),
-    )
-    taken = snapshot_live(done.listing)
-    return ListedTarget(target, taken.as_snapshot(), taken.source_label), done.probe

@@ -1,9 +1,15 @@
 """A client's MCP configuration, in any of the formats read (harness.mcp_config._formats and the client cards):
 the servers it names, listed at once, measured one by one and together."""
 
-from toolsurface.harness.mcp_config._budget import ConfigBudget, check_config_budget
+from toolsurface.harness.mcp_config._budget import ConfigBudget, budget_config, check_config_budget
 from toolsurface.harness.mcp_config._formats import ConfigFormat, config_formats
-from toolsurface.harness.mcp_config._list import ListedServer, list_config, live_server
+from toolsurface.harness.mcp_config._list import (
+    ConfigListing,
+    ListedServer,
+    list_config,
+    list_configured,
+    live_server,
+)
 from toolsurface.harness.mcp_config._model import ConfigServer, McpConfig, McpConfigError
 from toolsurface.harness.mcp_config._read import MINIMAL_ENV, minimal_env, read_mcp_config
 from toolsurface.harness.mcp_config._totals import (
@@ -23,16 +29,19 @@ __all__ = [
     "SERVER_COLUMNS",
     "ConfigBudget",
     "ConfigFormat",
+    "ConfigListing",
     "ConfigServer",
     "ConfigTotals",
     "ListedServer",
     "McpConfig",
     "McpConfigError",
     "ServerRow",
+    "budget_config",
     "check_config_budget",
     "config_formats",
     "config_totals",
     "list_config",
+    "list_configured",
     "live_server",
     "minimal_env",
     "parse_windows",

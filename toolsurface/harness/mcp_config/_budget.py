@@ -4,13 +4,18 @@ total, the largest ones."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.mcp_config._totals import ConfigTotals, ServerRow
 from toolsurface.harness.output import counted
 
-__all__ = ["ConfigBudget", "check_config_budget"]
+if TYPE_CHECKING:
+    from toolsurface.harness.mcp_config._list import ConfigListing
+    from toolsurface.harness.measure import ListCounter
+
+__all__ = ["ConfigBudget", "budget_config", "check_config_budget"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,17 @@ class ConfigBudget:
     @property
     def unlisted(self) -> list[ServerRow]:
         return [r for r in self.totals.rows if r.status == "failed"]
+
+    @property
+    def unlisted_problem(self) -> str | None:
+        """Why the total is not known, when a server could not be listed."""
+        if not self.unlisted:
+            return None
+        names = ", ".join(r.name for r in self.unlisted)
+        return (
+            f"{self.totals.config.path}: {names} could not be listed, so what the servers cost together is not known"
+            " (disable a server in the file to leave it out)"
+        )
 
     @property
     def within(self) -> bool:
@@ -119,3 +135,32 @@ def check_config_budget(
             " --max-server-chars or --max-server-tokens (each one)"
         )
     return ConfigBudget(name, totals, max_chars, max_tokens, max_server_chars, max_server_tokens)
+
+
+def budget_config(
+    listing: ConfigListing,
+    *,
+    counters: Sequence[ListCounter] = (),
+    name: str | None = None,
+    max_chars: int | None = None,
+    max_tokens: int | None = None,
+    max_server_chars: int | None = None,
+    max_server_tokens: int | None = None,
+) -> ConfigBudget:
+    """Every server of the configuration listed at once, measured, and held to the budgets; `name`: what the
+    configuration is called (default: its path)."""
+    from toolsurface.harness.mcp_config._list import list_configured
+    from toolsurface.harness.mcp_config._totals import config_totals
+    from toolsurface.harness.measure import measure
+
+    config, listed = list_configured(listing)
+    items = [item.taken.as_snapshot() for item in listed if item.taken is not None]
+    result = measure(items, growth=False, counters=counters, protocol=listing.protocol)
+    return check_config_budget(
+        name or str(listing.path),
+        config_totals(config, listed, result),
+        max_chars=max_chars,
+        max_tokens=max_tokens,
+        max_server_chars=max_server_chars,
+        max_server_tokens=max_server_tokens,
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.mcp_config._model import ConfigServer, McpConfig
@@ -14,7 +15,7 @@ from toolsurface.harness.mcp_config._read import minimal_env
 if TYPE_CHECKING:
     from toolsurface.harness.live import HttpServer, StdioServer, TakenSnapshot
 
-__all__ = ["ListedServer", "list_config", "live_server"]
+__all__ = ["ConfigListing", "ListedServer", "list_config", "list_configured", "live_server"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,39 @@ def list_config(
     listed = anyio.run(_list_all, config, jobs, timeout, tuple(capabilities), protocol, include_disabled)
     skip_final_collection()
     return listed
+
+
+@dataclass(frozen=True)
+class ConfigListing:
+    """How a configuration's servers are listed: its file, whether the user's environment is given to them, how
+    many at once, the seconds each has, the capabilities declared, and the protocol version."""
+
+    path: Path
+    env_from_shell: bool = False
+    jobs: int = 4
+    timeout: float = 30.0
+    capabilities: tuple[str, ...] = ()
+    protocol: str | None = None
+
+
+def list_configured(listing: ConfigListing) -> tuple[McpConfig, list[ListedServer]]:
+    """The configuration file read and its servers listed (each a row, listed or saying why not); one line when
+    none could be."""
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.mcp_config._read import read_mcp_config
+
+    config = read_mcp_config(listing.path, env_from_shell=listing.env_from_shell)
+    listed = list_config(
+        config,
+        jobs=listing.jobs,
+        timeout=listing.timeout,
+        capabilities=listing.capabilities,
+        protocol=listing.protocol,
+    )
+    if not any(item.taken is not None for item in listed):
+        why = "; ".join(f"{item.name}: {item.problem}" for item in listed)
+        raise ToolsurfaceError(f"{listing.path}: no server could be listed ({why})")
+    return config, listed
 
 
 async def _list_all(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.mcp_config._list import ListedServer
 from toolsurface.harness.mcp_config._model import McpConfig
-from toolsurface.harness.output import Column, csv_table, json_document, keys, markdown_table, shown
+from toolsurface.harness.output import Column, columns_csv, columns_markdown, json_document, shown, terminal_table
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -128,8 +128,14 @@ def _share(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
 
 
-def _table(t: ConfigTotals) -> tuple[list[str], list[list[str]]]:
-    header = [c.label for c in SERVER_COLUMNS[:5]] + [f"share of {w:,}" for w in t.windows] + ["why"]
+def _columns(t: ConfigTotals) -> list[Column]:
+    """The server columns with a share per context window, before `why`."""
+    shares = [Column(f"share_{w}", f"share of {w:,}", numeric=True) for w in t.windows]
+    return [*SERVER_COLUMNS[:5], *shares, SERVER_COLUMNS[5]]
+
+
+def _table(t: ConfigTotals) -> tuple[list[Column], list[list[str]]]:
+    columns = _columns(t)
     rows = [
         [r.name, r.status, shown(r.tools), shown(r.chars), shown(r.tokens)]
         + [_share(t.share(r.tokens, w)) for w in t.windows]
@@ -142,7 +148,7 @@ def _table(t: ConfigTotals) -> tuple[list[str], list[list[str]]]:
         + [_share(t.share(t.tokens, w)) for w in t.windows]
         + [""]
     )
-    return header, rows
+    return columns, rows
 
 
 def _title(t: ConfigTotals) -> str:
@@ -150,32 +156,22 @@ def _title(t: ConfigTotals) -> str:
 
 
 def totals_rich(t: ConfigTotals) -> list[RenderableType]:
-    from rich.table import Table
-
-    header, rows = _table(t)
-    table = Table(title=_title(t))
-    for n, column in enumerate(header):
-        table.add_column(column, justify="right" if 2 <= n < len(header) - 1 else "left")
-    for row in rows[:-1]:
-        table.add_row(*row)
-    table.add_section()
-    table.add_row(*rows[-1])
-    return [table]
+    columns, rows = _table(t)
+    return [terminal_table(_title(t), columns, rows, sections={len(rows) - 2})]
 
 
 def totals_markdown(t: ConfigTotals) -> str:
-    header, rows = _table(t)
-    return f"{_title(t)}\n" + markdown_table(header, rows, set(range(2, len(header) - 1)))
+    columns, rows = _table(t)
+    return f"{_title(t)}\n" + columns_markdown(columns, rows)
 
 
 def totals_csv(t: ConfigTotals) -> str:
-    header = [*keys(SERVER_COLUMNS[:5]), *(f"share_{w}" for w in t.windows), "why"]
     rows: list[list[object]] = [
         [r.name, r.status, r.tools, r.chars, r.tokens, *(t.share(r.tokens, w) for w in t.windows), r.why]
         for r in t.rows
     ]
     rows.append(["all", "", t.tools, t.chars, t.tokens, *(t.share(t.tokens, w) for w in t.windows), ""])
-    return csv_table(header, rows)
+    return columns_csv(_columns(t), rows)
 
 
 def totals_json(t: ConfigTotals) -> str:

@@ -13,7 +13,16 @@ from toolsurface.harness.measure._columns import (
     MeasureColumns,
 )
 from toolsurface.harness.measure._measure import Measurement, SurfaceMeasurement
-from toolsurface.harness.output import csv_table, json_document, keys, markdown_table, shown, signed
+from toolsurface.harness.output import (
+    Column,
+    csv_table,
+    json_document,
+    keys,
+    markdown_table,
+    shown,
+    signed,
+    terminal_table,
+)
 from toolsurface.harness.surface import PART_WORDS
 from toolsurface.harness.terminal import one_line
 
@@ -275,15 +284,11 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
 
 
 def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]:
-    from rich.table import Table
-
     growth, by_kinds = _grown(m)
-    table = Table(title=f"List size (protocol {m.protocol_version}, {m.encoding})")
-    columns = [("surface", "left"), ("tools", "right"), ("chars", "right"), ("tokens", "right")]
-    columns += [("growth", "left")] if growth else []
-    columns += [("chars by kinds", "left")] if by_kinds else []
-    for column, justify in columns:
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    columns = [MeasureColumns.surface, MeasureColumns.tools, MeasureColumns.chars, MeasureColumns.tokens]
+    columns += [Column("growth")] if growth else []
+    columns += [Column("chars by kinds")] if by_kinds else []
+    rows = []
     for s in m.surfaces:
         row = [one_line(s.name), str(s.tools), shown(s.chars), shown(s.tokens)]
         if growth:
@@ -292,23 +297,24 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
             )
         if by_kinds:
             row.append(" → ".join(shown(p.chars) for p in s.by_kinds) or "-")
-        table.add_row(*row)
-    renderables: list[RenderableType] = [table]
+        rows.append(row)
+    renderables: list[RenderableType] = [
+        terminal_table(f"List size (protocol {m.protocol_version}, {m.encoding})", columns, rows)
+    ]
     if any(s.parts_recorded for s in m.surfaces):
-        whole = Table(title=f"The whole surface per session: chars / tokens (entries), {m.encoding}")
-        for column in ("surface", "tools", *PART_TITLES.values(), "total"):
-            whole.add_column(column.lower(), justify="left" if column == "surface" else "right")
-        for row in _parts_rows(m):
-            whole.add_row(*row)
-        renderables.append(whole)
+        whole = [
+            MeasureColumns.surface,
+            MeasureColumns.tools,
+            *(Column(title.lower(), numeric=True) for title in PART_TITLES.values()),
+            Column("total", numeric=True),
+        ]
+        title = f"The whole surface per session: chars / tokens (entries), {m.encoding}"
+        renderables.append(terminal_table(title, whole, _parts_rows(m)))
     if m.counters:
         header, rows = _by_counter(m)
-        counted = Table(title="Tokens by counter (the tools' tokens; framing: the same request with no tools)")
-        for index, column in enumerate(header):
-            counted.add_column(column, justify="left" if index == 0 else "right")
-        for row in rows:
-            counted.add_row(*row)
-        renderables.append(counted)
+        by_counter = [Column(label, numeric=index > 0) for index, label in enumerate(header)]
+        title = "Tokens by counter (the tools' tokens; framing: the same request with no tools)"
+        renderables.append(terminal_table(title, by_counter, rows))
         from rich.text import Text
 
         renderables.append(Text("\n".join(f"{c.name}: {c.label} ({c.source})" for c in m.counters)))
@@ -316,20 +322,17 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
     if answered:
         from toolsurface.harness.measure._answers import ANSWER_COLUMNS
 
-        answers = Table(title=_answers_title(m))
-        for declared in ANSWER_COLUMNS:
-            answers.add_column(declared.label, justify="right" if declared.numeric else "left")
-        for row in answered:
-            answers.add_row(*row)
-        renderables.append(answers)
+        renderables.append(terminal_table(_answers_title(m), ANSWER_COLUMNS, answered))
     if per_tool:
         others = m.counters[1:]
+        tool_columns = [
+            *PER_TOOL_COLUMNS[1:],
+            *(Column(f"marginal ({c.name})", numeric=True) for c in others),
+        ]
         for s in m.surfaces:
-            tools = Table(title=f"Per tool: {s.name}")
-            for column in ("tool", "chars", "tokens", "marginal tokens", *(f"marginal ({c.name})" for c in others)):
-                tools.add_column(column, justify="left" if column == "tool" else "right")
+            tool_rows = []
             for i, t in enumerate(s.per_tool):
                 extra = [shown(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
-                tools.add_row(one_line(t.name), shown(t.chars), shown(t.tokens), shown(t.marginal_tokens), *extra)
-            renderables.append(tools)
+                tool_rows.append([one_line(t.name), shown(t.chars), shown(t.tokens), shown(t.marginal_tokens), *extra])
+            renderables.append(terminal_table(f"Per tool: {s.name}", tool_columns, tool_rows))
     return renderables

@@ -1,8 +1,8 @@
-"""The pieces every result's text is made of: compact JSON, markdown and CSV tables and their cells, GitHub
-annotations, the columns a table declares once (the key CSV and JSON name it by, the label a person reads),
-and one way to show a value in a table."""
+"""The pieces every result's text is made of: compact JSON, terminal, markdown and CSV tables and their cells,
+GitHub annotations, the columns a table declares once (the key CSV and JSON name it by, the label a person
+reads, its alignment, how a value reads), and one way to show a value in a table."""
 
-from toolsurface.harness.output._columns import Column, keys, labels
+from toolsurface.harness.output._columns import Column, cells, columns_of, keys, labels, right
 from toolsurface.harness.output._github import Level, github_escape, github_line
 from toolsurface.harness.output._json import (
     SLICE_CHARS,
@@ -14,12 +14,15 @@ from toolsurface.harness.output._json import (
 )
 from toolsurface.harness.output._tables import (
     LineBreaks,
+    columns_csv,
+    columns_markdown,
     csv_table,
     markdown_cell,
     markdown_row,
     markdown_rule,
     markdown_table,
 )
+from toolsurface.harness.output._terminal import terminal_table
 from toolsurface.harness.output._values import PLAIN, READABLE, ValueStyle, counted, shown, signed
 
 __all__ = [
@@ -30,6 +33,10 @@ __all__ = [
     "Level",
     "LineBreaks",
     "ValueStyle",
+    "cells",
+    "columns_csv",
+    "columns_markdown",
+    "columns_of",
     "compact_json",
     "compact_json_length",
     "counted",
@@ -43,8 +50,10 @@ __all__ = [
     "markdown_row",
     "markdown_rule",
     "markdown_table",
+    "right",
     "shown",
     "signed",
     "slices",
+    "terminal_table",
     "utf8_length",
 ]

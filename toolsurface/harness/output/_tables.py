@@ -6,8 +6,9 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Collection, Sequence
-from typing import Literal
+from typing import Any, Literal
 
+from toolsurface.harness.output._columns import Column, cells, keys, labels, right
 from toolsurface.harness.terminal import one_line
 
 # How a cell shows a line break: escaped, as `\n` (measure's and clients' tables, where the text is data to
@@ -59,3 +60,18 @@ def csv_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     writer.writerow(header)
     writer.writerows(["" if v is None else v for v in row] for row in rows)
     return out.getvalue()
+
+
+def columns_markdown(
+    columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, breaks: LineBreaks = "escaped", tight: bool = False
+) -> str:
+    """A markdown table from declared columns: their labels, numbers right-aligned, each value as its column
+    shows it."""
+    return markdown_table(
+        labels(columns), [cells(columns, row) for row in rows], right(columns), breaks=breaks, tight=tight
+    )
+
+
+def columns_csv(columns: Sequence[Column], rows: Sequence[Sequence[object]]) -> str:
+    """CSV from declared columns: their keys as the header, each value as it is (None an empty cell)."""
+    return csv_table(keys(columns), rows)

@@ -40,10 +40,11 @@ if TYPE_CHECKING:
         probe_live,
         probe_surface,
     )
+    from toolsurface.harness.probe._source import ProbedSource, chosen_calls, probe_source
     from toolsurface.harness.probe._starter import starter_calls
 
 # The modules a name is looked for in; each one's own __all__ says which names it holds.
-_MODULES = ("_answer", "_arguments", "_calls", "_plan", "_render", "_run", "_starter")
+_MODULES = ("_answer", "_arguments", "_calls", "_plan", "_render", "_run", "_source", "_starter")
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT_S",
@@ -61,8 +62,10 @@ __all__ = [
     "ProbePlan",
     "ProbedCall",
     "ProbedLive",
+    "ProbedSource",
     "SkippedTool",
     "answer_texts",
+    "chosen_calls",
     "destructive",
     "load_calls",
     "measure_answer",
@@ -75,6 +78,7 @@ __all__ = [
     "probe_live",
     "probe_markdown",
     "probe_rich",
+    "probe_source",
     "probe_surface",
     "read_only",
     "schema_arguments",

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.output import compact_json, csv_table, json_document, markdown_table, shown
+from toolsurface.harness.output import (
+    Column,
+    columns_markdown,
+    compact_json,
+    csv_table,
+    json_document,
+    shown,
+    terminal_table,
+)
 from toolsurface.harness.probe._run import Probe
 
 if TYPE_CHECKING:
@@ -20,21 +28,17 @@ def _arguments(arguments: dict[str, Any]) -> str:
     return redacted_text(compact_json(arguments))
 
 
-def _call_header(probe: Probe) -> list[str]:
-    extra = [f"tokens ({name})" for name in probe.counters[1:]]
+def _call_columns(probe: Probe) -> list[Column]:
+    extra = [Column(f"tokens ({name})", numeric=True) for name in probe.counters[1:]]
     return [
-        "tool",
-        "arguments",
-        "from",
-        "ms",
-        "error",
-        "content",
-        "chars",
-        "tokens",
+        *(Column(label) for label in ("tool", "arguments", "from")),
+        Column("ms", numeric=True),
+        Column("error"),
+        Column("content"),
+        Column("chars", numeric=True),
+        Column("tokens", numeric=True),
         *extra,
-        "structured chars",
-        "copy chars",
-        "media bytes",
+        *(Column(label, numeric=True) for label in ("structured chars", "copy chars", "media bytes")),
     ]
 
 
@@ -65,7 +69,7 @@ def _call_rows(probe: Probe) -> list[list[str]]:
     return rows
 
 
-_PLAN_HEADER = ["tool", "arguments", "from", "read-only", "destructive"]
+_PLAN_COLUMNS = tuple(Column(label) for label in ("tool", "arguments", "from", "read-only", "destructive"))
 
 
 def _plan_rows(probe: Probe) -> list[list[str]]:
@@ -74,11 +78,10 @@ def _plan_rows(probe: Probe) -> list[list[str]]:
     ]
 
 
-def _tool_header() -> list[str]:
+def _tool_columns() -> tuple[Column, ...]:
     from toolsurface.harness.measure import ANSWER_COLUMNS
-    from toolsurface.harness.output import labels
 
-    return labels(ANSWER_COLUMNS)[1:]
+    return ANSWER_COLUMNS[1:]
 
 
 def _tool_rows(probe: Probe) -> list[list[str]]:
@@ -138,28 +141,14 @@ def probe_lines(probe: Probe) -> list[str]:
 
 
 def probe_rich(probe: Probe) -> list[RenderableType]:
-    from rich.table import Table
     from rich.text import Text
 
-    from toolsurface.harness.measure import ANSWER_COLUMNS
-
-    numeric = {"ms", "chars", "tokens", "structured chars", "copy chars", "media bytes"}
-    numeric |= {c.label for c in ANSWER_COLUMNS if c.numeric}
-
-    def table(title: str, header: list[str], rows: list[list[str]]) -> Table:
-        out = Table(title=title)
-        for column in header:
-            out.add_column(column, justify="right" if column in numeric or column.startswith("tokens") else "left")
-        for row in rows:
-            out.add_row(*row)
-        return out
-
     if probe.dry_run:
-        out: list[RenderableType] = [table(_title(probe), _PLAN_HEADER, _plan_rows(probe))]
+        out: list[RenderableType] = [terminal_table(_title(probe), _PLAN_COLUMNS, _plan_rows(probe))]
     else:
-        out = [table(_title(probe), _call_header(probe), _call_rows(probe))]
+        out = [terminal_table(_title(probe), _call_columns(probe), _call_rows(probe))]
         if probe.calls:
-            out.append(table(_tool_title(probe), _tool_header(), _tool_rows(probe)))
+            out.append(terminal_table(_tool_title(probe), _tool_columns(), _tool_rows(probe)))
     out += [Text(line) for line in probe_lines(probe)]
     return out
 
@@ -167,12 +156,11 @@ def probe_rich(probe: Probe) -> list[RenderableType]:
 def probe_markdown(probe: Probe) -> str:
     parts = [f"### {_title(probe)}", ""]
     if probe.dry_run:
-        parts.append(markdown_table(_PLAN_HEADER, _plan_rows(probe)))
+        parts.append(columns_markdown(_PLAN_COLUMNS, _plan_rows(probe)))
     else:
-        header = _call_header(probe)
-        parts.append(markdown_table(header, _call_rows(probe), right={3, *range(6, len(header))}))
+        parts.append(columns_markdown(_call_columns(probe), _call_rows(probe)))
         if probe.calls:
-            parts += ["", markdown_table(_tool_header(), _tool_rows(probe), right={1, 2, 3, 4, 5, 6})]
+            parts += ["", columns_markdown(_tool_columns(), _tool_rows(probe))]
     lines = probe_lines(probe)
     if lines:
         parts += ["", *[f"- {line}" for line in lines]]

@@ -19,6 +19,7 @@ from toolsurface.harness.output import (
     markdown_rule,
     shown,
     signed,
+    terminal_table,
 )
 
 if TYPE_CHECKING:
@@ -154,6 +155,13 @@ def diff_json(d: SurfaceDiff) -> str:
 
 # The markdown tables of the tools and of the parts that differ: what is named first, then these.
 _CHANGE_HEADER = ["Change", "Class", "Chars", "Tokens", "What changed"]
+# The terminal's table of the tools that differ: a tool's name folds, every other cell keeps to its line.
+_TOOL_COLUMNS = (
+    Column("tool", fold=True),
+    Column("change", no_wrap=True),
+    Column("class", no_wrap=True),
+    *(Column(label, numeric=True, no_wrap=True) for label in ("chars", "Δ chars", "Δ tokens")),
+)
 _CHANGE_RULE = markdown_rule(1 + len(_CHANGE_HEADER), {3, 4})
 
 
@@ -209,7 +217,6 @@ def _part_label(p: PartDiff) -> str:
 def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
     """A headline, a table of the tools that differ with their sizes, then what changed in each."""
     from rich import box
-    from rich.table import Table
     from rich.text import Text
 
     from toolsurface.harness.terminal import escape_controls as escaped
@@ -245,25 +252,23 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
         renderables.append(parts)
     if not d.tools:
         return renderables
-    table = Table(title=f"Tools that differ ({d.unchanged} unchanged)", box=box.SIMPLE_HEAD)
-    table.add_column("tool", overflow="fold")
-    table.add_column("change", no_wrap=True)
-    table.add_column("class", no_wrap=True)
-    for column in ("chars", "Δ chars", "Δ tokens"):
-        table.add_column(column, justify="right", no_wrap=True)
+    rows = []
     for t in d.tools:
         marked = Text(t.cls.value, style=style[t.cls])
         if t.review:
             marked.append(" REVIEW", style="bold magenta")
-        table.add_row(
-            t.name,
-            t.change,
-            marked,
-            shown(t.chars.after),
-            signed(t.chars.delta),
-            signed(t.tokens.delta) if t.tokens else "-",
+        rows.append(
+            [
+                t.name,
+                t.change,
+                marked,
+                shown(t.chars.after),
+                signed(t.chars.delta),
+                signed(t.tokens.delta) if t.tokens else "-",
+            ]
         )
-    renderables.append(table)
+    title = f"Tools that differ ({d.unchanged} unchanged)"
+    renderables.append(terminal_table(title, _TOOL_COLUMNS, rows, box=box.SIMPLE_HEAD))
     details = Text()
     for t in d.tools:
         lines = tool_details(t)

@@ -12,12 +12,14 @@ from toolsurface.harness.analyze.findability._scoring import BM25_B, BM25_K1, FI
 from toolsurface.harness.output import (
     Column,
     Level,
+    columns_markdown,
+    columns_of,
     csv_table,
     github_line,
     json_document,
     keys,
-    markdown_table,
     shown,
+    terminal_table,
 )
 
 # A row per surface, query and scorer; `returned` too when a client's own search was observed.
@@ -42,35 +44,39 @@ def findability_csv(result: Findability) -> str:
     return csv_table(keys([*FINDABILITY_COLUMNS, *([RETURNED] if client else [])]), rows)
 
 
+_DEFAULT_COLUMNS = columns_of(
+    ["surface", "query", "expected", "keyword rank", "keyword top", "bm25 rank", "bm25 top", "all terms", "missing"],
+    numbers={"keyword rank", "bm25 rank", "all terms"},
+)
+
+
 def findability_rich(result: Findability) -> list[RenderableType]:
     if result.scorers != SCORERS:
         return _scorers_rich(result)
-    from rich.table import Table
-
-    table = Table(
-        title=_title(result),
-        caption="rank: the expected tool's place among the tools that score (- = it scores nothing); "
-        "all terms: tools that match every query term; missing: terms no tool has",
-    )
-    columns = ["surface", "query", "expected", "keyword rank", "keyword top", "bm25 rank", "bm25 top"]
-    for column in [*columns, "all terms", "missing"]:
-        table.add_column(column, justify="right" if column.endswith(("rank", "terms")) else "left")
+    rows: list[list[str]] = []
+    ends = set()
     for s in result.surfaces:
         for text in dict.fromkeys(r.query for r in s.queries):
             keyword, bm25 = s.row(text, "keyword"), s.row(text, "bm25")
-            table.add_row(
-                s.name,
-                text,
-                _expected(keyword),
-                shown(keyword.rank),
-                shown(keyword.top),
-                shown(bm25.rank),
-                shown(bm25.top),
-                str(keyword.full_matches),
-                ", ".join(keyword.missing) or "-",
+            rows.append(
+                [
+                    s.name,
+                    text,
+                    _expected(keyword),
+                    shown(keyword.rank),
+                    shown(keyword.top),
+                    shown(bm25.rank),
+                    shown(bm25.top),
+                    str(keyword.full_matches),
+                    ", ".join(keyword.missing) or "-",
+                ]
             )
-        table.add_section()
-    return [table]
+        ends.add(len(rows) - 1)
+    caption = (
+        "rank: the expected tool's place among the tools that score (- = it scores nothing); "
+        "all terms: tools that match every query term; missing: terms no tool has"
+    )
+    return [terminal_table(_title(result), _DEFAULT_COLUMNS, rows, caption=caption, sections=ends)]
 
 
 def _title(result: Findability) -> str:
@@ -86,16 +92,16 @@ def _title(result: Findability) -> str:
     return f"Findability ({'; '.join(parts)}; stem {result.stem})"
 
 
-def _scorer_columns(result: Findability) -> list[str]:
+def _scorer_columns(result: Findability) -> list[Column]:
     """A query per row: each scorer's rank and top tool (a client's: the tools it returned), the terms no tool
     has, and with more than one scorer whether they agree."""
-    columns = ["surface", "query", "expected"]
+    columns = [Column("surface"), Column("query"), Column("expected")]
     for scorer in result.scorers:
         columns += [
-            f"{scorer} rank",
-            f"{scorer} returned" if result.client and scorer == result.client.name else f"{scorer} top",
+            Column(f"{scorer} rank", numeric=True),
+            Column(f"{scorer} returned" if result.client and scorer == result.client.name else f"{scorer} top"),
         ]
-    return columns + ["missing"] + (["agree"] if len(result.scorers) > 1 else [])
+    return columns + [Column("missing")] + ([Column("agree")] if len(result.scorers) > 1 else [])
 
 
 def _scorer_cells(result: Findability, s: SurfaceFindability, agreement: Agreement) -> list[str]:
@@ -113,28 +119,29 @@ def _scorer_cells(result: Findability, s: SurfaceFindability, agreement: Agreeme
 def _scorers_rich(result: Findability) -> list[RenderableType]:
     """Any choice of scorers but the default pair: each scorer's rank and top tool, a client's returned tools
     in its order, and with more than one scorer whether they agree."""
-    from rich.table import Table
-
     many = len(result.scorers) > 1
-    table = Table(
-        title=_title(result),
-        caption="rank: the expected tool's place (- = not found); a client's rank is its place among the tools the "
-        "client's search returned, in its order" + ("; agree: every scorer gives it the same rank" if many else ""),
+    caption = (
+        "rank: the expected tool's place (- = not found); a client's rank is its place among the tools the "
+        "client's search returned, in its order" + ("; agree: every scorer gives it the same rank" if many else "")
     )
-    for column in _scorer_columns(result):
-        table.add_column(column, justify="right" if column.endswith("rank") else "left")
+    rows: list[list[str]] = []
+    ends = set()
     for s in result.surfaces:
-        for agreement in s.agreement(result.scorers):
-            table.add_row(*_scorer_cells(result, s, agreement))
-        table.add_section()
+        rows += [_scorer_cells(result, s, agreement) for agreement in s.agreement(result.scorers)]
+        ends.add(len(rows) - 1)
+    table = terminal_table(_title(result), _scorer_columns(result), rows, caption=caption, sections=ends)
     if not many or result.client is None:
         return [table]
-    pairs = Table(title="Agreement over every surface and query")
-    for column in ("scorers", "queries", "same rank", "same top tool", "both first or both not"):
-        pairs.add_column(column, justify="left" if column == "scorers" else "right")
-    for p in result.pairs():
-        pairs.add_row(f"{p.a} / {p.b}", str(p.queries), str(p.same_rank), str(p.same_top), str(p.same_first))
-    return [table, pairs]
+    pair_rows = [
+        [f"{p.a} / {p.b}", str(p.queries), str(p.same_rank), str(p.same_top), str(p.same_first)] for p in result.pairs()
+    ]
+    return [table, terminal_table("Agreement over every surface and query", _PAIR_COLUMNS, pair_rows)]
+
+
+_PAIR_COLUMNS = tuple(
+    Column(label, numeric=label != "scorers")
+    for label in ("scorers", "queries", "same rank", "same top tool", "both first or both not")
+)
 
 
 def _expected(row: FindabilityRow) -> str:
@@ -168,8 +175,7 @@ def findability_markdown(result: Findability, fail_below: int | None = None) -> 
                 if _below(s.row(agreement.query, scorer), fail_below):
                     cells[3 + 2 * n] = f"**{cells[3 + 2 * n]}**"
             rows.append(cells)
-    right = {n for n, column in enumerate(columns) if column.endswith(" rank")}
-    return f"### {_title(result)}\n\n{_verdict(result, fail_below)}" + markdown_table(columns, rows, right)
+    return f"### {_title(result)}\n\n{_verdict(result, fail_below)}" + columns_markdown(columns, rows)
 
 
 def _below(row: FindabilityRow, fail_below: int | None) -> bool:

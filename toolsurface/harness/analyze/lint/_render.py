@@ -3,6 +3,7 @@ of those forms (`lint --rules`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ from toolsurface.harness.output import (
     markdown_cell,
     markdown_row,
     markdown_rule,
+    terminal_table,
 )
 
 # A finding as a row: of lint's CSV, of the report's lint findings, and (the surface aside) of its tables.
@@ -35,7 +37,12 @@ FINDING_COLUMNS = (
     Column("message"),
 )
 # The rules as rows (`lint --rules`).
-RULE_COLUMNS = (Column("id"), Column("name"), Column("severity"), Column("checks"))
+RULE_COLUMNS = (
+    Column("id", no_wrap=True, fold=True),
+    Column("name", no_wrap=True, fold=True),
+    Column("severity", no_wrap=True, fold=True),
+    Column("checks", fold=True),
+)
 _COLUMNS = labels(FINDING_COLUMNS[1:])
 # The widest a table's tools, parameters and message cells grow before they wrap (a long list of tools or a long
 # message would otherwise make a line of hundreds of characters where no terminal sets the width).
@@ -68,7 +75,6 @@ def _suppressed(surface: SurfaceLint) -> str:
 def lint_rich(result: LintResult) -> list[Table | Text]:
     """One table per surface with findings: rule, severity, tools, parameters (where a finding names one) and
     message; a line for a surface with none. Columns take the width their cells need."""
-    from rich.table import Table
     from rich.text import Text
 
     shown: list[Table | Text] = []
@@ -77,21 +83,28 @@ def lint_rich(result: LintResult) -> list[Table | Text]:
         if not surface.findings:
             shown.append(Text(title))
             continue
-        table = Table(title=title)
-        rule, _, severity, tools, parameters, message = _COLUMNS
+        _, rule, _, severity, tools, parameters, message = FINDING_COLUMNS
         with_parameters = any(f.parameters for f in surface.findings)
-        table.add_column(rule, no_wrap=True)
-        table.add_column(severity, no_wrap=True)
         # A tool's name is never folded: the column is at least as wide as the longest.
         longest = max((len(t) for f in surface.findings for t in f.tools), default=0)
-        table.add_column(tools, overflow="fold", max_width=max(_TOOLS_WIDTH, longest))
-        if with_parameters:
-            table.add_column(parameters, overflow="fold", max_width=_PARAMETERS_WIDTH)
-        table.add_column(message, overflow="fold", max_width=_MESSAGE_WIDTH)
-        for f in surface.findings:
-            cells = [f"{f.rule.id} {f.category}", f.severity, ", ".join(f.tools)]
-            table.add_row(*cells, *([", ".join(f.parameters)] if with_parameters else []), f.message)
-        shown.append(table)
+        columns = [
+            replace(rule, no_wrap=True),
+            replace(severity, no_wrap=True),
+            replace(tools, fold=True, max_width=max(_TOOLS_WIDTH, longest)),
+            *([replace(parameters, fold=True, max_width=_PARAMETERS_WIDTH)] if with_parameters else []),
+            replace(message, fold=True, max_width=_MESSAGE_WIDTH),
+        ]
+        rows = [
+            [
+                f"{f.rule.id} {f.category}",
+                f.severity,
+                ", ".join(f.tools),
+                *([", ".join(f.parameters)] if with_parameters else []),
+                f.message,
+            ]
+            for f in surface.findings
+        ]
+        shown.append(terminal_table(title, columns, rows))
     return shown
 
 
@@ -201,14 +214,7 @@ def _rule_row(rule: Rule) -> list[str]:
 
 
 def rules_rich() -> list[Table]:
-    from rich.table import Table
-
-    table = Table(title=f"lint rules: {counted(len(RULES), 'rule')}")
-    for column in labels(RULE_COLUMNS):
-        table.add_column(column, no_wrap=column != "checks", overflow="fold")
-    for rule in RULES:
-        table.add_row(*_rule_row(rule))
-    return [table]
+    return [terminal_table(f"lint rules: {counted(len(RULES), 'rule')}", RULE_COLUMNS, [_rule_row(r) for r in RULES])]
 
 
 def rules_json() -> str:

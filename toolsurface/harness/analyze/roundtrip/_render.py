@@ -5,7 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.analyze.roundtrip._roundtrip import RoundTrip
-from toolsurface.harness.output import Column, csv_table, json_document, keys, markdown_table, shown, signed
+from toolsurface.harness.output import (
+    Column,
+    columns_markdown,
+    columns_of,
+    csv_table,
+    json_document,
+    keys,
+    shown,
+    signed,
+    terminal_table,
+)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -46,7 +56,10 @@ def _title(result: RoundTrip) -> str:
 
 
 _CAPTION = "on demand: each distinct tool loaded once, one search per step; whole list: every tool up front"
-_COLUMNS = ["surface", "tools loaded", "searches", "chars", "tokens", "list chars", "list tokens"]
+_COLUMNS = columns_of(
+    ["surface", "tools loaded", "searches", "chars", "tokens", "list chars", "list tokens"],
+    numbers={"searches", "chars", "tokens", "list chars", "list tokens"},
+)
 
 
 def _rows(result: RoundTrip) -> list[list[str]]:
@@ -76,7 +89,10 @@ def _who(result: RoundTrip) -> str:
     return f"{client.client} {client.version} ({client.mode})"
 
 
-_STEP_COLUMNS = ["surface", "step", "returned", "loaded", "added chars", "added tokens", "computed", "chars", "tokens"]
+_STEP_COLUMNS = columns_of(
+    ["surface", "step", "returned", "loaded", "added chars", "added tokens", "computed", "chars", "tokens"],
+    numbers={"added chars", "added tokens", "chars", "tokens"},
+)
 _STEP_CAPTION = (
     "returned: its search's tools in order; loaded: those the next request newly carried; added: what they added to"
     " its tools array; computed: our model's tool for the step and its cost where first loaded"
@@ -107,10 +123,13 @@ def _step_rows(result: RoundTrip) -> list[list[list[str]]]:
     return surfaces
 
 
-_SUMMARY_COLUMNS = [
-    "surface", "computed tools", "computed chars", "computed tokens", "observed tools", "observed chars",
-    "observed tokens", "difference chars", "difference tokens", "search tool chars",
-]  # fmt: skip
+_SUMMARY_COLUMNS = tuple(
+    Column(label, numeric=label != "surface")
+    for label in (
+        "surface", "computed tools", "computed chars", "computed tokens", "observed tools", "observed chars",
+        "observed tokens", "difference chars", "difference tokens", "search tool chars",
+    )
+)  # fmt: skip
 _SUMMARY_CAPTION = (
     "observed: what the searches added to the tools array (the search tool itself, carried by every request, not"
     " counted); difference: observed - computed"
@@ -140,50 +159,35 @@ def _summary_rows(result: RoundTrip) -> list[list[str]]:
 
 
 def roundtrip_rich(result: RoundTrip) -> list[RenderableType]:
-    from rich.table import Table
-
-    table = Table(title=_title(result), caption=_CAPTION)
-    for column in _COLUMNS:
-        table.add_column(column, justify="left" if column in ("surface", "tools loaded") else "right")
-    for row in _rows(result):
-        table.add_row(*row)
+    table = terminal_table(_title(result), _COLUMNS, _rows(result), caption=_CAPTION)
     if result.client is None:
         return [table]
-    steps = Table(title=f"Round trip as {_who(result)} paid it, per step", caption=_STEP_CAPTION)
-    for column in _STEP_COLUMNS:
-        steps.add_column(column, justify="right" if column.endswith(("chars", "tokens")) else "left")
+    steps, ends = [], set()
     for surface in _step_rows(result):
-        for row in surface:
-            steps.add_row(*row)
-        steps.add_section()
-    summary = Table(title=f"Round trip: computed against {_who(result)}", caption=_SUMMARY_CAPTION)
-    for column in _SUMMARY_COLUMNS:
-        summary.add_column(column, justify="left" if column == "surface" else "right")
-    for row in _summary_rows(result):
-        summary.add_row(*row)
-    return [table, steps, summary]
-
-
-def _right(columns: list[str], left: tuple[str, ...]) -> set[int]:
-    return {n for n, column in enumerate(columns) if column not in left}
+        steps += surface
+        ends.add(len(steps) - 1)
+    title = f"Round trip as {_who(result)} paid it, per step"
+    per_step = terminal_table(title, _STEP_COLUMNS, steps, caption=_STEP_CAPTION, sections=ends)
+    title = f"Round trip: computed against {_who(result)}"
+    summary = terminal_table(title, _SUMMARY_COLUMNS, _summary_rows(result), caption=_SUMMARY_CAPTION)
+    return [table, per_step, summary]
 
 
 def roundtrip_markdown(result: RoundTrip) -> str:
     """The tables of the terminal's, each under its title with its caption below."""
     parts = [
         f"### {_title(result)}\n\n",
-        markdown_table(_COLUMNS, _rows(result), _right(_COLUMNS, ("surface", "tools loaded"))),
+        columns_markdown(_COLUMNS, _rows(result)),
         f"\n{_CAPTION}\n",
     ]
     if result.client is not None:
         steps = [row for surface in _step_rows(result) for row in surface]
-        right = {n for n, column in enumerate(_STEP_COLUMNS) if column.endswith(("chars", "tokens"))}
         parts += [
             f"\n### Round trip as {_who(result)} paid it, per step\n\n",
-            markdown_table(_STEP_COLUMNS, steps, right),
+            columns_markdown(_STEP_COLUMNS, steps),
             f"\n{_STEP_CAPTION}\n",
             f"\n### Round trip: computed against {_who(result)}\n\n",
-            markdown_table(_SUMMARY_COLUMNS, _summary_rows(result), _right(_SUMMARY_COLUMNS, ("surface",))),
+            columns_markdown(_SUMMARY_COLUMNS, _summary_rows(result)),
             f"\n{_SUMMARY_CAPTION}\n",
         ]
     return "".join(parts)
