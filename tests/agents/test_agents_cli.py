@@ -329,7 +329,18 @@ async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(tm
         requests = (tmp_path / name / "model-requests.jsonl").read_text(encoding="utf-8").splitlines()
         offered = [(json.loads(line).get("reply") or {}).get("offered") for line in requests]
         logged = [r.tool for r in read_log(log) if r.method == "tools/call"]
-        assert logged == ["item_get", "item_list"], (name, offered, report.events)
+        stderr = (tmp_path / name / "t" / "run" / "agent.stderr").read_text(encoding="utf-8", errors="replace")
+        if offered and not any(offered):
+            # The client began its turns before its MCP server was connected (Copilot CLI does so when the
+            # machine is loaded): the tools were never offered, so the calls reached no stub, and the report
+            # still keeps both, each marked as not delivered.
+            results = [e for e in report.events if e.kind == "tool_result"]
+            assert logged == [] and [e.undelivered for e in results][-2:] == ["unknown tool"] * 2, (
+                name,
+                stderr[-2000:],
+            )
+        else:
+            assert logged == ["item_get", "item_list"], (name, offered, report.events, stderr[-2000:])
     for name in NAMES:
         base = tmp_path / name / "t"
         await wait_until_async(

@@ -168,8 +168,8 @@ def test_a_spawned_stub_of_a_surface_that_builds_differently_refuses_and_its_run
 )
 def test_a_planned_surfaces_digest_is_the_one_its_stub_lists_itself(spec: str) -> None:
     from toolsurface.harness.session.plan import plan_surface
+    from toolsurface.stubs.digest import served_digest
     from toolsurface.stubs.serve import surface_to_serve
-    from toolsurface.stubs.start import served_digest
 
     planned = plan_surface(spec)
     assert served_digest(surface_to_serve(planned.spec)) == planned.sha256

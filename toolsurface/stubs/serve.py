@@ -81,7 +81,7 @@ def build_ahead(spec: str, sha256: str | None = None) -> Surface:
 
     surface = surface_for_serving(resolve(spec))
     if sha256 is not None:
-        from toolsurface.stubs.start import check_digest
+        from toolsurface.stubs.digest import check_digest
 
         check_digest(surface, sha256)
     if _kept(spec):
@@ -245,7 +245,7 @@ def _serve(
         with stops_raise(held):
             surface = surface_to_serve(spec)
             if sha256 is not None and _CHECKED.get(spec) != sha256:
-                from toolsurface.stubs.start import check_digest
+                from toolsurface.stubs.digest import check_digest
 
                 check_digest(surface, sha256)
             stub = start_stub(surface, fixture)

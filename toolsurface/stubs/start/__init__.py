@@ -1,6 +1,7 @@
 """Starting stubs: how a run's stub starts (`StubStarter`: each forked from one warm server, or each a fresh
 `toolsurface serve`), the fork server and its client, the launcher an agent is given (`python -m
-toolsurface.stubs.start.launch`), and the planned digest every stub of a run checks before it serves.
+toolsurface.stubs.start.launch`). The planned digest every stub of a run checks before it serves is
+`toolsurface.stubs.digest`'s.
 
 Names load when first used: the launcher, started once per stub, imports nothing of the rest.
 """
@@ -10,7 +11,6 @@ from typing import TYPE_CHECKING
 from toolsurface.harness.lazy_names import lazy_names
 
 if TYPE_CHECKING:
-    from toolsurface.stubs.start._digest import SurfaceChanged, check_digest, served_digest, tools_digest
     from toolsurface.stubs.start._fork import (
         END_GRACE_S,
         REFUSED,
@@ -35,13 +35,9 @@ __all__ = [
     "StartingForkServer",
     "StubForkUnavailable",
     "StubStarter",
-    "SurfaceChanged",
-    "check_digest",
     "fork_available",
     "fork_server",
     "serve_forks",
-    "served_digest",
-    "tools_digest",
 ]
 
-__getattr__, __dir__ = lazy_names(__name__, ["_fork", "_digest", "_starter", "_fork_server"])
+__getattr__, __dir__ = lazy_names(__name__, ["_fork", "_starter", "_fork_server"])

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from toolsurface.harness import PACKAGES_ROOT
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.stubs.start._digest import SurfaceChanged
+from toolsurface.stubs.digest import SurfaceChanged
 
 __all__ = [
     "END_GRACE_S",

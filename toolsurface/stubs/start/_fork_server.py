@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from toolsurface.stubs.start._digest import SurfaceChanged
+from toolsurface.stubs.digest import SurfaceChanged
 from toolsurface.stubs.start._fork import END_GRACE_S, REFUSED, REQUEST_TIMEOUT_S, STOPS
 from toolsurface.stubs.start.launch import LENGTH, NUMBER, receive_exactly
 

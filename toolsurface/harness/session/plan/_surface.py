@@ -80,8 +80,8 @@ def plan_surface(given: str) -> PlannedSurface:
     from toolsurface.harness.errors import InvalidToolList
     from toolsurface.harness.measure import PROTOCOL_VERSION, list_surface
     from toolsurface.harness.surface import Snapshot, resolve
+    from toolsurface.stubs.digest import tools_digest
     from toolsurface.stubs.serve import start_stub, surface_for_serving
-    from toolsurface.stubs.start import tools_digest
 
     spec = surface_spec(given)
     resolved = resolve(spec)

@@ -21,7 +21,6 @@ from toolsurface.harness.session.score._listed import (
     NEEDS_A_LIST,
     ServerTools,
     listed_names,
-    server_tools,
     server_tools_markdown,
 )
 from toolsurface.harness.session.score._scoring import (
@@ -39,6 +38,7 @@ from toolsurface.harness.session.score._scoring import (
     pass_hat_k,
     runs_needed,
     score_study,
+    server_tools,
     shown_markdown,
     study_markdown,
 )

@@ -12,9 +12,8 @@ from toolsurface.harness.output import markdown_row, markdown_rule
 
 if TYPE_CHECKING:
     from toolsurface.harness.measure import Measurable
-    from toolsurface.harness.session.score._scoring import Study
 
-__all__ = ["NEEDS_A_LIST", "ServerTools", "listed_names", "server_tools", "server_tools_markdown"]
+__all__ = ["NEEDS_A_LIST", "ServerTools", "listed_names", "server_tools_markdown"]
 
 NEEDS_A_LIST = (
     "Tools never called and calls of tools the server no longer lists need its current list: score or report"
@@ -48,22 +47,6 @@ def listed_names(item: Measurable) -> list[str]:
     if isinstance(item, Snapshot):
         return [str(tool.get("name")) for tool in item.tools]
     return [tool.name for tool in item.build_surface().tools]
-
-
-def server_tools(study: Study, listed_as: str, listed: Sequence[str]) -> list[ServerTools]:
-    """Per imported server of the study, its sessions' calls per tool against `listed`."""
-    from toolsurface.harness.session.score._answers import ALL_TOOLS
-
-    imported = {(s.surface, s.agent, s.mode, s.scenario) for s in study.surfaces if s.imported}
-    found: dict[str, dict[str, int]] = {}
-    for row in study.answers:
-        if (row.surface, row.agent, row.mode, row.scenario) in imported and row.tool != ALL_TOOLS:
-            calls = found.setdefault(row.surface, {})
-            calls[row.tool] = calls.get(row.tool, 0) + row.calls
-    for score in study.surfaces:
-        if score.imported:
-            found.setdefault(score.surface, {})
-    return [ServerTools(server, listed_as, list(listed), calls) for server, calls in found.items()]
 
 
 SERVER_TOOLS_HEADER = ("Server", "Listed as", "Tools listed", "Tools never called", "Called, no longer listed")

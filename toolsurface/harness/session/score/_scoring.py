@@ -26,7 +26,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import markdown_cell, markdown_row, markdown_rule
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
-from toolsurface.harness.session.score._answers import AnswerRow, answer_rows, answers_markdown, run_answers
+from toolsurface.harness.session.score._answers import ALL_TOOLS, AnswerRow, answer_rows, answers_markdown, run_answers
 from toolsurface.harness.session.score._cuts import AnswerCut, answer_cuts, cuts_markdown
 from toolsurface.harness.session.score._listed import NEEDS_A_LIST, ServerTools, server_tools_markdown
 
@@ -716,3 +716,17 @@ def study_markdown(study: Study) -> str:
             for c in noisy
         ]
     return "\n".join(lines) + "\n"
+
+
+def server_tools(study: Study, listed_as: str, listed: Sequence[str]) -> list[ServerTools]:
+    """Per imported server of the study, its sessions' calls per tool against `listed`."""
+    imported = {(s.surface, s.agent, s.mode, s.scenario) for s in study.surfaces if s.imported}
+    found: dict[str, dict[str, int]] = {}
+    for row in study.answers:
+        if (row.surface, row.agent, row.mode, row.scenario) in imported and row.tool != ALL_TOOLS:
+            calls = found.setdefault(row.surface, {})
+            calls[row.tool] = calls.get(row.tool, 0) + row.calls
+    for score in study.surfaces:
+        if score.imported:
+            found.setdefault(score.surface, {})
+    return [ServerTools(server, listed_as, list(listed), calls) for server, calls in found.items()]
