@@ -176,6 +176,9 @@ def test_score_and_report_show_the_tools_never_called_against_the_servers_list(i
     assert report.returncode == 0, report.stderr
     text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "## Imported sessions against the server's list" in text and "item_list (no longer listed)" in text
+    # The command under its tables names the same list, so it prints them again as they are.
+    assert f"`toolsurface session score {imported} --format json --surface before-v2`" in text
+    assert f"`toolsurface session score {imported} --surface before-v2`" in text
 
 
 def test_gate_over_an_import_judges_the_lists_and_says_the_refused_calls_do_not_apply(imported: Path) -> None:

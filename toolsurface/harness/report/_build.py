@@ -304,7 +304,9 @@ def _counters_table(m: Measurement, given: _Given) -> Table:
     )
 
 
-def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
+def _session_tables(study: Study, dirs: Sequence[str], listed: Sequence[str] = ()) -> list[Table]:
+    """The study's tables, each under the `session score` that prints it; `listed`: how that command names the
+    server's current list (--surface NAME, --url URL or -- CMD, last), where an imported study was scored with one."""
     import pandas as pd
 
     rows = []
@@ -344,7 +346,7 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
         ]
     )
     # Its JSON, not its table: the table gives a range of calls where this one gives every run's.
-    command = f"toolsurface session score {_quote(dirs)} --format json"
+    command = f"toolsurface session score {_quote([*dirs, '--format', 'json', *listed])}"
     tables = [
         Table("sessions", f"Sessions: {study.scenario}, agent {study.agent}", pd.DataFrame(rows), command),
         Table("session_noise", "Runs per surface a difference needs (95 %)", comparisons, command),
@@ -389,7 +391,7 @@ def _session_tables(study: Study, dirs: Sequence[str]) -> list[Table]:
         tables.append(imported)
     if study.answers:
         # Its table, which shows each share as the report does.
-        tables.append(_answers_table(study, f"toolsurface session score {_quote(dirs)}"))
+        tables.append(_answers_table(study, f"toolsurface session score {_quote([*dirs, *listed])}"))
     return tables
 
 
@@ -403,6 +405,13 @@ def _against_list(study: Study, items: Sequence[Measurable], live: bool) -> Stud
         return study
     item = items[-1]
     return replace(study, server_tools=server_tools(study, item.name, listed_names(item)))
+
+
+def _list_args(study: Study, named: Sequence[str], live: LiveServer | None) -> list[str]:
+    """How `session score` is given the list an imported study was scored against here (`_against_list`)."""
+    if not study.server_tools:
+        return []
+    return list(live.args) if live is not None else ["--surface", named[-1]]
 
 
 def _imported_tools(study: Study, command: str) -> Table | None:
@@ -892,7 +901,11 @@ def _report_with(
             if study.answers:
                 charts.draw(AnswersChart.of(study).draw, out / "charts" / "answers_per_tool.png")
         report = Report(out)
-        sessions = _session_tables(study, [str(d) for d in study_dirs]) if study is not None else []
+        sessions = (
+            _session_tables(study, [str(d) for d in study_dirs], _list_args(study, named, live))
+            if study is not None
+            else []
+        )
         lists = apart.result() if apart is not None else plain or {}
         with lists_kept(items, lists):
             measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
