@@ -152,13 +152,24 @@ def test_a_surface_is_listed_once_for_its_own_kinds_however_they_are_asked_for(m
     from toolsurface.harness.surface import resolve_all
 
     listed: list[tuple[str, ...]] = []
-    real = _measure.list_surface
+    real, real_plainly = _measure.list_surface, _measure.list_plainly
+
+    def names(kinds: Any) -> tuple[str, ...]:
+        return tuple(getattr(k, "name", k) for k in kinds)
 
     async def counted(surface: Any, **kwargs: Any) -> Any:
-        listed.append(surface.kinds)
+        listed.append(names(surface.kinds))
         return await real(surface, **kwargs)
 
+    # A bundled surface of plain data is listed without a connection (measure._plain): counted the same.
+    def counted_plainly(item: Any, kinds: Any = None, *args: Any) -> Any:
+        wire = real_plainly(item, kinds, *args)
+        if wire is not None:
+            listed.append(names(item.kinds if kinds is None else kinds))
+        return wire
+
     monkeypatch.setattr(_measure, "list_surface", counted)
+    monkeypatch.setattr(_measure, "list_plainly", counted_plainly)
     [item] = resolve_all(["v2"])
     measured = measure([item])
     assert sorted(listed) == sorted(set(listed))
