@@ -79,10 +79,9 @@ def mode_help() -> str:
 
 
 def stub_start_help() -> str:
-    own = [c.name for c in _cards() if c.harness_client]
     return (
-        "fork: each run's stub forks from one warm server (about 0.4 s less CPU a run; Linux); spawn: a fresh process"
-        f" a run; auto: fork where toolsurface's own client starts the stub ({_either(own)})."
+        "fork: each run's stub forks from one warm server (about 0.6 s less CPU a run; Linux); spawn: a fresh process"
+        " a run; auto: fork where forking is available, for toolsurface's own client and every agent CLI alike."
     )
 
 

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.agents import (
     CliAgent,
@@ -50,6 +50,9 @@ from toolsurface.harness.session.plan import (
     beside_servers,
     plan_surface,
 )
+
+if TYPE_CHECKING:
+    from toolsurface.stubs.start import ForkServer
 
 __all__ = ["PROMPT", "ClientChoice", "observe_clients", "plan_clients"]
 
@@ -238,6 +241,7 @@ async def _session(
     beside: Sequence[Beside] = (),
     window: int | None = None,
     count_answer: int | None = None,
+    forks: ForkServer | None = None,
 ) -> ClientRow:
     from toolsurface.harness.agents import make_agent
     from toolsurface.harness.session.run import Session, run_session
@@ -262,6 +266,7 @@ async def _session(
         context_window=window,
         count_answer=count_answer,
         workdir_prefix="toolsurface-clients-",
+        forks=forks,
     )
     report = (await run_session(session)).report
     status = "ok" if report.status == "ok" else f"{report.status}: {report.error}"
@@ -396,7 +401,7 @@ def observe_clients(
     the neighbours, then the first, the first two, ... up to all of them, so a row shows where the surface turns
     deferred as neighbours come in."""
     from toolsurface.harness.session.plan import run_folder_name
-    from toolsurface.harness.session.run import run_at_once
+    from toolsurface.harness.session.run import run_at_once, warm_stubs
     from toolsurface.harness.session.tool_search import warm_tokens
 
     environment = dict(os.environ if env is None else env)
@@ -419,6 +424,8 @@ def observe_clients(
         warm_tokens()
     unique = len({s.name for s in surfaces}) == len(surfaces)
 
+    forks: ForkServer | None = None
+
     async def one(k: int, root: Path) -> ClientRow:
         at, choice, window, present = sessions[k]
         label = f"{choice.name}-{choice.version}-{choice.mode}".replace(":", "-") + (f"-w{window}" if window else "")
@@ -435,9 +442,14 @@ def observe_clients(
             beside=present,
             window=window,
             count_answer=count_answer,
+            forks=forks,
         )
 
-    found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-") if sessions else []
+    found: list[ClientRow] = []
+    if sessions:
+        served = [*(surfaces[n] for n, _, _, _ in sessions), *(b.surface for b in beside)]
+        with warm_stubs(served, out) as forks:
+            found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-")
     order = {name: n for n, name in enumerate(cli_clients())}
     result = found + [_missing_row(s, row, builtins, named_as[n]) for n, s in enumerate(surfaces) for row in missing]
     result += [

@@ -23,6 +23,7 @@ from toolsurface.harness.endpoint import CarriedResult
 if TYPE_CHECKING:
     from toolsurface.harness.agents import ClientSetting
     from toolsurface.harness.session.plan import PlannedSurface
+    from toolsurface.stubs.start import ForkServer
 from toolsurface.harness.errors import ToolsurfaceError
 
 __all__ = [
@@ -295,7 +296,12 @@ def _result_of(results: Sequence[Sequence[CarriedResult]]) -> CarriedResult | No
 
 
 async def _session(
-    run: _Run, surface: PlannedSurface, run_dir: Path, timeout: float, env: Mapping[str, str]
+    run: _Run,
+    surface: PlannedSurface,
+    run_dir: Path,
+    timeout: float,
+    env: Mapping[str, str],
+    forks: ForkServer | None = None,
 ) -> AnswerSeen:
     from toolsurface.harness.agents import CliAgent, make_agent
     from toolsurface.harness.run_folder import CALLS
@@ -328,6 +334,7 @@ async def _session(
         config=config,
         keep_results=True,
         workdir_prefix="toolsurface-answers-",
+        forks=forks,
     )
     end = await run_session(session)
     report, workdir = end.report, end.workdir
@@ -376,7 +383,7 @@ def observe_answers(
     from toolsurface.harness.agents import client_card
     from toolsurface.harness.clients import plan_clients
     from toolsurface.harness.session.plan import plan_surface
-    from toolsurface.harness.session.run import run_at_once
+    from toolsurface.harness.session.run import run_at_once, warm_stubs
     from toolsurface.harness.session.tool_search import warm_tokens
     from toolsurface.surfaces import answer_probe
 
@@ -398,13 +405,16 @@ def observe_answers(
         run = runs[n]
         label = f"{run.client}-{run.version}-{run.mode}" + (f"-{run.setting.value}" if run.setting else "")
         folder = root / label / f"{run.probe.form}-{_size(run.probe.tokens)}"
-        seen = await _session(run, surface, folder, timeout, environment)
+        seen = await _session(run, surface, folder, timeout, environment, forks)
         for again in range(1, _AGAIN + 1):
             if not seen.status.startswith("the call never reached the stub"):
                 break
             # Again, in a folder of its own: a client whose server was still connecting (Claude Code 2.1.197
             # under load) answered the call itself.
-            seen = await _session(run, surface, folder.with_name(f"{folder.name}-again{again}"), timeout, environment)
+            seen = await _session(
+                run, surface, folder.with_name(f"{folder.name}-again{again}"), timeout, environment, forks
+            )
         return seen
 
-    return run_at_once(len(runs), one, jobs=jobs, out=out, prefix="toolsurface-answers-")
+    with warm_stubs([surface], out) as forks:
+        return run_at_once(len(runs), one, jobs=jobs, out=out, prefix="toolsurface-answers-")

@@ -74,7 +74,7 @@ class StartingForkServer:
     """A fork server started in the background (it imports while the study plans); `warm` gives it each surface to
     build once as it is planned, `planned` says they are all given, and `ready()` waits for it."""
 
-    def __init__(self, study: Path) -> None:
+    def __init__(self, study: Path | None) -> None:
         if not fork_available():
             raise StubForkUnavailable("forking stubs from a warm server is available on Linux only")
         self._where = tempfile.mkdtemp(prefix="toolsurface-stubs-")
@@ -82,16 +82,9 @@ class StartingForkServer:
         self._answer: str | None = None
         # --study names the study in the server's command line, which its children share: a search for the
         # study's processes finds every stub it forked.
+        named = ["--study", str(study.resolve())] if study is not None else []
         self._process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "toolsurface.harness.cli.fork_server",
-                "--socket",
-                self._path,
-                "--study",
-                str(study.resolve()),
-            ],
+            [sys.executable, "-m", "toolsurface.harness.cli.fork_server", "--socket", self._path, *named],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=str(PACKAGES_ROOT),

@@ -1,4 +1,5 @@
-"""How a study's stubs start: each forked from one warm server, or each a fresh process."""
+"""How the stubs of a study or a batch of sessions start: each forked from one warm server, or each a fresh
+process."""
 
 from __future__ import annotations
 
@@ -16,17 +17,17 @@ class StubStarter:
     """How a study's stubs start (`how`: auto, fork or spawn): each forked from one warm server, or each a fresh
     process.
 
-    auto forks where the harness's own client starts the stub (`harness_client`: script, openai) and forking is
-    available; an outside agent CLI gets the plain command, started its own way. The fork server starts at once,
-    so it imports while the study (in `out`) plans; `warm` gives it each surface as it is planned, with its
-    planned digest, and a study with nothing left to run never waits for it.
+    auto forks where forking is available, whoever starts the stub: toolsurface's own client, or an agent CLI
+    given the launcher's command (which starts the stub itself when no fork server answers). The fork server
+    starts at once, so it imports while the study (in `out`) plans; `warm` gives it each surface as it is
+    planned, with its planned digest, and a study with nothing left to run never waits for it.
     """
 
-    def __init__(self, how: str, *, harness_client: bool, out: Path) -> None:
+    def __init__(self, how: str, *, out: Path | None) -> None:
         if how not in STUB_STARTS:
             raise ToolsurfaceError(f"stub start {how!r}: expected one of {', '.join(STUB_STARTS)}")
         self.required = how == "fork"
-        wanted = self.required or (how == "auto" and harness_client and fork_available())
+        wanted = self.required or (how == "auto" and fork_available())
         self._starting: StartingForkServer | None = None
         if wanted:
             try:

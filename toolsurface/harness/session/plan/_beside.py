@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolsurface.harness.agents.base import SERVER_NAME, NamedServer
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.session.plan._surface import PlannedSurface, plan_surface
+
+if TYPE_CHECKING:
+    from toolsurface.stubs.start import ForkServer
 
 __all__ = ["Beside", "NeighbourSpec", "beside_commands", "beside_servers"]
 
@@ -53,9 +57,12 @@ def beside_servers(neighbours: Sequence[NeighbourSpec], named_as: Sequence[str])
     return found
 
 
-def beside_commands(beside: Sequence[Beside], run_dir: Path) -> tuple[NamedServer, ...]:
-    """How each neighbour's stub starts for one session, its calls logged in the session's folder."""
+def beside_commands(
+    beside: Sequence[Beside], run_dir: Path, forks: ForkServer | None = None
+) -> tuple[NamedServer, ...]:
+    """How each neighbour's stub starts for one session (forked from `forks` where given), its calls logged in the
+    session's folder."""
     return tuple(
-        NamedServer(b.name, b.surface.serve_command(log=run_dir / f"calls-beside-{n}.jsonl"))
+        NamedServer(b.name, b.surface.serve_command(log=run_dir / f"calls-beside-{n}.jsonl", forks=forks))
         for n, b in enumerate(beside)
     )

@@ -76,11 +76,6 @@ class StudyConfig:
         if self.script is not None:
             object.__setattr__(self, "script", Path(os.path.abspath(self.script)))
 
-    @property
-    def harness_client(self) -> bool:
-        """Some agent's stub is started by toolsurface's own MCP client (its card says so)."""
-        return any(choice.agent.harness_client for choice in self.agents)
-
 
 def run_label(choice: AgentChoice, scenario: str, index: int) -> str:
     """A run's folder under its surface's: AGENT-MODE-rNNN, with the scenario named unless it is the default, so

@@ -8,10 +8,13 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.agents.base import SERVER_NAME, ServerCommand
 from toolsurface.harness.errors import ToolsurfaceError
+
+if TYPE_CHECKING:
+    from toolsurface.stubs.start import ForkServer
 
 __all__ = ["PlannedSurface", "plan_surface", "run_folder_name", "surface_spec"]
 
@@ -52,9 +55,13 @@ class PlannedSurface:
                 args += [option, str(path)]
         return args
 
-    def serve_command(self, log: Path | None = None, state: Path | None = None) -> ServerCommand:
-        """How a client starts a stub of this surface, spawned: `python -m toolsurface serve ...`."""
-        return ServerCommand.toolsurface(["-m", "toolsurface", *self.serve_args(log, state)])
+    def serve_command(
+        self, log: Path | None = None, state: Path | None = None, forks: ForkServer | None = None
+    ) -> ServerCommand:
+        """How a client starts a stub of this surface: forked from `forks` through its launcher (which starts
+        the stub itself when no fork server answers), else spawned: `python -m toolsurface serve ...`."""
+        serve = self.serve_args(log, state)
+        return ServerCommand.toolsurface(forks.command(serve) if forks is not None else ["-m", "toolsurface", *serve])
 
 
 def run_folder_name(surface: str) -> str:

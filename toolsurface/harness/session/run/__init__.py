@@ -3,7 +3,7 @@ calls), and a study's planned runs, J at a time, one directory per run, resumed 
 
 from toolsurface.harness.session.run._at_once import first_cause, run_at_once
 from toolsurface.harness.session.run._runner import run_study, score_calls, study_stubs
-from toolsurface.harness.session.run._session import Session, SessionEnd, run_session
+from toolsurface.harness.session.run._session import Session, SessionEnd, run_session, warm_stubs
 from toolsurface.harness.session.run._undelivered import undelivered_calls
 
 __all__ = [
@@ -16,4 +16,5 @@ __all__ = [
     "score_calls",
     "study_stubs",
     "undelivered_calls",
+    "warm_stubs",
 ]

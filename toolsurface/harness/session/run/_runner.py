@@ -162,8 +162,6 @@ async def _run_one(
     _reset(run.run_dir)
     choice = run.choice
     beside = config.neighbours
-    if not choice.agent.harness_client:
-        forks = None  # an agent CLI starts the stub its own way, with the plain command
     spec = RunSpec(
         surface=run.surface.name,
         surface_source=run.surface.source,
@@ -212,6 +210,7 @@ async def _run_one(
         builtins=choice.builtins,
         server_name=config.server_name,
         beside=beside,
+        forks=forks,
     )
     started = time.monotonic()
     try:
@@ -357,7 +356,7 @@ def _own_tools(run: PlannedRun) -> tuple[str, ...]:
 
 def study_stubs(config: StudyConfig) -> StubStarter:
     """How the study's stubs start, as it asks (`--stub-start`)."""
-    return StubStarter(config.stub_start, harness_client=config.harness_client, out=config.out)
+    return StubStarter(config.stub_start, out=config.out)
 
 
 def run_study(
@@ -410,7 +409,8 @@ def run_study(
     with contextlib.ExitStack() as stack:
         if stubs is None:
             stubs = stack.enter_context(study_stubs(config))
-            for surface in {run.surface.spec: run.surface for run in planned}.values():
+            served = [*(run.surface for run in planned), *(b.surface for b in config.neighbours)]
+            for surface in {surface.spec: surface for surface in served}.values():
                 stubs.warm(surface.spec, surface.sha256)
             stubs.planned()
         pending = any(_finished(run.run_dir) is None for run in planned)

@@ -5,9 +5,10 @@ read of it afterwards (the result, the row, the carried answer, the searches) is
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,8 +24,9 @@ from toolsurface.harness.endpoint import MODEL_REQUESTS, CarriedResult, ModelEnd
 from toolsurface.harness.run_folder import CALLS
 from toolsurface.harness.scenario import Step
 from toolsurface.harness.session.plan import Beside, PlannedSurface, beside_commands
+from toolsurface.stubs.start import ForkServer, StubStarter
 
-__all__ = ["Session", "SessionEnd", "run_session"]
+__all__ = ["Session", "SessionEnd", "run_session", "warm_stubs"]
 
 
 @dataclass(frozen=True)
@@ -32,8 +34,8 @@ class Session:
     """What one session is: the agent in `mode` against `surface`, given `prompt`, its files in `run_dir`.
 
     The model endpoint plays `steps` (the scripted model) or passes through to `upstream`; with neither, the
-    agent calls its own model (or plays `script` itself). `server` starts the surface's stub (default: spawned,
-    its calls logged in the run's folder); `beside` are the servers beside it in the client's config;
+    agent calls its own model (or plays `script` itself). `server` starts the surface's stub (default: forked from
+    `forks` where given, else spawned, its calls logged in the run's folder); `beside` are the servers beside it in the client's config;
     `server_name` the surface's server's name there. `count_answer` answers every token count with that many
     tokens; `keep_results` keeps each turn's tool results as the client carried them."""
 
@@ -59,6 +61,7 @@ class Session:
     count_answer: int | None = None
     keep_results: bool = False
     workdir_prefix: str = "toolsurface-run-"
+    forks: ForkServer | None = None
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ async def run_session(session: Session) -> SessionEnd:
     """Run the session to its end; the agent's own failures are in the report, never raised."""
     run_dir = session.run_dir
     run_dir.mkdir(parents=True, exist_ok=True)
-    server = session.server or session.surface.serve_command(log=run_dir / CALLS)
+    server = session.server or session.surface.serve_command(log=run_dir / CALLS, forks=session.forks)
     with tempfile.TemporaryDirectory(prefix=session.workdir_prefix) as workdir:
         paths = machine_paths(session.env.get("HOME", ""), run_dir, workdir)
         endpoint = _endpoint(session, paths)
@@ -97,7 +100,7 @@ async def run_session(session: Session) -> SessionEnd:
             builtins=session.builtins,
             server_name=session.server_name,
             config=session.config,
-            neighbours=beside_commands(session.beside, run_dir),
+            neighbours=beside_commands(session.beside, run_dir, session.forks),
             context_window=session.context_window,
         )
         if endpoint is None:
@@ -108,6 +111,18 @@ async def run_session(session: Session) -> SessionEnd:
             report = await session.agent.run(ctx)
         failed = endpoint.log.failed
         return SessionEnd(report, str(failed) if failed is not None else None, endpoint.results, workdir, paths)
+
+
+@contextlib.contextmanager
+def warm_stubs(surfaces: Iterable[PlannedSurface], near: Path | None = None) -> Iterator[ForkServer | None]:
+    """One warm fork server for a batch of sessions of `surfaces` (their own and their neighbours'), each built
+    once, where forking is available; else None, and each session's stub is a fresh process. `near`: the folder
+    the sessions write in, named in the fork server's command line."""
+    with StubStarter("auto", out=near) as stubs:
+        for surface in {s.spec: s for s in surfaces}.values():
+            stubs.warm(surface.spec, surface.sha256)
+        stubs.planned()
+        yield stubs.server()
 
 
 def _endpoint(session: Session, paths: Mapping[str, str]) -> ModelEndpoint | None:

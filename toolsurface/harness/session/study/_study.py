@@ -78,6 +78,8 @@ def run_session_study(
 ) -> StudyOutcome:
     with study_stubs(config) as stubs:
         matrix = plan_matrix(config, lambda surface: stubs.warm(surface.spec, surface.sha256))
+        for beside in config.neighbours:
+            stubs.warm(beside.surface.spec, beside.surface.sha256)
         stubs.planned()
         write_plan(config.out, study_plan(config, matrix))
         planned = shard_of(matrix.runs, config.shard)
