@@ -27,7 +27,7 @@ from tests.helpers.agent_runs import (
     files_holding,
     records,
     run_dir,
-    six_tasks,
+    shared_six_tasks,
     turns,
 )
 from tests.helpers.npm_packages import AGENT_CLIS, CLI_CARDS, agent_cli_dir, agent_clis_dir, newer_than_pinned
@@ -66,22 +66,23 @@ def newest_claude() -> Path:
 NAMED_ACME = ("claude:on-demand", "codex", "gemini", "cline", "qwen")
 
 
-@pytest.fixture(scope="module")
+# Each study is run once for the whole test run, whichever worker asks first (tests.helpers.shared.made_once).
+@pytest.fixture(scope="session")
 def acme_study(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Run]:
-    return six_tasks(clis, tmp_path_factory.mktemp("acme"), NAMED_ACME, options=("--server-name", "acme"))
+    return shared_six_tasks(tmp_path_factory, "acme", clis, NAMED_ACME, options=("--server-name", "acme"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def v2_study(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Run]:
-    return six_tasks(clis, tmp_path_factory.mktemp("agents"), AGENTS)
+    return shared_six_tasks(tmp_path_factory, "agents", clis, AGENTS)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def newest_claude_study(
     clis: Path, newest_claude: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Path, Path, Run]:
     """Claude Code's newest tested version, first on PATH, in both modes."""
-    return six_tasks(newest_claude, tmp_path_factory.mktemp("agents-newest"), CLAUDE_MODES, clis)
+    return shared_six_tasks(tmp_path_factory, "agents-newest", newest_claude, CLAUDE_MODES, clis)
 
 
 def claude_study(request: pytest.FixtureRequest, version: str) -> tuple[Path, Path, Run]:

@@ -7,11 +7,15 @@ import json
 import os
 import sys
 from collections.abc import Mapping
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import Run, run_cli
 from tests.helpers.paths import ROOT
+from tests.helpers.shared import made_once
 from toolsurface.harness.agents import client_card
 from toolsurface.harness.agents.base import AgentEndpoint, RunContext, ServerCommand
 
@@ -135,6 +139,26 @@ def assert_refused(done: Run, out: Path, *words: str) -> None:
     [line] = done.stderr.strip().splitlines()
     assert line.startswith("toolsurface: ") and all(word in line for word in words), line
     assert not (out / "runs").exists() or not any((out / "runs").rglob("spec.json"))
+
+
+def shared_six_tasks(
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    clis: Path,
+    agents: tuple[str, ...],
+    *more: Path,
+    options: tuple[str, ...] = (),
+) -> tuple[Path, Path, Run]:
+    """`six_tasks`, run once for this test run under `name` (tests.helpers.shared.made_once) and read by every
+    test of every worker that asks for it by that name: (study, home, run)."""
+
+    def make(base: Path) -> None:
+        _, _, done = six_tasks(clis, base, agents, *more, options=options)
+        (base / "run.json").write_text(json.dumps(asdict(done)), encoding="utf-8")
+
+    base = made_once(tmp_path_factory, name, make)
+    done = Run(**json.loads((base / "run.json").read_text(encoding="utf-8")))
+    return base / "study", base / "home", done
 
 
 def six_tasks(
