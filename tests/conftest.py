@@ -30,6 +30,11 @@ def _rewrite_tests_only() -> None:
 
 _rewrite_tests_only()
 
+# The SDK's stdio client takes `errlog=sys.stderr` as a default, bound when its module is first imported: imported
+# here, before any test, it is the session's stderr, not the stream of one test's captured CLI run, which is
+# closed after that test and would fail every later server start in the process ("I/O operation on closed file").
+import mcp.client.stdio  # noqa: E402, F401
+
 from tests.helpers.paths import ROOT  # noqa: E402
 from tests.helpers.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups  # noqa: E402
 from toolsurface.harness.measure import Measurement, measure  # noqa: E402
