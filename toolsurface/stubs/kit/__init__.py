@@ -34,9 +34,10 @@ from toolsurface.stubs.kit._clock import Clock
 from toolsurface.stubs.kit._fixture import FixtureError, load_fixture, read_fixture_json
 from toolsurface.stubs.kit._handlers import NOT_WRITTEN, Declared, Handler, Handlers, HandlerStub, not_written
 from toolsurface.stubs.kit._module_files import load_handlers
-from toolsurface.stubs.kit._paging import DEFAULT_PAGE, MAX_PAGE, TEXT_TAKE, check_limit, page, text_part
+from toolsurface.stubs.kit._paging import TEXT_TAKE, check_limit, page, text_part
 from toolsurface.stubs.kit._refusals import check_version, choose, names, refuse_unknown
 from toolsurface.stubs.kit._stub_factory import stub_factory
+from toolsurface.stubs.paging import DEFAULT_PAGE, MAX_PAGE
 from toolsurface.stubs.refusal import Refusal
 
 __all__ = [

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from toolsurface.stubs.paging import DEFAULT_PAGE, MAX_PAGE
 from toolsurface.stubs.refusal import Refusal
 
-MAX_PAGE = 100
-DEFAULT_PAGE = 20
 TEXT_TAKE = 2000
 """Characters a long text gives at once when the call names no take."""
 

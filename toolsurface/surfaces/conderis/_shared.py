@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.surface import Kind, Stub, SurfaceDefinition
-from toolsurface.stubs.kit import DEFAULT_PAGE, MAX_PAGE
+from toolsurface.stubs.paging import DEFAULT_PAGE, MAX_PAGE
 from toolsurface.surfaces._authoring import ToolData, prop
 from toolsurface.surfaces.conderis._pieces import ours
 from toolsurface.surfaces.conderis.kinds import COMMIT, KINDS

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from toolsurface.harness.surface import Study
 
-__all__ = ["STUDY"]
+__all__ = ["FIXTURE", "STUDY"]
 
 _HERE = Path(__file__).parent
+FIXTURE = _HERE / "fixtures" / "helpdesk.json"
 
 STUDY = Study(
     name="helpdesk",

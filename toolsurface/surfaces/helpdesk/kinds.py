@@ -91,3 +91,5 @@ MACRO = Kind(
 """The growth example: canned answers, one more kind."""
 
 KINDS = (CUSTOMER, TICKET, REPLY, TAG)
+# The many-tool surface's (`tools`): tickets listed by any status.
+BY_STATUS_KINDS = (CUSTOMER, TICKET_BY_STATUS, REPLY, TAG)

@@ -1,32 +1,29 @@
 """helpdesk-tools: one tool per kind and verb (24 tools), tickets listed by any status. Tools and handlers
-come from the kinds (`stubs.engine`); the one hand-written handler adds the public-reply rule."""
+come from the kinds (`stubs.engine`); the one hand-written handler adds the public-reply rule (`_tools_stub`).
+The engine loads when the surface is built or served: listing the installed surfaces reads only what is here."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from toolsurface.stubs.engine import ItemStore, engine_stub, per_kind_handlers, per_kind_tools
-from toolsurface.stubs.kit import Args, Handlers
-from toolsurface.surfaces.helpdesk.kinds import CUSTOMER, MACRO, REPLY, TAG, TICKET_BY_STATUS
-from toolsurface.surfaces.helpdesk.rules import check_public_reply
+from toolsurface.harness.surface import Kind, Stub, ToolData
+from toolsurface.surfaces.helpdesk.kinds import BY_STATUS_KINDS, MACRO
 
 NAME = "helpdesk-tools"
 TITLE = "Help desk, a tool per kind and verb"
 PURPOSE = "The many-tool help desk: get, list, create, update, delete per kind and a tool per ticket action."
-KINDS = (CUSTOMER, TICKET_BY_STATUS, REPLY, TAG)
+KINDS = BY_STATUS_KINDS
 GROWTH_KIND = MACRO
-FIXTURE = Path(__file__).with_name("fixtures") / "helpdesk.json"
-
-build = per_kind_tools
-engine = per_kind_handlers(KINDS)
-handlers: Handlers[ItemStore] = Handlers()
 
 
-@handlers.tool("reply_create")
-def reply_create(store: ItemStore, args: Args) -> Any:
-    check_public_reply(store, args.values, "ticket_reopen")
-    return engine.table["reply_create"](store, args)
+def build(kinds: Sequence[Kind]) -> list[ToolData]:
+    from toolsurface.stubs.engine import per_kind_tools
+
+    return per_kind_tools(kinds)
 
 
-STUB = engine_stub(KINDS, FIXTURE, engine | handlers)
+def STUB(fixture: Path | None) -> Stub:
+    from toolsurface.surfaces.helpdesk._tools_stub import STUB as stub
+
+    return stub(fixture)
