@@ -65,11 +65,24 @@ def test_a_long_text_counts_as_many_tokens_as_tiktoken_gives_it_whole() -> None:
 LONG = ('"quoted" back\\slash \x00\x1f\x7f é 日 😀 \ud800 \n\t' * 60_000)[: 2 * SLICE_CHARS + 17]
 
 
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+)
+
+
 @settings(max_examples=300, suppress_health_check=list(HealthCheck), deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4)))  # fmt: skip
+@given(VALUES)
 def test_the_compact_json_length_of_any_value_is_the_length_of_its_compact_json(value: Any) -> None:
     assert compact_json_length(value) == len(compact_json(value))
+
+
+# Each example dumps two texts of 2 MiB whole to compare: fewer examples, the same values.
+@settings(max_examples=30, suppress_health_check=list(HealthCheck), deadline=None)
+@given(VALUES)
+def test_the_compact_json_length_of_any_value_beside_texts_measured_a_slice_at_a_time_is_its_length(
+    value: Any,
+) -> None:
     beside = {"content": [{"type": "text", "text": LONG}, value], "more": [LONG, {"x": value}]}
     assert compact_json_length(beside) == len(compact_json(beside))
 
