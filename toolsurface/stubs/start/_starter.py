@@ -3,6 +3,7 @@ process."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from toolsurface.harness.errors import ToolsurfaceError
@@ -41,6 +42,12 @@ class StubStarter:
         refuses one that builds differently from its planned digest."""
         if self._starting is not None:
             self._starting.warm(spec, sha256)
+
+    def warm_all(self, surfaces: Iterable[tuple[str, str]]) -> None:
+        """Every surface the stubs serve at once, each (spec, planned digest) given once; then `planned`."""
+        for spec, sha256 in dict(surfaces).items():
+            self.warm(spec, sha256)
+        self.planned()
 
     def planned(self) -> None:
         """Every surface of the study is given."""

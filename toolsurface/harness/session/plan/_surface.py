@@ -56,11 +56,15 @@ class PlannedSurface:
         return args
 
     def serve_command(
-        self, log: Path | None = None, state: Path | None = None, forks: ForkServer | None = None
+        self,
+        log: Path | None = None,
+        state: Path | None = None,
+        errors: Path | None = None,
+        forks: ForkServer | None = None,
     ) -> ServerCommand:
         """How a client starts a stub of this surface: forked from `forks` through its launcher (which starts
         the stub itself when no fork server answers), else spawned: `python -m toolsurface serve ...`."""
-        serve = self.serve_args(log, state)
+        serve = self.serve_args(log, state, errors)
         return ServerCommand.toolsurface(forks.command(serve) if forks is not None else ["-m", "toolsurface", *serve])
 
 

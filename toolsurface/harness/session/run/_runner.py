@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 
 from toolsurface.harness import PACKAGES_ROOT
-from toolsurface.harness.agents.base import AgentReport, EndpointKind, ServerCommand
+from toolsurface.harness.agents.base import AgentReport, EndpointKind
 from toolsurface.harness.endpoint import MODEL_REQUESTS, read_model_requests, shown
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import WriteFailed, read_json, write_json_atomic
@@ -188,8 +188,7 @@ async def _run_one(
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
     # The stub's own line on why it stopped: an agent CLI keeps no stub's stderr, and a stub that refuses to start
     # (its surface builds differently from the one planned) says why nowhere else.
-    serve = run.surface.serve_args(run.run_dir / CALLS, run.run_dir / STATE, run.run_dir / STUB_STDERR)
-    server = ServerCommand.toolsurface(["-m", "toolsurface", *serve] if forks is None else forks.command(serve))
+    server = run.surface.serve_command(run.run_dir / CALLS, run.run_dir / STATE, run.run_dir / STUB_STDERR, forks)
     endpoint = config.model_endpoint
     scripted = endpoint is not None and endpoint.kind == EndpointKind.SCRIPTED
     assert run.script is not None or not scripted
@@ -410,9 +409,7 @@ def run_study(
         if stubs is None:
             stubs = stack.enter_context(study_stubs(config))
             served = [*(run.surface for run in planned), *(b.surface for b in config.neighbours)]
-            for surface in {surface.spec: surface for surface in served}.values():
-                stubs.warm(surface.spec, surface.sha256)
-            stubs.planned()
+            stubs.warm_all((surface.spec, surface.sha256) for surface in served)
         pending = any(_finished(run.run_dir) is None for run in planned)
         forks = stubs.server() if pending else None
         try:

@@ -119,9 +119,7 @@ def warm_stubs(surfaces: Iterable[PlannedSurface], near: Path | None = None) -> 
     once, where forking is available; else None, and each session's stub is a fresh process. `near`: the folder
     the sessions write in, named in the fork server's command line."""
     with StubStarter("auto", out=near) as stubs:
-        for surface in {s.spec: s for s in surfaces}.values():
-            stubs.warm(surface.spec, surface.sha256)
-        stubs.planned()
+        stubs.warm_all((surface.spec, surface.sha256) for surface in surfaces)
         yield stubs.server()
 
 
