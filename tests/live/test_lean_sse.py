@@ -98,3 +98,47 @@ def test_an_event_within_the_limit_is_read_whole() -> None:
     assert (
         anyio.run(_events, [body], True, limit) == anyio.run(_events, [body], False, limit) == [("message", LONG, "")]
     )
+
+
+def _sent_by(lean: bool, body: bytes, content_type: str) -> list[object]:
+    """What a transport hands on of one POST's event stream: the lean one or the SDK's own."""
+    from types import SimpleNamespace
+
+    from mcp.client.streamable_http import StreamableHTTPTransport
+    from mcp_types import JSONRPCRequest
+
+    from toolsurface.harness.live._streamable import _lean_transport_class
+
+    async def sent() -> list[object]:
+        made = (_lean_transport_class() if lean else StreamableHTTPTransport)("http://127.0.0.1/mcp")
+        writer, reader = anyio.create_memory_object_stream[object](10)
+        request = httpx2.Request("POST", "http://127.0.0.1/mcp")
+        response = httpx2.Response(200, headers={"content-type": content_type}, stream=_Chunks([body]), request=request)
+        asked = JSONRPCRequest(jsonrpc="2.0", id=3, method="tools/call", params={"name": "item_list"})
+        ctx = SimpleNamespace(session_message=SimpleNamespace(message=asked), read_stream_writer=writer, metadata=None)
+        async with writer, reader:
+            await made._handle_sse_response(response, ctx)
+            writer.close()
+            return [getattr(m, "message", m) for m in [item async for item in reader]]
+
+    return anyio.run(sent)
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        # A long answer whose bytes are not all UTF-8: parsed the lean way it is refused, so the SDK's reader takes
+        # the line as httpx2 decodes it (each bad byte replaced) and says what it says of it.
+        (f"data: {LONG}\n\n".encode().replace(b"ticket", b"tick\xffet", 1), "text/event-stream"),
+        # The same answer with a character cut across two bytes that are whole: kept as the bytes that came.
+        (f"data: {LONG}\n\n".encode().replace(b"ticket", "tické".encode(), 1), "text/event-stream"),
+        # A stream declared in a charset that does not keep ASCII as itself cannot be split as bytes: the SDK's
+        # reader reads it as it is.
+        (f"event: message\ndata: {LONG}\n\n".encode("utf-16"), "text/event-stream; charset=utf-16"),
+    ],
+)
+def test_a_stream_of_hostile_bytes_is_handed_on_as_the_sdks_transport_hands_it_on(
+    body: bytes, content_type: str
+) -> None:
+    lean, sdk = _sent_by(True, body, content_type), _sent_by(False, body, content_type)
+    assert [repr(m) for m in lean] == [repr(m) for m in sdk] and len(lean) == 1

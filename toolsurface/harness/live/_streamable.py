@@ -17,6 +17,7 @@ before the message is handed on.
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -126,6 +127,11 @@ def _lean_transport_class() -> type:
             self._stashed: dict[str, bytearray] = {}
 
         async def _handle_sse_response(self, response: httpx2.Response, ctx: Any) -> None:
+            if codecs.lookup(response.encoding or "utf-8").name != "utf-8":
+                # Lines are split as bytes, which only an encoding that keeps ASCII as itself allows: a stream
+                # declared in another charset is read by the SDK's reader as it is.
+                await super()._handle_sse_response(response, ctx)
+                return
             events = _Stashed(response, self._stashed, self.max_sse_event_size)
             await super()._handle_sse_response(events, ctx)  # type: ignore[arg-type]
 
