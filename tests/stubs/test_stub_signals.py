@@ -157,11 +157,16 @@ def _load(per_core: int = 4) -> Iterator[None]:
             process.wait(timeout=30)
 
 
-def _holds_sigterm(pid: int) -> bool:
-    """Whether the process blocks SIGTERM (its SigBlk mask in /proc), as a stub does from its first line."""
-    status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
-    blocked = next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:"))
-    return bool(int(blocked, 16) >> (signal.SIGTERM - 1) & 1)
+def _owns_sigterm(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether the stub's own code has taken SIGTERM over: from its first line on it holds the signal (SigBlk in
+    /proc) or catches it (SigCgt: while it starts, where a stop raises, and while it serves, where the loop
+    listens). Either alone comes and goes as it starts, faster than a poll may see under load; together they
+    hold from the first line on, which the interpreter before it has neither of."""
+    if proc.poll() is not None:
+        raise AssertionError(f"the stub ended before it took SIGTERM over: exit {proc.returncode}")
+    status = Path(f"/proc/{proc.pid}/status").read_text(encoding="ascii")
+    masks = dict(line.split(":\t", 1) for line in status.splitlines() if line.startswith(("SigBlk:", "SigCgt:")))
+    return any(int(masks[name], 16) >> (signal.SIGTERM - 1) & 1 for name in ("SigBlk", "SigCgt"))
 
 
 def _list_burst_trial(n: int, state: Path, together: threading.Barrier) -> str | None:
@@ -183,7 +188,7 @@ def _list_burst_trial(n: int, state: Path, together: threading.Barrier) -> str |
             ]  # fmt: skip
             lines = b"".join(json.dumps(message).encode() + b"\n" for message in opening) + lines
             # Before its first line has run a stub is the interpreter's, which a stop signal ends.
-            wait_until(lambda: _holds_sigterm(client.proc.pid), 120, "the stub to hold SIGTERM")
+            wait_until(lambda: _owns_sigterm(client.proc), 120, "the stub to take SIGTERM over")
             threading.Thread(target=_write_all, args=(client, lines), daemon=True).start()
             time.sleep(rng.uniform(0, 1))
         else:
