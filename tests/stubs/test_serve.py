@@ -403,6 +403,57 @@ def test_a_snapshot_has_no_state_to_write(tmp_path: Path) -> None:
     assert run.returncode == 2 and "no state" in run.stderr
 
 
+CRASHING = """
+from toolsurface.harness.surface import SurfaceDefinition
+
+
+class _Stub:
+    handlers: dict = {}
+
+    def declare_parameters(self, tools):
+        raise RuntimeError("a stub that cannot take its parameters")
+
+    def state(self):
+        return {}
+
+
+def _stub(fixture):
+    if fixture is None:
+        raise ZeroDivisionError("the stub divides by zero")
+    return _Stub()
+
+
+SURFACE = SurfaceDefinition(name="crashing", title="crashing", purpose="", build=lambda kinds: [], stub=_stub)
+"""
+
+
+def test_a_stub_that_fails_to_start_is_one_line_naming_the_surface_and_an_error_of_ours_is_never_exit_0(
+    tmp_path: Path,
+) -> None:
+    """The stub's own process (which ends at once when its command is done): a stub whose factory raises is the
+    surface's error; an error nothing of ours says (a stub's `declare_parameters` raising) ends with its traceback
+    and exit 1, never as a stub that served and stopped."""
+    surface = tmp_path / "crashing.py"
+    surface.write_text(CRASHING, encoding="utf-8")
+    fixture = tmp_path / "fixture.json"
+    fixture.write_text("{}", encoding="utf-8")
+
+    def served(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = serve_argv(str(surface), "--state", str(tmp_path / "state.json"), *args)
+        return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+
+    factory = served()
+    assert (factory.returncode, factory.stderr.strip()) == (
+        2,
+        f"toolsurface: {surface}: its stub failed to start: ZeroDivisionError: the stub divides by zero",
+    )
+    declared = served("--fixture", str(fixture))
+    assert declared.returncode == 1, declared.stderr
+    assert declared.stderr.startswith("Traceback (most recent call last):")
+    assert declared.stderr.strip().endswith("RuntimeError: a stub that cannot take its parameters")
+    assert not (tmp_path / "state.json").exists()
+
+
 def test_the_fixture_loads_fresh_and_deterministic() -> None:
     from toolsurface.harness.surface import resolve
 

@@ -82,13 +82,17 @@ class StoppedStarting(BaseException):
 @contextmanager
 def stops_raise(held: Held | None) -> Iterator[None]:
     """Within the block (a start: imports, a fixture loaded), a stop signal raises StoppedStarting wherever the
-    work is, and one that came before raises at once; afterwards the signals are held again."""
+    work is, and one that came before raises at once; afterwards the signals are held again. Code the signal
+    interrupted may hand on another exception in its place (pydantic-core, building a model's serializer while
+    its module is imported, raises a SchemaError naming it): once a stop has come, that is StoppedStarting too."""
     if held is None:
         yield
         return
+    came: list[int] = []
 
     def stop(signum: int, frame: FrameType | None) -> None:
         held.hold()  # one stop is enough: a second is remembered, not raised inside the first's cleanup
+        came.append(signum)
         raise StoppedStarting(signum)
 
     for signum in STOP_SIGNALS:
@@ -98,6 +102,12 @@ def stops_raise(held: Held | None) -> Iterator[None]:
             raise StoppedStarting(held.received[0])
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         yield
+    except StoppedStarting:
+        raise
+    except Exception as error:
+        if came:
+            raise StoppedStarting(came[0]) from error
+        raise
     finally:
         held.hold()
 

@@ -102,12 +102,19 @@ def surface_to_serve(spec: str) -> Surface:
 def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
     """A fresh stub for the surface; a surface without one is served for listing only. A stub made with the
     kit whose handlers name a tool the surface lacks is the surface's error, found before any call; it is told
-    each tool's parameters, so a handler that reads one its tool does not declare is the stub's error."""
+    each tool's parameters, so a handler that reads one its tool does not declare is the stub's error. A stub
+    that fails to start is the surface's error too."""
     if surface.stub is None:
         if fixture is not None:
             raise ToolsurfaceError(f"surface {surface.name!r} has no stub to load the fixture {fixture} into")
         return None
-    stub = surface.stub(fixture)
+    try:
+        stub = surface.stub(fixture)
+    except ToolsurfaceError:
+        raise
+    except Exception as error:
+        where = surface.source or surface.name
+        raise ToolsurfaceError(f"{where}: its stub failed to start: {type(error).__name__}: {error}") from None
     handlers = getattr(stub, "handlers", None)
     if handlers is not None:
         tools = [t.name for t in surface.tools]

@@ -62,14 +62,20 @@ class _Group(click.Group):
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
         code: Any = 0
+        crashed = False
         try:
             return self._main(args, prog_name, **extra)
         except SystemExit as done:
             code = done.code
             raise
+        except BaseException:
+            # No error of ours: the interpreter ends it, with its traceback and exit 1, not at once as if the
+            # command had done its work.
+            crashed = True
+            raise
         finally:
             # The process's own command line (not the fork server's call, nor a test's) may end at once.
-            if args is None and _AT_ONCE:
+            if args is None and _AT_ONCE and not crashed:
                 _end_now(code)
 
     def _main(self, args: Sequence[str] | None, prog_name: str | None, **extra: Any) -> Any:
