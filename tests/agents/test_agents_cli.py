@@ -228,6 +228,7 @@ def test_gemini_settings_allow_only_the_stubs_tools_and_choose_the_key_login_wit
     assert settings["model"]["maxSessionTurns"] == 9
     assert settings["security"]["auth"]["selectedType"] == "gemini-api-key" and not invocation.links
     assert invocation.env["GOOGLE_GEMINI_BASE_URL"] == endpoint.url and invocation.env["GEMINI_API_KEY"] == DUMMY_KEY
+    assert invocation.env["GEMINI_CLI_NO_RELAUNCH"] == "true"  # one process, not a second in a child
 
 
 def test_a_google_login_is_linked_in_for_the_run_only(tmp_path: Path, cli_path: str) -> None:
