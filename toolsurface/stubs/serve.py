@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolsurface.harness.errors import InvalidToolList, ToolsurfaceError
+from toolsurface.harness.errors import InvalidToolList, SurfaceLoadError, ToolsurfaceError
 from toolsurface.harness.surface import Snapshot, Stub, Surface, SurfaceDefinition
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def start_stub(surface: Surface, fixture: Path | None) -> Stub | None:
         raise
     except Exception as error:
         where = surface.source or surface.name
-        raise ToolsurfaceError(f"{where}: its stub failed to start: {type(error).__name__}: {error}") from None
+        raise SurfaceLoadError(f"{where}: its stub failed to start: {type(error).__name__}: {error}") from None
     handlers = getattr(stub, "handlers", None)
     if handlers is not None:
         tools = [t.name for t in surface.tools]
