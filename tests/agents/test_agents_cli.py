@@ -19,7 +19,7 @@ from tests.helpers.agent_runs import PLANTED, PROMPT, bare_env, context, value
 from tests.helpers.npm_packages import ADAPTERS, agent_clis_dir
 from tests.helpers.paths import FIXTURES
 from tests.helpers.waiting import wait_until_async, within
-from toolsurface.harness.agents._cli import NO_RESULT
+from toolsurface.harness.agents._cli import NO_RESULT, NOWHERE_PROXY
 from toolsurface.harness.agents.base import (
     DUMMY_KEY,
     AgentEndpoint,
@@ -189,8 +189,9 @@ def test_codex_command_passes_the_stub_as_toml_read_only_approved_and_required(t
     assert argv[-2:] == ("--", PROMPT)
     overrides = configs(argv)
     stub = toml(overrides["mcp_servers.stub"])
-    # /bin/sh changes to the stub's directory, then execs the stub's own command line.
-    assert stub["command"] == "/bin/sh"
+    # /bin/sh changes to the stub's directory and stays, taking the SIGKILL codex sends the process it started
+    # as it exits; the stub, in the shell's process group, ends on codex's SIGTERM with its state written.
+    assert stub["command"] == "/bin/sh" and "exec" not in stub["args"][1]
     assert stub["args"][-len(ctx.server.args) - 2 :] == [ctx.server.cwd, sys.executable, *ctx.server.args]
     assert stub["default_tools_approval_mode"] == "approve" and stub["required"] is True
     assert toml(overrides["features.code_mode"]) == {"enabled": True, "direct_only_tool_namespaces": ["mcp__stub"]}
@@ -199,6 +200,9 @@ def test_codex_command_passes_the_stub_as_toml_read_only_approved_and_required(t
     assert toml(overrides["openai_base_url"]) == "http://127.0.0.1:9/v1"
     assert invocation.env["CODEX_API_KEY"] == DUMMY_KEY and "OPENAI_API_KEY" not in invocation.env
     assert invocation.env["CODEX_HOME"] == str(ctx.run_dir / "codex-home")
+    # Its analytics, account and plugin-marketplace requests (git ls-remote) go to a closed loopback port.
+    assert invocation.env["HTTPS_PROXY"] == NOWHERE_PROXY == invocation.env["https_proxy"]
+    assert "127.0.0.1" in invocation.env["NO_PROXY"]
 
 
 def test_codex_takes_a_base_url_like_the_openai_agent(tmp_path: Path, cli_path: str) -> None:
@@ -226,6 +230,7 @@ def test_gemini_settings_allow_only_the_stubs_tools_and_choose_the_key_login_wit
     # to a server's tool of the same name.
     assert settings["tools"] == {"core": ["mcp_stub_*"]}
     assert settings["model"]["maxSessionTurns"] == 9
+    assert settings["privacy"] == {"usageStatisticsEnabled": False}
     assert settings["security"]["auth"]["selectedType"] == "gemini-api-key" and not invocation.links
     assert invocation.env["GOOGLE_GEMINI_BASE_URL"] == endpoint.url and invocation.env["GEMINI_API_KEY"] == DUMMY_KEY
     assert invocation.env["GEMINI_CLI_NO_RELAUNCH"] == "true"  # one process, not a second in a child

@@ -83,11 +83,16 @@ def test_the_launcher_carries_its_directory_environment_output_and_exit_status(t
         assert usage.returncode == 2 and usage.stderr.startswith("toolsurface: ")
 
 
-def test_a_killed_launcher_takes_its_stub_with_it_and_the_log_keeps_every_answered_call(tmp_path: Path) -> None:
+def test_a_killed_launcher_ends_its_stub_with_its_state_written_and_every_answered_call_logged(tmp_path: Path) -> None:
+    """codex ends its servers by killing the process it started: the stub it was talking to still writes its
+    state, while the client keeps its pipes open."""
     marker = str(tmp_path / "study")
+    state = tmp_path / "state.json"
     with fork_server(tmp_path / "study", ["v2"]) as forks:
         (server,) = processes_with(marker)
-        client = RawStdioClient(launch_argv(forks, "serve", "v2", "--log", str(tmp_path / "calls.jsonl")))
+        client = RawStdioClient(
+            launch_argv(forks, "serve", "v2", "--log", str(tmp_path / "calls.jsonl"), "--state", str(state))
+        )
         try:
             session(client)
             (stub,) = set(processes_with(marker)) - {server}
@@ -96,6 +101,7 @@ def test_a_killed_launcher_takes_its_stub_with_it_and_the_log_keeps_every_answer
         finally:
             client.close()
     assert len(read_log(tmp_path / "calls.jsonl")) == 4
+    assert json.loads(state.read_text(encoding="utf-8"))["items"]
 
 
 def test_sigterm_to_the_launcher_reaches_the_stub_which_writes_its_state(tmp_path: Path) -> None:

@@ -293,7 +293,7 @@ class ClineAgent(CliAgent):
                 for key in KEYS:
                     env.pop(key, None)
             argv += ["-P", PROVIDER, "-m", model]
-            # OpenTelemetry's own switch: without it cline's exporter still looks its host up before the proxy.
+            # OpenTelemetry's own switch; cline 3.0.65 still looks its exporter's host up (a DNS query, no more).
             env["OTEL_SDK_DISABLED"] = "true"
             loopback_only(env)
         else:

@@ -30,6 +30,7 @@ from toolsurface.harness.agents._cli import (
     as_str,
     block_text,
     home,
+    loopback_only,
     server_launch,
 )
 from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
@@ -289,6 +290,8 @@ class CodexAgent(CliAgent):
             env["CODEX_API_KEY"] = DUMMY_KEY
         elif env.get("OPENAI_API_KEY") and not env.get("CODEX_API_KEY"):
             env["CODEX_API_KEY"] = env["OPENAI_API_KEY"]  # codex sends CODEX_API_KEY, never OPENAI_API_KEY
+        if ctx.endpoint is not None:
+            loopback_only(env)  # its analytics, plugin marketplace (git ls-remote) and account requests
         if env.get("CODEX_API_KEY") or not (user_home / "auth.json").is_file():
             # A home of the run's own: codex's state, logs and skills stay out of the user's ~/.codex.
             env["CODEX_HOME"] = str(ctx.run_dir / CODEX_HOME)
@@ -337,10 +340,12 @@ class CodexAgent(CliAgent):
 
     def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
         """Each of the run's servers under its own name, as `-c mcp_servers.NAME={...}` gives it. `required`: codex
-        waits for it before its first model request (else the first has none of its tools)."""
+        waits for it before its first model request (else the first has none of its tools). codex ends a server
+        by SIGTERM to its process group and SIGKILL to the process it started, at once as it exits: each starts
+        under a shell that takes the SIGKILL, so the stub ends on the SIGTERM with its state written."""
         servers: dict[str, dict[str, object]] = {}
         for server in ctx.servers:
-            command, args = server_launch(server.command)
+            command, args = server_launch(server.command, shielded=True)
             entry: dict[str, object] = {
                 "command": command,
                 "args": args,

@@ -210,7 +210,12 @@ class GeminiAgent(CliAgent):
                 env["GEMINI_API_KEY"] = DUMMY_KEY
         # With builtins off, `core` lets the servers' tools alone through (gemini-cli enables every built-in only
         # when the list is absent).
-        settings: dict[str, Any] = {"mcpServers": self.mcp_servers(ctx), "model": {"maxSessionTurns": ctx.max_turns}}
+        settings: dict[str, Any] = {
+            "mcpServers": self.mcp_servers(ctx),
+            "model": {"maxSessionTurns": ctx.max_turns},
+            # Its usage statistics (Clearcut, play.googleapis.com): a run talks to its model endpoint and the stub.
+            "privacy": {"usageStatisticsEnabled": False},
+        }
         if not ctx.builtins:
             settings["tools"] = {"core": [f"{self.naming.prefix(server.name)}*" for server in ctx.servers]}
         links: dict[Path, Path] = {}

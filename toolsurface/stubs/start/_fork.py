@@ -33,6 +33,7 @@ from toolsurface.stubs.digest import SurfaceChanged
 
 __all__ = [
     "END_GRACE_S",
+    "ORPHAN_GRACE_S",
     "REFUSED",
     "REQUEST_TIMEOUT_S",
     "STOPS",
@@ -49,6 +50,8 @@ REFUSED = "refused: "
 STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 REQUEST_TIMEOUT_S = 10.0
 END_GRACE_S = 3.0
+# How long a stub whose launcher was killed has to write its state before it is killed too.
+ORPHAN_GRACE_S = 10.0
 
 
 class StubForkUnavailable(ToolsurfaceError):

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolsurface.stubs.digest import SurfaceChanged
-from toolsurface.stubs.start._fork import END_GRACE_S, REFUSED, REQUEST_TIMEOUT_S, STOPS
+from toolsurface.stubs.start._fork import END_GRACE_S, ORPHAN_GRACE_S, REFUSED, REQUEST_TIMEOUT_S, STOPS
 from toolsurface.stubs.start.launch import LENGTH, NUMBER, receive_exactly
 
 __all__ = ["serve_forks"]
@@ -110,9 +110,12 @@ def _child(conn: socket.socket, request: dict[str, Any], fds: list[int], run: Ru
         conn.sendall(NUMBER.pack(os.getpid()))
 
         def orphaned() -> None:
-            # The launcher is the stub as its client knows it; when it is killed, so is the stub.
+            # The launcher is the stub as its client knows it; when it is killed (codex, ending its servers, kills
+            # the one it started), the stub ends as a stopped one does, with its state written, or is killed.
             with contextlib.suppress(OSError):
                 conn.recv(1)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(ORPHAN_GRACE_S)
             os.kill(os.getpid(), signal.SIGKILL)
 
         # Started while the stop signals are blocked, so they reach only the main thread.

@@ -4,7 +4,8 @@ This is the command an agent is given to start its stub. It imports almost nothi
 stdin, stdout and stderr, arguments, directory and environment to the fork server listening on SOCKET
 (stubs.start._fork_server), which forks a child that already has the SDK imported and serves on those very pipes.
 The launcher stays as the child's stand-in: signals it gets are passed on, it exits with the child's
-status, and when it is killed the child, losing the connection, kills itself. When no fork server answers,
+status, and when it is killed the child, losing the connection, ends as a stopped stub does (its state
+written), or is killed a little later. When no fork server answers,
 it becomes `python -m toolsurface ARGS...` itself, so a stub always starts.
 """
 
