@@ -1,23 +1,14 @@
 """Debian's Chromium for the page tests, and the flags it runs with: found, or installed with apt-get when
-missing (root, or sudo without a password), without recommended packages and upgrading nothing the machine
-has (apt-get's own simulation is read first, and a plan that would change an installed package is refused),
-saying on stderr what it installs. The one place that installs it: the tests call `chromium()`, and
-`.ci/run` runs `python -m tests.helpers.browser` before them."""
+missing (tests/helpers/debian.py). The one place that names it: the tests call `chromium()`, and `.ci/run` runs
+`python -m tests.helpers.browser` before them."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-from tests.helpers.npm_packages import cache_dir
-from tests.helpers.shared import held
+from tests.helpers.debian import debian_program
 
-__all__ = ["APT_FLAGS", "CHROMIUM_FLAGS", "AptPlan", "apt_plan", "chromium", "refuse_changes"]
+__all__ = ["CHROMIUM_FLAGS", "chromium"]
 
 CHROMIUM = Path("/usr/bin/chromium")
 # What the page tests pass besides headless: no sandbox (root in CI), and nothing the browser would
@@ -33,91 +24,9 @@ CHROMIUM_FLAGS = [
 ]
 
 
-def _found() -> Path | None:
-    if CHROMIUM.exists():
-        return CHROMIUM
-    found = shutil.which("chromium")
-    return Path(found) if found else None
-
-
 def chromium() -> Path:
-    """Debian's chromium, installed here when missing (apt-get install, after an update when the lists do not
-    name it yet); test runs and workers that find it missing at once take turns, the first installs it."""
-    found = _found()
-    if found:
-        return found
-    with held(cache_dir("chromium.lock")):
-        return _found() or _install()
-
-
-# No recommended packages (Chromium's pull about 100 more), and nothing installed upgraded.
-APT_FLAGS = ["--no-install-recommends", "--no-upgrade"]
-_INST = re.compile(r"^Inst (\S+)( \[[^\]]*\])?")
-_REMV = re.compile(r"^Remv (\S+)")
-
-
-@dataclass(frozen=True)
-class AptPlan:
-    """What `apt-get install` would do, from its own simulation: packages new to the machine, installed ones it
-    would upgrade, and ones it would remove."""
-
-    installs: tuple[str, ...]
-    upgrades: tuple[str, ...]
-    removals: tuple[str, ...]
-
-
-def apt_plan(packages: list[str], *options: str) -> AptPlan | None:
-    """The plan of installing `packages` with APT_FLAGS (`options` go to apt-get too), or None when apt-get
-    cannot make one (a package it does not know of yet)."""
-    done = subprocess.run(
-        ["apt-get", "install", "-s", *APT_FLAGS, *options, *packages],
-        capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}, timeout=300, check=False,
-    )  # fmt: skip
-    if done.returncode != 0:
-        return None
-    installs, upgrades, removals = [], [], []
-    for line in done.stdout.splitlines():
-        if (found := _INST.match(line)) is not None:
-            (upgrades if found.group(2) else installs).append(found.group(1))
-        elif (found := _REMV.match(line)) is not None:
-            removals.append(found.group(1))
-    return AptPlan(tuple(installs), tuple(upgrades), tuple(removals))
-
-
-def refuse_changes(plan: AptPlan) -> None:
-    """Nothing the machine has is changed for a test: a plan that upgrades or removes a package is refused."""
-    changed = [*plan.upgrades, *plan.removals]
-    if changed:
-        raise RuntimeError(
-            f"installing Debian's chromium would upgrade or remove {len(changed)} installed packages"
-            f" ({', '.join(changed[:10])}{', ...' if len(changed) > 10 else ''}); nothing was installed: install it"
-            f" yourself (apt-get install {' '.join(APT_FLAGS)} chromium)"
-        )
-
-
-def _install() -> Path:
-    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for refresh in (False, True):
-        if refresh:  # the package lists may not name chromium yet
-            subprocess.run([*sudo, "apt-get", "update", "-q"], capture_output=True, env=env, timeout=900, check=False)
-        plan = apt_plan(["chromium"])
-        if plan is None:
-            continue
-        refuse_changes(plan)
-        print(
-            f"tests/helpers/browser.py: installing Debian's chromium with apt-get ({' '.join(APT_FLAGS)}):"
-            f" {len(plan.installs)} packages, {', '.join(plan.installs)}",
-            file=sys.stderr,
-        )
-        command = [*sudo, "apt-get", "install", "-y", "-q", *APT_FLAGS, "chromium"]
-        subprocess.run(command, capture_output=True, env=env, timeout=900, check=False)
-        found = _found()
-        if found:
-            return found
-    raise RuntimeError(
-        f"Debian's chromium is needed and could not be installed: run `apt-get install {' '.join(APT_FLAGS)} chromium`"
-    )
+    """Debian's chromium, installed here when missing."""
+    return debian_program("chromium", CHROMIUM)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""The suite's Chromium install (tests/helpers/browser.py) reads apt-get's own simulation first: no recommended package,
-nothing installed upgraded or removed (a plan that would is refused, naming what it would change), and it says
+"""The suite's Debian installs (tests/helpers/debian.py; Chromium here) read apt-get's own simulation first: no
+recommended package, nothing installed upgraded or removed (a plan that would is refused, naming what it would change), and it says
 what it installs. apt-get runs for real here, simulating only, against a dpkg status file of the test's own
 in which one of Chromium's dependencies is installed at an old version."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import APT_FLAGS, apt_plan, refuse_changes
+from tests.helpers.debian import APT_FLAGS, apt_plan, refuse_changes
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -46,7 +46,7 @@ def test_a_plan_that_would_upgrade_an_installed_package_is_refused_naming_it(tmp
     assert plan is not None and "chromium" in plan.installs
     assert plan.upgrades == ("chromium-common",)
     with pytest.raises(RuntimeError, match=r"would upgrade or remove 1 installed packages \(chromium-common\)"):
-        refuse_changes(plan)
+        refuse_changes(plan, "chromium")
 
 
 def test_the_plan_holds_no_recommended_package(tmp_path: Path) -> None:
