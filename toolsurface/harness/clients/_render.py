@@ -7,7 +7,7 @@ from dataclasses import asdict, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
+from toolsurface.harness.clients._model import ClientRow, NameRefused, NeighbourRow, Part
 from toolsurface.harness.endpoint import SentTool
 from toolsurface.harness.output import columns_markdown, columns_of, csv_table, json_document, shown, terminal_table
 
@@ -31,7 +31,7 @@ _CSV_HEADER = [
     "shown_tools", "shown_chars", "shown_tokens", "deferred_tools", "deferred_chars", "deferred_tokens",
     "builtin_tools", "builtin_chars", "builtin_tokens", "system_chars", "instructions_chars", "server_share",
     "searches", "status", "duration_s", "namespaces_count", "namespaces_chars", "namespaces_tokens", "server_name",
-    "context_window", "window_share", "decision", "neighbours",
+    "context_window", "window_share", "decision", "neighbours", "names_refused",
 ]  # fmt: skip
 _BESIDE_COLUMNS = columns_of(
     ["Surface", "Client", "Mode", "Server", "Shown", "Deferred", "Dropped", "Renamed", "Share"],
@@ -142,6 +142,16 @@ _DECIDED_NOTE = (
 )
 
 
+def _refused_said(refused: NameRefused) -> str:
+    return f"the API refuses its name {refused.when} ({refused.why})"
+
+
+def _status(row: ClientRow) -> str:
+    """The session's status, and each name the API refuses that it does not name already, with when."""
+    said = [f"{r.name} {r.when} ({r.why})" for r in row.names_refused if r.name not in row.status]
+    return "; the API refuses ".join([row.status, ", ".join(said)]) if said else row.status
+
+
 def _cells(row: ClientRow) -> list[str]:
     return [
         row.surface,
@@ -155,7 +165,7 @@ def _cells(row: ClientRow) -> list[str]:
         shown(row.system_chars),
         shown(row.instructions_chars),
         _share(row),
-        row.status,
+        _status(row),
     ]
 
 
@@ -167,7 +177,7 @@ _TOOL_COLUMNS = columns_of(
 _TOOL_CSV_HEADER = [
     "surface", "client", "version", "mode", "tool", "sent_as", "how", "name_change", "description",
     "description_chars", "sent_description_chars", "cut_at", "marker", "schema", "dropped", "chars_before",
-    "chars_after", "tokens_before", "tokens_after", "digest", "refused", "note", "not_judged",
+    "chars_after", "tokens_before", "tokens_after", "digest", "refused", "note", "not_judged", "name_refused",
 ]  # fmt: skip
 
 
@@ -193,10 +203,12 @@ def unjudged_note(tool: SentTool) -> str | None:
     return tool.not_judged and f"not judged: the request was refused for another tool ({tool.not_judged})"
 
 
-def tool_cells(tool: SentTool) -> list[str]:
-    """A tool's cells after its row's: sent as, as, name, description, schema, left out, chars, tokens, note."""
+def tool_cells(tool: SentTool, name_refused: NameRefused | None = None) -> list[str]:
+    """A tool's cells after its row's: sent as, as, name, description, schema, left out, chars, tokens, note
+    (with when the API refuses its name, where `name_refused` says it does and the session met no refusal)."""
     note = tool.refused and f"refused by the API: {tool.refused}"
-    notes = [n for n in (note, unjudged_note(tool), tool.note) if n]
+    later = name_refused and not tool.refused and _refused_said(name_refused)
+    notes = [n for n in (note, later, unjudged_note(tool), tool.note) if n]
     sizes = tool.how not in ("dropped", "namespace")
     return [
         tool.tool or "-",
@@ -216,11 +228,19 @@ def _tool_rows(rows: Sequence[ClientRow]) -> list[list[str]]:
     """Each tool of the surface's server, then of each server beside it (the tool as SERVER/TOOL)."""
     found = []
     for r in rows:
-        found += [[r.surface, _client(r), _mode(r), *tool_cells(t)] for t in r.sent]
+        refused = _refused_by_tool(r)
+        found += [
+            [r.surface, _client(r), _mode(r), *tool_cells(t, refused.get((r.server_name, t.tool)))] for t in r.sent
+        ]
         for n in r.neighbours:
             for t in n.sent:
-                found.append([r.surface, _client(r), _mode(r), *tool_cells(replace(t, tool=f"{n.server}/{t.tool}"))])
+                cells = tool_cells(replace(t, tool=f"{n.server}/{t.tool}"), refused.get((n.server, t.tool)))
+                found.append([r.surface, _client(r), _mode(r), *cells])
     return found
+
+
+def _refused_by_tool(row: ClientRow) -> dict[tuple[str, str], NameRefused]:
+    return {(r.server, r.tool): r for r in row.names_refused}
 
 
 def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
@@ -287,10 +307,12 @@ def clients_csv(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
 
 
 def _tool_csv(r: ClientRow, t: SentTool) -> list[object]:
+    refused = _refused_by_tool(r).get((r.server_name, t.tool))
     return [
         r.surface, r.client, r.version, r.mode, t.tool, t.sent_as, t.how, t.name_change, t.description,
         t.description_chars, t.sent_description_chars, t.cut_at, t.marker, " ".join(t.schema), " ".join(t.dropped),
         t.chars_before, t.chars_after, t.tokens_before, t.tokens_after, t.digest, t.refused, t.note, t.not_judged,
+        refused and refused.when,
     ]  # fmt: skip
 
 
@@ -304,6 +326,7 @@ def _clients_csv(rows: Sequence[ClientRow]) -> str:
             r.surface, r.client, r.version, r.mode, r.builtins, r.protocol, *parts, r.system_chars,
             r.instructions_chars, r.server_share, r.searches, r.status, r.duration_s, *wrappers, r.server_name,
             r.context_window, r.window_share, r.decision, " ".join(n.server for n in r.neighbours),
+            "; ".join(f"{n.name} {n.when}" for n in r.names_refused),
         ]  # fmt: skip
 
     return csv_table(_CSV_HEADER, [flat(r) for r in rows])
