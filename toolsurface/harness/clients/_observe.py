@@ -41,6 +41,7 @@ from toolsurface.harness.endpoint import (
     refusals_marked,
 )
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.output import possessive
 from toolsurface.harness.run_folder import AGENT_STDERR, CALLS
 from toolsurface.harness.scenario import Step
 from toolsurface.harness.session.plan import (
@@ -366,7 +367,7 @@ def _clashes(
             if name in names:
                 found = next((t for t in carried_tools if t.tool == tool), None)
                 how = "not read" if found is None else found.how
-                each.append(f"{name}'s {how}" + (f" as {found.sent_as}" if found and found.sent_as else ""))
+                each.append(f"{possessive(name)} {how}" + (f" as {found.sent_as}" if found and found.sent_as else ""))
         said.append(f"{tool}: " + ", ".join(each))
     return said
 
