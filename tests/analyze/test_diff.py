@@ -517,8 +517,8 @@ def test_a_long_text_shows_its_changes_with_a_few_words_each_side_and_the_rest_c
     before = " ".join(f"w{n}" for n in range(100))
     after = before.replace("w50", "fifty").replace("w90 ", "w90 new ")
     assert marked_text(marked_segments(before, after)) == (
-        "… w42 w43 w44 w45 w46 w47 w48 w49 [-w50-]{+fifty+} w51 w52 w53 w54 w55 w56 w57 w58 … w83 w84 w85 w86 w87"
-        " w88 w89 w90 {+new+} w91 w92 w93 w94 w95 w96 w97 w98 …"
+        "[...] w42 w43 w44 w45 w46 w47 w48 w49 [-w50-]{+fifty+} w51 w52 w53 w54 w55 w56 w57 w58 [...] w83 w84 w85"
+        " w86 w87 w88 w89 w90 {+new+} w91 w92 w93 w94 w95 w96 w97 w98 [...]"
     )
     assert marked_text(marked_segments(before, after, context=None)).startswith("w0 w1 w2")
     # A change of spaces alone is seen, and a value that is not a text is compared as its JSON.

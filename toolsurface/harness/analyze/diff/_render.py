@@ -39,7 +39,7 @@ from toolsurface.harness.analyze.diff._model import (
     reviewed_text,
     short_json,
 )
-from toolsurface.harness.analyze.diff._words import ADDED, REMOVED, Segment, marked_segments, marked_text
+from toolsurface.harness.analyze.diff._words import ADDED, CUT, REMOVED, Segment, marked_segments, marked_text
 from toolsurface.harness.surface import ANSWERS_KEY as ANSWERS_PART
 from toolsurface.harness.surface import PART_WORDS
 
@@ -140,7 +140,7 @@ def _backtick_runs(line: str) -> list[str]:
 # Said once above the texts marked word by word.
 _MARKS_SAID = (
     f"Words removed are marked `{REMOVED[0]}so{REMOVED[1]}` and words added `{ADDED[0]}so{ADDED[1]}`; a long"
-    " unchanged stretch is cut to … (`diff --whole` shows both texts whole)."
+    f" unchanged stretch is cut to `{CUT}` (`diff --whole` shows both texts whole)."
 )
 
 

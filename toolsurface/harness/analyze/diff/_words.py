@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal
 
-__all__ = ["ADDED", "REMOVED", "Segment", "WordChange", "marked_segments", "marked_text", "word_changes"]
+__all__ = ["ADDED", "CUT", "REMOVED", "Segment", "WordChange", "marked_segments", "marked_text", "word_changes"]
 
 # How a run removed and a run added is marked where it is read.
 REMOVED, ADDED = ("[-", "-]"), ("{+", "+}")
+# What stands for an unchanged stretch left out (not "…", which a table cut short ends with).
+CUT = "[...]"
 # Words kept each side of a change; a longer unchanged stretch between two changes is cut to them.
 CONTEXT_WORDS = 8
 # Past this many words on both sides of what differs, the middle is one run removed and one added: difflib's
@@ -218,7 +220,7 @@ def _kept(text: str, context: int | None, *, first: bool, last: bool) -> list[Se
         start = ends[-keep_tail].start()
         while start > 0 and text[start - 1].isspace():
             start -= 1
-    pieces = [Segment("kept", head), Segment("cut", "…"), Segment("kept", text[start:])]
+    pieces = [Segment("kept", head), Segment("cut", CUT), Segment("kept", text[start:])]
     return [p for p in pieces if p.text]
 
 
