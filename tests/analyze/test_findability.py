@@ -406,10 +406,10 @@ def test_a_query_expecting_a_tool_the_surface_lacks_is_a_miss_that_fails_the_gat
     assert missing and all(r["unlisted"] is True and r["rank"] is None for r in missing)
     assert all("unlisted" not in r for r in rows if r["query"] == "create task")
     table = run_cli("findability", "before-v2", "--queries", str(path), env={"COLUMNS": "250"})
-    assert "task_block (not on the surface)" in table.stdout
+    assert "task_block (not in the list)" in table.stdout
     gate = run_cli("findability", "before-v2", "--queries", str(path), "--fail-below-rank", "3")
     assert gate.returncode == 1
-    assert "'block task': task_block keyword not on the surface" in gate.stderr
+    assert "'block task': task_block keyword not in the list" in gate.stderr
     assert "create task" not in gate.stderr
 
 

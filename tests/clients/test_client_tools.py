@@ -292,6 +292,8 @@ def test_a_name_the_api_refuses_is_marked_in_every_mode_though_the_sessions_sear
     markdown = run_cli("clients", str(snapshot), "--client", "claude:on-demand", "--per-tool", "--format", "markdown",
                        env=env, cwd=tmp_path, timeout=600)  # fmt: skip
     assert markdown.returncode == 0, markdown.stderr
+    # A snapshot's server is a server, not a surface, in the tables.
+    assert "| Server | Client | Mode |" in markdown.stdout and "its model of the server in" in markdown.stdout
     assert f"| ok; the API refuses mcp__desk__{LONG} when tool search loads it (83 characters," in markdown.stdout
     assert "| the API refuses its name when tool search loads it (83 characters, over the 64" in markdown.stdout
 

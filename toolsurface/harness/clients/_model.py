@@ -105,3 +105,5 @@ class ClientRow:
     window_share: float | None = None
     decision: str | None = None
     names_refused: list[NameRefused] = field(default_factory=list)
+    # A server's list (live, or a snapshot), served for listing only, not a surface of its own.
+    server: bool = False

@@ -168,6 +168,7 @@ def _row(
         "protocol": _protocol(run_dir / CALLS),
         "server_name": server_name,
         "naming": _arithmetic(agent, server_name),
+        "server": surface.initial_state is None,
     }
     requests = read_model_requests(run_dir / MODEL_REQUESTS)
     refused = next((r.error for r in requests if r.purpose == "turn" and r.refused and r.error), None)
@@ -406,7 +407,17 @@ def _decision(
 
 def _missing_row(surface: PlannedSurface, row: InstalledAgent, builtins: bool, server_name: str) -> ClientRow:
     status = "not installed" if row.path is None else str(row.problem)
-    return ClientRow(surface.name, row.name, row.version, "-", builtins, status, path=row.path, server_name=server_name)
+    return ClientRow(
+        surface.name,
+        row.name,
+        row.version,
+        "-",
+        builtins,
+        status,
+        path=row.path,
+        server_name=server_name,
+        server=surface.initial_state is None,
+    )
 
 
 def observe_clients(
@@ -548,6 +559,7 @@ def _refusing_row(
         status,
         path=choice.path,
         server_name=server_name,
+        server=surface.initial_state is None,
     )
 
 

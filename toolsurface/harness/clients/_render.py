@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.clients._model import ClientRow, NameRefused, NeighbourRow, Part
 from toolsurface.harness.endpoint import SentTool
-from toolsurface.harness.output import columns_markdown, columns_of, csv_table, json_document, shown, terminal_table
+from toolsurface.harness.output import (
+    Column,
+    columns_markdown,
+    columns_of,
+    csv_table,
+    json_document,
+    shown,
+    terminal_table,
+)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -133,8 +141,8 @@ def _clash_lines(rows: Sequence[ClientRow]) -> list[str]:
 
 
 _BESIDE_NOTE = (
-    "Each server beside the surface's in the client's config, as the first request carried it (tools · chars ·"
-    " o200k tokens; its share of all the model reads)"
+    "Each other server in the client's config, as the first request carried it (tools · chars · o200k tokens;"
+    " its share of all the model reads)"
 )
 _DECIDED_NOTE = (
     "Where the client decides for itself, what it did with the server's tools and why (the tokens it counted"
@@ -150,6 +158,17 @@ def _status(row: ClientRow) -> str:
     """The session's status, and each name the API refuses that it does not name already, with when."""
     said = [f"{r.name} {r.when} ({r.why})" for r in row.names_refused if r.name not in row.status]
     return "; the API refuses ".join([row.status, ", ".join(said)]) if said else row.status
+
+
+def _what(rows: Sequence[ClientRow]) -> str:
+    from toolsurface.harness.measure import measured_as
+
+    return measured_as(r.server for r in rows)
+
+
+def _named(columns: Sequence[Column], rows: Sequence[ClientRow]) -> list[Column]:
+    """The columns, the first (what each row is about) named as the rows are: surface, server, or either."""
+    return [replace(columns[0], label=_what(rows).capitalize()), *columns[1:]]
 
 
 def _cells(row: ClientRow) -> list[str]:
@@ -246,20 +265,20 @@ def _refused_by_tool(row: ClientRow) -> dict[tuple[str, str], NameRefused]:
 def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     """The table, with a line saying what its cells hold; with `per_tool`, each tool as each client sent it."""
     note = (
-        "What each client shows its model of the surface in its first request (tools · chars · o200k tokens; a"
+        f"What each client shows its model of the {_what(rows)} in its first request (tools · chars · o200k tokens; a"
         " deferred tool counted by its name; namespaces: their envelopes without their tools or the server's"
         " instructions; the server's share: its tools, names and instructions against all"
         " the model reads; system prompt chars with $HOME, the run folder and the working folder as"
         " placeholders)\n\n"
     )
-    text = note + columns_markdown(_COLUMNS, [_cells(r) for r in rows])
+    text = note + columns_markdown(_named(_COLUMNS, rows), [_cells(r) for r in rows])
     beside, decided, clashes = _beside_rows(rows), _decided_rows(rows), _clash_lines(rows)
     if beside:
-        text += f"\n### Beside it\n\n{_BESIDE_NOTE}:\n\n" + columns_markdown(_BESIDE_COLUMNS, beside)
+        text += f"\n### Beside it\n\n{_BESIDE_NOTE}:\n\n" + columns_markdown(_named(_BESIDE_COLUMNS, rows), beside)
     if clashes:
         text += "\n### Names two servers share\n\n" + "\n".join(f"- {line}" for line in clashes) + "\n"
     if decided:
-        table = columns_markdown(_DECIDED_COLUMNS, decided)
+        table = columns_markdown(_named(_DECIDED_COLUMNS, rows), decided)
         text += f"\n### Shown or deferred\n\n{_DECIDED_NOTE}:\n\n{table}"
         switches = _switch_lines(rows)
         if switches:
@@ -273,7 +292,7 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     text += " client's own naming rule"
     text += f" (server name {servers[0]!r}" if len(servers) == 1 else " (each server under its name in the config"
     text += "; chars and o200k tokens as listed -> as sent):\n\n" + "\n".join(lines) + "\n\n"
-    return text + columns_markdown(_TOOL_COLUMNS, _tool_rows(rows))
+    return text + columns_markdown(_named(_TOOL_COLUMNS, rows), _tool_rows(rows))
 
 
 def _server_said(row: ClientRow, servers: Sequence[str]) -> str:
@@ -290,6 +309,7 @@ def _distinct_namings(rows: Sequence[ClientRow]) -> list[ClientRow]:
 
 def _json_row(row: ClientRow, per_tool: bool) -> dict[str, Any]:
     data = asdict(row)
+    del data["server"]  # the tables' word for the row, not a figure
     # With servers beside it, what each carried is what the row is about.
     if not per_tool and not row.neighbours:
         del data["sent"]
@@ -334,13 +354,13 @@ def _clients_csv(rows: Sequence[ClientRow]) -> str:
 
 def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[RenderableType]:
     title = "What each client shows its model (first request; tools · chars · o200k tokens)"
-    found: list[RenderableType] = [terminal_table(title, _COLUMNS, [_cells(row) for row in rows])]
+    found: list[RenderableType] = [terminal_table(title, _named(_COLUMNS, rows), [_cells(row) for row in rows])]
     for title, columns, cells in (
         ("Beside it (first request; tools · chars · o200k tokens)", _BESIDE_COLUMNS, _beside_rows(rows)),
         ("Shown or deferred, as each client decides", _DECIDED_COLUMNS, _decided_rows(rows)),
     ):
         if cells:
-            found.append(terminal_table(title, columns, cells))
+            found.append(terminal_table(title, _named(columns, rows), cells))
     clashes = _clash_lines(rows)
     if clashes:
         found.append("Names two servers share:\n" + "\n".join(f"  {line}" for line in clashes))
@@ -349,5 +369,6 @@ def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Rend
         found.append("Where it switches:\n" + "\n".join(f"  {line}" for line in switches))
     if not per_tool:
         return found
-    tools = terminal_table("Tool by tool (first request; as listed -> as sent)", _TOOL_COLUMNS, _tool_rows(rows))
+    title = "Tool by tool (first request; as listed -> as sent)"
+    tools = terminal_table(title, _named(_TOOL_COLUMNS, rows), _tool_rows(rows))
     return [*found, tools]
