@@ -103,6 +103,7 @@ def findability_command(
 ) -> None:
     """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces).
 
+    SURFACES are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS...
     A surface of no study (a module, a snapshot, a live server) has no queries of its own: name a queries file
     with --queries (`toolsurface new queries SURFACE` writes a starter one)."""
     from toolsurface.harness.analyze.findability import (
@@ -186,7 +187,9 @@ def roundtrip_command(
     live: LiveServerOptions,
     configured: McpConfigOptions,
 ) -> None:
-    """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
+    """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces).
+
+    SURFACES are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS..."""
     from toolsurface.harness.analyze.roundtrip import (
         load_task,
         roundtrip,
