@@ -19,6 +19,9 @@ from toolsurface.harness.analyze.diff import (
     diff_markdown,
     diff_surfaces,
     diff_tools,
+    marked_segments,
+    marked_text,
+    word_changes,
 )
 from toolsurface.harness.measure import count_tokens, wire_list
 from toolsurface.harness.output import compact_json
@@ -468,3 +471,68 @@ def test_markdown_cells_escape_pipes_so_the_table_keeps_its_columns(tmp_path: Pa
     markdown = diff_markdown(diff_files(tmp_path, [task_list()], [after]))
     row = next(line for line in markdown.splitlines() if line.startswith("| `task_list`"))
     assert row.replace("\\|", "").count("|") == 7
+
+
+# What changed in a text, word by word ---------------------------------------------------------------------------
+
+DESCRIBED = "Find tickets by text.\nReturns at most 20 tickets, newest first."
+REWORDED = "Find tickets by their text or key.\nReturns at most 50 tickets, newest first."
+
+
+def described(description: str) -> dict[str, Any]:
+    return {**task_get(), "description": description}
+
+
+def test_a_changed_description_is_shown_word_by_word_in_the_terminal_not_as_two_escaped_texts(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"tools": [described(DESCRIBED)]}), encoding="utf-8")
+    b.write_text(json.dumps({"tools": [described(REWORDED)]}), encoding="utf-8")
+    run = run_cli("diff", str(a), str(b), env={"COLUMNS": "200"})
+    assert run.returncode == 0, run.stderr
+    assert "REVIEW description: Find tickets by {+their+} text {+or key+}.\n" in run.stdout
+    assert "\n    Returns at most [-20-]{+50+} tickets, newest first.\n" in run.stdout
+    assert "\\n" not in run.stdout and "before '" not in run.stdout
+    whole = run_cli("diff", str(a), str(b), "--whole", env={"COLUMNS": "400"})
+    assert f"REVIEW description: before {DESCRIBED!r}, after {REWORDED!r}" in whole.stdout
+
+
+def test_the_json_gives_each_run_of_words_removed_and_added_where_it_is(tmp_path: Path) -> None:
+    d = diff_files(tmp_path, [described(DESCRIBED)], [described(REWORDED)])
+    [item] = d.tools[0].review
+    changes = item.to_json()["changes"]
+    assert [(c["removed"], c["added"]) for c in changes] == [("", " their"), ("", " or key"), ("20", "50")]
+    # Each change put in place in the text before gives the text after.
+    text, moved = DESCRIBED, 0
+    for c in changes:
+        assert DESCRIBED[c["before_at"] : c["before_at"] + len(c["removed"])] == c["removed"]
+        assert REWORDED[c["after_at"] : c["after_at"] + len(c["added"])] == c["added"]
+        at = c["before_at"] + moved
+        text = text[:at] + c["added"] + text[at + len(c["removed"]) :]
+        moved += len(c["added"]) - len(c["removed"])
+    assert text == REWORDED
+    assert item.to_json()["before"] == DESCRIBED and item.to_json()["after"] == REWORDED
+
+
+def test_a_long_text_shows_its_changes_with_a_few_words_each_side_and_the_rest_cut() -> None:
+    before = " ".join(f"w{n}" for n in range(100))
+    after = before.replace("w50", "fifty").replace("w90 ", "w90 new ")
+    assert marked_text(marked_segments(before, after)) == (
+        "[...] w42 w43 w44 w45 w46 w47 w48 w49 [-w50-]{+fifty+} w51 w52 w53 w54 w55 w56 w57 w58 [...] w83 w84 w85"
+        " w86 w87 w88 w89 w90 {+new+} w91 w92 w93 w94 w95 w96 w97 w98 [...]"
+    )
+    assert marked_text(marked_segments(before, after, context=None)).startswith("w0 w1 w2")
+    # A change of spaces alone is seen, and a value that is not a text is compared as its JSON.
+    assert marked_text(marked_segments("a b", "a\nb")) == "a[- -]{+\n+}b"
+
+
+def test_a_megabyte_description_changed_in_one_word_is_diffed_in_well_under_a_second(tmp_path: Path) -> None:
+    import time
+
+    before = " ".join(f"word{n % 997}" for n in range(120_000))
+    at = before.index(" ", 500_000) + 1
+    after = before[:at] + "CHANGED " + before[at:]
+    started = time.perf_counter()
+    [change] = word_changes(before, after)
+    marked = marked_segments(before, after)
+    assert time.perf_counter() - started < 1.0
+    assert change.added.strip() == "CHANGED" and [s.kind for s in marked] == ["cut", "kept", "added", "kept", "cut"]

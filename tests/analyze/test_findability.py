@@ -406,10 +406,10 @@ def test_a_query_expecting_a_tool_the_surface_lacks_is_a_miss_that_fails_the_gat
     assert missing and all(r["unlisted"] is True and r["rank"] is None for r in missing)
     assert all("unlisted" not in r for r in rows if r["query"] == "create task")
     table = run_cli("findability", "before-v2", "--queries", str(path), env={"COLUMNS": "250"})
-    assert "task_block (not on the surface)" in table.stdout
+    assert "task_block (not in the list)" in table.stdout
     gate = run_cli("findability", "before-v2", "--queries", str(path), "--fail-below-rank", "3")
     assert gate.returncode == 1
-    assert "'block task': task_block keyword not on the surface" in gate.stderr
+    assert "'block task': task_block keyword not in the list" in gate.stderr
     assert "create task" not in gate.stderr
 
 
@@ -481,3 +481,14 @@ def test_a_gate_with_no_query_to_check_exits_2(tmp_path: Path) -> None:
     assert_one_line_error(run, "--fail-below-rank 1", "no query expects a tool", "acme-help-desk")
     # Without the gate the ranks are shown, nothing expected.
     assert run_cli("findability", "--queries", str(path), "--", *HELP_DESK).returncode == 0
+
+
+def test_a_draft_query_stops_before_an_example_and_keeps_an_abbreviations_dots() -> None:
+    from toolsurface.harness.analyze.findability import starter_queries
+
+    tools = [
+        {"name": "ticket_get", "description": "Read one ticket by its key, e.g. 'TD-1'. Returns its fields."},
+        {"name": "ticket_find", "description": "Find tickets by text, i.e. words in the title."},
+    ]
+    queries = [q["query"] for q in starter_queries([("desk", tools)])["queries"]]
+    assert queries == ["ticket get: read one ticket by its key", "ticket find: find tickets by text i.e. words in the"]

@@ -20,7 +20,7 @@ from toolsurface.harness.agents import ToolNaming
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.agents.codex import CodexAgent
 from toolsurface.harness.agents.gemini import GeminiAgent
-from toolsurface.harness.endpoint import SentTool, check_request, read_conversation
+from toolsurface.harness.endpoint import SentTool, check_request, name_refused, read_conversation
 
 FIVE = FIXTURES / "surfaces" / "five_limits.json"
 LONG = "a_tool_with_a_name_that_is_much_too_long_for_some_clients_to_accept_ok_x"
@@ -113,6 +113,23 @@ def test_openai_and_gemini_refuse_as_they_document() -> None:
     gemini = check_request("gemini", {"tools": [{"functionDeclarations": [{"name": "9starts"}, {"name": "ok"}]}]})
     assert gemini is not None and json.loads(gemini.body)["error"]["status"] == "INVALID_ARGUMENT"
     assert "function_declarations[0].name: Invalid function name" in gemini.message
+
+
+def test_a_name_each_api_refuses_is_said_in_words_by_the_rule_its_requests_are_checked_by() -> None:
+    assert name_refused("anthropic", f"mcp__stub__{LONG}") == "83 characters, over the 64 the anthropic API takes"
+    assert name_refused("anthropic", "mcp__stub__a.b") == (
+        "characters the anthropic API does not take in a name (only a-z, A-Z, 0-9, _ and -)"
+    )
+    assert name_refused("openai-responses", "x" * 128) is None and name_refused("openai-responses", "x" * 129)
+    assert name_refused("gemini", "mcp_stub_a.b") is None and name_refused("gemini", "9starts")
+    assert name_refused("anthropic", "mcp__stub__ok") is None
+    for api, name in (("anthropic", "x" * 65), ("gemini", "9starts"), ("openai-chat", "a.b")):
+        tools = {
+            "anthropic": [{"name": name, "input_schema": {"type": "object"}}],
+            "gemini": [{"functionDeclarations": [{"name": name}]}],
+            "openai-chat": [{"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}],
+        }[api]
+        assert check_request(api, {"messages": [], "tools": tools}) is not None
 
 
 # -- the per-tool record -------------------------------------------------------------------------------------
@@ -246,7 +263,39 @@ def test_claude_codes_83_character_name_is_refused_by_the_anthropic_api_in_a_row
         assert on_demand["status"].startswith("refused by the API: messages.")
         assert "tool_reference.tool_name" in sent(on_demand)[LONG]["refused"]
         assert sent(on_demand)["dotted.name"]["refused"] is None
+        # Each mode marks the name, with when it bites.
+        assert [(r["tool"], r["when"]) for r in row["names_refused"]] == [(LONG, "at once")]
+        assert [(r["tool"], r["when"]) for r in on_demand["names_refused"]] == [(LONG, "when tool search loads it")]
     assert found[("gemini", "0.61.0", "default")]["status"] == "ok"
+    assert found[("gemini", "0.61.0", "default")]["names_refused"] == []
+
+
+def test_a_name_the_api_refuses_is_marked_in_every_mode_though_the_sessions_search_loaded_another_tool(
+    tmp_path: Path,
+) -> None:
+    # The scripted search finds the first tool; the long one is only named, until a search would load it.
+    tools = [{"name": "ticket_find", "description": "Find tickets.", "inputSchema": {"type": "object"}}]
+    tools.append({"name": LONG, "description": "Does a thing.", "inputSchema": {"type": "object"}})
+    snapshot = tmp_path / "desk.json"
+    snapshot.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+    env = env_with(tmp_path / "home", agent_clis_dir())
+    done = run_cli(
+        "clients", str(snapshot), "--client", "claude", "--format", "json", env=env, cwd=tmp_path, timeout=600
+    )
+    found = {r["mode"]: r for r in rows(done)}
+    on_demand, full = found["on-demand"], found["full-list"]
+    assert on_demand["status"] == "ok" and on_demand["refused"] is None
+    [later] = on_demand["names_refused"]
+    assert (later["tool"], later["name"], later["when"]) == (LONG, f"mcp__desk__{LONG}", "when tool search loads it")
+    assert later["why"] == "83 characters, over the 64 the anthropic API takes"
+    assert [(r["tool"], r["when"]) for r in full["names_refused"]] == [(LONG, "at once")]
+    markdown = run_cli("clients", str(snapshot), "--client", "claude:on-demand", "--per-tool", "--format", "markdown",
+                       env=env, cwd=tmp_path, timeout=600)  # fmt: skip
+    assert markdown.returncode == 0, markdown.stderr
+    # A snapshot's server is a server, not a surface, in the tables.
+    assert "| Server | Client | Mode |" in markdown.stdout and "its model of the server in" in markdown.stdout
+    assert f"| ok; the API refuses mcp__desk__{LONG} when tool search loads it (83 characters," in markdown.stdout
+    assert "| the API refuses its name when tool search loads it (83 characters, over the 64" in markdown.stdout
 
 
 def test_the_markdown_shows_each_tool_and_the_prefix_arithmetic(five: str) -> None:

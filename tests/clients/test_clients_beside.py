@@ -125,7 +125,7 @@ def test_two_servers_sharing_a_name_and_a_configurations_server_go_beside_the_su
     [row] = rows(done)
     assert row["shown"]["tools"] == 2 and row["builtin"]["tools"] == 0, row
     assert {n["server"]: n["shown"]["tools"] for n in row["neighbours"]} == {"files": 2, "desk": 3}
-    assert row["clashes"] == ["read_file: own's shown as mcp__own__read_file, files's shown as mcp__files__read_file"]
+    assert row["clashes"] == ["read_file: own's shown as mcp__own__read_file, files' shown as mcp__files__read_file"]
     table = run_cli(
         "clients", str(own), "--with", str(files), "--client", "claude:full-list", "--format", "markdown",
         env=env_with(tmp_path / "home2", PINNED), cwd=tmp_path, timeout=600,

@@ -72,7 +72,7 @@ def test_each_cell_says_what_the_client_did(compat: dict[str, Any]) -> None:
     assert "name cut: mcp_stub_name_60_" in rows["name of 60 chars"]["gemini 0.61.0 default"]
     assert rows["oneOf at the schema's top"][f"claude {PINNED} full-list"] == "dropped: not in any request"
     assert rows["name that cleans to another's"]["opencode 1.18.33 default"].startswith(
-        "dropped: its name as the client makes it (stub_name_with_dots) is name.with.dots's too"
+        "dropped: its name as the client makes it (stub_name_with_dots) is name.with.dots' too"
     )
     assert "schema -format" in rows["format"]["codex 0.171.0 direct"]
     assert "name hashed" in rows["name that cleans to another's"]["codex 0.171.0 direct"]

@@ -233,7 +233,10 @@ def test_the_report_shows_the_answers_a_snapshot_recorded_beside_its_list_sizes(
     assert run_cli("report", "--surface", str(path), "--out", str(out), timeout=120).returncode == 0
     text = (out / "report.md").read_text(encoding="utf-8")
     shown = text.index("## What the tools' answers cost, as probed")
-    assert text.index("## List size per surface") < shown < text.index("## The whole surface per session")
+    # A snapshot of a server is a server's list, not a surface.
+    assert (
+        text.index("## List size per server") < shown < text.index("## Everything each server advertises, per session")
+    )
     assert "| notes | notes_report | 1 | 0 | 5,500 | 5,500 |" in text[shown:]
     answers = json.loads((out / "tables" / "answers_probed.json").read_text(encoding="utf-8"))
     assert {row["tool"] for row in answers["rows"]} == set(READ_ONLY)

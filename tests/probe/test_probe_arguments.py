@@ -170,3 +170,25 @@ def test_server_filesystem_lists_its_folder_for_the_made_path(npm_servers: Path,
     errors = {tool for tool, c in calls.items() if c["error_answer"]}
     assert errors == {"read_file", "read_text_file", "read_media_file"}
     assert "3 of 10 calls answered errors (read_file, read_text_file, read_media_file)" in run.stderr
+
+
+def test_an_example_the_tools_description_gives_of_a_parameter_is_its_value() -> None:
+    key = {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]}
+    made = schema_arguments(key, "Read one ticket by its key, e.g. 'TD-1'. Returns its fields.")
+    assert made.arguments == {"key": "TD-1"} and made.source == "description"
+    # Each example goes to the parameter its clause names last before it.
+    two = {
+        "type": "object",
+        "properties": {"key": {"type": "string"}, "author": {"type": "string"}},
+        "required": ["key", "author"],
+    }
+    notes = "Read the notes of a ticket (its key, e.g. 'TD-1') by author, for example 'ana'."
+    assert schema_arguments(two, notes).arguments == {"key": "TD-1", "author": "ana"}
+    queue = {"type": "object", "properties": {"queueName": {"type": "string"}}, "required": ["queueName"]}
+    assert schema_arguments(queue, "List the tickets of a queue such as 'support'.").arguments == {
+        "queueName": "support"
+    }
+    # An example of nothing the tool takes is no parameter's.
+    assert schema_arguments(key, "Read a ticket. Dates are written e.g. '2026-01-01'.").arguments != {
+        "key": "2026-01-01"
+    }

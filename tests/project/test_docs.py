@@ -18,7 +18,8 @@ from tests.conftest import run_cli
 from tests.helpers.readme import DOCS, README, ROOT, doc_pages, doc_prose, doc_text
 from toolsurface.harness.cli import main
 
-README_MOST_LINES = 200
+# 200 and the Glossary (issue 48: words of our own said once, where a newcomer starts).
+README_MOST_LINES = 230
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 OUTSIDE = re.compile(r"/work/|shared/|(?:\.\./)+[\w.\-/]*")
 PACKAGES = ("toolsurface",)

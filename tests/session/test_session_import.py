@@ -242,6 +242,9 @@ def test_bad_files_are_rows_that_say_why_and_the_rest_is_imported(sessions: tupl
     outside = tmp_path / "outside.jsonl"
     shutil.copy(real, outside)
     (projects / "linked.jsonl").symlink_to(outside)
+    # Two links to each other: a loop.
+    (projects / "loop-a.jsonl").symlink_to("loop-b.jsonl")
+    (projects / "loop-b.jsonl").symlink_to("loop-a.jsonl")
     with (projects / "huge.jsonl").open("wb") as huge:
         huge.truncate(2**30)  # a sparse 1 GB file
     done = import_cli(home, "--server", "stub", "--out", "out", "--format", "json", cwd=tmp_path)
@@ -255,7 +258,10 @@ def test_bad_files_are_rows_that_say_why_and_the_rest_is_imported(sessions: tupl
     assert "not a Claude Code session file" in rows["other.jsonl"]["detail"]
     assert rows["linked.jsonl"]["status"] == "not read" and "a link out of the home" in rows["linked.jsonl"]["detail"]
     assert rows["huge.jsonl"]["status"] == "not read" and "1,024 MB, over the 512 MB" in rows["huge.jsonl"]["detail"]
-    assert "3 files not read" in done.stderr
+    assert (
+        rows["loop-a.jsonl"]["status"] == "not read" and "a symbolic link that loops" in rows["loop-a.jsonl"]["detail"]
+    )
+    assert "5 files not read" in done.stderr
 
 
 def test_files_none_of_which_can_be_read_are_one_line_and_nothing_is_written(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.output import possessive
 from toolsurface.harness.surface import Access, make_tool, prop
 
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
@@ -133,7 +134,7 @@ STUB = stub_factory(load_handlers(HERE / {_text(files["handlers"])}), load, dict
 def _handler_module(name: str, tools: list[dict[str, Any]]) -> str:
     taken: set[str] = set()
     parts = [
-        f'''"""Handlers of {name}'s tools: `(project, args) -> answer`, one per tool, registered by its name.
+        f'''"""Handlers of {possessive(name)} tools: `(project, args) -> answer`, one per tool, registered by its name.
 Each refuses with "not written yet" until it is written; `toolsurface check` lists the ones left.
 A refusal names what is allowed: `raise Refusal("status 'x' is not allowed; statuses: a, b", ["a", "b"])`."""
 
@@ -196,7 +197,10 @@ def new_surface(name: str, out: Path, snapshot: Path | None = None) -> Starter:
     else:
         tools = [_first_tool(name)]
         origin = "a surface written by `toolsurface new surface`"
-    fixture = {"about": f"The fixed data {name}'s handlers answer from; every start loads it fresh.", "items": []}
+    fixture = {
+        "about": f"The fixed data {possessive(name)} handlers answer from; every start loads it fresh.",
+        "items": [],
+    }
     scenario = {
         "format": "toolsurface-scenario/1",
         "name": name,

@@ -103,6 +103,7 @@ def findability_command(
 ) -> None:
     """Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces).
 
+    SURFACES are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS...
     A surface of no study (a module, a snapshot, a live server) has no queries of its own: name a queries file
     with --queries (`toolsurface new queries SURFACE` writes a starter one)."""
     from toolsurface.harness.analyze.findability import (
@@ -186,7 +187,9 @@ def roundtrip_command(
     live: LiveServerOptions,
     configured: McpConfigOptions,
 ) -> None:
-    """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces)."""
+    """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces).
+
+    SURFACES are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS..."""
     from toolsurface.harness.analyze.roundtrip import (
         load_task,
         roundtrip,
@@ -238,6 +241,12 @@ def roundtrip_command(
     help="Probe the live server's tools too, and compare their answers with those the other side recorded"
     " (snapshot --probe).",
 )
+@click.option(
+    "--whole",
+    is_flag=True,
+    help="Show each changed text to review whole, before and after, not marked word by word ([-removed-]"
+    " {+added+}); JSON gives both texts and the word changes either way.",
+)
 @_probe_options
 @_server_options
 @_counter_options
@@ -250,6 +259,7 @@ def diff_command(
     config_path: Path | None,
     target_names: tuple[str, ...],
     probe: bool,
+    whole: bool,
     probing: ProbeOptions,
     live: LiveServerOptions,
     tokens: str | None,
@@ -281,7 +291,7 @@ def diff_command(
             sides.reverse()
         (item_a, label_a), (item_b, label_b) = sides
         diffs = [diff_surfaces(item_a, item_b, a_label=label_a, b_label=label_b, counters=counters, protocol=protocol)]
-        _render_diffs(diffs, fmt, fail_on, False)
+        _render_diffs(diffs, fmt, fail_on, False, whole)
         if any(d.fails(fail_on) for d in diffs):
             raise SystemExit(1)
         return
@@ -300,7 +310,7 @@ def diff_command(
     else:
         diffs = _configured_diffs(config_path, target_names, protocol, tokens, count_urls)
         configured = True
-    _render_diffs(diffs, fmt, fail_on, configured)
+    _render_diffs(diffs, fmt, fail_on, configured, whole)
     if any(d.fails(fail_on) for d in diffs):
         raise SystemExit(1)
 
@@ -381,7 +391,7 @@ def _configured_diffs(
     return diffs
 
 
-def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool) -> None:
+def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool, whole: bool) -> None:
 
     from toolsurface.harness.analyze.diff import diff_csv, diff_github, diff_json, diff_junit, diff_markdown, diff_rich
     from toolsurface.harness.output import json_document
@@ -394,14 +404,14 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
     elif fmt == "csv":
         _data(diff_csv(diffs), nl=False)
     elif fmt == "markdown":
-        _data("\n".join(diff_markdown(d) for d in diffs), nl=False)
+        _data("\n".join(diff_markdown(d, whole) for d in diffs), nl=False)
     elif fmt == "junit":
-        _data(diff_junit(diffs, fail_on), nl=False)
+        _data(diff_junit(diffs, fail_on, whole), nl=False)
     elif fmt == "github":
         for d in diffs:
-            _github(diff_github(d, fail_on), diff_markdown(d) + "\n")
+            _github(diff_github(d, fail_on, whole), diff_markdown(d, whole) + "\n")
     else:
-        _print([renderable for d in diffs for renderable in diff_rich(d)])
+        _print([renderable for d in diffs for renderable in diff_rich(d, whole)])
 
 
 @main.command("lint", cls=_ServerCommand)

@@ -26,9 +26,18 @@ def new_group() -> None:
 @new_group.command("surface")
 @click.argument("name")
 @click.option("--from", "snapshot", type=click.Path(dir_okay=False, path_type=Path), help="A tools/list snapshot.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The folder to write the four files into (never over a file that exists).",
+)
 def new_surface_command(name: str, snapshot: Path | None, out: Path) -> None:
-    """Write a surface module, its handlers (each refusing "not written yet"), a fixture and a scenario."""
+    """Write a surface module, its handlers (each refusing "not written yet"), a fixture and a scenario.
+
+    NAME is the new surface's name (lower-case letters, digits, - and _): the files are NAME.py, NAME_handlers.py,
+    NAME.fixture.json and NAME.scenario.json."""
     from toolsurface.harness.author import new_surface
 
     starter = new_surface(name, out, snapshot)
@@ -166,7 +175,9 @@ def new_mapping_command(old: str, new: str, output: Path) -> None:
 @click.argument("surface")
 def check_command(surface: str) -> None:
     """Report tools without handlers (or not written yet), handlers without tools, unread fixture keys and
-    handlers reading parameters their tool does not declare; exit 1 if any."""
+    handlers reading parameters their tool does not declare; exit 1 if any.
+
+    SURFACE is a surface's name or its module file (new surface writes one)."""
     from toolsurface.harness.author import check_surface
 
     found = check_surface(surface)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from toolsurface.harness.cli._group import Command
 from toolsurface.harness.cli._group import _fail as _fail
 from toolsurface.harness.cli._group import _say as _say
 from toolsurface.harness.cli._group import end_at_once as end_at_once
@@ -63,9 +64,23 @@ def _print_table(title: str, columns: Sequence[Column], rows: Sequence[Sequence[
     _print([terminal_table(title, columns, rows)])
 
 
+# What each format is, said where a command says nothing more of its own.
+_FORMAT_WORDS = {
+    "table": "tables for a terminal",
+    "json": "one JSON document",
+    "csv": "CSV rows",
+    "markdown": "markdown tables",
+    "github": "GitHub Actions annotations and a job summary",
+    "junit": "JUnit XML",
+    "sarif": "SARIF 2.1.0",
+}
+
+
 def _format_option(*formats: str, default: str = "table", help: str | None = None) -> Callable[[Any], Any]:
-    """--format, its choices in the order of TABLE_FORMATS and CHECK_FORMATS."""
-    return click.option("--format", "fmt", type=click.Choice(formats), default=default, show_default=True, help=help)
+    """--format, its choices in the order of TABLE_FORMATS and CHECK_FORMATS; its help says each format unless
+    the command says its own."""
+    said = help or "How to print the result: " + "; ".join(f"{f}, {_FORMAT_WORDS.get(f, f)}" for f in formats) + "."
+    return click.option("--format", "fmt", type=click.Choice(formats), default=default, show_default=True, help=said)
 
 
 def _emit(fmt: str, result: Any, renderers: Mapping[str, Callable[[Any], Any]]) -> None:
@@ -119,7 +134,7 @@ def _write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
     return write_atomic_all([(out / name, text) for name, text in files.items()])
 
 
-class _ServerCommand(click.Command):
+class _ServerCommand(Command):
     """A command that can list a live server: everything after `--` is the server's command line, never ours."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:

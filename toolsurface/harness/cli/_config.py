@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import click
-
-from toolsurface.harness.cli._base import _config_option, _data, _out, main
+from toolsurface.harness.cli._base import _config_option, _data, _format_option, _out, main
 from toolsurface.harness.errors import ToolsurfaceError
 
 
 @main.command("config")
 @_config_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_format_option("text", "json", default="text", help="text: a line per setting; json: one JSON document.")
 def config_command(config_path: Path | None, fmt: str) -> None:
     """Print the resolved configuration: the file, the budget log, each target with its budget."""
     from toolsurface.harness.config import CONFIG_NAMES, config_json, config_lines, read_config

@@ -13,13 +13,41 @@ import click
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["main"]
+__all__ = ["Command", "Group", "main"]
 
 
-class _Group(click.Group):
+class _Glossed:
+    """A command whose help ends naming the words of toolsurface's own it uses (harness.cli._glossary)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from toolsurface.harness.cli._glossary import glossary_line
+
+        assert isinstance(self, click.Command)
+        super().format_epilog(ctx, formatter)  # type: ignore[misc]
+        options = [record[1] for p in self.get_params(ctx) if (record := p.get_help_record(ctx)) is not None]
+        line = glossary_line("\n".join([self.help or "", self.epilog or "", *options]))
+        if line is not None:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(line)
+
+
+class Command(_Glossed, click.Command):
+    """A verb: its help ends naming the words of toolsurface's own it uses."""
+
+
+class Group(_Glossed, click.Group):
+    """A verb that has verbs of its own (session, new), each a Command."""
+
+    command_class = Command
+
+
+class _Group(_Glossed, click.Group):
     """Errors a user can cause end with one line on stderr and exit 2, never a traceback. Each verb is imported
     when it is run or shows its own help (harness.cli._verbs); the group's help says each by its summary."""
 
+    command_class = Command
+    group_class = Group
     _summaries = False
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -214,4 +242,7 @@ def _say(text: str, nl: bool = True) -> None:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="toolsurface")
 def main() -> None:
-    """Measure what an MCP tool list costs connected agents."""
+    """Measure what an MCP tool list costs connected agents.
+
+    A surface is a candidate tool list (bundled, a module, or a snapshot file); a server of your own is given to
+    a verb as -- CMD ARGS... or --url URL."""

@@ -76,10 +76,11 @@ def init_command(
     steps = [
         f"toolsurface budget  (passes now: {plan.chars:,} of {plan.max_chars:,} chars; --update lowers the budget as"
         " the list shrinks)",
-        f"rewrite the {plan.queries} draft queries in .toolsurface/queries.json in your users' words, then"
-        f" toolsurface findability --queries .toolsurface/queries.json --fail-below-rank 1 {again}",
-        f"give the {plan.calls} draft calls in .toolsurface/calls.json real arguments, then toolsurface probe --calls"
-        f" .toolsurface/calls.json {again}; add max-answer-tokens = N to the configuration to hold the answers too",
+        f"rewrite the {counted(plan.queries, 'draft query', 'draft queries')} in .toolsurface/queries.json in your"
+        f" users' words, then toolsurface findability --queries .toolsurface/queries.json --fail-below-rank 1 {again}",
+        f"give the {counted(plan.calls, 'draft call')} in .toolsurface/calls.json real arguments, then toolsurface"
+        f" probe --calls .toolsurface/calls.json {again}; add max-answer-tokens = N to the configuration to hold the"
+        " answers too",
     ]
     if action is None:
         steps.append(

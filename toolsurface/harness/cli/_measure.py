@@ -91,7 +91,10 @@ def measure_command(
 ) -> None:
     """Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces; with --url
     URL or -- CMD ARGS..., a live server's list too; with --mcp-config FILE, each server of a client's
-    configuration and all of them together)."""
+    configuration and all of them together).
+
+    SURFACES are surface names (toolsurface list), surface modules or snapshot files. A bundled surface is built
+    from kinds of item (task, memory, ...); its growth is what one more kind adds: `+1 kind (commit)`."""
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
     from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_csv, totals_markdown, totals_rich

@@ -31,7 +31,13 @@ class _DefaultSurfacesOption(click.Option):
 
 @main.command("report", cls=_ServerCommand)
 @click.argument("runs", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("report"),
+    show_default=True,
+    help="The report's folder: report.md, tables/, charts/ (and report.html with --html).",
+)
 @click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
 @click.option("--surface", "surfaces", multiple=True, cls=_DefaultSurfacesOption)
 @click.option(
@@ -61,7 +67,9 @@ def report_command(
 ) -> None:
     """Write report.md, CSV/JSON of every table and PNG charts from measurements and recorded runs.
 
-    A live server (--url URL or -- CMD ARGS...) is listed once and reported after the surfaces."""
+    RUNS are study or run folders (session run --out, session import --out); none: the surfaces are measured
+    and analysed alone. A live server (--url URL or -- CMD ARGS...) is listed once and reported after the
+    surfaces."""
     from toolsurface.harness.cli._live import live_specs, server_args
     from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
     from toolsurface.harness.report import LiveServer, build_report

@@ -54,7 +54,9 @@ def serve_command(
     errors_path: Path | None,
     sha256: str | None,
 ) -> None:
-    """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call."""
+    """Serve a surface from a fixed project over stdio (or HTTP), refusing like the real server, logging every call.
+
+    SURFACE is a surface's name, its module, or a snapshot file (served for listing: its calls are refused)."""
     end_at_once()  # once the state is written, a stopped stub has nothing left to do
     from toolsurface.stubs.serve import serve
 

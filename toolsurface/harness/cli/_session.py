@@ -14,6 +14,7 @@ from toolsurface.harness.cli._base import (
     Seconds,
     _builtins_option,
     _fail,
+    _format_option,
     _server_options,
     _ServerCommand,
     main,
@@ -52,11 +53,23 @@ def session_group() -> None:
 )
 @click.option("--timeout", type=Seconds(min=1), default=600, show_default=True, help="Seconds per run.")
 @click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("study"),
+    show_default=True,
+    help="The study's folder: a folder per run under runs/, and study.json (a run already there is not run again).",
+)
 @click.option("--mode", cls=CardHelpOption, card_help=mode_help)
 @_builtins_option
 @click.option("--model", help="Model name for the agent.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option(
+    "--max-turns",
+    type=click.IntRange(min=1),
+    default=30,
+    show_default=True,
+    help="The most model turns an agent may take in a run (passed to its CLI where it has such a setting).",
+)
 @click.option(
     "--script",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -187,7 +200,12 @@ def _study_progress(title: str) -> Iterator[tuple[Callable[[int], None], Callabl
 @session_group.command("score", cls=_ServerCommand)
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write study.json here.")
-@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+@_format_option(
+    "markdown",
+    "json",
+    default="markdown",
+    help="markdown: the study's tables; json: the scored study, as study.json holds it.",
+)
 @click.option(
     "--surface",
     metavar="NAME|FILE",
@@ -198,7 +216,9 @@ def _study_progress(title: str) -> Iterator[tuple[Callable[[int], None], Callabl
 def session_score_command(
     dirs: tuple[Path, ...], out: Path | None, fmt: str, surface: str | None, live: LiveServerOptions
 ) -> None:
-    """Score recorded runs (study or run directories, shards merged) without running anything."""
+    """Score recorded runs (study or run directories, shards merged) without running anything.
+
+    DIRS are study folders (session run --out, session import --out) or run folders."""
     from dataclasses import replace
 
     from toolsurface.harness.cli._live import _items
@@ -228,7 +248,9 @@ def _listed_as(item: Any) -> str:
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="The merged study folder.")
 def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
-    """Merge the shards of one study (session run --shard I/N) into one folder with one study.json."""
+    """Merge the shards of one study (session run --shard I/N) into one folder with one study.json.
+
+    DIRS are the shards' study folders (each session run --out of one shard)."""
     from toolsurface.harness.session.merge import merge_shards
     from toolsurface.harness.session.score import study_markdown
 
@@ -254,7 +276,9 @@ def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
     help="A live server (--url, -- CMD): play the calls of every tool, not only of those marked read-only"
     " (readOnlyHint) and not destructive.",
 )
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_format_option(
+    "table", "json", help="table: what each replayed call would get, for a terminal; json: one JSON document."
+)
 @_server_options
 def session_replay_command(
     run_dirs: tuple[Path, ...],
@@ -265,7 +289,9 @@ def session_replay_command(
     live: LiveServerOptions,
 ) -> None:
     """Play recorded runs' tool calls against another surface's stub or a live server (runs imported without
-    --keep-content, and a snapshot, are checked by shape); list what would change."""
+    --keep-content, and a snapshot, are checked by shape); list what would change.
+
+    RUN_DIRS are run folders, or study folders whose runs are all replayed."""
     from toolsurface.harness.cli._live import live_flags
     from toolsurface.harness.live import live_target, parse_capabilities
     from toolsurface.harness.output import json_document
@@ -311,7 +337,7 @@ def session_replay_command(
     is_flag=True,
     help="Keep the arguments and answers (secrets redacted); else only their kinds, sizes and digests.",
 )
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_format_option("table", "json", help="table: a row per session file read, for a terminal; json: one JSON document.")
 def session_import_command(
     paths: tuple[Path, ...], server: str, client: str | None, since: str | None, out: Path, keep_content: bool, fmt: str
 ) -> None:
@@ -382,7 +408,8 @@ def model_endpoint_command(
 ) -> None:
     """Serve a model endpoint on 127.0.0.1 until stopped; print its URL first.
 
-    Point an agent at it by hand, with its setting for where it sends its model requests (`toolsurface agents
+    scripted plays a scenario's script as the model (no key needed); record:URL passes each request through to
+    the API at URL and records it. Point an agent at it by hand, with its setting for where it sends its model requests (`toolsurface agents
     --format json` gives each client's settings).
     """
     import signal
@@ -434,7 +461,13 @@ def model_endpoint_command(
     help="Largest list the candidate may have (default: half the baseline's).",
 )
 def gate_command(study: Path, baseline: str, candidate: str, max_chars: int | None) -> None:
-    """Apply the seed's gate to a study: exit 0 met, 1 not met, 2 when it cannot be judged."""
+    """Judge a study by the seed's gate: exit 0 met, 1 not met, 2 when it cannot be judged.
+
+    The seed is the Conderis design page whose measurements toolsurface rebuilds (docs/conderis.md); its gate
+    for the switch to a new tool list is met when the candidate's list is well below the baseline's (at most
+    half its characters, or --max-chars) and the candidate's refused calls per run do not rise, in every
+    scenario of the study. STUDY is a study folder (session run --out) holding runs of both surfaces; over
+    sessions imported from a client's files (session import) the list sizes alone are judged."""
     from toolsurface.harness.measure import measure
     from toolsurface.harness.session.gate import judge_gate
     from toolsurface.harness.session.score import find_runs

@@ -44,7 +44,7 @@ VERBS = {
         "_analyze",
         "Rank each surface's tools for queries as on-demand tool search would (default: the bundled surfaces).",
     ),
-    "gate": Verb("_session", "Apply the seed's gate to a study: exit 0 met, 1 not met, 2 when it cannot be judged."),
+    "gate": Verb("_session", "Judge a study by the seed's gate: exit 0 met, 1 not met, 2 when it cannot be judged."),
     "init": Verb(
         "_init",
         "Set this server project up for CI: list the server once, then write its configuration and budget, its"

@@ -1,7 +1,7 @@
 """What a surface costs in each client: one short session per installed agent CLI, version and mode, on the
 scripted model, and the first request's tools apart (the stub's shown, the stub's deferred, the client's own)."""
 
-from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
+from toolsurface.harness.clients._model import ClientRow, NameRefused, NeighbourRow, Part
 from toolsurface.harness.clients._observe import ClientChoice, observe_clients, plan_clients
 from toolsurface.harness.clients._render import (
     CLIENTS_FORMAT,
@@ -19,6 +19,7 @@ __all__ = [
     "CLIENTS_FORMAT",
     "ClientChoice",
     "ClientRow",
+    "NameRefused",
     "NeighbourRow",
     "Part",
     "clients_csv",

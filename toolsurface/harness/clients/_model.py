@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from toolsurface.harness.endpoint import SentTool
 
@@ -15,6 +16,24 @@ class Part:
     tools: int = 0
     chars: int = 0
     tokens: int = 0
+
+
+# When the API refuses a name: the request carries the tool's definition (so its first request is refused), or
+# only names it, or holds it deferred, until the client's tool search loads it.
+When = Literal["at once", "when tool search loads it"]
+
+
+@dataclass(frozen=True)
+class NameRefused:
+    """A tool of a server in the client's config whose name the client's API refuses, as the client names it in
+    this mode: `name` is the name the request gives it (or gives it when it is loaded), `why` the API's rule it
+    breaks, `when` when that bites, whatever the session itself got to."""
+
+    server: str
+    tool: str
+    name: str
+    why: str
+    when: When
 
 
 @dataclass(frozen=True)
@@ -55,7 +74,8 @@ class ClientRow:
     it; `clashes`: each tool name two of the servers share, and what the client made of each. `context_window`:
     the model's window the client was run with (--context-window), `window_share` the server's tokens in the
     first request against it; `decision`: why the client showed or deferred the server's tools, in a mode
-    where it decides for itself (what it counted, against which threshold).
+    where it decides for itself (what it counted, against which threshold). `names_refused`: each tool of these
+    servers whose name the API refuses, and when, in this mode (a session that ends "ok" may not have met it).
     """
 
     surface: str
@@ -84,3 +104,6 @@ class ClientRow:
     context_window: int | None = None
     window_share: float | None = None
     decision: str | None = None
+    names_refused: list[NameRefused] = field(default_factory=list)
+    # A server's list (live, or a snapshot), served for listing only, not a surface of its own.
+    server: bool = False

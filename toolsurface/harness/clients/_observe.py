@@ -31,7 +31,7 @@ from toolsurface.harness.agents import (
     installed_agents,
 )
 from toolsurface.harness.agents.base import SERVER_NAME
-from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
+from toolsurface.harness.clients._model import ClientRow, NameRefused, NeighbourRow, Part
 from toolsurface.harness.endpoint import (
     MODEL_REQUESTS,
     ModelRequest,
@@ -41,6 +41,7 @@ from toolsurface.harness.endpoint import (
     refusals_marked,
 )
 from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.output import possessive
 from toolsurface.harness.run_folder import AGENT_STDERR, CALLS
 from toolsurface.harness.scenario import Step
 from toolsurface.harness.session.plan import (
@@ -167,6 +168,7 @@ def _row(
         "protocol": _protocol(run_dir / CALLS),
         "server_name": server_name,
         "naming": _arithmetic(agent, server_name),
+        "server": surface.initial_state is None,
     }
     requests = read_model_requests(run_dir / MODEL_REQUESTS)
     refused = next((r.error for r in requests if r.purpose == "turn" and r.refused and r.error), None)
@@ -271,7 +273,42 @@ async def _session(
     report = (await run_session(session)).report
     status = "ok" if report.status == "ok" else f"{report.status}: {report.error}"
     row = _row(surface, choice, agent, server_name, builtins, status, run_dir, time.monotonic() - started)
-    return _beside_row(row, surface, beside, agent.card, run_dir, window)
+    requests = read_model_requests(run_dir / MODEL_REQUESTS)
+    row = _beside_row(row, surface, beside, agent.card, requests, window)
+    return replace(row, names_refused=_names_refused(row, agent, requests))
+
+
+# How a request carries a tool it gives the model no definition of until a search loads it.
+_LOADED_LATER = ("deferred", "named", "namespace")
+
+
+def _names_refused(row: ClientRow, agent: CliAgent, requests: Sequence[ModelRequest]) -> list[NameRefused]:
+    """Each tool of the row's servers whose name (as the client names it) the client's API refuses, and when: at
+    once where the first request carries its definition (or was refused for it), else when the client's tool
+    search loads it, though the session's own search loaded another."""
+    from toolsurface.harness.endpoint import name_refused
+
+    if agent.api is None:
+        return []
+    first = _first(requests)
+    at_once = set(first.refused_tools + first.refused_unjudged) if first is not None and first.refused else set()
+    found = []
+    servers = [(row.server_name, row.sent), *((n.server, n.sent) for n in row.neighbours)]
+    for server, sent in servers:
+        for tool in sent:
+            if tool.how not in ("shown", *_LOADED_LATER):
+                continue
+            name = tool.sent_as or (
+                agent.naming.sent_name(tool.tool, server)
+                if tool.how == "namespace"
+                else agent.naming.full_name(tool.tool, server)
+            )
+            why = name_refused(agent.api, name)
+            if why is None:
+                continue
+            later = tool.how in _LOADED_LATER and name not in at_once
+            found.append(NameRefused(server, tool.tool, name, why, "when tool search loads it" if later else "at once"))
+    return found
 
 
 def _beside_row(
@@ -279,11 +316,10 @@ def _beside_row(
     surface: PlannedSurface,
     beside: Sequence[Beside],
     card: ClientCard,
-    run_dir: Path,
+    requests: Sequence[ModelRequest],
     window: int | None,
 ) -> ClientRow:
     """The row with what the window, the neighbours and the client's own decision add to it."""
-    requests = read_model_requests(run_dir / MODEL_REQUESTS)
     first = _first(requests)
     neighbours: list[NeighbourRow] = []
     if first is not None and beside:
@@ -332,7 +368,7 @@ def _clashes(
             if name in names:
                 found = next((t for t in carried_tools if t.tool == tool), None)
                 how = "not read" if found is None else found.how
-                each.append(f"{name}'s {how}" + (f" as {found.sent_as}" if found and found.sent_as else ""))
+                each.append(f"{possessive(name)} {how}" + (f" as {found.sent_as}" if found and found.sent_as else ""))
         said.append(f"{tool}: " + ", ".join(each))
     return said
 
@@ -371,7 +407,17 @@ def _decision(
 
 def _missing_row(surface: PlannedSurface, row: InstalledAgent, builtins: bool, server_name: str) -> ClientRow:
     status = "not installed" if row.path is None else str(row.problem)
-    return ClientRow(surface.name, row.name, row.version, "-", builtins, status, path=row.path, server_name=server_name)
+    return ClientRow(
+        surface.name,
+        row.name,
+        row.version,
+        "-",
+        builtins,
+        status,
+        path=row.path,
+        server_name=server_name,
+        server=surface.initial_state is None,
+    )
 
 
 def observe_clients(
@@ -513,6 +559,7 @@ def _refusing_row(
         status,
         path=choice.path,
         server_name=server_name,
+        server=surface.initial_state is None,
     )
 
 

@@ -7,9 +7,17 @@ from dataclasses import asdict, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.clients._model import ClientRow, NeighbourRow, Part
+from toolsurface.harness.clients._model import ClientRow, NameRefused, NeighbourRow, Part
 from toolsurface.harness.endpoint import SentTool
-from toolsurface.harness.output import columns_markdown, columns_of, csv_table, json_document, shown, terminal_table
+from toolsurface.harness.output import (
+    Column,
+    columns_markdown,
+    columns_of,
+    csv_table,
+    json_document,
+    shown,
+    terminal_table,
+)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -31,7 +39,7 @@ _CSV_HEADER = [
     "shown_tools", "shown_chars", "shown_tokens", "deferred_tools", "deferred_chars", "deferred_tokens",
     "builtin_tools", "builtin_chars", "builtin_tokens", "system_chars", "instructions_chars", "server_share",
     "searches", "status", "duration_s", "namespaces_count", "namespaces_chars", "namespaces_tokens", "server_name",
-    "context_window", "window_share", "decision", "neighbours",
+    "context_window", "window_share", "decision", "neighbours", "names_refused",
 ]  # fmt: skip
 _BESIDE_COLUMNS = columns_of(
     ["Surface", "Client", "Mode", "Server", "Shown", "Deferred", "Dropped", "Renamed", "Share"],
@@ -133,13 +141,34 @@ def _clash_lines(rows: Sequence[ClientRow]) -> list[str]:
 
 
 _BESIDE_NOTE = (
-    "Each server beside the surface's in the client's config, as the first request carried it (tools · chars ·"
-    " o200k tokens; its share of all the model reads)"
+    "Each other server in the client's config, as the first request carried it (tools · chars · o200k tokens;"
+    " its share of all the model reads)"
 )
 _DECIDED_NOTE = (
     "Where the client decides for itself, what it did with the server's tools and why (the tokens it counted"
     " before its first request, against its share of the model's window)"
 )
+
+
+def _refused_said(refused: NameRefused) -> str:
+    return f"the API refuses its name {refused.when} ({refused.why})"
+
+
+def _status(row: ClientRow) -> str:
+    """The session's status, and each name the API refuses that it does not name already, with when."""
+    said = [f"{r.name} {r.when} ({r.why})" for r in row.names_refused if r.name not in row.status]
+    return "; the API refuses ".join([row.status, ", ".join(said)]) if said else row.status
+
+
+def _what(rows: Sequence[ClientRow]) -> str:
+    from toolsurface.harness.measure import measured_as
+
+    return measured_as(r.server for r in rows)
+
+
+def _named(columns: Sequence[Column], rows: Sequence[ClientRow]) -> list[Column]:
+    """The columns, the first (what each row is about) named as the rows are: surface, server, or either."""
+    return [replace(columns[0], label=_what(rows).capitalize()), *columns[1:]]
 
 
 def _cells(row: ClientRow) -> list[str]:
@@ -155,7 +184,7 @@ def _cells(row: ClientRow) -> list[str]:
         shown(row.system_chars),
         shown(row.instructions_chars),
         _share(row),
-        row.status,
+        _status(row),
     ]
 
 
@@ -167,7 +196,7 @@ _TOOL_COLUMNS = columns_of(
 _TOOL_CSV_HEADER = [
     "surface", "client", "version", "mode", "tool", "sent_as", "how", "name_change", "description",
     "description_chars", "sent_description_chars", "cut_at", "marker", "schema", "dropped", "chars_before",
-    "chars_after", "tokens_before", "tokens_after", "digest", "refused", "note", "not_judged",
+    "chars_after", "tokens_before", "tokens_after", "digest", "refused", "note", "not_judged", "name_refused",
 ]  # fmt: skip
 
 
@@ -193,10 +222,12 @@ def unjudged_note(tool: SentTool) -> str | None:
     return tool.not_judged and f"not judged: the request was refused for another tool ({tool.not_judged})"
 
 
-def tool_cells(tool: SentTool) -> list[str]:
-    """A tool's cells after its row's: sent as, as, name, description, schema, left out, chars, tokens, note."""
+def tool_cells(tool: SentTool, name_refused: NameRefused | None = None) -> list[str]:
+    """A tool's cells after its row's: sent as, as, name, description, schema, left out, chars, tokens, note
+    (with when the API refuses its name, where `name_refused` says it does and the session met no refusal)."""
     note = tool.refused and f"refused by the API: {tool.refused}"
-    notes = [n for n in (note, unjudged_note(tool), tool.note) if n]
+    later = name_refused and not tool.refused and _refused_said(name_refused)
+    notes = [n for n in (note, later, unjudged_note(tool), tool.note) if n]
     sizes = tool.how not in ("dropped", "namespace")
     return [
         tool.tool or "-",
@@ -216,30 +247,38 @@ def _tool_rows(rows: Sequence[ClientRow]) -> list[list[str]]:
     """Each tool of the surface's server, then of each server beside it (the tool as SERVER/TOOL)."""
     found = []
     for r in rows:
-        found += [[r.surface, _client(r), _mode(r), *tool_cells(t)] for t in r.sent]
+        refused = _refused_by_tool(r)
+        found += [
+            [r.surface, _client(r), _mode(r), *tool_cells(t, refused.get((r.server_name, t.tool)))] for t in r.sent
+        ]
         for n in r.neighbours:
             for t in n.sent:
-                found.append([r.surface, _client(r), _mode(r), *tool_cells(replace(t, tool=f"{n.server}/{t.tool}"))])
+                cells = tool_cells(replace(t, tool=f"{n.server}/{t.tool}"), refused.get((n.server, t.tool)))
+                found.append([r.surface, _client(r), _mode(r), *cells])
     return found
+
+
+def _refused_by_tool(row: ClientRow) -> dict[tuple[str, str], NameRefused]:
+    return {(r.server, r.tool): r for r in row.names_refused}
 
 
 def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     """The table, with a line saying what its cells hold; with `per_tool`, each tool as each client sent it."""
     note = (
-        "What each client shows its model of the surface in its first request (tools · chars · o200k tokens; a"
+        f"What each client shows its model of the {_what(rows)} in its first request (tools · chars · o200k tokens; a"
         " deferred tool counted by its name; namespaces: their envelopes without their tools or the server's"
         " instructions; the server's share: its tools, names and instructions against all"
         " the model reads; system prompt chars with $HOME, the run folder and the working folder as"
         " placeholders)\n\n"
     )
-    text = note + columns_markdown(_COLUMNS, [_cells(r) for r in rows])
+    text = note + columns_markdown(_named(_COLUMNS, rows), [_cells(r) for r in rows])
     beside, decided, clashes = _beside_rows(rows), _decided_rows(rows), _clash_lines(rows)
     if beside:
-        text += f"\n### Beside it\n\n{_BESIDE_NOTE}:\n\n" + columns_markdown(_BESIDE_COLUMNS, beside)
+        text += f"\n### Beside it\n\n{_BESIDE_NOTE}:\n\n" + columns_markdown(_named(_BESIDE_COLUMNS, rows), beside)
     if clashes:
         text += "\n### Names two servers share\n\n" + "\n".join(f"- {line}" for line in clashes) + "\n"
     if decided:
-        table = columns_markdown(_DECIDED_COLUMNS, decided)
+        table = columns_markdown(_named(_DECIDED_COLUMNS, rows), decided)
         text += f"\n### Shown or deferred\n\n{_DECIDED_NOTE}:\n\n{table}"
         switches = _switch_lines(rows)
         if switches:
@@ -253,7 +292,7 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     text += " client's own naming rule"
     text += f" (server name {servers[0]!r}" if len(servers) == 1 else " (each server under its name in the config"
     text += "; chars and o200k tokens as listed -> as sent):\n\n" + "\n".join(lines) + "\n\n"
-    return text + columns_markdown(_TOOL_COLUMNS, _tool_rows(rows))
+    return text + columns_markdown(_named(_TOOL_COLUMNS, rows), _tool_rows(rows))
 
 
 def _server_said(row: ClientRow, servers: Sequence[str]) -> str:
@@ -270,6 +309,7 @@ def _distinct_namings(rows: Sequence[ClientRow]) -> list[ClientRow]:
 
 def _json_row(row: ClientRow, per_tool: bool) -> dict[str, Any]:
     data = asdict(row)
+    del data["server"]  # the tables' word for the row, not a figure
     # With servers beside it, what each carried is what the row is about.
     if not per_tool and not row.neighbours:
         del data["sent"]
@@ -287,10 +327,12 @@ def clients_csv(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
 
 
 def _tool_csv(r: ClientRow, t: SentTool) -> list[object]:
+    refused = _refused_by_tool(r).get((r.server_name, t.tool))
     return [
         r.surface, r.client, r.version, r.mode, t.tool, t.sent_as, t.how, t.name_change, t.description,
         t.description_chars, t.sent_description_chars, t.cut_at, t.marker, " ".join(t.schema), " ".join(t.dropped),
         t.chars_before, t.chars_after, t.tokens_before, t.tokens_after, t.digest, t.refused, t.note, t.not_judged,
+        refused and refused.when,
     ]  # fmt: skip
 
 
@@ -304,6 +346,7 @@ def _clients_csv(rows: Sequence[ClientRow]) -> str:
             r.surface, r.client, r.version, r.mode, r.builtins, r.protocol, *parts, r.system_chars,
             r.instructions_chars, r.server_share, r.searches, r.status, r.duration_s, *wrappers, r.server_name,
             r.context_window, r.window_share, r.decision, " ".join(n.server for n in r.neighbours),
+            "; ".join(f"{n.name} {n.when}" for n in r.names_refused),
         ]  # fmt: skip
 
     return csv_table(_CSV_HEADER, [flat(r) for r in rows])
@@ -311,13 +354,13 @@ def _clients_csv(rows: Sequence[ClientRow]) -> str:
 
 def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[RenderableType]:
     title = "What each client shows its model (first request; tools · chars · o200k tokens)"
-    found: list[RenderableType] = [terminal_table(title, _COLUMNS, [_cells(row) for row in rows])]
+    found: list[RenderableType] = [terminal_table(title, _named(_COLUMNS, rows), [_cells(row) for row in rows])]
     for title, columns, cells in (
         ("Beside it (first request; tools · chars · o200k tokens)", _BESIDE_COLUMNS, _beside_rows(rows)),
         ("Shown or deferred, as each client decides", _DECIDED_COLUMNS, _decided_rows(rows)),
     ):
         if cells:
-            found.append(terminal_table(title, columns, cells))
+            found.append(terminal_table(title, _named(columns, rows), cells))
     clashes = _clash_lines(rows)
     if clashes:
         found.append("Names two servers share:\n" + "\n".join(f"  {line}" for line in clashes))
@@ -326,5 +369,6 @@ def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Rend
         found.append("Where it switches:\n" + "\n".join(f"  {line}" for line in switches))
     if not per_tool:
         return found
-    tools = terminal_table("Tool by tool (first request; as listed -> as sent)", _TOOL_COLUMNS, _tool_rows(rows))
+    title = "Tool by tool (first request; as listed -> as sent)"
+    tools = terminal_table(title, _named(_TOOL_COLUMNS, rows), _tool_rows(rows))
     return [*found, tools]

@@ -15,7 +15,7 @@ from toolsurface.harness.endpoint._record import (
     refusals_marked,
     shown,
 )
-from toolsurface.harness.endpoint._rules import NAME_LIMITS, Refusal, check_request
+from toolsurface.harness.endpoint._rules import NAME_LIMITS, Refusal, check_request, name_refused
 from toolsurface.harness.endpoint._scripted import ScriptedModel, ScriptedTurn, search_tools
 from toolsurface.harness.endpoint._sent import MCP_ONLY_FIELDS, SentTool
 from toolsurface.harness.endpoint._server import ModelEndpoint, Neighbour, machine_paths
@@ -50,6 +50,7 @@ __all__ = [
     "check_request",
     "code_mode_problem",
     "machine_paths",
+    "name_refused",
     "parse_endpoint",
     "read_conversation",
     "read_model_requests",

@@ -29,7 +29,7 @@ from typing import Any
 
 from toolsurface.harness.endpoint._conversation import Api
 
-__all__ = ["NAME_LIMITS", "Refusal", "check_request"]
+__all__ = ["NAME_LIMITS", "Refusal", "check_request", "name_refused"]
 
 # The longest tool name each API takes.
 NAME_LIMITS: dict[str, int] = {"anthropic": 64, "openai-chat": 64, "openai-responses": 128, "gemini": 64}
@@ -41,6 +41,27 @@ _GEMINI_RULE = (
     "Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9),"
     " underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64."
 )
+
+
+# Each API's rule for a tool's name, as a pattern and as its documentation says it (the length apart).
+_NAME_RULES: dict[str, tuple[re.Pattern[str], str]] = {
+    "anthropic": (_ANTHROPIC_NAME, "a-z, A-Z, 0-9, _ and -"),
+    "openai-chat": (_OPENAI_NAME, "a-z, A-Z, 0-9, _ and -"),
+    "openai-responses": (_OPENAI_NAME, "a-z, A-Z, 0-9, _ and -"),
+    "gemini": (_GEMINI_NAME, "a letter or _, then a-z, A-Z, 0-9, _, ., : and -"),
+}
+
+
+def name_refused(api: str, name: str) -> str | None:
+    """Why the API refuses a tool called `name` wherever a request names it (a tool's definition, a tool search's
+    reference), in words; None when it takes the name or no rule of it is known."""
+    limit = NAME_LIMITS.get(api)
+    if limit is None or api not in _NAME_RULES:
+        return None
+    if len(name) > limit:
+        return f"{len(name)} characters, over the {limit} the {api} API takes"
+    pattern, said = _NAME_RULES[api]
+    return None if pattern.fullmatch(name) else f"characters the {api} API does not take in a name (only {said})"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from toolsurface.harness.agents import ToolNaming
 from toolsurface.harness.endpoint._conversation import ToolEntry
-from toolsurface.harness.output import compact_json
+from toolsurface.harness.output import compact_json, possessive
 
 __all__ = ["MCP_ONLY_FIELDS", "SentTool", "Sizes", "mark_refused", "match_sent", "schema_changes", "sent_schema"]
 
@@ -220,7 +220,9 @@ def match_sent(
         else:
             other = expected_by.get(expected)
             note = (
-                f"its name as the client makes it ({expected}) is {other}'s too; the client sent one" if other else None
+                f"its name as the client makes it ({expected}) is {possessive(other)} too; the client sent one"
+                if other
+                else None
             )
             found.append(SentTool(sent_as=None, how="dropped", note=note, **base))
         expected_by.setdefault(expected, name)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolsurface.harness.output import compact_json
+from toolsurface.harness.output import compact_json, possessive
 
 if TYPE_CHECKING:
     from toolsurface.harness.live._connection import Connection
@@ -119,12 +119,12 @@ def _tool_change(name: str, before: dict[str, Any], after: dict[str, Any], when:
             "key-order",
             when,
             name,
-            f"{name}'s keys come in another order at {_where(path)} ({', '.join(first)} -> {', '.join(then)}), the"
+            f"{possessive(name)} keys come in another order at {_where(path)} ({', '.join(first)} -> {', '.join(then)}), the"
             " same values",
         )
     path = _changed_at(before, after)
     sizes = f"{len(compact_json(before)):,} -> {len(compact_json(after)):,} chars"
-    return StabilityFinding("changed", when, name, f"{name}'s text changed at {_where(path)} ({sizes})")
+    return StabilityFinding("changed", when, name, f"{possessive(name)} text changed at {_where(path)} ({sizes})")
 
 
 def compare_lists(

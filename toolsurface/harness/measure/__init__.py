@@ -86,9 +86,11 @@ if TYPE_CHECKING:
         measure_json,
         measure_markdown,
         measure_rich,
+        measured_as,
         parts_csv,
         per_tool_csv,
         per_tool_rows,
+        whole_title,
     )
     from toolsurface.harness.measure._tokens import (
         ENCODING_NAME,
@@ -193,6 +195,7 @@ __all__ = [
     "measure_json",
     "measure_markdown",
     "measure_rich",
+    "measured_as",
     "part_sizes",
     "parts_csv",
     "per_tool_csv",
@@ -201,6 +204,7 @@ __all__ = [
     "rank_file",
     "snapshot_protocol",
     "verified_ranks",
+    "whole_title",
     "wire_form",
     "wire_list",
 ]

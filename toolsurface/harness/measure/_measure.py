@@ -138,6 +138,9 @@ class SurfaceMeasurement:
     parts: list[PartSize] = field(default_factory=list)
     # What its tools' answers cost, as a snapshot taken with --probe recorded them.
     answers: SnapshotAnswers | None = None
+    # A server's list as listed (a live server, a snapshot of one), not a surface of its own: the tables call
+    # it a server.
+    server: bool = field(default=False, compare=False)
 
     @property
     def parts_recorded(self) -> bool:
@@ -163,7 +166,7 @@ class SurfaceMeasurement:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        del data["text"], data["counts"], data["answers"]
+        del data["text"], data["counts"], data["answers"], data["server"]
         if self.counts:
             data["counts"] = [c.to_json() for c in self.counts]
         data["parts_recorded"] = self.parts_recorded
@@ -392,6 +395,7 @@ async def _measure_one(
         title=title,
         source=source,
         protocol_version=wire.protocol_version,
+        server=isinstance(item, Snapshot),
         tools=len(wire.tools),
         chars=len(text),
         tokens=tokens,

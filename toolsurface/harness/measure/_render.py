@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.measure._columns import (
@@ -38,9 +40,11 @@ __all__ = [
     "measure_json",
     "measure_markdown",
     "measure_rich",
+    "measured_as",
     "parts_csv",
     "per_tool_csv",
     "per_tool_rows",
+    "whole_title",
 ]
 
 
@@ -118,11 +122,31 @@ def _framings(m: Measurement) -> list[int | None]:
     return [f.framing for f in m.surfaces[0].counts] if m.surfaces else [None] * len(m.counters)
 
 
+def measured_as(servers: Iterable[bool]) -> str:
+    """What the rows of a table are, by whether each is a server's list as listed (live, or a snapshot of one):
+    `surface` (bundled, or a module of the user's), `server`, or `surface or server`."""
+    found = set(servers)
+    return "server" if found == {True} else "surface or server" if found == {True, False} else "surface"
+
+
+def whole_title(what: str) -> str:
+    """The title of a table of every part a session is sent: the whole surface, or all a server advertises."""
+    return "The whole surface per session" if what == "surface" else f"Everything each {what} advertises, per session"
+
+
+def _what(m: Measurement) -> str:
+    return measured_as(s.server for s in m.surfaces)
+
+
+def _whole_title(m: Measurement) -> str:
+    return whole_title(_what(m))
+
+
 def _by_counter(m: Measurement) -> tuple[list[str], list[list[str]]]:
     """Rows of surfaces and a last row for the framing; a column per counter, and its ratio to o200k."""
     from toolsurface.harness.measure._counts import is_o200k
 
-    header = ["Surface"]
+    header = [_what(m).capitalize()]
     for c in m.counters:
         header += [c.name] if is_o200k(c.id) else [c.name, "÷ o200k"]
     rows = []
@@ -236,19 +260,23 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             )
         rows.append(row)
     parts = [
-        f"List size per surface (compact JSON of the tools array as received, protocol {m.protocol_version}; "
+        f"List size per {_what(m)} (compact JSON of the tools array as received, protocol {m.protocol_version}; "
         f"tokens: {m.encoding})\n",
         markdown_table(
-            ["Surface", "Tools", "Characters", "Tokens", *(["Growth by one kind"] if growth else [])], rows, {1, 2, 3}
+            [_what(m).capitalize(), "Tools", "Characters", "Tokens", *(["Growth by one kind"] if growth else [])],
+            rows,
+            {1, 2, 3},
         ),
     ]
     if any(s.parts_recorded for s in m.surfaces):
         parts.append(
-            "\nThe whole surface per session, chars / tokens (entries) of each part: its compact JSON as received"
+            f"\n{_whole_title(m)}, chars / tokens (entries) of each part: its compact JSON as received"
             " (the instructions as a JSON string), and the total\n"
         )
         parts.append(
-            markdown_table(["Surface", "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7)))
+            markdown_table(
+                [_what(m).capitalize(), "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7))
+            )
         )
     if m.counters:
         parts.append("\n" + counters_markdown(m))
@@ -285,7 +313,8 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
 
 def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]:
     growth, by_kinds = _grown(m)
-    columns = [MeasureColumns.surface, MeasureColumns.tools, MeasureColumns.chars, MeasureColumns.tokens]
+    named = replace(MeasureColumns.surface, label=_what(m))
+    columns = [named, MeasureColumns.tools, MeasureColumns.chars, MeasureColumns.tokens]
     columns += [Column("growth")] if growth else []
     columns += [Column("chars by kinds")] if by_kinds else []
     rows = []
@@ -293,7 +322,9 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
         row = [one_line(s.name), str(s.tools), shown(s.chars), shown(s.tokens)]
         if growth:
             row.append(
-                f"+{s.growth.kind}: {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars" if s.growth else "-"
+                f"+1 kind ({s.growth.kind}): {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars"
+                if s.growth
+                else "-"
             )
         if by_kinds:
             row.append(" → ".join(shown(p.chars) for p in s.by_kinds) or "-")
@@ -303,12 +334,12 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
     ]
     if any(s.parts_recorded for s in m.surfaces):
         whole = [
-            MeasureColumns.surface,
+            named,
             MeasureColumns.tools,
             *(Column(title.lower(), numeric=True) for title in PART_TITLES.values()),
             Column("total", numeric=True),
         ]
-        title = f"The whole surface per session: chars / tokens (entries), {m.encoding}"
+        title = f"{_whole_title(m)}: chars / tokens (entries), {m.encoding}"
         renderables.append(terminal_table(title, whole, _parts_rows(m)))
     if m.counters:
         header, rows = _by_counter(m)

@@ -23,7 +23,7 @@ from toolsurface.harness.output._tables import (
     markdown_table,
 )
 from toolsurface.harness.output._terminal import terminal_table
-from toolsurface.harness.output._values import PLAIN, READABLE, ValueStyle, counted, shown, signed
+from toolsurface.harness.output._values import PLAIN, READABLE, ValueStyle, counted, possessive, shown, signed
 
 __all__ = [
     "PLAIN",
@@ -50,6 +50,7 @@ __all__ = [
     "markdown_row",
     "markdown_rule",
     "markdown_table",
+    "possessive",
     "right",
     "shown",
     "signed",

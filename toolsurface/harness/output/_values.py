@@ -44,6 +44,11 @@ def signed(value: int | None) -> str:
     return "-" if value is None else f"{value:+,}"
 
 
+def possessive(name: str) -> str:
+    """A name's possessive: `files'` for a name that ends in s, else `desk's`."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 def counted(count: int, noun: str, plural: str | None = None) -> str:
     """A count with its noun, plural where it is not one: `1 finding`, `2 findings`, `3 categories`."""
     return f"{count:,} {noun if count == 1 else plural or noun + 's'}"

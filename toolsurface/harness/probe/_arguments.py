@@ -12,11 +12,11 @@ arguments, and the answers measured with them, are the same from one run to the 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.harness.probe._values import parameter_value, string_schema
+from toolsurface.harness.probe._values import examples_by_parameter, parameter_value, string_schema
 
 __all__ = ["MadeArguments", "NoArguments", "schema_arguments"]
 
@@ -73,17 +73,19 @@ def _valid(schema: Mapping[str, Any], arguments: Any) -> bool:
     return isinstance(arguments, dict) and schema_problem(schema, arguments) is None
 
 
-def _value(name: str, schema: Any) -> tuple[str, Any] | None:
-    """A parameter's value: the one its schema names, else one its schema and description suggest."""
+def _value(name: str, schema: Any, examples: Sequence[str] = ()) -> tuple[str, Any] | None:
+    """A parameter's value: the one its schema names, else one its schema and description (or the tool's
+    `examples` of it) suggest."""
     hinted = _hint(schema)
     if hinted is not None:
         return hinted
-    made = parameter_value(name, schema)
+    made = parameter_value(name, schema, examples=examples)
     return (made.source, made.value) if made is not None else None
 
 
-def schema_arguments(schema: Any) -> MadeArguments:
-    """Valid arguments for a tool of this inputSchema, or NoArguments."""
+def schema_arguments(schema: Any, description: Any = None) -> MadeArguments:
+    """Valid arguments for a tool of this inputSchema (and this description, whose examples of a parameter are
+    used as its own description's are), or NoArguments."""
     if not isinstance(schema, dict):
         return MadeArguments({}, ("none needed",))
     examples = schema.get("examples")
@@ -98,8 +100,9 @@ def schema_arguments(schema: Any) -> MadeArguments:
         return MadeArguments({}, ("none needed",))
     hinted: dict[str, Any] = {}
     sources: list[str] = []
+    given = examples_by_parameter(description, list(properties)) if isinstance(description, str) else {}
     for name in required:
-        value = _value(name, properties.get(name))
+        value = _value(name, properties.get(name), given.get(name, ()))
         if value is not None:
             hinted[name] = value[1]
             sources.append(value[0])

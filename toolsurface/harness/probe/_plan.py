@@ -154,7 +154,7 @@ def plan_probe(
                     arguments, source = entry.arguments, FROM_CALLS_FILE
                 else:
                     try:
-                        made = schema_arguments(tool.get("inputSchema"))
+                        made = schema_arguments(tool.get("inputSchema"), tool.get("description"))
                     except NoArguments as error:
                         raise CallsFileError(f"{entry.where}: {name}: {error.reason}") from None
                     arguments, source = made.arguments, made.source
@@ -165,7 +165,7 @@ def plan_probe(
             skipped.append(SkippedTool(name, _not_read_only(tool)))
         else:
             try:
-                made = schema_arguments(tool.get("inputSchema"))
+                made = schema_arguments(tool.get("inputSchema"), tool.get("description"))
             except NoArguments as error:
                 skipped.append(SkippedTool(name, error.reason))
                 continue

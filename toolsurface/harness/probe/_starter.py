@@ -33,7 +33,7 @@ def starter_calls(surface: str, tools: Sequence[Mapping[str, Any]]) -> dict[str,
             continue
         name = str(tool.get("name"))
         try:
-            made = schema_arguments(tool.get("inputSchema"))
+            made = schema_arguments(tool.get("inputSchema"), tool.get("description"))
         except NoArguments:
             unmade.append(name)
             calls.append({"tool": name, "times": 0, DRAFT_KEY: True})

@@ -3,7 +3,8 @@ its schema and description say of the text it takes, each kind tried in this ord
 parameter's own schema takes it:
 
 - `description`: a value its description gives as an example ("IANA timezone name (e.g., 'America/New_York')",
-  "Ticket id, like T-1"): the author's own, as `examples` would be;
+  "Ticket id, like T-1"), or the tool's description gives of it ("Read a ticket by its key, e.g. 'TD-1'"): the
+  author's own, as `examples` would be;
 - `format`: a sample of its format (date-time, date, email, uri, ...; `path`: ".");
 - `path`: "." (the server's own working folder) for a parameter whose name or description says it is a path
   or a folder, so a read-only tool reads something that exists rather than `''`;
@@ -19,11 +20,11 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FORMAT_SAMPLES", "MadeValue", "parameter_value", "string_schema"]
+__all__ = ["FORMAT_SAMPLES", "MadeValue", "examples_by_parameter", "parameter_value", "string_schema"]
 
 # A value for a string of each format.
 FORMAT_SAMPLES = {
@@ -138,6 +139,37 @@ def _described_examples(description: str) -> list[str]:
     return found
 
 
+# Where the clause an example mark ends starts: a bracket, a stop or a line break before it.
+_CLAUSE_START = re.compile(r"[()\[\];\n]|[.!?](?=\s)")
+
+
+def examples_by_parameter(description: str, names: Sequence[str]) -> dict[str, list[str]]:
+    """The examples a tool's description gives of its parameters ("Read a ticket by its key, e.g. 'TD-1'"): each
+    example mark's, for the parameter its clause names last before the mark (by its name, or a word of it:
+    `queueName` by "queue"), in order."""
+    found: dict[str, list[str]] = {}
+    for mark in _EXAMPLE_MARK.finditer(description):
+        before = description[: mark.start()]
+        starts = [m.end() for m in _CLAUSE_START.finditer(before) if not _ends_abbreviation(before, m.start())]
+        clause = before[starts[-1] if starts else 0 :].lower()
+        named = [(_last_mention(clause, name), name) for name in names]
+        at, name = max(named, default=(-1, ""))
+        if at >= 0:
+            found.setdefault(name, []).extend(_described_examples(description[mark.start() : mark.end()]))
+    return found
+
+
+def _ends_abbreviation(text: str, at: int) -> bool:
+    """Whether the stop at `at` ends e.g. or i.e. rather than a sentence."""
+    return text[max(0, at - 3) : at + 1].lower() in ("e.g.", "i.e.")
+
+
+def _last_mention(clause: str, name: str) -> int:
+    """Where the clause last names the parameter (its name, or a word of it, a plural too), or -1."""
+    forms = {name.lower(), *_words(name), *(word + "s" for word in _words(name))}
+    return max((m.start() for form in forms for m in re.finditer(rf"\b{re.escape(form)}\b", clause)), default=-1)
+
+
 def _spelled_form(description: str) -> str | None:
     for form, value in _SPELLED_FORMS:
         if form.search(description):
@@ -190,10 +222,13 @@ def _matching(schema: Mapping[str, Any], pattern: str) -> str | None:
     return None
 
 
-def parameter_value(name: str, schema: Any, description: str | None = None) -> MadeValue | None:
+def parameter_value(
+    name: str, schema: Any, description: str | None = None, examples: Sequence[str] = ()
+) -> MadeValue | None:
     """A value for the parameter `name` from what its schema and description say (the module's order), or None
     when they say nothing its schema takes. `description` is used where the schema has none of its own (an
-    array's items take the array's)."""
+    array's items take the array's); `examples` are those the tool's description gives of it, tried after its
+    own description's."""
     if not isinstance(schema, Mapping):
         return None
     own = schema.get("description")
@@ -202,7 +237,7 @@ def parameter_value(name: str, schema: Any, description: str | None = None) -> M
     def fits(value: Any, source: str) -> MadeValue | None:
         return MadeValue(value, source) if _takes(schema, value) else None
 
-    for example in _described_examples(described):
+    for example in [*_described_examples(described), *examples]:
         made = fits(_typed(example, schema), "description")
         if made is not None:
             return made

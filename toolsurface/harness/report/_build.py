@@ -137,11 +137,14 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
         PER_TOOL_COLUMNS,
         MeasureColumns,
         by_kinds_rows,
+        measured_as,
         per_tool_rows,
+        whole_title,
     )
     from toolsurface.harness.surface import PART_WORDS, own_study
 
     by_name = {s.name: s for s in m.surfaces}
+    what = measured_as(s.server for s in m.surfaces)
     largest = {s.name: s.largest(1)[0].name if s.per_tool else "" for s in m.surfaces}
     c = MeasureColumns
     size = _frame(
@@ -197,7 +200,7 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
     return [
         Table(
             "list_size",
-            f"List size per surface (protocol {m.protocol_version}, tokens {m.encoding})",
+            f"List size per {what} (protocol {m.protocol_version}, tokens {m.encoding})",
             size,
             given.command("measure", "--per-tool", "--format", "markdown"),
             note,
@@ -205,7 +208,7 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
         *answered,
         Table(
             "surface_parts",
-            "The whole surface per session: the tools and each part beside them, by the same rule",
+            f"{whole_title(what)}: the tools and each part beside them, by the same rule",
             parts,
             given.command("measure", "--format", "markdown"),
             "Each part is the compact JSON of what the server advertised (the instructions as a JSON string); a part"

@@ -63,6 +63,8 @@ class BundleSurface:
     tokens: int | None
     growth: Growth | None
     tool_list: list[BundleTool]
+    # A server's list as listed (live, or a snapshot of one), not a surface of its own.
+    server: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,7 @@ def _surface(surface: SurfaceMeasurement) -> BundleSurface:
         tokens=surface.tokens,
         growth=surface.growth,
         tool_list=tools,
+        server=surface.server,
     )
 
 

@@ -18,7 +18,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from toolsurface.harness.measure import PER_TOOL_COLUMNS, SURFACE_COLUMNS, MeasureColumns
+from toolsurface.harness.measure import PER_TOOL_COLUMNS, SURFACE_COLUMNS, MeasureColumns, measured_as
 from toolsurface.harness.output import Column, shown, signed
 from toolsurface.harness.report._bundle import BundleCall, BundleRun, BundleSurface, BundleTable, ReportBundle, SeedRow
 
@@ -180,9 +180,11 @@ def _headline(bundle: ReportBundle) -> str:
             ]
         )
     note = next((t.note for t in bundle.tables if t.key == "list_size" and t.note), "")
+    what = measured_as(s.server for s in bundle.surfaces)
+    glance = {"surface": "Surfaces at a glance", "server": "Servers at a glance"}.get(what, "At a glance")
     return (
-        f'<section id="headline"><h2>Surfaces at a glance</h2><div class="cards">{"".join(cards)}</div>'
-        f"{_table('table-surfaces', columns, rows, caption='List size per surface')}"
+        f'<section id="headline"><h2>{glance}</h2><div class="cards">{"".join(cards)}</div>'
+        f"{_table('table-surfaces', columns, rows, caption=f'List size per {what}')}"
         f"{f'<p>{_t(note)}</p>' if note else ''}{_command(bundle, 'list_size')}</section>"
     )
 

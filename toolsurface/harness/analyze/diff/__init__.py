@@ -1,5 +1,6 @@
 """The diff: which tools and parts changed between two lists, each change classed by what it breaks, and
-every changed text an agent is told marked for review; as JSON, CSV, markdown, rich, GitHub annotations and JUnit."""
+every changed text an agent is told marked for review, with what changed in it word by word; as JSON, CSV,
+markdown, rich, GitHub annotations and JUnit."""
 
 from toolsurface.harness.analyze.diff._diff import diff_parts, diff_surfaces, diff_tools
 from toolsurface.harness.analyze.diff._model import (
@@ -23,6 +24,7 @@ from toolsurface.harness.analyze.diff._render import (
     diff_markdown,
     diff_rich,
 )
+from toolsurface.harness.analyze.diff._words import Segment, WordChange, marked_segments, marked_text, word_changes
 
 __all__ = [
     "DIFF_COLUMNS",
@@ -32,9 +34,11 @@ __all__ = [
     "ParameterChange",
     "PartDiff",
     "ReviewItem",
+    "Segment",
     "Size",
     "SurfaceDiff",
     "ToolDiff",
+    "WordChange",
     "diff_csv",
     "diff_github",
     "diff_json",
@@ -44,5 +48,8 @@ __all__ = [
     "diff_rich",
     "diff_surfaces",
     "diff_tools",
+    "marked_segments",
+    "marked_text",
+    "word_changes",
     "worst",
 ]

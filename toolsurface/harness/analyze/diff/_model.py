@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from toolsurface.harness.analyze.diff._words import WordChange, word_changes
 from toolsurface.harness.fail_on import FAIL_ON
 from toolsurface.harness.measure import ENCODING_NAME
 from toolsurface.harness.output import compact_json
@@ -108,18 +109,32 @@ AnnotationChange = ValueChange
 FieldChange = ValueChange
 
 
+def reviewed_text(value: Any) -> str:
+    """A reviewed value as the text compared word by word: a text as it is, anything else as compact JSON, an
+    absent one as nothing."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else compact_json(value)
+
+
 @dataclass(frozen=True)
 class ReviewItem:
     """A text an agent is told that changed, and so is how a server changes what agents do (tool poisoning,
     OWASP MCP03): a description, an annotation, a parameter's description, the instructions. `what` names it;
-    None is absent on that side."""
+    None is absent on that side. Its JSON's `changes` are the runs of words removed and added (a value that is
+    not a text compared as its compact JSON)."""
 
     what: str
     before: Any
     after: Any
 
+    @property
+    def changes(self) -> list[WordChange]:
+        return word_changes(reviewed_text(self.before), reviewed_text(self.after))
+
     def to_json(self) -> dict[str, Any]:
-        return {"what": self.what, "before": self.before, "after": self.after}
+        changes = [c.to_json() for c in self.changes]
+        return {"what": self.what, "before": self.before, "after": self.after, "changes": changes}
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from toolsurface.harness.output import (
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+    from rich.text import Text
 from toolsurface.harness.analyze.diff._model import (
     _RANK,
     BREAKING,
@@ -35,8 +36,10 @@ from toolsurface.harness.analyze.diff._model import (
     Size,
     SurfaceDiff,
     ToolDiff,
+    reviewed_text,
     short_json,
 )
+from toolsurface.harness.analyze.diff._words import ADDED, CUT, REMOVED, Segment, marked_segments, marked_text
 from toolsurface.harness.surface import ANSWERS_KEY as ANSWERS_PART
 from toolsurface.harness.surface import PART_WORDS
 
@@ -134,19 +137,37 @@ def _backtick_runs(line: str) -> list[str]:
     return re.findall(r"`+", line)
 
 
-def _review_markdown(d: SurfaceDiff) -> str:
-    """Each changed text with its text before and after, for a person to read before merging."""
+# Said once above the texts marked word by word.
+_MARKS_SAID = (
+    f"Words removed are marked `{REMOVED[0]}so{REMOVED[1]}` and words added `{ADDED[0]}so{ADDED[1]}`; a long"
+    f" unchanged stretch is cut to `{CUT}` (`diff --whole` shows both texts whole)."
+)
+
+
+def _segments(item: ReviewItem) -> list[Segment]:
+    return marked_segments(reviewed_text(item.before), reviewed_text(item.after))
+
+
+def _review_markdown(d: SurfaceDiff, whole: bool) -> str:
+    """Each changed text, for a person to read before merging: marked word by word, or `whole` before and after."""
     lines = ["\n#### To review: texts an agent is told that changed\n"]
+    if not whole:
+        lines.append(f"\n{_MARKS_SAID}\n")
     for owner, item in d.review:
-        lines.append(
-            f"\n**`{markdown_cell(owner, 'spaced')}`: {markdown_cell(item.what, 'spaced')}**\n\nBefore:\n\n{_fenced(_text(item.before))}"
-        )
-        lines.append(f"\nAfter:\n\n{_fenced(_text(item.after))}")
+        title = f"\n**`{markdown_cell(owner, 'spaced')}`: {markdown_cell(item.what, 'spaced')}**\n\n"
+        if whole:
+            lines.append(f"{title}Before:\n\n{_fenced(_text(item.before))}")
+            lines.append(f"\nAfter:\n\n{_fenced(_text(item.after))}")
+        else:
+            lines.append(title + _fenced(marked_text(_segments(item))))
     return "".join(lines)
 
 
-def _review_line(item: ReviewItem) -> str:
-    return f"REVIEW {item.what}: before {_text(item.before)!r}, after {_text(item.after)!r}"
+def _review_line(item: ReviewItem, whole: bool) -> str:
+    """A changed text on its line: marked word by word, or `whole` before and after."""
+    if whole:
+        return f"REVIEW {item.what}: before {_text(item.before)!r}, after {_text(item.after)!r}"
+    return f"REVIEW {item.what}: {marked_text(_segments(item))}"
 
 
 def diff_json(d: SurfaceDiff) -> str:
@@ -171,8 +192,9 @@ def _details_cell(lines: Sequence[tuple[ChangeClass, str]]) -> str:
     return "<br>".join(f"**{cell}**" if cls is BREAKING else cell for cls, cell in cells)
 
 
-def diff_markdown(d: SurfaceDiff) -> str:
-    """A summary and one table row per tool that differs, short enough for a pull request comment."""
+def diff_markdown(d: SurfaceDiff, whole: bool = False) -> str:
+    """A summary and one table row per tool that differs, short enough for a pull request comment; then each
+    changed text marked word by word (`whole`: both texts whole)."""
     title = f"### Tool list diff: `{d.a}` → `{d.b}`\n\n"
     note = f"\n_{d.parts_note}._\n" if d.parts_note else ""
     if d.cls is None:
@@ -202,7 +224,7 @@ def diff_markdown(d: SurfaceDiff) -> str:
             row = [_part_label(p), p.change, p.cls.value, _size(p.chars), _size(p.tokens), cell]
             lines.append(markdown_row(row) + "\n")
     if d.review:
-        lines.append(_review_markdown(d))
+        lines.append(_review_markdown(d, whole))
     return "".join(lines) + note
 
 
@@ -214,8 +236,27 @@ def _part_label(p: PartDiff) -> str:
     return f"{PART_WORDS[p.part].removesuffix('s')} `{markdown_cell(p.name, 'spaced')}`"
 
 
-def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
-    """A headline, a table of the tools that differ with their sizes, then what changed in each."""
+def _review_rich(into: Text, item: ReviewItem, whole: bool) -> None:
+    """A changed text under its tool or part: marked word by word, in colour too (removed red and struck out,
+    added green), each of its lines indented; or `whole` before and after."""
+    from toolsurface.harness.terminal import escape_controls as escaped
+
+    if whole:
+        into.append(f"\n  {escaped(_review_line(item, True))}", style="magenta")
+        return
+    into.append(f"\n  REVIEW {escaped(item.what)}: ", style="magenta")
+    styles = {"removed": "red strike", "added": "green", "cut": "dim"}
+    marks = {"removed": REMOVED, "added": ADDED}
+    for segment in _segments(item):
+        text = escaped(segment.text).replace("\n", "\n    ")
+        if segment.kind in marks:
+            text = f"{marks[segment.kind][0]}{text}{marks[segment.kind][1]}"
+        into.append(text, style=styles.get(segment.kind, ""))
+
+
+def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
+    """A headline, a table of the tools that differ with their sizes, then what changed in each (a changed text
+    marked word by word; `whole`: both texts whole)."""
     from rich import box
     from rich.text import Text
 
@@ -247,7 +288,7 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
             for cls, text in p.details:
                 parts.append(f"\n  {escaped(text)}", style=style[cls] if cls is BREAKING else "")
             for item in p.review:
-                parts.append(f"\n  {escaped(_review_line(item))}", style="magenta")
+                _review_rich(parts, item, whole)
             parts.append("\n")
         renderables.append(parts)
     if not d.tools:
@@ -279,7 +320,7 @@ def diff_rich(d: SurfaceDiff) -> list[RenderableType]:
         for cls, text in lines:
             details.append(f"\n  {escaped(text)}", style=style[cls] if cls is BREAKING else "")
         for item in t.review:
-            details.append(f"\n  {escaped(_review_line(item))}", style="magenta")
+            _review_rich(details, item, whole)
         details.append("\n")
     if details:
         renderables.append(details)
@@ -295,9 +336,9 @@ def _details(t: ToolDiff | PartDiff) -> str:
     return "; ".join(text for _, text in (t.details if isinstance(t, PartDiff) else tool_details(t)))
 
 
-def _change_text(t: ToolDiff | PartDiff) -> str:
+def _change_text(t: ToolDiff | PartDiff, whole: bool) -> str:
     details = _details(t)
-    review = "".join(f"; {_review_line(item)}" for item in t.review)
+    review = "".join(f"; {_review_line(item, whole)}" for item in t.review)
     return (
         f"{_name(t)} {t.change} ({t.cls.value}, {t.chars.delta:+,} chars)"
         + (f": {details}" if details else "")
@@ -346,26 +387,26 @@ def diff_csv(diffs: Sequence[SurfaceDiff]) -> str:
     return csv_table(keys(DIFF_COLUMNS), rows)
 
 
-def diff_github(d: SurfaceDiff, fail_on: str | None = None) -> list[str]:
+def diff_github(d: SurfaceDiff, fail_on: str | None = None, whole: bool = False) -> list[str]:
     """One workflow annotation per tool (and part) that differs: `::error` when it fails the --fail-on gate,
-    `::warning` for another breaking change or a changed text to review (its text before and after in the
-    message), `::notice` for the rest; one `::notice` when nothing differs."""
+    `::warning` for another breaking change or a changed text to review (marked word by word in the message;
+    `whole`: its text before and after), `::notice` for the rest; one `::notice` when nothing differs."""
     if d.cls is None:
         return [github_line("notice", f"{d.a} -> {d.b}", "no differences")]
     lines = []
     for t in _changes(d):
         level: Level = "error" if d.tool_fails(t, fail_on) else "warning" if t.cls is BREAKING or t.review else "notice"
         mark = ", REVIEW" if t.review else ""
-        lines.append(github_line(level, f"{d.b}: {_name(t)} {t.change} ({t.cls.value}{mark})", _change_text(t)))
+        lines.append(github_line(level, f"{d.b}: {_name(t)} {t.change} ({t.cls.value}{mark})", _change_text(t, whole)))
     if not d.tools and not d.parts:
         lines.append(github_line("notice", f"{d.a} -> {d.b}", _headline(d)))
     return lines
 
 
-def diff_junit(diffs: Sequence[SurfaceDiff], fail_on: str | None = None) -> str:
+def diff_junit(diffs: Sequence[SurfaceDiff], fail_on: str | None = None, whole: bool = False) -> str:
     """JUnit XML: a suite per comparison, a test case per tool of either list (and per part that differs); a
     change fails its case when the --fail-on gate counts it (breaking: a BREAKING change; review: a changed text,
-    its text before and after in the failure; any: every change)."""
+    marked word by word in the failure, or with `whole` its text before and after; any: every change)."""
     from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
 
     def case(d: SurfaceDiff, t: ToolDiff | PartDiff, name: str, classname: str) -> JUnitCase:
@@ -375,9 +416,9 @@ def diff_junit(diffs: Sequence[SurfaceDiff], fail_on: str | None = None) -> str:
             classname=classname,
             outcome="failure" if failed else "passed",
             message=f"{t.change}, {t.cls.value}{', REVIEW' if t.review else ''}" if failed else "",
-            detail=_change_text(t),
+            detail=_change_text(t, whole),
             kind="REVIEW" if fail_on == "review" else t.cls.value,
-            output=_change_text(t),
+            output=_change_text(t, whole),
         )
 
     suites = []

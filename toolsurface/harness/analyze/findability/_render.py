@@ -145,12 +145,12 @@ _PAIR_COLUMNS = tuple(
 
 
 def _expected(row: FindabilityRow) -> str:
-    return f"{row.expected} (not on the surface)" if row.unlisted else shown(row.expected)
+    return f"{row.expected} (not in the list)" if row.unlisted else shown(row.expected)
 
 
 def rank_line(surface: str, row: FindabilityRow) -> str:
-    """`v2 'read page': item_get keyword rank 2` (or `not found`, or `not on the surface`)."""
-    rank = f"rank {row.rank}" if row.rank is not None else "not on the surface" if row.unlisted else "not found"
+    """`v2 'read page': item_get keyword rank 2` (or `not found`, or `not in the list`)."""
+    rank = f"rank {row.rank}" if row.rank is not None else "not in the list" if row.unlisted else "not found"
     return f"{surface} {row.query!r}: {row.expected} {row.scorer} {rank}"
 
 

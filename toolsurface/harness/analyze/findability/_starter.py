@@ -4,6 +4,7 @@ own words finds it by construction, so it measures nothing until rewritten)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,10 +22,27 @@ STARTER_NOTE = (
 MAX_WORDS = 8
 
 
+# Where a sentence starts giving an example: a value, not words a user asks with.
+_EXAMPLE = re.compile(r"(?:\be\.\s?g\.|\bfor example\b|\bfor instance\b|\bsuch as\b)", re.IGNORECASE)
+# An abbreviation written with its dots (i.e., etc.), kept whole.
+_ABBREVIATION = re.compile(r"\b(?:[A-Za-z]\.){2,}|\b(?:etc|vs)\.", re.IGNORECASE)
+
+
+def _words(sentence: str) -> list[str]:
+    """The sentence's words up to an example it gives, an abbreviation with its dots."""
+    sentence = _EXAMPLE.split(sentence, maxsplit=1)[0]
+    words: list[str] = []
+    at = 0
+    for found in _ABBREVIATION.finditer(sentence):
+        words += [*plain_words(sentence[at : found.start()]), found.group().lower()]
+        at = found.end()
+    return words + plain_words(sentence[at:])
+
+
 def _query(tool: Mapping[str, Any]) -> str:
     name = " ".join(name_words(str(tool.get("name"))))
     description = tool.get("description")
-    words = plain_words(first_sentence(description)) if isinstance(description, str) else []
+    words = _words(first_sentence(description)) if isinstance(description, str) else []
     sentence = " ".join(words[:MAX_WORDS])
     return f"{name}: {sentence}" if sentence else name
 

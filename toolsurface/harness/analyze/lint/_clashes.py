@@ -10,6 +10,7 @@ from typing import Any
 
 from toolsurface.harness.analyze.lint._client_limits import observed
 from toolsurface.harness.analyze.lint._model import Finding
+from toolsurface.harness.output import possessive
 
 __all__ = ["check_clashes"]
 
@@ -82,7 +83,7 @@ def _builtins(servers: Sequence[tuple[str, Sequence[str]]], builtins: Mapping[st
             clients = [client for client, names in builtins.items() if tool in names]
             if clients:
                 message = (
-                    f"{server}'s {tool} is named like the own tool of {', '.join(clients)}: a setting that names"
+                    f"{possessive(server)} {tool} is named like the own tool of {', '.join(clients)}: a setting that names"
                     " the client's tool (an exclusion, a permission) reaches the server's tool too"
                 )
                 findings.append(Finding("builtin-name", [_qualified(server, tool)], [], message))

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.analyze.lint._model import Finding
+from toolsurface.harness.output import possessive
 
 __all__ = [
     "CLAUDE_CODE_CUT",
@@ -209,7 +210,9 @@ def _top_findings(tool: dict[str, Any]) -> list[Finding]:
     if not found or not leaving:
         return []
     name = str(tool.get("name"))
-    message = f"{name}'s input schema has {', '.join(found)} at its top: {_versions(leaving)} left such a tool out"
+    message = (
+        f"{possessive(name)} input schema has {', '.join(found)} at its top: {_versions(leaving)} left such a tool out"
+    )
     return [Finding("client-limit", [name], [], message)]
 
 
@@ -220,7 +223,7 @@ def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | Non
     for tool in tools:
         description = tool.get("description")
         if isinstance(description, str):
-            message = _cut_message(f"{tool.get('name')}'s description", description)
+            message = _cut_message(f"{possessive(str(tool.get('name')))} description", description)
             if message is not None:
                 findings.append(Finding("client-limit", [str(tool.get("name"))], [], message))
         findings += _name_findings(str(tool.get("name")), ours)

@@ -4,6 +4,7 @@ A file that cannot be read as one is a row that says why, never a stop."""
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -53,15 +54,30 @@ def clients_with_sessions(client: str | None = None) -> list[ClientCard]:
     return chosen
 
 
+# Why a file found is not read when it is a link to a link ... back to itself.
+LOOP = "a symbolic link that loops back to itself: not read"
+
+
+def _resolved(path: Path) -> Path:
+    """`path` with its links followed, as far as they go (a folder in a loop as it is)."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        return path.absolute()
+
+
 def _checked(path: Path, client: str | None, roots: Sequence[Path], max_bytes: int) -> SessionSource:
     """A found file, or why it is not read: a link to a file outside the folders it was found in, a file over
     `max_bytes`, or something other than a file."""
     try:
         resolved = path.resolve(strict=True)
         info = resolved.stat()
+    except RuntimeError:  # Python before 3.13 says a loop so
+        return SessionSource(path, client, LOOP)
     except OSError as error:
-        return SessionSource(path, client, f"cannot be read: {error.strerror or error}")
-    if path.is_symlink() and not any(resolved.is_relative_to(root.resolve()) for root in roots):
+        said = LOOP if error.errno == errno.ELOOP else f"cannot be read: {error.strerror or error}"
+        return SessionSource(path, client, said)
+    if path.is_symlink() and not any(resolved.is_relative_to(_resolved(root)) for root in roots):
         return SessionSource(path, client, f"a link out of the home (to {resolved}): not read")
     if not resolved.is_file():
         return SessionSource(path, client, "not a file")
@@ -94,6 +110,8 @@ def find_sources(
     for given in paths:
         if not os.path.lexists(given):
             raise ToolsurfaceError(f"{given}: no such file or folder")
+        if _checked(given, None, (), max_bytes).problem == LOOP:
+            raise ToolsurfaceError(f"{given}: {LOOP.removesuffix(': not read')}")
         if given.is_dir():
             for card in cards:
                 assert card.sessions is not None
