@@ -4,9 +4,14 @@ from the copy, and a pyproject.toml naming it."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Run
 
 TOOLS = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2_tools.py"
 V2 = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2.py"
@@ -53,3 +58,44 @@ def make_project(root: Path, max_chars: int = 7000, extra: str = "") -> Path:
         encoding="utf-8",
     )
     return root
+
+
+# `budget` with the process made to wait, where the ratchet records the git revision, until the other process
+# named by BARRIER_OTHER has come as far (10 s at most): two updates then take their step at the same moment.
+_MEETING = """
+import os, runpy, sys, time
+from pathlib import Path
+import toolsurface.harness.config._ratchet as ratchet
+mine, other = Path(os.environ["BARRIER_MINE"]), Path(os.environ["BARRIER_OTHER"])
+revision = ratchet.git_revision
+def meet(directory):
+    mine.touch()
+    deadline = time.monotonic() + 10
+    while not other.exists() and time.monotonic() < deadline:
+        time.sleep(0.002)
+    return revision(directory)
+ratchet.git_revision = meet
+sys.argv = ["toolsurface", *sys.argv[1:]]
+runpy.run_module("toolsurface", run_name="__main__")
+"""
+
+
+def updates_at_once(project: Path, *argvs: Sequence[str]) -> list[Run]:
+    """Each `argvs` a `toolsurface budget ...` process in `project`, all started at once and meeting before
+    their step; their results in the same order."""
+    meeting = project.parent / f"{project.name}.meeting"
+    shutil.rmtree(meeting, ignore_errors=True)
+    meeting.mkdir()
+    names = [meeting / str(n) for n in range(len(argvs))]
+    processes = []
+    for n, argv in enumerate(argvs):
+        env = {**os.environ, "BARRIER_MINE": str(names[n]), "BARRIER_OTHER": str(names[(n + 1) % len(names)])}
+        command = [sys.executable, "-c", _MEETING, "budget", *argv]
+        pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        processes.append(subprocess.Popen(command, cwd=project, env=env, text=True, **pipes))
+    runs = []
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        runs.append(Run(process.returncode, out, err))
+    shutil.rmtree(meeting, ignore_errors=True)
+    return runs

@@ -5,7 +5,7 @@ rest of the file kept as it was."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from toolsurface.harness.config._check import CheckedTarget
@@ -75,46 +75,82 @@ def plan_ratchet(
 
 def ratchet(config: Config, checked: Sequence[CheckedTarget], reason: str, *, allow_raise: bool = False) -> Ratchet:
     """Move every budget to its measured figure when the list shrank (or, with `allow_raise`, grew): nothing is
-    written unless every target can be moved or is already at its figure."""
+    written unless every target can be moved or is already at its figure. The configuration and the log are
+    read again, changed and replaced under a lock on their folder, the steps planned again against the budgets
+    the file holds then: two updates at once keep both steps, and a step the other took is not taken twice."""
     if not reason.strip():
         raise ToolsurfaceError("--reason TEXT must say why (it goes into the budget log)")
     check_log_for_update(config.log_path)
     steps, refused, unchanged = plan_ratchet(checked, allow_raise)
     if refused or not steps:
         return Ratchet(steps if not refused else [], refused, unchanged, [])
-    text = _rewritten(config, steps)
     time, revision = now(), git_revision(config.root)
-    entries = [
-        LogEntry(
-            time=time,
-            revision=revision,
-            target=step.checked.target.name,
-            step=step.direction,
-            max_chars=step.max_chars,
-            max_tokens=step.max_tokens,
-            chars=step.checked.result.chars,
-            tokens=step.checked.result.tokens,
-            reason=" ".join(reason.split()),
-            tools={t.name: t.chars for t in step.checked.result.per_tool},
-            counter=None if is_o200k(step.checked.result.counter) else step.checked.result.counter,
-        )
-        for step in steps
-    ]
+    from toolsurface.harness.config._lock import held_for_update
     from toolsurface.harness.files import write_atomic_all
 
-    # One change: the configuration and its log are both checked writable first, and replaced together.
-    write_atomic_all([(config.path, text), (config.log_path, appended(config.log_path, entries))], sync=True)
+    with held_for_update(config.root):
+        check_log_for_update(config.log_path)
+        original = _config_text(config)
+        steps, refused, unchanged = plan_ratchet(_as_written(config, original, checked), allow_raise)
+        if refused or not steps:
+            return Ratchet(steps if not refused else [], refused, unchanged, [])
+        text = _rewritten(config, original, steps)
+        entries = [
+            LogEntry(
+                time=time,
+                revision=revision,
+                target=step.checked.target.name,
+                step=step.direction,
+                max_chars=step.max_chars,
+                max_tokens=step.max_tokens,
+                chars=step.checked.result.chars,
+                tokens=step.checked.result.tokens,
+                reason=" ".join(reason.split()),
+                tools={t.name: t.chars for t in step.checked.result.per_tool},
+                counter=None if is_o200k(step.checked.result.counter) else step.checked.result.counter,
+            )
+            for step in steps
+        ]
+        # One change: the configuration and its log are both checked writable first, and replaced together.
+        write_atomic_all([(config.path, text), (config.log_path, appended(config.log_path, entries))], sync=True)
     return Ratchet(steps, [], unchanged, entries)
 
 
-def _rewritten(config: Config, steps: Sequence[RatchetStep]) -> str:
+def _config_text(config: Config) -> str:
+    """The configuration's text as it is now, its line endings as written."""
+    from toolsurface.harness.files import read_text
+
+    return read_text(config.path, ToolsurfaceError, "configuration")
+
+
+def _as_written(config: Config, text: str, checked: Sequence[CheckedTarget]) -> list[CheckedTarget]:
+    """Each target with the budget the file holds now (another update may have moved it since it was read)."""
+    import tomllib
+
+    try:
+        plain: Any = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        raise ConfigError(config.path, "", f"changed while it was measured, and is no longer TOML ({error})") from None
+    current = []
+    for item in checked:
+        table = plain
+        for name in item.target.where:
+            table = table.get(name) if isinstance(table, dict) else None
+        chars = table.get("max-chars") if isinstance(table, dict) else None
+        tokens = table.get("max-tokens") if isinstance(table, dict) else None
+        if type(chars) is not int or (tokens is not None and type(tokens) is not int):
+            raise ConfigError(config.path, item.target.key_of("max-chars"), "changed while it was measured; run again")
+        current.append(replace(item, target=replace(item.target, max_chars=chars, max_tokens=tokens)))
+    return current
+
+
+def _rewritten(config: Config, original: str, steps: Sequence[RatchetStep]) -> str:
     """The configuration with each step's figures written in place (tomlkit keeps comments, order and layout);
     checked by reading it back: only those values may differ."""
     import tomllib
 
     import tomlkit
 
-    original = config.path.read_text(encoding="utf-8")
     try:
         document = tomlkit.parse(original)
     except RecursionError:
