@@ -56,8 +56,11 @@ def test_init_in_an_empty_folder_writes_what_ci_needs_and_budget_then_passes(pro
     config = tomllib.loads((project / "toolsurface.toml").read_text(encoding="utf-8"))
     assert config["name"] == "acme-help-desk"
     assert config["command"] == [sys.executable, "server.py"] and config["cwd"] == "."
-    # The budget: the size now and a 10 % margin, rounded up.
-    assert (config["max-chars"], config["max-tokens"]) == (779, 189)
+    # The budget: the size now and a 10 % margin, rounded up; the margin kept for the ratchet, and said above it.
+    assert (config["max-chars"], config["max-tokens"], config["ratchet-margin"]) == (779, 189, 10)
+    assert "\n# max-chars 779: 708 chars + 10 % (toolsurface init, 20" in (project / "toolsurface.toml").read_text(
+        "utf-8"
+    )
     assert config["snapshot"] == ".toolsurface/acme-help-desk.json"
     budget = run_cli("budget", cwd=project)
     assert budget.returncode == 0, budget.stderr

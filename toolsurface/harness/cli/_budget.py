@@ -433,8 +433,8 @@ def _ratchet(config: Config, checked: list[CheckedTarget], reason: str, raise_: 
 
     say = _out if fmt == "text" else _say
     outcome = ratchet(config, checked, reason, allow_raise=raise_)
-    for item in outcome.unchanged:
-        say(f"{item.target.name}: budget already at the measured figure ({item.result.chars:,} chars)")
+    for kept in outcome.unchanged:
+        say(kept.describe())
     if outcome.refused:
         over = "; ".join(f"{item.target.name} is over its budget" for item in outcome.refused)
         _say(

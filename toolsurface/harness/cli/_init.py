@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     default=10.0,
     show_default=True,
     metavar="PERCENT",
-    help="The budget: the list's size now, plus this much.",
+    help="The budget: the list's size now, plus this much (written as ratchet-margin, which budget --update keeps).",
 )
 @click.option(
     "--action",
@@ -57,7 +57,7 @@ def init_command(
         transport=taken.meta.source.get("transport"),
         args=tuple(server_args(live)),
     )
-    plan = plan_init(Path.cwd(), taken, server, margin=margin / 100, action=action or DEFAULT_ACTION)
+    plan = plan_init(Path.cwd(), taken, server, margin=margin, action=action or DEFAULT_ACTION)
     shown = taken.server or taken.name
     _out(
         f"{taken.name} ({shown}): {counted(plan.tools, 'tool')}, {plan.chars:,} chars, {plan.tokens:,} o200k_base tokens"
@@ -74,8 +74,8 @@ def init_command(
         return
     again = server_command(server)
     steps = [
-        f"toolsurface budget  (passes now: {plan.chars:,} of {plan.max_chars:,} chars; --update lowers the budget as"
-        " the list shrinks)",
+        f"toolsurface budget  (passes now: {plan.chars:,} of {plan.max_chars:,} chars; --update lowers the budget to"
+        f" the list's size + {plan.margin:g} % as the list shrinks)",
         f"rewrite the {plan.queries} draft queries in .toolsurface/queries.json in your users' words, then"
         f" toolsurface findability --queries .toolsurface/queries.json --fail-below-rank 1 {again}",
         f"give the {plan.calls} draft calls in .toolsurface/calls.json real arguments, then toolsurface probe --calls"

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from toolsurface.harness.config._check import CheckedTarget
 from toolsurface.harness.config._log import LogEntry, appended, check_log_for_update, git_revision, now
+from toolsurface.harness.config._margin import BudgetNote, budget_comment, notes_of, percent, with_margin
 from toolsurface.harness.config._model import Config, ConfigError
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.measure import is_o200k
@@ -17,11 +18,20 @@ from toolsurface.harness.measure import is_o200k
 
 @dataclass(frozen=True)
 class RatchetStep:
-    """One target's budget moved to its measured figure."""
+    """One target's budget against its measured figures: `wanted` is each size plus the target's margin (its
+    `ratchet-margin`, a percentage), `max_chars` and `max_tokens` the budget before and after the step (the same
+    when it stays: already there, or kept because `--update` never raises)."""
 
     checked: CheckedTarget
     max_chars: tuple[int, int]
     max_tokens: tuple[int | None, int | None]
+    wanted_chars: int = 0
+    wanted_tokens: int | None = None
+    margin: float = 0.0
+
+    @property
+    def moves(self) -> bool:
+        return self.max_chars[0] != self.max_chars[1] or self.max_tokens[0] != self.max_tokens[1]
 
     @property
     def direction(self) -> Literal["lower", "raise"]:
@@ -30,20 +40,60 @@ class RatchetStep:
         tokens_up = old is not None and new is not None and new > old
         return "raise" if chars_up or tokens_up else "lower"
 
+    @property
+    def _plus(self) -> str:
+        return f" + {percent(self.margin)}" if self.margin else ""
+
     def describe(self) -> str:
-        parts = [f"max-chars {self.max_chars[0]:,} -> {self.max_chars[1]:,}"]
+        """What the step did, or why the budget stays."""
+        name, result = self.checked.target.name, self.checked.result
+        if not self.moves:
+            old_tokens, wanted_tokens = self.max_tokens[0], self.wanted_tokens
+            if self.wanted_chars > self.max_chars[0] or (
+                old_tokens is not None and wanted_tokens is not None and wanted_tokens > old_tokens
+            ):
+                return (
+                    f"{name}: budget kept at {self.max_chars[0]:,} chars: the list's {result.chars:,} chars"
+                    f"{self._plus} is {self.wanted_chars:,}, and --update never raises (--raise does)"
+                )
+            if self.margin:
+                return f"{name}: budget already at the measured figure{self._plus} ({self.max_chars[0]:,} chars for {result.chars:,})"
+            return f"{name}: budget already at the measured figure ({result.chars:,} chars)"
+        parts = []
+        if self.max_chars[0] != self.max_chars[1]:
+            parts.append(f"max-chars {self.max_chars[0]:,} -> {self.max_chars[1]:,}")
         old, new = self.max_tokens
         if old is not None and new is not None and old != new:
             parts.append(f"max-tokens {old:,} -> {new:,}")
         verb = "raised" if self.direction == "raise" else "lowered"
-        return f"{self.checked.target.name}: {verb} {' and '.join(parts)}"
+        margin = f" (the list{self._plus})" if self.margin else ""
+        return f"{name}: {verb} {' and '.join(parts)}{margin}"
+
+    def notes(self, by: str, date: str, before: dict[str, tuple[int, str]]) -> list[BudgetNote | str]:
+        """What each budget value holds after the step, for the comment above it: a value the step set, said
+        anew; one it kept, as the comment `before` said it when that was written for the same value."""
+        result = self.checked.result
+        values: list[tuple[str, tuple[int | None, int | None], int, int, str]] = [
+            ("max-chars", self.max_chars, self.wanted_chars, result.chars, "chars")
+        ]
+        if self.max_tokens[1] is not None and result.tokens is not None and self.wanted_tokens is not None:
+            unit = "o200k_base tokens" if is_o200k(result.counter) else f"{result.counter} tokens"
+            values.append(("max-tokens", self.max_tokens, self.wanted_tokens, result.tokens, unit))
+        notes: list[BudgetNote | str] = []
+        for key, (old, new), wanted, measured, unit in values:
+            assert new is not None
+            if new == old and key in before and before[key][0] == new:
+                notes.append(before[key][1])
+            else:
+                notes.append(BudgetNote(key, new, measured, unit, self.margin, by, date, kept=new != wanted))
+        return notes
 
 
 @dataclass(frozen=True)
 class Ratchet:
     steps: list[RatchetStep]
     refused: list[CheckedTarget]
-    unchanged: list[CheckedTarget]
+    unchanged: list[RatchetStep]
     entries: list[LogEntry]
 
     @property
@@ -53,23 +103,29 @@ class Ratchet:
 
 def plan_ratchet(
     checked: Sequence[CheckedTarget], allow_raise: bool
-) -> tuple[list[RatchetStep], list[CheckedTarget], list[CheckedTarget]]:
-    """Steps, targets refused (over budget without --raise), targets already at their figure."""
-    steps, refused, unchanged = [], [], []
+) -> tuple[list[RatchetStep], list[CheckedTarget], list[RatchetStep]]:
+    """Steps, targets refused (over budget without --raise), targets whose budget stays. A budget goes to the
+    list's size plus the target's margin: `--update` only ever lowers it (never below the size: the margin is
+    0 or more), `allow_raise` sets it either way."""
+    steps: list[RatchetStep] = []
+    refused: list[CheckedTarget] = []
+    unchanged: list[RatchetStep] = []
     for item in checked:
         result, target = item.result, item.target
-        if not result.within and not allow_raise:
+        old_chars, old_tokens = target.max_chars, target.max_tokens
+        over = result.chars > old_chars or (old_tokens is not None and (result.tokens or 0) > old_tokens)
+        if (not result.within or over) and not allow_raise:
             refused.append(item)
             continue
-        old_chars, old_tokens = target.max_chars, target.max_tokens
-        new_chars = result.chars if result.chars < old_chars or allow_raise else old_chars
+        margin = target.ratchet_margin or 0.0
+        wanted_chars = with_margin(result.chars, margin)
+        wanted_tokens = with_margin(result.tokens, margin) if result.tokens is not None else None
+        new_chars = wanted_chars if allow_raise else min(old_chars, wanted_chars)
         new_tokens = old_tokens
-        if old_tokens is not None and result.tokens is not None and (result.tokens < old_tokens or allow_raise):
-            new_tokens = result.tokens
-        if (new_chars, new_tokens) == (old_chars, old_tokens):
-            unchanged.append(item)
-        else:
-            steps.append(RatchetStep(item, (old_chars, new_chars), (old_tokens, new_tokens)))
+        if old_tokens is not None and wanted_tokens is not None:
+            new_tokens = wanted_tokens if allow_raise else min(old_tokens, wanted_tokens)
+        step = RatchetStep(item, (old_chars, new_chars), (old_tokens, new_tokens), wanted_chars, wanted_tokens, margin)
+        (steps if step.moves else unchanged).append(step)
     return steps, refused, unchanged
 
 
@@ -94,7 +150,8 @@ def ratchet(config: Config, checked: Sequence[CheckedTarget], reason: str, *, al
         steps, refused, unchanged = plan_ratchet(_as_written(config, original, checked), allow_raise)
         if refused or not steps:
             return Ratchet(steps if not refused else [], refused, unchanged, [])
-        text = _rewritten(config, original, steps)
+        by = f"toolsurface budget {'--raise' if allow_raise else '--update'}"
+        text = _rewritten(config, original, steps, by, time[:10])
         entries = [
             LogEntry(
                 time=time,
@@ -108,6 +165,7 @@ def ratchet(config: Config, checked: Sequence[CheckedTarget], reason: str, *, al
                 reason=" ".join(reason.split()),
                 tools={t.name: t.chars for t in step.checked.result.per_tool},
                 counter=None if is_o200k(step.checked.result.counter) else step.checked.result.counter,
+                margin=step.margin or None,
             )
             for step in steps
         ]
@@ -144,8 +202,9 @@ def _as_written(config: Config, text: str, checked: Sequence[CheckedTarget]) -> 
     return current
 
 
-def _rewritten(config: Config, original: str, steps: Sequence[RatchetStep]) -> str:
-    """The configuration with each step's figures written in place (tomlkit keeps comments, order and layout);
+def _rewritten(config: Config, original: str, steps: Sequence[RatchetStep], by: str, date: str) -> str:
+    """The configuration with each step's figures written in place (tomlkit keeps comments, order and layout),
+    and the comment toolsurface wrote above a target's `max-chars` rewritten to say what the values hold now;
     checked by reading it back: only those values may differ."""
     import tomllib
 
@@ -166,7 +225,28 @@ def _rewritten(config: Config, original: str, steps: Sequence[RatchetStep]) -> s
         if step.max_tokens[0] is not None:
             table["max-tokens"] = step.max_tokens[1]
             plain["max-tokens"] = step.max_tokens[1]
+        _renote(table, step, by, date)
     text = tomlkit.dumps(document)
     if tomllib.loads(text) != expected:
         raise ConfigError(config.path, config.table, "cannot rewrite the budget in place; change it by hand")
     return text
+
+
+def _renote(table: Any, step: RatchetStep, by: str, date: str) -> None:
+    """The comment line right above `max-chars`, when toolsurface wrote it, said anew (its indent and line ending
+    kept); a comment of the user's own, or none, is left as it is."""
+    from tomlkit import TOMLDocument
+    from tomlkit.items import Comment, Table
+
+    body = table.body if isinstance(table, TOMLDocument) else table.value.body if isinstance(table, Table) else None
+    if body is None:
+        return
+    at = next((n for n, (key, _) in enumerate(body) if key is not None and key.key == "max-chars"), None)
+    if not at:
+        return
+    key, above = body[at - 1]
+    if key is not None or not isinstance(above, Comment):
+        return
+    before = notes_of(above.trivia.comment)
+    if before is not None:
+        above.trivia.comment = budget_comment(step.notes(by, date, before))

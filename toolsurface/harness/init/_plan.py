@@ -6,7 +6,6 @@ Action. Nothing is ever written over: a file (or a configuration table) that exi
 from __future__ import annotations
 
 import json
-import math
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -108,11 +107,23 @@ def _target_lines(server: ServerEntry, plan: dict[str, Any]) -> list[str]:
         if server.headers:
             pairs = [f"{_toml_string(h)} = {_toml_string('${' + _env_name(h) + '}')}" for h in server.headers]
             lines.append("headers = { " + ", ".join(pairs) + " }")
-    margin = f"{plan['margin']:.0%}"
+    from datetime import UTC, datetime
+
+    from toolsurface.harness.config import BudgetNote, budget_comment
+
+    margin, today = plan["margin"], datetime.now(UTC).date().isoformat()
+    notes = [
+        BudgetNote("max-chars", plan["max_chars"], plan["chars"], "chars", margin, "toolsurface init", today),
+        BudgetNote(
+            "max-tokens", plan["max_tokens"], plan["tokens"], "o200k_base tokens", margin, "toolsurface init", today
+        ),
+    ]
     lines += [
-        f"# {plan['chars']:,} chars and {plan['tokens']:,} o200k_base tokens when toolsurface init listed it, + {margin}",
+        budget_comment(notes),
         f"max-chars = {plan['max_chars']}",
         f"max-tokens = {plan['max_tokens']}",
+        "# budget --update lowers the budget to the list's size plus this much (percent), never raising it",
+        f"ratchet-margin = {margin:g}",
         f"snapshot = {_toml_string(plan['snapshot'])}",
         f"calls = {_toml_string(plan['calls'])}",
     ]
@@ -154,6 +165,7 @@ def _config_file(root: Path, lines: Sequence[str]) -> InitFile:
 def plan_init(root: Path, taken: TakenSnapshot, server: ServerEntry, *, margin: float, action: str) -> InitPlan:
     """Every file for the project at `root`, from the server's list as just taken; the first that exists stops it."""
     from toolsurface.harness.analyze.findability import starter_queries
+    from toolsurface.harness.config import with_margin
     from toolsurface.harness.measure import measure
     from toolsurface.harness.probe import starter_calls
     from toolsurface.harness.surface import meta_path, snapshot_text
@@ -164,7 +176,7 @@ def plan_init(root: Path, taken: TakenSnapshot, server: ServerEntry, *, margin: 
     folder = Path(FOLDER)
     snapshot = folder / f"{server.name}.json"
     queries_path, calls_path = folder / "queries.json", folder / "calls.json"
-    max_chars, max_tokens = math.ceil(measured.chars * (1 + margin)), math.ceil(measured.tokens * (1 + margin))
+    max_chars, max_tokens = with_margin(measured.chars, margin), with_margin(measured.tokens, margin)
     figures = {
         "chars": measured.chars,
         "tokens": measured.tokens,
