@@ -7,6 +7,7 @@ comment toolsurface wrote above it says what each value holds and when it was se
 from __future__ import annotations
 
 import json
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -183,3 +184,19 @@ def test_a_ratchet_margin_that_is_no_percentage_is_one_line(tmp_path: Path, valu
 
 def test_a_margin_is_added_in_decimal_and_rounded_up() -> None:
     assert [with_margin(700, 10), with_margin(708, 10), with_margin(8123, 10), with_margin(5, 0)] == [770, 779, 8936, 5]
+
+
+def test_an_update_keeps_the_configurations_line_endings_and_mode(tmp_path: Path) -> None:
+    chars, _ = measured_v2()
+    config = tmp_path / "toolsurface.toml"
+    lines = ['surface = "v2"', "# 6,900 chars and 2,000 o200k_base tokens when toolsurface init listed it, + 10%"]
+    config.write_bytes("\r\n".join([*lines, "max-chars = 7590", "ratchet-margin = 10", ""]).encode())
+    config.chmod(0o600)
+    run = run_cli("budget", "--update", "--reason", "shorter", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    written = config.read_bytes()
+    assert (
+        written.count(b"\n") == written.count(b"\r\n") == 4
+        and b"\r\nmax-chars = %d\r\n" % with_margin(chars, 10) in written
+    )
+    assert written.startswith(b'surface = "v2"\r\n# max-chars ') and stat.S_IMODE(config.stat().st_mode) == 0o600
