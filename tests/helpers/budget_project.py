@@ -1,6 +1,6 @@
 """A server project with its tool list under a budget: a copy of the Conderis v2 tools module (the eight tools
 and their descriptions beside their handlers in one file, so the copy can be edited) with v2's SURFACE built
-from the copy, and a pyproject.toml naming it."""
+from the copy, and a pyproject.toml naming it; and a designer's own server alone in a folder, as init finds it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tests.conftest import ROOT, Run
+from tests.helpers.paths import FIXTURES
 
 TOOLS = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2_tools.py"
 V2 = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2.py"
@@ -46,6 +47,21 @@ def grow(path: Path, chars: int, text: str = DESCRIPTION) -> None:
 
 
 SURFACE = "surfaces/conderis/v2.py"
+HELP_DESK = FIXTURES / "servers" / "acme_help_desk.py"
+
+
+def desk_project(tmp_path: Path) -> Path:
+    """A folder holding a designer's server (tests/fixtures/servers/acme_help_desk.py as server.py) and nothing else:
+    no pyproject.toml, no requirements."""
+    folder = tmp_path / "desk"
+    folder.mkdir()
+    shutil.copy(HELP_DESK, folder / "server.py")
+    return folder
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` and its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def make_project(root: Path, max_chars: int = 7000, extra: str = "") -> Path:
