@@ -208,3 +208,23 @@ def test_the_workflow_says_to_pin_a_commit_as_the_readme_does(tmp_path: Path) ->
         line for line in workflow_text(project_setup(tmp_path), DEFAULT_ACTION).splitlines() if "OWNER:" in line
     )
     assert comment.endswith("toolsurface has no release tag yet: pin a commit") and "tag;" not in comment
+
+
+def test_a_module_of_an_installed_package_is_named_by_its_distribution(tmp_path: Path) -> None:
+    """`python -m mcp_server_time` in a folder that declares nothing: CI must install mcp-server-time."""
+    found = server_imports(
+        [tmp_path],
+        [],
+        Path(sys.executable),
+        script="mcp_server_time",
+        interpreter="python",
+        modules=["mcp_server_time"],
+    )
+    assert found.specs == [f"mcp-server-time=={metadata.version('mcp-server-time')}"] and found.unknown == ()
+
+
+def test_init_check_of_a_configuration_with_no_command_starts_nothing(tmp_path: Path) -> None:
+    (tmp_path / "toolsurface.toml").write_text('url = "http://127.0.0.1:9/mcp"\nmax-chars = 100\n', "utf-8")
+    done = run_cli("init", "--check", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "no command target is configured (others: server): CI starts nothing, nothing was checked\n"

@@ -8,6 +8,7 @@ list its tools. Nothing of the project is changed, and the copy is removed."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -82,6 +83,9 @@ class CleanStart:
 
     def lines(self) -> list[str]:
         """The check in words: each step and how it ended, then each target and whether it started."""
+        if not self.targets and not self.steps:
+            skipped = ", ".join(self.skipped) or "none"
+            return [f"no command target is configured (others: {skipped}): CI starts nothing, nothing was checked"]
         shown = (
             f"the workflow {self.workflow.name}'s install steps" if self.workflow else "no workflow (nothing installed)"
         )
@@ -102,8 +106,6 @@ class CleanStart:
             else:
                 lines.append(f"{target.name}: did not start as CI will start it: {target.problem}")
         lines += [f"{name}: not a command CI starts; not checked" for name in self.skipped]
-        if not self.targets:
-            lines.append("no command target is configured: nothing was started")
         return lines
 
 
@@ -180,15 +182,16 @@ def check_clean_start(
     skipped = [t.name for t in config.targets if t.command is None] + [s.name for s in config.server_sets]
     runs: list[StepRun] = []
     started: list[StartedTarget] = []
+    if not any(target.command is not None for target in config.targets):
+        return CleanStart(workflow if workflow.exists() else None, (), (), tuple(skipped))
     with _scratch() as scratch:
         project, venv, home = scratch / root.name, scratch / "venv", scratch / "home"
         home.mkdir()
         _copy_project(root, project)
         env = _clean_env(venv, home)
-        made = [sys.executable, "-m", "venv", str(venv)]
         if on_step is not None:
             on_step(f"python -m venv (a fresh environment, as actions/setup-python gives) in {scratch}")
-        runs.append(_run_step(" ".join(made), scratch, env))
+        runs.append(_run_step(shlex.join([sys.executable, "-m", "venv", str(venv)]), scratch, env))
         for command in steps if runs[0].done else []:
             if on_step is not None:
                 on_step(command)

@@ -145,12 +145,18 @@ def _distributions(
 
 
 def server_imports(
-    folders: Sequence[Path], files: Sequence[Path], python: Path | None, *, script: str, interpreter: str
+    folders: Sequence[Path],
+    files: Sequence[Path],
+    python: Path | None,
+    *,
+    script: str,
+    interpreter: str,
+    modules: Sequence[str] = (),
 ) -> ServerImports:
     """What the server's `files` (and the project's modules they import, found in `folders`) import from other
-    packages, as distributions to install; `python` runs the server here (`interpreter`: as the user named it);
-    `script` names the script or module."""
-    names = imported_names(folders, files)
+    packages, and `modules` the command runs from one (`python -m mcp_server_time`), as distributions to install;
+    `python` runs the server here (`interpreter`: as the user named it); `script` names the script or module."""
+    names = sorted({*imported_names(folders, files), *(m.partition(".")[0] for m in modules)})
     found, source = _distributions(python, interpreter, names)
     by_distribution: dict[str, tuple[str | None, list[str]]] = {}
     unknown = []

@@ -122,6 +122,8 @@ class InitPlan:
                 " the command in the configuration as CI can run it"
             )
         setup = self.setup
+        if command is None and not setup.declared:
+            return lines
         if setup.declared:
             lines.append(
                 f"CI installs what the project declares ({', '.join(setup.declared)}): " + "; ".join(setup.installs)
@@ -250,14 +252,17 @@ def _setup(root: Path, command: CiCommand | None, cwd: Path) -> ProjectSetup:
         return setup
     kind, name = runs
     folders = [cwd, root, root / "src"]
+    outside: list[str] = []
     if kind == "script":
         script = cwd / name
         files = [script] if script.is_file() else []
     else:
-        files = own_files(folders, name) or []
-    if not files:
+        own = own_files(folders, name)
+        # A module of an installed package (`python -m mcp_server_time`): its distribution is what CI needs.
+        files, outside = (own, []) if own is not None else ([], [name])
+    if not files and not outside:
         return setup
-    imports = server_imports(folders, files, python, script=name, interpreter=command.given[0])
+    imports = server_imports(folders, files, python, script=name, interpreter=command.given[0], modules=outside)
     return project_setup(root, imports)
 
 
