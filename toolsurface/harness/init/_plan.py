@@ -269,25 +269,30 @@ def _setup(root: Path, command: CiCommand | None, cwd: Path) -> ProjectSetup:
 def plan_init(root: Path, taken: TakenSnapshot, server: ServerEntry, *, margin: float, action: str) -> InitPlan:
     """Every file for the project at `root`, from the server's list as just taken; the first that exists stops it.
     `margin` is a percentage."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from toolsurface.harness.analyze.findability import starter_queries
     from toolsurface.harness.measure import measure
     from toolsurface.harness.probe import starter_calls
     from toolsurface.harness.surface import meta_path, snapshot_text
 
-    item = taken.as_snapshot()
-    measured = measure([item], growth=False).surfaces[0]
-    assert measured.tokens is not None
-    folder = Path(FOLDER)
-    snapshot = folder / f"{server.name}.json"
-    queries_path, calls_path = folder / "queries.json", folder / "calls.json"
-    budget = InitBudget(measured.chars, measured.tokens, margin)
     cwd = server.cwd or root
     command = ci_command(server.command, cwd) if server.command is not None else None
-    lines = _target_lines(server, command, budget, {"snapshot": snapshot.as_posix(), "calls": calls_path.as_posix()})
-    config = _config_file(root, lines)
-    setup = _setup(root, command, cwd)
-    queries = starter_queries([(server.name, taken.tools)])
-    calls = starter_calls(server.name, taken.tools)
+    # What the server imports is asked of its interpreter (a process of its own) while the list is measured.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        setting_up = pool.submit(_setup, root, command, cwd)
+        measured = measure([taken.as_snapshot()], growth=False).surfaces[0]
+        assert measured.tokens is not None
+        folder = Path(FOLDER)
+        snapshot = folder / f"{server.name}.json"
+        queries_path, calls_path = folder / "queries.json", folder / "calls.json"
+        budget = InitBudget(measured.chars, measured.tokens, margin)
+        files_named = {"snapshot": snapshot.as_posix(), "calls": calls_path.as_posix()}
+        lines = _target_lines(server, command, budget, files_named)
+        config = _config_file(root, lines)
+        queries = starter_queries([(server.name, taken.tools)])
+        calls = starter_calls(server.name, taken.tools)
+        setup = setting_up.result()
     files = (
         InitFile(snapshot, taken.text(), "the snapshot `toolsurface diff` compares the list with"),
         InitFile(meta_path(snapshot), json_document(taken.meta.to_json()), "how the snapshot was taken"),
