@@ -1,12 +1,18 @@
 """A server project with its tool list under a budget: a copy of the Conderis v2 tools module (the eight tools
 and their descriptions beside their handlers in one file, so the copy can be edited) with v2's SURFACE built
-from the copy, and a pyproject.toml naming it."""
+from the copy, and a pyproject.toml naming it; and a designer's own server alone in a folder, as init finds it."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Run
+from tests.helpers.paths import FIXTURES
 
 TOOLS = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2_tools.py"
 V2 = ROOT / "toolsurface" / "surfaces" / "conderis" / "v2.py"
@@ -41,6 +47,21 @@ def grow(path: Path, chars: int, text: str = DESCRIPTION) -> None:
 
 
 SURFACE = "surfaces/conderis/v2.py"
+HELP_DESK = FIXTURES / "servers" / "acme_help_desk.py"
+
+
+def desk_project(tmp_path: Path) -> Path:
+    """A folder holding a designer's server (tests/fixtures/servers/acme_help_desk.py as server.py) and nothing else:
+    no pyproject.toml, no requirements."""
+    folder = tmp_path / "desk"
+    folder.mkdir()
+    shutil.copy(HELP_DESK, folder / "server.py")
+    return folder
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` and its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def make_project(root: Path, max_chars: int = 7000, extra: str = "") -> Path:
@@ -53,3 +74,44 @@ def make_project(root: Path, max_chars: int = 7000, extra: str = "") -> Path:
         encoding="utf-8",
     )
     return root
+
+
+# `budget` with the process made to wait, where the ratchet records the git revision, until the other process
+# named by BARRIER_OTHER has come as far (10 s at most): two updates then take their step at the same moment.
+_MEETING = """
+import os, runpy, sys, time
+from pathlib import Path
+import toolsurface.harness.config._ratchet as ratchet
+mine, other = Path(os.environ["BARRIER_MINE"]), Path(os.environ["BARRIER_OTHER"])
+revision = ratchet.git_revision
+def meet(directory):
+    mine.touch()
+    deadline = time.monotonic() + 10
+    while not other.exists() and time.monotonic() < deadline:
+        time.sleep(0.002)
+    return revision(directory)
+ratchet.git_revision = meet
+sys.argv = ["toolsurface", *sys.argv[1:]]
+runpy.run_module("toolsurface", run_name="__main__")
+"""
+
+
+def updates_at_once(project: Path, *argvs: Sequence[str]) -> list[Run]:
+    """Each `argvs` a `toolsurface budget ...` process in `project`, all started at once and meeting before
+    their step; their results in the same order."""
+    meeting = project.parent / f"{project.name}.meeting"
+    shutil.rmtree(meeting, ignore_errors=True)
+    meeting.mkdir()
+    names = [meeting / str(n) for n in range(len(argvs))]
+    processes = []
+    for n, argv in enumerate(argvs):
+        env = {**os.environ, "BARRIER_MINE": str(names[n]), "BARRIER_OTHER": str(names[(n + 1) % len(names)])}
+        command = [sys.executable, "-c", _MEETING, "budget", *argv]
+        pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        processes.append(subprocess.Popen(command, cwd=project, env=env, text=True, **pipes))
+    runs = []
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        runs.append(Run(process.returncode, out, err))
+    shutil.rmtree(meeting, ignore_errors=True)
+    return runs

@@ -5,18 +5,22 @@ The server is a designer's own (tests/fixtures/servers/acme_help_desk.py), copie
 from __future__ import annotations
 
 import json
-import shutil
+import os
+import stat
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from tests.conftest import ROOT, run_cli
-from tests.helpers.paths import FIXTURES
+from tests.helpers.budget_project import desk_project, files_of
 
-HELP_DESK = FIXTURES / "servers" / "acme_help_desk.py"
+# init writes the command as CI runs it (`python server.py`): here that `python` is the one running the tests.
+AT_HAND = {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
 WRITTEN = (
     "toolsurface.toml",
     ".toolsurface/acme-help-desk.json",
@@ -29,15 +33,7 @@ WRITTEN = (
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """An empty folder holding the server, as a designer starts."""
-    folder = tmp_path / "desk"
-    folder.mkdir()
-    shutil.copy(HELP_DESK, folder / "server.py")
-    return folder
-
-
-def files_of(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return desk_project(tmp_path)
 
 
 def init(folder: Path, *args: str) -> object:
@@ -55,18 +51,23 @@ def test_init_in_an_empty_folder_writes_what_ci_needs_and_budget_then_passes(pro
     assert "next:" in out and "toolsurface budget" in out
     config = tomllib.loads((project / "toolsurface.toml").read_text(encoding="utf-8"))
     assert config["name"] == "acme-help-desk"
-    assert config["command"] == [sys.executable, "server.py"] and config["cwd"] == "."
-    # The budget: the size now and a 10 % margin, rounded up.
-    assert (config["max-chars"], config["max-tokens"]) == (779, 189)
+    # The interpreter at an absolute path is written as CI's `python`, and said.
+    assert config["command"] == ["python", "server.py"] and config["cwd"] == "."
+    assert f"the command is written as `python server.py`: {sys.executable} is " in out
+    # The budget: the size now and a 10 % margin, rounded up; the margin kept for the ratchet, and said above it.
+    assert (config["max-chars"], config["max-tokens"], config["ratchet-margin"]) == (779, 189, 10)
+    assert "\n# max-chars 779: 708 chars + 10 % (toolsurface init, 20" in (project / "toolsurface.toml").read_text(
+        "utf-8"
+    )
     assert config["snapshot"] == ".toolsurface/acme-help-desk.json"
-    budget = run_cli("budget", cwd=project)
+    budget = run_cli("budget", cwd=project, env=AT_HAND)
     assert budget.returncode == 0, budget.stderr
     assert budget.stdout.startswith("acme-help-desk: 3 tools, 708 chars, 171 tokens: within budget (779 chars, 189")
     # From a folder below, the server still starts in the project's folder.
     below = project / "src"
     below.mkdir()
-    assert run_cli("budget", cwd=below).returncode == 0
-    diffed = run_cli("diff", cwd=project)
+    assert run_cli("budget", cwd=below, env=AT_HAND).returncode == 0
+    diffed = run_cli("diff", cwd=project, env=AT_HAND)
     assert diffed.returncode == 0, diffed.stderr
     assert "no differences" in diffed.stdout
 
@@ -110,7 +111,7 @@ def test_init_adds_its_table_to_pyproject_keeping_the_rest(project: Path) -> Non
     assert text.startswith(original)
     assert tomllib.loads(text)["tool"]["toolsurface"]["max-chars"] == 779
     assert not (project / "toolsurface.toml").exists()
-    assert run_cli("budget", cwd=project).returncode == 0
+    assert run_cli("budget", cwd=project, env=AT_HAND).returncode == 0
 
 
 @pytest.mark.parametrize("existing", [*WRITTEN[1:], "pyproject.toml"])
@@ -159,3 +160,54 @@ def test_init_needs_a_server_and_a_name_a_file_can_hold(project: Path) -> None:
     bad = run_cli("init", "--name", "///", "--", sys.executable, "server.py", cwd=project)
     assert bad.returncode == 2 and "--name" in bad.stderr
     assert sorted(files_of(project)) == ["server.py"]
+
+
+def one_line_refusal(done: Any, *needles: str) -> None:
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    [line] = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr and all(needle in line for needle in needles), line
+
+
+def test_a_pyproject_that_is_not_utf8_is_refused_in_one_line_and_nothing_is_written(project: Path) -> None:
+    (project / "pyproject.toml").write_bytes(b'[project]\nname = "d\xe9sk"\n')
+    before = files_of(project)
+    one_line_refusal(init(project), "pyproject.toml", "not UTF-8")
+    assert files_of(project) == before and sorted(p.name for p in project.iterdir()) == ["pyproject.toml", "server.py"]
+
+
+def test_init_keeps_a_pyprojects_bytes_line_endings_and_mode(project: Path) -> None:
+    original = b'[project]\r\nname = "desk"\r\nversion = "0.1"\r\n'
+    pyproject = project / "pyproject.toml"
+    pyproject.write_bytes(original)
+    pyproject.chmod(0o600)
+    done = init(project)
+    assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
+    written = pyproject.read_bytes()
+    assert written.startswith(original + b"\r\n[tool.toolsurface]\r\n")
+    assert written.count(b"\n") == written.count(b"\r\n")
+    assert stat.S_IMODE(pyproject.stat().st_mode) == 0o600
+    assert tomllib.loads(written.decode("utf-8"))["tool"]["toolsurface"]["max-chars"] == 779
+
+
+@pytest.mark.parametrize("blocked", ["a-file-where-a-folder-goes", "an-unwritable-pyproject"])
+def test_init_that_refuses_leaves_no_folder_behind(project: Path, blocked: str) -> None:
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "desk"\n', encoding="utf-8")
+    if blocked == "a-file-where-a-folder-goes":
+        (project / ".github").write_text("not a folder", encoding="utf-8")
+        needles: tuple[str, ...] = (".github", "is a file, not a directory")
+    elif os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(pyproject)], check=True)
+        needles = (str(pyproject),)
+    else:
+        pyproject.chmod(0o444)
+        needles = (str(pyproject),)
+    before = files_of(project)
+    try:
+        done = init(project)
+    finally:
+        if blocked != "a-file-where-a-folder-goes" and os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(pyproject)], check=True)
+    one_line_refusal(done, *needles)
+    assert files_of(project) == before
+    assert not (project / ".toolsurface").exists() and not (project / ".github").is_dir()

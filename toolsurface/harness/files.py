@@ -76,11 +76,25 @@ def _check_target(path: Path) -> None:
         raise ToolsurfaceError(f"cannot write {path}: it is {kind}, and only a regular file is replaced")
 
 
-def check_writable(path: Path) -> None:
+def _check_folder(path: Path) -> None:
+    """That the folder `path` goes in could be made: its nearest existing ancestor is a folder this process may
+    write into; nothing is made."""
+    existing = next(p for p in path.parents if os.path.lexists(p) or p == p.parent)
+    if not existing.is_dir():
+        raise ToolsurfaceError(f"cannot write {path}: {existing} is a file, not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ToolsurfaceError(f"cannot write {path}: its folder {existing} is not writable")
+
+
+def check_writable(path: Path, *, make_folder: bool = True) -> None:
     """One clear error naming `path` unless it can be written: nothing there and a folder that takes a new
     file, or a regular file this process may write (a read-only file, mount or immutable file is refused, as
-    writing it in place would be, though a rename over it might succeed)."""
+    writing it in place would be, though a rename over it might succeed). Its folder is made when missing,
+    unless `make_folder` is False: then only checked to be one that could be made."""
     _check_target(path)
+    if not make_folder and not path.parent.is_dir():
+        _check_folder(path)
+        return
     ensure_directory(path.parent)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
@@ -107,9 +121,19 @@ def _keep_aside(path: Path, tag: str) -> Path | None:
     return aside
 
 
+def _keep_mode(path: Path, fd: int) -> None:
+    """The new file gets the permissions of the one it replaces (a 0600 file stays 0600)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    os.fchmod(fd, stat.S_IMODE(mode))
+
+
 def write_atomic_all(files: Sequence[tuple[Path, str | bytes]], *, sync: bool = False) -> list[Path]:
     """Write every file to a name of its own beside it, then rename them all, in order; nothing is replaced
     unless every file can be written and was, and a rename that fails puts back the files renamed before it.
+    A file replaced keeps its permissions.
     `sync` flushes each to the disk before its rename."""
     for path, _ in files:
         check_writable(path)
@@ -125,6 +149,7 @@ def write_atomic_all(files: Sequence[tuple[Path, str | bytes]], *, sync: bool = 
             partial = path.with_name(f".{path.name}.{tag}.partial")
             staged.append((partial, path))
             with partial.open("wb") as out:
+                _keep_mode(path, out.fileno())
                 out.write(content if isinstance(content, bytes) else content.encode("utf-8"))
                 if sync:
                     out.flush()

@@ -86,9 +86,15 @@ if TYPE_CHECKING:
 @click.option(
     "--update",
     is_flag=True,
-    help="Lower each configured budget to the measured figure when the list shrank, and log it.",
+    help="Lower each configured budget to the measured figure (plus the target's ratchet-margin) when the list"
+    " shrank, never raising it, and log it.",
 )
-@click.option("--raise", "raise_", is_flag=True, help="Set each configured budget to the measured figure, even upward.")
+@click.option(
+    "--raise",
+    "raise_",
+    is_flag=True,
+    help="Set each configured budget to the measured figure (plus the target's ratchet-margin), even upward.",
+)
 @click.option("--reason", metavar="TEXT", help="Why the budget moves (with --update or --raise; goes into the log).")
 @click.option(
     "--max-server-chars",
@@ -433,8 +439,8 @@ def _ratchet(config: Config, checked: list[CheckedTarget], reason: str, raise_: 
 
     say = _out if fmt == "text" else _say
     outcome = ratchet(config, checked, reason, allow_raise=raise_)
-    for item in outcome.unchanged:
-        say(f"{item.target.name}: budget already at the measured figure ({item.result.chars:,} chars)")
+    for kept in outcome.unchanged:
+        say(kept.describe())
     if outcome.refused:
         over = "; ".join(f"{item.target.name} is over its budget" for item in outcome.refused)
         _say(

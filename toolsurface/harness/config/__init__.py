@@ -12,6 +12,7 @@ from toolsurface.harness.config._log import (
     last_entry,
     read_log,
 )
+from toolsurface.harness.config._margin import BudgetNote, budget_comment, with_margin
 from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, ServerSet, Target, shown_path
 from toolsurface.harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
 from toolsurface.harness.config._render import config_json, config_lines
@@ -23,6 +24,7 @@ __all__ = [
     "LOG_FORMAT",
     "LOG_NAME",
     "TARGET_KEYS",
+    "BudgetNote",
     "CheckedTarget",
     "Config",
     "ConfigError",
@@ -33,6 +35,7 @@ __all__ = [
     "ServerSet",
     "Target",
     "append_log",
+    "budget_comment",
     "check_log_for_update",
     "check_targets",
     "config_json",
@@ -50,4 +53,5 @@ __all__ = [
     "shown_path",
     "snapshot_target",
     "target_server",
+    "with_margin",
 ]

@@ -40,6 +40,7 @@ TARGET_KEYS = (
     "transport",
     "max-chars",
     "max-tokens",
+    "ratchet-margin",
     "client-capabilities",
     "snapshot",
     "headers",
@@ -57,6 +58,8 @@ TARGET_KEYS = (
 TOP_KEYS = ("name", "targets", "lint", *TARGET_KEYS)
 LINT_KEYS = ("disable", "per-tool")
 _SOURCES = ("surface", "command", "url")
+# The largest `ratchet-margin`, as init's --margin: ten times the list.
+MAX_MARGIN = 1000
 
 
 def _table_of(path: Path, data: dict[str, Any]) -> Any:
@@ -335,6 +338,13 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
     max_chars = count("max-chars")
     if max_chars is None:
         raise ConfigError(path, key("max-chars"), "missing: every target needs a budget (the largest list size)")
+    margin = table.get("ratchet-margin")
+    if margin is not None and (type(margin) not in (int, float) or not 0 <= margin <= MAX_MARGIN):
+        raise ConfigError(
+            path,
+            key("ratchet-margin"),
+            f"expected a percentage from 0 to {MAX_MARGIN} (10 is 10 % above the list), got {_type(margin)}",
+        )
 
     def choices(item: str, allowed: tuple[str, ...], noun: str, note: str = "") -> tuple[str, ...]:
         """An array of names (or one comma-separated string) from `allowed`, in its order."""
@@ -396,6 +406,7 @@ def _target(path: Path, where: tuple[str, ...], prefix: str, name: str | None, t
         where=where,
         max_chars=max_chars,
         max_tokens=count("max-tokens"),
+        ratchet_margin=margin,
         surface=surface,
         command=command,
         url=url,

@@ -45,6 +45,8 @@ class LogEntry:
     format: str = LOG_FORMAT
     # The counter of `tokens` and `max_tokens` when it is not o200k.
     counter: str | None = None
+    # The target's `ratchet-margin` (a percentage) the new budget adds to the figures, when it has one.
+    margin: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +62,7 @@ class LogEntry:
             "tools": self.tools,
             "format": self.format,
             **({"counter": self.counter} if self.counter is not None else {}),
+            **({"margin": self.margin} if self.margin is not None else {}),
         }
 
     def line(self) -> str:
@@ -99,6 +102,7 @@ class LogEntry:
             reason=_text(data["reason"], "reason"),
             tools=dict(tools),
             counter=_text(data.get("counter"), "counter", optional=True),
+            margin=_margin(data.get("margin")),
         )
 
 
@@ -107,6 +111,14 @@ def _count(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ValueError(f"{name} is {_json(value)}, not a number of characters")
     return int(value)
+
+
+def _margin(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf:
+        raise ValueError(f"margin is {_json(value)}, not a percentage")
+    return value
 
 
 def _tokens(value: Any, name: str) -> int | None:

@@ -67,6 +67,9 @@ class Target:
     calls: Path | None = None
     # Whether a call answered with an error fails the target (`budget` then probes its tools).
     fail_on_error_answers: bool = False
+    # The percentage the ratchet keeps above the list's size (`ratchet-margin`; init writes the one it used):
+    # `budget --update` lowers the budget to the size plus this, never raising it.
+    ratchet_margin: float | None = None
     # Whether the file names it (`name = ...`, or its [targets.NAME] table): a command or url target it names
     # is listed under that name, as `--name` would; else under the server's own.
     named: bool = False
@@ -107,6 +110,7 @@ class Target:
             **({"transport": self.transport} if self.url is not None else {}),
             "max-chars": self.max_chars,
             "max-tokens": self.max_tokens,
+            "ratchet-margin": self.ratchet_margin,
             "client-capabilities": list(self.client_capabilities),
             "snapshot": str(self.snapshot) if self.snapshot is not None else None,
             "include": list(self.include),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolsurface.harness.config._log import read_log
+from toolsurface.harness.config._margin import percent
 from toolsurface.harness.config._model import Config, shown_path
 
 
@@ -23,6 +24,8 @@ def config_lines(config: Config) -> list[str]:
             lines.append(f"  transport: {target.transport}")
         lines.append(f"  max-chars: {target.max_chars}")
         lines.append(f"  max-tokens: {target.max_tokens if target.max_tokens is not None else '-'}")
+        if target.ratchet_margin is not None:
+            lines.append(f"  ratchet-margin: {percent(target.ratchet_margin)}")
         if target.tokens is not None:
             lines.append(f"  tokens: {', '.join(target.tokens)}")
         if target.kind != "surface":
