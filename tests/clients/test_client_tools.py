@@ -326,7 +326,13 @@ def test_codex_direct_renames_server_everythings_13_tools_gemini_shows_all_14_of
     # opencode quotes server-everything's instructions whole, each line indented inside <mcp_instructions>.
     instructions = json.loads(public["server-everything"].read_text(encoding="utf-8"))["instructions"]
     assert "\n" in instructions.strip()
-    assert found[("server-everything", "opencode")]["instructions_chars"] == len(instructions.strip())
+    assert found[("server-everything", "opencode")]["instructions_chars"] == len(instructions)
+    # One figure of them in `measure` and in `clients`: their text's characters as the server sent them, the
+    # newline it ends with included (not the JSON string's quotes and escapes, nor the text a client trims).
+    measured = run_cli("measure", str(public["server-everything"]), "--format", "json").json()["surfaces"][0]
+    [part] = [p for p in measured["parts"] if p["part"] == "instructions"]
+    assert part["chars"] == len(instructions) == found[("server-everything", "opencode")]["instructions_chars"]
+    assert instructions != instructions.strip()
 
 
 def unnamed_clients(snapshot: Path, as_name: str, tmp_path: Path, *args: str) -> tuple[list[dict[str, Any]], int]:

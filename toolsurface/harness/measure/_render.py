@@ -245,7 +245,7 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     if any(s.parts_recorded for s in m.surfaces):
         parts.append(
             "\nThe whole surface per session, chars / tokens (entries) of each part: its compact JSON as received"
-            " (the instructions as a JSON string), and the total\n"
+            " (the instructions by their text's characters), and the total\n"
         )
         parts.append(
             markdown_table(["Surface", "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7)))

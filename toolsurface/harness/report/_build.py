@@ -208,7 +208,7 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
             "The whole surface per session: the tools and each part beside them, by the same rule",
             parts,
             given.command("measure", "--format", "markdown"),
-            "Each part is the compact JSON of what the server advertised (the instructions as a JSON string); a part"
+            "Each part is the compact JSON of what the server advertised (the instructions by their text's characters); a part"
             " the server does not advertise is -.",
         ),
         Table("per_tool", "Per-tool sizes", per_tool, given.command("measure", "--per-tool", "--format", "csv")),
