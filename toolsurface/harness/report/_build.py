@@ -237,7 +237,7 @@ def _servers_table(m: Measurement, together: Any, given: _Given) -> Table:
     ]
     rows.append(
         {
-            "server": "all",
+            "server": "all" if totals.complete else totals.label,
             "status": "",
             "tools": totals.tools,
             "chars": totals.chars,
