@@ -610,6 +610,12 @@ def test_a_server_in_the_configuration_and_on_the_command_line_is_measured_once_
     assert linted.returncode == 0, linted.stderr
     together = next(s for s in linted.json()["surfaces"] if s["name"] == ".mcp.json (all servers)")
     assert not [f for f in together["findings"] if f["category"] == "shared-name"]
+    report = run_cli(
+        "report", "--mcp-config", str(config), "--out", "rep", "--", PY, "server.py", cwd=project, timeout=300
+    )
+    assert report.returncode == 0, report.stderr
+    text = (project / "rep" / "report.md").read_text(encoding="utf-8")
+    assert "| desk | given | 3 |" in text and "| all |  | 5 |" in text
     # Another folder's server.py is another server.
     elsewhere = tmp_path / "elsewhere"
     shutil.copy(DESK, write(elsewhere / "server.py", ""))

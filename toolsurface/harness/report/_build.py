@@ -216,14 +216,15 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
     ]
 
 
-def _servers_table(m: Measurement, together: Any, given: _Given) -> Table:
-    """What the servers of a client's configuration cost together, a row per server and the total."""
+def _servers_table(m: Measurement, together: Any, given: _Given, live_name: str) -> Table:
+    """What the servers of a client's configuration cost together, a row per server and the total; `live_name`:
+    the first live server's, whose figures a configured server that is that one takes."""
     import pandas as pd
 
     from toolsurface.harness.mcp_config import config_totals
 
     config, listed = together
-    totals = config_totals(config, listed, m)
+    totals = config_totals(config, listed, m, given=live_name)
     rows = [
         {
             "server": r.name,
@@ -920,7 +921,8 @@ def _report_with(
             charts.draw(FindabilityChart.of(found).draw, out / "charts" / "findability_ranks.png")
         report.tables += _measure_tables(measured, given, specs)
         if live is not None and live.together is not None:
-            report.tables.append(_servers_table(measured, live.together, given))
+            # A configured server that is the live one given (listed first of live.specs) takes its figures.
+            report.tables.append(_servers_table(measured, live.together, given, items[len(named)].name))
         if measured.counters:
             report.tables.append(_counters_table(measured, given))
         report.tables += analysis
