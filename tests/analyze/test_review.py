@@ -135,11 +135,12 @@ def test_changed_instructions_are_review_with_both_texts_and_their_sizes(tmp_pat
     (part,) = data["parts"]
     assert (part["part"], part["change"], part["class"]) == ("instructions", "changed", "NON_BREAKING")
     assert part["review"] == [{"what": "instructions", "before": "Read the guide first.", "after": changed}]
-    assert part["chars"] == {"before": 23, "after": len(json.dumps(changed)), "delta": len(json.dumps(changed)) - 23}
+    # Their text's characters, as measure and clients count them.
+    assert part["chars"] == {"before": 21, "after": len(changed), "delta": len(changed) - 21}
     assert data["class"] == "NON_BREAKING" and data["counts"]["changed"] == 0
     markdown = run_cli("diff", a, b, "--format", "markdown", "--fail-on", "review")
     assert markdown.returncode == 1
-    assert "| instructions | changed | NON_BREAKING | 23 →" in markdown.stdout
+    assert "| instructions | changed | NON_BREAKING | 21 →" in markdown.stdout
     assert f"```text\n{changed}\n```" in markdown.stdout and "```text\nRead the guide first.\n```" in markdown.stdout
     junit = run_cli("diff", a, b, "--format", "junit", "--fail-on", "review")
     failure = ET.fromstring(junit.stdout).find(".//testcase[@name='instructions']/failure")
