@@ -6,6 +6,7 @@ surface and on public servers' snapshots, each server under its own name as its 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -374,7 +375,51 @@ def test_codex_direct_renames_server_everythings_13_tools_gemini_shows_all_14_of
     # opencode quotes server-everything's instructions whole, each line indented inside <mcp_instructions>.
     instructions = json.loads(public["server-everything"].read_text(encoding="utf-8"))["instructions"]
     assert "\n" in instructions.strip()
-    assert found[("server-everything", "opencode")]["instructions_chars"] == len(instructions.strip())
+    assert found[("server-everything", "opencode")]["instructions_chars"] == len(instructions)
+    # One figure of them in `measure` and in `clients`: their text's characters as the server sent them, the
+    # newline it ends with included (not the JSON string's quotes and escapes, nor the text a client trims).
+    measured = run_cli("measure", str(public["server-everything"]), "--format", "json").json()["surfaces"][0]
+    [part] = [p for p in measured["parts"] if p["part"] == "instructions"]
+    assert part["chars"] == len(instructions) == found[("server-everything", "opencode")]["instructions_chars"]
+    assert instructions != instructions.strip()
+
+
+def unnamed_clients(snapshot: Path, as_name: str, tmp_path: Path, *args: str) -> tuple[list[dict[str, Any]], int]:
+    """`clients` with a copy of `snapshot` called `as_name` and no sidecar (no server's name recorded), and how
+    many tools it lists."""
+    bare = tmp_path / as_name
+    shutil.copy(snapshot, bare)
+    done = run_cli(
+        "clients", *[str(bare) if arg == "BARE" else arg for arg in args], "--format", "json",
+        env=env_with(tmp_path / "home", agent_clis_dir()), cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    return rows(done), len(json.loads(bare.read_text(encoding="utf-8"))["tools"])
+
+
+def test_a_snapshot_that_records_no_server_name_goes_by_its_file_name_made_safe_in_every_client(
+    public: dict[str, Path], tmp_path: Path
+) -> None:
+    # The common case: a file called x.snap.json, with no sidecar to record its server's name.
+    args = ("BARE", "--client", "claude", "--client", "codex:direct")
+    found, listed = unnamed_clients(public["server-everything"], "everything.snap.json", tmp_path, *args)
+    modes = {(r["client"], r["mode"]) for r in found}
+    assert modes == {("claude", "on-demand"), ("claude", "full-list"), ("codex", "direct")}
+    for row in found:
+        assert row["status"] == "ok" and row["server_name"] == "everything-snap", row["status"]
+        assert row["shown"]["tools"] + row["deferred"]["tools"] == listed == 13
+
+
+def test_a_neighbour_snapshot_that_records_no_server_name_is_beside_the_surface_under_its_file_name_made_safe(
+    public: dict[str, Path], tmp_path: Path
+) -> None:
+    args = ("v2", "--with", "BARE", "--client", "claude")
+    found, listed = unnamed_clients(public["server-filesystem"], "filesystem.snap.json", tmp_path, *args)
+    assert len(found) == 2
+    for row in found:
+        assert row["status"] == "ok" and row["shown"]["tools"] + row["deferred"]["tools"] == 8
+        [beside] = row["neighbours"]
+        assert beside["server"] == "filesystem-snap"
+        assert beside["shown"]["tools"] + beside["deferred"]["tools"] == listed == 14
 
 
 def test_a_long_server_name_shows_its_prefix_and_one_no_client_takes_is_one_line(tmp_path: Path) -> None:

@@ -325,18 +325,16 @@ def test_a_live_server_goes_into_each_clients_config_under_its_own_name(pinned: 
     assert "| Server's shown | Server's deferred |" in markdown.stdout and "Stub's" not in markdown.stdout
 
 
-def test_a_snapshots_own_name_that_a_client_takes_not_is_a_row_saying_why(pinned: Path, tmp_path: Path) -> None:
+def test_a_snapshot_without_its_sidecar_goes_by_its_file_name_made_safe_which_every_client_takes(
+    pinned: Path, tmp_path: Path
+) -> None:
     snapshot = tmp_path / "help.desk.json"
     assert run_cli("snapshot", "v2", "-o", str(snapshot)).returncode == 0
-    # Without its sidecar a snapshot file goes by its file's name.
     snapshot.with_suffix(".meta.json").unlink()
     env = env_with(tmp_path / "home", pinned)
     done = run_cli("clients", str(snapshot), "--client", "codex:direct", "--format", "json", env=env, cwd=tmp_path)
     [row] = rows(done)
-    assert row["server_name"] == "help.desk" and row["shown"] is None
-    assert row["status"] == (
-        "codex takes no server called 'help.desk' (its names: [A-Za-z0-9_-]+); give one it takes with --server-name"
-    )
+    assert row["server_name"] == "help-desk" and row["status"] == "ok" and row["shown"]["tools"] == 8
     given = run_cli("clients", str(snapshot), "--client", "codex:direct", "--server-name", "help.desk", env=env)
     one_line_error(given, "--server-name 'help.desk': no client takes it")
 

@@ -135,6 +135,26 @@ def test_two_servers_sharing_a_name_and_a_configurations_server_go_beside_the_su
     assert "- claude 2.1.197 full-list: read_file: own's shown as mcp__own__read_file" in table.stdout
 
 
+def test_a_server_in_the_configuration_and_given_as_the_command_is_the_surface_once_not_its_own_neighbour(
+    files: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "server.py").write_text(ACME.read_text(encoding="utf-8"), encoding="utf-8")
+    servers = {"desk": {"command": sys.executable, "args": ["server.py"]}}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    done = run_cli(
+        "clients", "--with", str(files), "--mcp-config", ".mcp.json", "--client", "claude:full-list", "--format",
+        "json", "--", sys.executable, "server.py",
+        env=env_with(tmp_path / "home", PINNED), cwd=project, timeout=600,
+    )  # fmt: skip
+    [row] = rows(done)
+    assert row["surface"] == "acme-help-desk" and row["shown"]["tools"] == 3
+    # Measured once: not beside itself, so no name it shares with itself.
+    assert [n["server"] for n in row["neighbours"]] == ["files"] and row["clashes"] == []
+    assert f"toolsurface: desk: given: the same server as -- {sys.executable} server.py: measured once" in done.stderr
+
+
 def test_server_filesystem_beside_v2_carries_both_servers_tools_as_claude_sends_them(
     npm_servers: Path, tmp_path: Path
 ) -> None:

@@ -231,9 +231,9 @@ def test_measure_in_markdown_shows_each_part_of_server_everything_and_the_total(
     everything = next(item for item in taken if item.case.name == "server-everything" and not item.case.capabilities)
     run = run_cli("measure", str(everything.path), "--format", "markdown")
     assert run.returncode == 0, run.stderr
-    sizes = [
-        (len(compact_json(everything.whole[k])), count_tokens(compact_json(everything.whole[k]))) for k in PART_ORDER
-    ]
+    # Each list by the tools' rule, the instructions by their text's characters.
+    texts = [w if isinstance(w := everything.whole[k], str) else compact_json(w) for k in PART_ORDER]
+    sizes = [(len(text), count_tokens(text)) for text in texts]
     tools = (len(list_text(everything.tools)), count_tokens(list_text(everything.tools)))
     cells = [f"{c:,} / {t:,}" for c, t in [tools, *sizes]]
     entries = [len(everything.tools), None, *(len(everything.whole[k]) for k in PART_ORDER[1:])]

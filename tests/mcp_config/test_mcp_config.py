@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import run_cli
+from tests.helpers.live_servers import node_server, npm_servers
 from tests.helpers.paths import FIXTURES as ALL_FIXTURES
 from toolsurface.harness.mcp_config import McpConfigError, read_mcp_config
+
+__all__ = ["npm_servers"]  # the fixture, used here
 
 PY = sys.executable
 FIXTURES = ALL_FIXTURES / "servers"
@@ -113,7 +117,9 @@ def test_a_server_that_cannot_start_is_a_row_saying_why_and_the_others_are_measu
         ),
     )
     # Long enough for mcp_server_time to start on a loaded machine; the hanging one is cut at it.
-    done = run_cli("measure", "--mcp-config", str(config), "--timeout", "15", "--format", "json", timeout=300)
+    done = run_cli(
+        "measure", "--mcp-config", str(config), "--timeout", "15", "--format", "json", "--keep-going", timeout=300
+    )
     assert done.returncode == 0, done.stderr
     rows = {r["name"]: r for r in done.json()["mcp_config"]["rows"]}
     assert rows["time"]["status"] == "listed"
@@ -121,6 +127,8 @@ def test_a_server_that_cannot_start_is_a_row_saying_why_and_the_others_are_measu
     assert rows["empty"]["why"] == "names no command and no url"
     assert rows["hangs"]["status"] == "failed" and "15 s" in rows["hangs"]["why"]
     assert "toolsurface: gone: failed: cannot start 'no-such-program-of-ours'" in done.stderr
+    total = done.json()["mcp_config"]["total"]
+    assert total["complete"] is False and total["not_listed"] == ["gone", "empty", "hangs"]
 
 
 def test_a_servers_environment_is_minimal_unless_the_user_gives_theirs(tmp_path: Path) -> None:
@@ -190,7 +198,7 @@ def test_each_clients_format_is_read_as_that_client_reads_it(tmp_path: Path) -> 
         assert [(s.key, s.transport, s.command, s.url) for s in config.servers] == expected, name
     opencode = read_mcp_config(home / "opencode.json", cwd=home)
     assert opencode.servers[1].disabled and opencode.servers[0].notes == (
-        "K left as written (--env-from-shell takes it from yours)",
+        "the variable {env:K} was left as written; --env-from-shell expands it",
     )
     shell = read_mcp_config(home / "opencode.json", cwd=home, env_from_shell=True, environ={"K": "v"})
     assert shell.servers[0].env == {"K": "v"} and shell.servers[0].notes == ()
@@ -236,7 +244,7 @@ def test_vscode_inputs_and_variables_are_left_as_placeholders_that_are_said(tmp_
     assert server.env == {"K": "${input:api-key}", "H": "${env:HOME_DIR}"}
     assert server.notes == (
         "uses VS Code input api-key: left as its placeholder (VS Code prompts for it)",
-        "HOME_DIR left as written (--env-from-shell takes it from yours)",
+        "the variable ${env:HOME_DIR} was left as written; --env-from-shell expands it",
     )
 
 
@@ -374,9 +382,14 @@ def test_a_budget_with_a_server_it_could_not_list_is_not_passed(tmp_path: Path) 
     done = run_cli("budget", "--mcp-config", str(config), "--max-tokens", "5000")
     assert done.returncode == 2
     assert "gone: not listed: cannot start" in done.stdout
-    assert done.stderr.strip().endswith(
-        "what the servers cost together is not known (disable a server in the file to leave it out)"
+    [line] = done.stderr.strip().splitlines()
+    assert "a server could not be listed: gone (cannot start 'no-such-program-of-ours'" in line
+    assert line.endswith(
+        "so what the servers cost together is not known (--keep-going goes on without it; or disable it in the file)"
     )
+    going = run_cli("budget", "--mcp-config", str(config), "--max-tokens", "5000", "--keep-going")
+    assert going.returncode == 0, going.stderr
+    assert going.stdout.splitlines()[-1].endswith("within budget (5,000 tokens) for the servers listed")
 
 
 # -- the other verbs ---------------------------------------------------------------------------------------------
@@ -435,3 +448,221 @@ def test_each_client_cards_configuration_file_is_read_by_its_name(tmp_path: Path
         assert config.format == name.split("/")[0].lstrip(".")
         assert [s.transport for s in config.servers] == ["stdio", "http" if "qwen" in name else "sse"]
         assert config.servers[0].cwd == tmp_path / "project"
+
+
+# -- configurations measured whole -------------------------------------------------------------------------------
+
+
+def test_measure_of_server_everything_counts_its_instructions_prompts_and_resources_in_the_total(
+    npm_servers: Path, tmp_path: Path
+) -> None:
+    config = write(
+        tmp_path / ".mcp.json",
+        json.dumps(
+            {
+                "mcpServers": {
+                    "everything": {"command": "node", "args": node_server(npm_servers, "server-everything")[1:]}
+                }
+            }
+        ),
+    )
+    done = run_cli("measure", "--mcp-config", str(config), "--no-growth", "--format", "json", timeout=120)
+    assert done.returncode == 0, done.stderr
+    [surface] = done.json()["surfaces"]
+    [row] = done.json()["mcp_config"]["rows"]
+    total = done.json()["mcp_config"]["total"]
+    parts = {p["part"]: p for p in surface["parts"]}
+    assert parts["instructions"]["chars"] > 1000 and parts["prompts"]["entries"] == 4
+    # Every part a session pays for: the tools, the instructions, the prompts and the resources with their templates.
+    assert total["include"] == ["instructions", "prompts", "resources"]
+    assert (
+        row["chars"]
+        == total["chars"]
+        == surface["total_chars"]
+        == surface["chars"] + sum(p["chars"] for p in parts.values())
+    )
+    assert total["tokens"] == surface["total_tokens"] and row["tool_chars"] == surface["chars"]
+    table = run_cli("measure", "--mcp-config", str(config), "--no-growth", "--format", "markdown", timeout=120).stdout
+    assert (
+        "what every session pays for them together (the tools with their instructions, prompts and resources)" in table
+    )
+    assert f"instructions {parts['instructions']['chars']:,}, 4 prompts {parts['prompts']['chars']:,}" in table
+    # budget counts the tools alone unless --include names parts, as for one list.
+    alone = run_cli("budget", "--mcp-config", str(config), "--max-chars", "100000", "--format", "json", timeout=120)
+    assert alone.returncode == 0, alone.stderr
+    assert alone.json()["total"]["chars"] == surface["chars"]
+    both = run_cli(
+        "budget", "--mcp-config", str(config), "--max-chars", "100000", "--include", "instructions", timeout=120
+    )
+    assert both.returncode == 0, both.stderr
+    with_instructions = surface["chars"] + parts["instructions"]["chars"]
+    assert both.stdout.splitlines()[-1].startswith(
+        f"{config}: 1 server, 13 tools + instructions, {with_instructions:,} chars, "
+    )
+    assert f"counted beside the tools: everything instructions {parts['instructions']['chars']:,}" in both.stdout
+    wrong = run_cli("budget", "--mcp-config", str(config), "--max-chars", "100000", "--include", "everything")
+    one_line_error(wrong, "unknown part")
+
+
+@pytest.fixture
+def one_down(tmp_path: Path) -> Path:
+    """A configuration of the time server and one that cannot start."""
+    return write(
+        tmp_path / ".mcp.json",
+        json.dumps(
+            {"mcpServers": {"time": {"command": PY, "args": TIME}, "gone": {"command": "no-such-program-of-ours"}}}
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("verb", "what"),
+    [
+        (["lint"], "their findings and the names they share with the others are not known"),
+        (["findability", "--queries", "QUERIES"], "their tools are not ranked"),
+        (["clients", "v2"], "no client would see what that configuration gives it"),
+        (["measure"], "what the servers cost together is not known"),
+    ],
+)
+def test_a_server_that_could_not_be_listed_is_exit_2_in_one_line_or_said_with_keep_going(
+    one_down: Path, tmp_path: Path, verb: list[str], what: str
+) -> None:
+    queries = write(
+        tmp_path / "q.json",
+        json.dumps({"queries": [{"query": "what time is it", "expected": {"time": "get_current_time"}}]}),
+    )
+    args = [str(queries) if arg == "QUERIES" else arg for arg in verb]
+    done = run_cli(*args, "--mcp-config", str(one_down), "--format", "json", timeout=120)
+    one_line_error(
+        done,
+        str(one_down),
+        "a server could not be listed: gone (cannot start 'no-such-program-of-ours'",
+        what,
+        "--keep-going",
+    )
+    if verb[0] == "clients":
+        return  # its sessions are not run without the server: tests/clients runs them
+    going = run_cli(*args, "--mcp-config", str(one_down), "--format", "json", "--keep-going", timeout=120)
+    assert going.returncode == 0, going.stderr
+    assert going.stderr.strip() == "toolsurface: gone: failed: cannot start 'no-such-program-of-ours': no such command"
+
+
+def test_findability_of_a_configuration_without_queries_is_one_line(one_down: Path) -> None:
+    done = run_cli("findability", "--mcp-config", str(one_down), timeout=120)
+    one_line_error(done, "time has no queries of its own")
+
+
+def test_a_vscode_variable_left_as_written_is_said_in_its_row_and_the_total_is_not_all(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / ".vscode" / "mcp.json",
+        json.dumps(
+            {
+                "servers": {
+                    "time": {"command": PY, "args": TIME},
+                    "tz": {"command": PY, "args": [*TIME, "--local-timezone", "${env:TZNAME}"]},
+                }
+            }
+        ),
+    )
+    done = run_cli(
+        "measure", "--mcp-config", str(config), "--no-growth", "--format", "json", env={"TZNAME": "Europe/Paris"}
+    )
+    one_line_error(
+        done,
+        "tz (the variable ${env:TZNAME} was left as written; --env-from-shell expands it; then it could not be listed:",
+    )
+    found = done.json()["mcp_config"]
+    rows = {r["name"]: r for r in found["rows"]}
+    assert rows["tz"]["status"] == "failed"
+    assert rows["tz"]["why"].startswith("the variable ${env:TZNAME} was left as written; --env-from-shell expands it")
+    assert found["total"]["complete"] is False and found["total"]["servers"] == 1
+    table = run_cli(
+        "measure", "--mcp-config", str(config), "--no-growth", "--format", "markdown", "--keep-going"
+    ).stdout
+    assert "| 1 of 2 servers (not listed: tz) |" in table and "| all (" not in table
+    shell = run_cli(
+        "measure", "--mcp-config", str(config), "--no-growth", "--format", "markdown", "--env-from-shell",
+        env={"TZNAME": "Europe/Paris"},
+    )  # fmt: skip
+    assert shell.returncode == 0, shell.stderr
+    assert "| all (2 servers) |" in shell.stdout
+
+
+def test_a_server_in_the_configuration_and_on_the_command_line_is_measured_once_and_said_so(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copy(DESK, write(project / "server.py", ""))
+    config = write(
+        project / ".mcp.json",
+        json.dumps(
+            {"mcpServers": {"desk": {"command": PY, "args": ["server.py"]}, "time": {"command": PY, "args": TIME}}}
+        ),
+    )
+    done = run_cli(
+        "measure", "--mcp-config", str(config), "--no-growth", "--format", "json", "--", PY, "server.py", cwd=project
+    )
+    assert done.returncode == 0, done.stderr
+    assert [s["name"] for s in done.json()["surfaces"]] == ["acme-help-desk", "time"]
+    rows = {r["name"]: r for r in done.json()["mcp_config"]["rows"]}
+    assert rows["desk"]["status"] == "given" and rows["desk"]["tools"] == 3
+    assert rows["desk"]["why"] == f"the same server as -- {PY} server.py: measured once, as that one"
+    assert done.json()["mcp_config"]["total"]["tools"] == 5
+    assert f"toolsurface: desk: given: the same server as -- {PY} server.py: measured once, as that one" in done.stderr
+    linted = run_cli("lint", "--mcp-config", str(config), "--format", "json", "--", PY, "server.py", cwd=project)
+    assert linted.returncode == 0, linted.stderr
+    together = next(s for s in linted.json()["surfaces"] if s["name"] == ".mcp.json (all servers)")
+    assert not [f for f in together["findings"] if f["category"] == "shared-name"]
+    report = run_cli(
+        "report", "--mcp-config", str(config), "--out", "rep", "--", PY, "server.py", cwd=project, timeout=300
+    )
+    assert report.returncode == 0, report.stderr
+    text = (project / "rep" / "report.md").read_text(encoding="utf-8")
+    assert "| desk | given | 3 |" in text and "| all |  | 5 |" in text
+    # Another folder's server.py is another server.
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copy(DESK, write(elsewhere / "server.py", ""))
+    other = run_cli(
+        "measure", "--mcp-config", str(config), "--no-growth", "--format", "json", "--", PY, "server.py", cwd=elsewhere
+    )
+    assert [s["name"] for s in other.json()["surfaces"]] == ["acme-help-desk", "desk", "time"]
+
+
+def test_codex_env_vars_that_are_not_a_list_of_names_are_a_row_saying_why(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "config.toml",
+        f'[mcp_servers.time]\ncommand = "{PY}"\nargs = {json.dumps(TIME)}\nenv_vars = ["A", {{ name = "B" }}]\n\n'
+        f'[mcp_servers.five]\ncommand = "{PY}"\nenv_vars = 5\n\n[mcp_servers.word]\ncommand = "{PY}"\nenv_vars = "NAME"\n',
+    )
+    servers = {
+        s.key: s for s in read_mcp_config(config, env_from_shell=True, environ={"A": "1", "B": "2", "N": "3"}).servers
+    }
+    assert servers["time"].env == {"A": "1", "B": "2"} and servers["time"].problem is None
+    assert (
+        servers["five"].problem
+        == servers["word"].problem
+        == "env_vars must be a list of variable names (or tables with a name)"
+    )
+    done = run_cli("measure", "--mcp-config", str(config), "--no-growth", "--format", "json", "--keep-going")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    rows = {r["name"]: r for r in done.json()["mcp_config"]["rows"]}
+    assert rows["time"]["status"] == "listed"
+    assert rows["time"]["why"] == "the variables A (env_vars), B (env_vars) were not read; --env-from-shell reads them"
+    assert rows["five"]["status"] == rows["word"]["status"] == "failed"
+
+
+def test_codex_expands_no_variable_in_its_values_and_reads_only_those_it_names(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "config.toml",
+        f'[mcp_servers.local]\ncommand = "{PY}"\nargs = ["${{ARG}}"]\nenv = {{ K = "${{VAR}}" }}\n\n'
+        '[mcp_servers.remote]\nurl = "https://mcp.example.invalid/mcp"\nbearer_token_env_var = "TOKEN"\n'
+        'env_http_headers = { "X-Team" = "TEAM" }\nhttp_headers = { "X-Fixed" = "${TEAM}" }\n',
+    )
+    environ = {"ARG": "a", "VAR": "v", "TOKEN": "t0k", "TEAM": "blue"}
+    shell = {s.key: s for s in read_mcp_config(config, env_from_shell=True, environ=environ).servers}
+    assert shell["local"].command == (PY, "${ARG}") and shell["local"].env == {"K": "${VAR}"}
+    assert shell["local"].notes == ()
+    assert shell["remote"].headers == {"X-Fixed": "${TEAM}", "Authorization": "Bearer t0k", "X-Team": "blue"}
+    quiet = {s.key: s for s in read_mcp_config(config, environ=environ).servers}
+    assert quiet["remote"].headers == {"X-Fixed": "${TEAM}"}
+    assert quiet["remote"].notes == (
+        "the variables TOKEN (bearer_token_env_var), TEAM (env_http_headers) were not read; --env-from-shell reads them",
+    )

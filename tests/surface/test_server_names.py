@@ -37,7 +37,11 @@ def assert_one_line_error(run: object, *needles: str) -> str:
         ("mcp-servers/everything", "mcp-servers-everything"),
         ("mcp-time", "mcp-time"),
         ("  secure-filesystem-server  ", "secure-filesystem-server"),
-        ("Zürich Notes", "Zürich-Notes"),
+        ("Zürich Notes", "Zurich-Notes"),
+        ("mcp.time", "mcp-time"),
+        ("everything.snap", "everything-snap"),
+        ("日本語 notes", "notes"),
+        ("_under_", "under"),
         ("a\x1b[31mred\nline", "a-31mred-line"),
         (".hidden", "hidden"),
         ("///", "server"),
@@ -47,6 +51,30 @@ def assert_one_line_error(run: object, *needles: str) -> str:
 )
 def test_a_server_is_named_by_one_rule_for_files_and_cells(raw: str | None, safe: str) -> None:
     assert safe_server_name(raw) == safe
+
+
+# Names a server or a file may carry, each made safe by the rule.
+_AWKWARD = ["everything.snap", "acme/help desk", "Zürich Notes", "日本語", "a..b", "x" * 500, "-_-", "v2.1-beta_3", ""]
+
+
+@pytest.mark.parametrize("raw", _AWKWARD)
+def test_every_registered_client_takes_every_name_the_rule_makes(raw: str) -> None:
+    from toolsurface.harness.agents import client_cards
+    from toolsurface.harness.surface import file_server_name
+
+    names = {safe_server_name(raw), file_server_name(Path(f"{raw}.json")), file_server_name(Path(f"{raw}.py"))}
+    rules = [card.naming for card in client_cards() if card.naming is not None]
+    assert rules
+    for rule in rules:
+        assert all(rule.accepts_server(name) for name in names), (rule.client, names)
+
+
+def test_a_file_names_its_server_by_its_name_made_safe() -> None:
+    from toolsurface.harness.surface import file_server_name
+
+    assert file_server_name(Path("snaps/everything.snap.json")) == "everything-snap"
+    assert file_server_name(Path("my_server.py")) == "my_server"
+    assert file_server_name(Path(".json")) == "server"
 
 
 def test_a_server_that_gives_no_usable_name_goes_by_its_command_then_server() -> None:
@@ -103,7 +131,7 @@ def test_a_snapshot_file_keeps_its_servers_name_whatever_the_file_is_called(tmp_
     assert [item.name for item in resolve_all([str(moved)])] == ["acme-help-desk"]
     # Two files of one server in one command go by their files' names, and still answer to the server's.
     both = resolve_all([str(first), str(moved)])
-    assert [item.name for item in both] == ["own.snap", "renamed"]
+    assert [item.name for item in both] == ["own-snap", "renamed"]
     queries = tmp_path / "q.json"
     queries.write_text(
         json.dumps({"queries": [{"query": "read a ticket", "expected": {"acme-help-desk": "ticket_get"}}]}),
@@ -111,7 +139,7 @@ def test_a_snapshot_file_keeps_its_servers_name_whatever_the_file_is_called(tmp_
     )
     found = run_cli("findability", str(first), str(moved), "--queries", str(queries), "--format", "json").json()
     assert [(s["name"], s["queries"][0]["expected"]) for s in found["surfaces"]] == [
-        ("own.snap", "ticket_get"),
+        ("own-snap", "ticket_get"),
         ("renamed", "ticket_get"),
     ]
     # A sidecar whose name breaks the rule is refused, naming the file.
@@ -145,3 +173,18 @@ def test_a_configured_command_target_goes_by_the_name_the_file_gives_it(tmp_path
     )
     named = run_cli("budget", cwd=tmp_path)
     assert named.returncode == 0 and named.stdout.startswith("desk: 3 tools"), named.stdout
+
+
+def test_a_name_recorded_by_the_earlier_rule_is_read_made_safe_and_still_keys_a_queries_file(tmp_path: Path) -> None:
+    snap = tmp_path / "notes.json"
+    snap.write_text(json.dumps({"tools": [{"name": "note_get", "inputSchema": {"type": "object"}}]}), encoding="utf-8")
+    snap.with_suffix(".meta.json").write_text(json.dumps({"name": "Zürich.notes"}), encoding="utf-8")
+    [item] = resolve_all([str(snap)])
+    assert item.name == "Zurich-notes" and "Zürich.notes" in item.aliases
+    queries = tmp_path / "q.json"
+    queries.write_text(
+        json.dumps({"queries": [{"query": "read a note", "expected": {"Zürich.notes": "note_get"}}]}), encoding="utf-8"
+    )
+    found = run_cli("findability", str(snap), "--queries", str(queries), "--format", "json")
+    assert found.returncode == 0, found.stderr
+    assert found.json()["surfaces"][0]["queries"][0]["expected"] == "note_get"

@@ -20,7 +20,9 @@ class ConfigFormat:
     (harness.mcp_config._read); `inputs`: it writes VS Code's `${input:...}`, `${workspaceFolder}` and
     `${userHome}`; `jsonc`: comments and trailing commas allowed; `toml`: a TOML file. `entry`: one server's
     entry in the common shape (transport, command with its args, env, cwd, url, headers, disabled; `forward`:
-    variables passed on from the user's environment), None for the common keys; `workspace`: the folder its
+    variables passed on from the user's environment, named by the key `forward_key`; `header_vars`: each header
+    read from a variable, as its value's prefix, the variable and the key that names it), None for the common
+    keys, and a ValueError saying what is wrong with the entry; `workspace`: the folder its
     stdio servers start in, given the file and the command's folder (None: the command's folder)."""
 
     key: str

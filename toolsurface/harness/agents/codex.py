@@ -86,24 +86,39 @@ def _without_header(parts: Sequence[str]) -> CarriedText | None:
     return CarriedText("\n".join(parts[1:]), header.group("status") in ("failed", "terminated"), header.group("cell"))
 
 
+def _env_var_names(value: Any) -> list[str]:
+    """`env_vars`: each a variable's name, or a table with its `name` (and a `source`) (codex's McpServerEnvVar)."""
+    if value is None:
+        return []
+    names = [item.get("name") if isinstance(item, dict) else item for item in value] if isinstance(value, list) else []
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in names):
+        raise ValueError("env_vars must be a list of variable names (or tables with a name)")
+    return [str(name) for name in names]
+
+
 def _config_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """A `[mcp_servers.NAME]` table in the common shape."""
+    """A `[mcp_servers.NAME]` table in the common shape. codex expands nothing in its values: a variable reaches
+    a server only where it names one to read (`env_vars`, `bearer_token_env_var`, `env_http_headers`)."""
     get = entry.get
-    headers = dict(string_table(get("http_headers"), "http_headers"))
+    header_vars: dict[str, tuple[str, str, str]] = {}
     bearer = get("bearer_token_env_var")
-    if isinstance(bearer, str):
-        headers["Authorization"] = "Bearer ${" + bearer + "}"
+    if bearer is not None:
+        if not isinstance(bearer, str):
+            raise ValueError("bearer_token_env_var must be a variable's name")
+        header_vars["Authorization"] = ("Bearer ", bearer, "bearer_token_env_var")
     for header, variable in string_table(get("env_http_headers"), "env_http_headers").items():
-        headers[header] = "${" + variable + "}"
+        header_vars[header] = ("", variable, "env_http_headers")
     command = get("command")
     return {
         "transport": "http" if get("url") else "stdio",
         "command": [str(command), *string_list(get("args"))] if command else None,
         "env": string_table(get("env"), "env"),
-        "forward": [str(n) for n in get("env_vars") or []],
+        "forward": _env_var_names(get("env_vars")),
+        "forward_key": "env_vars",
         "cwd": get("cwd"),
         "url": get("url"),
-        "headers": headers,
+        "headers": dict(string_table(get("http_headers"), "http_headers")),
+        "header_vars": header_vars,
         "disabled": get("enabled") is False,
     }
 
@@ -113,8 +128,8 @@ CONFIG_FORMAT = ConfigFormat(
     "codex's config.toml",
     table="mcp_servers",
     toml=True,
-    # codex expands nothing in its values; its bearer_token_env_var and env_http_headers name variables, read as
-    # ${NAME}.
+    # codex expands nothing in its values (a `${VAR}` is sent as written); _config_entry names the variables it reads.
+    placeholders=(),
     entry=_config_entry,
 )
 

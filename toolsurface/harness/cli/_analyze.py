@@ -32,6 +32,7 @@ from toolsurface.harness.fail_on import FAIL_ON
 if TYPE_CHECKING:
     from toolsurface.harness.analyze.findability import SearchObserver
     from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
+    from toolsurface.harness.mcp_config import ListedServer, McpConfig
 
 _MAX_RESULTS = click.option(
     "--max-results",
@@ -47,16 +48,17 @@ def _claude_search(specs: Sequence[str]) -> SearchObserver:
     return lambda searches: observe_tool_search(specs, searches)
 
 
-def _configured_lists(configured: McpConfigOptions, live: LiveServerOptions) -> list[TakenSnapshot]:
-    """The lists of a client configuration's servers (--mcp-config), each listed once; none without it."""
-    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+def _configured_lists(
+    configured: McpConfigOptions, live: LiveServerOptions
+) -> tuple[list[TakenSnapshot], tuple[McpConfig, list[ListedServer]] | None]:
+    """The lists of a client configuration's servers (--mcp-config), each listed once (none without it), and the
+    configuration's rows, for the lines said after the output (cli._mcp_config.finish_configured)."""
+    from toolsurface.harness.cli._mcp_config import configured_servers
 
     found = configured_servers(configured, live)
     if found is None:
-        return []
-    for line in say_unlisted(found[1]):
-        _say(f"toolsurface: {line}")
-    return [item.taken for item in found[1] if item.taken is not None]
+        return [], None
+    return [item.taken for item in found[1] if item.taken is not None], found
 
 
 def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions) -> list[str]:
@@ -89,7 +91,7 @@ def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions)
 )
 @_MAX_RESULTS
 @_server_options
-@mcp_config_options(windows=False)
+@mcp_config_options(windows=False, keep_going=True)
 def findability_command(
     surfaces: tuple[str, ...],
     queries_file: Path | None,
@@ -120,12 +122,13 @@ def findability_command(
         rank_line,
     )
     from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.cli._mcp_config import finish_configured
     from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
     scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
     if max_results is not None and "claude" not in scorers:
         raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
-    servers = _configured_lists(configured, live)
+    servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
     with live_specs(surfaces if alone else default_surfaces(), live, None, servers) as specs:
         items = resolve_all(specs)
@@ -154,6 +157,7 @@ def findability_command(
             "junit": lambda found: findability_junit(found, fail_below_rank),
         }
         _emit(fmt, result, renderers)
+    finish_configured(config_rows, configured, "their tools are not ranked")
     if fail_below_rank is not None:
         below = result.below(fail_below_rank)
         if below:
@@ -176,7 +180,7 @@ def findability_command(
 )
 @_MAX_RESULTS
 @_server_options
-@mcp_config_options(windows=False)
+@mcp_config_options(windows=False, keep_going=True)
 def roundtrip_command(
     surfaces: tuple[str, ...],
     task_file: Path | None,
@@ -199,11 +203,12 @@ def roundtrip_command(
         roundtrip_rich,
     )
     from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.cli._mcp_config import finish_configured
     from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
     if max_results is not None and client is None:
         raise click.UsageError("--max-results is for a client's search: --client claude")
-    servers = _configured_lists(configured, live)
+    servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
     with live_specs(surfaces if alone else default_surfaces(), live, None, servers) as specs:
         items = resolve_all(specs)
@@ -216,6 +221,7 @@ def roundtrip_command(
         )
     renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}
     _emit(fmt, result, renderers)
+    finish_configured(config_rows, configured, "their tools are not in the round trip")
 
 
 @main.command("diff", cls=_ServerCommand)
@@ -433,7 +439,7 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
 @click.option("--rules", "list_rules", is_flag=True, help="List the rules: id, name, severity, what each checks.")
 @_config_option
 @_server_options
-@mcp_config_options(windows=False)
+@mcp_config_options(windows=False, keep_going=True)
 def lint_command(
     surfaces: tuple[str, ...],
     fmt: str,
@@ -456,25 +462,30 @@ def lint_command(
             raise click.UsageError("--rules lists the rules: give no SURFACE, --url, -- CMD or --mcp-config")
         _print_rules(fmt)
         return
+    from toolsurface.harness.cli._mcp_config import finish_configured
+
+    found = None
     if configured.given:
-        result = _linted_config(surfaces, live, config_path, configured)
+        result, found = _linted_config(surfaces, live, config_path, configured)
     else:
         result = _linted(surfaces, live, config_path)
     _render_lint(result, fmt, failing)
+    finish_configured(found, configured, "their findings and the names they share with the others are not known")
     if result.fails(failing):
         raise SystemExit(1)
 
 
 def _linted_config(
     surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Path | None, configured: McpConfigOptions
-) -> Any:
+) -> tuple[Any, tuple[McpConfig, list[ListedServer]]]:
     """The surfaces and live server given, each server of the client's configuration, and the clashes among
-    the configuration's servers as one more surface named after the file."""
+    the configuration's servers as one more surface named after the file (a server of it that is the live one
+    given, linted once, as that); with the configuration's rows."""
     from dataclasses import replace
 
     from toolsurface.harness.analyze.lint import lint, lint_together
     from toolsurface.harness.cli._live import _items
-    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+    from toolsurface.harness.cli._mcp_config import configured_servers
     from toolsurface.harness.config import read_config
 
     config = read_config(config_path, need_targets=False)
@@ -485,10 +496,9 @@ def _linted_config(
     mcp, listed = found
     servers = [item.taken.as_snapshot() for item in listed if item.taken is not None]
     result = lint([*items, *servers], settings, [*([None] * len(items)), *([mcp.path] * len(servers))])
-    together = lint_together(servers, f"{mcp.path.name} (all servers)", settings=settings)
-    for line in say_unlisted(listed):
-        _say(f"toolsurface: {line}")
-    return replace(result, surfaces=[*result.surfaces, replace(together, file=mcp.path)])
+    given = [items[-1]] if any(item.given is not None for item in listed) else []
+    together = lint_together([*servers, *given], f"{mcp.path.name} (all servers)", settings=settings)
+    return replace(result, surfaces=[*result.surfaces, replace(together, file=mcp.path)]), found
 
 
 def _linted(surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Path | None) -> Any:

@@ -109,7 +109,7 @@ if TYPE_CHECKING:
     help="With --mcp-config: the most tokens each server's list may have (--max-tokens: all of them together).",
 )
 @_server_options
-@mcp_config_options(jobs=False, windows=False)
+@mcp_config_options(jobs=False, windows=False, keep_going=True)
 @_counter_options
 @_protocol_option
 @click.pass_context
@@ -146,11 +146,16 @@ def budget_command(
     """
     answers = probing.answering(probe, max_answer_tokens, fail_on_error_answers)
     if configured.given or max_server_chars is not None or max_server_tokens is not None:
-        given = (surface, live.names_a_server, update, raise_, target_names, answers.probes, include)
+        given = (surface, live.names_a_server, update, raise_, target_names, answers.probes)
         _refuse_beside_mcp_config(configured, *given)
+        from toolsurface.harness.surface import parse_include
+
         limits = (max_chars, max_tokens, max_server_chars, max_server_tokens)
-        checked_config = _config_budget(configured, live, limits, _counters(tokens, count_urls), protocol)
-        if not _show_config_budget(checked_config, fmt):
+        counted = parse_include(include) if include is not None else ()
+        checked_config = _config_budget(
+            configured, live, limits, _counters(tokens, count_urls), protocol, include=counted
+        )
+        if not _show_config_budget(checked_config, fmt, keep_going=configured.keep_going):
             raise SystemExit(1)
         return
     _probe_flags(ctx, answers.probes, "--probe, --max-answer-tokens or --fail-on-error-answers")
@@ -200,7 +205,6 @@ def _refuse_beside_mcp_config(
     raise_: bool,
     target_names: tuple[str, ...],
     probes: bool,
-    include: str | None,
 ) -> None:
     if not configured.given:
         raise click.UsageError("--max-server-chars and --max-server-tokens go with --mcp-config FILE")
@@ -211,7 +215,6 @@ def _refuse_beside_mcp_config(
         ("--raise", raise_),
         ("--target", target_names),
         ("--probe", probes),
-        ("--include", include),
     )
     others = [flag for flag, value in given if value]
     if others:
@@ -296,9 +299,11 @@ def _config_budget(
     protocol: str | None,
     *,
     name: str | None = None,
+    include: tuple[str, ...] = (),
 ) -> ConfigBudget:
     """The configuration's servers listed at once, measured and held to `limits` (all together in chars and
-    tokens, each one in chars and tokens); `name`: what the configuration is called (its file's name by default)."""
+    tokens, each one in chars and tokens); `name`: what the configuration is called (its file's name by default);
+    `include`: the parts counted beside the tools."""
     from toolsurface.harness.mcp_config import budget_config
 
     max_chars, max_tokens, max_server_chars, max_server_tokens = limits
@@ -310,12 +315,14 @@ def _config_budget(
         max_tokens=max_tokens,
         max_server_chars=max_server_chars,
         max_server_tokens=max_server_tokens,
+        include=include,
     )
 
 
-def _show_config_budget(checked: ConfigBudget, fmt: str, *, to_stderr: bool = False) -> bool:
+def _show_config_budget(checked: ConfigBudget, fmt: str, *, to_stderr: bool = False, keep_going: bool = False) -> bool:
     """A configuration's budget said in `fmt` (`to_stderr`: its lines on stderr, beside another format's output on
-    stdout); whether it is within. A server that could not be listed is one line, exit 2."""
+    stdout); whether it is within. A server that could not be listed is one line, exit 2 (`keep_going`: the
+    others are held to the budget)."""
     if fmt == "json" and to_stderr:
         for line in checked.lines():
             _say(line)
@@ -336,8 +343,9 @@ def _show_config_budget(checked: ConfigBudget, fmt: str, *, to_stderr: bool = Fa
             (_say if to_stderr else _out)(line)
     else:
         raise click.UsageError(f"--format {fmt}: a configuration's budget is text, json, markdown or github")
-    if checked.unlisted_problem is not None:
-        raise ToolsurfaceError(checked.unlisted_problem)
+    problem = checked.totals.problem("what the servers cost together is not known")
+    if problem is not None and not keep_going:
+        raise ToolsurfaceError(problem)
     return checked.within
 
 

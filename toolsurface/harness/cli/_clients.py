@@ -16,7 +16,6 @@ from toolsurface.harness.cli._base import (
     _emit,
     _format_option,
     _print_table,
-    _say,
     _server_options_untimed,
     _ServerCommand,
     main,
@@ -107,7 +106,7 @@ def agents_command(fmt: str) -> None:
     help="With --with: run each client with none of the neighbours, then the first, the first two, ... up to"
     " all, to show where the surface turns deferred as they come in.",
 )
-@mcp_config_options(jobs=False, windows=False)
+@mcp_config_options(jobs=False, windows=False, keep_going=True)
 @_server_options_untimed
 def clients_command(
     surfaces: tuple[str, ...],
@@ -134,7 +133,7 @@ def clients_command(
     from functools import partial
 
     from toolsurface.harness.cli._live import given_any, live_specs
-    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+    from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
     from toolsurface.harness.clients import (
         clients_csv,
         clients_json,
@@ -150,11 +149,11 @@ def clients_command(
     if one_by_one and not beside and not configured.given:
         raise click.UsageError("--one-by-one goes with --with or --mcp-config")
     found = configured_servers(configured, live)
+    # Before the sessions: without a server the clients decide shown or deferred over less than the file gives.
+    finish_configured(found, configured, "no client would see what that configuration gives it")
     with tempfile.TemporaryDirectory(prefix="toolsurface-beside-") as folder:
         neighbours = [NeighbourSpec(spec) for spec in beside]
         if found is not None:
-            for line in say_unlisted(found[1]):
-                _say(f"not beside it: {line}")
             for n, item in enumerate(found[1]):
                 if item.taken is not None:
                     path = Path(folder) / f"{n}.json"

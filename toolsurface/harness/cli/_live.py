@@ -4,7 +4,6 @@ snapshot file in a folder of the command's own where a verb hands surfaces on by
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,11 +60,6 @@ def _refuse_stray(live: LiveServerOptions) -> None:
         raise ToolsurfaceError(f"{live_flags(live)[0]} goes with a live server: --url URL or -- CMD ARGS...")
 
 
-def _file_name(name: str) -> str:
-    """A server's name as a file name: what a surface named by its file is called."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-") or "server"
-
-
 @contextmanager
 def live_specs(
     specs: Sequence[str], live: LiveServerOptions, protocol: str | None, also: Sequence[TakenSnapshot] = ()
@@ -74,6 +68,8 @@ def live_specs(
     folder that is gone once the command is done: for verbs that hand surfaces on by name (to a stub). `also`:
     more lists taken already (a client configuration's servers), each written the same way, last."""
     import tempfile
+
+    from toolsurface.harness.surface import safe_server_name
 
     if not live.names_a_server and live_flags(live):
         _refuse_stray(live)
@@ -85,7 +81,7 @@ def live_specs(
     with tempfile.TemporaryDirectory(prefix="toolsurface-live-") as folder:
         paths = []
         for one in lists:
-            path = Path(folder) / f"{_file_name(one.name)}.json"
+            path = Path(folder) / f"{safe_server_name(one.name)}.json"
             one.write(path)
             paths.append(str(path))
         yield [*specs, *paths]

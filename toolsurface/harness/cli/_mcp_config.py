@@ -20,13 +20,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class McpConfigOptions:
-    """`--mcp-config`, `--env-from-shell`, `--context-window` (the text as given) and how many servers are
-    listed at once."""
+    """`--mcp-config`, `--env-from-shell`, `--context-window` (the text as given), how many servers are listed at
+    once, and `--keep-going` (a server that cannot be listed is said, and the command goes on)."""
 
     path: Path | None = None
     env_from_shell: bool = False
     windows: str | None = None
     jobs: int = 4
+    keep_going: bool = False
 
     @property
     def given(self) -> bool:
@@ -35,9 +36,10 @@ class McpConfigOptions:
     def listing(self, live: LiveServerOptions, protocol: str | None) -> ConfigListing:
         """How the configuration given is listed: the live options' timeout and capabilities, in `protocol`."""
         from toolsurface.harness.live import parse_capabilities
-        from toolsurface.harness.mcp_config import ConfigListing
+        from toolsurface.harness.mcp_config import ConfigListing, GivenServer
 
         assert self.path is not None
+        given = GivenServer(live.argv, live.cwd, live.url) if live.names_a_server else None
         return ConfigListing(
             self.path,
             self.env_from_shell,
@@ -45,24 +47,34 @@ class McpConfigOptions:
             live.timeout,
             parse_capabilities(live.capabilities),
             protocol,
+            given,
         )
 
 
-def mcp_config_options(*, jobs: bool = True, windows: bool = True) -> Callable[[Any], Any]:
+def mcp_config_options(*, jobs: bool = True, windows: bool = True, keep_going: bool = False) -> Callable[[Any], Any]:
     """The options, given to the command as one `configured` (McpConfigOptions). `jobs`: whether the command
-    takes --jobs here (one that has its own --jobs bounds the listing by it)."""
+    takes --jobs here (one that has its own --jobs bounds the listing by it); `keep_going`: whether it takes
+    --keep-going (a command that ends with `finish_configured`)."""
 
     def decorate(command: Any) -> Any:
         @functools.wraps(command)
         def with_config(
-            *args: Any, mcp_config: Path | None, env_from_shell: bool, context_window: str | None = None, **kw: Any
+            *args: Any,
+            mcp_config: Path | None,
+            env_from_shell: bool,
+            context_window: str | None = None,
+            keep_going: bool = False,
+            **kw: Any,
         ) -> Any:
-            if env_from_shell and mcp_config is None:
-                raise click.UsageError("--env-from-shell goes with --mcp-config FILE")
-            if context_window is not None and mcp_config is None:
-                raise click.UsageError("--context-window goes with --mcp-config FILE")
+            for flag, given in (
+                ("--env-from-shell", env_from_shell),
+                ("--context-window", context_window is not None),
+                ("--keep-going", keep_going),
+            ):
+                if given and mcp_config is None:
+                    raise click.UsageError(f"{flag} goes with --mcp-config FILE")
             count = kw.pop("config_jobs", None) if jobs else kw.get("jobs")
-            configured = McpConfigOptions(mcp_config, env_from_shell, context_window, int(count or 4))
+            configured = McpConfigOptions(mcp_config, env_from_shell, context_window, int(count or 4), keep_going)
             return command(*args, configured=configured, **kw)
 
         options = [
@@ -86,6 +98,15 @@ def mcp_config_options(*, jobs: bool = True, windows: bool = True) -> Callable[[
                     "--context-window",
                     metavar="TOKENS[,TOKENS]",
                     help="With --mcp-config: the share of this context window the servers take together.",
+                )
+            )
+        if keep_going:
+            options.append(
+                click.option(
+                    "--keep-going",
+                    is_flag=True,
+                    help="With --mcp-config: a server that cannot be listed is said, and the command goes on with"
+                    " the others (default: exit 2, as what the command says lacks it).",
                 )
             )
         if jobs:
@@ -118,5 +139,24 @@ def configured_servers(
 
 
 def say_unlisted(listed: list[ListedServer]) -> list[str]:
-    """A line per server that was not listed, and why."""
-    return [f"{item.name}: {item.status}: {item.problem}" for item in listed if item.taken is None]
+    """A line per server that was not listed, and why (one given on the command line too: measured once, as that)."""
+    return [f"{item.name}: {item.status}: {item.why}" for item in listed if item.taken is None]
+
+
+def finish_configured(
+    found: tuple[McpConfig, list[ListedServer]] | None, configured: McpConfigOptions, what: str
+) -> None:
+    """After a command's output: a line per server of the configuration that was not listed; where one could not
+    be, one line and exit 2 (`what` is not known without it), unless --keep-going."""
+    if found is None:
+        return
+    from toolsurface.harness.cli._base import _say
+    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.mcp_config import unlisted_problem
+
+    config, listed = found
+    problem = unlisted_problem(config.path, [(item.name, item.why) for item in listed if item.failed], what)
+    if problem is not None and not configured.keep_going:
+        raise ToolsurfaceError(problem)
+    for line in say_unlisted(listed):
+        _say(f"toolsurface: {line}")

@@ -74,7 +74,7 @@ def list_command(fmt: str) -> None:
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
 @_server_options
-@mcp_config_options()
+@mcp_config_options(keep_going=True)
 @_counter_options
 @_protocol_option
 def measure_command(
@@ -96,7 +96,7 @@ def measure_command(
     SURFACES are surface names (toolsurface list), surface modules or snapshot files. A bundled surface is built
     from kinds of item (task, memory, ...); its growth is what one more kind adds: `+1 kind (commit)`."""
     from toolsurface.harness.cli._live import _items
-    from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
+    from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
     from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_csv, totals_markdown, totals_rich
     from toolsurface.harness.measure import (
         by_kinds_csv,
@@ -115,12 +115,14 @@ def measure_command(
     counters = _counters(tokens, count_urls)
     windows = parse_windows(configured.windows)
     alone = surfaces or live.names_a_server or configured.given
-    items, _ = _items(surfaces if alone else default_surfaces(), live, protocol)
+    items, names = _items(surfaces if alone else default_surfaces(), live, protocol)
     found = configured_servers(configured, live, protocol)
     if found is not None:
         items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
     result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
-    totals = config_totals(found[0], found[1], result, windows) if found is not None else None
+    # A configured server that is the live one given is measured once, as that one.
+    given = names[-1] if live.names_a_server else None
+    totals = config_totals(found[0], found[1], result, windows, given=given) if found is not None else None
     if out is not None:
         files = {
             "measure.json": measure_json(result),
@@ -151,6 +153,4 @@ def measure_command(
         _data(measure_markdown(result, per_tool=per_tool) + extra, nl=False)
     else:
         _print([*measure_rich(result, per_tool=per_tool), *(totals_rich(totals) if totals is not None else [])])
-    if found is not None:
-        for line in say_unlisted(found[1]):
-            _say(f"toolsurface: {line}")
+    finish_configured(found, configured, "what the servers cost together is not known")

@@ -464,6 +464,11 @@ def observe_clients(
     beside = beside_servers(neighbours, named_as)
     pairs = [(n, c) for n, s in enumerate(surfaces) for c in choices if wanted is None or wanted(s.name, c)]
     takes = [(n, c) for n, c in pairs if all(_naming(c.name).accepts_server(x) for x in (named_as[n], *_names(beside)))]
+    if pairs and not takes:
+        # Rows that each say a name was refused would measure nothing: one line, as for a name no client takes.
+        raise ToolsurfaceError(
+            _refusing_row(surfaces[pairs[0][0]], pairs[0][1], builtins, named_as[pairs[0][0]], _names(beside)).status
+        )
     sets = [tuple(beside[:k]) for k in range(len(beside) + 1)] if one_by_one else [tuple(beside)]
     sessions = [(n, c, w, b) for n, c in takes for w in _windows(c, context_windows) for b in sets]
     if sessions:

@@ -289,7 +289,8 @@ def split_request(
         builtin_shown=_shown_part(parts[(False, False)], tokens),
         builtin_deferred=_deferred_part(builtin_deferred, parts[(False, True)], tokens),
         searches=_searches(conversation, search_tools),
-        instructions_chars=found if wanted else None,
+        # Found whole, they count as the server sent them (`measure`'s figure), the ends a client trims included.
+        instructions_chars=(len(instructions or "") if found == len(wanted) else found) if wanted else None,
         context_chars=context,
         wrappers=ToolPart(
             [str(w.get("name")) for w in wrappers], len(wrapper_text), tokens(wrapper_text) if wrappers else 0

@@ -9,8 +9,9 @@ from toolsurface.harness.mcp_config._list import (
     list_config,
     list_configured,
     live_server,
+    unlisted_problem,
 )
-from toolsurface.harness.mcp_config._model import ConfigServer, McpConfig, McpConfigError
+from toolsurface.harness.mcp_config._model import ConfigServer, GivenServer, McpConfig, McpConfigError
 from toolsurface.harness.mcp_config._read import MINIMAL_ENV, minimal_env, read_mcp_config
 from toolsurface.harness.mcp_config._totals import (
     SERVER_COLUMNS,
@@ -32,6 +33,7 @@ __all__ = [
     "ConfigListing",
     "ConfigServer",
     "ConfigTotals",
+    "GivenServer",
     "ListedServer",
     "McpConfig",
     "McpConfigError",
@@ -50,4 +52,5 @@ __all__ = [
     "totals_json",
     "totals_markdown",
     "totals_rich",
+    "unlisted_problem",
 ]

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.mcp_config._totals import ConfigTotals, ServerRow
 from toolsurface.harness.output import counted
 
@@ -51,18 +52,7 @@ class ConfigBudget:
 
     @property
     def unlisted(self) -> list[ServerRow]:
-        return [r for r in self.totals.rows if r.status == "failed"]
-
-    @property
-    def unlisted_problem(self) -> str | None:
-        """Why the total is not known, when a server could not be listed."""
-        if not self.unlisted:
-            return None
-        names = ", ".join(r.name for r in self.unlisted)
-        return (
-            f"{self.totals.config.path}: {names} could not be listed, so what the servers cost together is not known"
-            " (disable a server in the file to leave it out)"
-        )
+        return self.totals.unlisted
 
     @property
     def within(self) -> bool:
@@ -89,7 +79,11 @@ class ConfigBudget:
             shown = ", ".join(f"{r.name} {r.chars:,} chars" for r in largest[:3])
             lines.append(f"largest {'server' if len(largest) == 1 else 'servers'}: {shown}")
         lines += [f"{r.name}: not listed: {r.why}" for r in self.unlisted]
-        size = f"{counted(t.listed, 'server')}, {counted(t.tools, 'tool')}, {t.chars:,} chars" + (
+        if t.include:
+            beside = "; ".join(f"{r.name} {r.beside}" for r in t.rows if r.beside)
+            lines.append(f"counted beside the tools: {beside or 'none advertised'}")
+        parts = "".join(f" + {part}" for part in t.include)
+        size = f"{counted(t.listed, 'server')}, {counted(t.tools, 'tool')}{parts}, {t.chars:,} chars" + (
             f", {t.tokens:,} tokens" if t.tokens is not None else ""
         )
         if self.within:
@@ -127,8 +121,6 @@ def check_config_budget(
     max_server_chars: int | None = None,
     max_server_tokens: int | None = None,
 ) -> ConfigBudget:
-    from toolsurface.harness.errors import ToolsurfaceError
-
     if all(v is None for v in (max_chars, max_tokens, max_server_chars, max_server_tokens)):
         raise ToolsurfaceError(
             "a configuration's budget: give --max-chars or --max-tokens (all its servers together),"
@@ -146,19 +138,24 @@ def budget_config(
     max_tokens: int | None = None,
     max_server_chars: int | None = None,
     max_server_tokens: int | None = None,
+    include: Sequence[str] = (),
 ) -> ConfigBudget:
     """Every server of the configuration listed at once, measured, and held to the budgets; `name`: what the
-    configuration is called (default: its path)."""
+    configuration is called (default: its path); `include`: the parts counted beside the tools (instructions,
+    prompts, resources), as `budget --include` counts them for one list."""
     from toolsurface.harness.mcp_config._list import list_configured
     from toolsurface.harness.mcp_config._totals import config_totals
     from toolsurface.harness.measure import measure
 
     config, listed = list_configured(listing)
     items = [item.taken.as_snapshot() for item in listed if item.taken is not None]
+    unrecorded = [item.name for item in items if not item.parts.recorded]
+    if include and unrecorded:
+        raise ToolsurfaceError(f"--include: the parts of {unrecorded[0]} were not recorded")
     result = measure(items, growth=False, counters=counters, protocol=listing.protocol)
     return check_config_budget(
         name or str(listing.path),
-        config_totals(config, listed, result),
+        config_totals(config, listed, result, include=include),
         max_chars=max_chars,
         max_tokens=max_tokens,
         max_server_chars=max_server_chars,

@@ -9,22 +9,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolsurface.harness.mcp_config._model import ConfigServer, McpConfig
+from toolsurface.harness.mcp_config._model import ConfigServer, GivenServer, McpConfig
 from toolsurface.harness.mcp_config._read import minimal_env
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import HttpServer, StdioServer, TakenSnapshot
 
-__all__ = ["ConfigListing", "ListedServer", "list_config", "list_configured", "live_server"]
+__all__ = ["ConfigListing", "ListedServer", "list_config", "list_configured", "live_server", "unlisted_problem"]
 
 
 @dataclass(frozen=True)
 class ListedServer:
-    """One server of the configuration: its list as taken (None when it could not be), or why not."""
+    """One server of the configuration: its list as taken (None when it could not be), or why not; `given`: the
+    server given on the command line that it is (`-- CMD ...`, `--url ...`), listed once, as that one."""
 
     server: ConfigServer
     taken: TakenSnapshot | None = None
     problem: str | None = None
+    given: str | None = None
 
     @property
     def name(self) -> str:
@@ -34,7 +36,38 @@ class ListedServer:
     def status(self) -> str:
         if self.taken is not None:
             return "listed"
+        if self.given is not None:
+            return "given"
         return "disabled" if self.server.disabled else "failed"
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "failed"
+
+    @property
+    def why(self) -> str:
+        """What its row says: a variable left as written first (what a server given one most often fails by),
+        then why it could not be listed."""
+        if self.given is not None:
+            return f"the same server as {self.given}: measured once, as that one"
+        said = list(self.server.notes)
+        if self.problem is not None:
+            said.append(f"then it could not be listed: {self.problem}" if said and self.failed else self.problem)
+        return "; ".join(said)
+
+
+def unlisted_problem(path: Path, failed: Sequence[tuple[str, str]], what: str) -> str | None:
+    """The line a command ends with when servers of the configuration at `path` could not be listed (`failed`:
+    each one's name and why; none: no line): which, why, that `what` without them, and how to go on."""
+    if not failed:
+        return None
+    one = len(failed) == 1
+    names = "; ".join(f"{name} ({why})" for name, why in failed)
+    them = "it" if one else "them"
+    return (
+        f"{path}: {'a server' if one else f'{len(failed)} servers'} could not be listed: {names}; so {what}"
+        f" (--keep-going goes on without {them}; or disable {them} in the file)"
+    )
 
 
 def live_server(
@@ -66,14 +99,16 @@ def list_config(
     capabilities: Sequence[str] = (),
     protocol: str | None = None,
     include_disabled: bool = False,
+    given: GivenServer | None = None,
 ) -> list[ListedServer]:
     """Every server of the configuration listed, at most `jobs` at once, in the file's order; a disabled one
-    only when asked (`include_disabled`), else a row saying it is off."""
+    only when asked (`include_disabled`), else a row saying it is off; the server `given` on the command line,
+    where the file names it too, not listed again (a row saying so)."""
     import anyio
 
     from toolsurface.harness.live import skip_final_collection
 
-    listed = anyio.run(_list_all, config, jobs, timeout, tuple(capabilities), protocol, include_disabled)
+    listed = anyio.run(_list_all, config, jobs, timeout, tuple(capabilities), protocol, include_disabled, given)
     skip_final_collection()
     return listed
 
@@ -81,7 +116,8 @@ def list_config(
 @dataclass(frozen=True)
 class ConfigListing:
     """How a configuration's servers are listed: its file, whether the user's environment is given to them, how
-    many at once, the seconds each has, the capabilities declared, and the protocol version."""
+    many at once, the seconds each has, the capabilities declared, the protocol version, and the server given on
+    the command line beside it (listed by the command, so not again)."""
 
     path: Path
     env_from_shell: bool = False
@@ -89,6 +125,7 @@ class ConfigListing:
     timeout: float = 30.0
     capabilities: tuple[str, ...] = ()
     protocol: str | None = None
+    given: GivenServer | None = None
 
 
 def list_configured(listing: ConfigListing) -> tuple[McpConfig, list[ListedServer]]:
@@ -104,9 +141,10 @@ def list_configured(listing: ConfigListing) -> tuple[McpConfig, list[ListedServe
         timeout=listing.timeout,
         capabilities=listing.capabilities,
         protocol=listing.protocol,
+        given=listing.given,
     )
-    if not any(item.taken is not None for item in listed):
-        why = "; ".join(f"{item.name}: {item.problem}" for item in listed)
+    if not any(item.taken is not None or item.given is not None for item in listed):
+        why = "; ".join(f"{item.name}: {item.why}" for item in listed)
         raise ToolsurfaceError(f"{listing.path}: no server could be listed ({why})")
     return config, listed
 
@@ -118,6 +156,7 @@ async def _list_all(
     capabilities: tuple[str, ...],
     protocol: str | None,
     include_disabled: bool,
+    given: GivenServer | None,
 ) -> list[ListedServer]:
     import anyio
 
@@ -134,6 +173,9 @@ async def _list_all(
             return
         if server.disabled and not include_disabled:
             found[index] = ListedServer(server, problem="disabled in the configuration")
+            return
+        if given is not None and server.is_given(given):
+            found[index] = ListedServer(server, given=given.label)
             return
         async with limit:
             try:

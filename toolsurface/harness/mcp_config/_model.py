@@ -10,13 +10,48 @@ from typing import Any, Literal
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["ConfigServer", "McpConfig", "McpConfigError"]
+__all__ = ["ConfigServer", "GivenServer", "McpConfig", "McpConfigError"]
 
 Transport = Literal["stdio", "http", "sse"]
 
 
 class McpConfigError(ToolsurfaceError):
     """A configuration that cannot be read at all: one line naming the file and why."""
+
+
+@dataclass(frozen=True)
+class GivenServer:
+    """The server given on the command line beside the configuration (`-- CMD ARGS...` with its `--cwd`, or
+    `--url`), to know a configured server that is the same one."""
+
+    argv: tuple[str, ...] | None = None
+    cwd: Path | None = None
+    url: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How the command line gave it: `-- CMD ARGS...` or `--url URL` (without credentials or query)."""
+        if self.url is not None:
+            from toolsurface.harness.redact import public_url
+
+            return f"--url {public_url(self.url)}"
+        import shlex
+
+        from toolsurface.harness.redact import redacted_argv
+
+        return f"-- {shlex.join(redacted_argv(self.argv or ()))}"
+
+
+def _command_key(argv: tuple[str, ...], cwd: Path) -> tuple[str, ...]:
+    """A command as it starts: each argument naming a file that is there, as that file's absolute path."""
+    return tuple(str((cwd / arg).resolve()) if arg and (cwd / arg).is_file() else arg for arg in argv)
+
+
+def _url_key(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{parts.path.rstrip('/')}?{parts.query}"
 
 
 @dataclass(frozen=True)
@@ -38,6 +73,16 @@ class ConfigServer:
     disabled: bool = False
     notes: tuple[str, ...] = ()
     problem: str | None = None
+
+    def is_given(self, given: GivenServer) -> bool:
+        """Whether this is the server given on the command line: the same command started in the same folder
+        (arguments naming the same files), or the same URL."""
+        if given.url is not None or self.url is not None:
+            return given.url is not None and self.url is not None and _url_key(given.url) == _url_key(self.url)
+        if given.argv is None or self.command is None:
+            return False
+        here = Path.cwd()
+        return _command_key(given.argv, given.cwd or here) == _command_key(self.command, self.cwd or here)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"key": self.key, "name": self.name, "transport": self.transport}

@@ -90,7 +90,8 @@ _INPUT = re.compile(r"\$\{input:([^}]+)\}")
 
 class _Expander:
     """Expands one format's placeholders in a server's values, the user's environment only when given, and
-    remembers what it left as written."""
+    remembers what it left as written (each placeholder as the file writes it) and which variables the entry
+    names to read that it did not read."""
 
     def __init__(self, fmt: ConfigFormat, environ: Mapping[str, str] | None, workspace: Path) -> None:
         self.patterns = [_SYNTAX[s] for s in fmt.placeholders]
@@ -98,6 +99,7 @@ class _Expander:
         self.workspace = workspace
         self.vscode = fmt.inputs
         self.unexpanded: dict[str, None] = {}
+        self.unread: dict[str, None] = {}
         self.inputs: dict[str, None] = {}
 
     def __call__(self, text: str) -> str:
@@ -116,18 +118,32 @@ class _Expander:
             return self.environ[name]
         if default is not None:
             return default
-        self.unexpanded[name] = None
+        self.unexpanded[found.group(0)] = None
         return found.group(0)
+
+    def read(self, name: str, key: str) -> str | None:
+        """A variable the entry names (by `key`) to read from the user's environment: its value, or None."""
+        if self.environ is not None and name in self.environ:
+            return self.environ[name]
+        self.unread[f"{name} ({key})"] = None
+        return None
 
     def notes(self) -> tuple[str, ...]:
         notes = []
         if self.inputs:
             ids = ", ".join(self.inputs)
             notes.append(f"uses VS Code input {ids}: left as its placeholder (VS Code prompts for it)")
-        if self.unexpanded:
-            names = ", ".join(self.unexpanded)
-            how = "not in your environment" if self.environ is not None else "--env-from-shell takes it from yours"
-            notes.append(f"{names} left as written ({how})")
+        for names, done, flag in ((self.unexpanded, "left as written", "expands"), (self.unread, "not read", "reads")):
+            if not names:
+                continue
+            one = len(names) == 1
+            said = f"the variable{'' if one else 's'} {', '.join(names)}"
+            if self.environ is None:
+                notes.append(
+                    f"{said} {'was' if one else 'were'} {done}; --env-from-shell {flag} {'it' if one else 'them'}"
+                )
+            else:
+                notes.append(f"{said} {'is' if one else 'are'} not in your environment: {done}")
         return tuple(notes)
 
 
@@ -175,12 +191,15 @@ def _server(
     command = [expand(part) for part in shape["command"]] if shape["command"] else None
     env = {k: expand(v) for k, v in shape["env"].items()}
     for forwarded in shape.get("forward", []):
-        if environ is not None and forwarded in environ:
-            env[forwarded] = environ[forwarded]
-        else:
-            expand.unexpanded[forwarded] = None
+        value = expand.read(forwarded, shape.get("forward_key", "forwarded"))
+        if value is not None:
+            env[forwarded] = value
     url = expand(str(shape["url"])) if shape["url"] else None
     headers = {k: expand(v) for k, v in shape["headers"].items()}
+    for header, (prefix, variable, named_by) in shape.get("header_vars", {}).items():
+        value = expand.read(variable, named_by)
+        if value is not None:
+            headers[header] = prefix + value
     cwd_text = shape.get("cwd")
     cwd = Path(expand(str(cwd_text))) if cwd_text else workspace
     problem = None

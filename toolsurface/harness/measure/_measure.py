@@ -86,10 +86,11 @@ class KindsPoint:
 
 @dataclass(frozen=True)
 class PartSize:
-    """One part beside the tools (`instructions`, `prompts`, `resources`, `resourceTemplates`), by the tools'
-    counting rule: the compact JSON of the part as received (the instructions as a JSON string). `entries`
-    is None for the instructions; `advertised` False: the server advertises none. A part with nothing in it
-    (not advertised, or an empty list) counts 0: nothing of it reaches a model."""
+    """One part beside the tools (`instructions`, `prompts`, `resources`, `resourceTemplates`): a list by the tools'
+    counting rule, the compact JSON of the part as received; the instructions by the characters of their text as
+    received, as `clients` counts what of them reaches a model (no quotes, no JSON escapes). `entries` is None
+    for the instructions; `advertised` False: the server advertises none. A part with nothing in it (not
+    advertised, or an empty list) counts 0: nothing of it reaches a model."""
 
     part: str
     advertised: bool
@@ -105,7 +106,7 @@ def part_sizes(parts: SurfaceParts, with_tokens: bool) -> list[PartSize]:
     sizes = []
     for key in PART_KEYS:
         value = parts.get(key)
-        text = compact_json(value) if value not in (None, []) else ""
+        text = value if isinstance(value, str) else compact_json(value) if value not in (None, []) else ""
         sizes.append(
             PartSize(
                 part=key,

@@ -271,7 +271,7 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     if any(s.parts_recorded for s in m.surfaces):
         parts.append(
             f"\n{_whole_title(m)}, chars / tokens (entries) of each part: its compact JSON as received"
-            " (the instructions as a JSON string), and the total\n"
+            " (the instructions by their text's characters), and the total\n"
         )
         parts.append(
             markdown_table(

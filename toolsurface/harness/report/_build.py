@@ -211,7 +211,7 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
             f"{whole_title(what)}: the tools and each part beside them, by the same rule",
             parts,
             given.command("measure", "--format", "markdown"),
-            "Each part is the compact JSON of what the server advertised (the instructions as a JSON string); a part"
+            "Each part is the compact JSON of what the server advertised (the instructions by their text's characters); a part"
             " the server does not advertise is -.",
         ),
         Table("per_tool", "Per-tool sizes", per_tool, given.command("measure", "--per-tool", "--format", "csv")),
@@ -219,14 +219,15 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
     ]
 
 
-def _servers_table(m: Measurement, together: Any, given: _Given) -> Table:
-    """What the servers of a client's configuration cost together, a row per server and the total."""
+def _servers_table(m: Measurement, together: Any, given: _Given, live_name: str) -> Table:
+    """What the servers of a client's configuration cost together, a row per server and the total; `live_name`:
+    the first live server's, whose figures a configured server that is that one takes."""
     import pandas as pd
 
     from toolsurface.harness.mcp_config import config_totals
 
     config, listed = together
-    totals = config_totals(config, listed, m)
+    totals = config_totals(config, listed, m, given=live_name)
     rows = [
         {
             "server": r.name,
@@ -240,7 +241,7 @@ def _servers_table(m: Measurement, together: Any, given: _Given) -> Table:
     ]
     rows.append(
         {
-            "server": "all",
+            "server": "all" if totals.complete else totals.label,
             "status": "",
             "tools": totals.tools,
             "chars": totals.chars,
@@ -923,7 +924,8 @@ def _report_with(
             charts.draw(FindabilityChart.of(found).draw, out / "charts" / "findability_ranks.png")
         report.tables += _measure_tables(measured, given, specs)
         if live is not None and live.together is not None:
-            report.tables.append(_servers_table(measured, live.together, given))
+            # A configured server that is the live one given (listed first of live.specs) takes its figures.
+            report.tables.append(_servers_table(measured, live.together, given, items[len(named)].name))
         if measured.counters:
             report.tables.append(_counters_table(measured, given))
         report.tables += analysis

@@ -62,7 +62,12 @@ if TYPE_CHECKING:
         study_file,
         study_for,
     )
-    from toolsurface.harness.surface._server_name import MAX_NAME_CHARS, given_server_name, safe_server_name
+    from toolsurface.harness.surface._server_name import (
+        MAX_NAME_CHARS,
+        file_server_name,
+        given_server_name,
+        safe_server_name,
+    )
     from toolsurface.harness.surface._snapshot_file import (
         META_FORMAT,
         Snapshot,
@@ -127,6 +132,7 @@ __all__ = [
     "bundled_definitions",
     "check_input_schema",
     "default_surfaces",
+    "file_server_name",
     "given_server_name",
     "import_module_file",
     "included_keys",

@@ -16,6 +16,7 @@ from toolsurface.harness.surface._entry_points import EntryPointLike, declared_e
 from toolsurface.harness.surface._model import Kind, SurfaceDefinition
 from toolsurface.harness.surface._module_file import import_module_file
 from toolsurface.harness.surface._parts import parts_from_wire
+from toolsurface.harness.surface._server_name import file_server_name
 from toolsurface.harness.surface._snapshot_file import Snapshot, load_snapshot
 from toolsurface.harness.surface._study import Study, default_study, find_studies, study_of
 
@@ -237,7 +238,7 @@ def resolve_all(specs: Sequence[str]) -> list[SurfaceDefinition | Snapshot]:
 
 
 def _stem(item: SurfaceDefinition | Snapshot) -> str:
-    return item.path.name.removesuffix(".json") if isinstance(item, Snapshot) else item.name
+    return file_server_name(item.path) if isinstance(item, Snapshot) else item.name
 
 
 def bundled_definitions() -> list[SurfaceDefinition]:

@@ -4,6 +4,7 @@ recorded. A file with the tools alone (written before snapshots held the other p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +52,7 @@ class SnapshotMeta:
     # findings, none when it did.
     stability: dict[str, Any] | None = None
     # What every command calls the server (harness.surface.safe_server_name); a sidecar written before names
-    # were recorded has none, and its file's name stands in.
+    # were recorded has none, and its file's name made safe stands in (harness.surface.file_server_name).
     name: str | None = None
     format: str = META_FORMAT
 
@@ -116,19 +117,25 @@ def load_snapshot(path: Path) -> Snapshot:
     parts = parts_from_wire(data, str(path))
     protocol_version: str | None = None
     server: str | None = None
-    name: str | None = None
+    recorded: str | None = None
     sidecar = meta_path(path)
     if sidecar.is_file():
         meta = read_snapshot_meta(sidecar)
-        protocol_version, server, name = meta.protocol_version, meta.server_label, meta.name
+        protocol_version, server, recorded = meta.protocol_version, meta.server_label, meta.name
+    from toolsurface.harness.surface._server_name import file_server_name, safe_server_name
+
+    name = safe_server_name(recorded) if recorded is not None else file_server_name(path)
     return Snapshot(
-        name=name or path.name.removesuffix(".json"),
+        name=name,
         path=path,
         tools=tools,
         protocol_version=protocol_version,
         server=server,
         parts=parts,
         answers=answers_from_wire(data, str(path)),
+        # A name recorded by the rule before it kept only what every client takes ('.', letters of any script)
+        # still keys the user's files.
+        aliases=(recorded,) if recorded is not None and recorded != name else (),
     )
 
 
@@ -160,14 +167,16 @@ def read_snapshot_meta(path: Path) -> SnapshotMeta:
         raise SurfaceLoadError(f"{path}: does not match {META_FORMAT}: {error}") from None
 
 
+# What a recorded name may hold: what the rule keeps now, and the dots and letters of any script it kept before.
+_RECORDED = re.compile(r"[\w.-]+")
+
+
 def _recorded_name(value: Any, path: Path) -> str | None:
-    """The server's name as a sidecar records it, held to the rule every name is made by."""
+    """The server's name as a sidecar records it: one no rule ever made (a slash, a space) is refused."""
     if value is None:
         return None
-    from toolsurface.harness.surface._server_name import safe_server_name
-
-    if not isinstance(value, str) or safe_server_name(value, "") != value:
-        raise SurfaceLoadError(f"{path}: name {value!r} is not a server's name (letters, digits, '.', '_', '-')")
+    if not isinstance(value, str) or _RECORDED.fullmatch(value) is None or value.strip("-._") != value:
+        raise SurfaceLoadError(f"{path}: name {value!r} is not a server's name (letters, digits, '_', '-')")
     return value
 
 

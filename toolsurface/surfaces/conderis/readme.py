@@ -829,15 +829,14 @@ def _instructions_section() -> list[str]:
         "the page says an agent is told at the start, in the names of the surface's own tools (before-v2 and "
         "consistent the old ones, the v2 series the eight). A client copies them into every session's system "
         "prompt, so they are a part of the whole surface; `toolsurface measure` counts them beside the tools "
-        "(compact JSON, the text as a JSON string).",
+        "(the characters of the text, as `toolsurface clients` counts what of them reaches a model).",
         "",
         markdown_row(["surfaces", "chars", "tokens", "text"]),
         markdown_rule(4, [1, 2]),
     ]
     _check_sentence_sources((BEFORE_V2, V2))
     for surfaces, text in (("before-v2, consistent", BEFORE_V2), ("v2-first, v2, v2-live", V2)):
-        shown = compact_json(text)
-        out.append(markdown_row([f"{surfaces}", f"{_n(len(shown))}", f"{_n(count_tokens(shown))}", f"{text}"]))
+        out.append(markdown_row([f"{surfaces}", f"{_n(len(text))}", f"{_n(count_tokens(text))}", f"{text}"]))
     out += ["", "Where each sentence comes from:", ""]
     out += [f"- '{start}…': {source}." for start, source in _INSTRUCTION_SOURCES]
     out += [

@@ -233,7 +233,7 @@ def _counted(
 def _size_of(value: Any, with_tokens: bool) -> tuple[int, int | None]:
     if value is None:
         return 0, 0 if with_tokens else None
-    text = compact_json(value)
+    text = value if isinstance(value, str) else compact_json(value)
     return len(text), count_tokens(text) if with_tokens else None
 
 

@@ -183,7 +183,7 @@ class ToolDiff:
 class PartDiff:
     """A part beside the tools that differs: the instructions, or one prompt (by name), resource (by uri) or
     resource template (by uriTemplate). Sizes follow the counting rule (compact JSON of the entry; the
-    instructions as a JSON string)."""
+    instructions by their text's characters)."""
 
     part: str
     name: str
