@@ -463,8 +463,8 @@ def model_endpoint_command(
 def gate_command(study: Path, baseline: str, candidate: str, max_chars: int | None) -> None:
     """Judge a study by the seed's gate: exit 0 met, 1 not met, 2 when it cannot be judged.
 
-    The seed is the Conderis design page whose measurements toolsurface rebuilds (docs/conderis.md); its gate
-    for the switch to a new tool list is met when the candidate's list is well below the baseline's (at most
+    The seed is the design page of the bundled study, whose measurements toolsurface rebuilds; its gate for
+    the switch to a new tool list is met when the candidate's list is well below the baseline's (at most
     half its characters, or --max-chars) and the candidate's refused calls per run do not rise, in every
     scenario of the study. STUDY is a study folder (session run --out) holding runs of both surfaces; over
     sessions imported from a client's files (session import) the list sizes alone are judged."""
