@@ -79,7 +79,7 @@ def test_the_readme_glossary_says_each_word_the_help_names_and_no_other() -> Non
 def test_the_help_links_every_word_of_its_own_to_the_glossary() -> None:
     gate = run_cli("gate", "--help").stdout
     # The seed's gate is said, not only named.
-    assert "The seed is the design page of the bundled study" in gate and "docs/conderis.md" in gate
+    assert "The seed is the design page of the bundled study" in gate and "rebuilds" in gate
     assert "(surface, seed, scenario, study, refused call, client)" in " ".join(gate.split())
     assert "the Glossary section of README.md" in gate
     top = " ".join(run_cli("--help").stdout.split())
