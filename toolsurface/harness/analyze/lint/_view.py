@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -229,13 +229,13 @@ def _param(name: str, schema: Any) -> Param:
     return Param(name=name, types=_types(schema), description=description, values=_values(schema, description))
 
 
-def _hint(tool: dict[str, Any], key: str) -> bool | None:
+def _hint(tool: Mapping[str, Any], key: str) -> bool | None:
     annotations = tool.get("annotations")
     value = annotations.get(key) if isinstance(annotations, dict) else None
     return value if isinstance(value, bool) else None
 
 
-def parse_tool(tool: dict[str, Any]) -> Tool:
+def parse_tool(tool: Mapping[str, Any]) -> Tool:
     schema = tool.get("inputSchema")
     properties = schema.get("properties") if isinstance(schema, dict) else None
     params = tuple(_param(str(n), s) for n, s in (properties or {}).items())
@@ -331,7 +331,7 @@ def _scope_names(references: Sequence[Reference], item_nouns: frozenset[str]) ->
     return frozenset(name for name, tools in counts.items() if len(tools) * 2 > len(referencing))
 
 
-def build_surface(tools: Sequence[dict[str, Any]], ours: bool = False) -> LintView:
+def build_surface(tools: Sequence[Mapping[str, Any]], ours: bool = False) -> LintView:
     parsed = tuple(parse_tool(t) for t in tools)
     references = tuple(Reference(t, p, _reference_noun(p)) for t in parsed for p in t.params if is_reference(p))
     item_nouns = _item_nouns(parsed, references)
