@@ -53,10 +53,11 @@ __all__ = ["RULES"]
 def _concept(ref: Reference, surface: LintView) -> str:
     """Items are one concept however a tool names their kind: what the surface numbers or gives typed references
     (kind:<id>), generic item words, and what a tool's first sentence acts on ("Decides a deletion request").
-    A scope (projectId) or a qualifier (organizationId next to a memory id) is a concept of its own."""
+    A scope (projectId), a qualifier (organizationId next to a memory id) and a thing with tools of its own
+    that is not numbered (macro_id, beside macro_list) are each a concept of their own."""
     if ref.noun in surface.item_nouns:
         return "item"
-    if ref.param.name in surface.scopes:
+    if ref.param.name in surface.scopes or ref.noun in surface.name_nouns:
         return ref.noun
     return "item" if ref.noun in stems(plain_words(ref.tool.first_sentence)) else ref.noun
 
@@ -128,12 +129,16 @@ def _addressing(given: ServerTools) -> list[Finding]:
             for form, names in (("integer", integers), ("string", strings))
             if names
         ]
+        # Of a server not ours, an item that every specific reference calls alike is named (one ticket).
+        specific = {r.noun for r in refs} - _GENERIC_STEMS
+        words = [w for r in refs for w in r.param.words[:-1] if stem(w) in specific]
+        named = words[0] if concept == "item" and len(specific) == 1 and words and not surface.ours else concept
         findings.append(
             _finding(
                 "addressing",
                 (r.tool.name for r in refs),
                 [*integers, *strings],
-                f"one {concept} is addressed under several names; " + "; ".join(parts),
+                f"one {named} is addressed under several names; " + "; ".join(parts),
             )
         )
     return findings
@@ -216,7 +221,7 @@ def _concurrency(given: ServerTools) -> list[Finding]:
 
 def _is_patch_object(p: Param) -> bool:
     described = re.search(r"\bfields to (change|update|set)\b|\b(json|merge) patch\b", p.description, re.I)
-    return p.object and (p.name.lower() in PATCH_NAMES or described is not None)
+    return p.object and (p.flat in PATCH_NAMES or described is not None)
 
 
 def _is_clear_flag(p: Param) -> bool:
@@ -496,9 +501,9 @@ def _is_list_tool(tool: Tool) -> bool:
 
 def _paging(tool: Tool) -> tuple[str, list[str]]:
     kinds = {
-        "offset": [p.name for p in tool.params if p.name.lower() in OFFSET_NAMES],
-        "limit": [p.name for p in tool.params if p.name.lower() in LIMIT_NAMES],
-        "cursor": [p.name for p in tool.params if p.name.lower() in CURSOR_NAMES],
+        "offset": [p.name for p in tool.params if p.flat in OFFSET_NAMES],
+        "limit": [p.name for p in tool.params if p.flat in LIMIT_NAMES],
+        "cursor": [p.name for p in tool.params if p.flat in CURSOR_NAMES],
     }
     params = [n for names in kinds.values() for n in names]
     if kinds["cursor"]:
