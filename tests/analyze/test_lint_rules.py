@@ -21,6 +21,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 
 # The rules' ids are a contract (configurations and CI gates name them): an id is never reused or moved.
 PINNED = {
+    "TS001": ("malformed-tool", "error"),
     "TS101": ("addressing", "warning"),
     "TS102": ("concurrency", "warning"),
     "TS103": ("patch-rule", "warning"),
@@ -133,13 +134,13 @@ def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
 def test_lint_rules_lists_every_rule_as_a_table_json_csv_and_markdown() -> None:
     table = run_cli("lint", "--rules", env={"COLUMNS": "200"})
     assert table.returncode == 0, table.stderr
-    assert "lint rules: 14 rules" in table.stdout
+    assert "lint rules: 15 rules" in table.stdout
     for rule in RULES:
         assert f"{rule.id} " in table.stdout and rule.name in table.stdout
     data = run_cli("lint", "--rules", "--format", "json").json()
     assert data == {"severities": ["error", "warning", "info"], "rules": [r.to_json() for r in RULES]}
     csv = run_cli("lint", "--rules", "--format", "csv").stdout.splitlines()
-    assert csv[0] == "id,name,severity,checks" and csv[1].startswith("TS101,addressing,warning,") and len(csv) == 15
+    assert csv[0] == "id,name,severity,checks" and csv[2].startswith("TS101,addressing,warning,") and len(csv) == 16
     markdown = run_cli("lint", "--rules", "--format", "markdown").stdout
     assert "| id | name | severity | checks |" in markdown and "| TS302 | x-mcp-header | error |" in markdown
 

@@ -75,9 +75,11 @@ if TYPE_CHECKING:
     )
     from toolsurface.harness.surface._study import Study
     from toolsurface.harness.surface._validate import (
+        ToolProblem,
         check_input_schema,
         prepare_check,
         ref_cycle,
+        tool_problems,
         validate_wire_tools,
     )
 
@@ -122,6 +124,7 @@ __all__ = [
     "SurfaceParts",
     "ToolAnswers",
     "ToolData",
+    "ToolProblem",
     "annotations_for",
     "answers_from_wire",
     "bundled_definitions",
@@ -155,6 +158,7 @@ __all__ = [
     "study_calls",
     "study_file",
     "study_for",
+    "tool_problems",
     "validate_wire_tools",
     "whole_median",
     "write_snapshot",

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolsurface.harness.analyze.lint._catalog import Example, ServerSet, example_tool, rule
-from toolsurface.harness.analyze.lint._client_limits import observed
+from toolsurface.harness.analyze.lint._client_limits import client_versions, observed
 from toolsurface.harness.analyze.lint._model import Finding
 
 __all__ = ["RULES", "check_clashes"]
@@ -22,13 +22,6 @@ def _servers(**listed: tuple[str, ...]) -> Example:
             (server, tuple(example_tool(t, f"{t} of {server}.") for t in names)) for server, names in listed.items()
         )
     )
-
-
-def _labels(observers: Sequence[Any]) -> str:
-    by_client: dict[str, list[str]] = {}
-    for o in observers:
-        by_client.setdefault(o.client, []).append(o.version)
-    return ", ".join(f"{client} {' and '.join(dict.fromkeys(versions))}" for client, versions in by_client.items())
 
 
 def _qualified(server: str, tool: str) -> str:
@@ -64,7 +57,7 @@ def _shared(servers: Sequence[tuple[str, Sequence[str]]]) -> list[Finding]:
     for tool, where in owners.items():
         if len(where) < 2:
             continue
-        apart = _labels(observed())
+        apart = client_versions(observed())
         message = (
             f"{tool} is a tool of {', '.join(where)}: {apart} keep them apart by the server's name in the tool's,"
             " but the model is shown two tools called alike, told apart by their descriptions alone; a client"
@@ -110,7 +103,7 @@ def _joined(servers: Sequence[tuple[str, Sequence[str]]]) -> list[Finding]:
                 found.setdefault(tuple(sources), {}).setdefault(full, []).append(o)
     findings = []
     for group, names in found.items():
-        shown = "; ".join(f"{full} in {_labels(obs)}" for full, obs in names.items())
+        shown = "; ".join(f"{full} in {client_versions(obs)}" for full, obs in names.items())
         message = (
             f"{' and '.join(group)} are sent under one name ({shown}): a request carries two tools of that name,"
             " which an API refuses or the client sends one of"

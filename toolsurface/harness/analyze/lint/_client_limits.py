@@ -38,6 +38,7 @@ __all__ = [
     "Observed",
     "check_client_limits",
     "check_x_mcp_headers",
+    "client_versions",
     "kept_units",
     "observed",
     "utf16_units",
@@ -142,8 +143,12 @@ def _cut_message(what: str, text: str, verb: str = "is") -> str | None:
     return message
 
 
-def _versions(items: Sequence[Observed]) -> str:
-    return f"{items[0].client} {' and '.join(o.version for o in items)}"
+def client_versions(items: Sequence[Observed]) -> str:
+    """`Claude Code 2.1.197 and 2.1.332, opencode 1.18.33`: each client once, with the versions seen."""
+    by_client: dict[str, list[str]] = {}
+    for o in items:
+        by_client.setdefault(o.client, []).append(o.version)
+    return ", ".join(f"{client} {' and '.join(dict.fromkeys(versions))}" for client, versions in by_client.items())
 
 
 def _name_findings(name: str, ours: bool, server_name: str | None) -> list[Finding]:
@@ -175,7 +180,7 @@ def _name_findings(name: str, ours: bool, server_name: str | None) -> list[Findi
         else:
             when = f"once the server's name is {room + 1} characters or more"
         message = (
-            f"{name}: {_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown} ({len(shown) - len('SERVER')} characters and the server's"
+            f"{name}: {client_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown} ({len(shown) - len('SERVER')} characters and the server's"
             f" name as the user's config gives it), which {effect}: {when}"
         )
         if server_name is None and room >= 1 and ours:
@@ -203,7 +208,8 @@ def _clash_findings(names: Sequence[str]) -> list[Finding]:
             continue
         rule = ToolNaming(**o.naming)
         by_clean: dict[str, list[str]] = {}
-        for name in names:
+        # Two tools of the very same name are a malformed list (TS001), not names a client cleans alike.
+        for name in dict.fromkeys(names):
             by_clean.setdefault(rule.clean(name), []).append(name)
         for same in by_clean.values():
             if len(same) > 1:
@@ -211,7 +217,9 @@ def _clash_findings(names: Sequence[str]) -> list[Finding]:
     for group, items in clashes.items():
         rule = ToolNaming(**items[0].naming)
         shown = rule.template.format(server="SERVER", tool=rule.clean(group[0]))
-        message = f"{', '.join(group)}: {_versions(items)} clean these names alike ({shown}) and send only one of them"
+        message = (
+            f"{', '.join(group)}: {client_versions(items)} clean these names alike ({shown}) and send only one of them"
+        )
         findings.append(Finding("client-limit", list(group), [], message, aspect="clean-alike"))
     return findings
 
@@ -223,7 +231,9 @@ def _top_findings(tool: Mapping[str, Any]) -> list[Finding]:
     if not found or not leaving:
         return []
     name = str(tool.get("name"))
-    message = f"{name}'s input schema has {', '.join(found)} at its top: {_versions(leaving)} left such a tool out"
+    message = (
+        f"{name}'s input schema has {', '.join(found)} at its top: {client_versions(leaving)} left such a tool out"
+    )
     return [Finding("client-limit", [name], [], message, aspect="schema-top")]
 
 
