@@ -146,7 +146,7 @@ def test_without_fail_on_a_breaking_diff_still_exits_0() -> None:
         ("missing.json", None),
         ("broken.json", "{not json"),
         ("wrong.json", '{"tools": 3}'),
-        ("invalid.json", '{"tools": [{"name": "x", "inputSchema": {"type": "string"}}]}'),
+        ("invalid.json", '{"tools": [{"inputSchema": {"type": "object"}}]}'),
     ],
 )
 def test_a_side_that_cannot_be_read_exits_2_with_one_line(tmp_path: Path, side: str, content: str | None) -> None:

@@ -67,6 +67,14 @@ def boolean(description: str = "") -> dict[str, Any]:
 
 
 SINGLE_RULE_SURFACES: dict[str, list[dict[str, Any]]] = {
+    "malformed-tool": [
+        {
+            "name": "song_get",
+            "description": "Read a song by number.",
+            "inputSchema": {"properties": {"number": integer("The number of the song.")}},
+            "annotations": {"readOnlyHint": True},
+        }
+    ],
     "x-mcp-header": [
         tool(
             "song_get",
@@ -424,12 +432,24 @@ def test_lint_of_an_unknown_surface_fails_with_one_line_and_exit_2() -> None:
     ]
 
 
-def test_lint_of_a_broken_snapshot_fails_with_one_line_and_exit_2(tmp_path: Path) -> None:
+def test_lint_of_a_snapshot_that_cannot_be_read_fails_with_one_line_and_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
-    path.write_text('{"tools": [{"name": "a"}]}', encoding="utf-8")
+    path.write_text('{"tools": [{"description": "no name"}]}', encoding="utf-8")
     run = run_cli("lint", str(path))
     assert run.returncode == 2
-    assert len(run.stderr.strip().splitlines()) == 1 and "has no inputSchema" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "has no name" in run.stderr
+
+
+def test_lint_of_a_snapshot_with_a_tool_without_a_schema_names_it_and_judges_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(
+        '{"tools": [{"name": "a"}, {"name": "b_get", "inputSchema": {"type": "object"}}]}', encoding="utf-8"
+    )
+    run = run_cli("lint", str(path), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    findings = run.json()["surfaces"][0]["findings"]
+    assert [f["message"] for f in findings if f["rule"] == "TS001"] == ["a: it has no inputSchema"]
+    assert any(f["tools"] == ["b_get"] for f in findings)
 
 
 def test_a_piped_lint_table_is_as_wide_as_its_cells_and_wraps_long_ones(tmp_path: Path) -> None:

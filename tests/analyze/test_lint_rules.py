@@ -16,11 +16,12 @@ import xmlschema
 from tests.conftest import run_cli
 from tests.helpers.errors import assert_one_line_error
 from tests.helpers.paths import ROOT
-from toolsurface.harness.analyze.lint import RULES, LintSettings, find_rule, lint_tools, parse_fail_on
+from toolsurface.harness.analyze.lint import RULES, FailOn, LintSettings, find_rule, lint_tools, parse_fail_on
 from toolsurface.harness.errors import ToolsurfaceError
 
 # The rules' ids are a contract (configurations and CI gates name them): an id is never reused or moved.
 PINNED = {
+    "TS001": ("malformed-tool", "error"),
     "TS101": ("addressing", "warning"),
     "TS102": ("concurrency", "warning"),
     "TS103": ("patch-rule", "warning"),
@@ -83,27 +84,49 @@ def linted(project: Path, *args: str) -> dict[str, Any]:
 
 
 def test_a_finding_carries_its_rules_id_and_severity(project: Path) -> None:
-    surface = linted(project)
-    assert {(f["rule"], f["category"], f["severity"]) for f in surface["findings"]} == {
+    named = linted(project, "--server-name", "enterprise-database-management")
+    assert {(f["rule"], f["category"], f["severity"]) for f in named["findings"]} == {
         ("TS202", "first-sentence", "info"),
         ("TS201", "permission-split", "warning"),
         ("TS301", "client-limit", "error"),
     }
-    assert surface["severities"] == {"error": 6, "warning": 1, "info": 1}
+    assert named["severities"] == {"error": 6, "warning": 1, "info": 1}
+
+
+def test_a_name_too_long_only_for_some_server_names_is_an_error_only_for_a_name_it_bites() -> None:
+    long_name = [tool("ticket_close_and_notify_everyone_watching", "Close a ticket and notify its watchers.", False)]
+    unnamed = lint_tools("t", long_name).findings
+    assert {f.severity for f in unnamed} == {"warning"} and len(unnamed) == 6
+    assert "once the server's name is 17 characters or more" in unnamed[0].message
+    assert "--server-name or the configuration's key says which name to judge" in unnamed[0].message
+    assert lint_tools("t", long_name, server_name="tickets").findings == []
+    bitten = lint_tools("t", long_name, server_name="enterprise-database-management").findings
+    assert {f.severity for f in bitten} == {"error"} and len(bitten) == 6
+    assert (
+        "with the server named 'enterprise-database-management' (30 characters; it fits up to 16)" in bitten[0].message
+    )
+    # A name no server name makes fit is an error whatever the server is called.
+    too_long = [tool("x" * 70, "Close a ticket.", False)]
+    assert {f.severity for f in lint_tools("t", too_long).findings if f.category == "client-limit"} == {"error"}
 
 
 def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
-    assert parse_fail_on("error") == ("client-limit", "x-mcp-header", "joined-name")
-    assert parse_fail_on("warning") == tuple(r.name for r in RULES if r.severity != "info")
-    assert parse_fail_on("TS101,reason") == ("addressing", "reason")
-    assert parse_fail_on("error,TS202") == ("first-sentence", "client-limit", "x-mcp-header", "joined-name")
+    assert parse_fail_on("error") == FailOn((), "error")
+    assert parse_fail_on("warning") == parse_fail_on("error,warning") == FailOn((), "warning")
+    assert parse_fail_on("TS101,reason") == FailOn(("addressing", "reason"))
+    assert parse_fail_on("error,TS202") == FailOn(("first-sentence",), "error")
+    assert parse_fail_on("any") == FailOn(tuple(r.name for r in RULES))
     gate = {
         value: run_cli("lint", "before-v2", "--format", "json", "--fail-on", value).returncode
         for value in ("error", "warning", "TS101", "TS202", "TS301", "any")
     }
     # before-v2 has warnings and one information, nothing a client refuses.
     assert gate == {"error": 0, "warning": 1, "TS101": 1, "TS202": 1, "TS301": 0, "any": 1}
-    assert run_cli("lint", "tickets.json", "--fail-on", "error", cwd=project).returncode == 1
+    # A finding milder than its rule (a name too long only for names not given) fails by its own severity.
+    assert run_cli("lint", "tickets.json", "--fail-on", "error", cwd=project).returncode == 0
+    assert run_cli("lint", "tickets.json", "--fail-on", "warning", cwd=project).returncode == 1
+    named = ("--server-name", "enterprise-database-management")
+    assert run_cli("lint", "tickets.json", "--fail-on", "error", *named, cwd=project).returncode == 1
     with pytest.raises(ToolsurfaceError, match="unknown lint rule or severity 'info'"):
         parse_fail_on("info")
 
@@ -111,13 +134,13 @@ def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
 def test_lint_rules_lists_every_rule_as_a_table_json_csv_and_markdown() -> None:
     table = run_cli("lint", "--rules", env={"COLUMNS": "200"})
     assert table.returncode == 0, table.stderr
-    assert "lint rules: 14 rules" in table.stdout
+    assert "lint rules: 15 rules" in table.stdout
     for rule in RULES:
         assert f"{rule.id} " in table.stdout and rule.name in table.stdout
     data = run_cli("lint", "--rules", "--format", "json").json()
     assert data == {"severities": ["error", "warning", "info"], "rules": [r.to_json() for r in RULES]}
     csv = run_cli("lint", "--rules", "--format", "csv").stdout.splitlines()
-    assert csv[0] == "id,name,severity,checks" and csv[1].startswith("TS101,addressing,warning,") and len(csv) == 15
+    assert csv[0] == "id,name,severity,checks" and csv[2].startswith("TS101,addressing,warning,") and len(csv) == 16
     markdown = run_cli("lint", "--rules", "--format", "markdown").stdout
     assert "| id | name | severity | checks |" in markdown and "| TS302 | x-mcp-header | error |" in markdown
 
@@ -254,13 +277,6 @@ def test_lint_with_no_surface_lints_each_configured_target(project: Path) -> Non
     assert first["name"] == "tickets" and first["suppressed"] == 1 and len(first["findings"]) == 7
     assert second["findings"] == []
     assert_one_line_error(run_cli("lint", cwd=project / ".."), "give a SURFACE..., --url URL, or -- CMD")
-
-
-def test_the_analyze_page_describes_each_rule_as_the_catalog_does() -> None:
-    text = (ROOT / "docs" / "analyze.md").read_text(encoding="utf-8")
-    table = text.split("### Lint rules", 1)[1].split("| --- | --- | --- | --- |\n", 1)[1].split("\n\n", 1)[0]
-    rows = [[cell.strip() for cell in line.strip("|").split(" | ")] for line in table.splitlines()]
-    assert rows == [[r.id, r.name, r.severity, r.checks] for r in RULES]
 
 
 def test_config_shows_the_lint_rules_turned_off(project: Path) -> None:

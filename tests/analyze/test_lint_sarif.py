@@ -151,7 +151,7 @@ def test_lint_of_a_live_server_speaks_of_tools_and_servers_with_plurals_right(ac
     assert "names none of the things the tool works on (env), the words a client's tool search matches" in said
     if variant:
         assert "refused by the Anthropic API (every request, whole) over 64 characters" in said
-        assert "(it fits with a server name of up to 24 characters)" in said
+        assert "(it fits with a server name of up to 24 characters;" in said
     else:
         assert "acme-help-desk: 1 finding in 1 rule (1 info)" in said
 

@@ -47,8 +47,6 @@ def test_missing_file(tmp_path: Path) -> None:
         ("[1, 2]", "not a tools list"),
         ('{"tools": [42]}', "tools[0] is not a JSON object"),
         ('{"tools": [{"description": "x", "inputSchema": {"type": "object"}}]}', "has no name"),
-        ('{"tools": [{"name": "a"}]}', "has no inputSchema"),
-        ('{"tools": [{"name": "a", "inputSchema": {"type": "string"}}]}', '"type": "object"'),
     ],
 )
 def test_json_that_is_not_a_tools_list(tmp_path: Path, content: str, problem: str) -> None:
@@ -57,13 +55,25 @@ def test_json_that_is_not_a_tools_list(tmp_path: Path, content: str, problem: st
     assert_one_line_error(run_cli("measure", str(path)), str(path), problem)
 
 
-def test_input_schema_that_is_not_valid_json_schema(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("tool", "problem"),
+    [
+        ({"name": "a"}, "it has no inputSchema"),
+        ({"name": "a", "inputSchema": {"type": "string"}}, '"type": "object"'),
+        (
+            {"name": "a", "inputSchema": {"type": "object", "properties": {"a": {"type": "strnig"}}}},
+            "not a valid JSON Schema at properties/a/type",
+        ),
+    ],
+)
+def test_a_snapshot_with_a_tool_a_client_would_not_take_is_measured_with_the_tool_marked(
+    tmp_path: Path, tool: dict[str, object], problem: str
+) -> None:
     path = tmp_path / "snap.json"
-    bad = {"type": "object", "properties": {"a": {"type": "strnig"}}}
-    path.write_text(json.dumps({"tools": [{"name": "a", "inputSchema": bad}]}), encoding="utf-8")
-    assert_one_line_error(
-        run_cli("measure", str(path)), str(path), "tool 'a'", "not a valid JSON Schema", "properties/a/type"
-    )
+    path.write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    run = run_cli("measure", str(path), "--per-tool", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert problem in run.json()["surfaces"][0]["per_tool"][0]["problem"]
 
 
 def test_module_with_an_invalid_input_schema(tmp_path: Path) -> None:
@@ -77,11 +87,13 @@ def test_module_with_an_invalid_input_schema(tmp_path: Path) -> None:
     assert_one_line_error(run_cli("budget", str(module), "--max-chars", "10"), str(module), "not a valid JSON Schema")
 
 
-def test_two_tools_with_one_name(tmp_path: Path) -> None:
+def test_two_tools_with_one_name_in_a_snapshot_are_measured_the_second_marked(tmp_path: Path) -> None:
     path = tmp_path / "dup.json"
     tool = {"name": "twice", "inputSchema": {"type": "object"}}
     path.write_text(json.dumps({"tools": [tool, tool]}), encoding="utf-8")
-    assert_one_line_error(run_cli("measure", str(path)), str(path), "two tools are named 'twice'")
+    run = run_cli("measure", str(path), "--per-tool", "--format", "json")
+    first, second = run.json()["surfaces"][0]["per_tool"]
+    assert first["problem"] is None and "a second tool is named 'twice'" in second["problem"]
 
 
 def test_module_with_two_tools_of_one_name(tmp_path: Path) -> None:

@@ -78,11 +78,16 @@ def test_a_live_server_line_without_end_is_cut_at_its_bound() -> None:
     assert_one_line_error(run, "its stdout sent a line of more than 64 MB")
 
 
-@pytest.mark.parametrize("command", [["probe"], ["snapshot"], ["budget", "--max-chars", "9999"]])
-def test_a_live_list_of_two_tools_of_one_name_names_the_server_command_once(command: list[str]) -> None:
-    run = run_cli(*command, "--", *ODD, "dup", timeout=120)
-    assert_one_line_error(run, "tools/list: two tools are named 'dup'")
-    assert run.stderr.count(sys.executable) == 1, run.stderr
+@pytest.mark.parametrize("mode", ["dup", "gitlab"])
+def test_a_live_list_with_a_tool_a_client_would_not_take_is_measured_as_published(mode: str, tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    assert run_cli("snapshot", "-o", str(out), "--", *ODD, mode, timeout=120).returncode == 0
+    listed = json.loads(out.read_text(encoding="utf-8"))["tools"]
+    assert len(listed) == (2 if mode == "dup" else 1)
+    budget = run_cli("budget", "--max-chars", "9999", "--", *ODD, mode, timeout=120)
+    assert budget.returncode == 0 and "within budget" in budget.stdout, budget.stderr
+    probe = run_cli("probe", "--", *ODD, mode, timeout=120)
+    assert probe.returncode == 0, probe.stderr
 
 
 def test_a_calls_file_naming_a_tool_the_live_server_lacks_names_the_server_command_once(tmp_path: Path) -> None:

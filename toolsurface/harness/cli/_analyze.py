@@ -436,7 +436,24 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
     help="Exit 1 on a finding of this severity or a worse one (error, warning), of these rules (names or ids,"
     " comma-separated), or of any rule.",
 )
-@click.option("--rules", "list_rules", is_flag=True, help="List the rules: id, name, severity, what each checks.")
+@click.option(
+    "--rules",
+    "list_rules",
+    is_flag=True,
+    help="List the rules: id, name, severity, what each checks (with --format json, why, the fix and a bad and a"
+    " good example of each).",
+)
+@click.option(
+    "--select",
+    metavar="RULE,...",
+    help="Only these rules, by id, name or family (TS1: every TS1xx rule), comma-separated.",
+)
+@click.option(
+    "--server-name",
+    metavar="NAME",
+    help="The name users give the server in their configuration: a finding that holds only for some names (a"
+    " tool name too long once prefixed) is judged for it. --mcp-config: each server's key.",
+)
 @_config_option
 @_server_options
 @mcp_config_options(windows=False, keep_going=True)
@@ -445,6 +462,8 @@ def lint_command(
     fmt: str,
     fail_on: str | None,
     list_rules: bool,
+    select: str | None,
+    server_name: str | None,
     config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
@@ -454,9 +473,10 @@ def lint_command(
     SURFACE..., a live server with --url URL or -- CMD ARGS..., or none: each configured target. Rules the
     configuration turns off ([tool.toolsurface.lint] disable, and per-tool) are counted, not reported. With
     --mcp-config FILE, each server of a client's configuration, and the names that clash among them."""
-    from toolsurface.harness.analyze.lint import parse_fail_on
+    from toolsurface.harness.analyze.lint import FailOn, parse_fail_on, parse_select
 
-    failing = parse_fail_on(fail_on) if fail_on is not None else ()
+    failing = parse_fail_on(fail_on) if fail_on is not None else FailOn()
+    chosen = parse_select(select) if select is not None else None
     if list_rules:
         if surfaces or live.names_a_server or configured.given:
             raise click.UsageError("--rules lists the rules: give no SURFACE, --url, -- CMD or --mcp-config")
@@ -466,9 +486,9 @@ def lint_command(
 
     found = None
     if configured.given:
-        result, found = _linted_config(surfaces, live, config_path, configured)
+        result, found = _linted_config(surfaces, live, config_path, configured, chosen, server_name)
     else:
-        result = _linted(surfaces, live, config_path)
+        result = _linted(surfaces, live, config_path, chosen, server_name)
     _render_lint(result, fmt, failing)
     finish_configured(found, configured, "their findings and the names they share with the others are not known")
     if result.fails(failing):
@@ -476,7 +496,12 @@ def lint_command(
 
 
 def _linted_config(
-    surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Path | None, configured: McpConfigOptions
+    surfaces: tuple[str, ...],
+    live: LiveServerOptions,
+    config_path: Path | None,
+    configured: McpConfigOptions,
+    select: tuple[str, ...] | None,
+    server_name: str | None,
 ) -> tuple[Any, tuple[McpConfig, list[ListedServer]]]:
     """The surfaces and live server given, each server of the client's configuration, and the clashes among
     the configuration's servers as one more surface named after the file (a server of it that is the live one
@@ -495,13 +520,26 @@ def _linted_config(
     assert found is not None
     mcp, listed = found
     servers = [item.taken.as_snapshot() for item in listed if item.taken is not None]
-    result = lint([*items, *servers], settings, [*([None] * len(items)), *([mcp.path] * len(servers))])
+    # Each configured server is judged under its key, the name its users' client gives it.
+    result = lint(
+        [*items, *servers],
+        settings,
+        [*([None] * len(items)), *([mcp.path] * len(servers))],
+        server_names=[*([server_name] * len(items)), *(s.name for s in servers)],
+        select=select,
+    )
     given = [items[-1]] if any(item.given is not None for item in listed) else []
-    together = lint_together([*servers, *given], f"{mcp.path.name} (all servers)", settings=settings)
+    together = lint_together([*servers, *given], f"{mcp.path.name} (all servers)", settings=settings, select=select)
     return replace(result, surfaces=[*result.surfaces, replace(together, file=mcp.path)]), found
 
 
-def _linted(surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Path | None) -> Any:
+def _linted(
+    surfaces: tuple[str, ...],
+    live: LiveServerOptions,
+    config_path: Path | None,
+    select: tuple[str, ...] | None,
+    server_name: str | None,
+) -> Any:
     """The surfaces named and the live server, or each configured target, linted less what the configuration
     turns off; a finding's file is a surface's own, a server command's script, or the configuration that
     declares the target."""
@@ -516,7 +554,8 @@ def _linted(surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Pat
     if surfaces or live.names_a_server or live_flags(live):
         items = _items(surfaces, live, None)[0]
         server_file = _script(live.argv, live.cwd) if live.argv else None
-        return lint(items, settings, [None] * len(surfaces) + ([server_file] if live.names_a_server else []))
+        files = [None] * len(surfaces) + ([server_file] if live.names_a_server else [])
+        return lint(items, settings, files, server_names=[server_name] * len(items), select=select)
     if config is None or not config.targets:
         where = f" ({config.path.name} has none)" if config is not None else ""
         raise ToolsurfaceError(
@@ -530,7 +569,7 @@ def _linted(surfaces: tuple[str, ...], live: LiveServerOptions, config_path: Pat
     files = [
         None if t.target.surface is not None else _script(t.target.command, t.target.cwd) or config.path for t in listed
     ]
-    return lint([t.item for t in listed], settings, files)
+    return lint([t.item for t in listed], settings, files, server_names=[server_name] * len(listed), select=select)
 
 
 def _script(argv: Sequence[str] | None, cwd: Path | None) -> Path | None:
@@ -546,7 +585,7 @@ def _script(argv: Sequence[str] | None, cwd: Path | None) -> Path | None:
     return first if first.suffix in (".py", ".js", ".mjs", ".cjs", ".ts") and first.is_file() else None
 
 
-def _render_lint(result: Any, fmt: str, failing: tuple[str, ...]) -> None:
+def _render_lint(result: Any, fmt: str, failing: Any) -> None:
     from toolsurface.harness.analyze.lint import (
         lint_csv,
         lint_github,
@@ -593,7 +632,7 @@ def _print_rules(fmt: str) -> None:
     )
 
     if fmt == "github":
-        _github([], rules_markdown())
+        _github([], rules_markdown(whole=False))
         return
     renderers = {
         "table": lambda _: rules_rich(),

@@ -597,11 +597,13 @@ async def _converse(
 
 
 def _validate(tools: list[dict[str, Any]], server: LiveServer | None) -> None:
-    """A snapshot must load as a surface: refuse a list no client would accept, as for any surface; the message
-    names the server, unless `server` is None (said inside the listing, whose failure names it)."""
+    """Refuse a list that cannot be read at all; a tool a client would refuse or repair is kept as the server
+    published it, and marked where it is measured and linted. The message names the server, unless `server` is
+    None (said inside the listing, whose failure names it)."""
     from toolsurface.harness.surface import validate_wire_tools
 
-    validate_wire_tools(tools, f"{server.label}: tools/list" if server is not None else "tools/list")
+    where = f"{server.label}: tools/list" if server is not None else "tools/list"
+    validate_wire_tools(tools, where, published=True)
 
 
 def _leaves(error: BaseException) -> list[BaseException]:

@@ -58,6 +58,9 @@ class ToolSize:
     chars: int
     tokens: int | None
     marginal_tokens: int | None
+    # Why a client refuses, repairs or may drop the tool as published (no object schema, a second tool of its
+    # name, ...); it is measured as it is.
+    problem: str | None = None
 
 
 @dataclass(frozen=True)
@@ -319,16 +322,20 @@ def marginal_tokens(texts: Sequence[str]) -> list[int]:
 
 
 def _per_tool(tools: list[dict[str, Any]], with_tokens: bool) -> list[ToolSize]:
+    from toolsurface.harness.surface import tool_problems
+
     texts = [compact_json(tool) for tool in tools]
     marginal = marginal_tokens(texts) if with_tokens else [None] * len(texts)
+    problems = {p.index: p.problem for p in tool_problems(tools)}
     return [
         ToolSize(
             name=str(tool.get("name")),
             chars=len(text),
             tokens=count_tokens(text) if with_tokens else None,
             marginal_tokens=extra,
+            problem=problems.get(index),
         )
-        for tool, text, extra in zip(tools, texts, marginal, strict=True)
+        for index, (tool, text, extra) in enumerate(zip(tools, texts, marginal, strict=True))
     ]
 
 

@@ -20,6 +20,7 @@ from toolsurface.harness.output import (
     csv_table,
     json_document,
     keys,
+    markdown_cell,
     markdown_table,
     shown,
     signed,
@@ -268,6 +269,9 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             {1, 2, 3},
         ),
     ]
+    marked = malformed_lines(m)
+    if marked:
+        parts.append("\n" + "\n".join(f"- {markdown_cell(line, 'spaced')}" for line in marked) + "\n")
     if any(s.parts_recorded for s in m.surfaces):
         parts.append(
             f"\n{_whole_title(m)}, chars / tokens (entries) of each part: its compact JSON as received"
@@ -311,6 +315,16 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     return "".join(parts)
 
 
+def malformed_lines(m: Measurement) -> list[str]:
+    """A line per tool a client refuses, repairs or may drop as its server published it: measured as it is."""
+    return [
+        f"{s.name}: {t.name}: {t.problem}; measured as published (clients refuse, repair or drop such a tool)"
+        for s in m.surfaces
+        for t in s.per_tool
+        if t.problem
+    ]
+
+
 def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]:
     growth, by_kinds = _grown(m)
     named = replace(MeasureColumns.surface, label=_what(m))
@@ -332,6 +346,11 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
     renderables: list[RenderableType] = [
         terminal_table(f"List size (protocol {m.protocol_version}, {m.encoding})", columns, rows)
     ]
+    marked = malformed_lines(m)
+    if marked:
+        from rich.text import Text
+
+        renderables.append(Text("\n".join(marked)))
     if any(s.parts_recorded for s in m.surfaces):
         whole = [
             named,

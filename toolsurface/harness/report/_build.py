@@ -677,10 +677,10 @@ def _analysis_tables(
     from toolsurface.harness.analyze.lint import FINDING_COLUMNS, lint_rows
 
     trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
-    from toolsurface.harness.analyze.lint import RULES
+    from toolsurface.harness.analyze.lint import rules as registered_rules
 
     # The rules among servers only where a configuration's servers were linted together.
-    rules = [r for r in RULES if not r.among_servers or any(s.counts()[r.name] for s in linted.surfaces)]
+    rules = [r for r in registered_rules() if not r.among_servers or any(s.counts()[r.name] for s in linted.surfaces)]
     counts = [
         {
             "surface": s.name,

@@ -80,9 +80,11 @@ if TYPE_CHECKING:
     )
     from toolsurface.harness.surface._study import Study
     from toolsurface.harness.surface._validate import (
+        ToolProblem,
         check_input_schema,
         prepare_check,
         ref_cycle,
+        tool_problems,
         validate_wire_tools,
     )
 
@@ -127,6 +129,7 @@ __all__ = [
     "SurfaceParts",
     "ToolAnswers",
     "ToolData",
+    "ToolProblem",
     "annotations_for",
     "answers_from_wire",
     "bundled_definitions",
@@ -161,6 +164,7 @@ __all__ = [
     "study_calls",
     "study_file",
     "study_for",
+    "tool_problems",
     "validate_wire_tools",
     "whole_median",
     "write_snapshot",

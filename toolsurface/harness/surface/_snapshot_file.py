@@ -113,7 +113,8 @@ def load_snapshot(path: Path) -> Snapshot:
     if not isinstance(data, dict) or not isinstance(data.get("tools"), list):
         raise SurfaceLoadError(f'{path}: not a tools list: expected a JSON object {{"tools": [...]}}')
     tools: list[dict[str, Any]] = data["tools"]
-    validate_wire_tools(tools, str(path))
+    # A published list is read as it is: a tool a client would refuse or repair is marked, not refused.
+    validate_wire_tools(tools, str(path), published=True)
     parts = parts_from_wire(data, str(path))
     protocol_version: str | None = None
     server: str | None = None

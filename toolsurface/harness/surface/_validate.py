@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
@@ -11,9 +12,11 @@ from toolsurface.harness.bounded_json import MAX_DEPTH, depth, lone_surrogate, w
 from toolsurface.harness.errors import InvalidToolList
 
 __all__ = [
+    "ToolProblem",
     "check_input_schema",
     "prepare_check",
     "ref_cycle",
+    "tool_problems",
     "validate_wire_tools",
 ]
 
@@ -143,8 +146,54 @@ def ref_cycle(schema: Any) -> list[str] | None:
     return None
 
 
-def validate_wire_tools(tools: Sequence[Any], origin: str) -> None:
-    """Check a tools array in wire form (camelCase keys) and raise one clear error for the first problem."""
+@dataclass(frozen=True)
+class ToolProblem:
+    """What makes one tool of a list one a client refuses, repairs or may drop: its position, its name and why."""
+
+    index: int
+    name: str
+    problem: str
+
+
+def _tool_problem(tool: Mapping[str, Any], seen: set[str]) -> str | None:
+    """Why one tool (whose name is a string) is not one a client takes as published, or None."""
+    name = str(tool.get("name"))
+    if name in seen:
+        return f"a second tool is named {name!r}: a client keeps one of them, or refuses the list"
+    description = tool.get("description")
+    if description is not None and not isinstance(description, str):
+        return "its description is not a string"
+    if "inputSchema" not in tool:
+        return "it has no inputSchema"
+    try:
+        check_input_schema(tool["inputSchema"], "")
+    except InvalidToolList as error:
+        return str(error).removeprefix(": ")
+    return None
+
+
+def tool_problems(tools: Sequence[Any]) -> list[ToolProblem]:
+    """The tools of a list in wire form that a client refuses, repairs or may drop, each with why: a second tool
+    of a name, a description that is not a string, no inputSchema, or one that is not an object schema valid
+    against its metaschema. A tool that is not a JSON object with a name is not looked at here (the list cannot
+    be read at all: validate_wire_tools refuses it)."""
+    found: list[ToolProblem] = []
+    seen: set[str] = set()
+    for index, tool in enumerate(tools):
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            continue
+        problem = _tool_problem(tool, seen)
+        seen.add(str(tool["name"]))
+        if problem is not None:
+            found.append(ToolProblem(index, str(tool["name"]), problem))
+    return found
+
+
+def validate_wire_tools(tools: Sequence[Any], origin: str, *, published: bool = False) -> None:
+    """Check a tools array in wire form (camelCase keys) and raise one clear error for the first problem.
+    `published`: a list a server publishes, measured as it is: only what leaves it unreadable is refused (a
+    tool that is no JSON object or has no name, nesting past the limit, text that is not Unicode); a tool a
+    client would refuse or repair is kept, and tool_problems names it."""
     seen: set[str] = set()
     for index, tool in enumerate(tools):
         if not isinstance(tool, dict):
@@ -153,15 +202,17 @@ def validate_wire_tools(tools: Sequence[Any], origin: str) -> None:
         if not isinstance(name, str) or not name:
             raise InvalidToolList(f"{origin}: tools[{index}] has no name")
         where = f"{origin}: tool {name!r}"
-        if name in seen:
-            raise InvalidToolList(f"{origin}: two tools are named {name!r}")
-        seen.add(name)
         nesting = depth(tool)
         if nesting > MAX_DEPTH:
             raise InvalidToolList(f"{where}: nests {nesting} levels deep, more than {MAX_DEPTH}")
         if (surrogate := lone_surrogate(tool)) is not None:
             at = ".".join(str(p) for p in surrogate[0])
             raise InvalidToolList(f"{where}: {at} holds a lone surrogate ({surrogate[1]}), which is not Unicode text")
+        if published:
+            continue
+        if name in seen:
+            raise InvalidToolList(f"{origin}: two tools are named {name!r}")
+        seen.add(name)
         description = tool.get("description")
         if description is not None and not isinstance(description, str):
             raise InvalidToolList(f"{where}: description is not a string")

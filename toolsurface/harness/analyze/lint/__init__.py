@@ -3,18 +3,28 @@ flags, reasons, filters and paging, overloaded words, permissions, first sentenc
 stable id and a severity; the rules a project turns off; results as tables, CSV, markdown, GitHub annotations,
 JUnit XML and SARIF."""
 
+from typing import Any
+
 from toolsurface.harness.analyze.lint._catalog import (
-    CATEGORIES,
-    RULES,
     SEVERITIES,
+    Example,
+    FailOn,
     Rule,
+    ServerSet,
+    ServerTools,
     Severity,
+    categories,
+    example_tool,
     find_rule,
     parse_fail_on,
+    parse_select,
+    rule,
+    rules,
     unknown_rule,
 )
 from toolsurface.harness.analyze.lint._lint import lint, lint_together, lint_tools
 from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
+from toolsurface.harness.analyze.lint._registry import ENTRY_POINT_GROUP, RuleLoadError
 from toolsurface.harness.analyze.lint._render import (
     FINDING_COLUMNS,
     RULE_COLUMNS,
@@ -34,19 +44,37 @@ from toolsurface.harness.analyze.lint._render import (
 from toolsurface.harness.analyze.lint._sarif import SARIF_SCHEMA, lint_sarif, lint_sarif_log, rules_sarif, unplaced
 from toolsurface.harness.analyze.lint._settings import LintSettings
 
+
+def __getattr__(name: str) -> Any:
+    """RULES and CATEGORIES, read from the registry when first asked for (it loads every rule package)."""
+    if name == "RULES":
+        return rules()
+    if name == "CATEGORIES":
+        return categories()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "CATEGORIES",
+    "ENTRY_POINT_GROUP",
     "FINDING_COLUMNS",
     "RULES",
     "RULE_COLUMNS",
     "SARIF_SCHEMA",
     "SEVERITIES",
+    "Example",
+    "FailOn",
     "Finding",
     "LintResult",
     "LintSettings",
     "Rule",
+    "RuleLoadError",
+    "ServerSet",
+    "ServerTools",
     "Severity",
     "SurfaceLint",
+    "categories",
+    "example_tool",
     "find_rule",
     "lint",
     "lint_csv",
@@ -60,6 +88,9 @@ __all__ = [
     "lint_together",
     "lint_tools",
     "parse_fail_on",
+    "parse_select",
+    "rule",
+    "rules",
     "rules_csv",
     "rules_json",
     "rules_junit",

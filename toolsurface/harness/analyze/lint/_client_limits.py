@@ -21,22 +21,25 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolsurface.harness.analyze.lint._catalog import Example, ServerTools, Severity, example_tool, rule
 from toolsurface.harness.analyze.lint._model import Finding
 from toolsurface.harness.output import possessive
 
 __all__ = [
     "CLAUDE_CODE_CUT",
+    "RULES",
     "SERVER_ROOM",
     "X_MCP_HEADER_KEY",
     "ClientCut",
     "Observed",
     "check_client_limits",
     "check_x_mcp_headers",
+    "client_versions",
     "kept_units",
     "observed",
     "utf16_units",
@@ -141,12 +144,18 @@ def _cut_message(what: str, text: str, verb: str = "is") -> str | None:
     return message
 
 
-def _versions(items: Sequence[Observed]) -> str:
-    return f"{items[0].client} {' and '.join(o.version for o in items)}"
+def client_versions(items: Sequence[Observed]) -> str:
+    """`Claude Code 2.1.197 and 2.1.332, opencode 1.18.33`: each client once, with the versions seen."""
+    by_client: dict[str, list[str]] = {}
+    for o in items:
+        by_client.setdefault(o.client, []).append(o.version)
+    return ", ".join(f"{client} {' and '.join(dict.fromkeys(versions))}" for client, versions in by_client.items())
 
 
-def _name_findings(name: str, ours: bool) -> list[Finding]:
-    """Where the tool's full name, with each client's prefix, passes its API's limit or the client's own cut."""
+def _name_findings(name: str, ours: bool, server_name: str | None) -> list[Finding]:
+    """Where the tool's full name, with each client's prefix, passes its API's limit or the client's own cut. How
+    long a server name it takes depends on the name the user gives the server: given (`server_name`), a finding
+    is made only where that name makes it bite; not given, it is a warning that says from which length it bites."""
     from toolsurface.harness.agents import ToolNaming
 
     groups: dict[tuple[str, int, str], list[Observed]] = {}
@@ -159,23 +168,33 @@ def _name_findings(name: str, ours: bool) -> list[Finding]:
         else:
             continue
         room = rule.room(name, "", limit)
-        if room < SERVER_ROOM:
+        fits = room >= 1 and (len(server_name) <= room if server_name is not None else room >= SERVER_ROOM)
+        if not fits:
             shown = rule.template.format(server="SERVER", tool=rule.clean(name))
             groups.setdefault((shown, room, f"{effect} over {limit} characters"), []).append(o)
     findings = []
     for (shown, room, effect), items in groups.items():
-        when = (
-            "whatever the server is called" if room < 1 else f"once the server's name is {room + 1} characters or more"
-        )
+        if room < 1:
+            when = "whatever the server is called"
+        elif server_name is not None:
+            when = f"with the server named {server_name!r} ({len(server_name)} characters; it fits up to {room})"
+        else:
+            when = f"once the server's name is {room + 1} characters or more"
         message = (
-            f"{name}: {_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown} ({len(shown) - len('SERVER')} characters and the server's"
+            f"{name}: {client_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown} ({len(shown) - len('SERVER')} characters and the server's"
             f" name as the user's config gives it), which {effect}: {when}"
         )
-        if room >= 1 and ours:
+        if server_name is None and room >= 1 and ours:
             message += f" (it fits with a name of up to {room}, as `stub` does)" if room >= 4 else f" (up to {room})"
-        elif room >= 1:
-            message += f" (it fits with a server name of up to {room} {'character' if room == 1 else 'characters'})"
-        findings.append(Finding("client-limit", [name], [], message))
+        elif server_name is None and room >= 1:
+            message += (
+                f" (it fits with a server name of up to {room} {'character' if room == 1 else 'characters'};"
+                " --server-name or the configuration's key says which name to judge)"
+            )
+        # Bites for every name, or for the name given: an error. Only for longer names than the one given: none
+        # is made; for names not known: a warning.
+        level: Severity | None = None if room < 1 or server_name is not None else "warning"
+        findings.append(Finding("client-limit", [name], [], message, level=level, aspect=f"name:{shown}"))
     return findings
 
 
@@ -190,7 +209,8 @@ def _clash_findings(names: Sequence[str]) -> list[Finding]:
             continue
         rule = ToolNaming(**o.naming)
         by_clean: dict[str, list[str]] = {}
-        for name in names:
+        # Two tools of the very same name are a malformed list (TS001), not names a client cleans alike.
+        for name in dict.fromkeys(names):
             by_clean.setdefault(rule.clean(name), []).append(name)
         for same in by_clean.values():
             if len(same) > 1:
@@ -198,12 +218,14 @@ def _clash_findings(names: Sequence[str]) -> list[Finding]:
     for group, items in clashes.items():
         rule = ToolNaming(**items[0].naming)
         shown = rule.template.format(server="SERVER", tool=rule.clean(group[0]))
-        message = f"{', '.join(group)}: {_versions(items)} clean these names alike ({shown}) and send only one of them"
-        findings.append(Finding("client-limit", list(group), [], message))
+        message = (
+            f"{', '.join(group)}: {client_versions(items)} clean these names alike ({shown}) and send only one of them"
+        )
+        findings.append(Finding("client-limit", list(group), [], message, aspect="clean-alike"))
     return findings
 
 
-def _top_findings(tool: dict[str, Any]) -> list[Finding]:
+def _top_findings(tool: Mapping[str, Any]) -> list[Finding]:
     schema = tool.get("inputSchema")
     found = [k for k in _TOP if isinstance(schema, dict) and k in schema]
     leaving = [o for o in observed() if "schema-top-oneof" in o.left_out]
@@ -211,28 +233,60 @@ def _top_findings(tool: dict[str, Any]) -> list[Finding]:
         return []
     name = str(tool.get("name"))
     message = (
-        f"{possessive(name)} input schema has {', '.join(found)} at its top: {_versions(leaving)} left such a tool out"
+        f"{possessive(name)} input schema has {', '.join(found)} at its top: {client_versions(leaving)} left such a"
+        " tool out"
     )
-    return [Finding("client-limit", [name], [], message)]
+    return [Finding("client-limit", [name], [], message, aspect="schema-top")]
 
 
-def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | None, ours: bool = False) -> list[Finding]:
+_LONG = "It holds the title, the artist and the lyrics of the song, and the album it is on. "
+
+
+@rule(
+    "TS301",
+    "client-limit",
+    "error",
+    checks="What a client breaks, drops or cuts, as toolsurface compat saw each client do: a name that with the"
+    " client's prefix and the server's name passes what its API takes or what it keeps, names it cleans"
+    " alike, a schema with oneOf, anyOf or allOf at its top, a description or server instructions longer"
+    " than it keeps.",
+    why="What a client cuts, renames or leaves out never reaches the model, and a name over the provider's limit"
+    " makes every request of the session fail. A name's length depends on the name the user gives the server:"
+    " such a finding is an error only where it bites for that name (--server-name, a configuration's key), a"
+    " warning where no name is given.",
+    source="toolsurface compat, observed per client and version (client_limits.json)",
+    fix="Shorten the name or the text below the limit the message gives; give the schema an object at its top.",
+    bad=Example.of(
+        example_tool("song_get", "Read a song by number. " + _LONG * 40, {"number": "integer"}, read_only=True)
+    ),
+    good=Example.of(example_tool("song_get", "Read a song by number. " + _LONG, {"number": "integer"}, read_only=True)),
+)
+def _client_limit(given: ServerTools) -> list[Finding]:
     """A finding per text longer than a client keeps, per name a client's prefix takes past a limit, per names a
     client cleans alike, per schema a client leaves out. `ours`: a surface of ours, served as `stub`."""
+    return check_client_limits(given.tools, given.instructions, ours=given.ours, server_name=given.server_name)
+
+
+def check_client_limits(
+    tools: Sequence[Mapping[str, Any]],
+    instructions: str | None,
+    ours: bool = False,
+    server_name: str | None = None,
+) -> list[Finding]:
     findings = []
     for tool in tools:
         description = tool.get("description")
         if isinstance(description, str):
             message = _cut_message(f"{possessive(str(tool.get('name')))} description", description)
             if message is not None:
-                findings.append(Finding("client-limit", [str(tool.get("name"))], [], message))
-        findings += _name_findings(str(tool.get("name")), ours)
+                findings.append(Finding("client-limit", [str(tool.get("name"))], [], message, aspect="description"))
+        findings += _name_findings(str(tool.get("name")), ours, server_name)
         findings += _top_findings(tool)
     findings += _clash_findings([str(t.get("name")) for t in tools])
     if instructions is not None:
         message = _cut_message("the server instructions", instructions, "are")
         if message is not None:
-            findings.append(Finding("client-limit", [], [], message))
+            findings.append(Finding("client-limit", [], [], message, aspect="instructions"))
     return findings
 
 
@@ -241,7 +295,38 @@ def check_client_limits(tools: Sequence[dict[str, Any]], instructions: str | Non
 X_MCP_HEADER_KEY = "x-mcp-header"
 
 
-def check_x_mcp_headers(tools: Sequence[dict[str, Any]]) -> list[Finding]:
+@rule(
+    "TS302",
+    "x-mcp-header",
+    "error",
+    checks="An invalid x-mcp-header annotation in a tool's inputSchema, for which a Streamable HTTP client of MCP"
+    " 2026-07-28 must drop the tool.",
+    why="The 2026-07-28 specification has clients mirror annotated parameters into HTTP headers and drop a tool"
+    " whose annotation is invalid: no agent on such a client sees the tool.",
+    source="MCP 2026-07-28 (x-mcp-header); the SDK's own check, mcp.shared.inbound.find_invalid_x_mcp_header",
+    fix="Annotate only string, integer or boolean properties, with an RFC 9110 token unique ignoring case.",
+    bad=Example.of(
+        example_tool(
+            "song_get",
+            "Read a song by number.",
+            {"number": {"type": "integer", "x-mcp-header": "Song Number"}},
+            read_only=True,
+        )
+    ),
+    good=Example.of(
+        example_tool(
+            "song_get",
+            "Read a song by number.",
+            {"number": {"type": "integer", "x-mcp-header": "Song-Number"}},
+            read_only=True,
+        )
+    ),
+)
+def _x_mcp_header(given: ServerTools) -> list[Finding]:
+    return check_x_mcp_headers(given.tools)
+
+
+def check_x_mcp_headers(tools: Sequence[Mapping[str, Any]]) -> list[Finding]:
     """A finding per tool whose inputSchema has an x-mcp-header annotation a 2026-07-28 client drops it for."""
     annotated = [
         (tool, schema)
@@ -263,3 +348,6 @@ def check_x_mcp_headers(tools: Sequence[dict[str, Any]]) -> list[Finding]:
             )
             findings.append(Finding("x-mcp-header", [name], [], message))
     return findings
+
+
+RULES = (_client_limit, _x_mcp_header)

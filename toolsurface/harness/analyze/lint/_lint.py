@@ -6,61 +6,44 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.analyze.lint._client_limits import check_client_limits, check_x_mcp_headers
+from toolsurface.harness.analyze.lint._catalog import ServerSet, ServerTools, rules
 from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
-from toolsurface.harness.analyze.lint._rules import (
-    check_addressing,
-    check_concurrency,
-    check_decision_flag,
-    check_filter_paging,
-    check_first_sentence,
-    check_overloaded_word,
-    check_patch_rule,
-    check_permission_split,
-    check_reason,
-)
 from toolsurface.harness.analyze.lint._settings import LintSettings
-from toolsurface.harness.analyze.lint._view import LintView, build_surface
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition
 
 # ---------------------------------------------------------------------------------------------------------------
 # Running the rules
 
-_CHECKS: tuple[Callable[[LintView], list[Finding]], ...] = (
-    check_addressing,
-    check_concurrency,
-    check_patch_rule,
-    check_decision_flag,
-    check_reason,
-    check_filter_paging,
-    check_overloaded_word,
-    check_permission_split,
-    check_first_sentence,
-)
+
+def _judged(
+    found: Sequence[Finding], settings: LintSettings | None, tools: Callable[[Finding], list[str]]
+) -> tuple[list[Finding], list[Finding]]:
+    """The findings kept, and those the configuration turns off."""
+    kept: list[Finding] = []
+    off: list[Finding] = []
+    for finding in found:
+        (off if settings is not None and settings.off(finding.category, tools(finding)) else kept).append(finding)
+    return kept, off
 
 
 def lint_tools(
     name: str,
-    tools: Sequence[dict[str, Any]],
+    tools: Sequence[Mapping[str, Any]],
     instructions: str | None = None,
     *,
     ours: bool = False,
     settings: LintSettings | None = None,
     file: Path | None = None,
+    server_name: str | None = None,
+    select: Sequence[str] | None = None,
 ) -> SurfaceLint:
     """Lint one surface's tools in wire form (name, description, inputSchema, annotations), and its server
     instructions where it has them. `ours`: a surface of ours with kinds, whose findings may speak of them;
-    `settings`: the rules the project turns off, whose findings are counted apart."""
-    surface = build_surface(tools, ours=ours)
-    found = (
-        [f for check in _CHECKS for f in check(surface)]
-        + check_client_limits(tools, instructions, ours=ours)
-        + check_x_mcp_headers(tools)
-    )
-    kept: list[Finding] = []
-    off: list[Finding] = []
-    for finding in found:
-        (off if settings is not None and settings.off(finding.category, finding.tools) else kept).append(finding)
+    `settings`: the rules the project turns off, whose findings are counted apart; `server_name`: the name the
+    user gives the server, where a finding depends on it; `select`: only these rules (by category)."""
+    given = ServerTools(tuple(tools), instructions, ours, server_name)
+    chosen = [r for r in rules() if not r.among_servers and (select is None or r.name in select)]
+    kept, off = _judged([f for r in chosen for f in r.run(given)], settings, lambda f: f.tools)
     return SurfaceLint(name=name, findings=kept, tools=[str(t.get("name")) for t in tools], suppressed=off, file=file)
 
 
@@ -79,12 +62,18 @@ def lint(
     items: Sequence[SurfaceDefinition | Snapshot],
     settings: LintSettings | None = None,
     files: Sequence[Path | None] | None = None,
+    *,
+    server_names: Sequence[str | None] | None = None,
+    select: Sequence[str] | None = None,
 ) -> LintResult:
     """Lint each surface as a client receives it: a definition is built and served, a snapshot is as recorded.
-    `files`: where a surface that is no file came from (a live server's script), one per item or None."""
+    `files`: where a surface that is no file came from (a live server's script), one per item or None;
+    `server_names`: the name the user gives each server (a configuration's key, --server-name), or None;
+    `select`: only these rules (by category)."""
     from toolsurface.harness.measure import listed
 
     given = list(files) if files is not None else [None] * len(items)
+    names = list(server_names) if server_names is not None else [None] * len(items)
     result = LintResult(
         surfaces=[
             lint_tools(
@@ -94,8 +83,10 @@ def lint(
                 ours=_ours(item),
                 settings=settings,
                 file=_file(item) or file,
+                server_name=server_name,
+                select=select,
             )
-            for item, wire, file in zip(items, listed(items), given, strict=True)
+            for item, wire, file, server_name in zip(items, listed(items), given, names, strict=True)
         ]
     )
     if settings is not None:
@@ -109,11 +100,11 @@ def lint_together(
     *,
     builtins: Mapping[str, Sequence[str]] | None = None,
     settings: LintSettings | None = None,
+    select: Sequence[str] | None = None,
 ) -> SurfaceLint:
     """The clashes among servers a client runs together (a configuration), as one more surface called `name`:
     its findings name each tool as SERVER/TOOL. `builtins`: each client's own tools by name; unless given,
     those the client cards record."""
-    from toolsurface.harness.analyze.lint._clashes import check_clashes
     from toolsurface.harness.measure import listed
 
     if builtins is None:
@@ -125,12 +116,10 @@ def lint_together(
         (item.name, [str(t.get("name")) for t in wire.tools])
         for item, wire in zip(servers, listed(servers), strict=True)
     ]
-    found = check_clashes(named, builtins)
-    kept: list[Finding] = []
-    off: list[Finding] = []
-    for finding in found:
-        tools = [tool.partition("/")[2] for tool in finding.tools]
-        (off if settings is not None and settings.off(finding.category, tools) else kept).append(finding)
+    given = ServerSet(tuple((server, tuple(tools)) for server, tools in named), builtins)
+    chosen = [r for r in rules() if r.among_servers and (select is None or r.name in select)]
+    found = [f for r in chosen for f in r.run(given)]
+    kept, off = _judged(found, settings, lambda f: [tool.partition("/")[2] for tool in f.tools])
     every = [f"{server}/{tool}" for server, tools in named for tool in tools]
     return SurfaceLint(name=name, findings=kept, tools=every, suppressed=off)
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.analyze.lint._catalog import CATEGORIES, SEVERITIES, Rule, Severity, rule_of
+from toolsurface.harness.analyze.lint._catalog import SEVERITIES, FailOn, Rule, Severity, categories, rule_of
 
 # ---------------------------------------------------------------------------------------------------------------
 # Records across the boundary
@@ -18,6 +18,11 @@ class Finding:
     tools: list[str]
     parameters: list[str]
     message: str
+    # A severity below the rule's, for a finding that holds only in some cases (a name too long only for server
+    # names the user did not give): the rule's severity where None.
+    level: Severity | None = None
+    # What tells this finding apart from another of its rule on the same tools and parameters (part of its key).
+    aspect: str = ""
 
     @property
     def rule(self) -> Rule:
@@ -25,7 +30,13 @@ class Finding:
 
     @property
     def severity(self) -> Severity:
-        return self.rule.severity
+        return self.level or self.rule.severity
+
+    def key(self, server: str) -> str:
+        """The finding's stable key on a server's list (a judgement file names findings by it): its rule, the
+        server, its tools and parameters, and its aspect where a rule says several things of the same tools."""
+        parts = [self.rule.id, server, ",".join(self.tools), ",".join(self.parameters)]
+        return "/".join(parts + ([self.aspect] if self.aspect else []))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,17 +60,17 @@ class SurfaceLint:
     # The file the surface was read from (a snapshot or a module; a live server's script), when there is one.
     file: Path | None = None
 
-    def failing(self, categories: tuple[str, ...]) -> list[Finding]:
-        return [f for f in self.findings if f.category in categories]
+    def failing(self, fail_on: FailOn) -> list[Finding]:
+        return [f for f in self.findings if fail_on.fails(f)]
 
     @property
     def categories(self) -> list[str]:
         found = {f.category for f in self.findings}
-        return [c for c in CATEGORIES if c in found]
+        return [c for c in categories() if c in found]
 
     def counts(self) -> dict[str, int]:
         """Findings per category, every category named."""
-        return {c: sum(1 for f in self.findings if f.category == c) for c in CATEGORIES}
+        return {c: sum(1 for f in self.findings if f.category == c) for c in categories()}
 
     def severities(self) -> dict[str, int]:
         """Findings per severity, every severity named."""
@@ -80,9 +91,9 @@ class SurfaceLint:
 class LintResult:
     surfaces: list[SurfaceLint]
 
-    def fails(self, categories: tuple[str, ...]) -> bool:
-        """Whether a finding of one of these categories was made (`--fail-on`)."""
-        return any(s.failing(categories) for s in self.surfaces)
+    def fails(self, fail_on: FailOn) -> bool:
+        """Whether a finding that fails the lint was made (`--fail-on`)."""
+        return any(s.failing(fail_on) for s in self.surfaces)
 
     @property
     def suppressed(self) -> int:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
-from toolsurface.harness.analyze.lint._catalog import RULES, SEVERITIES, Rule
+from toolsurface.harness.analyze.lint._catalog import SEVERITIES, FailOn, Rule, rules
 from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
 from toolsurface.harness.output import (
     Column,
@@ -44,6 +44,8 @@ RULE_COLUMNS = (
     Column("checks", fold=True),
 )
 _COLUMNS = labels(FINDING_COLUMNS[1:])
+# No --fail-on: nothing fails.
+_NOTHING = FailOn()
 # The widest a table's tools, parameters and message cells grow before they wrap (a long list of tools or a long
 # message would otherwise make a line of hundreds of characters where no terminal sets the width).
 _TOOLS_WIDTH, _PARAMETERS_WIDTH, _MESSAGE_WIDTH = 40, 30, 100
@@ -134,14 +136,14 @@ def _finding_text(finding: Finding) -> str:
     return f"{finding.category}{tools}: {finding.message}"
 
 
-def _level(finding: Finding, fail_on: tuple[str, ...]) -> Level:
-    """`::error` for a finding that fails the lint or whose rule is an error, else as its severity."""
-    if finding.category in fail_on or finding.severity == "error":
+def _level(finding: Finding, fail_on: FailOn) -> Level:
+    """`::error` for a finding that fails the lint or is an error, else as its severity."""
+    if fail_on.fails(finding) or finding.severity == "error":
         return "error"
     return "warning" if finding.severity == "warning" else "notice"
 
 
-def lint_github(result: LintResult, fail_on: tuple[str, ...] = ()) -> list[str]:
+def lint_github(result: LintResult, fail_on: FailOn = _NOTHING) -> list[str]:
     """One workflow annotation per finding: `::error` where it fails the lint (--fail-on) or its rule is an
     error, `::warning` for a warning, `::notice` for information; a notice for a surface with none."""
     lines = []
@@ -154,7 +156,7 @@ def lint_github(result: LintResult, fail_on: tuple[str, ...] = ()) -> list[str]:
     return lines
 
 
-def lint_summary(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
+def lint_summary(result: LintResult, fail_on: FailOn = _NOTHING) -> str:
     """A markdown job summary: per surface, one row per finding."""
     lines = []
     for surface in result.surfaces:
@@ -167,14 +169,14 @@ def lint_summary(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
             lines += [markdown_row(header), markdown_rule(len(header), tight=True)]
             for f in surface.findings:
                 rule = markdown_cell(f"{f.rule.id} {f.category}", "spaced")
-                rule = f"**{rule}**" if f.category in fail_on else rule
+                rule = f"**{rule}**" if fail_on.fails(f) else rule
                 severity, tools, parameters, message = (markdown_cell(cell, "spaced") for cell in _finding_row(f)[2:])
                 lines.append(markdown_row([rule, severity, tools or "-", parameters or "-", message]))
             lines.append("")
     return "\n".join(lines) + "\n"
 
 
-def lint_junit(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
+def lint_junit(result: LintResult, fail_on: FailOn = _NOTHING) -> str:
     """JUnit XML: a suite per surface, a test case per tool (and one for findings that name no tool). A finding
     fails its test cases when --fail-on names its rule; the others are written as the case's output."""
     from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
@@ -188,8 +190,8 @@ def lint_junit(result: LintResult, fail_on: tuple[str, ...] = ()) -> str:
             groups.append(("(the whole list)", unnamed))
         cases = []
         for name, findings in groups:
-            failing = [f for f in findings if f.category in fail_on]
-            other = [f for f in findings if f.category not in fail_on]
+            failing = [f for f in findings if fail_on.fails(f)]
+            other = [f for f in findings if not fail_on.fails(f)]
             cases.append(
                 JUnitCase(
                     name=name,
@@ -214,23 +216,60 @@ def _rule_row(rule: Rule) -> list[str]:
 
 
 def rules_rich() -> list[Table]:
-    return [terminal_table(f"lint rules: {counted(len(RULES), 'rule')}", RULE_COLUMNS, [_rule_row(r) for r in RULES])]
+    every = rules()
+    return [terminal_table(f"lint rules: {counted(len(every), 'rule')}", RULE_COLUMNS, [_rule_row(r) for r in every])]
 
 
 def rules_json() -> str:
-    data: dict[str, Any] = {"severities": list(SEVERITIES), "rules": [r.to_json() for r in RULES]}
+    """Every rule whole: what it checks, why (and its source), the fix, and its bad and good examples."""
+    data: dict[str, Any] = {"severities": list(SEVERITIES), "rules": [r.to_json() for r in rules()]}
     return json_document(data, ascii=True)
 
 
 def rules_csv() -> str:
-    return csv_table(keys(RULE_COLUMNS), [_rule_row(r) for r in RULES])
+    return csv_table(keys(RULE_COLUMNS), [_rule_row(r) for r in rules()])
 
 
-def rules_markdown() -> str:
+def rules_markdown(whole: bool = True) -> str:
+    """The rules as markdown: a table of every rule, then (`whole`) a section per rule with why, its source, the
+    fix and its examples. docs/rules.md is this text."""
     header = labels(RULE_COLUMNS)
+    every = rules()
     lines = ["### toolsurface lint rules", "", markdown_row(header), markdown_rule(len(header), tight=True)]
-    lines += [markdown_row([markdown_cell(cell, "spaced") for cell in _rule_row(r)]) for r in RULES]
+    lines += [markdown_row([markdown_cell(cell, "spaced") for cell in _rule_row(r)]) for r in every]
+    if whole:
+        for r in every:
+            lines += ["", f"#### {r.id} {r.name} ({r.severity})", "", r.checks, "", f"Why: {r.why}"]
+            lines += ["", f"Source: {r.source}"] if r.source else []
+            lines += ["", f"Fix: {r.fix}", ""]
+            for label, example in (("Fires on", r.bad), ("Passes", r.good)):
+                lines += [f"{label}:", "", "```json", _shown_example(example.to_json()), "```", ""]
+            lines.pop()
     return "\n".join(lines) + "\n"
+
+
+# An example's text longer than this is shown cut, with its length, in the rules' markdown.
+_SHOWN_TEXT = 160
+
+
+def _shown_example(data: Any) -> str:
+    """An example's JSON, one tool a line, its long texts cut."""
+
+    def cut(value: Any) -> Any:
+        if isinstance(value, str) and len(value) > _SHOWN_TEXT:
+            return f"{value[:_SHOWN_TEXT]}... ({len(value):,} characters)"
+        if isinstance(value, dict):
+            return {k: cut(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [cut(v) for v in value]
+        return value
+
+    import json
+
+    shown = cut(data)
+    if list(shown) == ["tools"]:
+        return "\n".join(json.dumps(t, ensure_ascii=False) for t in shown["tools"])
+    return json.dumps(shown, ensure_ascii=False, indent=1)
 
 
 def rules_junit() -> str:
@@ -239,6 +278,6 @@ def rules_junit() -> str:
 
     cases = [
         JUnitCase(name=f"{r.id} {r.name}", classname="toolsurface.lint.rules", output=f"{r.severity}: {r.checks}")
-        for r in RULES
+        for r in rules()
     ]
     return junit_xml([JUnitSuite("toolsurface lint rules", cases)])

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolsurface.harness.analyze._text import plain_words, stem, stems
+from toolsurface.harness.analyze.lint._catalog import Example, ServerTools, example_tool, rule
 from toolsurface.harness.analyze.lint._model import Finding
 from toolsurface.harness.analyze.lint._view import (
     _GENERIC_STEMS,
@@ -43,7 +44,7 @@ from toolsurface.harness.analyze.lint._view import (
 )
 from toolsurface.harness.output import counted
 
-__all__ = []
+__all__ = ["RULES"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # addressing: one concept, several parameter names
@@ -52,10 +53,11 @@ __all__ = []
 def _concept(ref: Reference, surface: LintView) -> str:
     """Items are one concept however a tool names their kind: what the surface numbers or gives typed references
     (kind:<id>), generic item words, and what a tool's first sentence acts on ("Decides a deletion request").
-    A scope (projectId) or a qualifier (organizationId next to a memory id) is a concept of its own."""
+    A scope (projectId), a qualifier (organizationId next to a memory id) and a thing with tools of its own
+    that is not numbered (macro_id, beside macro_list) are each a concept of their own."""
     if ref.noun in surface.item_nouns:
         return "item"
-    if ref.param.name in surface.scopes:
+    if ref.param.name in surface.scopes or ref.noun in surface.name_nouns:
         return ref.noun
     return "item" if ref.noun in stems(plain_words(ref.tool.first_sentence)) else ref.noun
 
@@ -67,9 +69,52 @@ def _namings(refs: Sequence[Reference]) -> dict[str, list[str]]:
     return {name: list(tools) for name, tools in found.items()}
 
 
-def check_addressing(surface: LintView) -> list[Finding]:
+@rule(
+    "TS101",
+    "addressing",
+    "warning",
+    checks="One item addressed under several parameter names (number next to taskNumber, id next to ref); a scope"
+    " such as projectId is a concept of its own.",
+    why="An agent that learned the item's name from one tool passes it to the next: under another name the call is"
+    " refused, or worse, the value lands in a parameter that means something else. The Conderis design page counted this"
+    " first among the 27 tools' inconsistencies (addressing).",
+    source="the Conderis design page, docs/conderis.md (Why: addressing)",
+    fix="Give the item one parameter name and one type in every tool that takes it.",
+    bad=Example.of(
+        example_tool(
+            "ticket_get",
+            "Read a ticket.",
+            {"number": {"type": "integer", "description": "The number of the ticket."}},
+            read_only=True,
+        ),
+        example_tool(
+            "ticket_close",
+            "Close a ticket.",
+            {"ticketNumber": {"type": "integer", "description": "The number of the ticket."}},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+    good=Example.of(
+        example_tool(
+            "ticket_get",
+            "Read a ticket.",
+            {"number": {"type": "integer", "description": "The number of the ticket."}},
+            read_only=True,
+        ),
+        example_tool(
+            "ticket_close",
+            "Close a ticket.",
+            {"number": {"type": "integer", "description": "The number of the ticket."}},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+)
+def _addressing(given: ServerTools) -> list[Finding]:
     """Per concept, integers and strings are compared apart: `number` for numbered items next to `ref` for typed
     references is one name per form; number next to taskNumber, or id next to ref, is not."""
+    surface = given.view
     by_concept: dict[str, list[Reference]] = {}
     for ref in surface.references:
         by_concept.setdefault(_concept(ref, surface), []).append(ref)
@@ -84,12 +129,16 @@ def check_addressing(surface: LintView) -> list[Finding]:
             for form, names in (("integer", integers), ("string", strings))
             if names
         ]
+        # Of a server not ours, an item that every specific reference calls alike is named (one ticket).
+        specific = {r.noun for r in refs} - _GENERIC_STEMS
+        words = [w for r in refs for w in r.param.words[:-1] if stem(w) in specific]
+        named = words[0] if concept == "item" and len(specific) == 1 and words and not surface.ours else concept
         findings.append(
             _finding(
                 "addressing",
                 (r.tool.name for r in refs),
                 [*integers, *strings],
-                f"one {concept} is addressed under several names; " + "; ".join(parts),
+                f"one {named} is addressed under several names; " + "; ".join(parts),
             )
         )
     return findings
@@ -99,7 +148,50 @@ def check_addressing(surface: LintView) -> list[Finding]:
 # concurrency: several names for the token that guards a change, and tools that take two
 
 
-def check_concurrency(surface: LintView) -> list[Finding]:
+@rule(
+    "TS102",
+    "concurrency",
+    "warning",
+    checks="Several names for the token that guards a change (version, etag, revisionId), or a tool that takes two.",
+    why="The token an agent read with one tool must come back under the name the next tool asks for; two names for"
+    " it are two things to remember, and a tool that takes two leaves the agent guessing which applies.",
+    source="the Conderis design page, docs/conderis.md (Why: concurrency tokens)",
+    fix="Name the token one way across the list (e.g. version), and take one per tool.",
+    bad=Example.of(
+        example_tool(
+            "note_update",
+            "Update a note's text.",
+            {"number": "integer", "etag": "string"},
+            read_only=False,
+            destructive=False,
+        ),
+        example_tool(
+            "note_rename",
+            "Rename a note.",
+            {"number": "integer", "version": "integer"},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+    good=Example.of(
+        example_tool(
+            "note_update",
+            "Update a note's text.",
+            {"number": "integer", "version": "integer"},
+            read_only=False,
+            destructive=False,
+        ),
+        example_tool(
+            "note_rename",
+            "Rename a note.",
+            {"number": "integer", "version": "integer"},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+)
+def _concurrency(given: ServerTools) -> list[Finding]:
+    surface = given.view
     names: dict[str, list[str]] = {}
     for tool in surface.tools:
         for p in tool.params:
@@ -129,7 +221,7 @@ def check_concurrency(surface: LintView) -> list[Finding]:
 
 def _is_patch_object(p: Param) -> bool:
     described = re.search(r"\bfields to (change|update|set)\b|\b(json|merge) patch\b", p.description, re.I)
-    return p.object and (p.name.lower() in PATCH_NAMES or described is not None)
+    return p.object and (p.flat in PATCH_NAMES or described is not None)
 
 
 def _is_clear_flag(p: Param) -> bool:
@@ -151,7 +243,55 @@ def _change_style(tool: Tool) -> tuple[str, list[str]] | None:
     return None
 
 
-def check_patch_rule(surface: LintView) -> list[Finding]:
+@rule(
+    "TS103",
+    "patch-rule",
+    "warning",
+    checks="Two rules for changing an item: a patch object in some tools, top-level fields with clear flags or"
+    " where null clears in others.",
+    why="An agent that learned how one tool changes an item applies the same rule to the next; under two rules it"
+    " clears what it meant to keep, or cannot clear at all.",
+    source="the Conderis design page, docs/conderis.md (Why: patch rules)",
+    fix="Pick one way to change an item (top-level fields where null clears, or one patch object) for every tool.",
+    bad=Example.of(
+        example_tool(
+            "card_edit",
+            "Change a card.",
+            {"number": "integer", "patch": {"type": "object", "description": "The fields to change."}},
+            read_only=False,
+            destructive=False,
+        ),
+        example_tool(
+            "card_store",
+            "Store a card; omitted fields are kept.",
+            {
+                "number": "integer",
+                "due": "string",
+                "clearDue": {"type": "boolean", "description": "Remove the due date."},
+            },
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+    good=Example.of(
+        example_tool(
+            "card_edit",
+            "Change a card; an omitted field is kept, null clears it.",
+            {"number": "integer", "title": {"type": ["string", "null"]}},
+            read_only=False,
+            destructive=False,
+        ),
+        example_tool(
+            "card_store",
+            "Store a card; an omitted field is kept, null clears it.",
+            {"number": "integer", "due": {"type": ["string", "null"]}},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+)
+def _patch_rule(given: ServerTools) -> list[Finding]:
+    surface = given.view
     styles: dict[str, list[tuple[str, list[str]]]] = {}
     for tool in surface.tools:
         style = _change_style(tool)
@@ -198,7 +338,40 @@ def decision_flag(tool: Tool, p: Param) -> str | None:
     return None
 
 
-def check_decision_flag(surface: LintView) -> list[Finding]:
+@rule(
+    "TS104",
+    "decision-flag",
+    "warning",
+    checks="A boolean parameter that turns an action into its opposite (approve true or false); an action value"
+    " would name both.",
+    why="A flag named after one action makes the other its false value: an agent that leaves it out, or reads it"
+    " the wrong way round, does the opposite of what it meant, and a client can allow only both or neither.",
+    source="the Conderis design page, docs/conderis.md (Why: decisions)",
+    fix="Take an action (or decision) string whose values name both actions.",
+    bad=Example.of(
+        example_tool(
+            "invite_answer",
+            "Answer an invite.",
+            {
+                "number": "integer",
+                "accept": {"type": "boolean", "description": "true to accept the invite, false to decline it."},
+            },
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+    good=Example.of(
+        example_tool(
+            "invite_answer",
+            "Answer an invite.",
+            {"number": "integer", "decision": {"type": "string", "enum": ["accept", "decline"]}},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+)
+def _decision_flag(given: ServerTools) -> list[Finding]:
+    surface = given.view
     flags: dict[str, list[tuple[str, str]]] = {}
     for tool in surface.tools:
         for p in tool.params:
@@ -227,7 +400,50 @@ def _is_why(p: Param) -> bool:
     )
 
 
-def check_reason(surface: LintView) -> list[Finding]:
+@rule(
+    "TS105",
+    "reason",
+    "warning",
+    checks="Several parameter names for why a change is made (reason, comment, note).",
+    why="The agent gives the why of a change under the name one tool taught it; under another name the next tool"
+    " refuses the call or drops the text.",
+    source="the Conderis design page, docs/conderis.md (Why: reasons)",
+    fix="Call it one thing (e.g. reason) in every tool that takes it.",
+    bad=Example.of(
+        example_tool(
+            "order_cancel",
+            "Cancel an order.",
+            {"number": "integer", "reason": {"type": "string", "description": "Why the order is canceled."}},
+            read_only=False,
+            destructive=False,
+        ),
+        example_tool(
+            "order_refund",
+            "Refund an order.",
+            {"number": "integer", "justification": "string"},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+    good=Example.of(
+        example_tool(
+            "order_cancel",
+            "Cancel an order.",
+            {"number": "integer", "reason": {"type": "string", "description": "Why the order is canceled."}},
+            read_only=False,
+            destructive=False,
+        ),
+        example_tool(
+            "order_refund",
+            "Refund an order.",
+            {"number": "integer", "reason": "string"},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+)
+def _reason(given: ServerTools) -> list[Finding]:
+    surface = given.view
     names: dict[str, list[str]] = {}
     for tool in surface.tools:
         for p in tool.params:
@@ -285,9 +501,9 @@ def _is_list_tool(tool: Tool) -> bool:
 
 def _paging(tool: Tool) -> tuple[str, list[str]]:
     kinds = {
-        "offset": [p.name for p in tool.params if p.name.lower() in OFFSET_NAMES],
-        "limit": [p.name for p in tool.params if p.name.lower() in LIMIT_NAMES],
-        "cursor": [p.name for p in tool.params if p.name.lower() in CURSOR_NAMES],
+        "offset": [p.name for p in tool.params if p.flat in OFFSET_NAMES],
+        "limit": [p.name for p in tool.params if p.flat in LIMIT_NAMES],
+        "cursor": [p.name for p in tool.params if p.flat in CURSOR_NAMES],
     }
     params = [n for names in kinds.values() for n in names]
     if kinds["cursor"]:
@@ -311,7 +527,34 @@ def _paging_styles(surface: LintView) -> list[Finding]:
     return [_finding("filter-paging", (t for tools in styles.values() for t in tools), params, message)]
 
 
-def check_filter_paging(surface: LintView) -> list[Finding]:
+@rule(
+    "TS106",
+    "filter-paging",
+    "warning",
+    checks="Include flags whose meanings overlap, or read-only list tools that page in different ways (cursor,"
+    " offset and limit, none).",
+    why="An agent pages the way the first list tool taught it; a second way leaves it reading one page, or asking"
+    " for a cursor a tool does not give. Flags that overlap make two ways to ask for the same items.",
+    source="the Conderis design page, docs/conderis.md (Why: filters and paging)",
+    fix="Page every list tool one way (a cursor, or offset and limit), and keep one flag per thing a filter adds.",
+    bad=Example.of(
+        example_tool("song_list", "List songs.", {"limit": "integer"}, read_only=True),
+        example_tool(
+            "album_search", "Search albums by title.", {"query": "string", "cursor": "string"}, read_only=True
+        ),
+    ),
+    good=Example.of(
+        example_tool("song_list", "List songs.", {"limit": "integer", "cursor": "string"}, read_only=True),
+        example_tool(
+            "album_search",
+            "Search albums by title.",
+            {"query": "string", "limit": "integer", "cursor": "string"},
+            read_only=True,
+        ),
+    ),
+)
+def _filter_paging(given: ServerTools) -> list[Finding]:
+    surface = given.view
     return _include_overlaps(surface) + _paging_styles(surface)
 
 
@@ -375,7 +618,50 @@ def _shown_label(label: str, surface: LintView) -> str:
     return label if label != "item kind" or surface.ours else "what the tools work on"
 
 
-def check_overloaded_word(surface: LintView) -> list[Finding]:
+@rule(
+    "TS107",
+    "overloaded-word",
+    "warning",
+    checks="One parameter name that means two things in different tools.",
+    why="An agent carries a parameter's meaning from one tool to the next: a name that means a kind of item in"
+    " one tool and a role in another gets values of the wrong set.",
+    source="the Conderis design page, docs/conderis.md (Why: the word kind)",
+    fix="Give each concept its own parameter name (kind for what an item is, role or type for the rest).",
+    bad=Example.of(
+        example_tool(
+            "file_create",
+            "Create a file or folder.",
+            {"name": "string", "kind": {"type": "string", "description": "file or folder."}},
+            read_only=False,
+            destructive=False,
+        ),
+        example_tool(
+            "folder_share",
+            "Share a folder with a person.",
+            {"kind": {"type": "string", "description": "viewer, editor or owner."}},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+    good=Example.of(
+        example_tool(
+            "file_create",
+            "Create a file or folder.",
+            {"name": "string", "kind": {"type": "string", "description": "file or folder."}},
+            read_only=False,
+            destructive=False,
+        ),
+        example_tool(
+            "folder_share",
+            "Share a folder with a person.",
+            {"role": {"type": "string", "description": "viewer, editor or owner."}},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+)
+def _overloaded_word(given: ServerTools) -> list[Finding]:
+    surface = given.view
     by_name: dict[str, list[tuple[Tool, Param]]] = {}
     for tool in surface.tools:
         for p in tool.params:
@@ -441,7 +727,27 @@ def _annotation_problems(tool: Tool) -> list[str]:
     return problems
 
 
-def check_permission_split(surface: LintView) -> list[Finding]:
+@rule(
+    "TS201",
+    "permission-split",
+    "warning",
+    checks="A tool a client can only allow or refuse whole though one choice picks an irreversible or a reversible"
+    " action, or whose readOnlyHint or destructiveHint annotation is missing or contradicts its name.",
+    why="Clients ask for, allow and refuse permission per tool, and read the annotations to decide whether to ask:"
+    " a tool that mixes a reversible and an irreversible action, or says it only reads when it writes, is allowed"
+    " or refused as a whole on a wrong premise.",
+    source="MCP specification, tool annotations (readOnlyHint, destructiveHint)",
+    fix="Split the irreversible choice into its own tool, and state readOnlyHint (and destructiveHint where it"
+    " writes) as the tool behaves.",
+    bad=Example.of(
+        example_tool("photo_delete", "Delete a photo.", {"number": "integer"}, read_only=False, destructive=False),
+    ),
+    good=Example.of(
+        example_tool("photo_delete", "Delete a photo.", {"number": "integer"}, read_only=False, destructive=True),
+    ),
+)
+def _permission_split(given: ServerTools) -> list[Finding]:
+    surface = given.view
     findings = []
     for tool in surface.tools:
         if tool.read_only is not True:
@@ -472,8 +778,38 @@ def _served_kinds(tool: Tool, surface: LintView) -> dict[str, str]:
     return kinds
 
 
-def check_first_sentence(surface: LintView) -> list[Finding]:
+@rule(
+    "TS202",
+    "first-sentence",
+    "info",
+    checks="A description whose first sentence names none of the things the tool works on, the words a client's"
+    " tool search matches.",
+    why="Clients that load tools on demand search names and descriptions, and weigh the first sentence most; a"
+    " first sentence that names none of the tool's things is found only by its name.",
+    source="the Conderis design page, docs/conderis.md (keyword findability); clients' tool search",
+    fix='Open the description with what the tool does to which things ("Store a recipe or a menu.").',
+    bad=Example.of(
+        example_tool(
+            "item_store",
+            "Store one item. Allowed kinds: recipe, menu.",
+            {"kind": {"type": "string", "description": "recipe or menu."}},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+    good=Example.of(
+        example_tool(
+            "item_store",
+            "Store a recipe or a menu.",
+            {"kind": {"type": "string", "description": "recipe or menu."}},
+            read_only=False,
+            destructive=False,
+        ),
+    ),
+)
+def _first_sentence(given: ServerTools) -> list[Finding]:
     """Passes when the first sentence names a kind the tool serves, or names an item kind of the surface itself."""
+    surface = given.view
     named_items = surface.item_nouns - _GENERIC_STEMS
     findings = []
     for tool in surface.tools:
@@ -488,3 +824,16 @@ def check_first_sentence(surface: LintView) -> list[Finding]:
         )
         findings.append(_finding("first-sentence", [tool.name], [], message))
     return findings
+
+
+RULES = (
+    _addressing,
+    _concurrency,
+    _patch_rule,
+    _decision_flag,
+    _reason,
+    _filter_paging,
+    _overloaded_word,
+    _permission_split,
+    _first_sentence,
+)

@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from toolsurface.harness.analyze.lint._catalog import RULES, Rule, Severity
+from toolsurface.harness.analyze.lint._catalog import Rule, Severity, rules
 from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
 from toolsurface.harness.output import json_document
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVEL: dict[Severity, str] = {"error": "error", "warning": "warning", "info": "note"}
-_INDEX = {r.name: index for index, r in enumerate(RULES)}
 
 
 def _toolsurface_version() -> str:
@@ -36,9 +35,10 @@ def _rule(rule: Rule) -> dict[str, Any]:
         "id": rule.id,
         "name": rule.name,
         "shortDescription": {"text": rule.checks},
+        "fullDescription": {"text": rule.why},
         "help": {
-            "text": f'{rule.checks} Turn it off in [tool.toolsurface.lint]: disable = ["{rule.id}"], or for one'
-            f" tool under [tool.toolsurface.lint.per-tool]."
+            "text": f'{rule.checks} Fix: {rule.fix} Turn it off in [tool.toolsurface.lint]: disable = ["{rule.id}"],'
+            f" or for one tool under [tool.toolsurface.lint.per-tool]."
         },
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
         "properties": {"tags": ["mcp", "tool-list"], "severity": rule.severity},
@@ -82,12 +82,12 @@ def _location(surface: SurfaceLint, finding: Finding, lines: Sequence[str]) -> d
     return location
 
 
-def _result(surface: SurfaceLint, finding: Finding, lines: Sequence[str]) -> dict[str, Any]:
+def _result(surface: SurfaceLint, finding: Finding, lines: Sequence[str], index: dict[str, int]) -> dict[str, Any]:
     from toolsurface.harness.redact import redacted_text
 
     return {
         "ruleId": finding.rule.id,
-        "ruleIndex": _INDEX[finding.category],
+        "ruleIndex": index[finding.category],
         "level": _LEVEL[finding.severity],
         "message": {"text": redacted_text(f"{surface.name}: {finding.message}")},
         "locations": [_location(surface, finding, lines)],
@@ -102,16 +102,18 @@ def _result(surface: SurfaceLint, finding: Finding, lines: Sequence[str]) -> dic
 
 def lint_sarif_log(result: LintResult) -> dict[str, Any]:
     """The SARIF log: one run, every rule, a result per finding (none: an empty list)."""
+    every = rules()
+    index = {r.name: n for n, r in enumerate(every)}
     results = []
     for surface in result.surfaces:
         lines = _lines(surface.file) if surface.file is not None else []
-        results += [_result(surface, finding, lines) for finding in surface.findings]
+        results += [_result(surface, finding, lines, index) for finding in surface.findings]
     run: dict[str, Any] = {
         "tool": {
             "driver": {
                 "name": "toolsurface",
                 "version": _toolsurface_version(),
-                "rules": [_rule(r) for r in RULES],
+                "rules": [_rule(r) for r in every],
             }
         },
         "results": results,

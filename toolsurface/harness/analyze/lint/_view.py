@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,7 +87,7 @@ IRREVERSIBLE = re.compile(
 _TYPED_REF = re.compile(r"\b([a-z]+):<")
 _BULLET_KINDS = re.compile(r"^\s*[-*\u2022]\s*([a-z]+(?:,\s*[a-z]+)*)\s*:", re.M)
 _NUMBER_OF = re.compile(r"\s*(?:the\s+)?number\s+of\s+(?:the|a|an)\b", re.I)
-_ID_OF = re.compile(r"\s*(?:the\s+)?(?:id|identifier|reference)\s+of\s+(?:the|a|an)\b", re.I)
+_ID_OF = re.compile(r"\s*(?:the\s+)?(?:id|identifier|reference|key)\s+of\s+(?:the|a|an)\b", re.I)
 _OF_THING = re.compile(
     r"\b(?:number|id|identifier|reference)\s+of\s+(?:the|a|an|this|one)\s+([a-z][a-z ]*?)\s*"
     r"(?=\b(?:in|to|for|from|with|that|which|whose|of|on)\b|[,.;:()]|$)",
@@ -135,6 +135,11 @@ class Param:
     @functools.cached_property
     def words(self) -> list[str]:
         return name_words(self.name)
+
+    @functools.cached_property
+    def flat(self) -> str:
+        """The name in lower case without separators: `max_results`, `maxResults` and `MaxResults` alike."""
+        return "".join(self.words)
 
     @property
     def integer(self) -> bool:
@@ -229,13 +234,13 @@ def _param(name: str, schema: Any) -> Param:
     return Param(name=name, types=_types(schema), description=description, values=_values(schema, description))
 
 
-def _hint(tool: dict[str, Any], key: str) -> bool | None:
+def _hint(tool: Mapping[str, Any], key: str) -> bool | None:
     annotations = tool.get("annotations")
     value = annotations.get(key) if isinstance(annotations, dict) else None
     return value if isinstance(value, bool) else None
 
 
-def parse_tool(tool: dict[str, Any]) -> Tool:
+def parse_tool(tool: Mapping[str, Any]) -> Tool:
     schema = tool.get("inputSchema")
     properties = schema.get("properties") if isinstance(schema, dict) else None
     params = tuple(_param(str(n), s) for n, s in (properties or {}).items())
@@ -264,7 +269,9 @@ def is_reference(param: Param) -> bool:
     last = param.words[-1]
     if param.integer and (last in REFERENCE_INT_ENDINGS or _NUMBER_OF.match(param.description)):
         return True
-    return param.string and (last in REFERENCE_STR_ENDINGS or _ID_OF.match(param.description) is not None)
+    # A bare `key` addresses an item ("TD-1"); a longer name ending in it is more often a secret or a setting.
+    bare_key = param.words == ["key"]
+    return param.string and (last in REFERENCE_STR_ENDINGS or bare_key or _ID_OF.match(param.description) is not None)
 
 
 def _reference_noun(param: Param) -> str:
@@ -295,6 +302,8 @@ class LintView:
     scopes: frozenset[str]  # names of scope references, e.g. projectId
     # A surface of ours, built from kinds: its findings may say "kind"; of any other server they speak as MCP does.
     ours: bool = False
+    # Stems of the nouns in the tools' names (macro of macro_list): things with tools of their own.
+    name_nouns: frozenset[str] = frozenset()
 
 
 def _name_nouns(tool: Tool) -> list[str]:
@@ -331,12 +340,13 @@ def _scope_names(references: Sequence[Reference], item_nouns: frozenset[str]) ->
     return frozenset(name for name, tools in counts.items() if len(tools) * 2 > len(referencing))
 
 
-def build_surface(tools: Sequence[dict[str, Any]], ours: bool = False) -> LintView:
+def build_surface(tools: Sequence[Mapping[str, Any]], ours: bool = False) -> LintView:
     parsed = tuple(parse_tool(t) for t in tools)
     references = tuple(Reference(t, p, _reference_noun(p)) for t in parsed for p in t.params if is_reference(p))
     item_nouns = _item_nouns(parsed, references)
     scopes = _scope_names(references, item_nouns)
-    return LintView(parsed, references, item_nouns, _vocabulary(parsed, item_nouns), scopes, ours)
+    named = frozenset(stem(n) for t in parsed for n in _name_nouns(t))
+    return LintView(parsed, references, item_nouns, _vocabulary(parsed, item_nouns), scopes, ours, named)
 
 
 def _finding(category: str, tools: Iterable[str], parameters: Iterable[str], message: str) -> Finding:
