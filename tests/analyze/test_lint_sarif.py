@@ -57,7 +57,7 @@ def test_lint_of_before_v2_as_sarif_is_valid_with_a_result_per_finding() -> None
     assert run.returncode == 0, run.stderr
     log = valid_sarif(run.stdout)
     findings = lint([resolve("before-v2")]).surfaces[0].findings
-    assert [(r["ruleId"], r["properties"]["tools"]) for r in results(log)] == [(f.rule.id, f.tools) for f in findings]
+    assert [(r["ruleId"], r["properties"]["tools"]) for r in results(log)] == [(f.rule_id, f.tools) for f in findings]
     levels = {r["ruleId"]: r["level"] for r in results(log)}
     assert levels["TS101"] == "warning" and levels["TS202"] == "note"
     driver = log["runs"][0]["tool"]["driver"]

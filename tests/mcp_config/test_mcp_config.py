@@ -333,7 +333,7 @@ def test_a_tool_named_like_a_clients_own_is_a_finding_naming_the_client_and_the_
     together = lint_together([server("files", "read_file", "stat"), server("shell", "Bash")], "all")
     found = {tuple(f.tools): f for f in together.findings if f.category == "builtin-name"}
     assert set(found) == {("files/read_file",), ("shell/Bash",)}
-    assert found[("files/read_file",)].rule.id == "TS403"
+    assert found[("files/read_file",)].rule_id == "TS403"
     assert "gemini-cli 0.61.0" in found[("files/read_file",)].message
     assert found[("files/read_file",)].message.startswith("files' read_file is named like the own tool of")
     assert "Claude Code 2.1.197 and 2.1.332" in found[("shell/Bash",)].message

@@ -6,25 +6,26 @@ JUnit XML and SARIF."""
 from typing import Any
 
 from toolsurface.harness.analyze.lint._catalog import (
-    SEVERITIES,
     Example,
     FailOn,
     Rule,
     ServerSet,
     ServerTools,
-    Severity,
-    categories,
     example_tool,
+    rule,
+)
+from toolsurface.harness.analyze.lint._lint import lint, lint_together, lint_tools
+from toolsurface.harness.analyze.lint._model import SEVERITIES, Finding, Severity
+from toolsurface.harness.analyze.lint._registry import (
+    ENTRY_POINT_GROUP,
+    RuleLoadError,
+    categories,
     find_rule,
     parse_fail_on,
     parse_select,
-    rule,
     rules,
     unknown_rule,
 )
-from toolsurface.harness.analyze.lint._lint import lint, lint_together, lint_tools
-from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
-from toolsurface.harness.analyze.lint._registry import ENTRY_POINT_GROUP, RuleLoadError
 from toolsurface.harness.analyze.lint._render import (
     FINDING_COLUMNS,
     RULE_COLUMNS,
@@ -41,6 +42,7 @@ from toolsurface.harness.analyze.lint._render import (
     rules_rich,
     surface_line,
 )
+from toolsurface.harness.analyze.lint._result import LintResult, SurfaceLint
 from toolsurface.harness.analyze.lint._sarif import SARIF_SCHEMA, lint_sarif, lint_sarif_log, rules_sarif, unplaced
 from toolsurface.harness.analyze.lint._settings import LintSettings
 

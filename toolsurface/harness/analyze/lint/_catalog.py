@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from toolsurface.harness.analyze.lint._model import SEVERITIES, Finding, Severity
+
 if TYPE_CHECKING:
-    from toolsurface.harness.analyze.lint._model import Finding
     from toolsurface.harness.analyze.lint._view import LintView
 
-Severity = Literal["error", "warning", "info"]
-# Worst first: a severity given to --fail-on fails on it and on every one before it.
-SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 # What a rule judges: one server's list, or the servers of one configuration together.
 Scope = Literal["server", "servers"]
 
@@ -84,7 +82,7 @@ class Example:
         return data
 
 
-Check = Callable[[Any], Iterable["Finding"]]
+Check = Callable[[Any], Iterable[Finding]]
 
 
 @dataclass(frozen=True)
@@ -124,9 +122,12 @@ class Rule:
         return self.scope == "servers"
 
     def run(self, given: ServerTools | ServerSet) -> list[Finding]:
-        """This rule's findings on what it is given (nothing when the scope is another)."""
+        """This rule's findings on what it is given (nothing when the scope is another), each stamped with the
+        rule's id and severity."""
         wanted = ServerSet if self.among_servers else ServerTools
-        return list(self.check(given)) if isinstance(given, wanted) else []
+        if not isinstance(given, wanted):
+            return []
+        return [replace(f, rule_id=self.id, rule_severity=self.severity) for f in self.check(given)]
 
     def on_example(self, example: Example) -> list[Finding]:
         """This rule's findings on one of its examples."""
@@ -194,54 +195,6 @@ def example_tool(
     return found
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# The registry's rules by key
-
-
-def rules() -> tuple[Rule, ...]:
-    """Every registered rule, by id."""
-    from toolsurface.harness.analyze.lint._registry import registered_rules
-
-    return registered_rules()
-
-
-def categories() -> tuple[str, ...]:
-    return tuple(r.name for r in rules())
-
-
-def _by_key() -> dict[str, Rule]:
-    return {key: r for r in rules() for key in (r.id.lower(), r.name)}
-
-
-def find_rule(key: str) -> Rule | None:
-    """A rule by its id (any case) or its name."""
-    return _by_key().get(key.strip().lower())
-
-
-def rule_of(category: str) -> Rule:
-    """The rule a finding's category names."""
-    return _by_key()[category]
-
-
-def known_rules() -> str:
-    """Every rule as `TS101 (addressing)`, for a message that names a key no rule has."""
-    return ", ".join(f"{r.id} ({r.name})" for r in rules())
-
-
-def unknown_rule(key: str) -> str:
-    return f"unknown lint rule {key!r}; the rules are {known_rules()}"
-
-
-def rules_at_least(severity: Severity) -> tuple[str, ...]:
-    """The categories of the rules of this severity or a worse one."""
-    worst = SEVERITIES[: SEVERITIES.index(severity) + 1]
-    return tuple(r.name for r in rules() if r.severity in worst)
-
-
-# The severities --fail-on takes (information is `any`).
-_GATED: dict[str, Severity] = {"error": "error", "warning": "warning"}
-
-
 @dataclass(frozen=True)
 class FailOn:
     """What fails a lint (`--fail-on`): a finding of one of these rules (by category), or one whose own severity
@@ -257,46 +210,3 @@ class FailOn:
 
     def __bool__(self) -> bool:
         return bool(self.categories) or self.severity is not None
-
-
-def parse_fail_on(text: str) -> FailOn:
-    """`--fail-on` -> what fails a lint: `error` or `warning` (a finding of that severity or a worse one), rule
-    names or ids (comma-separated, mixed with a severity as well), or `any` (every rule)."""
-    from toolsurface.harness.errors import ToolsurfaceError
-
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    choices = f"error, warning, rules by name or id ({known_rules()}), or any"
-    if not names:
-        raise ToolsurfaceError(f"--fail-on {text!r}: name a severity, lint rules or any: {choices}")
-    if "any" in names:
-        return FailOn(categories())
-    failing: set[str] = set()
-    severity: Severity | None = None
-    for name in names:
-        if name in _GATED:
-            gated = _GATED[name]
-            severity = gated if severity is None or SEVERITIES.index(gated) > SEVERITIES.index(severity) else severity
-            continue
-        found = find_rule(name)
-        if found is None:
-            raise ToolsurfaceError(f"--fail-on: unknown lint rule or severity {name!r}; choose from {choices}")
-        failing.add(found.name)
-    return FailOn(tuple(c for c in categories() if c in failing), severity)
-
-
-def parse_select(text: str, option: str = "--select") -> tuple[str, ...]:
-    """`--select TS101,first-sentence,TS2` -> the categories of the rules named by id, name or id prefix (a
-    family: `TS2`), in the registry's order."""
-    from toolsurface.harness.errors import ToolsurfaceError
-
-    keys = [part.strip() for part in text.split(",") if part.strip()]
-    if not keys:
-        raise ToolsurfaceError(f"{option} {text!r}: name lint rules by id, name or family ({known_rules()})")
-    chosen: set[str] = set()
-    for key in keys:
-        found = find_rule(key)
-        family = [r.name for r in rules() if key.upper().startswith("TS") and r.id.startswith(key.upper())]
-        if found is None and not family:
-            raise ToolsurfaceError(f"{option}: {unknown_rule(key)}")
-        chosen.update([found.name] if found is not None else family)
-    return tuple(c for c in categories() if c in chosen)

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.analyze.lint._catalog import Example, ServerTools, Severity, example_tool, rule
-from toolsurface.harness.analyze.lint._model import Finding
+from toolsurface.harness.analyze.lint._catalog import Example, ServerTools, example_tool, rule
+from toolsurface.harness.analyze.lint._model import Finding, Severity
 from toolsurface.harness.output import possessive
 
 __all__ = [

@@ -6,8 +6,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.analyze.lint._catalog import ServerSet, ServerTools, rules
-from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
+from toolsurface.harness.analyze.lint._catalog import ServerSet, ServerTools
+from toolsurface.harness.analyze.lint._model import Finding
+from toolsurface.harness.analyze.lint._registry import rules
+from toolsurface.harness.analyze.lint._result import LintResult, SurfaceLint
 from toolsurface.harness.analyze.lint._settings import LintSettings
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition
 

@@ -1,15 +1,16 @@
-"""Lint records: a finding, a surface's findings (and those the configuration suppressed), a result."""
+"""A finding: what a lint rule says of one or more tools, stamped with its rule's id and severity by the rule that
+made it (Rule.run); and the severities."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from toolsurface.harness.analyze.lint._catalog import SEVERITIES, FailOn, Rule, Severity, categories, rule_of
+__all__ = ["SEVERITIES", "Finding", "Severity"]
 
-# ---------------------------------------------------------------------------------------------------------------
-# Records across the boundary
+Severity = Literal["error", "warning", "info"]
+# Worst first: a severity given to --fail-on fails on it and on every one before it.
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
 
 @dataclass(frozen=True)
@@ -23,81 +24,26 @@ class Finding:
     level: Severity | None = None
     # What tells this finding apart from another of its rule on the same tools and parameters (part of its key).
     aspect: str = ""
-
-    @property
-    def rule(self) -> Rule:
-        return rule_of(self.category)
+    # The rule that made it, stamped by Rule.run: its id and its severity.
+    rule_id: str = ""
+    rule_severity: Severity = "info"
 
     @property
     def severity(self) -> Severity:
-        return self.level or self.rule.severity
+        return self.level or self.rule_severity
 
     def key(self, server: str) -> str:
         """The finding's stable key on a server's list (a judgement file names findings by it): its rule, the
         server, its tools and parameters, and its aspect where a rule says several things of the same tools."""
-        parts = [self.rule.id, server, ",".join(self.tools), ",".join(self.parameters)]
+        parts = [self.rule_id, server, ",".join(self.tools), ",".join(self.parameters)]
         return "/".join(parts + ([self.aspect] if self.aspect else []))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "category": self.category,
-            "rule": self.rule.id,
+            "rule": self.rule_id,
             "severity": self.severity,
             "tools": self.tools,
             "parameters": self.parameters,
             "message": self.message,
         }
-
-
-@dataclass(frozen=True)
-class SurfaceLint:
-    name: str
-    findings: list[Finding]
-    # Every tool of the surface, in list order (for reports with a line per tool).
-    tools: list[str] = field(default_factory=list)
-    # What the project's configuration turned off ([tool.toolsurface.lint]): found, and not reported.
-    suppressed: list[Finding] = field(default_factory=list)
-    # The file the surface was read from (a snapshot or a module; a live server's script), when there is one.
-    file: Path | None = None
-
-    def failing(self, fail_on: FailOn) -> list[Finding]:
-        return [f for f in self.findings if fail_on.fails(f)]
-
-    @property
-    def categories(self) -> list[str]:
-        found = {f.category for f in self.findings}
-        return [c for c in categories() if c in found]
-
-    def counts(self) -> dict[str, int]:
-        """Findings per category, every category named."""
-        return {c: sum(1 for f in self.findings if f.category == c) for c in categories()}
-
-    def severities(self) -> dict[str, int]:
-        """Findings per severity, every severity named."""
-        return {s: sum(1 for f in self.findings if f.severity == s) for s in SEVERITIES}
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "findings": [f.to_json() for f in self.findings],
-            "counts": self.counts(),
-            "categories_with_findings": len(self.categories),
-            "severities": self.severities(),
-            "suppressed": len(self.suppressed),
-        }
-
-
-@dataclass(frozen=True)
-class LintResult:
-    surfaces: list[SurfaceLint]
-
-    def fails(self, fail_on: FailOn) -> bool:
-        """Whether a finding that fails the lint was made (`--fail-on`)."""
-        return any(s.failing(fail_on) for s in self.surfaces)
-
-    @property
-    def suppressed(self) -> int:
-        return sum(len(s.suppressed) for s in self.surfaces)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"surfaces": [s.to_json() for s in self.surfaces]}

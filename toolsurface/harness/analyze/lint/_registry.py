@@ -16,10 +16,24 @@ from collections.abc import Sequence
 from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
-from toolsurface.harness.analyze.lint._catalog import SEVERITIES, Rule
+from toolsurface.harness.analyze.lint._catalog import FailOn, Rule
+from toolsurface.harness.analyze.lint._model import SEVERITIES, Severity
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["ENTRY_POINT_GROUP", "RuleLoadError", "registered_rules"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "RuleLoadError",
+    "categories",
+    "find_rule",
+    "known_rules",
+    "parse_fail_on",
+    "parse_select",
+    "registered_rules",
+    "rule_of",
+    "rules",
+    "rules_at_least",
+    "unknown_rule",
+]
 
 ENTRY_POINT_GROUP = "toolsurface.lint_rules"
 _ID = re.compile(r"^[A-Z]{2,}\d{3}$")
@@ -92,3 +106,88 @@ def _registered_on(path: tuple[str, ...]) -> tuple[Rule, ...]:
                 )
             seen[value] = item
     return tuple(sorted(found, key=lambda r: r.id))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The registry's rules by key
+
+
+def rules() -> tuple[Rule, ...]:
+    """Every registered rule, by id."""
+    return registered_rules()
+
+
+def categories() -> tuple[str, ...]:
+    return tuple(r.name for r in rules())
+
+
+def _by_key() -> dict[str, Rule]:
+    return {key: r for r in rules() for key in (r.id.lower(), r.name)}
+
+
+def find_rule(key: str) -> Rule | None:
+    """A rule by its id (any case) or its name."""
+    return _by_key().get(key.strip().lower())
+
+
+def rule_of(category: str) -> Rule:
+    """The rule a finding's category names."""
+    return _by_key()[category]
+
+
+def known_rules() -> str:
+    """Every rule as `TS101 (addressing)`, for a message that names a key no rule has."""
+    return ", ".join(f"{r.id} ({r.name})" for r in rules())
+
+
+def unknown_rule(key: str) -> str:
+    return f"unknown lint rule {key!r}; the rules are {known_rules()}"
+
+
+def rules_at_least(severity: Severity) -> tuple[str, ...]:
+    """The categories of the rules of this severity or a worse one."""
+    worst = SEVERITIES[: SEVERITIES.index(severity) + 1]
+    return tuple(r.name for r in rules() if r.severity in worst)
+
+
+# The severities --fail-on takes (information is `any`).
+_GATED: dict[str, Severity] = {"error": "error", "warning": "warning"}
+
+
+def parse_fail_on(text: str) -> FailOn:
+    """`--fail-on` -> what fails a lint: `error` or `warning` (a finding of that severity or a worse one), rule
+    names or ids (comma-separated, mixed with a severity as well), or `any` (every rule)."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    choices = f"error, warning, rules by name or id ({known_rules()}), or any"
+    if not names:
+        raise ToolsurfaceError(f"--fail-on {text!r}: name a severity, lint rules or any: {choices}")
+    if "any" in names:
+        return FailOn(categories())
+    failing: set[str] = set()
+    severity: Severity | None = None
+    for name in names:
+        if name in _GATED:
+            gated = _GATED[name]
+            severity = gated if severity is None or SEVERITIES.index(gated) > SEVERITIES.index(severity) else severity
+            continue
+        found = find_rule(name)
+        if found is None:
+            raise ToolsurfaceError(f"--fail-on: unknown lint rule or severity {name!r}; choose from {choices}")
+        failing.add(found.name)
+    return FailOn(tuple(c for c in categories() if c in failing), severity)
+
+
+def parse_select(text: str, option: str = "--select") -> tuple[str, ...]:
+    """`--select TS101,first-sentence,TS2` -> the categories of the rules named by id, name or id prefix (a
+    family: `TS2`), in the registry's order."""
+    keys = [part.strip() for part in text.split(",") if part.strip()]
+    if not keys:
+        raise ToolsurfaceError(f"{option} {text!r}: name lint rules by id, name or family ({known_rules()})")
+    chosen: set[str] = set()
+    for key in keys:
+        found = find_rule(key)
+        family = [r.name for r in rules() if key.upper().startswith("TS") and r.id.startswith(key.upper())]
+        if found is None and not family:
+            raise ToolsurfaceError(f"{option}: {unknown_rule(key)}")
+        chosen.update([found.name] if found is not None else family)
+    return tuple(c for c in categories() if c in chosen)

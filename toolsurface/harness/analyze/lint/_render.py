@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
-from toolsurface.harness.analyze.lint._catalog import SEVERITIES, FailOn, Rule, rules
-from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
+from toolsurface.harness.analyze.lint._catalog import FailOn, Rule
+from toolsurface.harness.analyze.lint._model import SEVERITIES, Finding
+from toolsurface.harness.analyze.lint._registry import rules
+from toolsurface.harness.analyze.lint._result import LintResult, SurfaceLint
 from toolsurface.harness.output import (
     Column,
     Level,
@@ -98,7 +100,7 @@ def lint_rich(result: LintResult) -> list[Table | Text]:
         ]
         rows = [
             [
-                f"{f.rule.id} {f.category}",
+                f"{f.rule_id} {f.category}",
                 f.severity,
                 ", ".join(f.tools),
                 *([", ".join(f.parameters)] if with_parameters else []),
@@ -113,7 +115,7 @@ def lint_rich(result: LintResult) -> list[Table | Text]:
 def _finding_row(finding: Finding) -> list[str]:
     """A finding's cells, the surface aside: its rule, category, severity, tools, parameters and message."""
     return [
-        finding.rule.id,
+        finding.rule_id,
         finding.category,
         finding.severity,
         ", ".join(finding.tools),
@@ -149,7 +151,7 @@ def lint_github(result: LintResult, fail_on: FailOn = _NOTHING) -> list[str]:
     lines = []
     for surface in result.surfaces:
         for finding in surface.findings:
-            title = f"{surface.name}: lint {finding.rule.id} {finding.category}"
+            title = f"{surface.name}: lint {finding.rule_id} {finding.category}"
             lines.append(github_line(_level(finding, fail_on), title, _finding_text(finding)))
         if not surface.findings:
             lines.append(github_line("notice", f"{surface.name}: lint", f"{surface.name}: {surface_line(surface)}"))
@@ -168,7 +170,7 @@ def lint_summary(result: LintResult, fail_on: FailOn = _NOTHING) -> str:
             header = [f"{_COLUMNS[0]}", *_COLUMNS[2:]]
             lines += [markdown_row(header), markdown_rule(len(header), tight=True)]
             for f in surface.findings:
-                rule = markdown_cell(f"{f.rule.id} {f.category}", "spaced")
+                rule = markdown_cell(f"{f.rule_id} {f.category}", "spaced")
                 rule = f"**{rule}**" if fail_on.fails(f) else rule
                 severity, tools, parameters, message = (markdown_cell(cell, "spaced") for cell in _finding_row(f)[2:])
                 lines.append(markdown_row([rule, severity, tools or "-", parameters or "-", message]))

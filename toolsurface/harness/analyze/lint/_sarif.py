@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from toolsurface.harness.analyze.lint._catalog import Rule, Severity, rules
-from toolsurface.harness.analyze.lint._model import Finding, LintResult, SurfaceLint
+from toolsurface.harness.analyze.lint._catalog import Rule
+from toolsurface.harness.analyze.lint._model import Finding, Severity
+from toolsurface.harness.analyze.lint._registry import rules
+from toolsurface.harness.analyze.lint._result import LintResult, SurfaceLint
 from toolsurface.harness.output import json_document
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -86,7 +88,7 @@ def _result(surface: SurfaceLint, finding: Finding, lines: Sequence[str], index:
     from toolsurface.harness.redact import redacted_text
 
     return {
-        "ruleId": finding.rule.id,
+        "ruleId": finding.rule_id,
         "ruleIndex": index[finding.category],
         "level": _LEVEL[finding.severity],
         "message": {"text": redacted_text(f"{surface.name}: {finding.message}")},
