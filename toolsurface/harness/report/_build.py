@@ -679,8 +679,9 @@ def _analysis_tables(
     trip, found, linted, absent = analysis.roundtrip, analysis.findability, analysis.lint, analysis.absent
     from toolsurface.harness.analyze.lint import rules as registered_rules
 
-    # The rules among servers only where a configuration's servers were linted together.
-    rules = [r for r in registered_rules() if not r.among_servers or any(s.counts()[r.name] for s in linted.surfaces)]
+    # A column per rule that found something in some surface: the table stays as wide as what was found, however
+    # many rules there are (the rest are in `toolsurface lint --rules`).
+    rules = [r for r in registered_rules() if any(s.counts()[r.name] for s in linted.surfaces)]
     counts = [
         {
             "surface": s.name,
