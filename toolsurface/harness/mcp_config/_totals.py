@@ -11,6 +11,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.mcp_config._list import ListedServer
 from toolsurface.harness.mcp_config._model import McpConfig
 from toolsurface.harness.output import Column, columns_csv, columns_markdown, json_document, shown, terminal_table
+from toolsurface.harness.redact import redacted_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -95,7 +96,7 @@ def config_totals(
     rows = []
     for item in listed:
         measured = by_name.get(item.name) if item.taken is not None else None
-        why = item.problem or "; ".join(item.server.notes)
+        why = redacted_text(item.problem or "; ".join(item.server.notes))
         if measured is None:
             rows.append(ServerRow(item.name, item.server.key, item.status, None, None, None, why))
         else:
