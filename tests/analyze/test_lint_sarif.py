@@ -171,3 +171,41 @@ def test_a_live_servers_sarif_results_point_at_its_script(acme: Path) -> None:
     assert location["logicalLocations"] == [
         {"name": "env_get", "fullyQualifiedName": "acme-help-desk/env_get", "kind": "function"}
     ]
+
+
+# A megabyte: a first sentence of words of 128 KiB each, over which the URL-credential pattern backtracked in every
+# format that redacts what it quotes (18 s for 100,000 characters in sarif, junit and github; 1 MB never ended),
+# then 20,000 short sentences, each of which the split into sentences copied the rest of the text for.
+LONG = "Returns a token=S-1a " + " ".join(["a" * 2**17] * 8) + " value. " + "More. " * 20_000
+
+
+def test_a_megabyte_description_goes_through_every_format_of_lint_and_diff(tmp_path: Path) -> None:
+    tool = {"name": "env_get", "description": LONG, "inputSchema": {"type": "object"}}
+    (tmp_path / "a.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps({"tools": [{**tool, "description": LONG + "Done."}]}), "utf-8")
+    quoted = f"the first sentence 'Returns a token=[redacted] {' '.join(['a' * 2**17] * 8)} value.' names none"
+    for fmt in ("table", "json", "csv", "markdown", "github", "junit", "sarif"):
+        # Each run is bounded: a path quadratic in the text's length would not end within it.
+        done = run_cli("lint", "a.json", "--format", fmt, cwd=tmp_path, env={"COLUMNS": "120"}, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "first-sentence" in done.stdout or "TS202" in done.stdout, fmt
+        if fmt in ("github", "junit", "sarif"):
+            assert "S-1a" not in done.stdout and "token=[redacted]" in done.stdout, fmt
+    sarif = results(valid_sarif(run_cli("lint", "a.json", "--format", "sarif", cwd=tmp_path, timeout=60).stdout))
+    assert quoted in sarif[1]["message"]["text"] and "S-1a" not in json.dumps(sarif)
+    assert quoted in run_cli("lint", "a.json", "--format", "junit", cwd=tmp_path, timeout=60).stdout
+    for fmt in ("table", "json", "csv", "markdown", "github", "junit"):
+        done = run_cli("diff", "a.json", "b.json", "--format", fmt, cwd=tmp_path, env={"COLUMNS": "120"}, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "env_get" in done.stdout, fmt
+    assert "S-1a" not in run_cli("diff", "a.json", "b.json", "--format", "junit", cwd=tmp_path, timeout=60).stdout
+
+
+def test_a_description_of_two_million_short_lines_is_split_into_its_sentences_in_one_pass(tmp_path: Path) -> None:
+    # Each line is a sentence; taking them off one by one copied the rest of the text each time (minutes for 4 MB).
+    tool = {"name": "env_get", "description": "Returns the value.\n" + "a\n" * 2**21, "inputSchema": {"type": "object"}}
+    (tmp_path / "a.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    done = run_cli("lint", "a.json", "--format", "sarif", cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    messages = [r["message"]["text"] for r in results(valid_sarif(done.stdout))]
+    assert "a: env_get: the first sentence 'Returns the value.' names none of the things" in messages[1]
