@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from toolsurface.harness.redact import REDACTED, redacted_argv, redacted_text
+from toolsurface.harness.redact import REDACTED, is_secret_name, redacted_argv, redacted_text
 
 PY = sys.executable
 # A stub that ignores its own arguments, so any command line can be listed.
@@ -184,6 +184,16 @@ def test_a_base_url_with_a_query_is_refused_shown_whole_without_its_query(tmp_pa
 )  # fmt: skip
 def test_a_key_by_its_shape_and_a_secret_pair_in_free_text_are_redacted(text: str, shown: str) -> None:
     assert redacted_text(text) == shown
+
+
+def test_a_name_is_secret_by_a_word_of_it_not_by_letters_inside_another_word() -> None:
+    secret = ["api_key", "apiKey", "X-API-KEY", "API_KEYS", "apikey", "GITHUB_TOKEN", "Authorization", "SESSION_ID"]
+    plain = ["author", "AUTHOR", "keyword", "KEYWORD", "monkey", "Keyboard", "max_tokens", "MAX_TOKENS", "sessions"]
+    assert [name for name in secret if not is_secret_name(name)] == []
+    assert [name for name in plain if is_secret_name(name)] == []
+    assert redacted_argv(["--keyword", "map", "--max-tokens", "4096", "--author", "me"]) == [
+        "--keyword", "map", "--max-tokens", "4096", "--author", "me",
+    ]  # fmt: skip
 
 
 def test_ordinary_words_and_pairs_are_kept() -> None:

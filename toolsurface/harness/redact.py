@@ -39,7 +39,7 @@ REDACTED = "[redacted]"
 _SECRET_WORD = re.compile(
     r"(?i:token(?!s)|secret|passw|passphrase|pwd|credential|bearer|cookie|jwt|signature|auth(?!or(?!i[sz]))"
     r"|apikey|accesskey|privatekey|sessionid)"
-    r"|(?:Key|KEY|Session|SESSION|Private|PRIVATE|(?<![A-Za-z])(?:key|session|private))(?![a-z])"
+    r"|(?:Keys?|Session|Private|(?<![A-Za-z])(?:keys?|session|private))(?![a-z])|(?:KEYS?|SESSION|PRIVATE)(?![A-Z])"
 )
 # Names that are secrets though too short to search for inside other names.
 _SECRET_WHOLE = frozenset({"p", "pass", "pw", "sig", "sas"})
