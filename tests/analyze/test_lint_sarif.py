@@ -211,7 +211,7 @@ def test_a_description_of_two_million_short_lines_is_split_into_its_sentences_in
     assert "a: env_get: the first sentence 'Returns the value.' names none of the things" in messages[1]
 
 
-MCPSERVER = '''"""A help desk on the MCP SDK's MCPServer (FastMCP before 2.0): tools named by their function or by name=."""
+MCPSERVER = '''"""A help desk on the MCP SDK's MCPServer (FastMCP before 2.0): tools named by function or name=."""
 from mcp.server.mcpserver import MCPServer
 
 app = MCPServer("acme desk", version="0.1.0")

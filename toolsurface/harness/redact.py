@@ -82,7 +82,8 @@ _KEY_PREFIXES = (
     "npm_", "pypi-", "k_live_", "k_test_",
 )  # fmt: skip
 _BARE_KEY = re.compile(
-    r"(?P<b>[^\w-])(?P<key>sk-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_-]{8,}+|sk-[A-Za-z0-9_-]{20,}+|gh[opsur]_[A-Za-z0-9]{30,}+|github_pat_[A-Za-z0-9_]{30,}+"
+    r"(?P<b>[^\w-])(?P<key>sk-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_-]{8,}+|sk-[A-Za-z0-9_-]{20,}+"
+    r"|gh[opsur]_[A-Za-z0-9]{30,}+|github_pat_[A-Za-z0-9_]{30,}+"
     r"|xox[abpors]-[A-Za-z0-9-]{10,}+|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[0-9A-Za-z_-]{20,}+"
     r"|hf_[A-Za-z0-9]{30,}+|npm_[A-Za-z0-9]{36,}+|pypi-[A-Za-z0-9_-]{50,}+|[rs]k_(?:live|test)_[A-Za-z0-9]{20,}+)"
 )
