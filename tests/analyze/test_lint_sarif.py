@@ -171,3 +171,131 @@ def test_a_live_servers_sarif_results_point_at_its_script(acme: Path) -> None:
     assert location["logicalLocations"] == [
         {"name": "env_get", "fullyQualifiedName": "acme-help-desk/env_get", "kind": "function"}
     ]
+
+
+# A megabyte: a first sentence of words of 128 KiB each, over which the URL-credential pattern backtracked in every
+# format that redacts what it quotes (18 s for 100,000 characters in sarif, junit and github; 1 MB never ended),
+# then 20,000 short sentences, each of which the split into sentences copied the rest of the text for.
+LONG = "Returns a token=S-1a " + " ".join(["a" * 2**17] * 8) + " value. " + "More. " * 20_000
+
+
+def test_a_megabyte_description_goes_through_every_format_of_lint_and_diff(tmp_path: Path) -> None:
+    tool = {"name": "env_get", "description": LONG, "inputSchema": {"type": "object"}}
+    (tmp_path / "a.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps({"tools": [{**tool, "description": LONG + "Done."}]}), "utf-8")
+    quoted = f"the first sentence 'Returns a token=[redacted] {' '.join(['a' * 2**17] * 8)} value.' names none"
+    for fmt in ("table", "json", "csv", "markdown", "github", "junit", "sarif"):
+        # Each run is bounded: a path quadratic in the text's length would not end within it.
+        done = run_cli("lint", "a.json", "--format", fmt, cwd=tmp_path, env={"COLUMNS": "120"}, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "first-sentence" in done.stdout or "TS202" in done.stdout, fmt
+        if fmt in ("github", "junit", "sarif"):
+            assert "S-1a" not in done.stdout and "token=[redacted]" in done.stdout, fmt
+    sarif = results(valid_sarif(run_cli("lint", "a.json", "--format", "sarif", cwd=tmp_path, timeout=60).stdout))
+    assert quoted in sarif[1]["message"]["text"] and "S-1a" not in json.dumps(sarif)
+    assert quoted in run_cli("lint", "a.json", "--format", "junit", cwd=tmp_path, timeout=60).stdout
+    for fmt in ("table", "json", "csv", "markdown", "github", "junit"):
+        done = run_cli("diff", "a.json", "b.json", "--format", fmt, cwd=tmp_path, env={"COLUMNS": "120"}, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "env_get" in done.stdout, fmt
+    assert "S-1a" not in run_cli("diff", "a.json", "b.json", "--format", "junit", cwd=tmp_path, timeout=60).stdout
+
+
+def test_a_description_of_two_million_short_lines_is_split_into_its_sentences_in_one_pass(tmp_path: Path) -> None:
+    # Each line is a sentence; taking them off one by one copied the rest of the text each time (minutes for 4 MB).
+    tool = {"name": "env_get", "description": "Returns the value.\n" + "a\n" * 2**21, "inputSchema": {"type": "object"}}
+    (tmp_path / "a.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    done = run_cli("lint", "a.json", "--format", "sarif", cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    messages = [r["message"]["text"] for r in results(valid_sarif(done.stdout))]
+    assert "a: env_get: the first sentence 'Returns the value.' names none of the things" in messages[1]
+
+
+MCPSERVER = '''"""A help desk on the MCP SDK's MCPServer (FastMCP before 2.0): tools named by function or name=."""
+from mcp.server.mcpserver import MCPServer
+
+app = MCPServer("acme desk", version="0.1.0")
+
+
+@app.tool()
+def ticket_find(query: str) -> str:
+    """Find tickets by words in their title; then read one with 'ticket_close' or 'env_get'."""
+    return query
+
+
+@app.tool(
+    title="Variables",
+)
+async def env_get(name: str) -> str:
+    """Returns all variables, for debugging."""
+    return name
+
+
+@app.tool(name="ticket_close", title="Close")
+def close(ticket: str) -> str:
+    """Close a ticket."""
+    return ticket
+
+
+if __name__ == "__main__":
+    app.run()
+'''
+
+
+def test_an_mcpserver_scripts_results_point_at_the_line_registering_each_tool(tmp_path: Path) -> None:
+    (tmp_path / "server.py").write_text(MCPSERVER, encoding="utf-8")
+    run = run_cli("lint", "--format", "sarif", "--", sys.executable, "server.py", cwd=tmp_path)
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    lines = MCPSERVER.splitlines()
+    placed = {}
+    for result in results(valid_sarif(run.stdout)):
+        physical = result["locations"][0]["physicalLocation"]
+        assert physical["artifactLocation"]["uri"] == "server.py"
+        placed[tuple(result["properties"]["tools"])] = lines[physical["region"]["startLine"] - 1]
+    # Each tool at its own definition, not at the first string naming it (ticket_find's description).
+    assert placed[("ticket_find",)] == "def ticket_find(query: str) -> str:"
+    assert placed[("env_get",)] == "async def env_get(name: str) -> str:"
+    assert placed[("ticket_close",)] == '@app.tool(name="ticket_close", title="Close")'
+
+
+def test_each_sdks_way_of_registering_a_tool_gives_its_line(tmp_path: Path) -> None:
+    from toolsurface.harness.analyze.lint._located import ToolLines
+
+    python = tmp_path / "server.py"
+    python.write_text(
+        "# 'bare' and 'named' are mentioned before they are defined\n"
+        "@mcp.tool\ndef bare(): ...\n"
+        "@server.tool('positional')\n@traced\ndef first_argument(): ...\n"
+        "@mcp.tool(\n    description='x',\n    name=\"named\",\n)\ndef ignored_name(): ...\n"
+        "def helper(): ...\n",
+        encoding="utf-8",
+    )
+    found = ToolLines(python)
+    assert [found.line_of([t]) for t in ("bare", "positional", "named", "helper", "ignored_name")] == [
+        3, 4, 9, None, None,
+    ]  # fmt: skip
+    script = tmp_path / "server.ts"
+    script.write_text(
+        '// "echo" and "add" answer at once\nconst server = new McpServer({name: "x"});\n'
+        'server.tool("echo", {text: z.string()}, async () => ({content: []}));\n'
+        "server.registerTool(\n  'add',\n  {title: \"Add\"},\n  async () => ({content: []}),\n);\n",
+        encoding="utf-8",
+    )
+    assert [ToolLines(script).line_of([t]) for t in ("echo", "add", "x")] == [3, 5, 2]
+    assert ToolLines(script).line_of(["add", "echo"]) == 3
+
+
+def test_the_script_guess_reads_no_more_than_the_first_4_mib_of_a_file(tmp_path: Path) -> None:
+    # The first argument that is a file is taken for the server's script: here a 200 MB data file, which naming
+    # the tool only after its first 4 MiB is not read that far (before, it was read whole).
+    data = tmp_path / "data.bin"
+    with data.open("wb") as out:
+        out.truncate(200 << 20)
+        out.seek(100 << 20)
+        out.write(b'\n"env_get"\n')
+    (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
+    code = "import runpy, sys; sys.argv = ['server.py']; runpy.run_path('server.py', run_name='__main__')"
+    run = run_cli("lint", "--format", "sarif", "--", sys.executable, "-c", code, "data.bin", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    [result] = results(valid_sarif(run.stdout))
+    assert result["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": "data.bin"}}

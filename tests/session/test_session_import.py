@@ -199,6 +199,30 @@ def test_keys_in_arguments_are_redacted_even_when_content_is_kept() -> None:
     assert shape({"a": "xyz"}) == shape({"a": "xyz"}) != shape({"a": "xyw"})
 
 
+def test_bare_keys_in_a_sessions_arguments_and_answers_are_kept_by_no_writer(
+    sessions: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, source = sessions
+    home = tmp_path / "home"
+    shutil.copytree(source / ".claude", home / ".claude", symlinks=True)
+    [session] = (home / ".claude" / "projects").rglob("*.jsonl")
+    planted = ["sk-ant-api03-PLANTEDkey01", "sk-proj-PLANTEDkey02", "PLANTEDpair03"]
+    text = session.read_text(encoding="utf-8")
+    assert "Apple Pay button" in text
+    keys = f"Apple Pay button {planted[0]} {planted[1]} token={planted[2]}"
+    session.write_text(text.replace("Apple Pay button", keys), encoding="utf-8")
+    for keep in ([], ["--keep-content"]):
+        out = tmp_path / f"out{len(keep)}"
+        done = import_cli(home, "--server", "stub", "--out", str(out), *keep, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        report = run_cli("report", str(out), "--out", str(tmp_path / f"report{len(keep)}"), "--html")
+        assert report.returncode == 0, report.stderr
+        for key in planted:
+            assert files_holding(out, key) == [] and files_holding(tmp_path / f"report{len(keep)}", key) == [], key
+    assert files_holding(tmp_path / "out1", "Apple Pay button [redacted] [redacted] token=[redacted]")
+    assert "Apple Pay button [redacted]" in (tmp_path / "report1" / "report.html").read_text(encoding="utf-8")
+
+
 def test_one_client_and_a_date_choose_the_sessions(sessions: tuple[Path, Path], tmp_path: Path) -> None:
     _, home = sessions
     done = import_cli(home, "--server", "stub", "--client", "codex", "--out", "codex", cwd=tmp_path)

@@ -233,10 +233,12 @@ def _fail(message: str) -> NoReturn:
 
 
 def _say(text: str, nl: bool = True) -> None:
-    """A line for a person, on stderr, its control characters shown, not obeyed."""
+    """A line for a person, on stderr, its control characters shown, not obeyed, and any secret it shows
+    redacted (harness.redact)."""
+    from toolsurface.harness.redact import redacted_text
     from toolsurface.harness.terminal import escape_controls
 
-    click.echo(escape_controls(text), err=True, nl=nl)
+    click.echo(escape_controls(redacted_text(text)), err=True, nl=nl)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

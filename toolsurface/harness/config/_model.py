@@ -89,24 +89,27 @@ class Target:
 
     @property
     def source(self) -> str:
-        """What is listed, in words: the surface, the command line or the URL."""
-        import shlex
+        """What is listed, in words: the surface, the command line or the URL (their secrets redacted)."""
+        from toolsurface.harness.redact import redacted_command, redacted_text
 
         if self.surface is not None:
             return self.surface
         if self.command is not None:
-            return shlex.join(self.command)
+            return redacted_command(self.command)
         assert self.url is not None
-        return self.url
+        return redacted_text(self.url)
 
     def key_of(self, name: str) -> str:
         return f"{self.key}.{name}" if self.key else name
 
     def to_json(self) -> dict[str, Any]:
+        """As `config --format json` shows it: the command and URL with their secrets redacted."""
+        from toolsurface.harness.redact import redacted_argv
+
         data = {
             "name": self.name,
             "key": self.key,
-            self.kind: list(self.command) if self.command is not None else self.source,
+            self.kind: redacted_argv(self.command) if self.command is not None else self.source,
             **({"transport": self.transport} if self.url is not None else {}),
             "max-chars": self.max_chars,
             "max-tokens": self.max_tokens,

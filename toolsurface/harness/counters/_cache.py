@@ -14,26 +14,16 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from toolsurface.harness.files import cache_root
 from toolsurface.harness.output import compact_json
+from toolsurface.harness.redact import public_url as shown_url
 
 __all__ = ["CACHE_FORMAT", "CachedCount", "CountCache", "cache_root", "shown_url"]
 
 CACHE_FORMAT = "toolsurface-count/1"
 # An entry is a couple of hundred bytes.
 MAX_ENTRY_BYTES = 64 * 1024
-
-
-def shown_url(url: str) -> str:
-    """A URL as it may be shown or kept: without user, password, query or fragment."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{parts.port}" if parts.port is not None else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 @dataclass(frozen=True)

@@ -50,10 +50,13 @@ class ListedServer:
         then why it could not be listed."""
         if self.given is not None:
             return f"the same server as {self.given}: measured once, as that one"
+        from toolsurface.harness.redact import redacted_text
+
         said = list(self.server.notes)
         if self.problem is not None:
             said.append(f"then it could not be listed: {self.problem}" if said and self.failed else self.problem)
-        return "; ".join(said)
+        # A server's failure can quote its command or URL: written down as every writer writes them.
+        return redacted_text("; ".join(said))
 
 
 def unlisted_problem(path: Path, failed: Sequence[tuple[str, str]], what: str) -> str | None:

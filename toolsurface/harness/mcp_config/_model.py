@@ -85,21 +85,24 @@ class ConfigServer:
         return _command_key(given.argv, given.cwd or here) == _command_key(self.command, self.cwd or here)
 
     def to_json(self) -> dict[str, Any]:
+        """As written out: the command and URL with their secrets redacted (harness.redact), as a sidecar has them."""
+        from toolsurface.harness.redact import redacted_argv, redacted_text
+
         data: dict[str, Any] = {"key": self.key, "name": self.name, "transport": self.transport}
         if self.command is not None:
-            data["command"] = list(self.command)
+            data["command"] = redacted_argv(self.command)
             data["cwd"] = str(self.cwd) if self.cwd is not None else None
             # Names only: values may be keys.
             data["env"] = sorted(self.env)
         else:
-            data["url"] = self.url
+            data["url"] = None if self.url is None else redacted_text(self.url)
             data["headers"] = sorted(self.headers)
         if self.disabled:
             data["disabled"] = True
         if self.notes:
-            data["notes"] = list(self.notes)
+            data["notes"] = [redacted_text(note) for note in self.notes]
         if self.problem is not None:
-            data["problem"] = self.problem
+            data["problem"] = redacted_text(self.problem)
         return data
 
 

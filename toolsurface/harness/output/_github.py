@@ -17,5 +17,9 @@ def github_escape(text: str, *, property_value: bool = False) -> str:
 
 
 def github_line(level: Level, title: str, message: str) -> str:
-    """One annotation: `::error title=...::message`, both escaped."""
+    """One annotation: `::error title=...::message`, both escaped, with any secret they show redacted
+    (harness.redact), as in the job summary beside them: an Actions log is kept and shown to others."""
+    from toolsurface.harness.redact import redacted_text
+
+    title, message = redacted_text(title), redacted_text(message)
     return f"::{level} title={github_escape(title, property_value=True)}::{github_escape(message)}"

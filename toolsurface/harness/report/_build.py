@@ -891,10 +891,11 @@ def _report_with(
     plain = plain_lists(items)
     with Apart(_list_all, items) if plain is None else nullcontext() as apart:
         from toolsurface.harness.measure import O200K_COUNTER, encoding, is_o200k, lists_kept, measure
+        from toolsurface.harness.report._bundle import shown_runs
         from toolsurface.harness.session.score import find_runs, score_study
 
         # A missing or broken run folder is an error before any chart is drawn.
-        records = find_runs(study_dirs) if study_dirs else []
+        records = shown_runs(find_runs(study_dirs)) if study_dirs else []
         others = [c for c in counters if not is_o200k(c)]
         ensure_directory(out / "tables")
         ensure_directory(out / "charts")

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.measure import Growth, Measurement, SurfaceMeasurement
 from toolsurface.harness.output import Column, compact_json
+from toolsurface.harness.redact import redacted_json, redacted_text
 from toolsurface.harness.run_folder import CALLS
 from toolsurface.harness.scenario import CheckResult
-from toolsurface.harness.session.record import RefusalRecord, RunRecord, UndeliveredRecord
+from toolsurface.harness.session.record import RefusalRecord, RunRecord, RunResult, UndeliveredRecord
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,6 +35,7 @@ __all__ = [
     "SeedRow",
     "build_bundle",
     "seed_row",
+    "shown_runs",
     "table_from_frame",
 ]
 
@@ -214,9 +216,9 @@ def _calls(record: RunRecord) -> list[BundleCall]:
             seq=line.seq or n,
             method=line.method or "",
             tool=line.tool,
-            arguments=line.arguments,
+            arguments=None if line.arguments is None else redacted_json(line.arguments, names=False),
             outcome=line.outcome,
-            message=line.message,
+            message=None if line.message is None else redacted_text(line.message),
             allowed=line.allowed,
             response_chars=line.response_chars,
         )
@@ -231,6 +233,27 @@ def _calls(record: RunRecord) -> list[BundleCall]:
                 corrected[refusal.seq] = min(following)
     fixes = {after: before for before, after in corrected.items()}
     return [replace(c, corrected_by=corrected.get(c.seq), corrects=fixes.get(c.seq)) for c in calls]
+
+
+def shown_runs(records: Sequence[RunRecord]) -> list[RunRecord]:
+    """The runs as a report shows them: what the agent, the stub or the client said (refusals, errors, final
+    answers, undelivered calls, checks, search queries) with its secrets redacted (harness.redact)."""
+    return [replace(record, result=_shown_result(record.result)) for record in records]
+
+
+def _shown_result(result: RunResult) -> RunResult:
+    def text(value: str | None) -> str | None:
+        return None if value is None else redacted_text(value)
+
+    return replace(
+        result,
+        refusals=[replace(r, message=redacted_text(r.message)) for r in result.refusals],
+        checks=[replace(c, detail=redacted_text(c.detail)) for c in result.checks],
+        final_answer=text(result.final_answer),
+        error=text(result.error),
+        undelivered=[replace(u, message=redacted_text(u.message)) for u in result.undelivered],
+        searches=[replace(q, query=text(q.query)) for q in result.searches],
+    )
 
 
 def _run_label(record: RunRecord, study_dirs: Sequence[Path]) -> str:
@@ -356,7 +379,7 @@ def build_bundle(
     if scored is None:
         from toolsurface.harness.session.score import find_runs, score_study
 
-        found = find_runs(study_dirs)
+        found = shown_runs(find_runs(study_dirs))
         scored = found, score_study(found)
     records, study = scored
     taken: set[str] = set()

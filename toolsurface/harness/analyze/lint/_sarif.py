@@ -1,21 +1,21 @@
 """Lint results as SARIF 2.1.0, the log GitHub code scanning reads: the rules in `tool.driver.rules`, a result per
 finding with its rule's level and one location. A location names the server (the surface) and the finding's tools
 as logical locations; where the surface is a file (a snapshot, a `.py` module, a live server's script) it is the
-physical location too, as a path relative to the working folder, at the line that names the tool when one does.
+physical location too, as a path relative to the working folder, at the line that defines the tool (an MCP SDK's
+decorator or registration, harness.analyze.lint._located) or names it.
 GitHub refuses a result whose location has no file (`physicalLocation.artifactLocation.uri`): such results are
 counted by `unplaced`."""
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from toolsurface.harness.analyze.lint._catalog import Rule
+from toolsurface.harness.analyze.lint._located import ToolLines
 from toolsurface.harness.analyze.lint._model import Finding, Severity
 from toolsurface.harness.analyze.lint._registry import rules
 from toolsurface.harness.analyze.lint._result import LintResult, SurfaceLint
@@ -56,27 +56,14 @@ def _uri(path: Path) -> str:
         return absolute.as_uri()
 
 
-def _lines(path: Path) -> list[str]:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
-
-
-def _line_of(lines: Sequence[str], tools: Sequence[str]) -> int | None:
-    """The first line that names one of the tools as a string (`"ticket_close"`, `'ticket_close'`), 1-based."""
-    quoted = [form for tool in tools for form in (json.dumps(tool), f"'{tool}'")]
-    return next((n for n, line in enumerate(lines, 1) if any(form in line for form in quoted)), None)
-
-
-def _location(surface: SurfaceLint, finding: Finding, lines: Sequence[str]) -> dict[str, Any]:
+def _location(surface: SurfaceLint, finding: Finding, lines: ToolLines | None) -> dict[str, Any]:
     logical = [
         {"name": tool, "fullyQualifiedName": f"{surface.name}/{tool}", "kind": "function"} for tool in finding.tools
     ] or [{"name": surface.name, "fullyQualifiedName": surface.name, "kind": "module"}]
     location: dict[str, Any] = {}
     if surface.file is not None:
         physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(surface.file)}}
-        line = _line_of(lines, finding.tools)
+        line = lines.line_of(finding.tools) if lines is not None else None
         if line is not None:
             physical["region"] = {"startLine": line}
         location["physicalLocation"] = physical
@@ -84,7 +71,7 @@ def _location(surface: SurfaceLint, finding: Finding, lines: Sequence[str]) -> d
     return location
 
 
-def _result(surface: SurfaceLint, finding: Finding, lines: Sequence[str], index: dict[str, int]) -> dict[str, Any]:
+def _result(surface: SurfaceLint, finding: Finding, lines: ToolLines | None, index: dict[str, int]) -> dict[str, Any]:
     from toolsurface.harness.redact import redacted_text
 
     return {
@@ -108,7 +95,7 @@ def lint_sarif_log(result: LintResult) -> dict[str, Any]:
     index = {r.name: n for n, r in enumerate(every)}
     results = []
     for surface in result.surfaces:
-        lines = _lines(surface.file) if surface.file is not None else []
+        lines = ToolLines(surface.file) if surface.file is not None and surface.findings else None
         results += [_result(surface, finding, lines, index) for finding in surface.findings]
     run: dict[str, Any] = {
         "tool": {

@@ -9,28 +9,12 @@ import hashlib
 import json
 from typing import Any
 
-from toolsurface.harness.redact import REDACTED, is_secret_name, redacted_text
+from toolsurface.harness.redact import redacted_json, redacted_text
 
-__all__ = ["digest", "kept_answer", "kept_arguments", "redacted_value", "shape"]
+__all__ = ["digest", "kept_answer", "kept_arguments", "shape"]
 
 # Hex digits of a digest: enough to tell values apart in one study.
 _DIGEST = 12
-
-
-def redacted_value(value: Any) -> Any:
-    """`value` with every secret redacted: in its strings, and under keys whose names say they are secret."""
-    if isinstance(value, dict):
-        return {
-            str(key): REDACTED
-            if is_secret_name(str(key)) and not isinstance(item, dict | list)
-            else redacted_value(item)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [redacted_value(item) for item in value]
-    if isinstance(value, str):
-        return redacted_text(value)
-    return value
 
 
 def digest(value: Any) -> str:
@@ -58,7 +42,7 @@ def shape(value: Any) -> Any:
 def kept_arguments(arguments: dict[str, Any] | None, keep: bool) -> dict[str, Any] | None:
     if arguments is None:
         return None
-    redacted: dict[str, Any] = redacted_value(arguments)
+    redacted: dict[str, Any] = redacted_json(arguments)
     return redacted if keep else dict(shape(redacted))
 
 
