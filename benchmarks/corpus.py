@@ -6,8 +6,9 @@ Each server of benchmarks/corpus_servers.toml is installed into a folder of its 
 scripts off; PyPI: a venv) at its pinned version (`--newest`: the newest, and the pin is rewritten), then listed by
 `toolsurface snapshot -o FILE --name NAME -- COMMAND`, started in a network namespace of its own that has no
 network at all (`unshare -rn`): nothing a server does at start can reach beyond this machine. The command is its
-launcher's bare name, found first on PATH, with an empty folder as its working directory and an empty HOME, so the
-sidecar records nothing of this machine. npm servers run on Node.js 22 (benchmarks.snapshot.find_node22).
+launcher's bare name, found first on PATH, with an empty folder as its working directory, an empty HOME and
+PYTHONHASHSEED=0, so the sidecar records nothing of this machine and a list comes out the same every time. npm
+servers run on Node.js 22 (benchmarks.snapshot.find_node22).
 
 A list `snapshot` refuses as it stands (a tool no client accepts unrepaired, as server-gitlab's tool without
 `"type": "object"`) is listed again over the MCP SDK's stdio transport, each answer kept as sent (the SDK's
@@ -195,7 +196,9 @@ def _server_env(bin_dir: Path, node_dir: str | None, work: Path) -> dict[str, st
     home.mkdir(exist_ok=True)
     tmp.mkdir(exist_ok=True)
     path = [str(bin_dir), *([node_dir] if node_dir else []), "/usr/local/bin", "/usr/bin", "/bin"]
-    return {"PATH": os.pathsep.join(path), "HOME": str(home), "TMPDIR": str(tmp), "LANG": "C.UTF-8"}
+    # A fixed hash seed: a Python server that builds a default from a set (mcp-atlassian) lists it in one order.
+    fixed = {"LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
+    return {"PATH": os.pathsep.join(path), "HOME": str(home), "TMPDIR": str(tmp), **fixed}
 
 
 def _snapshot(spec: ServerSpec, out: Path, env: Mapping[str, str], cwd: Path) -> None:
