@@ -593,7 +593,7 @@ _SECRETS = re.compile(
     r"|environment\s+variables?|env(?:ironment)?\s+vars?|process\.env|os\.environ)\b"
 )
 _FILES = re.compile(
-    r"(?:~/\.[\w.-]+|\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bmcp\.json\b|\.aws/credentials|\.netrc\b|\.npmrc\b"
+    r"(?:~/\.[\w.-]+(?:/[\w.-]+)*|\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bmcp\.json\b|\.aws/credentials|\.netrc\b|\.npmrc\b"
     r"|\.pypirc\b|\.git-credentials|/etc/(?:passwd|shadow)\b|\.kube/config|\.docker/config|\bknown_hosts\b"
     r"|\bauthorized_keys\b|\.gnupg\b|(?<![\w.])\.env\b"
     r"|\b(?:every|all(?:\s+the)?|each|any)\s+(?:of\s+the\s+)?(?:user's\s+)?files?\b"
@@ -693,7 +693,9 @@ def _exfiltrating(folded: str, item: _Text, read: _Read) -> _Said | None:
     if where is None:
         return None
     noun = found.group()
-    said = noun if noun.startswith(("your ", "the ", "all ", "every ", "each ", "any ")) else f"the {noun}"
+    said = (
+        noun if noun.startswith(("your ", "the ", "all ", "every ", "each ", "any ", "~", ".", "/")) else f"the {noun}"
+    )
     return _Said(f"tells the model to send {said} {where}, which the tool does not need", noun)
 
 
