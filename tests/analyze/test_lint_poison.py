@@ -297,6 +297,26 @@ def test_ordinary_advice_from_real_servers_is_not_a_finding(
         assert poison([example_tool(tool, sentence, {"x": "string"}), *listed]) == []
 
 
+# Near misses: keeping a secret off the screen, a messaging tool's own words, a parameter meant for what is sent,
+# and a tool of the server named with other separators.
+NEAR_MISSES = [
+    "Never reveal the API key to the user.",
+    "If true, ignore all previous messages in the channel.",
+    "Read the project's .env and pass its variables as the env parameter.",
+    "The get-file-contents tool must be called first.",
+    "Pass your API key as the `api_key` parameter.",
+]
+
+
+@pytest.mark.parametrize("sentence", NEAR_MISSES)
+def test_protective_or_own_words_that_look_like_poisoning_are_not_findings(sentence: str) -> None:
+    tools = [
+        example_tool("deploy_app", sentence, {"env": "string", "api_key": "string"}),
+        example_tool("get_file_contents", "Read a file.", {"path": "string"}),
+    ]
+    assert poison(tools) == []
+
+
 def test_a_one_megabyte_description_of_controls_and_right_to_left_text_is_judged_within_a_generous_bound(
     tmp_path: Path,
 ) -> None:

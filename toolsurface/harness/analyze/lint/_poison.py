@@ -149,6 +149,10 @@ def _tool_texts(tool: Mapping[str, Any]) -> Iterator[_Text]:
     yield from _schema_texts(name, tool.get("outputSchema"), True)
 
 
+def _flat(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
 @dataclass(frozen=True)
 class _Read:
     """A list's texts, read once for every rule of the family."""
@@ -156,6 +160,16 @@ class _Read:
     texts: tuple[_Text, ...]
     # The server's tool names, folded: a direction that names only these is about the server's own tools.
     own: frozenset[str]
+
+    def is_own(self, name: str) -> bool:
+        """Whether a name a text gives is one of the server's tools: as it is, spelt with other separators
+        (get-file for get_file), or with a client's prefix (mcp__github__get_file)."""
+        flat = _flat(name)
+        return name in self.own or any(flat == own or (len(own) > 3 and flat.endswith(own)) for own in self._flat_own)
+
+    @functools.cached_property
+    def _flat_own(self) -> frozenset[str]:
+        return frozenset(_flat(n) for n in self.own)
 
 
 _last: tuple[ServerTools, _Read] | None = None
@@ -192,8 +206,11 @@ _BIDI_CONTROL = re.compile(f"[{_BIDI}]")
 _TAG_RUN = re.compile(f"[{_TAGS}]+")
 # One selector after a character picks its form; a run of them carries bytes (one each), not a form.
 _SELECTOR_RUN = re.compile(f"[{_SELECTORS}]{{4,}}")
-# Shown escaped in a message: every character above, lone surrogates, and other format characters.
-_SHOWN_ESCAPED = re.compile(f"[{_ZERO_WIDTH}{_CONTROLS}{_BIDI}{_TAGS}{_SELECTORS}\u00ad\u061c\ud800-\udfff\n\r\t]")
+# Shown escaped in a message: every character above, line and paragraph separators, the soft hyphen, the
+# combining grapheme joiner, the Arabic letter mark and lone surrogates.
+_SHOWN_ESCAPED = re.compile(
+    f"[{_ZERO_WIDTH}{_CONTROLS}{_BIDI}{_TAGS}{_SELECTORS}\u00ad\u034f\u061c\u2028\u2029\ud800-\udfff\n\r\t]"
+)
 _JOINERS = "\u200c\u200d"
 _MARKS = "\u200e\u200f"
 
@@ -364,7 +381,7 @@ class _Said:
 
 
 # A phrase rule's judgement of one folded sentence of a text, given what the list holds.
-_Judge = Callable[[str, _Text, _Read], "_Said | None"]
+_Judge = Callable[[str, _Text, _Read], _Said | None]
 # A sentence longer than this is quoted around the phrase found in it.
 _LONG = 4 * _AROUND
 
@@ -418,7 +435,7 @@ _ADDRESSED_WORDS = _words(
     "all any every each previous previously prior earlier above preceding former other existing original "
     "initial given system your user's users' developer's safety old"
 )
-# With a weaker noun (rules, context), only words that can mean nothing but what the model was told.
+# With a weaker noun (rules), only words that can mean nothing but what the model was told.
 _TOLD_WORDS = _words("previous previously prior earlier above preceding your system")
 _QUALIFIERS = "|".join(
     sorted(_ADDRESSED_WORDS | {"the", "of", "these", "those", "my", "default", "current", "and", "or"})
@@ -429,8 +446,7 @@ _STRONG_NOUNS = _words(
 _SET_ASIDE = r"(?:ignore|disregard|forget|override|overrule|bypass|abandon|discard|supersede)"
 _OVERRIDE = re.compile(
     rf"\b{_SET_ASIDE}\s+((?:(?:{_QUALIFIERS})\s+){{0,4}})"
-    r"(instructions?|prompts?|system prompt|directives?|directions|guidelines?|guidance|rules|policies|constraints"
-    r"|messages|context|commands)\b"
+    r"(instructions?|prompts?|system prompt|directives?|directions|guidelines?|guidance|rules)\b"
 )
 _SET_ASIDE_OTHER = (
     # "forget everything above", "disregard all you were told"
@@ -554,7 +570,8 @@ _CONCEAL_TRIGGER = re.compile(rf"\b(?:{'|'.join(sorted(_CONCEAL_WORDS))})\b")
 
 def _conceal(folded: str, item: _Text, read: _Read) -> _Said | None:
     for pattern in _CONCEAL:
-        if found := pattern.search(folded):
+        # Keeping a secret off the screen ("never reveal the API key to the user") protects the user.
+        if (found := pattern.search(folded)) and not _SECRETS.search(found.group()):
             return _Said("tells the model to keep something from the user", found.group())
     return None
 
@@ -641,9 +658,9 @@ def _may_send(item: _Text) -> bool:
     )
 
 
-def _destination(folded: str, item: _Text, read: _Read, parameters: bool) -> str | None:
-    """Where a sentence sends something: a URL, an email address, a host, a tool not the server's own, or
-    (`parameters`) a parameter whose name is not a secret's."""
+def _destination(folded: str, item: _Text, read: _Read, sent: str | None) -> str | None:
+    """Where a sentence sends something: a URL, an email address, a host, a tool not the server's own, or (where a
+    secret or a file is `sent`) a parameter not named for it (api_key takes a key, env the .env)."""
     from toolsurface.harness.redact import is_secret_name
 
     if url := _URL.search(folded):
@@ -655,12 +672,14 @@ def _destination(folded: str, item: _Text, read: _Read, parameters: bool) -> str
             return f"to {host.group(1)}"
     for other in _OTHER_TOOL.finditer(folded):
         name = other.group(1)
-        if name not in _NOT_A_NAME and name not in read.own:
+        if name not in _NOT_A_NAME and not read.is_own(name):
             return f"to the {name} tool"
-    if parameters:
+    if sent is not None:
         for found in _PARAMETER.finditer(folded):
             name = found.group(1) or found.group(2)
-            if not is_secret_name(name):
+            if not is_secret_name(name) and not {stem(w) for w in name_words(name)} & {
+                stem(w) for w in _LETTERS.findall(sent)
+            }:
                 return f"into the parameter {name}"
     return None
 
@@ -689,7 +708,7 @@ def _exfiltrating(folded: str, item: _Text, read: _Read) -> _Said | None:
     found = secret or _CONVERSATION.search(folded)
     if found is None or _named_after(item, found.group()) or not _directed(folded):
         return None
-    where = _destination(folded, item, read, parameters=secret is not None)
+    where = _destination(folded, item, read, secret.group() if secret is not None else None)
     if where is None:
         return None
     noun = found.group()
@@ -787,13 +806,14 @@ def _shadowing(folded: str, item: _Text, read: _Read) -> _Said | None:
     for match in _INSTEAD_OF.finditer(folded):
         words = match.group(1)
         named = _identifiers(words)
-        if (named and not named & read.own) or (set(words.split()) & _OTHERS_WORDS and not named & read.own):
+        own = any(read.is_own(n) for n in named)
+        if (named and not own) or (set(words.split()) & _OTHERS_WORDS and not own):
             return _Said("tells the model to use it in place of tools that are not this server's", match.group())
-    if (instead := _USER_ASKS_INSTEAD.search(folded)) and not _identifiers(folded) & read.own:
+    if (instead := _USER_ASKS_INSTEAD.search(folded)) and not any(read.is_own(n) for n in _identifiers(folded)):
         return _Said("tells the model to use it in place of the tools it would pick for the user", instead.group())
     for match in _NAMED_TOOL.finditer(folded):
         name = match.group(1) or match.group(2) or match.group(3)
-        if name not in read.own:
+        if not read.is_own(name):
             return _Said(f"directs how the model uses {name}, a tool this server does not have", match.group())
     for pattern in _OTHER_SERVERS:
         if found := pattern.search(folded):
