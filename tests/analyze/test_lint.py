@@ -11,7 +11,16 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from toolsurface.harness.analyze.lint import CATEGORIES, Finding, LintResult, SurfaceLint, find_rule, lint, lint_tools
+from toolsurface.harness.analyze.lint import (
+    CATEGORIES,
+    RULES,
+    Finding,
+    LintResult,
+    SurfaceLint,
+    find_rule,
+    lint,
+    lint_tools,
+)
 from toolsurface.harness.surface import resolve_all
 from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
@@ -139,6 +148,8 @@ SINGLE_RULE_SURFACES: dict[str, list[dict[str, Any]]] = {
         tool("item_store", "Store one item. Allowed kinds: recipe, menu.", {"kind": string("recipe or menu.")}),
     ],
 }
+# Text that works against the user (TS5xx): each rule's own bad example, which triggers it alone.
+SINGLE_RULE_SURFACES.update({r.name: [dict(t) for t in r.bad.tools] for r in RULES if r.id.startswith("TS5")})
 
 CLEAN_SURFACE: list[dict[str, Any]] = [
     tool(

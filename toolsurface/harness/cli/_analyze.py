@@ -230,8 +230,9 @@ def roundtrip_command(
 @click.option(
     "--fail-on",
     type=click.Choice(FAIL_ON),
-    help="Exit 1 on a breaking change, on a changed text to review (a description, an annotation, the"
-    " instructions) or a breaking change, or on any difference at all.",
+    help="Exit 1 on a breaking change (or a SECURITY one: text working against the user brought in, lint TS5xx),"
+    " on a changed text to review (a description, an annotation, the instructions) or either of those, or on any"
+    " difference at all.",
 )
 @_format_option(
     *TABLE_FORMATS,

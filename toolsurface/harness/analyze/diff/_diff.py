@@ -10,6 +10,7 @@ from typing import Any, Literal
 from toolsurface.harness.analyze.diff._model import (
     BREAKING,
     NON_BREAKING,
+    SECURITY,
     SIZE_ONLY,
     AnnotationChange,
     ChangeClass,
@@ -17,6 +18,7 @@ from toolsurface.harness.analyze.diff._model import (
     ParameterChange,
     PartDiff,
     ReviewItem,
+    SecurityItem,
     Size,
     SurfaceDiff,
     ToolDiff,
@@ -159,9 +161,25 @@ def diff_tools(
 ) -> SurfaceDiff:
     """Compare two tools arrays in wire form. Tools are matched by name; their order in the output is A's,
     then the added ones in B's order. Sizes follow the counting rule of `measure` (compact JSON); with
-    `counters`, tokens are the first one's and every counter's whole-list figures are kept side by side."""
+    `counters`, tokens are the first one's and every counter's whole-list figures are kept side by side. A tool
+    whose change brings in text that works against the user (a lint TS5xx finding) is SECURITY."""
+    compared = _compared_tools(before, after, a=a, b=b, tokens=tokens, counters=counters)
+    return _secured(compared, _brought_in(compared, before, after))
+
+
+def _compared_tools(
+    before: Sequence[Mapping[str, Any]],
+    after: Sequence[Mapping[str, Any]],
+    *,
+    a: str,
+    b: str,
+    tokens: bool,
+    counters: Sequence[ListCounter],
+) -> SurfaceDiff:
+    """The tools compared, each change classed by what it breaks (nothing of security yet)."""
     if counters and not all(is_o200k(c) for c in counters):
-        return _counted(diff_tools(before, after, a=a, b=b, tokens=True), before, after, counters)
+        compared = _compared_tools(before, after, a=a, b=b, tokens=True, counters=())
+        return _counted(compared, before, after, counters)
     old, new = _by_name(before), _by_name(after)
     tools: list[ToolDiff] = []
     unchanged: list[str] = []
@@ -410,7 +428,7 @@ def diff_surfaces(
 
     old, new = listed([a, b], protocol)
     a_name, b_name = a_label or a.name, b_label or b.name
-    result = diff_tools(old.tools, new.tools, a=a_name, b=b_name, tokens=tokens, counters=counters)
+    result = _compared_tools(old.tools, new.tools, a=a_name, b=b_name, tokens=tokens, counters=counters)
     result = replace(result, protocol_versions=(old.protocol_version, new.protocol_version))
     answered = (
         diff_answers(a.answers, b.answers)
@@ -419,7 +437,76 @@ def diff_surfaces(
     )
     note = _parts_note(old.parts, new.parts, a_name, b_name)
     if note is not None or not (old.parts.recorded and new.parts.recorded):
-        return replace(result, parts=answered, parts_note=note, cls=worst([result.cls, *(p.cls for p in answered)]))
+        result = replace(result, parts=answered, parts_note=note, cls=worst([result.cls, *(p.cls for p in answered)]))
+        return _secured(result, _brought_in(result, old.tools, new.tools))
     parts = [*diff_parts(old.parts, new.parts, tokens=tokens), *answered]
     cls = worst([result.cls, *(p.cls for p in parts)])
-    return replace(result, parts=parts, cls=cls, parts_compared=True)
+    result = replace(result, parts=parts, cls=cls, parts_compared=True)
+    brought = _brought_in(result, old.tools, new.tools, old.parts.instructions, new.parts.instructions)
+    return _secured(result, brought)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What a change brings in that works against the user
+
+# The lint family of text that works against the user: a finding of it that the change brings in is SECURITY.
+SECURITY_FAMILY = "TS5"
+# Where a finding about the instructions is kept (it names no tool).
+_INSTRUCTIONS = ""
+
+
+def _brought_in(
+    d: SurfaceDiff,
+    before: Sequence[Mapping[str, Any]],
+    after: Sequence[Mapping[str, Any]],
+    instructions_before: str | None = None,
+    instructions_after: str | None = None,
+) -> dict[str, list[SecurityItem]]:
+    """The findings of the TS5xx rules on the list after that the list before did not have, by the tool they name
+    (the instructions' under ""): a finding is the same when its rule, tools, parameters, field and message are.
+    Only the tools that differ are read whole; of the others the rules see the names (a direction about a tool
+    is one only where the tool is not the server's own)."""
+    from toolsurface.harness.analyze.lint import Finding, ServerTools, rules
+
+    family = [r for r in rules() if r.id.startswith(SECURITY_FAMILY) and not r.among_servers]
+    differ = {t.name for t in d.tools}
+    if not family or not (differ or instructions_before != instructions_after):
+        return {}
+
+    def found(tools: Sequence[Mapping[str, Any]], instructions: str | None) -> dict[tuple[Any, ...], Finding]:
+        read = tuple(t if str(t.get("name")) in differ else {"name": t.get("name")} for t in tools)
+        findings = [f for r in family for f in r.run(ServerTools(read, instructions))]
+        return {(f.category, tuple(f.tools), tuple(f.parameters), f.aspect, f.message): f for f in findings}
+
+    had = found(before, instructions_before)
+    brought: dict[str, list[SecurityItem]] = {}
+    for key, f in found(after, instructions_after).items():
+        if key in had:
+            continue
+        item = SecurityItem(f.rule_id, f.category, f.aspect, f.message)
+        for owner in f.tools or [_INSTRUCTIONS]:
+            brought.setdefault(owner, []).append(item)
+    return brought
+
+
+def _secured(d: SurfaceDiff, brought: Mapping[str, Sequence[SecurityItem]]) -> SurfaceDiff:
+    """The diff with each tool that differs, and the instructions, classed SECURITY where the change brought in a
+    finding of text that works against the user (a tool that is unchanged keeps its class: its text is not new)."""
+    if not brought:
+        return d
+    tools = [
+        replace(t, cls=SECURITY, security=list(brought[t.name])) if t.name in brought and t.change != "removed" else t
+        for t in d.tools
+    ]
+    parts = [
+        replace(
+            p,
+            cls=SECURITY,
+            security=list(brought[_INSTRUCTIONS]),
+            details=[(SECURITY, item.line) for item in brought[_INSTRUCTIONS]] + p.details,
+        )
+        if p.part == "instructions" and _INSTRUCTIONS in brought and p.change != "removed"
+        else p
+        for p in d.parts
+    ]
+    return replace(d, tools=tools, parts=parts, cls=worst([d.cls, *(t.cls for t in tools), *(p.cls for p in parts)]))

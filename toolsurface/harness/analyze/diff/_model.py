@@ -20,10 +20,18 @@ class ChangeClass(StrEnum):
     SIZE_ONLY = "SIZE_ONLY"
     NON_BREAKING = "NON_BREAKING"
     BREAKING = "BREAKING"
+    # Brings in text that works against the user (a lint TS5xx finding): worse than anything that breaks.
+    SECURITY = "SECURITY"
+
+    @property
+    def at_least_breaking(self) -> bool:
+        """BREAKING or SECURITY: what `--fail-on breaking` fails on."""
+        return _RANK[self] >= _RANK[ChangeClass.BREAKING]
 
 
-_RANK = {ChangeClass.SIZE_ONLY: 1, ChangeClass.NON_BREAKING: 2, ChangeClass.BREAKING: 3}
+_RANK = {ChangeClass.SIZE_ONLY: 1, ChangeClass.NON_BREAKING: 2, ChangeClass.BREAKING: 3, ChangeClass.SECURITY: 4}
 BREAKING, NON_BREAKING, SIZE_ONLY = ChangeClass.BREAKING, ChangeClass.NON_BREAKING, ChangeClass.SIZE_ONLY
+SECURITY = ChangeClass.SECURITY
 
 
 def worst(classes: Iterable[ChangeClass | None]) -> ChangeClass | None:
@@ -152,6 +160,7 @@ class ToolDiff:
     fields: list[FieldChange] = field(default_factory=list)
     note: str | None = None
     review: list[ReviewItem] = field(default_factory=list)
+    security: list[SecurityItem] = field(default_factory=list)
 
     @property
     def description_changed(self) -> bool:
@@ -176,6 +185,7 @@ class ToolDiff:
             "fields": [f.to_json() for f in self.fields],
             "note": self.note,
             "review": [r.to_json() for r in self.review],
+            "security": [s.to_json() for s in self.security],
         }
 
 
@@ -193,6 +203,7 @@ class PartDiff:
     tokens: Size | None
     details: list[tuple[ChangeClass, str]] = field(default_factory=list)
     review: list[ReviewItem] = field(default_factory=list)
+    security: list[SecurityItem] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -204,6 +215,7 @@ class PartDiff:
             "tokens": self.tokens.to_json() if self.tokens else None,
             "details": [{"class": cls.value, "text": text} for cls, text in self.details],
             "review": [r.to_json() for r in self.review],
+            "security": [s.to_json() for s in self.security],
         }
 
 
@@ -235,6 +247,13 @@ class SurfaceDiff:
         found = [(t.name, r) for t in self.tools for r in t.review]
         return found + [(p.name, r) for p in self.parts for r in p.review]
 
+    @property
+    def security(self) -> list[tuple[str, SecurityItem]]:
+        """Every finding of text that works against the user the change brings in, with the tool (or
+        `instructions`) it is in."""
+        found = [(t.name, s) for t in self.tools for s in t.security]
+        return found + [(p.name, s) for p in self.parts for s in p.security]
+
     # The MCP protocol version each side was read in, where known (key order inside a tool differs by era).
     protocol_versions: tuple[str | None, str | None] = (None, None)
 
@@ -254,18 +273,20 @@ class SurfaceDiff:
         """Whether this tool's (or part's) change alone would fail a gate with `--fail-on fail_on`."""
         return (
             fail_on == "any"
-            or (fail_on in ("breaking", "review") and tool.cls is BREAKING)
+            or (fail_on in ("breaking", "review") and tool.cls.at_least_breaking)
             or (fail_on == "review" and bool(tool.review))
         )
 
     def fails(self, fail_on: str | None) -> bool:
-        """Whether a gate with `--fail-on fail_on` (breaking, review, any, or None for never) should fail."""
+        """Whether a gate with `--fail-on fail_on` (breaking, review, any, or None for never) should fail: a
+        security change fails every gate."""
         if fail_on is None:
             return False
+        breaks = self.cls is not None and self.cls.at_least_breaking
         if fail_on == "breaking":
-            return self.cls is BREAKING
+            return breaks
         if fail_on == "review":  # a changed text to review, and what breaks as well
-            return bool(self.review) or self.cls is BREAKING
+            return bool(self.review) or breaks
         if fail_on == "any":
             return self.cls is not None
         raise ValueError(f"fail_on must be {', '.join(map(repr, FAIL_ON))} or None, not {fail_on!r}")
@@ -288,6 +309,7 @@ class SurfaceDiff:
                 "unchanged": self.unchanged,
             },
             "order_changed": self.order_changed,
+            "security": [{"in": owner, **item.to_json()} for owner, item in self.security],
             "tools": [t.to_json() for t in self.tools],
             **({"counts": [{"counter": c, **s.to_json()} for c, s in self.counts]} if self.counts else {}),
             "review": len(self.review),
@@ -295,6 +317,25 @@ class SurfaceDiff:
             "parts_compared": self.parts_compared,
             "parts_note": self.parts_note,
         }
+
+
+@dataclass(frozen=True)
+class SecurityItem:
+    """A finding of a lint rule of text that works against the user (TS5xx) that the change brings in: the rule,
+    where the text is (`description`, `description of `key``, `name`, `instructions`) and the rule's message,
+    which quotes the text with its invisible characters escaped."""
+
+    rule: str
+    name: str
+    where: str
+    message: str
+
+    @property
+    def line(self) -> str:
+        return f"{self.rule} {self.name}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "name": self.name, "where": self.where, "message": self.message}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -322,7 +363,9 @@ def _values(values: Iterable[Any]) -> str:
 
 def parameter_summary(p: ParameterChange) -> str:
     name = f"`{p.name}`"
-    direction = {BREAKING: "breaking", NON_BREAKING: "non-breaking", SIZE_ONLY: "size only"}[p.cls]
+    direction = {SECURITY: "security", BREAKING: "breaking", NON_BREAKING: "non-breaking", SIZE_ONLY: "size only"}[
+        p.cls
+    ]
     if p.change == "added":
         kind = p.after.get("type") if isinstance(p.after, dict) else None
         kinds = "|".join(str(k) for k in kind) if isinstance(kind, list) else kind

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolsurface.harness.output import (
     Column,
@@ -29,6 +29,7 @@ from toolsurface.harness.analyze.diff._model import (
     _RANK,
     BREAKING,
     NON_BREAKING,
+    SECURITY,
     SIZE_ONLY,
     ChangeClass,
     PartDiff,
@@ -48,10 +49,10 @@ from toolsurface.harness.surface import PART_WORDS
 
 
 def tool_details(t: ToolDiff) -> list[tuple[ChangeClass, str]]:
-    """One short line per difference in a tool with its class, the breaking ones first; parameter
-    descriptions are folded into one line."""
+    """One short line per difference in a tool with its class, what works against the user first, then the
+    breaking ones; parameter descriptions are folded into one line."""
     if t.change != "changed":
-        return []
+        return [(SECURITY, item.line) for item in t.security]
     lines: list[tuple[ChangeClass, str]] = [(p.cls, p.summary) for p in t.parameters if p.change != "description"]
     lines += [(p.cls, f"output {p.summary}") for p in t.output]
     if t.description_changed:
@@ -70,6 +71,7 @@ def tool_details(t: ToolDiff) -> list[tuple[ChangeClass, str]]:
         for a in t.annotations
     ]
     lines += [(f.cls, f"{f.name} changed") for f in t.fields]
+    lines += [(SECURITY, item.line) for item in t.security]
     if t.note:
         lines.append((t.cls, t.note))
     return sorted(lines, key=lambda line: -_RANK[line[0]])
@@ -187,9 +189,9 @@ _CHANGE_RULE = markdown_rule(1 + len(_CHANGE_HEADER), {3, 4})
 
 
 def _details_cell(lines: Sequence[tuple[ChangeClass, str]]) -> str:
-    """What changed, a line each, the breaking ones in bold."""
+    """What changed, a line each, the breaking ones (and what works against the user) in bold."""
     cells = [(cls, markdown_cell(text, "spaced")) for cls, text in lines]
-    return "<br>".join(f"**{cell}**" if cls is BREAKING else cell for cls, cell in cells)
+    return "<br>".join(f"**{cell}**" if cls.at_least_breaking else cell for cls, cell in cells)
 
 
 def diff_markdown(d: SurfaceDiff, whole: bool = False) -> str:
@@ -200,7 +202,7 @@ def diff_markdown(d: SurfaceDiff, whole: bool = False) -> str:
     if d.cls is None:
         return title + f"No differences: {counted(d.tools_after, 'tool')}, {shown(d.chars.after)} chars.\n" + note
     review = f", **{_review_mark(d)}**" if d.review else ""
-    lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n"]
+    lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n", _security_markdown(d)]
     if d.tools:
         lines.append(f"\n{markdown_row(['Tool', *_CHANGE_HEADER])}\n{_CHANGE_RULE}\n")
         for t in d.tools:
@@ -262,7 +264,7 @@ def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
 
     from toolsurface.harness.terminal import escape_controls as escaped
 
-    style = {BREAKING: "bold red", NON_BREAKING: "yellow", SIZE_ONLY: "cyan"}
+    style = {SECURITY: _SECURITY_STYLE, BREAKING: "bold red", NON_BREAKING: "yellow", SIZE_ONLY: "cyan"}
     note = [Text(escaped(d.parts_note))] if d.parts_note else []
     if d.cls is None:
         return [
@@ -278,7 +280,7 @@ def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
     if d.review:
         headline.append(" " + _review_mark(d), style="bold magenta")
     headline.append(escaped(f"; {_headline(d)}"))
-    renderables: list[RenderableType] = [headline, *note]
+    renderables: list[RenderableType] = [headline, *_security_rich(d), *note]
     if d.parts:
         parts = Text()
         for p in d.parts:
@@ -286,7 +288,7 @@ def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
             parts.append(p.cls.value, style=style[p.cls])
             parts.append(f" ({signed(p.chars.delta)} chars)")
             for cls, text in p.details:
-                parts.append(f"\n  {escaped(text)}", style=style[cls] if cls is BREAKING else "")
+                parts.append(f"\n  {escaped(text)}", style=style[cls] if cls.at_least_breaking else "")
             for item in p.review:
                 _review_rich(parts, item, whole)
             parts.append("\n")
@@ -318,7 +320,7 @@ def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
         details.append(f"{escaped(t.name)} ", style="bold")
         details.append(t.cls.value, style=style[t.cls])
         for cls, text in lines:
-            details.append(f"\n  {escaped(text)}", style=style[cls] if cls is BREAKING else "")
+            details.append(f"\n  {escaped(text)}", style=style[cls] if cls.at_least_breaking else "")
         for item in t.review:
             _review_rich(details, item, whole)
         details.append("\n")
@@ -358,8 +360,8 @@ DIFF_COLUMNS = tuple(
 
 
 def _changes(d: SurfaceDiff) -> list[ToolDiff | PartDiff]:
-    """Every tool and part that differs, the tools first."""
-    return [*d.tools, *d.parts]
+    """Every tool and part that differs: what works against the user first, then the tools, then the parts."""
+    return _secured_first([*d.tools, *d.parts])
 
 
 def _sizes(size: Size | None) -> list[object]:
@@ -395,7 +397,9 @@ def diff_github(d: SurfaceDiff, fail_on: str | None = None, whole: bool = False)
         return [github_line("notice", f"{d.a} -> {d.b}", "no differences")]
     lines = []
     for t in _changes(d):
-        level: Level = "error" if d.tool_fails(t, fail_on) else "warning" if t.cls is BREAKING or t.review else "notice"
+        level: Level = (
+            "error" if d.tool_fails(t, fail_on) else "warning" if t.cls.at_least_breaking or t.review else "notice"
+        )
         mark = ", REVIEW" if t.review else ""
         lines.append(github_line(level, f"{d.b}: {_name(t)} {t.change} ({t.cls.value}{mark})", _change_text(t, whole)))
     if not d.tools and not d.parts:
@@ -424,8 +428,43 @@ def diff_junit(diffs: Sequence[SurfaceDiff], fail_on: str | None = None, whole: 
     suites = []
     for d in diffs:
         classname = f"toolsurface.diff.{d.b}"
-        cases = [case(d, t, t.name, classname) for t in d.tools]
+        cases = [case(d, t, t.name, classname) for t in _secured_first(d.tools)]
         cases += [JUnitCase(name=name, classname=classname, output="unchanged") for name in d.unchanged_tools]
         cases += [case(d, p, _name(p), f"{classname}.parts") for p in d.parts]
         suites.append(JUnitSuite(f"toolsurface diff {d.a} -> {d.b}", cases))
     return junit_xml(suites)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What works against the user, shown first
+
+_SECURITY_STYLE = "bold white on red"
+_Change = TypeVar("_Change", bound=ToolDiff | PartDiff)
+_SECURITY_TITLE = "Security: text brought in that works against the user"
+
+
+def _secured_first(changes: Sequence[_Change]) -> list[_Change]:
+    """The changes that bring in text working against the user first, the rest in their order."""
+    return sorted(changes, key=lambda t: t.cls is not SECURITY)
+
+
+def _security_markdown(d: SurfaceDiff) -> str:
+    """Each finding the change brings in, its rule and the text quoted (escaped), in a block no text can end."""
+    if not d.security:
+        return ""
+    return f"\n#### {_SECURITY_TITLE}\n\n" + _fenced("\n".join(item.line for _, item in d.security))
+
+
+def _security_rich(d: SurfaceDiff) -> list[RenderableType]:
+    from rich.text import Text
+
+    from toolsurface.harness.terminal import escape_controls as escaped
+
+    if not d.security:
+        return []
+    block = Text()
+    for n, (_, item) in enumerate(d.security):
+        block.append("\n" if n else "")
+        block.append("SECURITY", style=_SECURITY_STYLE)
+        block.append(f" {escaped(item.line)}", style="bold red")
+    return [block]

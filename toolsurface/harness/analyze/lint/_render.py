@@ -270,8 +270,8 @@ def _shown_example(data: Any) -> str:
 
     shown = cut(data)
     if list(shown) == ["tools"]:
-        return "\n".join(json.dumps(t, ensure_ascii=False) for t in shown["tools"])
-    return json.dumps(shown, ensure_ascii=False, indent=1)
+        return "\n".join(json.dumps(t) for t in shown["tools"])
+    return json.dumps(shown, indent=1)
 
 
 def rules_junit() -> str:
