@@ -12,8 +12,7 @@ import pytest
 
 from benchmarks.corpus import main, read_servers
 from toolsurface.harness.corpus import load_corpus
-from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.surface import load_snapshot, read_snapshot_meta
+from toolsurface.harness.surface import load_snapshot, read_snapshot_meta, tool_problems
 
 # A server that lists a tool whose inputSchema has no "type": "object", as the archived server-gitlab does.
 MALFORMED_SERVER = textwrap.dedent(
@@ -84,5 +83,8 @@ def test_a_list_snapshot_refuses_is_recorded_as_the_server_sent_it(tmp_path: Pat
     assert (meta.name, meta.tool_count, meta.protocol_version) == ("bare", 2, "2024-11-05")
     assert meta.server == {"name": "bare-server", "version": "1.0"}
     assert meta.source == {"kind": "command", "argv": argv, "cwd": None, "env": ["PLACEHOLDER"]}
-    with pytest.raises(ToolsurfaceError, match='tool \'bare\': inputSchema must have "type": "object"'):
-        load_snapshot(out)
+    # A published list is read as it is; the tool a client would not take is named, not refused.
+    loaded = load_snapshot(out)
+    assert [(p.name, p.problem) for p in tool_problems(loaded.tools)] == [
+        ("bare", 'inputSchema must have "type": "object", got None')
+    ]
