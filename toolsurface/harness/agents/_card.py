@@ -286,3 +286,8 @@ class CardAdapter:
     @property
     def harness_client(self) -> bool:
         return self.card.harness_client
+
+    def run_home(self, run_dir: Path, agent_home: str) -> Path | None:
+        """The folder a run in `run_dir` gives the client as its HOME (its own folders in it as in a user's home),
+        or None where HOME stays the user's; `agent_home` is the run's (base.AgentHome)."""
+        return None

@@ -18,6 +18,7 @@ from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._process import MAX_TRANSCRIPT_BYTES, run_process
 from toolsurface.harness.agents.base import (
     SERVER_NAME,
+    AgentHome,
     AgentReport,
     AgentUnavailable,
     EndpointKind,
@@ -41,7 +42,9 @@ __all__ = [
     "as_str",
     "block_text",
     "home",
+    "login_advice",
     "loopback_only",
+    "own_cache",
     "parse_version",
     "server_launch",
     "trusted_servers",
@@ -141,12 +144,14 @@ class CliAgent(CardAdapter, ABC):
             raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with `{self.install}`")
         return found
 
-    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
+    def check_available(
+        self, env: Mapping[str, str], endpoint: EndpointKind | None = None, home: AgentHome = "run"
+    ) -> None:
         executable = self.resolve(env)
         self.version = self.check_version(executable, env)
         if endpoint == EndpointKind.SCRIPTED:
             return  # the scripted model needs no key; the agent gets a dummy one
-        missing = self.missing_credentials(env)
+        missing = self.missing_credentials(env, logins=home == "user")
         if missing is not None:
             raise AgentUnavailable(f"{self.name}: {missing}")
 
@@ -224,8 +229,10 @@ class CliAgent(CardAdapter, ABC):
         return self.card.mode_named(mode)
 
     @abstractmethod
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
-        """What credential is missing and how to provide it, or None when one is there."""
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
+        """What credential is missing and how to provide it, or None when one is there. `logins`: a login kept in
+        the user's home counts (a run in the user's home, `--agent-home user`); else only what the environment
+        gives does (login_advice says so)."""
 
     @abstractmethod
     def command(self, ctx: RunContext) -> Invocation: ...
@@ -353,6 +360,20 @@ def home(env: Mapping[str, str]) -> Path:
 def user_cache(env: Mapping[str, str]) -> Path:
     """The user's cache folder: $XDG_CACHE_HOME, else ~/.cache."""
     return Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home(env) / ".cache"
+
+
+def own_cache(env: Mapping[str, str]) -> Path:
+    """toolsurface's own cache folder for a user with environment `env` (harness.files.cache_root for this
+    process's): the one folder of the home a run of toolsurface's writes in."""
+    return user_cache(env) / "toolsurface"
+
+
+def login_advice(how: str, where: Path, found: bool, logins: bool) -> str:
+    """The end of a missing credential's line: log in (`how`, which keeps the login at `where` in the user's
+    home), or, where a login is there but the run keeps to a home of its own, the flag that uses it."""
+    if found and not logins:
+        return f"or use your login ({where}) with --agent-home user"
+    return f"or {how} (no login in {where})" + ("" if logins else " and run with --agent-home user")
 
 
 def loopback_only(env: dict[str, str]) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from toolsurface.harness.agents.base import AGENT_HOMES, AgentHome
 from toolsurface.harness.cli._base import (
     Seconds,
     _builtins_option,
@@ -75,6 +76,15 @@ def session_group() -> None:
 )
 @click.option("--keep-agent-files", is_flag=True, cls=CardHelpOption, card_help=keep_help)
 @click.option(
+    "--agent-home",
+    type=click.Choice(AGENT_HOMES),
+    default="run",
+    show_default=True,
+    help="run: each agent CLI runs in a home of the run's own (its settings, logins and caches), leaving yours alone;"
+    " user: in yours, where each keeps its login (to use that login, not a key, through record:URL or with no"
+    " --model-endpoint). spec.json records which.",
+)
+@click.option(
     "--server-name",
     metavar="NAME",
     default="stub",
@@ -116,6 +126,7 @@ def session_run_command(
     api_key_env: str,
     model_endpoint: str | None,
     keep_agent_files: bool,
+    agent_home: AgentHome,
     server_name: str,
     beside: tuple[str, ...],
     stub_start: str,
@@ -146,6 +157,7 @@ def session_run_command(
         keep_agent_files=keep_agent_files,
         server_name=server_name,
         neighbours=_beside(beside, server_name),
+        agent_home=agent_home,
     )
     with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}") as (planned, finished):
         try:

@@ -1,0 +1,56 @@
+"""A run leaves the user's home alone: every registered client, run for real against the scripted model with a fresh
+HOME (no XDG folder named), leaves nothing in it but toolsurface's own cache; its home, configuration and caches are
+the run's own (spec.json says which home it ran with)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli_process
+from tests.helpers.agent_runs import PLANTED, RELOCATORS
+from tests.helpers.npm_packages import agent_clis_dir
+from toolsurface.harness.agents import registered_clients
+
+CLIENTS = {c.card.name: c.card for c in registered_clients()}
+# What a run may leave in the home: toolsurface's own cache (the token counter's, the clients' extracted programs).
+OWN_CACHE = Path(".cache") / "toolsurface"
+
+
+def fresh_env(home: Path, tmp: Path) -> dict[str, str | None]:
+    """The agent CLIs on PATH, an empty HOME, no XDG folder, no credential and nothing that moves a client's home;
+    the temporary folder outside the home, as a user's is (codex writes no helper into a home inside it)."""
+    home.mkdir(parents=True)
+    tmp.mkdir()
+    named = [k for k in os.environ if k.startswith("XDG_") or k in PLANTED or k in RELOCATORS]
+    path = os.pathsep.join([str(agent_clis_dir()), os.path.dirname(sys.executable), "/usr/bin", "/bin"])
+    return {**dict.fromkeys(named), "HOME": str(home), "PATH": path, "TMPDIR": str(tmp)}
+
+
+def left_in(home: Path) -> list[str]:
+    """Everything under `home` but toolsurface's own cache, by path relative to it."""
+    return sorted(
+        str(p.relative_to(home))
+        for p in home.rglob("*")
+        if p.relative_to(home) != OWN_CACHE.parent and not p.relative_to(home).is_relative_to(OWN_CACHE)
+    )
+
+
+@pytest.mark.parametrize("name", list(CLIENTS))
+def test_a_scripted_run_of_each_client_leaves_nothing_in_a_fresh_home_but_toolsurfaces_cache(
+    tmp_path: Path, name: str
+) -> None:
+    home = tmp_path / "home"
+    endpoint = ("--model-endpoint", "scripted") if CLIENTS[name].calls_model else ()
+    done = run_cli_process(
+        "session", "run", "--agent", name, *endpoint, "--surface", "v2", "--runs", "1",
+        "--out", str(tmp_path / "study"), env=fresh_env(home, tmp_path / "tmp"), cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert left_in(home) == []
+    [spec] = (tmp_path / "study" / "runs" / "v2").glob("*/spec.json")
+    assert json.loads(spec.read_text(encoding="utf-8"))["agent_home"] == ("run" if CLIENTS[name].is_cli else None)
