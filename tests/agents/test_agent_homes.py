@@ -13,21 +13,23 @@ import pytest
 
 from tests.conftest import run_cli_process
 from tests.helpers.agent_runs import PLANTED, RELOCATORS
-from tests.helpers.npm_packages import agent_clis_dir
+from tests.helpers.npm_packages import agent_cli_dir
 from toolsurface.harness.agents import registered_clients
 
 CLIENTS = {c.card.name: c.card for c in registered_clients()}
+# Each client at each version its card says it is tested with; toolsurface's own clients once.
+RUNS = [(name, version) for name, card in CLIENTS.items() for version in card.tested_versions or [None]]
 # What a run may leave in the home: toolsurface's own cache (the token counter's, the clients' extracted programs).
 OWN_CACHE = Path(".cache") / "toolsurface"
 
 
-def fresh_env(home: Path, tmp: Path) -> dict[str, str | None]:
-    """The agent CLIs on PATH, an empty HOME, no XDG folder, no credential and nothing that moves a client's home;
-    the temporary folder outside the home, as a user's is (codex writes no helper into a home inside it)."""
+def fresh_env(home: Path, tmp: Path, clis: Path | None) -> dict[str, str | None]:
+    """The agent CLIs `clis` on PATH, an empty HOME, no XDG folder, no credential and nothing that moves a client's
+    home; the temporary folder outside the home, as a user's is (codex writes no helper into a home inside it)."""
     home.mkdir(parents=True)
     tmp.mkdir()
     named = [k for k in os.environ if k.startswith("XDG_") or k in PLANTED or k in RELOCATORS]
-    path = os.pathsep.join([str(agent_clis_dir()), os.path.dirname(sys.executable), "/usr/bin", "/bin"])
+    path = os.pathsep.join([*([str(clis)] if clis else []), os.path.dirname(sys.executable), "/usr/bin", "/bin"])
     return {**dict.fromkeys(named), "HOME": str(home), "PATH": path, "TMPDIR": str(tmp)}
 
 
@@ -40,17 +42,19 @@ def left_in(home: Path) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("name", list(CLIENTS))
+@pytest.mark.parametrize(("name", "version"), RUNS, ids=[f"{n}-{v}" if v else n for n, v in RUNS])
 def test_a_scripted_run_of_each_client_leaves_nothing_in_a_fresh_home_but_toolsurfaces_cache(
-    tmp_path: Path, name: str
+    tmp_path: Path, name: str, version: str | None
 ) -> None:
     home = tmp_path / "home"
+    clis = agent_cli_dir(name, version) if version else None
     endpoint = ("--model-endpoint", "scripted") if CLIENTS[name].calls_model else ()
     done = run_cli_process(
         "session", "run", "--agent", name, *endpoint, "--surface", "v2", "--runs", "1",
-        "--out", str(tmp_path / "study"), env=fresh_env(home, tmp_path / "tmp"), cwd=tmp_path, timeout=600,
+        "--out", str(tmp_path / "study"), env=fresh_env(home, tmp_path / "tmp", clis), cwd=tmp_path, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert left_in(home) == []
     [spec] = (tmp_path / "study" / "runs" / "v2").glob("*/spec.json")
-    assert json.loads(spec.read_text(encoding="utf-8"))["agent_home"] == ("run" if CLIENTS[name].is_cli else None)
+    recorded = json.loads(spec.read_text(encoding="utf-8"))
+    assert (recorded["agent_home"], recorded["agent_version"]) == (("run", version) if version else (None, None))
