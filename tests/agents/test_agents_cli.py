@@ -396,7 +396,10 @@ def test_a_cli_missing_from_path_is_unavailable_in_one_line(tmp_path: Path, name
     with pytest.raises(AgentUnavailable) as raised:
         ADAPTERS[name]().check_available(bare_env(tmp_path, PATH=str(tmp_path / "empty"), **PLANTED))
     message = str(raised.value)
-    assert "\n" not in message and message.startswith(f"{name}: CLI '{name}' not found on PATH; install it with")
+    assert "\n" not in message and message.startswith(
+        f"{name}: CLI '{name}' not found on PATH or in toolsurface's cache; install it with `toolsurface agents"
+        f" --install {name}` (or `npm install -g "
+    )
 
 
 def test_a_named_executable_that_does_not_exist_is_unavailable(tmp_path: Path) -> None:

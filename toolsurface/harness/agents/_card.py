@@ -213,7 +213,8 @@ class ClientCard:
 
     @property
     def install(self) -> str:
-        return f"npm install -g {self.package}" if self.package else ""
+        """npm's global install of its pinned version."""
+        return f"npm install -g {self.package}@{self.pinned}" if self.package else ""
 
     @property
     def is_cli(self) -> bool:

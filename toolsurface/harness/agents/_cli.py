@@ -31,6 +31,7 @@ from toolsurface.harness.jsonl import json_objects
 from toolsurface.harness.run_folder import AGENT_STDERR, TRANSCRIPT
 
 __all__ = [
+    "AGENT_CLIS",
     "NOWHERE_PROXY",
     "NO_RESULT",
     "CliAgent",
@@ -41,6 +42,9 @@ __all__ = [
     "as_int",
     "as_str",
     "block_text",
+    "clis_bin",
+    "clis_folder",
+    "find_executable",
     "home",
     "login_advice",
     "loopback_only",
@@ -59,6 +63,8 @@ _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 # answer.
 _VERSIONS: dict[tuple[str, int, int, int], tuple[int, int, int] | str] = {}
 NO_RESULT = "the transcript ended without a result event"
+# The npm prefix in toolsurface's cache that holds the pinned agent CLIs (`agents --install`, and the tests').
+AGENT_CLIS = "agent-clis"
 
 # Where a client pointed at a loopback model endpoint sends any other HTTP(S) request it still makes (telemetry,
 # feature flags, catalogs a later version adds): a closed port on loopback (below 1024, so no user's server
@@ -128,7 +134,13 @@ class CliAgent(CardAdapter, ABC):
 
     @property
     def install(self) -> str:
-        return self.card.install
+        """The command that installs its pinned version into toolsurface's cache."""
+        return f"toolsurface agents --install {self.name}"
+
+    @property
+    def install_advice(self) -> str:
+        """How to install it, as a line says: toolsurface's command, and npm's global install beside it."""
+        return f"`{self.install}` (or `{self.card.install}`)"
 
     def own_name(self, name: str) -> str:
         """A tool's name as the client's model calls it (`mcp__stub__item_get`) without the prefix the client puts
@@ -136,12 +148,12 @@ class CliAgent(CardAdapter, ABC):
         return name.removeprefix(self.naming.prefix(self.server_name))
 
     def resolve(self, env: Mapping[str, str]) -> str:
-        """The executable's path, looked up on the PATH the agent will get."""
+        """The executable's path: on the PATH the agent will get, else in toolsurface's cache (find_executable)."""
         wanted = self.executable or self.card.executable or self.name
-        found = shutil.which(wanted, path=env.get("PATH", os.defpath))
+        found = find_executable(wanted, env)
         if found is None:
-            where = "not found" if os.sep in wanted else "not found on PATH"
-            raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with `{self.install}`")
+            where = "not found" if os.sep in wanted else "not found on PATH or in toolsurface's cache"
+            raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with {self.install_advice}")
         return found
 
     def check_available(
@@ -165,7 +177,7 @@ class CliAgent(CardAdapter, ABC):
     def too_old(self, found: tuple[int, int, int]) -> str:
         needed = ".".join(map(str, self.min_version))
         version = ".".join(map(str, found))
-        return f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.install}`)"
+        return f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.card.install}`)"
 
     def read_version(self, executable: str, env: Mapping[str, str]) -> tuple[int, int, int]:
         """What `executable --version` says, or AgentUnavailable when it says no version: it cannot start, does
@@ -366,6 +378,24 @@ def own_cache(env: Mapping[str, str]) -> Path:
     """toolsurface's own cache folder for a user with environment `env` (harness.files.cache_root for this
     process's): the one folder of the home a run of toolsurface's writes in."""
     return user_cache(env) / "toolsurface"
+
+
+def clis_folder(env: Mapping[str, str]) -> Path:
+    """The npm prefix holding the agent CLIs toolsurface installed (`agents --install`)."""
+    return own_cache(env) / AGENT_CLIS
+
+
+def clis_bin(env: Mapping[str, str]) -> Path:
+    """Where the executables of the agent CLIs toolsurface installed are."""
+    return clis_folder(env) / "node_modules" / ".bin"
+
+
+def find_executable(wanted: str, env: Mapping[str, str]) -> str | None:
+    """`wanted` (a name, or a path) on PATH, else, a name, among the agent CLIs toolsurface installed."""
+    found = shutil.which(wanted, path=env.get("PATH", os.defpath))
+    if found is None and os.sep not in wanted:
+        found = shutil.which(wanted, path=str(clis_bin(env)))
+    return found
 
 
 def login_advice(how: str, where: Path, found: bool, logins: bool) -> str:
