@@ -53,11 +53,25 @@ def session_group() -> None:
 )
 @click.option("--timeout", type=Seconds(min=1), default=600, show_default=True, help="Seconds per run.")
 @click.option("--shard", help="I/N: run the I-th of N slices of the run matrix.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("study"),
+    show_default=True,
+    help="The study's folder: a folder per run, study.json and plan.json; a run that ended ok there is kept and a"
+    " rerun resumes.",
+)
 @click.option("--mode", cls=CardHelpOption, card_help=mode_help)
 @_builtins_option
 @click.option("--model", help="Model name for the agent.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option(
+    "--max-turns",
+    type=click.IntRange(min=1),
+    default=30,
+    show_default=True,
+    help="The most model turns one run may take, for each agent that takes a limit; a run that reaches it ends as"
+    " an agent error.",
+)
 @click.option(
     "--script",
     type=click.Path(dir_okay=False, path_type=Path),
