@@ -1,6 +1,7 @@
 """A run leaves the user's home alone: every registered client, run for real against the scripted model with a fresh
-HOME (no XDG folder named), leaves nothing in it but toolsurface's own cache; its home, configuration and caches are
-the run's own (spec.json says which home it ran with)."""
+HOME (no XDG folder named, the CLI found in toolsurface's cache there, as `agents --install` leaves it), leaves
+nothing in it but toolsurface's own cache; its home, configuration and caches are the run's own (spec.json says which
+home it ran with)."""
 
 from __future__ import annotations
 
@@ -24,22 +25,27 @@ OWN_CACHE = Path(".cache") / "toolsurface"
 
 
 def fresh_env(home: Path, tmp: Path, clis: Path | None) -> dict[str, str | None]:
-    """The agent CLIs `clis` on PATH, an empty HOME, no XDG folder, no credential and nothing that moves a client's
-    home; the temporary folder outside the home, as a user's is (codex writes no helper into a home inside it)."""
+    """An empty HOME whose toolsurface cache holds the agent CLIs `clis` (a link to the tests' folder of them), none
+    on PATH; no XDG folder, no credential and nothing that moves a client's home; the temporary folder outside the
+    home, as a user's is (codex writes no helper into a home inside it)."""
     home.mkdir(parents=True)
     tmp.mkdir()
+    if clis is not None:
+        (home / OWN_CACHE).mkdir(parents=True)
+        (home / OWN_CACHE / "agent-clis").symlink_to(clis.parent.parent)
     named = [k for k in os.environ if k.startswith("XDG_") or k in PLANTED or k in RELOCATORS]
-    path = os.pathsep.join([*([str(clis)] if clis else []), os.path.dirname(sys.executable), "/usr/bin", "/bin"])
+    path = os.pathsep.join([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"])
     return {**dict.fromkeys(named), "HOME": str(home), "PATH": path, "TMPDIR": str(tmp)}
 
 
 def left_in(home: Path) -> list[str]:
     """Everything under `home` but toolsurface's own cache, by path relative to it."""
-    return sorted(
-        str(p.relative_to(home))
-        for p in home.rglob("*")
-        if p.relative_to(home) != OWN_CACHE.parent and not p.relative_to(home).is_relative_to(OWN_CACHE)
-    )
+    found = []
+    for folder, dirs, files in os.walk(home):
+        here = Path(folder).relative_to(home)
+        dirs[:] = [d for d in dirs if here / d != OWN_CACHE]
+        found += [str(here / name) for name in dirs + files if here / name != OWN_CACHE.parent]
+    return sorted(found)
 
 
 @pytest.mark.parametrize(("name", "version"), RUNS, ids=[f"{n}-{v}" if v else n for n, v in RUNS])

@@ -156,6 +156,10 @@ class CliAgent(CardAdapter, ABC):
             raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with {self.install_advice}")
         return found
 
+    def program(self, ctx: RunContext) -> str:
+        """The executable a run starts, found as the user's environment finds it (resolve), not the run's own home."""
+        return self.resolve(agent_env(ctx))
+
     def check_available(
         self, env: Mapping[str, str], endpoint: EndpointKind | None = None, home: AgentHome = "run"
     ) -> None:

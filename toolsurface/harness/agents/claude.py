@@ -269,7 +269,7 @@ class ClaudeAgent(CliAgent):
         builtin = "" if ctx.mode == "full-list" else "ToolSearch"
         tools = [] if ctx.builtins else ["--tools", builtin]
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "-p",
             ctx.prompt,
             "--output-format",

@@ -275,7 +275,7 @@ class ClineAgent(CliAgent):
             settings / "cline_mcp_settings.json": json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n",
             settings / "global-settings.json": json.dumps(preferences, indent=2) + "\n",
         }
-        argv = [self.resolve(env), "--json", "--data-dir", str(data), "--cwd", str(ctx.workdir)]
+        argv = [self.program(ctx), "--json", "--data-dir", str(data), "--cwd", str(ctx.workdir)]
         if ctx.builtins:
             argv += ["--auto-approve", "false"]
         # Every refused call counts as a mistake, and cline stops after a few in a row.

@@ -302,7 +302,7 @@ class CodexAgent(CliAgent):
         # --ignore-user-config keeps the login ($CODEX_HOME/auth.json) but not config.toml, so no MCP
         # server or hook of the user's joins the run; codex exec has no turn limit to pass.
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "exec",
             "--json",
             "--skip-git-repo-check",

@@ -221,7 +221,7 @@ class CopilotAgent(CliAgent):
                 env["COPILOT_PROVIDER_API_KEY"] = env["OPENAI_API_KEY"]
             loopback_only(env)
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "-p",
             ctx.prompt,
             "--output-format",

@@ -236,7 +236,7 @@ class GeminiAgent(CliAgent):
             dirs = (_user_dir(user_env) / "tmp",)
             links[gemini_home / ".gemini" / "tmp"] = dirs[0]
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "-p",
             ctx.prompt,
             "-o",

@@ -274,7 +274,7 @@ class OpencodeAgent(CliAgent):
             model = f"{PROVIDER}/{model_id}"
             loopback_only(env)
         # A title given is one model request fewer: opencode asks its model for one otherwise.
-        argv = [self.resolve(env), "run", "--format", "json", "--pure", "--title", "toolsurface run"]
+        argv = [self.program(ctx), "run", "--format", "json", "--pure", "--title", "toolsurface run"]
         if model:
             argv += ["-m", model]
         argv += ["--", ctx.prompt]

@@ -317,7 +317,7 @@ class QwenAgent(CliAgent):
         if not on_demand:
             left_out += [SEARCH_TOOL, BRIDGE.tool]
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "-p",
             ctx.prompt,
             "-o",
