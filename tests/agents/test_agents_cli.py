@@ -236,12 +236,14 @@ def test_gemini_settings_allow_only_the_stubs_tools_and_choose_the_key_login_wit
     assert invocation.env["GEMINI_CLI_NO_RELAUNCH"] == "true"  # one process, not a second in a child
 
 
-def test_a_google_login_is_linked_in_for_the_run_only(tmp_path: Path, cli_path: str) -> None:
+def test_a_google_login_is_linked_in_for_a_run_in_the_users_home_only(tmp_path: Path, cli_path: str) -> None:
     env = bare_env(tmp_path, PATH=cli_path)
     creds = Path(env["HOME"]) / ".gemini" / "oauth_creds.json"
     creds.parent.mkdir()
     creds.write_text('{"refresh_token": "PLANTED-refresh-token"}', encoding="utf-8")
     ctx = context(tmp_path / "g", env)
+    assert not GeminiAgent().command(ctx).links  # a home of the run's own (--agent-home run) reads no login
+    ctx = replace(ctx, agent_home="user")
     invocation = GeminiAgent().command(ctx)
     link = ctx.run_dir / GEMINI_HOME / ".gemini" / "oauth_creds.json"
     assert dict(invocation.links) == {link: creds}
@@ -394,7 +396,10 @@ def test_a_cli_missing_from_path_is_unavailable_in_one_line(tmp_path: Path, name
     with pytest.raises(AgentUnavailable) as raised:
         ADAPTERS[name]().check_available(bare_env(tmp_path, PATH=str(tmp_path / "empty"), **PLANTED))
     message = str(raised.value)
-    assert "\n" not in message and message.startswith(f"{name}: CLI '{name}' not found on PATH; install it with")
+    assert "\n" not in message and message.startswith(
+        f"{name}: CLI '{name}' not found on PATH or in toolsurface's cache; install it with `toolsurface agents"
+        f" --install {name}` (or `npm install -g "
+    )
 
 
 def test_a_named_executable_that_does_not_exist_is_unavailable(tmp_path: Path) -> None:
@@ -436,13 +441,18 @@ def test_a_missing_key_is_unavailable_naming_the_key_and_the_login(
         ("cline", ".cline/data/settings/providers.json"),
     ],
 )
-def test_a_login_file_in_the_home_counts_as_credentials(tmp_path: Path, cli_path: str, name: str, login: str) -> None:
+def test_a_login_file_in_the_home_counts_as_credentials_for_a_run_in_the_users_home(
+    tmp_path: Path, cli_path: str, name: str, login: str
+) -> None:
     env = bare_env(tmp_path, PATH=cli_path)
     agent = ADAPTERS[name]()
     assert agent.missing_credentials(env) is not None
     (Path(env["HOME"]) / login).parent.mkdir(parents=True)
     (Path(env["HOME"]) / login).write_text("{}", encoding="utf-8")
-    agent.check_available(env)
+    # A run in a home of its own (--agent-home run, the default) reads no login of the user's, and says how to.
+    with pytest.raises(AgentUnavailable, match=r"^[a-z]+: no credentials: set .*, or use your login \(/.*\) with"):
+        agent.check_available(env)
+    agent.check_available(env, home="user")
     assert agent.missing_credentials(env) is None and agent.version
 
 

@@ -417,6 +417,7 @@ def test_no_key_reaches_a_file_and_no_agent_leaves_files_in_the_home(
     projects = home / ".claude" / "projects"
     assert not projects.exists() or list(projects.iterdir()) == []
     assert not (run_dir(out, "v2", "codex:direct") / "codex-home").exists()
+    assert not (run_dir(out, "v2", "claude:on-demand") / "claude-home").exists()
     if version == PINNED_CLAUDE:  # the study with every agent in it
         # What opencode, Copilot CLI, cline and Qwen Code write in their own folders goes; the config they were given
         # stays.
@@ -549,30 +550,49 @@ def test_max_turns_ends_a_real_claude_run_as_an_agent_error_keeping_its_calls(cl
     assert result["calls"] == 3
 
 
-def test_keep_agent_files_keeps_what_claude_leaves_in_the_home(clis: Path, tmp_path: Path) -> None:
+def test_keep_agent_files_keeps_claudes_session_file_where_the_users_are_and_the_rest_in_the_run(
+    clis: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    out = tmp_path / "study"
+    done = run_cli(
+        "session", "run", "--agent", "claude:full-list", "--model-endpoint", "scripted", "--surface", "v2",
+        "--keep-agent-files", "--out", str(out), env=cli_env(clis, home), cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # `session import` finds the session file where the user's are; nothing else of the run is in the home.
+    [project] = (home / ".claude" / "projects").iterdir()
+    assert project.name.startswith("-") and "toolsurface-run-" in project.name
+    assert [p.suffix for p in project.iterdir() if p.is_file()] == [".jsonl"]
+    assert [p.name for p in home.iterdir()] == [".claude"]
+    assert [p.name for p in (home / ".claude").iterdir()] == ["projects"]
+    own = run_dir(out, "v2", "claude:full-list") / "claude-home"
+    [logs] = (own / ".cache" / "claude-cli-nodejs").iterdir()
+    assert logs.name == project.name and (own / ".claude.json").is_file()
+    assert not (own / ".claude" / "projects").exists()  # the link to the user's, there for the run only
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["removed", "kept"])
+def test_in_the_users_home_claude_keeps_its_files_there_and_what_a_run_leaves_is_removed_unless_kept(
+    clis: Path, tmp_path: Path, kept: bool
+) -> None:
     """Its cache folder is the test's own too: what is kept there (an MCP log folder per working directory) would
     be left in the suite's cache folder otherwise."""
     home = tmp_path / "home"
     env = cli_env(clis, home, XDG_CACHE_HOME=str(home / ".cache"))
+    out = tmp_path / "study"
     done = run_cli(
         "session", "run", "--agent", "claude:full-list", "--model-endpoint", "scripted", "--surface", "v2",
-        "--keep-agent-files", "--out", str(tmp_path / "study"), env=env, cwd=tmp_path, timeout=300,
+        "--agent-home", "user", *(["--keep-agent-files"] if kept else []), "--out", str(out), env=env, cwd=tmp_path,
+        timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    for kept in (home / ".claude" / "projects", home / ".cache" / "claude-cli-nodejs"):
-        assert [p.name.startswith("-") and "toolsurface-run-" in p.name for p in kept.iterdir()] == [True]
-
-
-def test_what_claude_leaves_in_its_cache_folder_is_removed_after_the_run(clis: Path, tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    env = cli_env(clis, home, XDG_CACHE_HOME=str(home / ".cache"))
-    done = run_cli(
-        "session", "run", "--agent", "claude:full-list", "--model-endpoint", "scripted", "--surface", "v2",
-        "--out", str(tmp_path / "study"), env=env, cwd=tmp_path, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    assert (home / ".claude.json").is_file()  # Claude Code's own settings file, as in every session of the user's
     for left in (home / ".claude" / "projects", home / ".cache" / "claude-cli-nodejs"):
-        assert not left.exists() or list(left.iterdir()) == [], list(left.iterdir())
+        found = [p.name.startswith("-") and "toolsurface-run-" in p.name for p in left.iterdir()]
+        assert found == ([True] if kept else []), found
+    spec = json.loads((run_dir(out, "v2", "claude:full-list") / "spec.json").read_text(encoding="utf-8"))
+    assert spec["agent_home"] == "user"
 
 
 # -- bad input: one line, exit 2, no run started ------------------------------------------------------------

@@ -193,7 +193,11 @@ def test_a_missing_client_is_a_row_that_says_so(newest: Path, tmp_path: Path) ->
     assert found == {
         ("claude", "on-demand"): "ok",
         ("claude", "full-list"): "ok",
-        **{(name, "-"): "not installed" for name in CLI_CARDS if name != "claude"},
+        **{
+            (name, "-"): f"not installed (toolsurface agents --install {name})"
+            for name in CLI_CARDS
+            if name != "claude"
+        },
     }
 
 

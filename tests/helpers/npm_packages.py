@@ -1,18 +1,25 @@
 """Pinned npm packages the tests run for real (MCP servers, agent CLIs), installed once into
-~/.cache/toolsurface/PREFIX; later sessions reuse the cache, and two test runs at once take turns."""
+~/.cache/toolsurface/PREFIX by toolsurface's own installer (harness.agents: `agents --install`); later sessions reuse
+the cache, and two test runs at once take turns."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.shared import held
-from toolsurface.harness.agents import CliAgent, ClientCard, registered_clients
+from toolsurface.harness.agents import (
+    CliAgent,
+    ClientCard,
+    InstallFailed,
+    install_clis,
+    npm_package_at,
+    registered_clients,
+)
+from toolsurface.harness.agents import install_npm as install_with_npm
+from toolsurface.harness.files import cache_root
 
 __all__ = [
     "ADAPTERS",
@@ -46,57 +53,37 @@ def newer_than_pinned(cli: str) -> tuple[int, int, int]:
 
 def cache_dir(name: str) -> Path:
     """Where the tests keep what they install: $TOOLSURFACE_TEST_CACHE (.ci/run keeps it across runs), else
-    toolsurface/ in the user's cache folder."""
+    toolsurface's own cache folder, where `toolsurface agents --install` puts the agent CLIs too."""
     own = os.environ.get("TOOLSURFACE_TEST_CACHE")
-    if own:
-        return Path(own) / name
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "toolsurface" / name
+    return Path(own) / name if own else cache_root() / name
 
 
 def install_npm(prefix: Path, packages: Mapping[str, str], present: Callable[[str], bool]) -> Path:
-    """`npm install` of every package spec whose name `present` says is missing; returns the prefix."""
-
-    def missing() -> list[str]:
-        return [spec for name, spec in packages.items() if not present(name)]
-
-    if not missing():
-        return prefix
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
-        pytest.fail("node and npm are needed: install Node.js >= 20 (e.g. apt-get install nodejs npm)")
-    with held(prefix / ".install.lock"):
-        wanted = missing()
-        if wanted:
-            done = subprocess.run(
-                [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", *wanted],
-                capture_output=True,
-                text=True,
-                timeout=900,
-            )
-            if done.returncode != 0:
-                pytest.fail(f"npm install {' '.join(wanted)} failed: {done.stderr[-800:]}")
-            still = missing()
-            if still:
-                pytest.fail(f"npm install {' '.join(still)} left no executable behind")
+    """`npm install` of every package spec whose name `present` says is missing (toolsurface's own installer, as
+    `agents --install` runs it); returns the prefix."""
+    try:
+        install_with_npm(prefix, packages, present)
+    except InstallFailed as failed:
+        pytest.fail(str(failed))
     return prefix
 
 
 def agent_clis_dir(packages: Mapping[str, str] = AGENT_CLIS, name: str = "agent-clis") -> Path:
-    """The bin directory holding the pinned agent CLIs (every registered client that is a CLI)."""
+    """The bin directory holding the pinned agent CLIs (every registered client that is a CLI), installed as
+    `toolsurface agents --install` installs them; or other versions (`packages`) in a prefix of their own."""
     prefix = cache_dir(name)
     bin_dir = prefix / "node_modules" / ".bin"
+    if packages == AGENT_CLIS:
+        try:
+            install_clis((), os.environ, prefix)
+        except InstallFailed as failed:
+            pytest.fail(str(failed))
+        return bin_dir
 
     def present(cli: str) -> bool:
-        version = packages[cli].rsplit("@", 1)[1]
-        package = packages[cli].rsplit("@", 1)[0]
-        manifest = prefix / "node_modules" / package / "package.json"
+        package, version = packages[cli].rsplit("@", 1)
         executable = CLI_CARDS[cli].executable if cli in CLI_CARDS else cli
-        return (
-            (bin_dir / str(executable)).exists()
-            and manifest.is_file()
-            and f'"version": "{version}"' in manifest.read_text()
-        )
+        return (bin_dir / str(executable)).exists() and npm_package_at(prefix, package, version)
 
     install_npm(prefix, packages, present)
     return bin_dir

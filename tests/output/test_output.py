@@ -280,7 +280,8 @@ def test_the_surfaces_as_csv_and_markdown_are_a_row_each() -> None:
 
 
 def test_the_agent_clis_as_csv_name_every_field_json_has(tmp_path: Path) -> None:
-    env = {"PATH": str(tmp_path)}
+    # No agent CLI on PATH nor in toolsurface's cache.
+    env = {"PATH": str(tmp_path), "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     fields = list(json.loads(run_cli("agents", "--format", "json", env=env).stdout)[0])
     csv = run_cli("agents", "--format", "csv", env=env).stdout.splitlines()
     assert csv[0] == ",".join(fields) and csv[1].startswith("claude,,,False,False,on-demand full-list,on-demand,")

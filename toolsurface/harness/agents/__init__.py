@@ -15,6 +15,14 @@ from toolsurface.harness.agents._card import (
 )
 from toolsurface.harness.agents._cli import CliAgent, parse_version
 from toolsurface.harness.agents._config_format import ConfigFormat, string_list, string_table
+from toolsurface.harness.agents._install import (
+    CliInstall,
+    InstalledCli,
+    InstallFailed,
+    install_clis,
+    install_npm,
+    npm_package_at,
+)
 from toolsurface.harness.agents._installed import InstalledAgent, installed_agents
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._prefixes import (
@@ -61,13 +69,16 @@ __all__ = [
     "CardAdapter",
     "CarriedText",
     "CliAgent",
+    "CliInstall",
     "ClientCard",
     "ClientLoadError",
     "ClientSetting",
     "ConfigFormat",
     "EndpointKind",
     "Event",
+    "InstallFailed",
     "InstalledAgent",
+    "InstalledCli",
     "NamedServer",
     "RegisteredClient",
     "RunContext",
@@ -89,8 +100,11 @@ __all__ = [
     "client_cards",
     "client_names",
     "client_origin",
+    "install_clis",
+    "install_npm",
     "installed_agents",
     "make_agent",
+    "npm_package_at",
     "parse_version",
     "registered_clients",
     "server_prefixes",

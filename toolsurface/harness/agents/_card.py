@@ -213,7 +213,8 @@ class ClientCard:
 
     @property
     def install(self) -> str:
-        return f"npm install -g {self.package}" if self.package else ""
+        """npm's global install of its pinned version."""
+        return f"npm install -g {self.package}@{self.pinned}" if self.package else ""
 
     @property
     def is_cli(self) -> bool:
@@ -286,3 +287,8 @@ class CardAdapter:
     @property
     def harness_client(self) -> bool:
         return self.card.harness_client
+
+    def run_home(self, run_dir: Path, agent_home: str) -> Path | None:
+        """The folder a run in `run_dir` gives the client as its HOME (its own folders in it as in a user's home),
+        or None where HOME stays the user's; `agent_home` is the run's (base.AgentHome)."""
+        return None

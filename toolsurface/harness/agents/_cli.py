@@ -18,6 +18,7 @@ from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._process import MAX_TRANSCRIPT_BYTES, run_process
 from toolsurface.harness.agents.base import (
     SERVER_NAME,
+    AgentHome,
     AgentReport,
     AgentUnavailable,
     EndpointKind,
@@ -30,6 +31,7 @@ from toolsurface.harness.jsonl import json_objects
 from toolsurface.harness.run_folder import AGENT_STDERR, TRANSCRIPT
 
 __all__ = [
+    "AGENT_CLIS",
     "NOWHERE_PROXY",
     "NO_RESULT",
     "CliAgent",
@@ -40,8 +42,13 @@ __all__ = [
     "as_int",
     "as_str",
     "block_text",
+    "clis_bin",
+    "clis_folder",
+    "find_executable",
     "home",
+    "login_advice",
     "loopback_only",
+    "own_cache",
     "parse_version",
     "server_launch",
     "trusted_servers",
@@ -56,6 +63,8 @@ _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 # answer.
 _VERSIONS: dict[tuple[str, int, int, int], tuple[int, int, int] | str] = {}
 NO_RESULT = "the transcript ended without a result event"
+# The npm prefix in toolsurface's cache that holds the pinned agent CLIs (`agents --install`, and the tests').
+AGENT_CLIS = "agent-clis"
 
 # Where a client pointed at a loopback model endpoint sends any other HTTP(S) request it still makes (telemetry,
 # feature flags, catalogs a later version adds): a closed port on loopback (below 1024, so no user's server
@@ -125,7 +134,13 @@ class CliAgent(CardAdapter, ABC):
 
     @property
     def install(self) -> str:
-        return self.card.install
+        """The command that installs its pinned version into toolsurface's cache."""
+        return f"toolsurface agents --install {self.name}"
+
+    @property
+    def install_advice(self) -> str:
+        """How to install it, as a line says: toolsurface's command, and npm's global install beside it."""
+        return f"`{self.install}` (or `{self.card.install}`)"
 
     def own_name(self, name: str) -> str:
         """A tool's name as the client's model calls it (`mcp__stub__item_get`) without the prefix the client puts
@@ -133,20 +148,26 @@ class CliAgent(CardAdapter, ABC):
         return name.removeprefix(self.naming.prefix(self.server_name))
 
     def resolve(self, env: Mapping[str, str]) -> str:
-        """The executable's path, looked up on the PATH the agent will get."""
+        """The executable's path: on the PATH the agent will get, else in toolsurface's cache (find_executable)."""
         wanted = self.executable or self.card.executable or self.name
-        found = shutil.which(wanted, path=env.get("PATH", os.defpath))
+        found = find_executable(wanted, env)
         if found is None:
-            where = "not found" if os.sep in wanted else "not found on PATH"
-            raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with `{self.install}`")
+            where = "not found" if os.sep in wanted else "not found on PATH or in toolsurface's cache"
+            raise AgentUnavailable(f"{self.name}: CLI {wanted!r} {where}; install it with {self.install_advice}")
         return found
 
-    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
+    def program(self, ctx: RunContext) -> str:
+        """The executable a run starts, found as the user's environment finds it (resolve), not the run's own home."""
+        return self.resolve(agent_env(ctx))
+
+    def check_available(
+        self, env: Mapping[str, str], endpoint: EndpointKind | None = None, home: AgentHome = "run"
+    ) -> None:
         executable = self.resolve(env)
         self.version = self.check_version(executable, env)
         if endpoint == EndpointKind.SCRIPTED:
             return  # the scripted model needs no key; the agent gets a dummy one
-        missing = self.missing_credentials(env)
+        missing = self.missing_credentials(env, logins=home == "user")
         if missing is not None:
             raise AgentUnavailable(f"{self.name}: {missing}")
 
@@ -160,7 +181,7 @@ class CliAgent(CardAdapter, ABC):
     def too_old(self, found: tuple[int, int, int]) -> str:
         needed = ".".join(map(str, self.min_version))
         version = ".".join(map(str, found))
-        return f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.install}`)"
+        return f"{self.name}: version {version} is too old; {self.name} {needed} or newer is needed (`{self.card.install}`)"
 
     def read_version(self, executable: str, env: Mapping[str, str]) -> tuple[int, int, int]:
         """What `executable --version` says, or AgentUnavailable when it says no version: it cannot start, does
@@ -224,8 +245,10 @@ class CliAgent(CardAdapter, ABC):
         return self.card.mode_named(mode)
 
     @abstractmethod
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
-        """What credential is missing and how to provide it, or None when one is there."""
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
+        """What credential is missing and how to provide it, or None when one is there. `logins`: a login kept in
+        the user's home counts (a run in the user's home, `--agent-home user`); else only what the environment
+        gives does (login_advice says so)."""
 
     @abstractmethod
     def command(self, ctx: RunContext) -> Invocation: ...
@@ -353,6 +376,38 @@ def home(env: Mapping[str, str]) -> Path:
 def user_cache(env: Mapping[str, str]) -> Path:
     """The user's cache folder: $XDG_CACHE_HOME, else ~/.cache."""
     return Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home(env) / ".cache"
+
+
+def own_cache(env: Mapping[str, str]) -> Path:
+    """toolsurface's own cache folder for a user with environment `env` (harness.files.cache_root for this
+    process's): the one folder of the home a run of toolsurface's writes in."""
+    return user_cache(env) / "toolsurface"
+
+
+def clis_folder(env: Mapping[str, str]) -> Path:
+    """The npm prefix holding the agent CLIs toolsurface installed (`agents --install`)."""
+    return own_cache(env) / AGENT_CLIS
+
+
+def clis_bin(env: Mapping[str, str]) -> Path:
+    """Where the executables of the agent CLIs toolsurface installed are."""
+    return clis_folder(env) / "node_modules" / ".bin"
+
+
+def find_executable(wanted: str, env: Mapping[str, str]) -> str | None:
+    """`wanted` (a name, or a path) on PATH, else, a name, among the agent CLIs toolsurface installed."""
+    found = shutil.which(wanted, path=env.get("PATH", os.defpath))
+    if found is None and os.sep not in wanted:
+        found = shutil.which(wanted, path=str(clis_bin(env)))
+    return found
+
+
+def login_advice(how: str, where: Path, found: bool, logins: bool) -> str:
+    """The end of a missing credential's line: log in (`how`, which keeps the login at `where` in the user's
+    home), or, where a login is there but the run keeps to a home of its own, the flag that uses it."""
+    if found and not logins:
+        return f"or use your login ({where}) with --agent-home user"
+    return f"or {how} (no login in {where})" + ("" if logins else " and run with --agent-home user")
 
 
 def loopback_only(env: dict[str, str]) -> None:

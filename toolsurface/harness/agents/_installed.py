@@ -1,5 +1,5 @@
 """The agent CLIs installed here: every executable of each registered client that is a CLI, on PATH (two
-directories may hold two versions of one CLI), each with its version, whether its adapter supports it, whether
+directories may hold two versions of one CLI) and in toolsurface's cache (`agents --install`), each with its version, whether its adapter supports it, whether
 it is a tested version, and its modes."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from toolsurface.harness.agents._card import SessionFiles
 from toolsurface.harness.agents.base import AgentUnavailable
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["InstalledAgent", "executables_on_path", "installed_agents"]
+__all__ = ["InstalledAgent", "executables", "executables_on_path", "installed_agents"]
 
 
 @dataclass(frozen=True)
 class InstalledAgent:
-    """One agent CLI as found: `path` None when none is on PATH; `problem` says why it cannot run (missing,
+    """One agent CLI as found: `path` None when none is found; `problem` says why it cannot run (missing,
     too old, no version printed)."""
 
     name: str
@@ -57,8 +57,20 @@ def executables_on_path(name: str, env: Mapping[str, str]) -> list[str]:
     return found
 
 
+def executables(name: str, env: Mapping[str, str]) -> list[str]:
+    """Every executable called `name` on PATH (executables_on_path), then the one toolsurface installed in its
+    cache unless it is one of them."""
+    from toolsurface.harness.agents._cli import clis_bin
+
+    found = executables_on_path(name, env)
+    cached = clis_bin(env) / name
+    if os.access(cached, os.X_OK) and os.path.realpath(cached) not in {os.path.realpath(p) for p in found}:
+        found.append(str(cached))
+    return found
+
+
 def installed_agents(env: Mapping[str, str], names: Sequence[str] | None = None) -> list[InstalledAgent]:
-    """A row per executable of each named CLI (every registered one unless named) on PATH, or one row saying it
+    """A row per executable of each named CLI (every registered one unless named) found, or one row saying it
     is missing. Every executable is asked its version at once, so CLIs that hang cost one timeout together, not
     one each."""
     from concurrent.futures import ThreadPoolExecutor
@@ -71,7 +83,7 @@ def installed_agents(env: Mapping[str, str], names: Sequence[str] | None = None)
         adapter = make_agent(name)
         if not isinstance(adapter, CliAgent):
             raise ToolsurfaceError(f"{name} is not an agent CLI; the CLIs: {', '.join(cli_clients())}")
-        adapters.append((adapter, executables_on_path(adapter.card.executable or name, env)))
+        adapters.append((adapter, executables(adapter.card.executable or name, env)))
 
     def version(job: tuple[CliAgent, str]) -> tuple[int, int, int] | AgentUnavailable:
         adapter, path = job
@@ -111,7 +123,8 @@ def installed_agents(env: Mapping[str, str], names: Sequence[str] | None = None)
             )
 
         if not paths:
-            rows.append(row(None, problem=f"not found on PATH; install it with `{adapter.install}`"))
+            where = "not found on PATH or in toolsurface's cache"
+            rows.append(row(None, problem=f"{where}; install it with {adapter.install_advice}"))
         for path in paths:
             found = versions[(adapter, path)]
             if isinstance(found, AgentUnavailable):

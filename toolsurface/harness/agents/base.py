@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from toolsurface.harness.agents._card import ClientCard
 
 __all__ = [
+    "AGENT_HOMES",
     "DUMMY_KEY",
     "INVALID_ARGUMENTS",
     "NOT_DELIVERED",
@@ -26,6 +27,7 @@ __all__ = [
     "UNKNOWN_TOOL",
     "Agent",
     "AgentEndpoint",
+    "AgentHome",
     "AgentReport",
     "AgentUnavailable",
     "Event",
@@ -43,6 +45,12 @@ __all__ = [
 # can be said from the run; a resume runs it again, as it does every run that did not end ok.
 RunStatus = Literal["ok", "timeout", "agent-error", "interrupted", "error"]
 SERVER_NAME = "stub"
+
+# Where a client keeps its home, configuration and caches in a run (`--agent-home`): `run`, folders of the run's own
+# (nothing of the user's home read or written); `user`, the user's own where a client keeps its login there (to use
+# that login through `record:URL`).
+AgentHome = Literal["run", "user"]
+AGENT_HOMES: tuple[AgentHome, ...] = ("run", "user")
 
 # What an agent gets as its key when the model is scripted: any real key stays out of the run.
 DUMMY_KEY = "toolsurface-scripted-model"
@@ -132,6 +140,8 @@ class RunContext:
     neighbours: tuple[NamedServer, ...] = ()
     # The model's context window, for a client that decides by it (its card's `windows` pick the model).
     context_window: int | None = None
+    # Whose home the client runs in (AgentHome).
+    agent_home: AgentHome = "run"
 
     def __post_init__(self) -> None:
         names = [server.name for server in self.servers]
@@ -213,9 +223,15 @@ class Agent(Protocol):
     def harness_client(self) -> bool:
         """True when the harness's own MCP client starts the stub; an outside CLI starts it its own way."""
 
-    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
+    def run_home(self, run_dir: Path, agent_home: AgentHome) -> Path | None:
+        """The folder a run in `run_dir` gives the client as its HOME, or None where HOME stays the user's."""
+
+    def check_available(
+        self, env: Mapping[str, str], endpoint: EndpointKind | None = None, home: AgentHome = "run"
+    ) -> None:
         """Raise AgentUnavailable with one clear line when the CLI (or the version needed) or the key is
-        missing. `endpoint` is the kind of the run's model endpoint, if it has one."""
+        missing. `endpoint` is the kind of the run's model endpoint, if it has one; `home` whose home the run
+        uses (a login kept in the user's home counts only with `user`)."""
 
     async def run(self, ctx: RunContext) -> AgentReport: ...
 

@@ -23,8 +23,10 @@ from toolsurface.harness.agents._cli import (
     block_text,
     content_blocks,
     home,
+    login_advice,
     server_launch,
     stub_failure,
+    user_cache,
 )
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._session_file import (
@@ -50,9 +52,21 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.jsonl import transcript_objects
 from toolsurface.harness.run_folder import TRANSCRIPT
 
-__all__ = ["MCP_CONFIG", "ClaudeAgent"]
+__all__ = ["CLAUDE_HOME", "MCP_CONFIG", "ClaudeAgent"]
 
 MCP_CONFIG = "mcp-config.json"
+# The run's own home for Claude Code (`--agent-home run`): HOME itself, as no setting moves all it writes there (2.1.197
+# and 2.1.332 write ~/.claude.json, a backup of it and ~/.claude/{projects,sessions,plugins}, which CLAUDE_CONFIG_DIR
+# moves, and MCP logs in ~/.cache/claude-cli-nodejs, which it does not).
+CLAUDE_HOME = "claude-home"
+# The folders a user's XDG variables may move out of the home (its cache among them): in its own home, where a
+# home without them has them.
+_XDG = {
+    "XDG_CACHE_HOME": ".cache",
+    "XDG_CONFIG_HOME": ".config",
+    "XDG_DATA_HOME": ".local/share",
+    "XDG_STATE_HOME": ".local/state",
+}
 # Claude Code holds an MCP tool's answer to this many tokens (25,000 unset), read from its own bundle in 2.1.197 (a
 # JavaScript bundle) and 2.1.332 (a native binary with the same functions): its rough estimate of an answer is each
 # text block's length / 4, rounded, plus 1,600 per image; one estimated above 10,000 is shown to the user as "Large
@@ -168,9 +182,10 @@ class ClaudeAgent(CliAgent):
             ClientSetting("ANTHROPIC_BASE_URL", "env", "where it sends its model requests"),
             ClientSetting("CLAUDE_CONFIG_DIR", "env", "where its settings, logins and projects are (~/.claude)"),
         ),
-        leaves="a project folder per working folder in ~/.claude/projects, an MCP log folder per working folder in"
-        " ~/.cache/claude-cli-nodejs and telemetry files per session, all named after the run (removed after it); with"
-        " --keep-agent-files its session file too, in that project folder",
+        leaves="its settings file, projects, sessions and MCP logs, in the run's own home (removed after it); with"
+        " --keep-agent-files its session file, in ~/.claude/projects; with --agent-home user, a project folder per"
+        " working folder in ~/.claude/projects, an MCP log folder per working folder in ~/.cache/claude-cli-nodejs and"
+        " telemetry files per session, all named after the run (removed after it), and ~/.claude.json rewritten",
         builtin_tools=(
             "Agent",
             "Bash",
@@ -213,33 +228,48 @@ class ClaudeAgent(CliAgent):
         ),
     )
 
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
         if any(env.get(key) for key in KEYS):
             return None
-        config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home(env) / ".claude"
+        config_dir = _config_dir(env)
         # On macOS a login lives in the keychain, where no file shows it.
-        if (config_dir / ".credentials.json").is_file() or sys.platform == "darwin":
+        found = (config_dir / ".credentials.json").is_file() or sys.platform == "darwin"
+        if found and logins:
             return None
         return (
-            f"no credentials: set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`), "
-            f"or log in once with `claude` (no login in {config_dir})"
+            "no credentials: set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`), "
+            + login_advice("log in once with `claude`", config_dir, found, logins)
         )
+
+    def run_home(self, run_dir: Path, agent_home: str) -> Path | None:
+        return run_dir / CLAUDE_HOME if agent_home == "run" else None
 
     def command(self, ctx: RunContext) -> Invocation:
         self.check_mode(ctx.mode)
         env = agent_env(ctx)
         config = ctx.run_dir / MCP_CONFIG
-        # Isolation without a temporary CLAUDE_CONFIG_DIR, which would lose a subscription login kept
-        # there: --strict-mcp-config drops every other MCP server, --setting-sources "" drops user,
-        # project and local settings (their hooks, permissions, plugins), and --settings turns off any
-        # hook left (managed ones excepted). --tools keeps no built-in tool; in on-demand mode it keeps
-        # ToolSearch, without which the deferred MCP tools could not be loaded at all.
+        own = self.run_home(ctx.run_dir, ctx.agent_home)
+        links: dict[Path, Path] = {}
+        dirs: tuple[Path, ...] = ()
+        if own is not None:
+            # A home of the run's own: Claude Code's settings file, its projects and logs stay out of the user's.
+            env.pop("CLAUDE_CONFIG_DIR", None)
+            env.update(HOME=str(own), **{name: str(own / folder) for name, folder in _XDG.items()})
+            if ctx.keep_agent_files:
+                # A kept run's session file lands where the user's are, for `session import`; linked in for the run.
+                dirs = (_config_dir(agent_env(ctx)) / "projects",)
+                links[own / ".claude" / "projects"] = dirs[0]
+        # In the user's home (--agent-home user) isolation is without a temporary CLAUDE_CONFIG_DIR, which would
+        # lose a subscription login kept there. Either way --strict-mcp-config drops every other MCP server,
+        # --setting-sources "" drops user, project and local settings (their hooks, permissions, plugins), and
+        # --settings turns off any hook left (managed ones excepted). --tools keeps no built-in tool; in
+        # on-demand mode it keeps ToolSearch, without which the deferred MCP tools could not be loaded at all.
         # With builtins on, --tools is left out: Claude Code keeps its default set (Bash, Read, ...), and the
         # permission mode still denies every call that would ask.
         builtin = "" if ctx.mode == "full-list" else "ToolSearch"
         tools = [] if ctx.builtins else ["--tools", builtin]
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "-p",
             ctx.prompt,
             "--output-format",
@@ -285,7 +315,7 @@ class ClaudeAgent(CliAgent):
                     env.pop(key, None)
                 env["ANTHROPIC_API_KEY"] = DUMMY_KEY
         files = {config: json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n"}
-        return Invocation(tuple(argv), env, files)
+        return Invocation(tuple(argv), env, files, links, dirs=dirs)
 
     def _window_model(self, window: int | None) -> str | None:
         """The model Claude Code gives a context window of `window` tokens; a window it gives none is refused."""
@@ -308,6 +338,10 @@ class ClaudeAgent(CliAgent):
                 "args": args,
                 "env": dict(server.command.env),
             }
+            if ctx.agent_home == "run":
+                # The servers start in the user's HOME, as Claude Code's own is the run's: Python finds the user's
+                # site-packages there.
+                entry["env"] = {"HOME": str(home(agent_env(ctx))), **server.command.env}
             if ctx.mode == "full-list":
                 # Else the first request may leave before a server connects, with none of its tools (seen under
                 # load). On demand, ToolSearch waits for a server still connecting, and alwaysLoad would undo the
@@ -317,11 +351,15 @@ class ClaudeAgent(CliAgent):
         return servers
 
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
-        """Claude Code keeps a project folder per working directory (even with --no-session-persistence), an
-        MCP log folder per working directory, and telemetry files per session: all named after this run."""
+        """The run's own home; in the user's, what it keeps there of this run: a project folder per working
+        directory (even with --no-session-persistence), an MCP log folder per working directory, and telemetry
+        files per session, all named after this run."""
+        own = self.run_home(ctx.run_dir, ctx.agent_home)
+        if own is not None:
+            return [own]
         env = agent_env(ctx)
-        config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home(env) / ".claude"
-        cache = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home(env) / ".cache"
+        config_dir = _config_dir(env)
+        cache = user_cache(env)
         slugs = {re.sub(r"[^A-Za-z0-9]", "-", str(p)) for p in (ctx.workdir, ctx.workdir.resolve())}
         found = [d / slug for slug in slugs for d in (config_dir / "projects", cache / "claude-cli-nodejs")]
         sessions = {
@@ -408,6 +446,11 @@ class ClaudeAgent(CliAgent):
         if error is not None:
             report.status, report.error = "agent-error", error
         return report
+
+
+def _config_dir(env: Mapping[str, str]) -> Path:
+    """The user's Claude Code folder (settings, logins, projects): $CLAUDE_CONFIG_DIR, else ~/.claude."""
+    return Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home(env) / ".claude"
 
 
 def _tool_result(block: dict[str, Any], calls: Mapping[str, Event]) -> Event:

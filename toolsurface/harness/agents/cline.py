@@ -28,6 +28,7 @@ from toolsurface.harness.agents._cli import (
     as_str,
     block_text,
     home,
+    login_advice,
     loopback_only,
     server_launch,
 )
@@ -248,10 +249,13 @@ class ClineAgent(CliAgent):
         ),
     )
 
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
-        if any(env.get(key) for key in KEYS) or _providers(env).is_file():
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
+        found = _providers(env).is_file()
+        if any(env.get(key) for key in KEYS) or (found and logins):
             return None
-        return f"no credentials: set CLINE_API_KEY (or a provider's key), or sign in once with `cline auth` (no {_providers(env)})"
+        return "no credentials: set CLINE_API_KEY (or a provider's key), " + login_advice(
+            "sign in once with `cline auth`", _providers(env), found, logins
+        )
 
     def command(self, ctx: RunContext) -> Invocation:
         self.check_mode(ctx.mode)
@@ -271,7 +275,7 @@ class ClineAgent(CliAgent):
             settings / "cline_mcp_settings.json": json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n",
             settings / "global-settings.json": json.dumps(preferences, indent=2) + "\n",
         }
-        argv = [self.resolve(env), "--json", "--data-dir", str(data), "--cwd", str(ctx.workdir)]
+        argv = [self.program(ctx), "--json", "--data-dir", str(data), "--cwd", str(ctx.workdir)]
         if ctx.builtins:
             argv += ["--auto-approve", "false"]
         # Every refused call counts as a mistake, and cline stops after a few in a row.
@@ -297,8 +301,8 @@ class ClineAgent(CliAgent):
             env["OTEL_SDK_DISABLED"] = "true"
             loopback_only(env)
         else:
-            if user_providers.is_file():
-                # The user's provider logins: linked in for the run only.
+            if ctx.agent_home == "user" and user_providers.is_file():
+                # The user's provider logins: with --agent-home user linked in for the run only.
                 links[settings / "providers.json"] = user_providers
             if ctx.model:
                 argv += ["-m", ctx.model]

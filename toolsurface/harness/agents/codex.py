@@ -30,6 +30,7 @@ from toolsurface.harness.agents._cli import (
     as_str,
     block_text,
     home,
+    login_advice,
     loopback_only,
     server_launch,
 )
@@ -286,18 +287,20 @@ class CodexAgent(CliAgent):
         super().__init__(executable)
         self.base_url = base_url
 
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
         if any(env.get(key) for key in KEYS):
             return None
-        codex_home = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home(env) / ".codex"
-        if (codex_home / "auth.json").is_file():
+        login = _user_home(env) / "auth.json"
+        if login.is_file() and logins:
             return None
-        return f"no credentials: set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login` (no {codex_home / 'auth.json'})"
+        return "no credentials: set OPENAI_API_KEY (or CODEX_API_KEY), " + login_advice(
+            "run `codex login`", login, login.is_file(), logins
+        )
 
     def command(self, ctx: RunContext) -> Invocation:
         self.check_mode(ctx.mode)
         env = agent_env(ctx)
-        user_home = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home(env) / ".codex"
+        user_home = _user_home(env)
         scripted = ctx.endpoint is not None and ctx.endpoint.scripted
         if scripted:
             for key in KEYS:
@@ -307,13 +310,14 @@ class CodexAgent(CliAgent):
             env["CODEX_API_KEY"] = env["OPENAI_API_KEY"]  # codex sends CODEX_API_KEY, never OPENAI_API_KEY
         if ctx.endpoint is not None:
             loopback_only(env)  # its analytics, plugin marketplace (git ls-remote) and account requests
-        if env.get("CODEX_API_KEY") or not (user_home / "auth.json").is_file():
-            # A home of the run's own: codex's state, logs and skills stay out of the user's ~/.codex.
+        if ctx.agent_home == "run" or env.get("CODEX_API_KEY") or not (user_home / "auth.json").is_file():
+            # A home of the run's own: codex's state, logs and skills stay out of the user's ~/.codex (which a run
+            # uses, with --agent-home user, for the login in it).
             env["CODEX_HOME"] = str(ctx.run_dir / CODEX_HOME)
         # --ignore-user-config keeps the login ($CODEX_HOME/auth.json) but not config.toml, so no MCP
         # server or hook of the user's joins the run; codex exec has no turn limit to pass.
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "exec",
             "--json",
             "--skip-git-repo-check",
@@ -372,6 +376,10 @@ class CodexAgent(CliAgent):
                 entry["env"] = dict(server.command.env)
             servers[server.name] = entry
         return servers
+
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        # `--version` writes its helpers into its home's tmp folder (0.171.0): give it one that is thrown away.
+        return {**env, "CODEX_HOME": str(scratch)}
 
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
         """The run's own codex home (state databases, logs, about 1 MB of bundled skills)."""
@@ -506,6 +514,11 @@ def toml_value(value: object) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     raise TypeError(f"no TOML form for {type(value).__name__}")
+
+
+def _user_home(env: Mapping[str, str]) -> Path:
+    """The user's codex folder (config, login, sessions): $CODEX_HOME, else ~/.codex."""
+    return Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home(env) / ".codex"
 
 
 def toml_key(key: str) -> str:

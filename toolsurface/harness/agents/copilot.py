@@ -27,9 +27,10 @@ from toolsurface.harness.agents._cli import (
     as_str,
     block_text,
     home,
+    login_advice,
     loopback_only,
+    own_cache,
     server_launch,
-    user_cache,
 )
 from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
@@ -143,8 +144,9 @@ class CopilotAgent(CliAgent):
             ClientSetting("COPILOT_HOME", "env", "where its config, logins, sessions and logs are (~/.copilot)"),
             ClientSetting("COPILOT_PKG_CACHE_HOME", "env", "where it unpacks its program (about 235 MB a version)"),
         ),
-        leaves="its sessions, logs, a database and caches, in the run's own home (removed after it); with"
-        " --keep-agent-files its session folder, in ~/.copilot/session-state",
+        leaves="its sessions, logs, a database and caches, in the run's own home (removed after it), and its unpacked"
+        " program, in toolsurface's cache (kept); with --keep-agent-files its session folder, in"
+        " ~/.copilot/session-state",
         config_formats=(CONFIG_FORMAT,),
         builtin_tools=(
             "apply_patch",
@@ -177,24 +179,25 @@ class CopilotAgent(CliAgent):
         ),
     )
 
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
         if any(env.get(key) for key in (*KEYS, *PROVIDER_KEYS, "OPENAI_API_KEY")):
             return None
         config = _user_home(env) / "config.json"
-        if config.is_file() and "copilotTokens" in config.read_text(encoding="utf-8", errors="replace"):
+        found = config.is_file() and "copilotTokens" in config.read_text(encoding="utf-8", errors="replace")
+        if found and logins:
             return None
         return (
-            "no credentials: set COPILOT_GITHUB_TOKEN (or GH_TOKEN), or sign in once with `copilot login` (for a"
-            " recorded run through an OpenAI-compatible API: OPENAI_API_KEY)"
+            "no credentials: set COPILOT_GITHUB_TOKEN (or GH_TOKEN; for a recorded run through an OpenAI-compatible"
+            " API, OPENAI_API_KEY), " + login_advice("sign in once with `copilot login`", config, found, logins)
         )
 
     def command(self, ctx: RunContext) -> Invocation:
         self.check_mode(ctx.mode)
         own = ctx.run_dir / COPILOT_HOME
         env = agent_env(ctx)
-        # The extracted program (about 235 MB per version) stays where Copilot keeps it for the user; the run's
-        # own caches (a device id, the MCP tool lists it saw) go to its home.
-        env["COPILOT_PKG_CACHE_HOME"] = env.get("COPILOT_PKG_CACHE_HOME") or str(user_cache(env) / "copilot")
+        # The extracted program (about 235 MB per version) stays in toolsurface's cache, made once; the run's own
+        # caches (a device id, the MCP tool lists it saw) go to its home.
+        env["COPILOT_PKG_CACHE_HOME"] = _program_cache(env)
         env.update(
             COPILOT_HOME=str(own),
             XDG_CACHE_HOME=str(own / "cache"),
@@ -218,7 +221,7 @@ class CopilotAgent(CliAgent):
                 env["COPILOT_PROVIDER_API_KEY"] = env["OPENAI_API_KEY"]
             loopback_only(env)
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "-p",
             ctx.prompt,
             "--output-format",
@@ -240,9 +243,9 @@ class CopilotAgent(CliAgent):
         files = {own / MCP_CONFIG: json.dumps({"mcpServers": self.mcp_servers(ctx)}, indent=2) + "\n"}
         links: dict[Path, Path] = {}
         login = _user_home(agent_env(ctx)) / "config.json"
-        if ctx.endpoint is None and not any(env.get(key) for key in KEYS) and login.is_file():
-            # The GitHub login lives in the user's ~/.copilot, which COPILOT_HOME moves away from: linked in for
-            # the run only.
+        if ctx.agent_home == "user" and ctx.endpoint is None and not any(env.get(k) for k in KEYS) and login.is_file():
+            # The GitHub login lives in the user's ~/.copilot, which COPILOT_HOME moves away from: with --agent-home
+            # user linked in for the run only.
             links[own / "config.json"] = login
         dirs: tuple[Path, ...] = ()
         if ctx.keep_agent_files:
@@ -270,9 +273,13 @@ class CopilotAgent(CliAgent):
         return servers
 
     def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
-        # `--version` writes a home of its own; the extracted program stays in the user's cache.
-        pkg = env.get("COPILOT_PKG_CACHE_HOME") or str(user_cache(env) / "copilot")
-        return {**env, "COPILOT_HOME": str(scratch), "COPILOT_PKG_CACHE_HOME": pkg, "COPILOT_AUTO_UPDATE": "false"}
+        # `--version` writes a home of its own; the extracted program stays in toolsurface's cache.
+        return {
+            **env,
+            "COPILOT_HOME": str(scratch),
+            "COPILOT_PKG_CACHE_HOME": _program_cache(env),
+            "COPILOT_AUTO_UPDATE": "false",
+        }
 
     def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
         """Everything Copilot wrote into the run's own home (sessions, logs, a database, caches) but the MCP
@@ -336,6 +343,11 @@ class CopilotAgent(CliAgent):
 
 def _user_home(env: Mapping[str, str]) -> Path:
     return Path(env["COPILOT_HOME"]) if env.get("COPILOT_HOME") else home(env) / ".copilot"
+
+
+def _program_cache(env: Mapping[str, str]) -> str:
+    """Where Copilot unpacks its program: the user's COPILOT_PKG_CACHE_HOME where set, else toolsurface's cache."""
+    return env.get("COPILOT_PKG_CACHE_HOME") or str(own_cache(env) / "copilot")
 
 
 def _tool_result(data: dict[str, Any], calls: Mapping[str, Event]) -> Event:

@@ -20,6 +20,7 @@ from toolsurface.harness.agents._cli import (
     as_int,
     as_str,
     home,
+    login_advice,
     trusted_servers,
 )
 from toolsurface.harness.agents._config_format import ConfigFormat, dot_folder_workspace, http_url_entry
@@ -185,12 +186,12 @@ class GeminiAgent(CliAgent):
         ),
     )
 
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
-        if any(env.get(key) for key in KEYS) or _login(env) is not None:
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
+        found = _login(env) is not None
+        if any(env.get(key) for key in KEYS) or (found and logins):
             return None
-        return (
-            "no credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY), or sign in with Google once in `gemini` "
-            f"(no {_user_dir(env) / OAUTH_CREDS})"
+        return "no credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY), " + login_advice(
+            "sign in with Google once in `gemini`", _user_dir(env) / OAUTH_CREDS, found, logins
         )
 
     def command(self, ctx: RunContext) -> Invocation:
@@ -219,13 +220,13 @@ class GeminiAgent(CliAgent):
         if not ctx.builtins:
             settings["tools"] = {"core": [f"{self.naming.prefix(server.name)}*" for server in ctx.servers]}
         links: dict[Path, Path] = {}
-        login = None if any(env.get(key) for key in KEYS) else _login(user_env)
+        login = None if any(env.get(key) for key in KEYS) or ctx.agent_home == "run" else _login(user_env)
         if env.get(BASE_URL_ENV):
             # With a base URL set, gemini-cli picks a gateway login and exits 41 unless the key login is chosen.
             settings["security"] = {"auth": {"selectedType": "gemini-api-key"}}
         elif login is not None:
-            # The Google login lives in the user's ~/.gemini, which GEMINI_CLI_HOME moves away from:
-            # linked in for the run only, so no copy of it stays in the run directory.
+            # The Google login lives in the user's ~/.gemini, which GEMINI_CLI_HOME moves away from: with
+            # --agent-home user linked in for the run only, so no copy of it stays in the run directory.
             links[gemini_home / ".gemini" / OAUTH_CREDS] = login
             settings["security"] = {"auth": {"selectedType": "oauth-personal"}}
         dirs: tuple[Path, ...] = ()
@@ -235,7 +236,7 @@ class GeminiAgent(CliAgent):
             dirs = (_user_dir(user_env) / "tmp",)
             links[gemini_home / ".gemini" / "tmp"] = dirs[0]
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "-p",
             ctx.prompt,
             "-o",

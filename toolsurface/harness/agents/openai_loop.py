@@ -26,6 +26,7 @@ from toolsurface.harness.agents.base import (
     INVALID_ARGUMENTS,
     UNKNOWN_TOOL,
     AgentEndpoint,
+    AgentHome,
     AgentReport,
     AgentUnavailable,
     EndpointKind,
@@ -125,7 +126,9 @@ class OpenAIAgent(CardAdapter):
         self.api_key_env = api_key_env
         self.model = model
 
-    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
+    def check_available(
+        self, env: Mapping[str, str], endpoint: EndpointKind | None = None, home: AgentHome = "run"
+    ) -> None:
         if endpoint is not None:
             self._endpoint(env, self.model or "scripted", AgentEndpoint("http://127.0.0.1", endpoint))
         else:

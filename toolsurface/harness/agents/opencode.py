@@ -28,6 +28,7 @@ from toolsurface.harness.agents._cli import (
     as_int,
     as_str,
     home,
+    login_advice,
     loopback_only,
     server_launch,
 )
@@ -218,12 +219,12 @@ class OpencodeAgent(CliAgent):
         ),
     )
 
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
-        if any(env.get(key) for key in KEYS) or _auth_file(env).is_file():
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
+        found = _auth_file(env).is_file()
+        if any(env.get(key) for key in KEYS) or (found and logins):
             return None
-        return (
-            f"no credentials: set {' or '.join(KEYS[:2])} (or another provider's key), or sign in once with"
-            f" `opencode auth login` (no {_auth_file(env)})"
+        return f"no credentials: set {' or '.join(KEYS[:2])} (or another provider's key), " + login_advice(
+            "sign in once with `opencode auth login`", _auth_file(env), found, logins
         )
 
     def command(self, ctx: RunContext) -> Invocation:
@@ -273,7 +274,7 @@ class OpencodeAgent(CliAgent):
             model = f"{PROVIDER}/{model_id}"
             loopback_only(env)
         # A title given is one model request fewer: opencode asks its model for one otherwise.
-        argv = [self.resolve(env), "run", "--format", "json", "--pure", "--title", "toolsurface run"]
+        argv = [self.program(ctx), "run", "--format", "json", "--pure", "--title", "toolsurface run"]
         if model:
             argv += ["-m", model]
         argv += ["--", ctx.prompt]
@@ -288,9 +289,9 @@ class OpencodeAgent(CliAgent):
         }
         links: dict[Path, Path] = {}
         login = _auth_file(user_env)
-        if ctx.endpoint is None and login.is_file():
-            # The user's provider logins live in their data folder, which the run moves away from: linked in for
-            # the run only.
+        if ctx.agent_home == "user" and ctx.endpoint is None and login.is_file():
+            # The user's provider logins live in their data folder, which the run moves away from: with
+            # --agent-home user linked in for the run only.
             links[own / "data" / "opencode" / "auth.json"] = login
         return Invocation(tuple(argv), env, files, links, dirs=(config_dir / "node_modules",))
 

@@ -293,7 +293,7 @@ class QwenAgent(CliAgent):
         ),
     )
 
-    def missing_credentials(self, env: Mapping[str, str]) -> str | None:
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
         if any(env.get(key) for key in KEYS):
             return None
         return "no credentials: set OPENAI_API_KEY (with OPENAI_BASE_URL and OPENAI_MODEL for a provider other than OpenAI)"
@@ -317,7 +317,7 @@ class QwenAgent(CliAgent):
         if not on_demand:
             left_out += [SEARCH_TOOL, BRIDGE.tool]
         argv = [
-            self.resolve(env),
+            self.program(ctx),
             "-p",
             ctx.prompt,
             "-o",

@@ -17,6 +17,7 @@ from toolsurface.harness.agents._card import CardAdapter, ClientCard
 from toolsurface.harness.agents._stub_client import stub_client
 from toolsurface.harness.agents.base import (
     UNKNOWN_TOOL,
+    AgentHome,
     AgentReport,
     AgentUnavailable,
     EndpointKind,
@@ -50,7 +51,9 @@ class ScriptAgent(CardAdapter):
         leaves="nothing",
     )
 
-    def check_available(self, env: Mapping[str, str], endpoint: EndpointKind | None = None) -> None:
+    def check_available(
+        self, env: Mapping[str, str], endpoint: EndpointKind | None = None, home: AgentHome = "run"
+    ) -> None:
         return None
 
     async def run(self, ctx: RunContext) -> AgentReport:

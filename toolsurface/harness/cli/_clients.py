@@ -28,15 +28,31 @@ if TYPE_CHECKING:
 
 
 @main.command("agents")
-@_format_option(*TABLE_FORMATS)
-def agents_command(fmt: str) -> None:
-    """List each agent CLI on PATH: its version, whether it is supported and tested, its modes."""
+@click.argument("names", nargs=-1, metavar="[NAME...]")
+@click.option(
+    "--install",
+    is_flag=True,
+    help="First install the pinned version of each agent CLI NAME (every one unless named) into toolsurface's cache"
+    " (~/.cache/toolsurface/agent-clis), with your own npm; clients and session run find them there.",
+)
+@_format_option(
+    *TABLE_FORMATS,
+    help="table and markdown: a row per CLI found; json and csv: every field, with the settings each reads, what a"
+    " run leaves and where it keeps a user's sessions.",
+)
+def agents_command(names: tuple[str, ...], install: bool, fmt: str) -> None:
+    """List each agent CLI on PATH or in toolsurface's cache: its version, whether it is supported and tested, its
+    modes; with --install, install the pinned ones first."""
     from dataclasses import asdict, astuple, fields
 
-    from toolsurface.harness.agents import InstalledAgent, installed_agents
+    from toolsurface.harness.agents import InstalledAgent, install_clis, installed_agents
     from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document
 
-    rows = installed_agents(os.environ)
+    if names and not install:
+        raise click.UsageError("NAME... goes with --install: `toolsurface agents --install NAME...`")
+    if install:
+        _say(install_clis(names, os.environ).summary())
+    rows = installed_agents(os.environ, names or None)
     if fmt == "json":
         _data(json_document([asdict(r) for r in rows], ascii=True), nl=False)
         return
@@ -57,7 +73,7 @@ def agents_command(fmt: str) -> None:
     if fmt == "markdown":
         _data(columns_markdown(columns, cells), nl=False)
     else:
-        _print_table("Agent CLIs on PATH", columns, cells)
+        _print_table("Agent CLIs on PATH and in toolsurface's cache", columns, cells)
 
 
 @main.command("clients", cls=_ServerCommand)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from toolsurface.harness.agents.base import AGENT_HOMES, AgentHome
 from toolsurface.harness.cli._base import (
     Seconds,
     _builtins_option,
@@ -58,7 +59,8 @@ def session_group() -> None:
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("study"),
     show_default=True,
-    help="The study's folder: a folder per run under runs/, and study.json (a run already there is not run again).",
+    help="The study's folder: a folder per run, study.json and plan.json; a run that ended ok there is kept and a"
+    " rerun resumes.",
 )
 @click.option("--mode", cls=CardHelpOption, card_help=mode_help)
 @_builtins_option
@@ -68,7 +70,8 @@ def session_group() -> None:
     type=click.IntRange(min=1),
     default=30,
     show_default=True,
-    help="The most model turns an agent may take in a run (passed to its CLI where it has such a setting).",
+    help="The most model turns one run may take, for each agent that takes a limit; a run that reaches it ends as"
+    " an agent error.",
 )
 @click.option(
     "--script",
@@ -87,6 +90,15 @@ def session_group() -> None:
     " model-requests.jsonl keeps what the model was shown.",
 )
 @click.option("--keep-agent-files", is_flag=True, cls=CardHelpOption, card_help=keep_help)
+@click.option(
+    "--agent-home",
+    type=click.Choice(AGENT_HOMES),
+    default="run",
+    show_default=True,
+    help="run: each agent CLI runs in a home of the run's own (its settings, logins and caches), leaving yours alone;"
+    " user: in yours, where each keeps its login (to use that login, not a key, through record:URL or with no"
+    " --model-endpoint). spec.json records which.",
+)
 @click.option(
     "--server-name",
     metavar="NAME",
@@ -129,6 +141,7 @@ def session_run_command(
     api_key_env: str,
     model_endpoint: str | None,
     keep_agent_files: bool,
+    agent_home: AgentHome,
     server_name: str,
     beside: tuple[str, ...],
     stub_start: str,
@@ -159,6 +172,7 @@ def session_run_command(
         keep_agent_files=keep_agent_files,
         server_name=server_name,
         neighbours=_beside(beside, server_name),
+        agent_home=agent_home,
     )
     with _study_progress(f"{', '.join(agent_names)} on {', '.join(surfaces)}") as (planned, finished):
         try:

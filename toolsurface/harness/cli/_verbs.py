@@ -18,7 +18,9 @@ class Verb(NamedTuple):  # not a dataclass: `--help` would import dataclasses fo
 
 VERBS = {
     "agents": Verb(
-        "_clients", "List each agent CLI on PATH: its version, whether it is supported and tested, its modes."
+        "_clients",
+        "List each agent CLI on PATH or in toolsurface's cache: its version, whether it is supported and tested, its"
+        " modes; with --install, install the pinned ones first.",
     ),
     "budget": Verb("_budget", "Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured."),
     "check": Verb(

@@ -61,9 +61,9 @@ class NeighbourRow:
 class ClientRow:
     """The first model request of one short session of `client` (at `version`, in `mode`) on `surface`.
 
-    `status`: ok, `not installed`, or the error that ended the session. `server_share`: the server's part of
-    what the model reads in the first request (its tools shown in full, its deferred tools' names, its
-    instructions), as a fraction of all of it (every tool shown, every name, the system prompt, the messages).
+    `status`: ok, `not installed` (with the command that installs it), or the error that ended the session.
+    `server_share`: the server's part of what the model reads in the first request (its tools shown in full, its
+    deferred tools' names, its instructions), as a fraction of all of it (every tool shown, every name, the system prompt, the messages).
     `instructions_chars`: None when the server has no instructions; else the chars of them the client put
     where the model reads them (0: none). `protocol`: the MCP version the client negotiated with the stub,
     where the stub's call log says. `wrappers`: the namespaces' envelopes (of a client that sends one), apart from every tool.

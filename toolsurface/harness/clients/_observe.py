@@ -406,7 +406,7 @@ def _decision(
 
 
 def _missing_row(surface: PlannedSurface, row: InstalledAgent, builtins: bool, server_name: str) -> ClientRow:
-    status = "not installed" if row.path is None else str(row.problem)
+    status = f"not installed ({row.install})" if row.path is None else str(row.problem)
     return ClientRow(
         surface.name,
         row.name,

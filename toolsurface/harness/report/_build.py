@@ -958,7 +958,12 @@ def _report_with(
                     "findability.ranks",
                     "Findability ranks",
                     out / "charts" / "findability_ranks.png",
-                    given.command("findability", *(["--queries", str(queries)] if queries else [])),
+                    given.command(
+                        "findability",
+                        *(["--queries", str(queries)] if queries else []),
+                        # Claude Code's own search is drawn too where it ran.
+                        *(["--scorer", "all"] if found.client is not None else []),
+                    ),
                 )
             )
         if study is not None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolsurface.harness.agents.base import SERVER_NAME, Agent
+from toolsurface.harness.agents.base import SERVER_NAME, Agent, AgentHome
 from toolsurface.harness.endpoint import EndpointSpec
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import Scenario
@@ -63,6 +63,8 @@ class StudyConfig:
     server_name: str = SERVER_NAME
     # Servers beside the surface's in every agent's config, each served and named (harness.clients).
     neighbours: tuple[Beside, ...] = ()
+    # Whose home each agent CLI runs in: folders of the run's own, or the user's (to use a login kept there).
+    agent_home: AgentHome = "run"
 
     def __post_init__(self) -> None:
         own = sorted({choice.name for choice in self.agents if choice.agent.harness_client})

@@ -115,7 +115,7 @@ def _check_agents(config: StudyConfig) -> None:
                 " plays its script itself"
             )
         check_server_name(config.server_name, [choice.name])
-        choice.agent.check_available(os.environ, endpoint)
+        choice.agent.check_available(os.environ, endpoint, config.agent_home)
 
 
 def shard_of(planned: Sequence[PlannedRun], shard: tuple[int, int] | None) -> list[PlannedRun]:

@@ -51,6 +51,9 @@ class RunSpec:
     server_name: str = SERVER_NAME
     # The servers beside it in the agent's config, by their names there.
     neighbours: list[str] = field(default_factory=list)
+    # Whose home an agent CLI ran in (`--agent-home`): `run`, folders of the run's own; `user`, the user's, where
+    # its login is. None for toolsurface's own clients, and in older runs.
+    agent_home: str | None = None
     # A run imported from a client's own session file (`session import`): that file, relative to the home
     # (`~/...`), and whether the arguments and answers were kept (else their sizes, kinds and digests).
     source: str | None = None

@@ -184,6 +184,7 @@ async def _run_one(
         builtins=choice.builtins,
         server_name=config.server_name,
         neighbours=[b.name for b in beside],
+        agent_home=None if choice.agent.harness_client else config.agent_home,
     )
     write_json_atomic(run.run_dir / SPEC, asdict(spec))
     # The stub's own line on why it stopped: an agent CLI keeps no stub's stderr, and a stub that refuses to start
@@ -210,6 +211,7 @@ async def _run_one(
         server_name=config.server_name,
         beside=beside,
         forks=forks,
+        agent_home=config.agent_home,
     )
     started = time.monotonic()
     try:

@@ -16,6 +16,7 @@ from toolsurface.harness.agents.base import (
     SERVER_NAME,
     Agent,
     AgentEndpoint,
+    AgentHome,
     AgentReport,
     RunContext,
     ServerCommand,
@@ -37,7 +38,8 @@ class Session:
     agent calls its own model (or plays `script` itself). `server` starts the surface's stub (default: forked from
     `forks` where given, else spawned, its calls logged in the run's folder); `beside` are the servers beside it in the client's config;
     `server_name` the surface's server's name there. `count_answer` answers every token count with that many
-    tokens; `keep_results` keeps each turn's tool results as the client carried them."""
+    tokens; `keep_results` keeps each turn's tool results as the client carried them. `agent_home`: the client's
+    home, configuration and caches are folders of the run's own (`run`), or the user's where its login is (`user`)."""
 
     agent: Agent
     surface: PlannedSurface
@@ -62,6 +64,7 @@ class Session:
     keep_results: bool = False
     workdir_prefix: str = "toolsurface-run-"
     forks: ForkServer | None = None
+    agent_home: AgentHome = "run"
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,9 @@ async def run_session(session: Session) -> SessionEnd:
     run_dir.mkdir(parents=True, exist_ok=True)
     server = session.server or session.surface.serve_command(log=run_dir / CALLS, forks=session.forks)
     with tempfile.TemporaryDirectory(prefix=session.workdir_prefix) as workdir:
-        paths = machine_paths(session.env.get("HOME", ""), run_dir, workdir)
+        # $HOME is the home the client was given: a home of the run's own stands for the user's.
+        own_home = session.agent.run_home(run_dir, session.agent_home)
+        paths = machine_paths(str(own_home) if own_home else session.env.get("HOME", ""), run_dir, workdir)
         endpoint = _endpoint(session, paths)
         ctx = RunContext(
             prompt=session.prompt,
@@ -102,6 +107,7 @@ async def run_session(session: Session) -> SessionEnd:
             config=session.config,
             neighbours=beside_commands(session.beside, run_dir, session.forks),
             context_window=session.context_window,
+            agent_home=session.agent_home,
         )
         if endpoint is None:
             report = await session.agent.run(ctx)
