@@ -16,6 +16,7 @@ from toolsurface.harness.cli._base import (
     _emit,
     _format_option,
     _print_table,
+    _say,
     _server_options_untimed,
     _ServerCommand,
     main,
