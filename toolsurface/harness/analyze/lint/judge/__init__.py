@@ -2,7 +2,7 @@
 (rubric.json, prompt.md beside this module) by the user's own model, cached by the definition's digest, a row per
 tool whatever the judge answers."""
 
-from toolsurface.harness.analyze.lint.judge._ask import read_verdict
+from toolsurface.harness.analyze.lint.judge._ask import Answered, Failed, read_verdict
 from toolsurface.harness.analyze.lint.judge._judge import GIVE_UP, JOBS, SurfaceJudgement, ToolJudgement, judge_surfaces
 from toolsurface.harness.analyze.lint.judge._rubric import Criterion, Rubric, definition_digest, rubric, tool_message
 from toolsurface.harness.analyze.lint.judge._spec import DEFAULT_MODELS, JudgeSpec, parse_judge
@@ -11,7 +11,9 @@ __all__ = [
     "DEFAULT_MODELS",
     "GIVE_UP",
     "JOBS",
+    "Answered",
     "Criterion",
+    "Failed",
     "JudgeSpec",
     "Rubric",
     "SurfaceJudgement",
