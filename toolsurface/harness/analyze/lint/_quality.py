@@ -12,6 +12,7 @@ counter (a test holds the two together), so lint needs no tokenizer unless a des
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import statistics
@@ -19,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.harness.analyze._text import plain_words, stem
+from toolsurface.harness.analyze._text import name_words, plain_words, stem
 from toolsurface.harness.analyze.lint._catalog import Example, ServerTools, Severity, example_tool, rule
 from toolsurface.harness.analyze.lint._model import Finding
 from toolsurface.harness.analyze.lint._view import (
@@ -219,13 +220,39 @@ def _reads(tool: Tool) -> bool:
 
 @dataclass(frozen=True)
 class _Wire:
-    """What the rules read of a tool that the lint view does not keep."""
+    """What the rules read of a tool that the lint view does not keep, each read when first asked for."""
 
-    required: frozenset[str]
-    schemas: Mapping[str, Mapping[str, Any]]
-    output_schema: bool
-    # The input schema's own definitions ($defs, definitions), which a parameter's $ref names.
-    definitions: Mapping[str, Any]
+    tool: Mapping[str, Any]
+
+    @functools.cached_property
+    def _input(self) -> Mapping[str, Any]:
+        schema = self.tool.get("inputSchema")
+        return schema if isinstance(schema, dict) else {}
+
+    @functools.cached_property
+    def required(self) -> frozenset[str]:
+        found = self._input.get("required")
+        return frozenset(str(n) for n in found) if isinstance(found, list) else frozenset()
+
+    @functools.cached_property
+    def schemas(self) -> Mapping[str, Mapping[str, Any]]:
+        properties = self._input.get("properties")
+        return {str(k): v for k, v in properties.items() if isinstance(v, dict)} if isinstance(properties, dict) else {}
+
+    @functools.cached_property
+    def output_schema(self) -> bool:
+        output = self.tool.get("outputSchema")
+        return isinstance(output, dict) and bool(output.get("properties") or output.get("type"))
+
+    @functools.cached_property
+    def definitions(self) -> Mapping[str, Any]:
+        """The input schema's own definitions ($defs, definitions), which a parameter's $ref names."""
+        found: dict[str, Any] = {}
+        for key in ("$defs", "definitions"):
+            given = self._input.get(key)
+            if isinstance(given, dict):
+                found.update(given)
+        return found
 
     def takes_nothing(self, name: str) -> bool:
         """A parameter with nothing to fill: a constant, or an object that allows no property."""
@@ -265,28 +292,17 @@ def _holds_description(schema: Any, definitions: Mapping[str, Any], seen: set[st
     return any(_holds_description(one, definitions, seen, depth + 1) for one in inner)
 
 
-def _wire(tool: Mapping[str, Any]) -> _Wire:
-    schema = tool.get("inputSchema")
-    schema = schema if isinstance(schema, dict) else {}
-    properties = schema.get("properties")
-    properties = properties if isinstance(properties, dict) else {}
-    required = schema.get("required")
-    output = tool.get("outputSchema")
-    definitions: dict[str, Any] = {}
-    for key in ("$defs", "definitions"):
-        found = schema.get(key)
-        if isinstance(found, dict):
-            definitions.update(found)
-    return _Wire(
-        frozenset(str(n) for n in required) if isinstance(required, list) else frozenset(),
-        {str(k): v for k, v in properties.items() if isinstance(v, dict)},
-        isinstance(output, dict) and bool(output.get("properties") or output.get("type")),
-        definitions,
-    )
+# The list the rules last read, and its tools as they read them: each rule of a lint is given the same
+# ServerTools, so the wire form is read once for all six, not once a rule.
+_LAST: list[tuple[ServerTools, list[tuple[Tool, _Wire]]]] = []
 
 
-def _tools(given: ServerTools) -> Iterable[tuple[Tool, _Wire]]:
-    return zip(given.view.tools, (_wire(t) for t in given.tools), strict=True)
+def _tools(given: ServerTools) -> list[tuple[Tool, _Wire]]:
+    if _LAST and _LAST[0][0] is given:
+        return _LAST[0][1]
+    read = list(zip(given.view.tools, (_Wire(t) for t in given.tools), strict=True))
+    _LAST[:] = [(given, read)]
+    return read
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -294,6 +310,7 @@ def _tools(given: ServerTools) -> Iterable[tuple[Tool, _Wire]]:
 
 
 _TOKEN = re.compile(r"[A-Za-z][\w'-]*")
+_WORD = re.compile(r"\w+")
 
 
 def _said(text: str) -> list[str]:
@@ -302,8 +319,36 @@ def _said(text: str) -> list[str]:
     return [token.lower().removesuffix("'s").strip("'") for token in _TOKEN.findall(text)]
 
 
+# Texts repeat across a list (a parameter described alike in a hundred tools) and across the rules: each is read
+# once. Bounded, so a list of distinct texts costs memory in proportion to one lint.
+_TEXTS = 1 << 16
+
+
+@functools.lru_cache(maxsize=_TEXTS)
+def _said_content(text: str) -> frozenset[str]:
+    return frozenset(_content(_said(text)))
+
+
+@functools.lru_cache(maxsize=_TEXTS)
+def _tokens(text: str) -> tuple[frozenset[str], str]:
+    """The text's words in lower case (identifiers whole), and the same words joined by single spaces."""
+    words = _WORD.findall(text.lower())
+    return frozenset(words), f" {' '.join(words)} "
+
+
+@functools.lru_cache(maxsize=_TEXTS)
+def _plain_stems(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in plain_words(text))
+
+
+# More words than a name and its wrapping ever take ("Retrieve profile information for a specific Jira user.").
+_NAME_ONLY_MOST = 16
+
+
 def _repeats_name(tool: Tool) -> bool:
-    said = _content(_said(tool.description)) - {tool.name.lower()}
+    if len(tool.description.split()) > _NAME_ONLY_MOST:
+        return False
+    said = _said_content(tool.description) - {tool.name.lower()}
     return not said - _name_stems(tool.words)
 
 
@@ -399,10 +444,10 @@ def _texts(tool: Tool) -> str:
 def _usage_returns(given: ServerTools) -> list[Finding]:
     findings = []
     for tool, wire in _tools(given):
-        if not tool.description.strip() or wire.output_schema or _repeats_name(tool):
+        if len(tool.sentences) != 1 or wire.output_schema or _repeats_name(tool):
             continue
         text = tool.description
-        if _RETURNS.search(text) or _names_a_part(text) or len(tool.sentences) > 1:
+        if _RETURNS.search(text) or _names_a_part(text):
             continue
         opens = plain_words(_WRAPPER.sub("", tool.first_sentence, count=1))[:1]
         unmarked = tool.read_only is None and tool.destructive is not True and not set(tool.words) & _ACTS
@@ -425,9 +470,8 @@ def _usage_returns(given: ServerTools) -> list[Finding]:
 
 def _mentioned(param: Param, text: str) -> bool:
     """The text names the parameter (`key`, "by its key", "max results")."""
-    spaced = " ".join(param.words)
-    pattern = rf"(?<![\w]){re.escape(param.name)}(?![\w])|\b{re.escape(spaced)}\b"
-    return re.search(pattern, text, re.I) is not None
+    words, joined = _tokens(text)
+    return param.name.lower() in words or f" {' '.join(param.words)} " in joined
 
 
 def _explained(tool: Tool, param: Param, instructions: str, described: frozenset[str]) -> bool:
@@ -439,7 +483,7 @@ def _explained(tool: Tool, param: Param, instructions: str, described: frozenset
         return True
     if instructions and _mentioned(param, instructions):
         return True
-    said = {stem(w) for w in plain_words(tool.description)}
+    said = _plain_stems(tool.description)
     if all(stem(w) in said for w in param.words):
         return True
     values = [v for v in param.values if v]
@@ -448,9 +492,15 @@ def _explained(tool: Tool, param: Param, instructions: str, described: frozenset
 
 def _repeats(param: Param) -> bool:
     """A description that says nothing but the parameter's name ("The id of the project." for projectId)."""
-    if _FORM.search(param.description):
+    return _repeats_text(param.description, param.name)
+
+
+@functools.lru_cache(maxsize=_TEXTS)
+def _repeats_text(description: str, name: str) -> bool:
+    if _FORM.search(description):
         return False
-    return not _content(_said(param.description), _FILLER) - {stem(w) for w in param.words} - {param.name.lower()}
+    own = {stem(w) for w in name_words(name)} | {name.lower()}
+    return not _content(_said(description), _FILLER) - own
 
 
 def _undescribed(tool: Tool, wire: _Wire, instructions: str, described: frozenset[str]) -> tuple[list[str], list[str]]:
