@@ -245,11 +245,13 @@ def test_the_rest_is_judged_around_the_tools_the_judge_failed_on(
 def test_the_judge_sends_the_users_own_key_from_the_environment(desk: Path, tmp_path: Path) -> None:
     with fake_openai([Text(verdict())], repeat_last=True) as fake:
         judged(desk, fake.base_url, tmp_path, env={"OPENAI_API_KEY": "sk-users-own"})
-        headers = fake.received[0].headers
-        body = fake.received[0].body
-    assert headers["authorization"] == "Bearer sk-users-own"
+        received = list(fake.received)
+    assert {r.headers["authorization"] for r in received} == {"Bearer sk-users-own"}
+    body = received[0].body
     assert body["response_format"]["type"] == "json_schema" and body["messages"][0]["content"] == rubric().prompt
-    assert '"name": "ticket_search"' in body["messages"][1]["content"]
+    # Each tool's own definition, its siblings named after it.
+    assert any('"name": "ticket_search"' in r.body["messages"][1]["content"] for r in received)
+    assert all("The server's other tools: " in r.body["messages"][1]["content"] for r in received)
 
 
 # ---------------------------------------------------------------------------------------------------------------

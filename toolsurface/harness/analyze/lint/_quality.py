@@ -337,6 +337,11 @@ def _tokens(text: str) -> tuple[frozenset[str], str]:
 
 
 @functools.lru_cache(maxsize=_TEXTS)
+def _stems_of(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in _tokens(text)[0])
+
+
+@functools.lru_cache(maxsize=_TEXTS)
 def _plain_stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in plain_words(text))
 
@@ -469,9 +474,11 @@ def _usage_returns(given: ServerTools) -> list[Finding]:
 
 
 def _mentioned(param: Param, text: str) -> bool:
-    """The text names the parameter (`key`, "by its key", "max results")."""
+    """The text names the parameter (`key`, "by its key", "max results", "absolute paths" for path)."""
     words, joined = _tokens(text)
-    return param.name.lower() in words or f" {' '.join(param.words)} " in joined
+    if param.name.lower() in words or f" {' '.join(param.words)} " in joined:
+        return True
+    return len(param.words) == 1 and stem(param.words[0]) in _stems_of(text)
 
 
 def _explained(tool: Tool, param: Param, instructions: str, described: frozenset[str]) -> bool:
