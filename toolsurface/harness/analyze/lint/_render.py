@@ -187,8 +187,9 @@ def _quality_csv(result: LintResult, quality: LintQuality) -> str:
             continue
         by_tool = {t.tool: row[2:] for t, row in zip(judged.tools, _judge_rows(judged), strict=True)} if judged else {}
         empty = [None] * len(judge_columns)
+        scores_of = {t.tool: t for t in score.tools} if score is not None else {}
         for name in dict.fromkeys(surface.tools):
-            own = next((t for t in score.tools if t.tool == name), None) if score is not None else None
+            own = scores_of.get(name)
             scores = [own.score, " ".join(own.rules), own.cost_tokens] if own is not None else [None] * 3
             rows.append(
                 [surface.name, name, *(scores if scored else []), *(by_tool.get(name, empty) if judged_any else [])]

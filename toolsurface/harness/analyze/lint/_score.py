@@ -100,36 +100,42 @@ class SurfaceScore:
         }
 
 
-def _taken(finding: Finding) -> int:
-    rule = finding.rule.id
+def _quality_ids() -> dict[str, str]:
+    """The quality rules' ids by category (a finding's rule looked up once a lint, not once a finding)."""
+    from toolsurface.harness.analyze.lint._catalog import rules
+
+    return {r.name: r.id for r in rules() if r.id in PENALTIES}
+
+
+def _taken(rule: str, finding: Finding) -> int:
     if rule == "TS205":
         return min(_PARAMETERS_MOST, PENALTIES[rule] * max(1, len(finding.parameters)))
     return PENALTIES[rule]
 
 
-def _no_description(finding: Finding) -> bool:
-    return finding.rule.id == "TS203" and finding.aspect == "none"
-
-
-def score_tool(tool: str, own: Sequence[Finding]) -> ToolScore:
-    """A tool's score from the quality findings that name it (findings of other rules are passed over)."""
-    own = [f for f in own if f.rule.id in PENALTIES]
-    parameters = sum(_taken(f) for f in own if f.rule.id == "TS205")
-    taken = sum(_taken(f) for f in own if f.rule.id != "TS205") + min(_PARAMETERS_MOST, parameters)
-    score = 0 if any(_no_description(f) for f in own) else max(0, 100 - taken)
-    rules = tuple(dict.fromkeys(f.rule.id for f in sorted(own, key=lambda f: f.rule.id)))
+def score_tool(tool: str, own: Sequence[Finding], ids: dict[str, str] | None = None) -> ToolScore:
+    """A tool's score from the quality findings that name it (findings of other rules are passed over); `ids`:
+    the quality rules' ids by category."""
+    ids = _quality_ids() if ids is None else ids
+    found = sorted(((ids[f.category], f) for f in own if f.category in ids), key=lambda pair: pair[0])
+    parameters = sum(_taken(rule, f) for rule, f in found if rule == "TS205")
+    taken = sum(_taken(rule, f) for rule, f in found if rule != "TS205") + min(_PARAMETERS_MOST, parameters)
+    empty = any(rule == "TS203" and f.aspect == "none" for rule, f in found)
+    score = 0 if empty else max(0, 100 - taken)
     # A finding naming several tools (a parameter left undescribed in each) costs each its share.
-    cost = sum(round((f.cost_tokens or 0) / len(f.tools)) for f in own)
-    return ToolScore(tool, score, rules, cost)
+    cost = sum(round((f.cost_tokens or 0) / len(f.tools)) for _, f in found)
+    return ToolScore(tool, score, tuple(dict.fromkeys(rule for rule, _ in found)), cost)
 
 
 def score_surface(surface: SurfaceLint) -> SurfaceScore:
     """Every tool of a linted surface scored from its quality findings (those the configuration suppressed aside)."""
+    ids = _quality_ids()
     by_tool: dict[str, list[Finding]] = {}
     for finding in surface.findings:
-        for tool in dict.fromkeys(finding.tools):
-            by_tool.setdefault(tool, []).append(finding)
-    return SurfaceScore(surface.name, tuple(score_tool(tool, by_tool.get(tool, [])) for tool in surface.tools))
+        if finding.category in ids:
+            for tool in dict.fromkeys(finding.tools):
+                by_tool.setdefault(tool, []).append(finding)
+    return SurfaceScore(surface.name, tuple(score_tool(t, by_tool.get(t, []), ids) for t in surface.tools))
 
 
 @dataclass(frozen=True)
