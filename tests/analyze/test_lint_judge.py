@@ -283,3 +283,13 @@ def test_a_judge_endpoint_that_is_no_url_is_one_line(desk: Path, judge: str, sai
 def test_judge_model_without_judge_is_a_usage_error(desk: Path) -> None:
     run = run_cli("lint", str(desk), "--judge-model", "gpt-4o-mini")
     assert run.returncode == 2 and "--judge-model goes with --judge" in run.stderr
+
+
+def test_the_judges_endpoint_forms_are_those_of_model_endpoint_and_the_two_apis() -> None:
+    local = "http://127.0.0.1:9"
+    assert str(parse_judge("scripted")) == "scripted"
+    assert str(parse_judge(f"record:{local}/v1", environ={})) == f"openai:{local}/v1/chat/completions"
+    assert str(parse_judge(f"{local}/v1/messages", environ={})) == f"anthropic:{local}/v1/messages"
+    assert str(parse_judge(f"anthropic:{local}", environ={})) == f"anthropic:{local}/v1/messages"
+    remote = parse_judge("https://api.anthropic.com", environ={"ANTHROPIC_API_KEY": "sk-ant-own"})
+    assert (remote.api, remote.model, remote.key) == ("anthropic", "claude-haiku-4-5", "sk-ant-own")
