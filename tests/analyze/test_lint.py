@@ -13,7 +13,9 @@ import pytest
 from tests.conftest import run_cli
 from toolsurface.harness.analyze.lint import (
     CATEGORIES,
+    QUALITY_RULES,
     RULES,
+    SEVERITIES,
     Finding,
     LintResult,
     SurfaceLint,
@@ -28,6 +30,14 @@ from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 @pytest.fixture(scope="module")
 def bundled_lint() -> dict[str, SurfaceLint]:
     return {s.name: s for s in lint(resolve_all(BUNDLED_ORDER)).surfaces}
+
+
+# The description-quality rules (TS203-TS208) judge how fully each description speaks: the hand-written surfaces
+# here are terse on purpose, each built for one of the other rules, and are judged by those
+# (tests/analyze/test_lint_quality.py judges descriptions).
+QUALITY = tuple(c for c in CATEGORIES if (r := find_rule(c)) is not None and r.id in QUALITY_RULES)
+OTHERS = tuple(c for c in CATEGORIES if c not in QUALITY)
+OTHER_IDS = ",".join(r.id for c in OTHERS if (r := find_rule(c)) is not None)
 
 
 def only(surface: SurfaceLint, category: str) -> list[Finding]:
@@ -147,6 +157,45 @@ SINGLE_RULE_SURFACES: dict[str, list[dict[str, Any]]] = {
     "first-sentence": [
         tool("item_store", "Store one item. Allowed kinds: recipe, menu.", {"kind": string("recipe or menu.")}),
     ],
+    "purpose": [
+        tool(
+            "song_get", "Song get.", {"number": integer("The song's number, as song_search gives it.")}, read_only=True
+        ),
+    ],
+    "usage-returns": [
+        tool("song_get", "Read a song of the album.", {"number": integer("As song_search gives it.")}, read_only=True),
+    ],
+    "parameter-description": [
+        tool("song_rate", "Rate a song by number; returns its new average.", {"stars": integer()}),
+    ],
+    "unstated-limit": [
+        tool(
+            "song_delete",
+            "Delete a song by number; returns the songs left.",
+            {"number": integer("As song_search gives it.")},
+            destructive=True,
+        ),
+    ],
+    "vague-verb": [
+        tool("song_admin", "Manages songs: the ones on the album.", {"number": integer("As song_search gives it.")}),
+    ],
+    "length-outlier": [
+        *(
+            tool(
+                f"song_{verb}",
+                f"{verb.capitalize()} a song of the album; returns the song's number.",
+                {"number": integer("As song_search gives it.")},
+                read_only=True,
+            )
+            for verb in ("get", "play", "rate", "tag", "hide", "show", "copy", "find")
+        ),
+        tool(
+            "song_lyrics",
+            "Read a song's lyrics, returned line by line. " + "Lines keep their breaks and their rhymes. " * 30,
+            {"number": integer("As song_search gives it.")},
+            read_only=True,
+        ),
+    ],
 }
 # Text that works against the user (TS5xx): each rule's own bad example, which triggers it alone.
 SINGLE_RULE_SURFACES.update({r.name: [dict(t) for t in r.bad.tools] for r in RULES if r.id.startswith("TS5")})
@@ -186,12 +235,12 @@ def write_snapshot(tmp_path: Path, name: str, tools: list[dict[str, Any]]) -> Pa
 
 @pytest.mark.parametrize("category", list(SINGLE_RULE_SURFACES))
 def test_a_small_surface_built_for_one_rule_triggers_exactly_that_rule(category: str) -> None:
-    result = lint_tools(category, SINGLE_RULE_SURFACES[category])
+    result = lint_tools(category, SINGLE_RULE_SURFACES[category], select=None if category in QUALITY else OTHERS)
     assert result.categories == [category], result.findings
 
 
 def test_an_x_mcp_header_a_modern_client_drops_the_tool_for_is_named_and_a_valid_one_is_not() -> None:
-    [finding] = lint_tools("x", SINGLE_RULE_SURFACES["x-mcp-header"]).findings
+    [finding] = lint_tools("x", SINGLE_RULE_SURFACES["x-mcp-header"], select=OTHERS).findings
     assert finding.tools == ["song_get"] and "'Song Number' is not an RFC 9110 token" in finding.message
     assert "drops the tool" in finding.message
     number = {**integer("The number."), "x-mcp-header": "Song"}
@@ -199,14 +248,14 @@ def test_an_x_mcp_header_a_modern_client_drops_the_tool_for_is_named_and_a_valid
     on_number = tool(
         "song_find", "Find a song.", {"rating": {"type": "number", "x-mcp-header": "Rating"}}, read_only=True
     )
-    assert lint_tools("v", [valid]).categories == []
+    assert lint_tools("v", [valid], select=OTHERS).categories == []
     assert "only permitted on integer/string/boolean" in only(lint_tools("n", [on_number]), "x-mcp-header")[0].message
 
 
 LINT_AND_SAY_WHAT_LOADED = """
 import json, sys
 from toolsurface.harness.analyze.lint import lint_tools
-result = lint_tools("x", json.loads(sys.argv[1]))
+result = lint_tools("x", json.loads(sys.argv[1]), select=json.loads(sys.argv[2]))
 print(json.dumps([result.categories, sorted({m.split(".")[0] for m in sys.modules} & {"mcp", "mcp_types"})]))
 """
 
@@ -218,7 +267,7 @@ def test_the_x_mcp_header_check_loads_the_sdk_only_for_a_schema_that_has_the_ann
     said = []
     for tools in (plain, annotated):
         done = subprocess.run(
-            [sys.executable, "-c", LINT_AND_SAY_WHAT_LOADED, json.dumps(tools)],
+            [sys.executable, "-c", LINT_AND_SAY_WHAT_LOADED, json.dumps(tools), json.dumps(OTHERS)],
             capture_output=True,
             text=True,
             timeout=60,
@@ -243,26 +292,26 @@ def test_the_single_rule_surfaces_cover_every_category() -> None:
 
 
 def test_a_consistent_hand_written_surface_triggers_no_rule() -> None:
-    assert lint_tools("clean", CLEAN_SURFACE).findings == []
+    assert lint_tools("clean", CLEAN_SURFACE, select=OTHERS).findings == []
 
 
 def test_hand_written_findings_name_their_tools_and_parameters() -> None:
-    addressing = lint_tools("a", SINGLE_RULE_SURFACES["addressing"]).findings[0]
+    addressing = lint_tools("a", SINGLE_RULE_SURFACES["addressing"], select=OTHERS).findings[0]
     assert addressing.tools == ["ticket_get", "ticket_close"]
     assert addressing.parameters == ["number", "ticketNumber"]
-    concurrency = lint_tools("c", SINGLE_RULE_SURFACES["concurrency"]).findings[0]
+    concurrency = lint_tools("c", SINGLE_RULE_SURFACES["concurrency"], select=OTHERS).findings[0]
     assert concurrency.parameters == ["etag", "version"]
-    decision = lint_tools("d", SINGLE_RULE_SURFACES["decision-flag"]).findings[0]
+    decision = lint_tools("d", SINGLE_RULE_SURFACES["decision-flag"], select=OTHERS).findings[0]
     assert (decision.tools, decision.parameters) == (["invite_answer"], ["accept"])
-    overloaded = lint_tools("o", SINGLE_RULE_SURFACES["overloaded-word"]).findings[0]
+    overloaded = lint_tools("o", SINGLE_RULE_SURFACES["overloaded-word"], select=OTHERS).findings[0]
     assert (overloaded.tools, overloaded.parameters) == (["file_create", "folder_share"], ["kind"])
-    split = lint_tools("p", SINGLE_RULE_SURFACES["permission-split"]).findings[0]
+    split = lint_tools("p", SINGLE_RULE_SURFACES["permission-split"], select=OTHERS).findings[0]
     assert split.tools == ["photo_delete"] and "destructiveHint" in split.message
 
 
 def test_a_read_tool_without_read_only_hint_is_a_permission_split() -> None:
     bare = {"name": "song_get", "description": "Read a song.", "inputSchema": {"type": "object"}}
-    assert lint_tools("bare", [bare]).categories == ["permission-split"]
+    assert lint_tools("bare", [bare], select=OTHERS).categories == ["permission-split"]
 
 
 def test_a_boolean_switching_to_permanent_deletion_is_a_permission_split() -> None:
@@ -277,14 +326,14 @@ def test_a_boolean_switching_to_permanent_deletion_is_a_permission_split() -> No
             destructive=True,
         )
     ]
-    finding = lint_tools("s", surface).findings[0]
+    finding = lint_tools("s", surface, select=OTHERS).findings[0]
     assert (finding.category, finding.parameters) == ("permission-split", ["uphold"])
 
 
 @pytest.mark.parametrize("category", ["addressing", "overloaded-word", "first-sentence"])
 def test_a_snapshot_file_is_linted_wherever_a_surface_name_is(tmp_path: Path, category: str) -> None:
     path = write_snapshot(tmp_path, category, SINGLE_RULE_SURFACES[category])
-    run = run_cli("lint", str(path), "--format", "json")
+    run = run_cli("lint", str(path), "--format", "json", "--select", OTHER_IDS)
     assert run.returncode == 0, run.stderr
     [surface] = run.json()["surfaces"]
     assert surface["name"] == category
@@ -292,7 +341,8 @@ def test_a_snapshot_file_is_linted_wherever_a_surface_name_is(tmp_path: Path, ca
 
 
 def test_the_clean_snapshot_file_has_no_findings_through_the_cli(tmp_path: Path) -> None:
-    run = run_cli("lint", str(write_snapshot(tmp_path, "clean", CLEAN_SURFACE)), "--format", "json")
+    path = write_snapshot(tmp_path, "clean", CLEAN_SURFACE)
+    run = run_cli("lint", str(path), "--format", "json", "--select", OTHER_IDS)
     assert run.returncode == 0, run.stderr
     [clean] = run.json()["surfaces"]
     assert clean["name"] == "clean" and clean["findings"] == [] and clean["categories_with_findings"] == 0
@@ -318,11 +368,14 @@ def test_v2_and_v2_first_show_at_most_one_category(bundled_lint: dict[str, Surfa
 
 
 def test_consistent_is_close_to_clean(bundled_lint: dict[str, SurfaceLint]) -> None:
-    consistent = bundled_lint["consistent"]
-    assert len(consistent.categories) <= 1
-    assert len(consistent.findings) < len(bundled_lint["before-v2"].findings) / 4
+    """consistent is before-v2 made consistent, its descriptions as terse: the description-quality rules are
+    test_lint_quality.py's."""
+    consistent = [f for f in bundled_lint["consistent"].findings if f.category in OTHERS]
+    before = [f for f in bundled_lint["before-v2"].findings if f.category in OTHERS]
+    assert len({f.category for f in consistent}) <= 1
+    assert len(consistent) < len(before) / 4
     seeds = {"addressing", "concurrency", "patch-rule", "decision-flag", "reason", "filter-paging", "overloaded-word"}
-    assert not seeds & set(consistent.categories)
+    assert not seeds & {f.category for f in consistent}
 
 
 def test_before_v2_addressing_names_every_item_reference_but_not_the_project(
@@ -410,10 +463,14 @@ def test_lint_json_has_surfaces_with_findings_of_the_documented_shape() -> None:
         assert list(surface["severities"]) == ["error", "warning", "info"]
         assert sum(surface["severities"].values()) == len(surface["findings"]) and surface["suppressed"] == 0
         for finding in surface["findings"]:
-            assert list(finding) == ["category", "rule", "severity", "tools", "parameters", "message"]
+            keys = ["category", "rule", "severity", "tools", "parameters", "message"]
+            # What a fix adds in tokens, where the rule estimates it (the description-quality rules).
+            assert list(finding) in (keys, [*keys, "cost_tokens"])
             assert finding["category"] in CATEGORIES
             rule = find_rule(finding["category"])
-            assert rule is not None and (finding["rule"], finding["severity"]) == (rule.id, rule.severity)
+            assert rule is not None and finding["rule"] == rule.id
+            # A finding may be milder than its rule (information where only optional parameters are undescribed).
+            assert SEVERITIES.index(finding["severity"]) >= SEVERITIES.index(rule.severity)
             assert all(isinstance(t, str) for t in finding["tools"]) and finding["tools"]
             assert all(isinstance(p, str) for p in finding["parameters"])
             assert isinstance(finding["message"], str) and finding["message"]
@@ -428,7 +485,7 @@ def test_lint_json_matches_the_library(bundled_lint: dict[str, SurfaceLint]) -> 
 def test_lint_table_shows_a_table_per_surface_with_its_categories() -> None:
     run = run_cli("lint", "before-v2", "v2", env={"COLUMNS": "200"})
     assert run.returncode == 0, run.stderr
-    assert "before-v2: 14 findings in 9 rules (13 warnings, 1 info)" in run.stdout
+    assert "before-v2: 20 findings in 12 rules (13 warnings, 7 info)" in run.stdout
     assert "v2: no findings" in run.stdout
     for rule in ("TS101 addressing", "TS104 decision-flag", "TS107 overloaded-word"):
         assert rule in run.stdout
@@ -469,13 +526,13 @@ def test_a_piped_lint_table_is_as_wide_as_its_cells_and_wraps_long_ones(tmp_path
         for name, verb in (("note_get", "Read"), ("note_store", "Store"))
     ]
     snapshot = write_snapshot(tmp_path, "notes", tools)
-    run = run_cli("lint", str(snapshot), env={"COLUMNS": None})
+    run = run_cli("lint", str(snapshot), "--select", OTHER_IDS, env={"COLUMNS": None})
     lines = run.stdout.splitlines()
     # The widest cell of each column ("TS201 permission-split", the header "severity", "note_store", "note_store
     # has no readOnlyHint"), each padded by one space a side, and five borders.
     assert max(len(line) for line in lines) == 22 + 8 + 10 + 30 + 4 * 2 + 5
     assert lines[0].strip() == "notes: 2 findings in 1 rule (2 warnings)"
-    wide = run_cli("lint", "before-v2", env={"COLUMNS": None}).stdout.splitlines()
+    wide = run_cli("lint", "before-v2", "--select", OTHER_IDS, env={"COLUMNS": None}).stdout.splitlines()
     # Long lists of tools wrap at 40, messages at 100: no line of hundreds of characters.
     assert max(len(line) for line in wide) <= 22 + 8 + 40 + 30 + 100 + 5 * 2 + 6
     assert "privacy_deletion_review" in "".join(wide)

@@ -16,7 +16,15 @@ import xmlschema
 from tests.conftest import run_cli
 from tests.helpers.errors import assert_one_line_error
 from tests.helpers.paths import ROOT
-from toolsurface.harness.analyze.lint import RULES, FailOn, LintSettings, find_rule, lint_tools, parse_fail_on
+from toolsurface.harness.analyze.lint import (
+    QUALITY_RULES,
+    RULES,
+    FailOn,
+    LintSettings,
+    find_rule,
+    lint_tools,
+    parse_fail_on,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 
 # The rules' ids are a contract (configurations and CI gates name them): an id is never reused or moved.
@@ -31,6 +39,12 @@ PINNED = {
     "TS107": ("overloaded-word", "warning"),
     "TS201": ("permission-split", "warning"),
     "TS202": ("first-sentence", "info"),
+    "TS203": ("purpose", "warning"),
+    "TS204": ("usage-returns", "info"),
+    "TS205": ("parameter-description", "warning"),
+    "TS206": ("unstated-limit", "warning"),
+    "TS207": ("vague-verb", "info"),
+    "TS208": ("length-outlier", "info"),
     "TS301": ("client-limit", "error"),
     "TS302": ("x-mcp-header", "error"),
     "TS401": ("shared-name", "warning"),
@@ -68,6 +82,11 @@ def tool(name: str, description: str, read_only: bool | None = True, **propertie
     return found
 
 
+# The tickets below are terse on purpose: what their descriptions leave out is the description-quality rules'
+# (tests/analyze/test_lint_quality.py); here every other rule judges them.
+OTHERS = tuple(r.name for r in RULES if r.id not in QUALITY_RULES)
+SELECT = ("--select", ",".join(r.id for r in RULES if r.id not in QUALITY_RULES))
+
 # Findings of three severities: a first sentence naming nothing the tool works on (info), a read tool with no
 # readOnlyHint (warning), a name each client's prefix takes past its API's limit or its own cut (errors).
 TICKETS = [
@@ -85,7 +104,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def linted(project: Path, *args: str) -> dict[str, Any]:
-    run = run_cli("lint", "tickets.json", "--format", "json", *args, cwd=project)
+    run = run_cli("lint", "tickets.json", "--format", "json", *SELECT, *args, cwd=project)
     assert run.returncode in (0, 1), run.stderr
     [surface] = run.json()["surfaces"]
     return dict(surface)
@@ -103,12 +122,12 @@ def test_a_finding_carries_its_rules_id_and_severity(project: Path) -> None:
 
 def test_a_name_too_long_only_for_some_server_names_is_an_error_only_for_a_name_it_bites() -> None:
     long_name = [tool("ticket_close_and_notify_everyone_watching", "Close a ticket and notify its watchers.", False)]
-    unnamed = lint_tools("t", long_name).findings
+    unnamed = lint_tools("t", long_name, select=OTHERS).findings
     assert {f.severity for f in unnamed} == {"warning"} and len(unnamed) == 6
     assert "once the server's name is 17 characters or more" in unnamed[0].message
     assert "--server-name or the configuration's key says which name to judge" in unnamed[0].message
-    assert lint_tools("t", long_name, server_name="tickets").findings == []
-    bitten = lint_tools("t", long_name, server_name="enterprise-database-management").findings
+    assert lint_tools("t", long_name, server_name="tickets", select=OTHERS).findings == []
+    bitten = lint_tools("t", long_name, server_name="enterprise-database-management", select=OTHERS).findings
     assert {f.severity for f in bitten} == {"error"} and len(bitten) == 6
     assert (
         "with the server named 'enterprise-database-management' (30 characters; it fits up to 16)" in bitten[0].message
@@ -131,10 +150,10 @@ def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
     # before-v2 has warnings and one information, nothing a client refuses.
     assert gate == {"error": 0, "warning": 1, "TS101": 1, "TS202": 1, "TS301": 0, "any": 1}
     # A finding milder than its rule (a name too long only for names not given) fails by its own severity.
-    assert run_cli("lint", "tickets.json", "--fail-on", "error", cwd=project).returncode == 0
-    assert run_cli("lint", "tickets.json", "--fail-on", "warning", cwd=project).returncode == 1
+    assert run_cli("lint", "tickets.json", "--fail-on", "error", *SELECT, cwd=project).returncode == 0
+    assert run_cli("lint", "tickets.json", "--fail-on", "warning", *SELECT, cwd=project).returncode == 1
     named = ("--server-name", "enterprise-database-management")
-    assert run_cli("lint", "tickets.json", "--fail-on", "error", *named, cwd=project).returncode == 1
+    assert run_cli("lint", "tickets.json", "--fail-on", "error", *named, *SELECT, cwd=project).returncode == 1
     with pytest.raises(ToolsurfaceError, match="unknown lint rule or severity 'info'"):
         parse_fail_on("info")
 
@@ -148,11 +167,8 @@ def test_lint_rules_lists_every_rule_as_a_table_json_csv_and_markdown() -> None:
     data = run_cli("lint", "--rules", "--format", "json").json()
     assert data == {"severities": ["error", "warning", "info"], "rules": [r.to_json() for r in RULES]}
     csv = run_cli("lint", "--rules", "--format", "csv").stdout.splitlines()
-    assert (
-        csv[0] == "id,name,severity,checks"
-        and csv[2].startswith("TS101,addressing,warning,")
-        and len(csv) == len(PINNED) + 1
-    )
+    assert csv[0] == "id,name,severity,checks" and csv[2].startswith("TS101,addressing,warning,")
+    assert len(csv) == 1 + len(PINNED)
     markdown = run_cli("lint", "--rules", "--format", "markdown").stdout
     assert "| id | name | severity | checks |" in markdown and "| TS302 | x-mcp-header | error |" in markdown
 
@@ -190,12 +206,12 @@ def test_a_rule_turned_off_by_id_or_name_is_counted_not_reported(project: Path) 
     configure(project, '[project]\nname = "tickets"\n\n[tool.toolsurface.lint]\ndisable = ["TS202", "client-limit"]\n')
     surface = linted(project)
     assert [f["rule"] for f in surface["findings"]] == ["TS201"] and surface["suppressed"] == 7
-    table = run_cli("lint", "tickets.json", cwd=project, env={"COLUMNS": "200"})
+    table = run_cli("lint", "tickets.json", *SELECT, cwd=project, env={"COLUMNS": "200"})
     assert "tickets: 1 finding in 1 rule (1 warning); 7 findings suppressed by configuration" in table.stdout
-    csv = run_cli("lint", "tickets.json", "--format", "csv", cwd=project)
+    csv = run_cli("lint", "tickets.json", "--format", "csv", *SELECT, cwd=project)
     assert csv.stderr == "toolsurface: 7 findings suppressed by configuration\n"
     # What is turned off cannot fail the lint.
-    assert run_cli("lint", "tickets.json", "--fail-on", "error", cwd=project).returncode == 0
+    assert run_cli("lint", "tickets.json", "--fail-on", "error", *SELECT, cwd=project).returncode == 0
 
 
 def test_a_rule_turned_off_for_one_tool_stays_on_for_the_others(project: Path) -> None:
@@ -220,8 +236,8 @@ def test_a_finding_about_several_tools_is_off_only_when_its_rule_is_off_for_each
     ]
     one = LintSettings("lint", per_tool={"ticket_close": ("addressing",)})
     both = LintSettings("lint", per_tool={"ticket_close": ("addressing",), "ticket_get": ("addressing",)})
-    assert [f.category for f in lint_tools("t", tools, settings=one).findings] == ["addressing"]
-    assert lint_tools("t", tools, settings=both).findings == []
+    assert [f.category for f in lint_tools("t", tools, settings=one, select=OTHERS).findings] == ["addressing"]
+    assert lint_tools("t", tools, settings=both, select=OTHERS).findings == []
 
 
 def test_toolsurface_toml_and_config_file_and_a_parent_folder_are_read(project: Path) -> None:
@@ -283,7 +299,7 @@ def test_lint_with_no_surface_lints_each_configured_target(project: Path) -> Non
         ' "serve", "v2"]\nmax-chars = 50000\n\n'
         '[tool.toolsurface.lint]\ndisable = ["TS202"]\n',
     )
-    run = run_cli("lint", "--format", "json", cwd=project)
+    run = run_cli("lint", "--format", "json", *SELECT, cwd=project)
     assert run.returncode == 0, run.stderr
     first, second = run.json()["surfaces"]
     assert first["name"] == "tickets" and first["suppressed"] == 1 and len(first["findings"]) == 7

@@ -84,7 +84,9 @@ def test_a_snapshot_files_results_point_at_the_line_naming_the_tool(tmp_path: Pa
     folder = tmp_path / "snap shots"
     folder.mkdir()
     (folder / "notes.json").write_text(json.dumps({"tools": tools}, indent=2), encoding="utf-8")
-    run = run_cli("lint", "snap shots/notes.json", "--format", "sarif", "--fail-on", "warning", cwd=tmp_path)
+    # Two terse descriptions the description-quality rules would judge too: here, where TS201's results point.
+    args = ("--format", "sarif", "--fail-on", "warning", "--select", "TS201")
+    run = run_cli("lint", "snap shots/notes.json", *args, cwd=tmp_path)
     assert run.returncode == 1 and run.stderr == ""
     found = results(valid_sarif(run.stdout))
     assert [r["ruleId"] for r in found] == ["TS201", "TS201"]
@@ -108,11 +110,14 @@ def tool(name, description, read_only=True):
     return types.Tool(
         name=name,
         description=description,
-        input_schema={"type": "object", "properties": {"id": {"type": "string"}}},
+        input_schema={"type": "object", "properties": {"id": {"type": "string", "description": "As ticket_search gives it."}}},
         annotations=types.ToolAnnotations(read_only_hint=read_only, destructive_hint=None if read_only else True),
     )
 
-TOOLS = [tool("ticket_get", "Read one ticket by its id."), tool("env_get", "Returns all variables, for debugging.")]
+TOOLS = [
+    tool("ticket_get", "Read one ticket by its id: its title and status."),
+    tool("env_get", "Returns all variables, for debugging."),
+]
 if sys.argv[1:] == ["long"]:
     TOOLS.append(tool("ticket_close_and_notify_requester", "Close a ticket and notify its requester.", False))
 

@@ -455,6 +455,37 @@ def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: b
     help="The name users give the server in their configuration: a finding that holds only for some names (a"
     " tool name too long once prefixed) is judged for it. --mcp-config: each server's key.",
 )
+@click.option(
+    "--score",
+    is_flag=True,
+    help="Score each tool's description 0-100 from the description-quality rules (TS203-TS208) and each server"
+    " TDQS-like: each tool starts at 100 and loses 30 for TS203, 20 for TS204, 5 a parameter for TS205 (at most"
+    " 20), 15 for TS206, 10 for TS207, 5 for TS208 (no description: 0); the server scores 60 % of the mean plus"
+    " 40 % of the worst tool. csv: a row per tool instead of per finding; sarif, junit, github: the server's"
+    " score in their properties or summary.",
+)
+@click.option(
+    "--judge",
+    "judge",
+    metavar="ENDPOINT",
+    help="Also have a model score each tool on the rubric in the package (purpose, usage, behaviour, parameters,"
+    " concision): scripted (the project's scripted model, offline), URL or record:URL (Anthropic Messages for"
+    " Anthropic's host or a /messages path, else OpenAI-compatible chat completions), anthropic:URL or"
+    " openai:URL; your own key from ANTHROPIC_API_KEY or OPENAI_API_KEY. Answers are cached by the tool's"
+    " definition; a tool the judge refuses, rate-limits, leaves unanswered or answers with nonsense is a row"
+    " that says so.",
+)
+@click.option(
+    "--judge-model", metavar="NAME", help="--judge: the model asked (default: claude-haiku-4-5, gpt-4o-mini)."
+)
+@click.option(
+    "--judge-timeout",
+    type=click.FloatRange(min=0.1),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="--judge: seconds one request may take whole.",
+)
 @_config_option
 @_server_options
 @mcp_config_options(windows=False, keep_going=True)
@@ -465,6 +496,10 @@ def lint_command(
     list_rules: bool,
     select: str | None,
     server_name: str | None,
+    score: bool,
+    judge: str | None,
+    judge_model: str | None,
+    judge_timeout: float,
     config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
@@ -474,26 +509,51 @@ def lint_command(
     SURFACE..., a live server with --url URL or -- CMD ARGS..., or none: each configured target. Rules the
     configuration turns off ([tool.toolsurface.lint] disable, and per-tool) are counted, not reported. With
     --mcp-config FILE, each server of a client's configuration, and the names that clash among them."""
-    from toolsurface.harness.analyze.lint import FailOn, parse_fail_on, parse_select
+    from toolsurface.harness.analyze.lint import FailOn, lint_quality, parse_fail_on, parse_select
 
     failing = parse_fail_on(fail_on) if fail_on is not None else FailOn()
     chosen = parse_select(select) if select is not None else None
     if list_rules:
-        if surfaces or live.names_a_server or configured.given:
-            raise click.UsageError("--rules lists the rules: give no SURFACE, --url, -- CMD or --mcp-config")
+        if surfaces or live.names_a_server or configured.given or score or judge:
+            raise click.UsageError(
+                "--rules lists the rules: give no SURFACE, --url, -- CMD, --mcp-config, --score or --judge"
+            )
         _print_rules(fmt)
         return
     from toolsurface.harness.cli._mcp_config import finish_configured
 
+    if judge is None and judge_model is not None:
+        raise click.UsageError("--judge-model goes with --judge ENDPOINT")
+    judging = _judge_spec(judge, judge_model) if judge is not None else None
+    if score:
+        _check_scored(chosen)
     found = None
     if configured.given:
-        result, found = _linted_config(surfaces, live, config_path, configured, chosen, server_name)
+        result, found, items = _linted_config(surfaces, live, config_path, configured, chosen, server_name)
     else:
-        result = _linted(surfaces, live, config_path, chosen, server_name)
-    _render_lint(result, fmt, failing)
+        result, items = _linted(surfaces, live, config_path, chosen, server_name)
+    quality = lint_quality(result, items, score=score, judge=judging, timeout=judge_timeout)
+    _render_lint(result, fmt, failing, quality)
     finish_configured(found, configured, "their findings and the names they share with the others are not known")
     if result.fails(failing):
         raise SystemExit(1)
+
+
+def _judge_spec(judge: str, model: str | None) -> Any:
+    from toolsurface.harness.analyze.lint.judge import parse_judge
+
+    return parse_judge(judge, model)
+
+
+def _check_scored(chosen: tuple[str, ...] | None) -> None:
+    """--score with --select that leaves every description-quality rule out scores nothing."""
+    from toolsurface.harness.analyze.lint import QUALITY_RULES, find_rule
+
+    quality = {r.name for key in QUALITY_RULES if (r := find_rule(key)) is not None}
+    if chosen is not None and not quality & set(chosen):
+        raise click.UsageError(
+            f"--score scores from the description-quality rules ({', '.join(QUALITY_RULES)}); --select leaves them all out"
+        )
 
 
 def _linted_config(
@@ -503,10 +563,11 @@ def _linted_config(
     configured: McpConfigOptions,
     select: tuple[str, ...] | None,
     server_name: str | None,
-) -> tuple[Any, tuple[McpConfig, list[ListedServer]]]:
+) -> tuple[Any, tuple[McpConfig, list[ListedServer]], list[Any]]:
     """The surfaces and live server given, each server of the client's configuration, and the clashes among
     the configuration's servers as one more surface named after the file (a server of it that is the live one
-    given, linted once, as that); with the configuration's rows."""
+    given, linted once, as that); with the configuration's rows, and what each server was linted from (the
+    clashes are none's)."""
     from dataclasses import replace
 
     from toolsurface.harness.analyze.lint import lint, lint_together
@@ -531,7 +592,8 @@ def _linted_config(
     )
     given = [items[-1]] if any(item.given is not None for item in listed) else []
     together = lint_together([*servers, *given], f"{mcp.path.name} (all servers)", settings=settings, select=select)
-    return replace(result, surfaces=[*result.surfaces, replace(together, file=mcp.path)]), found
+    linted = replace(result, surfaces=[*result.surfaces, replace(together, file=mcp.path)])
+    return linted, found, [*items, *servers]
 
 
 def _linted(
@@ -540,10 +602,10 @@ def _linted(
     config_path: Path | None,
     select: tuple[str, ...] | None,
     server_name: str | None,
-) -> Any:
+) -> tuple[Any, list[Any]]:
     """The surfaces named and the live server, or each configured target, linted less what the configuration
-    turns off; a finding's file is a surface's own, a server command's script, or the configuration that
-    declares the target."""
+    turns off, and what each was linted from; a finding's file is a surface's own, a server command's script, or
+    the configuration that declares the target."""
     from toolsurface.harness.analyze.lint import lint
     from toolsurface.harness.cli._live import _items, live_flags
     from toolsurface.harness.config import list_target, read_config
@@ -556,7 +618,7 @@ def _linted(
         items = _items(surfaces, live, None)[0]
         server_file = _script(live.argv, live.cwd) if live.argv else None
         files = [None] * len(surfaces) + ([server_file] if live.names_a_server else [])
-        return lint(items, settings, files, server_names=[server_name] * len(items), select=select)
+        return lint(items, settings, files, server_names=[server_name] * len(items), select=select), items
     if config is None or not config.targets:
         where = f" ({config.path.name} has none)" if config is not None else ""
         raise ToolsurfaceError(
@@ -570,7 +632,8 @@ def _linted(
     files = [
         None if t.target.surface is not None else _script(t.target.command, t.target.cwd) or config.path for t in listed
     ]
-    return lint([t.item for t in listed], settings, files, server_names=[server_name] * len(listed), select=select)
+    items = [t.item for t in listed]
+    return lint(items, settings, files, server_names=[server_name] * len(listed), select=select), items
 
 
 def _script(argv: Sequence[str] | None, cwd: Path | None) -> Path | None:
@@ -586,28 +649,29 @@ def _script(argv: Sequence[str] | None, cwd: Path | None) -> Path | None:
     return first if first.suffix in (".py", ".js", ".mjs", ".cjs", ".ts") and first.is_file() else None
 
 
-def _render_lint(result: Any, fmt: str, failing: Any) -> None:
+def _render_lint(result: Any, fmt: str, failing: Any, quality: Any) -> None:
     from toolsurface.harness.analyze.lint import (
         lint_csv,
         lint_github,
+        lint_json,
         lint_junit,
         lint_rich,
-        lint_sarif,
+        lint_sarif_scored,
         lint_summary,
         unplaced,
     )
-    from toolsurface.harness.output import counted, json_document
+    from toolsurface.harness.output import counted
 
     if fmt == "github":
-        _github(lint_github(result, failing), lint_summary(result, failing))
+        _github(lint_github(result, failing, quality), lint_summary(result, failing, quality))
     else:
         renderers = {
-            "table": lint_rich,
-            "json": lambda linted: json_document(linted.to_json(), ascii=True),
-            "csv": lint_csv,
-            "markdown": lambda linted: lint_summary(linted, failing),
-            "junit": lambda linted: lint_junit(linted, failing),
-            "sarif": lint_sarif,
+            "table": lambda linted: lint_rich(linted, quality),
+            "json": lambda linted: lint_json(linted, quality),
+            "csv": lambda linted: lint_csv(linted, quality),
+            "markdown": lambda linted: lint_summary(linted, failing, quality),
+            "junit": lambda linted: lint_junit(linted, failing, quality),
+            "sarif": lambda linted: lint_sarif_scored(linted, quality),
         }
         _emit(fmt, result, renderers)
     if fmt == "sarif" and unplaced(result):

@@ -24,6 +24,9 @@ class Finding:
     level: Severity | None = None
     # What tells this finding apart from another of its rule on the same tools and parameters (part of its key).
     aspect: str = ""
+    # What fixing it would add to the list, in o200k tokens (negative: what it would save), where a rule estimates
+    # it from a typical fix's text (the description-quality rules: fuller descriptions cost every request).
+    cost_tokens: int | None = None
     # The rule that made it, stamped by Rule.run: its id and its severity.
     rule_id: str = ""
     rule_severity: Severity = "info"
@@ -39,7 +42,7 @@ class Finding:
         return "/".join(parts + ([self.aspect] if self.aspect else []))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "category": self.category,
             "rule": self.rule_id,
             "severity": self.severity,
@@ -47,3 +50,6 @@ class Finding:
             "parameters": self.parameters,
             "message": self.message,
         }
+        if self.cost_tokens is not None:
+            data["cost_tokens"] = self.cost_tokens
+        return data

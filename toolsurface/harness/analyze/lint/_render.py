@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
+
+    from toolsurface.harness.analyze.lint.judge import SurfaceJudgement
 from toolsurface.harness.analyze.lint._catalog import FailOn, Rule
 from toolsurface.harness.analyze.lint._model import SEVERITIES, Finding
 from toolsurface.harness.analyze.lint._registry import rules
 from toolsurface.harness.analyze.lint._result import LintResult, SurfaceLint
+from toolsurface.harness.analyze.lint._score import LintQuality, SurfaceScore
 from toolsurface.harness.output import (
     Column,
     Level,
@@ -48,6 +51,8 @@ RULE_COLUMNS = (
 _COLUMNS = labels(FINDING_COLUMNS[1:])
 # No --fail-on: nothing fails.
 _NOTHING = FailOn()
+# No --score, no --judge.
+_NO_QUALITY = LintQuality()
 # The widest a table's tools, parameters and message cells grow before they wrap (a long list of tools or a long
 # message would otherwise make a line of hundreds of characters where no terminal sets the width).
 _TOOLS_WIDTH, _PARAMETERS_WIDTH, _MESSAGE_WIDTH = 40, 30, 100
@@ -76,40 +81,188 @@ def _suppressed(surface: SurfaceLint) -> str:
     return f"; {counted(count, 'finding')} suppressed by configuration" if count else ""
 
 
-def lint_rich(result: LintResult) -> list[Table | Text]:
+def lint_rich(result: LintResult, quality: LintQuality = _NO_QUALITY) -> list[Table | Text]:
     """One table per surface with findings: rule, severity, tools, parameters (where a finding names one) and
-    message; a line for a surface with none. Columns take the width their cells need."""
+    message; a line for a surface with none. Columns take the width their cells need. With `quality`, each
+    surface's tool scores (--score) and the judge's rows (--judge) after its findings."""
+    shown: list[Table | Text] = []
+    for index, surface in enumerate(result.surfaces):
+        shown.append(_findings_rich(surface))
+        score, judged = quality.of(index)
+        if score is not None:
+            shown.append(terminal_table(score.line(), SCORE_COLUMNS[1:], _score_rows(score), caption=_WEIGHTS))
+        if judged is not None:
+            columns = _judge_columns()
+            shown.append(terminal_table(judged.line(), columns[1:], [row[1:] for row in _judge_rows(judged)]))
+    return shown
+
+
+def _findings_rich(surface: SurfaceLint) -> Table | Text:
+    """A surface's findings as a table, or the line that says it has none."""
     from rich.text import Text
 
-    shown: list[Table | Text] = []
-    for surface in result.surfaces:
-        title = f"{surface.name}: {surface_line(surface)}"
-        if not surface.findings:
-            shown.append(Text(title))
+    title = f"{surface.name}: {surface_line(surface)}"
+    if not surface.findings:
+        return Text(title)
+    _, rule, _, severity, tools, parameters, message = FINDING_COLUMNS
+    with_parameters = any(f.parameters for f in surface.findings)
+    # A tool's name is never folded: the column is at least as wide as the longest.
+    longest = max((len(t) for f in surface.findings for t in f.tools), default=0)
+    columns = [
+        replace(rule, no_wrap=True),
+        replace(severity, no_wrap=True),
+        replace(tools, fold=True, max_width=max(_TOOLS_WIDTH, longest)),
+        *([replace(parameters, fold=True, max_width=_PARAMETERS_WIDTH)] if with_parameters else []),
+        replace(message, fold=True, max_width=_MESSAGE_WIDTH),
+    ]
+    rows = [
+        [
+            f"{f.rule_id} {f.category}",
+            f.severity,
+            ", ".join(f.tools),
+            *([", ".join(f.parameters)] if with_parameters else []),
+            f.message,
+        ]
+        for f in surface.findings
+    ]
+    return terminal_table(title, columns, rows)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scores (--score) and the judge's rows (--judge)
+
+# A tool's score as a row: of the terminal's and markdown's tables, of CSV with --score.
+SCORE_COLUMNS = (
+    Column("surface"),
+    Column("tool", no_wrap=True, fold=True),
+    Column("score", numeric=True),
+    Column("rules"),
+    Column("cost_tokens", "fix tokens", numeric=True),
+)
+_WEIGHTS = (
+    "100 less 30 for TS203, 20 TS204, 5 a parameter TS205 (20 at most), 15 TS206, 10 TS207, 5 TS208; no description"
+    " scores 0. Server: 0.6 x mean + 0.4 x worst. Fix tokens: what the fixes add (o200k; negative saves)."
+)
+_SERVER_ROW = "(server)"
+
+
+def _score_rows(score: SurfaceScore) -> list[list[Any]]:
+    return [[t.tool, t.score, " ".join(t.rules) or "-", t.cost_tokens] for t in score.tools]
+
+
+def _judge_columns() -> tuple[Column, ...]:
+    from toolsurface.harness.analyze.lint.judge import rubric
+
+    criteria = tuple(Column(f"judge_{key}", key, numeric=True) for key in rubric().keys)
+    return (
+        Column("surface"),
+        Column("tool", no_wrap=True, fold=True),
+        Column("judge_status", "status", no_wrap=True),
+        Column("judge_score", "score", numeric=True, show=lambda v: "-" if v is None else str(v)),
+        *(replace(c, show=lambda v: "-" if v is None else str(v)) for c in criteria),
+        Column("judge_note", "summary or problem", fold=True, max_width=_MESSAGE_WIDTH),
+    )
+
+
+def _judge_rows(judged: SurfaceJudgement) -> list[list[Any]]:
+    from toolsurface.harness.analyze.lint.judge import rubric
+
+    keys = rubric().keys
+    rows = []
+    for t in judged.tools:
+        values = {key: value for key, value, _ in t.scores}
+        rows.append([judged.name, t.tool, t.status, t.score, *(values.get(k) for k in keys), t.note])
+    return rows
+
+
+def _quality_csv(result: LintResult, quality: LintQuality) -> str:
+    """A row per tool (and one `(server)` row per surface): its score, the quality rules that found something of
+    it and what fixing them adds (--score); the judge's status, score, criteria and summary (--judge)."""
+    scored = any(s is not None for s in quality.scores)
+    judged_any = any(j is not None for j in quality.judged)
+    judge_columns = _judge_columns()[2:] if judged_any else ()
+    columns = (*SCORE_COLUMNS[:2], *(SCORE_COLUMNS[2:] if scored else ()), *judge_columns)
+    rows: list[list[Any]] = []
+    for index, surface in enumerate(result.surfaces):
+        score, judged = quality.of(index)
+        if score is None and judged is None:
             continue
-        _, rule, _, severity, tools, parameters, message = FINDING_COLUMNS
-        with_parameters = any(f.parameters for f in surface.findings)
-        # A tool's name is never folded: the column is at least as wide as the longest.
-        longest = max((len(t) for f in surface.findings for t in f.tools), default=0)
-        columns = [
-            replace(rule, no_wrap=True),
-            replace(severity, no_wrap=True),
-            replace(tools, fold=True, max_width=max(_TOOLS_WIDTH, longest)),
-            *([replace(parameters, fold=True, max_width=_PARAMETERS_WIDTH)] if with_parameters else []),
-            replace(message, fold=True, max_width=_MESSAGE_WIDTH),
-        ]
-        rows = [
-            [
-                f"{f.rule_id} {f.category}",
-                f.severity,
-                ", ".join(f.tools),
-                *([", ".join(f.parameters)] if with_parameters else []),
-                f.message,
-            ]
-            for f in surface.findings
-        ]
-        shown.append(terminal_table(title, columns, rows))
-    return shown
+        by_tool = {t.tool: row[2:] for t, row in zip(judged.tools, _judge_rows(judged), strict=True)} if judged else {}
+        empty = [None] * len(judge_columns)
+        scores_of = {t.tool: t for t in score.tools} if score is not None else {}
+        for name in dict.fromkeys(surface.tools):
+            own = scores_of.get(name)
+            scores = [own.score, " ".join(own.rules), own.cost_tokens] if own is not None else [None] * 3
+            rows.append(
+                [surface.name, name, *(scores if scored else []), *(by_tool.get(name, empty) if judged_any else [])]
+            )
+        server = [score.score, "", score.cost_tokens] if score is not None else [None] * 3
+        judge_server = [None, judged.score, *[None] * (len(judge_columns) - 3), judged.line()] if judged else empty
+        rows.append([surface.name, _SERVER_ROW, *(server if scored else []), *(judge_server if judged_any else [])])
+    return csv_table(keys(columns), rows)
+
+
+def _quality_markdown(score: SurfaceScore | None, judged: SurfaceJudgement | None) -> list[str]:
+    lines: list[str] = []
+    if score is not None:
+        lines += [f"**{markdown_cell(score.line(), 'spaced')}**", ""]
+        header = labels(SCORE_COLUMNS[1:])
+        lines += [markdown_row(header), markdown_rule(len(header), {1, 3}, tight=True)]
+        lines += [markdown_row([markdown_cell(str(c), "spaced") for c in row]) for row in _score_rows(score)]
+        lines += ["", f"_{_WEIGHTS}_", ""]
+    if judged is not None:
+        columns = _judge_columns()[1:]
+        lines += [f"**{markdown_cell(judged.line(), 'spaced')}**", ""]
+        lines += [markdown_row(labels(columns)), markdown_rule(len(columns), tight=True)]
+        for row in _judge_rows(judged):
+            lines.append(
+                markdown_row([markdown_cell(c.cell(v), "spaced") for c, v in zip(columns, row[1:], strict=True)])
+            )
+        lines.append("")
+    return lines
+
+
+def quality_properties(score: SurfaceScore | None, judged: SurfaceJudgement | None) -> dict[str, str]:
+    """A surface's scores as name-value properties (JUnit's suite properties)."""
+    found: dict[str, str] = {}
+    if score is not None:
+        found |= {
+            "description-quality": str(score.score),
+            "description-quality-mean": f"{score.mean:.1f}",
+            "description-quality-worst": str(score.worst),
+        }
+    if judged is not None:
+        found |= {"judge": judged.judge, "judge-model": judged.model, "judge-score": str(judged.score or "")}
+    return found
+
+
+def lint_json(result: LintResult, quality: LintQuality = _NO_QUALITY) -> str:
+    """The result as JSON; with `quality`, each surface's `score` (per tool, and the server's) and `judge` rows."""
+    data = result.to_json()
+    for index, entry in enumerate(data["surfaces"]):
+        score, judged = quality.of(index)
+        if score is not None:
+            entry["score"] = score.to_json()
+        if judged is not None:
+            entry["judge"] = judged.to_json()
+    return json_document(data, ascii=True)
+
+
+def lint_sarif_scored(result: LintResult, quality: LintQuality = _NO_QUALITY) -> str:
+    """SARIF with each surface's description-quality score and judge score in the run's properties."""
+    from toolsurface.harness.analyze.lint._sarif import lint_sarif_log
+
+    log = lint_sarif_log(result)
+    quality_of: dict[str, Any] = {}
+    for index, surface in enumerate(result.surfaces):
+        score, judged = quality.of(index)
+        if score is not None:
+            quality_of[surface.name] = {"score": score.score, "mean": round(score.mean, 2), "worst": score.worst}
+        if judged is not None:
+            quality_of.setdefault(surface.name, {})["judge"] = {"model": judged.model, "score": judged.score}
+    if quality_of:
+        log["runs"][0]["properties"]["descriptionQuality"] = quality_of
+    return json_document(log)
 
 
 def _finding_row(finding: Finding) -> list[str]:
@@ -129,7 +282,10 @@ def lint_rows(result: LintResult) -> list[list[str]]:
     return [[s.name, *_finding_row(f)] for s in result.surfaces for f in s.findings]
 
 
-def lint_csv(result: LintResult) -> str:
+def lint_csv(result: LintResult, quality: LintQuality = _NO_QUALITY) -> str:
+    """A row per finding; with `quality` (--score, --judge), a row per tool instead."""
+    if quality:
+        return _quality_csv(result, quality)
     return csv_table(keys(FINDING_COLUMNS), lint_rows(result))
 
 
@@ -145,11 +301,15 @@ def _level(finding: Finding, fail_on: FailOn) -> Level:
     return "warning" if finding.severity == "warning" else "notice"
 
 
-def lint_github(result: LintResult, fail_on: FailOn = _NOTHING) -> list[str]:
+def lint_github(result: LintResult, fail_on: FailOn = _NOTHING, quality: LintQuality = _NO_QUALITY) -> list[str]:
     """One workflow annotation per finding: `::error` where it fails the lint (--fail-on) or its rule is an
-    error, `::warning` for a warning, `::notice` for information; a notice for a surface with none."""
+    error, `::warning` for a warning, `::notice` for information; a notice for a surface with none, and for each
+    surface's scores (--score, --judge)."""
     lines = []
-    for surface in result.surfaces:
+    for index, surface in enumerate(result.surfaces):
+        for said in quality.of(index):
+            if said is not None:
+                lines.append(github_line("notice", f"{surface.name}: description quality", said.line()))
         for finding in surface.findings:
             title = f"{surface.name}: lint {finding.rule_id} {finding.category}"
             lines.append(github_line(_level(finding, fail_on), title, _finding_text(finding)))
@@ -158,10 +318,10 @@ def lint_github(result: LintResult, fail_on: FailOn = _NOTHING) -> list[str]:
     return lines
 
 
-def lint_summary(result: LintResult, fail_on: FailOn = _NOTHING) -> str:
-    """A markdown job summary: per surface, one row per finding."""
+def lint_summary(result: LintResult, fail_on: FailOn = _NOTHING, quality: LintQuality = _NO_QUALITY) -> str:
+    """A markdown job summary: per surface, one row per finding; with `quality`, its tool scores and judge rows."""
     lines = []
-    for surface in result.surfaces:
+    for index, surface in enumerate(result.surfaces):
         failing = len(surface.failing(fail_on))
         verdict = f", **{failing} failing**" if failing else ""
         lines += [f"### Tool list lint: {markdown_cell(surface.name, 'spaced')}", ""]
@@ -175,16 +335,18 @@ def lint_summary(result: LintResult, fail_on: FailOn = _NOTHING) -> str:
                 severity, tools, parameters, message = (markdown_cell(cell, "spaced") for cell in _finding_row(f)[2:])
                 lines.append(markdown_row([rule, severity, tools or "-", parameters or "-", message]))
             lines.append("")
+        lines += _quality_markdown(*quality.of(index))
     return "\n".join(lines) + "\n"
 
 
-def lint_junit(result: LintResult, fail_on: FailOn = _NOTHING) -> str:
+def lint_junit(result: LintResult, fail_on: FailOn = _NOTHING, quality: LintQuality = _NO_QUALITY) -> str:
     """JUnit XML: a suite per surface, a test case per tool (and one for findings that name no tool). A finding
-    fails its test cases when --fail-on names its rule; the others are written as the case's output."""
+    fails its test cases when --fail-on names its rule; the others are written as the case's output. With
+    `quality`, the surface's scores are its suite's properties."""
     from toolsurface.harness.junit import JUnitCase, JUnitSuite, junit_xml
 
     suites = []
-    for surface in result.surfaces:
+    for index, surface in enumerate(result.surfaces):
         names = list(surface.tools) or sorted({t for f in surface.findings for t in f.tools})
         unnamed = [f for f in surface.findings if not f.tools]
         groups: list[tuple[str, list[Finding]]] = [(n, [f for f in surface.findings if n in f.tools]) for n in names]
@@ -205,7 +367,8 @@ def lint_junit(result: LintResult, fail_on: FailOn = _NOTHING) -> str:
                     output="\n".join(_finding_text(f) for f in other),
                 )
             )
-        suites.append(JUnitSuite(f"toolsurface lint {surface.name}", cases))
+        properties = quality_properties(*quality.of(index))
+        suites.append(JUnitSuite(f"toolsurface lint {surface.name}", cases, properties))
     return junit_xml(suites)
 
 
