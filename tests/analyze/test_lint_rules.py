@@ -29,6 +29,8 @@ PINNED = {
     "TS105": ("reason", "warning"),
     "TS106": ("filter-paging", "warning"),
     "TS107": ("overloaded-word", "warning"),
+    "TS108": ("near-duplicate", "warning"),
+    "TS109": ("parameter-synonyms", "warning"),
     "TS201": ("permission-split", "warning"),
     "TS202": ("first-sentence", "info"),
     "TS301": ("client-limit", "error"),
@@ -36,6 +38,7 @@ PINNED = {
     "TS401": ("shared-name", "warning"),
     "TS402": ("joined-name", "error"),
     "TS403": ("builtin-name", "warning"),
+    "TS404": ("near-duplicate-servers", "warning"),
 }
 
 
@@ -134,13 +137,17 @@ def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
 def test_lint_rules_lists_every_rule_as_a_table_json_csv_and_markdown() -> None:
     table = run_cli("lint", "--rules", env={"COLUMNS": "200"})
     assert table.returncode == 0, table.stderr
-    assert "lint rules: 15 rules" in table.stdout
+    assert f"lint rules: {len(PINNED)} rules" in table.stdout
     for rule in RULES:
         assert f"{rule.id} " in table.stdout and rule.name in table.stdout
     data = run_cli("lint", "--rules", "--format", "json").json()
     assert data == {"severities": ["error", "warning", "info"], "rules": [r.to_json() for r in RULES]}
     csv = run_cli("lint", "--rules", "--format", "csv").stdout.splitlines()
-    assert csv[0] == "id,name,severity,checks" and csv[2].startswith("TS101,addressing,warning,") and len(csv) == 16
+    assert (
+        csv[0] == "id,name,severity,checks"
+        and csv[2].startswith("TS101,addressing,warning,")
+        and len(csv) == len(PINNED) + 1
+    )
     markdown = run_cli("lint", "--rules", "--format", "markdown").stdout
     assert "| id | name | severity | checks |" in markdown and "| TS302 | x-mcp-header | error |" in markdown
 
