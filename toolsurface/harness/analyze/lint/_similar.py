@@ -11,6 +11,7 @@ same shapes under other names: `query` ~ `text`, `limit` ~ `max_results`)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -172,6 +173,11 @@ def _compatible(first: Param, second: Param) -> bool:
 
 def concepts(tool: Tool, param: Param) -> frozenset[str]:
     """The synonym groups a parameter of a tool belongs to."""
+    return _concepts(action(tool), param)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _concepts(verb: str | None, param: Param) -> frozenset[str]:
     found = set()
     for group in SYNONYMS:
         if group.types and param.types and not param.types & group.types:
@@ -180,7 +186,7 @@ def concepts(tool: Tool, param: Param) -> frozenset[str]:
             found.add(group.concept)
         elif param.flat in group.weak:
             said = {stem(w) for w in re.findall(r"[a-z]+", param.description.lower())}
-            if said & _CUES[group.concept] or action(tool) in group.actions:
+            if said & _CUES[group.concept] or verb in group.actions:
                 found.add(group.concept)
     return frozenset(found)
 
