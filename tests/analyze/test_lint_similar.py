@@ -108,6 +108,12 @@ def test_a_variant_with_the_same_parameters_is_a_near_duplicate_and_one_of_other
     assert "one is a variant of the other (with sizes)" in pair.message and "both take path" in pair.message
 
 
+def test_two_tools_of_one_name_are_a_malformed_list_not_a_near_duplicate_pair() -> None:
+    search = example_tool("ticket_search", "Search tickets by words.", {"query": "string"}, read_only=True)
+    linted = lint_tools("server", [search, search]).findings
+    assert [f.rule.id for f in linted if f.rule.id in ("TS001", "TS108")] == ["TS001"]
+
+
 # -- parameter synonyms ------------------------------------------------------------------------------------------
 
 

@@ -449,7 +449,7 @@ def _candidates(
     """Pairs whose names say one thing (the same key) or where one calls itself a copy of the other, of different
     servers where `servers` are given, siblings left out; a name shared by more than NEIGHBOURS tools pairs each
     with its NEIGHBOURS nearest by meaning among them only. Servers' context words differ, so across servers the
-    keys keep them."""
+    keys keep them. Two tools of one name in one server are TS001's (malformed-tool), not a pair."""
     by_key: dict[frozenset[str], list[int]] = {}
     for n, named in enumerate(names):
         by_key.setdefault(named.key(context=servers is None), []).append(n)
@@ -468,7 +468,7 @@ def _candidates(
     return sorted(
         (i, j)
         for i, j in pairs
-        if (servers is None or servers[i] != servers[j])
+        if (servers[i] != servers[j] if servers is not None else read[i].name != read[j].name)
         and siblings(read[i], read[j], (names[i].action, names[j].action)) is None
     )
 
