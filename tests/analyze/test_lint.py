@@ -147,6 +147,19 @@ SINGLE_RULE_SURFACES: dict[str, list[dict[str, Any]]] = {
         tool("song_list", "List songs.", {"limit": integer("Songs per page.")}, read_only=True),
         tool("album_search", "Search albums by title.", {"query": string(), "cursor": string()}, read_only=True),
     ],
+    "near-duplicate": [
+        tool("song_search", "Search songs by words in their title.", {"query": string()}, read_only=True),
+        tool(
+            "song_find",
+            "Finds songs whose title holds the words; deprecated, use song_search.",
+            {"query": string("Words to find.")},
+            read_only=True,
+        ),
+    ],
+    "parameter-synonyms": [
+        tool("song_search", "Search songs by title.", {"query": string(), "limit": integer()}, read_only=True),
+        tool("album_search", "Search albums by title.", {"query": string(), "max_results": integer()}, read_only=True),
+    ],
     "overloaded-word": [
         tool("file_create", "Create a file or folder.", {"name": string(), "kind": string("file or folder.")}),
         tool("folder_share", "Share a folder with a person.", {"kind": string("viewer, editor or owner.")}),
@@ -287,7 +300,7 @@ def test_the_x_mcp_header_key_looked_for_is_the_sdks_own() -> None:
 
 def test_the_single_rule_surfaces_cover_every_category() -> None:
     # TS4xx are rules of servers configured together (tests/mcp_config/test_mcp_config.py), not of one surface.
-    together = {"shared-name", "joined-name", "builtin-name"}
+    together = {"shared-name", "joined-name", "builtin-name", "near-duplicate-servers"}
     assert set(SINGLE_RULE_SURFACES) == set(CATEGORIES) - together
 
 

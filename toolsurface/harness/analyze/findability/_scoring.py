@@ -227,3 +227,27 @@ def _rank(index: _Index, query: str, scorer: str, use_stem: bool) -> Ranked:
         missing=[t for t in terms if t not in index.having],
         full_matches=sum(1 for m in matched if m == len(terms)),
     )
+
+
+def bm25_pairs(
+    tools: Sequence[Mapping[str, Any]], pairs: Sequence[tuple[int, int]], *, use_stem: bool = False
+) -> list[float]:
+    """For each (query, other) pair of indexes into `tools`, the BM25 score of the query tool's own words (each
+    once, as a query's) against the other tool, with the whole list's document frequencies and mean length: how
+    alike two tools read in words, scored for the pairs asked for only (a near-duplicate check asks for a few
+    neighbours of each tool, never all pairs of a long list)."""
+    import dataclasses
+
+    index = _Index.of(tools, use_stem)
+    asked: dict[int, list[int]] = {}
+    for query, other in pairs:
+        asked.setdefault(query, []).append(other)
+    found: dict[tuple[int, int], float] = {}
+    for query, others in asked.items():
+        terms = list(dict.fromkeys(word for words in index.docs[query].fields.values() for word in words))
+        # The same scorer on the asked tools alone: document frequencies, count and mean length stay the list's.
+        some = dataclasses.replace(
+            index, counts=[index.counts[o] for o in others], lengths=[index.lengths[o] for o in others]
+        )
+        found.update(zip(((query, o) for o in others), _bm25_scores(terms, some), strict=True))
+    return [found[pair] for pair in pairs]

@@ -47,11 +47,12 @@ class ServerTools:
 
 @dataclass(frozen=True)
 class ServerSet:
-    """What a rule among servers is given: each server's name and tool names in the configuration's order, and
-    each client's own tools by name (as the client cards record them)."""
+    """What a rule among servers is given: each server's name and tool names in the configuration's order, each
+    client's own tools by name (as the client cards record them), and each server's name and tools in wire form."""
 
     servers: tuple[tuple[str, tuple[str, ...]], ...]
     builtins: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    lists: tuple[tuple[str, tuple[Mapping[str, Any], ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ class Rule:
             from toolsurface.harness.agents import builtin_tools
 
             named = tuple((name, tuple(str(t.get("name")) for t in tools)) for name, tools in example.servers)
-            given = ServerSet(named, builtin_tools())
+            given = ServerSet(named, builtin_tools(), example.servers)
         else:
             given = ServerTools(example.tools, example.instructions, server_name=example.server_name)
         return [f for f in self.run(given) if f.category == self.name]

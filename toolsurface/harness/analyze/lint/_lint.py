@@ -114,11 +114,9 @@ def lint_together(
 
         builtins = builtin_tools()
 
-    named = [
-        (item.name, [str(t.get("name")) for t in wire.tools])
-        for item, wire in zip(servers, listed(servers), strict=True)
-    ]
-    given = ServerSet(tuple((server, tuple(tools)) for server, tools in named), builtins)
+    lists = tuple((item.name, tuple(wire.tools)) for item, wire in zip(servers, listed(servers), strict=True))
+    named = [(server, [str(t.get("name")) for t in tools]) for server, tools in lists]
+    given = ServerSet(tuple((server, tuple(tools)) for server, tools in named), builtins, lists)
     chosen = [r for r in rules() if r.among_servers and (select is None or r.name in select)]
     found = [f for r in chosen for f in r.run(given)]
     kept, off = _judged(found, settings, lambda f: [tool.partition("/")[2] for tool in f.tools])
