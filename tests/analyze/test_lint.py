@@ -200,7 +200,7 @@ SINGLE_RULE_SURFACES: dict[str, list[dict[str, Any]]] = {
                 {"number": integer("As song_search gives it.")},
                 read_only=True,
             )
-            for verb in ("get", "play", "rate", "tag", "hide", "show", "copy", "find")
+            for verb in ("get", "play", "rate", "tag", "hide", "pin", "copy", "mute")
         ),
         tool(
             "song_lyrics",

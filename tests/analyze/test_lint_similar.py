@@ -23,7 +23,7 @@ DESK = ROOT / "tests" / "fixtures" / "servers" / "ticket_desk.py"
 
 
 def findings(tools: list[dict[str, Any]], rule: str) -> list[Any]:
-    return [f for f in lint_tools("server", tools).findings if f.rule.id == rule]
+    return [f for f in lint_tools("server", tools).findings if f.rule_id == rule]
 
 
 # -- the ticket desk ---------------------------------------------------------------------------------------------
@@ -111,7 +111,7 @@ def test_a_variant_with_the_same_parameters_is_a_near_duplicate_and_one_of_other
 def test_two_tools_of_one_name_are_a_malformed_list_not_a_near_duplicate_pair() -> None:
     search = example_tool("ticket_search", "Search tickets by words.", {"query": "string"}, read_only=True)
     linted = lint_tools("server", [search, search]).findings
-    assert [f.rule.id for f in linted if f.rule.id in ("TS001", "TS108")] == ["TS001"]
+    assert [f.rule_id for f in linted if f.rule_id in ("TS001", "TS108")] == ["TS001"]
 
 
 # -- parameter synonyms ------------------------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def pair(noun):
 
 lists = json.loads(sys.argv[1])
 linted = [lint_tools("s", [t for noun in nouns for t in pair(noun)]).findings for nouns in lists]
-found = [sum(f.rule.id == "TS108" for f in each) for each in linted]
+found = [sum(f.rule_id == "TS108" for f in each) for each in linted]
 print(json.dumps({"findings": found, "loads": embedder.cache_info().misses, "imported": "wordllama" in sys.modules}))
 """
 
