@@ -67,6 +67,13 @@ def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions)
     return [item.name if "toolsurface-live-" in spec else spec for spec, item in zip(specs, items, strict=True)]
 
 
+_SCORER_HELP = (
+    "embedding: by meaning (the cosine of vectors of the query's words and of each tool's name words and first"
+    " sentence, offline); claude: Claude Code's own ToolSearch, one on-demand session per surface with a scripted"
+    " model; all: every one of them side by side with their agreement (default: keyword, bm25 and embedding)."
+)
+
+
 @main.command("findability", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
@@ -77,17 +84,19 @@ def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions)
     " and the markdown appended to $GITHUB_STEP_SUMMARY; junit: a test case per query.",
 )
 @click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
-@click.option(
-    "--scorer",
-    type=click.Choice(["keyword", "bm25", "claude", "all"]),
-    help="claude: Claude Code's own ToolSearch, one on-demand session per surface with a scripted model;"
-    " all: keyword, bm25 and claude side by side with their agreement (default: keyword and bm25).",
-)
+@click.option("--scorer", type=click.Choice(["keyword", "bm25", "embedding", "claude", "all"]), help=_SCORER_HELP)
 @click.option(
     "--fail-below-rank",
     type=click.IntRange(min=1),
     metavar="N",
-    help="Exit 1 when an expected tool is not found at rank N or better (by every scorer shown).",
+    help="Exit 1 when a query's expected tool is not found at rank N or better by any scorer shown; says how many"
+    " queries fail, and by which scorers.",
+)
+@click.option(
+    "--confusion",
+    is_flag=True,
+    help="Show, for each query, the tools each scorer ranks above the expected one, and per pair of tools how"
+    " often each was ranked first where the other was expected (csv: the pairs).",
 )
 @_MAX_RESULTS
 @_server_options
@@ -99,6 +108,7 @@ def findability_command(
     stem: bool,
     scorer: str | None,
     fail_below_rank: int | None,
+    confusion: bool,
     max_results: int | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
@@ -111,6 +121,10 @@ def findability_command(
     from toolsurface.harness.analyze.findability import (
         ALL_SCORERS,
         SCORERS,
+        confusion_csv,
+        confusion_markdown,
+        confusion_rich,
+        failing_line,
         findability,
         findability_csv,
         findability_github,
@@ -119,7 +133,6 @@ def findability_command(
         findability_markdown,
         findability_rich,
         load_queries,
-        rank_line,
     )
     from toolsurface.harness.cli._live import live_specs
     from toolsurface.harness.cli._mcp_config import finish_configured
@@ -128,6 +141,8 @@ def findability_command(
     scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
     if max_results is not None and "claude" not in scorers:
         raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
+    if confusion and fmt == "junit":
+        raise click.UsageError("--confusion is shown as a table, json, csv, markdown or github's summary")
     servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
     with live_specs(surfaces if alone else default_surfaces(), live, None, servers) as specs:
@@ -146,24 +161,23 @@ def findability_command(
             f"--fail-below-rank {fail_below_rank}: no query expects a tool of the surfaces given, so nothing would be"
             f" checked: give each query an expected tool keyed by a surface's name ({', '.join(names)})"
         )
+    markdown = confusion_markdown if confusion else findability_markdown
     if fmt == "github":
-        _github(findability_github(result, fail_below_rank), findability_markdown(result, fail_below_rank))
+        _github(findability_github(result, fail_below_rank), markdown(result, fail_below_rank))
     else:
         renderers = {
-            "table": findability_rich,
-            "json": findability_json,
-            "csv": findability_csv,
-            "markdown": lambda found: findability_markdown(found, fail_below_rank),
+            "table": confusion_rich if confusion else findability_rich,
+            "json": lambda found: findability_json(found, confusion),
+            "csv": confusion_csv if confusion else findability_csv,
+            "markdown": lambda found: markdown(found, fail_below_rank),
             "junit": lambda found: findability_junit(found, fail_below_rank),
         }
         _emit(fmt, result, renderers)
     finish_configured(config_rows, configured, "their tools are not ranked")
     if fail_below_rank is not None:
-        below = result.below(fail_below_rank)
-        if below:
-            named = "; ".join(rank_line(surface, row) for surface, row in below)
-            tools = "expected tool" if len(below) == 1 else "expected tools"
-            _say(f"toolsurface: {len(below)} {tools} not found at rank {fail_below_rank} or better: {named}")
+        failing = failing_line(result, fail_below_rank)
+        if failing is not None:
+            _say(f"toolsurface: {failing}")
             raise SystemExit(1)
 
 
