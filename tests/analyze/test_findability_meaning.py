@@ -1,9 +1,10 @@
 """Findability that reads meaning and counts right: stop words match nothing, an embedding scorer ranks by meaning
-offline, --confusion says what each scorer takes for the expected tool, and --fail-below-rank counts failing
-queries."""
+offline, --confusion says what each scorer takes for the expected tool, --fail-below-rank counts failing queries,
+and a configured project's targets and queries file are what the commands read when given none."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -234,3 +235,52 @@ def test_fail_below_rank_counts_each_failing_query_once_and_names_its_scorers(de
         line
     )
     assert line.count("'find all tickets mentioning the printer'") == 1
+
+
+# -- a configured project --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project `toolsurface init` set up for the ticket desk: its target, and its queries beside the
+    configuration."""
+    (tmp_path / ".git").mkdir()
+    command = ", ".join(json.dumps(arg) for arg in DESK)
+    (tmp_path / "toolsurface.toml").write_text(f"command = [{command}]\nmax-chars = 9000\n", encoding="utf-8")
+    (tmp_path / ".toolsurface").mkdir()
+    (tmp_path / ".toolsurface" / "queries.json").write_text(QUERIES.read_text(encoding="utf-8"), encoding="utf-8")
+    return tmp_path
+
+
+def test_findability_in_a_configured_project_ranks_its_targets_for_its_queries(project: Path) -> None:
+    done = run_cli("findability", "--format", "json", cwd=project)
+    assert done.returncode == 0, done.stderr
+    data = done.json()
+    assert [s["name"] for s in data["surfaces"]] == ["ticket-desk"]
+    assert data["queries"].endswith(str(Path(".toolsurface") / "queries.json"))
+    assert len({r["query"] for r in data["surfaces"][0]["queries"]}) == 15
+    gate = run_cli("findability", "--scorer", "embedding", "--fail-below-rank", "1", cwd=project)
+    assert gate.returncode == 1 and "4 of 15 queries failing" in gate.stderr
+
+
+def test_roundtrip_and_measure_in_a_configured_project_take_its_targets(project: Path) -> None:
+    trip = run_cli("roundtrip", "--format", "json", cwd=project)
+    assert trip.returncode == 0, trip.stderr
+    data = trip.json()
+    assert data["task"] == "every query of queries.json"
+    [surface] = data["surfaces"]
+    assert surface["name"] == "ticket-desk" and len(surface["found"]) == 15
+    measured = run_cli("measure", "--no-growth", "--format", "json", cwd=project)
+    assert measured.returncode == 0, measured.stderr
+    assert [s["name"] for s in measured.json()["surfaces"]] == ["ticket-desk"]
+
+
+def test_a_configured_project_without_its_queries_file_is_one_line(project: Path) -> None:
+    (project / ".toolsurface" / "queries.json").unlink()
+    done = run_cli("findability", cwd=project)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert ".toolsurface/queries.json: no such file" in done.stderr and "toolsurface new queries" in done.stderr
+    # A queries file given stands in for it.
+    given = run_cli("findability", "--queries", str(QUERIES), "--format", "csv", cwd=project)
+    assert given.returncode == 0, given.stderr
+    assert given.stdout.splitlines()[1].startswith("ticket-desk,who is this customer,keyword,customer_get,1,")
