@@ -89,28 +89,35 @@ def findability_rich(result: Findability) -> list[RenderableType]:
         "rank: the expected tool's place among the tools that score (- = it scores nothing); "
         "all terms: tools that match every query word; missing: words no tool has (stop words are no query words)"
     )
-    return [terminal_table(_title(result), _default_columns(result), rows, caption=caption, sections=ends)]
+    return [terminal_table(_title(result, lines=True), _default_columns(result), rows, caption=caption, sections=ends)]
 
 
-def _title(result: Findability) -> str:
+def _title(result: Findability, *, lines: bool = False) -> str:
+    """What the ranks were made with; `lines`: for a terminal, the model and the stop words on a line of their own
+    (a one-line title would widen the table to its length)."""
     parts = []
     if "keyword" in result.scorers:
         parts.append("keyword weights: " + ", ".join(f"{k} {v}" for k, v in FIELD_WEIGHTS.items()))
     if "bm25" in result.scorers:
         parts.append(f"bm25 k1 {BM25_K1}, b {BM25_B}")
-    if "embedding" in result.scorers:
-        from toolsurface.harness.analyze._embed import embedding_label
-
-        parts.append(f"embedding: {embedding_label()}, cosine")
-    if any(scorer in WORD_SCORERS for scorer in result.scorers):
-        from toolsurface.harness.analyze.findability._stop_words import stop_words
-
-        parts.append(f"stop words: {stop_words().label} (a tool's name words kept)")
     if result.client is not None:
         sent = result.client.max_results
         limit = f"max_results {sent}" if sent is not None else "its default max_results"
         parts.append(f"{result.client.name} {result.client.version} {result.client.mode}, {limit}")
-    return f"Findability ({'; '.join(parts)}; stem {result.stem})"
+    reading = []
+    if "embedding" in result.scorers:
+        from toolsurface.harness.analyze._embed import embedding_label
+
+        reading.append(f"embedding: {embedding_label()}, cosine")
+    if any(scorer in WORD_SCORERS for scorer in result.scorers):
+        from toolsurface.harness.analyze.findability._stop_words import stop_words
+
+        reading.append(f"stop words: {stop_words().label} (a tool's name words kept)")
+    if lines:
+        return "\n".join(
+            [f"Findability ({'; '.join([*parts, f'stem {result.stem}'])})", *(["; ".join(reading)] if reading else [])]
+        )
+    return f"Findability ({'; '.join([*parts, *reading])}; stem {result.stem})"
 
 
 def _scorer_columns(result: Findability) -> list[Column]:
@@ -150,7 +157,7 @@ def _scorers_rich(result: Findability) -> list[RenderableType]:
     for s in result.surfaces:
         rows += [_scorer_cells(result, s, agreement) for agreement in s.agreement(result.scorers)]
         ends.add(len(rows) - 1)
-    table = terminal_table(_title(result), _scorer_columns(result), rows, caption=caption, sections=ends)
+    table = terminal_table(_title(result, lines=True), _scorer_columns(result), rows, caption=caption, sections=ends)
     if not many or result.client is None:
         return [table]
     pair_rows = [
@@ -353,7 +360,7 @@ def confusion_rich(result: Findability) -> list[RenderableType]:
         if q.surface != after.surface
     }
     queries = terminal_table(
-        _title(result),
+        _title(result, lines=True),
         _confusion_columns(result),
         _confusion_rows(result, found),
         caption=_CONFUSION_CAPTION,
