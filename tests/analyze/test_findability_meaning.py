@@ -199,6 +199,18 @@ def test_a_pair_taken_both_ways_is_one_row_counting_each_way() -> None:
     assert (pair.a, pair.b, pair.a_for_b, pair.b_for_a) == ("page_store", "page_read", 1, 1)
 
 
+def test_confusion_keeps_the_first_ten_tools_above_and_counts_the_rest() -> None:
+    from toolsurface.harness.analyze.findability import ABOVE_KEPT, confusion
+    from toolsurface.harness.surface import Snapshot
+
+    tools = [tool(f"widget_{n}", "A widget.") for n in range(13)]
+    queries = QuerySet("inline", parse_queries([{"query": "widget", "expected": {"w": "widget_12"}}], "inline"))
+    found = confusion(findability([Snapshot(name="w", path=Path("w.json"), tools=tools)], queries, scorers=["bm25"]))
+    [query] = found.queries
+    assert query.ranks == {"bm25": 13} and len(query.above["bm25"]) == ABOVE_KEPT == 10
+    assert query.above["bm25"][0] == "widget_0" and query.more == {"bm25": 2}
+
+
 def test_confusion_as_csv_is_a_row_per_pair_and_as_a_table_both_tables(desk: Path) -> None:
     args = ["findability", str(desk), "--queries", str(QUERIES), "--confusion"]
     csv = run_cli(*args, "--format", "csv")

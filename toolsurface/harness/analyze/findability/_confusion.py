@@ -14,19 +14,20 @@ __all__ = ["ConfusedPair", "Confusion", "QueryConfusion", "confusion"]
 
 @dataclass(frozen=True)
 class QueryConfusion:
-    """One query on one surface: each scorer's rank of the expected tool and the tools it ranks above it (the first
-    few; every tool it ranks when it does not rank the expected one)."""
+    """One query on one surface: each scorer's rank of the expected tool and the tools it ranks above it (every tool
+    it ranks when it does not rank the expected one): the first few, and how many more there are."""
 
     surface: str
     query: str
     expected: str
     ranks: dict[str, int | None]
     above: dict[str, list[str]]
+    more: dict[str, int]
     unlisted: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        data = {"surface": self.surface, "query": self.query, "expected": self.expected}
-        return {**data, "ranks": self.ranks, "above": self.above, **({"unlisted": True} if self.unlisted else {})}
+        data = {"surface": self.surface, "query": self.query, "expected": self.expected, "ranks": self.ranks}
+        return {**data, "above": self.above, "more_above": self.more, **({"unlisted": True} if self.unlisted else {})}
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ def confusion(result: Findability) -> Confusion:
                     expected=agreement.expected,
                     ranks={r.scorer: r.rank for r in rows},
                     above={r.scorer: list(r.above) for r in rows},
+                    more={r.scorer: r.above_count - len(r.above) for r in rows},
                     unlisted=rows[0].unlisted,
                 )
             )

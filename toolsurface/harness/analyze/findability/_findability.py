@@ -50,6 +50,7 @@ def _client_rows(
     search = run.searches[n]
     returned = search.returned
     rank = returned.index(expected) + 1 if expected is not None and expected in returned else None
+    above = returned[: rank - 1] if rank is not None else returned if expected is not None else []
     return FindabilityRow(
         query=query.text,
         scorer=run.client,
@@ -62,7 +63,8 @@ def _client_rows(
         next_tools=list(search.tools_after),
         answer=search.answer,
         unlisted=keyword.unlisted,
-        above=list(returned[: rank - 1 if rank is not None else len(returned)][:ABOVE_KEPT]),
+        above=list(above[:ABOVE_KEPT]),
+        above_count=len(above),
     )
 
 
@@ -85,16 +87,18 @@ def _surface_findability(
         computed: dict[str, FindabilityRow] = {}
         for scorer in ours:
             ranked = _rank(index, query.text, scorer, use_stem, vectors[n] if vectors is not None else None)
+            rank = ranked.rank_of(expected)
             computed[scorer] = FindabilityRow(
                 query=query.text,
                 scorer=scorer,
                 expected=expected,
-                rank=ranked.rank_of(expected),
+                rank=rank,
                 top=ranked.top,
                 missing=ranked.missing,
                 full_matches=ranked.full_matches,
                 unlisted=unlisted,
                 above=ranked.above(expected, ABOVE_KEPT) if expected is not None else [],
+                above_count=(rank - 1 if rank is not None else len(ranked.tools)) if expected is not None else 0,
             )
         for scorer in scorers:
             if scorer in computed:

@@ -180,9 +180,10 @@ class FindabilityRow:
     answer: str | None = None
     # The expected tool is not on the surface at all (renamed, removed, or misspelt in the file): a miss.
     unlisted: bool = False
-    # The tools ranked above the expected one, best first (the first ABOVE_KEPT; those ranked when it is not):
-    # what this scorer would take for it.
+    # The tools ranked above the expected one, best first (every tool ranked when it is not): the first
+    # ABOVE_KEPT of them, and how many there are; what this scorer would take for it.
     above: list[str] = field(default_factory=list)
+    above_count: int = 0
 
     def misses(self, rank: int) -> bool:
         """Whether the expected tool is not found at `rank` or better (a query that expects none misses nothing)."""

@@ -11,7 +11,6 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 from toolsurface.harness.analyze.findability._confusion import Confusion, QueryConfusion, confusion
 from toolsurface.harness.analyze.findability._model import (
-    ABOVE_KEPT,
     Agreement,
     FailingQuery,
     Findability,
@@ -306,14 +305,11 @@ _PAIRS_TITLE = "Tools taken for each other: how often a scorer ranked one first 
 
 
 def _above(query: QueryConfusion, scorer: str) -> str:
-    rank, above = query.ranks[scorer], query.above[scorer]
+    above, more = query.above[scorer], query.more[scorer]
     if query.unlisted:
         return "(not in the list)"
-    if rank == 1:
-        return "-"
-    if rank is None:
-        return ", ".join(above) + (", ..." if len(above) >= ABOVE_KEPT else "") if above else "(nothing scores)"
-    more = rank - 1 - len(above)
+    if not above:
+        return "-" if query.ranks[scorer] is not None else "(nothing scores)"
     return ", ".join(above) + (f" and {more} more" if more > 0 else "")
 
 
