@@ -110,6 +110,17 @@ def test_the_embedding_scorer_finds_by_meaning_what_no_word_of_the_query_names()
     assert rank_tools(NOTES, "select:note_get", "embedding").tools == ["note_get"]
 
 
+def test_a_description_of_a_megabyte_is_embedded_from_its_first_thousand_characters() -> None:
+    """The model pads a batch to its longest text: a megabyte with no full stop would take gigabytes."""
+    from toolsurface.harness.analyze.findability import EMBEDDED_CHARS, embedding_text
+
+    big = tool("ticket_dump", "word " * 200_000)
+    assert EMBEDDED_CHARS == 1_000 and embedding_text(big).startswith("ticket dump. word word")
+    assert len(embedding_text(big)) == EMBEDDED_CHARS
+    assert embedding_text(tool("note_get", "Read one note. Returns its text.")) == "note get. Read one note."
+    assert "ticket_dump" in rank_tools([big, *NOTES], "ticket", "embedding").tools
+
+
 def test_embedding_is_a_default_scorer_and_names_its_model(desk_json: dict[str, Any]) -> None:
     from toolsurface.harness.analyze._embed import embedding_label
 

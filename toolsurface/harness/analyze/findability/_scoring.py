@@ -79,14 +79,19 @@ def tool_fields(tool: Mapping[str, Any], *, use_stem: bool = False) -> ToolField
     )
 
 
+# The most characters of a text the embedding scorer reads. The model's tokenizer does not truncate and pads a
+# batch to its longest text: one description of a megabyte with no full stop would take gigabytes.
+EMBEDDED_CHARS = 1_000
+
+
 def embedding_text(tool: Mapping[str, Any]) -> str:
     """What the embedding scorer reads of a tool: its name's words, then its description's first sentence (its
     purpose, as FIELD_WEIGHTS has it; the rest lists parameters and cases, which pull a long description's
-    vector away from what the tool is for)."""
+    vector away from what the tool is for), the first EMBEDDED_CHARS characters."""
     name = " ".join(name_words(str(tool.get("name", ""))))
     description = tool.get("description")
-    first = first_sentence(description) if isinstance(description, str) else ""
-    return f"{name}. {first}" if first else name
+    first = first_sentence(description[:EMBEDDED_CHARS]) if isinstance(description, str) else ""
+    return (f"{name}. {first}" if first else name)[:EMBEDDED_CHARS]
 
 
 @dataclass(frozen=True)
@@ -146,7 +151,7 @@ def _query_terms(query: str, use_stem: bool, index: _Index) -> list[str]:
 def embedding_query(query: str, index: _Index) -> str:
     """What the embedding scorer embeds of a query: its words less its stop words (an averaged embedding's
     vector is pulled toward every word), or the query as written when it has no other word."""
-    return " ".join(_query_words(query, index)) or query
+    return (" ".join(_query_words(query, index)) or query)[:EMBEDDED_CHARS]
 
 
 def _terms_matched(terms: Sequence[str], index: _Index) -> list[int]:
