@@ -260,6 +260,29 @@ def test_listing_the_surfaces_and_the_help_import_no_mcp_sdk(args: list[str]) ->
     assert done.stderr.strip() == ""
 
 
+MEANING_LOADS = """
+import sys
+from toolsurface.harness.cli import main
+try:
+    main({args!r})
+except SystemExit as done:
+    assert not done.code, done.code
+loaded = {{m.split(".")[0] for m in sys.modules}} & {{"wordllama", "numpy", "stopwords"}}
+ours = {{m for m in sys.modules if m.startswith(("toolsurface.harness.analyze.findability", "toolsurface.harness.analyze._embed"))}}
+print(",".join(sorted(loaded | ours)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [["--help"], ["budget", "v2", "--max-chars", "100000"]])
+def test_the_help_and_budget_import_neither_the_embedding_model_nor_the_stop_words(args: list[str]) -> None:
+    """Findability's scorers load a model (a third of a second) and numpy: only where they rank."""
+    done = subprocess.run(
+        [sys.executable, "-c", MEANING_LOADS.format(args=args)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == ""
+
+
 HELP_LOADS = """
 import sys
 from toolsurface.harness.cli import main

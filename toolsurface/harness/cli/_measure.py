@@ -9,6 +9,7 @@ import click
 
 from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
+    _config_option,
     _data,
     _format_option,
     _print,
@@ -25,6 +26,7 @@ from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_opt
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
+    from toolsurface.harness.measure import Measurable
 
 
 @main.command("list")
@@ -73,6 +75,7 @@ def list_command(fmt: str) -> None:
 @click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
+@_config_option
 @_server_options
 @mcp_config_options(keep_going=True)
 @_counter_options
@@ -83,6 +86,7 @@ def measure_command(
     per_tool: bool,
     no_growth: bool,
     out: Path | None,
+    config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
     tokens: str | None,
@@ -93,8 +97,9 @@ def measure_command(
     URL or -- CMD ARGS..., a live server's list too; with --mcp-config FILE, each server of a client's
     configuration and all of them together).
 
-    SURFACES are surface names (toolsurface list), surface modules or snapshot files. A bundled surface is built
-    from kinds of item (task, memory, ...); its growth is what one more kind adds: `+1 kind (commit)`."""
+    SURFACES are surface names (toolsurface list), surface modules or snapshot files; with none given in a
+    configured project, its targets. A bundled surface is built from kinds of item (task, memory, ...); its growth
+    is what one more kind adds: `+1 kind (commit)`."""
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
     from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_csv, totals_markdown, totals_rich
@@ -115,7 +120,11 @@ def measure_command(
     counters = _counters(tokens, count_urls)
     windows = parse_windows(configured.windows)
     alone = surfaces or live.names_a_server or configured.given
-    items, names = _items(surfaces if alone else default_surfaces(), live, protocol)
+    targets = None if alone else _targets(config_path, protocol)
+    if targets is not None:
+        items, names = targets
+    else:
+        items, names = _items(surfaces if alone else default_surfaces(), live, protocol)
     found = configured_servers(configured, live, protocol)
     if found is not None:
         items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
@@ -154,3 +163,19 @@ def measure_command(
     else:
         _print([*measure_rich(result, per_tool=per_tool), *(totals_rich(totals) if totals is not None else [])])
     finish_configured(found, configured, "what the servers cost together is not known")
+
+
+def _targets(config_path: Path | None, protocol: str | None) -> tuple[list[Measurable], list[str]] | None:
+    """A configured project's targets, each listed (a server's in its own protocol unless one is given), and their
+    names; None where no configuration has targets."""
+    from toolsurface.harness.config import list_target, read_config
+    from toolsurface.harness.live import skip_final_collection
+
+    # A configuration named with --config must have targets; one found upward may hold only lint's settings.
+    config = read_config(config_path, need_targets=config_path is not None)
+    if config is None or not config.targets:
+        return None
+    listed = [list_target(target, protocol=protocol) for target in config.targets]
+    if any(one.live for one in listed):
+        skip_final_collection()
+    return [one.item for one in listed], [one.target.name for one in listed]

@@ -643,17 +643,15 @@ def _analyze(items: Sequence[Measurable], specs: Sequence[str], queries: Path | 
     """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
     installed, its own search's findability and round trip beside ours. `queries` and `task` are the
     findability queries and the round-trip task (None: there are none for these surfaces)."""
-    from toolsurface.harness.analyze.findability import ALL_SCORERS, SCORERS, findability, load_queries
+    from toolsurface.harness.analyze.findability import CLIENT_SCORERS, WORD_SCORERS, findability, load_queries
     from toolsurface.harness.analyze.lint import lint
     from toolsurface.harness.analyze.roundtrip import load_task, roundtrip
 
     observe, absent = _claude_search(specs) if queries is not None or task is not None else (None, "")
     trip = roundtrip(items, load_task(task), observe=observe) if task is not None else None
-    found = (
-        findability(items, load_queries(queries), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe)
-        if queries is not None
-        else None
-    )
+    # The report's ranks are by words (and a client's own search), as the seed's figures are.
+    scorers = (*WORD_SCORERS, *(CLIENT_SCORERS if observe is not None else ()))
+    found = findability(items, load_queries(queries), scorers=scorers, observe=observe) if queries is not None else None
     return Analysis(trip, found, lint(items), absent)
 
 
