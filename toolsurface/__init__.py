@@ -14,7 +14,7 @@ def _a_program_of_ours() -> bool:
     import os
     import sys
 
-    argv = getattr(sys, "orig_argv", sys.argv)
+    argv: list[str] = list(sys.orig_argv)
     module = next((argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "-m"), None)
     if module is not None:
         return module == "toolsurface" or module.startswith("toolsurface.")
