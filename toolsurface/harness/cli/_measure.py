@@ -74,6 +74,9 @@ def list_command(fmt: str) -> None:
 @_format_option(*TABLE_FORMATS)
 @click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
+@click.option(
+    "--no-standing", is_flag=True, help="Leave out where each list stands among the corpus of public servers' lists."
+)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
 @_config_option
 @_server_options
@@ -85,6 +88,7 @@ def measure_command(
     fmt: str,
     per_tool: bool,
     no_growth: bool,
+    no_standing: bool,
     out: Path | None,
     config_path: Path | None,
     live: LiveServerOptions,
@@ -99,7 +103,8 @@ def measure_command(
 
     SURFACES are surface names (toolsurface list), surface modules or snapshot files; with none given in a
     configured project, its targets. A bundled surface is built from kinds of item (task, memory, ...); its growth
-    is what one more kind adds: `+1 kind (commit)`."""
+    is what one more kind adds: `+1 kind (commit)`. Each list's standing is its tokens' and tokens a tool's
+    percentile among the shipped corpus of public servers' lists."""
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
     from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_csv, totals_markdown, totals_rich
@@ -113,6 +118,7 @@ def measure_command(
         measure_rich,
         parts_csv,
         per_tool_csv,
+        with_standing,
     )
     from toolsurface.harness.output import json_document
     from toolsurface.harness.surface import default_surfaces
@@ -129,6 +135,8 @@ def measure_command(
     if found is not None:
         items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
     result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
+    if not no_standing:
+        result = with_standing(result)
     # A configured server that is the live one given is measured once, as that one.
     given = names[-1] if live.names_a_server else None
     totals = config_totals(found[0], found[1], result, windows, given=given) if found is not None else None

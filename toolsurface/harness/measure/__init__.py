@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         COUNTERS_COLUMNS,
         PARTS_COLUMNS,
         PER_TOOL_COLUMNS,
+        STANDING_COLUMNS,
         SURFACE_COLUMNS,
         MeasureColumns,
     )
@@ -90,8 +91,10 @@ if TYPE_CHECKING:
         parts_csv,
         per_tool_csv,
         per_tool_rows,
+        standing_lines,
         whole_title,
     )
+    from toolsurface.harness.measure._standing import server_figures, with_standing
     from toolsurface.harness.measure._tokens import (
         ENCODING_NAME,
         RANK_FILE_ENV,
@@ -115,7 +118,7 @@ if TYPE_CHECKING:
 
 # The modules a name is looked for in, in the order they build on each other, so that looking a name up imports
 # little beyond what its own module needs; each one's own __all__ says which names it holds.
-_MODULES = ("_wire", "_tokens", "_counts", "_measure", "_columns", "_answers", "_render", "_budget")
+_MODULES = ("_wire", "_tokens", "_counts", "_measure", "_columns", "_answers", "_render", "_budget", "_standing")
 
 __all__ = [
     "ANSWER_COLUMNS",
@@ -132,6 +135,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "RANK_FILE_ENV",
     "RANK_FILE_SHA256",
+    "STANDING_COLUMNS",
     "SURFACE_COLUMNS",
     "AnswerCheck",
     "BudgetResult",
@@ -202,11 +206,14 @@ __all__ = [
     "per_tool_rows",
     "plain_lists",
     "rank_file",
+    "server_figures",
     "snapshot_protocol",
+    "standing_lines",
     "verified_ranks",
     "whole_title",
     "wire_form",
     "wire_list",
+    "with_standing",
 ]
 
 

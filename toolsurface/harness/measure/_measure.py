@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import InvalidToolList
 from toolsurface.harness.measure._counts import CounterFigures, CounterInfo, ListCounter, counter_figures, is_o200k
@@ -23,6 +23,9 @@ from toolsurface.harness.surface import (
     SurfaceParts,
     included_keys,
 )
+
+if TYPE_CHECKING:
+    from toolsurface.harness.corpus import Standing
 
 __all__ = [
     "Growth",
@@ -145,6 +148,8 @@ class SurfaceMeasurement:
     # A server's list as listed (a live server, a snapshot of one), not a surface of its own: the tables call
     # it a server.
     server: bool = field(default=False, compare=False)
+    # Where its list stands among the corpus of public servers' lists (measure.with_standing), when asked.
+    standing: Standing | None = None
 
     @property
     def parts_recorded(self) -> bool:
@@ -170,7 +175,7 @@ class SurfaceMeasurement:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        del data["text"], data["counts"], data["answers"], data["server"]
+        del data["text"], data["counts"], data["answers"], data["server"], data["standing"]
         if self.counts:
             data["counts"] = [c.to_json() for c in self.counts]
         data["parts_recorded"] = self.parts_recorded
@@ -178,6 +183,8 @@ class SurfaceMeasurement:
         data["total_tokens"] = self.total_tokens
         if self.answers is not None:
             data["answers"] = self.answers.to_wire()
+        if self.standing is not None:
+            data["standing"] = self.standing.to_json()
         return data
 
     def largest(self, count: int) -> list[ToolSize]:

@@ -11,6 +11,7 @@ from toolsurface.harness.measure._columns import (
     COUNTERS_COLUMNS,
     PARTS_COLUMNS,
     PER_TOOL_COLUMNS,
+    STANDING_COLUMNS,
     SURFACE_COLUMNS,
     MeasureColumns,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "parts_csv",
     "per_tool_csv",
     "per_tool_rows",
+    "standing_lines",
     "whole_title",
 ]
 
@@ -73,11 +75,38 @@ def measure_json(m: Measurement) -> str:
     return json_document(m.to_json())
 
 
+def standing_lines(m: Measurement) -> list[str]:
+    """A line per surface whose standing among the corpus of public servers' lists was asked for."""
+    return [f"{s.name}: {s.standing.line()}" for s in m.surfaces if s.standing is not None]
+
+
+def _standing_row(s: SurfaceMeasurement) -> list[object]:
+    """A surface's standing in STANDING_COLUMNS (measure.csv's, after its own columns)."""
+    if s.standing is None:
+        return [None] * len(STANDING_COLUMNS)
+    tokens, per_tool = s.standing.tokens, s.standing.tokens_per_tool
+    return [
+        round(tokens.percentile, 1) if tokens is not None else None,
+        round(per_tool.value, 2) if per_tool is not None else None,
+        round(per_tool.percentile, 1) if per_tool is not None else None,
+        s.standing.servers,
+        s.standing.listed,
+        s.standing.counter,
+    ]
+
+
+def _stood(m: Measurement) -> bool:
+    return any(s.standing is not None for s in m.surfaces)
+
+
 def measure_csv(m: Measurement) -> str:
+    # measure.csv's columns, then each list's standing when asked for, then each counter's figures.
+    standing = keys(STANDING_COLUMNS) if _stood(m) else []
     if not m.counters:
-        return csv_table(keys(SURFACE_COLUMNS), [_surface_row(s) for s in m.surfaces])
+        rows = [[*_surface_row(s), *(_standing_row(s) if standing else [])] for s in m.surfaces]
+        return csv_table([*keys(SURFACE_COLUMNS), *standing], rows)
     # With counters asked for: which one `tokens` is, then each counter's figures under its name.
-    header = [*keys(SURFACE_COLUMNS), MeasureColumns.counter.key]
+    header = [*keys(SURFACE_COLUMNS), *standing, MeasureColumns.counter.key]
     for c in m.counters:
         header += [
             f"{MeasureColumns.tokens.key} ({c.name})",
@@ -86,7 +115,7 @@ def measure_csv(m: Measurement) -> str:
         ]
     rows = []
     for s in m.surfaces:
-        row = [*_surface_row(s), m.counters[0].name]
+        row = [*_surface_row(s), *(_standing_row(s) if standing else []), m.counters[0].name]
         for f in s.counts:
             row += [f.tokens, f.framing, _ratio(f.ratio)]
         rows.append(row)
@@ -269,6 +298,9 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             {1, 2, 3},
         ),
     ]
+    standing = standing_lines(m)
+    if standing:
+        parts.append(f"\n{_STANDING_TITLE}\n\n" + "".join(f"- {markdown_cell(line, 'spaced')}\n" for line in standing))
     marked = malformed_lines(m)
     if marked:
         parts.append("\n" + "\n".join(f"- {markdown_cell(line, 'spaced')}" for line in marked) + "\n")
@@ -315,6 +347,12 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
     return "".join(parts)
 
 
+_STANDING_TITLE = (
+    "Where each list stands among the corpus of public servers' lists (a percentile: the share of the corpus's"
+    " lists below it, ties counted half)"
+)
+
+
 def malformed_lines(m: Measurement) -> list[str]:
     """A line per tool a client refuses, repairs or may drop as its server published it: measured as it is."""
     return [
@@ -346,6 +384,11 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
     renderables: list[RenderableType] = [
         terminal_table(f"List size (protocol {m.protocol_version}, {m.encoding})", columns, rows)
     ]
+    standing = standing_lines(m)
+    if standing:
+        from rich.text import Text
+
+        renderables.append(Text("\n".join(standing)))
     marked = malformed_lines(m)
     if marked:
         from rich.text import Text

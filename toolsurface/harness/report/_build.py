@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from toolsurface.harness.session.record import RunRecord
     from toolsurface.harness.session.score import Study
 
-__all__ = ["Chart", "LiveServer", "Report", "Table", "build_report"]
+__all__ = ["Chart", "Lead", "LiveServer", "Report", "Table", "build_report"]
 
 
 @dataclass
@@ -76,6 +76,17 @@ class LiveServer:
     specs: tuple[str, ...]
     args: tuple[str, ...]
     together: Any = None
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What a report of servers' lists alone (the corpus's) puts first: `tables`, made from the lists as measured
+    and linted; `command`, the one that writes the report again (under its charts); `left_out`, what it leaves
+    out, each with how to add it, in place of the study's (queries and a task a corpus has none of)."""
+
+    tables: Callable[[Measurement, LintResult], list[Table]]
+    command: str
+    left_out: tuple[str, ...] = ()
 
 
 def _quote(items: Sequence[str]) -> str:
@@ -828,6 +839,7 @@ def build_report(
     task: Path | None = None,
     counters: Sequence[ListCounter] = (),
     live: LiveServer | None = None,
+    lead: Lead | None = None,
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 
@@ -836,7 +848,8 @@ def build_report(
     `seed`: seed comparison rows given as they are (records or mappings of their fields).
     `queries`, `task`: the findability queries and the round-trip task (default: those of the surfaces' study).
     `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
-    seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces."""
+    seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces. `lead`: tables
+    put first and the command that writes the report again (report --corpus)."""
     # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
     # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
     # numpy, which both matplotlib and the tables' pandas import, is imported once, here, before the child
@@ -857,6 +870,7 @@ def build_report(
             task,
             counters,
             live,
+            lead,
         )
 
 
@@ -873,6 +887,7 @@ def _report_with(
     task: Path | None,
     counters: Sequence[ListCounter],
     live: LiveServer | None,
+    lead: Lead | None,
 ) -> Report:
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
@@ -918,10 +933,13 @@ def _report_with(
             if kinds:
                 charts.draw(KindsChart.of(measured).draw, out / "charts" / "size_by_kinds.png")
             applied_queries, applied_task = _study_files(specs, queries, task)
-            analyzed = _analysis_tables(_analyze(items, specs, applied_queries, applied_task), given, queries, task)
+            results = _analyze(items, specs, applied_queries, applied_task)
+            analyzed = _analysis_tables(results, given, queries, task)
         analysis, found = analyzed.tables, analyzed.findability
         if found is not None:
             charts.draw(FindabilityChart.of(found).draw, out / "charts" / "findability_ranks.png")
+        if lead is not None:
+            report.tables += lead.tables(measured, results.lint)
         report.tables += _measure_tables(measured, given, specs)
         if live is not None and live.together is not None:
             # A configured server that is the live one given (listed first of live.specs) takes its figures.
@@ -929,10 +947,12 @@ def _report_with(
         if measured.counters:
             report.tables.append(_counters_table(measured, given))
         report.tables += analysis
-        report.left_out += analyzed.left_out
+        report.left_out += analyzed.left_out if lead is None else lead.left_out
         for section in extra_sections:
             report.tables += section(specs)
-        again = _report_command(study_dirs, out, surfaces, queries, task, counters, live)
+        again = (
+            _report_command(study_dirs, out, surfaces, queries, task, counters, live) if lead is None else lead.command
+        )
         report.charts.append(
             Chart(
                 "list_size.by_tool",
