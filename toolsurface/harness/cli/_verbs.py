@@ -83,6 +83,11 @@ VERBS = {
     "session": Verb(
         "_session", "Run agents against the stubs, score refused calls and outcomes, replay recorded runs."
     ),
+    "suggest": Verb(
+        "_suggest",
+        "Propose tools that could be one: each family of the surface's tools (one operation over several nouns, or"
+        " one noun under several operations) made one tool with a kind or action parameter, written as a candidate.",
+    ),
     "snapshot": Verb(
         "_snapshot",
         'Record a tool list exactly as a client receives it: {"tools": [...]} (stdout, or -o FILE with a sidecar).',

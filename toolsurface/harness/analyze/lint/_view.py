@@ -11,7 +11,8 @@ from typing import Any
 from toolsurface.harness.analyze._text import name_words, sentences, stem, stems
 from toolsurface.harness.analyze.lint._model import Finding
 
-__all__ = []
+# The verb groups are the face's too (toolsurface.harness.analyze.lint): suggest reads names by them.
+__all__ = ["DESTRUCTIVE_VERBS", "LIST_WORDS", "OTHER_VERBS", "READ_VERBS", "WRITE_VERBS"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Word groups. Each is a synonym group or lexicon the rules below share; matching is on lower-case words.
