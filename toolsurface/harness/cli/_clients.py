@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 )
 def agents_command(names: tuple[str, ...], install: bool, fmt: str) -> None:
     """List each agent CLI on PATH or in toolsurface's cache: its version, whether it is supported and tested, its
-    modes; with --install, install the pinned ones first."""
+    modes; with --install, install the pinned ones first (NAME...: those clients only)."""
     from dataclasses import asdict, astuple, fields
 
     from toolsurface.harness.agents import InstalledAgent, install_clis, installed_agents
