@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolsurface.harness.analyze._text import plain_words, stem, stems
 from toolsurface.harness.analyze.lint._catalog import Example, ServerTools, example_tool, rule
-from toolsurface.harness.analyze.lint._model import Finding
+from toolsurface.harness.analyze.lint._model import Finding, Severity
 from toolsurface.harness.analyze.lint._view import (
     _GENERIC_STEMS,
     _INSTEAD,
@@ -193,7 +193,9 @@ def _addressing(given: ServerTools) -> list[Finding]:
 def _concurrency(given: ServerTools) -> list[Finding]:
     surface = given.view
     names: dict[str, list[str]] = {}
-    for tool in surface.tools:
+    # A token guards a change: a tool that only reads takes a version to choose what to read.
+    changing = [tool for tool in surface.tools if tool.read_only is not True]
+    for tool in changing:
         for p in tool.params:
             if is_concurrency_token(p):
                 names.setdefault(p.name, []).append(tool.name)
@@ -207,11 +209,11 @@ def _concurrency(given: ServerTools) -> list[Finding]:
             f"{len(names)} names for the concurrency token: {_counted(names)}",
         )
     ]
-    for tool in surface.tools:
+    for tool in changing:
         own = [p.name for p in tool.params if is_concurrency_token(p)]
         if len(own) > 1:
             message = f"{tool.name} takes {len(own)} concurrency tokens ({', '.join(own)}); which applies depends on what changes"
-            findings.append(_finding("concurrency", [tool.name], own, message))
+            findings.append(replace(_finding("concurrency", [tool.name], own, message), aspect="one-tool"))
     return findings
 
 
@@ -710,20 +712,33 @@ def _choice_mixing_irreversible(tool: Tool) -> list[Finding]:
     return findings
 
 
-def _annotation_problems(tool: Tool) -> list[str]:
+def _annotation_problems(tool: Tool) -> list[tuple[str, str, Severity | None]]:
+    """What the tool's annotations say against its name, each as (aspect, what, a milder severity or None). A hint
+    left out is a finding only where its default is wrong for the tool: readOnlyHint defaults to false (a tool
+    that only reads is taken for one that changes things), destructiveHint to true (a tool that only adds or
+    changes is taken for one that destroys)."""
     words = set(tool.words)
     reads, writes, destroys = words & READ_VERBS, words & WRITE_VERBS, words & DESTRUCTIVE_VERBS
-    problems = []
-    if tool.read_only is None:
-        problems.append("has no readOnlyHint")
+    problems: list[tuple[str, str, Severity | None]] = []
+    if tool.read_only is None and reads and not writes:
+        said = (
+            f"reads ({', '.join(sorted(reads))}) but has no readOnlyHint: clients that read the hint take it for a"
+            " tool that changes things (the hint defaults to false) and ask before each call"
+        )
+        problems.append(("no-read-only", said, "info"))
     elif reads and not writes and tool.read_only is False:
-        problems.append(f"reads ({', '.join(sorted(reads))}) but readOnlyHint is false")
+        problems.append(("read-only-false", f"reads ({', '.join(sorted(reads))}) but readOnlyHint is false", None))
     elif writes and not reads and tool.read_only:
-        problems.append(f"writes ({', '.join(sorted(writes))}) but readOnlyHint is true")
-    if tool.read_only is False and tool.destructive is None:
-        problems.append("writes but has no destructiveHint")
+        problems.append(("read-only-true", f"writes ({', '.join(sorted(writes))}) but readOnlyHint is true", None))
+    if tool.read_only is not True and tool.destructive is None and writes and not reads and not destroys:
+        said = (
+            f"writes ({', '.join(sorted(writes))}) without destroying but has no destructiveHint: clients that read"
+            " the hint take it for a destructive tool (the hint defaults to true)"
+        )
+        problems.append(("no-destructive", said, "info"))
     if destroys and tool.destructive is False:
-        problems.append(f"is named {', '.join(sorted(destroys))}, not an additive update, but destructiveHint is false")
+        said = f"is named {', '.join(sorted(destroys))}, not an additive update, but destructiveHint is false"
+        problems.append(("destructive-false", said, None))
     return problems
 
 
@@ -752,8 +767,9 @@ def _permission_split(given: ServerTools) -> list[Finding]:
     for tool in surface.tools:
         if tool.read_only is not True:
             findings.extend(_choice_mixing_irreversible(tool))
-        for problem in _annotation_problems(tool):
-            findings.append(_finding("permission-split", [tool.name], [], f"{tool.name} {problem}"))
+        for aspect, problem, level in _annotation_problems(tool):
+            finding = _finding("permission-split", [tool.name], [], f"{tool.name} {problem}")
+            findings.append(replace(finding, level=level, aspect=aspect))
     return findings
 
 
