@@ -138,16 +138,14 @@ def _cut_message(what: str, text: str, verb: str = "is") -> tuple[str, Severity 
     first, *others = cuts
     kept = kept_units(text, first.limit)
     newest_cuts = every[-1] in cuts
-    who = "every Claude Code user" if newest_cuts else f"every user of {first.client}"
     message = (
         f"{what} {verb} {length:,} characters (UTF-16 code units, as Claude Code counts them); {first.client}"
         f" keeps the first {kept:,} and adds '{first.marker}': {length - kept:,} characters are cut"
-        f" ({(length - kept) / length:.0%}) for {who}"
+        f" ({(length - kept) / length:.0%}) for its users"
     )
     for cut in others:
         message += f"; {cut.client} cuts {length - kept_units(text, cut.limit):,} at {cut.limit:,}"
-    if not newest_cuts:
-        message += f"; {every[-1].client} keeps it whole"
+    message += ": every Claude Code user loses its end" if newest_cuts else f"; {every[-1].client} keeps it whole"
     return message, None if newest_cuts else "warning"
 
 
