@@ -52,7 +52,7 @@ def test_the_wheel_carries_the_corpus_file_for_file(corpus: Corpus) -> None:
         shipped = {name for name in wheel.namelist() if name.startswith("toolsurface/corpus/")}
         index = wheel.read("toolsurface/corpus/index.json")
     files = {entry_file for entry in corpus.entries for entry_file in (entry.snapshot, entry.meta)}
-    assert shipped == {f"toolsurface/corpus/{name}" for name in ("index.json", *files)}
+    assert shipped == {f"toolsurface/corpus/{name}" for name in ("index.json", "judgements.json", *files)}
     assert index == (corpus.root / "index.json").read_bytes()
 
 
