@@ -630,9 +630,11 @@ def _is_list_tool(tool: Tool) -> bool:
 
 
 def _paging(tool: Tool) -> tuple[str, list[str]]:
+    """How a list tool pages, and the parameters that say so: an offset or a limit is a number (a `start` time is
+    neither)."""
     kinds = {
-        "offset": [p.name for p in tool.params if p.flat in OFFSET_NAMES],
-        "limit": [p.name for p in tool.params if p.flat in LIMIT_NAMES],
+        "offset": [p.name for p in tool.params if p.flat in OFFSET_NAMES and p.integer],
+        "limit": [p.name for p in tool.params if p.flat in LIMIT_NAMES and p.integer],
         "cursor": [p.name for p in tool.params if p.flat in CURSOR_NAMES],
     }
     params = [n for names in kinds.values() for n in names]
