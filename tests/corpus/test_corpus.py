@@ -53,7 +53,9 @@ def test_the_wheel_carries_the_corpus_file_for_file(corpus: Corpus) -> None:
         index = wheel.read("toolsurface/corpus/index.json")
         figures = wheel.read("toolsurface/corpus/figures.json")
     files = {entry_file for entry in corpus.entries for entry_file in (entry.snapshot, entry.meta)}
-    assert shipped == {f"toolsurface/corpus/{name}" for name in ("index.json", "figures.json", *files)}
+    assert shipped == {
+        f"toolsurface/corpus/{name}" for name in ("index.json", "figures.json", "judgements.json", *files)
+    }
     assert index == (corpus.root / "index.json").read_bytes()
     assert figures == (corpus.root / "figures.json").read_bytes()
 
