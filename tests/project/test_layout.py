@@ -419,3 +419,12 @@ def test_every_name_a_lazy_face_offers_is_found_in_its_modules(face: str) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_no_two_test_files_share_a_name() -> None:
+    # pytest imports a test file by its bare name (rootdir import mode), so two files named alike in different
+    # folders stop the whole run at collection.
+    names: dict[str, list[str]] = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(path.name, []).append(path.relative_to(ROOT).as_posix())
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}

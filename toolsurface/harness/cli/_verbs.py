@@ -20,7 +20,7 @@ VERBS = {
     "agents": Verb(
         "_clients",
         "List each agent CLI on PATH or in toolsurface's cache: its version, whether it is supported and tested, its"
-        " modes; with --install, install the pinned ones first.",
+        " modes; with --install, install the pinned ones first (NAME...: those clients only).",
     ),
     "budget": Verb("_budget", "Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured."),
     "check": Verb(

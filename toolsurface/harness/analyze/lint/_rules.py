@@ -156,8 +156,8 @@ def _shown(ref: Reference) -> str:
     checks="One item addressed under several parameter names (number next to taskNumber, id next to ref); a scope"
     " such as projectId is a concept of its own, and of a server not ours so is a slot (targetProjectId).",
     why="An agent that learned the item's name from one tool passes it to the next: under another name the call is"
-    " refused, or worse, the value lands in a parameter that means something else. The Conderis design page counted this"
-    " first among the 27 tools' inconsistencies (addressing).",
+    " refused, or worse, the value lands in a parameter that means something else. The design page of the 27 tools' switch to 8"
+    " counted this first among the 27 tools' inconsistencies (addressing).",
     source="the Conderis design page, docs/conderis.md (Why: addressing)",
     fix="Give the item one parameter name and one type in every tool that takes it.",
     bad=Example.of(
