@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import InvalidToolList
 from toolsurface.harness.measure._counts import CounterFigures, CounterInfo, ListCounter, counter_figures, is_o200k
@@ -23,6 +23,9 @@ from toolsurface.harness.surface import (
     SurfaceParts,
     included_keys,
 )
+
+if TYPE_CHECKING:
+    from toolsurface.harness.measure._anatomy import ListAnatomy, ToolAnatomy
 
 __all__ = [
     "Growth",
@@ -61,6 +64,8 @@ class ToolSize:
     # Why a client refuses, repairs or may drop the tool as published (no object schema, a second tool of its
     # name, ...); it is measured as it is.
     problem: str | None = None
+    # Its o200k tokens and chars by part, when asked for (measure --anatomy); they add up to its own.
+    anatomy: ToolAnatomy | None = None
 
 
 @dataclass(frozen=True)
@@ -168,9 +173,22 @@ class SurfaceMeasurement:
         tokens = None if self.tokens is None else self.tokens + sum(p.tokens or 0 for p in chosen)
         return self.chars + sum(p.chars for p in chosen), tokens
 
+    @property
+    def anatomy(self) -> ListAnatomy | None:
+        """Where the tools' tokens go, part by part, when their anatomy was asked for."""
+        from toolsurface.harness.measure._anatomy import list_anatomy
+
+        found = [t.anatomy for t in self.per_tool if t.anatomy is not None]
+        return list_anatomy(found) if found and len(found) == len(self.per_tool) else None
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         del data["text"], data["counts"], data["answers"], data["server"]
+        for size, tool in zip(self.per_tool, data["per_tool"], strict=True):
+            if size.anatomy is None:
+                del tool["anatomy"]
+            else:
+                tool["anatomy"] = size.anatomy.to_json()
         if self.counts:
             data["counts"] = [c.to_json() for c in self.counts]
         data["parts_recorded"] = self.parts_recorded
@@ -178,6 +196,9 @@ class SurfaceMeasurement:
         data["total_tokens"] = self.total_tokens
         if self.answers is not None:
             data["answers"] = self.answers.to_wire()
+        anatomy = self.anatomy
+        if anatomy is not None:
+            data["anatomy"] = anatomy.to_json()
         return data
 
     def largest(self, count: int) -> list[ToolSize]:
@@ -321,21 +342,25 @@ def marginal_tokens(texts: Sequence[str]) -> list[int]:
     return out
 
 
-def _per_tool(tools: list[dict[str, Any]], with_tokens: bool) -> list[ToolSize]:
+def _per_tool(tools: list[dict[str, Any]], with_tokens: bool, anatomy: bool = False) -> list[ToolSize]:
+    """Each tool's size; with `anatomy`, its tokens are those its anatomy counted (each tool tokenized once)."""
+    from toolsurface.harness.measure._anatomy import tool_anatomy
     from toolsurface.harness.surface import tool_problems
 
     texts = [compact_json(tool) for tool in tools]
     marginal = marginal_tokens(texts) if with_tokens else [None] * len(texts)
     problems = {p.index: p.problem for p in tool_problems(tools)}
+    parts = [tool_anatomy(tool) for tool in tools] if anatomy else [None] * len(tools)
     return [
         ToolSize(
             name=str(tool.get("name")),
             chars=len(text),
-            tokens=count_tokens(text) if with_tokens else None,
+            tokens=(parted.tokens if parted is not None else count_tokens(text)) if with_tokens else None,
             marginal_tokens=extra,
             problem=problems.get(index),
+            anatomy=parted,
         )
-        for index, (tool, text, extra) in enumerate(zip(tools, texts, marginal, strict=True))
+        for index, (tool, text, extra, parted) in enumerate(zip(tools, texts, marginal, parts, strict=True))
     ]
 
 
@@ -367,6 +392,7 @@ async def _measure_one(
     with_growth: bool,
     counters: Sequence[ListCounter] = (),
     protocol: str | None = None,
+    anatomy: bool = False,
 ) -> SurfaceMeasurement:
     wire = await wire_list(item, protocol=protocol)
     text = list_text(wire.tools)
@@ -407,7 +433,7 @@ async def _measure_one(
         tools=len(wire.tools),
         chars=len(text),
         tokens=tokens,
-        per_tool=_per_tool(wire.tools, with_tokens),
+        per_tool=_per_tool(wire.tools, with_tokens, anatomy),
         growth=growth,
         by_kinds=by_kinds,
         text=text,
@@ -464,9 +490,11 @@ def measure(
     growth: bool = True,
     counters: Sequence[ListCounter] = (),
     protocol: str | None = None,
+    anatomy: bool = False,
 ) -> Measurement:
     """Measure each surface as a client receives it, in `protocol` (None: the default version, and each
-    snapshot as recorded); growth and by-kinds only for buildable surfaces.
+    snapshot as recorded); growth and by-kinds only for buildable surfaces. `anatomy`: each tool's o200k tokens
+    and chars by part too (ToolSize.anatomy), whatever counter counts `tokens`.
 
     `counters` (default: o200k alone) count the tokens; the first one's figures fill `tokens`, and with any
     other than o200k each surface carries every counter's figures (`counts`), side by side.
@@ -476,7 +504,10 @@ def measure(
     asked = [] if all(is_o200k(c) for c in counters) else list(counters)
 
     async def run() -> list[SurfaceMeasurement]:
-        return [await _measure_one(item, tokens or bool(asked), growth, asked, protocol) for item in items]
+        return [
+            await _measure_one(item, tokens or bool(asked) or anatomy, growth, asked, protocol, anatomy)
+            for item in items
+        ]
 
     # A surface's own list is also a by-kinds point, and its list grown by one kind the last: each listed once.
     with lists_kept() if _KEPT.get() is None else nullcontext():

@@ -1,0 +1,345 @@
+"""A tool's anatomy: its tokens and characters by part (its name, title, description, its parameters'
+descriptions, its schema's structure, enums, defaults, annotations, output schema, `_meta`, anything else),
+adding up exactly to the tool's own figures.
+
+The tool's compact JSON (the counting rule) is written once as a run of pieces, each piece held by one part, and
+counted once with o200k_base; each token goes to the part that holds its first character (its first byte: a
+token that begins inside a character goes where that character is). Parts are never counted apart: a token
+crosses a seam often (`","` closes one string and opens the next key), and parts counted alone would not add up.
+
+What each part holds, in the tool's own object and in its input schema (read as JSON Schema: keywords where a
+schema is, names where `properties`, `$defs` and the like name things):
+- name, title, description, annotations, output schema, `_meta`: the member of the tool (its key and value).
+  `title` also holds every `title` keyword of the input schema (pydantic writes one per property).
+- parameter descriptions: every `description` keyword of the input schema, its key and value.
+- enums and constants: every `enum` and `const` keyword; defaults and examples: every `default`, `examples` and
+  `example` keyword.
+- schema structure: the rest of the input schema (`"inputSchema":`, types, property names, nesting, `$defs`,
+  `required`, formats, ...) and the JSON's own punctuation (braces, the commas between members).
+- other: any other member of the tool (`icons`, `execution`, ...), each named in `other_keys`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ANATOMY_COUNTER",
+    "ANATOMY_PARTS",
+    "PART_LABELS",
+    "ListAnatomy",
+    "PartFigures",
+    "PartShare",
+    "ToolAnatomy",
+    "anatomy_pieces",
+    "list_anatomy",
+    "tool_anatomy",
+]
+
+ANATOMY_COUNTER = "o200k_base"
+ANATOMY_PARTS = (
+    "name",
+    "title",
+    "description",
+    "parameter_descriptions",
+    "structure",
+    "enums",
+    "defaults",
+    "annotations",
+    "output_schema",
+    "meta",
+    "other",
+)
+PART_LABELS = {
+    "name": "name",
+    "title": "title",
+    "description": "description",
+    "parameter_descriptions": "parameter descriptions",
+    "structure": "schema structure",
+    "enums": "enums and constants",
+    "defaults": "defaults and examples",
+    "annotations": "annotations",
+    "output_schema": "output schema",
+    "meta": "_meta",
+    "other": "other",
+}
+
+# The tool's own members, by the part each goes to; `inputSchema` is read as a schema, anything else is `other`.
+_MEMBERS = {
+    "name": "name",
+    "title": "title",
+    "description": "description",
+    "annotations": "annotations",
+    "outputSchema": "output_schema",
+    "_meta": "meta",
+}
+_INPUT = "inputSchema"
+# Keywords of a schema whose member (key and value) goes to a part of its own.
+_KEYWORDS = {
+    "description": "parameter_descriptions",
+    "title": "title",
+    "enum": "enums",
+    "const": "enums",
+    "default": "defaults",
+    "examples": "defaults",
+    "example": "defaults",
+}
+# Keywords whose value is a schema, a list of schemas, or an object naming schemas.
+_SCHEMA = frozenset(
+    (
+        "items",
+        "additionalItems",
+        "additionalProperties",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contains",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contentSchema",
+    )
+)
+_SCHEMA_LISTS = frozenset(("anyOf", "oneOf", "allOf", "prefixItems", "items"))
+_SCHEMA_MAPS = frozenset(
+    ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
+)
+# Past this depth a schema's rest is written whole as structure (a list refuses deeper nesting before this).
+_DEEPEST = 200
+
+# The counting rule (output.compact_json), one encoder made once.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class PartFigures:
+    """One part of a tool: its characters of the tool's compact JSON and the o200k tokens given to it."""
+
+    part: str
+    chars: int
+    tokens: int
+
+
+@dataclass(frozen=True)
+class ToolAnatomy:
+    """A tool's characters and o200k tokens by part, every part of ANATOMY_PARTS in that order (a part the tool
+    lacks is 0); they add up to `chars` and `tokens`, the tool's own. `other_keys`: the tool's members that
+    `other` holds."""
+
+    chars: int
+    tokens: int
+    parts: tuple[PartFigures, ...]
+    other_keys: tuple[str, ...] = ()
+
+    def of(self, part: str) -> PartFigures:
+        return self.parts[ANATOMY_PARTS.index(part)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "counter": ANATOMY_COUNTER,
+            "chars": self.chars,
+            "tokens": self.tokens,
+            "parts": {p.part: {"chars": p.chars, "tokens": p.tokens} for p in self.parts},
+            "other_keys": list(self.other_keys),
+        }
+
+
+@dataclass(frozen=True)
+class PartShare:
+    """One part over a list's tools: its characters and tokens summed, and its share of the tokens."""
+
+    part: str
+    chars: int
+    tokens: int
+    share: float
+
+
+@dataclass(frozen=True)
+class ListAnatomy:
+    """Where a list's tokens go: each part summed over its tools (each tool counted on its own, so `tokens` is
+    the sum of the tools' own tokens; the list's text adds its brackets and commas), and every member of a tool
+    that `other` holds."""
+
+    tools: int
+    chars: int
+    tokens: int
+    parts: tuple[PartShare, ...]
+    other_keys: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "counter": ANATOMY_COUNTER,
+            "tools": self.tools,
+            "chars": self.chars,
+            "tokens": self.tokens,
+            "parts": {p.part: {"chars": p.chars, "tokens": p.tokens, "share": p.share} for p in self.parts},
+            "other_keys": list(self.other_keys),
+        }
+
+
+def _key(key: Any) -> str:
+    """A member's key as the counting rule writes it, with its colon (a key that is no string converted as json
+    converts it)."""
+    if not isinstance(key, str):
+        key = _ENCODER.encode(key) if key is None or isinstance(key, int | float) else str(key)
+    return _ENCODER.encode(key) + ":"
+
+
+Pieces = list[tuple[str, str]]
+
+
+def anatomy_pieces(tool: Any) -> tuple[Pieces, tuple[str, ...]]:
+    """The tool's compact JSON as consecutive (part, text) pieces, neighbours of one part joined, and the members
+    `other` holds. The texts joined are exactly `compact_json(tool)`."""
+    out: Pieces = []
+    others: list[str] = []
+    if not isinstance(tool, dict):
+        out.append(("other", _ENCODER.encode(tool)))
+        return _joined(out), ("(not an object)",)
+    out.append(("structure", "{"))
+    for n, (key, value) in enumerate(tool.items()):
+        if n:
+            out.append(("structure", ","))
+        if key == _INPUT:
+            out.append(("structure", _key(key)))
+            _schema(value, out, 0)
+            continue
+        part = _MEMBERS.get(key) if isinstance(key, str) else None
+        if part is None:
+            part = "other"
+            others.append(str(key))
+        out.append((part, _key(key) + _ENCODER.encode(value)))
+    out.append(("structure", "}"))
+    return _joined(out), tuple(dict.fromkeys(others))
+
+
+def _schema(value: Any, out: Pieces, depth: int) -> None:
+    """A value where a schema is: its keywords each to its part, the schemas inside it read as schemas."""
+    if not isinstance(value, dict) or depth > _DEEPEST:
+        out.append(("structure", _ENCODER.encode(value)))
+        return
+    out.append(("structure", "{"))
+    for n, (key, item) in enumerate(value.items()):
+        if n:
+            out.append(("structure", ","))
+        part = _KEYWORDS.get(key) if isinstance(key, str) else None
+        if part is not None:
+            out.append((part, _key(key) + _ENCODER.encode(item)))
+            continue
+        out.append(("structure", _key(key)))
+        if key in _SCHEMA_MAPS and isinstance(item, dict):
+            _named_schemas(item, out, depth + 1)
+        elif key in _SCHEMA_LISTS and isinstance(item, list):
+            _schema_list(item, out, depth + 1)
+        elif key in _SCHEMA:
+            _schema(item, out, depth + 1)
+        else:
+            out.append(("structure", _ENCODER.encode(item)))
+    out.append(("structure", "}"))
+
+
+def _named_schemas(value: dict[Any, Any], out: Pieces, depth: int) -> None:
+    out.append(("structure", "{"))
+    for n, (name, item) in enumerate(value.items()):
+        out.append(("structure", ("," if n else "") + _key(name)))
+        _schema(item, out, depth)
+    out.append(("structure", "}"))
+
+
+def _schema_list(value: list[Any], out: Pieces, depth: int) -> None:
+    out.append(("structure", "["))
+    for n, item in enumerate(value):
+        if n:
+            out.append(("structure", ","))
+        _schema(item, out, depth)
+    out.append(("structure", "]"))
+
+
+def _joined(pieces: Pieces) -> Pieces:
+    return [(part, "".join(text for _, text in run)) for part, run in itertools.groupby(pieces, key=lambda p: p[0])]
+
+
+class _TokenBytes(dict[int, int]):
+    """Each o200k token's length in bytes, looked up once a process as tokens are first met."""
+
+    def __missing__(self, token: int) -> int:
+        from toolsurface.harness.measure._tokens import encoding
+
+        length = len(encoding().decode_single_token_bytes(token))
+        self[token] = length
+        return length
+
+
+_TOKEN_BYTES = _TokenBytes()
+
+
+def _utf8(text: str) -> int:
+    """Bytes of `text` as the tokenizer reads it (a lone surrogate read as U+FFFD, three bytes, as tiktoken does)."""
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return len(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8"))
+
+
+def _tokens(text: str) -> list[int]:
+    """The o200k tokens of `text`, as count_tokens counts them (a long text a piece at a time)."""
+    from toolsurface.harness.measure._tokens import PIECE_CHARS, encoding, token_pieces
+
+    made = encoding()
+    if len(text) <= PIECE_CHARS:
+        return made.encode(text, disallowed_special=())
+    return [t for piece in token_pieces(text) for t in made.encode(piece, disallowed_special=())]
+
+
+def tool_anatomy(tool: Any) -> ToolAnatomy:
+    """The tool's characters and o200k tokens by part: its compact JSON counted once, each token given to the
+    part its first character is in."""
+    pieces, others = anatomy_pieces(tool)
+    tokens = _tokens("".join(text for _, text in pieces))
+    # Where each token starts, in bytes; a part's tokens are those that start within its pieces.
+    starts = list(itertools.accumulate(map(_TOKEN_BYTES.__getitem__, tokens), initial=0))
+    chars = dict.fromkeys(ANATOMY_PARTS, 0)
+    counted = dict.fromkeys(ANATOMY_PARTS, 0)
+    end, before = 0, 0
+    for part, text in pieces:
+        end += _utf8(text)
+        upto = bisect_left(starts, end, 0, len(tokens))
+        counted[part] += upto - before
+        chars[part] += len(text)
+        before = upto
+    return ToolAnatomy(
+        chars=sum(chars.values()),
+        tokens=len(tokens),
+        parts=tuple(PartFigures(p, chars[p], counted[p]) for p in ANATOMY_PARTS),
+        other_keys=others,
+    )
+
+
+def list_anatomy(anatomies: Sequence[ToolAnatomy]) -> ListAnatomy:
+    """Each part summed over a list's tools, and its share of their tokens."""
+    chars = dict.fromkeys(ANATOMY_PARTS, 0)
+    tokens = dict.fromkeys(ANATOMY_PARTS, 0)
+    for anatomy in anatomies:
+        for p in anatomy.parts:
+            chars[p.part] += p.chars
+            tokens[p.part] += p.tokens
+    total = sum(tokens.values())
+    return ListAnatomy(
+        tools=len(anatomies),
+        chars=sum(chars.values()),
+        tokens=total,
+        parts=tuple(
+            PartShare(p, chars[p], tokens[p], round(tokens[p] / total, 4) if total else 0.0) for p in ANATOMY_PARTS
+        ),
+        other_keys=_other_keys(a.other_keys for a in anatomies),
+    )
+
+
+def _other_keys(each: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(key for keys in each for key in keys))
