@@ -114,13 +114,14 @@ def test_measure_v2_anatomy_as_json_adds_up_for_every_tool() -> None:
     assert len(surface["per_tool"]) == 8
     for tool in surface["per_tool"]:
         anatomy = tool["anatomy"]
-        assert list(anatomy["parts"]) == list(ANATOMY_PARTS) and anatomy["counter"] == "o200k_base"
-        assert sum(p["tokens"] for p in anatomy["parts"].values()) == anatomy["tokens"] == tool["tokens"]
-        assert sum(p["chars"] for p in anatomy["parts"].values()) == anatomy["chars"] == tool["chars"]
+        assert list(anatomy["tokens"]) == list(anatomy["chars"]) == list(ANATOMY_PARTS)
+        assert sum(anatomy["tokens"].values()) == tool["tokens"]
+        assert sum(anatomy["chars"].values()) == tool["chars"]
     summary = surface["anatomy"]
-    assert summary["tokens"] == sum(t["tokens"] for t in surface["per_tool"])
-    assert summary["parts"]["description"]["tokens"] > summary["parts"]["name"]["tokens"] > 0
-    assert sum(p["share"] for p in summary["parts"].values()) == pytest.approx(1, abs=0.001)
+    assert summary["counter"] == "o200k_base" and summary["tools"] == 8
+    assert summary["total_tokens"] == sum(t["tokens"] for t in surface["per_tool"]) == sum(summary["tokens"].values())
+    assert summary["tokens"]["description"] > summary["tokens"]["name"] > 0
+    assert sum(summary["shares"].values()) == pytest.approx(1, abs=0.001)
 
 
 def test_without_anatomy_measures_json_is_as_it_was() -> None:
@@ -219,7 +220,7 @@ def test_a_snapshot_of_odd_tools_is_measured_through_the_cli_and_its_tables_cut_
     done = run_cli("measure", str(snapshot), "--anatomy", "--format", "json")
     assert done.returncode == 0, done.stderr
     for tool in done.json()["surfaces"][0]["per_tool"]:
-        assert sum(p["tokens"] for p in tool["anatomy"]["parts"].values()) == tool["tokens"]
+        assert sum(tool["anatomy"]["tokens"].values()) == tool["tokens"]
     table = run_cli("measure", str(snapshot), "--anatomy", env={"COLUMNS": None})
     assert table.returncode == 0 and not table.stderr, table.stderr
     assert "…" not in table.stdout and "Traceback" not in table.stdout

@@ -113,8 +113,9 @@ _SCHEMA_MAPS = frozenset(
 # Past this depth a schema's rest is written whole as structure (a list refuses deeper nesting before this).
 _DEEPEST = 200
 
-# The counting rule (output.compact_json), one encoder made once.
+# The counting rule (output.compact_json), one encoder made once, and its escaping of a string.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_string = json.encoder.encode_basestring
 
 
 @dataclass(frozen=True)
@@ -141,11 +142,10 @@ class ToolAnatomy:
         return self.parts[ANATOMY_PARTS.index(part)]
 
     def to_json(self) -> dict[str, Any]:
+        """Its tokens and chars, each by part; the members `other` holds."""
         return {
-            "counter": ANATOMY_COUNTER,
-            "chars": self.chars,
-            "tokens": self.tokens,
-            "parts": {p.part: {"chars": p.chars, "tokens": p.tokens} for p in self.parts},
+            "tokens": {p.part: p.tokens for p in self.parts},
+            "chars": {p.part: p.chars for p in self.parts},
             "other_keys": list(self.other_keys),
         }
 
@@ -173,22 +173,30 @@ class ListAnatomy:
     other_keys: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        """What counted, the totals, then each part's tokens, chars and share of the tokens."""
         return {
             "counter": ANATOMY_COUNTER,
             "tools": self.tools,
-            "chars": self.chars,
-            "tokens": self.tokens,
-            "parts": {p.part: {"chars": p.chars, "tokens": p.tokens, "share": p.share} for p in self.parts},
+            "total_tokens": self.tokens,
+            "total_chars": self.chars,
+            "tokens": {p.part: p.tokens for p in self.parts},
+            "chars": {p.part: p.chars for p in self.parts},
+            "shares": {p.part: p.share for p in self.parts},
             "other_keys": list(self.other_keys),
         }
+
+
+def _dump(value: Any) -> str:
+    """A value as the counting rule writes it (a string straight through json's own escaping)."""
+    return _string(value) if type(value) is str else _ENCODER.encode(value)
 
 
 def _key(key: Any) -> str:
     """A member's key as the counting rule writes it, with its colon (a key that is no string converted as json
     converts it)."""
-    if not isinstance(key, str):
+    if type(key) is not str:
         key = _ENCODER.encode(key) if key is None or isinstance(key, int | float) else str(key)
-    return _ENCODER.encode(key) + ":"
+    return _string(key) + ":"
 
 
 Pieces = list[tuple[str, str]]
@@ -197,12 +205,17 @@ Pieces = list[tuple[str, str]]
 def anatomy_pieces(tool: Any) -> tuple[Pieces, tuple[str, ...]]:
     """The tool's compact JSON as consecutive (part, text) pieces, neighbours of one part joined, and the members
     `other` holds. The texts joined are exactly `compact_json(tool)`."""
-    out: Pieces = []
-    others: list[str] = []
+    pieces, others = _pieces(tool)
+    joined = [(part, "".join(text for _, text in run)) for part, run in itertools.groupby(pieces, key=lambda p: p[0])]
+    return joined, others
+
+
+def _pieces(tool: Any) -> tuple[Pieces, tuple[str, ...]]:
+    """The pieces, one a member, keyword or punctuation (neighbours of one part not yet joined)."""
     if not isinstance(tool, dict):
-        out.append(("other", _ENCODER.encode(tool)))
-        return _joined(out), ("(not an object)",)
-    out.append(("structure", "{"))
+        return [("other", _dump(tool))], ("(not an object)",)
+    out: Pieces = [("structure", "{")]
+    others: list[str] = []
     for n, (key, value) in enumerate(tool.items()):
         if n:
             out.append(("structure", ","))
@@ -210,59 +223,49 @@ def anatomy_pieces(tool: Any) -> tuple[Pieces, tuple[str, ...]]:
             out.append(("structure", _key(key)))
             _schema(value, out, 0)
             continue
-        part = _MEMBERS.get(key) if isinstance(key, str) else None
+        part = _MEMBERS.get(key) if type(key) is str else None
         if part is None:
             part = "other"
             others.append(str(key))
-        out.append((part, _key(key) + _ENCODER.encode(value)))
+        out.append((part, _key(key) + _dump(value)))
     out.append(("structure", "}"))
-    return _joined(out), tuple(dict.fromkeys(others))
+    return out, tuple(dict.fromkeys(others))
 
 
 def _schema(value: Any, out: Pieces, depth: int) -> None:
     """A value where a schema is: its keywords each to its part, the schemas inside it read as schemas."""
-    if not isinstance(value, dict) or depth > _DEEPEST:
-        out.append(("structure", _ENCODER.encode(value)))
+    if type(value) is not dict or depth > _DEEPEST:
+        out.append(("structure", _dump(value)))
         return
-    out.append(("structure", "{"))
+    add = out.append
+    add(("structure", "{"))
     for n, (key, item) in enumerate(value.items()):
-        if n:
-            out.append(("structure", ","))
-        part = _KEYWORDS.get(key) if isinstance(key, str) else None
+        part = _KEYWORDS.get(key) if type(key) is str else None
         if part is not None:
-            out.append((part, _key(key) + _ENCODER.encode(item)))
+            if n:
+                add(("structure", ","))
+            add((part, _key(key) + _dump(item)))
             continue
-        out.append(("structure", _key(key)))
-        if key in _SCHEMA_MAPS and isinstance(item, dict):
-            _named_schemas(item, out, depth + 1)
-        elif key in _SCHEMA_LISTS and isinstance(item, list):
-            _schema_list(item, out, depth + 1)
+        text = ("," + _key(key)) if n else _key(key)
+        if key in _SCHEMA_MAPS and type(item) is dict:
+            add(("structure", text + "{"))
+            for m, (name, schema) in enumerate(item.items()):
+                add(("structure", ("," + _key(name)) if m else _key(name)))
+                _schema(schema, out, depth + 1)
+            add(("structure", "}"))
+        elif key in _SCHEMA_LISTS and type(item) is list:
+            add(("structure", text + "["))
+            for m, schema in enumerate(item):
+                if m:
+                    add(("structure", ","))
+                _schema(schema, out, depth + 1)
+            add(("structure", "]"))
         elif key in _SCHEMA:
+            add(("structure", text))
             _schema(item, out, depth + 1)
         else:
-            out.append(("structure", _ENCODER.encode(item)))
-    out.append(("structure", "}"))
-
-
-def _named_schemas(value: dict[Any, Any], out: Pieces, depth: int) -> None:
-    out.append(("structure", "{"))
-    for n, (name, item) in enumerate(value.items()):
-        out.append(("structure", ("," if n else "") + _key(name)))
-        _schema(item, out, depth)
-    out.append(("structure", "}"))
-
-
-def _schema_list(value: list[Any], out: Pieces, depth: int) -> None:
-    out.append(("structure", "["))
-    for n, item in enumerate(value):
-        if n:
-            out.append(("structure", ","))
-        _schema(item, out, depth)
-    out.append(("structure", "]"))
-
-
-def _joined(pieces: Pieces) -> Pieces:
-    return [(part, "".join(text for _, text in run)) for part, run in itertools.groupby(pieces, key=lambda p: p[0])]
+            add(("structure", text + _dump(item)))
+    add(("structure", "}"))
 
 
 class _TokenBytes(dict[int, int]):
@@ -300,22 +303,26 @@ def _tokens(text: str) -> list[int]:
 def tool_anatomy(tool: Any) -> ToolAnatomy:
     """The tool's characters and o200k tokens by part: its compact JSON counted once, each token given to the
     part its first character is in."""
-    pieces, others = anatomy_pieces(tool)
-    tokens = _tokens("".join(text for _, text in pieces))
+    pieces, others = _pieces(tool)
+    text = "".join([piece for _, piece in pieces])
+    tokens = _tokens(text)
     # Where each token starts, in bytes; a part's tokens are those that start within its pieces.
     starts = list(itertools.accumulate(map(_TOKEN_BYTES.__getitem__, tokens), initial=0))
+    size = len if text.isascii() else _utf8
     chars = dict.fromkeys(ANATOMY_PARTS, 0)
     counted = dict.fromkeys(ANATOMY_PARTS, 0)
-    end, before = 0, 0
-    for part, text in pieces:
-        end += _utf8(text)
-        upto = bisect_left(starts, end, 0, len(tokens))
-        counted[part] += upto - before
-        chars[part] += len(text)
-        before = upto
+    current, end, before, last = pieces[0][0], 0, 0, len(tokens)
+    for part, piece in pieces:
+        if part != current:
+            upto = bisect_left(starts, end, 0, last)
+            counted[current] += upto - before
+            before, current = upto, part
+        end += size(piece)
+        chars[part] += len(piece)
+    counted[current] += last - before
     return ToolAnatomy(
-        chars=sum(chars.values()),
-        tokens=len(tokens),
+        chars=len(text),
+        tokens=last,
         parts=tuple(PartFigures(p, chars[p], counted[p]) for p in ANATOMY_PARTS),
         other_keys=others,
     )

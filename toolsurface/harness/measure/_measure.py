@@ -67,6 +67,18 @@ class ToolSize:
     # Its o200k tokens and chars by part, when asked for (measure --anatomy); they add up to its own.
     anatomy: ToolAnatomy | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "chars": self.chars,
+            "tokens": self.tokens,
+            "marginal_tokens": self.marginal_tokens,
+            "problem": self.problem,
+        }
+        if self.anatomy is not None:
+            data["anatomy"] = self.anatomy.to_json()
+        return data
+
 
 @dataclass(frozen=True)
 class Growth:
@@ -182,13 +194,9 @@ class SurfaceMeasurement:
         return list_anatomy(found) if found and len(found) == len(self.per_tool) else None
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = asdict(replace(self, per_tool=[]))
         del data["text"], data["counts"], data["answers"], data["server"]
-        for size, tool in zip(self.per_tool, data["per_tool"], strict=True):
-            if size.anatomy is None:
-                del tool["anatomy"]
-            else:
-                tool["anatomy"] = size.anatomy.to_json()
+        data["per_tool"] = [t.to_json() for t in self.per_tool]
         if self.counts:
             data["counts"] = [c.to_json() for c in self.counts]
         data["parts_recorded"] = self.parts_recorded
