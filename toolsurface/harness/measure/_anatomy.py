@@ -55,6 +55,7 @@ ANATOMY_PARTS = (
     "meta",
     "other",
 )
+_INDEX = {part: n for n, part in enumerate(ANATOMY_PARTS)}
 PART_LABELS = {
     "name": "name",
     "title": "title",
@@ -116,6 +117,7 @@ _DEEPEST = 200
 # The counting rule (output.compact_json), one encoder made once, and its escaping of a string.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 _string = json.encoder.encode_basestring
+_encode = _ENCODER.encode
 
 
 @dataclass(frozen=True)
@@ -129,23 +131,29 @@ class PartFigures:
 
 @dataclass(frozen=True)
 class ToolAnatomy:
-    """A tool's characters and o200k tokens by part, every part of ANATOMY_PARTS in that order (a part the tool
-    lacks is 0); they add up to `chars` and `tokens`, the tool's own. `other_keys`: the tool's members that
+    """A tool's characters and o200k tokens by part, a figure per part of ANATOMY_PARTS in that order (a part the
+    tool lacks is 0); they add up to `chars` and `tokens`, the tool's own. `other_keys`: the tool's members that
     `other` holds."""
 
     chars: int
     tokens: int
-    parts: tuple[PartFigures, ...]
+    part_chars: tuple[int, ...]
+    part_tokens: tuple[int, ...]
     other_keys: tuple[str, ...] = ()
 
+    @property
+    def parts(self) -> tuple[PartFigures, ...]:
+        return tuple(map(PartFigures, ANATOMY_PARTS, self.part_chars, self.part_tokens))
+
     def of(self, part: str) -> PartFigures:
-        return self.parts[ANATOMY_PARTS.index(part)]
+        index = _INDEX[part]
+        return PartFigures(part, self.part_chars[index], self.part_tokens[index])
 
     def to_json(self) -> dict[str, Any]:
         """Its tokens and chars, each by part; the members `other` holds."""
         return {
-            "tokens": {p.part: p.tokens for p in self.parts},
-            "chars": {p.part: p.chars for p in self.parts},
+            "tokens": dict(zip(ANATOMY_PARTS, self.part_tokens, strict=True)),
+            "chars": dict(zip(ANATOMY_PARTS, self.part_chars, strict=True)),
             "other_keys": list(self.other_keys),
         }
 
@@ -191,12 +199,28 @@ def _dump(value: Any) -> str:
     return _string(value) if type(value) is str else _ENCODER.encode(value)
 
 
-def _key(key: Any) -> str:
-    """A member's key as the counting rule writes it, with its colon (a key that is no string converted as json
-    converts it)."""
-    if type(key) is not str:
-        key = _ENCODER.encode(key) if key is None or isinstance(key, int | float) else str(key)
-    return _string(key) + ":"
+class _Keys(dict[Any, str]):
+    """Each member's key as the counting rule writes it, with its colon, made once a process (a list's keys are few:
+    keywords and the names of its parameters); a key that is no string is converted as json converts it."""
+
+    def __missing__(self, key: Any) -> str:
+        text = (
+            key
+            if type(key) is str
+            else _ENCODER.encode(key)
+            if key is None or isinstance(key, int | float)
+            else str(key)
+        )
+        found = _string(text) + ":"
+        if len(self) < _KEYS_KEPT:
+            self[key] = found
+        return found
+
+
+# Enough for the keys of a 10,000-tool list; past it a key is written each time.
+_KEYS_KEPT = 1 << 16
+_KEYS = _Keys()
+_key = _KEYS.__getitem__
 
 
 Pieces = list[tuple[str, str]]
@@ -244,7 +268,7 @@ def _schema(value: Any, out: Pieces, depth: int) -> None:
         if part is not None:
             if n:
                 add(("structure", ","))
-            add((part, _key(key) + _dump(item)))
+            add((part, _key(key) + (_string(item) if type(item) is str else _encode(item))))
             continue
         text = ("," + _key(key)) if n else _key(key)
         if key in _SCHEMA_MAPS and type(item) is dict:
@@ -264,7 +288,7 @@ def _schema(value: Any, out: Pieces, depth: int) -> None:
             add(("structure", text))
             _schema(item, out, depth + 1)
         else:
-            add(("structure", text + _dump(item)))
+            add(("structure", text + (_string(item) if type(item) is str else _encode(item))))
     add(("structure", "}"))
 
 
@@ -308,41 +332,38 @@ def tool_anatomy(tool: Any) -> ToolAnatomy:
     tokens = _tokens(text)
     # Where each token starts, in bytes; a part's tokens are those that start within its pieces.
     starts = list(itertools.accumulate(map(_TOKEN_BYTES.__getitem__, tokens), initial=0))
-    size = len if text.isascii() else _utf8
-    chars = dict.fromkeys(ANATOMY_PARTS, 0)
-    counted = dict.fromkeys(ANATOMY_PARTS, 0)
-    current, end, before, last = pieces[0][0], 0, 0, len(tokens)
+    ascii = text.isascii()
+    chars = [0] * len(ANATOMY_PARTS)
+    counted = [0] * len(ANATOMY_PARTS)
+    current, end, chars_end, before, mark, last = pieces[0][0], 0, 0, 0, 0, len(tokens)
     for part, piece in pieces:
         if part != current:
             upto = bisect_left(starts, end, 0, last)
-            counted[current] += upto - before
-            before, current = upto, part
-        end += size(piece)
-        chars[part] += len(piece)
-    counted[current] += last - before
-    return ToolAnatomy(
-        chars=len(text),
-        tokens=last,
-        parts=tuple(PartFigures(p, chars[p], counted[p]) for p in ANATOMY_PARTS),
-        other_keys=others,
-    )
+            index = _INDEX[current]
+            counted[index] += upto - before
+            chars[index] += chars_end - mark
+            before, mark, current = upto, chars_end, part
+        length = len(piece)
+        chars_end += length
+        end += length if ascii else _utf8(piece)
+    index = _INDEX[current]
+    counted[index] += last - before
+    chars[index] += chars_end - mark
+    return ToolAnatomy(len(text), last, tuple(chars), tuple(counted), others)
 
 
 def list_anatomy(anatomies: Sequence[ToolAnatomy]) -> ListAnatomy:
     """Each part summed over a list's tools, and its share of their tokens."""
-    chars = dict.fromkeys(ANATOMY_PARTS, 0)
-    tokens = dict.fromkeys(ANATOMY_PARTS, 0)
-    for anatomy in anatomies:
-        for p in anatomy.parts:
-            chars[p.part] += p.chars
-            tokens[p.part] += p.tokens
-    total = sum(tokens.values())
+    chars = [sum(each) for each in zip(*(a.part_chars for a in anatomies), strict=True)] or [0] * len(ANATOMY_PARTS)
+    tokens = [sum(each) for each in zip(*(a.part_tokens for a in anatomies), strict=True)] or [0] * len(ANATOMY_PARTS)
+    total = sum(tokens)
     return ListAnatomy(
         tools=len(anatomies),
-        chars=sum(chars.values()),
+        chars=sum(chars),
         tokens=total,
         parts=tuple(
-            PartShare(p, chars[p], tokens[p], round(tokens[p] / total, 4) if total else 0.0) for p in ANATOMY_PARTS
+            PartShare(part, c, t, round(t / total, 4) if total else 0.0)
+            for part, c, t in zip(ANATOMY_PARTS, chars, tokens, strict=True)
         ),
         other_keys=_other_keys(a.other_keys for a in anatomies),
     )
