@@ -203,8 +203,7 @@ def _tool_kept(tool: dict[str, Any], sent: SentTool) -> ToolKept:
         return ToolKept(sent.tool, sent.how, parts, None, None, None, None)
     kept, changed, hows = _kept_form(tool, sent)
     anatomy = tool_anatomy(kept)
-    listed_content = _content(tool)
-    cut = {p for p, n in _content(kept).items() if n < listed_content[p]}
+    cut = _lessened(tool, kept)
     rewritten = _lessened(kept, _without(kept, changed)) if changed else set()
     return ToolKept(
         tool=sent.tool,
@@ -296,15 +295,15 @@ def _kept_form(tool: dict[str, Any], sent: SentTool) -> tuple[dict[str, Any], se
         hows["name"] = REWRITTEN
     kept = {key: value for key, value in tool.items() if key not in sent.dropped and key in _OBSERVED}
     description = tool.get("description")
-    if isinstance(description, str) and description:
+    if sent.description in ("prefixed", "appended", "added"):
+        hows["description"] = EXTENDED
+    elif sent.description == "rewritten":
+        hows["description"] = REWRITTEN
+    elif isinstance(description, str) and description:
         if sent.description == "dropped":
             del kept["description"]
         elif sent.description == "cut" and sent.cut_at is not None:
             kept["description"] = _utf16_prefix(description, sent.cut_at)
-        elif sent.description in ("prefixed", "appended", "added"):
-            hows["description"] = EXTENDED
-        elif sent.description == "rewritten":
-            hows["description"] = REWRITTEN
     removed, changed = _schema_paths(tool.get("inputSchema"), sent.schema)
     if ("inputSchema",) in removed:
         kept.pop("inputSchema", None)

@@ -117,7 +117,6 @@ _DEEPEST = 200
 # The counting rule (output.compact_json), one encoder made once, and its escaping of a string.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 _string = json.encoder.encode_basestring
-_encode = _ENCODER.encode
 
 
 @dataclass(frozen=True)
@@ -204,13 +203,12 @@ class _Keys(dict[Any, str]):
     keywords and the names of its parameters); a key that is no string is converted as json converts it."""
 
     def __missing__(self, key: Any) -> str:
-        text = (
-            key
-            if type(key) is str
-            else _ENCODER.encode(key)
-            if key is None or isinstance(key, int | float)
-            else str(key)
-        )
+        if type(key) is str:
+            text = key
+        elif key is None or isinstance(key, int | float):
+            text = _ENCODER.encode(key)
+        else:
+            text = str(key)
         found = _string(text) + ":"
         if len(self) < _KEYS_KEPT:
             self[key] = found
@@ -268,7 +266,7 @@ def _schema(value: Any, out: Pieces, depth: int) -> None:
         if part is not None:
             if n:
                 add(("structure", ","))
-            add((part, _key(key) + (_string(item) if type(item) is str else _encode(item))))
+            add((part, _key(key) + _dump(item)))
             continue
         text = ("," + _key(key)) if n else _key(key)
         if key in _SCHEMA_MAPS and type(item) is dict:
@@ -288,7 +286,7 @@ def _schema(value: Any, out: Pieces, depth: int) -> None:
             add(("structure", text))
             _schema(item, out, depth + 1)
         else:
-            add(("structure", text + (_string(item) if type(item) is str else _encode(item))))
+            add(("structure", text + _dump(item)))
     add(("structure", "}"))
 
 
