@@ -26,7 +26,10 @@ if TYPE_CHECKING:
         anatomy_markdown,
         anatomy_rich,
         anatomy_rows,
+        anatomy_share_rows,
+        anatomy_share_table,
         anatomy_shares_csv,
+        anatomy_token_table,
     )
     from toolsurface.harness.measure._answers import (
         ANSWER_COLUMNS,
@@ -199,7 +202,10 @@ __all__ = [
     "anatomy_pieces",
     "anatomy_rich",
     "anatomy_rows",
+    "anatomy_share_rows",
+    "anatomy_share_table",
     "anatomy_shares_csv",
+    "anatomy_token_table",
     "answer_rows",
     "budget_csv",
     "budget_failure",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from toolsurface.harness.measure._anatomy import ANATOMY_COUNTER, ANATOMY_PARTS, PART_LABELS, ListAnatomy
+from toolsurface.harness.measure._anatomy import ANATOMY_COUNTER, ANATOMY_PARTS, PART_LABELS, ListAnatomy, PartShare
 from toolsurface.harness.measure._columns import MeasureColumns
 from toolsurface.harness.measure._measure import Measurement, SurfaceMeasurement
 from toolsurface.harness.output import Column, columns_csv, columns_markdown, terminal_table
@@ -22,12 +22,20 @@ __all__ = [
     "anatomy_markdown",
     "anatomy_rich",
     "anatomy_rows",
+    "anatomy_share_rows",
+    "anatomy_share_table",
     "anatomy_shares_csv",
+    "anatomy_token_table",
 ]
 
 
 def _share(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
+
+
+def _percent(value: float) -> float:
+    """A share in percent, as its cell shows it."""
+    return float(_share(value).removesuffix("%"))
 
 
 _PART = Column("part")
@@ -72,22 +80,57 @@ def _share_rows(
     for p in anatomy.parts:
         if not every and not p.chars:
             continue
-        label = PART_LABELS[p.part]
-        if p.part == "other" and anatomy.other_keys:
-            label += f" ({', '.join(anatomy.other_keys)})"
-        rows.append([*([s.name] if with_surface else []), label, p.chars, p.tokens, p.share])
+        rows.append([*([s.name] if with_surface else []), _label(p, anatomy), p.chars, p.tokens, p.share])
     return rows
+
+
+def _label(p: PartShare, anatomy: ListAnatomy) -> str:
+    """A part's label, `other` with the members it holds."""
+    others = f" ({', '.join(anatomy.other_keys)})" if p.part == "other" and anatomy.other_keys else ""
+    return PART_LABELS[p.part] + others
+
+
+def anatomy_share_rows(m: Measurement, every: bool = True) -> list[list[object]]:
+    """A row per surface and part (`every`: a part none of its tools has too), in ANATOMY_SHARE_COLUMNS."""
+    return [
+        row
+        for s in m.surfaces
+        if (anatomy := s.anatomy) is not None
+        for row in _share_rows(s, anatomy, with_surface=True, every=every)
+    ]
 
 
 def anatomy_shares_csv(m: Measurement) -> str:
     """A row per surface and part: the part's chars and tokens over the surface's tools, and its share."""
-    rows = [
-        row
-        for s in m.surfaces
-        if (anatomy := s.anatomy) is not None
-        for row in _share_rows(s, anatomy, with_surface=True)
+    return columns_csv(ANATOMY_SHARE_COLUMNS, anatomy_share_rows(m))
+
+
+def anatomy_share_table(m: Measurement) -> tuple[list[Column], list[list[object]]]:
+    """A row per surface and part some tool of it has, its share in percent as the tables show it (the report's
+    table of them)."""
+    columns = [*ANATOMY_SHARE_COLUMNS[:-1], Column("share", "% of tokens", numeric=True)]
+    rows: list[list[object]] = []
+    for s in m.surfaces:
+        anatomy = s.anatomy
+        if anatomy is not None:
+            rows += [
+                [s.name, _label(p, anatomy), p.chars, p.tokens, _percent(p.share)] for p in anatomy.parts if p.chars
+            ]
+    return columns, rows
+
+
+def anatomy_token_table(m: Measurement) -> tuple[list[Column], list[list[object]]]:
+    """A row per tool: its tokens, and its tokens by part, a column per part some tool of the surfaces has (the
+    report's table of them)."""
+    tools = [(s.name, t.name, t.anatomy) for s in m.surfaces for t in s.per_tool if t.anatomy is not None]
+    present = [p for p in ANATOMY_PARTS if any(a.of(p).chars for _, _, a in tools)]
+    columns = [
+        MeasureColumns.surface,
+        MeasureColumns.tool,
+        MeasureColumns.tokens,
+        *(Column(PART_LABELS[p], numeric=True) for p in present),
     ]
-    return columns_csv(ANATOMY_SHARE_COLUMNS, rows)
+    return columns, [[s, t, a.tokens, *(a.of(p).tokens for p in present)] for s, t, a in tools]
 
 
 def _absent(parts: Sequence[str]) -> str:
