@@ -26,7 +26,7 @@ from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_opt
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
-    from toolsurface.harness.measure import Measurable
+    from toolsurface.harness.measure import Measurable, Measurement
 
 
 @main.command("list")
@@ -73,6 +73,13 @@ def list_command(fmt: str) -> None:
 @click.argument("surfaces", nargs=-1)
 @_format_option(*TABLE_FORMATS)
 @click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
+@click.option(
+    "--anatomy",
+    is_flag=True,
+    help="Also each tool's o200k tokens and chars by part (name, title, description, parameter descriptions, schema"
+    " structure, enums, defaults, annotations, output schema, _meta, other), adding up to the tool's own, and each"
+    " part's share of the list (csv: a row per tool; --out: anatomy.csv and anatomy_parts.csv).",
+)
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option(
     "--no-standing", is_flag=True, help="Leave out where each list stands among the corpus of public servers' lists."
@@ -87,6 +94,7 @@ def measure_command(
     surfaces: tuple[str, ...],
     fmt: str,
     per_tool: bool,
+    anatomy: bool,
     no_growth: bool,
     no_standing: bool,
     out: Path | None,
@@ -109,6 +117,9 @@ def measure_command(
     from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
     from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_csv, totals_markdown, totals_rich
     from toolsurface.harness.measure import (
+        anatomy_csv,
+        anatomy_markdown,
+        anatomy_rich,
         by_kinds_csv,
         counters_csv,
         measure,
@@ -134,7 +145,7 @@ def measure_command(
     found = configured_servers(configured, live, protocol)
     if found is not None:
         items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
-    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
+    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol, anatomy=anatomy)
     if not no_standing:
         result = with_standing(result)
     # A configured server that is the live one given is measured once, as that one.
@@ -151,6 +162,8 @@ def measure_command(
         }
         if result.counters:
             files["counters.csv"] = counters_csv(result)
+        if anatomy:
+            files.update(_anatomy_files(result, files["measure.md"]))
         if totals is not None:
             files["servers.csv"] = totals_csv(totals)
         written = _write_outputs(out, files)
@@ -161,15 +174,19 @@ def measure_command(
         else:
             _data(json_document({**result.to_json(), "mcp_config": totals.to_json()}), nl=False)
     elif fmt == "csv":
-        if per_tool:
+        if anatomy:
+            _data(anatomy_csv(result), nl=False)
+        elif per_tool:
             _data(per_tool_csv(result), nl=False)
         else:
             _data(measure_csv(result) if totals is None else totals_csv(totals), nl=False)
     elif fmt == "markdown":
         extra = f"\n{totals_markdown(totals)}" if totals is not None else ""
-        _data(measure_markdown(result, per_tool=per_tool) + extra, nl=False)
+        said = measure_markdown(result, per_tool=per_tool) + (anatomy_markdown(result) if anatomy else "")
+        _data(said + extra, nl=False)
     else:
-        _print([*measure_rich(result, per_tool=per_tool), *(totals_rich(totals) if totals is not None else [])])
+        tables = [*measure_rich(result, per_tool=per_tool), *(anatomy_rich(result) if anatomy else [])]
+        _print([*tables, *(totals_rich(totals) if totals is not None else [])])
     finish_configured(found, configured, "what the servers cost together is not known")
 
 
@@ -187,3 +204,14 @@ def _targets(config_path: Path | None, protocol: str | None) -> tuple[list[Measu
     if any(one.live for one in listed):
         skip_final_collection()
     return [one.item for one in listed], [one.target.name for one in listed]
+
+
+def _anatomy_files(result: Measurement, markdown: str) -> dict[str, str]:
+    """What --out writes with --anatomy: each tool's parts, each part's share, and measure.md with both."""
+    from toolsurface.harness.measure import anatomy_csv, anatomy_markdown, anatomy_shares_csv
+
+    return {
+        "measure.md": markdown + anatomy_markdown(result),
+        "anatomy.csv": anatomy_csv(result),
+        "anatomy_parts.csv": anatomy_shares_csv(result),
+    }

@@ -7,6 +7,30 @@ from typing import TYPE_CHECKING
 from toolsurface.harness.lazy_names import lazy_names
 
 if TYPE_CHECKING:
+    from toolsurface.harness.measure._anatomy import (
+        ANATOMY_COUNTER,
+        ANATOMY_PARTS,
+        PART_LABELS,
+        ListAnatomy,
+        PartFigures,
+        PartShare,
+        ToolAnatomy,
+        anatomy_pieces,
+        list_anatomy,
+        tool_anatomy,
+    )
+    from toolsurface.harness.measure._anatomy_render import (
+        ANATOMY_COLUMNS,
+        ANATOMY_SHARE_COLUMNS,
+        anatomy_csv,
+        anatomy_markdown,
+        anatomy_rich,
+        anatomy_rows,
+        anatomy_share_rows,
+        anatomy_share_table,
+        anatomy_shares_csv,
+        anatomy_token_table,
+    )
     from toolsurface.harness.measure._answers import (
         ANSWER_COLUMNS,
         IMAGE_ESTIMATE,
@@ -118,9 +142,25 @@ if TYPE_CHECKING:
 
 # The modules a name is looked for in, in the order they build on each other, so that looking a name up imports
 # little beyond what its own module needs; each one's own __all__ says which names it holds.
-_MODULES = ("_wire", "_tokens", "_counts", "_measure", "_columns", "_answers", "_render", "_budget", "_standing")
+_MODULES = (
+    "_wire",
+    "_tokens",
+    "_counts",
+    "_anatomy",
+    "_measure",
+    "_columns",
+    "_answers",
+    "_render",
+    "_anatomy_render",
+    "_budget",
+    "_standing",
+)
 
 __all__ = [
+    "ANATOMY_COLUMNS",
+    "ANATOMY_COUNTER",
+    "ANATOMY_PARTS",
+    "ANATOMY_SHARE_COLUMNS",
     "ANSWER_COLUMNS",
     "BUDGET_COLUMNS",
     "BUDGET_FORMAT",
@@ -131,6 +171,7 @@ __all__ = [
     "O200K",
     "O200K_COUNTER",
     "PARTS_COLUMNS",
+    "PART_LABELS",
     "PER_TOOL_COLUMNS",
     "PROTOCOL_VERSION",
     "RANK_FILE_ENV",
@@ -146,17 +187,30 @@ __all__ = [
     "Growth",
     "KeptLists",
     "KindsPoint",
+    "ListAnatomy",
     "ListCounter",
     "Measurable",
     "MeasureColumns",
     "Measurement",
     "OverAnswer",
+    "PartFigures",
+    "PartShare",
     "PartSize",
     "SurfaceMeasurement",
+    "ToolAnatomy",
     "ToolCount",
     "ToolSize",
     "WireList",
     "adds_tool_prompt",
+    "anatomy_csv",
+    "anatomy_markdown",
+    "anatomy_pieces",
+    "anatomy_rich",
+    "anatomy_rows",
+    "anatomy_share_rows",
+    "anatomy_share_table",
+    "anatomy_shares_csv",
+    "anatomy_token_table",
     "answer_rows",
     "budget_csv",
     "budget_failure",
@@ -184,6 +238,7 @@ __all__ = [
     "grown_since",
     "is_o200k",
     "kept_lists",
+    "list_anatomy",
     "list_pages",
     "list_parts",
     "list_parts_raw",
@@ -209,6 +264,7 @@ __all__ = [
     "server_figures",
     "snapshot_protocol",
     "standing_lines",
+    "tool_anatomy",
     "verified_ranks",
     "whole_title",
     "wire_form",

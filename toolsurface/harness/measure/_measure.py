@@ -26,6 +26,7 @@ from toolsurface.harness.surface import (
 
 if TYPE_CHECKING:
     from toolsurface.harness.corpus import Standing
+    from toolsurface.harness.measure._anatomy import ListAnatomy, ToolAnatomy
 
 __all__ = [
     "Growth",
@@ -64,6 +65,20 @@ class ToolSize:
     # Why a client refuses, repairs or may drop the tool as published (no object schema, a second tool of its
     # name, ...); it is measured as it is.
     problem: str | None = None
+    # Its o200k tokens and chars by part, when asked for (measure --anatomy); they add up to its own.
+    anatomy: ToolAnatomy | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "chars": self.chars,
+            "tokens": self.tokens,
+            "marginal_tokens": self.marginal_tokens,
+            "problem": self.problem,
+        }
+        if self.anatomy is not None:
+            data["anatomy"] = self.anatomy.to_json()
+        return data
 
 
 @dataclass(frozen=True)
@@ -173,9 +188,18 @@ class SurfaceMeasurement:
         tokens = None if self.tokens is None else self.tokens + sum(p.tokens or 0 for p in chosen)
         return self.chars + sum(p.chars for p in chosen), tokens
 
+    @property
+    def anatomy(self) -> ListAnatomy | None:
+        """Where the tools' tokens go, part by part, when their anatomy was asked for."""
+        from toolsurface.harness.measure._anatomy import list_anatomy
+
+        found = [t.anatomy for t in self.per_tool if t.anatomy is not None]
+        return list_anatomy(found) if found and len(found) == len(self.per_tool) else None
+
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = asdict(replace(self, per_tool=[]))
         del data["text"], data["counts"], data["answers"], data["server"], data["standing"]
+        data["per_tool"] = [t.to_json() for t in self.per_tool]
         if self.counts:
             data["counts"] = [c.to_json() for c in self.counts]
         data["parts_recorded"] = self.parts_recorded
@@ -185,6 +209,9 @@ class SurfaceMeasurement:
             data["answers"] = self.answers.to_wire()
         if self.standing is not None:
             data["standing"] = self.standing.to_json()
+        anatomy = self.anatomy
+        if anatomy is not None:
+            data["anatomy"] = anatomy.to_json()
         return data
 
     def largest(self, count: int) -> list[ToolSize]:
@@ -328,21 +355,25 @@ def marginal_tokens(texts: Sequence[str]) -> list[int]:
     return out
 
 
-def _per_tool(tools: list[dict[str, Any]], with_tokens: bool) -> list[ToolSize]:
+def _per_tool(tools: list[dict[str, Any]], with_tokens: bool, anatomy: bool = False) -> list[ToolSize]:
+    """Each tool's size; with `anatomy`, its tokens are those its anatomy counted (each tool tokenized once)."""
+    from toolsurface.harness.measure._anatomy import tool_anatomy
     from toolsurface.harness.surface import tool_problems
 
     texts = [compact_json(tool) for tool in tools]
     marginal = marginal_tokens(texts) if with_tokens else [None] * len(texts)
     problems = {p.index: p.problem for p in tool_problems(tools)}
+    parts = [tool_anatomy(tool) for tool in tools] if anatomy else [None] * len(tools)
     return [
         ToolSize(
             name=str(tool.get("name")),
             chars=len(text),
-            tokens=count_tokens(text) if with_tokens else None,
+            tokens=(parted.tokens if parted is not None else count_tokens(text)) if with_tokens else None,
             marginal_tokens=extra,
             problem=problems.get(index),
+            anatomy=parted,
         )
-        for index, (tool, text, extra) in enumerate(zip(tools, texts, marginal, strict=True))
+        for index, (tool, text, extra, parted) in enumerate(zip(tools, texts, marginal, parts, strict=True))
     ]
 
 
@@ -374,6 +405,7 @@ async def _measure_one(
     with_growth: bool,
     counters: Sequence[ListCounter] = (),
     protocol: str | None = None,
+    anatomy: bool = False,
 ) -> SurfaceMeasurement:
     wire = await wire_list(item, protocol=protocol)
     text = list_text(wire.tools)
@@ -414,7 +446,7 @@ async def _measure_one(
         tools=len(wire.tools),
         chars=len(text),
         tokens=tokens,
-        per_tool=_per_tool(wire.tools, with_tokens),
+        per_tool=_per_tool(wire.tools, with_tokens, anatomy),
         growth=growth,
         by_kinds=by_kinds,
         text=text,
@@ -471,9 +503,11 @@ def measure(
     growth: bool = True,
     counters: Sequence[ListCounter] = (),
     protocol: str | None = None,
+    anatomy: bool = False,
 ) -> Measurement:
     """Measure each surface as a client receives it, in `protocol` (None: the default version, and each
-    snapshot as recorded); growth and by-kinds only for buildable surfaces.
+    snapshot as recorded); growth and by-kinds only for buildable surfaces. `anatomy`: each tool's o200k tokens
+    and chars by part too (ToolSize.anatomy), whatever counter counts `tokens`.
 
     `counters` (default: o200k alone) count the tokens; the first one's figures fill `tokens`, and with any
     other than o200k each surface carries every counter's figures (`counts`), side by side.
@@ -483,7 +517,10 @@ def measure(
     asked = [] if all(is_o200k(c) for c in counters) else list(counters)
 
     async def run() -> list[SurfaceMeasurement]:
-        return [await _measure_one(item, tokens or bool(asked), growth, asked, protocol) for item in items]
+        return [
+            await _measure_one(item, tokens or bool(asked) or anatomy, growth, asked, protocol, anatomy)
+            for item in items
+        ]
 
     # A surface's own list is also a by-kinds point, and its list grown by one kind the last: each listed once.
     with lists_kept() if _KEPT.get() is None else nullcontext():

@@ -230,6 +230,24 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
     ]
 
 
+def _anatomy_tables(m: Measurement, given: _Given) -> list[Table]:
+    """Where each surface's tokens go, part by part, and each tool's tokens by part."""
+    from toolsurface.harness.measure import anatomy_share_table, anatomy_token_table
+
+    command = given.command("measure", "--anatomy", "--format", "markdown")
+    shares, tools = anatomy_share_table(m), anatomy_token_table(m)
+    return [
+        Table(
+            "anatomy",
+            "Where the tokens go: each part's o200k tokens over a surface's tools, and its share",
+            _frame(*shares),
+            command,
+            "Each tool counted once; each token goes to the part of its first character, so the parts add up.",
+        ),
+        Table("tool_anatomy", "Tokens by part, per tool (o200k)", _frame(*tools), command),
+    ]
+
+
 def _servers_table(m: Measurement, together: Any, given: _Given, live_name: str) -> Table:
     """What the servers of a client's configuration cost together, a row per server and the total; `live_name`:
     the first live server's, whose figures a configured server that is that one takes."""
@@ -927,7 +945,7 @@ def _report_with(
         )
         lists = apart.result() if apart is not None else plain or {}
         with lists_kept(items, lists):
-            measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
+            measured = measure(items, counters=[O200K_COUNTER, *others] if others else (), anatomy=True)
             charts.draw(SizeByToolChart.of(measured).draw, out / "charts" / "list_size_by_tool.png")
             kinds = any(s.by_kinds for s in measured.surfaces)
             if kinds:
@@ -940,7 +958,7 @@ def _report_with(
             charts.draw(FindabilityChart.of(found).draw, out / "charts" / "findability_ranks.png")
         if lead is not None:
             report.tables += lead.tables(measured, results.lint)
-        report.tables += _measure_tables(measured, given, specs)
+        report.tables += _measure_tables(measured, given, specs) + _anatomy_tables(measured, given)
         if live is not None and live.together is not None:
             # A configured server that is the live one given (listed first of live.specs) takes its figures.
             report.tables.append(_servers_table(measured, live.together, given, items[len(named)].name))
