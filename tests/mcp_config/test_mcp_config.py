@@ -473,8 +473,9 @@ def test_measure_of_server_everything_counts_its_instructions_prompts_and_resour
     total = done.json()["mcp_config"]["total"]
     parts = {p["part"]: p for p in surface["parts"]}
     assert parts["instructions"]["chars"] > 1000 and parts["prompts"]["entries"] == 4
-    # Every part a session pays for: the tools, the instructions, the prompts and the resources with their templates.
-    assert total["include"] == ["instructions", "prompts", "resources"]
+    # Every part a session pays for: the tools, the instructions, the prompts, the resources with their templates, and
+    # the skills (none here: server-everything does not declare the extension).
+    assert total["include"] == ["instructions", "prompts", "resources", "skills"]
     assert (
         row["chars"]
         == total["chars"]

@@ -73,6 +73,12 @@ def list_command(fmt: str) -> None:
 @click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
+@click.option(
+    "--drafts",
+    is_flag=True,
+    help="Also read what a live server advertises of open proposals (SEP-2636 tool manifests, the groups draft) and"
+    " show what each costs beside its full list, labelled with the proposal's version; a snapshot's, where recorded.",
+)
 @_server_options
 @mcp_config_options(keep_going=True)
 @_counter_options
@@ -83,6 +89,7 @@ def measure_command(
     per_tool: bool,
     no_growth: bool,
     out: Path | None,
+    drafts: bool,
     live: LiveServerOptions,
     configured: McpConfigOptions,
     tokens: str | None,
@@ -101,6 +108,7 @@ def measure_command(
     from toolsurface.harness.measure import (
         by_kinds_csv,
         counters_csv,
+        drafts_csv,
         measure,
         measure_csv,
         measure_json,
@@ -108,6 +116,7 @@ def measure_command(
         measure_rich,
         parts_csv,
         per_tool_csv,
+        skills_csv,
     )
     from toolsurface.harness.output import json_document
     from toolsurface.harness.surface import default_surfaces
@@ -115,11 +124,11 @@ def measure_command(
     counters = _counters(tokens, count_urls)
     windows = parse_windows(configured.windows)
     alone = surfaces or live.names_a_server or configured.given
-    items, names = _items(surfaces if alone else default_surfaces(), live, protocol)
+    items, names = _items(surfaces if alone else default_surfaces(), live, protocol, drafts)
     found = configured_servers(configured, live, protocol)
     if found is not None:
         items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
-    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
+    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol, drafts=drafts)
     # A configured server that is the live one given is measured once, as that one.
     given = names[-1] if live.names_a_server else None
     totals = config_totals(found[0], found[1], result, windows, given=given) if found is not None else None
@@ -132,6 +141,10 @@ def measure_command(
             "by_kinds.csv": by_kinds_csv(result),
             "parts.csv": parts_csv(result),
         }
+        if any(s.skills for s in result.surfaces):
+            files["skills.csv"] = skills_csv(result)
+        if any(s.drafts is not None for s in result.surfaces):
+            files["drafts.csv"] = drafts_csv(result)
         if result.counters:
             files["counters.csv"] = counters_csv(result)
         if totals is not None:
