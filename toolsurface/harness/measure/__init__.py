@@ -59,17 +59,7 @@ if TYPE_CHECKING:
         is_o200k,
     )
     from toolsurface.harness.measure._drafts_read import DESCRIBE_BATCH, MAX_GROUPS, read_drafts
-    from toolsurface.harness.measure._drafts_sizes import (
-        DRAFT_COLUMNS,
-        DraftFigure,
-        DraftSizes,
-        GroupTool,
-        draft_sizes,
-        drafts_csv,
-        drafts_lines,
-        drafts_markdown,
-        drafts_rich,
-    )
+    from toolsurface.harness.measure._drafts_sizes import DraftFigure, DraftSizes, GroupTool, draft_sizes
     from toolsurface.harness.measure._measure import (
         Growth,
         KeptLists,
@@ -93,13 +83,19 @@ if TYPE_CHECKING:
         snapshot_protocol,
         wire_list,
     )
+    from toolsurface.harness.measure._pages import MAX_PAGES, Request, failed, list_pages, pager
     from toolsurface.harness.measure._part_tables import (
         APP_COLUMNS,
+        DRAFT_COLUMNS,
         SKILL_COLUMNS,
         apps_lines,
         apps_markdown,
         apps_rich,
         apps_rows,
+        drafts_csv,
+        drafts_lines,
+        drafts_markdown,
+        drafts_rich,
         part_lines,
         skills_csv,
         skills_markdown,
@@ -131,22 +127,19 @@ if TYPE_CHECKING:
     )
     from toolsurface.harness.measure._wire import (
         PROTOCOL_VERSION,
-        Request,
         WireList,
-        failed,
-        list_pages,
         list_parts,
         list_parts_raw,
         list_plainly,
         list_surface,
         list_tools_raw,
-        pager,
         wire_form,
     )
 
 # The modules a name is looked for in, in the order they build on each other, so that looking a name up imports
 # little beyond what its own module needs; each one's own __all__ says which names it holds.
 _MODULES = (
+    "_pages",
     "_wire",
     "_tokens",
     "_counts",
@@ -172,6 +165,7 @@ __all__ = [
     "ENCODING_NAME",
     "IMAGE_ESTIMATE",
     "MAX_GROUPS",
+    "MAX_PAGES",
     "O200K",
     "O200K_COUNTER",
     "PARTS_COLUMNS",

@@ -6,17 +6,15 @@ fails is kept as why, and the rest is read; nothing is asked of a server that ad
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from toolsurface.harness.measure._pages import Request, failed, list_pages, pager
 from toolsurface.harness.surface import (
     DraftsRead,
     advertises_groups,
     advertises_manifest,
     tool_digest,
 )
-
-if TYPE_CHECKING:
-    from toolsurface.harness.measure._wire import Request
 
 __all__ = ["DESCRIBE_BATCH", "MAX_GROUPS", "read_drafts"]
 
@@ -35,8 +33,6 @@ async def _described(
     names: Sequence[str], request: Request, failures: list[str], on_method: Callable[[str], object] | None
 ) -> list[dict[str, Any]]:
     """The definitions tools/describe gives for `names`, in batches the server takes (its `data.maxNames`)."""
-    from toolsurface.harness.measure._wire import failed
-
     found: list[dict[str, Any]] = []
     batch, start = DESCRIBE_BATCH, 0
     while start < len(names):
@@ -66,8 +62,6 @@ async def read_drafts(
     on_method: Callable[[str], object] | None = None,
 ) -> DraftsRead | None:
     """What the drafts a server's capabilities (as sent) advertise give; None where it advertises neither."""
-    from toolsurface.harness.measure._wire import failed, list_pages, pager
-
     manifest, groups = advertises_manifest(capabilities), advertises_groups(capabilities)
     if not manifest and not groups:
         return None

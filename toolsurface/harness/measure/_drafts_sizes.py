@@ -7,28 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolsurface.harness.measure._tokens import count_tokens
-from toolsurface.harness.output import Column, columns_csv, columns_markdown, compact_json, terminal_table
+from toolsurface.harness.output import compact_json
 from toolsurface.harness.surface import GROUPS_PROPOSAL, MANIFEST_PROPOSAL, DraftsRead, tool_digest
 
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-    from toolsurface.harness.measure._measure import Measurement
-
-__all__ = [
-    "DRAFT_COLUMNS",
-    "DraftFigure",
-    "DraftSizes",
-    "GroupTool",
-    "draft_sizes",
-    "drafts_csv",
-    "drafts_lines",
-    "drafts_markdown",
-    "drafts_rich",
-]
+__all__ = ["DraftFigure", "DraftSizes", "GroupTool", "draft_sizes"]
 
 
 @dataclass(frozen=True)
@@ -183,59 +168,3 @@ def draft_sizes(read: DraftsRead | None, tools: Sequence[Mapping[str, Any]], wit
         )
         problems += _group_problems(read, tools)
     return DraftSizes(figures, group_tools, problems)
-
-
-DRAFT_COLUMNS = (
-    Column("surface"),
-    Column("what"),
-    Column("proposal"),
-    Column("entries", numeric=True),
-    Column("chars", numeric=True),
-    Column("tokens", numeric=True),
-)
-DRAFTS_TITLE = "Drafts (--drafts): each answer's compact JSON as received, by the proposal and version it is of"
-
-
-def _rows(m: Measurement) -> list[list[object]]:
-    return [
-        [s.name, f.what, f.proposal or "MCP", f.entries, f.chars, f.tokens]
-        for s in m.surfaces
-        if s.drafts is not None
-        for f in s.drafts.figures
-    ]
-
-
-def drafts_csv(m: Measurement) -> str:
-    return columns_csv(DRAFT_COLUMNS, _rows(m))
-
-
-def drafts_lines(m: Measurement) -> list[str]:
-    """The tools reachable only through groups, marked, and a line per thing a draft was not kept to."""
-    lines = []
-    for s in m.surfaces:
-        if s.drafts is None:
-            continue
-        only = list(dict.fromkeys(f"{t.tool} (group {t.group})" for t in s.drafts.group_tools if t.only_in_groups))
-        if only:
-            lines.append(f"{s.name}: only through groups: {', '.join(only)}")
-        lines += [f"{s.name}: {problem}" for problem in s.drafts.problems]
-    return lines
-
-
-def drafts_markdown(m: Measurement) -> str:
-    rows = _rows(m)
-    if not rows:
-        return ""
-    lines = drafts_lines(m)
-    said = "".join(f"- {line}\n" for line in lines)
-    return f"\n{DRAFTS_TITLE}\n{columns_markdown(DRAFT_COLUMNS, rows)}" + (f"\n{said}" if said else "")
-
-
-def drafts_rich(m: Measurement) -> list[RenderableType]:
-    rows = _rows(m)
-    if not rows:
-        return []
-    from rich.text import Text
-
-    lines = drafts_lines(m)
-    return [terminal_table(DRAFTS_TITLE, DRAFT_COLUMNS, rows), *([Text("\n".join(lines))] if lines else [])]

@@ -1,7 +1,8 @@
 """The tables beside the whole surface's, each declared once: the skills of each measured server (what each one puts
-before the model every session beside what loading it costs on demand, skills.csv too) and its app-only tools (MCP
-Apps: in the list, never in the model's cost); and the lines that say why a part could not be read, a skill may not
-be loaded, or a tool's visibility could not be read."""
+before the model every session beside what loading it costs on demand, skills.csv too), its app-only tools (MCP
+Apps: in the list, never in the model's cost) and, with --drafts, what its listing drafts cost (drafts.csv too); and
+the lines that say why a part could not be read, a skill may not be loaded, a tool's visibility could not be read,
+or a draft was not kept to."""
 
 from __future__ import annotations
 
@@ -18,11 +19,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "APP_COLUMNS",
+    "DRAFT_COLUMNS",
     "SKILL_COLUMNS",
     "apps_lines",
     "apps_markdown",
     "apps_rich",
     "apps_rows",
+    "drafts_csv",
+    "drafts_lines",
+    "drafts_markdown",
+    "drafts_rich",
     "part_lines",
     "skills_csv",
     "skills_markdown",
@@ -105,3 +111,59 @@ def apps_lines(m: Measurement) -> list[str]:
     return [
         f"{s.name}: {t.name}: {t.visibility_problem}" for s in m.surfaces for t in s.per_tool if t.visibility_problem
     ]
+
+
+DRAFT_COLUMNS = (
+    Column("surface"),
+    Column("what"),
+    Column("proposal"),
+    Column("entries", numeric=True),
+    Column("chars", numeric=True),
+    Column("tokens", numeric=True),
+)
+DRAFTS_TITLE = "Drafts (--drafts): each answer's compact JSON as received, by the proposal and version it is of"
+
+
+def _rows(m: Measurement) -> list[list[object]]:
+    return [
+        [s.name, f.what, f.proposal or "MCP", f.entries, f.chars, f.tokens]
+        for s in m.surfaces
+        if s.drafts is not None
+        for f in s.drafts.figures
+    ]
+
+
+def drafts_csv(m: Measurement) -> str:
+    return columns_csv(DRAFT_COLUMNS, _rows(m))
+
+
+def drafts_lines(m: Measurement) -> list[str]:
+    """The tools reachable only through groups, marked, and a line per thing a draft was not kept to."""
+    lines = []
+    for s in m.surfaces:
+        if s.drafts is None:
+            continue
+        only = list(dict.fromkeys(f"{t.tool} (group {t.group})" for t in s.drafts.group_tools if t.only_in_groups))
+        if only:
+            lines.append(f"{s.name}: only through groups: {', '.join(only)}")
+        lines += [f"{s.name}: {problem}" for problem in s.drafts.problems]
+    return lines
+
+
+def drafts_markdown(m: Measurement) -> str:
+    rows = _rows(m)
+    if not rows:
+        return ""
+    lines = drafts_lines(m)
+    said = "".join(f"- {line}\n" for line in lines)
+    return f"\n{DRAFTS_TITLE}\n{columns_markdown(DRAFT_COLUMNS, rows)}" + (f"\n{said}" if said else "")
+
+
+def drafts_rich(m: Measurement) -> list[RenderableType]:
+    rows = _rows(m)
+    if not rows:
+        return []
+    from rich.text import Text
+
+    lines = drafts_lines(m)
+    return [terminal_table(DRAFTS_TITLE, DRAFT_COLUMNS, rows), *([Text("\n".join(lines))] if lines else [])]

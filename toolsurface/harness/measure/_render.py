@@ -328,9 +328,8 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
 
 def _skills_markdown(m: Measurement) -> str:
     """The skills' table and the lines on parts not read, under the whole surface's table (measure._part_tables),
-    and the drafts' figures where they were measured (measure._drafts_sizes)."""
-    from toolsurface.harness.measure._drafts_sizes import drafts_markdown
-    from toolsurface.harness.measure._part_tables import part_lines, skills_markdown
+    and the drafts' figures where they were measured."""
+    from toolsurface.harness.measure._part_tables import drafts_markdown, part_lines, skills_markdown
 
     lines = part_lines(m)
     said = "\n" + "\n".join(f"- {markdown_cell(line, 'spaced')}" for line in lines) + "\n" if lines else ""
@@ -359,8 +358,7 @@ def _apps_rich(m: Measurement) -> list[RenderableType]:
 def _skills_rich(m: Measurement) -> list[RenderableType]:
     from rich.text import Text
 
-    from toolsurface.harness.measure._drafts_sizes import drafts_rich
-    from toolsurface.harness.measure._part_tables import part_lines, skills_rich
+    from toolsurface.harness.measure._part_tables import drafts_rich, part_lines, skills_rich
 
     lines = part_lines(m)
     return [*skills_rich(m), *([Text("\n".join(lines))] if lines else []), *drafts_rich(m)]

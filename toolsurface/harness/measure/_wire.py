@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.bounded_json import MAX_DEPTH, depth
 from toolsurface.harness.errors import InvalidToolList
+from toolsurface.harness.measure._pages import Request, failed, list_pages, pager
 from toolsurface.harness.protocol import DEFAULT_PROTOCOL, client_mode
 from toolsurface.harness.surface import Surface, SurfaceParts, validate_wire_tools
 
@@ -18,23 +19,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PROTOCOL_VERSION",
-    "Request",
     "WireList",
-    "failed",
-    "list_pages",
     "list_parts",
     "list_parts_raw",
     "list_plainly",
     "list_surface",
     "list_tools_raw",
-    "pager",
     "wire_form",
 ]
 
 # A list is read in one version, the default unless another is asked for, because key order inside a
 # tool differs between eras; every result records the version it was read in (harness.protocol).
 PROTOCOL_VERSION = DEFAULT_PROTOCOL
-MAX_PAGES = 10_000
 
 
 @dataclass(frozen=True)
@@ -57,30 +53,6 @@ def wire_form(surface: Surface) -> list[dict[str, Any]]:
             where = f"{surface.source or surface.name}: tool {tool.name!r}"
             raise InvalidToolList(f"{where}: nests {nesting} levels deep, more than {MAX_DEPTH}")
     return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in surface.tools]
-
-
-async def list_pages(
-    fetch: Callable[[str | None], Awaitable[dict[str, Any]]], method: str = "tools/list", key: str = "tools"
-) -> tuple[list[dict[str, Any]], int]:
-    """Every page of a list method, `fetch(cursor)` giving each raw result, following nextCursor."""
-    entries: list[dict[str, Any]] = []
-    cursor: str | None = None
-    seen: set[str] = set()
-    for pages in range(1, MAX_PAGES + 1):
-        raw = await fetch(cursor)
-        if not isinstance(raw, dict):
-            raise InvalidToolList(f"{method} answered with no JSON object")
-        page = raw.get(key)
-        if not isinstance(page, list):
-            raise InvalidToolList(f"{method} answered without a {key} array")
-        entries.extend(page)
-        cursor = raw.get("nextCursor")
-        if cursor is None:
-            return entries, pages
-        if cursor in seen:
-            raise InvalidToolList(f"{method} repeats the cursor {cursor!r}")
-        seen.add(cursor)
-    raise InvalidToolList(f"{method} did not end after {MAX_PAGES} pages")
 
 
 async def list_tools_raw(
@@ -113,10 +85,6 @@ def part_lists(capabilities: Mapping[str, Any] | None) -> list[tuple[str, str]]:
         lists.append(("resources/list", "resources"))
         lists.append(("resources/templates/list", "resourceTemplates"))
     return lists
-
-
-# What asks a server for one result: a method and its params (None: none), the result exactly as received.
-Request = Callable[[str, dict[str, Any] | None], Awaitable[dict[str, Any]]]
 
 
 async def list_parts(
@@ -155,22 +123,6 @@ async def list_parts(
         sent = sent_capabilities if sent_capabilities is not None else capabilities
         parts = replace(parts, drafts=await read_drafts(sent, drafts_for, request, on_method))
     return parts
-
-
-def pager(request: Request, method: str) -> Callable[[str | None], Awaitable[dict[str, Any]]]:
-    async def fetch(cursor: str | None) -> dict[str, Any]:
-        return await request(method, {"cursor": cursor} if cursor is not None else None)
-
-    return fetch
-
-
-def failed(method: str, error: Exception) -> str:
-    """Why a request of a part failed, in one line: the server's JSON-RPC error, or what was wrong with its answer."""
-    code, message = getattr(error, "code", None), getattr(error, "message", None)
-    if isinstance(code, int) and isinstance(message, str):
-        return f"{method} answered with error {code}: {message}"
-    text = str(error)
-    return text if text.startswith(method) else f"{method} failed: {text}"
 
 
 async def _with_skills(
