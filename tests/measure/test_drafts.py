@@ -154,3 +154,18 @@ def test_a_snapshot_records_the_drafts_and_measures_as_the_server(tmp_path: Path
 
 def test_snapshot_drafts_of_a_surface_is_one_line() -> None:
     assert_one_line_error(run_cli("snapshot", "helpdesk", "--drafts"), "--drafts records a live server's drafts")
+
+
+def test_a_tools_digest_is_of_its_rfc_8785_canonical_json() -> None:
+    from toolsurface.harness.surface import canonical_json, tool_digest
+
+    assert (
+        canonical_json({"b": 1.0, "a": [1e21, 0.5, "é", True, None], "€": 0})
+        == '{"a":[1e+21,0.5,"é",true,null],"b":1,"€":0}'
+    )
+    digest, size = tool_digest({"name": "x", "inputSchema": {"type": "object"}})
+    assert (
+        size == len('{"inputSchema":{"type":"object"},"name":"x"}')
+        and digest.startswith("sha256:")
+        and len(digest) == 71
+    )

@@ -220,3 +220,18 @@ def test_a_surface_module_with_a_malformed_skill_is_one_line(tmp_path: Path) -> 
         encoding="utf-8",
     )
     assert_one_line_error(run_cli("measure", str(module)), "SKILLS[0]", "'Triage Tickets'")
+
+
+def test_a_declared_skills_frontmatter_reads_back_from_its_skill_md_as_declared() -> None:
+    """The stub writes each value of the frontmatter in JSON, which YAML reads alike: a host that parses the SKILL.md
+    finds the frontmatter it was listed with, as the extension requires."""
+    import yaml
+
+    from toolsurface.harness.surface import declared_skills
+
+    frontmatter = {"name": "a-skill", "description": 'Says "this": one — two: three', "metadata": {"v": [1, 2.5]}}
+    served = declared_skills([{"frontmatter": frontmatter, "body": "Do it.\n"}], "test")
+    text = served.files["skill://a-skill/SKILL.md"]
+    head, _, body = text.removeprefix("---\n").partition("---\n")
+    assert yaml.safe_load(head) == frontmatter == served.entries[0]["frontmatter"]
+    assert body == "\nDo it.\n"
