@@ -347,8 +347,8 @@ def diff_command(
 ) -> None:
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
 
-    The instructions, prompts and resources are compared too; a changed description, annotation or
-    instructions text is marked REVIEW; where both sides recorded their answers (snapshot --probe), an answer
+    The instructions, prompts, resources and skills are compared too; a changed description, annotation or
+    instructions text, and a skill added, removed or changed (its frontmatter or a file's digest), is marked REVIEW; where both sides recorded their answers (snapshot --probe), an answer
     that grew is a change too. A live server (--url URL or -- CMD ARGS...) is B, or A where A is given as -.
     With no A and B, each configured target with a snapshot is compared with its committed snapshot.
     """

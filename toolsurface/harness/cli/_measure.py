@@ -86,6 +86,12 @@ def list_command(fmt: str) -> None:
 )
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
 @_config_option
+@click.option(
+    "--drafts",
+    is_flag=True,
+    help="Also read what a live server advertises of open proposals (SEP-2636 tool manifests, the groups draft) and"
+    " show what each costs beside its full list, labelled with the proposal's version; a snapshot's, where recorded.",
+)
 @_server_options
 @mcp_config_options(keep_going=True)
 @_counter_options
@@ -99,6 +105,7 @@ def measure_command(
     no_standing: bool,
     out: Path | None,
     config_path: Path | None,
+    drafts: bool,
     live: LiveServerOptions,
     configured: McpConfigOptions,
     tokens: str | None,
@@ -122,6 +129,7 @@ def measure_command(
         anatomy_rich,
         by_kinds_csv,
         counters_csv,
+        drafts_csv,
         measure,
         measure_csv,
         measure_json,
@@ -129,6 +137,7 @@ def measure_command(
         measure_rich,
         parts_csv,
         per_tool_csv,
+        skills_csv,
         with_standing,
     )
     from toolsurface.harness.output import json_document
@@ -141,11 +150,11 @@ def measure_command(
     if targets is not None:
         items, names = targets
     else:
-        items, names = _items(surfaces if alone else default_surfaces(), live, protocol)
+        items, names = _items(surfaces if alone else default_surfaces(), live, protocol, drafts)
     found = configured_servers(configured, live, protocol)
     if found is not None:
         items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
-    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol, anatomy=anatomy)
+    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol, anatomy=anatomy, drafts=drafts)
     if not no_standing:
         result = with_standing(result)
     # A configured server that is the live one given is measured once, as that one.
@@ -160,6 +169,10 @@ def measure_command(
             "by_kinds.csv": by_kinds_csv(result),
             "parts.csv": parts_csv(result),
         }
+        if any(s.skills for s in result.surfaces):
+            files["skills.csv"] = skills_csv(result)
+        if any(s.drafts is not None for s in result.surfaces):
+            files["drafts.csv"] = drafts_csv(result)
         if result.counters:
             files["counters.csv"] = counters_csv(result)
         if anatomy:

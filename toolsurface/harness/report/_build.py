@@ -196,6 +196,10 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
             for s in m.surfaces
         ]
     )
+    # A part one surface advertises and another does not: its figures whole numbers, and none (not NaN) for the other.
+    for column in parts.columns:
+        if parts[column].dtype.kind == "f":
+            parts[column] = pd.Series([None if pd.isna(v) else int(v) for v in parts[column]], dtype=object)
     study, note = own_study(surfaces), ""
     baseline, candidate = study.headline if study is not None and study.headline else ("", "")
     before, after = by_name.get(baseline), by_name.get(candidate)
