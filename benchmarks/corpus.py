@@ -49,6 +49,8 @@ from toolsurface.harness.corpus import (
 
 __all__ = ["SERVERS", "ServerSpec", "main", "read_servers"]
 
+SMOKE = ["--dry-run"]
+
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "corpus_servers.toml"
 DEFAULT_TIMEOUT = 60.0
