@@ -57,6 +57,8 @@ from toolsurface.harness.corpus import (
 
 __all__ = ["SERVERS", "ServerSpec", "count_figures", "main", "read_servers", "snapshot_figures"]
 
+SMOKE = ["--dry-run"]
+
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "corpus_servers.toml"
 DEFAULT_TIMEOUT = 60.0

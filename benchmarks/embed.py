@@ -24,6 +24,8 @@ from benchmarks.timing import Figure, time_command
 
 __all__ = ["measure_embed"]
 
+SMOKE = ["--runs", "1", "--tools", "100"]
+
 TOOLS = 1_000
 
 # Run in a fresh interpreter: the model's load and the embedding of the snapshot's tools, each timed apart.
