@@ -22,6 +22,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+SMOKE = ["--runs", "1"]
+
 __all__ = ["measure_in_process", "paired_ratio"]
 
 TOOLSURFACE = [sys.executable, "-m", "toolsurface"]

@@ -32,6 +32,8 @@ from toolsurface.harness.corpus import (
     load_judgements,
 )
 
+SMOKE = ["--summary"]
+
 __all__ = ["CorpusFinding", "corpus_findings", "corpus_label", "main", "refreshed"]
 
 UNJUDGED_COMMAND = "python -m benchmarks.corpus_lint --unjudged"

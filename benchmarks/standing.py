@@ -27,6 +27,8 @@ from benchmarks.timing import paired
 
 __all__ = ["report_cost", "standing_cost"]
 
+SMOKE = ["--runs", "1", "--report-runs", "1"]
+
 # A fresh interpreter measures v2, then times its standing alone: wall and CPU milliseconds.
 _STANDING = """
 import time

@@ -21,6 +21,8 @@ from typing import Any
 
 from benchmarks.timing import Figure, time_command
 
+SMOKE = ["--runs", "1", "--tools", "200"]
+
 __all__ = ["TOOLS", "make_list", "measure_suggest"]
 
 TOOLS = 500

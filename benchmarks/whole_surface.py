@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+SMOKE = ["--runs", "1", "--out", "{tmp}/whole_surface.json"]
+
 __all__ = ["measure_whole_surface"]
 
 HERE = Path(__file__).resolve().parent
