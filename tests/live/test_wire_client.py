@@ -35,14 +35,14 @@ async def sdk_listing(log: Path, capabilities: tuple[str, ...], mode: str) -> No
     from mcp import Client, StdioServerParameters
 
     from toolsurface import __version__
-    from toolsurface.harness.live._listing import _client_callbacks
+    from toolsurface.harness.live._http import client_callbacks
     from toolsurface.harness.measure import list_tools_raw
 
     params = StdioServerParameters(
         command=RECORDING[0], args=[*RECORDING[1:], str(log), *(["modern"] * (mode != "legacy"))]
     )
     info = types.Implementation(name="toolsurface", version=__version__)
-    async with Client(params, mode=mode, client_info=info, **_client_callbacks(capabilities)) as client:
+    async with Client(params, mode=mode, client_info=info, **client_callbacks(capabilities)) as client:
         await list_tools_raw(client.session)
 
 

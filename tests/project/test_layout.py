@@ -193,6 +193,29 @@ def test_the_stubs_stand_on_the_surface_model_and_its_foundations_alone() -> Non
     assert concept_graph().get("toolsurface.stubs", set()) - allowed == set()
 
 
+def reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every concept `start` imports, directly or through others."""
+    found: set[str] = set()
+    todo = [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), set()) - found:
+            found.add(nxt)
+            todo.append(nxt)
+    return found
+
+
+def test_a_surface_is_data_and_handlers_and_reaches_no_measurement_even_through_others() -> None:
+    """What measures a surface, and the docs written from its measures (docs/conderis/), stand above it."""
+    graph = concept_graph()
+    assert "toolsurface.harness.measure" not in reached(graph, "toolsurface.surfaces"), graph["toolsurface.surfaces"]
+
+
+def test_what_a_concept_reaches_is_found_through_others() -> None:
+    graph = {"a": {"b"}, "b": {"c", "a"}, "d": {"a"}}
+    assert reached(graph, "a") == {"a", "b", "c"}
+    assert reached(graph, "c") == set()
+
+
 def test_foundations_import_no_concept() -> None:
     graph = concept_graph()
     assert {f: graph[f] - FOUNDATIONS for f in FOUNDATIONS if graph.get(f, set()) - FOUNDATIONS} == {}

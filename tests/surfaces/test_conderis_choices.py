@@ -1,4 +1,4 @@
-"""toolsurface/surfaces/conderis/README.md is what `python -m toolsurface.surfaces.conderis.readme --write` writes: every figure in it
+"""toolsurface/surfaces/conderis/README.md is what `python -m docs.conderis.readme --write` writes: every figure in it
 measured from the code, every choice it costs found in the tool it names, as a piece the tool's module
 declares where it writes the text (the seed's own words, or ours)."""
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from toolsurface.surfaces.conderis._pieces import declared, ours, seed
-from toolsurface.surfaces.conderis.provenance import BEFORE, CONSISTENT, V2_DESIGNS, Source, Text
-from toolsurface.surfaces.conderis.readme import COMMAND, README, Measured, check_origins, cost, measure_bundled, render
+from docs.conderis.provenance import BEFORE, CONSISTENT, V2_DESIGNS, Source, Text
+from docs.conderis.readme import COMMAND, README, Measured, check_origins, cost, measure_bundled, render
+from toolsurface.surfaces.conderis.pieces import declared, ours, seed
 from toolsurface.surfaces.conderis.v2_tools import STORE_MEANINGS
 
 

@@ -7,10 +7,10 @@ from typing import Any
 import mcp.types as types
 import pytest
 
+from docs.conderis.live_corrections import breakdown
 from toolsurface.harness.surface import SurfaceDefinition, resolve
 from toolsurface.surfaces.conderis._shared import ToolsModule
 from toolsurface.surfaces.conderis.kinds import COMMIT, KINDS
-from toolsurface.surfaces.conderis.live_corrections import breakdown
 from toolsurface.surfaces.conderis.v2_design import CORRECTIONS, FINAL, LIVE, corrected
 
 SEED_OLD_TOOLS = [

@@ -1,24 +1,11 @@
 """Live servers: listing any MCP server over stdio or HTTP, and snapshots of what it lists."""
 
+from toolsurface.harness.live._arguments import CAPABILITIES, parse_capabilities, parse_env, parse_header
 from toolsurface.harness.live._connection import Connection, SessionConnection, answered_error
-from toolsurface.harness.live._listing import (
-    CACHE_KEYS,
-    CAPABILITIES,
-    DEFAULT_TIMEOUT_S,
-    HttpServer,
-    LiveListing,
-    LiveServerError,
-    StdioServer,
-    list_live,
-    list_live_async,
-    parse_capabilities,
-    parse_env,
-    parse_header,
-    refuses_handshake,
-    use_live,
-    use_live_async,
-)
+from toolsurface.harness.live._failures import refuses_handshake
+from toolsurface.harness.live._listing import DEFAULT_TIMEOUT_S, list_live, list_live_async, use_live, use_live_async
 from toolsurface.harness.live._options import LiveServerOptions
+from toolsurface.harness.live._servers import HttpServer, LiveListing, LiveServerError, StdioServer
 from toolsurface.harness.live._snapshot import (
     TakenSnapshot,
     live_target,
@@ -28,6 +15,7 @@ from toolsurface.harness.live._snapshot import (
     take_snapshot,
 )
 from toolsurface.harness.live._stable import Stability, StabilityFinding, check_stable, compare_lists
+from toolsurface.harness.live._state import CACHE_KEYS
 
 __all__ = [
     "CACHE_KEYS",

@@ -30,7 +30,7 @@ from toolsurface.harness.surface import (
 )
 
 if TYPE_CHECKING:
-    from toolsurface.harness.live._listing import HttpServer, LiveListing, StdioServer
+    from toolsurface.harness.live._servers import HttpServer, LiveListing, StdioServer
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,8 @@ def live_target(surface: str | None, options: LiveServerOptions) -> StdioServer 
                 "--client-capabilities applies to live servers (--url or -- CMD); a surface lists the same to every client"
             )
         return None
-    from toolsurface.harness.live._listing import HttpServer, StdioServer, parse_capabilities, parse_env, parse_header
+    from toolsurface.harness.live._arguments import parse_capabilities, parse_env, parse_header
+    from toolsurface.harness.live._servers import HttpServer, StdioServer
 
     parse_capabilities(capabilities)
     if url is not None:
@@ -230,7 +231,8 @@ def take_snapshot(
     if server is None:
         assert surface is not None
         return snapshot_surface(surface, protocol)
-    from toolsurface.harness.live._listing import DEFAULT_TIMEOUT_S, list_live, parse_capabilities
+    from toolsurface.harness.live._arguments import parse_capabilities
+    from toolsurface.harness.live._listing import DEFAULT_TIMEOUT_S, list_live
 
     listing = list_live(
         server,

@@ -18,7 +18,7 @@ from toolsurface.harness.output import compact_json, possessive
 
 if TYPE_CHECKING:
     from toolsurface.harness.live._connection import Connection
-    from toolsurface.harness.live._listing import LiveListing, LiveServer
+    from toolsurface.harness.live._servers import LiveListing, LiveServer
 
 __all__ = ["SECOND_CONNECTION", "SECOND_LISTING", "Stability", "StabilityFinding", "check_stable", "compare_lists"]
 
@@ -209,7 +209,7 @@ def check_stable(
     stop signal ends the servers' trees as `list_live` does."""
     import anyio
 
-    from toolsurface.harness.live._listing import StdioServer
+    from toolsurface.harness.live._servers import StdioServer
     from toolsurface.harness.signals import Interrupted, cancel_on_signals
 
     async def run() -> tuple[LiveListing, Stability] | None:

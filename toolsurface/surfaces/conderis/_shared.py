@@ -12,8 +12,8 @@ from typing import Any
 from toolsurface.harness.surface import Kind, Stub, SurfaceDefinition
 from toolsurface.stubs.paging import DEFAULT_PAGE, MAX_PAGE
 from toolsurface.surfaces._authoring import ToolData, prop
-from toolsurface.surfaces.conderis._pieces import ours
 from toolsurface.surfaces.conderis.kinds import COMMIT, KINDS
+from toolsurface.surfaces.conderis.pieces import ours
 
 __all__ = ["SECRET_EXAMPLE", "ToolsModule", "cursor_paging", "offset_paging", "project_id", "study", "version"]
 

@@ -30,7 +30,6 @@ from toolsurface.harness.surface import Access, Kind, KindField
 from toolsurface.stubs.kit import Handlers, HandlerStub, Refusal, check_limit, choose
 from toolsurface.surfaces._authoring import ToolData, join_words, make_tool, prop
 from toolsurface.surfaces.conderis._per_kind import Conventions, build_per_kind
-from toolsurface.surfaces.conderis._pieces import ours
 from toolsurface.surfaces.conderis._shared import SECRET_EXAMPLE, offset_paging, project_id
 from toolsurface.surfaces.conderis._shared_handlers import (
     Args,
@@ -51,6 +50,7 @@ from toolsurface.surfaces.conderis.kinds import (
     RELATIONS,
     STATUSES,
 )
+from toolsurface.surfaces.conderis.pieces import ours
 from toolsurface.surfaces.conderis.project import HistoryEntry, Item, Project, Proposal
 
 __all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "TASK_PATCH_FIELDS", "BeforeV2Project", "build", "revision_id", "stub"]

@@ -18,7 +18,6 @@ from toolsurface.harness.surface import Access, Kind
 from toolsurface.stubs.kit import Handlers, HandlerStub, Refusal, choose, page
 from toolsurface.surfaces._authoring import ToolData, join_words, make_tool, prop
 from toolsurface.surfaces.conderis._per_kind import Conventions, build_per_kind
-from toolsurface.surfaces.conderis._pieces import ours
 from toolsurface.surfaces.conderis._shared import cursor_paging, project_id, version
 from toolsurface.surfaces.conderis._shared_handlers import (
     GUIDE,
@@ -42,6 +41,7 @@ from toolsurface.surfaces.conderis.kinds import (
     TASK,
     UNCLEARABLE,
 )
+from toolsurface.surfaces.conderis.pieces import ours
 from toolsurface.surfaces.conderis.project import DeletionRequest, Item, Project, Proposal
 
 __all__ = ["ARCHIVE_ACTIONS", "BLOCK_ACTIONS", "DECISIONS", "SEARCH_KINDS", "TASK_CREATE_FIELDS", "build", "stub"]

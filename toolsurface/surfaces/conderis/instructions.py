@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolsurface.surfaces.conderis._pieces import ours
+from toolsurface.surfaces.conderis.pieces import ours
 
 __all__ = ["BEFORE_V2", "V2", "InstructionNames", "server_instructions"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsurface.harness.surface import Access, Kind, KindAction, KindField, KindTool
-from toolsurface.surfaces.conderis._pieces import ours, seed
+from toolsurface.surfaces.conderis.pieces import ours, seed
 
 __all__ = [
     "ACTIVE",

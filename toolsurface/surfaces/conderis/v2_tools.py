@@ -15,7 +15,6 @@ from toolsurface.harness.surface import Access, Kind
 from toolsurface.stubs.kit import Handlers, HandlerStub, Refusal, choose, page, refuse_unknown
 from toolsurface.surfaces._authoring import ToolData, make_tool, prop
 from toolsurface.surfaces.conderis._lines import action_rows, address, field_list, kind_lines, kinds_phrase
-from toolsurface.surfaces.conderis._pieces import ours, seed
 from toolsurface.surfaces.conderis._shared import SECRET_EXAMPLE, cursor_paging, project_id, version
 from toolsurface.surfaces.conderis._shared_handlers import (
     GUIDE,
@@ -40,6 +39,7 @@ from toolsurface.surfaces.conderis.kinds import (
     STATUS_ACTIONS,
     STATUSES,
 )
+from toolsurface.surfaces.conderis.pieces import ours, seed
 from toolsurface.surfaces.conderis.project import Item, Project, Proposal
 from toolsurface.surfaces.conderis.v2_design import (
     ANY_ITEM_ACTIONS,

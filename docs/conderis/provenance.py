@@ -8,7 +8,7 @@ tool's compact JSON with the choice minus without it; an edit that adds text is 
 cost is negative.
 
 The texts an edit takes out are not written here: each is a piece the tool module declares where it writes
-the text (`_pieces.seed` for the seed's own words, `ours` for ours), and an edit names it with `Text`. Written
+the text (`pieces.seed` for the seed's own words, `ours` for ours), and an edit names it with `Text`. Written
 here are only the seed's words we did not take, and where a line built from the kinds would hold them.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from toolsurface.surfaces.conderis._pieces import Piece, declared, pieces_in
+from toolsurface.surfaces.conderis.pieces import Piece, declared, pieces_in
 from toolsurface.surfaces.conderis.v2_tools import STORE_MEANINGS
 
 __all__ = ["BEFORE", "CONSISTENT", "NONE", "V2_DESIGNS", "V2_SHARED", "Choice", "Edit", "Source", "Text"]

@@ -1,12 +1,12 @@
 """The reconstruction choices of the bundled Conderis surfaces, costed: writes toolsurface/surfaces/conderis/README.md.
 
 For every tool of every bundled surface: which seed lines its text and parameters come from
-(`toolsurface.surfaces.conderis.provenance`), each choice the seed does not settle with its cost in chars (the tool's
+(`docs.conderis.provenance`), each choice the seed does not settle with its cost in chars (the tool's
 compact JSON as a client receives it, with the choice minus without it), and per surface the tools against
 the seed's per-tool figures.
 
-    python -m toolsurface.surfaces.conderis.readme            # print the README
-    python -m toolsurface.surfaces.conderis.readme --write    # write toolsurface/surfaces/conderis/README.md
+    python -m docs.conderis.readme            # print the README
+    python -m docs.conderis.readme --write    # write toolsurface/surfaces/conderis/README.md
 """
 
 from __future__ import annotations
@@ -21,15 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from docs.conderis.provenance import BEFORE, CONSISTENT, V2_DESIGNS, V2_SHARED, Edit, Source, Text
 from toolsurface.harness.output import compact_json, markdown_row, markdown_rule
+from toolsurface.surfaces import conderis
 from toolsurface.surfaces.conderis import SURFACES
-from toolsurface.surfaces.conderis._pieces import Piece, pieces_in
-from toolsurface.surfaces.conderis.provenance import BEFORE, CONSISTENT, V2_DESIGNS, V2_SHARED, Edit, Source, Text
+from toolsurface.surfaces.conderis.pieces import Piece, pieces_in
 
 __all__ = ["README", "check_origins", "cost", "main", "render"]
 
-README = Path(__file__).resolve().parent / "README.md"
-COMMAND = "python -m toolsurface.surfaces.conderis.readme --write"
+README = Path(conderis.__file__).resolve().parent / "README.md"
+COMMAND = "python -m docs.conderis.readme --write"
 
 V2_SERIES = ("v2-first", "v2", "v2-live")
 BAND = 0.10
@@ -409,8 +410,8 @@ def render(measured: dict[str, Measured] | None = None, corrections: str | None 
     if measured is None:
         measured = measure_bundled()
     if corrections is None:
-        from toolsurface.surfaces.conderis.live_corrections import breakdown
-        from toolsurface.surfaces.conderis.live_corrections import render as render_breakdown
+        from docs.conderis.live_corrections import breakdown
+        from docs.conderis.live_corrections import render as render_breakdown
 
         corrections = render_breakdown(breakdown())
     groups = _v2_sources(measured)
@@ -679,7 +680,7 @@ _INTRO = [
     "",
     "How a choice is costed: the tool's compact JSON exactly as a client receives it (separators `,` `:`, "
     "non-ASCII unescaped; a newline in a description is the two characters `\\n`), minus the same JSON with the "
-    "one choice removed (`toolsurface/surfaces/conderis/readme.py`, `cost`). A choice not taken is shown as what it "
+    "one choice removed (`docs/conderis/readme.py`, `cost`). A choice not taken is shown as what it "
     "would add. Costs of rows of one tool overlap where one choice contains another; they are not meant to be "
     "added. The list size is the compact JSON of the array: N tools cost 2 + (N - 1) chars more than their "
     "tools, which is how 6,386 - 1,338 - 983 - 925 - 909 - 9 = 2,222 for the four v2 tools without a figure "
@@ -706,7 +707,7 @@ _V2_SERIES_HEAD = [
     "handlers: the corrections change what the descriptions say, not what the stub does (which already refused "
     "archiving a task and kept each kind of a batch on its own).",
     "",
-    "v2 -> v2-live by correction (`python -m toolsurface.surfaces.conderis.live_corrections`: v2 with each correction "
+    "v2 -> v2-live by correction (`python -m docs.conderis.live_corrections`: v2 with each correction "
     "alone, measured as a client receives it):",
     "",
 ]
@@ -864,9 +865,7 @@ _OUTRO = [
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m toolsurface.surfaces.conderis.readme", description=__doc__.split("\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m docs.conderis.readme", description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help=f"write {README.relative_to(README.parents[2])}")
     args = parser.parse_args(argv)
     text = render()

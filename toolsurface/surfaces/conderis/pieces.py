@@ -1,7 +1,7 @@
 """Where a piece of a Conderis tool's text comes from, said where the text is written: `seed(text, *lines)`
 for the seed page's own words at those lines, `ours(text, *lines)` for our wording (resting on those lines,
 if any). Each gives back `text` as it is, so a tool is built from the same strings as without them, and
-records the piece, so that `provenance` reads the declared pieces in the built tools (`pieces_in`) instead of
+records the piece, so that `docs.conderis.provenance` reads the declared pieces in the built tools (`pieces_in`) instead of
 keeping a copy of each text. `name` tells apart the pieces of one description."""
 
 from __future__ import annotations

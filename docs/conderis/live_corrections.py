@@ -6,7 +6,7 @@ The seed gives only the total: "The live list is 76 characters above the measure
 item_action descriptions were corrected during implementation (batch atomicity per kind, actions per kind)"
 (6,386 -> 6,462; item_store 1,338 -> 1,362, item_action 925 -> 977).
 
-    python -m surfaces.conderis.live_corrections
+    python -m docs.conderis.live_corrections
 """
 
 from __future__ import annotations
