@@ -10,40 +10,27 @@ stub only). Without an endpoint it uses the providers and keys the user set up f
 
 from __future__ import annotations
 
-import contextlib
 import json
-import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from toolsurface.harness.agents._card import ClientCard, ClientSetting, SessionFiles
 from toolsurface.harness.agents._cli import (
-    NO_RESULT,
     CliAgent,
     Invocation,
     agent_env,
-    as_dict,
-    as_int,
-    as_str,
     home,
     login_advice,
     loopback_only,
     server_launch,
 )
-from toolsurface.harness.agents._config_format import ConfigFormat, string_table
+from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
-from toolsurface.harness.agents._session_file import SessionCall, SessionFormatError, SessionRead, SessionTurn
-from toolsurface.harness.agents.base import (
-    DUMMY_KEY,
-    UNKNOWN_TOOL,
-    AgentReport,
-    Event,
-    RunContext,
-    Usage,
-    denied_call,
-)
+from toolsurface.harness.agents._session_file import SessionRead
+from toolsurface.harness.agents._step_cli import mcp_table_entry, read_session_database, read_step_events
+from toolsurface.harness.agents.base import DUMMY_KEY, AgentReport, RunContext
 
 __all__ = ["OPENCODE_CONFIG", "OPENCODE_HOME", "OpencodeAgent"]
 
@@ -54,11 +41,6 @@ PROVIDER = "toolsurface"
 SCRIPTED_MODEL = "scripted"
 # Keys opencode's bundled providers read from the environment.
 KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "OPENROUTER_API_KEY")
-# With its own tools denied, opencode's `invalid` tool is gone too, and a call of a tool it has not got fails in
-# the AI SDK, which names `invalid` (the tool opencode would have sent it to) as the one it lacks.
-_UNAVAILABLE = re.compile(r"Model tried to call unavailable tool|NoSuchToolError")
-# How opencode words a call whose permission `opencode run` rejected.
-_REJECTED = re.compile(r"rejected permission|permission .{0,40}(denied|rejected)", re.I)
 # Each switch keeps opencode from something that is no part of a run: its update check, the models.dev
 # catalog, LSP downloads, its default plugins, Claude Code's files in the user's home (CLAUDE.md, skills),
 # share links, a project's own config, skills from outside.
@@ -77,23 +59,6 @@ _SWITCHES = {
 _PLUGIN_API = "@opencode-ai/plugin"
 
 
-def _config_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """An `mcp` entry of opencode.json in the common shape: `command` is the program and its arguments in one
-    list, `type: remote` a URL, `environment` its variables."""
-    get = entry.get
-    command = get("command")
-    if command is not None and (not isinstance(command, list) or not command):
-        raise ValueError("command must be a list: the program, then its arguments")
-    return {
-        "transport": "http" if get("type") == "remote" or get("url") else "stdio",
-        "command": [str(c) for c in command] if command else None,
-        "env": string_table(get("environment"), "environment"),
-        "url": get("url"),
-        "headers": string_table(get("headers"), "headers"),
-        "disabled": get("enabled") is False,
-    }
-
-
 def _config_workspace(path: Path, cwd: Path) -> Path:
     """A project's opencode.json starts its servers in the project; the user's global one, where it is run."""
     return path.parent if path.parent != Path.home() / ".config" / "opencode" else cwd
@@ -108,79 +73,14 @@ CONFIG_FORMAT = ConfigFormat(
     order=2,
     placeholders=("brace-env",),
     jsonc=True,
-    entry=_config_entry,
+    entry=mcp_table_entry,
     workspace=_config_workspace,
 )
 
 
-def _stamp(millis: object) -> str | None:
-    from datetime import UTC, datetime
-
-    return (
-        datetime.fromtimestamp(millis / 1000, UTC).isoformat(timespec="milliseconds")
-        if isinstance(millis, int)
-        else None
-    )
-
-
 def read_sessions(path: Path) -> Iterator[SessionRead]:
-    """opencode's database (read only, its session, message and part tables alone; never its accounts): each
-    session with its version and model, each assistant message's tokens, and each tool part (the tool by the
-    full name opencode gave it, `SERVER_TOOL`, its input, its output or error). Read a session at a time."""
-    import sqlite3
-
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        tables = {row[0] for row in connection.execute("select name from sqlite_master where type = 'table'")}
-    except sqlite3.DatabaseError as error:
-        connection.close()
-        raise SessionFormatError(f"not an opencode database ({error})") from None
-    if not {"session", "message", "part"} <= tables:
-        connection.close()
-        raise SessionFormatError("not an opencode database (no session, message and part tables)")
-    with contextlib.closing(connection):
-        sessions = connection.execute("select id, version, model, time_created from session order by time_created, id")
-        for session, version, model, created in sessions.fetchall():
-            read = SessionRead("opencode", session=str(session), version=as_str(version), known_lines=1)
-            read.model = as_str(as_dict(_loaded(model)).get("id"))
-            read.seen(_stamp(created))
-            for data, at in connection.execute(
-                "select data, time_created from message where session_id = ? order by time_created, id", (session,)
-            ):
-                message = as_dict(_loaded(data))
-                tokens = as_dict(message.get("tokens"))
-                if message.get("role") == "assistant" and tokens:
-                    read.model = as_str(message.get("modelID")) or read.model
-                    cache = as_dict(tokens.get("cache"))
-                    usage = Usage(
-                        input_tokens=as_int(tokens.get("input")),
-                        output_tokens=as_int(tokens.get("output")) + as_int(tokens.get("reasoning")),
-                        cache_read_tokens=as_int(cache.get("read")),
-                        cache_write_tokens=as_int(cache.get("write")),
-                    )
-                    read.turns.append(SessionTurn(usage, _stamp(at)))
-                read.seen(_stamp(at))
-            for (data,) in connection.execute(
-                "select data from part where session_id = ? order by time_created, id", (session,)
-            ):
-                part = as_dict(_loaded(data))
-                if part.get("type") != "tool":
-                    continue
-                state = as_dict(part.get("state"))
-                failed = state.get("status") == "error"
-                answer = as_str(state.get("error") if failed else state.get("output"))
-                time = _stamp(as_dict(state.get("time")).get("start"))
-                read.calls.append(
-                    SessionCall(None, str(part.get("tool")), as_dict(state.get("input")), answer, failed, time)
-                )
-            yield read
-
-
-def _loaded(text: object) -> object:
-    try:
-        return json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
+    """opencode's database (opencode.db): each session a time (harness.agents._step_cli)."""
+    return read_session_database(path, "opencode")
 
 
 class OpencodeAgent(CliAgent):
@@ -323,77 +223,9 @@ class OpencodeAgent(CliAgent):
         return [ctx.run_dir / OPENCODE_HOME]
 
     def read(self, records: list[dict[str, Any]]) -> AgentReport:
-        events: list[Event] = []
-        usage: Usage | None = None
-        turns = 0
-        finished: str | None = None
-        errors: list[str] = []
-        for record in records:
-            kind = record.get("type")
-            part = as_dict(record.get("part"))
-            if kind == "step_start":
-                turns += 1
-            elif kind == "text" and isinstance(part.get("text"), str):
-                events.append(Event("message", text=part["text"]))
-            elif kind == "tool_use":
-                events += _tool_events(part, self.own_name)
-            elif kind == "step_finish":
-                finished = as_str(part.get("reason")) or finished
-                step = _usage(as_dict(part.get("tokens")))
-                usage = step if usage is None else usage + step
-            elif kind == "error":
-                error = as_dict(record.get("error"))
-                message = as_str(as_dict(error.get("data")).get("message")) or as_str(error.get("name")) or "error"
-                errors.append(message)
-                events.append(Event("error", text=message))
-        messages = [e.text for e in events if e.kind == "message" and e.text]
-        report = AgentReport(
-            status="ok", events=events, final_answer=messages[-1] if messages else None, usage=usage, turns=turns
-        )
-        if errors:
-            report.status, report.error = "agent-error", errors[-1]
-        elif finished in (None, "tool-calls"):
-            # Its last step asked for tools whose answers no later step read: the session was cut off.
-            report.status, report.error = "agent-error", NO_RESULT
-        return report
+        return read_step_events(records, self.own_name)
 
 
 def _auth_file(env: Mapping[str, str]) -> Path:
     data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home(env) / ".local" / "share"
     return data / "opencode" / "auth.json"
-
-
-def _tool_events(part: dict[str, Any], own_name: Callable[[str], str]) -> list[Event]:
-    """A tool part as a call and its result (`own_name`: a tool's name without the server's prefix). opencode
-    answers a call of a tool it has not got through its own `invalid` tool, which names the tool the model
-    asked for."""
-    state = as_dict(part.get("state"))
-    call_id = str(part.get("callID"))
-    arguments = as_dict(state.get("input"))
-    tool = str(part.get("tool"))
-    if tool == "invalid":
-        asked = str(arguments.get("tool") or tool)
-        text = str(state.get("output") or arguments.get("error") or "")
-        return [
-            Event("tool_call", name=own_name(asked), arguments={}, id=call_id),
-            Event("tool_result", id=call_id, text=text, is_error=True, undelivered=UNKNOWN_TOOL),
-        ]
-    call = Event("tool_call", name=own_name(tool), arguments=arguments, id=call_id)
-    if state.get("status") == "completed":
-        return [call, Event("tool_result", id=call_id, text=str(state.get("output") or ""))]
-    error = str(state.get("error") or "")
-    if _UNAVAILABLE.search(error):
-        return [call, Event("tool_result", id=call_id, text=error, is_error=True, undelivered=UNKNOWN_TOOL)]
-    if _REJECTED.search(error):
-        return [call, denied_call(call_id, call, error)]
-    return [call, Event("tool_result", id=call_id, text=error, is_error=True)]
-
-
-def _usage(tokens: dict[str, Any]) -> Usage:
-    cache = as_dict(tokens.get("cache"))
-    return Usage(
-        input_tokens=as_int(tokens.get("input")),
-        output_tokens=as_int(tokens.get("output")),
-        cache_read_tokens=as_int(cache.get("read")),
-        cache_write_tokens=as_int(cache.get("write")),
-    )
