@@ -145,7 +145,7 @@ def _cut_message(what: str, text: str, verb: str = "is") -> str | None:
 
 
 def client_versions(items: Sequence[Observed]) -> str:
-    """`Claude Code 2.1.197 and 2.1.332, opencode 1.18.33`: each client once, with the versions seen."""
+    """`Acme CLI 1.0.0 and 1.1.0, Other CLI 2.0.0`: each client once, with the versions seen."""
     by_client: dict[str, list[str]] = {}
     for o in items:
         by_client.setdefault(o.client, []).append(o.version)
