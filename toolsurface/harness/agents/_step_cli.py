@@ -9,15 +9,49 @@ import contextlib
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from toolsurface.harness.agents._cli import NO_RESULT, as_dict, as_int, as_str
+from toolsurface.harness.agents._cli import (
+    NO_RESULT,
+    CliAgent,
+    Invocation,
+    agent_env,
+    as_dict,
+    as_int,
+    as_str,
+    home,
+    login_advice,
+    loopback_only,
+    server_launch,
+)
 from toolsurface.harness.agents._config_format import string_table
 from toolsurface.harness.agents._session_file import SessionCall, SessionFormatError, SessionRead, SessionTurn
-from toolsurface.harness.agents.base import UNKNOWN_TOOL, AgentReport, Event, Usage, denied_call
+from toolsurface.harness.agents.base import (
+    DUMMY_KEY,
+    UNKNOWN_TOOL,
+    AgentReport,
+    Event,
+    RunContext,
+    Usage,
+    denied_call,
+)
 
-__all__ = ["mcp_table_entry", "read_session_database", "read_step_events"]
+__all__ = [
+    "StepCli",
+    "StepCliAgent",
+    "mcp_servers",
+    "mcp_table_entry",
+    "read_session_database",
+    "read_step_events",
+    "step_invocation",
+]
+
+# The provider a run's config gives the endpoint, and the model id it is told it runs (it picks its system prompt
+# by it: no known family, its generic one).
+PROVIDER = "toolsurface"
+SCRIPTED_MODEL = "scripted"
 
 # With its own tools denied, the client's `invalid` tool is gone too, and a call of a tool it has not got fails in
 # the AI SDK, which names `invalid` (the tool the client would have sent it to) as the one it lacks.
@@ -185,3 +219,154 @@ def _usage(tokens: dict[str, Any]) -> Usage:
         cache_read_tokens=as_int(cache.get("read")),
         cache_write_tokens=as_int(cache.get("write")),
     )
+
+
+@dataclass(frozen=True)
+class StepCli:
+    """One CLI of the lineage, as a run sets it up: `folder`, the name of its folders (`~/.config/FOLDER`,
+    `~/.local/share/FOLDER`); `home`, the run's folder holding its XDG folders; `config`, the run's config file,
+    named to it by the variable `config_env`; `dropped`, variables of the user's a run leaves out (other config
+    sources); `switches`, what keeps it from what no run needs; `plugin_api`, the npm package it would install into
+    its config folder; `keys`, the keys its providers read from the environment."""
+
+    folder: str
+    home: str
+    config: str
+    config_env: str
+    dropped: tuple[str, ...]
+    switches: Mapping[str, str]
+    plugin_api: str
+    keys: tuple[str, ...]
+
+    def auth_file(self, env: Mapping[str, str]) -> Path:
+        """Where it keeps the user's provider logins."""
+        data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home(env) / ".local" / "share"
+        return data / self.folder / "auth.json"
+
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        """Even `--version` makes its folders (a log, a database): ones in `scratch`, thrown away."""
+        return {
+            **env,
+            **{f"XDG_{kind}_HOME": str(scratch / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")},
+            **self.switches,
+        }
+
+
+def mcp_servers(ctx: RunContext) -> dict[str, dict[str, object]]:
+    """A config's `mcp`: each of the run's servers under its own name, a local one started in its folder."""
+    servers: dict[str, dict[str, object]] = {}
+    for server in ctx.servers:
+        command, args = server_launch(server.command)
+        servers[server.name] = {
+            "type": "local",
+            "command": [command, *args],
+            "environment": dict(server.command.env),
+            "enabled": True,
+            # Per MCP request (listing and each call); the lineage's default is 5 s.
+            "timeout": int(ctx.timeout * 1000),
+        }
+    return servers
+
+
+def step_invocation(
+    cli: StepCli, ctx: RunContext, program: str, prefix: Callable[[str], str], version: str
+) -> Invocation:
+    """The run of `cli` (`program`, at `version`) in folders of the run's own, with the run's servers as its only MCP
+    servers (`prefix`: what it puts before a server's tools), its own tools denied unless builtins are on, and the
+    endpoint, where there is one, as its only provider: `toolsurface`, OpenAI-compatible (Chat Completions)."""
+    own = ctx.run_dir / cli.home
+    user_env = agent_env(ctx)
+    env = agent_env(
+        ctx,
+        XDG_CONFIG_HOME=str(own / "config"),
+        XDG_DATA_HOME=str(own / "data"),
+        XDG_STATE_HOME=str(own / "state"),
+        XDG_CACHE_HOME=str(own / "cache"),
+        NO_COLOR="1",
+        **{cli.config_env: str(ctx.run_dir / cli.config)},
+        **cli.switches,
+    )
+    for name in cli.dropped:
+        env.pop(name, None)
+    # "deny" takes a tool out of the model's request; "ask" keeps it there, and `run` rejects every permission it
+    # is asked for.
+    own_tools = "ask" if ctx.builtins else "deny"
+    config: dict[str, Any] = {
+        "autoupdate": False,
+        "share": "disabled",
+        "mcp": mcp_servers(ctx),
+        "permission": {"*": own_tools, **{f"{prefix(server.name)}*": "allow" for server in ctx.servers}},
+    }
+    model = ctx.model
+    if ctx.endpoint is not None:
+        model_id = ctx.model or SCRIPTED_MODEL
+        key = DUMMY_KEY if ctx.endpoint.scripted else "{env:OPENAI_API_KEY}"
+        if ctx.endpoint.scripted:
+            for name in cli.keys:
+                env.pop(name, None)
+        config["provider"] = {
+            PROVIDER: {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": PROVIDER,
+                "options": {"baseURL": ctx.endpoint.url + "/v1", "apiKey": key},
+                "models": {model_id: {"name": model_id}},
+            }
+        }
+        config["enabled_providers"] = [PROVIDER]
+        model = f"{PROVIDER}/{model_id}"
+        loopback_only(env)
+    # A title given is one model request fewer: it asks its model for one otherwise.
+    argv = [program, "run", "--format", "json", "--pure", "--title", "toolsurface run"]
+    if model:
+        argv += ["-m", model]
+    argv += ["--", ctx.prompt]
+    # It installs its plugin API from npm into every config folder whose lock file lacks it; a folder whose
+    # package.json and lock file already name it is left alone, so the run's is seeded so.
+    seed = json.dumps({"dependencies": {cli.plugin_api: version}}) + "\n"
+    lock = json.dumps({"packages": {"": {"dependencies": {cli.plugin_api: version}}}}) + "\n"
+    config_dir = own / "config" / cli.folder
+    files = {
+        ctx.run_dir / cli.config: json.dumps(config, indent=2) + "\n",
+        config_dir / "package.json": seed,
+        config_dir / "package-lock.json": lock,
+    }
+    links: dict[Path, Path] = {}
+    login = cli.auth_file(user_env)
+    if ctx.agent_home == "user" and ctx.endpoint is None and login.is_file():
+        # The user's provider logins live in their data folder, which the run moves away from: with --agent-home
+        # user linked in for the run only.
+        links[own / "data" / cli.folder / "auth.json"] = login
+    return Invocation(tuple(argv), env, files, links, dirs=(config_dir / "node_modules",))
+
+
+class StepCliAgent(CliAgent):
+    """An adapter of a CLI of the lineage: its card, and its `cli`, say all of it."""
+
+    cli: ClassVar[StepCli]
+
+    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
+        found = self.cli.auth_file(env).is_file()
+        if any(env.get(key) for key in self.cli.keys) or (found and logins):
+            return None
+        return f"no credentials: set {' or '.join(self.cli.keys[:2])} (or another provider's key), " + login_advice(
+            f"sign in once with `{self.card.executable} auth login`", self.cli.auth_file(env), found, logins
+        )
+
+    def command(self, ctx: RunContext) -> Invocation:
+        self.check_mode(ctx.mode)
+        version = self.version or self.tested_versions[0]
+        return step_invocation(self.cli, ctx, self.program(ctx), self.naming.prefix, version)
+
+    def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
+        """Its config's `mcp`: each of the run's servers under its own name, a local one started in its folder."""
+        return mcp_servers(ctx)
+
+    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
+        return self.cli.version_env(env, scratch)
+
+    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
+        """The run's own folders: its database, logs, state and caches."""
+        return [ctx.run_dir / self.cli.home]
+
+    def read(self, records: list[dict[str, Any]]) -> AgentReport:
+        return read_step_events(records, self.own_name)

@@ -10,35 +10,25 @@ stub only). Without an endpoint it uses the providers and keys the user set up f
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from toolsurface.harness.agents._card import ClientCard, ClientSetting, SessionFiles
-from toolsurface.harness.agents._cli import (
-    CliAgent,
-    Invocation,
-    agent_env,
-    home,
-    login_advice,
-    loopback_only,
-    server_launch,
-)
 from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
 from toolsurface.harness.agents._session_file import SessionRead
-from toolsurface.harness.agents._step_cli import mcp_table_entry, read_session_database, read_step_events
-from toolsurface.harness.agents.base import DUMMY_KEY, AgentReport, RunContext
+from toolsurface.harness.agents._step_cli import (
+    StepCli,
+    StepCliAgent,
+    mcp_table_entry,
+    read_session_database,
+)
 
 __all__ = ["OPENCODE_CONFIG", "OPENCODE_HOME", "OpencodeAgent"]
 
 OPENCODE_HOME = "opencode-home"
 OPENCODE_CONFIG = "opencode.json"
-PROVIDER = "toolsurface"
-# The model id opencode is told it runs (it picks its system prompt by it: no known family, its generic one).
-SCRIPTED_MODEL = "scripted"
 # Keys opencode's bundled providers read from the environment.
 KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "OPENROUTER_API_KEY")
 # Each switch keeps opencode from something that is no part of a run: its update check, the models.dev
@@ -54,9 +44,18 @@ _SWITCHES = {
     "OPENCODE_DISABLE_PROJECT_CONFIG": "1",
     "OPENCODE_DISABLE_EXTERNAL_SKILLS": "1",
 }
-# opencode installs its plugin API (`@opencode-ai/plugin`) from npm into every config folder whose lock file
-# lacks it; a folder whose package.json and lock file already name it is left alone, so the run's is seeded so.
-_PLUGIN_API = "@opencode-ai/plugin"
+# How a run sets opencode up (harness.agents._step_cli): the plugin API it would install from npm into its config
+# folder is `@opencode-ai/plugin`.
+CLI = StepCli(
+    "opencode",
+    OPENCODE_HOME,
+    OPENCODE_CONFIG,
+    "OPENCODE_CONFIG",
+    ("OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"),
+    _SWITCHES,
+    "@opencode-ai/plugin",
+    KEYS,
+)
 
 
 def _config_workspace(path: Path, cwd: Path) -> Path:
@@ -83,7 +82,8 @@ def read_sessions(path: Path) -> Iterator[SessionRead]:
     return read_session_database(path, "opencode")
 
 
-class OpencodeAgent(CliAgent):
+class OpencodeAgent(StepCliAgent):
+    cli = CLI
     card = ClientCard(
         name="opencode",
         order=4,
@@ -118,114 +118,3 @@ class OpencodeAgent(CliAgent):
             read_each=read_sessions,
         ),
     )
-
-    def missing_credentials(self, env: Mapping[str, str], logins: bool = True) -> str | None:
-        found = _auth_file(env).is_file()
-        if any(env.get(key) for key in KEYS) or (found and logins):
-            return None
-        return f"no credentials: set {' or '.join(KEYS[:2])} (or another provider's key), " + login_advice(
-            "sign in once with `opencode auth login`", _auth_file(env), found, logins
-        )
-
-    def command(self, ctx: RunContext) -> Invocation:
-        self.check_mode(ctx.mode)
-        own = ctx.run_dir / OPENCODE_HOME
-        user_env = agent_env(ctx)
-        env = agent_env(
-            ctx,
-            XDG_CONFIG_HOME=str(own / "config"),
-            XDG_DATA_HOME=str(own / "data"),
-            XDG_STATE_HOME=str(own / "state"),
-            XDG_CACHE_HOME=str(own / "cache"),
-            OPENCODE_CONFIG=str(ctx.run_dir / OPENCODE_CONFIG),
-            NO_COLOR="1",
-            **_SWITCHES,
-        )
-        env.pop("OPENCODE_CONFIG_DIR", None)
-        env.pop("OPENCODE_CONFIG_CONTENT", None)
-        # "deny" takes a tool out of the model's request; "ask" keeps it there, and `opencode run` rejects
-        # every permission it is asked for.
-        own_tools = "ask" if ctx.builtins else "deny"
-        config: dict[str, Any] = {
-            "autoupdate": False,
-            "share": "disabled",
-            "mcp": self.mcp_servers(ctx),
-            "permission": {
-                "*": own_tools,
-                **{f"{self.naming.prefix(server.name)}*": "allow" for server in ctx.servers},
-            },
-        }
-        model = ctx.model
-        if ctx.endpoint is not None:
-            model_id = ctx.model or SCRIPTED_MODEL
-            key = DUMMY_KEY if ctx.endpoint.scripted else "{env:OPENAI_API_KEY}"
-            if ctx.endpoint.scripted:
-                for name in KEYS:
-                    env.pop(name, None)
-            config["provider"] = {
-                PROVIDER: {
-                    "npm": "@ai-sdk/openai-compatible",
-                    "name": PROVIDER,
-                    "options": {"baseURL": ctx.endpoint.url + "/v1", "apiKey": key},
-                    "models": {model_id: {"name": model_id}},
-                }
-            }
-            config["enabled_providers"] = [PROVIDER]
-            model = f"{PROVIDER}/{model_id}"
-            loopback_only(env)
-        # A title given is one model request fewer: opencode asks its model for one otherwise.
-        argv = [self.program(ctx), "run", "--format", "json", "--pure", "--title", "toolsurface run"]
-        if model:
-            argv += ["-m", model]
-        argv += ["--", ctx.prompt]
-        version = self.version or self.tested_versions[0]
-        seed = json.dumps({"dependencies": {_PLUGIN_API: version}}) + "\n"
-        lock = json.dumps({"packages": {"": {"dependencies": {_PLUGIN_API: version}}}}) + "\n"
-        config_dir = own / "config" / "opencode"
-        files = {
-            ctx.run_dir / OPENCODE_CONFIG: json.dumps(config, indent=2) + "\n",
-            config_dir / "package.json": seed,
-            config_dir / "package-lock.json": lock,
-        }
-        links: dict[Path, Path] = {}
-        login = _auth_file(user_env)
-        if ctx.agent_home == "user" and ctx.endpoint is None and login.is_file():
-            # The user's provider logins live in their data folder, which the run moves away from: with
-            # --agent-home user linked in for the run only.
-            links[own / "data" / "opencode" / "auth.json"] = login
-        return Invocation(tuple(argv), env, files, links, dirs=(config_dir / "node_modules",))
-
-    def mcp_servers(self, ctx: RunContext) -> dict[str, dict[str, object]]:
-        """Its config's `mcp`: each of the run's servers under its own name, a local one started in its folder."""
-        servers: dict[str, dict[str, object]] = {}
-        for server in ctx.servers:
-            command, args = server_launch(server.command)
-            servers[server.name] = {
-                "type": "local",
-                "command": [command, *args],
-                "environment": dict(server.command.env),
-                "enabled": True,
-                # Per MCP request (listing and each call); opencode's default is 5 s.
-                "timeout": int(ctx.timeout * 1000),
-            }
-        return servers
-
-    def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
-        # Even `--version` makes its folders (a log, a database): give it ones that are thrown away.
-        return {
-            **env,
-            **{f"XDG_{kind}_HOME": str(scratch / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")},
-            **_SWITCHES,
-        }
-
-    def leftovers(self, ctx: RunContext, report: AgentReport) -> list[Path]:
-        """The run's own folders: opencode's database, logs, state and caches."""
-        return [ctx.run_dir / OPENCODE_HOME]
-
-    def read(self, records: list[dict[str, Any]]) -> AgentReport:
-        return read_step_events(records, self.own_name)
-
-
-def _auth_file(env: Mapping[str, str]) -> Path:
-    data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home(env) / ".local" / "share"
-    return data / "opencode" / "auth.json"
