@@ -64,24 +64,9 @@ KEYS = ("FACTORY_API_KEY",)
 # The custom model the run's settings declare, as `--model custom:ID` names it.
 SCRIPTED_MODEL = "scripted"
 SEARCH_TOOL = "ToolSearch"
-# droid's own tools in 0.215.0, as its init event lists them with every tool of its own left in.
-OWN_TOOLS = (
-    "ApplyPatch",
-    "AskUser",
-    "Create",
-    "Edit",
-    "Execute",
-    "FetchUrl",
-    "Glob",
-    "Grep",
-    "LS",
-    "Read",
-    "Skill",
-    "Task",
-    "TodoWrite",
-    "ToolSearch",
-    "WebSearch",
-)
+# droid's own tools in 0.215.0 that its first request carried beside an MCP server's with every tool of its own left
+# in (WebSearch and FetchUrl it names as deferred, in a system reminder).
+OWN_TOOLS = ("Execute", "Glob", "Grep", "LS", "Read", "Skill", "ToolSearch")
 # Switches for a run: no update check.
 _SWITCHES = {"FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"}
 # How droid answers a call of a tool it has not got (a name it does not know, or a deferred tool not loaded yet), one

@@ -35,7 +35,8 @@ KILO_CONFIG = "kilo.json"
 KEYS = ("KILO_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY")
 # Each switch keeps Kilo from something that is no part of a run: its update check, the models catalog, LSP
 # downloads, its default plugins, Claude Code's files in the user's home, share links and session ingest, a
-# project's own config, skills from outside, codebase indexing and its PostHog telemetry (anything but `all` is off).
+# project's own config, skills from outside, codebase indexing, its PostHog telemetry (anything but `all` is off),
+# its daemon, and its file watcher and file finder (CPU a run does not need: 7.7.7 costs about twice opencode's).
 _SWITCHES = {
     "KILO_DISABLE_AUTOUPDATE": "1",
     "KILO_DISABLE_MODELS_FETCH": "1",
@@ -48,6 +49,9 @@ _SWITCHES = {
     "KILO_DISABLE_EXTERNAL_SKILLS": "1",
     "KILO_DISABLE_CODEBASE_INDEXING": "1",
     "KILO_TELEMETRY_LEVEL": "off",
+    "KILO_NO_DAEMON": "1",
+    "KILO_EXPERIMENTAL_DISABLE_FILEWATCHER": "1",
+    "KILO_DISABLE_FFF": "1",
 }
 # How a run sets Kilo up (harness.agents._step_cli): the plugin API it would install from npm into its config folder
 # is `@kilocode/plugin`.
@@ -109,6 +113,25 @@ class KiloAgent(StepCliAgent):
         ),
         leaves="its database, logs, state and caches, in the run's own folders (removed after it)",
         config_formats=(CONFIG_FORMAT,),
+        builtin_tools=(
+            "background_process",
+            "bash",
+            "board_post",
+            "board_read",
+            "cancel_wakeup",
+            "edit",
+            "glob",
+            "grep",
+            "kilo_local_recall",
+            "read",
+            "schedule_wakeup",
+            "skill",
+            "task",
+            "todowrite",
+            "webfetch",
+            "write",
+        ),
+        builtins_seen="7.7.7",
         sessions=SessionFiles(
             "~/.local/share/kilo/kilo.db",
             ("XDG_DATA_HOME",),
