@@ -11,7 +11,17 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tests.helpers.agent_runs import PLANTED, V2_TOOLS, bare_env, cli_env, context, run_dir, turns, value
+from tests.helpers.agent_runs import (
+    PLANTED,
+    V2_TOOLS,
+    assert_refused,
+    bare_env,
+    cli_env,
+    context,
+    run_dir,
+    turns,
+    value,
+)
 from tests.helpers.npm_packages import agent_clis_dir
 from tests.helpers.paths import FIXTURES
 from toolsurface.harness.agents import client_card
@@ -92,12 +102,13 @@ def test_with_builtins_on_its_own_tools_stay_at_its_default_autonomy(tmp_path: P
     assert "--only-tools" not in invocation.argv and "--skip-permissions-unsafe" not in invocation.argv
 
 
-def test_its_naming_rule_cuts_a_long_name_to_64_with_eight_hex_digits() -> None:
+def test_its_naming_rule_cuts_a_long_name_to_64_with_eight_hex_digits_of_its_sha256() -> None:
     naming = client_card("droid").naming
     assert naming is not None
     assert naming.full_name("item.get", "stub") == "stub___item_get"
-    long = naming.full_name("a" * 70, "stub")
-    assert len(long) == 64 and naming.matches("stub___" + "a" * 48 + "_0123abcd", "a" * 70, "stub")
+    # As droid 0.215.0 named a tool of 70 characters of a server called `long` (seen in its request).
+    long = naming.full_name("name_70_" + "x" * 62, "long")
+    assert long == "long___name_70_" + "x" * 40 + "_4a7c5239" and len(long) == 64
 
 
 def test_without_a_model_endpoint_a_missing_factory_key_is_one_line(tmp_path: Path) -> None:
@@ -150,3 +161,24 @@ def test_a_call_of_a_tool_it_has_not_got_is_undelivered_and_a_kept_session_is_im
     [row] = imported.json()["files"]
     # The session file keeps the call droid refused (by the name the model gave it) beside the one it made.
     assert row["client"] == "droid" and row["calls"] == 2 and row["path"].startswith("~/.factory/sessions/")
+
+
+# droid's newest version on npm (`@factory/cli`, its newer name), whose Linux binary npm does not have.
+NEWEST_UNRUNNABLE = "@factory/cli@0.225.1"
+
+
+def test_a_droid_that_prints_no_version_is_a_row_of_agents_and_one_line_for_session_run(tmp_path: Path) -> None:
+    bin_dir = agent_clis_dir({"droid": NEWEST_UNRUNNABLE}, "droid-factory-cli-0.225.1")
+    env = cli_env(bin_dir, tmp_path / "home")
+    listed = run_cli("agents", "--format", "json", env=env, cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    rows = listed.json()
+    [row] = [r for r in (rows if isinstance(rows, list) else rows["agents"]) if r["name"] == "droid"]
+    assert row["version"] is None and row["supported"] is False
+    assert row["problem"].endswith("--version printed no version; droid 0.215.0 or newer is needed")
+    out = tmp_path / "study"
+    done = run_cli(
+        "session", "run", "--agent", "droid", "--model-endpoint", "scripted", "--surface", "v2", "--out", str(out),
+        env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert_refused(done, out, "droid", "--version printed no version")

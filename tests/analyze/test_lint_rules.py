@@ -120,18 +120,18 @@ def test_a_finding_carries_its_rules_id_and_severity(project: Path) -> None:
         ("TS201", "permission-split", "warning"),
         ("TS301", "client-limit", "error"),
     }
-    assert named["severities"] == {"error": 6, "warning": 1, "info": 1}
+    assert named["severities"] == {"error": 7, "warning": 1, "info": 1}
 
 
 def test_a_name_too_long_only_for_some_server_names_is_an_error_only_for_a_name_it_bites() -> None:
     long_name = [tool("ticket_close_and_notify_everyone_watching", "Close a ticket and notify its watchers.", False)]
     unnamed = lint_tools("t", long_name, select=OTHERS).findings
-    assert {f.severity for f in unnamed} == {"warning"} and len(unnamed) == 6
+    assert {f.severity for f in unnamed} == {"warning"} and len(unnamed) == 7
     assert "once the server's name is 17 characters or more" in unnamed[0].message
     assert "--server-name or the configuration's key says which name to judge" in unnamed[0].message
     assert lint_tools("t", long_name, server_name="tickets", select=OTHERS).findings == []
     bitten = lint_tools("t", long_name, server_name="enterprise-database-management", select=OTHERS).findings
-    assert {f.severity for f in bitten} == {"error"} and len(bitten) == 6
+    assert {f.severity for f in bitten} == {"error"} and len(bitten) == 7
     assert (
         "with the server named 'enterprise-database-management' (30 characters; it fits up to 16)" in bitten[0].message
     )
@@ -208,11 +208,11 @@ def configure(project: Path, text: str, name: str = "pyproject.toml") -> Path:
 def test_a_rule_turned_off_by_id_or_name_is_counted_not_reported(project: Path) -> None:
     configure(project, '[project]\nname = "tickets"\n\n[tool.toolsurface.lint]\ndisable = ["TS202", "client-limit"]\n')
     surface = linted(project)
-    assert [f["rule"] for f in surface["findings"]] == ["TS201"] and surface["suppressed"] == 7
+    assert [f["rule"] for f in surface["findings"]] == ["TS201"] and surface["suppressed"] == 8
     table = run_cli("lint", "tickets.json", *SELECT, cwd=project, env={"COLUMNS": "200"})
-    assert "tickets: 1 finding in 1 rule (1 warning); 7 findings suppressed by configuration" in table.stdout
+    assert "tickets: 1 finding in 1 rule (1 warning); 8 findings suppressed by configuration" in table.stdout
     csv = run_cli("lint", "tickets.json", "--format", "csv", *SELECT, cwd=project)
-    assert csv.stderr == "toolsurface: 7 findings suppressed by configuration\n"
+    assert csv.stderr == "toolsurface: 8 findings suppressed by configuration\n"
     # What is turned off cannot fail the lint.
     assert run_cli("lint", "tickets.json", "--fail-on", "error", *SELECT, cwd=project).returncode == 0
 
@@ -228,7 +228,7 @@ def test_a_rule_turned_off_for_one_tool_stays_on_for_the_others(project: Path) -
     surface = linted(project)
     # env_get's first sentence and nothing else: ticket_search's missing hint is still reported, and the
     # long name is a tool the configuration does not name.
-    assert sorted(f["rule"] for f in surface["findings"]) == ["TS201", *["TS301"] * 6]
+    assert sorted(f["rule"] for f in surface["findings"]) == ["TS201", *["TS301"] * 7]
     assert surface["suppressed"] == 1
 
 
@@ -305,7 +305,7 @@ def test_lint_with_no_surface_lints_each_configured_target(project: Path) -> Non
     run = run_cli("lint", "--format", "json", *SELECT, cwd=project)
     assert run.returncode == 0, run.stderr
     first, second = run.json()["surfaces"]
-    assert first["name"] == "tickets" and first["suppressed"] == 1 and len(first["findings"]) == 7
+    assert first["name"] == "tickets" and first["suppressed"] == 1 and len(first["findings"]) == 8
     assert second["findings"] == []
     assert_one_line_error(run_cli("lint", cwd=project / ".."), "give a SURFACE..., --url URL, or -- CMD")
 

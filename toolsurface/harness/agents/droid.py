@@ -196,7 +196,14 @@ class DroidAgent(CliAgent):
         # cut to 55 and `_` and the first 8 hex digits of SHA-256 of the cleaned name; two tools that clean alike
         # each get 8 digits of SHA-256 of their name as given (0.215.0, its tool-name code).
         naming=ToolNaming(
-            "Factory droid", "{server}___{tool}", max_length=64, cut="hash", hash_digits=8, collisions="hash"
+            "Factory droid",
+            "{server}___{tool}",
+            max_length=64,
+            cut="hash",
+            hash_digits=8,
+            collisions="hash",
+            digest="sha256",
+            digest_cleaned=True,
         ),
         api="openai-chat",
         settings=(
