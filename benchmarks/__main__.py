@@ -24,6 +24,11 @@ from benchmarks.snapshot import measure_snapshot
 from benchmarks.stub_calls import measure_stub
 from benchmarks.timing import Figure, time_command
 
+SMOKE_SKIPPED = (
+    "every figure of the modules it imports at once, each agent CLI's among them, takes minutes at its smallest"
+    " (--runs 5); the scripts among those modules run on their own"
+)
+
 HERE = Path(__file__).resolve().parent
 
 

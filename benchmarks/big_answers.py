@@ -35,6 +35,8 @@ from typing import Any
 
 __all__ = ["Answer", "BigAnswer", "make_answer", "measure_big_answers"]
 
+SMOKE = ["--sizes", "1", "--shapes", "text"]
+
 TOOL = {
     "name": "export_tickets",
     "description": "Export every ticket of the help desk as JSON lines.",

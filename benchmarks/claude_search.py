@@ -20,6 +20,8 @@ from benchmarks.timing import Figure, time_command
 
 __all__ = ["BAR_S", "claude_on_path", "measure_claude_search"]
 
+SMOKE = ["--runs", "1"]
+
 BAR_S = 20.0
 
 

@@ -2,7 +2,7 @@
 each session's own time, with every tested agent CLI on PATH (the pinned ones and Claude Code's newest, as the
 tests install them).
 
-    python -m benchmarks.clients [--runs N]
+    python -m benchmarks.clients [--runs N] [--client NAME[:MODE]]
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from benchmarks.timing import Figure
 
 __all__ = ["measure_clients", "tested_clis_path"]
 
+SMOKE = ["--runs", "1", "--client", "claude:full-list"]
+
 
 def tested_clis_path() -> str | None:
     """A PATH holding the pinned claude, codex and gemini and Claude Code's newest tested version, or None."""
@@ -34,7 +36,10 @@ def tested_clis_path() -> str | None:
     return path if found and all((d / "node_modules" / ".bin" / "claude").exists() for d in dirs[1:]) else None
 
 
-def measure_clients(cli: Sequence[str], repeats: int = 5, surface: str = "v2") -> dict[str, Figure]:
+def measure_clients(
+    cli: Sequence[str], repeats: int = 5, surface: str = "v2", client: str | None = None
+) -> dict[str, Figure]:
+    """The figures of every client and mode, or of `client` (NAME or NAME:MODE) alone."""
     path = tested_clis_path()
     if path is None:
         raise SystemExit("the agent CLIs are not installed: run tests/clients/test_clients.py once (it installs them)")
@@ -43,7 +48,7 @@ def measure_clients(cli: Sequence[str], repeats: int = 5, surface: str = "v2") -
     for _ in range(repeats):
         started = time.perf_counter()
         done = subprocess.run(
-            [*cli, "clients", surface, "--format", "json"],
+            [*cli, "clients", surface, *(["--client", client] if client else []), "--format", "json"],
             capture_output=True,
             text=True,
             check=True,
@@ -73,10 +78,11 @@ def measure_clients(cli: Sequence[str], repeats: int = 5, surface: str = "v2") -
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.clients", description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--client", help="NAME or NAME:MODE alone (default: every client and mode)")
     args = parser.parse_args()
     found = shutil.which("toolsurface", path=str(Path(sys.executable).parent))
     cli = [found] if found else [sys.executable, "-m", "toolsurface"]
-    for name, figure in measure_clients(cli, args.runs).items():
+    for name, figure in measure_clients(cli, args.runs, client=args.client).items():
         print(f"| {name} | {figure.median:.3f} | {figure.min:.3f} | {figure.max:.3f} | {figure.runs} |")
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 __all__ = ["measure_clients_beside"]
 
+SMOKE = ["--runs", "1"]
+
 TOOLSURFACE = [sys.executable, "-m", "toolsurface"]
 NEIGHBOUR = {
     "tools": [

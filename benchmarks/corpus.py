@@ -14,6 +14,9 @@ A list `snapshot` refuses as it stands (a tool no client accepts unrepaired, as 
 `"type": "object"`) is listed again over the MCP SDK's stdio transport, each answer kept as sent (the SDK's
 ClientSession refuses such a list too), and its entry marked malformed with snapshot's reason.
 A server that fails to install or list is reported and keeps its last entry; the index is rewritten with the rest.
+Beside the index it writes each server's figures (figures.json: tools, chars, o200k tokens, tokens a tool, the
+largest tool), counted by `measure` from the snapshot written, which `measure` ranks a list among without counting
+the corpus again; `--figures` counts them again from the snapshots alone, installing and starting nothing.
 Never run at test time: the tests read what this wrote.
 """
 
@@ -36,18 +39,25 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.corpus import (
+    FIGURES_NAME,
     INDEX_NAME,
     REGISTRIES,
     CorpusEntry,
     CorpusError,
+    ServerFigures,
+    corpus_figures,
     corpus_index_text,
     corpus_root,
+    figures_text,
     file_sha256,
+    listed_date,
     load_corpus,
     tools_sha256,
 )
 
-__all__ = ["SERVERS", "ServerSpec", "main", "read_servers"]
+__all__ = ["SERVERS", "ServerSpec", "count_figures", "main", "read_servers", "snapshot_figures"]
+
+SMOKE = ["--dry-run"]
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "corpus_servers.toml"
@@ -83,6 +93,34 @@ class Outcome:
     entry: CorpusEntry | None
     message: str
     files: tuple[tuple[Path, bytes], ...] = ()
+    figures: ServerFigures | None = None
+
+
+def snapshot_figures(path: Path) -> ServerFigures:
+    """A snapshot's figures as the corpus keeps them, counted by `measure` (o200k_base, as listed)."""
+    from toolsurface.harness.measure import measure, server_figures
+    from toolsurface.harness.surface import load_snapshot
+
+    measured = measure([load_snapshot(path)], growth=False)
+    return server_figures(measured, measured.surfaces[0])
+
+
+def count_figures(root: Path) -> list[ServerFigures]:
+    """Every server's figures, counted from its snapshot (each checked against its sha256 first)."""
+    corpus = load_corpus(root)
+    return [snapshot_figures(corpus.snapshot_path(entry)) for entry in corpus.entries]
+
+
+def _index_files(
+    root: Path, entries: Mapping[str, CorpusEntry], figures: Mapping[str, ServerFigures]
+) -> list[tuple[Path, str]]:
+    """The index of `entries` and the figures counted for it, written together."""
+    from toolsurface.harness.measure import ENCODING_NAME
+
+    index = corpus_index_text(list(entries.values()))
+    counted = [figures[name] for name in entries]
+    figures_file = figures_text(ENCODING_NAME, listed_date(list(entries.values())), index, counted)
+    return [(root / INDEX_NAME, index), (root / FIGURES_NAME, figures_file)]
 
 
 def read_servers(path: Path = SERVERS) -> list[ServerSpec]:
@@ -351,7 +389,7 @@ def _refresh_one(spec: ServerSpec, root: Path, newest: bool, node: tuple[str, st
         )
         files = ((root / entry.snapshot, text), (root / entry.meta, sidecar.read_bytes()))
         said = f" (malformed: {reason})" if reason else ""
-        return Outcome(spec.name, entry, f"{version}: {len(tools)} tools{said}", files)
+        return Outcome(spec.name, entry, f"{version}: {len(tools)} tools{said}", files, snapshot_figures(out))
 
 
 def _pin(path: Path, versions: Mapping[str, str]) -> None:
@@ -394,6 +432,29 @@ def _previous(root: Path) -> dict[str, CorpusEntry]:
         return {}
 
 
+def _previous_figures(root: Path, entries: Mapping[str, CorpusEntry]) -> dict[str, ServerFigures]:
+    """The figures of the entries kept: as the figures file gives them, or counted again where it cannot be read
+    or is of other lists."""
+    if not entries:
+        return {}
+    try:
+        return {figures.name: figures for figures in corpus_figures(root).servers}
+    except CorpusError as problem:
+        print(f"the last figures are counted again: {problem}", file=sys.stderr)
+        return {figures.name: figures for figures in count_figures(root)}
+
+
+def write_figures(root: Path) -> int:
+    """figures.json counted again from the snapshots alone (the index is written again as it reads)."""
+    from toolsurface.harness.files import write_atomic_all
+
+    entries = {entry.name: entry for entry in load_corpus(root).entries}
+    counted = {figures.name: figures for figures in count_figures(root)}
+    write_atomic_all(_index_files(root, entries, counted))
+    print(f"{len(counted)} servers' figures in {root / FIGURES_NAME}")
+    return 0
+
+
 def refresh(specs: Sequence[ServerSpec], root: Path, newest: bool, jobs: int) -> int:
     from benchmarks.snapshot import find_node22
 
@@ -405,7 +466,8 @@ def refresh(specs: Sequence[ServerSpec], root: Path, newest: bool, jobs: int) ->
             return 2
         node = (found, _run([found, "--version"]).strip().lstrip("v"))
     entries = _previous(root)
-    from toolsurface.harness.files import write_atomic, write_atomic_all
+    figures = _previous_figures(root, entries)
+    from toolsurface.harness.files import write_atomic_all
 
     (root / "servers").mkdir(parents=True, exist_ok=True)
     outcomes: list[Outcome] = []
@@ -417,12 +479,15 @@ def refresh(specs: Sequence[ServerSpec], root: Path, newest: bool, jobs: int) ->
                 kept = "kept its last entry" if outcome.name in entries else "not in the corpus"
                 print(f"FAILED {outcome.name}: {outcome.message} ({kept})", flush=True)
                 continue
+            assert outcome.figures is not None
             entries[outcome.name] = outcome.entry
-            # The index with each server's files, so a refresh stopped halfway leaves a corpus that loads.
-            write_atomic_all([*outcome.files, (root / INDEX_NAME, corpus_index_text(list(entries.values())))])
+            figures[outcome.name] = outcome.figures
+            # The index and the figures with each server's files, so a refresh stopped halfway leaves a corpus
+            # that loads.
+            write_atomic_all([*outcome.files, *_index_files(root, entries, figures)])
             print(f"kept   {outcome.name} {outcome.message}", flush=True)
     failed = sum(outcome.entry is None for outcome in outcomes)
-    write_atomic(root / INDEX_NAME, corpus_index_text(list(entries.values())))
+    write_atomic_all(_index_files(root, entries, figures))
     if newest:
         _pin(SERVERS, {o.name: o.entry.version for o in outcomes if o.entry is not None})
     print(f"{len(entries)} servers in {root / INDEX_NAME}; {failed} failed")
@@ -433,15 +498,17 @@ def _prune(specs: Sequence[ServerSpec], root: Path) -> None:
     """On a whole refresh: entries (and their files) of servers the data file no longer keeps."""
     wanted = {spec.name for spec in specs if spec.dropped is None}
     entries = _previous(root)
+    figures = _previous_figures(root, entries)
     gone = [name for name in entries if name not in wanted]
     for name in gone:
         for relative in (entries[name].snapshot, entries[name].meta):
             (root / relative).unlink(missing_ok=True)
         del entries[name]
+        figures.pop(name, None)
     if gone:
-        from toolsurface.harness.files import write_atomic
+        from toolsurface.harness.files import write_atomic_all
 
-        write_atomic(root / INDEX_NAME, corpus_index_text(list(entries.values())))
+        write_atomic_all(_index_files(root, entries, figures))
         print(f"removed {', '.join(sorted(gone))}: no longer in {SERVERS.name}")
 
 
@@ -452,6 +519,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--newest", action="store_true", help="The newest versions, and rewrite the pins.")
     parser.add_argument("--jobs", type=int, default=1, help="Servers at a time (default 1).")
     parser.add_argument("--root", type=Path, default=None, help="The corpus folder (default: the package's).")
+    parser.add_argument(
+        "--figures", action="store_true", help="Count each server's figures again from its snapshot; list nothing."
+    )
     parser.add_argument("--raw-list", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--name", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--env", action="append", default=[], help=argparse.SUPPRESS)
@@ -460,6 +530,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.raw_list is not None:
         _write_raw(args.raw_list, args.name, dict(item.split("=", 1) for item in args.env), args.command)
         return 0
+    if args.figures:
+        return write_figures(args.root or corpus_root())
     specs = read_servers()
     if args.only:
         unknown = sorted(set(args.only) - {spec.name for spec in specs})

@@ -26,6 +26,8 @@ from benchmarks.timing import Figure
 
 __all__ = ["measure_counters"]
 
+SMOKE = ["--runs", "1"]
+
 
 def _cli() -> list[str]:
     return [sys.executable, "-m", "toolsurface"]

@@ -28,6 +28,8 @@ from toolsurface.harness.endpoint import ModelEndpoint
 from toolsurface.harness.endpoint._server import BACKLOG, _Server
 from toolsurface.harness.scenario import Step
 
+SMOKE = ["--clients", "10", "--deadline", "30"]
+
 # --sigterm: how long into the burst the signal comes.
 SIGTERM_AFTER_S = 0.05
 BODY = json.dumps({"model": "m", "max_tokens": 16, "messages": [{"role": "user", "content": "hello"}]}).encode()

@@ -20,6 +20,8 @@ from pathlib import Path
 
 __all__ = ["measure_init"]
 
+SMOKE = ["--runs", "1"]
+
 SERVER = [sys.executable, "-m", "mcp_server_time"]
 TOOLSURFACE = [sys.executable, "-m", "toolsurface"]
 

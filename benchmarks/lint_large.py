@@ -23,6 +23,8 @@ from benchmarks.timing import Figure, time_command
 
 __all__ = ["make_terse", "measure_lint_large", "quality_cpu"]
 
+SMOKE = ["--runs", "1", "--tools", "200"]
+
 QUALITY = ("purpose", "usage-returns", "parameter-description", "unstated-limit", "vague-verb", "length-outlier")
 
 

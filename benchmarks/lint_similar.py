@@ -24,6 +24,8 @@ from benchmarks.timing import Figure, time_command
 
 __all__ = ["TOOLS", "make_list", "measure_lint_similar"]
 
+SMOKE = ["--runs", "1", "--tools", "500"]
+
 TOOLS = 10_000
 PLANTED = 20
 PRODUCTS = [

@@ -29,6 +29,8 @@ from typing import Any
 
 __all__ = ["DESCRIPTION", "measure_lint", "measure_redaction", "texts"]
 
+SMOKE = ["--runs", "1", "--megabytes", "0.05"]
+
 TOOLSURFACE = [sys.executable, "-m", "toolsurface"]
 DESCRIPTION = (
     "Find tickets by status (open, closed) and owner. Use limit=50 and cursor=abc to page; see "

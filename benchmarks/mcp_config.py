@@ -21,6 +21,8 @@ from pathlib import Path
 
 __all__ = ["measure_mcp_config"]
 
+SMOKE = ["--runs", "1", "--servers", "2"]
+
 ROOT = Path(__file__).resolve().parent.parent
 DESK = [sys.executable, str(ROOT / "tests" / "fixtures" / "servers" / "acme_help_desk.py")]
 TIME = [sys.executable, "-m", "mcp_server_time"]

@@ -32,6 +32,8 @@ from benchmarks.timing import Figure
 
 __all__ = ["CALLS", "measure_probe"]
 
+SMOKE = ["--runs", "1"]
+
 CALLS = 200
 STUB = [sys.executable, "-m", "toolsurface", "serve", "v2"]
 TIME = [sys.executable, "-m", "mcp_server_time"]
@@ -82,7 +84,6 @@ def _paired(first: Sequence[str], second: Sequence[str], runs: int) -> tuple[lis
 
 
 def measure_probe(runs: int = 5) -> dict[str, Figure]:
-    runs = max(runs, 5)
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         inside = [_harness_per_call(folder) for _ in range(runs)]
@@ -115,7 +116,7 @@ def main() -> None:
     from importlib.metadata import version
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.probe", description=__doc__)
-    parser.add_argument("--runs", type=int, default=5, help="runs per figure (at least 5)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (5 or more for a figure to compare)")
     args = parser.parse_args()
     versions = {package: version(package) for package in ("mcp", "mcp-server-time", "tiktoken")}
     figures = {name: figure.to_json() for name, figure in measure_probe(args.runs).items()}

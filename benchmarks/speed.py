@@ -28,6 +28,8 @@ from pathlib import Path
 
 __all__ = ["Timed", "measure_ci", "measure_cold", "measure_suite", "timed"]
 
+SMOKE = ["--runs", "1"]
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

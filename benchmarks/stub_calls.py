@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -12,6 +13,8 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from benchmarks.timing import Figure
+
+SMOKE = ["--calls", "50", "--starts", "1"]
 
 ROOT = Path(__file__).resolve().parent.parent
 CALLS: list[tuple[str, dict[str, Any]]] = [
@@ -68,5 +71,9 @@ def measure_stub(surface: str = "v2", calls: int = 2000, starts: int = 7) -> dic
 
 
 if __name__ == "__main__":
-    for key, figure in measure_stub().items():
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.stub_calls", description=__doc__)
+    parser.add_argument("--calls", type=int, default=2000, help="tools/call requests on one connection")
+    parser.add_argument("--starts", type=int, default=7, help="cold starts to the first tools/list")
+    options = parser.parse_args()
+    for key, figure in measure_stub(calls=options.calls, starts=options.starts).items():
         print(f"{key}: median {figure.median:.3f} (min {figure.min:.3f}, max {figure.max:.3f})")

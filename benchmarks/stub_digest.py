@@ -15,6 +15,8 @@ from benchmarks.timing import Figure
 
 __all__ = ["measure_stub_digest"]
 
+SMOKE = ["--pairs", "1"]
+
 
 def _start(args: Sequence[str]) -> float:
     started = time.perf_counter()

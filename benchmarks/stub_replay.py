@@ -26,6 +26,8 @@ from typing import Any
 
 __all__ = ["CONDERIS", "SURFACES", "Played", "generated_calls", "play"]
 
+SMOKE = ["--seeds", "1", "--calls", "20"]
+
 CONDERIS = ("before-v2", "consistent", "v2-first", "v2", "v2-live")
 SURFACES = (*CONDERIS, "helpdesk-tools", "helpdesk")
 CALLS = 500

@@ -22,6 +22,8 @@ from typing import Any
 
 __all__ = ["kind_of", "measure_suite_cpu"]
 
+SMOKE = ["tests/suite/test_suite_cpu.py", "-n", "0", "-q", "-p", "no:cacheprovider"]
+
 ROOT = Path(__file__).resolve().parent.parent
 _TICK = os.sysconf("SC_CLK_TCK")
 

@@ -35,6 +35,7 @@ _rewrite_tests_only()
 # closed after that test and would fail every later server start in the process ("I/O operation on closed file").
 import mcp.client.stdio  # noqa: E402, F401
 
+from tests.helpers.homes import HOMES, RunHomes  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
 from tests.helpers.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups  # noqa: E402
 from toolsurface.harness.measure import Measurement, measure  # noqa: E402
@@ -54,6 +55,9 @@ def pytest_configure(config: pytest.Config) -> None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+    if workerinput is None and HOMES not in os.environ:
+        # Before the workers start: they and every process of the run find their homes in the run's folder.
+        config.stash[_HOMES] = RunHomes.enter()
     config.addinivalue_line(
         "markers",
         "whole_core: the test needs a core of its own (a real agent CLI against a deadline, a timing bound);"
@@ -62,6 +66,37 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _GROUPS = pytest.StashKey[Path]()
+_HOMES = pytest.StashKey[RunHomes]()
+_HOME_CHANGES = pytest.StashKey[list[str]]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    homes = session.config.stash.get(_HOMES, None)
+    if homes is None:
+        return
+    changes = session.config.stash[_HOME_CHANGES] = homes.changes()
+    if changes and homes.strict and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    homes = config.stash.get(_HOMES, None)
+    if homes is None:
+        return
+    if installed := homes.installed():
+        terminalreporter.section("installed for the tests")
+        for line in installed:
+            terminalreporter.write_line(line)
+    if changes := config.stash.get(_HOME_CHANGES, []):
+        terminalreporter.section("the user's home changed during the tests", red=homes.strict, yellow=not homes.strict)
+        terminalreporter.write_line(
+            f"{homes.home} holds {len(changes)} new or changed entries outside the caches the README names"
+            + ("" if homes.strict else " (another program's, or a test's: .ci/run fails on them)")
+            + ":"
+        )
+        for line in changes[:50]:
+            terminalreporter.write_line(f"  {line}")
 
 
 def _groups_folder(config: pytest.Config) -> Path:
@@ -121,6 +156,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _GROUPS in config.stash:
         shutil.rmtree(config.stash[_GROUPS], ignore_errors=True)
+    if _HOMES in config.stash:
+        config.stash[_HOMES].leave()
 
 
 @pytest.fixture

@@ -8,4 +8,4 @@ if sys.argv[1:2] == ["serve"]:
 
 from toolsurface.harness.cli import main
 
-main()
+main(prog_name="toolsurface")

@@ -5,21 +5,17 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tests.helpers.offline import UNREACHABLE
 from toolsurface.harness.analyze._embed import embedder
 
-_OFFLINE = """
-import socket
-
-def refused(*args, **kwargs):
-    raise OSError("the network is unreachable in this test")
-
-socket.socket.connect = refused
-socket.socket.connect_ex = refused
-socket.getaddrinfo = refused
+_OFFLINE = (
+    UNREACHABLE
+    + """
 from toolsurface.harness.analyze._embed import embedder
 vectors = embedder().vectors(["search tickets by their title", "find tickets whose title holds a text"])
 print(round(float(vectors[0] @ vectors[1]), 2))
 """
+)
 
 
 def test_the_embedding_model_loads_and_embeds_with_the_network_unreachable() -> None:

@@ -15,6 +15,7 @@ from toolsurface.harness.analyze import split_description, tokenise
 from toolsurface.harness.analyze.findability import (
     FIELD_WEIGHTS,
     SCORERS,
+    WORD_SCORERS,
     Findability,
     QueryFileError,
     QuerySet,
@@ -164,7 +165,7 @@ def test_a_name_match_beats_a_first_sentence_match_which_beats_the_rest(tmp_path
         tool("widget_maker", "Makes things. Nothing else."),
         tool("unrelated", "Lists gadgets."),
     ]
-    for scorer in SCORERS:
+    for scorer in WORD_SCORERS:
         ranked = rank_tools(tools, "widget", scorer)
         assert ranked.tools == ["widget_maker", "in_first", "in_rest"], scorer
         assert ranked.rank_of("unrelated") is None
@@ -228,7 +229,7 @@ def test_snapshot_surfaces_use_their_file_name_and_null_expectations_have_no_ran
             "inline",
         ),
     )
-    result = findability([resolve(small)], queries)
+    result = findability([resolve(small)], queries, scorers=WORD_SCORERS)
     rows = result.surface("small").queries
     assert [(r.query, r.scorer, r.expected, r.rank, r.top) for r in rows] == [
         ("read page", "keyword", "page_read", 1, "page_read"),
@@ -285,7 +286,7 @@ def test_findability_csv_and_table_cover_every_surface_and_query(tmp_path: Path)
     assert csv_run.returncode == 0, csv_run.stderr
     lines = csv_run.stdout.splitlines()
     assert lines[0].startswith("surface,query,scorer,expected,rank,top")
-    assert len(lines) == 1 + 2 * 6 * 2
+    assert len(lines) == 1 + 2 * 6 * len(SCORERS)
     assert "before-v2,read page,keyword,item_get,2,page_store,,1" in lines
     assert "before-v2,block task,keyword,task_patch,3,task_assignee_list,block,0" in lines
     table = run_cli("findability", "v2", env={"COLUMNS": "200"})
@@ -304,16 +305,19 @@ def test_one_scorer_gives_only_its_rows_and_names_itself(scorer: str) -> None:
     assert table.returncode == 0 and f"{scorer} rank" in table.stdout and "agree" not in table.stdout
 
 
-def test_fail_below_rank_judges_every_scorer_shown() -> None:
+def test_fail_below_rank_counts_failing_queries_and_says_which_scorers_miss_them() -> None:
     keyword = run_cli("findability", "v2", "--scorer", "keyword", "--fail-below-rank", "1", "--format", "csv")
     assert keyword.returncode == 0 and keyword.stderr == ""
     both = run_cli("findability", "v2", "before-v2", "--fail-below-rank", "2", "--format", "csv")
     assert both.returncode == 1
     [line] = both.stderr.strip().splitlines()
-    assert line.startswith("toolsurface: 3 expected tools not found at rank 2 or better: ")
-    assert "before-v2 'read page': item_get bm25 rank 3" in line
-    assert "before-v2 'block task': task_patch keyword rank 3" in line
-    assert "before-v2 'block task': task_patch bm25 rank 5" in line
+    # Two queries fail, on before-v2; five rows (a query by a scorer) miss (read page: bm25 and embedding).
+    assert line.startswith(
+        "toolsurface: 2 of 12 queries failing (expected tool not found at rank 2 or better by keyword 1, bm25 2,"
+        " embedding 2): "
+    )
+    assert "before-v2 'read page': item_get bm25 rank 3, embedding rank 6" in line
+    assert "before-v2 'block task': task_patch keyword rank 3, bm25 rank 5, embedding rank 5" in line
     assert "'read page': item_get keyword" not in line and "v2 '" not in line.replace("before-v2 '", "")
     assert both.stdout.startswith("surface,query,scorer")
 
@@ -409,7 +413,7 @@ def test_a_query_expecting_a_tool_the_surface_lacks_is_a_miss_that_fails_the_gat
     assert "task_block (not in the list)" in table.stdout
     gate = run_cli("findability", "before-v2", "--queries", str(path), "--fail-below-rank", "3")
     assert gate.returncode == 1
-    assert "'block task': task_block keyword not in the list" in gate.stderr
+    assert "1 of 2 queries failing" in gate.stderr and "'block task': task_block not in the list" in gate.stderr
     assert "create task" not in gate.stderr
 
 
@@ -448,8 +452,8 @@ def test_a_query_that_finds_nothing_fails_the_gate_on_the_designers_own_server(t
     path.write_text(json.dumps(data), encoding="utf-8")
     failing = run_cli("findability", "--queries", str(path), "--fail-below-rank", "1", "--", *HELP_DESK)
     assert failing.returncode == 1, failing.stderr
-    assert "acme-help-desk 'zzz nothing at all': ticket_get keyword not found" in failing.stderr
-    assert failing.stderr.count("expected tools not found") == 1
+    assert "acme-help-desk 'zzz nothing at all': ticket_get keyword not found, bm25 not found" in failing.stderr
+    assert failing.stderr.count("queries failing") == 1 and "1 of 3 queries failing" in failing.stderr
 
 
 def test_a_queries_file_keyed_to_another_server_is_refused(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from toolsurface.harness.analyze.lint import (
     RULES,
     FailOn,
     LintSettings,
+    ServerTools,
     find_rule,
     lint_tools,
     parse_fail_on,
@@ -90,11 +91,16 @@ def tool(name: str, description: str, read_only: bool | None = True, **propertie
 OTHERS = tuple(r.name for r in RULES if r.id not in QUALITY_RULES)
 SELECT = ("--select", ",".join(r.id for r in RULES if r.id not in QUALITY_RULES))
 
-# Findings of three severities: a first sentence naming nothing the tool works on (info), a read tool with no
-# readOnlyHint (warning), a name each client's prefix takes past its API's limit or its own cut (errors).
+# Findings of two severities: a first sentence naming none of the things the tool serves (the kinds its parameter
+# enumerates) and a read tool with no readOnlyHint (info), a name each client's prefix takes past its API's limit
+# or its own cut (errors, for a long name given to the server; the file's own name, tickets, fits).
 TICKETS = [
     tool("ticket_get", "Read one ticket by its id.", id={"type": "string"}),
-    tool("env_get", "Returns all variables, helpful for debugging."),
+    tool(
+        "env_get",
+        "Returns all variables, helpful for debugging.",
+        kind={"type": "string", "enum": ["secret", "setting"]},
+    ),
     tool("ticket_search", "Search tickets by words in their title.", read_only=None, query={"type": "string"}),
     tool("ticket_close_and_notify_everyone_watching", "Close a ticket and notify its watchers.", read_only=False),
 ]
@@ -117,15 +123,27 @@ def test_a_finding_carries_its_rules_id_and_severity(project: Path) -> None:
     named = linted(project, "--server-name", "enterprise-database-management")
     assert {(f["rule"], f["category"], f["severity"]) for f in named["findings"]} == {
         ("TS202", "first-sentence", "info"),
-        ("TS201", "permission-split", "warning"),
+        ("TS201", "permission-split", "info"),
         ("TS301", "client-limit", "error"),
     }
-    assert named["severities"] == {"error": 7, "warning": 1, "info": 1}
+    assert named["severities"] == {"error": 7, "warning": 0, "info": 2}
 
 
 def test_a_name_too_long_only_for_some_server_names_is_an_error_only_for_a_name_it_bites() -> None:
     long_name = [tool("ticket_close_and_notify_everyone_watching", "Close a ticket and notify its watchers.", False)]
-    unnamed = lint_tools("t", long_name, select=OTHERS).findings
+    # No name given: the server's own is judged, and a name it bites is a warning.
+    own = lint_tools("enterprise-database-management", long_name, select=OTHERS).findings
+    assert {f.severity for f in own} == {"warning"} and len(own) == 7
+    assert (
+        "with the server named 'enterprise-database-management' as it names itself (30 characters; it fits up to 16;"
+        in own[0].message
+    )
+    assert "--server-name or a configuration's key judges the name your users give it" in own[0].message
+    assert lint_tools("t", long_name, select=OTHERS).findings == []
+    # No name at all: a warning that says from which length it bites.
+    client_limit = find_rule("TS301")
+    assert client_limit is not None
+    unnamed = client_limit.run(ServerTools(tuple(long_name)))
     assert {f.severity for f in unnamed} == {"warning"} and len(unnamed) == 7
     assert "once the server's name is 17 characters or more" in unnamed[0].message
     assert "--server-name or the configuration's key says which name to judge" in unnamed[0].message
@@ -152,9 +170,13 @@ def test_fail_on_a_severity_fails_on_it_and_on_worse(project: Path) -> None:
     }
     # before-v2 has warnings and one information, nothing a client refuses.
     assert gate == {"error": 0, "warning": 1, "TS101": 1, "TS202": 1, "TS301": 0, "any": 1}
-    # A finding milder than its rule (a name too long only for names not given) fails by its own severity.
-    assert run_cli("lint", "tickets.json", "--fail-on", "error", *SELECT, cwd=project).returncode == 0
-    assert run_cli("lint", "tickets.json", "--fail-on", "warning", *SELECT, cwd=project).returncode == 1
+    # A finding milder than its rule (a name too long only for the server's own name, not one given) fails by its
+    # own severity.
+    (project / "enterprise-database-management.json").write_text(json.dumps({"tools": TICKETS}), encoding="utf-8")
+    own = "enterprise-database-management.json"
+    assert run_cli("lint", own, "--fail-on", "error", *SELECT, cwd=project).returncode == 0
+    assert run_cli("lint", own, "--fail-on", "warning", *SELECT, cwd=project).returncode == 1
+    assert run_cli("lint", "tickets.json", "--fail-on", "warning", *SELECT, cwd=project).returncode == 0
     named = ("--server-name", "enterprise-database-management")
     assert run_cli("lint", "tickets.json", "--fail-on", "error", *named, *SELECT, cwd=project).returncode == 1
     with pytest.raises(ToolsurfaceError, match="unknown lint rule or severity 'info'"):
@@ -208,11 +230,13 @@ def configure(project: Path, text: str, name: str = "pyproject.toml") -> Path:
 def test_a_rule_turned_off_by_id_or_name_is_counted_not_reported(project: Path) -> None:
     configure(project, '[project]\nname = "tickets"\n\n[tool.toolsurface.lint]\ndisable = ["TS202", "client-limit"]\n')
     surface = linted(project)
-    assert [f["rule"] for f in surface["findings"]] == ["TS201"] and surface["suppressed"] == 8
+    assert [f["rule"] for f in surface["findings"]] == ["TS201"] and surface["suppressed"] == 1
+    named = linted(project, "--server-name", "enterprise-database-management")
+    assert [f["rule"] for f in named["findings"]] == ["TS201"] and named["suppressed"] == 8
     table = run_cli("lint", "tickets.json", *SELECT, cwd=project, env={"COLUMNS": "200"})
-    assert "tickets: 1 finding in 1 rule (1 warning); 8 findings suppressed by configuration" in table.stdout
+    assert "tickets: 1 finding in 1 rule (1 info); 1 finding suppressed by configuration" in table.stdout
     csv = run_cli("lint", "tickets.json", "--format", "csv", *SELECT, cwd=project)
-    assert csv.stderr == "toolsurface: 8 findings suppressed by configuration\n"
+    assert csv.stderr == "toolsurface: 1 finding suppressed by configuration\n"
     # What is turned off cannot fail the lint.
     assert run_cli("lint", "tickets.json", "--fail-on", "error", *SELECT, cwd=project).returncode == 0
 
@@ -225,9 +249,9 @@ def test_a_rule_turned_off_for_one_tool_stays_on_for_the_others(project: Path) -
         'ticket_get = ["TS201"]\n'
         'ticket_search = ["TS301"]\n',
     )
-    surface = linted(project)
+    surface = linted(project, "--server-name", "enterprise-database-management")
     # env_get's first sentence and nothing else: ticket_search's missing hint is still reported, and the
-    # long name is a tool the configuration does not name.
+    # long name (too long for the name given) is a tool the configuration does not name.
     assert sorted(f["rule"] for f in surface["findings"]) == ["TS201", *["TS301"] * 7]
     assert surface["suppressed"] == 1
 
@@ -305,7 +329,8 @@ def test_lint_with_no_surface_lints_each_configured_target(project: Path) -> Non
     run = run_cli("lint", "--format", "json", *SELECT, cwd=project)
     assert run.returncode == 0, run.stderr
     first, second = run.json()["surfaces"]
-    assert first["name"] == "tickets" and first["suppressed"] == 1 and len(first["findings"]) == 8
+    # The target's own name (tickets) leaves room for its long tool name: ticket_search's missing hint is all.
+    assert first["name"] == "tickets" and first["suppressed"] == 1 and len(first["findings"]) == 1
     assert second["findings"] == []
     assert_one_line_error(run_cli("lint", cwd=project / ".."), "give a SURFACE..., --url URL, or -- CMD")
 

@@ -85,17 +85,17 @@ def test_a_snapshot_files_results_point_at_the_line_naming_the_tool(tmp_path: Pa
     folder.mkdir()
     (folder / "notes.json").write_text(json.dumps({"tools": tools}, indent=2), encoding="utf-8")
     # Two terse descriptions the description-quality rules would judge too: here, where TS201's results point.
-    args = ("--format", "sarif", "--fail-on", "warning", "--select", "TS201")
+    args = ("--format", "sarif", "--fail-on", "TS201", "--select", "TS201")
     run = run_cli("lint", "snap shots/notes.json", *args, cwd=tmp_path)
     assert run.returncode == 1 and run.stderr == ""
     found = results(valid_sarif(run.stdout))
     assert [r["ruleId"] for r in found] == ["TS201", "TS201"]
     lines = (folder / "notes.json").read_text(encoding="utf-8").splitlines()
-    for result, name in zip(found, ["note_get", "note_list"], strict=True):
+    for result, name, verb in zip(found, ["note_get", "note_list"], ["get", "list"], strict=True):
         physical = result["locations"][0]["physicalLocation"]
         assert physical["artifactLocation"]["uri"] == "snap%20shots/notes.json"
         assert f'"name": "{name}"' in lines[physical["region"]["startLine"] - 1]
-        assert result["message"]["text"] == f"notes: {name} has no readOnlyHint"
+        assert result["message"]["text"].startswith(f"notes: {name} reads ({verb}) but has no readOnlyHint: ")
 
 
 SERVER = '''"""A small help desk server, as a designer writes one: tools chosen by its argument."""
@@ -106,20 +106,20 @@ import mcp.types as types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
-def tool(name, description, read_only=True):
+def tool(name, description, read_only=True, **properties):
     return types.Tool(
         name=name,
         description=description,
-        input_schema={"type": "object", "properties": {"id": {"type": "string", "description": "As ticket_search gives it."}}},
+        input_schema={"type": "object", "properties": {"id": {"type": "string", "description": "As ticket_search gives it."}, **properties}},
         annotations=types.ToolAnnotations(read_only_hint=read_only, destructive_hint=None if read_only else True),
     )
 
 TOOLS = [
     tool("ticket_get", "Read one ticket by its id: its title and status."),
-    tool("env_get", "Returns all variables, for debugging."),
+    tool("env_get", "Returns all variables, for debugging.", kind={"type": "string", "enum": ["secret", "setting"], "description": "Secrets or settings."}),
 ]
 if sys.argv[1:] == ["long"]:
-    TOOLS.append(tool("ticket_close_and_notify_requester", "Close a ticket and notify its requester.", False))
+    TOOLS.append(tool("ticket_close_and_notify_requester_and_watchers", "Close a ticket and notify its requester.", False))
 
 async def on_list_tools(ctx, params):
     return types.ListToolsResult(tools=TOOLS)
@@ -153,10 +153,10 @@ def test_lint_of_a_live_server_speaks_of_tools_and_servers_with_plurals_right(ac
     data = run_cli("lint", "--format", "json", "--", sys.executable, "server.py", *variant, cwd=acme).json()
     messages = " ".join(f["message"] for f in data["surfaces"][0]["findings"])
     assert "stub" not in messages and "kind" not in messages
-    assert "names none of the things the tool works on (env), the words a client's tool search matches" in said
+    assert "names none of the things the tool works on (secret, setting), the words a client's tool search" in said
     if variant:
         assert "refused by the Anthropic API (every request, whole) over 64 characters" in said
-        assert "(it fits with a server name of up to 24 characters;" in said
+        assert "with the server named 'acme-help-desk' as it names itself (14 characters; it fits up to 11;" in said
     else:
         assert "acme-help-desk: 1 finding in 1 rule (1 info)" in said
 
@@ -182,10 +182,12 @@ def test_a_live_servers_sarif_results_point_at_its_script(acme: Path) -> None:
 # format that redacts what it quotes (18 s for 100,000 characters in sarif, junit and github; 1 MB never ended),
 # then 20,000 short sentences, each of which the split into sentences copied the rest of the text for.
 LONG = "Returns a token=S-1a " + " ".join(["a" * 2**17] * 8) + " value. " + "More. " * 20_000
+# What the tool serves, which its first sentence names none of (lint TS202 quotes that sentence).
+KINDS = {"type": "object", "properties": {"kind": {"type": "string", "enum": ["secret", "setting"]}}}
 
 
 def test_a_megabyte_description_goes_through_every_format_of_lint_and_diff(tmp_path: Path) -> None:
-    tool = {"name": "env_get", "description": LONG, "inputSchema": {"type": "object"}}
+    tool = {"name": "env_get", "description": LONG, "inputSchema": KINDS}
     (tmp_path / "a.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
     (tmp_path / "b.json").write_text(json.dumps({"tools": [{**tool, "description": LONG + "Done."}]}), "utf-8")
     quoted = f"the first sentence 'Returns a token=[redacted] {' '.join(['a' * 2**17] * 8)} value.' names none"
@@ -208,7 +210,7 @@ def test_a_megabyte_description_goes_through_every_format_of_lint_and_diff(tmp_p
 
 def test_a_description_of_two_million_short_lines_is_split_into_its_sentences_in_one_pass(tmp_path: Path) -> None:
     # Each line is a sentence; taking them off one by one copied the rest of the text each time (minutes for 4 MB).
-    tool = {"name": "env_get", "description": "Returns the value.\n" + "a\n" * 2**21, "inputSchema": {"type": "object"}}
+    tool = {"name": "env_get", "description": "Returns the value.\n" + "a\n" * 2**21, "inputSchema": KINDS}
     (tmp_path / "a.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
     done = run_cli("lint", "a.json", "--format", "sarif", cwd=tmp_path, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -277,10 +277,11 @@ def test_bm25_pairs_scores_a_tools_words_as_findability_ranks_them_for_the_same_
     from toolsurface.harness.analyze.findability import bm25_pairs, rank_tools, tool_fields
 
     tools = [
-        example_tool("ticket_search", "Search tickets by words in their title or body."),
+        example_tool("ticket_search", "Search tickets: titles, bodies, words."),
         example_tool("ticket_find", "Finds tickets whose title holds the text."),
         example_tool("macro_list", "List the macros an agent applies to a ticket."),
     ]
+    # A query of the first tool's own words, none of them a stop word findability leaves out of a query.
     query = " ".join(w for words in tool_fields(tools[0]).fields.values() for w in words)
     ranked = rank_tools(tools, query, "bm25")
     scores = dict(zip(ranked.tools, ranked.scores, strict=True))

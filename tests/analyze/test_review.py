@@ -220,7 +220,7 @@ def test_a_side_that_holds_the_tools_alone_is_compared_by_its_tools_and_says_so(
     tools_alone = write(tmp_path / "old.json", {"tools": json.loads(v2.read_text(encoding="utf-8"))["tools"]})
     run = run_cli("diff", tools_alone, "v2", "--fail-on", "any", "--format", "markdown")
     assert run.returncode == 0, run.stdout
-    assert "the instructions, prompts and resources were not compared" in run.stdout
+    assert "the instructions, prompts, resources and skills were not compared" in run.stdout
     assert run_cli("diff", tools_alone, "v2", "--format", "json").json()["parts_compared"] is False
 
 

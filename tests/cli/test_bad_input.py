@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_cli_process
 from tests.helpers.errors import assert_one_line_error
 
 
@@ -127,6 +127,12 @@ def test_usage_errors_are_one_line_naming_the_help(args: list[str]) -> None:
     run = run_cli(*args)
     assert run.returncode == 2 and "--help" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and run.stderr.startswith("toolsurface: ")
+
+
+def test_a_usage_error_of_python_m_toolsurface_names_the_command_as_a_user_types_it() -> None:
+    # Run as `python -m toolsurface`, click would call the program "python -m toolsurface".
+    run = run_cli_process("serve", "v2", "--api-key", "x")
+    assert_one_line_error(run, "No such option '--api-key'", "(see toolsurface serve --help)")
 
 
 @pytest.mark.parametrize(

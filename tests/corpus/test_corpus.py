@@ -51,9 +51,13 @@ def test_the_wheel_carries_the_corpus_file_for_file(corpus: Corpus) -> None:
     with zipfile.ZipFile(built_wheel()) as wheel:
         shipped = {name for name in wheel.namelist() if name.startswith("toolsurface/corpus/")}
         index = wheel.read("toolsurface/corpus/index.json")
+        figures = wheel.read("toolsurface/corpus/figures.json")
     files = {entry_file for entry in corpus.entries for entry_file in (entry.snapshot, entry.meta)}
-    assert shipped == {f"toolsurface/corpus/{name}" for name in ("index.json", *files)}
+    assert shipped == {
+        f"toolsurface/corpus/{name}" for name in ("index.json", "figures.json", "judgements.json", *files)
+    }
     assert index == (corpus.root / "index.json").read_bytes()
+    assert figures == (corpus.root / "figures.json").read_bytes()
 
 
 def test_every_entry_names_an_exact_version_a_machine_free_command_and_what_it_was_given(corpus: Corpus) -> None:

@@ -1,9 +1,11 @@
 """benchmarks/corpus.py, without installing or starting anything from a registry: its data file and the shipped
-index agree, --dry-run only prints, and a list `snapshot` refuses is recorded as the server sent it."""
+index agree, --dry-run only prints, a list `snapshot` refuses is recorded as the server sent it, and --figures counts
+the shipped figures again from the snapshots alone."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.corpus import main, read_servers
-from toolsurface.harness.corpus import load_corpus
+from toolsurface.harness.corpus import FIGURES_NAME, INDEX_NAME, CorpusError, corpus_root, load_corpus
 from toolsurface.harness.surface import load_snapshot, read_snapshot_meta, tool_problems
 
 # A server that lists a tool whose inputSchema has no "type": "object", as the archived server-gitlab does.
@@ -88,3 +90,22 @@ def test_a_list_snapshot_refuses_is_recorded_as_the_server_sent_it(tmp_path: Pat
     assert [(p.name, p.problem) for p in tool_problems(loaded.tools)] == [
         ("bare", 'inputSchema must have "type": "object", got None')
     ]
+
+
+def test_figures_counted_again_from_the_snapshots_are_the_shipped_figures_byte_for_byte(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copied = Path(shutil.copytree(corpus_root(), tmp_path / "corpus"))
+    (copied / FIGURES_NAME).unlink()
+    assert main(["--figures", "--root", str(copied)]) == 0
+    assert (copied / FIGURES_NAME).read_bytes() == (corpus_root() / FIGURES_NAME).read_bytes()
+    assert (copied / INDEX_NAME).read_bytes() == (corpus_root() / INDEX_NAME).read_bytes()
+    assert capsys.readouterr().out == f"{len(load_corpus().entries)} servers' figures in {copied / FIGURES_NAME}\n"
+
+
+def test_figures_of_a_corpus_whose_snapshot_is_damaged_are_not_counted(tmp_path: Path) -> None:
+    copied = Path(shutil.copytree(corpus_root(), tmp_path / "corpus"))
+    entry = load_corpus(copied).entries[0]
+    (copied / entry.snapshot).write_text("{}", encoding="utf-8")
+    with pytest.raises(CorpusError, match=f"^{copied / entry.snapshot}: corpus file of {entry.name} is damaged"):
+        main(["--figures", "--root", str(copied)])

@@ -26,7 +26,7 @@ CHROMIUM_FLAGS = [
 
 def chromium() -> Path:
     """Debian's chromium, installed here when missing."""
-    return debian_program("chromium", CHROMIUM)
+    return debian_program("chromium", CHROMIUM, "for the report page tests, which drive it with Playwright")
 
 
 if __name__ == "__main__":

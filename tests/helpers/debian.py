@@ -1,7 +1,8 @@
 """Debian packages the suite runs (Chromium for the page tests, strace for the network check): found, or installed
 with apt-get when missing (root, or sudo without a password), without recommended packages and upgrading nothing
 the machine has (apt-get's own simulation is read first, and a plan that would change an installed package is
-refused), saying on stderr what it installs. Test runs and workers that find one missing at once take turns, the
+refused), saying in one line what it installs and why (on stderr, and at the end of a test run:
+tests/helpers/homes.py). Test runs and workers that find one missing at once take turns, the
 first installs it."""
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.helpers.homes import note_install
 from tests.helpers.npm_packages import cache_dir
 from tests.helpers.shared import held
 
@@ -71,17 +72,17 @@ def _found(program: Path) -> Path | None:
     return Path(found) if found else None
 
 
-def debian_program(package: str, program: Path) -> Path:
+def debian_program(package: str, program: Path, why: str) -> Path:
     """`program`, from Debian's `package`: found, or installed here (after an update when the lists do not name
-    the package yet)."""
+    the package yet), saying so and `why` in one line."""
     found = _found(program)
     if found:
         return found
     with held(cache_dir(f"{package}.lock")):
-        return _found(program) or _install(package, program)
+        return _found(program) or _install(package, program, why)
 
 
-def _install(package: str, program: Path) -> Path:
+def _install(package: str, program: Path, why: str) -> Path:
     sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for refresh in (False, True):
@@ -91,10 +92,9 @@ def _install(package: str, program: Path) -> Path:
         if plan is None:
             continue
         refuse_changes(plan, package)
-        print(
-            f"tests/helpers/debian.py: installing Debian's {package} with apt-get ({' '.join(APT_FLAGS)}):"
-            f" {len(plan.installs)} packages, {', '.join(plan.installs)}",
-            file=sys.stderr,
+        note_install(
+            f"tests/helpers/debian.py: installing Debian's {package} with apt-get ({' '.join(APT_FLAGS)}), {why}:"
+            f" {len(plan.installs)} packages, {', '.join(plan.installs)}"
         )
         command = [*sudo, "apt-get", "install", "-y", "-q", *APT_FLAGS, package]
         subprocess.run(command, capture_output=True, env=env, timeout=900, check=False)

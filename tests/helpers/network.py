@@ -36,7 +36,9 @@ class Reach:
 
 
 def strace() -> Path:
-    return debian_program("strace", STRACE)
+    return debian_program(
+        "strace", STRACE, "for the tests that watch what a process tree reaches (tests/helpers/network.py)"
+    )
 
 
 def _unescape(text: str) -> bytes:

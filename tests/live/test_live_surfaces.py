@@ -104,9 +104,13 @@ def test_lint_finds_on_a_live_server_what_it_finds_on_its_surface(v2_over_http: 
         [surface] = run.json()["surfaces"]
         return [(f["rule"], f["tools"], f["parameters"]) for f in surface["findings"]]
 
-    # The same findings; their words differ only where a surface of ours may speak of its kinds.
+    # The same findings, but where a surface of ours is judged by the kinds it is known to serve: a live server's
+    # kinds are only what its kind parameters enumerate (TS202), and its references are kept apart by their names
+    # (TS101).
     on_surface = findings("before-v2")
-    assert on_surface and findings("--", PY, "-m", "toolsurface", "serve", "before-v2") == on_surface
+    live = findings("--", PY, "-m", "toolsurface", "serve", "before-v2")
+    assert on_surface and all(f in on_surface for f in live)
+    assert {f[0] for f in on_surface if f not in live} <= {"TS101", "TS202"}
     assert findings("v2") == findings("--url", v2_over_http)
     assert_one_line_error(run_cli("lint"), "give a SURFACE..., --url URL, or -- CMD")
     assert_one_line_error(run_cli("lint", "v2", "--header", "X: 1"), "--header goes with a live server")

@@ -47,6 +47,7 @@ __all__ = ["npm_servers", "python_servers", "v2_over_http"]  # the fixtures, use
 
 PY = sys.executable
 GRACE_S = 5.0  # interpreter start-up plus ending the process group, beyond --timeout
+# The parts these servers advertise: none declares the skills extension (whose part is then `-`).
 PART_ORDER = ("instructions", "prompts", "resources", "resourceTemplates")
 # --timeout of a server that never answers: short, since the test waits it out; the server that prints a
 # banner first gets longer, so it has printed it however loaded the machine.
@@ -223,6 +224,7 @@ def test_the_time_and_git_servers_advertise_empty_prompt_and_resource_lists_that
             ("prompts", 0, 0),
             ("resources", 0, 0),
             ("resourceTemplates", 0, 0),
+            ("skills", None, 0),
         ]
         assert (surface.total_chars, surface.total_tokens) == (surface.chars, surface.tokens)
 
@@ -242,7 +244,7 @@ def test_measure_in_markdown_shows_each_part_of_server_everything_and_the_total(
     # The snapshot goes by its server's name (serverInfo.name made safe), never its file's.
     assert everything.meta["server"]["name"] == "mcp-servers/everything"
     assert everything.meta["name"] == "mcp-servers-everything" != everything.path.stem
-    row = f"| mcp-servers-everything | {' | '.join(cells)} | {total[0]:,} / {total[1]:,} |"
+    row = f"| mcp-servers-everything | {' | '.join(cells)} | - | {total[0]:,} / {total[1]:,} |"
     assert row in run.stdout.splitlines(), run.stdout
 
 
@@ -339,7 +341,7 @@ def test_the_readme_table_of_real_servers_is_what_their_snapshots_measure(taken:
 
 
 README_PARTS = "The whole surface of the same servers"
-PART_COLUMNS = ("server", "tools", "instructions", "prompts", "resources", "resource templates", "total")
+PART_COLUMNS = ("server", "tools", "instructions", "prompts", "resources", "resource templates", "skills", "total")
 
 
 def parts_rows(items: Sequence[Taken]) -> list[dict[str, str]]:

@@ -473,8 +473,9 @@ def test_measure_of_server_everything_counts_its_instructions_prompts_and_resour
     total = done.json()["mcp_config"]["total"]
     parts = {p["part"]: p for p in surface["parts"]}
     assert parts["instructions"]["chars"] > 1000 and parts["prompts"]["entries"] == 4
-    # Every part a session pays for: the tools, the instructions, the prompts and the resources with their templates.
-    assert total["include"] == ["instructions", "prompts", "resources"]
+    # Every part a session pays for: the tools, the instructions, the prompts, the resources with their templates, and
+    # the skills (none here: server-everything does not declare the extension).
+    assert total["include"] == ["instructions", "prompts", "resources", "skills"]
     assert (
         row["chars"]
         == total["chars"]
@@ -484,7 +485,8 @@ def test_measure_of_server_everything_counts_its_instructions_prompts_and_resour
     assert total["tokens"] == surface["total_tokens"] and row["tool_chars"] == surface["chars"]
     table = run_cli("measure", "--mcp-config", str(config), "--no-growth", "--format", "markdown", timeout=120).stdout
     assert (
-        "what every session pays for them together (the tools with their instructions, prompts and resources)" in table
+        "what every session pays for them together (the tools with their instructions, prompts, resources and skills)"
+        in table
     )
     assert f"instructions {parts['instructions']['chars']:,}, 4 prompts {parts['prompts']['chars']:,}" in table
     # budget counts the tools alone unless --include names parts, as for one list.

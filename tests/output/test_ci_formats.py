@@ -91,8 +91,10 @@ def test_findability_in_junit_is_a_test_case_per_query_failing_the_ranks_below_t
     ]  # fmt: skip
     assert [name for name, outcome in cases(root).items() if outcome == "failure"] == ["read page", "block task"]
     failure = root.find(".//testcase[@name='read page']/failure")
-    assert failure is not None and failure.attrib["message"] == "not found at rank 2 or better: bm25"
-    assert failure.text == "before-v2 'read page': item_get bm25 rank 3"
+    assert failure is not None and failure.attrib["message"] == "not found at rank 2 or better: bm25, embedding"
+    assert (
+        failure.text == "before-v2 'read page': item_get bm25 rank 3\nbefore-v2 'read page': item_get embedding rank 6"
+    )
     ungated = run_cli("findability", "before-v2", "--format", "junit")
     assert ungated.returncode == 0 and set(cases(junit(ungated.stdout)).values()) == {"passed"}
 

@@ -260,6 +260,29 @@ def test_listing_the_surfaces_and_the_help_import_no_mcp_sdk(args: list[str]) ->
     assert done.stderr.strip() == ""
 
 
+MEANING_LOADS = """
+import sys
+from toolsurface.harness.cli import main
+try:
+    main({args!r})
+except SystemExit as done:
+    assert not done.code, done.code
+loaded = {{m.split(".")[0] for m in sys.modules}} & {{"wordllama", "numpy", "stopwords"}}
+ours = {{m for m in sys.modules if m.startswith(("toolsurface.harness.analyze.findability", "toolsurface.harness.analyze._embed"))}}
+print(",".join(sorted(loaded | ours)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [["--help"], ["budget", "v2", "--max-chars", "100000"]])
+def test_the_help_and_budget_import_neither_the_embedding_model_nor_the_stop_words(args: list[str]) -> None:
+    """Findability's scorers load a model (a third of a second) and numpy: only where they rank."""
+    done = subprocess.run(
+        [sys.executable, "-c", MEANING_LOADS.format(args=args)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == ""
+
+
 HELP_LOADS = """
 import sys
 from toolsurface.harness.cli import main
@@ -396,3 +419,12 @@ def test_every_name_a_lazy_face_offers_is_found_in_its_modules(face: str) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_no_two_test_files_share_a_name() -> None:
+    # pytest imports a test file by its bare name (rootdir import mode), so two files named alike in different
+    # folders stop the whole run at collection.
+    names: dict[str, list[str]] = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(path.name, []).append(path.relative_to(ROOT).as_posix())
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}

@@ -92,15 +92,16 @@ def observed(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> list[ToolS
         return observe_tool_search(["before-v2", "v2"], searches, out=out)
 
 
-def test_all_three_scorers_are_printed_for_the_six_queries_with_the_claude_code_version(
+def test_every_scorer_is_printed_for_the_six_queries_with_the_claude_code_version(
     all_scorers: dict[str, Any],
 ) -> None:
-    assert all_scorers["scorers"] == ["keyword", "bm25", "claude"]
+    assert all_scorers["scorers"] == ["keyword", "bm25", "embedding", "claude"]
     assert all_scorers["claude"]["version"] == VERSION and all_scorers["claude"]["mode"] == "on-demand"
     assert [s["name"] for s in all_scorers["surfaces"]] == ["before-v2", "v2"]
     for surface in all_scorers["surfaces"]:
         rows = surface["queries"]
-        assert [(r["query"], r["scorer"]) for r in rows] == [(q, s) for q in SIX for s in ("keyword", "bm25", "claude")]
+        scorers = ("keyword", "bm25", "embedding", "claude")
+        assert [(r["query"], r["scorer"]) for r in rows] == [(q, s) for q in SIX for s in scorers]
         shape = {"query", "scorer", "expected", "rank", "top", "missing", "full_matches"}
         for row in rows:
             assert shape <= set(row)
@@ -147,15 +148,19 @@ def test_before_v2_claude_code_too_finds_neither_item_get_nor_task_patch_first(a
 def test_the_agreement_pairs_each_two_scorers_over_every_query(all_scorers: dict[str, Any]) -> None:
     agreement = all_scorers["agreement"]
     pairs = {(p["a"], p["b"]): p for p in agreement["pairs"]}
-    assert set(pairs) == {("keyword", "bm25"), ("keyword", "claude"), ("bm25", "claude")}
+    assert set(pairs) == {
+        ("keyword", "bm25"), ("keyword", "embedding"), ("keyword", "claude"),
+        ("bm25", "embedding"), ("bm25", "claude"), ("embedding", "claude"),
+    }  # fmt: skip
     keyword_claude = pairs[("keyword", "claude")]
     assert keyword_claude["queries"] == 12 and keyword_claude["same_first"] == 12
     assert keyword_claude["same_rank"] == 10  # before-v2's read page (2 / 3) and block task (3 / 5)
     read = next(q for q in agreement["queries"] if (q["surface"], q["query"]) == ("before-v2", "read page"))
-    assert read["ranks"] == {"keyword": 2, "bm25": 3, "claude": 3} and not read["same_rank"] and read["first"] == []
+    assert read["ranks"] == {"keyword": 2, "bm25": 3, "embedding": 6, "claude": 3}
+    assert not read["same_rank"] and read["first"] == []
 
 
-def test_the_readme_shows_the_three_scorers_as_they_rank_today(all_scorers: dict[str, Any]) -> None:
+def test_the_readme_shows_every_scorer_as_they_rank_today(all_scorers: dict[str, Any]) -> None:
     readme = doc_text("docs/analyze.md")
 
     def rank(row: dict[str, Any]) -> str:
@@ -167,7 +172,8 @@ def test_the_readme_shows_the_three_scorers_as_they_rank_today(all_scorers: dict
             claude = rows[(text, "claude")]
             line = (
                 f"| {surface['name']} | {text} | {claude['expected']} | {rank(rows[(text, 'keyword')])} "
-                f"| {rank(rows[(text, 'bm25')])} | {rank(claude)} | {', '.join(claude['returned'])} |"
+                f"| {rank(rows[(text, 'bm25')])} | {rank(rows[(text, 'embedding')])} | {rank(claude)} "
+                f"| {', '.join(claude['returned'])} |"
             )
             assert line in readme, line
 
@@ -226,7 +232,7 @@ def test_fail_below_rank_1_exits_1_naming_what_claude_code_did_not_find_first(cl
     assert done.returncode == 1, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     [line] = done.stderr.strip().splitlines()
-    assert "2 expected tools not found at rank 1 or better" in line
+    assert "2 of 6 queries failing (expected tool not found at rank 1 or better by claude 2)" in line
     assert "before-v2 'read page': item_get claude rank 3" in line
     assert "before-v2 'block task': task_patch claude rank 5" in line
     assert done.stdout.startswith("surface,query,scorer,expected,rank,top,missing,full_matches,returned\n")

@@ -48,7 +48,12 @@ def test_the_harness_names_no_conderis_default() -> None:
     """No string in the harness names the Conderis package or one of its surfaces."""
     found = []
     for path in (ROOT / "toolsurface" / "harness").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # A lint rule's source cites the page it comes from (docs/conderis.md): a reference, not a default.
+        cited = {id(k.value) for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "source"}
+        for node in ast.walk(tree):
+            if id(node) in cited:
+                continue
             text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
             if "conderis" in text.lower() or text in STUDY.surfaces:
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value[:60]!r}")

@@ -16,9 +16,11 @@ from tests.conftest import ROOT, run_cli
 from tests.helpers.rawstdio import RawStdioClient, raw_whole_surface, serve_argv
 from toolsurface.harness.measure import count_tokens
 from toolsurface.harness.output import compact_json
+from toolsurface.harness.surface import PART_KEYS
 from toolsurface.surfaces.conderis.instructions import BEFORE_V2, V2
 
 INSTRUCTED = [sys.executable, str(ROOT / "tests" / "fixtures" / "servers" / "instructed.py")]
+# The parts the notes server advertises: every part but the skills, whose extension it does not declare.
 PARTS = ("instructions", "prompts", "resources", "resourceTemplates")
 
 
@@ -91,7 +93,7 @@ def test_a_snapshot_of_the_tools_alone_still_reads_and_says_its_parts_were_not_r
     assert new["parts_recorded"] and before["chars"] == new["chars"]
     run = run_cli("measure", str(recorded), old, "--format", "markdown", "--no-growth")
     *_, row = (line for line in run.stdout.splitlines() if line.startswith("| old |"))
-    assert row.count("not recorded") == len(PARTS)
+    assert row.count("not recorded") == len(PART_KEYS)
 
 
 @pytest.mark.parametrize(
@@ -169,7 +171,8 @@ def test_each_list_is_counted_by_the_tools_rule_the_instructions_by_their_text_a
     path, data = snapshot_of(tmp_path, "--", *INSTRUCTED)
     (surface,) = measured(str(path))
     parts = {p["part"]: p for p in surface["parts"]}
-    assert list(parts) == list(PARTS)
+    assert list(parts) == list(PART_KEYS)
+    assert parts["skills"] == {"part": "skills", "advertised": False, "entries": None, "chars": 0, "tokens": 0}
     for key in PARTS:
         # The instructions' characters as the server sent them, as `clients` counts them: no quotes, no escapes.
         text = data[key] if key == "instructions" else compact_json(data[key])
@@ -193,6 +196,7 @@ def test_measure_in_markdown_shows_each_part_and_the_total(tmp_path: Path) -> No
         "notes",  # the server's name, recorded in its snapshot
         cell(surface["chars"], surface["tokens"], surface["tools"]),
         *[cell(parts[k]["chars"], parts[k]["tokens"], parts[k]["entries"]) for k in PARTS],
+        "-",  # no skills: the extension is not declared
         cell(surface["total_chars"], surface["total_tokens"]),
     ]
     assert "| " + " | ".join(expected) + " |" in run.stdout.splitlines()
@@ -204,7 +208,7 @@ def test_measure_out_writes_every_part_as_csv(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     rows = (tmp_path / "out" / "parts.csv").read_text(encoding="utf-8").splitlines()
     assert rows[0] == "surface,part,advertised,entries,chars,tokens"
-    assert [row.split(",")[1] for row in rows[1:]] == ["tools", *PARTS, "total"]
+    assert [row.split(",")[1] for row in rows[1:]] == ["tools", *PART_KEYS, "total"]
 
 
 # Budget -------------------------------------------------------------------------------------------------------

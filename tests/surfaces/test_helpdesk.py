@@ -85,7 +85,8 @@ def test_the_committed_report_is_regenerated_by_its_command_from_the_committed_s
         "report", "toolsurface/sessions/runs/helpdesk-script", "--surface", "helpdesk-tools", "--surface", "helpdesk",
         "--queries", "toolsurface/surfaces/helpdesk/queries.json",
         "--task", "toolsurface/surfaces/helpdesk/roundtrip.json", "--out", str(out), cwd=ROOT, timeout=300,
-        env={"PATH": without_claude_code()},
+        # Nor in toolsurface's own cache, where `agents --install` (and the tests) put agent CLIs.
+        env={"PATH": without_claude_code(), "XDG_CACHE_HOME": str(tmp_path / "cache")},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     committed = ROOT / "reports" / "helpdesk"

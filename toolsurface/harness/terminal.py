@@ -66,7 +66,8 @@ def wrapped_not_cut(renderable: Any) -> Any:
 
     if isinstance(renderable, Table):
         if isinstance(renderable.title, str):
-            renderable.min_width = max(renderable.min_width or 0, len(renderable.title))
+            longest = max(map(len, renderable.title.splitlines()), default=0)
+            renderable.min_width = max(renderable.min_width or 0, longest)
         for column in renderable.columns:
             if column.overflow == "ellipsis":
                 column.overflow = "fold"

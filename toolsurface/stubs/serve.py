@@ -44,6 +44,13 @@ def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
             f"{item.path}: a tool does not fit the MCP Tool type: {error.errors()[0]['msg']}"
         ) from None
     parts = item.parts
+    from toolsurface.harness.surface import ServedSkills
+
+    skills = (
+        ServedSkills(parts.skills, {b.uri: b.text for b in parts.skill_bodies if b.text is not None})
+        if parts.skills is not None
+        else None
+    )
     return Surface(
         name=item.name,
         title=item.server or item.name,
@@ -55,6 +62,7 @@ def surface_for_serving(item: SurfaceDefinition | Snapshot) -> Surface:
         prompts=parts.prompts,
         resources=parts.resources,
         resource_templates=parts.resource_templates,
+        skills=skills,
     )
 
 

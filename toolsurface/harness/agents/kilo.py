@@ -36,7 +36,7 @@ KEYS = ("KILO_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_K
 # Each switch keeps Kilo from something that is no part of a run: its update check, the models catalog, LSP
 # downloads, its default plugins, Claude Code's files in the user's home, share links and session ingest, a
 # project's own config, skills from outside, codebase indexing, its PostHog telemetry (anything but `all` is off),
-# its daemon, and its file watcher and file finder (CPU a run does not need: 7.7.7 costs about twice opencode's).
+# its daemon, and its file watcher and file finder (CPU a run does not need).
 _SWITCHES = {
     "KILO_DISABLE_AUTOUPDATE": "1",
     "KILO_DISABLE_MODELS_FETCH": "1",

@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Embedder", "embedder", "embedding_label"]
+__all__ = ["MAX_CHARS", "Embedder", "embedder", "embedding_label"]
+
+# What of a text is embedded: a tool's meaning is in its opening, and the model's cost grows with the longest text.
+MAX_CHARS = 1_000
 
 
 @dataclass(frozen=True)
@@ -28,12 +31,14 @@ class Embedder:
         return f"wordllama {self.version} (l2_supercat, 256-dim, offline)"
 
     def vectors(self, texts: Sequence[str]) -> np.ndarray:
-        """One row per text, each of length 1 (a text with no words is a row of zeros)."""
+        """One row per text, each of length 1 (a text with no words is a row of zeros). Each text is read to its
+        first MAX_CHARS characters: the model pads a batch to its longest text, so one long description would
+        cost every text of its batch its length."""
         import numpy as np
 
         if not texts:
             return np.zeros((0, 256), dtype=np.float32)
-        found = np.asarray(self.model.embed(list(texts), norm=True), dtype=np.float32)
+        found = np.asarray(self.model.embed([t[:MAX_CHARS] for t in texts], norm=True), dtype=np.float32)
         return np.nan_to_num(found)
 
 

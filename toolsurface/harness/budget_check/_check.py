@@ -19,7 +19,7 @@ __all__ = ["AnswerBudget", "CheckedList", "ListBudget", "check_list", "judged"]
 @dataclass(frozen=True)
 class ListBudget:
     """What the list may cost: chars and tokens (a token budget in the first counter's), with the parts counted
-    beside the tools (`include`: instructions, prompts, resources); `count_tokens`: count them without a budget."""
+    beside the tools (`include`: instructions, prompts, resources, skills); `count_tokens`: count them without a budget."""
 
     max_chars: int | None = None
     max_tokens: int | None = None

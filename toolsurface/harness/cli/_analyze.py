@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,48 @@ def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions)
     return [item.name if "toolsurface-live-" in spec else spec for spec, item in zip(specs, items, strict=True)]
 
 
+@dataclass(frozen=True)
+class _Configured:
+    """A configured project's targets as findability and roundtrip take them: each surface target's spec and each
+    server target's list taken now; and the queries file beside the configuration (the one init writes), where
+    it is needed."""
+
+    specs: list[str]
+    taken: list[TakenSnapshot]
+    queries: Path | None
+
+
+def _configured(config_path: Path | None, instead: str | None) -> _Configured | None:
+    """The configured targets, when the project has any (None when it has none); `instead`: the option the queries
+    file stands in for (None: it was given, so the file is not needed)."""
+    from toolsurface.harness.config import read_config, shown_path, snapshot_target
+    from toolsurface.harness.init import FOLDER
+    from toolsurface.harness.live import skip_final_collection
+
+    # A configuration named with --config must have targets; one found upward may hold only lint's settings.
+    config = read_config(config_path, need_targets=config_path is not None)
+    if config is None or not config.targets:
+        return None
+    queries = config.root / FOLDER / "queries.json"
+    if instead is not None and not queries.is_file():
+        raise ToolsurfaceError(
+            f"{shown_path(queries)}: no such file, so the configured targets have no queries: write a starter with"
+            f" toolsurface new queries -o {shown_path(queries)}, or give {instead}"
+        )
+    taken = [snapshot_target(t) for t in config.targets if t.surface is None]
+    if taken:
+        skip_final_collection()
+    specs = [t.surface for t in config.targets if t.surface is not None]
+    return _Configured(specs, taken, queries if instead is not None else None)
+
+
+_SCORER_HELP = (
+    "embedding: by meaning (the cosine of vectors of the query's words and of each tool's name words and first"
+    " sentence, offline); claude: Claude Code's own ToolSearch, one on-demand session per surface with a scripted"
+    " model; all: every one of them side by side with their agreement (default: keyword, bm25 and embedding)."
+)
+
+
 @main.command("findability", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
@@ -77,19 +120,22 @@ def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions)
     " and the markdown appended to $GITHUB_STEP_SUMMARY; junit: a test case per query.",
 )
 @click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
-@click.option(
-    "--scorer",
-    type=click.Choice(["keyword", "bm25", "claude", "all"]),
-    help="claude: Claude Code's own ToolSearch, one on-demand session per surface with a scripted model;"
-    " all: keyword, bm25 and claude side by side with their agreement (default: keyword and bm25).",
-)
+@click.option("--scorer", type=click.Choice(["keyword", "bm25", "embedding", "claude", "all"]), help=_SCORER_HELP)
 @click.option(
     "--fail-below-rank",
     type=click.IntRange(min=1),
     metavar="N",
-    help="Exit 1 when an expected tool is not found at rank N or better (by every scorer shown).",
+    help="Exit 1 when a query's expected tool is not found at rank N or better by any scorer shown; says how many"
+    " queries fail, and by which scorers.",
+)
+@click.option(
+    "--confusion",
+    is_flag=True,
+    help="Show, for each query, the tools each scorer ranks above the expected one, and per pair of tools how"
+    " often each was ranked first where the other was expected (csv: the pairs).",
 )
 @_MAX_RESULTS
+@_config_option
 @_server_options
 @mcp_config_options(windows=False, keep_going=True)
 def findability_command(
@@ -99,7 +145,9 @@ def findability_command(
     stem: bool,
     scorer: str | None,
     fail_below_rank: int | None,
+    confusion: bool,
     max_results: int | None,
+    config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
 ) -> None:
@@ -107,10 +155,15 @@ def findability_command(
 
     SURFACES are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS...
     A surface of no study (a module, a snapshot, a live server) has no queries of its own: name a queries file
-    with --queries (`toolsurface new queries SURFACE` writes a starter one)."""
+    with --queries (`toolsurface new queries SURFACE` writes a starter one). With none given in a configured
+    project, its targets, and the queries file beside its configuration (.toolsurface/queries.json)."""
     from toolsurface.harness.analyze.findability import (
         ALL_SCORERS,
         SCORERS,
+        confusion_csv,
+        confusion_markdown,
+        confusion_rich,
+        failing_line,
         findability,
         findability_csv,
         findability_github,
@@ -119,7 +172,6 @@ def findability_command(
         findability_markdown,
         findability_rich,
         load_queries,
-        rank_line,
     )
     from toolsurface.harness.cli._live import live_specs
     from toolsurface.harness.cli._mcp_config import finish_configured
@@ -128,14 +180,21 @@ def findability_command(
     scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
     if max_results is not None and "claude" not in scorers:
         raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
+    if confusion and fmt == "junit":
+        raise click.UsageError("--confusion is shown as a table, json, csv, markdown or github's summary")
     servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
-    with live_specs(surfaces if alone else default_surfaces(), live, None, servers) as specs:
+    project = None if alone else _configured(config_path, None if queries_file else "--queries FILE")
+    default = project.specs if project is not None else default_surfaces()
+    with live_specs(
+        surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])]
+    ) as specs:
         items = resolve_all(specs)
         names = [item.name for item in items]
+        queries = queries_file or (project.queries if project is not None else None)
         result = findability(
             items,
-            load_queries(queries_file or own_study_file(specs, "queries", _labels(specs, items, live))),
+            load_queries(queries or own_study_file(specs, "queries", _labels(specs, items, live))),
             use_stem=stem,
             scorers=scorers,
             observe=_claude_search(specs) if "claude" in scorers else None,
@@ -146,24 +205,23 @@ def findability_command(
             f"--fail-below-rank {fail_below_rank}: no query expects a tool of the surfaces given, so nothing would be"
             f" checked: give each query an expected tool keyed by a surface's name ({', '.join(names)})"
         )
+    markdown = confusion_markdown if confusion else findability_markdown
     if fmt == "github":
-        _github(findability_github(result, fail_below_rank), findability_markdown(result, fail_below_rank))
+        _github(findability_github(result, fail_below_rank), markdown(result, fail_below_rank))
     else:
         renderers = {
-            "table": findability_rich,
-            "json": findability_json,
-            "csv": findability_csv,
-            "markdown": lambda found: findability_markdown(found, fail_below_rank),
+            "table": confusion_rich if confusion else findability_rich,
+            "json": lambda found: findability_json(found, confusion),
+            "csv": confusion_csv if confusion else findability_csv,
+            "markdown": lambda found: markdown(found, fail_below_rank),
             "junit": lambda found: findability_junit(found, fail_below_rank),
         }
         _emit(fmt, result, renderers)
     finish_configured(config_rows, configured, "their tools are not ranked")
     if fail_below_rank is not None:
-        below = result.below(fail_below_rank)
-        if below:
-            named = "; ".join(rank_line(surface, row) for surface, row in below)
-            tools = "expected tool" if len(below) == 1 else "expected tools"
-            _say(f"toolsurface: {len(below)} {tools} not found at rank {fail_below_rank} or better: {named}")
+        failing = failing_line(result, fail_below_rank)
+        if failing is not None:
+            _say(f"toolsurface: {failing}")
             raise SystemExit(1)
 
 
@@ -179,6 +237,7 @@ def findability_command(
     " surface with a scripted model, a search per step.",
 )
 @_MAX_RESULTS
+@_config_option
 @_server_options
 @mcp_config_options(windows=False, keep_going=True)
 def roundtrip_command(
@@ -188,14 +247,19 @@ def roundtrip_command(
     stem: bool,
     client: str | None,
     max_results: int | None,
+    config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
 ) -> None:
     """What an on-demand client loads for a task, against the whole list (default: the bundled surfaces).
 
-    SURFACES are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS..."""
+    SURFACES are surface names, modules or snapshot files; or a live server with --url URL or -- CMD ARGS...
+    With none given in a configured project, its targets, a step per query of the queries file beside its
+    configuration (.toolsurface/queries.json), unless --task names a task."""
+    from toolsurface.harness.analyze.findability import load_queries
     from toolsurface.harness.analyze.roundtrip import (
         load_task,
+        queries_task,
         roundtrip,
         roundtrip_csv,
         roundtrip_json,
@@ -210,11 +274,19 @@ def roundtrip_command(
         raise click.UsageError("--max-results is for a client's search: --client claude")
     servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
-    with live_specs(surfaces if alone else default_surfaces(), live, None, servers) as specs:
+    project = None if alone else _configured(config_path, None if task_file else "--task FILE")
+    default = project.specs if project is not None else default_surfaces()
+    with live_specs(
+        surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])]
+    ) as specs:
         items = resolve_all(specs)
+        if project is not None and project.queries is not None:
+            task = queries_task(load_queries(project.queries))
+        else:
+            task = load_task(task_file or own_study_file(specs, "task", _labels(specs, items, live)))
         result = roundtrip(
             items,
-            load_task(task_file or own_study_file(specs, "task", _labels(specs, items, live))),
+            task,
             use_stem=stem,
             observe=_claude_search(specs) if client == "claude" else None,
             max_results=max_results,
@@ -275,8 +347,8 @@ def diff_command(
 ) -> None:
     """Compare two tool lists per tool: added, removed, changed, breaking or not, and what each costs.
 
-    The instructions, prompts and resources are compared too; a changed description, annotation or
-    instructions text is marked REVIEW; where both sides recorded their answers (snapshot --probe), an answer
+    The instructions, prompts, resources and skills are compared too; a changed description, annotation or
+    instructions text, and a skill added, removed or changed (its frontmatter or a file's digest), is marked REVIEW; where both sides recorded their answers (snapshot --probe), an answer
     that grew is a change too. A live server (--url URL or -- CMD ARGS...) is B, or A where A is given as -.
     With no A and B, each configured target with a snapshot is compared with its committed snapshot.
     """

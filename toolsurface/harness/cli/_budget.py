@@ -78,8 +78,8 @@ if TYPE_CHECKING:
 @click.option(
     "--include",
     metavar="PARTS",
-    help="Count these parts beside the tools: instructions,prompts,resources (resources with their templates;"
-    " default: the tools alone, or the configured include).",
+    help="Count these parts beside the tools: instructions,prompts,resources,skills (resources with their"
+    " templates; skills by their frontmatter as listed; default: the tools alone, or the configured include).",
 )
 @_config_option
 @click.option("--target", "target_names", multiple=True, metavar="NAME", help="Only this configured target; repeat.")

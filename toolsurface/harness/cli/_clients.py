@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,6 +25,7 @@ from toolsurface.harness.cli._client_help import CardHelpOption, client_help
 from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 
 if TYPE_CHECKING:
+    from toolsurface.harness.clients import ClientRow
     from toolsurface.harness.live import LiveServerOptions
 
 
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 )
 def agents_command(names: tuple[str, ...], install: bool, fmt: str) -> None:
     """List each agent CLI on PATH or in toolsurface's cache: its version, whether it is supported and tested, its
-    modes; with --install, install the pinned ones first."""
+    modes; with --install, install the pinned ones first (NAME...: those clients only)."""
     from dataclasses import asdict, astuple, fields
 
     from toolsurface.harness.agents import InstalledAgent, install_clis, installed_agents
@@ -96,6 +97,13 @@ def agents_command(names: tuple[str, ...], install: bool, fmt: str) -> None:
     help="Also each of the server's tools as each client sent it: renamed, cut, its schema rewritten, dropped.",
 )
 @click.option(
+    "--anatomy",
+    is_flag=True,
+    help="Also what each client kept of each part of the tools (name, title, description, parameter descriptions,"
+    " schema structure, enums, defaults, annotations, output schema, _meta, other): o200k tokens as listed and as"
+    " its first request carried them (csv: a row per client and part; with --per-tool, per tool too).",
+)
+@click.option(
     "--server-name",
     metavar="NAME",
     help="The server's name in each client's config, which goes into every tool's name (mcp__NAME__...)."
@@ -134,6 +142,7 @@ def clients_command(
     timeout: float,
     out: Path | None,
     per_tool: bool,
+    anatomy: bool,
     server_name: str | None,
     beside: tuple[str, ...],
     windows: str | None,
@@ -157,6 +166,7 @@ def clients_command(
         clients_markdown,
         clients_rich,
         observe_clients,
+        surface_wires,
     )
     from toolsurface.harness.mcp_config import parse_windows
     from toolsurface.harness.session.plan import NeighbourSpec
@@ -189,5 +199,32 @@ def clients_command(
                 context_windows=context_windows,
                 one_by_one=one_by_one,
             )
+            wires = surface_wires(specs) if anatomy else {}
+    if anatomy:
+        _emit_anatomy(fmt, rows, wires, per_tool)
+        return
     renderers = {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown}
     _emit(fmt, rows, {fmt: partial(render, per_tool=per_tool) for fmt, render in renderers.items()})
+
+
+def _emit_anatomy(fmt: str, rows: list[ClientRow], wires: dict[str, list[dict[str, Any]]], per_tool: bool) -> None:
+    """The clients' rows with what each client kept of each part: JSON and CSV hold it in place of the rows'
+    own figures (JSON: each row with its `anatomy`), tables after them."""
+    from toolsurface.harness.clients import (
+        client_anatomy,
+        clients_anatomy_csv,
+        clients_anatomy_json,
+        clients_anatomy_markdown,
+        clients_anatomy_rich,
+        clients_markdown,
+        clients_rich,
+    )
+
+    anatomies = [client_anatomy(row, wires[row.surface]) if row.surface in wires else None for row in rows]
+    renderers = {
+        "json": lambda found: clients_anatomy_json(found, anatomies, per_tool),
+        "csv": lambda _: clients_anatomy_csv(anatomies, per_tool),
+        "markdown": lambda found: clients_markdown(found, per_tool) + clients_anatomy_markdown(anatomies, per_tool),
+        "table": lambda found: [*clients_rich(found, per_tool), *clients_anatomy_rich(anatomies, per_tool)],
+    }
+    _emit(fmt, rows, renderers)

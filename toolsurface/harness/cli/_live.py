@@ -17,27 +17,33 @@ if TYPE_CHECKING:
     from toolsurface.harness.measure import Measurable
 
 
-def _listed(live: LiveServerOptions, protocol: str | None) -> TakenSnapshot | None:
-    """The live server the options name, listed once; None when they name none."""
+def _listed(live: LiveServerOptions, protocol: str | None, drafts: bool = False) -> TakenSnapshot | None:
+    """The live server the options name, listed once (`drafts`: with the drafts it advertises); None when they name
+    none."""
     if not live.names_a_server:
         return None
     from toolsurface.harness.live import live_target, skip_final_collection, take_snapshot
 
     server = live_target(None, live)
-    taken = take_snapshot(None, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
+    taken = take_snapshot(
+        None, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol, drafts=drafts
+    )
     skip_final_collection()
     return taken
 
 
-def _items(specs: Sequence[str], live: LiveServerOptions, protocol: str | None) -> tuple[list[Measurable], list[str]]:
-    """The surfaces named, then the live server's list; with their names (a live server by its own)."""
+def _items(
+    specs: Sequence[str], live: LiveServerOptions, protocol: str | None, drafts: bool = False
+) -> tuple[list[Measurable], list[str]]:
+    """The surfaces named, then the live server's list (`drafts`: with the drafts it advertises); with their names
+    (a live server by its own)."""
     from toolsurface.harness.surface import resolve_all
 
     if not live.names_a_server and not live_flags(live):
         return list(resolve_all(specs)), list(specs)
     _refuse_stray(live)
     items: list[Measurable] = list(resolve_all(specs))
-    taken = _listed(live, protocol)
+    taken = _listed(live, protocol, drafts)
     assert taken is not None
     return [*items, taken.as_snapshot()], [*specs, taken.name]
 

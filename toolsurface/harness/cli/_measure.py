@@ -9,6 +9,7 @@ import click
 
 from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
+    _config_option,
     _data,
     _format_option,
     _print,
@@ -25,6 +26,7 @@ from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_opt
 
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
+    from toolsurface.harness.measure import Measurable, Measurement
 
 
 @main.command("list")
@@ -71,8 +73,25 @@ def list_command(fmt: str) -> None:
 @click.argument("surfaces", nargs=-1)
 @_format_option(*TABLE_FORMATS)
 @click.option("--per-tool", is_flag=True, help="Show every tool's chars, tokens and marginal tokens.")
+@click.option(
+    "--anatomy",
+    is_flag=True,
+    help="Also each tool's o200k tokens and chars by part (name, title, description, parameter descriptions, schema"
+    " structure, enums, defaults, annotations, output schema, _meta, other), adding up to the tool's own, and each"
+    " part's share of the list (csv: a row per tool; --out: anatomy.csv and anatomy_parts.csv).",
+)
 @click.option("--no-growth", is_flag=True, help="Skip growth by one kind and the size per number of kinds.")
+@click.option(
+    "--no-standing", is_flag=True, help="Leave out where each list stands among the corpus of public servers' lists."
+)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write measure.json/.csv/.md here.")
+@_config_option
+@click.option(
+    "--drafts",
+    is_flag=True,
+    help="Also read what a live server advertises of open proposals (SEP-2636 tool manifests, the groups draft) and"
+    " show what each costs beside its full list, labelled with the proposal's version; a snapshot's, where recorded.",
+)
 @_server_options
 @mcp_config_options(keep_going=True)
 @_counter_options
@@ -81,8 +100,12 @@ def measure_command(
     surfaces: tuple[str, ...],
     fmt: str,
     per_tool: bool,
+    anatomy: bool,
     no_growth: bool,
+    no_standing: bool,
     out: Path | None,
+    config_path: Path | None,
+    drafts: bool,
     live: LiveServerOptions,
     configured: McpConfigOptions,
     tokens: str | None,
@@ -93,14 +116,20 @@ def measure_command(
     URL or -- CMD ARGS..., a live server's list too; with --mcp-config FILE, each server of a client's
     configuration and all of them together).
 
-    SURFACES are surface names (toolsurface list), surface modules or snapshot files. A bundled surface is built
-    from kinds of item (task, memory, ...); its growth is what one more kind adds: `+1 kind (commit)`."""
+    SURFACES are surface names (toolsurface list), surface modules or snapshot files; with none given in a
+    configured project, its targets. A bundled surface is built from kinds of item (task, memory, ...); its growth
+    is what one more kind adds: `+1 kind (commit)`. Each list's standing is its tokens' and tokens a tool's
+    percentile among the shipped corpus of public servers' lists."""
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
     from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_csv, totals_markdown, totals_rich
     from toolsurface.harness.measure import (
+        anatomy_csv,
+        anatomy_markdown,
+        anatomy_rich,
         by_kinds_csv,
         counters_csv,
+        drafts_csv,
         measure,
         measure_csv,
         measure_json,
@@ -108,6 +137,8 @@ def measure_command(
         measure_rich,
         parts_csv,
         per_tool_csv,
+        skills_csv,
+        with_standing,
     )
     from toolsurface.harness.output import json_document
     from toolsurface.harness.surface import default_surfaces
@@ -115,11 +146,17 @@ def measure_command(
     counters = _counters(tokens, count_urls)
     windows = parse_windows(configured.windows)
     alone = surfaces or live.names_a_server or configured.given
-    items, names = _items(surfaces if alone else default_surfaces(), live, protocol)
+    targets = None if alone else _targets(config_path, protocol)
+    if targets is not None:
+        items, names = targets
+    else:
+        items, names = _items(surfaces if alone else default_surfaces(), live, protocol, drafts)
     found = configured_servers(configured, live, protocol)
     if found is not None:
         items += [item.taken.as_snapshot() for item in found[1] if item.taken is not None]
-    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol)
+    result = measure(items, growth=not no_growth, counters=counters, protocol=protocol, anatomy=anatomy, drafts=drafts)
+    if not no_standing:
+        result = with_standing(result)
     # A configured server that is the live one given is measured once, as that one.
     given = names[-1] if live.names_a_server else None
     totals = config_totals(found[0], found[1], result, windows, given=given) if found is not None else None
@@ -132,8 +169,14 @@ def measure_command(
             "by_kinds.csv": by_kinds_csv(result),
             "parts.csv": parts_csv(result),
         }
+        if any(s.skills for s in result.surfaces):
+            files["skills.csv"] = skills_csv(result)
+        if any(s.drafts is not None for s in result.surfaces):
+            files["drafts.csv"] = drafts_csv(result)
         if result.counters:
             files["counters.csv"] = counters_csv(result)
+        if anatomy:
+            files.update(_anatomy_files(result, files["measure.md"]))
         if totals is not None:
             files["servers.csv"] = totals_csv(totals)
         written = _write_outputs(out, files)
@@ -144,13 +187,44 @@ def measure_command(
         else:
             _data(json_document({**result.to_json(), "mcp_config": totals.to_json()}), nl=False)
     elif fmt == "csv":
-        if per_tool:
+        if anatomy:
+            _data(anatomy_csv(result), nl=False)
+        elif per_tool:
             _data(per_tool_csv(result), nl=False)
         else:
             _data(measure_csv(result) if totals is None else totals_csv(totals), nl=False)
     elif fmt == "markdown":
         extra = f"\n{totals_markdown(totals)}" if totals is not None else ""
-        _data(measure_markdown(result, per_tool=per_tool) + extra, nl=False)
+        said = measure_markdown(result, per_tool=per_tool) + (anatomy_markdown(result) if anatomy else "")
+        _data(said + extra, nl=False)
     else:
-        _print([*measure_rich(result, per_tool=per_tool), *(totals_rich(totals) if totals is not None else [])])
+        tables = [*measure_rich(result, per_tool=per_tool), *(anatomy_rich(result) if anatomy else [])]
+        _print([*tables, *(totals_rich(totals) if totals is not None else [])])
     finish_configured(found, configured, "what the servers cost together is not known")
+
+
+def _targets(config_path: Path | None, protocol: str | None) -> tuple[list[Measurable], list[str]] | None:
+    """A configured project's targets, each listed (a server's in its own protocol unless one is given), and their
+    names; None where no configuration has targets."""
+    from toolsurface.harness.config import list_target, read_config
+    from toolsurface.harness.live import skip_final_collection
+
+    # A configuration named with --config must have targets; one found upward may hold only lint's settings.
+    config = read_config(config_path, need_targets=config_path is not None)
+    if config is None or not config.targets:
+        return None
+    listed = [list_target(target, protocol=protocol) for target in config.targets]
+    if any(one.live for one in listed):
+        skip_final_collection()
+    return [one.item for one in listed], [one.target.name for one in listed]
+
+
+def _anatomy_files(result: Measurement, markdown: str) -> dict[str, str]:
+    """What --out writes with --anatomy: each tool's parts, each part's share, and measure.md with both."""
+    from toolsurface.harness.measure import anatomy_csv, anatomy_markdown, anatomy_shares_csv
+
+    return {
+        "measure.md": markdown + anatomy_markdown(result),
+        "anatomy.csv": anatomy_csv(result),
+        "anatomy_parts.csv": anatomy_shares_csv(result),
+    }

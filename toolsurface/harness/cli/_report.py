@@ -39,6 +39,16 @@ class _DefaultSurfacesOption(click.Option):
     help="The report's folder: report.md, tables/, charts/ (and report.html with --html).",
 )
 @click.option("--html", "html_page", is_flag=True, help="Also write one self-contained report.html.")
+@click.option(
+    "--corpus",
+    is_flag=True,
+    help="Report the corpus of public servers' lists the package ships: a row per server, every list measured and linted.",
+)
+@click.option(
+    "--clients",
+    is_flag=True,
+    help="With --corpus: what each installed client shows of each server (a short session each; minutes).",
+)
 @click.option("--surface", "surfaces", multiple=True, cls=_DefaultSurfacesOption)
 @click.option(
     "--queries",
@@ -57,6 +67,8 @@ def report_command(
     runs: tuple[Path, ...],
     out: Path,
     html_page: bool,
+    corpus: bool,
+    clients: bool,
     surfaces: tuple[str, ...],
     queries: Path | None,
     task: Path | None,
@@ -69,7 +81,21 @@ def report_command(
 
     RUNS are study or run folders (session run --out, session import --out); none: the surfaces are measured
     and analysed alone. A live server (--url URL or -- CMD ARGS...) is listed once and reported after the
-    surfaces."""
+    surfaces. --corpus reports the shipped corpus of public servers' lists instead, from their snapshots."""
+    if corpus:
+        beside = {
+            "RUNS": bool(runs),
+            "--surface": bool(surfaces),
+            "--queries": queries is not None,
+            "--task": task is not None,
+            "--tokens or --count-url": tokens is not None or bool(count_urls),
+            "a live server (--url, -- CMD)": live.names_a_server,
+            "--mcp-config": configured.given,
+        }
+        _corpus_report(out, html_page, clients, [what for what, given in beside.items() if given])
+        return
+    if clients:
+        raise click.UsageError("--clients goes with --corpus (toolsurface clients SURFACE... for surfaces of yours)")
     from toolsurface.harness.cli._live import live_specs, server_args
     from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
     from toolsurface.harness.report import LiveServer, build_report
@@ -91,4 +117,14 @@ def report_command(
         )
     for line in say_unlisted(found[1]) if found is not None else []:
         _say(f"toolsurface: {line}")
+    _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))
+
+
+def _corpus_report(out: Path, html_page: bool, clients: bool, beside: list[str]) -> None:
+    """report --corpus, which takes the corpus alone: `beside`, what else was given (a usage error)."""
+    from toolsurface.harness.report import corpus_report
+
+    if beside:
+        raise click.UsageError(f"--corpus reports the corpus alone: leave out {', '.join(beside)}")
+    report = corpus_report(out, html_page=html_page, clients=clients)
     _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))

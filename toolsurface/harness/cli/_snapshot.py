@@ -52,6 +52,11 @@ if TYPE_CHECKING:
     type=click.Path(file_okay=False, path_type=Path),
     help="With --mcp-config: write each server's snapshot here, as NAME.json with its sidecar.",
 )
+@click.option(
+    "--drafts",
+    is_flag=True,
+    help="Also record what a live server advertises of open proposals (SEP-2636 tool manifests, the groups draft).",
+)
 @_server_options
 @mcp_config_options(jobs=False, windows=False)
 @_protocol_option
@@ -66,6 +71,7 @@ def snapshot_command(
     probing: ProbeOptions,
     check_stable: bool,
     out_dir: Path | None,
+    drafts: bool,
     live: LiveServerOptions,
     configured: McpConfigOptions,
     protocol: str | None,
@@ -92,6 +98,10 @@ def snapshot_command(
         )
     _probe_flags(ctx, probe, "--probe")
     server = live_target(surface, live)
+    if drafts and (server is None or probe or check_stable):
+        raise click.UsageError(
+            "--drafts records a live server's drafts (--url URL or -- CMD), without --probe or --check-stable"
+        )
     if check_stable and server is None:
         raise click.UsageError("--check-stable lists a live server: --url URL or -- CMD ARGS...")
     stability = None
@@ -116,7 +126,9 @@ def snapshot_command(
         taken = replace(taken, answers=answered.answers())
         errors_text = answered.errors_text
     elif not check_stable:
-        taken = take_snapshot(surface, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol)
+        taken = take_snapshot(
+            surface, server, capabilities=live.capabilities, timeout=live.timeout, protocol=protocol, drafts=drafts
+        )
     skip_final_collection()
     noise = taken.meta.stdout_noise or []
     if noise:

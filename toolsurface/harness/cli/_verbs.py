@@ -20,7 +20,7 @@ VERBS = {
     "agents": Verb(
         "_clients",
         "List each agent CLI on PATH or in toolsurface's cache: its version, whether it is supported and tested, its"
-        " modes; with --install, install the pinned ones first.",
+        " modes; with --install, install the pinned ones first (NAME...: those clients only).",
     ),
     "budget": Verb("_budget", "Exit 0 when the list is within its budget, 1 when over, 2 when it cannot be measured."),
     "check": Verb(
@@ -82,6 +82,11 @@ VERBS = {
     ),
     "session": Verb(
         "_session", "Run agents against the stubs, score refused calls and outcomes, replay recorded runs."
+    ),
+    "suggest": Verb(
+        "_suggest",
+        "Propose tools that could be one: each family of the surface's tools (one operation over several nouns, or"
+        " one noun under several operations) made one tool with a kind or action parameter, written as a candidate.",
     ),
     "snapshot": Verb(
         "_snapshot",

@@ -1,6 +1,13 @@
 """What a surface costs in each client: one short session per installed agent CLI, version and mode, on the
 scripted model, and the first request's tools apart (the stub's shown, the stub's deferred, the client's own)."""
 
+from toolsurface.harness.clients._anatomy import ClientAnatomy, KeptPart, ToolKept, client_anatomy, surface_wires
+from toolsurface.harness.clients._anatomy_render import (
+    clients_anatomy_csv,
+    clients_anatomy_json,
+    clients_anatomy_markdown,
+    clients_anatomy_rich,
+)
 from toolsurface.harness.clients._model import ClientRow, NameRefused, NeighbourRow, Part
 from toolsurface.harness.clients._observe import ClientChoice, observe_clients, plan_clients
 from toolsurface.harness.clients._render import (
@@ -17,11 +24,19 @@ from toolsurface.harness.clients._render import (
 
 __all__ = [
     "CLIENTS_FORMAT",
+    "ClientAnatomy",
     "ClientChoice",
     "ClientRow",
+    "KeptPart",
     "NameRefused",
     "NeighbourRow",
     "Part",
+    "ToolKept",
+    "client_anatomy",
+    "clients_anatomy_csv",
+    "clients_anatomy_json",
+    "clients_anatomy_markdown",
+    "clients_anatomy_rich",
     "clients_csv",
     "clients_json",
     "clients_markdown",
@@ -30,6 +45,7 @@ __all__ = [
     "describe_schema",
     "observe_clients",
     "plan_clients",
+    "surface_wires",
     "tool_cells",
     "unjudged_note",
 ]

@@ -107,3 +107,15 @@ class ClientRow:
     names_refused: list[NameRefused] = field(default_factory=list)
     # A server's list (live, or a snapshot), served for listing only, not a surface of its own.
     server: bool = False
+    # The server's app-only tools (MCP Apps: `_meta.ui.visibility` without "model"), and those of them the first
+    # request carried to the model anyway.
+    app_only: tuple[str, ...] = ()
+    app_only_sent: tuple[str, ...] = ()
+
+    @property
+    def app_only_kept_out(self) -> bool | None:
+        """Whether the client kept every app-only tool out of its model's request; None: the server has none, or
+        the session made no request to tell by."""
+        if not self.app_only or self.shown is None:
+            return None
+        return not self.app_only_sent

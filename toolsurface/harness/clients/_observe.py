@@ -182,6 +182,8 @@ def _row(
     context = first.context_chars or 0
     server = shown.chars + deferred.chars + (instructions or 0)
     last = next((r for r in reversed(requests) if r.purpose == "turn" and r.searches is not None), None)
+    sent = _dropped_said(refusals_marked(first.stub_sent, requests) or [], agent, server_name, run_dir, requests)
+    apps = _app_only(surface)
     return ClientRow(
         status=status,
         shown=shown,
@@ -193,9 +195,18 @@ def _row(
         searches=len(last.searches or []) if last is not None else 0,
         wrappers=_part(first.wrappers) if first.wrappers is not None else None,
         refused=refused,
-        sent=_dropped_said(refusals_marked(first.stub_sent, requests) or [], agent, server_name, run_dir, requests),
+        sent=sent,
+        app_only=apps,
+        app_only_sent=tuple(t.tool for t in sent if t.tool in apps and t.how != "dropped"),
         **base,
     )
+
+
+def _app_only(surface: PlannedSurface) -> tuple[str, ...]:
+    """The surface's app-only tools (MCP Apps), which a request that carries one carries to the model all the same."""
+    from toolsurface.harness.surface import tool_visibility
+
+    return tuple(str(tool.get("name")) for tool in surface.wire if tool_visibility(tool).app_only)
 
 
 # Where no request of the session carried a tool and the client said nothing of it.

@@ -283,6 +283,9 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
         switches = _switch_lines(rows)
         if switches:
             text += "\nWhere it switches:\n\n" + "\n".join(f"- {line}" for line in switches) + "\n"
+    apps = _apps_lines(rows)
+    if apps:
+        text += f"\n### App-only tools\n\n{_APPS_NOTE}:\n\n" + "\n".join(f"- {line}" for line in apps) + "\n"
     if not per_tool:
         return text
     namings = _distinct_namings(rows)
@@ -293,6 +296,28 @@ def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
     text += f" (server name {servers[0]!r}" if len(servers) == 1 else " (each server under its name in the config"
     text += "; chars and o200k tokens as listed -> as sent):\n\n" + "\n".join(lines) + "\n\n"
     return text + columns_markdown(_named(_TOOL_COLUMNS, rows), _tool_rows(rows))
+
+
+_APPS_NOTE = (
+    'App-only tools (MCP Apps: `_meta.ui.visibility` without "model"), as each client\'s first request carried them'
+)
+
+
+def _apps_lines(rows: Sequence[ClientRow]) -> list[str]:
+    """A line per row of a server with app-only tools: whether the client kept them out of its model's request."""
+    lines = []
+    for row in rows:
+        kept = row.app_only_kept_out
+        if kept is None:
+            continue
+        count = f"{len(row.app_only)} app-only tool{'s' if len(row.app_only) != 1 else ''}"
+        said = (
+            f"kept its {count} out ({', '.join(row.app_only)})"
+            if kept
+            else f"sent {len(row.app_only_sent)} of its {count} to the model ({', '.join(row.app_only_sent)})"
+        )
+        lines.append(f"{row.surface}: {_client(row)} {_mode(row)}: {said}")
+    return lines
 
 
 def _server_said(row: ClientRow, servers: Sequence[str]) -> str:
@@ -367,6 +392,9 @@ def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Rend
     switches = _switch_lines(rows)
     if switches:
         found.append("Where it switches:\n" + "\n".join(f"  {line}" for line in switches))
+    apps = _apps_lines(rows)
+    if apps:
+        found.append(f"{_APPS_NOTE}:\n" + "\n".join(f"  {line}" for line in apps))
     if not per_tool:
         return found
     title = "Tool by tool (first request; as listed -> as sent)"

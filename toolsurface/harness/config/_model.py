@@ -56,7 +56,7 @@ class Target:
     snapshot: Path | None = None
     # The counters its tokens are counted with (`tokens = [...]`); None: o200k, as ever.
     tokens: tuple[str, ...] | None = None
-    # The parts counted beside the tools by `budget` (instructions, prompts, resources).
+    # The parts counted beside the tools by `budget` (instructions, prompts, resources, skills).
     include: tuple[str, ...] = ()
     # The MCP protocol version to list in (harness.protocol); None: the default, and a handshake-refusing
     # server in 2026-07-28.

@@ -8,34 +8,26 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness.errors import ToolsurfaceError
+from toolsurface.harness.corpus._root import INDEX_NAME, CorpusError, corpus_folder, read_sha256
 
 __all__ = [
     "CORPUS_FORMAT",
-    "INDEX_NAME",
     "REGISTRIES",
     "Corpus",
     "CorpusEntry",
-    "CorpusError",
     "corpus_index_text",
-    "corpus_root",
     "corpus_snapshots",
-    "file_sha256",
+    "index_entries",
+    "listed_date",
     "load_corpus",
     "tools_sha256",
 ]
 
 CORPUS_FORMAT = "toolsurface-corpus/1"
-INDEX_NAME = "index.json"
 REGISTRIES = ("npm", "pypi")
-
-
-class CorpusError(ToolsurfaceError):
-    """A corpus whose index cannot be read, or a file of it missing or not the file its index names."""
 
 
 @dataclass(frozen=True)
@@ -105,16 +97,12 @@ class Corpus:
     @property
     def listed(self) -> str:
         """The date of its latest listing (YYYY-MM-DD): what a figure measured against the corpus is dated by."""
-        return max((entry.listed for entry in self.entries), default="")[:10]
+        return listed_date(self.entries)
 
 
-def corpus_root() -> Path:
-    """The corpus the package ships."""
-    return Path(str(resources.files("toolsurface") / "corpus"))
-
-
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def listed_date(entries: Sequence[CorpusEntry]) -> str:
+    """The date of the latest listing among `entries` (YYYY-MM-DD; empty for none): a corpus's date."""
+    return max((entry.listed for entry in entries), default="")[:10]
 
 
 def tools_sha256(tools: Sequence[Any]) -> str:
@@ -187,22 +175,19 @@ def _entry(data: Any, where: str) -> CorpusEntry:
 
 def _check_file(root: Path, relative: str, expected: str, entry: str) -> None:
     path = root / relative
-    try:
-        found = file_sha256(path)
-    except OSError as error:
-        raise CorpusError(f"{path}: cannot read corpus file of {entry}: {error.strerror or error}") from None
+    found = read_sha256(path, f"corpus file of {entry}")
     if found != expected:
         raise CorpusError(
             f"{path}: corpus file of {entry} is damaged or replaced: sha256 {found[:12]}…, its index says {expected[:12]}…"
         )
 
 
-def load_corpus(root: Path | None = None) -> Corpus:
-    """The corpus at `root` (default: the shipped one), every snapshot and sidecar checked against its sha256;
-    a CorpusError naming the file otherwise."""
+def index_entries(root: Path | None = None) -> tuple[CorpusEntry, ...]:
+    """The entries of the index at `root` (default: corpus_folder()), each of its shape and named once; the files
+    they name are not read (load_corpus checks them)."""
     from toolsurface.harness.files import read_json
 
-    root = corpus_root() if root is None else root
+    root = corpus_folder() if root is None else root
     index = root / INDEX_NAME
     data = read_json(index, CorpusError, "corpus index")
     if not isinstance(data, dict) or data.get("format") != CORPUS_FORMAT:
@@ -217,6 +202,15 @@ def load_corpus(root: Path | None = None) -> Corpus:
         if entry.name in seen:
             raise CorpusError(f"{index}: server {entry.name!r} is listed twice")
         seen.add(entry.name)
+    return entries
+
+
+def load_corpus(root: Path | None = None) -> Corpus:
+    """The corpus at `root` (default: corpus_folder(), the shipped one unless $TOOLSURFACE_CORPUS names another),
+    every snapshot and sidecar checked against its sha256; a CorpusError naming the file otherwise."""
+    root = corpus_folder() if root is None else root
+    entries = index_entries(root)
+    for entry in entries:
         _check_file(root, entry.snapshot, entry.sha256, entry.name)
         _check_file(root, entry.meta, entry.meta_sha256, entry.name)
     return Corpus(root=root, entries=entries)

@@ -155,7 +155,7 @@ class LiveListing:
     pages: int
     source: dict[str, Any]
     stdout_noise: tuple[str, ...] = ()
-    # Its instructions, prompts, resources and templates, and the capabilities it declared, as received.
+    # Its instructions, prompts, resources, templates and skills, and the capabilities it declared, as received.
     parts: SurfaceParts = field(default_factory=SurfaceParts)
     # ttlMs and cacheScope of its tools/list result, where it sent them (2026-07-28 list results carry both).
     cache: dict[str, Any] = field(default_factory=dict)
@@ -198,19 +198,21 @@ def list_live(
     capabilities: Sequence[str] = (),
     timeout: float = DEFAULT_TIMEOUT_S,
     protocol: str | None = None,
+    drafts: bool = False,
 ) -> LiveListing:
     """List every tool of a live server, in `protocol` (None: the handshake, or 2026-07-28 for a server that
     speaks only that); one LiveServerError line for anything that goes wrong. A stop signal ends the
-    server's tree and raises Interrupted."""
+    server's tree and raises Interrupted. `drafts`: also read the drafts it advertises (harness.surface._drafts),
+    the client declaring the groups extension."""
     import anyio
 
-    return anyio.run(_list_live_kw, server, tuple(capabilities), timeout, protocol)
+    return anyio.run(_list_live_kw, server, tuple(capabilities), timeout, protocol, drafts)
 
 
 async def _list_live_kw(
-    server: LiveServer, capabilities: tuple[str, ...], timeout: float, protocol: str | None
+    server: LiveServer, capabilities: tuple[str, ...], timeout: float, protocol: str | None, drafts: bool
 ) -> LiveListing:
-    listing, _ = await _used_kw(server, None, capabilities, timeout, protocol, None)
+    listing, _ = await _used_kw(server, None, capabilities, timeout, protocol, None, drafts)
     return listing
 
 
@@ -236,13 +238,20 @@ async def _used_kw(
     timeout: float,
     protocol: str | None,
     answer_limit: int | None,
+    drafts: bool = False,
 ) -> tuple[LiveListing, Any]:
     from toolsurface.harness.signals import Interrupted, cancel_on_signals
 
     done: tuple[LiveListing, Any] | None = None
     async with cancel_on_signals() as stop:
         done = await use_live_async(
-            server, use, capabilities=capabilities, timeout=timeout, protocol=protocol, answer_limit=answer_limit
+            server,
+            use,
+            capabilities=capabilities,
+            timeout=timeout,
+            protocol=protocol,
+            answer_limit=answer_limit,
+            drafts=drafts,
         )
     if done is None:
         assert stop.signum is not None
@@ -270,6 +279,7 @@ async def use_live_async(
     timeout: float = DEFAULT_TIMEOUT_S,
     protocol: str | None = None,
     answer_limit: int | None = None,
+    drafts: bool = False,
 ) -> tuple[LiveListing, Any]:
     """List a live server as `list_live_async` does, then, on the same connection, `use(tools, connection)`
     (the listing's timeout bounds the listing only; the use bounds its own requests); its result beside the
@@ -277,7 +287,9 @@ async def use_live_async(
     caps = parse_capabilities(list(capabilities))
     if not timeout > 0:
         raise ToolsurfaceError(f"--timeout {timeout!r}: must be more than 0 seconds")
-    state = _State(timeout=timeout, protocol=parse_protocol(protocol), use=use, answer_limit=answer_limit)
+    state = _State(
+        timeout=timeout, protocol=parse_protocol(protocol), use=use, answer_limit=answer_limit, drafts=drafts
+    )
     # Run inside the listing, whose failure names the server once: the check's own line does not.
     state.check = lambda tools: _validate(tools, None)
     with _quiet_sdk_logs(state):
@@ -342,6 +354,8 @@ class _State:
     # request before HTTP+SSE was tried (the specification's fallback).
     transport: str | None = None
     refused: str | None = None
+    # Whether the drafts a server advertises are read too (`--drafts`).
+    drafts: bool = False
 
 
 @dataclass(frozen=True)
@@ -512,7 +526,7 @@ async def _list_opened(
     session: Any,
     state: _State,
     pages: Callable[[], Awaitable[tuple[list[dict[str, Any]], int]]],
-    parts: Callable[[], Awaitable[SurfaceParts]],
+    parts: Callable[[list[dict[str, Any]]], Awaitable[SurfaceParts]],
     connection: Callable[[_State], Connection],
 ) -> tuple[_Opened, list[dict[str, Any]], int]:
     """Open the conversation, then every page of tools/list (none when the server has no tools), then the
@@ -523,7 +537,7 @@ async def _list_opened(
     if init.has_tools:
         state.phase = "tools/list"
         tools, count = await pages()
-    state.parts = await parts()
+    state.parts = await parts(tools)
     state.listed = time.monotonic()
     if state.use is not None:
         if state.check is not None:
@@ -584,6 +598,7 @@ async def _converse(
         read,
         write,
         client_info=types.Implementation(name="toolsurface", version=__version__),
+        extensions=_extensions(state),
         **_client_callbacks(capabilities),
     )
     async with session:
@@ -591,9 +606,19 @@ async def _converse(
             session,
             state,
             lambda: list_tools_raw(session, on_page=_cache_keeper(state)),
-            lambda: list_parts_raw(session, on_method=_phase_setter(state)),
+            lambda tools: list_parts_raw(
+                session, on_method=_phase_setter(state), drafts_for=tools if state.drafts else None
+            ),
             lambda state: SessionConnection(session, _phase_setter(state), lambda: state.cut),
         )
+
+
+def _extensions(state: _State) -> dict[str, dict[str, Any]] | None:
+    """The extensions the client declares: the groups draft's, when the drafts are read (a server of it scopes
+    tools into groups only for a client that declares it)."""
+    from toolsurface.harness.surface import GROUPS_EXTENSION
+
+    return {GROUPS_EXTENSION: {}} if state.drafts else None
 
 
 def _validate(tools: list[dict[str, Any]], server: LiveServer | None) -> None:
@@ -792,15 +817,17 @@ async def _stdio_conversation(
 
     to_client, incoming = anyio.create_memory_object_stream[Any](0)
     outgoing, to_server = anyio.create_memory_object_stream[dict[str, Any]](0)
-    client = WireClient(outgoing.send, capabilities, {"name": "toolsurface", "version": __version__})
+    client = WireClient(
+        outgoing.send, capabilities, {"name": "toolsurface", "version": __version__}, _extensions(state)
+    )
 
-    async def part(method: str, cursor: str | None) -> dict[str, Any]:
-        return await client.request(method, {"cursor": cursor} if cursor is not None else None)
+    async def part(method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        return await client.request(method, params)
 
     keep = _cache_keeper(state)
 
     async def page(cursor: str | None) -> dict[str, Any]:
-        raw = await part("tools/list", cursor)
+        raw = await part("tools/list", {"cursor": cursor} if cursor is not None else None)
         keep(raw)
         return raw
 
@@ -814,7 +841,14 @@ async def _stdio_conversation(
                     client,
                     state,
                     lambda: list_pages(page),
-                    lambda: list_parts(client.server_capabilities, client.instructions, part, _phase_setter(state)),
+                    lambda tools: list_parts(
+                        client.server_capabilities,
+                        client.instructions,
+                        part,
+                        _phase_setter(state),
+                        drafts_for=tools if state.drafts else None,
+                        sent_capabilities=client.sent_capabilities,
+                    ),
                     lambda state: WireConnection(client, _phase_setter(state)),
                 )
             finally:

@@ -225,6 +225,7 @@ def take_snapshot(
     capabilities: str | None = None,
     timeout: float | None = None,
     protocol: str | None = None,
+    drafts: bool = False,
 ) -> TakenSnapshot:
     if server is None:
         assert surface is not None
@@ -236,6 +237,7 @@ def take_snapshot(
         capabilities=parse_capabilities(capabilities),
         timeout=DEFAULT_TIMEOUT_S if timeout is None else timeout,
         protocol=protocol,
+        drafts=drafts,
     )
     return snapshot_live(listing)
 

@@ -241,7 +241,7 @@ class Handshake:
 # The capabilities read without the wire types, each with the keys its model has, in the order the model
 # dumps them (a test holds them to mcp_types' models); any other key or value goes to the wire types.
 _FLAGS = {"prompts": ("listChanged",), "resources": ("subscribe", "listChanged"), "tools": ("listChanged",)}
-_CAPABILITIES = ("experimental", "logging", "prompts", "resources", "tools", "completions")
+_CAPABILITIES = ("experimental", "logging", "prompts", "resources", "tools", "completions", "extensions")
 
 
 def _plain_capabilities(raw: Any) -> dict[str, Any] | None:
@@ -254,7 +254,7 @@ def _plain_capabilities(raw: Any) -> dict[str, Any] | None:
         value = raw[key]
         if value is None:
             dumped[key] = None
-        elif key == "experimental":
+        elif key in ("experimental", "extensions"):
             if type(value) is not dict or any(type(v) is not dict for v in value.values()):
                 return None
             dumped[key] = value
@@ -302,10 +302,13 @@ def handshake_answer(raw: dict[str, Any]) -> Handshake:
     )
 
 
-def client_capabilities(declared: tuple[str, ...]) -> dict[str, Any]:
-    """The capabilities ClientSession declares for these callbacks (roots, sampling, elicitation)."""
+def client_capabilities(
+    declared: tuple[str, ...], extensions: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The capabilities ClientSession declares for these callbacks (roots, sampling, elicitation), and the extensions
+    it is given."""
     if not declared:
-        return {}  # what the wire types dump for none, without importing them
+        return {"extensions": extensions} if extensions else {}  # what the wire types dump, without importing them
     import mcp_types as types
 
     capabilities = types.ClientCapabilities(
@@ -316,6 +319,7 @@ def client_capabilities(declared: tuple[str, ...]) -> dict[str, Any]:
             else None
         ),
         roots=types.RootsCapability(list_changed=True) if "roots" in declared else None,
+        extensions=extensions or None,
     )
     dumped: dict[str, Any] = capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
     return dumped
@@ -335,11 +339,15 @@ class WireClient:
     output ends."""
 
     def __init__(
-        self, send: Callable[[dict[str, Any]], Awaitable[None]], declared: tuple[str, ...], client_info: dict[str, Any]
+        self,
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+        declared: tuple[str, ...],
+        client_info: dict[str, Any],
+        extensions: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         self._send = send
         self._declared = declared
-        self._capabilities = client_capabilities(declared)
+        self._capabilities = client_capabilities(declared, extensions)
         self._client_info = client_info
         self._waiting: dict[int, _Waiting] = {}
         self._next_id = 0
@@ -347,8 +355,10 @@ class WireClient:
         self._envelope: dict[str, Any] | None = None
         self.protocol_version: str | None = None
         self.server_info: ServerInfo | None = None
-        # As the wire types dump them: by alias, only what the server sent.
+        # As the wire types dump them: by alias, only what the server sent; and exactly as it sent them (with what
+        # the wire types leave out, as a draft's `tools.manifest`).
         self.server_capabilities: dict[str, Any] | None = None
+        self.sent_capabilities: dict[str, Any] | None = None
         self.instructions: str | None = None
 
     # -- the conversation ----------------------------------------------------------------------------------
@@ -415,6 +425,7 @@ class WireClient:
         }
         raw = await self.request("initialize", params)
         result = handshake_answer(raw)
+        self.sent_capabilities = raw.get("capabilities") if isinstance(raw.get("capabilities"), dict) else None
         if result.protocol_version not in HANDSHAKE_PROTOCOLS:
             raise ToolsurfaceError(
                 f"answered initialize with protocol version {result.protocol_version!r}, not a handshake version"
@@ -427,7 +438,9 @@ class WireClient:
 
     async def send_discover(self, version: str) -> dict[str, Any]:
         """One `server/discover` in the envelope of `version`; the raw result."""
-        return await self.request("server/discover", {"_meta": self._envelope_at(version)})
+        raw = await self.request("server/discover", {"_meta": self._envelope_at(version)})
+        self.sent_capabilities = raw.get("capabilities") if isinstance(raw.get("capabilities"), dict) else None
+        return raw
 
     def adopt(self, result: mcp_types.DiscoverResult) -> None:
         """Speak the newest version both sides know (the caller pins it by narrowing the result's list)."""

@@ -1,6 +1,6 @@
 """A character (and optionally token) budget for one tool list: the check, and every way it is told (the
 CLI's lines, JSON, CSV, a GitHub Actions annotation and job summary, a pytest failure, a JUnit test case). The tools
-are counted alone unless the parts beside them are included (`include`: instructions, prompts, resources)."""
+are counted alone unless the parts beside them are included (`include`: instructions, prompts, resources, skills)."""
 
 from __future__ import annotations
 

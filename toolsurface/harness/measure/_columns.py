@@ -10,6 +10,7 @@ __all__ = [
     "COUNTERS_COLUMNS",
     "PARTS_COLUMNS",
     "PER_TOOL_COLUMNS",
+    "STANDING_COLUMNS",
     "SURFACE_COLUMNS",
     "MeasureColumns",
 ]
@@ -40,6 +41,12 @@ class MeasureColumns:
     source = Column("source")
     framing = Column("framing", numeric=True)
     ratio_to_o200k = Column("ratio_to_o200k", "ratio to o200k", numeric=True)
+    tokens_percentile = Column("tokens_percentile", "tokens percentile", numeric=True)
+    tokens_per_tool = Column("tokens_per_tool", "tokens a tool", numeric=True)
+    tokens_per_tool_percentile = Column("tokens_per_tool_percentile", "tokens a tool percentile", numeric=True)
+    corpus_servers = Column("corpus_servers", "corpus servers", numeric=True)
+    corpus_listed = Column("corpus_listed", "corpus listed")
+    standing_counter = Column("standing_counter", "standing counter")
 
 
 # measure.csv, a row per surface; per_tool.csv, a row per tool; by_kinds.csv, a row per number of kinds;
@@ -87,4 +94,13 @@ COUNTERS_COLUMNS = (
     MeasureColumns.framing,
     MeasureColumns.ratio_to_o200k,
     MeasureColumns.growth_tokens,
+)
+# Where each list stands among the corpus's (measure.with_standing): in measure.csv after SURFACE_COLUMNS, when asked.
+STANDING_COLUMNS = (
+    MeasureColumns.tokens_percentile,
+    MeasureColumns.tokens_per_tool,
+    MeasureColumns.tokens_per_tool_percentile,
+    MeasureColumns.corpus_servers,
+    MeasureColumns.corpus_listed,
+    MeasureColumns.standing_counter,
 )

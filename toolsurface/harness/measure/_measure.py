@@ -1,5 +1,6 @@
 """List size, tokens, per-tool cost and growth per kind, from tool lists as a client received them; and the
-same counting rule over the other parts a server advertises (instructions, prompts, resources, templates)."""
+same counting rule over the other parts a server advertises (instructions, prompts, resources, templates, skills:
+what a client puts before the model of each), with each skill's SKILL.md sized apart, as a cost on demand."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import InvalidToolList
 from toolsurface.harness.measure._counts import CounterFigures, CounterInfo, ListCounter, counter_figures, is_o200k
+from toolsurface.harness.measure._drafts_sizes import DraftSizes, draft_sizes
 from toolsurface.harness.measure._tokens import ENCODING_NAME, count_tokens
 from toolsurface.harness.measure._wire import PROTOCOL_VERSION, WireList, list_plainly, list_surface
 from toolsurface.harness.output import compact_json
@@ -24,6 +26,10 @@ from toolsurface.harness.surface import (
     included_keys,
 )
 
+if TYPE_CHECKING:
+    from toolsurface.harness.corpus import Standing
+    from toolsurface.harness.measure._anatomy import ListAnatomy, ToolAnatomy
+
 __all__ = [
     "Growth",
     "KeptLists",
@@ -31,6 +37,7 @@ __all__ = [
     "Measurable",
     "Measurement",
     "PartSize",
+    "SkillSize",
     "SurfaceMeasurement",
     "ToolSize",
     "kept_lists",
@@ -40,7 +47,9 @@ __all__ = [
     "marginal_tokens",
     "measure",
     "part_sizes",
+    "part_text",
     "plain_lists",
+    "skill_sizes",
     "snapshot_protocol",
     "wire_list",
 ]
@@ -61,6 +70,26 @@ class ToolSize:
     # Why a client refuses, repairs or may drop the tool as published (no object schema, a second tool of its
     # name, ...); it is measured as it is.
     problem: str | None = None
+    # An MCP Apps tool for the App's UI alone (`_meta.ui.visibility` without "model"): not in the model's cost; and
+    # why its visibility could not be read (then it is counted as the model's).
+    app_only: bool = False
+    visibility_problem: str | None = None
+    # Its o200k tokens and chars by part, when asked for (measure --anatomy); they add up to its own.
+    anatomy: ToolAnatomy | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "chars": self.chars,
+            "tokens": self.tokens,
+            "marginal_tokens": self.marginal_tokens,
+            "problem": self.problem,
+            "app_only": self.app_only,
+            "visibility_problem": self.visibility_problem,
+        }
+        if self.anatomy is not None:
+            data["anatomy"] = self.anatomy.to_json()
+        return data
 
 
 @dataclass(frozen=True)
@@ -102,6 +131,18 @@ class PartSize:
     tokens: int | None
 
 
+def part_text(key: str, value: Any) -> str:
+    """What of a part a client puts before a model, as counted: the instructions' text, a list's compact JSON, the
+    skills' frontmatter as listed (compact JSON of each skill's frontmatter object); nothing for an empty part."""
+    if isinstance(value, str):
+        return value
+    if value in (None, []):
+        return ""
+    if key == "skills":
+        return compact_json([entry.get("frontmatter") for entry in value])
+    return compact_json(value)
+
+
 def part_sizes(parts: SurfaceParts, with_tokens: bool) -> list[PartSize]:
     """Each part's size; none when the parts were not recorded (a snapshot of the tools alone)."""
     if not parts.recorded:
@@ -109,7 +150,7 @@ def part_sizes(parts: SurfaceParts, with_tokens: bool) -> list[PartSize]:
     sizes = []
     for key in PART_KEYS:
         value = parts.get(key)
-        text = value if isinstance(value, str) else compact_json(value) if value not in (None, []) else ""
+        text = part_text(key, value)
         sizes.append(
             PartSize(
                 part=key,
@@ -117,6 +158,56 @@ def part_sizes(parts: SurfaceParts, with_tokens: bool) -> list[PartSize]:
                 entries=len(value) if isinstance(value, list) else None,
                 chars=len(text),
                 tokens=(count_tokens(text) if text else 0) if with_tokens else None,
+            )
+        )
+    return sizes
+
+
+@dataclass(frozen=True)
+class SkillSize:
+    """One listed skill (SEP-2640): what is put before the model for it every session, its frontmatter as listed
+    (`chars`, `tokens`: its compact JSON), and what loading it costs, on demand: its SKILL.md as read (`body_chars`,
+    `body_tokens`; None where it could not be read) and its other files as listed (`files` and `file_bytes`, the
+    SKILL.md with them; None for a skill whose resources are "dynamic"). `problem`: why a host may not load it."""
+
+    uri: str
+    name: str
+    chars: int
+    tokens: int | None
+    body_chars: int | None
+    body_tokens: int | None
+    files: int | None
+    file_bytes: int | None
+    problem: str | None = None
+
+
+def skill_sizes(parts: SurfaceParts, with_tokens: bool) -> list[SkillSize]:
+    """A size per listed skill, in the order listed."""
+    from toolsurface.harness.surface import skill_name, skill_problem
+
+    sizes = []
+    for entry in parts.skills or []:
+        uri = str(entry.get("uri"))
+        text = compact_json(entry.get("frontmatter"))
+        body = parts.skill_body(uri)
+        read = body.text if body is not None else None
+        found = entry.get("resources")
+        files = (
+            found
+            if isinstance(found, list) and all(isinstance(f, dict) and type(f.get("size")) is int for f in found)
+            else None
+        )
+        sizes.append(
+            SkillSize(
+                uri=uri,
+                name=skill_name(entry),
+                chars=len(text),
+                tokens=count_tokens(text) if with_tokens else None,
+                body_chars=len(read) if read is not None else None,
+                body_tokens=count_tokens(read) if read is not None and with_tokens else None,
+                files=len(files) if files is not None else None,
+                file_bytes=sum(f["size"] for f in files) if files is not None else None,
+                problem=skill_problem(entry, body),
             )
         )
     return sizes
@@ -140,37 +231,72 @@ class SurfaceMeasurement:
     counts: list[CounterFigures] = field(default_factory=list)
     # The other parts beside the tools; empty when they were not recorded (a snapshot of the tools alone).
     parts: list[PartSize] = field(default_factory=list)
+    # Each skill listed through the skills extension, and why a part the server declared could not be read.
+    skills: list[SkillSize] = field(default_factory=list)
+    unread: dict[str, str] = field(default_factory=dict)
+    # The app-only tools (MCP Apps), in a column of their own: how many, their chars and tokens (each standalone),
+    # and the list the model is shown without them (`model_chars`, `model_tokens`: the list's own figures when
+    # there are none; tokens: the list's less what leaving them out takes off by o200k).
+    app_only_tools: int = 0
+    app_only_chars: int = 0
+    app_only_tokens: int | None = None
+    model_chars: int | None = None
+    model_tokens: int | None = None
+    # What the drafts the server advertises cost (measure --drafts), where they were read.
+    drafts: DraftSizes | None = None
     # What its tools' answers cost, as a snapshot taken with --probe recorded them.
     answers: SnapshotAnswers | None = None
     # A server's list as listed (a live server, a snapshot of one), not a surface of its own: the tables call
     # it a server.
     server: bool = field(default=False, compare=False)
+    # Where its list stands among the corpus of public servers' lists (measure.with_standing), when asked.
+    standing: Standing | None = None
 
     @property
     def parts_recorded(self) -> bool:
         return bool(self.parts)
 
     @property
+    def shown_chars(self) -> int:
+        """The tools' chars the model is shown: the list without its app-only tools."""
+        return self.chars if self.model_chars is None else self.model_chars
+
+    @property
+    def shown_tokens(self) -> int | None:
+        return self.tokens if self.model_tokens is None else self.model_tokens
+
+    @property
     def total_chars(self) -> int:
-        """What the whole surface costs every session: the tools and every part beside them."""
-        return self.chars + sum(p.chars for p in self.parts)
+        """What the whole surface costs every session: the tools the model is shown and every part beside them."""
+        return self.shown_chars + sum(p.chars for p in self.parts)
 
     @property
     def total_tokens(self) -> int | None:
-        if self.tokens is None:
+        if self.shown_tokens is None:
             return None
-        return self.tokens + sum(p.tokens or 0 for p in self.parts)
+        return self.shown_tokens + sum(p.tokens or 0 for p in self.parts)
 
     def counted(self, include: Sequence[str]) -> tuple[int, int | None]:
-        """Chars and tokens of the tools with the parts named (`instructions`, `prompts`, `resources`, the
-        last with the resource templates)."""
+        """Chars and tokens of the tools the model is shown, with the parts named (`instructions`, `prompts`,
+        `resources` with the resource templates, `skills`)."""
         chosen = [p for p in self.parts if p.part in included_keys(include)]
-        tokens = None if self.tokens is None else self.tokens + sum(p.tokens or 0 for p in chosen)
-        return self.chars + sum(p.chars for p in chosen), tokens
+        tokens = None if self.shown_tokens is None else self.shown_tokens + sum(p.tokens or 0 for p in chosen)
+        return self.shown_chars + sum(p.chars for p in chosen), tokens
+
+    @property
+    def anatomy(self) -> ListAnatomy | None:
+        """Where the tools' tokens go, part by part, when their anatomy was asked for."""
+        from toolsurface.harness.measure._anatomy import list_anatomy
+
+        found = [t.anatomy for t in self.per_tool if t.anatomy is not None]
+        return list_anatomy(found) if found and len(found) == len(self.per_tool) else None
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        del data["text"], data["counts"], data["answers"], data["server"]
+        data = asdict(replace(self, per_tool=[]))
+        del data["text"], data["counts"], data["answers"], data["server"], data["standing"]
+        data["per_tool"] = [t.to_json() for t in self.per_tool]
+        if self.drafts is None:
+            del data["drafts"]
         if self.counts:
             data["counts"] = [c.to_json() for c in self.counts]
         data["parts_recorded"] = self.parts_recorded
@@ -178,6 +304,11 @@ class SurfaceMeasurement:
         data["total_tokens"] = self.total_tokens
         if self.answers is not None:
             data["answers"] = self.answers.to_wire()
+        if self.standing is not None:
+            data["standing"] = self.standing.to_json()
+        anatomy = self.anatomy
+        if anatomy is not None:
+            data["anatomy"] = anatomy.to_json()
         return data
 
     def largest(self, count: int) -> list[ToolSize]:
@@ -321,22 +452,50 @@ def marginal_tokens(texts: Sequence[str]) -> list[int]:
     return out
 
 
-def _per_tool(tools: list[dict[str, Any]], with_tokens: bool) -> list[ToolSize]:
-    from toolsurface.harness.surface import tool_problems
+def _per_tool(tools: list[dict[str, Any]], with_tokens: bool, anatomy: bool = False) -> list[ToolSize]:
+    """Each tool's size; with `anatomy`, its tokens are those its anatomy counted (each tool tokenized once)."""
+    from toolsurface.harness.measure._anatomy import tool_anatomy
+    from toolsurface.harness.surface import tool_problems, tool_visibility
 
     texts = [compact_json(tool) for tool in tools]
     marginal = marginal_tokens(texts) if with_tokens else [None] * len(texts)
     problems = {p.index: p.problem for p in tool_problems(tools)}
-    return [
-        ToolSize(
-            name=str(tool.get("name")),
-            chars=len(text),
-            tokens=count_tokens(text) if with_tokens else None,
-            marginal_tokens=extra,
-            problem=problems.get(index),
+    texts = [compact_json(tool) for tool in tools]
+    marginal = marginal_tokens(texts) if with_tokens else [None] * len(texts)
+    problems = {p.index: p.problem for p in tool_problems(tools)}
+    parts = [tool_anatomy(tool) for tool in tools] if anatomy else [None] * len(tools)
+    sizes = []
+    for index, (tool, text, extra, parted) in enumerate(zip(tools, texts, marginal, parts, strict=True)):
+        seen = tool_visibility(tool)
+        sizes.append(
+            ToolSize(
+                name=str(tool.get("name")),
+                chars=len(text),
+                tokens=(parted.tokens if parted is not None else count_tokens(text)) if with_tokens else None,
+                marginal_tokens=extra,
+                problem=problems.get(index),
+                anatomy=parted,
+                app_only=seen.app_only,
+                visibility_problem=seen.problem,
+            )
         )
-        for index, (tool, text, extra) in enumerate(zip(tools, texts, marginal, strict=True))
-    ]
+    return sizes
+
+
+def _apart(m: SurfaceMeasurement, tools: list[dict[str, Any]], with_tokens: bool) -> SurfaceMeasurement:
+    """The measurement with its app-only tools in their column, and the list the model is shown without them."""
+    apart = [size for size in m.per_tool if size.app_only]
+    if not apart:
+        return m
+    shown = list_text([tool for tool, size in zip(tools, m.per_tool, strict=True) if not size.app_only])
+    return replace(
+        m,
+        app_only_tools=len(apart),
+        app_only_chars=sum(size.chars for size in apart),
+        app_only_tokens=sum(size.tokens or 0 for size in apart) if with_tokens else None,
+        model_chars=len(shown),
+        model_tokens=count_tokens(shown) if with_tokens else None,
+    )
 
 
 def _growth(base: WireList, grown: WireList, kind: Kind, with_tokens: bool) -> Growth:
@@ -367,10 +526,13 @@ async def _measure_one(
     with_growth: bool,
     counters: Sequence[ListCounter] = (),
     protocol: str | None = None,
+    anatomy: bool = False,
+    drafts: bool = False,
 ) -> SurfaceMeasurement:
     wire = await wire_list(item, protocol=protocol)
     text = list_text(wire.tools)
     tokens = count_tokens(text) if with_tokens else None
+    per_tool = _per_tool(wire.tools, with_tokens, anatomy)
     growth: Growth | None = None
     by_kinds: list[KindsPoint] = []
     grown_tools: list[dict[str, Any]] | None = None
@@ -407,13 +569,17 @@ async def _measure_one(
         tools=len(wire.tools),
         chars=len(text),
         tokens=tokens,
-        per_tool=_per_tool(wire.tools, with_tokens),
+        per_tool=per_tool,
         growth=growth,
         by_kinds=by_kinds,
         text=text,
         parts=part_sizes(wire.parts, with_tokens),
+        skills=skill_sizes(wire.parts, with_tokens),
+        unread=dict(wire.parts.unread),
+        drafts=draft_sizes(wire.parts.drafts, wire.tools, with_tokens) if drafts else None,
         answers=item.answers if isinstance(item, Snapshot) else None,
     )
+    measured = _apart(measured, wire.tools, with_tokens)
     if not counters:
         return measured
     assert tokens is not None
@@ -454,6 +620,8 @@ def _with_primary(m: SurfaceMeasurement, first: CounterFigures) -> SurfaceMeasur
         ],
         growth=replace(m.growth, tokens=first.growth_tokens) if m.growth else None,
         by_kinds=[replace(p, tokens=n) for p, n in zip(m.by_kinds, first.by_kinds, strict=True)],
+        # What leaving the app-only tools out takes off, by o200k, taken off the counter's figure.
+        model_tokens=None if m.model_tokens is None or m.tokens is None else first.tokens - (m.tokens - m.model_tokens),
     )
 
 
@@ -464,9 +632,13 @@ def measure(
     growth: bool = True,
     counters: Sequence[ListCounter] = (),
     protocol: str | None = None,
+    anatomy: bool = False,
+    drafts: bool = False,
 ) -> Measurement:
     """Measure each surface as a client receives it, in `protocol` (None: the default version, and each
-    snapshot as recorded); growth and by-kinds only for buildable surfaces.
+    snapshot as recorded); growth and by-kinds only for buildable surfaces. `anatomy`: each tool's o200k tokens
+    and chars by part too (ToolSize.anatomy), whatever counter counts `tokens`. `drafts`: with what the drafts a
+    server advertises cost, where they were read (harness.measure._drafts_sizes).
 
     `counters` (default: o200k alone) count the tokens; the first one's figures fill `tokens`, and with any
     other than o200k each surface carries every counter's figures (`counts`), side by side.
@@ -476,7 +648,10 @@ def measure(
     asked = [] if all(is_o200k(c) for c in counters) else list(counters)
 
     async def run() -> list[SurfaceMeasurement]:
-        return [await _measure_one(item, tokens or bool(asked), growth, asked, protocol) for item in items]
+        return [
+            await _measure_one(item, tokens or bool(asked) or anatomy, growth, asked, protocol, anatomy, drafts)
+            for item in items
+        ]
 
     # A surface's own list is also a by-kinds point, and its list grown by one kind the last: each listed once.
     with lists_kept() if _KEPT.get() is None else nullcontext():

@@ -23,7 +23,7 @@ from typing import Any
 
 from toolsurface.harness.protocol import DEFAULT_PROTOCOL
 
-__all__ = ["PLAIN_WIRE_TYPES", "STUB_CAPABILITIES", "plain_wire_tools"]
+__all__ = ["PLAIN_WIRE_TYPES", "STUB_CAPABILITIES", "plain_wire_tools", "stub_capabilities"]
 
 # The release of the SDK's wire types (PyPI mcp-types) whose generated models this order was read from.
 PLAIN_WIRE_TYPES = "2.3.0"
@@ -131,3 +131,17 @@ def plain_wire_tools(
 # What our stub's server declares for a surface of tools alone (no prompts or resources), as its handshake
 # answer gives it on the same release of the SDK.
 STUB_CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": False}}
+
+
+def stub_capabilities(skills: bool) -> dict[str, Any]:
+    """What our stub declares for a surface of tools alone, or of tools and skills: then the resources its skills'
+    files are read through, and the skills extension (stubs.mcp_server)."""
+    if not skills:
+        return dict(STUB_CAPABILITIES)
+    from toolsurface.harness.surface import SKILLS_EXTENSION
+
+    return {
+        "resources": {"subscribe": False, "listChanged": False},
+        **STUB_CAPABILITIES,
+        "extensions": {SKILLS_EXTENSION: {}},
+    }

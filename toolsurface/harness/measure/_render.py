@@ -11,6 +11,7 @@ from toolsurface.harness.measure._columns import (
     COUNTERS_COLUMNS,
     PARTS_COLUMNS,
     PER_TOOL_COLUMNS,
+    STANDING_COLUMNS,
     SURFACE_COLUMNS,
     MeasureColumns,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "parts_csv",
     "per_tool_csv",
     "per_tool_rows",
+    "standing_lines",
     "whole_title",
 ]
 
@@ -73,11 +75,38 @@ def measure_json(m: Measurement) -> str:
     return json_document(m.to_json())
 
 
+def standing_lines(m: Measurement) -> list[str]:
+    """A line per surface whose standing among the corpus of public servers' lists was asked for."""
+    return [f"{s.name}: {s.standing.line()}" for s in m.surfaces if s.standing is not None]
+
+
+def _standing_row(s: SurfaceMeasurement) -> list[object]:
+    """A surface's standing in STANDING_COLUMNS (measure.csv's, after its own columns)."""
+    if s.standing is None:
+        return [None] * len(STANDING_COLUMNS)
+    tokens, per_tool = s.standing.tokens, s.standing.tokens_per_tool
+    return [
+        round(tokens.percentile, 1) if tokens is not None else None,
+        round(per_tool.value, 2) if per_tool is not None else None,
+        round(per_tool.percentile, 1) if per_tool is not None else None,
+        s.standing.servers,
+        s.standing.listed,
+        s.standing.counter,
+    ]
+
+
+def _stood(m: Measurement) -> bool:
+    return any(s.standing is not None for s in m.surfaces)
+
+
 def measure_csv(m: Measurement) -> str:
+    # measure.csv's columns, then each list's standing when asked for, then each counter's figures.
+    standing = keys(STANDING_COLUMNS) if _stood(m) else []
     if not m.counters:
-        return csv_table(keys(SURFACE_COLUMNS), [_surface_row(s) for s in m.surfaces])
+        rows = [[*_surface_row(s), *(_standing_row(s) if standing else [])] for s in m.surfaces]
+        return csv_table([*keys(SURFACE_COLUMNS), *standing], rows)
     # With counters asked for: which one `tokens` is, then each counter's figures under its name.
-    header = [*keys(SURFACE_COLUMNS), MeasureColumns.counter.key]
+    header = [*keys(SURFACE_COLUMNS), *standing, MeasureColumns.counter.key]
     for c in m.counters:
         header += [
             f"{MeasureColumns.tokens.key} ({c.name})",
@@ -86,7 +115,7 @@ def measure_csv(m: Measurement) -> str:
         ]
     rows = []
     for s in m.surfaces:
-        row = [*_surface_row(s), m.counters[0].name]
+        row = [*_surface_row(s), *(_standing_row(s) if standing else []), m.counters[0].name]
         for f in s.counts:
             row += [f.tokens, f.framing, _ratio(f.ratio)]
         rows.append(row)
@@ -217,13 +246,18 @@ def _part_cell(chars: int, tokens: int | None, entries: int | None = None, adver
 
 
 def _parts_rows(m: Measurement) -> list[list[str]]:
+    """A row per surface: the tools the model is shown, each part, the total, and (where any surface has app-only
+    tools) those in a column of their own, never in the total."""
+    apps = any(s.app_only_tools for s in m.surfaces)
     rows = []
     for s in m.surfaces:
         if not s.parts_recorded:
             cells = ["not recorded"] * len(PART_TITLES)
         else:
             cells = [_part_cell(p.chars, p.tokens, p.entries, p.advertised) for p in s.parts]
-        rows.append([s.name, _part_cell(s.chars, s.tokens, s.tools), *cells, _part_cell(s.total_chars, s.total_tokens)])
+        tools = _part_cell(s.shown_chars, s.shown_tokens, s.tools - s.app_only_tools)
+        apart = [_part_cell(s.app_only_chars, s.app_only_tokens, s.app_only_tools)] if apps else []
+        rows.append([s.name, tools, *cells, _part_cell(s.total_chars, s.total_tokens), *apart])
     return rows
 
 
@@ -269,7 +303,10 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             {1, 2, 3},
         ),
     ]
-    marked = malformed_lines(m)
+    standing = standing_lines(m)
+    if standing:
+        parts.append(f"\n{_STANDING_TITLE}\n\n" + "".join(f"- {markdown_cell(line, 'spaced')}\n" for line in standing))
+    marked = [*malformed_lines(m), *_visibility_lines(m)]
     if marked:
         parts.append("\n" + "\n".join(f"- {markdown_cell(line, 'spaced')}" for line in marked) + "\n")
     if any(s.parts_recorded for s in m.surfaces):
@@ -277,11 +314,15 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
             f"\n{_whole_title(m)}, chars / tokens (entries) of each part: its compact JSON as received"
             " (the instructions by their text's characters), and the total\n"
         )
+        apps = ["App-only (not in the total)"] if any(s.app_only_tools for s in m.surfaces) else []
         parts.append(
             markdown_table(
-                [_what(m).capitalize(), "Tools", *PART_TITLES.values(), "Total"], _parts_rows(m), set(range(1, 7))
+                [_what(m).capitalize(), "Tools", *PART_TITLES.values(), "Total", *apps],
+                _parts_rows(m),
+                set(range(1, len(PART_TITLES) + 3 + len(apps))),
             )
         )
+        parts.append(_skills_markdown(m))
     if m.counters:
         parts.append("\n" + counters_markdown(m))
     answered = _answers_rows(m)
@@ -312,7 +353,53 @@ def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
                     set(range(1, len(header))),
                 )
             )
+    if per_tool:
+        parts.append(_apps_markdown(m))
     return "".join(parts)
+
+
+_STANDING_TITLE = (
+    "Where each list stands among the corpus of public servers' lists (a percentile: the share of the corpus's"
+    " lists below it, ties counted half)"
+)
+
+
+def _skills_markdown(m: Measurement) -> str:
+    """The skills' table and the lines on parts not read, under the whole surface's table (measure._part_tables),
+    and the drafts' figures where they were measured."""
+    from toolsurface.harness.measure._part_tables import drafts_markdown, part_lines, skills_markdown
+
+    lines = part_lines(m)
+    said = "\n" + "\n".join(f"- {markdown_cell(line, 'spaced')}" for line in lines) + "\n" if lines else ""
+    return skills_markdown(m) + said + drafts_markdown(m)
+
+
+def _visibility_lines(m: Measurement) -> list[str]:
+    from toolsurface.harness.measure._part_tables import apps_lines
+
+    return apps_lines(m)
+
+
+def _apps_markdown(m: Measurement) -> str:
+    """The app-only tools, under the per-tool tables (measure._part_tables)."""
+    from toolsurface.harness.measure._part_tables import apps_markdown
+
+    return apps_markdown(m)
+
+
+def _apps_rich(m: Measurement) -> list[RenderableType]:
+    from toolsurface.harness.measure._part_tables import apps_rich
+
+    return apps_rich(m)
+
+
+def _skills_rich(m: Measurement) -> list[RenderableType]:
+    from rich.text import Text
+
+    from toolsurface.harness.measure._part_tables import drafts_rich, part_lines, skills_rich
+
+    lines = part_lines(m)
+    return [*skills_rich(m), *([Text("\n".join(lines))] if lines else []), *drafts_rich(m)]
 
 
 def malformed_lines(m: Measurement) -> list[str]:
@@ -346,7 +433,12 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
     renderables: list[RenderableType] = [
         terminal_table(f"List size (protocol {m.protocol_version}, {m.encoding})", columns, rows)
     ]
-    marked = malformed_lines(m)
+    standing = standing_lines(m)
+    if standing:
+        from rich.text import Text
+
+        renderables.append(Text("\n".join(standing)))
+    marked = [*malformed_lines(m), *_visibility_lines(m)]
     if marked:
         from rich.text import Text
 
@@ -357,9 +449,15 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
             MeasureColumns.tools,
             *(Column(title.lower(), numeric=True) for title in PART_TITLES.values()),
             Column("total", numeric=True),
+            *(
+                [Column("app-only (not in the total)", numeric=True)]
+                if any(s.app_only_tools for s in m.surfaces)
+                else []
+            ),
         ]
         title = f"{_whole_title(m)}: chars / tokens (entries), {m.encoding}"
         renderables.append(terminal_table(title, whole, _parts_rows(m)))
+        renderables += _skills_rich(m)
     if m.counters:
         header, rows = _by_counter(m)
         by_counter = [Column(label, numeric=index > 0) for index, label in enumerate(header)]
@@ -385,4 +483,6 @@ def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]
                 extra = [shown(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
                 tool_rows.append([one_line(t.name), shown(t.chars), shown(t.tokens), shown(t.marginal_tokens), *extra])
             renderables.append(terminal_table(f"Per tool: {s.name}", tool_columns, tool_rows))
+    if per_tool:
+        renderables += _apps_rich(m)
     return renderables

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.bounded_json import MAX_DEPTH, depth
 from toolsurface.harness.errors import InvalidToolList
+from toolsurface.harness.measure._pages import Request, failed, list_pages, pager
 from toolsurface.harness.protocol import DEFAULT_PROTOCOL, client_mode
 from toolsurface.harness.surface import Surface, SurfaceParts, validate_wire_tools
 
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
 
-    from toolsurface.harness.surface import Kind, SurfaceDefinition
+    from toolsurface.harness.surface import Kind, SkillBody, SurfaceDefinition
 
 __all__ = [
     "PROTOCOL_VERSION",
     "WireList",
-    "list_pages",
     "list_parts",
     "list_parts_raw",
     "list_plainly",
@@ -31,7 +31,6 @@ __all__ = [
 # A list is read in one version, the default unless another is asked for, because key order inside a
 # tool differs between eras; every result records the version it was read in (harness.protocol).
 PROTOCOL_VERSION = DEFAULT_PROTOCOL
-MAX_PAGES = 10_000
 
 
 @dataclass(frozen=True)
@@ -54,30 +53,6 @@ def wire_form(surface: Surface) -> list[dict[str, Any]]:
             where = f"{surface.source or surface.name}: tool {tool.name!r}"
             raise InvalidToolList(f"{where}: nests {nesting} levels deep, more than {MAX_DEPTH}")
     return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in surface.tools]
-
-
-async def list_pages(
-    fetch: Callable[[str | None], Awaitable[dict[str, Any]]], method: str = "tools/list", key: str = "tools"
-) -> tuple[list[dict[str, Any]], int]:
-    """Every page of a list method, `fetch(cursor)` giving each raw result, following nextCursor."""
-    entries: list[dict[str, Any]] = []
-    cursor: str | None = None
-    seen: set[str] = set()
-    for pages in range(1, MAX_PAGES + 1):
-        raw = await fetch(cursor)
-        if not isinstance(raw, dict):
-            raise InvalidToolList(f"{method} answered with no JSON object")
-        page = raw.get(key)
-        if not isinstance(page, list):
-            raise InvalidToolList(f"{method} answered without a {key} array")
-        entries.extend(page)
-        cursor = raw.get("nextCursor")
-        if cursor is None:
-            return entries, pages
-        if cursor in seen:
-            raise InvalidToolList(f"{method} repeats the cursor {cursor!r}")
-        seen.add(cursor)
-    raise InvalidToolList(f"{method} did not end after {MAX_PAGES} pages")
 
 
 async def list_tools_raw(
@@ -115,14 +90,22 @@ def part_lists(capabilities: Mapping[str, Any] | None) -> list[tuple[str, str]]:
 async def list_parts(
     capabilities: Mapping[str, Any] | None,
     instructions: str | None,
-    request: Callable[[str, str | None], Awaitable[dict[str, Any]]],
+    request: Request,
     on_method: Callable[[str], object] | None = None,
+    *,
+    drafts_for: Sequence[Mapping[str, Any]] | None = None,
+    sent_capabilities: Mapping[str, Any] | None = None,
 ) -> SurfaceParts:
     """The server's instructions and capabilities (from its handshake or discovery, as the SDK's model dumps
     them: by alias, only what was sent), and every page of prompts/list, resources/list and
-    resources/templates/list it declares, each entry exactly as sent; `request(method, cursor)` gives one raw
-    result. `on_method` is told each method before it is sent (to say where a failure stopped)."""
-    from toolsurface.harness.surface import parts_from_wire
+    resources/templates/list it declares, each entry exactly as sent; where it declares the skills extension, every
+    page of skills/list and each listed skill's SKILL.md (resources/read). `request(method, params)` gives one raw
+    result. `on_method` is told each method before it is sent (to say where a failure stopped). `drafts_for`: the
+    tools listed, when the drafts the server advertises (in its capabilities as sent, `sent_capabilities`, else as
+    dumped) are to be read too (measure._drafts_read)."""
+    from dataclasses import replace
+
+    from toolsurface.harness.surface import declares_skills, parts_from_wire
 
     found: dict[str, Any] = {"capabilities": dict(capabilities or {})}
     if instructions is not None:
@@ -130,34 +113,98 @@ async def list_parts(
     for method, key in part_lists(capabilities):
         if on_method is not None:
             on_method(method)
+        found[key], _ = await list_pages(pager(request, method), method, key)
+    parts = parts_from_wire(found, "the server's answers")
+    if declares_skills(capabilities):
+        parts = await _with_skills(parts, request, on_method)
+    if drafts_for is not None:
+        from toolsurface.harness.measure._drafts_read import read_drafts
 
-        async def fetch(cursor: str | None, method: str = method) -> dict[str, Any]:
-            return await request(method, cursor)
-
-        found[key], _ = await list_pages(fetch, method, key)
-    return parts_from_wire(found, "the server's answers")
+        sent = sent_capabilities if sent_capabilities is not None else capabilities
+        parts = replace(parts, drafts=await read_drafts(sent, drafts_for, request, on_method))
+    return parts
 
 
-async def list_parts_raw(session: ClientSession, on_method: Callable[[str], object] | None = None) -> SurfaceParts:
-    """`list_parts` through the SDK's session."""
+async def _with_skills(
+    parts: SurfaceParts, request: Request, on_method: Callable[[str], object] | None
+) -> SurfaceParts:
+    """The parts with the skills a server of the skills extension lists, and each one's SKILL.md as read; a server
+    whose skills/list fails is measured without them, the part marked unread with why."""
+    from dataclasses import replace
+
+    from toolsurface.harness.surface import parts_from_wire
+
+    try:
+        if on_method is not None:
+            on_method("skills/list")
+        entries, _ = await list_pages(pager(request, "skills/list"), "skills/list", "skills")
+        listed = parts_from_wire({"skills": entries}, "skills/list").skills or []
+    except Exception as error:
+        return replace(parts, unread={**parts.unread, "skills": failed("skills/list", error)})
+    bodies = []
+    for entry in listed:
+        if on_method is not None:
+            on_method("resources/read")
+        bodies.append(await _skill_body(str(entry["uri"]), request))
+    return replace(parts, skills=listed, skill_bodies=tuple(bodies))
+
+
+async def _skill_body(uri: str, request: Request) -> SkillBody:
+    """A skill's SKILL.md as resources/read gives it (the text of its content for that URI, or its blob's bytes as
+    UTF-8), or why it could not be read."""
+    import base64
+    import binascii
+
+    from toolsurface.harness.surface import SkillBody
+
+    try:
+        raw = await request("resources/read", {"uri": uri})
+    except Exception as error:
+        return SkillBody(uri, problem=f"its SKILL.md could not be read: {failed('resources/read', error)}")
+    contents = raw.get("contents") if isinstance(raw, dict) else None
+    items = [c for c in contents if isinstance(c, dict)] if isinstance(contents, list) else []
+    item = next((c for c in items if c.get("uri") == uri), items[0] if items else None)
+    if item is not None and isinstance(item.get("text"), str):
+        return SkillBody(uri, item["text"])
+    if item is not None and isinstance(item.get("blob"), str):
+        try:
+            return SkillBody(uri, base64.b64decode(item["blob"], validate=True).decode("utf-8"))
+        except (binascii.Error, UnicodeDecodeError):
+            return SkillBody(uri, problem="resources/read gave its SKILL.md as a blob that is not UTF-8 text")
+    return SkillBody(uri, problem="resources/read gave no text for its SKILL.md")
+
+
+async def list_parts_raw(
+    session: ClientSession,
+    on_method: Callable[[str], object] | None = None,
+    drafts_for: Sequence[Mapping[str, Any]] | None = None,
+) -> SurfaceParts:
+    """`list_parts` through the SDK's session: the list methods by the SDK's own request models, the extensions' and
+    drafts' methods (which the SDK does not know) as plain requests. The session keeps the capabilities as its
+    model dumps them, without a draft's `tools.manifest`: over it, manifests are not found."""
     import mcp.types as types
     from pydantic import TypeAdapter
 
-    requests: dict[str, Any] = {
-        "prompts/list": types.ListPromptsRequest,
-        "resources/list": types.ListResourcesRequest,
-        "resources/templates/list": types.ListResourceTemplatesRequest,
+    typed: dict[str, tuple[Any, Any]] = {
+        "prompts/list": (types.ListPromptsRequest, types.PaginatedRequestParams),
+        "resources/list": (types.ListResourcesRequest, types.PaginatedRequestParams),
+        "resources/templates/list": (types.ListResourceTemplatesRequest, types.PaginatedRequestParams),
+        "resources/read": (types.ReadResourceRequest, types.ReadResourceRequestParams),
     }
     adapter = TypeAdapter(dict[str, Any])
 
-    async def request(method: str, cursor: str | None) -> dict[str, Any]:
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        raw: dict[str, Any] = await session.send_request(requests[method](params=params), adapter)  # type: ignore[type-var]
+    async def request(method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        if method in typed:
+            model, params_model = typed[method]
+            message = model(params=params_model.model_validate(params) if params is not None else None)
+        else:
+            message = types.Request[Any, Any](method=method, params=params)
+        raw: dict[str, Any] = await session.send_request(message, adapter)  # type: ignore[type-var]
         return raw
 
     capabilities = session.server_capabilities
     dumped = capabilities.model_dump(by_alias=True, exclude_unset=True, mode="json") if capabilities else None
-    return await list_parts(dumped, session.instructions, request, on_method)
+    return await list_parts(dumped, session.instructions, request, on_method, drafts_for=drafts_for)
 
 
 async def list_surface(surface: Surface, page_size: int | None = None, protocol: str = PROTOCOL_VERSION) -> WireList:
@@ -179,8 +226,11 @@ def list_plainly(
     definition: SurfaceDefinition, kinds: Sequence[Kind] | None = None, protocol: str = PROTOCOL_VERSION
 ) -> WireList | None:
     """The list a client of the surface's stub receives in `protocol`, put together from its plain data
-    without the SDK (measure._plain); None where only a real connection can say, then `list_surface`."""
-    from toolsurface.harness.measure._plain import STUB_CAPABILITIES, plain_wire_tools
+    without the SDK (measure._plain); None where only a real connection can say, then `list_surface`. Its skills
+    are what the stub serves of them (harness.surface._skills), each SKILL.md read as served."""
+    from dataclasses import replace
+
+    from toolsurface.harness.measure._plain import plain_wire_tools, stub_capabilities
 
     beside = {
         "prompts": definition.prompts,
@@ -193,9 +243,16 @@ def list_plainly(
     if tools is None:
         return None
     validate_wire_tools(tools, definition.source or definition.name)
-    found: dict[str, Any] = {"capabilities": dict(STUB_CAPABILITIES)}
+    skills = definition.skills
+    found: dict[str, Any] = {"capabilities": stub_capabilities(skills is not None)}
     if definition.instructions is not None:
         found["instructions"] = definition.instructions
+    if skills is not None:
+        # A stub of the skills extension declares resources, and lists none of its own.
+        found |= {"resources": [], "resourceTemplates": [], "skills": skills.entries}
     from toolsurface.harness.surface import parts_from_wire
 
-    return WireList(tools=tools, protocol_version=protocol, parts=parts_from_wire(found, "the server's answers"))
+    parts = parts_from_wire(found, "the server's answers")
+    if skills is not None:
+        parts = replace(parts, skill_bodies=skills.bodies())
+    return WireList(tools=tools, protocol_version=protocol, parts=parts)

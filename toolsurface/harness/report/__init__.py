@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from toolsurface.harness.lazy_names import lazy_names
 
 if TYPE_CHECKING:
-    from toolsurface.harness.report._build import Chart, LiveServer, Report, Table, build_report
+    from toolsurface.harness.report._build import Chart, Lead, LiveServer, Report, Table, build_report
     from toolsurface.harness.report._bundle import (
         BundleCall,
         BundleChart,
@@ -24,13 +24,16 @@ if TYPE_CHECKING:
         seed_row,
         table_from_frame,
     )
+    from toolsurface.harness.report._corpus import CORPUS_CLIENT_COLUMNS, CORPUS_COLUMNS, corpus_report
     from toolsurface.harness.report._page import OWN_VIEWS, render_page
     from toolsurface.harness.report._seed import SEED_FORMAT, SeedContext, SeedFigure, compare_seed, load_seed
 
 # The modules a name is looked for in, in this order; each one's own __all__ says which names it holds.
-_MODULES = ("_build", "_bundle", "_page", "_seed")
+_MODULES = ("_build", "_bundle", "_page", "_seed", "_corpus")
 
 __all__ = [
+    "CORPUS_CLIENT_COLUMNS",
+    "CORPUS_COLUMNS",
     "OWN_VIEWS",
     "SEED_FORMAT",
     "BundleCall",
@@ -40,6 +43,7 @@ __all__ = [
     "BundleTable",
     "BundleTool",
     "Chart",
+    "Lead",
     "LiveServer",
     "Report",
     "ReportBundle",
@@ -50,6 +54,7 @@ __all__ = [
     "build_bundle",
     "build_report",
     "compare_seed",
+    "corpus_report",
     "load_seed",
     "render_page",
     "seed_row",

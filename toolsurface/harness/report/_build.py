@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from toolsurface.harness.session.record import RunRecord
     from toolsurface.harness.session.score import Study
 
-__all__ = ["Chart", "LiveServer", "Report", "Table", "build_report"]
+__all__ = ["Chart", "Lead", "LiveServer", "Report", "Table", "build_report"]
 
 
 @dataclass
@@ -76,6 +76,17 @@ class LiveServer:
     specs: tuple[str, ...]
     args: tuple[str, ...]
     together: Any = None
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What a report of servers' lists alone (the corpus's) puts first: `tables`, made from the lists as measured
+    and linted; `command`, the one that writes the report again (under its charts); `left_out`, what it leaves
+    out, each with how to add it, in place of the study's (queries and a task a corpus has none of)."""
+
+    tables: Callable[[Measurement, LintResult], list[Table]]
+    command: str
+    left_out: tuple[str, ...] = ()
 
 
 def _quote(items: Sequence[str]) -> str:
@@ -185,6 +196,10 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
             for s in m.surfaces
         ]
     )
+    # A part one surface advertises and another does not: its figures whole numbers, and none (not NaN) for the other.
+    for column in parts.columns:
+        if parts[column].dtype.kind == "f":
+            parts[column] = pd.Series([None if pd.isna(v) else int(v) for v in parts[column]], dtype=object)
     study, note = own_study(surfaces), ""
     baseline, candidate = study.headline if study is not None and study.headline else ("", "")
     before, after = by_name.get(baseline), by_name.get(candidate)
@@ -216,6 +231,24 @@ def _measure_tables(m: Measurement, given: _Given, surfaces: Sequence[str]) -> l
         ),
         Table("per_tool", "Per-tool sizes", per_tool, given.command("measure", "--per-tool", "--format", "csv")),
         *(table for table in grown if not table.frame.empty),
+    ]
+
+
+def _anatomy_tables(m: Measurement, given: _Given) -> list[Table]:
+    """Where each surface's tokens go, part by part, and each tool's tokens by part."""
+    from toolsurface.harness.measure import anatomy_share_table, anatomy_token_table
+
+    command = given.command("measure", "--anatomy", "--format", "markdown")
+    shares, tools = anatomy_share_table(m), anatomy_token_table(m)
+    return [
+        Table(
+            "anatomy",
+            "Where the tokens go: each part's o200k tokens over a surface's tools, and its share",
+            _frame(*shares),
+            command,
+            "Each tool counted once; each token goes to the part of its first character, so the parts add up.",
+        ),
+        Table("tool_anatomy", "Tokens by part, per tool (o200k)", _frame(*tools), command),
     ]
 
 
@@ -643,17 +676,15 @@ def _analyze(items: Sequence[Measurable], specs: Sequence[str], queries: Path | 
     """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
     installed, its own search's findability and round trip beside ours. `queries` and `task` are the
     findability queries and the round-trip task (None: there are none for these surfaces)."""
-    from toolsurface.harness.analyze.findability import ALL_SCORERS, SCORERS, findability, load_queries
+    from toolsurface.harness.analyze.findability import CLIENT_SCORERS, WORD_SCORERS, findability, load_queries
     from toolsurface.harness.analyze.lint import lint
     from toolsurface.harness.analyze.roundtrip import load_task, roundtrip
 
     observe, absent = _claude_search(specs) if queries is not None or task is not None else (None, "")
     trip = roundtrip(items, load_task(task), observe=observe) if task is not None else None
-    found = (
-        findability(items, load_queries(queries), scorers=SCORERS if observe is None else ALL_SCORERS, observe=observe)
-        if queries is not None
-        else None
-    )
+    # The report's ranks are by words (and a client's own search), as the seed's figures are.
+    scorers = (*WORD_SCORERS, *(CLIENT_SCORERS if observe is not None else ()))
+    found = findability(items, load_queries(queries), scorers=scorers, observe=observe) if queries is not None else None
     return Analysis(trip, found, lint(items), absent)
 
 
@@ -830,6 +861,7 @@ def build_report(
     task: Path | None = None,
     counters: Sequence[ListCounter] = (),
     live: LiveServer | None = None,
+    lead: Lead | None = None,
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 
@@ -838,7 +870,8 @@ def build_report(
     `seed`: seed comparison rows given as they are (records or mappings of their fields).
     `queries`, `task`: the findability queries and the round-trip task (default: those of the surfaces' study).
     `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
-    seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces."""
+    seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces. `lead`: tables
+    put first and the command that writes the report again (report --corpus)."""
     # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
     # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
     # numpy, which both matplotlib and the tables' pandas import, is imported once, here, before the child
@@ -859,6 +892,7 @@ def build_report(
             task,
             counters,
             live,
+            lead,
         )
 
 
@@ -875,6 +909,7 @@ def _report_with(
     task: Path | None,
     counters: Sequence[ListCounter],
     live: LiveServer | None,
+    lead: Lead | None,
 ) -> Report:
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
@@ -914,27 +949,32 @@ def _report_with(
         )
         lists = apart.result() if apart is not None else plain or {}
         with lists_kept(items, lists):
-            measured = measure(items, counters=[O200K_COUNTER, *others] if others else ())
+            measured = measure(items, counters=[O200K_COUNTER, *others] if others else (), anatomy=True)
             charts.draw(SizeByToolChart.of(measured).draw, out / "charts" / "list_size_by_tool.png")
             kinds = any(s.by_kinds for s in measured.surfaces)
             if kinds:
                 charts.draw(KindsChart.of(measured).draw, out / "charts" / "size_by_kinds.png")
             applied_queries, applied_task = _study_files(specs, queries, task)
-            analyzed = _analysis_tables(_analyze(items, specs, applied_queries, applied_task), given, queries, task)
+            results = _analyze(items, specs, applied_queries, applied_task)
+            analyzed = _analysis_tables(results, given, queries, task)
         analysis, found = analyzed.tables, analyzed.findability
         if found is not None:
             charts.draw(FindabilityChart.of(found).draw, out / "charts" / "findability_ranks.png")
-        report.tables += _measure_tables(measured, given, specs)
+        if lead is not None:
+            report.tables += lead.tables(measured, results.lint)
+        report.tables += _measure_tables(measured, given, specs) + _anatomy_tables(measured, given)
         if live is not None and live.together is not None:
             # A configured server that is the live one given (listed first of live.specs) takes its figures.
             report.tables.append(_servers_table(measured, live.together, given, items[len(named)].name))
         if measured.counters:
             report.tables.append(_counters_table(measured, given))
         report.tables += analysis
-        report.left_out += analyzed.left_out
+        report.left_out += analyzed.left_out if lead is None else lead.left_out
         for section in extra_sections:
             report.tables += section(specs)
-        again = _report_command(study_dirs, out, surfaces, queries, task, counters, live)
+        again = (
+            _report_command(study_dirs, out, surfaces, queries, task, counters, live) if lead is None else lead.command
+        )
         report.charts.append(
             Chart(
                 "list_size.by_tool",

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from mcp.types import Tool
 
     from toolsurface.harness.surface._parts import SurfaceParts
+    from toolsurface.harness.surface._skills import ServedSkills
 
 __all__ = [
     "Access",
@@ -151,8 +152,9 @@ class SurfaceDefinition:
     """A candidate tool list that can be built for any set of kinds.
 
     `kinds` are the kinds the surface is measured with; `growth_kind` is the one more kind whose
-    cost the growth figure reports. `instructions`, `prompts`, `resources` and `resource_templates` are what
-    the surface's server advertises beside the tools (prompts and resources in wire form); None: none.
+    cost the growth figure reports. `instructions`, `prompts`, `resources`, `resource_templates` and `skills` are
+    what the surface's server advertises beside the tools (prompts and resources in wire form, skills as served
+    through the skills extension); None: none.
     """
 
     name: str
@@ -167,6 +169,7 @@ class SurfaceDefinition:
     prompts: list[dict[str, Any]] | None = None
     resources: list[dict[str, Any]] | None = None
     resource_templates: list[dict[str, Any]] | None = None
+    skills: ServedSkills | None = None
 
     def parts(self) -> SurfaceParts:
         """What the surface's server advertises beside the tools, checked as a snapshot's parts are."""
@@ -177,6 +180,7 @@ class SurfaceDefinition:
             "prompts": self.prompts,
             "resources": self.resources,
             "resourceTemplates": self.resource_templates,
+            "skills": self.skills.entries if self.skills is not None else None,
         }
         return parts_from_wire({k: v for k, v in declared.items() if v is not None}, self.source or self.name)
 
@@ -211,6 +215,7 @@ class SurfaceDefinition:
             prompts=self.prompts,
             resources=self.resources,
             resource_templates=self.resource_templates,
+            skills=self.skills,
         )
 
 
@@ -229,3 +234,4 @@ class Surface:
     prompts: list[dict[str, Any]] | None = None
     resources: list[dict[str, Any]] | None = None
     resource_templates: list[dict[str, Any]] | None = None
+    skills: ServedSkills | None = None

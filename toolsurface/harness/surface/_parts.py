@@ -1,13 +1,16 @@
-"""What a server advertises beside its tools: its instructions, prompts, resources and resource templates, and
-the capabilities it declared. Together with the tools they are the whole surface a client is handed."""
+"""What a server advertises beside its tools: its instructions, prompts, resources and resource templates, the
+skills it lists through the skills extension (harness.surface._skills), and the capabilities it declared. Together
+with the tools they are the whole surface a client is handed."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolsurface.harness.errors import SurfaceLoadError
+from toolsurface.harness.surface._drafts import DRAFTS_KEY, DraftsRead, drafts_from_wire
+from toolsurface.harness.surface._skills import SkillBody, bodies_from_wire
 
 __all__ = [
     "INCLUDABLE_PARTS",
@@ -21,19 +24,24 @@ __all__ = [
 ]
 
 # The keys beside "tools" in a snapshot file, in the order they are written, wire names as MCP spells them.
-PART_KEYS = ("instructions", "prompts", "resources", "resourceTemplates")
+PART_KEYS = ("instructions", "prompts", "resources", "resourceTemplates", "skills")
 CAPABILITIES_KEY = "capabilities"
+# Beside the parts: each listed skill's SKILL.md as read (a cost on demand, not in a session's total), and why a part
+# a server declared could not be read (the rest of it is measured).
+BODIES_KEY = "skillBodies"
+UNREAD_KEY = "unread"
 # Each part in words, as tables and messages name it.
 PART_WORDS = {
     "instructions": "instructions",
     "prompts": "prompts",
     "resources": "resources",
     "resourceTemplates": "resource templates",
+    "skills": "skills",
 }
 # What `budget --include` and the configuration's `include` name; `resources` counts the templates too.
-INCLUDABLE_PARTS = ("instructions", "prompts", "resources")
+INCLUDABLE_PARTS = ("instructions", "prompts", "resources", "skills")
 # The field that names an entry of each list: how entries of two lists are matched.
-_IDENTITY = {"prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}
+_IDENTITY = {"prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate", "skills": "uri"}
 
 
 @dataclass(frozen=True)
@@ -47,8 +55,16 @@ class SurfaceParts:
     prompts: list[dict[str, Any]] | None = None
     resources: list[dict[str, Any]] | None = None
     resource_templates: list[dict[str, Any]] | None = None
+    # The skills/list entries, each as received: None where the server does not declare the skills extension.
+    skills: list[dict[str, Any]] | None = None
     capabilities: dict[str, Any] | None = None
     recorded: bool = True
+    # Each listed skill's SKILL.md as resources/read gave it, or why it could not be read.
+    skill_bodies: tuple[SkillBody, ...] = ()
+    # Why a part the server declared could not be read (`skills`: skills/list failed), by its key.
+    unread: dict[str, str] = field(default_factory=dict)
+    # What the drafts a server advertises gave (tool manifests, groups), where they were read (`--drafts`).
+    drafts: DraftsRead | None = None
 
     def get(self, key: str) -> Any:
         """A part by its wire key (`resourceTemplates`)."""
@@ -57,7 +73,11 @@ class SurfaceParts:
             "prompts": self.prompts,
             "resources": self.resources,
             "resourceTemplates": self.resource_templates,
+            "skills": self.skills,
         }[key]
+
+    def skill_body(self, uri: str) -> SkillBody | None:
+        return next((b for b in self.skill_bodies if b.uri == uri), None)
 
     @property
     def empty(self) -> bool:
@@ -66,6 +86,12 @@ class SurfaceParts:
     def to_wire(self) -> dict[str, Any]:
         """The parts a server advertised, under their wire keys, then its capabilities (when recorded)."""
         data = {key: self.get(key) for key in PART_KEYS if self.get(key) is not None}
+        if self.skill_bodies:
+            data[BODIES_KEY] = [b.to_wire() for b in self.skill_bodies]
+        if self.unread:
+            data[UNREAD_KEY] = dict(self.unread)
+        if self.drafts is not None:
+            data[DRAFTS_KEY] = self.drafts.to_wire()
         if self.capabilities is not None:
             data[CAPABILITIES_KEY] = self.capabilities
         return data
@@ -76,7 +102,7 @@ def item_key(part: str, item: Mapping[str, Any]) -> str:
     return str(item.get(_IDENTITY[part]))
 
 
-_ONE = {"prompts": "prompt", "resources": "resource", "resourceTemplates": "resource template"}
+_ONE = {"prompts": "prompt", "resources": "resource", "resourceTemplates": "resource template", "skills": "skill"}
 
 
 def _entries(value: Any, key: str, needed: Sequence[str], origin: str) -> list[dict[str, Any]]:
@@ -88,9 +114,9 @@ def _entries(value: Any, key: str, needed: Sequence[str], origin: str) -> list[d
     for index, item in enumerate(value):
         if not isinstance(item, dict):
             raise SurfaceLoadError(f"{origin}: {key}[{index}] is not a JSON object")
-        for field in needed:
-            if not isinstance(item.get(field), str):
-                raise SurfaceLoadError(f"{origin}: {key}[{index}] has no string {field!r}")
+        for name in needed:
+            if not isinstance(item.get(name), str):
+                raise SurfaceLoadError(f"{origin}: {key}[{index}] has no string {name!r}")
         identity = item_key(key, item)
         if identity in seen:
             raise SurfaceLoadError(
@@ -112,7 +138,7 @@ def _entries(value: Any, key: str, needed: Sequence[str], origin: str) -> list[d
 def parts_from_wire(data: Mapping[str, Any], origin: str) -> SurfaceParts:
     """The parts of a snapshot file's object (or of a surface module's declarations); a malformed part is one
     line naming it. A file with none of the keys was written before snapshots held them: `recorded` False."""
-    if not any(key in data for key in (*PART_KEYS, CAPABILITIES_KEY)):
+    if not any(key in data for key in (*PART_KEYS, CAPABILITIES_KEY, UNREAD_KEY)):
         return SurfaceParts(recorded=False)
     instructions = data.get("instructions")
     if instructions is not None and not isinstance(instructions, str):
@@ -125,12 +151,21 @@ def parts_from_wire(data: Mapping[str, Any], origin: str) -> SurfaceParts:
         value = data.get(key)
         return None if value is None else _entries(value, key, needed, origin)
 
+    unread = data.get(UNREAD_KEY, {})
+    if not isinstance(unread, dict) or not all(k in PART_KEYS and isinstance(v, str) for k, v in unread.items()):
+        raise SurfaceLoadError(f"{origin}: unread is not an object of part names to reasons")
     return SurfaceParts(
         instructions=instructions,
         prompts=entries("prompts", ("name",)),
         resources=entries("resources", ("uri", "name")),
         resource_templates=entries("resourceTemplates", ("uriTemplate", "name")),
+        # A skill's entry is checked against the extension where it is measured (skill_problem): one that is not
+        # what a host may load is a row that says why, the others measured.
+        skills=entries("skills", ("uri",)),
         capabilities=capabilities,
+        skill_bodies=bodies_from_wire(data[BODIES_KEY], origin) if BODIES_KEY in data else (),
+        unread=dict(unread),
+        drafts=drafts_from_wire(data[DRAFTS_KEY], origin) if DRAFTS_KEY in data else None,
     )
 
 

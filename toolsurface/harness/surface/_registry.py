@@ -17,6 +17,7 @@ from toolsurface.harness.surface._model import Kind, SurfaceDefinition
 from toolsurface.harness.surface._module_file import import_module_file
 from toolsurface.harness.surface._parts import parts_from_wire
 from toolsurface.harness.surface._server_name import file_server_name
+from toolsurface.harness.surface._skills import declared_skills
 from toolsurface.harness.surface._snapshot_file import Snapshot, load_snapshot
 from toolsurface.harness.surface._study import Study, default_study, find_studies, study_of
 
@@ -147,7 +148,8 @@ def _from_entry_point(ep: EntryPointLike) -> SurfaceDefinition:
 def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceDefinition:
     # A module defines SURFACE, or build(kinds) with KINDS, GROWTH_KIND, NAME, TITLE, PURPOSE and STUB (the
     # factory of its stub, e.g. stubs.kit.stub_factory; without one the surface is served for listing only),
-    # and what its server advertises beside the tools: INSTRUCTIONS, PROMPTS, RESOURCES, RESOURCE_TEMPLATES.
+    # and what its server advertises beside the tools: INSTRUCTIONS, PROMPTS, RESOURCES, RESOURCE_TEMPLATES, SKILLS
+    # (harness.surface._skills.declared_skills).
     surface = getattr(module, "SURFACE", None)
     if isinstance(surface, SurfaceDefinition):
         return replace(surface, source=surface.source or origin)
@@ -171,6 +173,7 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
         },
         origin,
     )
+    declared = getattr(module, "SKILLS", None)
     return SurfaceDefinition(
         name=str(getattr(module, "NAME", default_name)),
         title=str(getattr(module, "TITLE", default_name)),
@@ -184,6 +187,7 @@ def _from_module(module: ModuleType, origin: str, default_name: str) -> SurfaceD
         prompts=parts.prompts,
         resources=parts.resources,
         resource_templates=parts.resource_templates,
+        skills=declared_skills(declared, origin) if declared is not None else None,
     )
 
 

@@ -348,6 +348,68 @@ def diff_parts(before: SurfaceParts, after: SurfaceParts, *, tokens: bool = True
                 found.append(
                     PartDiff(part, name, "added", NON_BREAKING, chars, sizes, [(NON_BREAKING, f"{noun} added")])
                 )
+    if "skills" not in before.unread and "skills" not in after.unread:
+        found += _skill_diffs(before, after, tokens)
+    return found
+
+
+def _skill_files(entry: Mapping[str, Any]) -> dict[str, str]:
+    files = entry.get("resources")
+    if not isinstance(files, list):
+        return {}
+    return {str(f.get("uri")): str(f.get("digest")) for f in files if isinstance(f, dict)}
+
+
+def _skill_md(parts: SurfaceParts, entry: Mapping[str, Any]) -> Any:
+    """A skill's SKILL.md as reviewed: its text as read where the side recorded it, else its listed digest."""
+    body = parts.skill_body(str(entry.get("uri")))
+    return body.text if body is not None and body.text is not None else _skill_files(entry).get(str(entry.get("uri")))
+
+
+def _skill_diffs(before: SurfaceParts, after: SurfaceParts, tokens: bool) -> list[PartDiff]:
+    """Each skill (by URI) added, removed, or whose frontmatter or files changed: every one a text an agent is told
+    that changed, to review (its frontmatter is listed before the model; its SKILL.md is loaded into its context).
+    Sizes are of the frontmatter as listed."""
+    old = {str(e.get("uri")): e for e in before.skills or []}
+    new = {str(e.get("uri")): e for e in after.skills or []}
+    found: list[PartDiff] = []
+    for uri in dict.fromkeys([*old, *new]):
+        a, b = old.get(uri), new.get(uri)
+        chars, sizes = _sizes(a.get("frontmatter") if a else None, b.get("frontmatter") if b else None, tokens)
+        if a is None or b is None:
+            change: Literal["added", "removed"] = "added" if a is None else "removed"
+            entry, parts = (b, after) if a is None else (a, before)
+            assert entry is not None
+            texts = (entry.get("frontmatter"), _skill_md(parts, entry))
+            review = [
+                ReviewItem(what, *((None, text) if a is None else (text, None)))
+                for what, text in zip(("frontmatter", "SKILL.md"), texts, strict=True)
+            ]
+            found.append(
+                PartDiff("skills", uri, change, NON_BREAKING, chars, sizes, [(NON_BREAKING, f"skill {change}")], review)
+            )
+            continue
+        details: list[tuple[ChangeClass, str]] = []
+        review = []
+        fa, fb = a.get("frontmatter"), b.get("frontmatter")
+        fa, fb = (fa if isinstance(fa, dict) else {}), (fb if isinstance(fb, dict) else {})
+        for key in dict.fromkeys([*fa, *fb]):
+            if fa.get(key) != fb.get(key):
+                review.append(ReviewItem(f"frontmatter {key}", fa.get(key), fb.get(key)))
+                details.append((NON_BREAKING, f"frontmatter {key} changed"))
+        files_a, files_b = _skill_files(a), _skill_files(b)
+        if files_a.get(uri) != files_b.get(uri) or _skill_md(before, a) != _skill_md(after, b):
+            review.append(ReviewItem("SKILL.md", _skill_md(before, a), _skill_md(after, b)))
+            details.append((NON_BREAKING, "SKILL.md changed (its digest)"))
+        for file in dict.fromkeys([*files_a, *files_b]):
+            if file != uri and files_a.get(file) != files_b.get(file):
+                review.append(ReviewItem(f"file {file}", files_a.get(file), files_b.get(file)))
+                state = "added" if file not in files_a else "removed" if file not in files_b else "changed (its digest)"
+                details.append((NON_BREAKING, f"file {file} {state}"))
+        if a.get("resources") != b.get("resources") and not isinstance(b.get("resources"), list):
+            details.append((NON_BREAKING, f"resources now {b.get('resources')!r}"))
+        if details:
+            found.append(PartDiff("skills", uri, "changed", NON_BREAKING, chars, sizes, details, review))
     return found
 
 
@@ -407,7 +469,7 @@ def _parts_note(a: SurfaceParts, b: SurfaceParts, a_label: str, b_label: str) ->
     if not unrecorded or all(parts.empty for parts in (a, b)):
         return None
     return (
-        f"the instructions, prompts and resources were not compared: {' and '.join(unrecorded)} "
+        f"the instructions, prompts, resources and skills were not compared: {' and '.join(unrecorded)} "
         f"{'holds' if len(unrecorded) == 1 else 'hold'} the tools alone (a snapshot taken before snapshots kept them)"
     )
 

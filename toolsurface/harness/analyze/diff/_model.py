@@ -1,6 +1,6 @@
 """What changed between two tool lists, as records: per tool and per parameter, classed by what it breaks, and
 each changed text an agent is told (a description, an annotation, the server's instructions) marked for review.
-The parts beside the tools (instructions, prompts, resources, resource templates) are compared the same way."""
+The parts beside the tools (instructions, prompts, resources, resource templates, skills) are compared the same way."""
 
 from __future__ import annotations
 

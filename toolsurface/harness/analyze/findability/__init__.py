@@ -1,9 +1,13 @@
-"""Findability: the intended tool's rank for each query on each surface, by our scorers (keyword, BM25) and by a
-client's own search; the queries, the ranks found, and their renderings."""
+"""Findability: the intended tool's rank for each query on each surface, by our scorers (keyword and BM25 by words,
+stop words left out; embedding by meaning) and by a client's own search; the queries, the ranks found, what each
+scorer takes for the expected tool, and their renderings."""
 
+from toolsurface.harness.analyze.findability._confusion import ConfusedPair, Confusion, QueryConfusion, confusion
 from toolsurface.harness.analyze.findability._findability import SearchObserver, findability, search_requests
 from toolsurface.harness.analyze.findability._model import (
+    ABOVE_KEPT,
     Agreement,
+    FailingQuery,
     Findability,
     FindabilityRow,
     PairAgreement,
@@ -20,6 +24,10 @@ from toolsurface.harness.analyze.findability._model import (
 )
 from toolsurface.harness.analyze.findability._render import (
     FINDABILITY_COLUMNS,
+    confusion_csv,
+    confusion_markdown,
+    confusion_rich,
+    failing_line,
     findability_csv,
     findability_github,
     findability_json,
@@ -33,44 +41,62 @@ from toolsurface.harness.analyze.findability._scoring import (
     BM25_B,
     BM25_K1,
     CLIENT_SCORERS,
+    EMBEDDED_CHARS,
     FIELD_WEIGHTS,
     SCORERS,
+    WORD_SCORERS,
     QueryFileError,
     Ranked,
     ToolFields,
     UnknownTool,
     bm25_pairs,
+    embedding_text,
     rank_tools,
     selected_names,
     tool_fields,
 )
 from toolsurface.harness.analyze.findability._starter import DRAFT_KEY, STARTER_NOTE, starter_queries
+from toolsurface.harness.analyze.findability._stop_words import StopWords, stop_words
 
 __all__ = [
+    "ABOVE_KEPT",
     "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
     "CLIENT_SCORERS",
     "DRAFT_KEY",
+    "EMBEDDED_CHARS",
     "FIELD_WEIGHTS",
     "FINDABILITY_COLUMNS",
     "SCORERS",
     "STARTER_NOTE",
+    "WORD_SCORERS",
     "Agreement",
+    "ConfusedPair",
+    "Confusion",
+    "FailingQuery",
     "Findability",
     "FindabilityRow",
     "PairAgreement",
     "Query",
+    "QueryConfusion",
     "QueryFileError",
     "QuerySet",
     "Ranked",
     "SearchClient",
     "SearchObserver",
+    "StopWords",
     "SurfaceFindability",
     "SurfaceTools",
     "ToolFields",
     "UnknownTool",
     "bm25_pairs",
+    "confusion",
+    "confusion_csv",
+    "confusion_markdown",
+    "confusion_rich",
+    "embedding_text",
+    "failing_line",
     "findability",
     "findability_csv",
     "findability_github",
@@ -88,5 +114,6 @@ __all__ = [
     "search_requests",
     "selected_names",
     "starter_queries",
+    "stop_words",
     "tool_fields",
 ]

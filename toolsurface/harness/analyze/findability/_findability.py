@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.analyze.findability._model import (
+    ABOVE_KEPT,
     Findability,
     FindabilityRow,
     Query,
@@ -17,10 +18,19 @@ from toolsurface.harness.analyze.findability._model import (
     keyed_surfaces,
     load_tools,
 )
-from toolsurface.harness.analyze.findability._scoring import ALL_SCORERS, CLIENT_SCORERS, SCORERS, _Index, _rank
+from toolsurface.harness.analyze.findability._scoring import (
+    ALL_SCORERS,
+    CLIENT_SCORERS,
+    SCORERS,
+    _Index,
+    _rank,
+    embedding_query,
+)
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun
 
 # Runs searches through a client's own tool search: one run per surface, in the order of the surfaces.
@@ -39,11 +49,13 @@ def _client_rows(
 ) -> FindabilityRow:
     search = run.searches[n]
     returned = search.returned
+    rank = returned.index(expected) + 1 if expected is not None and expected in returned else None
+    above = returned[: rank - 1] if rank is not None else returned if expected is not None else []
     return FindabilityRow(
         query=query.text,
         scorer=run.client,
         expected=expected,
-        rank=returned.index(expected) + 1 if expected is not None and expected in returned else None,
+        rank=rank,
         top=returned[0] if returned else None,
         missing=keyword.missing,
         full_matches=keyword.full_matches,
@@ -51,6 +63,8 @@ def _client_rows(
         next_tools=list(search.tools_after),
         answer=search.answer,
         unlisted=keyword.unlisted,
+        above=list(above[:ABOVE_KEPT]),
+        above_count=len(above),
     )
 
 
@@ -61,24 +75,30 @@ def _surface_findability(
     scorers: Sequence[str],
     run: ToolSearchRun | None,
 ) -> SurfaceFindability:
+    """Each query's row per scorer; keyword's is made for a client's rows too (they take its words missing)."""
     rows = []
     index = _Index.of(surface.tools, use_stem)
     names = set(surface.names)
+    ours = [s for s in SCORERS if s in scorers or (s == "keyword" and run is not None)]
+    vectors = _query_vectors(queries, index) if "embedding" in ours else None
     for n, query in enumerate(queries):
         expected = query.expected_of(surface)
         unlisted = expected is not None and expected not in names
         computed: dict[str, FindabilityRow] = {}
-        for scorer in SCORERS:
-            ranked = _rank(index, query.text, scorer, use_stem)
+        for scorer in ours:
+            ranked = _rank(index, query.text, scorer, use_stem, vectors[n] if vectors is not None else None)
+            rank = ranked.rank_of(expected)
             computed[scorer] = FindabilityRow(
                 query=query.text,
                 scorer=scorer,
                 expected=expected,
-                rank=ranked.rank_of(expected),
+                rank=rank,
                 top=ranked.top,
                 missing=ranked.missing,
                 full_matches=ranked.full_matches,
                 unlisted=unlisted,
+                above=ranked.above(expected, ABOVE_KEPT) if expected is not None else [],
+                above_count=(rank - 1 if rank is not None else len(ranked.tools)) if expected is not None else 0,
             )
         for scorer in scorers:
             if scorer in computed:
@@ -87,6 +107,13 @@ def _surface_findability(
                 assert run is not None
                 rows.append(_client_rows(query, expected, run, n, computed["keyword"]))
     return SurfaceFindability(name=surface.name, queries=rows)
+
+
+def _query_vectors(queries: Sequence[Query], index: _Index) -> np.ndarray:
+    """Every query's vector for the embedding scorer on one surface, embedded at once."""
+    from toolsurface.harness.analyze._embed import embedder
+
+    return embedder().vectors([embedding_query(q.text, index) for q in queries])
 
 
 def _say_unmatched(keys: Sequence[str], source: str) -> None:
@@ -110,7 +137,7 @@ def findability(
     observe: SearchObserver | None = None,
     max_results: int | None = None,
 ) -> Findability:
-    """Rank each surface's tools for every query with each scorer (default: keyword and bm25).
+    """Rank each surface's tools for every query with each scorer (default: keyword, bm25 and embedding).
 
     `claude` is Claude Code's own search: `observe` runs the queries, exactly as given (with `max_results`
     if given), through it once per surface, after the surfaces and the queries are checked."""

@@ -14,11 +14,15 @@ from toolsurface.harness.analyze.findability._scoring import (
     BM25_K1,
     FIELD_WEIGHTS,
     SCORERS,
+    WORD_SCORERS,
     QueryFileError,
     UnknownTool,
 )
 from toolsurface.harness.files import read_json
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition, study_file
+
+# The tools above the expected one a row keeps (what --confusion shows); its rank says how many there are.
+ABOVE_KEPT = 10
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,10 @@ class FindabilityRow:
     answer: str | None = None
     # The expected tool is not on the surface at all (renamed, removed, or misspelt in the file): a miss.
     unlisted: bool = False
+    # The tools ranked above the expected one, best first (every tool ranked when it is not): the first
+    # ABOVE_KEPT of them, and how many there are; what this scorer would take for it.
+    above: list[str] = field(default_factory=list)
+    above_count: int = 0
 
     def misses(self, rank: int) -> bool:
         """Whether the expected tool is not found at `rank` or better (a query that expects none misses nothing)."""
@@ -232,6 +240,21 @@ class PairAgreement:
     same_rank: int
     same_top: int
     same_first: int
+
+
+@dataclass(frozen=True)
+class FailingQuery:
+    """A query on a surface whose expected tool some scorer asked for does not find at the rank checked: `rows`,
+    one per such scorer, in the scorers' order."""
+
+    surface: str
+    query: str
+    expected: str
+    rows: list[FindabilityRow]
+
+    @property
+    def scorers(self) -> list[str]:
+        return [r.scorer for r in self.rows]
 
 
 @dataclass(frozen=True)
@@ -302,7 +325,22 @@ class Findability:
         """(surface, row) for every row whose expected tool is not found at `rank` or better."""
         return [(s.name, r) for s in self.surfaces for r in s.queries if r.misses(rank)]
 
-    def to_json(self) -> dict[str, Any]:
+    def checked_queries(self) -> int:
+        """How many queries, each on each surface, expect a tool: what a gate counts."""
+        return sum(
+            1 for s in self.surfaces for row in {r.query: r for r in s.queries}.values() if row.expected is not None
+        )
+
+    def failing(self, rank: int) -> list[FailingQuery]:
+        """Each query (on each surface) whose expected tool any scorer misses at `rank` or better, once, with the
+        scorers that miss it."""
+        found: dict[tuple[str, str], list[FindabilityRow]] = {}
+        for name, row in self.below(rank):
+            found.setdefault((name, row.query), []).append(row)
+        return [FailingQuery(name, query, str(rows[0].expected), rows) for (name, query), rows in found.items()]
+
+    def settings(self) -> dict[str, Any]:
+        """How the ranks were made: each scorer's settings, the stop words, stemming, ties and the queries file."""
         data: dict[str, Any] = {
             "weights": dict(FIELD_WEIGHTS),
             "bm25": {"k1": BM25_K1, "b": BM25_B, "document": "field-weighted (terms repeated by field weight)"},
@@ -310,6 +348,23 @@ class Findability:
             "ties": "list order",
             "queries": self.source,
         }
+        if any(s in WORD_SCORERS for s in self.scorers):
+            from toolsurface.harness.analyze.findability._stop_words import stop_words
+
+            data["stop_words"] = stop_words().to_json()
+        if "embedding" in self.scorers:
+            from toolsurface.harness.analyze._embed import embedding_label
+
+            data["embedding"] = {
+                "model": embedding_label(),
+                "tool": "its name's words, then its description's first sentence",
+                "query": "its words less the stop words",
+                "score": "cosine of the two vectors",
+            }
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.settings()
         if self.scorers != SCORERS:
             data["scorers"] = list(self.scorers)
         if self.client is not None:

@@ -1,19 +1,34 @@
-"""Findability as JSON, CSV, rich and markdown tables, GitHub annotations and JUnit XML. A check (`fail_below`,
-the CLI's --fail-below-rank) fails each expected tool not found at that rank or better."""
+"""Findability as JSON, CSV, rich and markdown tables, GitHub annotations and JUnit XML, and what each scorer takes
+for the expected tool (--confusion). A check (`fail_below`, the CLI's --fail-below-rank) fails each query whose
+expected tool a scorer does not find at that rank or better."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
-from toolsurface.harness.analyze.findability._model import Agreement, Findability, FindabilityRow, SurfaceFindability
-from toolsurface.harness.analyze.findability._scoring import BM25_B, BM25_K1, FIELD_WEIGHTS, SCORERS
+from toolsurface.harness.analyze.findability._confusion import Confusion, QueryConfusion, confusion
+from toolsurface.harness.analyze.findability._model import (
+    Agreement,
+    FailingQuery,
+    Findability,
+    FindabilityRow,
+    SurfaceFindability,
+)
+from toolsurface.harness.analyze.findability._scoring import (
+    BM25_B,
+    BM25_K1,
+    CLIENT_SCORERS,
+    FIELD_WEIGHTS,
+    WORD_SCORERS,
+)
 from toolsurface.harness.output import (
     Column,
     Level,
+    columns_csv,
     columns_markdown,
-    columns_of,
     csv_table,
     github_line,
     json_document,
@@ -29,8 +44,11 @@ FINDABILITY_COLUMNS = tuple(
 RETURNED = Column("returned")
 
 
-def findability_json(result: Findability) -> str:
-    return json_document(result.to_json())
+def findability_json(result: Findability, with_confusion: bool = False) -> str:
+    data = result.to_json()
+    if with_confusion:
+        data["confusion"] = confusion(result).to_json()
+    return json_document(data)
 
 
 def findability_csv(result: Findability) -> str:
@@ -44,42 +62,38 @@ def findability_csv(result: Findability) -> str:
     return csv_table(keys([*FINDABILITY_COLUMNS, *([RETURNED] if client else [])]), rows)
 
 
-_DEFAULT_COLUMNS = columns_of(
-    ["surface", "query", "expected", "keyword rank", "keyword top", "bm25 rank", "bm25 top", "all terms", "missing"],
-    numbers={"keyword rank", "bm25 rank", "all terms"},
-)
+def _default_columns(result: Findability) -> list[Column]:
+    """Our own scorers only: each one's rank and top tool, the tools matching every query word, the words none has."""
+    columns = [Column("surface"), Column("query"), Column("expected")]
+    for scorer in result.scorers:
+        columns += [Column(f"{scorer} rank", numeric=True), Column(f"{scorer} top")]
+    return [*columns, Column("all terms", numeric=True), Column("missing")]
 
 
 def findability_rich(result: Findability) -> list[RenderableType]:
-    if result.scorers != SCORERS:
+    if len(result.scorers) == 1 or any(s in CLIENT_SCORERS for s in result.scorers):
         return _scorers_rich(result)
     rows: list[list[str]] = []
     ends = set()
     for s in result.surfaces:
         for text in dict.fromkeys(r.query for r in s.queries):
-            keyword, bm25 = s.row(text, "keyword"), s.row(text, "bm25")
-            rows.append(
-                [
-                    s.name,
-                    text,
-                    _expected(keyword),
-                    shown(keyword.rank),
-                    shown(keyword.top),
-                    shown(bm25.rank),
-                    shown(bm25.top),
-                    str(keyword.full_matches),
-                    ", ".join(keyword.missing) or "-",
-                ]
-            )
+            found = [s.row(text, scorer) for scorer in result.scorers]
+            first = found[0]
+            cells = [s.name, text, _expected(first)]
+            for row in found:
+                cells += [shown(row.rank), shown(row.top)]
+            rows.append([*cells, str(first.full_matches), ", ".join(first.missing) or "-"])
         ends.add(len(rows) - 1)
     caption = (
         "rank: the expected tool's place among the tools that score (- = it scores nothing); "
-        "all terms: tools that match every query term; missing: terms no tool has"
+        "all terms: tools that match every query word; missing: words no tool has (stop words are no query words)"
     )
-    return [terminal_table(_title(result), _DEFAULT_COLUMNS, rows, caption=caption, sections=ends)]
+    return [terminal_table(_title(result, lines=True), _default_columns(result), rows, caption=caption, sections=ends)]
 
 
-def _title(result: Findability) -> str:
+def _title(result: Findability, *, lines: bool = False) -> str:
+    """What the ranks were made with; `lines`: for a terminal, the model and the stop words on a line of their own
+    (a one-line title would widen the table to its length)."""
     parts = []
     if "keyword" in result.scorers:
         parts.append("keyword weights: " + ", ".join(f"{k} {v}" for k, v in FIELD_WEIGHTS.items()))
@@ -89,7 +103,20 @@ def _title(result: Findability) -> str:
         sent = result.client.max_results
         limit = f"max_results {sent}" if sent is not None else "its default max_results"
         parts.append(f"{result.client.name} {result.client.version} {result.client.mode}, {limit}")
-    return f"Findability ({'; '.join(parts)}; stem {result.stem})"
+    reading = []
+    if "embedding" in result.scorers:
+        from toolsurface.harness.analyze._embed import embedding_label
+
+        reading.append(f"embedding: {embedding_label()}, cosine")
+    if any(scorer in WORD_SCORERS for scorer in result.scorers):
+        from toolsurface.harness.analyze.findability._stop_words import stop_words
+
+        reading.append(f"stop words: {stop_words().label} (a tool's name words kept)")
+    if lines:
+        return "\n".join(
+            [f"Findability ({'; '.join([*parts, f'stem {result.stem}'])})", *(["; ".join(reading)] if reading else [])]
+        )
+    return f"Findability ({'; '.join([*parts, *reading])}; stem {result.stem})"
 
 
 def _scorer_columns(result: Findability) -> list[Column]:
@@ -129,7 +156,7 @@ def _scorers_rich(result: Findability) -> list[RenderableType]:
     for s in result.surfaces:
         rows += [_scorer_cells(result, s, agreement) for agreement in s.agreement(result.scorers)]
         ends.add(len(rows) - 1)
-    table = terminal_table(_title(result), _scorer_columns(result), rows, caption=caption, sections=ends)
+    table = terminal_table(_title(result, lines=True), _scorer_columns(result), rows, caption=caption, sections=ends)
     if not many or result.client is None:
         return [table]
     pair_rows = [
@@ -154,13 +181,47 @@ def rank_line(surface: str, row: FindabilityRow) -> str:
     return f"{surface} {row.query!r}: {row.expected} {row.scorer} {rank}"
 
 
+def _by_scorer(failing: Sequence[FailingQuery], scorers: Sequence[str]) -> str:
+    """`keyword 3, bm25 5`: how many of the failing queries each scorer misses."""
+    missed = [scorer for query in failing for scorer in query.scorers]
+    return ", ".join(f"{scorer} {missed.count(scorer)}" for scorer in scorers if scorer in missed)
+
+
+def _query_line(query: FailingQuery) -> str:
+    """`v2 'read page': item_get keyword rank 2, bm25 not found` (or `not in the list`)."""
+    if query.rows[0].unlisted:
+        return f"{query.surface} {query.query!r}: {query.expected} not in the list"
+    ranks = [f"{r.scorer} rank {r.rank}" if r.rank is not None else f"{r.scorer} not found" for r in query.rows]
+    return f"{query.surface} {query.query!r}: {query.expected} {', '.join(ranks)}"
+
+
+def failing_line(result: Findability, fail_below: int) -> str | None:
+    """One line naming the failing queries, how many there are of those checked, and which scorers miss them;
+    None when none fails."""
+    failing = result.failing(fail_below)
+    if not failing:
+        return None
+    named = "; ".join(_query_line(query) for query in failing)
+    return (
+        f"{len(failing)} of {_queries(result.checked_queries())} failing (expected tool not found at rank"
+        f" {fail_below} or better by {_by_scorer(failing, result.scorers)}): {named}"
+    )
+
+
+def _queries(count: int) -> str:
+    return f"{count} {'query' if count == 1 else 'queries'}"
+
+
 def _verdict(result: Findability, fail_below: int | None) -> str:
     if fail_below is None:
         return ""
-    failing = len(result.below(fail_below))
+    failing = result.failing(fail_below)
     if not failing:
         return f"Every expected tool found at rank {fail_below} or better.\n\n"
-    return f"**{failing} failing**: expected tools not found at rank {fail_below} or better (in bold).\n\n"
+    return (
+        f"**{len(failing)} of {_queries(result.checked_queries())} failing**: expected tool not found at rank"
+        f" {fail_below} or better (in bold) by {_by_scorer(failing, result.scorers)}.\n\n"
+    )
 
 
 def findability_markdown(result: Findability, fail_below: int | None = None) -> str:
@@ -223,3 +284,100 @@ def findability_junit(result: Findability, fail_below: int | None = None) -> str
             )
         suites.append(JUnitSuite(f"toolsurface findability {s.name}", cases))
     return junit_xml(suites)
+
+
+# --confusion: what each scorer takes for the expected tool, per query and per pair of tools.
+
+_PAIR_COLUMNS_CONFUSED = (
+    Column("surface"),
+    Column("a", "tool a"),
+    Column("b", "tool b"),
+    Column("a_for_b", "a taken for b", numeric=True),
+    Column("b_for_a", "b taken for a", numeric=True),
+    Column("scorers", "by"),
+    Column("queries"),
+)
+_CONFUSION_CAPTION = (
+    "above: the tools a scorer ranks above the expected one (- = it ranks first; every tool it ranks, when it does"
+    " not rank the expected one)"
+)
+_PAIRS_TITLE = "Tools taken for each other: how often a scorer ranked one first where the other was expected"
+
+
+def _above(query: QueryConfusion, scorer: str) -> str:
+    above, more = query.above[scorer], query.more[scorer]
+    if query.unlisted:
+        return "(not in the list)"
+    if not above:
+        return "-" if query.ranks[scorer] is not None else "(nothing scores)"
+    return ", ".join(above) + (f" and {more} more" if more > 0 else "")
+
+
+def _confusion_columns(result: Findability) -> list[Column]:
+    columns = [Column("surface"), Column("query"), Column("expected")]
+    for scorer in result.scorers:
+        columns += [Column(f"{scorer} rank", numeric=True), Column(f"{scorer} above")]
+    return columns
+
+
+def _confusion_rows(result: Findability, found: Confusion, bold: int | None = None) -> list[list[Any]]:
+    """A row per query; `bold`: the rank checked, each rank that fails it in bold (markdown)."""
+    rows = []
+    for query in found.queries:
+        cells: list[Any] = [query.surface, query.query, query.expected]
+        for scorer in result.scorers:
+            rank = query.ranks[scorer]
+            failing = bold is not None and (rank is None or rank > bold)
+            cells += [f"**{shown(rank)}**" if failing else shown(rank), _above(query, scorer)]
+        rows.append(cells)
+    return rows
+
+
+def _pair_rows(found: Confusion) -> list[list[Any]]:
+    return [
+        [
+            p.surface,
+            p.a,
+            p.b,
+            p.a_for_b,
+            p.b_for_a,
+            ", ".join(f"{scorer} {times}" for scorer, times in p.scorers.items()),
+            "; ".join(p.queries),
+        ]
+        for p in found.pairs
+    ]
+
+
+def confusion_rich(result: Findability) -> list[RenderableType]:
+    found = confusion(result)
+    ends = {
+        n
+        for n, (q, after) in enumerate(zip(found.queries, found.queries[1:], strict=False))
+        if q.surface != after.surface
+    }
+    queries = terminal_table(
+        _title(result, lines=True),
+        _confusion_columns(result),
+        _confusion_rows(result, found),
+        caption=_CONFUSION_CAPTION,
+        sections=ends,
+    )
+    if not found.pairs:
+        return [queries]
+    return [queries, terminal_table(_PAIRS_TITLE, _PAIR_COLUMNS_CONFUSED, _pair_rows(found))]
+
+
+def confusion_markdown(result: Findability, fail_below: int | None = None) -> str:
+    found = confusion(result)
+    text = f"### {_title(result)}\n\n{_verdict(result, fail_below)}"
+    text += columns_markdown(_confusion_columns(result), _confusion_rows(result, found, fail_below))
+    text += f"\n{_CONFUSION_CAPTION}.\n"
+    if found.pairs:
+        text += f"\n### {_PAIRS_TITLE}\n\n" + columns_markdown(_PAIR_COLUMNS_CONFUSED, _pair_rows(found))
+    return text
+
+
+def confusion_csv(result: Findability) -> str:
+    """A row per pair of tools taken for each other."""
+    found = confusion(result)
+    return columns_csv(_PAIR_COLUMNS_CONFUSED, _pair_rows(found))

@@ -1,7 +1,9 @@
-"""Findability scoring: a tool's words per field, and the keyword and BM25 scorers that rank tools for a query."""
+"""Findability scoring: a tool's words per field, and the scorers that rank tools for a query: keyword and BM25 by
+the query's words (its stop words left out), embedding by its meaning."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -9,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.analyze._text import split_description, tokenise
+from toolsurface.harness.analyze._text import first_sentence, name_words, split_description, stem, tokenise
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
-    pass
+    import numpy as np
 
 
 # Field weights, name > first sentence > rest. The name is what an on-demand client shows before
@@ -32,8 +34,10 @@ FIELD_WEIGHTS: dict[str, int] = {"name": NAME_WEIGHT, "first_sentence": FIRST_SE
 BM25_K1 = 1.2
 BM25_B = 0.75
 
-# The scorers toolsurface computes itself (the default pair), and the one that is a real client's own search.
-SCORERS = ("keyword", "bm25")
+# The scorers toolsurface computes itself (the default): two by the query's words and one by its meaning; and the
+# one that is a real client's own search.
+WORD_SCORERS = ("keyword", "bm25")
+SCORERS = (*WORD_SCORERS, "embedding")
 CLIENT_SCORERS = ("claude",)
 ALL_SCORERS = (*SCORERS, *CLIENT_SCORERS)
 
@@ -75,14 +79,26 @@ def tool_fields(tool: Mapping[str, Any], *, use_stem: bool = False) -> ToolField
     )
 
 
-def _query_terms(query: str, use_stem: bool) -> list[str]:
-    return list(dict.fromkeys(tokenise(query, use_stem=use_stem)))
+# The most characters of a text the embedding scorer reads. The model's tokenizer does not truncate and pads a
+# batch to its longest text: one description of a megabyte with no full stop would take gigabytes.
+EMBEDDED_CHARS = 1_000
+
+
+def embedding_text(tool: Mapping[str, Any]) -> str:
+    """What the embedding scorer reads of a tool: its name's words, then its description's first sentence (its
+    purpose, as FIELD_WEIGHTS has it; the rest lists parameters and cases, which pull a long description's
+    vector away from what the tool is for), the first EMBEDDED_CHARS characters."""
+    name = " ".join(name_words(str(tool.get("name", ""))))
+    description = tool.get("description")
+    first = first_sentence(description[:EMBEDDED_CHARS]) if isinstance(description, str) else ""
+    return (f"{name}. {first}" if first else name)[:EMBEDDED_CHARS]
 
 
 @dataclass(frozen=True)
 class _Index:
-    """One surface's tools, tokenised once for every query: each tool's field words as sets, its
-    field-weighted term counts and length, and in how many tools each term occurs."""
+    """One surface's tools, read once for every query: each tool's field words as sets, its field-weighted term
+    counts and length, in how many tools each term occurs, the words of the tools' names (a stop word that is
+    one still matches), and each tool's text for the embedding scorer (embedded when first asked for)."""
 
     docs: list[ToolFields]
     sets: list[dict[str, set[str]]]
@@ -90,6 +106,8 @@ class _Index:
     lengths: list[int]
     average: float
     having: Counter[str]
+    named: frozenset[str]
+    texts: list[str]
 
     @classmethod
     def of(cls, tools: Sequence[Mapping[str, Any]], use_stem: bool) -> _Index:
@@ -106,7 +124,34 @@ class _Index:
             lengths=lengths,
             average=(sum(lengths) / len(lengths) if lengths else 0.0) or 1.0,
             having=having,
+            named=frozenset(word for doc in docs for word in tokenise(doc.name)),
+            texts=[embedding_text(tool) for tool in tools],
         )
+
+    @functools.cached_property
+    def vectors(self) -> np.ndarray:
+        from toolsurface.harness.analyze._embed import embedder
+
+        return embedder().vectors(self.texts)
+
+
+def _query_words(query: str, index: _Index) -> list[str]:
+    """The query's distinct words less its stop words (a word of a tool's name is none here)."""
+    from toolsurface.harness.analyze.findability._stop_words import stop_words
+
+    listed = stop_words().words
+    return [w for w in dict.fromkeys(tokenise(query)) if w not in listed or w in index.named]
+
+
+def _query_terms(query: str, use_stem: bool, index: _Index) -> list[str]:
+    words = _query_words(query, index)
+    return list(dict.fromkeys(stem(w) for w in words)) if use_stem else words
+
+
+def embedding_query(query: str, index: _Index) -> str:
+    """What the embedding scorer embeds of a query: its words less its stop words (an averaged embedding's
+    vector is pulled toward every word), or the query as written when it has no other word."""
+    return (" ".join(_query_words(query, index)) or query)[:EMBEDDED_CHARS]
 
 
 def _terms_matched(terms: Sequence[str], index: _Index) -> list[int]:
@@ -145,6 +190,15 @@ def _bm25_scores(terms: Sequence[str], index: _Index) -> list[float]:
     return scores
 
 
+def _embedding_scores(index: _Index, query: str, vector: np.ndarray | None) -> list[float]:
+    """The cosine of the query's vector (embedded here unless given: `embedding_query`) and each tool's."""
+    if vector is None:
+        from toolsurface.harness.analyze._embed import embedder
+
+        vector = embedder().vectors([embedding_query(query, index)])[0]
+    return [float(score) for score in index.vectors @ vector] if index.docs else []
+
+
 @dataclass(frozen=True)
 class Ranked:
     """The tools that score for a query, best first, their scores and distinct query terms matched,
@@ -165,12 +219,18 @@ class Ranked:
     def top(self) -> str | None:
         return self.tools[0] if self.tools else None
 
+    def above(self, tool: str | None, most: int) -> list[str]:
+        """The tools ranked above `tool` (every tool ranked, when it is not), the first `most` of them."""
+        rank = self.rank_of(tool)
+        return self.tools[: min(most, rank - 1 if rank is not None else len(self.tools))]
+
 
 def rank_tools(tools: Sequence[Mapping[str, Any]], query: str, scorer: str, *, use_stem: bool = False) -> Ranked:
     """Rank tools for a query; only tools that score above 0 are ranked, ties broken by list order.
 
-    keyword orders by (distinct query terms matched, score), bm25 by score alone. A `select:NAME,...`
-    query ranks the tools it names, in its order, for both."""
+    keyword orders by (distinct query terms matched, score), bm25 by score alone, both over the query's words
+    less its stop words; embedding by the cosine of the vectors of those words and of each tool's name words and
+    first sentence. A `select:NAME,...` query ranks the tools it names, in its order, for every scorer."""
     return _rank(_Index.of(tools, use_stem), query, scorer, use_stem)
 
 
@@ -204,20 +264,24 @@ def _select(index: _Index, names: Sequence[str]) -> Ranked:
     )
 
 
-def _rank(index: _Index, query: str, scorer: str, use_stem: bool) -> Ranked:
+def _rank(index: _Index, query: str, scorer: str, use_stem: bool, vector: np.ndarray | None = None) -> Ranked:
+    """`vector`: the query's, embedded already (the embedding scorer embeds it otherwise)."""
     if scorer not in SCORERS:
         raise ValueError(f"unknown scorer {scorer!r}")
     selected = selected_names(query)
     if selected is not None:
         return _select(index, selected)
-    terms = _query_terms(query, use_stem)
+    terms = _query_terms(query, use_stem, index)
     docs = index.docs
     matched = _terms_matched(terms, index)
     if scorer == "keyword":
         scores = _keyword_scores(terms, index)
         order = sorted(range(len(docs)), key=lambda i: (-matched[i], -scores[i], i))
-    else:
+    elif scorer == "bm25":
         scores = _bm25_scores(terms, index)
+        order = sorted(range(len(docs)), key=lambda i: (-scores[i], i))
+    else:
+        scores = _embedding_scores(index, query, vector)
         order = sorted(range(len(docs)), key=lambda i: (-scores[i], i))
     kept = [i for i in order if scores[i] > 0]
     return Ranked(
@@ -225,7 +289,7 @@ def _rank(index: _Index, query: str, scorer: str, use_stem: bool) -> Ranked:
         scores=[scores[i] for i in kept],
         matched=[matched[i] for i in kept],
         missing=[t for t in terms if t not in index.having],
-        full_matches=sum(1 for m in matched if m == len(terms)),
+        full_matches=sum(1 for m in matched if m == len(terms)) if terms else 0,
     )
 
 

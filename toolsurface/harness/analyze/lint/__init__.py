@@ -56,6 +56,7 @@ from toolsurface.harness.analyze.lint._score import (
     score_surface,
 )
 from toolsurface.harness.analyze.lint._settings import LintSettings
+from toolsurface.harness.analyze.lint._view import DESTRUCTIVE_VERBS, LIST_WORDS, OTHER_VERBS, READ_VERBS, WRITE_VERBS
 
 
 def __getattr__(name: str) -> Any:
@@ -69,14 +70,19 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CATEGORIES",
+    "DESTRUCTIVE_VERBS",
     "ENTRY_POINT_GROUP",
     "FINDING_COLUMNS",
+    "LIST_WORDS",
+    "OTHER_VERBS",
     "QUALITY_RULES",
+    "READ_VERBS",
     "RULES",
     "RULE_COLUMNS",
     "SARIF_SCHEMA",
     "SEVERITIES",
     "WEIGHTING",
+    "WRITE_VERBS",
     "Example",
     "FailOn",
     "Finding",

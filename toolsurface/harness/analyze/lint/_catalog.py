@@ -37,6 +37,8 @@ class ServerTools:
     instructions: str | None = None
     ours: bool = False
     server_name: str | None = None
+    # The name toolsurface knows the server by (its own, made safe), judged where the user gave none.
+    listed_name: str | None = None
 
     @functools.cached_property
     def view(self) -> LintView:

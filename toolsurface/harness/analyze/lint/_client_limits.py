@@ -127,21 +127,26 @@ def kept_units(text: str, limit: int) -> int:
     return limit - 1 if 0xD800 <= last <= 0xDBFF else limit
 
 
-def _cut_message(what: str, text: str, verb: str = "is") -> str | None:
+def _cut_message(what: str, text: str, verb: str = "is") -> tuple[str, Severity | None] | None:
+    """What a client's cut of a text does, and a severity milder than an error where the newest version seen
+    keeps it whole (only users of an older version lose its end)."""
     length = utf16_units(text)
-    cuts = [c for c in _cuts() if length > c.limit]
+    every = _cuts()
+    cuts = [c for c in every if length > c.limit]
     if not cuts:
         return None
     first, *others = cuts
     kept = kept_units(text, first.limit)
+    newest_cuts = every[-1] in cuts
     message = (
         f"{what} {verb} {length:,} characters (UTF-16 code units, as Claude Code counts them); {first.client}"
         f" keeps the first {kept:,} and adds '{first.marker}': {length - kept:,} characters are cut"
-        f" ({(length - kept) / length:.0%}) for every Claude Code user"
+        f" ({(length - kept) / length:.0%}) for its users"
     )
     for cut in others:
         message += f"; {cut.client} cuts {length - kept_units(text, cut.limit):,} at {cut.limit:,}"
-    return message
+    message += ": every Claude Code user loses its end" if newest_cuts else f"; {every[-1].client} keeps it whole"
+    return message, None if newest_cuts else "warning"
 
 
 def client_versions(items: Sequence[Observed]) -> str:
@@ -152,12 +157,15 @@ def client_versions(items: Sequence[Observed]) -> str:
     return ", ".join(f"{client} {' and '.join(dict.fromkeys(versions))}" for client, versions in by_client.items())
 
 
-def _name_findings(name: str, ours: bool, server_name: str | None) -> list[Finding]:
+def _name_findings(name: str, ours: bool, server_name: str | None, listed_name: str | None) -> list[Finding]:
     """Where the tool's full name, with each client's prefix, passes its API's limit or the client's own cut. How
     long a server name it takes depends on the name the user gives the server: given (`server_name`), a finding
-    is made only where that name makes it bite; not given, it is a warning that says from which length it bites."""
+    is an error made only where that name makes it bite; not given, the name toolsurface knows the server by
+    (`listed_name`, its own) is judged instead, and a finding is a warning that says from which length it bites;
+    with neither (a surface of ours), a warning where a name of up to SERVER_ROOM characters would not fit."""
     from toolsurface.harness.agents import ToolNaming
 
+    judged = server_name if server_name is not None else None if ours else listed_name
     groups: dict[tuple[str, int, str], list[Observed]] = {}
     for o in observed():
         rule = ToolNaming(**o.naming)
@@ -168,7 +176,7 @@ def _name_findings(name: str, ours: bool, server_name: str | None) -> list[Findi
         else:
             continue
         room = rule.room(name, "", limit)
-        fits = room >= 1 and (len(server_name) <= room if server_name is not None else room >= SERVER_ROOM)
+        fits = room >= 1 and (len(judged) <= room if judged is not None else room >= SERVER_ROOM)
         if not fits:
             shown = rule.template.format(server="SERVER", tool=rule.clean(name))
             groups.setdefault((shown, room, f"{effect} over {limit} characters"), []).append(o)
@@ -178,23 +186,29 @@ def _name_findings(name: str, ours: bool, server_name: str | None) -> list[Findi
             when = "whatever the server is called"
         elif server_name is not None:
             when = f"with the server named {server_name!r} ({len(server_name)} characters; it fits up to {room})"
+        elif judged is not None:
+            when = (
+                f"with the server named {judged!r} as it names itself ({len(judged)} characters; it fits up to {room};"
+                " --server-name or a configuration's key judges the name your users give it)"
+            )
         else:
             when = f"once the server's name is {room + 1} characters or more"
         message = (
-            f"{name}: {client_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown} ({len(shown) - len('SERVER')} characters and the server's"
-            f" name as the user's config gives it), which {effect}: {when}"
+            f"{name}: {client_versions(items)} {'name' if len(items) > 1 else 'names'} it {shown}"
+            f" ({len(shown) - len('SERVER')} characters and the server's name as the user's config gives it), which"
+            f" {effect}: {when}"
         )
-        if server_name is None and room >= 1 and ours:
+        if judged is None and room >= 1 and ours:
             message += f" (it fits with a name of up to {room}, as `stub` does)" if room >= 4 else f" (up to {room})"
-        elif server_name is None and room >= 1:
+        elif judged is None and room >= 1:
             message += (
                 f" (it fits with a server name of up to {room} {'character' if room == 1 else 'characters'};"
                 " --server-name or the configuration's key says which name to judge)"
             )
-        # Bites for every name, or for the name given: an error. Only for longer names than the one given: none
-        # is made; for names not known: a warning.
+        # Bites for every name, or for the name the user gave: an error; for a name the user did not give: a warning.
         level: Severity | None = None if room < 1 or server_name is not None else "warning"
-        findings.append(Finding("client-limit", [name], [], message, level=level, aspect=f"name:{shown}"))
+        over = effect.rsplit(" over ", 1)[-1].split()[0]
+        findings.append(Finding("client-limit", [name], [], message, level=level, aspect=f"name:{shown}:{over}"))
     return findings
 
 
@@ -264,7 +278,9 @@ _LONG = "It holds the title, the artist and the lyrics of the song, and the albu
 def _client_limit(given: ServerTools) -> list[Finding]:
     """A finding per text longer than a client keeps, per name a client's prefix takes past a limit, per names a
     client cleans alike, per schema a client leaves out. `ours`: a surface of ours, served as `stub`."""
-    return check_client_limits(given.tools, given.instructions, ours=given.ours, server_name=given.server_name)
+    return check_client_limits(
+        given.tools, given.instructions, ours=given.ours, server_name=given.server_name, listed_name=given.listed_name
+    )
 
 
 def check_client_limits(
@@ -272,21 +288,25 @@ def check_client_limits(
     instructions: str | None,
     ours: bool = False,
     server_name: str | None = None,
+    listed_name: str | None = None,
 ) -> list[Finding]:
     findings = []
     for tool in tools:
         description = tool.get("description")
         if isinstance(description, str):
-            message = _cut_message(f"{possessive(str(tool.get('name')))} description", description)
-            if message is not None:
-                findings.append(Finding("client-limit", [str(tool.get("name"))], [], message, aspect="description"))
-        findings += _name_findings(str(tool.get("name")), ours, server_name)
+            cut = _cut_message(f"{possessive(str(tool.get('name')))} description", description)
+            if cut is not None:
+                message, level = cut
+                name = str(tool.get("name"))
+                findings.append(Finding("client-limit", [name], [], message, level=level, aspect="description"))
+        findings += _name_findings(str(tool.get("name")), ours, server_name, listed_name)
         findings += _top_findings(tool)
     findings += _clash_findings([str(t.get("name")) for t in tools])
     if instructions is not None:
-        message = _cut_message("the server instructions", instructions, "are")
-        if message is not None:
-            findings.append(Finding("client-limit", [], [], message, aspect="instructions"))
+        cut = _cut_message("the server instructions", instructions, "are")
+        if cut is not None:
+            message, level = cut
+            findings.append(Finding("client-limit", [], [], message, level=level, aspect="instructions"))
     return findings
 
 

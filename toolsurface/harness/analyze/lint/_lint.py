@@ -43,7 +43,7 @@ def lint_tools(
     instructions where it has them. `ours`: a surface of ours with kinds, whose findings may speak of them;
     `settings`: the rules the project turns off, whose findings are counted apart; `server_name`: the name the
     user gives the server, where a finding depends on it; `select`: only these rules (by category)."""
-    given = ServerTools(tuple(tools), instructions, ours, server_name)
+    given = ServerTools(tuple(tools), instructions, ours, server_name, listed_name=name)
     chosen = [r for r in rules() if not r.among_servers and (select is None or r.name in select)]
     kept, off = _judged([f for r in chosen for f in r.run(given)], settings, lambda f: f.tools)
     return SurfaceLint(name=name, findings=kept, tools=[str(t.get("name")) for t in tools], suppressed=off, file=file)

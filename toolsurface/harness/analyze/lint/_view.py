@@ -11,7 +11,8 @@ from typing import Any
 from toolsurface.harness.analyze._text import name_words, sentences, stem, stems
 from toolsurface.harness.analyze.lint._model import Finding
 
-__all__ = []
+# The verb groups are the face's too (toolsurface.harness.analyze.lint): suggest reads names by them.
+__all__ = ["DESTRUCTIVE_VERBS", "LIST_WORDS", "OTHER_VERBS", "READ_VERBS", "WRITE_VERBS"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Word groups. Each is a synonym group or lexicon the rules below share; matching is on lower-case words.
@@ -257,8 +258,16 @@ def parse_tool(tool: Mapping[str, Any]) -> Tool:
 # Item references and the surface's vocabulary, shared by several rules
 
 
+# Words that make a version a bound or a choice (fromVersion, max_version, apiVersion), not the state a change guards.
+_NOT_GUARD_WORDS = frozenset(
+    {"from", "to", "min", "max", "since", "until", "api", "schema", "protocol", "node", "python"}
+)
+
+
 def is_concurrency_token(param: Param) -> bool:
     words = param.words
+    if set(words) & _NOT_GUARD_WORDS:
+        return False
     return bool(set(words) & CONCURRENCY_WORDS) or words[:2] == ["if", "match"]
 
 

@@ -15,6 +15,7 @@ from toolsurface.harness.analyze.roundtrip._roundtrip import (
     RoundTripTask,
     SurfaceRoundTrip,
     load_task,
+    queries_task,
     roundtrip,
 )
 
@@ -26,6 +27,7 @@ __all__ = [
     "RoundTripTask",
     "SurfaceRoundTrip",
     "load_task",
+    "queries_task",
     "roundtrip",
     "roundtrip_csv",
     "roundtrip_json",

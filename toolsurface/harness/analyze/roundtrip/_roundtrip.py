@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from toolsurface.harness.analyze.findability import (
     Query,
     QueryFileError,
+    QuerySet,
     SearchObserver,
     SurfaceTools,
     keyed_surfaces,
@@ -54,6 +55,13 @@ def load_task(path: Path | None = None) -> RoundTripTask:
     if not isinstance(name, str) or not name.strip():
         raise QueryFileError(f"{path}: name must be a non-empty string")
     return RoundTripTask(source=str(path), name=name, steps=parse_queries(data["steps"], f"{path}: steps"))
+
+
+def queries_task(queries: QuerySet) -> RoundTripTask:
+    """A queries file as a round-trip task: a step per query, in its order (a configured project's queries)."""
+    return RoundTripTask(
+        source=queries.source, name=f"every query of {Path(queries.source).name}", steps=list(queries.queries)
+    )
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from toolsurface.harness.session.replay._by_shape import ShapeCheck, check_by_sh
 from toolsurface.harness.session.replay._mapping import (
     MAPPING_FORMAT,
     CallMapping,
+    MappingClash,
     ToolMapping,
     read_mapping,
     starter_mapping,
@@ -27,6 +28,7 @@ __all__ = [
     "PLAYED",
     "CallMapping",
     "Candidate",
+    "MappingClash",
     "Replay",
     "ReplayedCall",
     "ReplayedRun",

@@ -16,9 +16,13 @@ from typing import Any
 
 from toolsurface.harness.errors import ToolsurfaceError
 
-__all__ = ["MAPPING_FORMAT", "CallMapping", "ToolMapping", "read_mapping", "starter_mapping"]
+__all__ = ["MAPPING_FORMAT", "CallMapping", "MappingClash", "ToolMapping", "read_mapping", "starter_mapping"]
 
 MAPPING_FORMAT = "toolsurface-mapping/1"
+
+
+class MappingClash(ToolsurfaceError):
+    """A recorded call the mapping cannot make the new one of without losing an argument."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,9 @@ class CallMapping:
     tools: dict[str, ToolMapping]
 
     def call(self, tool: str, arguments: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
-        """The candidate's call for a recorded one: its tool (None: the candidate has none) and arguments."""
+        """The candidate's call for a recorded one: its tool (None: the candidate has none) and arguments. A
+        MappingClash where the mapping would put an argument where the call has one already (a value it sets, or a
+        new name, that the call gives itself): never one silently over the other."""
         found = self.tools.get(tool)
         if found is None:
             return tool, dict(arguments)
@@ -46,10 +52,18 @@ class CallMapping:
                 continue
             *outer, last = new.split(".")
             into = renamed
-            for part in outer:
-                nested = into.get(part)
-                into = into.setdefault(part, {}) if isinstance(nested, dict) or nested is None else {}
+            for at, part in enumerate(outer):
+                nested = into.setdefault(part, {})
+                if not isinstance(nested, dict):
+                    where = ".".join(outer[: at + 1])
+                    raise MappingClash(f"the mapping puts {name} into {where}, which the call gives as a value")
+                into = nested
+            if last in into:
+                raise MappingClash(f"the mapping names two of the call's arguments {new}")
             into[last] = value
+        for name, value in found.arguments.items():
+            if name in renamed and renamed[name] != value:
+                raise MappingClash(f"the mapping sets {name}, which the call gives already ({renamed[name]!r})")
         return found.tool, {**renamed, **found.arguments}
 
 
@@ -78,8 +92,22 @@ def read_mapping(path: Path) -> CallMapping:
             raise ToolsurfaceError(f"{where}.arguments is not an object")
         if not isinstance(rename, dict) or not all(v is None or isinstance(v, str) for v in rename.values()):
             raise ToolsurfaceError(f"{where}.rename is not an object of new names (or null, to drop one)")
+        _check_targets(where, arguments, rename)
         found[str(old)] = ToolMapping(tool, dict(arguments), dict(rename))
     return CallMapping(found)
+
+
+def _check_targets(where: str, arguments: Mapping[str, Any], rename: Mapping[str, str | None]) -> None:
+    """No two arguments of a call go to one name, and none to a name the entry sets itself."""
+    seen: dict[str, str] = {}
+    for old, new in rename.items():
+        if new is None:
+            continue
+        if new in seen:
+            raise ToolsurfaceError(f"{where}.rename: {old} and {seen[new]} both become {new}")
+        seen[new] = old
+        if new.split(".")[0] in arguments:
+            raise ToolsurfaceError(f"{where}.rename.{old}: {new} is set by the entry's arguments already")
 
 
 def _properties(tool: Mapping[str, Any]) -> dict[str, Any]:

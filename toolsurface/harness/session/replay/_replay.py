@@ -24,7 +24,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.output import markdown_row, markdown_rule
 from toolsurface.harness.run_folder import CALLS, SPEC
 from toolsurface.harness.session.replay._by_shape import check_by_shape
-from toolsurface.harness.session.replay._mapping import CallMapping
+from toolsurface.harness.session.replay._mapping import CallMapping, MappingClash
 from toolsurface.harness.surface import AnswerSizes, Snapshot, SurfaceDefinition, size_summary
 from toolsurface.stubs.calllog import CallRecord
 
@@ -243,9 +243,13 @@ async def _replay_one(
     for record in calls:
         tool = str(record.tool)
         before = count_tokens(record.response) if record.response is not None else None
-        target, arguments = (
-            mapping.call(tool, record.arguments or {}) if mapping else (tool, dict(record.arguments or {}))
-        )
+        clash = None
+        try:
+            target, arguments = (
+                mapping.call(tool, record.arguments or {}) if mapping else (tool, dict(record.arguments or {}))
+            )
+        except MappingClash as error:
+            target, arguments, clash = mapping.tools[tool].tool if mapping else tool, {}, str(error)
         mapped = target if target != tool else None
         found = candidate.tool(target)
 
@@ -253,6 +257,9 @@ async def _replay_one(
             record.seq, tool, record.outcome, "-", UNMAPPABLE, None, record.response_chars, None, before,
             replayed_as=mapped,
         )  # fmt: skip
+        if clash is not None:
+            replayed.append(replace(unplayed, message=clash))
+            continue
         if found is None:
             lacks = "the mapping maps it to no tool" if target is None else f"unknown tool {target!r}"
             replayed.append(replace(unplayed, message=f"{lacks}; tools: {', '.join(names) or '(none)'}"))

@@ -1,0 +1,169 @@
+"""The tables beside the whole surface's, each declared once: the skills of each measured server (what each one puts
+before the model every session beside what loading it costs on demand, skills.csv too), its app-only tools (MCP
+Apps: in the list, never in the model's cost) and, with --drafts, what its listing drafts cost (drafts.csv too); and
+the lines that say why a part could not be read, a skill may not be loaded, a tool's visibility could not be read,
+or a draft was not kept to."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from toolsurface.harness.output import Column, columns_csv, columns_markdown, terminal_table
+from toolsurface.harness.surface import APPS_LABEL, PART_WORDS, SKILLS_PROPOSAL
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from toolsurface.harness.measure._measure import Measurement
+
+__all__ = [
+    "APP_COLUMNS",
+    "DRAFT_COLUMNS",
+    "SKILL_COLUMNS",
+    "apps_lines",
+    "apps_markdown",
+    "apps_rich",
+    "apps_rows",
+    "drafts_csv",
+    "drafts_lines",
+    "drafts_markdown",
+    "drafts_rich",
+    "part_lines",
+    "skills_csv",
+    "skills_markdown",
+    "skills_rich",
+    "skills_rows",
+]
+
+SKILL_COLUMNS = (
+    Column("surface"),
+    Column("skill"),
+    Column("chars", "listed chars", numeric=True),
+    Column("tokens", "listed tokens", numeric=True),
+    Column("body_chars", "SKILL.md chars", numeric=True),
+    Column("body_tokens", "SKILL.md tokens", numeric=True),
+    Column("files", numeric=True),
+    Column("file_bytes", "file bytes", numeric=True),
+    Column("problem"),
+)
+SKILLS_TITLE = (
+    f"Skills ({SKILLS_PROPOSAL}): each one's frontmatter as listed, before the model every session; its SKILL.md as"
+    " read and its files as listed, when it is loaded (not in the total)"
+)
+APP_COLUMNS = (Column("surface"), Column("tool"), Column("chars", numeric=True), Column("tokens", numeric=True))
+APPS_TITLE = f"App-only tools ({APPS_LABEL}): in the list, not in the model's cost"
+
+
+def _markdown(title: str, columns: Sequence[Column], rows: Sequence[Sequence[object]]) -> str:
+    return f"\n{title}\n{columns_markdown(columns, rows)}" if rows else ""
+
+
+def _rich(title: str, columns: Sequence[Column], rows: Sequence[Sequence[object]]) -> list[RenderableType]:
+    return [terminal_table(title, columns, rows)] if rows else []
+
+
+def skills_rows(m: Measurement) -> list[list[object]]:
+    """A row per listed skill of every surface, in SKILL_COLUMNS."""
+    return [
+        [s.name, k.name, k.chars, k.tokens, k.body_chars, k.body_tokens, k.files, k.file_bytes, k.problem]
+        for s in m.surfaces
+        for k in s.skills
+    ]
+
+
+def skills_csv(m: Measurement) -> str:
+    return columns_csv(SKILL_COLUMNS, skills_rows(m))
+
+
+def skills_markdown(m: Measurement) -> str:
+    return _markdown(SKILLS_TITLE, SKILL_COLUMNS, skills_rows(m))
+
+
+def skills_rich(m: Measurement) -> list[RenderableType]:
+    return _rich(SKILLS_TITLE, SKILL_COLUMNS, skills_rows(m))
+
+
+def part_lines(m: Measurement) -> list[str]:
+    """A line per part a server declared that could not be read, and per skill a host may not load, as measured."""
+    lines = [
+        f"{s.name}: {PART_WORDS[part]} not read ({why}); measured without them"
+        for s in m.surfaces
+        for part, why in s.unread.items()
+    ]
+    return lines + [f"{s.name}: skill {k.name}: {k.problem}" for s in m.surfaces for k in s.skills if k.problem]
+
+
+def apps_rows(m: Measurement) -> list[list[object]]:
+    return [[s.name, t.name, t.chars, t.tokens] for s in m.surfaces for t in s.per_tool if t.app_only]
+
+
+def apps_markdown(m: Measurement) -> str:
+    return _markdown(APPS_TITLE, APP_COLUMNS, apps_rows(m))
+
+
+def apps_rich(m: Measurement) -> list[RenderableType]:
+    return _rich(APPS_TITLE, APP_COLUMNS, apps_rows(m))
+
+
+def apps_lines(m: Measurement) -> list[str]:
+    """A line per tool whose `_meta.ui.visibility` is not a list: counted as the model's, said so."""
+    return [
+        f"{s.name}: {t.name}: {t.visibility_problem}" for s in m.surfaces for t in s.per_tool if t.visibility_problem
+    ]
+
+
+DRAFT_COLUMNS = (
+    Column("surface"),
+    Column("what"),
+    Column("proposal"),
+    Column("entries", numeric=True),
+    Column("chars", numeric=True),
+    Column("tokens", numeric=True),
+)
+DRAFTS_TITLE = "Drafts (--drafts): each answer's compact JSON as received, by the proposal and version it is of"
+
+
+def _rows(m: Measurement) -> list[list[object]]:
+    return [
+        [s.name, f.what, f.proposal or "MCP", f.entries, f.chars, f.tokens]
+        for s in m.surfaces
+        if s.drafts is not None
+        for f in s.drafts.figures
+    ]
+
+
+def drafts_csv(m: Measurement) -> str:
+    return columns_csv(DRAFT_COLUMNS, _rows(m))
+
+
+def drafts_lines(m: Measurement) -> list[str]:
+    """The tools reachable only through groups, marked, and a line per thing a draft was not kept to."""
+    lines = []
+    for s in m.surfaces:
+        if s.drafts is None:
+            continue
+        only = list(dict.fromkeys(f"{t.tool} (group {t.group})" for t in s.drafts.group_tools if t.only_in_groups))
+        if only:
+            lines.append(f"{s.name}: only through groups: {', '.join(only)}")
+        lines += [f"{s.name}: {problem}" for problem in s.drafts.problems]
+    return lines
+
+
+def drafts_markdown(m: Measurement) -> str:
+    rows = _rows(m)
+    if not rows:
+        return ""
+    lines = drafts_lines(m)
+    said = "".join(f"- {line}\n" for line in lines)
+    return f"\n{DRAFTS_TITLE}\n{columns_markdown(DRAFT_COLUMNS, rows)}" + (f"\n{said}" if said else "")
+
+
+def drafts_rich(m: Measurement) -> list[RenderableType]:
+    rows = _rows(m)
+    if not rows:
+        return []
+    from rich.text import Text
+
+    lines = drafts_lines(m)
+    return [terminal_table(DRAFTS_TITLE, DRAFT_COLUMNS, rows), *([Text("\n".join(lines))] if lines else [])]
