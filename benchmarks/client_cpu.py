@@ -55,11 +55,11 @@ def measure_client_cpu(names: Sequence[str] = (), repeats: int = 1) -> dict[str,
     rows = []
     for name in names or cli_clients():
         runs = [_one(name, path) for _ in range(repeats)]
-        cpu = statistics.median(r["cpu_s"] for r in runs)
-        wall = statistics.median(r["wall_s"] for r in runs)
+        cpu = round(statistics.median(r["cpu_s"] for r in runs), 2)
+        wall = round(statistics.median(r["wall_s"] for r in runs), 2)
         rows.append({"client": name, "status": runs[-1]["status"], "cpu_s": cpu, "wall_s": wall, "runs": repeats})
     ok = [r["cpu_s"] for r in rows if r["status"] == "ok"]
-    return {"clients": rows, "median_cpu_s": statistics.median(ok) if ok else None}
+    return {"clients": rows, "median_cpu_s": round(statistics.median(ok), 2) if ok else None}
 
 
 def main() -> None:
