@@ -173,7 +173,8 @@ def test_a_droid_that_prints_no_version_is_a_row_of_agents_and_one_line_for_sess
     listed = run_cli("agents", "--format", "json", env=env, cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     rows = listed.json()
-    [row] = [r for r in (rows if isinstance(rows, list) else rows["agents"]) if r["name"] == "droid"]
+    # The one on PATH; the pinned one in toolsurface's cache is a row of its own.
+    [row] = [r for r in rows if r["name"] == "droid" and Path(r["path"]).parent == bin_dir]
     assert row["version"] is None and row["supported"] is False
     assert row["problem"].endswith("--version printed no version; droid 0.215.0 or newer is needed")
     out = tmp_path / "study"
