@@ -8,6 +8,7 @@ Run: python -m benchmarks.suite_cpu [--out FILE] [PYTEST ARGS...]."""
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -24,8 +25,15 @@ __all__ = ["kind_of", "measure_suite_cpu"]
 SMOKE = ["tests/suite/test_suite_cpu.py", "-n", "0", "-q", "-p", "no:cacheprovider"]
 
 ROOT = Path(__file__).resolve().parent.parent
-CLIENTS = ("claude", "codex", "gemini", "opencode", "copilot", "cline", "qwen")
 _TICK = os.sysconf("SC_CLK_TCK")
+
+
+@functools.cache
+def _clients() -> tuple[str, ...]:
+    """The agent CLIs, as the registry lists them."""
+    from toolsurface.harness.agents import cli_clients
+
+    return cli_clients()
 
 
 def kind_of(argv: Sequence[str]) -> str:
@@ -42,7 +50,7 @@ def kind_of(argv: Sequence[str]) -> str:
             return "xdist worker"
         return "python " + (rest[0].rsplit("/", 1)[-1] if rest else "")
     named = " ".join([exe, *rest[:2]])
-    for client in CLIENTS:
+    for client in _clients():
         if client in named:
             return client
     return exe

@@ -1,6 +1,6 @@
-"""The real agent CLIs from npm (Claude Code, codex, gemini-cli, opencode, Copilot CLI, cline, Qwen Code, at the versions their adapters are tested
-with: the pinned one and Claude Code's newest), end to end against the stub, with the model replaced by
-toolsurface's scripted model endpoint on 127.0.0.1.
+"""The real agent CLIs from npm (every registered one: Claude Code, codex, gemini-cli, opencode, Copilot CLI, cline,
+Qwen Code, droid, Kilo CLI, at the versions their adapters are tested with: the pinned one and Claude Code's
+newest), end to end against the stub, with the model replaced by toolsurface's scripted model endpoint on 127.0.0.1.
 
 Each CLI runs in a home of the test's own, so what it leaves behind is seen and the user's home is not
 touched. Nothing here needs a key: the runner gives the agents a dummy one.
@@ -162,6 +162,8 @@ NEGOTIATED = {
     ("copilot", "1.0.102"): "2026-07-28",
     ("cline", "3.0.65"): "2024-11-05",
     ("qwen", "0.24.4"): "2025-11-25",
+    ("droid", "0.215.0"): "2025-11-25",
+    ("kilo", "7.7.7"): "2025-11-25",
 }
 
 
@@ -427,6 +429,10 @@ def test_no_key_reaches_a_file_and_no_agent_leaves_files_in_the_home(
         for mode in ("on-demand", "full-list"):
             kept = (run_dir(out, "v2", f"qwen:{mode}") / "qwen-home").iterdir()
             assert sorted(p.name for p in kept) == ["mcp-config.json", "settings.json"]
+        # droid's Factory home keeps the settings and MCP servers it was given; Kilo's folders go.
+        factory = run_dir(out, "v2", "droid") / "droid-home" / ".factory"
+        assert sorted(p.name for p in factory.iterdir()) == ["mcp.json", "settings.json"]
+        assert not (run_dir(out, "v2", "kilo") / "kilo-home").exists()
 
 
 def test_a_call_of_a_tool_the_request_did_not_offer_is_an_undelivered_call(clis: Path, tmp_path: Path) -> None:

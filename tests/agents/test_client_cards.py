@@ -30,7 +30,7 @@ from toolsurface.harness.agents import (
 )
 from toolsurface.harness.errors import ToolsurfaceError
 
-CLIS = ("claude", "codex", "gemini", "opencode", "copilot", "cline", "qwen")
+CLIS = ("claude", "codex", "gemini", "opencode", "copilot", "cline", "qwen", "droid", "kilo")
 OWN = (*CLIS, "openai", "script")
 
 # Who declares which client in an environment, by distribution.
@@ -95,7 +95,7 @@ def test_every_cli_card_holds_its_package_versions_naming_and_api() -> None:
 
 def test_a_clients_name_is_in_no_package_module_but_its_own() -> None:
     package = ROOT / "toolsurface"
-    for name in ("opencode", "copilot", "cline", "qwen"):
+    for name in ("opencode", "copilot", "cline", "qwen", "droid", "kilo"):
         found = subprocess.run(
             ["grep", "-rliw", name, str(package), "--include=*.py"], capture_output=True, text=True, check=False
         ).stdout.split()

@@ -126,14 +126,14 @@ def test_a_finding_carries_its_rules_id_and_severity(project: Path) -> None:
         ("TS201", "permission-split", "info"),
         ("TS301", "client-limit", "error"),
     }
-    assert named["severities"] == {"error": 6, "warning": 0, "info": 2}
+    assert named["severities"] == {"error": 7, "warning": 0, "info": 2}
 
 
 def test_a_name_too_long_only_for_some_server_names_is_an_error_only_for_a_name_it_bites() -> None:
     long_name = [tool("ticket_close_and_notify_everyone_watching", "Close a ticket and notify its watchers.", False)]
     # No name given: the server's own is judged, and a name it bites is a warning.
     own = lint_tools("enterprise-database-management", long_name, select=OTHERS).findings
-    assert {f.severity for f in own} == {"warning"} and len(own) == 6
+    assert {f.severity for f in own} == {"warning"} and len(own) == 7
     assert (
         "with the server named 'enterprise-database-management' as it names itself (30 characters; it fits up to 16;"
         in own[0].message
@@ -144,12 +144,12 @@ def test_a_name_too_long_only_for_some_server_names_is_an_error_only_for_a_name_
     client_limit = find_rule("TS301")
     assert client_limit is not None
     unnamed = client_limit.run(ServerTools(tuple(long_name)))
-    assert {f.severity for f in unnamed} == {"warning"} and len(unnamed) == 6
+    assert {f.severity for f in unnamed} == {"warning"} and len(unnamed) == 7
     assert "once the server's name is 17 characters or more" in unnamed[0].message
     assert "--server-name or the configuration's key says which name to judge" in unnamed[0].message
     assert lint_tools("t", long_name, server_name="tickets", select=OTHERS).findings == []
     bitten = lint_tools("t", long_name, server_name="enterprise-database-management", select=OTHERS).findings
-    assert {f.severity for f in bitten} == {"error"} and len(bitten) == 6
+    assert {f.severity for f in bitten} == {"error"} and len(bitten) == 7
     assert (
         "with the server named 'enterprise-database-management' (30 characters; it fits up to 16)" in bitten[0].message
     )
@@ -232,7 +232,7 @@ def test_a_rule_turned_off_by_id_or_name_is_counted_not_reported(project: Path) 
     surface = linted(project)
     assert [f["rule"] for f in surface["findings"]] == ["TS201"] and surface["suppressed"] == 1
     named = linted(project, "--server-name", "enterprise-database-management")
-    assert [f["rule"] for f in named["findings"]] == ["TS201"] and named["suppressed"] == 7
+    assert [f["rule"] for f in named["findings"]] == ["TS201"] and named["suppressed"] == 8
     table = run_cli("lint", "tickets.json", *SELECT, cwd=project, env={"COLUMNS": "200"})
     assert "tickets: 1 finding in 1 rule (1 info); 1 finding suppressed by configuration" in table.stdout
     csv = run_cli("lint", "tickets.json", "--format", "csv", *SELECT, cwd=project)
@@ -252,7 +252,7 @@ def test_a_rule_turned_off_for_one_tool_stays_on_for_the_others(project: Path) -
     surface = linted(project, "--server-name", "enterprise-database-management")
     # env_get's first sentence and nothing else: ticket_search's missing hint is still reported, and the
     # long name (too long for the name given) is a tool the configuration does not name.
-    assert sorted(f["rule"] for f in surface["findings"]) == ["TS201", *["TS301"] * 6]
+    assert sorted(f["rule"] for f in surface["findings"]) == ["TS201", *["TS301"] * 7]
     assert surface["suppressed"] == 1
 
 

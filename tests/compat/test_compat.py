@@ -113,6 +113,8 @@ def test_the_limits_lint_reads_are_what_compat_sees_with_the_tested_versions(com
         ("copilot", "1.0.102"),
         ("cline", "3.0.65"),
         ("qwen", "0.24.4"),
+        ("droid", "0.215.0"),
+        ("kilo", "7.7.7"),
     }
 
 

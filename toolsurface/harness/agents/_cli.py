@@ -8,7 +8,7 @@ import re
 import shutil
 import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -223,6 +223,13 @@ class CliAgent(CardAdapter, ABC):
         """What the client printed on its stderr about one of the server's tools, in its own words, by the tool's
         full name as the client made it before any cut."""
         return {}
+
+    def search_decision(self, run_dir: Path, betas: Sequence[str], references: Sequence[str]) -> str | None:
+        """Why its tool search was on or off in the run in `run_dir`, in a mode where it decides for itself, in its
+        own words where it gives them (what the run left); `betas`, the features its first request asked the API
+        for by header, and `references`, the tools a search's answer named in its requests (as they reached the
+        endpoint). None: nothing to say beyond what the row shows."""
+        return None
 
     def version_env(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
         """The environment `--version` runs in; `scratch` is an empty directory removed after it."""

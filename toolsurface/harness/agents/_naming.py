@@ -14,7 +14,7 @@ __all__ = ["ToolNaming"]
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 # The characters a hash suffix's digits are drawn from, by digest (none given: hexadecimal).
-_ALPHABETS = {"sha1": "[0-9a-f]", "fnv1a": "[0-9a-z]", None: "[0-9a-f]"}
+_ALPHABETS = {"sha1": "[0-9a-f]", "sha256": "[0-9a-f]", "fnv1a": "[0-9a-z]", None: "[0-9a-f]"}
 
 
 @dataclass(frozen=True)
@@ -33,9 +33,10 @@ class ToolNaming:
     `server_allowed`: the server names the client takes in its MCP config. `head` keeps the first `max_length`
     characters. `punycode`: a tool name with characters outside ASCII is written `xn--` and its punycode before
     cleaning. `runs`: a run of other characters becomes one `replacement`. `digest`: the hash suffix's digits are
-    the first `hash_digits` of this digest of the joined name as the server gave it (so they are known): `sha1` in
-    hexadecimal, or `fnv1a` (32-bit FNV-1a over its UTF-16 code units, in base 36, `hash_digits` wide with leading
-    zeros); `hash_cleaned` gives the suffix to every name that cleaning changed, not only to one cut."""
+    the first `hash_digits` of this digest of the joined name as the server gave it (so they are known): `sha1` or
+    `sha256` in hexadecimal, or `fnv1a` (32-bit FNV-1a over its UTF-16 code units, in base 36, `hash_digits` wide with
+    leading zeros); `digest_cleaned`: of the joined name as cleaned instead; `hash_cleaned` gives the suffix to every
+    name that cleaning changed, not only to one cut."""
 
     client: str
     template: str
@@ -53,8 +54,9 @@ class ToolNaming:
     server_allowed: str = "A-Za-z0-9_-"
     punycode: bool = False
     runs: bool = False
-    digest: Literal["sha1", "fnv1a"] | None = None
+    digest: Literal["sha1", "sha256", "fnv1a"] | None = None
     hash_cleaned: bool = False
+    digest_cleaned: bool = False
 
     def clean(self, text: str) -> str:
         """`text` with every character outside `allowed` replaced."""
@@ -97,7 +99,7 @@ class ToolNaming:
             self.cuts(tool, server) or (self.hash_cleaned and name != self._raw(tool, server))
         ):
             stem = name[: self.max_length - self.hash_digits - 1] if self.max_length is not None else name
-            return stem + "_" + self._digits(self._raw(tool, server))
+            return stem + "_" + self._digits(name if self.digest_cleaned else self._raw(tool, server))
         if self.max_length is None or len(name) <= self.max_length:
             return name
         if self.cut == "head":

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 from toolsurface.harness.agents._card import AnswerCap, ClientCard, ClientSetting, SessionFiles
 from toolsurface.harness.agents._cli import (
@@ -50,6 +51,7 @@ from toolsurface.harness.agents.base import (
 )
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.jsonl import transcript_objects
+from toolsurface.harness.output import counted
 from toolsurface.harness.run_folder import TRANSCRIPT
 
 __all__ = ["CLAUDE_HOME", "MCP_CONFIG", "ClaudeAgent"]
@@ -87,6 +89,19 @@ _STUB_FAILED = ("failed", "needs-auth", "disabled")
 
 # Claude Code's own tool search, as its model calls it (2.1.197 and 2.1.332).
 SEARCH_TOOL = "ToolSearch"
+# Behind a gateway (`gateway`): its debug log (`--debug-file`, in the run's folder), and the lines of it that say how
+# it decided its tool search, kept in the run's folder when the log goes with the run's other leftovers.
+DEBUG_LOG = "claude-debug.txt"
+SEARCH_SAID = "claude-tool-search.txt"
+# 2.1.197 and 2.1.332 say so once, before the first request: `[ToolSearch:optimistic] mode=tst,
+# ENABLE_TOOL_SEARCH=undefined, result=true`, or (2.1.197, settings unset, a base URL that is not api.anthropic.com)
+# `[ToolSearch:optimistic] disabled: ANTHROPIC_BASE_URL=URL is not a first-party Anthropic host. ...`.
+_SEARCH_LINE = re.compile(r"\[ToolSearch:optimistic\] (.*)")
+_NOT_FIRST_PARTY = re.compile(r"disabled: ANTHROPIC_BASE_URL=(\S+) is not a first-party Anthropic host")
+# The Anthropic API's beta for deferred tools, their tool_reference blocks and its tool search.
+TOOL_SEARCH_BETA = "advanced-tool-use-"
+# Its own switch that counts ANTHROPIC_BASE_URL as Anthropic's own host (first party), in 2.1.197 and 2.1.332.
+FIRST_PARTY = "_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL"
 # The lines of a session file that carry no call or usage, by type (2.1.197 and 2.1.332).
 _SESSION_OTHER = frozenset(
     {"queue-operation", "last-prompt", "attachment", "summary", "system", "file-history-snapshot"}
@@ -159,9 +174,12 @@ class ClaudeAgent(CliAgent):
         newer=("2.1.332",),
         modes=("on-demand", "full-list"),
         search_modes=("on-demand",),
-        # default: ENABLE_TOOL_SEARCH unset, as a user's settings leave it; auto[:N]: MCP tools in full when
-        # they fit within N % (10 unset) of the model's window by the provider's count_tokens, else deferred.
-        named_modes=("default", "auto"),
+        # default: ENABLE_TOOL_SEARCH unset, as a user's settings leave it, the endpoint counted as Anthropic's own
+        # API (what a user with no ANTHROPIC_BASE_URL gets); gateway: the same settings behind a gateway, the
+        # endpoint a host that is not Anthropic's (ANTHROPIC_BASE_URL not api.anthropic.com); auto[:N]: MCP tools in
+        # full when they fit within N % (10 unset) of the model's window by the provider's count_tokens, else
+        # deferred.
+        named_modes=("default", "gateway", "auto"),
         percent_modes=("auto",),
         # Both versions show the MCP tools at a count of 20,499 against 10 % of 200,000 and defer them at 20,500
         # (100,499 and 100,500 of 1,000,000 in 2.1.332): 500 of the count are not the tools'.
@@ -295,8 +313,14 @@ class ClaudeAgent(CliAgent):
         model = ctx.model or self._window_model(ctx.context_window)
         if model:
             argv += ["--model", model]
-        if ctx.mode == "default":
+        if ctx.mode in ("default", "gateway"):
             env.pop("ENABLE_TOOL_SEARCH", None)
+            env.pop(FIRST_PARTY, None)
+            if ctx.mode == "default" and ctx.endpoint is not None:
+                # The endpoint stands in for api.anthropic.com: Claude Code applies to it what it applies there.
+                env[FIRST_PARTY] = "1"
+            if ctx.mode == "gateway":
+                argv += ["--debug-file", str(ctx.run_dir / DEBUG_LOG)]
         else:
             searching = {"on-demand": "true", "full-list": "false"}
             env["ENABLE_TOOL_SEARCH"] = searching.get(ctx.mode, ctx.mode)
@@ -354,9 +378,10 @@ class ClaudeAgent(CliAgent):
         """The run's own home; in the user's, what it keeps there of this run: a project folder per working
         directory (even with --no-session-persistence), an MCP log folder per working directory, and telemetry
         files per session, all named after this run."""
+        debug = _debug_kept(ctx.run_dir)
         own = self.run_home(ctx.run_dir, ctx.agent_home)
         if own is not None:
-            return [own]
+            return [own, *debug]
         env = agent_env(ctx)
         config_dir = _config_dir(env)
         cache = user_cache(env)
@@ -370,7 +395,35 @@ class ClaudeAgent(CliAgent):
         telemetry = config_dir / "telemetry"
         if sessions and telemetry.is_dir():
             found += [f for f in telemetry.iterdir() if any(s in f.name for s in sessions)]
-        return [p for p in found if p.exists() or p.is_symlink()]
+        return [*(p for p in found if p.exists() or p.is_symlink()), *debug]
+
+    def search_decision(self, run_dir: Path, betas: Sequence[str], references: Sequence[str]) -> str | None:
+        """Behind a gateway (the debug log it wrote): the host rule it applied before its first request, whether
+        that request asked for the tool search beta, and whether a search's tool_reference blocks reached the
+        endpoint."""
+        kept, log = run_dir / SEARCH_SAID, run_dir / DEBUG_LOG
+        if kept.is_file():
+            lines = kept.read_text(encoding="utf-8", errors="replace").splitlines()
+        else:
+            lines = _search_lines(log) if log.is_file() else []
+        if not lines:
+            return None
+        off = _NOT_FIRST_PARTY.search(lines[0])
+        if off is not None:
+            host = urlsplit(off.group(1)).hostname or off.group(1)
+            rule = f"its host rule: ANTHROPIC_BASE_URL's host {host} is not api.anthropic.com, tool search off"
+        elif "result=true" in lines[0]:
+            rule = "no host rule: tool search on behind a base URL that is not Anthropic's"
+        else:
+            rule = f"tool search off ({lines[0]})"
+        beta = next((b for b in betas if b.startswith(TOOL_SEARCH_BETA)), None)
+        sent = f"the {beta} beta reached the endpoint" if beta else f"no {TOOL_SEARCH_BETA}* beta reached the endpoint"
+        found = (
+            f"tool_reference blocks naming {counted(len(references), 'tool')}"
+            if references
+            else "no tool_reference block"
+        )
+        return f"{rule}; {sent}; {found}"
 
     def read(self, records: list[dict[str, Any]]) -> AgentReport:
         events: list[Event] = []
@@ -446,6 +499,21 @@ class ClaudeAgent(CliAgent):
         if error is not None:
             report.status, report.error = "agent-error", error
         return report
+
+
+def _search_lines(log: Path) -> list[str]:
+    """What a debug log says of its tool search decision, in order."""
+    with log.open(encoding="utf-8", errors="replace") as text:
+        return [found.group(1).strip() for line in text if (found := _SEARCH_LINE.search(line))]
+
+
+def _debug_kept(run_dir: Path) -> list[Path]:
+    """The run's debug log, its tool search lines kept beside it (SEARCH_SAID) before it goes."""
+    log = run_dir / DEBUG_LOG
+    if not log.is_file():
+        return []
+    (run_dir / SEARCH_SAID).write_text("".join(f"{line}\n" for line in _search_lines(log)), encoding="utf-8")
+    return [log]
 
 
 def _config_dir(env: Mapping[str, str]) -> Path:

@@ -262,6 +262,7 @@ async def _session(
     agent = make_agent(choice.name, executable=choice.path)
     assert isinstance(agent, CliAgent)
     agent.version = choice.version
+    unset_modes = [m for m in agent.card.named_modes if m not in agent.card.percent_modes]
     started = time.monotonic()
     session = Session(
         agent=agent,
@@ -270,7 +271,9 @@ async def _session(
         run_dir=run_dir,
         timeout=timeout,
         mode=choice.mode,
-        steps=_steps(choice, surface, agent.search_modes),
+        # A mode the client decides for itself by its settings alone may have its tool search on: a search step,
+        # made where it offers one.
+        steps=_steps(choice, surface, (*agent.search_modes, *unset_modes)),
         env=env,
         max_turns=MAX_TURNS,
         builtins=builtins,
@@ -286,6 +289,11 @@ async def _session(
     row = _row(surface, choice, agent, server_name, builtins, status, run_dir, time.monotonic() - started)
     requests = read_model_requests(run_dir / MODEL_REQUESTS)
     row = _beside_row(row, surface, beside, agent.card, requests, window)
+    first = _first(requests)
+    references = [tool for r in requests for search in r.searches or [] for tool in search.returned]
+    said = agent.search_decision(run_dir, first.betas if first else [], list(dict.fromkeys(references)))
+    if said and row.decision:
+        row = replace(row, decision=f"{row.decision}; {said}")
     return replace(row, names_refused=_names_refused(row, agent, requests))
 
 

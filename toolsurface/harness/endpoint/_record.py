@@ -86,6 +86,9 @@ class ModelRequest:
     neighbours: list[ServerPart] | None = None
     # What a counting request was answered (its input tokens).
     counted: int | None = None
+    # The features the request asked the API for by header (an Anthropic request's `anthropic-beta`), which name no
+    # key.
+    betas: list[str] = field(default_factory=list)
     format: str = REQUEST_FORMAT
 
 

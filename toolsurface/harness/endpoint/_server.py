@@ -543,6 +543,11 @@ class _Handler(BaseHTTPRequestHandler):
         body = {"type": "error", "error": {"type": kind, "message": message, "code": status}}
         self._send(status, "application/json", json.dumps(body).encode("utf-8"), close=close)
 
+    def _betas(self) -> list[str]:
+        """The features the request asks the API for by header (`anthropic-beta`, comma-separated)."""
+        said = ",".join(self.headers.get_all("anthropic-beta") or [])
+        return [beta.strip() for beta in said.split(",") if beta.strip()]
+
     def _refuse_upgrade(self) -> bool:
         if self.headers.get("Upgrade", "").lower() != "websocket":
             return False
@@ -616,6 +621,7 @@ class _Handler(BaseHTTPRequestHandler):
             refused_tool=refusal.tool,
             refused_tools=list(refusal.tools),
             refused_unjudged=list(refusal.unjudged),
+            betas=self._betas(),
             duration_ms=round((time.monotonic() - started) * 1000, 3),
         )
         self._send(refusal.status, "application/json", refusal.body)
@@ -676,6 +682,7 @@ class _Handler(BaseHTTPRequestHandler):
             usage={"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens},
             usage_source="scripted",
             reply=reply,
+            betas=self._betas(),
             error=turn.error if turn is not None else None,
             duration_ms=round((time.monotonic() - started) * 1000, 3),
         )
@@ -744,6 +751,8 @@ class _Handler(BaseHTTPRequestHandler):
                 is_turn = self.owner.is_turn(conversation)
                 fields["purpose"] = "turn" if is_turn else "side"
                 fields["turn"] = len(conversation.calls) + 1 if is_turn else None
+        if conversation is not None:
+            fields["betas"] = self._betas()
         usage = usage_from_body(b"".join(captured)) if api is not None else None
         if usage is not None:
             fields["usage"] = {k: v for k, v in vars(usage).items()}

@@ -150,7 +150,7 @@ def _cut_message(what: str, text: str, verb: str = "is") -> tuple[str, Severity 
 
 
 def client_versions(items: Sequence[Observed]) -> str:
-    """`Claude Code 2.1.197 and 2.1.332, Codex 0.130.0`: each client once, with the versions seen."""
+    """`Acme CLI 1.0.0 and 1.1.0, Other CLI 2.0.0`: each client once, with the versions seen."""
     by_client: dict[str, list[str]] = {}
     for o in items:
         by_client.setdefault(o.client, []).append(o.version)
