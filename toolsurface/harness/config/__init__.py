@@ -1,20 +1,21 @@
 """The project's configuration: `[tool.toolsurface]` in pyproject.toml or `toolsurface.toml`, its targets and
-their budgets, the lint rules it turns off, the ratchet that moves a budget and the budget log it keeps."""
+their budgets, the lint rules it turns off, and the budget log the ratchet (harness.budget) keeps with its lock."""
 
-from toolsurface.harness.config._check import CheckedTarget, check_targets
 from toolsurface.harness.config._load import CONFIG_NAMES, LINT_KEYS, TARGET_KEYS, find_config, load_config, read_config
+from toolsurface.harness.config._lock import held_for_update
 from toolsurface.harness.config._log import (
     LOG_FORMAT,
     LogEntry,
     append_log,
+    appended,
     check_log_for_update,
     git_revision,
     last_entry,
+    now,
     read_log,
 )
-from toolsurface.harness.config._margin import BudgetNote, budget_comment, with_margin
+from toolsurface.harness.config._margin import BudgetNote, budget_comment, notes_of, percent, with_margin
 from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, ServerSet, Target, shown_path
-from toolsurface.harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
 from toolsurface.harness.config._render import config_json, config_lines
 from toolsurface.harness.config._targets import ListedTarget, list_target, protocol_of, snapshot_target, target_server
 
@@ -25,29 +26,28 @@ __all__ = [
     "LOG_NAME",
     "TARGET_KEYS",
     "BudgetNote",
-    "CheckedTarget",
     "Config",
     "ConfigError",
     "ListedTarget",
     "LogEntry",
-    "Ratchet",
-    "RatchetStep",
     "ServerSet",
     "Target",
     "append_log",
+    "appended",
     "budget_comment",
     "check_log_for_update",
-    "check_targets",
     "config_json",
     "config_lines",
     "find_config",
     "git_revision",
+    "held_for_update",
     "last_entry",
     "list_target",
     "load_config",
-    "plan_ratchet",
+    "notes_of",
+    "now",
+    "percent",
     "protocol_of",
-    "ratchet",
     "read_config",
     "read_log",
     "shown_path",
