@@ -1,6 +1,9 @@
 """The project's configuration: `[tool.toolsurface]` in pyproject.toml or `toolsurface.toml`, its targets and
-their budgets, the lint rules it turns off, and the budget log the ratchet (harness.budget) keeps with its lock."""
+their budgets, the lint rules it turns off, and the budget log the ratchet (harness.budget) keeps with its lock;
+the targets compared with their snapshots (`diff_targets`) and linted (`lint_targets`)."""
 
+from toolsurface.harness.config._diff import diff_targets
+from toolsurface.harness.config._lint import lint_targets, server_script
 from toolsurface.harness.config._load import CONFIG_NAMES, LINT_KEYS, TARGET_KEYS, find_config, load_config, read_config
 from toolsurface.harness.config._lock import held_for_update
 from toolsurface.harness.config._log import (
@@ -38,10 +41,12 @@ __all__ = [
     "check_log_for_update",
     "config_json",
     "config_lines",
+    "diff_targets",
     "find_config",
     "git_revision",
     "held_for_update",
     "last_entry",
+    "lint_targets",
     "list_target",
     "load_config",
     "notes_of",
@@ -50,6 +55,7 @@ __all__ = [
     "protocol_of",
     "read_config",
     "read_log",
+    "server_script",
     "shown_path",
     "snapshot_target",
     "target_server",
