@@ -587,9 +587,7 @@ def _linted_config(
     the configuration's servers as one more surface named after the file (a server of it that is the live one
     given, linted once, as that); with the configuration's rows, and what each server was linted from (the
     clashes are none's)."""
-    from dataclasses import replace
-
-    from toolsurface.harness.analyze.lint import lint, lint_together
+    from toolsurface.harness.analyze.lint import lint_configuration
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.cli._mcp_config import configured_servers
     from toolsurface.harness.config import read_config
@@ -601,17 +599,10 @@ def _linted_config(
     assert found is not None
     mcp, listed = found
     servers = [item.taken.as_snapshot() for item in listed if item.taken is not None]
-    # Each configured server is judged under its key, the name its users' client gives it.
-    result = lint(
-        [*items, *servers],
-        settings,
-        [*([None] * len(items)), *([mcp.path] * len(servers))],
-        server_names=[*([server_name] * len(items)), *(s.name for s in servers)],
-        select=select,
-    )
     given = [items[-1]] if any(item.given is not None for item in listed) else []
-    together = lint_together([*servers, *given], f"{mcp.path.name} (all servers)", settings=settings, select=select)
-    linted = replace(result, surfaces=[*result.surfaces, replace(together, file=mcp.path)])
+    linted = lint_configuration(
+        items, servers, mcp.path, given=given, settings=settings, server_name=server_name, select=select
+    )
     return linted, found, [*items, *servers]
 
 
