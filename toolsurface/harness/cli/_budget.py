@@ -1,4 +1,4 @@
-"""The budget verb: a list against its budget (given, or each configured target's), and the ratchet."""
+"""The budget verb: the request its options make (harness.budget), checked by the library, and the outcome said."""
 
 from __future__ import annotations
 
