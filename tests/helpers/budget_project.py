@@ -81,7 +81,7 @@ def make_project(root: Path, max_chars: int = 7000, extra: str = "") -> Path:
 _MEETING = """
 import os, runpy, sys, time
 from pathlib import Path
-import toolsurface.harness.config._ratchet as ratchet
+import toolsurface.harness.budget._ratchet as ratchet
 mine, other = Path(os.environ["BARRIER_MINE"]), Path(os.environ["BARRIER_OTHER"])
 revision = ratchet.git_revision
 def meet(directory):

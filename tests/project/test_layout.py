@@ -426,7 +426,7 @@ def test_a_package_of_subpackages_re_exports_none_of_their_names() -> None:
         assert [m for m in imported if private_owner(m) is None] == [], umbrella
 
 
-@pytest.mark.parametrize("face", ["measure", "surface", "probe", "report"])
+@pytest.mark.parametrize("face", ["measure", "surface", "probe", "report", "budget"])
 def test_every_name_a_lazy_face_offers_is_found_in_its_modules(face: str) -> None:
     done = subprocess.run(
         [

@@ -387,7 +387,13 @@ def diff_command(
     elif a is not None:
         raise click.UsageError("give A and B, or neither to compare each configured target with its snapshot")
     else:
-        diffs = _configured_diffs(config_path, target_names, protocol, tokens, count_urls)
+        from toolsurface.harness.config import diff_targets
+        from toolsurface.harness.live import skip_final_collection
+
+        on_listed = skip_final_collection
+        diffs = diff_targets(
+            config_path, target_names, protocol=protocol, tokens=tokens, count_urls=count_urls, on_listed=on_listed
+        )
         configured = True
     _render_diffs(diffs, fmt, fail_on, configured, whole)
     if any(d.fails(fail_on) for d in diffs):
@@ -409,65 +415,6 @@ def _live_side(
     listed = _listed(live, protocol)
     assert listed is not None
     return listed
-
-
-def _configured_diffs(
-    config_path: Path | None,
-    target_names: tuple[str, ...],
-    protocol: str | None,
-    tokens: str | None = None,
-    count_urls: tuple[str, ...] = (),
-) -> list[Any]:
-    from toolsurface.harness.analyze.diff import diff_surfaces
-    from toolsurface.harness.config import ConfigError, list_target, protocol_of, read_config, shown_path
-    from toolsurface.harness.errors import ToolsurfaceError
-    from toolsurface.harness.live import skip_final_collection
-    from toolsurface.harness.surface import resolve
-
-    config = read_config(config_path)
-    if config is None:
-        raise ToolsurfaceError(
-            "give A and B, or configure targets with a snapshot in [tool.toolsurface] of pyproject.toml or in"
-            " toolsurface.toml"
-        )
-    if target_names:
-        targets = [config.target(name) for name in target_names]
-        for target in targets:
-            if target.snapshot is None:
-                raise ConfigError(config.path, target.key_of("snapshot"), "missing: diff compares a target with it")
-    else:
-        targets = [t for t in config.targets if t.snapshot is not None]
-        if not targets:
-            raise ConfigError(
-                config.path, config.table or "(top level)", "no target has a snapshot to compare with (snapshot = FILE)"
-            )
-    counters = {
-        t.name: _counters(tokens or (",".join(t.tokens) if t.tokens else None), count_urls, one=False) for t in targets
-    }
-    diffs = []
-    for target in targets:
-        assert target.snapshot is not None
-        if not target.snapshot.is_file():
-            raise ConfigError(
-                config.path,
-                target.key_of("snapshot"),
-                f"{shown_path(target.snapshot)}: no such file; write it with toolsurface snapshot --target {target.name}",
-            )
-        listed = list_target(target, protocol=protocol)
-        if listed.live:
-            skip_final_collection()
-        before = resolve(str(target.snapshot))
-        diffs.append(
-            diff_surfaces(
-                before,
-                listed.item,
-                a_label=shown_path(target.snapshot),
-                b_label=target.name,
-                counters=counters[target.name],
-                protocol=protocol_of(target, protocol),
-            )
-        )
-    return diffs
 
 
 def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool, whole: bool) -> None:
@@ -640,9 +587,7 @@ def _linted_config(
     the configuration's servers as one more surface named after the file (a server of it that is the live one
     given, linted once, as that); with the configuration's rows, and what each server was linted from (the
     clashes are none's)."""
-    from dataclasses import replace
-
-    from toolsurface.harness.analyze.lint import lint, lint_together
+    from toolsurface.harness.analyze.lint import lint_configuration
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.cli._mcp_config import configured_servers
     from toolsurface.harness.config import read_config
@@ -654,17 +599,10 @@ def _linted_config(
     assert found is not None
     mcp, listed = found
     servers = [item.taken.as_snapshot() for item in listed if item.taken is not None]
-    # Each configured server is judged under its key, the name its users' client gives it.
-    result = lint(
-        [*items, *servers],
-        settings,
-        [*([None] * len(items)), *([mcp.path] * len(servers))],
-        server_names=[*([server_name] * len(items)), *(s.name for s in servers)],
-        select=select,
-    )
     given = [items[-1]] if any(item.given is not None for item in listed) else []
-    together = lint_together([*servers, *given], f"{mcp.path.name} (all servers)", settings=settings, select=select)
-    linted = replace(result, surfaces=[*result.surfaces, replace(together, file=mcp.path)])
+    linted = lint_configuration(
+        items, servers, mcp.path, given=given, settings=settings, server_name=server_name, select=select
+    )
     return linted, found, [*items, *servers]
 
 
@@ -675,50 +613,21 @@ def _linted(
     select: tuple[str, ...] | None,
     server_name: str | None,
 ) -> tuple[Any, list[Any]]:
-    """The surfaces named and the live server, or each configured target, linted less what the configuration
-    turns off, and what each was linted from; a finding's file is a surface's own, a server command's script, or
-    the configuration that declares the target."""
+    """The surfaces named and the live server (a finding's file a surface's own or a server command's script),
+    or each configured target, linted less what the configuration turns off, and what each was linted from."""
     from toolsurface.harness.analyze.lint import lint
     from toolsurface.harness.cli._live import _items, live_flags
-    from toolsurface.harness.config import list_target, read_config
-    from toolsurface.harness.errors import ToolsurfaceError
+    from toolsurface.harness.config import lint_targets, read_config, server_script
     from toolsurface.harness.live import skip_final_collection
 
     config = read_config(config_path, need_targets=False)
-    settings = config.lint if config is not None else None
     if surfaces or live.names_a_server or live_flags(live):
+        settings = config.lint if config is not None else None
         items = _items(surfaces, live, None)[0]
-        server_file = _script(live.argv, live.cwd) if live.argv else None
+        server_file = server_script(live.argv, live.cwd) if live.argv else None
         files = [None] * len(surfaces) + ([server_file] if live.names_a_server else [])
         return lint(items, settings, files, server_names=[server_name] * len(items), select=select), items
-    if config is None or not config.targets:
-        where = f" ({config.path.name} has none)" if config is not None else ""
-        raise ToolsurfaceError(
-            "give a SURFACE..., --url URL, or -- CMD ARGS... (the server command after --), or configure targets"
-            f" in [tool.toolsurface]{where}"
-        )
-    listed = [list_target(target) for target in config.targets]
-    if any(one.live for one in listed):
-        skip_final_collection()
-    # A surface target's file is its own (a snapshot, a module); a server's, its script or the configuration.
-    files = [
-        None if t.target.surface is not None else _script(t.target.command, t.target.cwd) or config.path for t in listed
-    ]
-    items = [t.item for t in listed]
-    return lint(items, settings, files, server_names=[server_name] * len(listed), select=select), items
-
-
-def _script(argv: Sequence[str] | None, cwd: Path | None) -> Path | None:
-    """The script a server command runs: its first argument that is a file (`python server.py`, `node
-    build/index.js`), or the command itself where it is a script of the project's (`./server.py`)."""
-    if not argv:
-        return None
-    base = cwd or Path.cwd()
-    for arg in argv[1:]:
-        if not arg.startswith("-") and (base / arg).is_file():
-            return base / arg
-    first = base / argv[0]
-    return first if first.suffix in (".py", ".js", ".mjs", ".cjs", ".ts") and first.is_file() else None
+    return lint_targets(config, server_name=server_name, select=select, on_listed=skip_final_collection)
 
 
 def _render_lint(result: Any, fmt: str, failing: Any, quality: Any) -> None:

@@ -13,7 +13,7 @@ import click
 from toolsurface.harness.cli._base import Seconds
 
 if TYPE_CHECKING:
-    from toolsurface.harness.budget_check import AnswerBudget
+    from toolsurface.harness.budget import AnswerBudget
     from toolsurface.harness.live import LiveServerOptions
     from toolsurface.harness.probe import ProbeBounds, ProbedSource
 
@@ -38,7 +38,7 @@ class ProbeOptions:
 
     def answering(self, probe: bool, max_tokens: int | None, fail_on_errors: bool) -> AnswerBudget:
         """The answer check these options and the command's flags ask for."""
-        from toolsurface.harness.budget_check import AnswerBudget
+        from toolsurface.harness.budget import AnswerBudget
 
         return AnswerBudget(probe, max_tokens, fail_on_errors, self.calls, self.calls_only, self.bounds)
 

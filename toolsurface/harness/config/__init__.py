@@ -1,20 +1,24 @@
 """The project's configuration: `[tool.toolsurface]` in pyproject.toml or `toolsurface.toml`, its targets and
-their budgets, the lint rules it turns off, the ratchet that moves a budget and the budget log it keeps."""
+their budgets, the lint rules it turns off, and the budget log the ratchet (harness.budget) keeps with its lock;
+the targets compared with their snapshots (`diff_targets`) and linted (`lint_targets`)."""
 
-from toolsurface.harness.config._check import CheckedTarget, check_targets
+from toolsurface.harness.config._diff import diff_targets
+from toolsurface.harness.config._lint import lint_targets, server_script
 from toolsurface.harness.config._load import CONFIG_NAMES, LINT_KEYS, TARGET_KEYS, find_config, load_config, read_config
+from toolsurface.harness.config._lock import held_for_update
 from toolsurface.harness.config._log import (
     LOG_FORMAT,
     LogEntry,
     append_log,
+    appended,
     check_log_for_update,
     git_revision,
     last_entry,
+    now,
     read_log,
 )
-from toolsurface.harness.config._margin import BudgetNote, budget_comment, with_margin
+from toolsurface.harness.config._margin import BudgetNote, budget_comment, notes_of, percent, with_margin
 from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, ServerSet, Target, shown_path
-from toolsurface.harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
 from toolsurface.harness.config._render import config_json, config_lines
 from toolsurface.harness.config._targets import ListedTarget, list_target, protocol_of, snapshot_target, target_server
 
@@ -25,31 +29,33 @@ __all__ = [
     "LOG_NAME",
     "TARGET_KEYS",
     "BudgetNote",
-    "CheckedTarget",
     "Config",
     "ConfigError",
     "ListedTarget",
     "LogEntry",
-    "Ratchet",
-    "RatchetStep",
     "ServerSet",
     "Target",
     "append_log",
+    "appended",
     "budget_comment",
     "check_log_for_update",
-    "check_targets",
     "config_json",
     "config_lines",
+    "diff_targets",
     "find_config",
     "git_revision",
+    "held_for_update",
     "last_entry",
+    "lint_targets",
     "list_target",
     "load_config",
-    "plan_ratchet",
+    "notes_of",
+    "now",
+    "percent",
     "protocol_of",
-    "ratchet",
     "read_config",
     "read_log",
+    "server_script",
     "shown_path",
     "snapshot_target",
     "target_server",

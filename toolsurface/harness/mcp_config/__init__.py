@@ -1,7 +1,6 @@
 """A client's MCP configuration, in any of the formats read (harness.mcp_config._formats and the client cards):
 the servers it names, listed at once, measured one by one and together."""
 
-from toolsurface.harness.mcp_config._budget import ConfigBudget, budget_config, check_config_budget
 from toolsurface.harness.mcp_config._formats import ConfigFormat, config_formats
 from toolsurface.harness.mcp_config._list import (
     ConfigListing,
@@ -28,7 +27,6 @@ from toolsurface.harness.mcp_config._totals import (
 __all__ = [
     "MINIMAL_ENV",
     "SERVER_COLUMNS",
-    "ConfigBudget",
     "ConfigFormat",
     "ConfigListing",
     "ConfigServer",
@@ -38,8 +36,6 @@ __all__ = [
     "McpConfig",
     "McpConfigError",
     "ServerRow",
-    "budget_config",
-    "check_config_budget",
     "config_formats",
     "config_totals",
     "list_config",

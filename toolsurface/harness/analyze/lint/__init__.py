@@ -14,7 +14,7 @@ from toolsurface.harness.analyze.lint._catalog import (
     example_tool,
     rule,
 )
-from toolsurface.harness.analyze.lint._lint import lint, lint_together, lint_tools
+from toolsurface.harness.analyze.lint._lint import lint, lint_configuration, lint_together, lint_tools
 from toolsurface.harness.analyze.lint._model import SEVERITIES, Finding, Severity
 from toolsurface.harness.analyze.lint._registry import (
     ENTRY_POINT_GROUP,
@@ -101,6 +101,7 @@ __all__ = [
     "example_tool",
     "find_rule",
     "lint",
+    "lint_configuration",
     "lint_csv",
     "lint_github",
     "lint_json",

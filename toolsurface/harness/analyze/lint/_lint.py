@@ -124,6 +124,33 @@ def lint_together(
     return SurfaceLint(name=name, findings=kept, tools=every, suppressed=off)
 
 
+def lint_configuration(
+    items: Sequence[SurfaceDefinition | Snapshot],
+    servers: Sequence[Snapshot],
+    path: Path,
+    *,
+    given: Sequence[SurfaceDefinition | Snapshot] = (),
+    settings: LintSettings | None = None,
+    server_name: str | None = None,
+    select: Sequence[str] | None = None,
+) -> LintResult:
+    """The surfaces given (`items`, judged under `server_name`) and each server of the client's configuration at
+    `path` (judged under its key, the name its users' client gives it, its findings placed in that file), with
+    the clashes among the configuration's servers and the `given` ones it also names as one more surface named
+    after the file."""
+    from dataclasses import replace
+
+    result = lint(
+        [*items, *servers],
+        settings,
+        [*([None] * len(items)), *([path] * len(servers))],
+        server_names=[*([server_name] * len(items)), *(s.name for s in servers)],
+        select=select,
+    )
+    together = lint_together([*servers, *given], f"{path.name} (all servers)", settings=settings, select=select)
+    return replace(result, surfaces=[*result.surfaces, replace(together, file=path)])
+
+
 def _unmatched_tools(settings: LintSettings, result: LintResult) -> None:
     """A notice for each tool the configuration turns rules off for that no surface linted has (renamed, or
     misspelt): its findings are reported."""

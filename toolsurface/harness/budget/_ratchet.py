@@ -8,12 +8,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from toolsurface.harness.config._check import CheckedTarget
-from toolsurface.harness.config._log import LogEntry, appended, check_log_for_update, git_revision, now
-from toolsurface.harness.config._margin import BudgetNote, budget_comment, notes_of, percent, with_margin
-from toolsurface.harness.config._model import Config, ConfigError
+from toolsurface.harness.budget._targets import CheckedTarget
+from toolsurface.harness.config import (
+    BudgetNote,
+    Config,
+    ConfigError,
+    LogEntry,
+    appended,
+    budget_comment,
+    check_log_for_update,
+    git_revision,
+    held_for_update,
+    notes_of,
+    now,
+    percent,
+    with_margin,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.measure import is_o200k
+
+__all__ = ["Ratchet", "RatchetStep", "plan_ratchet", "ratchet"]
 
 
 @dataclass(frozen=True)
@@ -141,7 +155,6 @@ def ratchet(config: Config, checked: Sequence[CheckedTarget], reason: str, *, al
     if refused or not steps:
         return Ratchet(steps if not refused else [], refused, unchanged, [])
     time, revision = now(), git_revision(config.root)
-    from toolsurface.harness.config._lock import held_for_update
     from toolsurface.harness.files import write_atomic_all
 
     with held_for_update(config.root):

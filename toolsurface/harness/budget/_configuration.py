@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.mcp_config._totals import ConfigTotals, ServerRow
+from toolsurface.harness.mcp_config import ConfigTotals, ServerRow
 from toolsurface.harness.output import counted
 
 if TYPE_CHECKING:
-    from toolsurface.harness.mcp_config._list import ConfigListing
+    from toolsurface.harness.mcp_config import ConfigListing
     from toolsurface.harness.measure import ListCounter
 
 __all__ = ["ConfigBudget", "budget_config", "check_config_budget"]
@@ -143,8 +143,7 @@ def budget_config(
     """Every server of the configuration listed at once, measured, and held to the budgets; `name`: what the
     configuration is called (default: its path); `include`: the parts counted beside the tools (instructions,
     prompts, resources), as `budget --include` counts them for one list."""
-    from toolsurface.harness.mcp_config._list import list_configured
-    from toolsurface.harness.mcp_config._totals import config_totals
+    from toolsurface.harness.mcp_config import config_totals, list_configured
     from toolsurface.harness.measure import measure
 
     config, listed = list_configured(listing)

@@ -1,4 +1,4 @@
-"""One merge of the list check, the probe and the answer check (harness.budget_check): a surface's list and its
+"""One merge of the list check, the probe and the answer check (harness.budget): a surface's list and its
 answers judged in one typed result, the same for `budget SURFACE` and for a configured target."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.conftest import run_cli
 from tests.helpers.budget_project import make_project
-from toolsurface.harness.budget_check import AnswerBudget, ListBudget, check_list, judged
+from toolsurface.harness.budget import AnswerBudget, ListBudget, check_list, judged
 from toolsurface.harness.surface import resolve
 
 

@@ -8,14 +8,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.config._log import LogEntry, last_entry, read_log
-from toolsurface.harness.config._model import Config, Target
-from toolsurface.harness.config._targets import protocol_of, target_server
+from toolsurface.harness.config import Config, LogEntry, Target, last_entry, protocol_of, read_log, target_server
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.measure import BudgetResult, grown_since, measure
 
 if TYPE_CHECKING:
-    from toolsurface.harness.budget_check import AnswerBudget
+    from toolsurface.harness.budget._list import AnswerBudget
+
+__all__ = ["CheckedTarget", "check_targets"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def check_targets(
     its counters and held to that budget (none: each client's cap); the calls file of `answers` overrides each
     target's. A target with `fail-on-error-answers` (or all, when `answers` says so) is probed too, and fails
     when a call answered an error."""
-    from toolsurface.harness.budget_check import AnswerBudget, ListBudget, check_list
+    from toolsurface.harness.budget._list import AnswerBudget, ListBudget, check_list
 
     given = answers or AnswerBudget()
     entries = read_log(config.log_path)
@@ -107,7 +107,7 @@ def _with_growth(result: BudgetResult, target: Target, entry: LogEntry | None) -
     if entry is not None and entry.tools:
         return grown_since(result, entry.tools, entry.label)
     if target.snapshot is not None and target.snapshot.is_file():
-        from toolsurface.harness.config._model import shown_path
+        from toolsurface.harness.config import shown_path
         from toolsurface.harness.surface import resolve
 
         try:
