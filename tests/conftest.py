@@ -35,6 +35,7 @@ _rewrite_tests_only()
 # closed after that test and would fail every later server start in the process ("I/O operation on closed file").
 import mcp.client.stdio  # noqa: E402, F401
 
+from tests.helpers.bytecode import compile_ahead  # noqa: E402
 from tests.helpers.homes import HOMES, RunHomes  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
 from tests.helpers.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups  # noqa: E402
@@ -58,6 +59,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if workerinput is None and HOMES not in os.environ:
         # Before the workers start: they and every process of the run find their homes in the run's folder.
         config.stash[_HOMES] = RunHomes.enter()
+    if workerinput is None:
+        compile_ahead(config, ROOT)
     config.addinivalue_line(
         "markers",
         "whole_core: the test needs a core of its own (a real agent CLI against a deadline, a timing bound);"
