@@ -1,18 +1,25 @@
-"""Where the suite's time goes: the README's test command run once while every process on the machine is sampled
-from /proc every 0.2 s, then the CPU-seconds each kind of process used (an agent CLI by its executable, Python by
-the module or script it runs), how many of each were started, and the machine's busy and idle seconds from
-/proc/stat. The suite keeps both cores of a 2-core machine busy, so its wall time is its CPU over the cores;
-this says which CPU. Linux only. Processes that live less than a sample are missed (about a tenth of the CPU).
-Run: python -m benchmarks.suite_cpu [--out FILE] [PYTEST ARGS...]."""
+"""Where the suite's time goes: the README's test command run once, and the CPU-seconds its processes used. This
+process becomes the subreaper of the run's process tree (a server a test leaves behind is reparented here, not to
+init), so the run's CPU is counted exactly from what its processes used when reaped, whatever else runs on the
+machine; every process of the tree is sampled from /proc every 0.2 s to say which kind of process used it (an agent
+CLI by its executable, Python by the module or script it runs) and how many of each were started; and each test
+file's CPU (its worker's and the processes the worker waited for) is recorded by a small pytest plugin. The suite
+keeps both cores of a 2-core machine busy, so its wall time on idle cores is about its CPU over the cores. Linux
+only. Processes that live less than a sample are missed by the kinds (about a tenth of the CPU), never by the total.
+`--before FILE` prints each figure beside an earlier run's.
+Run: python -m benchmarks.suite_cpu [--out FILE] [--before FILE] [PYTEST ARGS...]."""
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import functools
 import json
 import os
+import resource
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -20,12 +27,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["kind_of", "measure_suite_cpu"]
+__all__ = ["compared", "kind_of", "measure_suite_cpu"]
 
 SMOKE = ["tests/suite/test_suite_cpu.py", "-n", "0", "-q", "-p", "no:cacheprovider"]
 
 ROOT = Path(__file__).resolve().parent.parent
+PLUGIN = "benchmarks._test_cpu"
 _TICK = os.sysconf("SC_CLK_TCK")
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 @functools.cache
@@ -56,82 +65,175 @@ def kind_of(argv: Sequence[str]) -> str:
     return exe
 
 
-def _cpu_and_argv(pid: str) -> tuple[float, tuple[int, ...], list[str]] | None:
+def _process(pid: str) -> tuple[float, tuple[int, int], int, list[str]] | None:
+    """A process's CPU-seconds, identity (a pid with its start time: a reused pid is another process), parent and
+    command line."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
         return None
     fields = stat[stat.rfind(")") + 2 :].split()
-    identity = (int(pid), int(fields[19]))  # a pid with its start time: a reused pid is another process
-    return (int(fields[11]) + int(fields[12])) / _TICK, identity, [a.decode(errors="replace") for a in argv if a]
+    identity = (int(pid), int(fields[19]))
+    cpu = (int(fields[11]) + int(fields[12])) / _TICK
+    return cpu, identity, int(fields[1]), [a.decode(errors="replace") for a in argv if a]
 
 
-def _busy_idle() -> tuple[float, float]:
-    values = [int(v) for v in Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()[1:]]
-    return (values[0] + values[1] + values[2] + values[5] + values[6]) / _TICK, values[3] / _TICK
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _become_subreaper() -> bool:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _by_test(folder: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """Each test file's CPU-seconds, and the 30 tests' that used most, most first."""
+    files: dict[str, float] = {}
+    tests: dict[str, float] = {}
+    for written in folder.glob("*.jsonl"):
+        for line in written.read_text(encoding="utf-8").splitlines():
+            test = json.loads(line)
+            files[test["file"]] = files.get(test["file"], 0.0) + test["cpu_s"]
+            tests[test["test"]] = test["cpu_s"]
+
+    def ranked(cpu: dict[str, float], n: int | None = None) -> dict[str, float]:
+        return {name: round(seconds, 1) for name, seconds in sorted(cpu.items(), key=lambda kv: -kv[1])[:n]}
+
+    return ranked(files), ranked(tests, 30)
 
 
 def measure_suite_cpu(pytest_args: Sequence[str] = ("--durations=20",)) -> dict[str, Any]:
     """Run `python -m pytest ARGS` from the checkout and say where its CPU went."""
-    seen: dict[tuple[int, ...], tuple[str, float]] = {}
-    done = threading.Event()
+    subreaper = _become_subreaper()
+    seen: dict[tuple[int, int], tuple[str, float]] = {}
+    ours: set[int] = set()
+    pause = threading.Event()
+    reaped: dict[int, int] = {}
+    cpu0 = _children_cpu()
 
-    def scan() -> None:
-        for pid in os.listdir("/proc"):
-            if pid.isdigit() and (found := _cpu_and_argv(pid)) is not None:
-                cpu, identity, argv = found
+    def scan(root: int) -> None:
+        found = [f for pid in os.listdir("/proc") if pid.isdigit() and (f := _process(pid)) is not None]
+        parents = {identity[0]: parent for _, identity, parent, _ in found}
+        for cpu, identity, _, argv in found:
+            pid, chain = identity[0], list[int]()
+            while pid not in ours and pid != root and pid in parents and pid > 1 and len(chain) < 64:
+                chain.append(pid)
+                pid = parents[pid]
+            if pid in ours or pid == root:
+                ours.update(chain)
                 seen[identity] = (seen[identity][0] if identity in seen else kind_of(argv), cpu)
 
-    def sample() -> None:
-        while not done.is_set():
-            scan()
-            done.wait(0.2)
+    def reap() -> None:
+        # The run's orphans are this process's children now: reaped here, their CPU joins RUSAGE_CHILDREN.
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            reaped[pid] = status
 
-    # What the processes already running had used before: only what they use during the run counts.
-    scan()
-    before = {identity: cpu for identity, (_, cpu) in seen.items()}
-    busy0, idle0 = _busy_idle()
-    started = time.monotonic()
-    poller = threading.Thread(target=sample, daemon=True)
-    poller.start()
-    run = subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT, capture_output=True, text=True)
-    wall = time.monotonic() - started
-    done.set()
-    poller.join()
-    busy1, idle1 = _busy_idle()
+    with tempfile.TemporaryDirectory(prefix="toolsurface-test-cpu-") as folder:
+        env = {**os.environ, "TOOLSURFACE_TEST_CPU": folder}
+        started = time.monotonic()
+        run = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-p", PLUGIN, *pytest_args],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        out: list[str] = []
+        reader = threading.Thread(target=lambda: out.extend(run.stdout or []), daemon=True)
+        reader.start()
+
+        while run.pid not in reaped:
+            scan(run.pid)
+            reap()
+            pause.wait(0.2)
+        wall = time.monotonic() - started
+        reader.join()
+        reap()
+        left = sorted({identity[0] for identity in seen if Path(f"/proc/{identity[0]}").exists()} & ours)
+        by_file, by_test = _by_test(Path(folder))
+    status = reaped[run.pid]
+    exit_code = os.waitstatus_to_exitcode(status)
     cpu: dict[str, float] = {}
     started_n: Counter[str] = Counter()
-    for identity, (kind, seconds) in seen.items():
-        used = seconds - before.get(identity, 0.0)
-        if used > 0 or identity not in before:
-            cpu[kind] = cpu.get(kind, 0.0) + used
-            started_n[kind] += identity not in before
+    for kind, seconds in seen.values():
+        cpu[kind] = cpu.get(kind, 0.0) + seconds
+        started_n[kind] += 1
+    stdout = "".join(out).strip()
     return {
         "command": f"python -m pytest {' '.join(pytest_args)}",
-        "exit": run.returncode,
-        "summary": run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "",
+        "exit": exit_code,
+        "summary": stdout.splitlines()[-1] if stdout else "",
         "wall_s": round(wall, 1),
-        "busy_cpu_s": round(busy1 - busy0, 1),
-        "idle_cpu_s": round(idle1 - idle0, 1),
+        # Every process of the run, exactly (where this process could be their subreaper).
+        "tree_cpu_s": round(_children_cpu() - cpu0, 1) if subreaper else None,
         "seen_cpu_s": round(sum(cpu.values()), 1),
-        # processes: how many of the kind were started during the run
+        # processes: how many of the kind were seen during the run
         "by_kind": {
             k: {"cpu_s": round(v, 1), "processes": started_n[k]}
             for k, v in sorted(cpu.items(), key=lambda kv: -kv[1])[:25]
         },
+        # Each test file's CPU: its tests' worker and the processes it waited for (setup and teardown included).
+        "by_file": by_file,
+        "by_test": by_test,
+        # Processes of the run still running after it (servers left behind: their CPU is not in the total).
+        "left_running": len(left),
     }
+
+
+def compared(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Lines of `before` and `after` side by side: the total, each file and each kind that either names."""
+    lines = [f"{'':60} {'before':>9} {'after':>9} {'change':>9}"]
+
+    def line(name: str, old: float | None, new: float | None) -> None:
+        change = f"{(new or 0.0) - (old or 0.0):+9.1f}"
+        lines.append(
+            f"{name[:60]:60} {old if old is not None else '-':>9} {new if new is not None else '-':>9} {change}"
+        )
+
+    for key in ("tree_cpu_s", "wall_s"):
+        line(key, before.get(key), after.get(key))
+    for group in ("by_file", "by_kind"):
+        old, new = before.get(group, {}), after.get(group, {})
+        for name in sorted(set(old) | set(new), key=lambda n: -max(_cpu(old.get(n)), _cpu(new.get(n)))):
+            line(
+                f"{group} {name}",
+                _cpu(old.get(name)) if name in old else None,
+                _cpu(new.get(name)) if name in new else None,
+            )
+    return lines
+
+
+def _cpu(value: Any) -> float:
+    if isinstance(value, dict):
+        return float(value.get("cpu_s", 0.0))
+    return float(value or 0.0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.suite_cpu", description=__doc__)
     parser.add_argument("--out", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument("--before", type=Path, help="an earlier run's figures (--out), printed beside these")
     options, pytest_args = parser.parse_known_args(argv)
     figures = measure_suite_cpu(pytest_args or ["--durations=20"])
     text = json.dumps(figures, indent=2)
     print(text)
     if options.out is not None:
         options.out.write_text(text + "\n", encoding="utf-8")
+    if options.before is not None:
+        print("\n".join(compared(json.loads(options.before.read_text(encoding="utf-8")), figures)))
     return 0 if figures["exit"] == 0 else 1
 
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +35,10 @@ _rewrite_tests_only()
 # closed after that test and would fail every later server start in the process ("I/O operation on closed file").
 import mcp.client.stdio  # noqa: E402, F401
 
+from tests.helpers.bytecode import compile_ahead  # noqa: E402
 from tests.helpers.homes import HOMES, RunHomes  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
+from tests.helpers.shared import made_once  # noqa: E402
 from tests.helpers.xdist_groups import FOLDER_KEY, GroupScheduling, write_groups  # noqa: E402
 from toolsurface.harness.measure import Measurement, measure  # noqa: E402
 from toolsurface.harness.surface import resolve_all  # noqa: E402
@@ -58,6 +60,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if workerinput is None and HOMES not in os.environ:
         # Before the workers start: they and every process of the run find their homes in the run's folder.
         config.stash[_HOMES] = RunHomes.enter()
+    if workerinput is None:
+        compile_ahead(config, ROOT)
     config.addinivalue_line(
         "markers",
         "whole_core: the test needs a core of its own (a real agent CLI against a deadline, a timing bound);"
@@ -209,19 +213,17 @@ def bundled() -> Measurement:
 
 @pytest.fixture(scope="session")
 def conderis_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Run]:
-    """`toolsurface report` of the bundled scripted study, with its page: built once, read by the report's
-    tests and the page's."""
-    out = tmp_path_factory.mktemp("report")
-    run = run_cli(
-        "report",
-        str(ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"),
-        "--out",
-        str(out),
-        "--html",
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr
-    return out, run
+    """`toolsurface report` of the bundled scripted study, with its page: built once for the test run (whichever
+    worker asks first, tests.helpers.shared.made_once), read by the report's tests and the page's."""
+
+    def make(base: Path) -> None:
+        study = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"
+        run = run_cli("report", str(study), "--out", str(base / "report"), "--html", timeout=300)
+        assert run.returncode == 0, run.stderr
+        (base / "run.json").write_text(json.dumps(asdict(run)), encoding="utf-8")
+
+    base = made_once(tmp_path_factory, "conderis-report", make)
+    return base / "report", Run(**json.loads((base / "run.json").read_text(encoding="utf-8")))
 
 
 def by_name(m: Measurement) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ from mcp import Client, StdioServerParameters
 from tests.helpers.paths import ROOT
 from tests.helpers.waiting import wait_until_async, within
 from toolsurface.stubs.calllog import CallRecord, read_log
+from toolsurface.stubs.start import StartingForkServer, fork_available
 
 
 @dataclass
@@ -62,6 +64,23 @@ class Finished:
         return next(i for i in self.state["items"] if i["number"] == number)
 
 
+_forks: list[StartingForkServer] = []
+
+
+def stub_command(args: list[str]) -> list[str]:
+    """The arguments after `python` that start `toolsurface ARGS` as a study starts its stubs: forked from a warm
+    server this test process starts once (the SDK imported once, not again for every stub), through the launcher,
+    which stands in for the stub as its process; where forking is not available, `python -m toolsurface ARGS`."""
+    if not fork_available():
+        return ["-m", "toolsurface", *args]
+    if not _forks:
+        starting = StartingForkServer(None)
+        starting.planned()
+        _forks.append(starting)
+        atexit.register(starting.close)
+    return _forks[0].ready().command(args)
+
+
 @asynccontextmanager
 async def stdio_session(
     surface: str, tmp_path: Path, finished: list[Finished] | None = None
@@ -71,7 +90,7 @@ async def stdio_session(
     log, state = tmp_path / f"{stem}.calls.jsonl", tmp_path / f"{stem}.state.json"
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "toolsurface", "serve", surface, "--log", str(log), "--state", str(state)],
+        args=stub_command(["serve", surface, "--log", str(log), "--state", str(state)]),
         cwd=str(ROOT),
     )
     async with Client(params, mode="legacy") as client:

@@ -107,3 +107,11 @@ def wheel_python() -> Path:
             _forget_stale(venv.parent, key)
         os.utime(venv)
     return python
+
+
+if __name__ == "__main__":
+    # .ci/wheel-check runs its commands from the environment the tests installed the wheel in: the wheel's path, then
+    # that environment's Python, one a line.
+    python = wheel_python()
+    print(built_wheel())
+    print(python)

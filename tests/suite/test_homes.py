@@ -47,6 +47,21 @@ def test_npm_and_matplotlib_write_their_logs_configuration_and_caches_in_the_run
     assert (tmp_path / "run" / "cache" / "toolsurface").resolve() == tmp_path / "toolsurface-cache"
 
 
+def test_node_keeps_the_code_it_compiled_in_toolsurfaces_cache_across_runs(tmp_path: Path) -> None:
+    from benchmarks.snapshot import find_node22
+
+    env = homes_env(tmp_path / "run", tmp_path / "toolsurface-cache", _user_env(tmp_path / "user"))
+    kept = tmp_path / "toolsurface-cache" / "node-compile-cache"
+    assert Path(env["NODE_COMPILE_CACHE"]).resolve() == kept
+    node = find_node22()
+    assert node is not None, "Node 22 from npm's registry (benchmarks.snapshot.find_node22)"
+    script = tmp_path / "script.js"
+    script.write_text("console.log(require('node:module').getCompileCacheDir());\n", encoding="utf-8")
+    shown = subprocess.run([node, str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and Path(shown.stdout.strip()).resolve().is_relative_to(kept), shown.stderr
+    assert list(kept.rglob("*")), "nothing compiled was kept"
+
+
 def test_a_look_at_a_home_sees_what_is_new_changed_or_gone_near_its_top_and_not_in_its_caches(tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / ".config" / "app").mkdir(parents=True)

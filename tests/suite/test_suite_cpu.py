@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.suite_cpu import kind_of
+from benchmarks.suite_cpu import compared, kind_of
 
 
 @pytest.mark.parametrize(
@@ -23,3 +23,19 @@ from benchmarks.suite_cpu import kind_of
 )
 def test_each_process_is_named_by_what_it_runs(argv: list[str], kind: str) -> None:
     assert kind_of(argv) == kind
+
+
+def test_a_run_is_printed_beside_an_earlier_one_by_total_file_and_kind() -> None:
+    before = {
+        "tree_cpu_s": 100.0,
+        "wall_s": 60.0,
+        "by_file": {"tests/a.py": 40.0},
+        "by_kind": {"qwen": {"cpu_s": 30.0}},
+    }
+    after = {"tree_cpu_s": 70.0, "wall_s": 50.0, "by_file": {"tests/a.py": 10.0, "tests/b.py": 5.0}, "by_kind": {}}
+    lines = [line.split() for line in compared(before, after)]
+    assert lines[0] == ["before", "after", "change"]
+    assert ["tree_cpu_s", "100.0", "70.0", "-30.0"] in lines
+    assert ["by_file", "tests/a.py", "40.0", "10.0", "-30.0"] in lines
+    assert ["by_file", "tests/b.py", "-", "5.0", "+5.0"] in lines
+    assert ["by_kind", "qwen", "30.0", "-", "-30.0"] in lines
