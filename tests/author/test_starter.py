@@ -171,7 +171,10 @@ def test_the_module_written_from_a_snapshot_advertises_its_instructions_prompts_
     measured = run_cli("measure", str(tmp_path / "new" / "notes.py"), str(snapshot), "--format", "json", "--no-growth")
     module, recorded = measured.json()["surfaces"]
     assert module["parts"] == recorded["parts"] and module["total_chars"] == recorded["total_chars"]
-    assert all(p["advertised"] for p in module["parts"])
+    # The fixture server declares no skills extension; everything else it serves is advertised.
+    assert {p["part"]: p["advertised"] for p in module["parts"]} == {
+        "instructions": True, "prompts": True, "resources": True, "resourceTemplates": True, "skills": False,
+    }  # fmt: skip
 
 
 def test_a_snapshot_whose_name_holds_triple_quotes_gives_a_module_that_imports(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from tests.helpers.waiting import wait_until
 
 __all__ = ["CliTimeout", "StartupOnlyVariable", "run_in_process"]
 
-PROG_NAME = "python -m toolsurface"
+PROG_NAME = "toolsurface"
 
 # Read once in a process's life (by the interpreter as it starts, by matplotlib as it is imported, by the token
 # counter on first use): a run that changes one needs a process of its own.
