@@ -24,8 +24,14 @@ __all__ = ["kind_of", "measure_suite_cpu"]
 SMOKE = ["tests/suite/test_suite_cpu.py", "-n", "0", "-q", "-p", "no:cacheprovider"]
 
 ROOT = Path(__file__).resolve().parent.parent
-CLIENTS = ("claude", "codex", "gemini", "opencode", "copilot", "cline", "qwen")
 _TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _clients() -> tuple[str, ...]:
+    """The agent CLIs, as the registry lists them."""
+    from toolsurface.harness.agents import cli_clients
+
+    return cli_clients()
 
 
 def kind_of(argv: Sequence[str]) -> str:
@@ -42,7 +48,7 @@ def kind_of(argv: Sequence[str]) -> str:
             return "xdist worker"
         return "python " + (rest[0].rsplit("/", 1)[-1] if rest else "")
     named = " ".join([exe, *rest[:2]])
-    for client in CLIENTS:
+    for client in _clients():
         if client in named:
             return client
     return exe

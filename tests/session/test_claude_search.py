@@ -89,7 +89,7 @@ def observed(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> list[ToolS
     with pytest.MonkeyPatch.context() as patch:
         for name, value in env_with(clis, tmp_path_factory.mktemp("home")).items():
             patch.setenv(name, value)
-        return observe_tool_search(["before-v2", "v2"], searches, out=out)
+        return observe_tool_search(["before-v2", "v2"], searches, client="claude", out=out)
 
 
 def test_every_scorer_is_printed_for_the_six_queries_with_the_claude_code_version(

@@ -24,6 +24,14 @@ from toolsurface.harness.cli._base import (
     _ServerCommand,
     main,
 )
+from toolsurface.harness.cli._client_help import (
+    CardChoice,
+    CardHelpOption,
+    max_results_help,
+    roundtrip_client_help,
+    scorer_help,
+    search_cards,
+)
 from toolsurface.harness.cli._counters import _counter_options, _counters
 from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 from toolsurface.harness.cli._probe_options import ProbeOptions, _probe_flags, _probe_options
@@ -35,18 +43,33 @@ if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
     from toolsurface.harness.mcp_config import ListedServer, McpConfig
 
-_MAX_RESULTS = click.option(
-    "--max-results",
-    type=click.IntRange(min=1),
-    help="claude: the max_results each ToolSearch call sends (default: none sent, Claude Code's own default, 5).",
-)
+_MAX_RESULTS = click.option("--max-results", type=click.IntRange(min=1), cls=CardHelpOption, card_help=max_results_help)
 
 
-def _claude_search(specs: Sequence[str]) -> SearchObserver:
-    """Runs searches through Claude Code's own ToolSearch, one on-demand session per surface."""
+def _client_search(specs: Sequence[str], client: str) -> SearchObserver:
+    """Runs searches through the client's own search tool, one session per surface in its search mode."""
     from toolsurface.harness.session.tool_search import observe_tool_search
 
-    return lambda searches: observe_tool_search(specs, searches)
+    return lambda searches: observe_tool_search(specs, searches, client=client)
+
+
+def _searched_by(scorers: Sequence[str]) -> str | None:
+    """The client whose own search is among the scorers (checked already), if one is."""
+    from toolsurface.harness.analyze.findability import SCORERS
+
+    return next((s for s in scorers if s not in SCORERS), None)
+
+
+def _search_clients() -> tuple[str, ...]:
+    from toolsurface.harness.agents import search_clients
+
+    return search_clients()
+
+
+def _scorer_choices() -> list[str]:
+    from toolsurface.harness.analyze.findability import SCORERS
+
+    return [*SCORERS, *_search_clients(), "all"]
 
 
 def _configured_lists(
@@ -103,13 +126,6 @@ def _configured(config_path: Path | None, instead: str | None) -> _Configured | 
     return _Configured(specs, taken, queries if instead is not None else None)
 
 
-_SCORER_HELP = (
-    "embedding: by meaning (the cosine of vectors of the query's words and of each tool's name words and first"
-    " sentence, offline); claude: Claude Code's own ToolSearch, one on-demand session per surface with a scripted"
-    " model; all: every one of them side by side with their agreement (default: keyword, bm25 and embedding)."
-)
-
-
 @main.command("findability", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
@@ -120,7 +136,7 @@ _SCORER_HELP = (
     " and the markdown appended to $GITHUB_STEP_SUMMARY; junit: a test case per query.",
 )
 @click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
-@click.option("--scorer", type=click.Choice(["keyword", "bm25", "embedding", "claude", "all"]), help=_SCORER_HELP)
+@click.option("--scorer", type=CardChoice(_scorer_choices), cls=CardHelpOption, card_help=scorer_help)
 @click.option(
     "--fail-below-rank",
     type=click.IntRange(min=1),
@@ -158,8 +174,8 @@ def findability_command(
     with --queries (`toolsurface new queries SURFACE` writes a starter one). With none given in a configured
     project, its targets, and the queries file beside its configuration (.toolsurface/queries.json)."""
     from toolsurface.harness.analyze.findability import (
-        ALL_SCORERS,
         SCORERS,
+        all_scorers,
         confusion_csv,
         confusion_markdown,
         confusion_rich,
@@ -177,9 +193,14 @@ def findability_command(
     from toolsurface.harness.cli._mcp_config import finish_configured
     from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
-    scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
-    if max_results is not None and "claude" not in scorers:
-        raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
+    scorers = SCORERS if scorer is None else all_scorers() if scorer == "all" else (scorer,)
+    searching = _searched_by(scorers)
+    if max_results is not None and searching is None:
+        cards = search_cards()
+        raise click.UsageError(
+            f"--max-results is for {' or '.join(f'{c.title}' for c in cards)}'s search:"
+            f" {' or '.join(f'--scorer {c.name}' for c in cards)} or --scorer all"
+        )
     if confusion and fmt == "junit":
         raise click.UsageError("--confusion is shown as a table, json, csv, markdown or github's summary")
     servers, config_rows = _configured_lists(configured, live)
@@ -197,7 +218,7 @@ def findability_command(
             load_queries(queries or own_study_file(specs, "queries", _labels(specs, items, live))),
             use_stem=stem,
             scorers=scorers,
-            observe=_claude_search(specs) if "claude" in scorers else None,
+            observe=_client_search(specs, searching) if searching is not None else None,
             max_results=max_results,
         )
     if fail_below_rank is not None and not result.checked():
@@ -230,12 +251,7 @@ def findability_command(
 @click.option("--task", "task_file", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task JSON.")
 @_format_option(*TABLE_FORMATS)
 @click.option("--stem", is_flag=True, help="Fold plurals and endings when a step's tool is chosen by keyword.")
-@click.option(
-    "--client",
-    type=click.Choice(["claude"]),
-    help="Also the round trip as the client paid it: Claude Code's own ToolSearch, one on-demand session per"
-    " surface with a scripted model, a search per step.",
-)
+@click.option("--client", type=CardChoice(_search_clients), cls=CardHelpOption, card_help=roundtrip_client_help)
 @_MAX_RESULTS
 @_config_option
 @_server_options
@@ -271,7 +287,8 @@ def roundtrip_command(
     from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
     if max_results is not None and client is None:
-        raise click.UsageError("--max-results is for a client's search: --client claude")
+        names = " or ".join(f"--client {c.name}" for c in search_cards())
+        raise click.UsageError(f"--max-results is for a client's search: {names}")
     servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
     project = None if alone else _configured(config_path, None if task_file else "--task FILE")
@@ -288,7 +305,7 @@ def roundtrip_command(
             items,
             task,
             use_stem=stem,
-            observe=_claude_search(specs) if client == "claude" else None,
+            observe=_client_search(specs, client) if client is not None else None,
             max_results=max_results,
         )
     renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}

@@ -3,6 +3,7 @@ PNG charts, and optionally one self-contained HTML page. A report reads runs; it
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 from collections.abc import Callable, Mapping, Sequence
@@ -563,7 +564,7 @@ class AnalysisTables:
 @dataclass(frozen=True)
 class Analysis:
     """What the analyzers found over the report's surfaces, before any table is made of it; `absent` says why
-    Claude Code's columns are absent (empty: they are there). Findability and the round trip are None where
+    a client's own search's columns are absent (empty: they are there). Findability and the round trip are None where
     the surfaces have no queries or task (no study of theirs declares one and none was given)."""
 
     roundtrip: RoundTrip | None
@@ -572,20 +573,27 @@ class Analysis:
     absent: str
 
 
-def _claude_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str]:
-    """Claude Code's own search over the surfaces where Claude Code is installed (on PATH, new enough); else
-    None and the note that says why its columns are absent."""
+def _client_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str | None, str]:
+    """The own search over the surfaces of the first client whose search toolsurface reads that is installed (on
+    PATH, new enough), and its name; else None and the note that says why its columns are absent."""
+    from toolsurface.harness.agents import client_card, search_clients
     from toolsurface.harness.session.tool_search import ToolSearchUnavailable, observe_tool_search, tool_search_client
 
-    try:
-        tool_search_client()
-    except ToolSearchUnavailable as error:
-        return None, f"Claude Code's columns are absent: {error}."
-    return (lambda searches: observe_tool_search(specs, searches)), ""
+    absent = ""
+    for client in search_clients():
+        try:
+            tool_search_client(client)
+        except ToolSearchUnavailable as error:
+            absent = absent or f"{client_card(client).title}'s columns are absent: {error}."
+            continue
+        return functools.partial(observe_tool_search, specs, client=client), client, ""
+    return None, None, absent
 
 
 def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], absent: str) -> Table:
     import pandas as pd
+
+    from toolsurface.harness.agents import client_card
 
     rows = []
     for s in trip.surfaces:
@@ -599,10 +607,11 @@ def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], abs
         }
         if s.observed is not None:
             o = s.observed
+            title = client_card(o.client).title
             row |= {
-                "Claude Code loaded": " + ".join(o.tools),
-                "Claude Code chars": o.chars,
-                "Claude Code tokens": o.tokens,
+                f"{title} loaded": " + ".join(o.tools),
+                f"{title} chars": o.chars,
+                f"{title} tokens": o.tokens,
                 "difference chars": o.difference_chars,
                 "difference tokens": o.difference_tokens,
             }
@@ -616,22 +625,26 @@ def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], abs
             given.command("roundtrip", *options, "--format", "csv"),
             absent,
         )
+    card = client_card(client.client)
+    title = card.title
     note = (
-        f"Claude Code {client.version} ({client.mode}, its own ToolSearch, one session per surface, a scripted model"
-        " making one search per step): what its searches added to the next request's tools array, every tool each"
-        " search returned, as Claude Code presents it; difference: Claude Code - computed."
+        f"{title} {client.version} ({client.mode}, its own {card.search_tool}, one session per surface, a scripted"
+        " model making one search per step): what its searches added to the next request's tools array, every tool"
+        f" each search returned, as {title} presents it; difference: {title} - computed."
     )
     return Table(
         "roundtrip",
-        f"Round trip for on-demand clients: {trip.task}, computed and as Claude Code {client.version} paid it",
+        f"Round trip for on-demand clients: {trip.task}, computed and as {title} {client.version} paid it",
         pd.DataFrame(rows),
-        given.command("roundtrip", *options, "--client", "claude", "--format", "csv"),
+        given.command("roundtrip", *options, "--client", card.name, "--format", "csv"),
         note,
     )
 
 
 def _findability_table(found: Findability, given: _Given, options: Sequence[str], absent: str) -> Table:
     import pandas as pd
+
+    from toolsurface.harness.agents import client_card
 
     client = found.client
     rows = []
@@ -653,12 +666,14 @@ def _findability_table(found: Findability, given: _Given, options: Sequence[str]
     if client is None:
         command, note = given.command("findability", *options, "--format", "csv"), absent
     else:
-        title += f"; Claude Code {client.version}'s own ToolSearch"
+        card = client_card(client.name)
+        assert card.search_reading is not None
+        title += f"; {card.title} {client.version}'s own {card.search_tool}"
         command = given.command("findability", *options, "--scorer", "all", "--format", "csv")
         note = (
-            f"claude: Claude Code {client.version} ({client.mode}, one session per surface, a scripted model issuing"
-            " each query as a ToolSearch call); its rank is the intended tool's place among the tools it returned"
-            " (5 at most, its default)."
+            f"{card.name}: {card.title} {client.version} ({client.mode}, one session per surface, a scripted model"
+            f" issuing each query as a {card.search_tool} call); its rank is the intended tool's place among the tools"
+            f" it returned ({card.search_reading.default_results} at most, its default)."
         )
     return Table("findability", title + ")", pd.DataFrame(rows).astype({"rank": "Int64"}), command, note)
 
@@ -673,17 +688,17 @@ def _study_files(specs: Sequence[str], queries: Path | None, task: Path | None) 
 
 
 def _analyze(items: Sequence[Measurable], specs: Sequence[str], queries: Path | None, task: Path | None) -> Analysis:
-    """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
-    installed, its own search's findability and round trip beside ours. `queries` and `task` are the
+    """Round trip, findability and lint, from the same surfaces the measurement read; with a client whose search
+    toolsurface reads installed, its own search's findability and round trip beside ours. `queries` and `task` are the
     findability queries and the round-trip task (None: there are none for these surfaces)."""
-    from toolsurface.harness.analyze.findability import CLIENT_SCORERS, WORD_SCORERS, findability, load_queries
+    from toolsurface.harness.analyze.findability import WORD_SCORERS, findability, load_queries
     from toolsurface.harness.analyze.lint import lint
     from toolsurface.harness.analyze.roundtrip import load_task, roundtrip
 
-    observe, absent = _claude_search(specs) if queries is not None or task is not None else (None, "")
+    observe, client, absent = _client_search(specs) if queries is not None or task is not None else (None, None, "")
     trip = roundtrip(items, load_task(task), observe=observe) if task is not None else None
     # The report's ranks are by words (and a client's own search), as the seed's figures are.
-    scorers = (*WORD_SCORERS, *(CLIENT_SCORERS if observe is not None else ()))
+    scorers = (*WORD_SCORERS, *([client] if client is not None else []))
     found = findability(items, load_queries(queries), scorers=scorers, observe=observe) if queries is not None else None
     return Analysis(trip, found, lint(items), absent)
 
@@ -1001,7 +1016,7 @@ def _report_with(
                     given.command(
                         "findability",
                         *(["--queries", str(queries)] if queries else []),
-                        # Claude Code's own search is drawn too where it ran.
+                        # A client's own search is drawn too where it ran.
                         *(["--scorer", "all"] if found.client is not None else []),
                     ),
                 )
