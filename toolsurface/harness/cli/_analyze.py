@@ -46,11 +46,20 @@ if TYPE_CHECKING:
 _MAX_RESULTS = click.option("--max-results", type=click.IntRange(min=1), cls=CardHelpOption, card_help=max_results_help)
 
 
-def _client_search(specs: Sequence[str], client: str) -> SearchObserver:
+_SERVER_NAME = click.option(
+    "--server-name",
+    metavar="NAME",
+    help="With a client's own search: the server's name in its config, which goes into every tool's name"
+    " (mcp__NAME__...). Default: the server's own (a live server's, a snapshot's, a surface module's), stub for a"
+    " bundled surface.",
+)
+
+
+def _client_search(specs: Sequence[str], client: str, server_name: str | None) -> SearchObserver:
     """Runs searches through the client's own search tool, one session per surface in its search mode."""
     from toolsurface.harness.session.tool_search import observe_tool_search
 
-    return lambda searches: observe_tool_search(specs, searches, client=client)
+    return lambda searches: observe_tool_search(specs, searches, client=client, server_name=server_name)
 
 
 def _searched_by(scorers: Sequence[str]) -> str | None:
@@ -151,6 +160,7 @@ def _configured(config_path: Path | None, instead: str | None) -> _Configured | 
     " often each was ranked first where the other was expected (csv: the pairs).",
 )
 @_MAX_RESULTS
+@_SERVER_NAME
 @_config_option
 @_server_options
 @mcp_config_options(windows=False, keep_going=True)
@@ -163,6 +173,7 @@ def findability_command(
     fail_below_rank: int | None,
     confusion: bool,
     max_results: int | None,
+    server_name: str | None,
     config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
@@ -195,12 +206,13 @@ def findability_command(
 
     scorers = SCORERS if scorer is None else all_scorers() if scorer == "all" else (scorer,)
     searching = _searched_by(scorers)
-    if max_results is not None and searching is None:
-        cards = search_cards()
-        raise click.UsageError(
-            f"--max-results is for {' or '.join(f'{c.title}' for c in cards)}'s search:"
-            f" {' or '.join(f'--scorer {c.name}' for c in cards)} or --scorer all"
-        )
+    for option, value in (("--max-results", max_results), ("--server-name", server_name)):
+        if value is not None and searching is None:
+            cards = search_cards()
+            raise click.UsageError(
+                f"{option} is for {' or '.join(f'{c.title}' for c in cards)}'s search:"
+                f" {' or '.join(f'--scorer {c.name}' for c in cards)} or --scorer all"
+            )
     if confusion and fmt == "junit":
         raise click.UsageError("--confusion is shown as a table, json, csv, markdown or github's summary")
     servers, config_rows = _configured_lists(configured, live)
@@ -218,7 +230,7 @@ def findability_command(
             load_queries(queries or own_study_file(specs, "queries", _labels(specs, items, live))),
             use_stem=stem,
             scorers=scorers,
-            observe=_client_search(specs, searching) if searching is not None else None,
+            observe=_client_search(specs, searching, server_name) if searching is not None else None,
             max_results=max_results,
         )
     if fail_below_rank is not None and not result.checked():
@@ -253,6 +265,7 @@ def findability_command(
 @click.option("--stem", is_flag=True, help="Fold plurals and endings when a step's tool is chosen by keyword.")
 @click.option("--client", type=CardChoice(_search_clients), cls=CardHelpOption, card_help=roundtrip_client_help)
 @_MAX_RESULTS
+@_SERVER_NAME
 @_config_option
 @_server_options
 @mcp_config_options(windows=False, keep_going=True)
@@ -263,6 +276,7 @@ def roundtrip_command(
     stem: bool,
     client: str | None,
     max_results: int | None,
+    server_name: str | None,
     config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
@@ -286,9 +300,10 @@ def roundtrip_command(
     from toolsurface.harness.cli._mcp_config import finish_configured
     from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
 
-    if max_results is not None and client is None:
-        names = " or ".join(f"--client {c.name}" for c in search_cards())
-        raise click.UsageError(f"--max-results is for a client's search: {names}")
+    for option, value in (("--max-results", max_results), ("--server-name", server_name)):
+        if value is not None and client is None:
+            names = " or ".join(f"--client {c.name}" for c in search_cards())
+            raise click.UsageError(f"{option} is for a client's search: {names}")
     servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
     project = None if alone else _configured(config_path, None if task_file else "--task FILE")
@@ -305,7 +320,7 @@ def roundtrip_command(
             items,
             task,
             use_stem=stem,
-            observe=_client_search(specs, client) if client is not None else None,
+            observe=_client_search(specs, client, server_name) if client is not None else None,
             max_results=max_results,
         )
     renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}

@@ -107,7 +107,7 @@ def agents_command(names: tuple[str, ...], install: bool, fmt: str) -> None:
     "--server-name",
     metavar="NAME",
     help="The server's name in each client's config, which goes into every tool's name (mcp__NAME__...)."
-    " Default: the server's own name (a live server's, a snapshot's), stub for a surface of ours.",
+    " Default: the server's own name (a live server's, a snapshot's, a surface module's), stub for a bundled surface.",
 )
 @click.option(
     "--with",

@@ -469,9 +469,9 @@ def observe_clients(
             raise ToolsurfaceError(f"--context-window {window}: a window is a positive number of tokens")
     choices, missing = plan_clients(named, environment, server_name)
     _check_windows(choices, context_windows)
-    surfaces = [plan_surface(spec) for spec in specs]
+    surfaces = [plan_surface(spec, server_name) for spec in specs]
     # The name each surface's server goes by in the clients' configs.
-    named_as = [server_name or s.server_name for s in surfaces]
+    named_as = [s.server_name for s in surfaces]
     beside = beside_servers(neighbours, named_as)
     pairs = [(n, c) for n, s in enumerate(surfaces) for c in choices if wanted is None or wanted(s.name, c)]
     takes = [(n, c) for n, c in pairs if all(_naming(c.name).accepts_server(x) for x in (named_as[n], *_names(beside)))]

@@ -14,9 +14,10 @@ from toolsurface.harness.agents.base import SERVER_NAME, ServerCommand
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
+    from toolsurface.harness.surface import Snapshot, SurfaceDefinition
     from toolsurface.stubs.start import ForkServer
 
-__all__ = ["PlannedSurface", "plan_surface", "run_folder_name", "surface_spec"]
+__all__ = ["PlannedSurface", "plan_surface", "run_folder_name", "server_name_of", "surface_spec"]
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,7 @@ class PlannedSurface:
     every stub started for it checks; `wire` its tools as a client lists them, to record each as each model
     request carried it; `instructions` the server's (None: it gives none), to be found in what the model reads;
     `initial_state` its stub's first state (None: a snapshot, served for listing only); `server_name` the name a
-    client's config gives it unless told another (a snapshot's own, a live server's; `stub` for a surface of
-    ours), `scripts`, one per run of a study, those the agents that play
+    client's config gives it (server_name_of); `scripts`, one per run of a study, those the agents that play
     scripts play (None: no agent of the study does)."""
 
     spec: str
@@ -83,14 +83,34 @@ def surface_spec(spec: str) -> str:
     return str(Path(spec).resolve()) if is_surface_path(spec) else spec
 
 
-def plan_surface(given: str) -> PlannedSurface:
+def server_name_of(
+    spec: str, item: SurfaceDefinition | Snapshot, given: str | None = None, *, beside: bool = False
+) -> str:
+    """What every client's config calls the server of the surface `spec` names (resolved as `item`), in every
+    command: the name `given` (--server-name, a configuration's key); else a snapshot's own (the name it records,
+    or its file's stem, made safe by the rule of `serverInfo.name`, harness.surface.safe_server_name); else a
+    surface module's own name, made safe alike; else, for a bundled surface, `stub`, our stubs' name, or its
+    surface's name where it is a server `beside` another one."""
+    from toolsurface.harness.surface import Snapshot, is_surface_path, safe_server_name
+
+    if given is not None:
+        return given
+    if isinstance(item, Snapshot):
+        return item.name
+    if is_surface_path(spec) or beside:
+        return safe_server_name(item.name)
+    return SERVER_NAME
+
+
+def plan_surface(given: str, server_name: str | None = None, *, beside: bool = False) -> PlannedSurface:
     """Resolve, build and list the surface once, through a real MCP client in memory: its tools as listed, their
-    digest, the server's instructions, and its stub's first state where it has a stub."""
+    digest, the server's instructions, its stub's first state where it has a stub, and its server's name in a
+    client's config (server_name_of: `server_name` where given)."""
     import anyio
 
     from toolsurface.harness.errors import InvalidToolList
     from toolsurface.harness.measure import PROTOCOL_VERSION, list_surface
-    from toolsurface.harness.surface import Snapshot, resolve
+    from toolsurface.harness.surface import resolve
     from toolsurface.stubs.digest import tools_digest
     from toolsurface.stubs.serve import start_stub, surface_for_serving
 
@@ -110,5 +130,5 @@ def plan_surface(given: str) -> PlannedSurface:
         instructions=wire.parts.instructions or None,
         wire=tuple(wire.tools),
         initial_state=stub.state() if stub is not None else None,
-        server_name=resolved.name if isinstance(resolved, Snapshot) else SERVER_NAME,
+        server_name=server_name_of(spec, resolved, server_name, beside=beside),
     )

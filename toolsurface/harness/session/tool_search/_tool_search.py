@@ -294,9 +294,9 @@ def observe_tool_search(
         raise ToolsurfaceError("no query to search for")
     warm_tokens()
     agent = tool_search_client(client)
-    surfaces = [plan_surface(spec) for spec in specs]
+    surfaces = [plan_surface(spec, server_name) for spec in specs]
     names = [surface.name for surface in surfaces]
-    servers = [server_name or surface.server_name for surface in surfaces]
+    servers = [surface.server_name for surface in surfaces]
     for server in dict.fromkeys(servers):
         check_server_name(server, [client])
     unique = len(set(names)) == len(names)
