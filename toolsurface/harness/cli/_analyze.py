@@ -94,12 +94,6 @@ def _configured_lists(
     return [item.taken for item in found[1] if item.taken is not None], found
 
 
-def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions) -> list[str]:
-    """The surfaces as a line to the user names them: as given, but a server listed here (a live one, or one of
-    a client's configuration, each a snapshot in a folder of the command's own) by its name."""
-    return [item.name if "toolsurface-live-" in spec else spec for spec, item in zip(specs, items, strict=True)]
-
-
 @dataclass(frozen=True)
 class _Configured:
     """A configured project's targets as findability and roundtrip take them: each surface target's spec and each
@@ -221,13 +215,14 @@ def findability_command(
     default = project.specs if project is not None else default_surfaces()
     with live_specs(
         surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])]
-    ) as specs:
+    ) as given:
+        specs = given.specs
         items = resolve_all(specs)
         names = [item.name for item in items]
         queries = queries_file or (project.queries if project is not None else None)
         result = findability(
             items,
-            load_queries(queries or own_study_file(specs, "queries", _labels(specs, items, live))),
+            load_queries(queries or own_study_file(specs, "queries", given.labels)),
             use_stem=stem,
             scorers=scorers,
             observe=_client_search(specs, searching, server_name) if searching is not None else None,
@@ -310,12 +305,13 @@ def roundtrip_command(
     default = project.specs if project is not None else default_surfaces()
     with live_specs(
         surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])]
-    ) as specs:
+    ) as given:
+        specs = given.specs
         items = resolve_all(specs)
         if project is not None and project.queries is not None:
             task = queries_task(load_queries(project.queries))
         else:
-            task = load_task(task_file or own_study_file(specs, "task", _labels(specs, items, live)))
+            task = load_task(task_file or own_study_file(specs, "task", given.labels))
         result = roundtrip(
             items,
             task,

@@ -186,7 +186,8 @@ def clients_command(
                     path = Path(folder) / f"{n}.json"
                     item.taken.write(path)
                     neighbours.append(NeighbourSpec(str(path), item.name))
-        with live_specs(surfaces, live, None) as specs:
+        with live_specs(surfaces, live, None) as given:
+            specs = given.specs
             rows = observe_clients(
                 specs,
                 named,

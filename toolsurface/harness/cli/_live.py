@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,10 +67,19 @@ def _refuse_stray(live: LiveServerOptions) -> None:
         raise ToolsurfaceError(f"{live_flags(live)[0]} goes with a live server: --url URL or -- CMD ARGS...")
 
 
+@dataclass(frozen=True)
+class GivenSurfaces:
+    """The surfaces a verb hands on by name: each spec (a server listed here as its snapshot file), and what a line
+    to the user calls each (a spec as given, a listed server by its name)."""
+
+    specs: list[str]
+    labels: list[str]
+
+
 @contextmanager
 def live_specs(
     specs: Sequence[str], live: LiveServerOptions, protocol: str | None, also: Sequence[TakenSnapshot] = ()
-) -> Iterator[list[str]]:
+) -> Iterator[GivenSurfaces]:
     """The specs named, then the live server's list as a snapshot file named after it (with its sidecar), in a
     folder that is gone once the command is done: for verbs that hand surfaces on by name (to a stub). `also`:
     more lists taken already (a client configuration's servers), each written the same way, last."""
@@ -82,7 +92,7 @@ def live_specs(
     taken = _listed(live, protocol) if live.names_a_server else None
     lists = [*([taken] if taken is not None else []), *also]
     if not lists:
-        yield list(specs)
+        yield GivenSurfaces(list(specs), list(specs))
         return
     with tempfile.TemporaryDirectory(prefix="toolsurface-live-") as folder:
         paths = []
@@ -90,7 +100,7 @@ def live_specs(
             path = Path(folder) / f"{safe_server_name(one.name)}.json"
             one.write(path)
             paths.append(str(path))
-        yield [*specs, *paths]
+        yield GivenSurfaces([*specs, *paths], [*specs, *(one.name for one in lists)])
 
 
 def server_args(live: LiveServerOptions) -> list[str]:
