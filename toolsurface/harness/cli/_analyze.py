@@ -40,8 +40,10 @@ from toolsurface.harness.fail_on import FAIL_ON
 
 if TYPE_CHECKING:
     from toolsurface.harness.analyze.findability import SearchObserver
+    from toolsurface.harness.cli._live import GivenSurfaces
     from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
     from toolsurface.harness.mcp_config import ListedServer, McpConfig
+    from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun
 
 _MAX_RESULTS = click.option("--max-results", type=click.IntRange(min=1), cls=CardHelpOption, card_help=max_results_help)
 
@@ -55,11 +57,16 @@ _SERVER_NAME = click.option(
 )
 
 
-def _client_search(specs: Sequence[str], client: str, server_name: str | None) -> SearchObserver:
-    """Runs searches through the client's own search tool, one session per surface in its search mode."""
-    from toolsurface.harness.session.tool_search import observe_tool_search
+def _client_search(given: GivenSurfaces, client: str, server_name: str | None) -> SearchObserver:
+    """Runs searches through the client's own search tool, one session per surface in its search mode, each surface
+    planned once when the searches are made."""
 
-    return lambda searches: observe_tool_search(specs, searches, client=client, server_name=server_name)
+    def observe(searches: Sequence[SearchRequest]) -> Sequence[ToolSearchRun]:
+        from toolsurface.harness.session.tool_search import observe_tool_search
+
+        return observe_tool_search(given.planned(server_name), searches, client=client)
+
+    return observe
 
 
 def _searched_by(scorers: Sequence[str]) -> str | None:
@@ -194,9 +201,9 @@ def findability_command(
         findability_rich,
         load_queries,
     )
-    from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.cli._live import given_surfaces
     from toolsurface.harness.cli._mcp_config import finish_configured
-    from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
+    from toolsurface.harness.surface import default_surfaces, own_study_file
 
     scorers = SCORERS if scorer is None else all_scorers() if scorer == "all" else (scorer,)
     searching = _searched_by(scorers)
@@ -213,21 +220,18 @@ def findability_command(
     alone = surfaces or live.names_a_server or configured.given
     project = None if alone else _configured(config_path, None if queries_file else "--queries FILE")
     default = project.specs if project is not None else default_surfaces()
-    with live_specs(
-        surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])]
-    ) as given:
-        specs = given.specs
-        items = resolve_all(specs)
-        names = [item.name for item in items]
-        queries = queries_file or (project.queries if project is not None else None)
-        result = findability(
-            items,
-            load_queries(queries or own_study_file(specs, "queries", given.labels)),
-            use_stem=stem,
-            scorers=scorers,
-            observe=_client_search(specs, searching, server_name) if searching is not None else None,
-            max_results=max_results,
-        )
+    given = given_surfaces(surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])])
+    items = given.items()
+    names = [item.name for item in items]
+    queries = queries_file or (project.queries if project is not None else None)
+    result = findability(
+        items,
+        load_queries(queries or own_study_file(given.study_specs, "queries", given.labels)),
+        use_stem=stem,
+        scorers=scorers,
+        observe=_client_search(given, searching, server_name) if searching is not None else None,
+        max_results=max_results,
+    )
     if fail_below_rank is not None and not result.checked():
         raise ToolsurfaceError(
             f"--fail-below-rank {fail_below_rank}: no query expects a tool of the surfaces given, so nothing would be"
@@ -291,9 +295,9 @@ def roundtrip_command(
         roundtrip_markdown,
         roundtrip_rich,
     )
-    from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.cli._live import given_surfaces
     from toolsurface.harness.cli._mcp_config import finish_configured
-    from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
+    from toolsurface.harness.surface import default_surfaces, own_study_file
 
     for option, value in (("--max-results", max_results), ("--server-name", server_name)):
         if value is not None and client is None:
@@ -303,22 +307,19 @@ def roundtrip_command(
     alone = surfaces or live.names_a_server or configured.given
     project = None if alone else _configured(config_path, None if task_file else "--task FILE")
     default = project.specs if project is not None else default_surfaces()
-    with live_specs(
-        surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])]
-    ) as given:
-        specs = given.specs
-        items = resolve_all(specs)
-        if project is not None and project.queries is not None:
-            task = queries_task(load_queries(project.queries))
-        else:
-            task = load_task(task_file or own_study_file(specs, "task", given.labels))
-        result = roundtrip(
-            items,
-            task,
-            use_stem=stem,
-            observe=_client_search(specs, client, server_name) if client is not None else None,
-            max_results=max_results,
-        )
+    given = given_surfaces(surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])])
+    items = given.items()
+    if project is not None and project.queries is not None:
+        task = queries_task(load_queries(project.queries))
+    else:
+        task = load_task(task_file or own_study_file(given.study_specs, "task", given.labels))
+    result = roundtrip(
+        items,
+        task,
+        use_stem=stem,
+        observe=_client_search(given, client, server_name) if client is not None else None,
+        max_results=max_results,
+    )
     renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}
     _emit(fmt, result, renderers)
     finish_configured(config_rows, configured, "their tools are not in the round trip")

@@ -186,8 +186,7 @@ def clients_command(
                     path = Path(folder) / f"{n}.json"
                     item.taken.write(path)
                     neighbours.append(NeighbourSpec(str(path), item.name))
-        with live_specs(surfaces, live, None) as given:
-            specs = given.specs
+        with live_specs(surfaces, live, None) as specs:
             rows = observe_clients(
                 specs,
                 named,

@@ -16,6 +16,7 @@ from toolsurface.harness.protocol import AUTO
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
     from toolsurface.harness.measure import Measurable
+    from toolsurface.harness.session.plan import PlannedSurface
 
 
 def _listed(live: LiveServerOptions, protocol: str | None, drafts: bool = False) -> TakenSnapshot | None:
@@ -69,17 +70,50 @@ def _refuse_stray(live: LiveServerOptions) -> None:
 
 @dataclass(frozen=True)
 class GivenSurfaces:
-    """The surfaces a verb hands on by name: each spec (a server listed here as its snapshot file), and what a line
-    to the user calls each (a spec as given, a listed server by its name)."""
+    """The surfaces a verb was given: those named (`named`, as given), then the servers listed here, each list
+    taken once and kept in memory (`listed`)."""
 
-    specs: list[str]
-    labels: list[str]
+    named: list[str]
+    listed: list[TakenSnapshot]
+
+    @property
+    def labels(self) -> list[str]:
+        """What a line to the user calls each: a named one as given, a listed server by its name."""
+        return [*self.named, *(taken.name for taken in self.listed)]
+
+    @property
+    def study_specs(self) -> list[str]:
+        """Each as a study's surfaces are looked up by: a listed server, of no study, by none."""
+        return [*self.named, *("" for _ in self.listed)]
+
+    def items(self) -> list[Measurable]:
+        from toolsurface.harness.surface import resolve_all
+
+        return [*resolve_all(self.named), *(taken.as_snapshot() for taken in self.listed)]
+
+    def planned(self, server_name: str | None) -> list[PlannedSurface]:
+        """Each planned once, for sessions against its stub."""
+        from toolsurface.harness.session.plan import plan_listed, plan_surface
+
+        named = [plan_surface(spec, server_name) for spec in self.named]
+        return [*named, *(plan_listed(taken, server_name) for taken in self.listed)]
+
+
+def given_surfaces(
+    specs: Sequence[str], live: LiveServerOptions, protocol: str | None, also: Sequence[TakenSnapshot] = ()
+) -> GivenSurfaces:
+    """The specs named, then the live server's list taken once, then `also`, more lists taken already (a client
+    configuration's servers)."""
+    if not live.names_a_server and live_flags(live):
+        _refuse_stray(live)
+    taken = _listed(live, protocol) if live.names_a_server else None
+    return GivenSurfaces(list(specs), [*([taken] if taken is not None else []), *also])
 
 
 @contextmanager
 def live_specs(
     specs: Sequence[str], live: LiveServerOptions, protocol: str | None, also: Sequence[TakenSnapshot] = ()
-) -> Iterator[GivenSurfaces]:
+) -> Iterator[list[str]]:
     """The specs named, then the live server's list as a snapshot file named after it (with its sidecar), in a
     folder that is gone once the command is done: for verbs that hand surfaces on by name (to a stub). `also`:
     more lists taken already (a client configuration's servers), each written the same way, last."""
@@ -92,7 +126,7 @@ def live_specs(
     taken = _listed(live, protocol) if live.names_a_server else None
     lists = [*([taken] if taken is not None else []), *also]
     if not lists:
-        yield GivenSurfaces(list(specs), list(specs))
+        yield list(specs)
         return
     with tempfile.TemporaryDirectory(prefix="toolsurface-live-") as folder:
         paths = []
@@ -100,7 +134,7 @@ def live_specs(
             path = Path(folder) / f"{safe_server_name(one.name)}.json"
             one.write(path)
             paths.append(str(path))
-        yield GivenSurfaces([*specs, *paths], [*specs, *(one.name for one in lists)])
+        yield [*specs, *paths]
 
 
 def server_args(live: LiveServerOptions) -> list[str]:

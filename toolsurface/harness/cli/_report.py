@@ -104,8 +104,7 @@ def report_command(
     found = configured_servers(configured, live)
     servers = [item.taken for item in found[1] if item.taken is not None] if found is not None else []
     args = [*(["--mcp-config", str(configured.path)] if found is not None else []), *server_args(live)]
-    with live_specs([], live, None, servers) as given:
-        listed = given.specs
+    with live_specs([], live, None, servers) as listed:
         report = build_report(
             list(runs),
             out,

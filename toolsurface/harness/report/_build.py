@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from toolsurface.harness.report._bundle import SeedRow
     from toolsurface.harness.session.record import RunRecord
     from toolsurface.harness.session.score import Study
+    from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun
 
 __all__ = ["Chart", "Lead", "LiveServer", "Report", "Table", "build_report"]
 
@@ -577,7 +578,7 @@ def _client_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str | N
     """The own search over the surfaces of the first client whose search toolsurface reads that is installed (on
     PATH, new enough), and its name; else None and the note that says why its columns are absent."""
     from toolsurface.harness.agents import client_card, search_clients
-    from toolsurface.harness.session.tool_search import ToolSearchUnavailable, observe_tool_search, tool_search_client
+    from toolsurface.harness.session.tool_search import ToolSearchUnavailable, tool_search_client
 
     absent = ""
     for client in search_clients():
@@ -586,8 +587,16 @@ def _client_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str | N
         except ToolSearchUnavailable as error:
             absent = absent or f"{client_card(client).title}'s columns are absent: {error}."
             continue
-        return functools.partial(observe_tool_search, specs, client=client), client, ""
+        return functools.partial(_searched, specs, client), client, ""
     return None, None, absent
+
+
+def _searched(specs: Sequence[str], client: str, searches: Sequence[SearchRequest]) -> list[ToolSearchRun]:
+    """The searches made through the client's own search over the surfaces, each planned once."""
+    from toolsurface.harness.session.plan import plan_surface
+    from toolsurface.harness.session.tool_search import observe_tool_search
+
+    return observe_tool_search([plan_surface(spec) for spec in specs], searches, client=client)
 
 
 def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], absent: str) -> Table:

@@ -24,7 +24,10 @@ from toolsurface.harness.session.plan._matrix import (
 )
 from toolsurface.harness.session.plan._plan_file import PLAN_FORMAT, StudyPlan, read_plan, write_plan
 from toolsurface.harness.session.plan._surface import (
+    SERVED,
     PlannedSurface,
+    place_listed,
+    plan_listed,
     plan_surface,
     run_folder_name,
     server_name_of,
@@ -34,6 +37,7 @@ from toolsurface.harness.session.plan._surface import (
 __all__ = [
     "DEFAULT_SCENARIO",
     "PLAN_FORMAT",
+    "SERVED",
     "AgentChoice",
     "Beside",
     "NeighbourSpec",
@@ -47,6 +51,8 @@ __all__ = [
     "check_beside_names",
     "parse_agent_choice",
     "parse_shard",
+    "place_listed",
+    "plan_listed",
     "plan_matrix",
     "plan_surface",
     "read_plan",

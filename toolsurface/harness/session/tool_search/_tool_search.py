@@ -25,8 +25,8 @@ from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelRequest, read_mode
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import CALLS, TRANSCRIPT
 from toolsurface.harness.scenario import Step
-from toolsurface.harness.session.plan import PlannedSurface, plan_surface
-from toolsurface.harness.session.run import Session, run_at_once, run_session
+from toolsurface.harness.session.plan import SERVED, PlannedSurface, place_listed
+from toolsurface.harness.session.run import Session, run_at_once, run_session, runs_root
 
 if TYPE_CHECKING:
     from toolsurface.harness.agents import ClientCard
@@ -275,37 +275,38 @@ def search_mode(card: ClientCard) -> str:
 
 
 def observe_tool_search(
-    specs: Sequence[str],
+    surfaces: Sequence[PlannedSurface],
     searches: Sequence[SearchRequest],
     *,
     client: str,
     jobs: int = 2,
     timeout: float = 300.0,
     out: Path | None = None,
-    server_name: str | None = None,
 ) -> list[ToolSearchRun]:
-    """Every search on every surface, as the own tool search of `client` answers it: one session per surface in its
-    search mode (`jobs` at a time) against the surface's stub, its server named in the client's config
-    `server_name`, else as a snapshot names it (a live server's), else `stub` (a surface of ours). `out` keeps
-    each run's folder (out/SURFACE), else they go to a temporary folder removed after."""
+    """Every search on every planned surface, as the own tool search of `client` answers it: one session per
+    surface in its search mode (`jobs` at a time) against the surface's stub, its server named in the client's
+    config as the record names it. `out` keeps each run's folder (out/SURFACE), else they go to a temporary folder
+    removed after."""
     from toolsurface.harness.agents import check_server_name
 
     if not searches:
         raise ToolsurfaceError("no query to search for")
     warm_tokens()
     agent = tool_search_client(client)
-    surfaces = [plan_surface(spec, server_name) for spec in specs]
     names = [surface.name for surface in surfaces]
     servers = [surface.server_name for surface in surfaces]
     for server in dict.fromkeys(servers):
         check_server_name(server, [client])
     unique = len(set(names)) == len(names)
 
-    async def one(n: int, root: Path) -> ToolSearchRun:
-        run_dir = root / surfaces[n].folder if unique else root / str(n)
-        return await _one(agent, surfaces[n], searches, run_dir, timeout, servers[n])
+    with runs_root(out, "toolsurface-tool-search-") as root:
+        placed = place_listed(surfaces, root / SERVED)
 
-    runs = run_at_once(len(surfaces), one, jobs=jobs, out=out, prefix="toolsurface-tool-search-")
+        async def one(n: int, root: Path) -> ToolSearchRun:
+            run_dir = root / placed[n].folder if unique else root / str(n)
+            return await _one(agent, placed[n], searches, run_dir, timeout, servers[n])
+
+        runs = run_at_once(len(placed), one, jobs=jobs, out=root, prefix="toolsurface-tool-search-")
     return runs if out is not None else [_forget_dir(r) for r in runs]
 
 
