@@ -1,13 +1,11 @@
 """A live server wherever a surface goes: `-- CMD ARGS...` or `--url URL` listed once per command, its list
-then one more surface for measure, lint, findability, roundtrip, clients and diff (a snapshot in memory, or a
-snapshot file in a folder of the command's own where a verb hands surfaces on by name)."""
+then one more surface for measure, lint, findability, roundtrip, clients, report and diff: a snapshot in memory,
+planned as a record where sessions serve it (harness.session.plan.plan_listed)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.errors import ToolsurfaceError
@@ -108,33 +106,6 @@ def given_surfaces(
         _refuse_stray(live)
     taken = _listed(live, protocol) if live.names_a_server else None
     return GivenSurfaces(list(specs), [*([taken] if taken is not None else []), *also])
-
-
-@contextmanager
-def live_specs(
-    specs: Sequence[str], live: LiveServerOptions, protocol: str | None, also: Sequence[TakenSnapshot] = ()
-) -> Iterator[list[str]]:
-    """The specs named, then the live server's list as a snapshot file named after it (with its sidecar), in a
-    folder that is gone once the command is done: for verbs that hand surfaces on by name (to a stub). `also`:
-    more lists taken already (a client configuration's servers), each written the same way, last."""
-    import tempfile
-
-    from toolsurface.harness.surface import safe_server_name
-
-    if not live.names_a_server and live_flags(live):
-        _refuse_stray(live)
-    taken = _listed(live, protocol) if live.names_a_server else None
-    lists = [*([taken] if taken is not None else []), *also]
-    if not lists:
-        yield list(specs)
-        return
-    with tempfile.TemporaryDirectory(prefix="toolsurface-live-") as folder:
-        paths = []
-        for one in lists:
-            path = Path(folder) / f"{safe_server_name(one.name)}.json"
-            one.write(path)
-            paths.append(str(path))
-        yield [*specs, *paths]
 
 
 def server_args(live: LiveServerOptions) -> list[str]:

@@ -32,8 +32,10 @@ if TYPE_CHECKING:
     from toolsurface.harness.analyze.findability import Findability, SearchObserver
     from toolsurface.harness.analyze.lint import LintResult
     from toolsurface.harness.analyze.roundtrip import RoundTrip
+    from toolsurface.harness.live import TakenSnapshot
     from toolsurface.harness.measure import KeptLists, ListCounter, Measurable, Measurement
     from toolsurface.harness.report._bundle import SeedRow
+    from toolsurface.harness.session.plan import PlannedSurface
     from toolsurface.harness.session.record import RunRecord
     from toolsurface.harness.session.score import Study
     from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun
@@ -71,11 +73,11 @@ class Report:
 @dataclass(frozen=True)
 class LiveServer:
     """Live servers reported beside the surfaces (one given with --url or -- CMD, a client configuration's):
-    `specs`, their lists as snapshot files (measured with them), and `args`, how a printed command names them
+    `listed`, their lists as taken once (measured with the surfaces), and `args`, how a printed command names them
     (`--mcp-config FILE`, then `--url URL` or `-- CMD ARGS...`). `together`: the configuration and its servers
     as listed, for the table of what they cost together."""
 
-    specs: tuple[str, ...]
+    listed: tuple[TakenSnapshot, ...]
     args: tuple[str, ...]
     together: Any = None
 
@@ -574,7 +576,20 @@ class Analysis:
     absent: str
 
 
-def _client_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str | None, str]:
+@dataclass(frozen=True)
+class _Searched:
+    """The report's surfaces as a client's own search plans them: those named, then the servers listed here."""
+
+    named: tuple[str, ...]
+    listed: tuple[TakenSnapshot, ...]
+
+    def planned(self) -> list[PlannedSurface]:
+        from toolsurface.harness.session.plan import plan_listed, plan_surface
+
+        return [*(plan_surface(spec) for spec in self.named), *(plan_listed(taken) for taken in self.listed)]
+
+
+def _client_search(specs: _Searched) -> tuple[SearchObserver | None, str | None, str]:
     """The own search over the surfaces of the first client whose search toolsurface reads that is installed (on
     PATH, new enough), and its name; else None and the note that says why its columns are absent."""
     from toolsurface.harness.agents import client_card, search_clients
@@ -591,12 +606,11 @@ def _client_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str | N
     return None, None, absent
 
 
-def _searched(specs: Sequence[str], client: str, searches: Sequence[SearchRequest]) -> list[ToolSearchRun]:
+def _searched(specs: _Searched, client: str, searches: Sequence[SearchRequest]) -> list[ToolSearchRun]:
     """The searches made through the client's own search over the surfaces, each planned once."""
-    from toolsurface.harness.session.plan import plan_surface
     from toolsurface.harness.session.tool_search import observe_tool_search
 
-    return observe_tool_search([plan_surface(spec) for spec in specs], searches, client=client)
+    return observe_tool_search(specs.planned(), searches, client=client)
 
 
 def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], absent: str) -> Table:
@@ -696,7 +710,7 @@ def _study_files(specs: Sequence[str], queries: Path | None, task: Path | None) 
     return queries or (study.queries if study else None), task or (study.task if study else None)
 
 
-def _analyze(items: Sequence[Measurable], specs: Sequence[str], queries: Path | None, task: Path | None) -> Analysis:
+def _analyze(items: Sequence[Measurable], specs: _Searched, queries: Path | None, task: Path | None) -> Analysis:
     """Round trip, findability and lint, from the same surfaces the measurement read; with a client whose search
     toolsurface reads installed, its own search's findability and round trip beside ours. `queries` and `task` are the
     findability queries and the round-trip task (None: there are none for these surfaces)."""
@@ -938,9 +952,11 @@ def _report_with(
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
     named = list(surfaces or ([] if live is not None else default_surfaces()))
-    specs = [*named, *(live.specs if live is not None else [])]
+    listed = list(live.listed) if live is not None else []
+    # A server listed here belongs to no study, and is looked up by no spec.
+    specs = [*named, *("" for _ in listed)]
     given = _Given(tuple(named), live.args if live is not None else ())
-    items = resolve_all(specs)
+    items = [*resolve_all(named), *(taken.as_snapshot() for taken in listed)]
     from toolsurface.harness.measure import plain_lists
 
     # Surfaces that need the MCP SDK to be listed are listed in a child process (_apart: the SDK's import and
@@ -979,7 +995,7 @@ def _report_with(
             if kinds:
                 charts.draw(KindsChart.of(measured).draw, out / "charts" / "size_by_kinds.png")
             applied_queries, applied_task = _study_files(specs, queries, task)
-            results = _analyze(items, specs, applied_queries, applied_task)
+            results = _analyze(items, _Searched(tuple(named), tuple(listed)), applied_queries, applied_task)
             analyzed = _analysis_tables(results, given, queries, task)
         analysis, found = analyzed.tables, analyzed.findability
         if found is not None:
@@ -988,7 +1004,7 @@ def _report_with(
             report.tables += lead.tables(measured, results.lint)
         report.tables += _measure_tables(measured, given, specs) + _anatomy_tables(measured, given)
         if live is not None and live.together is not None:
-            # A configured server that is the live one given (listed first of live.specs) takes its figures.
+            # A configured server that is the live one given (listed first of live.listed) takes its figures.
             report.tables.append(_servers_table(measured, live.together, given, items[len(named)].name))
         if measured.counters:
             report.tables.append(_counters_table(measured, given))

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 from toolsurface.harness.agents.base import NamedServer
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.session.plan._surface import PlannedSurface, plan_surface
+from toolsurface.harness.session.plan._surface import PlannedSurface, plan_listed, plan_surface
 
 if TYPE_CHECKING:
+    from toolsurface.harness.live import TakenSnapshot
     from toolsurface.stubs.start import ForkServer
 
 __all__ = ["Beside", "NeighbourSpec", "beside_commands", "beside_servers", "check_beside_names"]
@@ -19,11 +20,13 @@ __all__ = ["Beside", "NeighbourSpec", "beside_commands", "beside_servers", "chec
 
 @dataclass(frozen=True)
 class NeighbourSpec:
-    """A server to put beside the surface's in every client's config (`--with`): a surface or a snapshot, and
-    its name there (a configuration file's key), else its own."""
+    """A server to put beside the surface's in every client's config (`--with`): a surface or a snapshot, or a
+    server listed here (`listed`, its list in memory; `spec` empty), and its name there (a configuration file's
+    key), else its own."""
 
     spec: str
     name: str | None = None
+    listed: TakenSnapshot | None = None
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,10 @@ def beside_servers(neighbours: Sequence[NeighbourSpec], named_as: Sequence[str] 
     the surfaces' servers."""
     found = []
     for neighbour in neighbours:
-        surface = plan_surface(neighbour.spec, neighbour.name, beside=True)
+        if neighbour.listed is not None:
+            surface = plan_listed(neighbour.listed, neighbour.name)
+        else:
+            surface = plan_surface(neighbour.spec, neighbour.name, beside=True)
         found.append(Beside(surface, surface.server_name))
     check_beside_names(found, named_as)
     names = [b.name for b in found]
