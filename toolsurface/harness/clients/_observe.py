@@ -479,8 +479,9 @@ def observe_clients(
         raise ToolsurfaceError(
             _refusing_row(surfaces[pairs[0][0]], pairs[0][1], builtins, named_as[pairs[0][0]], _names(beside)).status
         )
-    sets = [tuple(beside[:k]) for k in range(len(beside) + 1)] if one_by_one else [tuple(beside)]
-    sessions = [(n, c, w, b) for n, c in takes for w in _windows(c, context_windows) for b in sets]
+    # How many of the neighbours each session has beside the surface, the first ones.
+    counts = list(range(len(beside) + 1)) if one_by_one else [len(beside)]
+    sessions = [(n, c, w, b) for n, c in takes for w in _windows(c, context_windows) for b in counts]
     if sessions:
         warm_tokens()
     unique = len({s.name for s in surfaces}) == len(surfaces)
@@ -488,7 +489,8 @@ def observe_clients(
     forks: ForkServer | None = None
 
     async def one(k: int, root: Path) -> ClientRow:
-        at, choice, window, present = sessions[k]
+        at, choice, window, count = sessions[k]
+        present = tuple(beside[:count])
         label = f"{choice.name}-{choice.version}-{choice.mode}".replace(":", "-") + (f"-w{window}" if window else "")
         label += f"-with{len(present)}" if one_by_one else ""
         folder = root / (run_folder_name(surfaces[at].name) if unique else str(at)) / label
