@@ -17,6 +17,7 @@ from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir, newer_than
 from tests.helpers.readme import doc_text
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.analyze.findability import load_tools
+from toolsurface.harness.session.plan import plan_surface
 from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun, observe_tool_search
 from toolsurface.harness.surface import resolve_all
 
@@ -89,7 +90,8 @@ def observed(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> list[ToolS
     with pytest.MonkeyPatch.context() as patch:
         for name, value in env_with(clis, tmp_path_factory.mktemp("home")).items():
             patch.setenv(name, value)
-        return observe_tool_search(["before-v2", "v2"], searches, out=out)
+        planned = [plan_surface("before-v2"), plan_surface("v2")]
+        return observe_tool_search(planned, searches, client="claude", out=out)
 
 
 def test_every_scorer_is_printed_for_the_six_queries_with_the_claude_code_version(

@@ -9,6 +9,8 @@ from toolsurface.harness.agents._card import (
     CarriedText,
     ClientCard,
     ClientSetting,
+    SearchMade,
+    SearchReading,
     SessionFiles,
     ToolBridge,
     WireQuirks,
@@ -44,6 +46,7 @@ from toolsurface.harness.agents._registry import (
     client_origin,
     make_agent,
     registered_clients,
+    search_clients,
     takes_option,
 )
 from toolsurface.harness.agents._session_file import MAX_SESSION_BYTES, SessionCall, SessionFormatError, SessionRead
@@ -82,6 +85,8 @@ __all__ = [
     "NamedServer",
     "RegisteredClient",
     "RunContext",
+    "SearchMade",
+    "SearchReading",
     "ServerCommand",
     "SessionCall",
     "SessionFiles",
@@ -107,6 +112,7 @@ __all__ = [
     "npm_package_at",
     "parse_version",
     "registered_clients",
+    "search_clients",
     "server_prefixes",
     "string_list",
     "string_table",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from toolsurface.harness.agents._config_format import ConfigFormat
 from toolsurface.harness.agents._naming import ToolNaming
@@ -25,6 +25,8 @@ __all__ = [
     "CarriedText",
     "ClientCard",
     "ClientSetting",
+    "SearchMade",
+    "SearchReading",
     "SessionFiles",
     "ToolBridge",
     "WireQuirks",
@@ -142,6 +144,31 @@ class WireQuirks:
 
 
 @dataclass(frozen=True)
+class SearchMade:
+    """One call of the client's own tool search as a run's transcript holds it: the arguments its model gave, and
+    its answer: the tools it referenced (by their names as the client gave them to its model, in its order), else
+    its text (None: no answer)."""
+
+    arguments: Mapping[str, Any]
+    references: tuple[str, ...]
+    answer: str | None
+
+
+@dataclass(frozen=True)
+class SearchReading:
+    """How toolsurface observes the client's own tool search offline (`findability --scorer NAME`, `roundtrip
+    --client NAME`): `read` gives each call of its search tool (named) in a run's transcript, in order;
+    `still_connecting` is a text of its answer to a search made before the server had connected; `wait_query`, a
+    search that makes it wait for a server still connecting (`{tool}`: a tool's full name the server has not got);
+    `default_results`, the most tools a search returns when its model asks for no number."""
+
+    read: Callable[[Path, str], list[SearchMade]]
+    still_connecting: str
+    wait_query: str
+    default_results: int
+
+
+@dataclass(frozen=True)
 class ClientCard:
     """One client, as its own module declares it.
 
@@ -150,7 +177,8 @@ class ClientCard:
     newer ones they also run) and `oldest` (the oldest its flags and requests were checked against; the pinned
     one unless given). `modes` are its own, the first its default; `aliases` are other names a mode is given
     (`full-list` where a client has one mode), each declared here or refused. `search_modes` are the modes with
-    a tool search of its own, `search_tool` the name its model calls it by; `code_modes` the modes in which its
+    a tool search of its own, `search_tool` the name its model calls it by, `search_reading` how toolsurface
+    observes that search (None: it cannot); `code_modes` the modes in which its
     model reaches MCP tools only by writing code. `naming` is how it names a server's tools, `api` the API its
     model requests speak (harness.endpoint's names). `harness_client`: toolsurface's own MCP client starts the
     stub (the client is toolsurface's); `calls_model`: it sends model requests (so it takes a model endpoint).
@@ -171,6 +199,7 @@ class ClientCard:
     aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     search_modes: tuple[str, ...] = ()
     search_tool: str | None = None
+    search_reading: SearchReading | None = None
     code_modes: tuple[str, ...] = ()
     naming: ToolNaming | None = None
     api: str | None = None
@@ -242,7 +271,7 @@ class ClientCard:
 
     def problems(self) -> list[str]:
         """What is wrong with the card as declared: versions that do not parse, aliases of no mode, modes not its
-        own where it names them."""
+        own where it names them, a search read without a mode that searches."""
         found = []
         for what, version in (
             ("pinned", self.pinned),
@@ -267,6 +296,8 @@ class ClientCard:
                     found.append(f"its {what} mode {mode!r} is not one of its modes")
         if self.search_modes and self.search_tool is None:
             found.append("it has search modes but names no search tool")
+        if self.search_reading is not None and not self.search_modes:
+            found.append("it reads its tool search but has no search mode")
         return found
 
 

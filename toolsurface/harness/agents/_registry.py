@@ -31,6 +31,7 @@ __all__ = [
     "client_origin",
     "make_agent",
     "registered_clients",
+    "search_clients",
     "takes_option",
 ]
 
@@ -111,6 +112,12 @@ def client_names() -> tuple[str, ...]:
 def cli_clients() -> tuple[str, ...]:
     """The clients that are CLIs of their own (found on PATH), in the registry's order."""
     return tuple(c.card.name for c in registered_clients() if c.card.is_cli)
+
+
+def search_clients() -> tuple[str, ...]:
+    """The clients whose own tool search toolsurface observes offline (their cards read it), in the registry's
+    order."""
+    return tuple(c.card.name for c in registered_clients() if c.card.search_reading is not None)
 
 
 def _registered(name: str) -> RegisteredClient:

@@ -11,7 +11,14 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
-from toolsurface.harness.agents._card import AnswerCap, ClientCard, ClientSetting, SessionFiles
+from toolsurface.harness.agents._card import (
+    AnswerCap,
+    ClientCard,
+    ClientSetting,
+    SearchMade,
+    SearchReading,
+    SessionFiles,
+)
 from toolsurface.harness.agents._cli import (
     NO_RESULT,
     CliAgent,
@@ -147,6 +154,32 @@ def read_session(path: Path) -> SessionRead:
     return known(read, "Claude Code")
 
 
+def read_searches(transcript: Path, search_tool: str) -> list[SearchMade]:
+    """Each call of `search_tool` in a run's stream-json transcript, in order, with its tool_result's answer: the
+    tools its `tool_reference` blocks name, else its text."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    results: dict[str, object] = {}
+    for record in transcript_objects(transcript):
+        message = record.get("message")
+        for block in content_blocks(message) if isinstance(message, dict) else []:
+            if record.get("type") == "assistant" and block.get("type") == "tool_use":
+                if block.get("name") == search_tool and all(str(block.get("id")) != c for c, _ in calls):
+                    calls.append((str(block.get("id")), as_dict(block.get("input"))))
+            elif record.get("type") == "user" and block.get("type") == "tool_result":
+                results[str(block.get("tool_use_id"))] = block.get("content")
+    return [_search_made(arguments, results.get(call_id)) for call_id, arguments in calls]
+
+
+def _search_made(arguments: dict[str, Any], content: object) -> SearchMade:
+    if isinstance(content, str):
+        return SearchMade(arguments, (), content)
+    blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+    names = tuple(str(b.get("tool_name")) for b in blocks if b.get("type") == "tool_reference")
+    if names or content is None:
+        return SearchMade(arguments, names, None)
+    return SearchMade(arguments, (), "\n".join(str(b["text"]) for b in blocks if isinstance(b.get("text"), str)))
+
+
 def _references(block: dict[str, Any]) -> list[str]:
     """The tools a ToolSearch result names (its tool_reference blocks)."""
     content = block.get("content")
@@ -187,6 +220,10 @@ class ClaudeAgent(CliAgent):
         # The window 2.1.332 gives each model (seen 2026-12-03 deciding `auto` on count_tokens' answer).
         windows=MappingProxyType({200_000: "claude-sonnet-4-5", 1_000_000: "claude-opus-5-5"}),
         search_tool=SEARCH_TOOL,
+        # Its answer to a search made while the server was still connecting; a `select:` search of a tool the
+        # server has not got waits (up to 5 s) for a server still connecting; a search returns 5 tools at most
+        # unless its model asks for another number (2.1.197 and 2.1.332).
+        search_reading=SearchReading(read_searches, "still connecting", "select:{tool}", 5),
         # Both the server's and the tool's name cleaned (`[^a-zA-Z0-9_-]` -> `_`, per UTF-16 unit), never cut; of
         # two tools whose names clean alike the first is sent (2.1.197 and 2.1.332).
         naming=ToolNaming("Claude Code", "mcp__{server}__{tool}"),

@@ -24,6 +24,14 @@ from toolsurface.harness.cli._base import (
     _ServerCommand,
     main,
 )
+from toolsurface.harness.cli._client_help import (
+    CardChoice,
+    CardHelpOption,
+    max_results_help,
+    roundtrip_client_help,
+    scorer_help,
+    search_cards,
+)
 from toolsurface.harness.cli._counters import _counter_options, _counters
 from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 from toolsurface.harness.cli._probe_options import ProbeOptions, _probe_flags, _probe_options
@@ -32,21 +40,52 @@ from toolsurface.harness.fail_on import FAIL_ON
 
 if TYPE_CHECKING:
     from toolsurface.harness.analyze.findability import SearchObserver
+    from toolsurface.harness.cli._live import GivenSurfaces
     from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
     from toolsurface.harness.mcp_config import ListedServer, McpConfig
+    from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun
 
-_MAX_RESULTS = click.option(
-    "--max-results",
-    type=click.IntRange(min=1),
-    help="claude: the max_results each ToolSearch call sends (default: none sent, Claude Code's own default, 5).",
+_MAX_RESULTS = click.option("--max-results", type=click.IntRange(min=1), cls=CardHelpOption, card_help=max_results_help)
+
+
+_SERVER_NAME = click.option(
+    "--server-name",
+    metavar="NAME",
+    help="With a client's own search: the server's name in its config, which goes into every tool's name"
+    " (mcp__NAME__...). Default: the server's own (a live server's, a snapshot's, a surface module's), stub for a"
+    " bundled surface.",
 )
 
 
-def _claude_search(specs: Sequence[str]) -> SearchObserver:
-    """Runs searches through Claude Code's own ToolSearch, one on-demand session per surface."""
-    from toolsurface.harness.session.tool_search import observe_tool_search
+def _client_search(given: GivenSurfaces, client: str, server_name: str | None) -> SearchObserver:
+    """Runs searches through the client's own search tool, one session per surface in its search mode, each surface
+    planned once when the searches are made."""
 
-    return lambda searches: observe_tool_search(specs, searches)
+    def observe(searches: Sequence[SearchRequest]) -> Sequence[ToolSearchRun]:
+        from toolsurface.harness.session.tool_search import observe_tool_search
+
+        return observe_tool_search(given.planned(server_name), searches, client=client)
+
+    return observe
+
+
+def _searched_by(scorers: Sequence[str]) -> str | None:
+    """The client whose own search is among the scorers (checked already), if one is."""
+    from toolsurface.harness.analyze.findability import SCORERS
+
+    return next((s for s in scorers if s not in SCORERS), None)
+
+
+def _search_clients() -> tuple[str, ...]:
+    from toolsurface.harness.agents import search_clients
+
+    return search_clients()
+
+
+def _scorer_choices() -> list[str]:
+    from toolsurface.harness.analyze.findability import SCORERS
+
+    return [*SCORERS, *_search_clients(), "all"]
 
 
 def _configured_lists(
@@ -60,12 +99,6 @@ def _configured_lists(
     if found is None:
         return [], None
     return [item.taken for item in found[1] if item.taken is not None], found
-
-
-def _labels(specs: Sequence[str], items: Sequence[Any], live: LiveServerOptions) -> list[str]:
-    """The surfaces as a line to the user names them: as given, but a server listed here (a live one, or one of
-    a client's configuration, each a snapshot in a folder of the command's own) by its name."""
-    return [item.name if "toolsurface-live-" in spec else spec for spec, item in zip(specs, items, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -103,13 +136,6 @@ def _configured(config_path: Path | None, instead: str | None) -> _Configured | 
     return _Configured(specs, taken, queries if instead is not None else None)
 
 
-_SCORER_HELP = (
-    "embedding: by meaning (the cosine of vectors of the query's words and of each tool's name words and first"
-    " sentence, offline); claude: Claude Code's own ToolSearch, one on-demand session per surface with a scripted"
-    " model; all: every one of them side by side with their agreement (default: keyword, bm25 and embedding)."
-)
-
-
 @main.command("findability", cls=_ServerCommand)
 @click.argument("surfaces", nargs=-1)
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path), help="Queries JSON.")
@@ -120,7 +146,7 @@ _SCORER_HELP = (
     " and the markdown appended to $GITHUB_STEP_SUMMARY; junit: a test case per query.",
 )
 @click.option("--stem", is_flag=True, help="Fold plurals and endings (tasks -> task) before matching.")
-@click.option("--scorer", type=click.Choice(["keyword", "bm25", "embedding", "claude", "all"]), help=_SCORER_HELP)
+@click.option("--scorer", type=CardChoice(_scorer_choices), cls=CardHelpOption, card_help=scorer_help)
 @click.option(
     "--fail-below-rank",
     type=click.IntRange(min=1),
@@ -135,6 +161,7 @@ _SCORER_HELP = (
     " often each was ranked first where the other was expected (csv: the pairs).",
 )
 @_MAX_RESULTS
+@_SERVER_NAME
 @_config_option
 @_server_options
 @mcp_config_options(windows=False, keep_going=True)
@@ -147,6 +174,7 @@ def findability_command(
     fail_below_rank: int | None,
     confusion: bool,
     max_results: int | None,
+    server_name: str | None,
     config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
@@ -158,8 +186,8 @@ def findability_command(
     with --queries (`toolsurface new queries SURFACE` writes a starter one). With none given in a configured
     project, its targets, and the queries file beside its configuration (.toolsurface/queries.json)."""
     from toolsurface.harness.analyze.findability import (
-        ALL_SCORERS,
         SCORERS,
+        all_scorers,
         confusion_csv,
         confusion_markdown,
         confusion_rich,
@@ -173,33 +201,37 @@ def findability_command(
         findability_rich,
         load_queries,
     )
-    from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.cli._live import given_surfaces
     from toolsurface.harness.cli._mcp_config import finish_configured
-    from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
+    from toolsurface.harness.surface import default_surfaces, own_study_file
 
-    scorers = SCORERS if scorer is None else ALL_SCORERS if scorer == "all" else (scorer,)
-    if max_results is not None and "claude" not in scorers:
-        raise click.UsageError("--max-results is for Claude Code's search: --scorer claude or --scorer all")
+    scorers = SCORERS if scorer is None else all_scorers() if scorer == "all" else (scorer,)
+    searching = _searched_by(scorers)
+    for option, value in (("--max-results", max_results), ("--server-name", server_name)):
+        if value is not None and searching is None:
+            cards = search_cards()
+            raise click.UsageError(
+                f"{option} is for {' or '.join(f'{c.title}' for c in cards)}'s search:"
+                f" {' or '.join(f'--scorer {c.name}' for c in cards)} or --scorer all"
+            )
     if confusion and fmt == "junit":
         raise click.UsageError("--confusion is shown as a table, json, csv, markdown or github's summary")
     servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
     project = None if alone else _configured(config_path, None if queries_file else "--queries FILE")
     default = project.specs if project is not None else default_surfaces()
-    with live_specs(
-        surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])]
-    ) as specs:
-        items = resolve_all(specs)
-        names = [item.name for item in items]
-        queries = queries_file or (project.queries if project is not None else None)
-        result = findability(
-            items,
-            load_queries(queries or own_study_file(specs, "queries", _labels(specs, items, live))),
-            use_stem=stem,
-            scorers=scorers,
-            observe=_claude_search(specs) if "claude" in scorers else None,
-            max_results=max_results,
-        )
+    given = given_surfaces(surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])])
+    items = given.items()
+    names = [item.name for item in items]
+    queries = queries_file or (project.queries if project is not None else None)
+    result = findability(
+        items,
+        load_queries(queries or own_study_file(given.study_specs, "queries", given.labels)),
+        use_stem=stem,
+        scorers=scorers,
+        observe=_client_search(given, searching, server_name) if searching is not None else None,
+        max_results=max_results,
+    )
     if fail_below_rank is not None and not result.checked():
         raise ToolsurfaceError(
             f"--fail-below-rank {fail_below_rank}: no query expects a tool of the surfaces given, so nothing would be"
@@ -230,13 +262,9 @@ def findability_command(
 @click.option("--task", "task_file", type=click.Path(dir_okay=False, path_type=Path), help="Round-trip task JSON.")
 @_format_option(*TABLE_FORMATS)
 @click.option("--stem", is_flag=True, help="Fold plurals and endings when a step's tool is chosen by keyword.")
-@click.option(
-    "--client",
-    type=click.Choice(["claude"]),
-    help="Also the round trip as the client paid it: Claude Code's own ToolSearch, one on-demand session per"
-    " surface with a scripted model, a search per step.",
-)
+@click.option("--client", type=CardChoice(_search_clients), cls=CardHelpOption, card_help=roundtrip_client_help)
 @_MAX_RESULTS
+@_SERVER_NAME
 @_config_option
 @_server_options
 @mcp_config_options(windows=False, keep_going=True)
@@ -247,6 +275,7 @@ def roundtrip_command(
     stem: bool,
     client: str | None,
     max_results: int | None,
+    server_name: str | None,
     config_path: Path | None,
     live: LiveServerOptions,
     configured: McpConfigOptions,
@@ -266,31 +295,31 @@ def roundtrip_command(
         roundtrip_markdown,
         roundtrip_rich,
     )
-    from toolsurface.harness.cli._live import live_specs
+    from toolsurface.harness.cli._live import given_surfaces
     from toolsurface.harness.cli._mcp_config import finish_configured
-    from toolsurface.harness.surface import default_surfaces, own_study_file, resolve_all
+    from toolsurface.harness.surface import default_surfaces, own_study_file
 
-    if max_results is not None and client is None:
-        raise click.UsageError("--max-results is for a client's search: --client claude")
+    for option, value in (("--max-results", max_results), ("--server-name", server_name)):
+        if value is not None and client is None:
+            names = " or ".join(f"--client {c.name}" for c in search_cards())
+            raise click.UsageError(f"{option} is for a client's search: {names}")
     servers, config_rows = _configured_lists(configured, live)
     alone = surfaces or live.names_a_server or configured.given
     project = None if alone else _configured(config_path, None if task_file else "--task FILE")
     default = project.specs if project is not None else default_surfaces()
-    with live_specs(
-        surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])]
-    ) as specs:
-        items = resolve_all(specs)
-        if project is not None and project.queries is not None:
-            task = queries_task(load_queries(project.queries))
-        else:
-            task = load_task(task_file or own_study_file(specs, "task", _labels(specs, items, live)))
-        result = roundtrip(
-            items,
-            task,
-            use_stem=stem,
-            observe=_claude_search(specs) if client == "claude" else None,
-            max_results=max_results,
-        )
+    given = given_surfaces(surfaces if alone else default, live, None, [*servers, *(project.taken if project else [])])
+    items = given.items()
+    if project is not None and project.queries is not None:
+        task = queries_task(load_queries(project.queries))
+    else:
+        task = load_task(task_file or own_study_file(given.study_specs, "task", given.labels))
+    result = roundtrip(
+        items,
+        task,
+        use_stem=stem,
+        observe=_client_search(given, client, server_name) if client is not None else None,
+        max_results=max_results,
+    )
     renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}
     _emit(fmt, result, renderers)
     finish_configured(config_rows, configured, "their tools are not in the round trip")

@@ -12,12 +12,17 @@ if TYPE_CHECKING:
     from toolsurface.harness.agents import ClientCard
 
 __all__ = [
+    "CardChoice",
     "CardHelpOption",
     "agent_help",
     "base_url_help",
     "client_help",
     "keep_help",
+    "max_results_help",
     "mode_help",
+    "roundtrip_client_help",
+    "scorer_help",
+    "search_cards",
     "setting_help",
     "stub_start_help",
 ]
@@ -36,6 +41,25 @@ class CardHelpOption(click.Option):
 
     @help.setter
     def help(self, value: str | None) -> None:
+        """Made from the cards, never given."""
+
+
+class CardChoice(click.Choice[str]):
+    """A choice of values made from the registered clients' cards when first read (not when the CLI is imported)."""
+
+    def __init__(self, made: Callable[[], Sequence[str]]) -> None:
+        self._made = made
+        self._choices: tuple[str, ...] | None = None
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        if self._choices is None:
+            self._choices = tuple(self._made())
+        return self._choices
+
+    @choices.setter
+    def choices(self, value: Sequence[str]) -> None:
         """Made from the cards, never given."""
 
 
@@ -137,3 +161,42 @@ def mcp_config_help() -> str:
 
     formats = ", ".join(fmt.title for fmt in config_formats())
     return f"Also every server of this client configuration ({formats}), each named by its key; never written to."
+
+
+def search_cards() -> list[ClientCard]:
+    """The clients whose own tool search toolsurface reads, in the registry's order."""
+    from toolsurface.harness.agents import client_card, search_clients
+
+    return [client_card(name) for name in search_clients()]
+
+
+def _searched(card: ClientCard) -> str:
+    """`Claude Code's own ToolSearch, one on-demand session per surface with a scripted model`."""
+    return (
+        f"{card.title}'s own {card.search_tool}, one {card.search_modes[0]} session per surface with a scripted model"
+    )
+
+
+def scorer_help() -> str:
+    clients = "; ".join(f"{c.name}: {_searched(c)}" for c in search_cards())
+    return (
+        "embedding: by meaning (the cosine of vectors of the query's words and of each tool's name words and first"
+        f" sentence, offline); {clients}; all: every one of them side by side with their agreement (default: keyword,"
+        " bm25 and embedding)."
+    )
+
+
+def roundtrip_client_help() -> str:
+    cards = search_cards()
+    clients = "; ".join(_searched(c) if len(cards) == 1 else f"{c.name}: {_searched(c)}" for c in cards)
+    return f"Also the round trip as the client paid it: {clients}, a search per step."
+
+
+def max_results_help() -> str:
+    said = "; ".join(
+        f"{c.name}: the max_results each {c.search_tool} call sends (default: none sent, {c.title}'s own default,"
+        f" {c.search_reading.default_results})"
+        for c in search_cards()
+        if c.search_reading is not None
+    )
+    return f"{said}."

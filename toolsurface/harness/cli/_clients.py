@@ -107,7 +107,7 @@ def agents_command(names: tuple[str, ...], install: bool, fmt: str) -> None:
     "--server-name",
     metavar="NAME",
     help="The server's name in each client's config, which goes into every tool's name (mcp__NAME__...)."
-    " Default: the server's own name (a live server's, a snapshot's), stub for a surface of ours.",
+    " Default: the server's own name (a live server's, a snapshot's, a surface module's), stub for a bundled surface.",
 )
 @click.option(
     "--with",
@@ -155,10 +155,9 @@ def clients_command(
     SURFACE... (one at least), or a live server with --url URL or -- CMD ARGS..., listed once and served to
     the clients as its snapshot. With --with (or --mcp-config), the neighbours go into every client's config
     beside it, and each row says what reached the model of each server."""
-    import tempfile
     from functools import partial
 
-    from toolsurface.harness.cli._live import given_any, live_specs
+    from toolsurface.harness.cli._live import given_any, given_surfaces
     from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
     from toolsurface.harness.clients import (
         clients_csv,
@@ -178,28 +177,23 @@ def clients_command(
     found = configured_servers(configured, live)
     # Before the sessions: without a server the clients decide shown or deferred over less than the file gives.
     finish_configured(found, configured, "no client would see what that configuration gives it")
-    with tempfile.TemporaryDirectory(prefix="toolsurface-beside-") as folder:
-        neighbours = [NeighbourSpec(spec) for spec in beside]
-        if found is not None:
-            for n, item in enumerate(found[1]):
-                if item.taken is not None:
-                    path = Path(folder) / f"{n}.json"
-                    item.taken.write(path)
-                    neighbours.append(NeighbourSpec(str(path), item.name))
-        with live_specs(surfaces, live, None) as specs:
-            rows = observe_clients(
-                specs,
-                named,
-                builtins=builtins == "on",
-                jobs=jobs,
-                timeout=timeout,
-                out=out,
-                server_name=server_name,
-                neighbours=neighbours,
-                context_windows=context_windows,
-                one_by_one=one_by_one,
-            )
-            wires = surface_wires(specs) if anatomy else {}
+    neighbours = [NeighbourSpec(spec) for spec in beside]
+    if found is not None:
+        neighbours += [NeighbourSpec("", item.name, item.taken) for item in found[1] if item.taken is not None]
+    planned = given_surfaces(surfaces, live, None).planned(server_name)
+    rows = observe_clients(
+        planned,
+        named,
+        builtins=builtins == "on",
+        jobs=jobs,
+        timeout=timeout,
+        out=out,
+        server_name=server_name,
+        neighbours=neighbours,
+        context_windows=context_windows,
+        one_by_one=one_by_one,
+    )
+    wires = surface_wires(planned) if anatomy else {}
     if anatomy:
         _emit_anatomy(fmt, rows, wires, per_tool)
         return

@@ -1,12 +1,11 @@
 """A live server wherever a surface goes: `-- CMD ARGS...` or `--url URL` listed once per command, its list
-then one more surface for measure, lint, findability, roundtrip, clients and diff (a snapshot in memory, or a
-snapshot file in a folder of the command's own where a verb hands surfaces on by name)."""
+then one more surface for measure, lint, findability, roundtrip, clients, report and diff: a snapshot in memory,
+planned as a record where sessions serve it (harness.session.plan.plan_listed)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from toolsurface.harness.errors import ToolsurfaceError
@@ -15,6 +14,7 @@ from toolsurface.harness.protocol import AUTO
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions, TakenSnapshot
     from toolsurface.harness.measure import Measurable
+    from toolsurface.harness.session.plan import PlannedSurface
 
 
 def _listed(live: LiveServerOptions, protocol: str | None, drafts: bool = False) -> TakenSnapshot | None:
@@ -66,31 +66,46 @@ def _refuse_stray(live: LiveServerOptions) -> None:
         raise ToolsurfaceError(f"{live_flags(live)[0]} goes with a live server: --url URL or -- CMD ARGS...")
 
 
-@contextmanager
-def live_specs(
+@dataclass(frozen=True)
+class GivenSurfaces:
+    """The surfaces a verb was given: those named (`named`, as given), then the servers listed here, each list
+    taken once and kept in memory (`listed`)."""
+
+    named: list[str]
+    listed: list[TakenSnapshot]
+
+    @property
+    def labels(self) -> list[str]:
+        """What a line to the user calls each: a named one as given, a listed server by its name."""
+        return [*self.named, *(taken.name for taken in self.listed)]
+
+    @property
+    def study_specs(self) -> list[str]:
+        """Each as a study's surfaces are looked up by: a listed server, of no study, by none."""
+        return [*self.named, *("" for _ in self.listed)]
+
+    def items(self) -> list[Measurable]:
+        from toolsurface.harness.surface import resolve_all
+
+        return [*resolve_all(self.named), *(taken.as_snapshot() for taken in self.listed)]
+
+    def planned(self, server_name: str | None) -> list[PlannedSurface]:
+        """Each planned once, for sessions against its stub."""
+        from toolsurface.harness.session.plan import plan_listed, plan_surface
+
+        named = [plan_surface(spec, server_name) for spec in self.named]
+        return [*named, *(plan_listed(taken, server_name) for taken in self.listed)]
+
+
+def given_surfaces(
     specs: Sequence[str], live: LiveServerOptions, protocol: str | None, also: Sequence[TakenSnapshot] = ()
-) -> Iterator[list[str]]:
-    """The specs named, then the live server's list as a snapshot file named after it (with its sidecar), in a
-    folder that is gone once the command is done: for verbs that hand surfaces on by name (to a stub). `also`:
-    more lists taken already (a client configuration's servers), each written the same way, last."""
-    import tempfile
-
-    from toolsurface.harness.surface import safe_server_name
-
+) -> GivenSurfaces:
+    """The specs named, then the live server's list taken once, then `also`, more lists taken already (a client
+    configuration's servers)."""
     if not live.names_a_server and live_flags(live):
         _refuse_stray(live)
     taken = _listed(live, protocol) if live.names_a_server else None
-    lists = [*([taken] if taken is not None else []), *also]
-    if not lists:
-        yield list(specs)
-        return
-    with tempfile.TemporaryDirectory(prefix="toolsurface-live-") as folder:
-        paths = []
-        for one in lists:
-            path = Path(folder) / f"{safe_server_name(one.name)}.json"
-            one.write(path)
-            paths.append(str(path))
-        yield [*specs, *paths]
+    return GivenSurfaces(list(specs), [*([taken] if taken is not None else []), *also])
 
 
 def server_args(live: LiveServerOptions) -> list[str]:

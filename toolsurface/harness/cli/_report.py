@@ -96,7 +96,7 @@ def report_command(
         return
     if clients:
         raise click.UsageError("--clients goes with --corpus (toolsurface clients SURFACE... for surfaces of yours)")
-    from toolsurface.harness.cli._live import live_specs, server_args
+    from toolsurface.harness.cli._live import given_surfaces, server_args
     from toolsurface.harness.cli._mcp_config import configured_servers, say_unlisted
     from toolsurface.harness.report import LiveServer, build_report
 
@@ -104,17 +104,17 @@ def report_command(
     found = configured_servers(configured, live)
     servers = [item.taken for item in found[1] if item.taken is not None] if found is not None else []
     args = [*(["--mcp-config", str(configured.path)] if found is not None else []), *server_args(live)]
-    with live_specs([], live, None, servers) as listed:
-        report = build_report(
-            list(runs),
-            out,
-            surfaces=surfaces or None,
-            html_page=html_page,
-            queries=queries,
-            task=task,
-            counters=counters,
-            live=LiveServer(tuple(listed), tuple(args), found) if listed else None,
-        )
+    listed = given_surfaces([], live, None, servers).listed
+    report = build_report(
+        list(runs),
+        out,
+        surfaces=surfaces or None,
+        html_page=html_page,
+        queries=queries,
+        task=task,
+        counters=counters,
+        live=LiveServer(tuple(listed), tuple(args), found) if listed else None,
+    )
     for line in say_unlisted(found[1]) if found is not None else []:
         _say(f"toolsurface: {line}")
     _out(f"wrote {len(report.files)} files to {out}: report.md" + (", report.html" if html_page else ""))

@@ -102,9 +102,8 @@ def session_group() -> None:
 @click.option(
     "--server-name",
     metavar="NAME",
-    default="stub",
-    show_default=True,
-    help="The server's name in each agent's MCP config, which goes into every tool's name (mcp__NAME__...).",
+    help="The server's name in each agent's MCP config, which goes into every tool's name (mcp__NAME__...)."
+    " Default: the surface's own (a surface module's name), stub for a bundled surface.",
 )
 @click.option(
     "--with",
@@ -142,7 +141,7 @@ def session_run_command(
     model_endpoint: str | None,
     keep_agent_files: bool,
     agent_home: AgentHome,
-    server_name: str,
+    server_name: str | None,
     beside: tuple[str, ...],
     stub_start: str,
 ) -> None:
@@ -497,10 +496,10 @@ def gate_command(study: Path, baseline: str, candidate: str, max_chars: int | No
         raise SystemExit(1)
 
 
-def _beside(specs: tuple[str, ...], server_name: str) -> tuple[Beside, ...]:
+def _beside(specs: tuple[str, ...], server_name: str | None) -> tuple[Beside, ...]:
     """The servers --with names, each served and named once, before any session starts."""
     if not specs:
         return ()
     from toolsurface.harness.session.plan import NeighbourSpec, beside_servers
 
-    return tuple(beside_servers([NeighbourSpec(spec) for spec in specs], [server_name]))
+    return tuple(beside_servers([NeighbourSpec(spec) for spec in specs], [server_name] if server_name else []))

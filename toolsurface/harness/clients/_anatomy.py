@@ -22,11 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.clients._model import ClientRow
 from toolsurface.harness.endpoint import MCP_ONLY_FIELDS, SentTool
 from toolsurface.harness.measure import ANATOMY_PARTS, ToolAnatomy, anatomy_pieces, tool_anatomy
+
+if TYPE_CHECKING:
+    from toolsurface.harness.session.plan import PlannedSurface
 
 __all__ = ["ClientAnatomy", "KeptPart", "ToolKept", "client_anatomy", "surface_wires"]
 
@@ -128,12 +131,10 @@ def _part_json(p: KeptPart, of_tools: bool = True) -> dict[str, Any]:
     return {**found, "tools": p.tools} if of_tools else found
 
 
-def surface_wires(specs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-    """Each surface's tools as its stub served them to the clients (its planned list), by the surface's name (as
-    the clients' rows name it)."""
-    from toolsurface.harness.session.plan import plan_surface
-
-    return {planned.name: list(planned.wire) for planned in map(plan_surface, specs)}
+def surface_wires(surfaces: Sequence[PlannedSurface]) -> dict[str, list[dict[str, Any]]]:
+    """Each planned surface's tools as its stub served them to the clients (its planned list), by the surface's name
+    (as the clients' rows name it)."""
+    return {planned.name: list(planned.wire) for planned in surfaces}
 
 
 def client_anatomy(row: ClientRow, wire: Sequence[Mapping[str, Any]]) -> ClientAnatomy | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from toolsurface.harness.agents.base import SERVER_NAME
 from toolsurface.harness.endpoint import SentTool
 
 
@@ -95,7 +96,7 @@ class ClientRow:
     duration_s: float | None = None
     path: str | None = None
     wrappers: Part | None = None
-    server_name: str = "stub"
+    server_name: str = SERVER_NAME
     naming: str | None = None
     refused: str | None = None
     sent: list[SentTool] = field(default_factory=list)

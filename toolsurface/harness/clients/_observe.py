@@ -6,9 +6,8 @@ row is read from the first model request that carries the server's tools (shown 
 endpoint split it (harness.endpoint._split), each of the server's tools matched by the client's own naming rule,
 and the protocol from the stub's call log where it says. A tool no request carried is dropped, with what the
 client printed about it where it printed something. The server goes into each client's config under its name,
-which every tool's name then carries: the name given (`server_name`; one no client takes is a user error), else
-the server's own (a snapshot's, which a live server's is), else `stub` for a surface of ours; a client that takes
-no server of that name is a row saying so. The system prompt is counted with this machine's paths (`$HOME`, the
+which every tool's name then carries: the one its planned record gives (harness.session.plan.server_name_of; one
+given that no client takes is a user error); a client that takes no server of that name is a row saying so. The system prompt is counted with this machine's paths (`$HOME`, the
 run's folder, its working folder) as placeholders.
 """
 
@@ -45,11 +44,12 @@ from toolsurface.harness.output import possessive
 from toolsurface.harness.run_folder import AGENT_STDERR, CALLS
 from toolsurface.harness.scenario import Step
 from toolsurface.harness.session.plan import (
+    SERVED,
     Beside,
     NeighbourSpec,
     PlannedSurface,
     beside_servers,
-    plan_surface,
+    place_listed,
 )
 
 if TYPE_CHECKING:
@@ -440,7 +440,7 @@ def _missing_row(surface: PlannedSurface, row: InstalledAgent, builtins: bool, s
 
 
 def observe_clients(
-    specs: Sequence[str],
+    surfaces: Sequence[PlannedSurface],
     named: Sequence[str] = (),
     *,
     builtins: bool = False,
@@ -455,9 +455,9 @@ def observe_clients(
     count_answer: int | None = None,
     one_by_one: bool = False,
 ) -> list[ClientRow]:
-    """A row per surface, client executable and mode (all installed ones, or those `named`); a client that cannot
-    run is a row saying so, unless named (then a user error), and so is one that takes no server of the name
-    its config would give it: `server_name`, else each surface's own (its planned record's). `wanted` (the surface's name, a
+    """A row per planned surface, client executable and mode (all installed ones, or those `named`); a client that
+    cannot run is a row saying so, unless named (then a user error), and so is one that takes no server of the name
+    its config would give it, its planned record's (`server_name`: the name the user gave, checked here). `wanted` (the surface's name, a
     client) picks the sessions to run, when not all. `out` keeps each session's folder
     (out/SURFACE/CLIENT-VERSION-MODE), else they go to a temporary folder removed after. `neighbours` go into
     every client's config beside the surface's server; a client whose card knows context windows runs once per
@@ -466,20 +466,19 @@ def observe_clients(
     the neighbours, then the first, the first two, ... up to all of them, so a row shows where the surface turns
     deferred as neighbours come in."""
     from toolsurface.harness.session.plan import run_folder_name
-    from toolsurface.harness.session.run import run_at_once, warm_stubs
+    from toolsurface.harness.session.run import run_at_once, runs_root, warm_stubs
     from toolsurface.harness.session.tool_search import warm_tokens
 
     environment = dict(os.environ if env is None else env)
-    if not specs:
+    if not surfaces:
         raise ToolsurfaceError("no surface given")
     for window in context_windows:
         if window <= 0:
             raise ToolsurfaceError(f"--context-window {window}: a window is a positive number of tokens")
     choices, missing = plan_clients(named, environment, server_name)
     _check_windows(choices, context_windows)
-    surfaces = [plan_surface(spec) for spec in specs]
     # The name each surface's server goes by in the clients' configs.
-    named_as = [server_name or s.server_name for s in surfaces]
+    named_as = [s.server_name for s in surfaces]
     beside = beside_servers(neighbours, named_as)
     pairs = [(n, c) for n, s in enumerate(surfaces) for c in choices if wanted is None or wanted(s.name, c)]
     takes = [(n, c) for n, c in pairs if all(_naming(c.name).accepts_server(x) for x in (named_as[n], *_names(beside)))]
@@ -488,8 +487,9 @@ def observe_clients(
         raise ToolsurfaceError(
             _refusing_row(surfaces[pairs[0][0]], pairs[0][1], builtins, named_as[pairs[0][0]], _names(beside)).status
         )
-    sets = [tuple(beside[:k]) for k in range(len(beside) + 1)] if one_by_one else [tuple(beside)]
-    sessions = [(n, c, w, b) for n, c in takes for w in _windows(c, context_windows) for b in sets]
+    # How many of the neighbours each session has beside the surface, the first ones.
+    counts = list(range(len(beside) + 1)) if one_by_one else [len(beside)]
+    sessions = [(n, c, w, b) for n, c in takes for w in _windows(c, context_windows) for b in counts]
     if sessions:
         warm_tokens()
     unique = len({s.name for s in surfaces}) == len(surfaces)
@@ -497,7 +497,8 @@ def observe_clients(
     forks: ForkServer | None = None
 
     async def one(k: int, root: Path) -> ClientRow:
-        at, choice, window, present = sessions[k]
+        at, choice, window, count = sessions[k]
+        present = tuple(beside[:count])
         label = f"{choice.name}-{choice.version}-{choice.mode}".replace(":", "-") + (f"-w{window}" if window else "")
         label += f"-with{len(present)}" if one_by_one else ""
         folder = root / (run_folder_name(surfaces[at].name) if unique else str(at)) / label
@@ -517,9 +518,14 @@ def observe_clients(
 
     found: list[ClientRow] = []
     if sessions:
-        served = [*(surfaces[n] for n, _, _, _ in sessions), *(b.surface for b in beside)]
-        with warm_stubs(served, out) as forks:
-            found = run_at_once(len(sessions), one, jobs=jobs, out=out, prefix="toolsurface-clients-")
+        with runs_root(out, "toolsurface-clients-") as root:
+            # A server listed here is served from its list written beside the sessions.
+            surfaces = place_listed(surfaces, root / SERVED)
+            placed = place_listed([b.surface for b in beside], root / SERVED / "beside")
+            beside = [replace(b, surface=surface) for b, surface in zip(beside, placed, strict=True)]
+            served = [*(surfaces[n] for n, _, _, _ in sessions), *(b.surface for b in beside)]
+            with warm_stubs(served, out) as forks:
+                found = run_at_once(len(sessions), one, jobs=jobs, out=root, prefix="toolsurface-clients-")
     order = {name: n for n, name in enumerate(cli_clients())}
     result = found + [_missing_row(s, row, builtins, named_as[n]) for n, s in enumerate(surfaces) for row in missing]
     result += [

@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from toolsurface.harness.agents.base import SERVER_NAME
 from toolsurface.harness.clients import ClientChoice, ClientRow, observe_clients, unjudged_note
@@ -165,7 +166,6 @@ def observe_compat(
     env: Mapping[str, str] | None = None,
 ) -> Compat:
     """Every installed client and mode (or those `named`) through the probe surfaces."""
-    import functools
     import time
 
     from toolsurface.harness.compat._probe import write_probes
@@ -173,9 +173,16 @@ def observe_compat(
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="toolsurface-compat-") as scratch:
         probes = write_probes(Path(scratch))
-        observe = functools.partial(
-            observe_clients, named=named, jobs=jobs, timeout=timeout, out=out, env=env, server_name=SERVER_NAME
-        )
+
+        def observe(specs: Sequence[str], **options: Any) -> list[ClientRow]:
+            """observe_clients over the probe files, each planned once, its server named `stub` as ours are."""
+            from toolsurface.harness.session.plan import plan_surface
+
+            planned = [plan_surface(spec, SERVER_NAME) for spec in specs]
+            return observe_clients(
+                planned, named, jobs=jobs, timeout=timeout, out=out, env=env, server_name=SERVER_NAME, **options
+            )
+
         found = observe([str(probes[count]) for count in COUNTS])
         main = [r for r in found if r.surface == f"probe-{COUNTS[0]}"]
         again = _judged_again(main, Path(scratch), observe)

@@ -94,15 +94,17 @@ def observe_thresholds(
 def _probed(card: ClientCard, probe: str, jobs: int, timeout: float, out: Path | None) -> list[ThresholdSeen]:
     """One client's sessions: each window it knows, each count around its edge."""
     from toolsurface.harness.clients import observe_clients
+    from toolsurface.harness.session.plan import plan_surface
 
     found: list[ThresholdSeen] = []
+    planned = [plan_surface(probe)]
     mode = card.percent_modes[0]
     for window in sorted(card.windows):
         edge = window * card.percent_default // 100 + card.count_allowance
         for counted in (edge // 2, edge - 1, edge, edge * 2):
             folder = out / card.name / f"w{window}-c{counted}" if out is not None else None
             rows = observe_clients(
-                [probe],
+                planned,
                 [f"{card.name}:{mode}"],
                 jobs=jobs,
                 timeout=timeout,

@@ -3,6 +3,7 @@ PNG charts, and optionally one self-contained HTML page. A report reads runs; it
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 from collections.abc import Callable, Mapping, Sequence
@@ -31,10 +32,13 @@ if TYPE_CHECKING:
     from toolsurface.harness.analyze.findability import Findability, SearchObserver
     from toolsurface.harness.analyze.lint import LintResult
     from toolsurface.harness.analyze.roundtrip import RoundTrip
+    from toolsurface.harness.live import TakenSnapshot
     from toolsurface.harness.measure import KeptLists, ListCounter, Measurable, Measurement
     from toolsurface.harness.report._bundle import SeedRow
+    from toolsurface.harness.session.plan import PlannedSurface
     from toolsurface.harness.session.record import RunRecord
     from toolsurface.harness.session.score import Study
+    from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun
 
 __all__ = ["Chart", "Lead", "LiveServer", "Report", "Table", "build_report"]
 
@@ -69,11 +73,11 @@ class Report:
 @dataclass(frozen=True)
 class LiveServer:
     """Live servers reported beside the surfaces (one given with --url or -- CMD, a client configuration's):
-    `specs`, their lists as snapshot files (measured with them), and `args`, how a printed command names them
+    `listed`, their lists as taken once (measured with the surfaces), and `args`, how a printed command names them
     (`--mcp-config FILE`, then `--url URL` or `-- CMD ARGS...`). `together`: the configuration and its servers
     as listed, for the table of what they cost together."""
 
-    specs: tuple[str, ...]
+    listed: tuple[TakenSnapshot, ...]
     args: tuple[str, ...]
     together: Any = None
 
@@ -563,7 +567,7 @@ class AnalysisTables:
 @dataclass(frozen=True)
 class Analysis:
     """What the analyzers found over the report's surfaces, before any table is made of it; `absent` says why
-    Claude Code's columns are absent (empty: they are there). Findability and the round trip are None where
+    a client's own search's columns are absent (empty: they are there). Findability and the round trip are None where
     the surfaces have no queries or task (no study of theirs declares one and none was given)."""
 
     roundtrip: RoundTrip | None
@@ -572,20 +576,47 @@ class Analysis:
     absent: str
 
 
-def _claude_search(specs: Sequence[str]) -> tuple[SearchObserver | None, str]:
-    """Claude Code's own search over the surfaces where Claude Code is installed (on PATH, new enough); else
-    None and the note that says why its columns are absent."""
-    from toolsurface.harness.session.tool_search import ToolSearchUnavailable, observe_tool_search, tool_search_client
+@dataclass(frozen=True)
+class _Searched:
+    """The report's surfaces as a client's own search plans them: those named, then the servers listed here."""
 
-    try:
-        tool_search_client()
-    except ToolSearchUnavailable as error:
-        return None, f"Claude Code's columns are absent: {error}."
-    return (lambda searches: observe_tool_search(specs, searches)), ""
+    named: tuple[str, ...]
+    listed: tuple[TakenSnapshot, ...]
+
+    def planned(self) -> list[PlannedSurface]:
+        from toolsurface.harness.session.plan import plan_listed, plan_surface
+
+        return [*(plan_surface(spec) for spec in self.named), *(plan_listed(taken) for taken in self.listed)]
+
+
+def _client_search(specs: _Searched) -> tuple[SearchObserver | None, str | None, str]:
+    """The own search over the surfaces of the first client whose search toolsurface reads that is installed (on
+    PATH, new enough), and its name; else None and the note that says why its columns are absent."""
+    from toolsurface.harness.agents import client_card, search_clients
+    from toolsurface.harness.session.tool_search import ToolSearchUnavailable, tool_search_client
+
+    absent = ""
+    for client in search_clients():
+        try:
+            tool_search_client(client)
+        except ToolSearchUnavailable as error:
+            absent = absent or f"{client_card(client).title}'s columns are absent: {error}."
+            continue
+        return functools.partial(_searched, specs, client), client, ""
+    return None, None, absent
+
+
+def _searched(specs: _Searched, client: str, searches: Sequence[SearchRequest]) -> list[ToolSearchRun]:
+    """The searches made through the client's own search over the surfaces, each planned once."""
+    from toolsurface.harness.session.tool_search import observe_tool_search
+
+    return observe_tool_search(specs.planned(), searches, client=client)
 
 
 def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], absent: str) -> Table:
     import pandas as pd
+
+    from toolsurface.harness.agents import client_card
 
     rows = []
     for s in trip.surfaces:
@@ -599,10 +630,11 @@ def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], abs
         }
         if s.observed is not None:
             o = s.observed
+            title = client_card(o.client).title
             row |= {
-                "Claude Code loaded": " + ".join(o.tools),
-                "Claude Code chars": o.chars,
-                "Claude Code tokens": o.tokens,
+                f"{title} loaded": " + ".join(o.tools),
+                f"{title} chars": o.chars,
+                f"{title} tokens": o.tokens,
                 "difference chars": o.difference_chars,
                 "difference tokens": o.difference_tokens,
             }
@@ -616,22 +648,26 @@ def _roundtrip_table(trip: RoundTrip, given: _Given, options: Sequence[str], abs
             given.command("roundtrip", *options, "--format", "csv"),
             absent,
         )
+    card = client_card(client.client)
+    title = card.title
     note = (
-        f"Claude Code {client.version} ({client.mode}, its own ToolSearch, one session per surface, a scripted model"
-        " making one search per step): what its searches added to the next request's tools array, every tool each"
-        " search returned, as Claude Code presents it; difference: Claude Code - computed."
+        f"{title} {client.version} ({client.mode}, its own {card.search_tool}, one session per surface, a scripted"
+        " model making one search per step): what its searches added to the next request's tools array, every tool"
+        f" each search returned, as {title} presents it; difference: {title} - computed."
     )
     return Table(
         "roundtrip",
-        f"Round trip for on-demand clients: {trip.task}, computed and as Claude Code {client.version} paid it",
+        f"Round trip for on-demand clients: {trip.task}, computed and as {title} {client.version} paid it",
         pd.DataFrame(rows),
-        given.command("roundtrip", *options, "--client", "claude", "--format", "csv"),
+        given.command("roundtrip", *options, "--client", card.name, "--format", "csv"),
         note,
     )
 
 
 def _findability_table(found: Findability, given: _Given, options: Sequence[str], absent: str) -> Table:
     import pandas as pd
+
+    from toolsurface.harness.agents import client_card
 
     client = found.client
     rows = []
@@ -653,12 +689,14 @@ def _findability_table(found: Findability, given: _Given, options: Sequence[str]
     if client is None:
         command, note = given.command("findability", *options, "--format", "csv"), absent
     else:
-        title += f"; Claude Code {client.version}'s own ToolSearch"
+        card = client_card(client.name)
+        assert card.search_reading is not None
+        title += f"; {card.title} {client.version}'s own {card.search_tool}"
         command = given.command("findability", *options, "--scorer", "all", "--format", "csv")
         note = (
-            f"claude: Claude Code {client.version} ({client.mode}, one session per surface, a scripted model issuing"
-            " each query as a ToolSearch call); its rank is the intended tool's place among the tools it returned"
-            " (5 at most, its default)."
+            f"{card.name}: {card.title} {client.version} ({client.mode}, one session per surface, a scripted model"
+            f" issuing each query as a {card.search_tool} call); its rank is the intended tool's place among the tools"
+            f" it returned ({card.search_reading.default_results} at most, its default)."
         )
     return Table("findability", title + ")", pd.DataFrame(rows).astype({"rank": "Int64"}), command, note)
 
@@ -672,18 +710,18 @@ def _study_files(specs: Sequence[str], queries: Path | None, task: Path | None) 
     return queries or (study.queries if study else None), task or (study.task if study else None)
 
 
-def _analyze(items: Sequence[Measurable], specs: Sequence[str], queries: Path | None, task: Path | None) -> Analysis:
-    """Round trip, findability and lint, from the same surfaces the measurement read; with Claude Code
-    installed, its own search's findability and round trip beside ours. `queries` and `task` are the
+def _analyze(items: Sequence[Measurable], specs: _Searched, queries: Path | None, task: Path | None) -> Analysis:
+    """Round trip, findability and lint, from the same surfaces the measurement read; with a client whose search
+    toolsurface reads installed, its own search's findability and round trip beside ours. `queries` and `task` are the
     findability queries and the round-trip task (None: there are none for these surfaces)."""
-    from toolsurface.harness.analyze.findability import CLIENT_SCORERS, WORD_SCORERS, findability, load_queries
+    from toolsurface.harness.analyze.findability import WORD_SCORERS, findability, load_queries
     from toolsurface.harness.analyze.lint import lint
     from toolsurface.harness.analyze.roundtrip import load_task, roundtrip
 
-    observe, absent = _claude_search(specs) if queries is not None or task is not None else (None, "")
+    observe, client, absent = _client_search(specs) if queries is not None or task is not None else (None, None, "")
     trip = roundtrip(items, load_task(task), observe=observe) if task is not None else None
     # The report's ranks are by words (and a client's own search), as the seed's figures are.
-    scorers = (*WORD_SCORERS, *(CLIENT_SCORERS if observe is not None else ()))
+    scorers = (*WORD_SCORERS, *([client] if client is not None else []))
     found = findability(items, load_queries(queries), scorers=scorers, observe=observe) if queries is not None else None
     return Analysis(trip, found, lint(items), absent)
 
@@ -914,9 +952,11 @@ def _report_with(
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
     named = list(surfaces or ([] if live is not None else default_surfaces()))
-    specs = [*named, *(live.specs if live is not None else [])]
+    listed = list(live.listed) if live is not None else []
+    # A server listed here belongs to no study, and is looked up by no spec.
+    specs = [*named, *("" for _ in listed)]
     given = _Given(tuple(named), live.args if live is not None else ())
-    items = resolve_all(specs)
+    items = [*resolve_all(named), *(taken.as_snapshot() for taken in listed)]
     from toolsurface.harness.measure import plain_lists
 
     # Surfaces that need the MCP SDK to be listed are listed in a child process (_apart: the SDK's import and
@@ -955,7 +995,7 @@ def _report_with(
             if kinds:
                 charts.draw(KindsChart.of(measured).draw, out / "charts" / "size_by_kinds.png")
             applied_queries, applied_task = _study_files(specs, queries, task)
-            results = _analyze(items, specs, applied_queries, applied_task)
+            results = _analyze(items, _Searched(tuple(named), tuple(listed)), applied_queries, applied_task)
             analyzed = _analysis_tables(results, given, queries, task)
         analysis, found = analyzed.tables, analyzed.findability
         if found is not None:
@@ -964,7 +1004,7 @@ def _report_with(
             report.tables += lead.tables(measured, results.lint)
         report.tables += _measure_tables(measured, given, specs) + _anatomy_tables(measured, given)
         if live is not None and live.together is not None:
-            # A configured server that is the live one given (listed first of live.specs) takes its figures.
+            # A configured server that is the live one given (listed first of live.listed) takes its figures.
             report.tables.append(_servers_table(measured, live.together, given, items[len(named)].name))
         if measured.counters:
             report.tables.append(_counters_table(measured, given))
@@ -1001,7 +1041,7 @@ def _report_with(
                     given.command(
                         "findability",
                         *(["--queries", str(queries)] if queries else []),
-                        # Claude Code's own search is drawn too where it ran.
+                        # A client's own search is drawn too where it ran.
                         *(["--scorer", "all"] if found.client is not None else []),
                     ),
                 )

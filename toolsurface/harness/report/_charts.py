@@ -126,7 +126,8 @@ class KindsChart:
 class FindabilityChart:
     """Keyword rank of the intended tool, surfaces by queries, and beside each query the client's own rank
     where it was observed: per surface a rank (None: not found) and a note per column; `client` is the
-    client's version, None where only keyword ranks were made."""
+    client's version, None where only keyword ranks were made, `title` what it is called and `search_tool` what its
+    model calls its search."""
 
     surfaces: tuple[str, ...]
     queries: tuple[str, ...]
@@ -134,6 +135,8 @@ class FindabilityChart:
     client: str | None
     ranks: tuple[tuple[int | None, ...], ...]
     notes: tuple[tuple[str, ...], ...]
+    title: str = ""
+    search_tool: str = ""
 
     @classmethod
     def of(cls, found: Findability) -> FindabilityChart:
@@ -151,8 +154,21 @@ class FindabilityChart:
                     for r, (_, scorer) in zip(rows, columns, strict=True)
                 )
             )
-        version = client.version if client is not None else None
-        return cls(tuple(s.name for s in found.surfaces), queries, scorers, version, tuple(ranks), tuple(notes))
+        if client is None:
+            return cls(tuple(s.name for s in found.surfaces), queries, scorers, None, tuple(ranks), tuple(notes))
+        from toolsurface.harness.agents import client_card
+
+        card = client_card(client.name)
+        return cls(
+            tuple(s.name for s in found.surfaces),
+            queries,
+            scorers,
+            client.version,
+            tuple(ranks),
+            tuple(notes),
+            card.title,
+            card.search_tool or "",
+        )
 
     def draw(self, path: Path, staged: dict[Path, bytes]) -> None:
         columns = [(q, scorer) for q in self.queries for scorer in self.scorers]
@@ -170,13 +186,13 @@ class FindabilityChart:
             ax.set_xticks(range(len(self.queries)), self.queries, rotation=20, ha="right")
             ax.set_title("Findability: keyword rank of the intended tool (1 is first)")
         else:
-            labels = [f"{q}\n{'keyword' if scorer == 'keyword' else 'Claude Code'}" for q, scorer in columns]
+            labels = [f"{q}\n{'keyword' if scorer == 'keyword' else self.title}" for q, scorer in columns]
             ax.set_xticks(range(len(columns)), labels, rotation=30, ha="right", fontsize=8)
             for x in range(len(self.scorers), len(columns), len(self.scorers)):
                 ax.axvline(x - 0.5, color="white", linewidth=3)
             ax.set_title(
-                f"Findability: rank of the intended tool (1 is first), keyword and Claude Code {self.client}'s"
-                " ToolSearch"
+                f"Findability: rank of the intended tool (1 is first), keyword and {self.title} {self.client}'s"
+                f" {self.search_tool}"
             )
         ax.set_yticks(range(len(self.surfaces)), self.surfaces)
         fig.colorbar(image, ax=ax, shrink=0.8)

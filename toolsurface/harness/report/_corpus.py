@@ -195,8 +195,9 @@ def corpus_report(
         made = [_corpus_table(corpus, figures, measured, linted, command)]
         if clients:
             from toolsurface.harness.clients import observe_clients
+            from toolsurface.harness.session.plan import plan_surface
 
-            made.append(_clients_table(observe_clients(specs), specs))
+            made.append(_clients_table(observe_clients([plan_surface(spec) for spec in specs]), specs))
         return made
 
     left_out = (

@@ -336,21 +336,11 @@ def clients_beside(
 ) -> list[ClientRow]:
     """What each client shows its model of the original and of the candidate: one short scripted session each, the
     two served alike (from their snapshots, under the original's name); a client not installed is a row saying so."""
-    import tempfile
-
     from toolsurface.harness.clients import observe_clients
+    from toolsurface.harness.session.plan import plan_listed, plan_surface
 
     if suggestion.files is None:
         raise ToolsurfaceError("no candidate was written, so there is nothing to show the clients")
-    with tempfile.TemporaryDirectory(prefix="toolsurface-suggest-") as folder:
-        original = Path(folder) / f"{taken.name}.json"
-        taken.write(original)
-        extra: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
-        return observe_clients(
-            [str(original), str(suggestion.files.snapshot)],
-            named,
-            jobs=jobs,
-            env=env,
-            server_name=taken.name,
-            **extra,
-        )
+    extra: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
+    planned = [plan_listed(taken, taken.name), plan_surface(str(suggestion.files.snapshot), taken.name)]
+    return observe_clients(planned, named, jobs=jobs, env=env, server_name=taken.name, **extra)

@@ -37,10 +37,8 @@ from toolsurface.harness.analyze.findability._render import (
     rank_line,
 )
 from toolsurface.harness.analyze.findability._scoring import (
-    ALL_SCORERS,
     BM25_B,
     BM25_K1,
-    CLIENT_SCORERS,
     EMBEDDED_CHARS,
     FIELD_WEIGHTS,
     SCORERS,
@@ -49,7 +47,9 @@ from toolsurface.harness.analyze.findability._scoring import (
     Ranked,
     ToolFields,
     UnknownTool,
+    all_scorers,
     bm25_pairs,
+    client_scorers,
     embedding_text,
     rank_tools,
     selected_names,
@@ -60,10 +60,8 @@ from toolsurface.harness.analyze.findability._stop_words import StopWords, stop_
 
 __all__ = [
     "ABOVE_KEPT",
-    "ALL_SCORERS",
     "BM25_B",
     "BM25_K1",
-    "CLIENT_SCORERS",
     "DRAFT_KEY",
     "EMBEDDED_CHARS",
     "FIELD_WEIGHTS",
@@ -90,7 +88,9 @@ __all__ = [
     "SurfaceTools",
     "ToolFields",
     "UnknownTool",
+    "all_scorers",
     "bm25_pairs",
+    "client_scorers",
     "confusion",
     "confusion_csv",
     "confusion_markdown",

@@ -1,5 +1,5 @@
 """Findability: the intended tool's rank for each query on each surface, by our scorers and by a client's own
-search (Claude Code's ToolSearch, observed in a real session)."""
+search (its search tool, observed in a real session)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ from toolsurface.harness.analyze.findability._model import (
     load_tools,
 )
 from toolsurface.harness.analyze.findability._scoring import (
-    ALL_SCORERS,
-    CLIENT_SCORERS,
     SCORERS,
     _Index,
     _rank,
+    all_scorers,
+    client_scorers,
     embedding_query,
 )
 from toolsurface.harness.surface import Snapshot, SurfaceDefinition
@@ -139,16 +139,18 @@ def findability(
 ) -> Findability:
     """Rank each surface's tools for every query with each scorer (default: keyword, bm25 and embedding).
 
-    `claude` is Claude Code's own search: `observe` runs the queries, exactly as given (with `max_results`
-    if given), through it once per surface, after the surfaces and the queries are checked."""
-    unknown = [s for s in scorers if s not in ALL_SCORERS]
-    if unknown or not scorers:
-        raise ValueError(f"scorers {list(scorers)!r}: expected some of {', '.join(ALL_SCORERS)}")
+    A client's name (one of `client_scorers()`) is its own search: `observe` runs the queries, exactly as given
+    (with `max_results` if given), through it once per surface, after the surfaces and the queries are checked."""
+    searching = [s for s in scorers if s not in SCORERS]
+    if [s for s in searching if s not in client_scorers()] or not scorers:
+        raise ValueError(f"scorers {list(scorers)!r}: expected some of {', '.join(all_scorers())}")
+    if len(searching) > 1:
+        raise ValueError(f"scorers {list(scorers)!r}: one client's own search at a time")
     surfaces = load_tools(items)
     _say_unmatched(keyed_surfaces(queries.queries, surfaces, queries.source, "queries"), queries.source)
     runs: list[ToolSearchRun | None] = [None] * len(surfaces)
     client: SearchClient | None = None
-    if any(s in CLIENT_SCORERS for s in scorers):
+    if searching:
         if observe is None:
             raise ValueError("a client's own search needs `observe` to run it")
         runs = list(observe(search_requests([q.text for q in queries.queries], max_results)))

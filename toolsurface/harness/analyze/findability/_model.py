@@ -259,7 +259,7 @@ class FailingQuery:
 
 @dataclass(frozen=True)
 class SearchClient:
-    """The client whose own search scored (claude): its version, mode, and the max_results sent (None: not
+    """The client whose own search scored (by its name): its version, mode, and the max_results sent (None: not
     sent, the client's default)."""
 
     name: str

@@ -20,7 +20,6 @@ from toolsurface.harness.analyze.findability._model import (
 from toolsurface.harness.analyze.findability._scoring import (
     BM25_B,
     BM25_K1,
-    CLIENT_SCORERS,
     FIELD_WEIGHTS,
     WORD_SCORERS,
 )
@@ -71,7 +70,7 @@ def _default_columns(result: Findability) -> list[Column]:
 
 
 def findability_rich(result: Findability) -> list[RenderableType]:
-    if len(result.scorers) == 1 or any(s in CLIENT_SCORERS for s in result.scorers):
+    if len(result.scorers) == 1 or result.client is not None:
         return _scorers_rich(result)
     rows: list[list[str]] = []
     ends = set()

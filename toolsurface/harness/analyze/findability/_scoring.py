@@ -34,12 +34,20 @@ FIELD_WEIGHTS: dict[str, int] = {"name": NAME_WEIGHT, "first_sentence": FIRST_SE
 BM25_K1 = 1.2
 BM25_B = 0.75
 
-# The scorers toolsurface computes itself (the default): two by the query's words and one by its meaning; and the
-# one that is a real client's own search.
+# The scorers toolsurface computes itself (the default): two by the query's words and one by its meaning.
 WORD_SCORERS = ("keyword", "bm25")
 SCORERS = (*WORD_SCORERS, "embedding")
-CLIENT_SCORERS = ("claude",)
-ALL_SCORERS = (*SCORERS, *CLIENT_SCORERS)
+
+
+def client_scorers() -> tuple[str, ...]:
+    """The scorers that are a real client's own search, each by the client's name: those whose cards read it."""
+    from toolsurface.harness.agents import search_clients
+
+    return search_clients()
+
+
+def all_scorers() -> tuple[str, ...]:
+    return (*SCORERS, *client_scorers())
 
 
 class QueryFileError(ToolsurfaceError):

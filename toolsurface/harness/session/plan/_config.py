@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolsurface.harness.agents.base import SERVER_NAME, Agent, AgentHome
+from toolsurface.harness.agents.base import Agent, AgentHome
 from toolsurface.harness.endpoint import EndpointSpec
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import Scenario
@@ -59,8 +59,9 @@ class StudyConfig:
     stub_start: str = "auto"
     model_endpoint: EndpointSpec | None = None
     keep_agent_files: bool = False
-    # The name every agent's MCP config gives the surface's server, which goes into its tools' names.
-    server_name: str = SERVER_NAME
+    # The name every agent's MCP config gives each surface's server, which goes into its tools' names (None: each
+    # surface's own, harness.session.plan.server_name_of).
+    server_name: str | None = None
     # Servers beside the surface's in every agent's config, each served and named (harness.clients).
     neighbours: tuple[Beside, ...] = ()
     # Whose home each agent CLI runs in: folders of the run's own, or the user's (to use a login kept there).

@@ -16,6 +16,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import check_writable
 from toolsurface.harness.run_folder import PLAN, RUNS, STUDY
 from toolsurface.harness.scenario import load_script, script_path
+from toolsurface.harness.session.plan._beside import check_beside_names
 from toolsurface.harness.session.plan._config import AgentChoice, StudyConfig, run_label
 from toolsurface.harness.session.plan._surface import PlannedSurface, plan_surface
 
@@ -40,7 +41,7 @@ class RunMatrix:
 def _plan_surface(config: StudyConfig, given: str, folders: dict[str, str]) -> PlannedSurface:
     """The surface planned (plan_surface), which a study needs with a stub; then its run folder (`folders`: the
     surfaces planned so far, by folder) and its scripts."""
-    surface = plan_surface(given)
+    surface = plan_surface(given, config.server_name)
     if surface.initial_state is None:
         raise ToolsurfaceError(f"surface {surface.spec!r} has no stub, so no session can run against it")
     if folders.setdefault(surface.folder, surface.name) != surface.name:
@@ -93,7 +94,7 @@ def _check_code_mode(config: StudyConfig, choice: AgentChoice, surface: PlannedS
     if not scripted or not isinstance(agent, CliAgent) or choice.mode not in agent.code_modes:
         return
     for path in dict.fromkeys(surface.scripts or ()):
-        problem = code_mode_problem(load_script(path), surface.tools, agent.naming.prefix(config.server_name))
+        problem = code_mode_problem(load_script(path), surface.tools, agent.naming.prefix(surface.server_name))
         if problem is not None:
             others = [f"{choice.name}:{mode}" for mode in agent.modes if mode not in agent.code_modes]
             instead = f"; play it with --agent {' or '.join(others)}" if others else ""
@@ -114,7 +115,8 @@ def _check_agents(config: StudyConfig) -> None:
                 f"--model-endpoint is for agents that call a model; {choice.agent.card.title} ({choice.name})"
                 " plays its script itself"
             )
-        check_server_name(config.server_name, [choice.name])
+        if config.server_name is not None:
+            check_server_name(config.server_name, [choice.name])
         choice.agent.check_available(os.environ, endpoint, config.agent_home)
 
 
@@ -140,6 +142,10 @@ def plan_matrix(config: StudyConfig, on_planned: Callable[[PlannedSurface], None
     folders: dict[str, str] = {}
     for spec in config.surfaces:
         surface = _plan_surface(config, spec, folders)
+        if config.server_name is None:
+            for choice in config.agents:
+                check_server_name(surface.server_name, [choice.name])
+        check_beside_names(config.neighbours, [surface.server_name])
         if on_planned is not None:
             on_planned(surface)
         surfaces.append(surface)

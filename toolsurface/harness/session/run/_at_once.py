@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -56,9 +57,16 @@ def run_at_once(
         except BaseExceptionGroup as group:
             raise first_cause(group) from None
 
-    if out is not None:
-        run(Path(os.path.abspath(out)))
-    else:
-        with tempfile.TemporaryDirectory(prefix=prefix) as root:
-            run(Path(root))
+    with runs_root(out, prefix) as root:
+        run(root)
     return [found[n] for n in range(count)]
+
+
+@contextmanager
+def runs_root(out: Path | None, prefix: str) -> Iterator[Path]:
+    """The folder sessions side by side write in: `out` (kept), or a temporary folder removed after."""
+    if out is not None:
+        yield Path(os.path.abspath(out))
+        return
+    with tempfile.TemporaryDirectory(prefix=prefix) as root:
+        yield Path(root)

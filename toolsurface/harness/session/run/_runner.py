@@ -182,7 +182,7 @@ async def _run_one(
         model_endpoint=str(config.model_endpoint) if config.model_endpoint is not None else None,
         agent_version=getattr(choice.agent, "version", None),
         builtins=choice.builtins,
-        server_name=config.server_name,
+        server_name=run.surface.server_name,
         neighbours=[b.name for b in beside],
         agent_home=None if choice.agent.harness_client else config.agent_home,
     )
@@ -208,7 +208,7 @@ async def _run_one(
         script=run.script,
         keep_agent_files=config.keep_agent_files,
         builtins=choice.builtins,
-        server_name=config.server_name,
+        server_name=run.surface.server_name,
         beside=beside,
         forks=forks,
         agent_home=config.agent_home,

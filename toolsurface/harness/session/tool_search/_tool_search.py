@@ -1,11 +1,10 @@
-"""Claude Code's own tool search, driven offline: one on-demand session per surface, in which the scripted
-model issues each query as a call of its search tool (its card's), and nothing else.
+"""A client's own tool search, driven offline: one session per surface in the client's search mode, in which the
+scripted model issues each query as a call of its search tool (its card's), and nothing else.
 
-What each search returned is read from the transcript (the tool_result's `tool_reference` blocks, in
-order), and what the next model request carried from model-requests.jsonl (its tools array by name, its
-compact-JSON chars and o200k tokens). The adapter, the model endpoint and the stub are the session
-runner's own; only the script is made here: a first search that waits for the stub, one search per query,
-and a final word.
+What each search returned is read from the transcript (by the card's reading of it, in order), and what the next
+model request carried from model-requests.jsonl (its tools array by name, its compact-JSON chars and o200k
+tokens). The adapter, the model endpoint and the stub are the session runner's own; only the script is made here:
+a first search that waits for the stub, one search per query, and a final word.
 """
 
 from __future__ import annotations
@@ -17,43 +16,40 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.agents.base import (
     AgentUnavailable,
 )
 from toolsurface.harness.endpoint import MODEL_REQUESTS, ModelRequest, read_model_requests
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.jsonl import transcript_objects
 from toolsurface.harness.run_folder import CALLS, TRANSCRIPT
 from toolsurface.harness.scenario import Step
-from toolsurface.harness.session.plan import PlannedSurface, plan_surface
-from toolsurface.harness.session.run import Session, run_at_once, run_session
+from toolsurface.harness.session.plan import SERVED, PlannedSurface, place_listed
+from toolsurface.harness.session.run import Session, run_at_once, run_session, runs_root
 
-SEARCH_CLIENT = "claude"
-SEARCH_MODE = "on-demand"
+if TYPE_CHECKING:
+    from toolsurface.harness.agents import ClientCard
+
 PROMPT = "Find the tools for each of these requests with tool search, then stop."
-# Claude Code's answer to a search made while the stub was still connecting.
-_STILL_CONNECTING = "still connecting"
-# The session's first search selects this tool, which the stub does not have. Claude Code then waits (up to 5 s)
-# for a server it names that is still connecting, so the stub is there before the first real search; the answer
-# is no part of the record.
+# The session's first search is the card's wait for this tool, which the stub does not have, so the stub is there
+# before the first real search; the answer is no part of the record.
 _WAITS_FOR_STUB = "toolsurface_waits_for_the_stub"
 # A session whose search still came before the stub (a machine too busy to start it in time) is run again.
 ATTEMPTS = 2
 
 
 class _StubNotConnected(ToolsurfaceError):
-    """Claude Code searched before the stub had connected."""
+    """The client searched before the stub had connected."""
 
 
 class ToolSearchUnavailable(AgentUnavailable):
-    """Claude Code is missing, or older than the version whose tool search toolsurface reads."""
+    """The client is missing, or older than the version whose tool search toolsurface reads."""
 
 
 @dataclass(frozen=True)
 class SearchRequest:
-    """One ToolSearch call: the query exactly as given (keywords or `select:NAME,...`), and max_results
+    """One call of a client's search tool: the query exactly as given (keywords or `select:NAME,...`), and max_results
     (None: not sent, so Claude Code's own default applies)."""
 
     query: str
@@ -62,9 +58,9 @@ class SearchRequest:
 
 @dataclass(frozen=True)
 class ObservedSearch:
-    """One search as Claude Code ran it.
+    """One search as the client ran it.
 
-    `returned`: the tools its tool_result referenced, in its order (the server's without the prefix the client
+    `returned`: the tools its answer referenced, in its order (the server's without the prefix the client
     puts before them, `mcp__stub__`); `answer`: its text when it referenced none. `tools_before` / `tools_after`: the
     tools arrays, by name as sent, of the request that made the search and of the next one, with their
     compact-JSON chars and o200k tokens.
@@ -114,7 +110,7 @@ class ObservedSearch:
 @dataclass(frozen=True)
 class ToolSearchRun:
     """One surface's session: the client and its version, every search in order, and the first request's
-    tools array (ToolSearch alone), which every later request carries too."""
+    tools array (its search tool alone), which every later request carries too."""
 
     surface: str
     client: str
@@ -134,12 +130,14 @@ def _own_name(name: str, prefix: str) -> str:
     return name.removeprefix(prefix)
 
 
-def tool_search_client(env: Mapping[str, str] | None = None) -> Any:
-    """Claude Code's adapter, checked: its CLI found on PATH and new enough, else ToolSearchUnavailable
-    naming the version needed."""
+def tool_search_client(client: str, env: Mapping[str, str] | None = None) -> Any:
+    """The adapter of `client`, a client whose card reads its own tool search, checked: its CLI found on PATH and
+    new enough, else ToolSearchUnavailable naming the version needed."""
     from toolsurface.harness.agents import make_agent
 
-    agent: Any = make_agent(SEARCH_CLIENT)
+    agent: Any = make_agent(client)
+    if agent.card.search_reading is None:
+        raise ToolsurfaceError(f"{client}: toolsurface does not read its tool search")
     needed = ".".join(map(str, agent.min_version))
     try:
         agent.check_available(dict(os.environ if env is None else env), "scripted")
@@ -147,12 +145,13 @@ def tool_search_client(env: Mapping[str, str] | None = None) -> Any:
         reason = str(error)
         if f"{needed} or newer" in reason:
             raise ToolSearchUnavailable(reason) from None
-        raise ToolSearchUnavailable(f"Claude Code {needed} or newer is needed for its tool search: {reason}") from None
+        title = agent.card.title
+        raise ToolSearchUnavailable(f"{title} {needed} or newer is needed for its tool search: {reason}") from None
     return agent
 
 
-def _steps(searches: Sequence[SearchRequest], prefix: str) -> list[Step]:
-    steps = [Step(0, {"search": f"select:{prefix}{_WAITS_FOR_STUB}"})]
+def _steps(searches: Sequence[SearchRequest], wait_query: str, prefix: str) -> list[Step]:
+    steps = [Step(0, {"search": wait_query.format(tool=f"{prefix}{_WAITS_FOR_STUB}")})]
     for search in searches:
         raw: dict[str, Any] = {"search": search.query}
         if search.max_results is not None:
@@ -160,38 +159,6 @@ def _steps(searches: Sequence[SearchRequest], prefix: str) -> list[Step]:
         steps.append(Step(len(steps), raw))
     steps.append(Step(len(steps), {"say": "Done."}))
     return steps
-
-
-def _blocks(record: Mapping[str, Any]) -> list[dict[str, Any]]:
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
-
-
-def _search_results(transcript: Path, search_tool: str) -> list[tuple[dict[str, Any], object]]:
-    """Each ToolSearch call of the transcript, in order, with the content of its tool_result."""
-    calls: list[tuple[str, dict[str, Any]]] = []
-    results: dict[str, object] = {}
-    for record in transcript_objects(transcript):
-        for block in _blocks(record):
-            if record.get("type") == "assistant" and block.get("type") == "tool_use":
-                if block.get("name") == search_tool and all(str(block.get("id")) != c for c, _ in calls):
-                    arguments = block.get("input")
-                    calls.append((str(block.get("id")), arguments if isinstance(arguments, dict) else {}))
-            elif record.get("type") == "user" and block.get("type") == "tool_result":
-                results[str(block.get("tool_use_id"))] = block.get("content")
-    return [(arguments, results.get(call_id)) for call_id, arguments in calls]
-
-
-def _returned(content: object, prefix: str) -> tuple[list[str], str | None]:
-    """The tools a search's tool_result references, in order, or its text when it references none."""
-    if isinstance(content, str):
-        return [], content
-    blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
-    names = [_own_name(str(b.get("tool_name")), prefix) for b in blocks if b.get("type") == "tool_reference"]
-    if names or content is None:
-        return names, None
-    return [], "\n".join(str(b["text"]) for b in blocks if isinstance(b.get("text"), str))
 
 
 def _turns(requests: Sequence[ModelRequest]) -> dict[int, ModelRequest]:
@@ -208,26 +175,27 @@ def _read_run(
     duration_s: float,
     prefix: str,
 ) -> ToolSearchRun:
-    found = _search_results(transcript, agent.card.search_tool)
+    card = agent.card
+    reading = card.search_reading
+    found = reading.read(transcript, card.search_tool)
     turns = _turns(read_model_requests(run_dir / MODEL_REQUESTS))
+    who = f"{card.name} on {surface}"
     if len(found) < len(searches) + 1 or 1 not in turns:
         made = max(0, len(found) - 1)
-        raise ToolsurfaceError(
-            f"claude on {surface}: made {made} of {len(searches)} searches (transcript in {run_dir})"
-        )
+        raise ToolsurfaceError(f"{who}: made {made} of {len(searches)} searches (transcript in {run_dir})")
     observed = []
     # Turn 1 makes the search that waits for the stub; search n (from 0) is made in turn n + 2.
-    for n, (search, (arguments, content)) in enumerate(zip(searches, found[1:], strict=False)):
-        if arguments.get("query") != search.query:
-            raise ToolsurfaceError(
-                f"claude on {surface}: search {n + 1} asked {arguments.get('query')!r}, not {search.query!r}"
-            )
-        returned, answer = _returned(content, prefix)
-        if not returned and answer is not None and _STILL_CONNECTING in answer:
-            raise _StubNotConnected(f"claude on {surface}: searched before the stub connected: {answer[:200]}")
+    for n, (search, made_search) in enumerate(zip(searches, found[1:], strict=False)):
+        asked = made_search.arguments.get("query")
+        if asked != search.query:
+            raise ToolsurfaceError(f"{who}: search {n + 1} asked {asked!r}, not {search.query!r}")
+        returned = [_own_name(name, prefix) for name in made_search.references]
+        answer = made_search.answer
+        if not returned and answer is not None and reading.still_connecting in answer:
+            raise _StubNotConnected(f"{who}: searched before the stub connected: {answer[:200]}")
         before, after = turns.get(n + 2), turns.get(n + 3)
         if before is None or after is None:
-            raise ToolsurfaceError(f"claude on {surface}: no model request before and after search {n + 1}")
+            raise ToolsurfaceError(f"{who}: no model request before and after search {n + 1}")
         observed.append(
             ObservedSearch(
                 query=search.query,
@@ -246,9 +214,9 @@ def _read_run(
     first = turns[1]
     return ToolSearchRun(
         surface=surface,
-        client=SEARCH_CLIENT,
+        client=card.name,
         version=str(agent.version),
-        mode=SEARCH_MODE,
+        mode=search_mode(card),
         searches=observed,
         first_chars=first.tools_chars,
         first_tokens=first.tools_tokens,
@@ -275,6 +243,7 @@ async def _session(
 ) -> ToolSearchRun:
     """`server`: the server's name in the client's config, which its tools' names carry."""
     prefix = agent.naming.prefix(server)
+    card = agent.card
     started = time.monotonic()
     session = Session(
         agent=agent,
@@ -282,8 +251,8 @@ async def _session(
         prompt=PROMPT,
         run_dir=run_dir,
         timeout=timeout,
-        mode=SEARCH_MODE,
-        steps=_steps(searches, prefix),
+        mode=search_mode(card),
+        steps=_steps(searches, card.search_reading.wait_query, prefix),
         max_turns=len(searches) + 4,
         server_name=server,
         workdir_prefix="toolsurface-search-",
@@ -291,44 +260,53 @@ async def _session(
     report = (await run_session(session)).report
     name = surface.name
     if report.status != "ok":
-        raise ToolsurfaceError(f"claude on {name}: {report.status}: {report.error}")
+        raise ToolsurfaceError(f"{card.name} on {name}: {report.status}: {report.error}")
     if not _listed(run_dir / CALLS):
-        raise ToolsurfaceError(f"claude on {name}: the stub never listed its tools to Claude Code (see {run_dir})")
+        raise ToolsurfaceError(
+            f"{card.name} on {name}: the stub never listed its tools to {card.title} (see {run_dir})"
+        )
     transcript = run_dir / (report.transcript or TRANSCRIPT)
     return _read_run(agent, name, run_dir, transcript, searches, time.monotonic() - started, prefix)
 
 
+def search_mode(card: ClientCard) -> str:
+    """The mode a client's own search is observed in: the first of its card's search modes."""
+    return card.search_modes[0]
+
+
 def observe_tool_search(
-    specs: Sequence[str],
+    surfaces: Sequence[PlannedSurface],
     searches: Sequence[SearchRequest],
     *,
+    client: str,
     jobs: int = 2,
     timeout: float = 300.0,
     out: Path | None = None,
-    server_name: str | None = None,
 ) -> list[ToolSearchRun]:
-    """Every search on every surface, as Claude Code's own tool search answers it: one on-demand session per
-    surface (`jobs` at a time) against the surface's stub, its server named in Claude Code's config
-    `server_name`, else as a snapshot names it (a live server's), else `stub` (a surface of ours). `out` keeps
-    each run's folder (out/SURFACE), else they go to a temporary folder removed after."""
+    """Every search on every planned surface, as the own tool search of `client` answers it: one session per
+    surface in its search mode (`jobs` at a time) against the surface's stub, its server named in the client's
+    config as the record names it. `out` keeps each run's folder (out/SURFACE), else they go to a temporary folder
+    removed after."""
     from toolsurface.harness.agents import check_server_name
 
     if not searches:
         raise ToolsurfaceError("no query to search for")
     warm_tokens()
-    agent = tool_search_client()
-    surfaces = [plan_surface(spec) for spec in specs]
+    agent = tool_search_client(client)
     names = [surface.name for surface in surfaces]
-    servers = [server_name or surface.server_name for surface in surfaces]
+    servers = [surface.server_name for surface in surfaces]
     for server in dict.fromkeys(servers):
-        check_server_name(server, [SEARCH_CLIENT])
+        check_server_name(server, [client])
     unique = len(set(names)) == len(names)
 
-    async def one(n: int, root: Path) -> ToolSearchRun:
-        run_dir = root / surfaces[n].folder if unique else root / str(n)
-        return await _one(agent, surfaces[n], searches, run_dir, timeout, servers[n])
+    with runs_root(out, "toolsurface-tool-search-") as root:
+        placed = place_listed(surfaces, root / SERVED)
 
-    runs = run_at_once(len(surfaces), one, jobs=jobs, out=out, prefix="toolsurface-tool-search-")
+        async def one(n: int, root: Path) -> ToolSearchRun:
+            run_dir = root / placed[n].folder if unique else root / str(n)
+            return await _one(agent, placed[n], searches, run_dir, timeout, servers[n])
+
+        runs = run_at_once(len(placed), one, jobs=jobs, out=root, prefix="toolsurface-tool-search-")
     return runs if out is not None else [_forget_dir(r) for r in runs]
 
 
@@ -340,7 +318,7 @@ def _listed(calls: Path) -> bool:
 
 
 def warm_tokens() -> None:
-    """Load the o200k encoding while Claude Code starts, not when its first request waits for the count."""
+    """Load the o200k encoding while the client starts, not when its first request waits for the count."""
     import threading
 
     from toolsurface.harness.measure import count_tokens
