@@ -19,7 +19,7 @@ from toolsurface.harness.cli._group import main as main
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
-    from toolsurface.harness.output import Column
+    from toolsurface.harness.output import Column, View
 
 __all__ = ["CHECK_FORMATS", "TABLE_FORMATS", "Seconds", "main"]
 
@@ -86,11 +86,22 @@ def _format_option(*formats: str, default: str = "table", help: str | None = Non
 def _emit(fmt: str, result: Any, renderers: Mapping[str, Callable[[Any], Any]]) -> None:
     """A result in the format asked for: `table`, the rich renderables its renderer gives, fitted to the
     terminal; any other, the text its renderer gives, exact."""
-    rendered = renderers[fmt](result)
-    if fmt == "table":
-        _print(rendered)
-    else:
+    _shown(renderers[fmt](result))
+
+
+def _show(fmt: str, view: View) -> None:
+    """A result's view in the format asked for (harness.output.render)."""
+    from toolsurface.harness.output import render
+
+    _shown(render(view, fmt))
+
+
+def _shown(rendered: str | Sequence[Any]) -> None:
+    """Text exact on stdout (as _data), rich renderables fitted to the terminal (as _print)."""
+    if isinstance(rendered, str):
         _data(rendered, nl=False)
+    else:
+        _print(rendered)
 
 
 def _github(annotations: Sequence[str], summary: str) -> None:
