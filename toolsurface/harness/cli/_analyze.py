@@ -22,6 +22,7 @@ from toolsurface.harness.cli._base import (
     _say,
     _server_options,
     _ServerCommand,
+    _show,
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
@@ -261,10 +262,7 @@ def roundtrip_command(
         load_task,
         queries_task,
         roundtrip,
-        roundtrip_csv,
-        roundtrip_json,
-        roundtrip_markdown,
-        roundtrip_rich,
+        roundtrip_view,
     )
     from toolsurface.harness.cli._live import live_specs
     from toolsurface.harness.cli._mcp_config import finish_configured
@@ -291,8 +289,7 @@ def roundtrip_command(
             observe=_claude_search(specs) if client == "claude" else None,
             max_results=max_results,
         )
-    renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}
-    _emit(fmt, result, renderers)
+    _show(fmt, roundtrip_view(result))
     finish_configured(config_rows, configured, "their tools are not in the round trip")
 
 
