@@ -161,17 +161,11 @@ def findability_command(
     from toolsurface.harness.analyze.findability import (
         ALL_SCORERS,
         SCORERS,
-        confusion_csv,
-        confusion_markdown,
-        confusion_rich,
         failing_line,
         findability,
-        findability_csv,
         findability_github,
-        findability_json,
         findability_junit,
-        findability_markdown,
-        findability_rich,
+        findability_view,
         load_queries,
     )
     from toolsurface.harness.cli._live import live_specs
@@ -206,18 +200,13 @@ def findability_command(
             f"--fail-below-rank {fail_below_rank}: no query expects a tool of the surfaces given, so nothing would be"
             f" checked: give each query an expected tool keyed by a surface's name ({', '.join(names)})"
         )
-    markdown = confusion_markdown if confusion else findability_markdown
+    view = findability_view(result, fail_below_rank, with_confusion=confusion)
     if fmt == "github":
-        _github(findability_github(result, fail_below_rank), markdown(result, fail_below_rank))
+        from toolsurface.harness.output import render
+
+        _github(findability_github(result, fail_below_rank), str(render(view, "markdown")))
     else:
-        renderers = {
-            "table": confusion_rich if confusion else findability_rich,
-            "json": lambda found: findability_json(found, confusion),
-            "csv": confusion_csv if confusion else findability_csv,
-            "markdown": lambda found: markdown(found, fail_below_rank),
-            "junit": lambda found: findability_junit(found, fail_below_rank),
-        }
-        _emit(fmt, result, renderers)
+        _show(fmt, view, junit=lambda: findability_junit(result, fail_below_rank))
     finish_configured(config_rows, configured, "their tools are not ranked")
     if fail_below_rank is not None:
         failing = failing_line(result, fail_below_rank)

@@ -89,11 +89,13 @@ def _emit(fmt: str, result: Any, renderers: Mapping[str, Callable[[Any], Any]]) 
     _shown(renderers[fmt](result))
 
 
-def _show(fmt: str, view: View) -> None:
-    """A result's view in the format asked for (harness.output.render)."""
+def _show(fmt: str, view: View, **others: Callable[[], str]) -> None:
+    """A result's view in the format asked for (harness.output.render); `others`: the text of each format a
+    check offers beside the tables (junit, sarif), by its name."""
     from toolsurface.harness.output import render
 
-    _shown(render(view, fmt))
+    made = others.get(fmt)
+    _shown(made() if made is not None else render(view, fmt))
 
 
 def _shown(rendered: str | Sequence[Any]) -> None:
