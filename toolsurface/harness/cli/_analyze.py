@@ -14,7 +14,6 @@ from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
     _config_option,
     _data,
-    _emit,
     _format_option,
     _github,
     _print,
@@ -708,30 +707,19 @@ def _script(argv: Sequence[str] | None, cwd: Path | None) -> Path | None:
 
 
 def _render_lint(result: Any, fmt: str, failing: Any, quality: Any) -> None:
-    from toolsurface.harness.analyze.lint import (
-        lint_csv,
-        lint_github,
-        lint_json,
-        lint_junit,
-        lint_rich,
-        lint_sarif_scored,
-        lint_summary,
-        unplaced,
-    )
-    from toolsurface.harness.output import counted
+    from toolsurface.harness.analyze.lint import lint_github, lint_junit, lint_sarif_scored, lint_view, unplaced
+    from toolsurface.harness.output import counted, render
 
+    view = lint_view(result, failing, quality)
     if fmt == "github":
-        _github(lint_github(result, failing, quality), lint_summary(result, failing, quality))
+        _github(lint_github(result, failing, quality), str(render(view, "markdown")))
     else:
-        renderers = {
-            "table": lambda linted: lint_rich(linted, quality),
-            "json": lambda linted: lint_json(linted, quality),
-            "csv": lambda linted: lint_csv(linted, quality),
-            "markdown": lambda linted: lint_summary(linted, failing, quality),
-            "junit": lambda linted: lint_junit(linted, failing, quality),
-            "sarif": lambda linted: lint_sarif_scored(linted, quality),
-        }
-        _emit(fmt, result, renderers)
+        _show(
+            fmt,
+            view,
+            junit=lambda: lint_junit(result, failing, quality),
+            sarif=lambda: lint_sarif_scored(result, quality),
+        )
     if fmt == "sarif" and unplaced(result):
         names = ", ".join(unplaced(result))
         _say(
@@ -745,24 +733,10 @@ def _render_lint(result: Any, fmt: str, failing: Any, quality: Any) -> None:
 
 def _print_rules(fmt: str) -> None:
     """The rules in the format asked for (github: the markdown table as the job summary)."""
-    from toolsurface.harness.analyze.lint import (
-        rules_csv,
-        rules_json,
-        rules_junit,
-        rules_markdown,
-        rules_rich,
-        rules_sarif,
-    )
+    from toolsurface.harness.analyze.lint import rules_junit, rules_sarif, rules_view
+    from toolsurface.harness.output import render
 
     if fmt == "github":
-        _github([], rules_markdown(whole=False))
+        _github([], str(render(rules_view(whole=False), "markdown")))
         return
-    renderers = {
-        "table": lambda _: rules_rich(),
-        "json": lambda _: rules_json(),
-        "csv": lambda _: rules_csv(),
-        "markdown": lambda _: rules_markdown(),
-        "junit": lambda _: rules_junit(),
-        "sarif": lambda _: rules_sarif(),
-    }
-    _emit(fmt, None, renderers)
+    _show(fmt, rules_view(), junit=rules_junit, sarif=rules_sarif)

@@ -13,11 +13,11 @@ from toolsurface.harness.cli._base import (
     _data,
     _format_option,
     _print,
-    _print_table,
     _protocol_option,
     _say,
     _server_options,
     _ServerCommand,
+    _show,
     _write_outputs,
     main,
 )
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 @_format_option(*TABLE_FORMATS)
 def list_command(fmt: str) -> None:
     """List the surfaces that are installed, bundled ones first."""
-    from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document
+    from toolsurface.harness.output import Column, Table, View, columns_of
     from toolsurface.harness.surface import SurfaceDefinition, known_names, resolve
 
     definitions = []
@@ -58,15 +58,10 @@ def list_command(fmt: str) -> None:
         ]
         for d in definitions
     ]
-    if fmt == "json":
-        rows = [dict(zip(keys, fields(d, [k.name for k in d.kinds]), strict=True)) for d in definitions]
-        _data(json_document({"surfaces": rows}, ascii=True), nl=False)
-    elif fmt == "csv":
-        _data(csv_table(keys, [fields(d, " ".join(k.name for k in d.kinds)) for d in definitions]), nl=False)
-    elif fmt == "markdown":
-        _data(columns_markdown(columns, cells), nl=False)
-    else:
-        _print_table("Surfaces", columns, cells)
+    rows = [dict(zip(keys, fields(d, [k.name for k in d.kinds]), strict=True)) for d in definitions]
+    records = Table(columns_of(keys), [fields(d, " ".join(k.name for k in d.kinds)) for d in definitions])
+    table = Table(columns, cells, title="Surfaces", heading="")
+    _show(fmt, View([table], data={"surfaces": rows}, records=records, ascii=True))
 
 
 @main.command("measure", cls=_ServerCommand)

@@ -12,7 +12,7 @@ from toolsurface.harness.output._json import (
     slices,
     utf8_length,
 )
-from toolsurface.harness.output._render import FORMATS, Format, Table, Text, View, render
+from toolsurface.harness.output._render import FORMATS, Block, Format, Table, Text, View, render
 from toolsurface.harness.output._tables import (
     LineBreaks,
     columns_csv,
@@ -31,6 +31,7 @@ __all__ = [
     "PLAIN",
     "READABLE",
     "SLICE_CHARS",
+    "Block",
     "Column",
     "Format",
     "Level",

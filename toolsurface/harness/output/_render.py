@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rich.box import Box
     from rich.console import RenderableType
 
-__all__ = ["FORMATS", "Format", "Table", "Text", "View", "render"]
+__all__ = ["FORMATS", "Block", "Format", "Table", "Text", "View", "render"]
 
 Format = Literal["table", "json", "csv", "markdown"]
 FORMATS: tuple[Format, ...] = ("table", "json", "csv", "markdown")
@@ -53,13 +53,17 @@ class Text:
     markdown: str | None = None
 
 
+# What a view shows, in order: a table, or words beside the tables.
+Block = Table | Text
+
+
 @dataclass(frozen=True)
 class View:
     """A result as every format shows it: `blocks`, the tables and words a terminal prints and markdown writes, in
     order, markdown's parts joined by `between`; `data`, the JSON document (written non-ASCII as escapes when
     `ascii`); `records`, the table CSV holds (its columns' keys as the header, the values as they are)."""
 
-    blocks: Sequence[Table | Text] = ()
+    blocks: Sequence[Block] = ()
     data: Any = None
     records: Table | None = None
     ascii: bool = False
