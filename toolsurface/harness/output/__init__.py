@@ -12,7 +12,7 @@ from toolsurface.harness.output._json import (
     slices,
     utf8_length,
 )
-from toolsurface.harness.output._render import FORMATS, Block, Format, Table, Text, View, render
+from toolsurface.harness.output._render import FORMATS, Block, Format, Table, Text, View, joined, render
 from toolsurface.harness.output._tables import (
     LineBreaks,
     columns_csv,
@@ -50,6 +50,7 @@ __all__ = [
     "csv_table",
     "github_escape",
     "github_line",
+    "joined",
     "json_document",
     "keys",
     "labels",

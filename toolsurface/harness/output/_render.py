@@ -5,8 +5,8 @@ declaration: the terminal's rich tables, markdown, CSV and JSON. No result write
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from toolsurface.harness.output._columns import Column
 from toolsurface.harness.output._json import json_document
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rich.box import Box
     from rich.console import RenderableType
 
-__all__ = ["FORMATS", "Block", "Format", "Table", "Text", "View", "render"]
+__all__ = ["FORMATS", "Block", "Format", "Table", "Text", "View", "joined", "render"]
 
 Format = Literal["table", "json", "csv", "markdown"]
 FORMATS: tuple[Format, ...] = ("table", "json", "csv", "markdown")
@@ -46,11 +46,13 @@ class Table:
 
 @dataclass(frozen=True)
 class Text:
-    """Words beside the tables: `terminal` shown as a line in a terminal (a text, or a rich renderable as it is),
-    `markdown` written as it is in markdown; None leaves it out of that format."""
+    """Words beside the tables: `terminal` shown as a line in a terminal (a text, or a rich renderable as it is;
+    `markup`: a text as rich reads a string, its markup obeyed), `markdown` written as it is in markdown; None
+    leaves it out of that format."""
 
     terminal: Any = None
     markdown: str | None = None
+    markup: bool = False
 
 
 # What a view shows, in order: a table, or words beside the tables.
@@ -82,7 +84,7 @@ def _terminal(block: Table | Text) -> RenderableType | None:
     if isinstance(block, Text):
         if block.terminal is None:
             return None
-        if isinstance(block.terminal, str):
+        if isinstance(block.terminal, str) and not block.markup:
             from rich.text import Text as RichText
 
             return RichText(block.terminal)
@@ -96,6 +98,12 @@ def _terminal(block: Table | Text) -> RenderableType | None:
     )
 
 
+@overload
+def render(view: View, fmt: Literal["json", "csv", "markdown"]) -> str: ...
+@overload
+def render(view: View, fmt: Literal["table"]) -> list[RenderableType]: ...
+@overload
+def render(view: View, fmt: str) -> str | list[RenderableType]: ...
 def render(view: View, fmt: str) -> str | list[RenderableType]:
     """`view` in the format `fmt`: `table`, the rich renderables a terminal prints; `markdown`, `csv` and `json`,
     the exact text."""
@@ -115,3 +123,15 @@ def render(view: View, fmt: str) -> str | list[RenderableType]:
     if fmt != "table":
         raise ValueError(f"unknown format {fmt!r}")
     return [shown for shown in map(_terminal, view.blocks) if shown is not None]
+
+
+def joined(views: Sequence[View], *, data: Any = None, records: Table | None = None, ascii: bool = False) -> View:
+    """Views shown one after another, as one: each one's blocks in a terminal, each one's markdown as it renders on
+    its own; the JSON and CSV of the whole given."""
+    blocks: list[Block] = []
+    for view in views:
+        blocks += [
+            replace(b, markdown=False) if isinstance(b, Table) else replace(b, markdown=None) for b in view.blocks
+        ]
+        blocks.append(Text(markdown=str(render(view, "markdown"))))
+    return View(blocks, data=data, records=records, ascii=ascii, between="")
