@@ -13,10 +13,8 @@ from toolsurface.harness.cli._base import (
     CHECK_FORMATS,
     TABLE_FORMATS,
     _config_option,
-    _data,
     _format_option,
     _github,
-    _print,
     _protocol_option,
     _say,
     _server_options,
@@ -457,25 +455,14 @@ def _configured_diffs(
 
 def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool, whole: bool) -> None:
 
-    from toolsurface.harness.analyze.diff import diff_csv, diff_github, diff_json, diff_junit, diff_markdown, diff_rich
-    from toolsurface.harness.output import json_document
+    from toolsurface.harness.analyze.diff import diff_github, diff_junit, diff_view
+    from toolsurface.harness.output import render
 
-    if fmt == "json":
-        if configured:
-            _data(json_document({"targets": [{"target": d.b, **d.to_json()} for d in diffs]}, ascii=True), nl=False)
-        else:
-            _data(diff_json(diffs[0]), nl=False)
-    elif fmt == "csv":
-        _data(diff_csv(diffs), nl=False)
-    elif fmt == "markdown":
-        _data("\n".join(diff_markdown(d, whole) for d in diffs), nl=False)
-    elif fmt == "junit":
-        _data(diff_junit(diffs, fail_on, whole), nl=False)
-    elif fmt == "github":
+    if fmt == "github":
         for d in diffs:
-            _github(diff_github(d, fail_on, whole), diff_markdown(d, whole) + "\n")
-    else:
-        _print([renderable for d in diffs for renderable in diff_rich(d, whole)])
+            _github(diff_github(d, fail_on, whole), render(diff_view([d], whole), "markdown") + "\n")
+        return
+    _show(fmt, diff_view(diffs, whole, targets=configured), junit=lambda: diff_junit(diffs, fail_on, whole))
 
 
 @main.command("lint", cls=_ServerCommand)
