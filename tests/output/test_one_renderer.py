@@ -14,7 +14,8 @@ from rich.console import Console
 from tests.conftest import ROOT
 from toolsurface.harness.output import Column, Table, Text, View, render
 
-# A function named so is a per-format renderer, unless it only reads, writes or redacts JSON values.
+# A function named so is a per-format renderer, unless it only reads, writes or redacts JSON values (`_json`: the
+# readers of an answer's bytes).
 PER_FORMAT = re.compile(r"_(csv|markdown|json|rich)$")
 NOT_RENDERERS = {
     "compact_json",
@@ -26,9 +27,10 @@ NOT_RENDERERS = {
     "short_json",
     "_item_json",
     "_part_json",
+    "_json",
 }
 # The per-format renderers left (the aim: at most 15); lowered as each package moves to a View.
-MOST = 71
+MOST = 19
 
 
 def per_format_renderers() -> list[str]:
@@ -66,12 +68,12 @@ def test_no_command_branches_on_the_format_for_a_table() -> None:
         f"{path.name}:{n}"
         for path in sorted(commands.glob("*.py"))
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-        if re.search(r"\bfmt (==|!=|in) ", line)
+        if re.search(r"(?<!for )\bfmt (==|!=|in) ", line)
     ]
     assert len(branching) <= MOST_BRANCHES, "\n".join(branching)
 
 
-MOST_BRANCHES = 37
+MOST_BRANCHES = 22
 
 COLUMNS = (Column("tool"), Column("chars", numeric=True))
 TABLE = Table(COLUMNS, [["item_get", 12345], ["item_list", 7]], title="Sizes", caption="compact JSON")

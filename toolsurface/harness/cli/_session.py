@@ -359,8 +359,8 @@ def session_import_command(
     of the sessions that used server NAME: scored, reported and replayed like a study of runs."""
     from dataclasses import asdict
 
-    from toolsurface.harness.cli._base import _print_table, _say
-    from toolsurface.harness.output import Column, json_document
+    from toolsurface.harness.cli._base import _say, _show
+    from toolsurface.harness.output import Column, Table, View
     from toolsurface.harness.session.importer import import_sessions, parse_since
 
     outcome = import_sessions(
@@ -371,31 +371,26 @@ def session_import_command(
         since=parse_since(since) if since is not None else None,
         keep_content=keep_content,
     )
-    if fmt == "json":
-        click.echo(
-            json_document({"server": server, "out": str(out), "files": [asdict(r) for r in outcome.rows]}, ascii=True),
-            nl=False,
+    columns = [
+        *(Column(label) for label in ("File", "Client", "Version", "Model")),
+        Column("Calls", numeric=True),
+        Column("Error answers", numeric=True),
+        Column("What became of it"),
+    ]
+    rows = [
+        (
+            row.path,
+            row.client or "-",
+            row.version or "-",
+            row.model or "-",
+            row.calls,
+            row.refused,
+            row.run or (f"{row.status}: {row.detail}" if row.detail else row.status),
         )
-    else:
-        columns = [
-            *(Column(label) for label in ("File", "Client", "Version", "Model")),
-            Column("Calls", numeric=True),
-            Column("Error answers", numeric=True),
-            Column("What became of it"),
-        ]
-        rows = [
-            (
-                row.path,
-                row.client or "-",
-                row.version or "-",
-                row.model or "-",
-                row.calls,
-                row.refused,
-                row.run or (f"{row.status}: {row.detail}" if row.detail else row.status),
-            )
-            for row in outcome.rows
-        ]
-        _print_table(f"Session files, for server {server}", columns, rows)
+        for row in outcome.rows
+    ]
+    data = {"server": server, "out": str(out), "files": [asdict(r) for r in outcome.rows]}
+    _show(fmt, View([Table(columns, rows, title=f"Session files, for server {server}")], data=data, ascii=True))
     _say(outcome.summary())
 
 
