@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolsurface.harness.output import (
@@ -198,7 +199,8 @@ def _said(d: SurfaceDiff, whole: bool = False) -> str:
     if d.cls is None:
         return title + f"No differences: {counted(d.tools_after, 'tool')}, {shown(d.chars.after)} chars.\n" + note
     review = f", **{_review_mark(d)}**" if d.review else ""
-    lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n", _security_markdown(d)]
+    security = _security(d)
+    lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n", security.markdown or "" if security else ""]
     if d.tools:
         lines.append(f"\n{markdown_row(['Tool', *_CHANGE_HEADER])}\n{_CHANGE_RULE}\n")
         for t in d.tools:
@@ -270,7 +272,12 @@ def _terminal_blocks(d: SurfaceDiff, whole: bool = False) -> list[Block]:
     if d.review:
         headline.append(" " + _review_mark(d), style="bold magenta")
     headline.append(escaped(f"; {_headline(d)}"))
-    renderables: list[Block] = [_shown(r) for r in (headline, *_security_rich(d), *note)]
+    security = _security(d)
+    renderables: list[Block] = [
+        _shown(headline),
+        *([replace(security, markdown=None)] if security is not None else []),
+        *map(_shown, note),
+    ]
     if d.parts:
         parts = Text()
         for p in d.parts:
@@ -458,23 +465,19 @@ def _secured_first(changes: Sequence[_Change]) -> list[_Change]:
     return sorted(changes, key=lambda t: t.cls is not SECURITY)
 
 
-def _security_markdown(d: SurfaceDiff) -> str:
-    """Each finding the change brings in, its rule and the text quoted (escaped), in a block no text can end."""
-    if not d.security:
-        return ""
-    return f"\n#### {_SECURITY_TITLE}\n\n" + _fenced("\n".join(item.line for _, item in d.security))
-
-
-def _security_rich(d: SurfaceDiff) -> list[RenderableType]:
+def _security(d: SurfaceDiff) -> ViewText | None:
+    """Each finding the change brings in, its rule and the text quoted: in a terminal a line each, marked; in
+    markdown in a block no text can end (escaped). None when it brings in none."""
     from rich.text import Text
 
     from toolsurface.harness.terminal import escape_controls as escaped
 
     if not d.security:
-        return []
+        return None
     block = Text()
     for n, (_, item) in enumerate(d.security):
         block.append("\n" if n else "")
         block.append("SECURITY", style=_SECURITY_STYLE)
         block.append(f" {escaped(item.line)}", style="bold red")
-    return [block]
+    said = f"\n#### {_SECURITY_TITLE}\n\n" + _fenced("\n".join(item.line for _, item in d.security))
+    return ViewText(block, said)
