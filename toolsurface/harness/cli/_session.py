@@ -235,9 +235,10 @@ def session_score_command(
     DIRS are study folders (session run --out, session import --out) or run folders."""
     from dataclasses import replace
 
+    from toolsurface.harness.cli._base import _show
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.files import write_json_atomic
-    from toolsurface.harness.output import json_document
+    from toolsurface.harness.output import Text, View
     from toolsurface.harness.session.score import find_runs, listed_names, score_study, server_tools, study_markdown
 
     study = score_study(find_runs(dirs))
@@ -248,7 +249,7 @@ def session_score_command(
         study = replace(study, server_tools=server_tools(study, _listed_as(items[0]), listed_names(items[0])))
     if out is not None:
         write_json_atomic(out, study.to_json(out.parent))
-    click.echo(json_document(study.to_json(), ascii=True) if fmt == "json" else study_markdown(study), nl=False)
+    _show(fmt, View([Text(markdown=study_markdown(study))], data=study.to_json(), ascii=True))
 
 
 def _listed_as(item: Any) -> str:
