@@ -15,7 +15,7 @@ from toolsurface.harness.config._log import (
 from toolsurface.harness.config._margin import BudgetNote, budget_comment, with_margin
 from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, ServerSet, Target, shown_path
 from toolsurface.harness.config._ratchet import Ratchet, RatchetStep, plan_ratchet, ratchet
-from toolsurface.harness.config._render import config_json, config_lines
+from toolsurface.harness.config._render import config_lines
 from toolsurface.harness.config._targets import ListedTarget, list_target, protocol_of, snapshot_target, target_server
 
 __all__ = [
@@ -38,7 +38,6 @@ __all__ = [
     "budget_comment",
     "check_log_for_update",
     "check_targets",
-    "config_json",
     "config_lines",
     "find_config",
     "git_revision",

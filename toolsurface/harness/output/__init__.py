@@ -12,7 +12,7 @@ from toolsurface.harness.output._json import (
     slices,
     utf8_length,
 )
-from toolsurface.harness.output._render import FORMATS, Block, Format, Table, Text, View, joined, render
+from toolsurface.harness.output._render import Block, Table, Text, View, joined, render
 from toolsurface.harness.output._tables import (
     LineBreaks,
     columns_csv,
@@ -27,13 +27,11 @@ from toolsurface.harness.output._terminal import terminal_table
 from toolsurface.harness.output._values import PLAIN, READABLE, ValueStyle, counted, possessive, shown, signed
 
 __all__ = [
-    "FORMATS",
     "PLAIN",
     "READABLE",
     "SLICE_CHARS",
     "Block",
     "Column",
-    "Format",
     "Level",
     "LineBreaks",
     "Table",

@@ -16,10 +16,7 @@ if TYPE_CHECKING:
     from rich.box import Box
     from rich.console import RenderableType
 
-__all__ = ["FORMATS", "Block", "Format", "Table", "Text", "View", "joined", "render"]
-
-Format = Literal["table", "json", "csv", "markdown"]
-FORMATS: tuple[Format, ...] = ("table", "json", "csv", "markdown")
+__all__ = ["Block", "Table", "Text", "View", "joined", "render"]
 
 
 @dataclass(frozen=True)
