@@ -148,9 +148,10 @@ def session_run_command(
 ) -> None:
     """Run N sessions per surface with each agent and write DIR/study.json."""
     from toolsurface.harness.endpoint import parse_endpoint
+    from toolsurface.harness.output import render
     from toolsurface.harness.scenario import load_scenario
     from toolsurface.harness.session.plan import StudyConfig, parse_shard
-    from toolsurface.harness.session.score import study_markdown
+    from toolsurface.harness.session.score import study_view
     from toolsurface.harness.session.study import agent_choices, run_session_study
 
     config = StudyConfig(
@@ -179,7 +180,7 @@ def session_run_command(
             outcome = run_session_study(config, planned, finished)
         except KeyboardInterrupt:
             _fail(f"interrupted; finished runs are kept in {config.out} and a rerun resumes")
-    click.echo(study_markdown(outcome.study).rstrip("\n"))
+    click.echo(render(study_view(outcome.study), "markdown").rstrip("\n"))
     click.echo(f"wrote {outcome.path}", err=True)
     failure = outcome.failure_line()
     if failure is not None:
@@ -238,8 +239,7 @@ def session_score_command(
     from toolsurface.harness.cli._base import _show
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.files import write_json_atomic
-    from toolsurface.harness.output import Text, View
-    from toolsurface.harness.session.score import find_runs, listed_names, score_study, server_tools, study_markdown
+    from toolsurface.harness.session.score import find_runs, listed_names, score_study, server_tools, study_view
 
     study = score_study(find_runs(dirs))
     if surface is not None and live.names_a_server:
@@ -249,7 +249,7 @@ def session_score_command(
         study = replace(study, server_tools=server_tools(study, _listed_as(items[0]), listed_names(items[0])))
     if out is not None:
         write_json_atomic(out, study.to_json(out.parent))
-    _show(fmt, View([Text(markdown=study_markdown(study))], data=study.to_json(), ascii=True))
+    _show(fmt, study_view(study))
 
 
 def _listed_as(item: Any) -> str:
@@ -266,11 +266,12 @@ def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
     """Merge the shards of one study (session run --shard I/N) into one folder with one study.json.
 
     DIRS are the shards' study folders (each session run --out of one shard)."""
+    from toolsurface.harness.output import render
     from toolsurface.harness.session.merge import merge_shards
-    from toolsurface.harness.session.score import study_markdown
+    from toolsurface.harness.session.score import study_view
 
     outcome = merge_shards(list(dirs), out)
-    click.echo(study_markdown(outcome.study).rstrip("\n"))
+    click.echo(render(study_view(outcome.study), "markdown").rstrip("\n"))
     click.echo(f"merged {outcome.runs} runs of {len(dirs)} shards; wrote {outcome.path}", err=True)
 
 
