@@ -118,3 +118,10 @@ def test_views_joined_keep_each_ones_markdown_and_show_every_table_in_a_terminal
     assert render(both, "markdown") == render(VIEW, "markdown") + "\n" + render(other, "markdown")
     assert len(render(both, "table")) == 3
     assert render(both, "json") == "[\n  1\n]\n"
+
+
+def test_a_table_whose_cells_are_markdown_already_keeps_them_as_they_are() -> None:
+    kept = View([Table(COLUMNS, [["**a|b**", "1"]], breaks="kept")])
+    escaped = View([Table(COLUMNS, [["**a|b**", "1"]])])
+    assert render(kept, "markdown").splitlines()[-1] == "| **a|b** | 1 |"
+    assert render(escaped, "markdown").splitlines()[-1] == "| **a\\|b** | 1 |"
