@@ -321,7 +321,8 @@ class ToolSurface:
         path = self._path(snapshot)
         shown = os.fspath(snapshot)
         with _as_failure():
-            from toolsurface.harness.analyze.diff import diff_markdown, diff_tools
+            from toolsurface.harness.analyze.diff import diff_tools, diff_view
+            from toolsurface.harness.output import render
             from toolsurface.harness.surface import load_snapshot
 
             label, item = self._item(source, url, command)
@@ -336,7 +337,7 @@ class ToolSurface:
             return difference
         raise SnapshotMismatch(
             f"tool list {label!r} differs from its snapshot {shown} ({difference.cls.value}):\n\n"
-            f"{diff_markdown(difference)}\n"
+            f"{render(diff_view([difference]), 'markdown')}\n"
             f"If the change is intended, rewrite the snapshot: pytest {UPDATE_OPTION}"
         )
 

@@ -16,15 +16,15 @@ from toolsurface.harness.analyze.diff import (
     ChangeClass,
     SurfaceDiff,
     ToolDiff,
-    diff_markdown,
     diff_surfaces,
     diff_tools,
+    diff_view,
     marked_segments,
     marked_text,
     word_changes,
 )
 from toolsurface.harness.measure import count_tokens, wire_list
-from toolsurface.harness.output import compact_json
+from toolsurface.harness.output import compact_json, render
 from toolsurface.harness.surface import resolve
 
 BREAKING, NON_BREAKING, SIZE_ONLY = ChangeClass.BREAKING, ChangeClass.NON_BREAKING, ChangeClass.SIZE_ONLY
@@ -468,7 +468,7 @@ def test_the_table_format_names_the_changed_tools() -> None:
 def test_markdown_cells_escape_pipes_so_the_table_keeps_its_columns(tmp_path: Path) -> None:
     after = task_list()
     after["inputSchema"]["properties"]["a|b"] = {"type": "string"}
-    markdown = diff_markdown(diff_files(tmp_path, [task_list()], [after]))
+    markdown = render(diff_view([diff_files(tmp_path, [task_list()], [after])]), "markdown")
     row = next(line for line in markdown.splitlines() if line.startswith("| `task_list`"))
     assert row.replace("\\|", "").count("|") == 7
 

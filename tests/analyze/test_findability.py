@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Run, run_cli
+from tests.conftest import run_cli
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.paths import FIXTURES
 from toolsurface.harness.analyze import split_description, tokenise
 from toolsurface.harness.analyze.findability import (
@@ -60,14 +61,6 @@ def write_json(tmp_path: Path, name: str, data: Any) -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
-
-
-def assert_one_line_error(run: Run, *needles: str) -> None:
-    assert run.returncode == 2, (run.stdout, run.stderr)
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1, run.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 # The seed's bars, with the faithful bundled surfaces.

@@ -13,7 +13,8 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.fixtures.servers.instructed_notes import INSTRUCTIONS
-from tests.helpers.clients import NEWEST, PINNED, env_with, newest, one_line_error, rows
+from tests.helpers.clients import NEWEST, PINNED, env_with, newest, rows
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.npm_packages import CLI_CARDS, OLD_CLAUDE, agent_clis_dir
 from tests.helpers.paths import FIXTURES
 from tests.helpers.readme import doc_table
@@ -203,13 +204,13 @@ def test_a_missing_client_is_a_row_that_says_so(newest: Path, tmp_path: Path) ->
 
 def test_a_named_client_that_is_missing_is_one_line(newest: Path, tmp_path: Path) -> None:
     done = run_cli("clients", "v2", "--client", "gemini", env=env_with(tmp_path / "home", newest), cwd=tmp_path)
-    one_line_error(done, "gemini: not found on PATH", "npm install -g @google/gemini-cli")
+    assert_one_line_error(done, "gemini: not found on PATH", "npm install -g @google/gemini-cli")
 
 
 def test_a_named_client_too_old_is_one_line(tmp_path: Path) -> None:
     old = agent_clis_dir(OLD_CLAUDE, "claude-old")
     done = run_cli("clients", "v2", "--client", "claude", env=env_with(tmp_path / "home", old), cwd=tmp_path)
-    one_line_error(done, "claude: version 2.0.0 is too old", f"claude {PINNED} or newer is needed")
+    assert_one_line_error(done, "claude: version 2.0.0 is too old", f"claude {PINNED} or newer is needed")
 
 
 @pytest.mark.parametrize(
@@ -231,7 +232,7 @@ def test_a_named_client_too_old_is_one_line(tmp_path: Path) -> None:
 def test_bad_input_is_one_line(pinned: Path, tmp_path: Path, args: tuple[str, ...], words: tuple[str, ...]) -> None:
     out = ("--out", str(tmp_path / "o")) if args[0] == "session" else ()
     done = run_cli(*args, *out, env=env_with(tmp_path / "home", pinned), cwd=tmp_path)
-    one_line_error(done, *words)
+    assert_one_line_error(done, *words)
     assert not (tmp_path / "o" / "runs").exists()
 
 
@@ -340,7 +341,7 @@ def test_a_snapshot_without_its_sidecar_goes_by_its_file_name_made_safe_which_ev
     [row] = rows(done)
     assert row["server_name"] == "help-desk" and row["status"] == "ok" and row["shown"]["tools"] == 8
     given = run_cli("clients", str(snapshot), "--client", "codex:direct", "--server-name", "help.desk", env=env)
-    one_line_error(given, "--server-name 'help.desk': no client takes it")
+    assert_one_line_error(given, "--server-name 'help.desk': no client takes it")
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.live_servers import node_server, npm_servers
 from tests.helpers.npm_packages import agent_cli_dir
 from tests.helpers.paths import FIXTURES
@@ -34,12 +35,6 @@ def env_with(home: Path, version: str) -> dict[str, str]:
 def rows(done: Run) -> list[dict[str, Any]]:
     assert done.returncode == 0, done.stderr
     return list(done.json()["rows"])
-
-
-def one_line_error(done: Run, *words: str) -> None:
-    assert done.returncode == 2, done.stdout + done.stderr
-    [line] = done.stderr.strip().splitlines()
-    assert line.startswith("toolsurface: ") and all(word in line for word in words), line
 
 
 def snapshot(path: Path, tools: list[dict[str, Any]]) -> Path:
@@ -195,7 +190,7 @@ def test_a_window_or_a_deciding_mode_claude_does_not_take_is_one_line(
     args: list[str], words: list[str], files: Path, tmp_path: Path
 ) -> None:
     done = run_cli("clients", str(files), *args, env=env_with(tmp_path / "home", PINNED), cwd=tmp_path)
-    one_line_error(done, *words)
+    assert_one_line_error(done, *words)
 
 
 def test_a_neighbour_named_as_the_surfaces_server_is_refused(files: Path, tmp_path: Path) -> None:
@@ -206,7 +201,7 @@ def test_a_neighbour_named_as_the_surfaces_server_is_refused(files: Path, tmp_pa
         "clients", str(files), "--with", str(again), "--client", "claude:full-list",
         env=env_with(tmp_path / "home", PINNED), cwd=tmp_path,
     )  # fmt: skip
-    one_line_error(done, "a neighbour is named 'files'", "--server-name")
+    assert_one_line_error(done, "a neighbour is named 'files'", "--server-name")
 
 
 def test_session_run_with_a_neighbour_passes_six_tasks_and_records_what_each_request_carried_of_it(
@@ -235,7 +230,7 @@ def test_session_run_refuses_a_neighbour_for_an_agent_on_toolsurfaces_own_client
         "session", "run", "--surface", "v2", "--agent", "script", "--runs", "1", "--with", str(files), "--out",
         str(tmp_path / "study"), cwd=tmp_path,
     )  # fmt: skip
-    one_line_error(done, "--with: script reach the surface through toolsurface's own MCP client")
+    assert_one_line_error(done, "--with: script reach the surface through toolsurface's own MCP client")
 
 
 def test_compat_thresholds_finds_where_each_claude_code_defers_by_window(tmp_path: Path) -> None:
@@ -254,7 +249,7 @@ def test_compat_thresholds_finds_where_each_claude_code_defers_by_window(tmp_pat
     assert found[(NEWEST, 1_000_000)] == (100_499, 100_500)
     assert found[(PINNED, 1_000_000)] == (None, 50_250)
     refused = run_cli("compat", "--thresholds", "--client", "codex", env=env, cwd=tmp_path)
-    one_line_error(refused, "--thresholds: none of codex decides shown or deferred")
+    assert_one_line_error(refused, "--thresholds: none of codex decides shown or deferred")
 
 
 def test_one_by_one_shows_where_the_neighbours_turn_the_surface_deferred(
@@ -280,4 +275,6 @@ def test_one_by_one_shows_where_the_neighbours_turn_the_surface_deferred(
     assert f"- claude {NEWEST} auto: shown beside files at 200,000, deferred beside files, wide at 200,000" in (
         table.stdout
     )
-    one_line_error(run_cli("clients", "v2", "--one-by-one", env=env, cwd=tmp_path), "--one-by-one goes with --with")
+    assert_one_line_error(
+        run_cli("clients", "v2", "--one-by-one", env=env, cwd=tmp_path), "--one-by-one goes with --with"
+    )

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.helpers.clients import NEWEST, PINNED, env_with, one_line_error
+from tests.helpers.clients import NEWEST, PINNED, env_with
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.npm_packages import CLI_CARDS, agent_cli_dir, agent_clis_dir
 from toolsurface.harness.compat import COUNTS, FEATURES, write_probes
 
@@ -127,4 +128,4 @@ def test_the_limits_lint_reads_are_what_compat_sees_with_the_tested_versions(com
 )
 def test_bad_input_is_one_line(tmp_path: Path, args: tuple[str, ...], words: tuple[str, ...]) -> None:
     done = run_cli(*args, env=env_with(tmp_path / "home", agent_clis_dir()), cwd=tmp_path)
-    one_line_error(done, *words)
+    assert_one_line_error(done, *words)

@@ -13,11 +13,13 @@ import anyio
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.helpers.clients import NEWEST, PINNED, env_with, one_line_error
+from tests.helpers.clients import NEWEST, PINNED, env_with
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir
-from toolsurface.harness.compat import AnswerProbe, AnswerSeen, answers_csv, answers_markdown, judge_carried
+from toolsurface.harness.compat import AnswerProbe, AnswerSeen, answers_view, judge_carried
 from toolsurface.harness.endpoint import CarriedResult
 from toolsurface.harness.measure import count_tokens
+from toolsurface.harness.output import render
 from toolsurface.surfaces import answer_probe
 
 COMMITTED = ROOT / "toolsurface" / "harness" / "session" / "score" / "answer_limits.json"
@@ -142,11 +144,13 @@ def test_gemini_cli_keeps_8k_and_32k_chars_of_a_long_answer_and_drops_structured
 
 def test_the_table_names_every_client_version_and_setting_with_the_notes_once(answers: dict[str, Any]) -> None:
     rows = [AnswerSeen(**r) for r in answers["rows"]]
-    markdown = answers_markdown(rows)
+    markdown = render(answers_view(rows), "markdown")
     header = next(line for line in markdown.splitlines() if line.startswith("| Answer"))
     assert f"claude {PINNED} full-list {HIGHER}" in header and "gemini 0.61.0 default" in header
     assert markdown.count("'Output too large. Showing first 8,000") == 1
-    assert answers_csv(rows).splitlines()[0].startswith("client,version,mode,setting,form,tokens,carried")
+    assert (
+        render(answers_view(rows), "csv").splitlines()[0].startswith("client,version,mode,setting,form,tokens,carried")
+    )
 
 
 def test_the_committed_answer_limits_are_what_the_tested_versions_do(answers: dict[str, Any]) -> None:
@@ -205,7 +209,7 @@ def test_session_score_flags_an_answer_claude_code_would_move_to_a_file(tmp_path
 )
 def test_bad_answer_input_is_one_line(tmp_path: Path, args: tuple[str, ...], words: tuple[str, ...]) -> None:
     done = run_cli(*args, env=env_with(tmp_path / "home", agent_clis_dir()), cwd=tmp_path)
-    one_line_error(done, *words)
+    assert_one_line_error(done, *words)
 
 
 def test_qwen_code_moves_an_answer_over_its_threshold_to_a_file_and_its_setting_moves_the_threshold(

@@ -21,6 +21,7 @@ import pytest
 
 from tests.conftest import Run, run_cli
 from tests.helpers.budget_project import DESCRIPTION, SURFACE, grow, make_project, write_surface
+from tests.helpers.errors import assert_one_line_error
 from toolsurface.harness.measure import check_budget
 from toolsurface.harness.surface import resolve
 
@@ -29,15 +30,6 @@ LOG = "toolsurface-budget.log"
 
 def chars_of(module: Path) -> int:
     return check_budget(resolve(str(module)), 10**9).chars
-
-
-def one_line_error(run: Run, *needles: str) -> str:
-    assert run.returncode == 2, (run.stdout, run.stderr)
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def log_lines(project: Path) -> list[dict[str, object]]:
@@ -127,8 +119,8 @@ def test_an_over_budget_list_is_not_raised_without_raise_and_nothing_is_written(
 
 def test_raising_or_updating_needs_a_reason(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    one_line_error(run_cli("budget", "--raise", cwd=project), "--raise needs --reason TEXT")
-    one_line_error(run_cli("budget", "--update", cwd=project), "--update needs --reason TEXT")
+    assert_one_line_error(run_cli("budget", "--raise", cwd=project), "--raise needs --reason TEXT")
+    assert_one_line_error(run_cli("budget", "--update", cwd=project), "--update needs --reason TEXT")
 
 
 def test_flags_override_the_configured_budget(tmp_path: Path) -> None:
@@ -158,7 +150,7 @@ def test_growth_is_named_against_the_committed_snapshot_before_any_log_entry(tmp
 def test_diff_with_no_lists_compares_each_configured_target_with_its_snapshot(tmp_path: Path) -> None:
     project = make_project(tmp_path, max_chars=7000, extra='snapshot = "tools.snapshot.json"\n')
     missing = run_cli("diff", cwd=project)
-    one_line_error(missing, "pyproject.toml", "tool.toolsurface.snapshot", "no such file")
+    assert_one_line_error(missing, "pyproject.toml", "tool.toolsurface.snapshot", "no such file")
     assert run_cli("snapshot", cwd=project).returncode == 0
     same = run_cli("diff", "--fail-on", "any", "--format", "json", cwd=project)
     assert same.returncode == 0, same.stderr
@@ -200,7 +192,9 @@ def test_toolsurface_toml_with_target_tables_and_a_live_command(tmp_path: Path) 
     )
     only = run_cli("budget", "--target", "module", cwd=tmp_path)
     assert only.returncode == 0 and only.stdout.startswith("module: 8 tools")
-    one_line_error(run_cli("budget", "--target", "nope", cwd=tmp_path), "toolsurface.toml", "no target named 'nope'")
+    assert_one_line_error(
+        run_cli("budget", "--target", "nope", cwd=tmp_path), "toolsurface.toml", "no target named 'nope'"
+    )
 
 
 def test_the_configuration_is_found_from_a_subdirectory_and_paths_are_relative_to_it(tmp_path: Path) -> None:
@@ -212,8 +206,8 @@ def test_the_configuration_is_found_from_a_subdirectory_and_paths_are_relative_t
 
 def test_config_without_a_configuration_is_one_line(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()  # the search stops at the repository's root
-    one_line_error(run_cli("config", cwd=tmp_path), "no configuration")
-    one_line_error(run_cli("budget", cwd=tmp_path), "give a SURFACE", "[tool.toolsurface]")
+    assert_one_line_error(run_cli("config", cwd=tmp_path), "no configuration")
+    assert_one_line_error(run_cli("budget", cwd=tmp_path), "give a SURFACE", "[tool.toolsurface]")
 
 
 @pytest.mark.parametrize(
@@ -266,14 +260,14 @@ def test_a_bad_configuration_is_one_line_naming_the_file_the_key_and_the_problem
     header = "" if table.startswith("[") else "[tool.toolsurface]\n"
     (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "x"\n\n{header}{table}', encoding="utf-8")
     for command in (["budget"], ["config"], ["diff"]):
-        line = one_line_error(run_cli(*command, cwd=tmp_path), problem)
+        line = assert_one_line_error(run_cli(*command, cwd=tmp_path), problem)
         assert line.startswith(f"toolsurface: pyproject.toml: {key}{': ' if key else ''}"), line
 
 
 def test_a_budget_log_line_that_is_not_an_entry_is_one_line_naming_the_file_and_line(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     (project / LOG).write_text("# budget history\nnot json\n", encoding="utf-8")
-    one_line_error(run_cli("budget", cwd=project), f"{LOG}:2: not a budget log entry")
+    assert_one_line_error(run_cli("budget", cwd=project), f"{LOG}:2: not a budget log entry")
 
 
 def _small_files(limit: int) -> object:
@@ -294,7 +288,7 @@ def test_a_budget_log_that_cannot_take_the_new_line_leaves_the_configuration_as_
         [sys.executable, "-m", "toolsurface", "budget", "--update", "--reason", "set to the list"],
         cwd=project, capture_output=True, text=True, timeout=120, preexec_fn=_small_files(4096),  # type: ignore[arg-type]
     )  # fmt: skip
-    one_line_error(Run(done.returncode, done.stdout, done.stderr), f"cannot write {project / LOG}")
+    assert_one_line_error(Run(done.returncode, done.stdout, done.stderr), f"cannot write {project / LOG}")
     assert (project / "pyproject.toml").read_bytes() == config_before
     assert (project / LOG).read_bytes() == log_before
     assert sorted(p.name for p in project.iterdir()) == ["pyproject.toml", "surfaces", LOG]
@@ -318,7 +312,7 @@ def test_a_read_only_budget_log_is_refused_before_the_configuration_is_touched(t
     finally:
         if os.geteuid() == 0:
             subprocess.run(["chattr", "-i", str(log)], check=True)
-    one_line_error(run, f"cannot write {log}")
+    assert_one_line_error(run, f"cannot write {log}")
     assert (project / "pyproject.toml").read_bytes() == before and log.read_bytes() == b""
 
 
@@ -340,31 +334,31 @@ def test_a_budget_log_line_that_is_no_entry_is_one_line_naming_the_file_and_line
         '"tokens": null, "reason": "r", "tools": {}, "format": "toolsurface-budget-log/1"}'
     )
     (project / LOG).write_text("# notes\n" + (entry if "1e400" in line else line) + "\n", encoding="utf-8")
-    one_line_error(run_cli("budget", cwd=project), f"{LOG}:2: not a budget log entry", problem.split()[0])
+    assert_one_line_error(run_cli("budget", cwd=project), f"{LOG}:2: not a budget log entry", problem.split()[0])
 
 
 def test_a_fifo_where_the_budget_log_is_is_refused_without_waiting(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     os.mkfifo(project / LOG)
-    one_line_error(run_cli("budget", cwd=project, timeout=30), LOG, "a FIFO")
+    assert_one_line_error(run_cli("budget", cwd=project, timeout=30), LOG, "a FIFO")
 
 
 def test_a_configuration_nested_500_levels_deep_is_one_line_naming_it(tmp_path: Path) -> None:
     project = make_project(tmp_path, extra="deep = " + "[" * 500 + "]" * 500 + "\n")
-    one_line_error(run_cli("budget", cwd=project), "pyproject.toml", "nest too deeply")
+    assert_one_line_error(run_cli("budget", cwd=project), "pyproject.toml", "nest too deeply")
 
 
 @pytest.mark.parametrize("value", ["nan", "inf"])
 def test_a_timeout_that_is_not_a_finite_number_of_seconds_is_refused(tmp_path: Path, value: str) -> None:
     project = make_project(tmp_path, extra=f"timeout = {value}\n")
-    one_line_error(run_cli("config", cwd=project), "timeout", "expected a number of seconds above 0")
+    assert_one_line_error(run_cli("config", cwd=project), "timeout", "expected a number of seconds above 0")
 
 
 def test_a_line_break_in_a_target_key_keeps_its_error_on_one_line(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.toolsurface.targets."a\\nb"]\nsurface = "v2"\nmax-chars = -1\n', encoding="utf-8"
     )
-    one_line_error(run_cli("config", cwd=tmp_path), 'targets."a\\nb".max-chars')
+    assert_one_line_error(run_cli("config", cwd=tmp_path), 'targets."a\\nb".max-chars')
 
 
 def _entry_line(**changes: object) -> str:
@@ -413,6 +407,6 @@ def test_a_budget_log_that_an_update_would_damage_is_refused_in_one_line_and_not
     before = [(path.is_symlink(), path.read_bytes() if path.exists() else None) for path in files]
     for verb in (("--update",), ("--raise",)):
         run = run_cli("budget", *verb, "--reason", "set to the list", cwd=project)
-        one_line_error(run, *needles)
+        assert_one_line_error(run, *needles)
         assert run.stdout == ""
     assert [(path.is_symlink(), path.read_bytes() if path.exists() else None) for path in files] == before

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.helpers.live_servers import assert_one_line_error, free_port, npm_servers, wait_for_port
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.live_servers import free_port, npm_servers, wait_for_port
 from tests.helpers.rawstdio import RawStdioClient, serve_argv
 from toolsurface.harness.measure import PROTOCOL_VERSION, list_text, measure
 from toolsurface.harness.protocol import MODERN_PROTOCOL, PROTOCOL_VERSIONS, client_mode

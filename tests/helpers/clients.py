@@ -34,9 +34,3 @@ def rows(done: Run) -> list[dict[str, Any]]:
     data = done.json()
     assert data["format"] == "toolsurface-clients/1"
     return list(data["rows"])
-
-
-def one_line_error(done: Run, *words: str) -> None:
-    assert done.returncode == 2, done.stdout + done.stderr
-    [line] = done.stderr.strip().splitlines()
-    assert line.startswith("toolsurface: ") and all(word in line for word in words), line

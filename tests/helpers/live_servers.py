@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
 from tests.helpers.npm_packages import cache_dir, install_npm
 from tests.helpers.waiting import wait_until
 
@@ -101,13 +100,3 @@ def v2_over_http() -> Iterator[str]:
     port = free_port()
     with serving_http([PY, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}"], port) as url:
         yield url
-
-
-def assert_one_line_error(run: Run, *needles: str) -> str:
-    assert run.returncode == 2, (run.stdout, run.stderr)
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1, run.stderr
-    assert "Traceback" not in run.stderr and run.stdout == ""
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from tests.conftest import run_cli
 from tests.helpers.clients import env_with, newest, rows
-from tests.helpers.live_servers import assert_one_line_error, v2_over_http
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.live_servers import v2_over_http
 from tests.helpers.paths import FIXTURES
 from tests.helpers.probe_servers import called, notes_over_http, recorded_server
 from toolsurface.harness.live import compare_lists

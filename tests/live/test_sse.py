@@ -17,7 +17,8 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.helpers.answering_http import Received, answering, reply
-from tests.helpers.live_servers import assert_one_line_error, free_port, npm_servers, serving_http, v2_over_http
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.live_servers import free_port, npm_servers, serving_http, v2_over_http
 from tests.helpers.paths import FIXTURES
 
 __all__ = ["npm_servers", "v2_over_http"]  # the fixtures, used here

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.live_servers import node_server, npm_servers
 from tests.helpers.paths import FIXTURES as ALL_FIXTURES
 from toolsurface.harness.mcp_config import McpConfigError, read_mcp_config
@@ -34,13 +35,6 @@ def write(path: Path, text: str) -> Path:
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def one_line_error(done: object, *needles: str) -> None:
-    assert done.returncode == 2, (done.stdout, done.stderr)  # type: ignore[attr-defined]
-    [line] = done.stderr.strip().splitlines()  # type: ignore[attr-defined]
-    for needle in needles:
-        assert needle in line, line
 
 
 @pytest.fixture
@@ -266,25 +260,27 @@ def test_a_configuration_that_cannot_be_read_is_one_line(tmp_path: Path, name: s
     path = write(tmp_path / name, text)
     with pytest.raises(McpConfigError, match=needle.replace("(", r"\(")):
         read_mcp_config(path)
-    one_line_error(run_cli("measure", "--mcp-config", str(path)), str(path), needle)
+    assert_one_line_error(run_cli("measure", "--mcp-config", str(path)), str(path), needle)
     assert path.read_text(encoding="utf-8") == text
 
 
 @pytest.mark.parametrize("window", ["0", "-5", "lots", "100,0"])
 def test_a_context_window_that_is_not_a_number_of_tokens_is_refused(configs: dict[str, Path], window: str) -> None:
-    one_line_error(
+    assert_one_line_error(
         run_cli("measure", "--mcp-config", str(configs["claude"]), "--context-window", window), "--context-window"
     )
 
 
 def test_the_options_of_a_configuration_go_with_one(tmp_path: Path) -> None:
-    one_line_error(run_cli("measure", "v2", "--env-from-shell"), "--env-from-shell goes with --mcp-config FILE")
-    one_line_error(run_cli("budget", "v2", "--max-server-tokens", "3"), "go with --mcp-config FILE")
+    assert_one_line_error(run_cli("measure", "v2", "--env-from-shell"), "--env-from-shell goes with --mcp-config FILE")
+    assert_one_line_error(run_cli("budget", "v2", "--max-server-tokens", "3"), "go with --mcp-config FILE")
 
 
 def test_a_configuration_none_of_whose_servers_lists_is_one_line(tmp_path: Path) -> None:
     path = write(tmp_path / ".mcp.json", json.dumps({"mcpServers": {"gone": {"command": "no-such-program-of-ours"}}}))
-    one_line_error(run_cli("measure", "--mcp-config", str(path)), "no server could be listed", "gone: cannot start")
+    assert_one_line_error(
+        run_cli("measure", "--mcp-config", str(path)), "no server could be listed", "gone: cannot start"
+    )
 
 
 # -- clashes ---------------------------------------------------------------------------------------------------
@@ -367,9 +363,9 @@ def test_a_configured_mcp_config_is_held_to_its_budgets_by_budget(tmp_path: Path
     write(tmp_path / "toolsurface.toml", 'mcp-config = ".mcp.json"\nmax-tokens = 5000\n')
     assert run_cli("budget", cwd=tmp_path).returncode == 0
     write(tmp_path / "toolsurface.toml", 'mcp-config = "missing.json"\nmax-tokens = 5000\n')
-    one_line_error(run_cli("budget", cwd=tmp_path), "mcp-config", "missing.json: no such file")
+    assert_one_line_error(run_cli("budget", cwd=tmp_path), "mcp-config", "missing.json: no such file")
     write(tmp_path / "toolsurface.toml", 'mcp-config = ".mcp.json"\n')
-    one_line_error(run_cli("budget", cwd=tmp_path), "give max-chars or max-tokens")
+    assert_one_line_error(run_cli("budget", cwd=tmp_path), "give max-chars or max-tokens")
 
 
 def test_a_budget_with_a_server_it_could_not_list_is_not_passed(tmp_path: Path) -> None:
@@ -402,7 +398,7 @@ def test_snapshot_writes_a_snapshot_per_server_named_by_its_key(configs: dict[st
     assert sorted(p.name for p in out.iterdir()) == ["desk.json", "desk.meta.json", "time.json", "time.meta.json"]
     measured = run_cli("measure", str(out / "desk.json"), str(out / "time.json"), "--format", "json").json()
     assert [s["name"] for s in measured["surfaces"]] == ["desk", "time"]
-    one_line_error(
+    assert_one_line_error(
         run_cli("snapshot", "--mcp-config", str(configs["codex"])), "--mcp-config FILE and --out DIR go together"
     )
 
@@ -503,7 +499,7 @@ def test_measure_of_server_everything_counts_its_instructions_prompts_and_resour
     )
     assert f"counted beside the tools: everything instructions {parts['instructions']['chars']:,}" in both.stdout
     wrong = run_cli("budget", "--mcp-config", str(config), "--max-chars", "100000", "--include", "everything")
-    one_line_error(wrong, "unknown part")
+    assert_one_line_error(wrong, "unknown part")
 
 
 @pytest.fixture
@@ -535,7 +531,7 @@ def test_a_server_that_could_not_be_listed_is_exit_2_in_one_line_or_said_with_ke
     )
     args = [str(queries) if arg == "QUERIES" else arg for arg in verb]
     done = run_cli(*args, "--mcp-config", str(one_down), "--format", "json", timeout=120)
-    one_line_error(
+    assert_one_line_error(
         done,
         str(one_down),
         "a server could not be listed: gone (cannot start 'no-such-program-of-ours'",
@@ -551,7 +547,7 @@ def test_a_server_that_could_not_be_listed_is_exit_2_in_one_line_or_said_with_ke
 
 def test_findability_of_a_configuration_without_queries_is_one_line(one_down: Path) -> None:
     done = run_cli("findability", "--mcp-config", str(one_down), timeout=120)
-    one_line_error(done, "time has no queries of its own")
+    assert_one_line_error(done, "time has no queries of its own")
 
 
 def test_a_vscode_variable_left_as_written_is_said_in_its_row_and_the_total_is_not_all(tmp_path: Path) -> None:
@@ -569,7 +565,7 @@ def test_a_vscode_variable_left_as_written_is_said_in_its_row_and_the_total_is_n
     done = run_cli(
         "measure", "--mcp-config", str(config), "--no-growth", "--format", "json", env={"TZNAME": "Europe/Paris"}
     )
-    one_line_error(
+    assert_one_line_error(
         done,
         "tz (the variable ${env:TZNAME} was left as written; --env-from-shell expands it; then it could not be listed:",
     )

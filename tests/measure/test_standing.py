@@ -15,7 +15,8 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.helpers.corpus import corpus_env, corpus_of
-from tests.helpers.live_servers import assert_one_line_error, npm_servers
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.live_servers import npm_servers
 from toolsurface.harness.corpus import FIGURES_NAME, CorpusFigures, corpus_figures, ordinal
 from toolsurface.harness.measure import STANDING_COLUMNS, count_tokens, listed, measure
 from toolsurface.harness.output import keys

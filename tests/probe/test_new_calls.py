@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tests.helpers.live_servers import assert_one_line_error
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.paths import FIXTURES
 from toolsurface.harness.probe import starter_calls
 

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, run_cli
-from tests.helpers.live_servers import assert_one_line_error, npm_servers
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.live_servers import npm_servers
 from tests.helpers.paths import ROOT
 from tests.helpers.probe_servers import called, notes_over_http, recorded_server, write_calls
 from toolsurface.harness.measure import count_tokens

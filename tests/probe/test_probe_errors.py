@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from tests.helpers.live_servers import assert_one_line_error, python_servers
+from tests.helpers.errors import assert_one_line_error
+from tests.helpers.live_servers import python_servers
 from tests.helpers.paths import FIXTURES
 
 __all__ = ["python_servers"]  # the fixture, used here

@@ -22,7 +22,8 @@ from toolsurface.harness.agents.codex import CodexAgent
 from toolsurface.harness.agents.gemini import GeminiAgent
 from toolsurface.harness.measure import Measurement
 from toolsurface.harness.measure._tokens import RANK_FILE_SHA256
-from toolsurface.harness.session.score import Study, find_runs, score_study, shown_markdown
+from toolsurface.harness.output import View, render
+from toolsurface.harness.session.score import Study, find_runs, score_study, shown_table
 
 RUNS = ROOT / "toolsurface" / "sessions" / "runs"
 
@@ -98,7 +99,7 @@ def test_the_gate_s_verdict_is_what_gate_prints_for_the_bundled_study() -> None:
 
 
 def test_the_agents_table_is_what_the_committed_agent_study_recorded(agent_study: Study) -> None:
-    assert shown_markdown(agent_study.shown) in doc_text("docs/sessions.md")
+    assert render(View([shown_table(agent_study.shown)]), "markdown") in doc_text("docs/sessions.md")
     assert {(r.surface, r.agent, r.mode) for r in agent_study.shown} == {
         (surface, agent, mode)
         for surface in ("before-v2", "v2")

@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import Run, run_cli
 from tests.helpers.clients import env_with, newest
 from tests.helpers.corpus import corpus_env, corpus_of
-from tests.helpers.live_servers import assert_one_line_error
+from tests.helpers.errors import assert_one_line_error
 from toolsurface.harness.analyze.lint import lint, score_surface
 from toolsurface.harness.corpus import CORPUS_ENV, Corpus, corpus_figures, load_corpus
 from toolsurface.harness.report import CORPUS_CLIENT_COLUMNS, CORPUS_COLUMNS

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Run, run_cli
+from tests.conftest import run_cli
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir, newer_than_pinned
 from tests.helpers.readme import doc_text
 from toolsurface.harness.agents.claude import ClaudeAgent
@@ -61,14 +62,6 @@ def transcript_searches(run_dir: Path) -> list[tuple[str, list[str]]]:
                 names = [b["tool_name"] for b in refs if b.get("type") == "tool_reference"]
                 found.append((queries[block["tool_use_id"]], names))
     return found
-
-
-def assert_one_line_error(run: Run, *needles: str) -> None:
-    assert run.returncode == 2, (run.stdout, run.stderr)
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1, run.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 @pytest.fixture(scope="module")

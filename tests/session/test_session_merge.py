@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Run, run_cli
+from tests.helpers.errors import assert_one_line_error
 
 SURFACES = ("--surface", "before-v2", "--surface", "v2")
 
@@ -42,13 +43,6 @@ def shards(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return folders
 
 
-def one_line_error(run: Run, *needles: str) -> None:
-    assert run.returncode == 2, (run.stdout, run.stderr)
-    assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
-    for needle in needles:
-        assert needle in run.stderr, run.stderr
-
-
 def test_three_shards_merge_into_the_study_one_run_would_have_written(shards: list[Path], tmp_path: Path) -> None:
     plans = [json.loads((folder / "plan.json").read_text(encoding="utf-8")) for folder in shards]
     assert [p["shard"] for p in plans] == [[1, 3], [2, 3], [3, 3]]
@@ -74,7 +68,7 @@ def test_three_shards_merge_into_the_study_one_run_would_have_written(shards: li
 def test_shards_of_another_model_are_refused_naming_the_difference(shards: list[Path], tmp_path: Path) -> None:
     other = tmp_path / "other"
     shard(other, 3, "--model", "another-model")
-    one_line_error(
+    assert_one_line_error(
         run_cli("session", "merge", str(shards[0]), str(shards[1]), str(other), "--out", str(tmp_path / "m")),
         f"{other} is not a shard of the study in {shards[0]}: they differ in model",
         "another-model",
@@ -88,7 +82,7 @@ def test_shards_of_other_surfaces_or_another_version_are_refused(shards: list[Pa
         "session", "run", "--agent", "script", "--surface", "v2", "--runs", "2", "--shard", "3/3", "--out", str(fewer)
     )
     assert run.returncode == 0 or "holds no runs" in run.stderr
-    one_line_error(
+    assert_one_line_error(
         run_cli("session", "merge", str(shards[0]), str(shards[1]), str(fewer), "--out", str(tmp_path / "m")),
         "they differ in surfaces",
     )
@@ -96,7 +90,7 @@ def test_shards_of_other_surfaces_or_another_version_are_refused(shards: list[Pa
     shutil.copytree(shards[2], older)
     plan = json.loads((older / "plan.json").read_text(encoding="utf-8"))
     (older / "plan.json").write_text(json.dumps({**plan, "toolsurface": "0.0.1"}), encoding="utf-8")
-    one_line_error(
+    assert_one_line_error(
         run_cli("session", "merge", str(shards[0]), str(shards[1]), str(older), "--out", str(tmp_path / "m")),
         "they differ in toolsurface version",
         "0.0.1",
@@ -104,11 +98,13 @@ def test_shards_of_other_surfaces_or_another_version_are_refused(shards: list[Pa
 
 
 def test_a_missing_or_doubled_shard_is_refused(shards: list[Path], tmp_path: Path) -> None:
-    one_line_error(
+    assert_one_line_error(
         run_cli("session", "merge", str(shards[0]), str(shards[1]), "--out", str(tmp_path / "m")), "shard 3/3 missing"
     )
-    one_line_error(
+    assert_one_line_error(
         run_cli("session", "merge", str(shards[0]), str(shards[1]), str(shards[1]), "--out", str(tmp_path / "m")),
         "are both shard 2/3",
     )
-    one_line_error(run_cli("session", "merge", str(shards[0]), "--out", str(shards[0])), "cannot be merged into itself")
+    assert_one_line_error(
+        run_cli("session", "merge", str(shards[0]), "--out", str(shards[0])), "cannot be merged into itself"
+    )

@@ -12,22 +12,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.paths import FIXTURES
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.surface import MAX_NAME_CHARS, given_server_name, resolve_all, safe_server_name
 
 HELP_DESK = FIXTURES / "servers" / "acme_help_desk.py"
 SERVER = [sys.executable, str(HELP_DESK)]
-
-
-def assert_one_line_error(run: object, *needles: str) -> str:
-    assert run.returncode == 2, (run.stdout, run.stderr)  # type: ignore[attr-defined]
-    lines = run.stderr.strip().splitlines()  # type: ignore[attr-defined]
-    assert len(lines) == 1, lines
-    assert "Traceback" not in lines[0]
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.mark.parametrize(

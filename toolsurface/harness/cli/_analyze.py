@@ -13,15 +13,13 @@ from toolsurface.harness.cli._base import (
     CHECK_FORMATS,
     TABLE_FORMATS,
     _config_option,
-    _data,
-    _emit,
     _format_option,
     _github,
-    _print,
     _protocol_option,
     _say,
     _server_options,
     _ServerCommand,
+    _show,
     main,
 )
 from toolsurface.harness.cli._client_help import (
@@ -188,17 +186,11 @@ def findability_command(
     from toolsurface.harness.analyze.findability import (
         SCORERS,
         all_scorers,
-        confusion_csv,
-        confusion_markdown,
-        confusion_rich,
         failing_line,
         findability,
-        findability_csv,
         findability_github,
-        findability_json,
         findability_junit,
-        findability_markdown,
-        findability_rich,
+        findability_view,
         load_queries,
     )
     from toolsurface.harness.cli._live import given_surfaces
@@ -237,18 +229,13 @@ def findability_command(
             f"--fail-below-rank {fail_below_rank}: no query expects a tool of the surfaces given, so nothing would be"
             f" checked: give each query an expected tool keyed by a surface's name ({', '.join(names)})"
         )
-    markdown = confusion_markdown if confusion else findability_markdown
+    view = findability_view(result, fail_below_rank, with_confusion=confusion)
     if fmt == "github":
-        _github(findability_github(result, fail_below_rank), markdown(result, fail_below_rank))
+        from toolsurface.harness.output import render
+
+        _github(findability_github(result, fail_below_rank), str(render(view, "markdown")))
     else:
-        renderers = {
-            "table": confusion_rich if confusion else findability_rich,
-            "json": lambda found: findability_json(found, confusion),
-            "csv": confusion_csv if confusion else findability_csv,
-            "markdown": lambda found: markdown(found, fail_below_rank),
-            "junit": lambda found: findability_junit(found, fail_below_rank),
-        }
-        _emit(fmt, result, renderers)
+        _show(fmt, view, junit=lambda: findability_junit(result, fail_below_rank))
     finish_configured(config_rows, configured, "their tools are not ranked")
     if fail_below_rank is not None:
         failing = failing_line(result, fail_below_rank)
@@ -290,10 +277,7 @@ def roundtrip_command(
         load_task,
         queries_task,
         roundtrip,
-        roundtrip_csv,
-        roundtrip_json,
-        roundtrip_markdown,
-        roundtrip_rich,
+        roundtrip_view,
     )
     from toolsurface.harness.cli._live import given_surfaces
     from toolsurface.harness.cli._mcp_config import finish_configured
@@ -320,8 +304,7 @@ def roundtrip_command(
         observe=_client_search(given, client, server_name) if client is not None else None,
         max_results=max_results,
     )
-    renderers = {"table": roundtrip_rich, "json": roundtrip_json, "csv": roundtrip_csv, "markdown": roundtrip_markdown}
-    _emit(fmt, result, renderers)
+    _show(fmt, roundtrip_view(result))
     finish_configured(config_rows, configured, "their tools are not in the round trip")
 
 
@@ -448,25 +431,14 @@ def _live_side(
 
 def _render_diffs(diffs: list[Any], fmt: str, fail_on: str | None, configured: bool, whole: bool) -> None:
 
-    from toolsurface.harness.analyze.diff import diff_csv, diff_github, diff_json, diff_junit, diff_markdown, diff_rich
-    from toolsurface.harness.output import json_document
+    from toolsurface.harness.analyze.diff import diff_github, diff_junit, diff_view
+    from toolsurface.harness.output import render
 
-    if fmt == "json":
-        if configured:
-            _data(json_document({"targets": [{"target": d.b, **d.to_json()} for d in diffs]}, ascii=True), nl=False)
-        else:
-            _data(diff_json(diffs[0]), nl=False)
-    elif fmt == "csv":
-        _data(diff_csv(diffs), nl=False)
-    elif fmt == "markdown":
-        _data("\n".join(diff_markdown(d, whole) for d in diffs), nl=False)
-    elif fmt == "junit":
-        _data(diff_junit(diffs, fail_on, whole), nl=False)
-    elif fmt == "github":
+    if fmt == "github":
         for d in diffs:
-            _github(diff_github(d, fail_on, whole), diff_markdown(d, whole) + "\n")
-    else:
-        _print([renderable for d in diffs for renderable in diff_rich(d, whole)])
+            _github(diff_github(d, fail_on, whole), render(diff_view([d], whole), "markdown") + "\n")
+        return
+    _show(fmt, diff_view(diffs, whole, targets=configured), junit=lambda: diff_junit(diffs, fail_on, whole))
 
 
 @main.command("lint", cls=_ServerCommand)
@@ -660,30 +632,19 @@ def _linted(
 
 
 def _render_lint(result: Any, fmt: str, failing: Any, quality: Any) -> None:
-    from toolsurface.harness.analyze.lint import (
-        lint_csv,
-        lint_github,
-        lint_json,
-        lint_junit,
-        lint_rich,
-        lint_sarif_scored,
-        lint_summary,
-        unplaced,
-    )
-    from toolsurface.harness.output import counted
+    from toolsurface.harness.analyze.lint import lint_github, lint_junit, lint_sarif_scored, lint_view, unplaced
+    from toolsurface.harness.output import counted, render
 
+    view = lint_view(result, failing, quality)
     if fmt == "github":
-        _github(lint_github(result, failing, quality), lint_summary(result, failing, quality))
+        _github(lint_github(result, failing, quality), str(render(view, "markdown")))
     else:
-        renderers = {
-            "table": lambda linted: lint_rich(linted, quality),
-            "json": lambda linted: lint_json(linted, quality),
-            "csv": lambda linted: lint_csv(linted, quality),
-            "markdown": lambda linted: lint_summary(linted, failing, quality),
-            "junit": lambda linted: lint_junit(linted, failing, quality),
-            "sarif": lambda linted: lint_sarif_scored(linted, quality),
-        }
-        _emit(fmt, result, renderers)
+        _show(
+            fmt,
+            view,
+            junit=lambda: lint_junit(result, failing, quality),
+            sarif=lambda: lint_sarif_scored(result, quality),
+        )
     if fmt == "sarif" and unplaced(result):
         names = ", ".join(unplaced(result))
         _say(
@@ -697,24 +658,10 @@ def _render_lint(result: Any, fmt: str, failing: Any, quality: Any) -> None:
 
 def _print_rules(fmt: str) -> None:
     """The rules in the format asked for (github: the markdown table as the job summary)."""
-    from toolsurface.harness.analyze.lint import (
-        rules_csv,
-        rules_json,
-        rules_junit,
-        rules_markdown,
-        rules_rich,
-        rules_sarif,
-    )
+    from toolsurface.harness.analyze.lint import rules_junit, rules_sarif, rules_view
+    from toolsurface.harness.output import render
 
     if fmt == "github":
-        _github([], rules_markdown(whole=False))
+        _github([], str(render(rules_view(whole=False), "markdown")))
         return
-    renderers = {
-        "table": lambda _: rules_rich(),
-        "json": lambda _: rules_json(),
-        "csv": lambda _: rules_csv(),
-        "markdown": lambda _: rules_markdown(),
-        "junit": lambda _: rules_junit(),
-        "sarif": lambda _: rules_sarif(),
-    }
-    _emit(fmt, None, renderers)
+    _show(fmt, rules_view(), junit=rules_junit, sarif=rules_sarif)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +19,7 @@ from toolsurface.harness.cli._group import main as main
 from toolsurface.harness.errors import ToolsurfaceError
 
 if TYPE_CHECKING:
-    from toolsurface.harness.output import Column
+    from toolsurface.harness.output import View
 
 __all__ = ["CHECK_FORMATS", "TABLE_FORMATS", "Seconds", "main"]
 
@@ -57,13 +57,6 @@ def _print(renderables: Sequence[Any]) -> None:
         console.print(renderable)
 
 
-def _print_table(title: str, columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> None:
-    """One table of declared columns (harness.output.terminal_table), on stdout as _print puts it."""
-    from toolsurface.harness.output import terminal_table
-
-    _print([terminal_table(title, columns, rows)])
-
-
 # What each format is, said where a command says nothing more of its own.
 _FORMAT_WORDS = {
     "table": "tables for a terminal",
@@ -83,14 +76,21 @@ def _format_option(*formats: str, default: str = "table", help: str | None = Non
     return click.option("--format", "fmt", type=click.Choice(formats), default=default, show_default=True, help=said)
 
 
-def _emit(fmt: str, result: Any, renderers: Mapping[str, Callable[[Any], Any]]) -> None:
-    """A result in the format asked for: `table`, the rich renderables its renderer gives, fitted to the
-    terminal; any other, the text its renderer gives, exact."""
-    rendered = renderers[fmt](result)
-    if fmt == "table":
-        _print(rendered)
-    else:
+def _show(fmt: str, view: View, **others: Callable[[], str]) -> None:
+    """A result's view in the format asked for (harness.output.render); `others`: the text of each format a
+    check offers beside the tables (junit, sarif), by its name."""
+    from toolsurface.harness.output import render
+
+    made = others.get(fmt)
+    _shown(made() if made is not None else render(view, fmt))
+
+
+def _shown(rendered: str | Sequence[Any]) -> None:
+    """Text exact on stdout (as _data), rich renderables fitted to the terminal (as _print)."""
+    if isinstance(rendered, str):
         _data(rendered, nl=False)
+    else:
+        _print(rendered)
 
 
 def _github(annotations: Sequence[str], summary: str) -> None:

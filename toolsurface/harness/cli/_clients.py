@@ -12,13 +12,11 @@ from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
     _builtins_option,
     _client_sessions_options,
-    _data,
-    _emit,
     _format_option,
-    _print_table,
     _say,
     _server_options_untimed,
     _ServerCommand,
+    _show,
     main,
 )
 from toolsurface.harness.cli._client_help import CardHelpOption, client_help
@@ -48,21 +46,15 @@ def agents_command(names: tuple[str, ...], install: bool, fmt: str) -> None:
     from dataclasses import asdict, astuple, fields
 
     from toolsurface.harness.agents import InstalledAgent, install_clis, installed_agents
-    from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document
+    from toolsurface.harness.output import Column, Table, View, columns_of
 
     if names and not install:
         raise click.UsageError("NAME... goes with --install: `toolsurface agents --install NAME...`")
     if install:
         _say(install_clis(names, os.environ).summary())
     rows = installed_agents(os.environ, names or None)
-    if fmt == "json":
-        _data(json_document([asdict(r) for r in rows], ascii=True), nl=False)
-        return
-    if fmt == "csv":
-        # Each field as JSON has it, a list joined by spaces.
-        flat = [[" ".join(v) if isinstance(v, tuple) else v for v in astuple(r)] for r in rows]
-        _data(csv_table([f.name for f in fields(InstalledAgent)], flat), nl=False)
-        return
+    # CSV: each field as JSON has it, a list joined by spaces.
+    flat = [[" ".join(v) if isinstance(v, tuple) else v for v in astuple(r)] for r in rows]
     columns = [Column(key) for key in ("agent", "version", "supported", "tested", "modes", "path")]
     cells = []
     for r in rows:
@@ -72,10 +64,14 @@ def agents_command(names: tuple[str, ...], install: bool, fmt: str) -> None:
         if r.aliases:
             modes += f"; {', '.join(a.replace('=', ' runs ') for a in r.aliases)}"
         cells.append([r.name, r.version or "-", supported, tested if r.version else "-", modes, r.path or "-"])
-    if fmt == "markdown":
-        _data(columns_markdown(columns, cells), nl=False)
-    else:
-        _print_table("Agent CLIs on PATH and in toolsurface's cache", columns, cells)
+    title = "Agent CLIs on PATH and in toolsurface's cache"
+    view = View(
+        [Table(columns, cells, title=title, heading="")],
+        data=[asdict(r) for r in rows],
+        records=Table(columns_of([f.name for f in fields(InstalledAgent)]), flat),
+        ascii=True,
+    )
+    _show(fmt, view)
 
 
 @main.command("clients", cls=_ServerCommand)
@@ -155,18 +151,10 @@ def clients_command(
     SURFACE... (one at least), or a live server with --url URL or -- CMD ARGS..., listed once and served to
     the clients as its snapshot. With --with (or --mcp-config), the neighbours go into every client's config
     beside it, and each row says what reached the model of each server."""
-    from functools import partial
 
     from toolsurface.harness.cli._live import given_any, given_surfaces
     from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
-    from toolsurface.harness.clients import (
-        clients_csv,
-        clients_json,
-        clients_markdown,
-        clients_rich,
-        observe_clients,
-        surface_wires,
-    )
+    from toolsurface.harness.clients import clients_view, observe_clients, surface_wires
     from toolsurface.harness.mcp_config import parse_windows
     from toolsurface.harness.session.plan import NeighbourSpec
 
@@ -197,28 +185,13 @@ def clients_command(
     if anatomy:
         _emit_anatomy(fmt, rows, wires, per_tool)
         return
-    renderers = {"table": clients_rich, "json": clients_json, "csv": clients_csv, "markdown": clients_markdown}
-    _emit(fmt, rows, {fmt: partial(render, per_tool=per_tool) for fmt, render in renderers.items()})
+    _show(fmt, clients_view(rows, per_tool))
 
 
 def _emit_anatomy(fmt: str, rows: list[ClientRow], wires: dict[str, list[dict[str, Any]]], per_tool: bool) -> None:
     """The clients' rows with what each client kept of each part: JSON and CSV hold it in place of the rows'
     own figures (JSON: each row with its `anatomy`), tables after them."""
-    from toolsurface.harness.clients import (
-        client_anatomy,
-        clients_anatomy_csv,
-        clients_anatomy_json,
-        clients_anatomy_markdown,
-        clients_anatomy_rich,
-        clients_markdown,
-        clients_rich,
-    )
+    from toolsurface.harness.clients import client_anatomy, clients_anatomy_view
 
     anatomies = [client_anatomy(row, wires[row.surface]) if row.surface in wires else None for row in rows]
-    renderers = {
-        "json": lambda found: clients_anatomy_json(found, anatomies, per_tool),
-        "csv": lambda _: clients_anatomy_csv(anatomies, per_tool),
-        "markdown": lambda found: clients_markdown(found, per_tool) + clients_anatomy_markdown(anatomies, per_tool),
-        "table": lambda found: [*clients_rich(found, per_tool), *clients_anatomy_rich(anatomies, per_tool)],
-    }
-    _emit(fmt, rows, renderers)
+    _show(fmt, clients_anatomy_view(rows, anatomies, per_tool))

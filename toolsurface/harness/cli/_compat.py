@@ -10,10 +10,10 @@ import click
 from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
     _client_sessions_options,
-    _emit,
     _fail,
     _format_option,
     _say,
+    _show,
     main,
 )
 from toolsurface.harness.cli._client_help import CardHelpOption, client_help, setting_help
@@ -85,18 +85,11 @@ def compat_command(
         return
     if answer_probes or settings:
         _fail("--answer and --setting go with --answers")
-    from toolsurface.harness.compat import (
-        compat_csv,
-        compat_json,
-        compat_markdown,
-        compat_rich,
-        limits_data,
-        observe_compat,
-    )
+    from toolsurface.harness.compat import compat_view, limits_data, observe_compat
     from toolsurface.harness.files import write_json_atomic
 
     found = observe_compat(named, jobs=jobs, timeout=timeout, out=out)
-    _emit(fmt, found, {"table": compat_rich, "json": compat_json, "csv": compat_csv, "markdown": compat_markdown})
+    _show(fmt, compat_view(found))
     if record is not None:
         write_json_atomic(record, limits_data(found))
         _say(f"wrote {record}")
@@ -114,10 +107,7 @@ def _answers(
     from toolsurface.harness.compat import (
         ANSWER_PROBES,
         answer_limits_data,
-        answers_csv,
-        answers_json,
-        answers_markdown,
-        answers_rich,
+        answers_view,
         observe_answers,
         parse_probe,
         parse_setting,
@@ -126,7 +116,7 @@ def _answers(
 
     probes = [parse_probe(text) for text in probes_given] or list(ANSWER_PROBES)
     found = observe_answers(named, probes, [parse_setting(text) for text in given], **run)
-    _emit(fmt, found, {"table": answers_rich, "json": answers_json, "csv": answers_csv, "markdown": answers_markdown})
+    _show(fmt, answers_view(found))
     if record is not None:
         write_json_atomic(record, answer_limits_data(found))
         _say(f"wrote {record}")
@@ -135,17 +125,13 @@ def _answers(
 def _thresholds(named: tuple[str, ...], fmt: str, record: Path | None, **run: Any) -> None:
     from toolsurface.harness.compat import (
         observe_thresholds,
-        thresholds_csv,
         thresholds_data,
-        thresholds_json,
-        thresholds_markdown,
-        thresholds_rich,
+        thresholds_view,
     )
     from toolsurface.harness.files import write_json_atomic
 
     found = observe_thresholds(named, **run)
-    renderers = {"table": thresholds_rich, "json": thresholds_json, "csv": thresholds_csv}
-    _emit(fmt, found, {**renderers, "markdown": thresholds_markdown})
+    _show(fmt, thresholds_view(found))
     if record is not None:
         write_json_atomic(record, thresholds_data(found))
         _say(f"wrote {record}")

@@ -13,7 +13,8 @@ from toolsurface.harness.errors import ToolsurfaceError
 @_format_option("text", "json", default="text", help="text: a line per setting; json: one JSON document.")
 def config_command(config_path: Path | None, fmt: str) -> None:
     """Print the resolved configuration: the file, the budget log, each target with its budget."""
-    from toolsurface.harness.config import CONFIG_NAMES, config_json, config_lines, read_config
+    from toolsurface.harness.config import CONFIG_NAMES, config_lines, read_config
+    from toolsurface.harness.output import json_document
 
     config = read_config(config_path)
     if config is None:
@@ -22,7 +23,7 @@ def config_command(config_path: Path | None, fmt: str) -> None:
             f" {Path.cwd()} or above it (up to the repository's root)"
         )
     if fmt == "json":
-        _data(config_json(config), nl=False)
+        _data(json_document(config.to_json()), nl=False)
         return
     for line in config_lines(config):
         _out(line)

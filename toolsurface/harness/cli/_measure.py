@@ -10,14 +10,12 @@ import click
 from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
     _config_option,
-    _data,
     _format_option,
-    _print,
-    _print_table,
     _protocol_option,
     _say,
     _server_options,
     _ServerCommand,
+    _show,
     _write_outputs,
     main,
 )
@@ -27,13 +25,14 @@ from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_opt
 if TYPE_CHECKING:
     from toolsurface.harness.live import LiveServerOptions
     from toolsurface.harness.measure import Measurable, Measurement
+    from toolsurface.harness.output import Table
 
 
 @main.command("list")
 @_format_option(*TABLE_FORMATS)
 def list_command(fmt: str) -> None:
     """List the surfaces that are installed, bundled ones first."""
-    from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document
+    from toolsurface.harness.output import Column, Table, View, columns_of
     from toolsurface.harness.surface import SurfaceDefinition, known_names, resolve
 
     definitions = []
@@ -58,15 +57,10 @@ def list_command(fmt: str) -> None:
         ]
         for d in definitions
     ]
-    if fmt == "json":
-        rows = [dict(zip(keys, fields(d, [k.name for k in d.kinds]), strict=True)) for d in definitions]
-        _data(json_document({"surfaces": rows}, ascii=True), nl=False)
-    elif fmt == "csv":
-        _data(csv_table(keys, [fields(d, " ".join(k.name for k in d.kinds)) for d in definitions]), nl=False)
-    elif fmt == "markdown":
-        _data(columns_markdown(columns, cells), nl=False)
-    else:
-        _print_table("Surfaces", columns, cells)
+    rows = [dict(zip(keys, fields(d, [k.name for k in d.kinds]), strict=True)) for d in definitions]
+    records = Table(columns_of(keys), [fields(d, " ".join(k.name for k in d.kinds)) for d in definitions])
+    table = Table(columns, cells, title="Surfaces", heading="")
+    _show(fmt, View([table], data={"surfaces": rows}, records=records, ascii=True))
 
 
 @main.command("measure", cls=_ServerCommand)
@@ -122,25 +116,22 @@ def measure_command(
     percentile among the shipped corpus of public servers' lists."""
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.cli._mcp_config import configured_servers, finish_configured
-    from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_csv, totals_markdown, totals_rich
+    from toolsurface.harness.mcp_config import config_totals, parse_windows, totals_view
     from toolsurface.harness.measure import (
-        anatomy_csv,
-        anatomy_markdown,
-        anatomy_rich,
-        by_kinds_csv,
-        counters_csv,
-        drafts_csv,
+        anatomy_records,
+        anatomy_view,
+        by_kinds_records,
+        counters_records,
+        drafts_records,
         measure,
-        measure_csv,
-        measure_json,
-        measure_markdown,
-        measure_rich,
-        parts_csv,
-        per_tool_csv,
-        skills_csv,
+        measure_records,
+        measure_view,
+        parts_records,
+        per_tool_records,
+        skills_table,
         with_standing,
     )
-    from toolsurface.harness.output import json_document
+    from toolsurface.harness.output import Text, View, joined, render
     from toolsurface.harness.surface import default_surfaces
 
     counters = _counters(tokens, count_urls)
@@ -162,44 +153,34 @@ def measure_command(
     totals = config_totals(found[0], found[1], result, windows, given=given) if found is not None else None
     if out is not None:
         files = {
-            "measure.json": measure_json(result),
-            "measure.csv": measure_csv(result),
-            "measure.md": measure_markdown(result, per_tool=True),
-            "per_tool.csv": per_tool_csv(result),
-            "by_kinds.csv": by_kinds_csv(result),
-            "parts.csv": parts_csv(result),
+            "measure.json": render(measure_view(result), "json"),
+            "measure.csv": _written(measure_records(result)),
+            "measure.md": str(render(measure_view(result, per_tool=True), "markdown")),
+            "per_tool.csv": _written(per_tool_records(result)),
+            "by_kinds.csv": _written(by_kinds_records(result)),
+            "parts.csv": _written(parts_records(result)),
         }
-        if any(s.skills for s in result.surfaces):
-            files["skills.csv"] = skills_csv(result)
+        skills = skills_table(result)
+        if skills is not None:
+            files["skills.csv"] = _written(skills)
         if any(s.drafts is not None for s in result.surfaces):
-            files["drafts.csv"] = drafts_csv(result)
+            files["drafts.csv"] = _written(drafts_records(result))
         if result.counters:
-            files["counters.csv"] = counters_csv(result)
+            files["counters.csv"] = _written(counters_records(result))
         if anatomy:
             files.update(_anatomy_files(result, files["measure.md"]))
         if totals is not None:
-            files["servers.csv"] = totals_csv(totals)
+            files["servers.csv"] = str(render(totals_view(totals), "csv"))
         written = _write_outputs(out, files)
         _say(f"wrote {', '.join(str(p) for p in written)}")
-    if fmt == "json":
-        if totals is None:
-            _data(measure_json(result), nl=False)
-        else:
-            _data(json_document({**result.to_json(), "mcp_config": totals.to_json()}), nl=False)
-    elif fmt == "csv":
-        if anatomy:
-            _data(anatomy_csv(result), nl=False)
-        elif per_tool:
-            _data(per_tool_csv(result), nl=False)
-        else:
-            _data(measure_csv(result) if totals is None else totals_csv(totals), nl=False)
-    elif fmt == "markdown":
-        extra = f"\n{totals_markdown(totals)}" if totals is not None else ""
-        said = measure_markdown(result, per_tool=per_tool) + (anatomy_markdown(result) if anatomy else "")
-        _data(said + extra, nl=False)
-    else:
-        tables = [*measure_rich(result, per_tool=per_tool), *(anatomy_rich(result) if anatomy else [])]
-        _print([*tables, *(totals_rich(totals) if totals is not None else [])])
+    views = [measure_view(result, per_tool=per_tool), *([anatomy_view(result)] if anatomy else [])]
+    records = anatomy_records(result) if anatomy else per_tool_records(result) if per_tool else None
+    data = result.to_json()
+    if totals is not None:
+        views += [View([Text(markdown="\n")]), totals_view(totals)]
+        data |= {"mcp_config": totals.to_json()}
+        records = records or totals_view(totals).records
+    _show(fmt, joined(views, data=data, records=records or measure_records(result)))
     finish_configured(found, configured, "what the servers cost together is not known")
 
 
@@ -221,10 +202,18 @@ def _targets(config_path: Path | None, protocol: str | None) -> tuple[list[Measu
 
 def _anatomy_files(result: Measurement, markdown: str) -> dict[str, str]:
     """What --out writes with --anatomy: each tool's parts, each part's share, and measure.md with both."""
-    from toolsurface.harness.measure import anatomy_csv, anatomy_markdown, anatomy_shares_csv
+    from toolsurface.harness.measure import anatomy_records, anatomy_share_records, anatomy_view
+    from toolsurface.harness.output import render
 
     return {
-        "measure.md": markdown + anatomy_markdown(result),
-        "anatomy.csv": anatomy_csv(result),
-        "anatomy_parts.csv": anatomy_shares_csv(result),
+        "measure.md": markdown + str(render(anatomy_view(result), "markdown")),
+        "anatomy.csv": _written(anatomy_records(result)),
+        "anatomy_parts.csv": _written(anatomy_share_records(result)),
     }
+
+
+def _written(table: Table) -> str:
+    """A table's rows as the CSV file --out writes of them."""
+    from toolsurface.harness.output import columns_csv
+
+    return columns_csv(table.columns, table.rows)

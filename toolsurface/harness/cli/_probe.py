@@ -8,11 +8,11 @@ import click
 
 from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
-    _emit,
     _format_option,
     _protocol_option,
     _server_options,
     _ServerCommand,
+    _show,
     main,
 )
 from toolsurface.harness.cli._counters import _counter_options, _counters
@@ -56,13 +56,13 @@ def probe_command(
     --url URL or -- CMD ARGS... Each call is shown with its arguments; an answer that was an error is left out
     of the answers per tool.
     """
-    from toolsurface.harness.probe import probe_csv, probe_json, probe_markdown, probe_rich
+    from toolsurface.harness.probe import probe_view
 
     if dry_run and fail_on_error_answers:
         raise click.UsageError("--fail-on-error-answers judges the answers; a dry run calls nothing")
     counters = _counters(tokens, count_urls)
     probe = probed(surface, live, probing, counters=counters, protocol=protocol, dry_run=dry_run).probe
-    _emit(fmt, probe, {"table": probe_rich, "json": probe_json, "csv": probe_csv, "markdown": probe_markdown})
+    _show(fmt, probe_view(probe))
     _say_error_answers(probe.errors_text, fmt)
     if fail_on_error_answers and probe.error_calls:
         raise SystemExit(1)

@@ -147,9 +147,10 @@ def session_run_command(
 ) -> None:
     """Run N sessions per surface with each agent and write DIR/study.json."""
     from toolsurface.harness.endpoint import parse_endpoint
+    from toolsurface.harness.output import render
     from toolsurface.harness.scenario import load_scenario
     from toolsurface.harness.session.plan import StudyConfig, parse_shard
-    from toolsurface.harness.session.score import study_markdown
+    from toolsurface.harness.session.score import study_view
     from toolsurface.harness.session.study import agent_choices, run_session_study
 
     config = StudyConfig(
@@ -178,7 +179,7 @@ def session_run_command(
             outcome = run_session_study(config, planned, finished)
         except KeyboardInterrupt:
             _fail(f"interrupted; finished runs are kept in {config.out} and a rerun resumes")
-    click.echo(study_markdown(outcome.study).rstrip("\n"))
+    click.echo(render(study_view(outcome.study), "markdown").rstrip("\n"))
     click.echo(f"wrote {outcome.path}", err=True)
     failure = outcome.failure_line()
     if failure is not None:
@@ -234,10 +235,10 @@ def session_score_command(
     DIRS are study folders (session run --out, session import --out) or run folders."""
     from dataclasses import replace
 
+    from toolsurface.harness.cli._base import _show
     from toolsurface.harness.cli._live import _items
     from toolsurface.harness.files import write_json_atomic
-    from toolsurface.harness.output import json_document
-    from toolsurface.harness.session.score import find_runs, listed_names, score_study, server_tools, study_markdown
+    from toolsurface.harness.session.score import find_runs, listed_names, score_study, server_tools, study_view
 
     study = score_study(find_runs(dirs))
     if surface is not None and live.names_a_server:
@@ -247,7 +248,7 @@ def session_score_command(
         study = replace(study, server_tools=server_tools(study, _listed_as(items[0]), listed_names(items[0])))
     if out is not None:
         write_json_atomic(out, study.to_json(out.parent))
-    click.echo(json_document(study.to_json(), ascii=True) if fmt == "json" else study_markdown(study), nl=False)
+    _show(fmt, study_view(study))
 
 
 def _listed_as(item: Any) -> str:
@@ -264,11 +265,12 @@ def session_merge_command(dirs: tuple[Path, ...], out: Path) -> None:
     """Merge the shards of one study (session run --shard I/N) into one folder with one study.json.
 
     DIRS are the shards' study folders (each session run --out of one shard)."""
+    from toolsurface.harness.output import render
     from toolsurface.harness.session.merge import merge_shards
-    from toolsurface.harness.session.score import study_markdown
+    from toolsurface.harness.session.score import study_view
 
     outcome = merge_shards(list(dirs), out)
-    click.echo(study_markdown(outcome.study).rstrip("\n"))
+    click.echo(render(study_view(outcome.study), "markdown").rstrip("\n"))
     click.echo(f"merged {outcome.runs} runs of {len(dirs)} shards; wrote {outcome.path}", err=True)
 
 
@@ -358,8 +360,8 @@ def session_import_command(
     of the sessions that used server NAME: scored, reported and replayed like a study of runs."""
     from dataclasses import asdict
 
-    from toolsurface.harness.cli._base import _print_table, _say
-    from toolsurface.harness.output import Column, json_document
+    from toolsurface.harness.cli._base import _say, _show
+    from toolsurface.harness.output import Column, Table, View
     from toolsurface.harness.session.importer import import_sessions, parse_since
 
     outcome = import_sessions(
@@ -370,31 +372,26 @@ def session_import_command(
         since=parse_since(since) if since is not None else None,
         keep_content=keep_content,
     )
-    if fmt == "json":
-        click.echo(
-            json_document({"server": server, "out": str(out), "files": [asdict(r) for r in outcome.rows]}, ascii=True),
-            nl=False,
+    columns = [
+        *(Column(label) for label in ("File", "Client", "Version", "Model")),
+        Column("Calls", numeric=True),
+        Column("Error answers", numeric=True),
+        Column("What became of it"),
+    ]
+    rows = [
+        (
+            row.path,
+            row.client or "-",
+            row.version or "-",
+            row.model or "-",
+            row.calls,
+            row.refused,
+            row.run or (f"{row.status}: {row.detail}" if row.detail else row.status),
         )
-    else:
-        columns = [
-            *(Column(label) for label in ("File", "Client", "Version", "Model")),
-            Column("Calls", numeric=True),
-            Column("Error answers", numeric=True),
-            Column("What became of it"),
-        ]
-        rows = [
-            (
-                row.path,
-                row.client or "-",
-                row.version or "-",
-                row.model or "-",
-                row.calls,
-                row.refused,
-                row.run or (f"{row.status}: {row.detail}" if row.detail else row.status),
-            )
-            for row in outcome.rows
-        ]
-        _print_table(f"Session files, for server {server}", columns, rows)
+        for row in outcome.rows
+    ]
+    data = {"server": server, "out": str(out), "files": [asdict(r) for r in outcome.rows]}
+    _show(fmt, View([Table(columns, rows, title=f"Session files, for server {server}")], data=data, ascii=True))
     _say(outcome.summary())
 
 

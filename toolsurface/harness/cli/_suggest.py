@@ -9,13 +9,12 @@ import click
 
 from toolsurface.harness.cli._base import (
     TABLE_FORMATS,
-    _data,
     _format_option,
-    _print,
     _protocol_option,
     _say,
     _server_options,
     _ServerCommand,
+    _show,
     main,
 )
 from toolsurface.harness.cli._client_help import CardHelpOption, client_help
@@ -96,10 +95,7 @@ def suggest_command(
         check_outputs,
         clients_beside,
         suggest,
-        suggest_csv,
-        suggest_json,
-        suggest_markdown,
-        suggest_rich,
+        suggest_view,
     )
 
     if named and not with_clients:
@@ -118,19 +114,4 @@ def suggest_command(
             rows = clients_beside(taken, result, named)
         else:
             _say("toolsurface: no candidate, so no client was run")
-    if fmt == "json":
-        import json
-
-        from toolsurface.harness.clients import clients_json
-
-        _data(suggest_json(result, json.loads(clients_json(rows)) if rows is not None else None), nl=False)
-    elif fmt == "csv":
-        _data(suggest_csv(result), nl=False)
-    elif fmt == "markdown":
-        from toolsurface.harness.clients import clients_markdown
-
-        _data(suggest_markdown(result) + (f"\n{clients_markdown(rows)}" if rows is not None else ""), nl=False)
-    else:
-        from toolsurface.harness.clients import clients_rich
-
-        _print([*suggest_rich(result), *(clients_rich(rows) if rows is not None else [])])
+    _show(fmt, suggest_view(result, rows))

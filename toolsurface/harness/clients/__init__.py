@@ -2,20 +2,14 @@
 scripted model, and the first request's tools apart (the stub's shown, the stub's deferred, the client's own)."""
 
 from toolsurface.harness.clients._anatomy import ClientAnatomy, KeptPart, ToolKept, client_anatomy, surface_wires
-from toolsurface.harness.clients._anatomy_render import (
-    clients_anatomy_csv,
-    clients_anatomy_json,
-    clients_anatomy_markdown,
-    clients_anatomy_rich,
-)
+from toolsurface.harness.clients._anatomy_render import clients_anatomy_view
 from toolsurface.harness.clients._model import ClientRow, NameRefused, NeighbourRow, Part
 from toolsurface.harness.clients._observe import ClientChoice, observe_clients, plan_clients
 from toolsurface.harness.clients._render import (
     CLIENTS_FORMAT,
-    clients_csv,
-    clients_json,
-    clients_markdown,
-    clients_rich,
+    clients_blocks,
+    clients_data,
+    clients_view,
     describe_description,
     describe_schema,
     tool_cells,
@@ -33,14 +27,10 @@ __all__ = [
     "Part",
     "ToolKept",
     "client_anatomy",
-    "clients_anatomy_csv",
-    "clients_anatomy_json",
-    "clients_anatomy_markdown",
-    "clients_anatomy_rich",
-    "clients_csv",
-    "clients_json",
-    "clients_markdown",
-    "clients_rich",
+    "clients_anatomy_view",
+    "clients_blocks",
+    "clients_data",
+    "clients_view",
     "describe_description",
     "describe_schema",
     "observe_clients",

@@ -1,28 +1,21 @@
 """What each client kept of each part (clients --anatomy) as text: a table per surface, a row as listed and a row per
 client, a column per part; with --per-tool, what each client did to each part of each tool. Declared once as
-columns; markdown, CSV, JSON and rich tables. Returns strings and renderables; never prints."""
+columns, in a view every format is rendered from; never prints."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from toolsurface.harness.clients._anatomy import KEPT, NONE, ClientAnatomy, KeptPart, ToolKept
 from toolsurface.harness.clients._model import ClientRow
 from toolsurface.harness.clients._render import CLIENTS_FORMAT, _json_row
 from toolsurface.harness.measure import ANATOMY_COUNTER, ANATOMY_PARTS, PART_LABELS
-from toolsurface.harness.output import Column, columns_csv, columns_markdown, json_document, terminal_table
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
+from toolsurface.harness.output import Block, Column, Table, Text, View
 
 __all__ = [
     "ANATOMY_CSV_COLUMNS",
     "TOOL_ANATOMY_CSV_COLUMNS",
-    "clients_anatomy_csv",
-    "clients_anatomy_json",
-    "clients_anatomy_markdown",
-    "clients_anatomy_rich",
+    "clients_anatomy_view",
 ]
 
 Anatomies = Sequence[ClientAnatomy | None]
@@ -140,38 +133,25 @@ def _title(surface: str) -> str:
     return f"What each client kept of each part: {surface}"
 
 
-def clients_anatomy_markdown(anatomies: Anatomies, per_tool: bool = False) -> str:
-    parts = [f"\n### What each client kept of each part\n\n{_NOTE}:\n"]
-    for surface, found in _by_surface(anatomies).items():
-        columns, cells = _table(found)
-        parts += [f"\n{_title(surface)}\n\n", columns_markdown(columns, cells)]
-    if per_tool:
-        parts += ["\nTool by tool:\n\n", columns_markdown(_TOOL_COLUMNS, _tool_rows(anatomies))]
-    return "".join(parts)
+def clients_anatomy_view(rows: Sequence[ClientRow], anatomies: Anatomies, per_tool: bool = False) -> View:
+    """The clients' rows, then a table per surface of what each client kept of each part (`per_tool`: and of each
+    tool); JSON each row with its `anatomy`, CSV a row per client row and part (`per_tool`: and tool)."""
+    from toolsurface.harness.clients._render import clients_blocks
 
-
-def clients_anatomy_rich(anatomies: Anatomies, per_tool: bool = False) -> list[RenderableType]:
-    found: list[RenderableType] = []
+    blocks: list[Block] = [Text(markdown=f"\n### What each client kept of each part\n\n{_NOTE}:\n")]
     for surface, each in _by_surface(anatomies).items():
         columns, cells = _table(each)
-        found.append(terminal_table(_title(surface), columns, cells, caption=_NOTE))
+        blocks.append(Table(columns, cells, title=_title(surface), caption=_NOTE, heading="\n{title}\n\n", footing=""))
     if per_tool:
-        found.append(terminal_table("What each client kept of each tool", _TOOL_COLUMNS, _tool_rows(anatomies)))
-    return found
-
-
-def clients_anatomy_json(rows: Sequence[ClientRow], anatomies: Anatomies, per_tool: bool = False) -> str:
-    """The clients document, each row with what its client kept of each part (its tools one by one too)."""
-    found = []
+        title = "What each client kept of each tool"
+        blocks += [
+            Table(_TOOL_COLUMNS, _tool_rows(anatomies), title=title, heading="\nTool by tool:\n\n"),
+        ]
+    data = []
     for row, anatomy in zip(rows, anatomies, strict=True):
-        data = _json_row(row, per_tool)
-        data["anatomy"] = anatomy.to_json() if anatomy is not None else None
-        found.append(data)
-    return json_document({"format": CLIENTS_FORMAT, "rows": found}, ascii=True)
-
-
-def clients_anatomy_csv(anatomies: Anatomies, per_tool: bool = False) -> str:
-    """A row per client row and part (with `per_tool`: per client row, tool and part)."""
+        entry = _json_row(row, per_tool)
+        entry["anatomy"] = anatomy.to_json() if anatomy is not None else None
+        data.append(entry)
     found: list[list[object]] = []
     for a in anatomies:
         if a is None:
@@ -181,7 +161,14 @@ def clients_anatomy_csv(anatomies: Anatomies, per_tool: bool = False) -> str:
             found += [[*who, *_figures(p), p.tools] for p in a.parts]
             continue
         found += [[*who, t.tool, t.how, *_figures(p)] for t in a.tools for p in t.parts]
-    return columns_csv(TOOL_ANATOMY_CSV_COLUMNS if per_tool else ANATOMY_CSV_COLUMNS, found)
+    records = Table(TOOL_ANATOMY_CSV_COLUMNS if per_tool else ANATOMY_CSV_COLUMNS, found)
+    return View(
+        [*clients_blocks(rows, per_tool), *blocks],
+        data={"format": CLIENTS_FORMAT, "rows": data},
+        records=records,
+        ascii=True,
+        between="",
+    )
 
 
 def _figures(p: KeptPart) -> list[object]:

@@ -1,26 +1,15 @@
-"""The clients table as text: markdown, CSV, JSON and a rich table. Returns strings and renderables; never prints."""
+"""The clients table's view (every format is rendered from it). Never prints."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolsurface.harness.clients._model import ClientRow, NameRefused, NeighbourRow, Part
 from toolsurface.harness.endpoint import SentTool
-from toolsurface.harness.output import (
-    Column,
-    columns_markdown,
-    columns_of,
-    csv_table,
-    json_document,
-    shown,
-    terminal_table,
-)
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
+from toolsurface.harness.output import Block, Column, Table, Text, View, columns_markdown, columns_of, shown
 
 CLIENTS_FORMAT = "toolsurface-clients/1"
 # In a row's JSON with --per-tool: `sent`, each of the server's tools as the first request carried it.
@@ -262,7 +251,7 @@ def _refused_by_tool(row: ClientRow) -> dict[tuple[str, str], NameRefused]:
     return {(r.server, r.tool): r for r in row.names_refused}
 
 
-def clients_markdown(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
+def _markdown_text(rows: Sequence[ClientRow], per_tool: bool) -> str:
     """The table, with a line saying what its cells hold; with `per_tool`, each tool as each client sent it."""
     note = (
         f"What each client shows its model of the {_what(rows)} in its first request (tools · chars · o200k tokens; a"
@@ -341,17 +330,18 @@ def _json_row(row: ClientRow, per_tool: bool) -> dict[str, Any]:
     return data
 
 
-def clients_json(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
-    return json_document({"format": CLIENTS_FORMAT, "rows": [_json_row(r, per_tool) for r in rows]}, ascii=True)
+def clients_data(rows: Sequence[ClientRow], per_tool: bool = False) -> dict[str, Any]:
+    """The rows as JSON (`per_tool`: each with what it sent of each tool)."""
+    return {"format": CLIENTS_FORMAT, "rows": [_json_row(r, per_tool) for r in rows]}
 
 
-def clients_csv(rows: Sequence[ClientRow], per_tool: bool = False) -> str:
+def _records(rows: Sequence[ClientRow], per_tool: bool) -> Table:
     if per_tool:
-        return csv_table(_TOOL_CSV_HEADER, [_tool_csv(r, t) for r in rows for t in r.sent])
-    return _clients_csv(rows)
+        return Table(columns_of(_TOOL_CSV_HEADER), [_tool_record(r, t) for r in rows for t in r.sent])
+    return _clients_records(rows)
 
 
-def _tool_csv(r: ClientRow, t: SentTool) -> list[object]:
+def _tool_record(r: ClientRow, t: SentTool) -> list[object]:
     refused = _refused_by_tool(r).get((r.server_name, t.tool))
     return [
         r.surface, r.client, r.version, r.mode, t.tool, t.sent_as, t.how, t.name_change, t.description,
@@ -361,7 +351,7 @@ def _tool_csv(r: ClientRow, t: SentTool) -> list[object]:
     ]  # fmt: skip
 
 
-def _clients_csv(rows: Sequence[ClientRow]) -> str:
+def _clients_records(rows: Sequence[ClientRow]) -> Table:
     def flat(r: ClientRow) -> list[object]:
         parts: list[object] = []
         for part in (r.shown, r.deferred, r.builtin):
@@ -374,29 +364,41 @@ def _clients_csv(rows: Sequence[ClientRow]) -> str:
             "; ".join(f"{n.name} {n.when}" for n in r.names_refused),
         ]  # fmt: skip
 
-    return csv_table(_CSV_HEADER, [flat(r) for r in rows])
+    return Table(columns_of(_CSV_HEADER), [flat(r) for r in rows])
 
 
-def clients_rich(rows: Sequence[ClientRow], per_tool: bool = False) -> list[RenderableType]:
+def _terminal_blocks(rows: Sequence[ClientRow], per_tool: bool) -> list[Block]:
     title = "What each client shows its model (first request; tools · chars · o200k tokens)"
-    found: list[RenderableType] = [terminal_table(title, _named(_COLUMNS, rows), [_cells(row) for row in rows])]
+    found: list[Block] = [Table(_named(_COLUMNS, rows), [_cells(row) for row in rows], title=title, markdown=False)]
     for title, columns, cells in (
         ("Beside it (first request; tools · chars · o200k tokens)", _BESIDE_COLUMNS, _beside_rows(rows)),
         ("Shown or deferred, as each client decides", _DECIDED_COLUMNS, _decided_rows(rows)),
     ):
         if cells:
-            found.append(terminal_table(title, _named(columns, rows), cells))
-    clashes = _clash_lines(rows)
-    if clashes:
-        found.append("Names two servers share:\n" + "\n".join(f"  {line}" for line in clashes))
-    switches = _switch_lines(rows)
-    if switches:
-        found.append("Where it switches:\n" + "\n".join(f"  {line}" for line in switches))
-    apps = _apps_lines(rows)
-    if apps:
-        found.append(f"{_APPS_NOTE}:\n" + "\n".join(f"  {line}" for line in apps))
-    if not per_tool:
-        return found
-    title = "Tool by tool (first request; as listed -> as sent)"
-    tools = terminal_table(title, _named(_TOOL_COLUMNS, rows), _tool_rows(rows))
-    return [*found, tools]
+            found.append(Table(_named(columns, rows), cells, title=title, markdown=False))
+    said = [
+        (heading, lines)
+        for heading, lines in (
+            ("Names two servers share", _clash_lines(rows)),
+            ("Where it switches", _switch_lines(rows)),
+            (_APPS_NOTE, _apps_lines(rows)),
+        )
+        if lines
+    ]
+    found += [Text(f"{heading}:\n" + "\n".join(f"  {line}" for line in lines), markup=True) for heading, lines in said]
+    if per_tool:
+        title = "Tool by tool (first request; as listed -> as sent)"
+        found.append(Table(_named(_TOOL_COLUMNS, rows), _tool_rows(rows), title=title, markdown=False))
+    return found
+
+
+def clients_blocks(rows: Sequence[ClientRow], per_tool: bool = False) -> list[Block]:
+    """What a terminal and markdown show of the rows (a command that shows them beside its own result)."""
+    return [*_terminal_blocks(rows, per_tool), Text(markdown=_markdown_text(rows, per_tool))]
+
+
+def clients_view(rows: Sequence[ClientRow], per_tool: bool = False) -> View:
+    """The rows as every format shows them; `per_tool`: each tool as each client sent it (CSV a row per tool)."""
+    return View(
+        clients_blocks(rows, per_tool), data=clients_data(rows, per_tool), records=_records(rows, per_tool), ascii=True
+    )

@@ -6,10 +6,7 @@ from toolsurface.harness.compat._answer_limits import answer_limits_data
 from toolsurface.harness.compat._answer_table import (
     ANSWERS_FORMAT,
     answer_cell,
-    answers_csv,
-    answers_json,
-    answers_markdown,
-    answers_rich,
+    answers_view,
 )
 from toolsurface.harness.compat._answers import (
     ANSWER_PROBES,
@@ -25,16 +22,13 @@ from toolsurface.harness.compat._answers import (
 from toolsurface.harness.compat._limits import LIMITS_FORMAT, limits_data
 from toolsurface.harness.compat._observe import Compat, CompatColumn, CompatRow, cell_of, observe_compat
 from toolsurface.harness.compat._probe import COUNTS, FEATURES, Feature, write_probes
-from toolsurface.harness.compat._render import COMPAT_FORMAT, compat_csv, compat_json, compat_markdown, compat_rich
+from toolsurface.harness.compat._render import COMPAT_FORMAT, compat_view
 from toolsurface.harness.compat._thresholds import (
     THRESHOLDS_FORMAT,
     ThresholdSeen,
     observe_thresholds,
-    thresholds_csv,
     thresholds_data,
-    thresholds_json,
-    thresholds_markdown,
-    thresholds_rich,
+    thresholds_view,
 )
 
 __all__ = [
@@ -56,15 +50,9 @@ __all__ = [
     "answer_cell",
     "answer_limits_data",
     "answer_settings",
-    "answers_csv",
-    "answers_json",
-    "answers_markdown",
-    "answers_rich",
+    "answers_view",
     "cell_of",
-    "compat_csv",
-    "compat_json",
-    "compat_markdown",
-    "compat_rich",
+    "compat_view",
     "judge_carried",
     "limits_data",
     "observe_answers",
@@ -72,10 +60,7 @@ __all__ = [
     "observe_thresholds",
     "parse_probe",
     "parse_setting",
-    "thresholds_csv",
     "thresholds_data",
-    "thresholds_json",
-    "thresholds_markdown",
-    "thresholds_rich",
+    "thresholds_view",
     "write_probes",
 ]

@@ -1,20 +1,16 @@
 """The answers table as text: a row per probe answer (form and size), a column per client, version, mode and
-setting, each cell what the next request carried; the clients' notes apart, once each. Markdown, CSV, JSON and
-a rich table; returns strings and renderables, never prints."""
+setting, each cell what the next request carried; the clients' notes apart, once each. A view every format is
+made from; never prints."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import TYPE_CHECKING
 
 from toolsurface.harness.compat._answers import AnswerSeen
-from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document, terminal_table
+from toolsurface.harness.output import Column, Table, Text, View, columns_of
 
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-__all__ = ["ANSWERS_FORMAT", "answer_cell", "answers_csv", "answers_json", "answers_markdown", "answers_rich"]
+__all__ = ["ANSWERS_FORMAT", "answer_cell", "answers_view"]
 
 ANSWERS_FORMAT = "toolsurface-compat-answers/1"
 _NOTE = (
@@ -81,28 +77,22 @@ def _versions(rows: Sequence[AnswerSeen]) -> str:
     return f"MCP protocol {', '.join(protocols)}" if protocols else "MCP protocol not logged"
 
 
-def answers_markdown(rows: Sequence[AnswerSeen]) -> str:
-    columns, grid, notes = _grid(rows)
-    text = f"{_NOTE}; {_versions(rows)}\n\n" + columns_markdown(_declared(columns), grid)
-    if notes:
-        text += "\n" + "\n".join(f"[{n}] {note!r}" for n, note in enumerate(notes, 1)) + "\n"
-    return text
-
-
-def answers_json(rows: Sequence[AnswerSeen]) -> str:
-    return json_document({"format": ANSWERS_FORMAT, "answers": [asdict(r) for r in rows]}, ascii=True)
-
-
-def answers_csv(rows: Sequence[AnswerSeen]) -> str:
-    header = ["client", "version", "mode", "setting", "form", "tokens", "carried", "answer_chars", "answer_tokens"]
-    header += ["shape", "carried_chars", "kept_head", "kept_tail", "kept_tokens", "file", "note", "status", "protocol"]
-    return csv_table(header, [[getattr(r, key) for key in header] for r in rows])
-
-
-def answers_rich(rows: Sequence[AnswerSeen]) -> list[RenderableType]:
-    from rich.text import Text
-
+def answers_view(rows: Sequence[AnswerSeen]) -> View:
+    """The grid under its note, then the clients' notes, once each."""
     columns, grid, notes = _grid(rows)
     title = f"What each client passed on of a tool's answer (next request; {_versions(rows)})"
-    table = terminal_table(title, _declared(columns), grid)
-    return [table, *(Text(f"[{n}] {note!r}") for n, note in enumerate(notes, 1))]
+    said = [f"[{n}] {note!r}" for n, note in enumerate(notes, 1)]
+    header = ["client", "version", "mode", "setting", "form", "tokens", "carried", "answer_chars", "answer_tokens"]
+    header += ["shape", "carried_chars", "kept_head", "kept_tail", "kept_tokens", "file", "note", "status", "protocol"]
+    return View(
+        [
+            Text(markdown=f"{_NOTE}; {_versions(rows)}\n\n"),
+            Table(_declared(columns), grid, title=title, heading=""),
+            *(Text(line) for line in said),
+            Text(markdown="\n" + "\n".join(said) + "\n" if said else None),
+        ],
+        data={"format": ANSWERS_FORMAT, "answers": [asdict(r) for r in rows]},
+        records=Table(columns_of(header), [[getattr(r, key) for key in header] for r in rows]),
+        ascii=True,
+        between="",
+    )

@@ -1,18 +1,14 @@
-"""The compat table as text: markdown, CSV, JSON and a rich table, a row per limit and a column per client,
-version and mode. Returns strings and renderables; never prints."""
+"""The compat table's view (harness.output.render makes each format of it): a row per limit and a column per
+client, version and mode. Never prints."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import TYPE_CHECKING
 
 from toolsurface.harness.compat._observe import Compat
-from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document, terminal_table
+from toolsurface.harness.output import Column, Table, Text, View, columns_of
 
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-__all__ = ["COMPAT_FORMAT", "compat_csv", "compat_json", "compat_markdown", "compat_rich"]
+__all__ = ["COMPAT_FORMAT", "compat_view"]
 
 COMPAT_FORMAT = "toolsurface-compat/1"
 _NOTE = (
@@ -32,25 +28,18 @@ def _rows(compat: Compat) -> list[list[str]]:
     return [*([r.label, *r.cells] for r in compat.rows), ["status", *(c.status for c in compat.columns)]]
 
 
-def compat_markdown(compat: Compat) -> str:
-    return _NOTE + "\n\n" + columns_markdown(_columns(compat), _rows(compat))
-
-
-def compat_json(compat: Compat) -> str:
+def compat_view(compat: Compat) -> View:
+    """A row per limit, a column per client, version and mode; in markdown under a note of how it was seen."""
     data = {
         "format": COMPAT_FORMAT,
         "columns": [asdict(c) for c in compat.columns],
         "rows": [asdict(r) for r in compat.rows],
         "duration_s": compat.duration_s,
     }
-    return json_document(data, ascii=True)
-
-
-def compat_csv(compat: Compat) -> str:
-    return csv_table(
-        ["key", "limit", *(c.label for c in compat.columns)], [[r.key, r.label, *r.cells] for r in compat.rows]
+    title = "What each client did with each limit (first request)"
+    records = Table(
+        columns_of(["key", "limit", *(c.label for c in compat.columns)]),
+        [[r.key, r.label, *r.cells] for r in compat.rows],
     )
-
-
-def compat_rich(compat: Compat) -> list[RenderableType]:
-    return [terminal_table("What each client did with each limit (first request)", _columns(compat), _rows(compat))]
+    table = Table(_columns(compat), _rows(compat), title=title, heading="")
+    return View([Text(markdown=_NOTE + "\n\n"), table], data=data, records=records, ascii=True, between="")

@@ -15,22 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.output import Column, columns_markdown, csv_table, json_document, terminal_table
+from toolsurface.harness.output import Column, Table, Text, View, columns_of
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
     from toolsurface.harness.agents import ClientCard
 
 __all__ = [
     "THRESHOLDS_FORMAT",
     "ThresholdSeen",
     "observe_thresholds",
-    "thresholds_csv",
     "thresholds_data",
-    "thresholds_json",
-    "thresholds_markdown",
-    "thresholds_rich",
+    "thresholds_view",
 ]
 
 THRESHOLDS_FORMAT = "toolsurface-compat-thresholds/1"
@@ -190,25 +185,17 @@ def thresholds_data(rows: Sequence[ThresholdSeen]) -> dict[str, Any]:
     return {"format": THRESHOLDS_FORMAT, "thresholds": _summary(rows), "rows": [asdict(r) for r in rows]}
 
 
-def thresholds_json(rows: Sequence[ThresholdSeen]) -> str:
-    return json_document(thresholds_data(rows), ascii=True)
-
-
-def thresholds_csv(rows: Sequence[ThresholdSeen]) -> str:
-    return csv_table(
-        ["client", "version", "mode", "window", "percent", "counted", "carried"],
-        [[r.client, r.version, r.mode, r.window, r.percent, r.counted, r.carried] for r in rows],
-    )
-
-
-def thresholds_markdown(rows: Sequence[ThresholdSeen]) -> str:
+def thresholds_view(rows: Sequence[ThresholdSeen]) -> View:
     note = (
         "Where each client that decides for itself switches from showing the server's tools to deferring them"
         " (its first request, with every token count it asked for answered as probed)\n\n"
     )
-    return note + columns_markdown(_COLUMNS, _cells(rows))
-
-
-def thresholds_rich(rows: Sequence[ThresholdSeen]) -> list[RenderableType]:
     title = "Where each client switches between shown and deferred (its count answered as probed)"
-    return [terminal_table(title, _COLUMNS, _cells(rows))]
+    header = ["client", "version", "mode", "window", "percent", "counted", "carried"]
+    return View(
+        [Text(markdown=note), Table(_COLUMNS, _cells(rows), title=title, heading="")],
+        data=thresholds_data(rows),
+        records=Table(columns_of(header), [[getattr(r, key) for key in header] for r in rows]),
+        ascii=True,
+        between="",
+    )

@@ -19,7 +19,7 @@ from toolsurface.harness.config._log import (
 )
 from toolsurface.harness.config._margin import BudgetNote, budget_comment, notes_of, percent, with_margin
 from toolsurface.harness.config._model import LOG_NAME, Config, ConfigError, ServerSet, Target, shown_path
-from toolsurface.harness.config._render import config_json, config_lines
+from toolsurface.harness.config._render import config_lines
 from toolsurface.harness.config._targets import ListedTarget, list_target, protocol_of, snapshot_target, target_server
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "appended",
     "budget_comment",
     "check_log_for_update",
-    "config_json",
     "config_lines",
     "diff_targets",
     "find_config",

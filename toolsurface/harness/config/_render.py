@@ -1,4 +1,4 @@
-"""The resolved configuration as text for a person, or as JSON."""
+"""The resolved configuration as text for a person (its JSON is Config.to_json)."""
 
 from __future__ import annotations
 
@@ -55,9 +55,3 @@ def config_lines(config: Config) -> list[str]:
         for tool, names in config.lint.per_tool.items():
             lines.append(f"  per-tool {tool}: {rules(names)}")
     return lines
-
-
-def config_json(config: Config) -> str:
-    from toolsurface.harness.output import json_document
-
-    return json_document(config.to_json())

@@ -18,10 +18,8 @@ from toolsurface.harness.mcp_config._totals import (
     ServerRow,
     config_totals,
     parse_windows,
-    totals_csv,
-    totals_json,
     totals_markdown,
-    totals_rich,
+    totals_view,
 )
 
 __all__ = [
@@ -44,9 +42,7 @@ __all__ = [
     "minimal_env",
     "parse_windows",
     "read_mcp_config",
-    "totals_csv",
-    "totals_json",
     "totals_markdown",
-    "totals_rich",
+    "totals_view",
     "unlisted_problem",
 ]

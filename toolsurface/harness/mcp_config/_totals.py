@@ -10,20 +10,10 @@ from typing import TYPE_CHECKING, Any
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.mcp_config._list import ListedServer
 from toolsurface.harness.mcp_config._model import McpConfig
-from toolsurface.harness.output import (
-    Column,
-    columns_csv,
-    columns_markdown,
-    counted,
-    json_document,
-    shown,
-    terminal_table,
-)
+from toolsurface.harness.output import Column, Table, View, counted, render, shown
 from toolsurface.harness.surface import INCLUDABLE_PARTS
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
     from toolsurface.harness.measure import Measurement, PartSize
 
 __all__ = [
@@ -32,10 +22,8 @@ __all__ = [
     "ServerRow",
     "config_totals",
     "parse_windows",
-    "totals_csv",
-    "totals_json",
     "totals_markdown",
-    "totals_rich",
+    "totals_view",
 ]
 
 
@@ -256,26 +244,20 @@ def _title(t: ConfigTotals) -> str:
     return f"Servers of {t.config.path} ({t.config.described}): what every session pays for them together ({t.counted})"
 
 
-def totals_rich(t: ConfigTotals) -> list[RenderableType]:
+def totals_view(t: ConfigTotals) -> View:
+    """The servers' table, their total under a line; in markdown under its title's line; CSV its figures."""
     columns, rows = _table(t)
-    return [terminal_table(_title(t), columns, rows, sections={len(rows) - 2})]
+    table = Table(columns, rows, title=_title(t), sections={len(rows) - 2}, heading="{title}\n")
+    records: list[list[object]] = []
+    for r in t.rows:
+        shares = [t.share(r.tokens, w) for w in t.windows]
+        records.append([r.name, r.status, r.tools, r.chars, r.tokens, *shares, *_beside(t, r, ""), r.why])
+    total = "all" if t.complete else t.label
+    records.append([total, "", t.tools, t.chars, t.tokens, *(t.share(t.tokens, w) for w in t.windows)])
+    records[-1] += [*_beside(t, None), ""]
+    return View([table], data=t.to_json(), records=Table(_columns(t), records))
 
 
 def totals_markdown(t: ConfigTotals) -> str:
-    columns, rows = _table(t)
-    return f"{_title(t)}\n" + columns_markdown(columns, rows)
-
-
-def totals_csv(t: ConfigTotals) -> str:
-    rows: list[list[object]] = []
-    for r in t.rows:
-        shares = [t.share(r.tokens, w) for w in t.windows]
-        rows.append([r.name, r.status, r.tools, r.chars, r.tokens, *shares, *_beside(t, r, ""), r.why])
-    total = "all" if t.complete else t.label
-    rows.append([total, "", t.tools, t.chars, t.tokens, *(t.share(t.tokens, w) for w in t.windows)])
-    rows[-1] += [*_beside(t, None), ""]
-    return columns_csv(_columns(t), rows)
-
-
-def totals_json(t: ConfigTotals) -> str:
-    return json_document(t.to_json())
+    """The servers' table as markdown (a budget's summary)."""
+    return str(render(totals_view(t), "markdown"))

@@ -1,31 +1,26 @@
 """Each tool's anatomy as text (measure --anatomy): where a list's tokens go, part by part, and each tool's parts;
-its tables declared once as columns, shown as markdown, CSV or rich tables. Returns strings and renderables."""
+its tables declared once as columns, in a view every format is rendered from."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from toolsurface.harness.measure._anatomy import ANATOMY_COUNTER, ANATOMY_PARTS, PART_LABELS, ListAnatomy, PartShare
 from toolsurface.harness.measure._columns import MeasureColumns
 from toolsurface.harness.measure._measure import Measurement, SurfaceMeasurement
-from toolsurface.harness.output import Column, columns_csv, columns_markdown, terminal_table
+from toolsurface.harness.output import Column, Table, View
 from toolsurface.harness.terminal import one_line
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
 
 __all__ = [
     "ANATOMY_COLUMNS",
     "ANATOMY_SHARE_COLUMNS",
-    "anatomy_csv",
-    "anatomy_markdown",
-    "anatomy_rich",
+    "anatomy_records",
     "anatomy_rows",
+    "anatomy_share_records",
     "anatomy_share_rows",
     "anatomy_share_table",
-    "anatomy_shares_csv",
     "anatomy_token_table",
+    "anatomy_view",
 ]
 
 
@@ -68,8 +63,9 @@ def anatomy_rows(m: Measurement) -> list[list[object]]:
     return rows
 
 
-def anatomy_csv(m: Measurement) -> str:
-    return columns_csv(ANATOMY_COLUMNS, anatomy_rows(m))
+def anatomy_records(m: Measurement) -> Table:
+    """anatomy.csv: a row per tool, each part's chars and tokens."""
+    return Table(ANATOMY_COLUMNS, anatomy_rows(m))
 
 
 def _share_rows(
@@ -100,9 +96,10 @@ def anatomy_share_rows(m: Measurement, every: bool = True) -> list[list[object]]
     ]
 
 
-def anatomy_shares_csv(m: Measurement) -> str:
-    """A row per surface and part: the part's chars and tokens over the surface's tools, and its share."""
-    return columns_csv(ANATOMY_SHARE_COLUMNS, anatomy_share_rows(m))
+def anatomy_share_records(m: Measurement) -> Table:
+    """anatomy_parts.csv: a row per surface and part, the part's chars and tokens over the surface's tools, and its
+    share."""
+    return Table(ANATOMY_SHARE_COLUMNS, anatomy_share_rows(m))
 
 
 def anatomy_share_table(m: Measurement) -> tuple[list[Column], list[list[object]]]:
@@ -163,34 +160,23 @@ def _tool_table(s: SurfaceMeasurement) -> tuple[str, list[Column], list[list[obj
     return f"Tokens by part, per tool: {one_line(s.name)}", columns, rows, caption
 
 
-def anatomy_markdown(m: Measurement) -> str:
-    """For each surface: its tools' tokens by part and each part's share, then each tool's tokens by part."""
-    parts = []
-    for s in m.surfaces:
-        anatomy = s.anatomy
-        if anatomy is None:
-            continue
-        title, caption = _shares_said(s, anatomy)
-        shares = columns_markdown(ANATOMY_SHARE_COLUMNS[1:], _share_rows(s, anatomy, False, every=False))
-        tools_title, columns, rows, tools_caption = _tool_table(s)
-        parts += [
-            f"\n{title} ({caption})\n",
-            shares,
-            f"\n{tools_title} ({tools_caption})\n",
-            columns_markdown(columns, rows),
-        ]
-    return "".join(parts)
-
-
-def anatomy_rich(m: Measurement) -> list[RenderableType]:
-    renderables: list[RenderableType] = []
+def anatomy_view(m: Measurement) -> View:
+    """For each surface: its tools' tokens by part and each part's share, then each tool's tokens by part; in
+    markdown each title with its caption above the table. Its CSV: anatomy.csv's rows."""
+    blocks: list[Table] = []
     for s in m.surfaces:
         anatomy = s.anatomy
         if anatomy is None:
             continue
         title, caption = _shares_said(s, anatomy)
         rows = _share_rows(s, anatomy, False, every=False)
-        renderables.append(terminal_table(title, ANATOMY_SHARE_COLUMNS[1:], rows, caption=caption))
+        blocks.append(_captioned(title, ANATOMY_SHARE_COLUMNS[1:], rows, caption))
         tools_title, columns, tool_rows, tools_caption = _tool_table(s)
-        renderables.append(terminal_table(tools_title, columns, tool_rows, caption=tools_caption))
-    return renderables
+        blocks.append(_captioned(tools_title, columns, tool_rows, tools_caption))
+    return View(blocks, records=anatomy_records(m), between="")
+
+
+def _captioned(title: str, columns: Sequence[Column], rows: Sequence[Sequence[object]], caption: str) -> Table:
+    """A table whose caption markdown says beside its title, above it."""
+    heading = "\n{title} (" + caption.replace("{", "{{").replace("}", "}}") + ")\n"
+    return Table(columns, rows, title=title, caption=caption, heading=heading, footing="")

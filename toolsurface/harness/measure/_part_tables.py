@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from toolsurface.harness.output import Column, columns_csv, columns_markdown, terminal_table
+from toolsurface.harness.output import Block, Column, Table, Text
 from toolsurface.harness.surface import APPS_LABEL, PART_WORDS, SKILLS_PROPOSAL
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
     from toolsurface.harness.measure._measure import Measurement
 
 __all__ = [
@@ -22,18 +20,14 @@ __all__ = [
     "DRAFT_COLUMNS",
     "SKILL_COLUMNS",
     "apps_lines",
-    "apps_markdown",
-    "apps_rich",
     "apps_rows",
-    "drafts_csv",
+    "apps_table",
+    "drafts_blocks",
     "drafts_lines",
-    "drafts_markdown",
-    "drafts_rich",
+    "drafts_records",
     "part_lines",
-    "skills_csv",
-    "skills_markdown",
-    "skills_rich",
     "skills_rows",
+    "skills_table",
 ]
 
 SKILL_COLUMNS = (
@@ -55,12 +49,9 @@ APP_COLUMNS = (Column("surface"), Column("tool"), Column("chars", numeric=True),
 APPS_TITLE = f"App-only tools ({APPS_LABEL}): in the list, not in the model's cost"
 
 
-def _markdown(title: str, columns: Sequence[Column], rows: Sequence[Sequence[object]]) -> str:
-    return f"\n{title}\n{columns_markdown(columns, rows)}" if rows else ""
-
-
-def _rich(title: str, columns: Sequence[Column], rows: Sequence[Sequence[object]]) -> list[RenderableType]:
-    return [terminal_table(title, columns, rows)] if rows else []
+def _table(title: str, columns: Sequence[Column], rows: Sequence[Sequence[object]]) -> Table | None:
+    """A table under its title, in markdown the title on a line of its own; None with no rows."""
+    return Table(columns, rows, title=title, heading="\n{title}\n") if rows else None
 
 
 def skills_rows(m: Measurement) -> list[list[object]]:
@@ -72,16 +63,8 @@ def skills_rows(m: Measurement) -> list[list[object]]:
     ]
 
 
-def skills_csv(m: Measurement) -> str:
-    return columns_csv(SKILL_COLUMNS, skills_rows(m))
-
-
-def skills_markdown(m: Measurement) -> str:
-    return _markdown(SKILLS_TITLE, SKILL_COLUMNS, skills_rows(m))
-
-
-def skills_rich(m: Measurement) -> list[RenderableType]:
-    return _rich(SKILLS_TITLE, SKILL_COLUMNS, skills_rows(m))
+def skills_table(m: Measurement) -> Table | None:
+    return _table(SKILLS_TITLE, SKILL_COLUMNS, skills_rows(m))
 
 
 def part_lines(m: Measurement) -> list[str]:
@@ -98,12 +81,8 @@ def apps_rows(m: Measurement) -> list[list[object]]:
     return [[s.name, t.name, t.chars, t.tokens] for s in m.surfaces for t in s.per_tool if t.app_only]
 
 
-def apps_markdown(m: Measurement) -> str:
-    return _markdown(APPS_TITLE, APP_COLUMNS, apps_rows(m))
-
-
-def apps_rich(m: Measurement) -> list[RenderableType]:
-    return _rich(APPS_TITLE, APP_COLUMNS, apps_rows(m))
+def apps_table(m: Measurement) -> Table | None:
+    return _table(APPS_TITLE, APP_COLUMNS, apps_rows(m))
 
 
 def apps_lines(m: Measurement) -> list[str]:
@@ -133,8 +112,9 @@ def _rows(m: Measurement) -> list[list[object]]:
     ]
 
 
-def drafts_csv(m: Measurement) -> str:
-    return columns_csv(DRAFT_COLUMNS, _rows(m))
+def drafts_records(m: Measurement) -> Table:
+    """A row per surface and draft answer (drafts.csv)."""
+    return Table(DRAFT_COLUMNS, _rows(m))
 
 
 def drafts_lines(m: Measurement) -> list[str]:
@@ -150,20 +130,11 @@ def drafts_lines(m: Measurement) -> list[str]:
     return lines
 
 
-def drafts_markdown(m: Measurement) -> str:
-    rows = _rows(m)
-    if not rows:
-        return ""
+def drafts_blocks(m: Measurement) -> list[Block]:
+    """The drafts' table, then the lines of what they were not kept to (a list in markdown)."""
+    table = _table(DRAFTS_TITLE, DRAFT_COLUMNS, _rows(m))
+    if table is None:
+        return []
     lines = drafts_lines(m)
     said = "".join(f"- {line}\n" for line in lines)
-    return f"\n{DRAFTS_TITLE}\n{columns_markdown(DRAFT_COLUMNS, rows)}" + (f"\n{said}" if said else "")
-
-
-def drafts_rich(m: Measurement) -> list[RenderableType]:
-    rows = _rows(m)
-    if not rows:
-        return []
-    from rich.text import Text
-
-    lines = drafts_lines(m)
-    return [terminal_table(DRAFTS_TITLE, DRAFT_COLUMNS, rows), *([Text("\n".join(lines))] if lines else [])]
+    return [table, *([Text("\n".join(lines), f"\n{said}")] if lines else [])]

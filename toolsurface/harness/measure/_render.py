@@ -1,10 +1,10 @@
-"""Measurements as text: markdown, CSV and rich tables. Returns strings and renderables; never prints."""
+"""A measurement's view (every format is rendered from it) and the tables of the files `measure --out` writes.
+Never prints."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from toolsurface.harness.measure._columns import (
     BY_KINDS_COLUMNS,
@@ -17,34 +17,31 @@ from toolsurface.harness.measure._columns import (
 )
 from toolsurface.harness.measure._measure import Measurement, SurfaceMeasurement
 from toolsurface.harness.output import (
+    Block,
     Column,
-    csv_table,
-    json_document,
+    Table,
+    Text,
+    View,
+    columns_of,
     keys,
+    labels,
     markdown_cell,
     markdown_table,
     shown,
     signed,
-    terminal_table,
 )
 from toolsurface.harness.surface import PART_WORDS
 from toolsurface.harness.terminal import one_line
 
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
 __all__ = [
-    "by_kinds_csv",
+    "by_kinds_records",
     "by_kinds_rows",
-    "counters_csv",
-    "counters_markdown",
-    "measure_csv",
-    "measure_json",
-    "measure_markdown",
-    "measure_rich",
+    "counters_records",
+    "measure_records",
+    "measure_view",
     "measured_as",
-    "parts_csv",
-    "per_tool_csv",
+    "parts_records",
+    "per_tool_records",
     "per_tool_rows",
     "standing_lines",
     "whole_title",
@@ -71,10 +68,6 @@ def _surface_row(s: SurfaceMeasurement) -> list[object]:
     ]
 
 
-def measure_json(m: Measurement) -> str:
-    return json_document(m.to_json())
-
-
 def standing_lines(m: Measurement) -> list[str]:
     """A line per surface whose standing among the corpus of public servers' lists was asked for."""
     return [f"{s.name}: {s.standing.line()}" for s in m.surfaces if s.standing is not None]
@@ -99,12 +92,13 @@ def _stood(m: Measurement) -> bool:
     return any(s.standing is not None for s in m.surfaces)
 
 
-def measure_csv(m: Measurement) -> str:
+def measure_records(m: Measurement) -> Table:
+    """measure.csv."""
     # measure.csv's columns, then each list's standing when asked for, then each counter's figures.
     standing = keys(STANDING_COLUMNS) if _stood(m) else []
     if not m.counters:
         rows = [[*_surface_row(s), *(_standing_row(s) if standing else [])] for s in m.surfaces]
-        return csv_table([*keys(SURFACE_COLUMNS), *standing], rows)
+        return Table(columns_of([*keys(SURFACE_COLUMNS), *standing]), rows)
     # With counters asked for: which one `tokens` is, then each counter's figures under its name.
     header = [*keys(SURFACE_COLUMNS), *standing, MeasureColumns.counter.key]
     for c in m.counters:
@@ -119,7 +113,7 @@ def measure_csv(m: Measurement) -> str:
         for f in s.counts:
             row += [f.tokens, f.framing, _ratio(f.ratio)]
         rows.append(row)
-    return csv_table(header, rows)
+    return Table(columns_of(header), rows)
 
 
 def per_tool_rows(m: Measurement) -> list[list[object]]:
@@ -127,9 +121,10 @@ def per_tool_rows(m: Measurement) -> list[list[object]]:
     return [[s.name, t.name, t.chars, t.tokens, t.marginal_tokens] for s in m.surfaces for t in s.per_tool]
 
 
-def per_tool_csv(m: Measurement) -> str:
+def per_tool_records(m: Measurement) -> Table:
+    """per_tool.csv."""
     if not m.counters:
-        return csv_table(keys(PER_TOOL_COLUMNS), per_tool_rows(m))
+        return Table(PER_TOOL_COLUMNS, per_tool_rows(m))
     header = [*keys(PER_TOOL_COLUMNS), MeasureColumns.counter.key]
     for c in m.counters:
         header += [f"{MeasureColumns.tokens.key} ({c.name})", f"{MeasureColumns.marginal_tokens.key} ({c.name})"]
@@ -140,7 +135,7 @@ def per_tool_csv(m: Measurement) -> str:
             for f in s.counts:
                 row += [f.per_tool[index].tokens, f.per_tool[index].marginal_tokens]
             rows.append(row)
-    return csv_table(header, rows)
+    return Table(columns_of(header), rows)
 
 
 def _ratio(value: float | None) -> str | None:
@@ -197,7 +192,7 @@ def _by_counter(m: Measurement) -> tuple[list[str], list[list[str]]]:
     return header, [*rows, framing, prompt]
 
 
-def counters_markdown(m: Measurement) -> str:
+def _counters_text(m: Measurement) -> str:
     """The tools' tokens as each counter counts them, side by side, with what each counter is."""
     if not m.counters:
         return ""
@@ -209,14 +204,15 @@ def counters_markdown(m: Measurement) -> str:
     )
 
 
-def counters_csv(m: Measurement) -> str:
-    """One row per surface and counter: its figures, the ratio to o200k, and where the counts came from."""
+def counters_records(m: Measurement) -> Table:
+    """counters.csv: one row per surface and counter: its figures, the ratio to o200k, and where the counts came
+    from."""
     rows: list[list[object]] = [
         [s.name, f.counter, c.source, f.tokens, f.framing, _ratio(f.ratio), f.growth_tokens]
         for s in m.surfaces
         for c, f in zip(m.counters, s.counts, strict=True)
     ]
-    return csv_table(keys(COUNTERS_COLUMNS), rows)
+    return Table(COUNTERS_COLUMNS, rows)
 
 
 def by_kinds_rows(m: Measurement) -> list[list[object]]:
@@ -224,18 +220,20 @@ def by_kinds_rows(m: Measurement) -> list[list[object]]:
     return [[s.name, p.kinds, p.kind, p.tools, p.chars, p.tokens] for s in m.surfaces for p in s.by_kinds]
 
 
-def by_kinds_csv(m: Measurement) -> str:
-    return csv_table(keys(BY_KINDS_COLUMNS), by_kinds_rows(m))
+def by_kinds_records(m: Measurement) -> Table:
+    """by_kinds.csv."""
+    return Table(BY_KINDS_COLUMNS, by_kinds_rows(m))
 
 
-def parts_csv(m: Measurement) -> str:
-    """Each part of each surface, the tools first, and the total per session; no rows for parts not recorded."""
+def parts_records(m: Measurement) -> Table:
+    """parts.csv: each part of each surface, the tools first, and the total per session; no rows for parts not
+    recorded."""
     rows: list[list[object]] = []
     for s in m.surfaces:
         rows.append([s.name, "tools", True, s.tools, s.chars, s.tokens])
         rows += [[s.name, p.part, p.advertised, p.entries, p.chars, p.tokens] for p in s.parts]
         rows.append([s.name, "total", True, None, s.total_chars, s.total_tokens])
-    return csv_table(keys(PARTS_COLUMNS), rows)
+    return Table(PARTS_COLUMNS, rows)
 
 
 def _part_cell(chars: int, tokens: int | None, entries: int | None = None, advertised: bool = True) -> str:
@@ -281,125 +279,16 @@ def _grown(m: Measurement) -> tuple[bool, bool]:
     return any(s.growth for s in m.surfaces), any(s.by_kinds for s in m.surfaces)
 
 
-def measure_markdown(m: Measurement, per_tool: bool = False) -> str:
-    growth, _ = _grown(m)
-    rows = []
-    for s in m.surfaces:
-        row = [s.title if s.title != s.name else s.name, str(s.tools), shown(s.chars), shown(s.tokens)]
-        if growth:
-            row.append(
-                f"{s.growth.kind}: {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars, "
-                f"{signed(s.growth.tokens)} tokens"
-                if s.growth
-                else "-"
-            )
-        rows.append(row)
-    parts = [
-        f"List size per {_what(m)} (compact JSON of the tools array as received, protocol {m.protocol_version}; "
-        f"tokens: {m.encoding})\n",
-        markdown_table(
-            [_what(m).capitalize(), "Tools", "Characters", "Tokens", *(["Growth by one kind"] if growth else [])],
-            rows,
-            {1, 2, 3},
-        ),
-    ]
-    standing = standing_lines(m)
-    if standing:
-        parts.append(f"\n{_STANDING_TITLE}\n\n" + "".join(f"- {markdown_cell(line, 'spaced')}\n" for line in standing))
-    marked = [*malformed_lines(m), *_visibility_lines(m)]
-    if marked:
-        parts.append("\n" + "\n".join(f"- {markdown_cell(line, 'spaced')}" for line in marked) + "\n")
-    if any(s.parts_recorded for s in m.surfaces):
-        parts.append(
-            f"\n{_whole_title(m)}, chars / tokens (entries) of each part: its compact JSON as received"
-            " (the instructions by their text's characters), and the total\n"
-        )
-        apps = ["App-only (not in the total)"] if any(s.app_only_tools for s in m.surfaces) else []
-        parts.append(
-            markdown_table(
-                [_what(m).capitalize(), "Tools", *PART_TITLES.values(), "Total", *apps],
-                _parts_rows(m),
-                set(range(1, len(PART_TITLES) + 3 + len(apps))),
-            )
-        )
-        parts.append(_skills_markdown(m))
-    if m.counters:
-        parts.append("\n" + counters_markdown(m))
-    answered = _answers_rows(m)
-    if answered:
-        from toolsurface.harness.measure._answers import ANSWER_COLUMNS
-        from toolsurface.harness.output import labels
-
-        header = [label.capitalize() for label in labels(ANSWER_COLUMNS)]
-        parts += [f"\n{_answers_title(m)}\n", markdown_table(header, answered, set(range(2, 8)))]
-    if per_tool:
-        others = m.counters[1:]
-        for s in m.surfaces:
-            parts.append(f"\nPer tool: {one_line(s.name)}\n")
-            header = ["Tool", "Characters", "Tokens", "Marginal tokens", *(f"Marginal ({c.name})" for c in others)]
-            parts.append(
-                markdown_table(
-                    header,
-                    [
-                        [
-                            t.name,
-                            shown(t.chars),
-                            shown(t.tokens),
-                            shown(t.marginal_tokens),
-                            *(shown(f.per_tool[i].marginal_tokens) for f in s.counts[1:]),
-                        ]
-                        for i, t in enumerate(s.per_tool)
-                    ],
-                    set(range(1, len(header))),
-                )
-            )
-    if per_tool:
-        parts.append(_apps_markdown(m))
-    return "".join(parts)
-
-
 _STANDING_TITLE = (
     "Where each list stands among the corpus of public servers' lists (a percentile: the share of the corpus's"
     " lists below it, ties counted half)"
 )
 
 
-def _skills_markdown(m: Measurement) -> str:
-    """The skills' table and the lines on parts not read, under the whole surface's table (measure._part_tables),
-    and the drafts' figures where they were measured."""
-    from toolsurface.harness.measure._part_tables import drafts_markdown, part_lines, skills_markdown
-
-    lines = part_lines(m)
-    said = "\n" + "\n".join(f"- {markdown_cell(line, 'spaced')}" for line in lines) + "\n" if lines else ""
-    return skills_markdown(m) + said + drafts_markdown(m)
-
-
 def _visibility_lines(m: Measurement) -> list[str]:
     from toolsurface.harness.measure._part_tables import apps_lines
 
     return apps_lines(m)
-
-
-def _apps_markdown(m: Measurement) -> str:
-    """The app-only tools, under the per-tool tables (measure._part_tables)."""
-    from toolsurface.harness.measure._part_tables import apps_markdown
-
-    return apps_markdown(m)
-
-
-def _apps_rich(m: Measurement) -> list[RenderableType]:
-    from toolsurface.harness.measure._part_tables import apps_rich
-
-    return apps_rich(m)
-
-
-def _skills_rich(m: Measurement) -> list[RenderableType]:
-    from rich.text import Text
-
-    from toolsurface.harness.measure._part_tables import drafts_rich, part_lines, skills_rich
-
-    lines = part_lines(m)
-    return [*skills_rich(m), *([Text("\n".join(lines))] if lines else []), *drafts_rich(m)]
 
 
 def malformed_lines(m: Measurement) -> list[str]:
@@ -412,77 +301,132 @@ def malformed_lines(m: Measurement) -> list[str]:
     ]
 
 
-def measure_rich(m: Measurement, per_tool: bool = False) -> list[RenderableType]:
+def _size_blocks(m: Measurement) -> list[Block]:
+    """The list size per surface: the terminal's table (growth as one kind more, the chars by number of kinds),
+    and markdown's (growth in tools, chars and tokens)."""
     growth, by_kinds = _grown(m)
     named = replace(MeasureColumns.surface, label=_what(m))
     columns = [named, MeasureColumns.tools, MeasureColumns.chars, MeasureColumns.tokens]
     columns += [Column("growth")] if growth else []
     columns += [Column("chars by kinds")] if by_kinds else []
-    rows = []
+    rows, said = [], []
     for s in m.surfaces:
         row = [one_line(s.name), str(s.tools), shown(s.chars), shown(s.tokens)]
+        cells = [s.title if s.title != s.name else s.name, str(s.tools), shown(s.chars), shown(s.tokens)]
         if growth:
-            row.append(
-                f"+1 kind ({s.growth.kind}): {signed(s.growth.tools)} tools, {signed(s.growth.chars)} chars"
-                if s.growth
-                else "-"
+            g = s.growth
+            row.append(f"+1 kind ({g.kind}): {signed(g.tools)} tools, {signed(g.chars)} chars" if g else "-")
+            cells.append(
+                f"{g.kind}: {signed(g.tools)} tools, {signed(g.chars)} chars, {signed(g.tokens)} tokens" if g else "-"
             )
         if by_kinds:
             row.append(" → ".join(shown(p.chars) for p in s.by_kinds) or "-")
         rows.append(row)
-    renderables: list[RenderableType] = [
-        terminal_table(f"List size (protocol {m.protocol_version}, {m.encoding})", columns, rows)
+        said.append(cells)
+    title = f"List size (protocol {m.protocol_version}, {m.encoding})"
+    header = [_what(m).capitalize(), "Tools", "Characters", "Tokens", *(["Growth by one kind"] if growth else [])]
+    return [
+        Table(columns, rows, title=title, markdown=False),
+        Text(
+            markdown=f"List size per {_what(m)} (compact JSON of the tools array as received, protocol"
+            f" {m.protocol_version}; tokens: {m.encoding})\n" + markdown_table(header, said, {1, 2, 3})
+        ),
     ]
-    standing = standing_lines(m)
-    if standing:
-        from rich.text import Text
 
-        renderables.append(Text("\n".join(standing)))
-    marked = [*malformed_lines(m), *_visibility_lines(m)]
-    if marked:
-        from rich.text import Text
 
-        renderables.append(Text("\n".join(marked)))
-    if any(s.parts_recorded for s in m.surfaces):
-        whole = [
-            named,
-            MeasureColumns.tools,
-            *(Column(title.lower(), numeric=True) for title in PART_TITLES.values()),
-            Column("total", numeric=True),
-            *(
-                [Column("app-only (not in the total)", numeric=True)]
-                if any(s.app_only_tools for s in m.surfaces)
-                else []
+def _lines(lines: Sequence[str], heading: str = "") -> list[Block]:
+    """Lines said under a table: together in a terminal, a list in markdown under `heading`."""
+    if not lines:
+        return []
+    listed = "".join(f"- {markdown_cell(line, 'spaced')}\n" for line in lines)
+    return [Text("\n".join(lines), f"\n{heading}\n\n{listed}" if heading else f"\n{listed}")]
+
+
+def _whole_blocks(m: Measurement) -> list[Block]:
+    """Every part a session is sent, per surface; the skills, the parts not read and the drafts under it."""
+    from toolsurface.harness.measure._part_tables import drafts_blocks, part_lines, skills_table
+
+    apps = any(s.app_only_tools for s in m.surfaces)
+    named = replace(MeasureColumns.surface, label=_what(m))
+    whole = [
+        named,
+        MeasureColumns.tools,
+        *(Column(title.lower(), numeric=True) for title in PART_TITLES.values()),
+        Column("total", numeric=True),
+        *([Column("app-only (not in the total)", numeric=True)] if apps else []),
+    ]
+    header = [_what(m).capitalize(), "Tools", *PART_TITLES.values(), "Total", *(["App-only (not in the total)"] * apps)]
+    said = (
+        f"\n{_whole_title(m)}, chars / tokens (entries) of each part: its compact JSON as received"
+        " (the instructions by their text's characters), and the total\n"
+    )
+    skills = skills_table(m)
+    return [
+        Table(
+            whole, _parts_rows(m), title=f"{_whole_title(m)}: chars / tokens (entries), {m.encoding}", markdown=False
+        ),
+        Text(markdown=said + markdown_table(header, _parts_rows(m), set(range(1, len(header))))),
+        *([skills] if skills is not None else []),
+        *_lines(part_lines(m)),
+        *drafts_blocks(m),
+    ]
+
+
+def _counter_blocks(m: Measurement) -> list[Block]:
+    header, rows = _by_counter(m)
+    by_counter = [Column(label, numeric=index > 0) for index, label in enumerate(header)]
+    title = "Tokens by counter (the tools' tokens; framing: the same request with no tools)"
+    legend = "\n".join(f"{c.name}: {c.label} ({c.source})" for c in m.counters)
+    return [Table(by_counter, rows, title=title, markdown=False), Text(legend, "\n" + _counters_text(m))]
+
+
+def _answer_blocks(m: Measurement) -> list[Block]:
+    from toolsurface.harness.measure._answers import ANSWER_COLUMNS
+
+    answered = _answers_rows(m)
+    if not answered:
+        return []
+    header = [label.capitalize() for label in labels(ANSWER_COLUMNS)]
+    return [
+        Table(ANSWER_COLUMNS, answered, title=_answers_title(m), markdown=False),
+        Text(markdown=f"\n{_answers_title(m)}\n" + markdown_table(header, answered, set(range(2, 8)))),
+    ]
+
+
+def _per_tool_blocks(m: Measurement) -> list[Block]:
+    from toolsurface.harness.measure._part_tables import apps_table
+
+    others = m.counters[1:]
+    columns = [*PER_TOOL_COLUMNS[1:], *(Column(f"marginal ({c.name})", numeric=True) for c in others)]
+    header = ["Tool", "Characters", "Tokens", "Marginal tokens", *(f"Marginal ({c.name})" for c in others)]
+    blocks: list[Block] = []
+    for s in m.surfaces:
+        rows = []
+        for i, t in enumerate(s.per_tool):
+            extra = [shown(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
+            rows.append([one_line(t.name), shown(t.chars), shown(t.tokens), shown(t.marginal_tokens), *extra])
+        said = [[t.name, *row[1:]] for t, row in zip(s.per_tool, rows, strict=True)]
+        blocks += [
+            Table(columns, rows, title=f"Per tool: {s.name}", markdown=False),
+            Text(
+                markdown=f"\nPer tool: {one_line(s.name)}\n" + markdown_table(header, said, set(range(1, len(header))))
             ),
         ]
-        title = f"{_whole_title(m)}: chars / tokens (entries), {m.encoding}"
-        renderables.append(terminal_table(title, whole, _parts_rows(m)))
-        renderables += _skills_rich(m)
+    apps = apps_table(m)
+    return [*blocks, *([apps] if apps is not None else [])]
+
+
+def measure_view(m: Measurement, per_tool: bool = False) -> View:
+    """The measurement as every format shows it: its list sizes, standing, the whole surface, counters, answers and
+    (`per_tool`) each tool's figures; its CSV measure.csv's rows (`per_tool`: per_tool.csv's)."""
+    blocks = [*_size_blocks(m), *_lines(standing_lines(m), _STANDING_TITLE)]
+    blocks += _lines([*malformed_lines(m), *_visibility_lines(m)])
+    if any(s.parts_recorded for s in m.surfaces):
+        blocks += _whole_blocks(m)
     if m.counters:
-        header, rows = _by_counter(m)
-        by_counter = [Column(label, numeric=index > 0) for index, label in enumerate(header)]
-        title = "Tokens by counter (the tools' tokens; framing: the same request with no tools)"
-        renderables.append(terminal_table(title, by_counter, rows))
-        from rich.text import Text
-
-        renderables.append(Text("\n".join(f"{c.name}: {c.label} ({c.source})" for c in m.counters)))
-    answered = _answers_rows(m)
-    if answered:
-        from toolsurface.harness.measure._answers import ANSWER_COLUMNS
-
-        renderables.append(terminal_table(_answers_title(m), ANSWER_COLUMNS, answered))
+        blocks += _counter_blocks(m)
+    blocks += _answer_blocks(m)
     if per_tool:
-        others = m.counters[1:]
-        tool_columns = [
-            *PER_TOOL_COLUMNS[1:],
-            *(Column(f"marginal ({c.name})", numeric=True) for c in others),
-        ]
-        for s in m.surfaces:
-            tool_rows = []
-            for i, t in enumerate(s.per_tool):
-                extra = [shown(f.per_tool[i].marginal_tokens) for f in s.counts[1:]]
-                tool_rows.append([one_line(t.name), shown(t.chars), shown(t.tokens), shown(t.marginal_tokens), *extra])
-            renderables.append(terminal_table(f"Per tool: {s.name}", tool_columns, tool_rows))
-    if per_tool:
-        renderables += _apps_rich(m)
-    return renderables
+        blocks += _per_tool_blocks(m)
+    records = per_tool_records(m) if per_tool else measure_records(m)
+    return View(blocks, data=m.to_json(), records=records, between="")

@@ -1,5 +1,5 @@
-"""The pieces every result's text is made of: compact JSON, terminal, markdown and CSV tables and their cells,
-GitHub annotations, the columns a table declares once (the key CSV and JSON name it by, the label a person
+"""One renderer (a result's View: its declared tables, made into every format by `render`) and the pieces every
+result's text is made of: compact JSON, terminal, markdown and CSV tables and their cells, GitHub annotations, the columns a table declares once (the key CSV and JSON name it by, the label a person
 reads, its alignment, how a value reads), and one way to show a value in a table."""
 
 from toolsurface.harness.output._columns import Column, cells, columns_of, keys, labels, right
@@ -12,6 +12,7 @@ from toolsurface.harness.output._json import (
     slices,
     utf8_length,
 )
+from toolsurface.harness.output._render import Block, Table, Text, View, joined, render
 from toolsurface.harness.output._tables import (
     LineBreaks,
     columns_csv,
@@ -29,10 +30,14 @@ __all__ = [
     "PLAIN",
     "READABLE",
     "SLICE_CHARS",
+    "Block",
     "Column",
     "Level",
     "LineBreaks",
+    "Table",
+    "Text",
     "ValueStyle",
+    "View",
     "cells",
     "columns_csv",
     "columns_markdown",
@@ -43,6 +48,7 @@ __all__ = [
     "csv_table",
     "github_escape",
     "github_line",
+    "joined",
     "json_document",
     "keys",
     "labels",
@@ -51,6 +57,7 @@ __all__ = [
     "markdown_rule",
     "markdown_table",
     "possessive",
+    "render",
     "right",
     "shown",
     "signed",

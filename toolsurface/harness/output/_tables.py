@@ -13,14 +13,17 @@ from toolsurface.harness.terminal import one_line
 
 # How a cell shows a line break: escaped, as `\n` (measure's and clients' tables, where the text is data to
 # see exactly); spaced, as a space (a pull request's or job's summary, report.md); collapsed, every run of
-# white space one space (the session table, whose cells hold an agent's error output).
-LineBreaks = Literal["escaped", "spaced", "collapsed"]
+# white space one space (the session table, whose cells hold an agent's error output); kept, the cell written as
+# it is (cells its table made markdown already: the study's tables).
+LineBreaks = Literal["escaped", "spaced", "collapsed", "kept"]
 
 
 def markdown_cell(text: str, breaks: LineBreaks = "escaped") -> str:
     """Text as one cell of a markdown table row: on one line, its pipes escaped."""
     if breaks == "escaped":
         return one_line(text).replace("|", "\\|")
+    if breaks == "kept":
+        return text
     if breaks == "spaced":
         return text.replace("|", "\\|").replace("\n", " ")
     return " ".join(text.replace("|", "\\|").split())

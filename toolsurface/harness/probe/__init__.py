@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         plan_probe,
         read_only,
     )
-    from toolsurface.harness.probe._render import probe_csv, probe_json, probe_lines, probe_markdown, probe_rich
+    from toolsurface.harness.probe._render import probe_lines, probe_view
     from toolsurface.harness.probe._run import (
         Probe,
         ProbedCall,
@@ -72,14 +72,11 @@ __all__ = [
     "parse_calls",
     "plan_probe",
     "probe_connection",
-    "probe_csv",
-    "probe_json",
     "probe_lines",
     "probe_live",
-    "probe_markdown",
-    "probe_rich",
     "probe_source",
     "probe_surface",
+    "probe_view",
     "read_only",
     "schema_arguments",
     "starter_calls",

@@ -3,23 +3,12 @@ its answers cost, the tools left out and why, and what a client would cut or war
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from toolsurface.harness.output import (
-    Column,
-    columns_markdown,
-    compact_json,
-    csv_table,
-    json_document,
-    shown,
-    terminal_table,
-)
+from toolsurface.harness.output import Column, Table, Text, View, columns_of, compact_json, shown
 from toolsurface.harness.probe._run import Probe
 
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-__all__ = ["probe_csv", "probe_json", "probe_lines", "probe_markdown", "probe_rich"]
+__all__ = ["probe_lines", "probe_view"]
 
 
 def _arguments(arguments: dict[str, Any]) -> str:
@@ -140,45 +129,14 @@ def probe_lines(probe: Probe) -> list[str]:
     return lines
 
 
-def probe_rich(probe: Probe) -> list[RenderableType]:
-    from rich.text import Text
-
-    if probe.dry_run:
-        out: list[RenderableType] = [terminal_table(_title(probe), _PLAN_COLUMNS, _plan_rows(probe))]
-    else:
-        out = [terminal_table(_title(probe), _call_columns(probe), _call_rows(probe))]
-        if probe.calls:
-            out.append(terminal_table(_tool_title(probe), _tool_columns(), _tool_rows(probe)))
-    out += [Text(line) for line in probe_lines(probe)]
-    return out
-
-
-def probe_markdown(probe: Probe) -> str:
-    parts = [f"### {_title(probe)}", ""]
-    if probe.dry_run:
-        parts.append(columns_markdown(_PLAN_COLUMNS, _plan_rows(probe)))
-    else:
-        parts.append(columns_markdown(_call_columns(probe), _call_rows(probe)))
-        if probe.calls:
-            parts += ["", columns_markdown(_tool_columns(), _tool_rows(probe))]
-    lines = probe_lines(probe)
-    if lines:
-        parts += ["", *[f"- {line}" for line in lines]]
-    return "\n".join(parts).rstrip("\n") + "\n"
-
-
-def probe_json(probe: Probe) -> str:
-    return json_document(probe.to_json(), ascii=True)
-
-
-def probe_csv(probe: Probe) -> str:
+def _records(probe: Probe) -> Table:
     """A row per call (a dry run: per planned call), the figures as JSON keys name them."""
     if probe.dry_run:
         rows = [
             [probe.surface, c.tool, compact_json(c.arguments), c.source, c.read_only, c.destructive]
             for c in probe.plan.calls
         ]
-        return csv_table(["surface", "tool", "arguments", "source", "read_only", "destructive"], rows)
+        return Table(columns_of(["surface", "tool", "arguments", "source", "read_only", "destructive"]), rows)
     others = [f"tokens_{name}" for name in probe.counters[1:]]
     header = [
         "surface", "tool", "arguments", "source", "seconds", "error_answer", "error", "is_error", "kinds", "chars",
@@ -207,4 +165,21 @@ def probe_csv(probe: Probe) -> str:
                     f.structured_chars, f.copy_chars, f.media_bytes, f.wire_chars, f.estimate,
                 ]
             )  # fmt: skip
-    return csv_table(header, rows)
+    return Table(columns_of(header), rows)
+
+
+def probe_view(probe: Probe) -> View:
+    """The calls (a dry run: its plan) under the probe's title, what each tool's answers cost, and what is said
+    under them (a list in markdown)."""
+    gap = Text(markdown="\n\n")
+    if probe.dry_run:
+        blocks: list[Table | Text] = [Table(_PLAN_COLUMNS, _plan_rows(probe), title=_title(probe))]
+    else:
+        blocks = [Table(_call_columns(probe), _call_rows(probe), title=_title(probe))]
+        if probe.calls:
+            blocks += [gap, Table(_tool_columns(), _tool_rows(probe), title=_tool_title(probe), heading="")]
+    lines = probe_lines(probe)
+    blocks += [Text(line) for line in lines]
+    if lines:
+        blocks += [gap, Text(markdown="\n".join(f"- {line}" for line in lines) + "\n")]
+    return View(blocks, data=probe.to_json(), records=_records(probe), ascii=True, between="")

@@ -10,11 +10,8 @@ from toolsurface.harness.suggest._render import (
     FAMILY_COLUMNS,
     LIST_COLUMNS,
     QUERY_COLUMNS,
-    suggest_csv,
-    suggest_json,
     suggest_lines,
-    suggest_markdown,
-    suggest_rich,
+    suggest_view,
 )
 from toolsurface.harness.suggest._suggest import (
     SUGGEST_FORMAT,
@@ -56,9 +53,6 @@ __all__ = [
     "merge_family",
     "read_name",
     "suggest",
-    "suggest_csv",
-    "suggest_json",
     "suggest_lines",
-    "suggest_markdown",
-    "suggest_rich",
+    "suggest_view",
 ]

@@ -1,26 +1,23 @@
 """What suggest found, as tables declared once (families, the list before and after, findability through the
-mapping) and the lines beside them, for a terminal, markdown, CSV and JSON."""
+mapping) and the lines beside them, in one view every format is rendered from."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolsurface.harness.output import Column, columns_csv, columns_markdown, counted, json_document, signed
+from toolsurface.harness.output import Block, Column, Table, Text, View, counted, joined, signed
 from toolsurface.harness.suggest._suggest import FamilyRow, Figures, QueryRow, Suggestion
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from toolsurface.harness.clients import ClientRow
 
 __all__ = [
     "FAMILY_COLUMNS",
     "LIST_COLUMNS",
     "QUERY_COLUMNS",
-    "suggest_csv",
-    "suggest_json",
     "suggest_lines",
-    "suggest_markdown",
-    "suggest_rich",
+    "suggest_view",
 ]
 
 FAMILY_COLUMNS = (
@@ -159,43 +156,35 @@ def _list_title(result: Suggestion) -> str:
     return f"{result.surface} and its candidate (protocol {result.protocol_version}, {result.encoding})"
 
 
-def suggest_rich(result: Suggestion) -> list[RenderableType]:
-    from toolsurface.harness.output import terminal_table
+def _heading(text: str) -> str:
+    """A markdown heading of its own words (a table's heading is a template its title fills)."""
+    return "## " + text.replace("{", "{{").replace("}", "}}") + "\n\n"
 
-    found: list[RenderableType] = [terminal_table(_list_title(result), LIST_COLUMNS, _list_cells(result))]
+
+def suggest_view(result: Suggestion, clients: Sequence[ClientRow] | None = None) -> View:
+    """The list before and after, the families (a row of all of them last), findability through the mapping and the
+    lines beside them; with `clients`, what each client shows of the candidate after them. CSV: the families."""
+    blocks: list[Block] = [
+        Table(LIST_COLUMNS, _list_cells(result), title=_list_title(result), heading="## {title}\n\n")
+    ]
+    families = [*(_family_cells(r) for r in result.families)]
     if result.found:
-        rows = [*(_family_cells(r) for r in result.families), _all_cells(result)]
+        rows = [*families, _all_cells(result)]
         title = f"Families of {result.surface}, each made one tool (a proposal the designer edits)"
-        found.append(terminal_table(title, FAMILY_COLUMNS, rows, sections={len(rows) - 2}))
+        heading = _heading(f"Families of {result.surface}")
+        blocks.append(Table(FAMILY_COLUMNS, rows, title=title, sections={len(rows) - 2}, heading=heading))
     if result.findability:
         title = f"Findability of {result.candidate} through the mapping"
-        found.append(terminal_table(title, QUERY_COLUMNS, [_query_cells(r) for r in result.findability]))
-    found.append("\n".join(suggest_lines(result)))
-    return found
-
-
-def suggest_markdown(result: Suggestion) -> str:
-    parts = [f"## {_list_title(result)}\n\n{columns_markdown(LIST_COLUMNS, _list_cells(result))}"]
-    if result.found:
-        rows = [*(_family_cells(r) for r in result.families), _all_cells(result)]
-        parts.append(f"## Families of {result.surface}\n\n{columns_markdown(FAMILY_COLUMNS, rows)}")
-    if result.findability:
         cells = [_query_cells(r) for r in result.findability]
-        parts.append(f"## Findability through the mapping\n\n{columns_markdown(QUERY_COLUMNS, cells)}")
-    parts.append("\n".join(f"- {line}" for line in suggest_lines(result)) + "\n")
-    return "\n".join(parts)
-
-
-def suggest_csv(result: Suggestion) -> str:
-    """A row per family, then one of all of them."""
-    rows = [*(_family_cells(r) for r in result.families)]
-    if rows:
-        rows.append(_all_cells(result))
-    return columns_csv(FAMILY_COLUMNS, rows)
-
-
-def suggest_json(result: Suggestion, clients: Any = None) -> str:
+        blocks.append(Table(QUERY_COLUMNS, cells, title=title, heading=_heading("Findability through the mapping")))
+    lines = suggest_lines(result)
+    blocks.append(Text("\n".join(lines), "\n".join(f"- {line}" for line in lines) + "\n", markup=True))
+    records = Table(FAMILY_COLUMNS, [*families, _all_cells(result)] if families else [])
     data = result.to_json()
-    if clients is not None:
-        data["clients"] = clients
-    return json_document(data)
+    view = View(blocks, data=data, records=records)
+    if clients is None:
+        return view
+    from toolsurface.harness.clients import clients_blocks, clients_data
+
+    data["clients"] = clients_data(clients)
+    return joined([view, View([Text(markdown="\n")]), View(clients_blocks(clients))], data=data, records=records)

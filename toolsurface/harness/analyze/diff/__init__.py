@@ -18,12 +18,9 @@ from toolsurface.harness.analyze.diff._model import (
 )
 from toolsurface.harness.analyze.diff._render import (
     DIFF_COLUMNS,
-    diff_csv,
     diff_github,
-    diff_json,
     diff_junit,
-    diff_markdown,
-    diff_rich,
+    diff_view,
 )
 from toolsurface.harness.analyze.diff._words import Segment, WordChange, marked_segments, marked_text, word_changes
 
@@ -41,15 +38,12 @@ __all__ = [
     "SurfaceDiff",
     "ToolDiff",
     "WordChange",
-    "diff_csv",
     "diff_github",
-    "diff_json",
     "diff_junit",
-    "diff_markdown",
     "diff_parts",
-    "diff_rich",
     "diff_surfaces",
     "diff_tools",
+    "diff_view",
     "marked_segments",
     "marked_text",
     "word_changes",

@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolsurface.harness.output import (
+    Block,
     Column,
     Level,
+    Table,
+    View,
     compact_json,
     counted,
-    csv_table,
     github_line,
-    json_document,
-    keys,
     markdown_cell,
     markdown_row,
     markdown_rule,
     shown,
     signed,
-    terminal_table,
 )
+from toolsurface.harness.output import Text as ViewText
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -172,10 +173,6 @@ def _review_line(item: ReviewItem, whole: bool) -> str:
     return f"REVIEW {item.what}: {marked_text(_segments(item))}"
 
 
-def diff_json(d: SurfaceDiff) -> str:
-    return json_document(d.to_json())
-
-
 # The markdown tables of the tools and of the parts that differ: what is named first, then these.
 _CHANGE_HEADER = ["Change", "Class", "Chars", "Tokens", "What changed"]
 # The terminal's table of the tools that differ: a tool's name folds, every other cell keeps to its line.
@@ -194,7 +191,7 @@ def _details_cell(lines: Sequence[tuple[ChangeClass, str]]) -> str:
     return "<br>".join(f"**{cell}**" if cls.at_least_breaking else cell for cls, cell in cells)
 
 
-def diff_markdown(d: SurfaceDiff, whole: bool = False) -> str:
+def _said(d: SurfaceDiff, whole: bool = False) -> str:
     """A summary and one table row per tool that differs, short enough for a pull request comment; then each
     changed text marked word by word (`whole`: both texts whole)."""
     title = f"### Tool list diff: `{d.a}` → `{d.b}`\n\n"
@@ -202,7 +199,8 @@ def diff_markdown(d: SurfaceDiff, whole: bool = False) -> str:
     if d.cls is None:
         return title + f"No differences: {counted(d.tools_after, 'tool')}, {shown(d.chars.after)} chars.\n" + note
     review = f", **{_review_mark(d)}**" if d.review else ""
-    lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n", _security_markdown(d)]
+    security = _security(d)
+    lines = [title, f"**{d.cls.value}**{review}: {_headline(d)}\n", security.markdown or "" if security else ""]
     if d.tools:
         lines.append(f"\n{markdown_row(['Tool', *_CHANGE_HEADER])}\n{_CHANGE_RULE}\n")
         for t in d.tools:
@@ -256,7 +254,7 @@ def _review_rich(into: Text, item: ReviewItem, whole: bool) -> None:
         into.append(text, style=styles.get(segment.kind, ""))
 
 
-def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
+def _terminal_blocks(d: SurfaceDiff, whole: bool = False) -> list[Block]:
     """A headline, a table of the tools that differ with their sizes, then what changed in each (a changed text
     marked word by word; `whole`: both texts whole)."""
     from rich import box
@@ -267,20 +265,19 @@ def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
     style = {SECURITY: _SECURITY_STYLE, BREAKING: "bold red", NON_BREAKING: "yellow", SIZE_ONLY: "cyan"}
     note = [Text(escaped(d.parts_note))] if d.parts_note else []
     if d.cls is None:
-        return [
-            Text(
-                escaped(
-                    f"{d.a} → {d.b}: no differences ({counted(d.tools_after, 'tool')}, {shown(d.chars.after)} chars)"
-                )
-            ),
-            *note,
-        ]
+        said = f"{d.a} → {d.b}: no differences ({counted(d.tools_after, 'tool')}, {shown(d.chars.after)} chars)"
+        return [_shown(Text(escaped(said))), *map(_shown, note)]
     headline = Text(escaped(f"{d.a} → {d.b}: "))
     headline.append(d.cls.value, style=style[d.cls])
     if d.review:
         headline.append(" " + _review_mark(d), style="bold magenta")
     headline.append(escaped(f"; {_headline(d)}"))
-    renderables: list[RenderableType] = [headline, *_security_rich(d), *note]
+    security = _security(d)
+    renderables: list[Block] = [
+        _shown(headline),
+        *([replace(security, markdown=None)] if security is not None else []),
+        *map(_shown, note),
+    ]
     if d.parts:
         parts = Text()
         for p in d.parts:
@@ -292,7 +289,7 @@ def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
             for item in p.review:
                 _review_rich(parts, item, whole)
             parts.append("\n")
-        renderables.append(parts)
+        renderables.append(_shown(parts))
     if not d.tools:
         return renderables
     rows = []
@@ -311,7 +308,7 @@ def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
             ]
         )
     title = f"Tools that differ ({d.unchanged} unchanged)"
-    renderables.append(terminal_table(title, _TOOL_COLUMNS, rows, box=box.SIMPLE_HEAD))
+    renderables.append(Table(_TOOL_COLUMNS, rows, title=title, box=box.SIMPLE_HEAD, markdown=False))
     details = Text()
     for t in d.tools:
         lines = tool_details(t)
@@ -325,8 +322,28 @@ def diff_rich(d: SurfaceDiff, whole: bool = False) -> list[RenderableType]:
             _review_rich(details, item, whole)
         details.append("\n")
     if details:
-        renderables.append(details)
+        renderables.append(_shown(details))
     return renderables
+
+
+def _shown(renderable: RenderableType) -> Block:
+    """A renderable a terminal shows as it is, and markdown not at all."""
+    return ViewText(renderable)
+
+
+def diff_view(diffs: Sequence[SurfaceDiff], whole: bool = False, *, targets: bool = False) -> View:
+    """Each comparison as every format shows it: a headline, its tools (and parts) that differ and what changed in
+    each, markdown a pull request's comment (`whole`: each changed text whole, not marked word by word); JSON the
+    first comparison (`targets`: each configured target's, under its name); CSV a row per tool and part that
+    differs."""
+    blocks: list[Block] = []
+    for d in diffs:
+        blocks += [*_terminal_blocks(d, whole), ViewText(markdown=_said(d, whole))]
+    if targets:
+        data: Any = {"targets": [{"target": d.b, **d.to_json()} for d in diffs]}
+    else:
+        data = diffs[0].to_json() if diffs else None
+    return View(blocks, data=data, records=_records(diffs), ascii=targets)
 
 
 def _name(t: ToolDiff | PartDiff) -> str:
@@ -368,7 +385,7 @@ def _sizes(size: Size | None) -> list[object]:
     return [None, None, None] if size is None else [size.before, size.after, size.delta]
 
 
-def diff_csv(diffs: Sequence[SurfaceDiff]) -> str:
+def _records(diffs: Sequence[SurfaceDiff]) -> Table:
     """A row per tool and per part that differs, of every comparison; `review`: the changed texts to review."""
     rows = [
         [
@@ -386,7 +403,7 @@ def diff_csv(diffs: Sequence[SurfaceDiff]) -> str:
         for d in diffs
         for t in _changes(d)
     ]
-    return csv_table(keys(DIFF_COLUMNS), rows)
+    return Table(DIFF_COLUMNS, rows)
 
 
 def diff_github(d: SurfaceDiff, fail_on: str | None = None, whole: bool = False) -> list[str]:
@@ -448,23 +465,19 @@ def _secured_first(changes: Sequence[_Change]) -> list[_Change]:
     return sorted(changes, key=lambda t: t.cls is not SECURITY)
 
 
-def _security_markdown(d: SurfaceDiff) -> str:
-    """Each finding the change brings in, its rule and the text quoted (escaped), in a block no text can end."""
-    if not d.security:
-        return ""
-    return f"\n#### {_SECURITY_TITLE}\n\n" + _fenced("\n".join(item.line for _, item in d.security))
-
-
-def _security_rich(d: SurfaceDiff) -> list[RenderableType]:
+def _security(d: SurfaceDiff) -> ViewText | None:
+    """Each finding the change brings in, its rule and the text quoted: in a terminal a line each, marked; in
+    markdown in a block no text can end (escaped). None when it brings in none."""
     from rich.text import Text
 
     from toolsurface.harness.terminal import escape_controls as escaped
 
     if not d.security:
-        return []
+        return None
     block = Text()
     for n, (_, item) in enumerate(d.security):
         block.append("\n" if n else "")
         block.append("SECURITY", style=_SECURITY_STYLE)
         block.append(f" {escaped(item.line)}", style="bold red")
-    return [block]
+    said = f"\n#### {_SECURITY_TITLE}\n\n" + _fenced("\n".join(item.line for _, item in d.security))
+    return ViewText(block, said)

@@ -1,14 +1,12 @@
-"""Findability as JSON, CSV, rich and markdown tables, GitHub annotations and JUnit XML, and what each scorer takes
+"""Findability's view (every table format is rendered from it), GitHub annotations and JUnit XML, and what each scorer takes
 for the expected tool (--confusion). A check (`fail_below`, the CLI's --fail-below-rank) fails each query whose
 expected tool a scorer does not find at that rank or better."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from rich.console import RenderableType
 from toolsurface.harness.analyze.findability._confusion import Confusion, QueryConfusion, confusion
 from toolsurface.harness.analyze.findability._model import (
     Agreement,
@@ -23,18 +21,7 @@ from toolsurface.harness.analyze.findability._scoring import (
     FIELD_WEIGHTS,
     WORD_SCORERS,
 )
-from toolsurface.harness.output import (
-    Column,
-    Level,
-    columns_csv,
-    columns_markdown,
-    csv_table,
-    github_line,
-    json_document,
-    keys,
-    shown,
-    terminal_table,
-)
+from toolsurface.harness.output import Column, Level, Table, Text, View, github_line, shown
 
 # A row per surface, query and scorer; `returned` too when a client's own search was observed.
 FINDABILITY_COLUMNS = tuple(
@@ -43,14 +30,7 @@ FINDABILITY_COLUMNS = tuple(
 RETURNED = Column("returned")
 
 
-def findability_json(result: Findability, with_confusion: bool = False) -> str:
-    data = result.to_json()
-    if with_confusion:
-        data["confusion"] = confusion(result).to_json()
-    return json_document(data)
-
-
-def findability_csv(result: Findability) -> str:
+def _records(result: Findability) -> Table:
     client = result.client is not None
     rows = [
         [s.name, r.query, r.scorer, r.expected, r.rank, r.top, " ".join(r.missing), r.full_matches]
@@ -58,7 +38,7 @@ def findability_csv(result: Findability) -> str:
         for s in result.surfaces
         for r in s.queries
     ]
-    return csv_table(keys([*FINDABILITY_COLUMNS, *([RETURNED] if client else [])]), rows)
+    return Table((*FINDABILITY_COLUMNS, *([RETURNED] if client else [])), rows)
 
 
 def _default_columns(result: Findability) -> list[Column]:
@@ -69,9 +49,9 @@ def _default_columns(result: Findability) -> list[Column]:
     return [*columns, Column("all terms", numeric=True), Column("missing")]
 
 
-def findability_rich(result: Findability) -> list[RenderableType]:
+def _terminal_tables(result: Findability) -> list[Table]:
     if len(result.scorers) == 1 or result.client is not None:
-        return _scorers_rich(result)
+        return _scorer_tables(result)
     rows: list[list[str]] = []
     ends = set()
     for s in result.surfaces:
@@ -87,7 +67,8 @@ def findability_rich(result: Findability) -> list[RenderableType]:
         "rank: the expected tool's place among the tools that score (- = it scores nothing); "
         "all terms: tools that match every query word; missing: words no tool has (stop words are no query words)"
     )
-    return [terminal_table(_title(result, lines=True), _default_columns(result), rows, caption=caption, sections=ends)]
+    title = _title(result, lines=True)
+    return [Table(_default_columns(result), rows, title=title, caption=caption, sections=ends, markdown=False)]
 
 
 def _title(result: Findability, *, lines: bool = False) -> str:
@@ -142,7 +123,7 @@ def _scorer_cells(result: Findability, s: SurfaceFindability, agreement: Agreeme
     return cells
 
 
-def _scorers_rich(result: Findability) -> list[RenderableType]:
+def _scorer_tables(result: Findability) -> list[Table]:
     """Any choice of scorers but the default pair: each scorer's rank and top tool, a client's returned tools
     in its order, and with more than one scorer whether they agree."""
     many = len(result.scorers) > 1
@@ -155,13 +136,15 @@ def _scorers_rich(result: Findability) -> list[RenderableType]:
     for s in result.surfaces:
         rows += [_scorer_cells(result, s, agreement) for agreement in s.agreement(result.scorers)]
         ends.add(len(rows) - 1)
-    table = terminal_table(_title(result, lines=True), _scorer_columns(result), rows, caption=caption, sections=ends)
+    title = _title(result, lines=True)
+    table = Table(_scorer_columns(result), rows, title=title, caption=caption, sections=ends, markdown=False)
     if not many or result.client is None:
         return [table]
     pair_rows = [
         [f"{p.a} / {p.b}", str(p.queries), str(p.same_rank), str(p.same_top), str(p.same_first)] for p in result.pairs()
     ]
-    return [table, terminal_table("Agreement over every surface and query", _PAIR_COLUMNS, pair_rows)]
+    agreement = Table(_PAIR_COLUMNS, pair_rows, title="Agreement over every surface and query", markdown=False)
+    return [table, agreement]
 
 
 _PAIR_COLUMNS = tuple(
@@ -223,7 +206,7 @@ def _verdict(result: Findability, fail_below: int | None) -> str:
     )
 
 
-def findability_markdown(result: Findability, fail_below: int | None = None) -> str:
+def _markdown_blocks(result: Findability, fail_below: int | None = None) -> list[Table | Text]:
     """A row per surface and query: each scorer's rank and top tool; with a check, whether it holds and the
     ranks that fail it in bold."""
     columns = _scorer_columns(result)
@@ -235,7 +218,10 @@ def findability_markdown(result: Findability, fail_below: int | None = None) -> 
                 if _below(s.row(agreement.query, scorer), fail_below):
                     cells[3 + 2 * n] = f"**{cells[3 + 2 * n]}**"
             rows.append(cells)
-    return f"### {_title(result)}\n\n{_verdict(result, fail_below)}" + columns_markdown(columns, rows)
+    return [
+        Text(markdown=f"### {_title(result)}\n\n{_verdict(result, fail_below)}"),
+        Table(columns, rows, terminal=False),
+    ]
 
 
 def _below(row: FindabilityRow, fail_below: int | None) -> bool:
@@ -347,36 +333,44 @@ def _pair_rows(found: Confusion) -> list[list[Any]]:
     ]
 
 
-def confusion_rich(result: Findability) -> list[RenderableType]:
-    found = confusion(result)
+def _confusion_blocks(result: Findability, found: Confusion, fail_below: int | None = None) -> list[Table | Text]:
+    """The queries each scorer confuses (the ranks that fail a check in bold in markdown), then the pairs of tools
+    taken for each other."""
     ends = {
         n
         for n, (q, after) in enumerate(zip(found.queries, found.queries[1:], strict=False))
         if q.surface != after.surface
     }
-    queries = terminal_table(
-        _title(result, lines=True),
-        _confusion_columns(result),
-        _confusion_rows(result, found),
-        caption=_CONFUSION_CAPTION,
-        sections=ends,
-    )
-    if not found.pairs:
-        return [queries]
-    return [queries, terminal_table(_PAIRS_TITLE, _PAIR_COLUMNS_CONFUSED, _pair_rows(found))]
-
-
-def confusion_markdown(result: Findability, fail_below: int | None = None) -> str:
-    found = confusion(result)
-    text = f"### {_title(result)}\n\n{_verdict(result, fail_below)}"
-    text += columns_markdown(_confusion_columns(result), _confusion_rows(result, found, fail_below))
-    text += f"\n{_CONFUSION_CAPTION}.\n"
+    blocks: list[Table | Text] = [
+        Table(
+            _confusion_columns(result),
+            _confusion_rows(result, found),
+            title=_title(result, lines=True),
+            caption=_CONFUSION_CAPTION,
+            sections=ends,
+            markdown=False,
+        ),
+        Text(markdown=f"### {_title(result)}\n\n{_verdict(result, fail_below)}"),
+        Table(
+            _confusion_columns(result),
+            _confusion_rows(result, found, fail_below),
+            caption=f"{_CONFUSION_CAPTION}.",
+            terminal=False,
+        ),
+    ]
     if found.pairs:
-        text += f"\n### {_PAIRS_TITLE}\n\n" + columns_markdown(_PAIR_COLUMNS_CONFUSED, _pair_rows(found))
-    return text
+        blocks += [Text(markdown="\n"), Table(_PAIR_COLUMNS_CONFUSED, _pair_rows(found), title=_PAIRS_TITLE)]
+    return blocks
 
 
-def confusion_csv(result: Findability) -> str:
-    """A row per pair of tools taken for each other."""
+def findability_view(result: Findability, fail_below: int | None = None, *, with_confusion: bool = False) -> View:
+    """Findability as every format shows it; `fail_below`: the check markdown marks; `with_confusion`: what each
+    scorer takes for the expected tool (its pairs the CSV)."""
+    data = result.to_json()
+    if not with_confusion:
+        blocks = [*_terminal_tables(result), *_markdown_blocks(result, fail_below)]
+        return View(blocks, data=data, records=_records(result), between="")
     found = confusion(result)
-    return columns_csv(_PAIR_COLUMNS_CONFUSED, _pair_rows(found))
+    data["confusion"] = found.to_json()
+    records = Table(_PAIR_COLUMNS_CONFUSED, _pair_rows(found))
+    return View(_confusion_blocks(result, found, fail_below), data=data, records=records, between="")

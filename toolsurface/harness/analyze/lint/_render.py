@@ -1,5 +1,5 @@
-"""Lint results as rich tables, CSV, markdown (a job summary), GitHub annotations and JUnit XML; the rules in each
-of those forms (`lint --rules`)."""
+"""Lint results as a view (every table format is rendered from it; markdown is the job summary), GitHub annotations
+and JUnit XML; the rules as a view too (`lint --rules`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rich.table import Table
-    from rich.text import Text
-
     from toolsurface.harness.analyze.lint.judge import SurfaceJudgement
 from toolsurface.harness.analyze.lint._catalog import FailOn, Rule
 from toolsurface.harness.analyze.lint._model import SEVERITIES, Finding
@@ -17,18 +14,19 @@ from toolsurface.harness.analyze.lint._registry import rules
 from toolsurface.harness.analyze.lint._result import LintResult, SurfaceLint
 from toolsurface.harness.analyze.lint._score import LintQuality, SurfaceScore
 from toolsurface.harness.output import (
+    Block,
     Column,
     Level,
+    Table,
+    Text,
+    View,
     counted,
-    csv_table,
     github_line,
     json_document,
-    keys,
     labels,
     markdown_cell,
     markdown_row,
     markdown_rule,
-    terminal_table,
 )
 
 # A finding as a row: of lint's CSV, of the report's lint findings, and (the surface aside) of its tables.
@@ -81,26 +79,26 @@ def _suppressed(surface: SurfaceLint) -> str:
     return f"; {counted(count, 'finding')} suppressed by configuration" if count else ""
 
 
-def lint_rich(result: LintResult, quality: LintQuality = _NO_QUALITY) -> list[Table | Text]:
+def _terminal_blocks(result: LintResult, quality: LintQuality) -> list[Block]:
     """One table per surface with findings: rule, severity, tools, parameters (where a finding names one) and
     message; a line for a surface with none. Columns take the width their cells need. With `quality`, each
     surface's tool scores (--score) and the judge's rows (--judge) after its findings."""
-    shown: list[Table | Text] = []
+    shown: list[Block] = []
     for index, surface in enumerate(result.surfaces):
-        shown.append(_findings_rich(surface))
+        shown.append(_findings_table(surface))
         score, judged = quality.of(index)
         if score is not None:
-            shown.append(terminal_table(score.line(), SCORE_COLUMNS[1:], _score_rows(score), caption=_WEIGHTS))
+            rows = _score_rows(score)
+            shown.append(Table(SCORE_COLUMNS[1:], rows, title=score.line(), caption=_WEIGHTS, markdown=False))
         if judged is not None:
             columns = _judge_columns()
-            shown.append(terminal_table(judged.line(), columns[1:], [row[1:] for row in _judge_rows(judged)]))
+            rows = [row[1:] for row in _judge_rows(judged)]
+            shown.append(Table(columns[1:], rows, title=judged.line(), markdown=False))
     return shown
 
 
-def _findings_rich(surface: SurfaceLint) -> Table | Text:
-    """A surface's findings as a table, or the line that says it has none."""
-    from rich.text import Text
-
+def _findings_table(surface: SurfaceLint) -> Block:
+    """A surface's findings as a terminal's table, or the line that says it has none."""
     title = f"{surface.name}: {surface_line(surface)}"
     if not surface.findings:
         return Text(title)
@@ -125,7 +123,7 @@ def _findings_rich(surface: SurfaceLint) -> Table | Text:
         ]
         for f in surface.findings
     ]
-    return terminal_table(title, columns, rows)
+    return Table(columns, rows, title=title, markdown=False)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -175,7 +173,7 @@ def _judge_rows(judged: SurfaceJudgement) -> list[list[Any]]:
     return rows
 
 
-def _quality_csv(result: LintResult, quality: LintQuality) -> str:
+def _quality_records(result: LintResult, quality: LintQuality) -> Table:
     """A row per tool (and one `(server)` row per surface): its score, the quality rules that found something of
     it and what fixing them adds (--score); the judge's status, score, criteria and summary (--judge)."""
     scored = any(s is not None for s in quality.scores)
@@ -199,10 +197,10 @@ def _quality_csv(result: LintResult, quality: LintQuality) -> str:
         server = [score.score, "", score.cost_tokens] if score is not None else [None] * 3
         judge_server = [None, judged.score, *[None] * (len(judge_columns) - 3), judged.line()] if judged else empty
         rows.append([surface.name, _SERVER_ROW, *(server if scored else []), *(judge_server if judged_any else [])])
-    return csv_table(keys(columns), rows)
+    return Table(columns, rows)
 
 
-def _quality_markdown(score: SurfaceScore | None, judged: SurfaceJudgement | None) -> list[str]:
+def _quality_lines(score: SurfaceScore | None, judged: SurfaceJudgement | None) -> list[str]:
     lines: list[str] = []
     if score is not None:
         lines += [f"**{markdown_cell(score.line(), 'spaced')}**", ""]
@@ -236,7 +234,7 @@ def quality_properties(score: SurfaceScore | None, judged: SurfaceJudgement | No
     return found
 
 
-def lint_json(result: LintResult, quality: LintQuality = _NO_QUALITY) -> str:
+def _lint_data(result: LintResult, quality: LintQuality) -> dict[str, Any]:
     """The result as JSON; with `quality`, each surface's `score` (per tool, and the server's) and `judge` rows."""
     data = result.to_json()
     for index, entry in enumerate(data["surfaces"]):
@@ -245,7 +243,7 @@ def lint_json(result: LintResult, quality: LintQuality = _NO_QUALITY) -> str:
             entry["score"] = score.to_json()
         if judged is not None:
             entry["judge"] = judged.to_json()
-    return json_document(data, ascii=True)
+    return data
 
 
 def lint_sarif_scored(result: LintResult, quality: LintQuality = _NO_QUALITY) -> str:
@@ -282,11 +280,11 @@ def lint_rows(result: LintResult) -> list[list[str]]:
     return [[s.name, *_finding_row(f)] for s in result.surfaces for f in s.findings]
 
 
-def lint_csv(result: LintResult, quality: LintQuality = _NO_QUALITY) -> str:
+def _lint_records(result: LintResult, quality: LintQuality) -> Table:
     """A row per finding; with `quality` (--score, --judge), a row per tool instead."""
     if quality:
-        return _quality_csv(result, quality)
-    return csv_table(keys(FINDING_COLUMNS), lint_rows(result))
+        return _quality_records(result, quality)
+    return Table(FINDING_COLUMNS, lint_rows(result))
 
 
 def _finding_text(finding: Finding) -> str:
@@ -335,8 +333,14 @@ def lint_summary(result: LintResult, fail_on: FailOn = _NOTHING, quality: LintQu
                 severity, tools, parameters, message = (markdown_cell(cell, "spaced") for cell in _finding_row(f)[2:])
                 lines.append(markdown_row([rule, severity, tools or "-", parameters or "-", message]))
             lines.append("")
-        lines += _quality_markdown(*quality.of(index))
+        lines += _quality_lines(*quality.of(index))
     return "\n".join(lines) + "\n"
+
+
+def lint_view(result: LintResult, fail_on: FailOn = _NOTHING, quality: LintQuality = _NO_QUALITY) -> View:
+    """The result as every format shows it: markdown its job summary (lint_summary); `fail_on` marks what fails."""
+    blocks = [*_terminal_blocks(result, quality), Text(markdown=lint_summary(result, fail_on, quality))]
+    return View(blocks, data=_lint_data(result, quality), records=_lint_records(result, quality), ascii=True)
 
 
 def lint_junit(result: LintResult, fail_on: FailOn = _NOTHING, quality: LintQuality = _NO_QUALITY) -> str:
@@ -380,22 +384,24 @@ def _rule_row(rule: Rule) -> list[str]:
     return [rule.id, rule.name, rule.severity, rule.checks]
 
 
-def rules_rich() -> list[Table]:
+def rules_view(whole: bool = True) -> View:
+    """Every rule: a row each in a terminal and CSV, whole in JSON (what it checks, why and its source, the fix, its
+    bad and good examples), and as markdown the table and (`whole`) a section per rule (docs/rules.md)."""
     every = rules()
-    return [terminal_table(f"lint rules: {counted(len(every), 'rule')}", RULE_COLUMNS, [_rule_row(r) for r in every])]
+    rows = [_rule_row(r) for r in every]
+    data: dict[str, Any] = {"severities": list(SEVERITIES), "rules": [r.to_json() for r in every]}
+    return View(
+        [
+            Table(RULE_COLUMNS, rows, title=f"lint rules: {counted(len(every), 'rule')}", markdown=False),
+            Text(markdown=_rules_text(whole)),
+        ],
+        data=data,
+        records=Table(RULE_COLUMNS, rows),
+        ascii=True,
+    )
 
 
-def rules_json() -> str:
-    """Every rule whole: what it checks, why (and its source), the fix, and its bad and good examples."""
-    data: dict[str, Any] = {"severities": list(SEVERITIES), "rules": [r.to_json() for r in rules()]}
-    return json_document(data, ascii=True)
-
-
-def rules_csv() -> str:
-    return csv_table(keys(RULE_COLUMNS), [_rule_row(r) for r in rules()])
-
-
-def rules_markdown(whole: bool = True) -> str:
+def _rules_text(whole: bool = True) -> str:
     """The rules as markdown: a table of every rule, then (`whole`) a section per rule with why, its source, the
     fix and its examples. docs/rules.md is this text."""
     header = labels(RULE_COLUMNS)

@@ -3,10 +3,7 @@ loading the whole list costs."""
 
 from toolsurface.harness.analyze.roundtrip._render import (
     ROUNDTRIP_COLUMNS,
-    roundtrip_csv,
-    roundtrip_json,
-    roundtrip_markdown,
-    roundtrip_rich,
+    roundtrip_view,
 )
 from toolsurface.harness.analyze.roundtrip._roundtrip import (
     ObservedRoundTrip,
@@ -29,8 +26,5 @@ __all__ = [
     "load_task",
     "queries_task",
     "roundtrip",
-    "roundtrip_csv",
-    "roundtrip_json",
-    "roundtrip_markdown",
-    "roundtrip_rich",
+    "roundtrip_view",
 ]

@@ -1,24 +1,9 @@
-"""A round trip as JSON, CSV, rich and markdown tables."""
+"""A round trip's view: its tables, JSON and CSV rows, every format rendered from it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from toolsurface.harness.analyze.roundtrip._roundtrip import RoundTrip
-from toolsurface.harness.output import (
-    Column,
-    columns_markdown,
-    columns_of,
-    csv_table,
-    json_document,
-    keys,
-    shown,
-    signed,
-    terminal_table,
-)
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
+from toolsurface.harness.output import Column, Table, View, columns_of, shown, signed
 
 # A row per surface; with a client's round trip observed, its columns after these.
 ROUNDTRIP_COLUMNS = tuple(
@@ -32,11 +17,7 @@ OBSERVED_COLUMNS = tuple(
 )  # fmt: skip
 
 
-def roundtrip_json(result: RoundTrip) -> str:
-    return json_document(result.to_json())
-
-
-def roundtrip_csv(result: RoundTrip) -> str:
+def _records(result: RoundTrip) -> Table:
     observed = result.client is not None
     rows = []
     for s in result.surfaces:
@@ -48,7 +29,7 @@ def roundtrip_csv(result: RoundTrip) -> str:
             row += [f"{o.client} {o.version}", " ".join(o.tools), o.chars, o.tokens]
             row += [o.difference_chars, o.difference_tokens]
         rows.append(row)
-    return csv_table(keys([*ROUNDTRIP_COLUMNS, *(OBSERVED_COLUMNS if observed else ())]), rows)
+    return Table((*ROUNDTRIP_COLUMNS, *(OBSERVED_COLUMNS if observed else ())), rows)
 
 
 def _title(result: RoundTrip) -> str:
@@ -158,36 +139,17 @@ def _summary_rows(result: RoundTrip) -> list[list[str]]:
     return rows
 
 
-def roundtrip_rich(result: RoundTrip) -> list[RenderableType]:
-    table = terminal_table(_title(result), _COLUMNS, _rows(result), caption=_CAPTION)
-    if result.client is None:
-        return [table]
-    steps, ends = [], set()
-    for surface in _step_rows(result):
-        steps += surface
-        ends.add(len(steps) - 1)
-    title = f"Round trip as {_who(result)} paid it, per step"
-    per_step = terminal_table(title, _STEP_COLUMNS, steps, caption=_STEP_CAPTION, sections=ends)
-    title = f"Round trip: computed against {_who(result)}"
-    summary = terminal_table(title, _SUMMARY_COLUMNS, _summary_rows(result), caption=_SUMMARY_CAPTION)
-    return [table, per_step, summary]
-
-
-def roundtrip_markdown(result: RoundTrip) -> str:
-    """The tables of the terminal's, each under its title with its caption below."""
-    parts = [
-        f"### {_title(result)}\n\n",
-        columns_markdown(_COLUMNS, _rows(result)),
-        f"\n{_CAPTION}\n",
-    ]
+def roundtrip_view(result: RoundTrip) -> View:
+    """The round trip's table; with a client's observed, its steps (a line under each surface's) and the sum."""
+    tables = [Table(_COLUMNS, _rows(result), title=_title(result), caption=_CAPTION)]
     if result.client is not None:
-        steps = [row for surface in _step_rows(result) for row in surface]
-        parts += [
-            f"\n### Round trip as {_who(result)} paid it, per step\n\n",
-            columns_markdown(_STEP_COLUMNS, steps),
-            f"\n{_STEP_CAPTION}\n",
-            f"\n### Round trip: computed against {_who(result)}\n\n",
-            columns_markdown(_SUMMARY_COLUMNS, _summary_rows(result)),
-            f"\n{_SUMMARY_CAPTION}\n",
-        ]
-    return "".join(parts)
+        steps: list[list[str]] = []
+        ends = set()
+        for surface in _step_rows(result):
+            steps += surface
+            ends.add(len(steps) - 1)
+        title = f"Round trip as {_who(result)} paid it, per step"
+        tables.append(Table(_STEP_COLUMNS, steps, title=title, caption=_STEP_CAPTION, sections=ends))
+        title = f"Round trip: computed against {_who(result)}"
+        tables.append(Table(_SUMMARY_COLUMNS, _summary_rows(result), title=title, caption=_SUMMARY_CAPTION))
+    return View(tables, data=result.to_json(), records=_records(result))

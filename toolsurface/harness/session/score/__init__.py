@@ -21,7 +21,7 @@ from toolsurface.harness.session.score._listed import (
     NEEDS_A_LIST,
     ServerTools,
     listed_names,
-    server_tools_markdown,
+    server_tools_table,
 )
 from toolsurface.harness.session.score._scoring import (
     Comparison,
@@ -39,8 +39,8 @@ from toolsurface.harness.session.score._scoring import (
     runs_needed,
     score_study,
     server_tools,
-    shown_markdown,
-    study_markdown,
+    shown_table,
+    study_view,
 )
 
 __all__ = [
@@ -74,7 +74,7 @@ __all__ = [
     "runs_needed",
     "score_study",
     "server_tools",
-    "server_tools_markdown",
-    "shown_markdown",
-    "study_markdown",
+    "server_tools_table",
+    "shown_table",
+    "study_view",
 ]

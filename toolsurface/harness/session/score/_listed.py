@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from toolsurface.harness.output import markdown_row, markdown_rule
+from toolsurface.harness.output import Column, Table
 
 if TYPE_CHECKING:
     from toolsurface.harness.measure import Measurable
 
-__all__ = ["NEEDS_A_LIST", "ServerTools", "listed_names", "server_tools_markdown"]
+__all__ = ["NEEDS_A_LIST", "ServerTools", "listed_names", "server_tools_table"]
 
 NEEDS_A_LIST = (
     "Tools never called and calls of tools the server no longer lists need its current list: score or report"
@@ -52,15 +52,14 @@ def listed_names(item: Measurable) -> list[str]:
 SERVER_TOOLS_HEADER = ("Server", "Listed as", "Tools listed", "Tools never called", "Called, no longer listed")
 
 
-def server_tools_markdown(rows: Sequence[ServerTools]) -> str:
+def server_tools_table(rows: Sequence[ServerTools]) -> Table:
     """Per imported server: its list's source and size, the tools never called, the tools called that the list no
     longer has (with their calls)."""
-    lines = [markdown_row(SERVER_TOOLS_HEADER), markdown_rule(len(SERVER_TOOLS_HEADER), [2])]
+    cells = []
     for row in rows:
         gone = ", ".join(f"{tool} ({n} call{'' if n == 1 else 's'})" for tool, n in row.not_listed.items())
-        lines.append(
-            markdown_row(
-                [row.server, row.listed_as, str(len(row.listed)), ", ".join(row.never_called) or "none", gone or "none"]
-            )
+        cells.append(
+            [row.server, row.listed_as, str(len(row.listed)), ", ".join(row.never_called) or "none", gone or "none"]
         )
-    return "\n".join(lines) + "\n"
+    columns = [Column(label, numeric=n == 2) for n, label in enumerate(SERVER_TOOLS_HEADER)]
+    return Table(columns, cells, breaks="kept", heading="")

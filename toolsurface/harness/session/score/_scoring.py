@@ -16,19 +16,19 @@ import os
 import re
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from toolsurface.harness.endpoint import SentTool, ToolPart
 from toolsurface.harness.errors import ToolsurfaceError
-from toolsurface.harness.output import markdown_cell, markdown_row, markdown_rule
+from toolsurface.harness.output import Block, Column, Table, Text, View, markdown_cell
 from toolsurface.harness.run_folder import CALLS, RESULT, SPEC, STUDY
 from toolsurface.harness.session.record import RunRecord, RunStateError, read_run
 from toolsurface.harness.session.score._answers import ALL_TOOLS, AnswerRow, answer_rows, answers_markdown, run_answers
 from toolsurface.harness.session.score._cuts import AnswerCut, answer_cuts, cuts_markdown
-from toolsurface.harness.session.score._listed import NEEDS_A_LIST, ServerTools, server_tools_markdown
+from toolsurface.harness.session.score._listed import NEEDS_A_LIST, ServerTools, server_tools_table
 
 Z95 = 1.96
 
@@ -521,7 +521,7 @@ def _size(part: ShownPart | None) -> str:
     return "-" if part is None else f"{part.tools} · {part.chars:,} · {part.tokens:,}"
 
 
-def shown_markdown(rows: Sequence[ShownRow]) -> str:
+def shown_table(rows: Sequence[ShownRow]) -> Table:
     """Per surface, client (agent and version), mode and the protocol it spoke to the stub: the first request's
     and the last's tools apart (tools · chars · o200k tokens), the whole tools array as sent, the system prompt
     and the server instructions found in it, the searches."""
@@ -541,33 +541,31 @@ def shown_markdown(rows: Sequence[ShownRow]) -> str:
         "Searches",
         "API input tokens, first request",
     ]
-    lines = [markdown_row(header), markdown_rule(len(header), range(4, len(header)))]
+    cells = []
     for r in rows:
         agent = f"{r.agent} {r.agent_version}" if r.agent_version else r.agent
         mode = f"{r.mode}, builtins on" if r.builtins else r.mode
         api = f"{r.api_input_tokens_first:,}" if r.api_input_tokens_first is not None else "-"
         instructions = f"{r.instructions_chars:,}" if r.instructions_chars is not None else "-"
-        lines.append(
-            markdown_row(
-                [
-                    r.surface,
-                    agent,
-                    mode,
-                    r.protocol or "-",
-                    _size(r.first_shown),
-                    _size(r.first_deferred),
-                    _size(r.first_builtin),
-                    _size(r.last_shown),
-                    f"{r.first_tools} ({r.first_stub_tools})",
-                    f"{r.first_chars:,}",
-                    f"{r.system_chars:,}",
-                    instructions,
-                    str(r.searches),
-                    api,
-                ]
-            )
+        cells.append(
+            [
+                r.surface,
+                agent,
+                mode,
+                r.protocol or "-",
+                _size(r.first_shown),
+                _size(r.first_deferred),
+                _size(r.first_builtin),
+                _size(r.last_shown),
+                f"{r.first_tools} ({r.first_stub_tools})",
+                f"{r.first_chars:,}",
+                f"{r.system_chars:,}",
+                instructions,
+                str(r.searches),
+                api,
+            ]
         )
-    return "\n".join(lines) + "\n"
+    return _kept(header, cells, range(4, len(header)))
 
 
 IMPORTED_HEADER = (
@@ -591,31 +589,29 @@ def _searches(score: SurfaceScore) -> str:
     return f"{searches} ({found or 'none'})"
 
 
-def imported_markdown(scores: Sequence[SurfaceScore]) -> str:
+def imported_table(scores: Sequence[SurfaceScore]) -> Table:
     """Per server and client (its version where the files name one): the sessions, their calls and error answers,
     how many errors the same tool's next call got past, the model's turns and the tokens per turn (input and
     output, as the files count them), and the client's own tool searches with what they found."""
-    lines = [markdown_row(IMPORTED_HEADER), markdown_rule(len(IMPORTED_HEADER), range(2, len(IMPORTED_HEADER) - 1))]
+    cells = []
     for s in scores:
         turns = sum(t for t in s.turns_per_run if t is not None)
         tokens = sum(t for t in s.tokens_per_run if t is not None)
         per_turn = f"{tokens / turns:,.0f}" if turns and any(t is not None for t in s.tokens_per_run) else "-"
-        lines.append(
-            markdown_row(
-                [
-                    s.surface,
-                    s.client,
-                    str(s.runs),
-                    str(sum(s.calls_per_run)),
-                    str(sum(s.refused_per_run)),
-                    str(sum(g.corrected_next for g in s.refused)),
-                    str(turns) if turns else "-",
-                    per_turn,
-                    _searches(s),
-                ]
-            )
+        cells.append(
+            [
+                s.surface,
+                s.client,
+                str(s.runs),
+                str(sum(s.calls_per_run)),
+                str(sum(s.refused_per_run)),
+                str(sum(g.corrected_next for g in s.refused)),
+                str(turns) if turns else "-",
+                per_turn,
+                _searches(s),
+            ]
         )
-    return "\n".join(lines) + "\n"
+    return _kept(IMPORTED_HEADER, cells, range(2, len(IMPORTED_HEADER) - 1))
 
 
 STUDY_HEADER = (
@@ -632,18 +628,15 @@ STUDY_HEADER = (
 )
 
 
-def study_markdown(study: Study) -> str:
-    """The seed's table: runs, calls per run, refused calls per run, what was refused, outcome failures."""
+def study_view(study: Study) -> View:
+    """The seed's table: runs, calls per run, refused calls per run, what was refused, outcome failures; then the
+    imported sessions, what the model was shown, what answers cost, what a client would cut and the runs a difference
+    needs. Markdown and JSON (the scored study)."""
     agents = sorted({s.agent for s in study.surfaces})
     # Two versions of one agent are two clients, named by version.
     clients = {s.client for s in study.surfaces} if len({s.client for s in study.surfaces}) > len(agents) else set()
     several_scenarios = len({s.scenario for s in study.surfaces}) > 1
-    lines = [
-        f"Scenario {study.scenario}, agent {study.agent}",
-        "",
-        markdown_row(STUDY_HEADER),
-        markdown_rule(len(STUDY_HEADER), [1, len(STUDY_HEADER) - 1]),
-    ]
+    rows = []
     for s in study.surfaces:
         refused = "; ".join(
             f"{g.tool}: {g.message[:120]} ({g.runs} of {s.runs} runs, corrected next {g.corrected_next} of {g.count})"
@@ -661,61 +654,75 @@ def study_markdown(study: Study) -> str:
         elif len(agents) > 1:
             surface = f"{surface}, {s.agent}"
         per_run = ", ".join(map(str, s.undelivered_per_run))
-        lines.append(
-            markdown_row(
-                [
-                    surface,
-                    str(s.runs),
-                    status,
-                    _counts(s.calls_per_run),
-                    ", ".join(map(str, s.refused_per_run)),
-                    f"{per_run}{f' ({undelivered})' if undelivered else ''}",
-                    markdown_cell(refused, "collapsed") or "-",
-                    markdown_cell(failures, "collapsed") or "-",
-                    errors or "-",
-                    "-" if s.imported else f"{s.pass_at_1:.2f}",
-                ]
-            )
+        rows.append(
+            [
+                surface,
+                str(s.runs),
+                status,
+                _counts(s.calls_per_run),
+                ", ".join(map(str, s.refused_per_run)),
+                f"{per_run}{f' ({undelivered})' if undelivered else ''}",
+                markdown_cell(refused, "collapsed") or "-",
+                markdown_cell(failures, "collapsed") or "-",
+                errors or "-",
+                "-" if s.imported else f"{s.pass_at_1:.2f}",
+            ]
         )
+    blocks: list[Block] = [
+        Text(markdown=f"Scenario {study.scenario}, agent {study.agent}\n\n"),
+        _kept(STUDY_HEADER, rows, [1, len(STUDY_HEADER) - 1]),
+    ]
     imported = [s for s in study.surfaces if s.imported]
     if imported:
-        lines += ["", "Imported sessions, per client (from its own session files):", ""]
-        lines += [imported_markdown(imported).rstrip("\n")]
+        blocks.append(_under("Imported sessions, per client (from its own session files):", imported_table(imported)))
         if study.server_tools is None:
-            lines += ["", NEEDS_A_LIST]
+            blocks.append(Text(markdown=f"\n{NEEDS_A_LIST}\n"))
         else:
-            lines += ["", "Imported sessions against the server's list:", ""]
-            lines += [server_tools_markdown(study.server_tools).rstrip("\n")]
+            blocks.append(
+                _under("Imported sessions against the server's list:", server_tools_table(study.server_tools))
+            )
     if study.shown:
-        lines += [
-            "",
+        said = (
             "What the model was shown (the first request, and the last, after every search; tools · chars · o200k"
-            " tokens):",
-            "",
-        ]
-        lines += [shown_markdown(study.shown).rstrip("\n")]
+            " tokens):"
+        )
+        blocks.append(_under(said, shown_table(study.shown)))
     if study.answers:
-        lines += [
-            "",
+        said = (
             "What tool answers cost (per tool: calls, median and largest answer; share of the session's context from"
-            " the surface, its tools list once and every answer):",
-            "",
-        ]
-        lines += [answers_markdown(marked_answers(study), study.labels()).rstrip("\n")]
+            " the surface, its tools list once and every answer):"
+        )
+        blocks.append(_under(said, answers_markdown(marked_answers(study), study.labels())))
     if study.cuts:
-        lines += ["", "Answers the run's client would cut (as compat --answers saw that client pass answers on):", ""]
-        lines += [cuts_markdown(study.cuts).rstrip("\n")]
+        said = "Answers the run's client would cut (as compat --answers saw that client pass answers on):"
+        blocks.append(_under(said, cuts_markdown(study.cuts)))
     noisy = [c for c in study.comparisons if c.runs_needed is not None]
     if noisy:
-        lines += ["", "Runs per surface a difference needs before it exceeds the noise (95 %):", ""]
         several = len({(s.agent, s.mode) for s in study.surfaces}) > 1
-        lines += [
+        lines = [
             f"- {c.metric}{f' ({c.agent}, {c.mode})' if several else ''}{f' [{c.scenario}]' if several_scenarios else ''}:"
             f" {c.a} {c.a_mean:g} vs {c.b} {c.b_mean:g}"
             f" → {c.runs_needed} runs"
             for c in noisy
         ]
-    return "\n".join(lines) + "\n"
+        blocks.append(
+            _under("Runs per surface a difference needs before it exceeds the noise (95 %):", "\n".join(lines) + "\n")
+        )
+    return View(blocks, data=study.to_json(), ascii=True, between="")
+
+
+def _kept(header: Sequence[str], rows: Sequence[Sequence[str]], right: Collection[int]) -> Table:
+    """A table of the study's, its cells markdown already, the columns in `right` right-aligned."""
+    columns = [Column(label, numeric=n in right) for n, label in enumerate(header)]
+    return Table(columns, rows, breaks="kept", heading="")
+
+
+def _under(said: str, shown: Table | str) -> Block:
+    """A table (or markdown text) under its line of what it is."""
+    if isinstance(shown, Table):
+        return replace(shown, title=said, heading="\n{title}\n\n")
+    text = shown.rstrip("\n")
+    return Text(markdown=f"\n{said}\n\n{text}\n")
 
 
 def server_tools(study: Study, listed_as: str, listed: Sequence[str]) -> list[ServerTools]:
