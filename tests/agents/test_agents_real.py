@@ -650,7 +650,9 @@ def test_the_script_agent_with_a_model_endpoint_is_one_line(tmp_path: Path) -> N
 @pytest.mark.parametrize("agent", AGENT_CLIS)
 def test_a_missing_agent_cli_is_one_line_naming_how_to_install_it(tmp_path: Path, agent: str) -> None:
     out = tmp_path / "study"
-    env = {"PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin", "HOME": str(tmp_path)}
+    # Nor in toolsurface's cache, where the tests install the agent CLIs.
+    path = os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin"
+    env = {"PATH": path, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / ".cache")}
     done = run_cli(
         "session", "run", "--agent", agent, "--model-endpoint", "scripted", "--surface", "v2", "--out", str(out),
         env=env, cwd=tmp_path,

@@ -41,7 +41,9 @@ def test_gateway_leaves_tool_search_and_the_first_party_switch_unset_and_keeps_i
 def _rows(home: Path, version: str, *clients: str) -> dict[str, dict[str, Any]]:
     home.mkdir(parents=True, exist_ok=True)
     system = [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
-    env = {"PATH": os.pathsep.join([str(agent_cli_dir("claude", version)), *system]), "HOME": str(home)}
+    path = os.pathsep.join([str(agent_cli_dir("claude", version)), *system])
+    # Only that version: toolsurface's cache, where the tests install the others, is the home's own.
+    env = {"PATH": path, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
     chosen = [arg for client in clients for arg in ("--client", client)]
     done = run_cli("clients", "v2", *chosen, "--format", "json", env=env, cwd=home, timeout=600)
     assert done.returncode == 0, done.stderr

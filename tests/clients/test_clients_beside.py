@@ -29,7 +29,9 @@ def env_with(home: Path, version: str) -> dict[str, str]:
     """Only Claude Code `version` on PATH (the system's directories give node), and a home of the test's own."""
     home.mkdir(parents=True, exist_ok=True)
     system = [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
-    return {"PATH": os.pathsep.join([str(agent_cli_dir("claude", version)), *system]), "HOME": str(home)}
+    path = os.pathsep.join([str(agent_cli_dir("claude", version)), *system])
+    # Only that version: toolsurface's cache, where the tests install the others, is the home's own.
+    return {"PATH": path, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
 
 
 def rows(done: Run) -> list[dict[str, Any]]:

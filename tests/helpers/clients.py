@@ -23,10 +23,12 @@ def newest() -> Path:
 
 
 def env_with(home: Path, *dirs: Path) -> dict[str, str]:
-    """Only `dirs` hold agent CLIs on this PATH; the system's directories give node and sh."""
+    """Only `dirs` hold agent CLIs on this PATH, and none is in toolsurface's cache (the home's own); the system's
+    directories give node and sh."""
     home.mkdir(parents=True, exist_ok=True)
     system = [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
-    return {"PATH": os.pathsep.join([*map(str, dirs), *system]), "HOME": str(home)}
+    path = os.pathsep.join([*map(str, dirs), *system])
+    return {"PATH": path, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
 
 
 def rows(done: Run) -> list[dict[str, Any]]:

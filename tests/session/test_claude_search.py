@@ -35,10 +35,12 @@ def clis() -> Path:
 
 
 def env_with(bin_dir: Path | None, home: Path) -> dict[str, str]:
-    """PATH with `bin_dir` first (or with no claude at all), and a home of the test's own."""
+    """PATH with `bin_dir` first (or with no claude at all), and a home of the test's own, its cache too: toolsurface
+    finds the agent CLIs it installed in its cache as well as on PATH."""
     home.mkdir(parents=True, exist_ok=True)
     base = os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin"
-    return {"PATH": f"{bin_dir}{os.pathsep}{base}" if bin_dir else base, "HOME": str(home)}
+    path = f"{bin_dir}{os.pathsep}{base}" if bin_dir else base
+    return {"PATH": path, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
 
 
 def surface_tools(name: str) -> set[str]:
