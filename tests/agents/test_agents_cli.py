@@ -252,9 +252,15 @@ def test_a_google_login_is_linked_in_for_a_run_in_the_users_home_only(tmp_path: 
     assert "PLANTED-refresh-token" not in " ".join([*invocation.files.values(), *invocation.argv])
 
 
+def full_list_or_own(name: str) -> str:
+    """The full-list mode, or the client's own where it has none (droid runs on demand only)."""
+    card = ADAPTERS[name].card
+    return "full-list" if card.takes_mode("full-list") else card.modes[0]
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_no_file_or_argument_of_a_command_holds_a_key_from_the_env(tmp_path: Path, cli_path: str, name: str) -> None:
-    ctx = context(tmp_path, bare_env(tmp_path, PATH=cli_path, **PLANTED))
+    ctx = context(tmp_path, bare_env(tmp_path, PATH=cli_path, **PLANTED), mode=full_list_or_own(name))
     invocation = ADAPTERS[name]().command(ctx)
     written = " ".join([*invocation.files.values(), *invocation.argv])
     assert not [key for key, secret in PLANTED.items() if secret in written]
@@ -320,6 +326,7 @@ async def test_a_hung_agent_times_out_with_its_calls_kept_and_no_process_left(tm
             ctx = context(
                 base,
                 bare_env(tmp_path / name, PATH=cli_path),
+                mode=full_list_or_own(name),
                 timeout=HUNG_TIMEOUT_S,
                 endpoint=AgentEndpoint(endpoint.url, EndpointKind.SCRIPTED),
             )

@@ -53,7 +53,8 @@ def bare_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in PLANTED and k not in RELOCATORS}
-    return {**env, "HOME": str(home), **extra}
+    # Its cache too: toolsurface finds the agent CLIs the tests installed in its cache, which a test run's homes link.
+    return {**env, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"), **extra}
 
 
 def context(
