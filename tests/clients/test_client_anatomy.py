@@ -18,6 +18,7 @@ from toolsurface.harness.clients import ClientRow, Part, client_anatomy, surface
 from toolsurface.harness.corpus import corpus_root
 from toolsurface.harness.endpoint import read_conversation
 from toolsurface.harness.measure import ANATOMY_PARTS, tool_anatomy
+from toolsurface.harness.session.plan import plan_surface
 
 EVERYTHING = corpus_root() / "servers" / "server-everything.json"
 FIVE = FIXTURES / "surfaces" / "five_limits.json"
@@ -169,7 +170,7 @@ def test_every_tool_as_listed_is_its_anatomy_and_what_was_sent_is_what_was_kept_
     observed: list[dict[str, Any]],
 ) -> None:
     # Each tool as the stub served it (through the MCP SDK, in its key order), which the requests are aligned with.
-    served = surface_wires([str(FIVE), str(EVERYTHING)])
+    served = surface_wires([plan_surface(str(FIVE)), plan_surface(str(EVERYTHING))])
     assert {name: len(tools) for name, tools in served.items()} == {"five_limits": 5, "server-everything": 13}
     assert len(observed) == 6
     for row in observed:
