@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, processes_with, run_cli
+from tests.helpers.errors import assert_one_line_error
 from tests.helpers.live_servers import (
     NPM_SERVERS,
-    assert_one_line_error,
     free_port,
     install_npm_servers,
     node_server,

@@ -208,7 +208,8 @@ def test_an_interrupted_run_is_run_again_and_finished_ones_are_kept(tmp_path: Pa
 
 
 def test_a_missing_agent_cli_stops_before_any_run(tmp_path: Path) -> None:
-    env = {"PATH": str(tmp_path / "empty"), "ANTHROPIC_API_KEY": "sk-test"}
+    # Nor in toolsurface's cache, where the tests install the agent CLIs.
+    env = {"PATH": str(tmp_path / "empty"), "ANTHROPIC_API_KEY": "sk-test", "XDG_CACHE_HOME": str(tmp_path / "cache")}
     run = run_cli("session", "run", "--agent", "claude", "--surface", "v2", "--out", str(tmp_path / "out"), env=env)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1 and "claude" in run.stderr
     assert not (tmp_path / "out" / "runs").exists()
