@@ -1,6 +1,7 @@
 """Who a tool is for, as MCP Apps (`@modelcontextprotocol/ext-apps`, SEP-1865) says in its `_meta.ui.visibility`: a list
 of "model" and "app", both when it is not given. A tool whose list leaves out "model" is app-only: an App's UI calls
-it, and a host does not show it to the model (codex leaves such tools out of its requests since openai/codex#24700).
+it, and a host does not show it to the model (which clients leave such tools out of their requests is observed by
+`clients`).
 A visibility that is not a list is said so, and the tool counted as the model's."""
 
 from __future__ import annotations
