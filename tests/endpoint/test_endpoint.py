@@ -16,7 +16,13 @@ import pytest
 
 from tests.helpers.endpoint import PROMPT, post
 from toolsurface.harness.agents import CarriedText, ClientCard, ToolBridge, ToolNaming, WireQuirks
-from toolsurface.harness.endpoint import ModelEndpoint, code_mode_problem, parse_endpoint, read_model_requests
+from toolsurface.harness.endpoint import (
+    ModelEndpoint,
+    Neighbour,
+    code_mode_problem,
+    parse_endpoint,
+    read_model_requests,
+)
 from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.scenario import load_script
 
@@ -478,3 +484,11 @@ def test_a_tool_a_client_deferred_is_called_through_the_bridge_its_card_declares
         assert [(r.name, r.texts) for r in server.results[-1]][-1] == ("mcp__acme__item_list", [ITEMS])
     [first, second, _] = read_model_requests(tmp_path / "model-requests.jsonl")
     assert (first.reply["kind"], second.reply["offered"], second.reply["name"]) == ("search", False, "call_tool")
+
+
+def test_an_endpoint_its_arguments_refuse_leaves_its_request_log_neither_open_nor_written(tmp_path: Path) -> None:
+    log = tmp_path / "model-requests.jsonl"
+    with pytest.raises(ValueError, match="naming rule"):
+        endpoint(tmp_path, neighbours=[Neighbour("beside", [{"name": "t", "inputSchema": {"type": "object"}}])])
+    held = [fd for fd in Path("/proc/self/fd").iterdir() if fd.exists() and fd.resolve() == log]
+    assert held == [] and not log.exists()

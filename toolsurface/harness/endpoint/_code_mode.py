@@ -1,7 +1,7 @@
-"""codex's code mode, as the scripted model plays it.
+"""A client's code mode, as the scripted model plays it, told from the request itself.
 
-What codex 0.171 does in its default mode (seen in its requests): the model gets no MCP tool as a function.
-The request carries a free-form tool `exec` that runs JavaScript in a V8 isolate, where every tool codex has,
+What a client in code mode does (seen in its requests): the model gets no MCP tool as a function.
+The request carries a free-form tool `exec` that runs JavaScript in a V8 isolate, where every tool the client has,
 an MCP server's deferred ones too, is an async function on the global `tools`, named `mcp__SERVER__TOOL` made
 a JavaScript identifier (each character that is not a letter, a digit, `_` or `$` becomes `_`); the request
 names only the deferred namespace (`mcp__stub`). A nested MCP tool resolves to its CallToolResult (`content`,
@@ -48,7 +48,7 @@ if (!(result.content ?? []).some((block) => block.type === "text")) text(result)
 
 
 def code_mode(conversation: Conversation, prefix: str) -> bool:
-    """Whether the request reaches the server's tools only through code: it offers codex's free-form `exec` and
+    """Whether the request reaches the server's tools only through code: it offers the client's free-form `exec` and
     none of the server's tools (their names start with `prefix`) as a function of its own."""
     if conversation.api != "openai-responses":
         return False
@@ -60,7 +60,7 @@ def code_mode(conversation: Conversation, prefix: str) -> bool:
 
 
 def tool_identifier(tool: str, prefix: str) -> str:
-    """The name the server's `tool` has on code mode's `tools` object (`prefix`: codex's before its tools)."""
+    """The name the server's `tool` has on code mode's `tools` object (`prefix`: the client's before its tools)."""
     return _NOT_IDENTIFIER.sub("_", prefix + tool)
 
 
@@ -91,8 +91,8 @@ def fold_waits(calls: Sequence[SeenCall]) -> list[SeenCall]:
 
 def code_mode_problem(steps: Sequence[Step], tools: Sequence[str], prefix: str) -> str | None:
     """Why a step of a script cannot be played through code mode against a stub serving `tools` (None when every
-    step can; `prefix`: the client's before the server's tools): what goes wrong inside codex's JavaScript never
-    reaches the stub and leaves nothing in codex's transcript, so such a call could not be scored as the
+    step can; `prefix`: the client's before the server's tools): what goes wrong inside the client's JavaScript never
+    reaches the stub and leaves nothing in its transcript, so such a call could not be scored as the
     undelivered call it is in a direct run."""
     named: dict[str, list[str]] = {}
     for tool in tools:
@@ -105,8 +105,8 @@ def code_mode_problem(steps: Sequence[Step], tools: Sequence[str], prefix: str) 
         where = f"steps[{step.index}] (call {tool})"
         if tool not in tools:
             return (
-                f"{where}: the surface has no tool {tool!r}; in code mode a call of a tool codex lacks fails inside"
-                " its JavaScript and leaves nothing in codex's transcript to score it by"
+                f"{where}: the surface has no tool {tool!r}; in code mode a call of a tool the client lacks fails"
+                " inside its JavaScript and leaves nothing in its transcript to score it by"
             )
         same = named[tool_identifier(tool, prefix)]
         if len(same) > 1:
@@ -115,6 +115,6 @@ def code_mode_problem(steps: Sequence[Step], tools: Sequence[str], prefix: str) 
         if not isinstance(arguments, dict) or "$concat" in arguments:
             return (
                 f"{where}: its arguments are not a JSON object; code mode refuses them before the stub and leaves"
-                " nothing in codex's transcript to score the call by"
+                " nothing in the client's transcript to score the call by"
             )
     return None

@@ -142,7 +142,6 @@ class ModelEndpoint:
     ) -> None:
         if (steps is None) == (upstream is None):
             raise ValueError("a model endpoint is either scripted (steps) or a pass-through (upstream)")
-        self.log = RequestLog(log_path)
         self.client = client
         naming = client.naming if client is not None else None
         # The client's own tool search by name, every client's where the client is not known.
@@ -174,6 +173,8 @@ class ModelEndpoint:
         # does not keep), in the order the turns came.
         self.keep_results = keep_results
         self.results: list[list[CarriedResult]] = []
+        # Opened last: an endpoint its arguments refuse leaves no log open.
+        self.log = RequestLog(log_path)
 
     @property
     def kind(self) -> EndpointKind:
