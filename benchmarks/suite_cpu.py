@@ -161,11 +161,14 @@ def measure_suite_cpu(pytest_args: Sequence[str] = ("--durations=20",)) -> dict[
             pause.wait(0.2)
         wall = time.monotonic() - started
         reader.join()
+        if run.stdout is not None:
+            run.stdout.close()
         reap()
         left = sorted({identity[0] for identity in seen if Path(f"/proc/{identity[0]}").exists()} & ours)
         by_file, by_test = _by_test(Path(folder))
     status = reaped[run.pid]
     exit_code = os.waitstatus_to_exitcode(status)
+    run.returncode = exit_code  # reaped here, not by Popen
     cpu: dict[str, float] = {}
     started_n: Counter[str] = Counter()
     for kind, seconds in seen.values():
@@ -176,6 +179,8 @@ def measure_suite_cpu(pytest_args: Sequence[str] = ("--durations=20",)) -> dict[
         "command": f"python -m pytest {' '.join(pytest_args)}",
         "exit": exit_code,
         "summary": stdout.splitlines()[-1] if stdout else "",
+        # What failed, as pytest's short summary names it (the run's output is not kept otherwise).
+        "failed": [line for line in stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))],
         "wall_s": round(wall, 1),
         # Every process of the run, exactly (where this process could be their subreaper).
         "tree_cpu_s": round(_children_cpu() - cpu0, 1) if subreaper else None,

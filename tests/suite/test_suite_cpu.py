@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from benchmarks.suite_cpu import compared, kind_of
+from benchmarks.suite_cpu import compared, kind_of, measure_suite_cpu
 
 
 @pytest.mark.parametrize(
@@ -39,3 +41,13 @@ def test_a_run_is_printed_beside_an_earlier_one_by_total_file_and_kind() -> None
     assert ["by_file", "tests/a.py", "40.0", "10.0", "-30.0"] in lines
     assert ["by_file", "tests/b.py", "-", "5.0", "+5.0"] in lines
     assert ["by_kind", "qwen", "30.0", "-", "-30.0"] in lines
+
+
+def test_a_run_that_fails_names_its_failed_tests_and_its_cpu(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -ra\n", encoding="utf-8")
+    (tmp_path / "test_two.py").write_text("def test_holds():\n    pass\n\n\ndef test_breaks():\n    assert 1 == 2\n")
+    figures = measure_suite_cpu(["-c", str(tmp_path / "pytest.ini"), "-p", "no:cacheprovider", str(tmp_path)])
+    assert figures["exit"] == 1 and "1 failed, 1 passed" in figures["summary"]
+    (failed,) = figures["failed"]
+    assert failed.startswith("FAILED ") and failed.split(" - ")[0].endswith("/test_two.py::test_breaks")
+    assert figures["by_file"] and figures["tree_cpu_s"] > 0
