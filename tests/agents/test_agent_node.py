@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.helpers.agent_runs import cli_env, run_dir
-from tests.helpers.npm_packages import CLI_CARDS, agent_clis_dir
+from tests.helpers.npm_packages import ADAPTERS, CLI_CARDS, agent_clis_dir
 from toolsurface.harness.agents import install_clis
 from toolsurface.harness.agents._cli import js_launch
 from toolsurface.harness.agents._node import MIN_NODE, NODE_PINNED, is_node_script
@@ -83,6 +83,18 @@ def test_a_native_cli_starts_as_it_is(clis: Path, tmp_path: Path) -> None:
     launch = js_launch([claude, "--version"], {"PATH": os.environ["PATH"]}, {"HOME": str(tmp_path)})
     assert launch.argv == (claude, "--version") and launch.node is None
     assert "NODE_COMPILE_CACHE" not in launch.env
+
+
+def test_a_javascript_cli_that_only_starts_a_native_program_keeps_the_node_its_first_line_names(
+    clis: Path, tmp_path: Path
+) -> None:
+    kept = [name for name, card in CLI_CARDS.items() if not card.node_compile_cache]
+    assert kept and set(kept) <= _js_clis(clis)
+    user = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
+    for name in kept:
+        script = str(clis / str(CLI_CARDS[name].executable))
+        launch = ADAPTERS[name]().launch([script, "--version"], user, user)
+        assert launch.argv == (script, "--version") and "NODE_COMPILE_CACHE" not in launch.env
 
 
 def test_installing_the_clis_puts_npms_node_beside_them_where_the_systems_node_is_older(clis: Path) -> None:

@@ -205,7 +205,7 @@ class CliAgent(CardAdapter, ABC):
         needed = f"{self.name} {'.'.join(map(str, self.min_version))} or newer is needed"
         try:
             with tempfile.TemporaryDirectory(prefix="toolsurface-version-") as scratch:
-                launch = js_launch([executable, "--version"], self.version_env(env, Path(scratch)), env)
+                launch = self.launch([executable, "--version"], self.version_env(env, Path(scratch)), env)
                 done = answer_of(launch.argv, env=launch.env, timeout=VERSION_TIMEOUT_S)
         except OSError as error:
             return f"{self.name}: {executable} --version failed ({error.strerror or error}); {needed}"
@@ -215,6 +215,13 @@ class CliAgent(CardAdapter, ABC):
         if found is None:
             return f"{self.name}: {executable} --version printed no version; {needed}"
         return found
+
+    def launch(self, argv: Sequence[str], env: Mapping[str, str], user_env: Mapping[str, str]) -> NodeLaunch:
+        """How `argv` starts: a JavaScript CLI on a new enough Node with its compile cache (js_launch), unless its
+        card says that gains nothing."""
+        if not self.card.node_compile_cache:
+            return NodeLaunch(tuple(argv), dict(env))
+        return js_launch(argv, env, user_env)
 
     def read_stderr(self, text: str, report: AgentReport) -> None:
         """Add what only the CLI's stderr tells (a CLI that logs some events there and not in its transcript)."""
@@ -294,7 +301,7 @@ class CliAgent(CardAdapter, ABC):
             except OSError as error:  # the agent's configuration, written by the harness: the run is an error
                 raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
         transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / AGENT_STDERR
-        launch = js_launch(invocation.argv, invocation.env, agent_env(ctx))
+        launch = self.launch(invocation.argv, invocation.env, agent_env(ctx))
         try:
             for link, target in invocation.links.items():
                 link.parent.mkdir(parents=True, exist_ok=True)

@@ -159,7 +159,8 @@ def install_clis(names: Sequence[str], env: Mapping[str, str], folder: Path | No
     for name, spec in specs.items():
         package, version = spec.rsplit("@", 1)
         clis.append(InstalledCli(name, package, version, executable(name), name in done))
-    return CliInstall(prefix, clis, install_node(prefix, [str(c.path) for c in clis], env))
+    on_node = [str(c.path) for c in clis if client_card(c.name).node_compile_cache]
+    return CliInstall(prefix, clis, install_node(prefix, on_node, env))
 
 
 def install_node(prefix: Path, executables: Sequence[str], env: Mapping[str, str]) -> InstalledCli | None:
