@@ -1,5 +1,6 @@
 """Pinned npm packages the tests run for real (MCP servers, agent CLIs), installed once into
-~/.cache/toolsurface/PREFIX by toolsurface's own installer (harness.agents: `agents --install`); later sessions reuse
+~/.cache/toolsurface/PREFIX by toolsurface's own installer (harness.agents: `agents --install`, which puts npm's node
+beside the pinned agent CLIs where the system's Node is older than the compile cache needs); later sessions reuse
 the cache, and two test runs at once take turns."""
 
 from __future__ import annotations

@@ -227,6 +227,9 @@ class ClientCard:
     # Where it comes in every list of clients, the lower first and equal ones by name (toolsurface's own CLIs by
     # their monthly npm installs, its own clients after them).
     order: int = 100
+    # Whether a Node.js script of its starts on a Node of 22.1 or newer with Node's compile cache (harness.agents._node);
+    # False for a script that only starts a native program, which gains nothing, so it keeps the Node it names.
+    node_compile_cache: bool = True
 
     @property
     def tested_versions(self) -> tuple[str, ...]:

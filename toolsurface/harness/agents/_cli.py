@@ -15,6 +15,7 @@ from typing import Any
 
 from toolsurface.harness.agents._card import CardAdapter
 from toolsurface.harness.agents._naming import ToolNaming
+from toolsurface.harness.agents._node import NodeLaunch, compile_cache, file_key, node_launch
 from toolsurface.harness.agents._process import MAX_TRANSCRIPT_BYTES, run_process
 from toolsurface.harness.agents.base import (
     SERVER_NAME,
@@ -46,6 +47,7 @@ __all__ = [
     "clis_folder",
     "find_executable",
     "home",
+    "js_launch",
     "login_advice",
     "loopback_only",
     "own_cache",
@@ -187,7 +189,7 @@ class CliAgent(CardAdapter, ABC):
         """What `executable --version` says, or AgentUnavailable when it says no version: it cannot start, does
         not end within VERSION_TIMEOUT_S, or writes no version (bytes that are not UTF-8 are replaced). Either
         answer is kept while the file is unchanged, so a CLI that hangs costs its timeout once a process."""
-        key = _file_key(executable)
+        key = file_key(executable)
         found = _VERSIONS.get(key) if key is not None else None
         if found is None:
             found = self._ask_version(executable, env)
@@ -203,9 +205,8 @@ class CliAgent(CardAdapter, ABC):
         needed = f"{self.name} {'.'.join(map(str, self.min_version))} or newer is needed"
         try:
             with tempfile.TemporaryDirectory(prefix="toolsurface-version-") as scratch:
-                done = answer_of(
-                    [executable, "--version"], env=self.version_env(env, Path(scratch)), timeout=VERSION_TIMEOUT_S
-                )
+                launch = self.launch([executable, "--version"], self.version_env(env, Path(scratch)), env)
+                done = answer_of(launch.argv, env=launch.env, timeout=VERSION_TIMEOUT_S)
         except OSError as error:
             return f"{self.name}: {executable} --version failed ({error.strerror or error}); {needed}"
         if done.timed_out:
@@ -214,6 +215,13 @@ class CliAgent(CardAdapter, ABC):
         if found is None:
             return f"{self.name}: {executable} --version printed no version; {needed}"
         return found
+
+    def launch(self, argv: Sequence[str], env: Mapping[str, str], user_env: Mapping[str, str]) -> NodeLaunch:
+        """How `argv` starts: a JavaScript CLI on a new enough Node with its compile cache (js_launch), unless its
+        card says that gains nothing."""
+        if not self.card.node_compile_cache:
+            return NodeLaunch(tuple(argv), dict(env))
+        return js_launch(argv, env, user_env)
 
     def read_stderr(self, text: str, report: AgentReport) -> None:
         """Add what only the CLI's stderr tells (a CLI that logs some events there and not in its transcript)."""
@@ -293,16 +301,17 @@ class CliAgent(CardAdapter, ABC):
             except OSError as error:  # the agent's configuration, written by the harness: the run is an error
                 raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
         transcript, stderr = ctx.run_dir / TRANSCRIPT, ctx.run_dir / AGENT_STDERR
+        launch = self.launch(invocation.argv, invocation.env, agent_env(ctx))
         try:
             for link, target in invocation.links.items():
                 link.parent.mkdir(parents=True, exist_ok=True)
                 link.unlink(missing_ok=True)
                 link.symlink_to(target)
             outcome = await run_process(
-                invocation.argv,
+                launch.argv,
                 # PWD as a shell would set it: a client that reads it (to name its working directory) finds the
                 # folder it runs in, not the one toolsurface was started from.
-                env={**invocation.env, "PWD": str(ctx.workdir)},
+                env={**launch.env, "PWD": str(ctx.workdir)},
                 cwd=ctx.workdir,
                 timeout=ctx.timeout,
                 stdout=transcript,
@@ -401,6 +410,14 @@ def clis_bin(env: Mapping[str, str]) -> Path:
     return clis_folder(env) / "node_modules" / ".bin"
 
 
+def js_launch(argv: Sequence[str], env: Mapping[str, str], user_env: Mapping[str, str]) -> NodeLaunch:
+    """`argv` and its environment `env` as the CLI starts (harness.agents._node): a JavaScript CLI on a Node of
+    22.1 or newer with its compile cache in toolsurface's cache (of the user's environment `user_env`)."""
+    own = own_cache(user_env)
+    launch = node_launch(argv, env, cache=compile_cache(user_env, own), installed=clis_bin(user_env))
+    return NodeLaunch(launch.argv, {**env, **launch.env}, launch.node)
+
+
 def find_executable(wanted: str, env: Mapping[str, str]) -> str | None:
     """`wanted` (a name, or a path) on PATH, else, a name, among the agent CLIs toolsurface installed."""
     found = shutil.which(wanted, path=env.get("PATH", os.defpath))
@@ -489,13 +506,3 @@ def _last_line(path: Path) -> str | None:
         return None
     lines = [line for line in lines if line]
     return lines[-1][:300] if lines else None
-
-
-def _file_key(executable: str) -> tuple[str, int, int, int] | None:
-    """The CLI's file as it is on disk now, or None when it cannot be read (then `--version` is asked)."""
-    try:
-        real = os.path.realpath(executable)
-        st = os.stat(real)
-    except OSError:
-        return None
-    return (real, st.st_ino, st.st_size, st.st_mtime_ns)

@@ -22,6 +22,7 @@ __all__ = [
     "InstallFailed",
     "InstalledCli",
     "install_clis",
+    "install_node",
     "install_npm",
     "npm_package_at",
     "pinned_specs",
@@ -51,14 +52,17 @@ class InstalledCli:
 
 @dataclass(frozen=True)
 class CliInstall:
-    """What `agents --install` did: the npm prefix in toolsurface's cache, and each CLI asked for."""
+    """What `agents --install` did: the npm prefix in toolsurface's cache, each CLI asked for, and npm's `node`
+    beside them where a JavaScript CLI needs a newer Node than the system's (harness.agents._node)."""
 
     folder: Path
     clis: list[InstalledCli]
+    node: InstalledCli | None = None
 
     def summary(self) -> str:
-        made = [f"{c.name} {c.version}" for c in self.clis if c.installed]
-        there = [f"{c.name} {c.version}" for c in self.clis if not c.installed]
+        every = [*self.clis, *([self.node] if self.node else [])]
+        made = [f"{c.name} {c.version}" for c in every if c.installed]
+        there = [f"{c.name} {c.version}" for c in every if not c.installed]
         said = f"installed {', '.join(made)} in {self.folder}" if made else f"nothing to install in {self.folder}"
         return said + (f"; there already: {', '.join(there)}" if there else "")
 
@@ -155,7 +159,28 @@ def install_clis(names: Sequence[str], env: Mapping[str, str], folder: Path | No
     for name, spec in specs.items():
         package, version = spec.rsplit("@", 1)
         clis.append(InstalledCli(name, package, version, executable(name), name in done))
-    return CliInstall(prefix, clis)
+    on_node = [str(c.path) for c in clis if client_card(c.name).node_compile_cache]
+    return CliInstall(prefix, clis, install_node(prefix, on_node, env))
+
+
+def install_node(prefix: Path, executables: Sequence[str], env: Mapping[str, str]) -> InstalledCli | None:
+    """npm's `node` package at NODE_PINNED in the npm prefix `prefix`, beside the agent CLIs there, where one of
+    `executables` is a Node script and the Node on `env`'s PATH is older than MIN_NODE (or missing); None where
+    none is needed. Its compile cache makes each start of a JavaScript CLI cheaper (harness.agents._node)."""
+    from toolsurface.harness.agents._node import MIN_NODE, NODE_PACKAGE, NODE_PINNED, is_node_script, node_version
+
+    if not any(is_node_script(path) is not None for path in executables):
+        return None
+    system = shutil.which("node", path=env.get("PATH", os.defpath))
+    if system is not None and (node_version(system) or (0, 0, 0)) >= MIN_NODE:
+        return None
+    node = prefix / "node_modules" / ".bin" / "node"
+
+    def present(_: str) -> bool:
+        return os.access(node, os.X_OK) and npm_package_at(prefix, NODE_PACKAGE, NODE_PINNED)
+
+    done = install_npm(prefix, {NODE_PACKAGE: f"{NODE_PACKAGE}@{NODE_PINNED}"}, present, env)
+    return InstalledCli(NODE_PACKAGE, NODE_PACKAGE, NODE_PINNED, node, bool(done))
 
 
 def _npm_said(stderr: str) -> str:
