@@ -1,6 +1,7 @@
 """A run reaches its model endpoint and its stub, nothing else: each real agent CLI runs a scripted six-tasks session
-under strace, and no process of it connects or sends to an address that is not loopback, nor looks a name up,
-beyond what the client has no switch for (named below, with the version it was seen in)."""
+under strace, and no process of it connects or sends to an address that is not loopback, nor looks a name up, beyond
+what the client has no switch for (named below, with the version it was seen in). The run is the one the home test
+reads too (tests.helpers.fresh_runs): one run of each client, in a fresh home, traced whole."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.fresh_runs import fresh_run
 from tests.helpers.network import dns_name, read_trace, traced
-from tests.helpers.npm_packages import CLI_CARDS, agent_clis_dir
+from tests.helpers.npm_packages import CLI_CARDS
 
 # What a client still does with every switch it has set, as seen: cline's OpenTelemetry export looks its host up
 # (3.0.65; the export itself goes to the closed loopback port its proxy variables name).
@@ -44,11 +46,11 @@ def test_a_dns_query_and_a_connection_beyond_loopback_are_seen_and_loopback_is_n
 
 
 @pytest.mark.parametrize("name", list(CLI_CARDS))
-def test_a_scripted_run_of_each_client_reaches_nothing_beyond_this_machine(tmp_path: Path, name: str) -> None:
-    env = {**os.environ, "PATH": f"{agent_clis_dir()}{os.pathsep}{os.environ.get('PATH', os.defpath)}"}
-    argv = [sys.executable, "-m", "toolsurface", "session", "run", "--agent", name, "--model-endpoint", "scripted"]
-    argv += ["--surface", "v2", "--out", str(tmp_path / "study")]
-    done, reach = traced(argv, env=env, log=tmp_path / "trace")
+def test_a_scripted_run_of_each_client_reaches_nothing_beyond_this_machine(
+    tmp_path_factory: pytest.TempPathFactory, name: str
+) -> None:
+    run = fresh_run(tmp_path_factory, name, CLI_CARDS[name].pinned)
+    done, reach = run.done, run.reach
     assert done.returncode == 0, done.stdout + done.stderr
     allowed = NO_SWITCH.get(name, frozenset())
     # Its resolver is asked only for what the client has no switch for.

@@ -3,7 +3,10 @@ Qwen Code, droid, Kilo CLI, at the versions their adapters are tested with: the 
 newest), end to end against the stub, with the model replaced by toolsurface's scripted model endpoint on 127.0.0.1.
 
 Each CLI runs in a home of the test's own, so what it leaves behind is seen and the user's home is not
-touched. Nothing here needs a key: the runner gives the agents a dummy one.
+touched. Each client's six-tasks run, in each mode at each tested version, is made once for the test run in a fresh
+home (tests.helpers.fresh_runs) and read by every test that asks about it, here and in the home and network tests.
+Nothing here needs a key: the runner gives the agents a dummy one, and the key planted in their environment reaches
+no file.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from tests.helpers.agent_runs import (
     shared_six_tasks,
     turns,
 )
+from tests.helpers.fresh_runs import FreshRun, fresh_run
 from tests.helpers.npm_packages import AGENT_CLIS, CLI_CARDS, agent_cli_dir, agent_clis_dir, newer_than_pinned
 from toolsurface.harness.agents import client_card
 from toolsurface.harness.agents.claude import ClaudeAgent
@@ -72,24 +76,11 @@ def acme_study(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     return shared_six_tasks(tmp_path_factory, "acme", clis, NAMED_ACME, options=("--server-name", "acme"))
 
 
-@pytest.fixture(scope="session")
-def v2_study(clis: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Run]:
-    return shared_six_tasks(tmp_path_factory, "agents", clis, AGENTS)
-
-
-@pytest.fixture(scope="session")
-def newest_claude_study(
-    clis: Path, newest_claude: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Path, Path, Run]:
-    """Claude Code's newest tested version, first on PATH, in both modes."""
-    return shared_six_tasks(tmp_path_factory, "agents-newest", newest_claude, CLAUDE_MODES, clis)
-
-
-def claude_study(request: pytest.FixtureRequest, version: str) -> tuple[Path, Path, Run]:
-    study: tuple[Path, Path, Run] = request.getfixturevalue(
-        "v2_study" if version == PINNED_CLAUDE else "newest_claude_study"
-    )
-    return study
+def run_of(tmp_path_factory: pytest.TempPathFactory, agent: str, version: str | None = None) -> FreshRun:
+    """`agent`'s scripted six-tasks run on v2 at `version` (its pinned one unless given), in a fresh home of its own
+    (tests.helpers.fresh_runs: made once for the test run, read by the home and network tests too)."""
+    card = client_card(agent.partition(":")[0])
+    return fresh_run(tmp_path_factory, agent, version or card.pinned)
 
 
 @pytest.mark.parametrize(
@@ -98,9 +89,10 @@ def claude_study(request: pytest.FixtureRequest, version: str) -> tuple[Path, Pa
     + [(agent, NEWEST_CLAUDE) for agent in CLAUDE_MODES],
 )
 def test_each_real_agent_does_the_six_tasks_on_v2_with_the_scripted_model(
-    request: pytest.FixtureRequest, agent: str, version: str | None
+    tmp_path_factory: pytest.TempPathFactory, agent: str, version: str | None
 ) -> None:
-    out, _, done = claude_study(request, version) if version else request.getfixturevalue("v2_study")
+    run = run_of(tmp_path_factory, agent, version)
+    out, done = run.study, run.done
     assert done.returncode == 0, done.stderr
     spec = json.loads((run_dir(out, "v2", agent) / "spec.json").read_text(encoding="utf-8"))
     assert version is None or spec["agent_version"] == version
@@ -168,10 +160,9 @@ NEGOTIATED = {
 
 
 def test_each_runs_spec_records_the_protocol_the_agents_client_negotiated_with_the_stub(
-    v2_study: tuple[Path, Path, Run],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    out, _, _ = v2_study
-    specs = sorted((out / "runs" / "v2").glob("*/spec.json"))
+    specs = [path for a in AGENTS for path in (run_of(tmp_path_factory, a).study / "runs" / "v2").glob("*/spec.json")]
     assert len(specs) == len(AGENTS)
     for path in specs:
         spec = json.loads(path.read_text(encoding="utf-8"))
@@ -181,18 +172,18 @@ def test_each_runs_spec_records_the_protocol_the_agents_client_negotiated_with_t
         assert spec["protocol"] == expected, (path.parent.name, spec["agent_version"])
 
 
-def test_without_a_terminal_each_finished_run_prints_one_line(v2_study: tuple[Path, Path, Run]) -> None:
-    _, _, done = v2_study
-    lines = [line for line in done.stderr.splitlines() if line.startswith("v2 ")]
+def test_without_a_terminal_each_finished_run_prints_one_line(tmp_path_factory: pytest.TempPathFactory) -> None:
+    said = [run_of(tmp_path_factory, agent).done.stderr for agent in AGENTS]
+    lines = [line for stderr in said for line in stderr.splitlines() if line.startswith("v2 ")]
     assert len(lines) == len(AGENTS)
     assert all(": ok, 14 calls, 1 refused, 0 undelivered, " in line for line in lines), lines
 
 
 @pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
 def test_claude_on_demand_is_first_shown_tool_search_then_what_its_search_returned(
-    request: pytest.FixtureRequest, version: str
+    tmp_path_factory: pytest.TempPathFactory, version: str
 ) -> None:
-    out, _, _ = claude_study(request, version)
+    out = run_of(tmp_path_factory, "claude:on-demand", version).study
     directory = run_dir(out, "v2", "claude:on-demand")
     requests = turns(directory)
     # The stub's tools are deferred, by name; the model is shown ToolSearch in full and nothing of the stub's.
@@ -223,18 +214,19 @@ def test_claude_on_demand_is_first_shown_tool_search_then_what_its_search_return
 
 
 @pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
-def test_claude_full_list_is_shown_exactly_the_eight_stub_tools(request: pytest.FixtureRequest, version: str) -> None:
-    out, _, _ = claude_study(request, version)
+def test_claude_full_list_is_shown_exactly_the_eight_stub_tools(
+    tmp_path_factory: pytest.TempPathFactory, version: str
+) -> None:
+    out = run_of(tmp_path_factory, "claude:full-list", version).study
     first = turns(run_dir(out, "v2", "claude:full-list"))[0]
     assert first["tools"] == [f"mcp__stub__{name}" for name in V2_TOOLS]
     assert first["stub_shown"]["tools"] == first["tools"] and first["stub_deferred"]["tools"] == []
     assert first["builtin_shown"]["tools"] == []
 
 
-def test_a_study_of_two_claude_versions_scores_and_shows_them_apart(
-    v2_study: tuple[Path, Path, Run], newest_claude_study: tuple[Path, Path, Run]
-) -> None:
-    done = run_cli("session", "score", str(v2_study[0]), str(newest_claude_study[0]), "--format", "json")
+def test_a_study_of_two_claude_versions_scores_and_shows_them_apart(tmp_path_factory: pytest.TempPathFactory) -> None:
+    runs = [run_of(tmp_path_factory, a, v) for a in CLAUDE_MODES for v in (PINNED_CLAUDE, NEWEST_CLAUDE)]
+    done = run_cli("session", "score", *(str(run.study) for run in runs), "--format", "json")
     assert done.returncode == 0, done.stderr
     study = json.loads(done.stdout)
     claude = {(s["mode"], s["agent_version"]) for s in study["surfaces"] if s["agent"] == "claude"}
@@ -243,8 +235,8 @@ def test_a_study_of_two_claude_versions_scores_and_shows_them_apart(
     assert shown == claude
 
 
-def test_gemini_declares_exactly_the_stub_tools(v2_study: tuple[Path, Path, Run]) -> None:
-    out, _, _ = v2_study
+def test_gemini_declares_exactly_the_stub_tools(tmp_path_factory: pytest.TempPathFactory) -> None:
+    out = run_of(tmp_path_factory, "gemini").study
     first = turns(run_dir(out, "v2", "gemini"))[0]
     assert sorted(first["tools"]) == [f"mcp_stub_{name}" for name in V2_TOOLS]
     assert first["stub_tools"] == first["tools"]
@@ -252,9 +244,9 @@ def test_gemini_declares_exactly_the_stub_tools(v2_study: tuple[Path, Path, Run]
 
 @pytest.mark.parametrize("name", NAMED_BY_RULE)
 def test_opencode_copilot_and_cline_are_shown_exactly_the_stubs_tools_named_by_their_rule(
-    v2_study: tuple[Path, Path, Run], name: str
+    tmp_path_factory: pytest.TempPathFactory, name: str
 ) -> None:
-    out, _, _ = v2_study
+    out = run_of(tmp_path_factory, name).study
     first = turns(run_dir(out, "v2", name))[0]
     named = [NAMED_BY_RULE[name].card.naming.full_name(tool, "stub") for tool in V2_TOOLS]
     assert sorted(first["tools"]) == sorted(named)
@@ -263,8 +255,11 @@ def test_opencode_copilot_and_cline_are_shown_exactly_the_stubs_tools_named_by_t
         assert first["tools"] == sorted(named)
 
 
-def test_the_table_shows_what_codex_offers_its_model_beside_the_stub_tools(v2_study: tuple[Path, Path, Run]) -> None:
-    out, _, done = v2_study
+def test_the_table_shows_what_codex_offers_its_model_beside_the_stub_tools(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    run = run_of(tmp_path_factory, "codex:direct")
+    out, done = run.study, run.done
     study = json.loads((out / "study.json").read_text(encoding="utf-8"))
     [row] = [r for r in study["shown"] if r["agent"] == "codex" and r["mode"] == "direct"]
     assert row["first_stub_tools"] == 8 and row["first_tools"] > 8
@@ -296,10 +291,10 @@ def scored(directory: Path) -> dict[str, Any]:
 
 
 def test_codex_as_shipped_reaches_the_stub_only_through_exec_calls_scored_as_direct_calls(
-    v2_study: tuple[Path, Path, Run],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    out, _, _ = v2_study
-    default, direct = run_dir(out, "v2", "codex"), run_dir(out, "v2", "codex:direct")
+    default = run_dir(run_of(tmp_path_factory, "codex").study, "v2", "codex")
+    direct = run_dir(run_of(tmp_path_factory, "codex:direct").study, "v2", "codex:direct")
     requests = turns(default)
     # Code mode: no request carries a stub tool; each call the scripted model makes is JavaScript in exec.
     assert all(r["stub_tools"] == [] and "exec" in r["tools"] for r in requests)
@@ -411,28 +406,34 @@ def test_codex_as_shipped_reaches_tools_whose_names_it_rewrites_by_their_javascr
 
 @pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
 def test_no_key_reaches_a_file_and_no_agent_leaves_files_in_the_home(
-    request: pytest.FixtureRequest, version: str
+    tmp_path_factory: pytest.TempPathFactory, version: str
 ) -> None:
-    out, home, _ = claude_study(request, version)
-    assert files_holding(out, SECRET) == [] and files_holding(home, SECRET) == []
-    assert files_holding(out, "Authorization") == []
-    projects = home / ".claude" / "projects"
-    assert not projects.exists() or list(projects.iterdir()) == []
-    assert not (run_dir(out, "v2", "codex:direct") / "codex-home").exists()
-    assert not (run_dir(out, "v2", "claude:on-demand") / "claude-home").exists()
-    if version == PINNED_CLAUDE:  # the study with every agent in it
+    agents = AGENTS if version == PINNED_CLAUDE else CLAUDE_MODES
+    runs = {a: run_of(tmp_path_factory, a, version if a.startswith("claude") else None) for a in agents}
+    for agent, run in runs.items():
+        assert files_holding(run.study, SECRET) == [] and files_holding(run.home, SECRET) == [], agent
+        assert files_holding(run.study, "Authorization") == [], agent
+        projects = run.home / ".claude" / "projects"
+        assert not projects.exists() or list(projects.iterdir()) == [], agent
+
+    def own(agent: str, folder: str) -> Path:
+        return run_dir(runs[agent].study, "v2", agent) / folder
+
+    assert not own("claude:on-demand", "claude-home").exists()
+    if version == PINNED_CLAUDE:  # every agent
+        assert not own("codex:direct", "codex-home").exists()
         # What opencode, Copilot CLI, cline and Qwen Code write in their own folders goes; the config they were given
         # stays.
-        assert not (run_dir(out, "v2", "opencode") / "opencode-home").exists()
-        assert [p.name for p in (run_dir(out, "v2", "copilot") / "copilot-home").iterdir()] == ["mcp-config.json"]
-        assert [p.name for p in (run_dir(out, "v2", "cline") / "cline-data").iterdir()] == ["settings"]
+        assert not own("opencode", "opencode-home").exists()
+        assert [p.name for p in own("copilot", "copilot-home").iterdir()] == ["mcp-config.json"]
+        assert [p.name for p in own("cline", "cline-data").iterdir()] == ["settings"]
         for mode in ("on-demand", "full-list"):
-            kept = (run_dir(out, "v2", f"qwen:{mode}") / "qwen-home").iterdir()
+            kept = own(f"qwen:{mode}", "qwen-home").iterdir()
             assert sorted(p.name for p in kept) == ["mcp-config.json", "settings.json"]
         # droid's Factory home keeps the settings and MCP servers it was given; Kilo's folders go.
-        factory = run_dir(out, "v2", "droid") / "droid-home" / ".factory"
+        factory = own("droid", "droid-home") / ".factory"
         assert sorted(p.name for p in factory.iterdir()) == ["mcp.json", "settings.json"]
-        assert not (run_dir(out, "v2", "kilo") / "kilo-home").exists()
+        assert not own("kilo", "kilo-home").exists()
 
 
 def test_a_call_of_a_tool_the_request_did_not_offer_is_an_undelivered_call(clis: Path, tmp_path: Path) -> None:

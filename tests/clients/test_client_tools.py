@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.helpers.clients import env_with, rows
+from tests.helpers.fresh_runs import fresh_run
 from tests.helpers.live_servers import install_npm_servers, node_server, npm_cache_dir
 from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir
 from tests.helpers.paths import FIXTURES
@@ -439,14 +440,14 @@ def test_a_long_server_name_shows_its_prefix_and_one_no_client_takes_is_one_line
     assert line.startswith("toolsurface: --server-name 'my server!': no client takes it")
 
 
-def test_a_studys_report_shows_each_tool_as_each_client_carried_it(tmp_path: Path) -> None:
+def test_a_studys_report_shows_each_tool_as_each_client_carried_it(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    # codex's direct run of the six tasks, made once for the test run (tests.helpers.fresh_runs).
+    run = fresh_run(tmp_path_factory, "codex:direct", CodexAgent.card.pinned)
+    assert run.done.returncode == 0, run.done.stderr
+    study = run.study
     env = env_with(tmp_path / "home", agent_clis_dir())
-    study = tmp_path / "study"
-    done = run_cli(
-        "session", "run", "--agent", "codex:direct", "--model-endpoint", "scripted", "--surface", "v2", "--runs", "1",
-        "--out", str(study), env=env, cwd=tmp_path, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
     report = run_cli("report", str(study), "--out", str(tmp_path / "report"), "--html", env=env, timeout=600)
     assert report.returncode == 0, report.stderr
     csv = (tmp_path / "report" / "tables" / "tool_changes.csv").read_text(encoding="utf-8").splitlines()

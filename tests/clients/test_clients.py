@@ -4,6 +4,7 @@ at the versions their adapters are tested with."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from tests.helpers.errors import assert_one_line_error
 from tests.helpers.npm_packages import CLI_CARDS, OLD_CLAUDE, agent_clis_dir
 from tests.helpers.paths import FIXTURES
 from tests.helpers.readme import doc_table
+from tests.helpers.shared import made_once
 from toolsurface.harness.agents import CliAgent, make_agent
 from toolsurface.harness.agents.base import AgentEndpoint, EndpointKind, RunContext, ServerCommand
 from toolsurface.harness.agents.claude import ClaudeAgent
@@ -32,6 +34,8 @@ EVERY_ROW = {(c.name, v, m) for c in CLI_CARDS.values() for v in c.tested_versio
 # The clients that show every stub tool in full and none of their own with builtins off, each in its one mode.
 WHOLE_LIST = ("gemini", "opencode", "copilot", "cline")
 INSTRUCTED = FIXTURES / "servers" / "instructed_notes.py"
+# The clients run once with their own tools kept, for the tests of --builtins on.
+BUILTINS_ON = ("claude:full-list", "codex:direct", "opencode", "copilot", "cline")
 
 
 @pytest.fixture(scope="session")
@@ -48,6 +52,42 @@ def both_surfaces(pinned: Path, newest: Path, tmp_path_factory: pytest.TempPathF
         env=env_with(base / "home", pinned, newest), cwd=base, timeout=900,
     )  # fmt: skip
     return rows(done)
+
+
+# Made once for the test run, whichever worker asks first (tests.helpers.shared.made_once): a test may read one of
+# them beside `both_surfaces`, whose group it then joins.
+@pytest.fixture(scope="session")
+def codex_markdown(pinned: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """`clients v2 --client codex:direct --format markdown`: codex in direct mode, the quickest client to start (the
+    formats, not the client, are the subject of the tests that read it)."""
+
+    def make(base: Path) -> None:
+        done = run_cli(
+            "clients", "v2", "--client", "codex:direct", "--format", "markdown", env=env_with(base / "home", pinned),
+            cwd=base, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        (base / "out.md").write_text(done.stdout, encoding="utf-8")
+
+    return (made_once(tmp_path_factory, "clients-codex-markdown", make) / "out.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def builtins_on(pinned: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """`clients v2 --builtins on` of the pinned clients whose own tools the tests read, by client."""
+
+    def make(base: Path) -> None:
+        named = [arg for client in BUILTINS_ON for arg in ("--client", client)]
+        done = run_cli(
+            "clients", "v2", *named, "--builtins", "on", "--format", "json", env=env_with(base / "home", pinned),
+            cwd=base, timeout=900,
+        )  # fmt: skip
+        (base / "rows.json").write_text(json.dumps(rows(done)), encoding="utf-8")
+
+    found = json.loads(
+        (made_once(tmp_path_factory, "clients-builtins-on", make) / "rows.json").read_text(encoding="utf-8")
+    )
+    return {r["client"]: r for r in found}
 
 
 # -- agents ------------------------------------------------------------------------------------------------
@@ -166,16 +206,12 @@ def test_the_docs_show_the_clients_table_as_the_command_prints_it(
         assert cells["Server instructions chars"] == f"{row['instructions_chars']:,}", cells
 
 
-def test_markdown_prints_the_parts_apart_with_what_the_cells_hold(pinned: Path, tmp_path: Path) -> None:
-    # codex in direct mode: the quickest client to start (the formats, not the client, are the subject here).
-    done = run_cli(
-        "clients", "v2", "--client", "codex:direct", "--format", "markdown", env=env_with(tmp_path / "home", pinned),
-        cwd=tmp_path, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "tools · chars · o200k tokens" in done.stdout
-    assert "system prompt chars with $HOME, the run folder and the working folder as placeholders" in done.stdout
-    [line] = [line for line in done.stdout.splitlines() if line.startswith("| v2 |")]
+def test_markdown_prints_the_parts_apart_with_what_the_cells_hold(
+    codex_markdown: str, pinned: Path, tmp_path: Path
+) -> None:
+    assert "tools · chars · o200k tokens" in codex_markdown
+    assert "system prompt chars with $HOME, the run folder and the working folder as placeholders" in codex_markdown
+    [line] = [line for line in codex_markdown.splitlines() if line.startswith("| v2 |")]
     assert line.startswith("| v2 | codex 0.171.0 | direct | ") and line.endswith("| ok |")
     csv = run_cli(
         "clients", "v2", "--client", "codex:direct", "--format", "csv", env=env_with(tmp_path / "home", pinned),
@@ -236,15 +272,15 @@ def test_bad_input_is_one_line(pinned: Path, tmp_path: Path, args: tuple[str, ..
     assert not (tmp_path / "o" / "runs").exists()
 
 
-def test_builtins_on_keeps_the_clients_own_tools_beside_the_stubs(pinned: Path, tmp_path: Path) -> None:
-    env = env_with(tmp_path / "home", pinned)
-    found = {}
-    for builtins in ("off", "on"):
-        done = run_cli(
-            "clients", "v2", "--client", "claude:full-list", "--client", "codex:direct", "--builtins", builtins,
-            "--format", "json", env=env, cwd=tmp_path, timeout=600,
-        )  # fmt: skip
-        found[builtins] = {r["client"]: r for r in rows(done)}
+def test_builtins_on_keeps_the_clients_own_tools_beside_the_stubs(
+    both_surfaces: list[dict[str, Any]], builtins_on: dict[str, dict[str, Any]]
+) -> None:
+    # Off is the default: `both_surfaces` ran the pinned claude and codex so.
+    off = {(r["client"], r["mode"]): r for r in both_surfaces if r["surface"] == "v2" and r["version"] != NEWEST}
+    found = {
+        "off": {client: off[(client, mode)] for client, mode in (("claude", "full-list"), ("codex", "direct"))},
+        "on": {client: builtins_on[client] for client in ("claude", "codex")},
+    }
     assert found["off"]["claude"]["builtin"]["tools"] == 0 < found["on"]["claude"]["builtin"]["tools"]
     assert found["off"]["codex"]["builtin"]["chars"] < found["on"]["codex"]["builtin"]["chars"]
     assert all(r["shown"]["tools"] == 8 and r["builtins"] == (b == "on") for b in found for r in found[b].values())
@@ -298,14 +334,9 @@ def test_the_server_instructions_claude_puts_before_its_model_are_found_and_coun
 
 
 def test_builtins_on_keeps_the_own_tools_of_opencode_copilot_and_cline_beside_the_stubs(
-    pinned: Path, tmp_path: Path
+    builtins_on: dict[str, dict[str, Any]],
 ) -> None:
-    done = run_cli(
-        "clients", "v2", "--client", "opencode", "--client", "copilot", "--client", "cline", "--builtins", "on",
-        "--format", "json", env=env_with(tmp_path / "home", pinned), cwd=tmp_path, timeout=600,
-    )  # fmt: skip
-    found = {r["client"]: r for r in rows(done)}
-    assert set(found) == {"opencode", "copilot", "cline"}
+    found = {name: builtins_on[name] for name in ("opencode", "copilot", "cline")}
     assert all(r["status"] == "ok" and r["builtins"] for r in found.values()), found
     assert all(r["shown"]["tools"] == 8 and r["builtin"]["tools"] > 0 for r in found.values())
 
@@ -313,7 +344,9 @@ def test_builtins_on_keeps_the_own_tools_of_opencode_copilot_and_cline_beside_th
 # -- the server's name, as the user's config gives it ---------------------------------------------------------
 
 
-def test_a_live_server_goes_into_each_clients_config_under_its_own_name(pinned: Path, tmp_path: Path) -> None:
+def test_a_live_server_goes_into_each_clients_config_under_its_own_name(
+    codex_markdown: str, pinned: Path, tmp_path: Path
+) -> None:
     done = run_cli(
         "clients", "--client", "claude:full-list", "--client", "codex:direct", "--per-tool", "--format", "json",
         "--", sys.executable, str(INSTRUCTED), env=env_with(tmp_path / "home", pinned), cwd=tmp_path, timeout=600,
@@ -323,11 +356,7 @@ def test_a_live_server_goes_into_each_clients_config_under_its_own_name(pinned: 
     assert [t["sent_as"] for t in found["claude"]["sent"]] == ["mcp__instructed__note_get"]
     assert [t["sent_as"] for t in found["codex"]["sent"]] == ["mcp__instructed__note_get"]
     assert all(r["status"] == "ok" and r["shown"]["tools"] == 1 for r in found.values())
-    markdown = run_cli(
-        "clients", "v2", "--client", "codex:direct", "--format", "markdown", env=env_with(tmp_path / "home", pinned),
-        cwd=tmp_path, timeout=300,
-    )  # fmt: skip
-    assert "| Server's shown | Server's deferred |" in markdown.stdout and "Stub's" not in markdown.stdout
+    assert "| Server's shown | Server's deferred |" in codex_markdown and "Stub's" not in codex_markdown
 
 
 def test_a_snapshot_without_its_sidecar_goes_by_its_file_name_made_safe_which_every_client_takes(

@@ -95,10 +95,10 @@ def read_trace(text: str) -> Reach:
 
 
 def traced(
-    argv: Sequence[str], *, env: Mapping[str, str], log: Path, timeout: float = 300
+    argv: Sequence[str], *, env: Mapping[str, str], log: Path, cwd: Path | None = None, timeout: float = 300
 ) -> tuple[subprocess.CompletedProcess[str], Reach]:
-    """Run `argv` and every process it starts under strace; its result and what it tried to reach."""
+    """Run `argv` (in `cwd`) and every process it starts under strace; its result and what it tried to reach."""
     command = [str(strace()), "-f", "-qq", "--seccomp-bpf", "-e", f"trace={CALLS}", "-e", "signal=none"]
     command += ["-s", "512", "-o", str(log), *argv]
-    done = subprocess.run(command, capture_output=True, text=True, env=dict(env), timeout=timeout, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, env=dict(env), cwd=cwd, timeout=timeout, check=False)
     return done, read_trace(log.read_text(encoding="latin-1"))

@@ -1,7 +1,7 @@
-"""session import: the session files the real clients wrote (Claude Code, codex, gemini-cli, Copilot CLI, cline,
-opencode and Qwen Code at their pinned versions, Claude Code's newest too, each run against the scripted model with --keep-agent-files in
-a home of the test's own), imported as a study of the stub's tools, scored, reported and replayed; and every kind
-of bad input, each one line or one row."""
+"""session import: the session files the real clients wrote (every registered CLI whose session files it reads, at
+its pinned version, Claude Code's newest too, each run against the scripted model with --keep-agent-files in a home of
+the test's own), imported as a study of the stub's tools, scored, reported and replayed; and every kind of bad input,
+each one line or one row."""
 
 from __future__ import annotations
 
@@ -15,21 +15,24 @@ import pytest
 
 from tests.conftest import Run, run_cli
 from tests.helpers.agent_runs import SECRET, files_holding, six_tasks
-from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir
+from tests.helpers.npm_packages import CLI_CARDS, agent_cli_dir, agent_clis_dir
 from toolsurface.harness.agents.base import DUMMY_KEY
 from toolsurface.harness.agents.claude import ClaudeAgent
 from toolsurface.harness.session.importer._content import kept_arguments, shape
 
-CLIENTS = ("claude", "codex:direct", "gemini", "copilot", "cline", "opencode", "qwen")
-NAMES = ["claude", "cline", "codex", "copilot", "gemini", "qwen"]
-VERSIONS = {
-    "claude": "2.1.197",
-    "cline": "3.0.65",
-    "codex": "0.171.0",
-    "copilot": "1.0.102",
-    "gemini": None,
-    "qwen": "0.24.4",
-}
+# Every client that is a CLI and whose session files `session import` reads (the registry's), each in its first mode
+# in which its model calls the server's tools itself (codex's default reaches them through code, no call of the stub's
+# in its session file).
+CARDS = [c for c in CLI_CARDS.values() if c.sessions is not None and c.sessions.readable]
+CLIENTS = tuple(f"{c.name}:{next(m for m in c.modes if m not in c.code_modes)}" for c in CARDS)
+# A kept run leaves a session file where a user's are, in the home; a client that keeps every session in one database
+# keeps it in the run's own folder, given to `session import` as a path.
+IN_HOME = [c for c in CARDS if c.sessions is not None and c.sessions.read_each is None]
+IN_DATABASE = [c.name for c in CARDS if c.sessions is not None and c.sessions.read_each is not None]
+NAMES = sorted(c.name for c in IN_HOME)
+N = len(NAMES)
+# Each session file names its client's version; gemini-cli's chat file and droid's session file name none.
+VERSIONS = {c.name: None if c.name in ("gemini", "droid") else c.pinned for c in IN_HOME}
 # What moves each client's session folder away from the home: unset, so the test's home is the one read.
 MOVERS: dict[str, str | None] = dict.fromkeys(
     (
@@ -47,7 +50,7 @@ MOVERS: dict[str, str | None] = dict.fromkeys(
 
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A fresh home holding the session files of the three clients' six-tasks runs on v2, and the study."""
+    """A fresh home holding the session files of the clients' six-tasks runs on v2 (kept), and the study."""
     base = tmp_path_factory.mktemp("import")
     _, home, done = six_tasks(agent_clis_dir(), base, CLIENTS, options=("--keep-agent-files",))
     assert done.returncode == 0, done.stderr
@@ -70,7 +73,7 @@ def imported(sessions: tuple[Path, Path]) -> Path:
     base, home = sessions
     done = import_cli(home, "--server", "stub", "--out", "imported", cwd=base)
     assert done.returncode == 0, done.stderr
-    assert "imported 6 sessions of claude, cline, codex, copilot, gemini, qwen (84 calls to stub)" in done.stderr
+    assert f"imported {N} sessions of {', '.join(NAMES)} ({14 * N} calls to stub)" in done.stderr
     return base / "imported"
 
 
@@ -84,7 +87,6 @@ def test_each_clients_session_imports_and_scores_with_its_calls_and_its_refused_
         assert row["refused_per_run"] == [1]
         assert [g["tool"] for g in row["refused"]] == ["item_list"]
         assert row["refused"][0]["corrected_next"] == 1
-    # gemini-cli's chat file names no version.
     assert {name: row["agent_version"] for name, row in rows.items()} == VERSIONS
     item_lists = [a for a in data["answers"] if a["tool"] == "item_list"]
     assert sorted(a["agent"] for a in item_lists) == NAMES
@@ -103,7 +105,7 @@ def test_the_imported_study_says_where_each_session_came_from_relative_to_the_ho
     assert record["format"] == "toolsurface-import/1" and record["server"] == "stub"
     assert record["content_kept"] is False
     paths = sorted(f["path"] for f in record["files"] if f["status"] == "imported")
-    assert [p.split("/")[1] for p in paths] == [".claude", ".cline", ".codex", ".copilot", ".gemini", ".qwen"]
+    assert [p.split("/")[1] for p in paths] == sorted(c.sessions.path.split("/")[1] for c in IN_HOME if c.sessions)
     assert all(p.startswith("~/") for p in paths)
     study = json.loads((imported / "study.json").read_text(encoding="utf-8"))
     assert sorted(study["imported"]["files"]) == paths
@@ -140,7 +142,7 @@ def test_with_keep_content_the_calls_replay_against_a_candidate_and_no_key_is_ke
     replay = run_cli("session", "replay", str(base / "kept"), "--surface", "v2-live", "--format", "json", cwd=base)
     assert replay.returncode == 0, replay.stderr
     runs = replay.json()["runs"]
-    assert len(runs) == 6 and replay.json()["method"] == "played"
+    assert len(runs) == N and replay.json()["method"] == "played"
     assert all(sum(r["counts"].values()) == 14 for r in runs)
     assert all(c["after"] in ("ok", "refused") for r in runs for c in r["calls"])
     # v2-live refuses the same filter v2 did.
@@ -151,7 +153,7 @@ def test_sessions_imported_without_their_content_replay_by_shape_against_the_can
     done = run_cli("session", "replay", str(imported), "--surface", "v2-live", "--format", "json")
     assert done.returncode == 0, done.stderr
     data = done.json()
-    assert data["method"] == "by shape" and len(data["runs"]) == 6
+    assert data["method"] == "by shape" and len(data["runs"]) == N
     # v2-live takes every parameter v2 does: each call fits its schema, and no answer was made.
     assert all(r["counts"] == {"fits the schema": 14} for r in data["runs"]) and data["answers"] == []
     # before-v2 has none of v2's tools but item_get, whose schema wants none of the parameters v2's calls name.
@@ -168,9 +170,9 @@ def test_score_and_report_show_the_tools_never_called_against_the_servers_list(i
     [row] = done.json()["server_tools"]
     assert row["server"] == "stub" and row["listed_as"] == "v2" and row["not_listed"] == {}
     assert row["never_called"] == ["recall", "project_get", "project_store", "item_delete"]
-    assert row["calls"]["item_list"] == 36
+    assert row["calls"]["item_list"] == 6 * N
     older = run_cli("session", "score", str(imported), "--surface", "before-v2")
-    assert "| stub | before-v2 | 27 |" in older.stdout and "item_list (36 calls)" in older.stdout
+    assert "| stub | before-v2 | 27 |" in older.stdout and f"item_list ({6 * N} calls)" in older.stdout
     assert "| item_list (no longer listed) |" in older.stdout
     report = run_cli("report", str(imported), "--out", str(tmp_path / "report"), "--surface", "before-v2")
     assert report.returncode == 0, report.stderr
@@ -185,8 +187,8 @@ def test_gate_over_an_import_judges_the_lists_and_says_the_refused_calls_do_not_
     done = run_cli("gate", str(imported), "--baseline", "before-v2", "--candidate", "v2")
     assert done.returncode == 0, done.stderr
     assert "Gate (imported sessions): met on the list's size alone." in done.stdout
-    assert "Refused calls per run do not apply to an import: its 6 sessions called stub, none v2" in done.stdout
-    assert "(6 error answers in them)" in done.stdout
+    assert f"Refused calls per run do not apply to an import: its {N} sessions called stub, none v2" in done.stdout
+    assert f"({N} error answers in them)" in done.stdout
     over = run_cli("gate", str(imported), "--baseline", "v2", "--candidate", "before-v2")
     assert over.returncode == 1 and "not met on the list's size alone" in over.stdout
 
@@ -229,14 +231,14 @@ def test_one_client_and_a_date_choose_the_sessions(sessions: tuple[Path, Path], 
     assert done.returncode == 0, done.stderr
     assert [s["agent"] for s in scored(tmp_path / "codex")["surfaces"]] == ["codex"]
     later = import_cli(home, "--server", "stub", "--since", "2999-01-01", "--out", "later", cwd=tmp_path)
-    assert later.returncode == 2 and "all 6 sessions that could be read started before --since" in later.stderr
+    assert later.returncode == 2 and f"all {N} sessions that could be read started before --since" in later.stderr
     assert not (tmp_path / "later").exists()
 
 
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (("--server", "acme"), "no session of the 6 files read used server 'acme'; the servers they used: stub"),
+        (("--server", "acme"), f"no session of the {N} files read used server 'acme'; the servers they used: stub"),
         (("--server", "stub", "--client", "nobody"), "--client: no client 'nobody' whose session files"),
         (("--server", "stub", "--since", "last week"), "--since: 'last week' is not a date"),
     ],
@@ -306,7 +308,7 @@ def test_a_folder_that_is_not_an_import_is_not_replaced(sessions: tuple[Path, Pa
     assert done.returncode == 2 and "holds files that are not an import" in done.stderr
     again = [import_cli(home, "--server", "stub", "--out", "twice", cwd=tmp_path) for _ in range(2)]
     assert [a.returncode for a in again] == [0, 0]
-    assert len(scored(tmp_path / "twice")["surfaces"]) == 6
+    assert len(scored(tmp_path / "twice")["surfaces"]) == N
 
 
 def test_claude_codes_newest_version_writes_sessions_its_reader_reads(tmp_path: Path) -> None:
@@ -340,13 +342,16 @@ def test_a_cline_session_cut_off_mid_document_imports_the_calls_before_the_cut(
     assert row["client"] == "cline" and row["bad_lines"] == 1 and 0 < row["calls"] < 14
 
 
-def test_opencodes_database_given_as_a_path_imports_each_session_in_it(sessions: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize("name", IN_DATABASE)
+def test_a_clients_database_given_as_a_path_imports_each_session_in_it(sessions: tuple[Path, Path], name: str) -> None:
     base, home = sessions
-    database = base / "study/runs/v2/opencode-default-r001/opencode-home/data/opencode/opencode.db"
-    done = import_cli(home, str(database), "--server", "stub", "--out", "opencode", "--format", "json", cwd=base)
+    card = CLI_CARDS[name]
+    assert card.sessions is not None
+    [database] = (base / "study/runs/v2").glob(f"{name}-*/**/{Path(card.sessions.path).name}")
+    done = import_cli(home, str(database), "--server", "stub", "--out", name, "--format", "json", cwd=base)
     assert done.returncode == 0, done.stderr
     [row] = done.json()["files"]
-    assert row["client"] == "opencode" and row["version"] == "1.18.33" and "#ses_" in row["path"]
-    [score] = scored(base / "opencode")["surfaces"]
+    assert row["client"] == name and row["version"] == card.pinned and "#ses_" in row["path"]
+    [score] = scored(base / name)["surfaces"]
     assert (score["calls_per_run"], score["refused_per_run"]) == ([14], [1])
-    assert files_holding(base / "opencode", SECRET) == [] and files_holding(base / "opencode", DUMMY_KEY) == []
+    assert files_holding(base / name, SECRET) == [] and files_holding(base / name, DUMMY_KEY) == []
