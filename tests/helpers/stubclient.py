@@ -81,6 +81,12 @@ def stub_command(args: list[str]) -> list[str]:
     return _forks[0].ready().command(args)
 
 
+def stub_argv(args: list[str]) -> list[str]:
+    """The command line of a stub as a live server the tests list (`toolsurface ARGS`), forked as `stub_command`'s:
+    a process of its own on its own pipes, without the SDK's import for each."""
+    return [sys.executable, *stub_command(args)]
+
+
 @asynccontextmanager
 async def stdio_session(
     surface: str, tmp_path: Path, finished: list[Finished] | None = None
