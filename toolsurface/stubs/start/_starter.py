@@ -16,7 +16,8 @@ __all__ = ["SHARED_FORKS", "STUB_STARTS", "StubStarter"]
 STUB_STARTS = ("auto", "fork", "spawn")
 # The socket of a fork server already running that `auto` forks from instead of starting one of its own: a
 # program that runs many short studies (a test run) starts one, so each study does not import the SDK again.
-# Its stubs build their surface in the fork and check its planned digest there, as a spawned stub does.
+# Its stubs build their surface in the fork and check its planned digest there, as a spawned stub does, and
+# run under that server's process limits (a fork server takes its starter's), not the study's.
 SHARED_FORKS = "TOOLSURFACE_STUB_FORKS"
 
 
