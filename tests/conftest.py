@@ -169,6 +169,19 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_stub_forks() -> None:
+    """Every study a test runs (clients, compat, findability, session run, in this process or a CLI process it
+    starts) forks its stubs from this process's one warm fork server, rather than starting a fork server of its
+    own that imports the SDK again: a test that means a study's own fork server asks for `--stub-start fork`."""
+    from tests.helpers.stubclient import process_fork_server
+    from toolsurface.stubs.start import SHARED_FORKS
+
+    forks = process_fork_server()
+    if forks is not None:
+        os.environ[SHARED_FORKS] = forks.socket_path
+
+
 @dataclass
 class Run:
     returncode: int

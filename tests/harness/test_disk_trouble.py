@@ -26,6 +26,7 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.files import write_atomic_all
 from toolsurface.harness.measure import PROTOCOL_VERSION, encoding
 from toolsurface.harness.session.record import read_run
+from toolsurface.stubs.start import SHARED_FORKS
 
 PY = sys.executable
 RUN = Path("runs") / "v2" / "script-full-list-r001"
@@ -42,10 +43,13 @@ def _limited(limit: int) -> object:
 def study_with_small_files(out: Path, limit: int, runs: int = 1) -> Run:
     """`session run` whose every file (and every file of its stubs) stops at `limit` bytes, as on a full disk."""
     encoding()  # tiktoken's cache is seeded before, as on any machine that measured once
+    # Its stubs are forked from a fork server of its own, under its limits, not from the tests' shared one.
+    env = {k: v for k, v in os.environ.items() if k != SHARED_FORKS}
     done = subprocess.run(
         [PY, "-m", "toolsurface", "session", "run", "--agent", "script", "--surface", "v2", "--runs", str(runs),
          "--out", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, preexec_fn=_limited(limit),  # type: ignore[arg-type]
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        preexec_fn=_limited(limit),  # type: ignore[arg-type]
     )  # fmt: skip
     return Run(done.returncode, done.stdout, done.stderr)
 

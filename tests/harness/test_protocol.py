@@ -17,6 +17,7 @@ from tests.conftest import ROOT, run_cli
 from tests.helpers.errors import assert_one_line_error
 from tests.helpers.live_servers import free_port, npm_servers, wait_for_port
 from tests.helpers.rawstdio import RawStdioClient, serve_argv
+from tests.helpers.stubclient import stub_argv, stub_command
 from toolsurface.harness.measure import PROTOCOL_VERSION, list_text, measure
 from toolsurface.harness.protocol import MODERN_PROTOCOL, PROTOCOL_VERSIONS, client_mode
 from toolsurface.harness.surface import resolve
@@ -58,7 +59,7 @@ def stdio_session(protocol: str, log: Path) -> Any:
     """The SDK's client at `protocol`, starting `toolsurface serve v2 --log LOG` over stdio."""
     from mcp import Client, StdioServerParameters
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "toolsurface", "serve", "v2", "--log", str(log)])
+    params = StdioServerParameters(command=sys.executable, args=stub_command(["serve", "v2", "--log", str(log)]))
     params.cwd = str(ROOT)
     return Client(params, mode=client_mode(protocol))
 
@@ -83,7 +84,7 @@ async def test_a_client_at_each_version_lists_and_calls_the_stub_over_stdio_and_
 def v2_http(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     port, log = free_port(), tmp_path / "http-calls.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}", "--log", str(log)],
+        stub_argv(["serve", "v2", "--http", f"127.0.0.1:{port}", "--log", str(log)]),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.npm_packages import cache_dir, install_npm
+from tests.helpers.stubclient import stub_argv
 from tests.helpers.waiting import wait_until
 
 PY = sys.executable
@@ -98,5 +99,5 @@ def serving_http(
 @pytest.fixture
 def v2_over_http() -> Iterator[str]:
     port = free_port()
-    with serving_http([PY, "-m", "toolsurface", "serve", "v2", "--http", f"127.0.0.1:{port}"], port) as url:
+    with serving_http(stub_argv(["serve", "v2", "--http", f"127.0.0.1:{port}"]), port) as url:
         yield url

@@ -16,7 +16,7 @@ from mcp import Client, StdioServerParameters
 from tests.helpers.paths import ROOT
 from tests.helpers.waiting import wait_until_async, within
 from toolsurface.stubs.calllog import CallRecord, read_log
-from toolsurface.stubs.start import StartingForkServer, fork_available
+from toolsurface.stubs.start import ForkServer, StartingForkServer, fork_available
 
 
 @dataclass
@@ -71,14 +71,27 @@ def stub_command(args: list[str]) -> list[str]:
     """The arguments after `python` that start `toolsurface ARGS` as a study starts its stubs: forked from a warm
     server this test process starts once (the SDK imported once, not again for every stub), through the launcher,
     which stands in for the stub as its process; where forking is not available, `python -m toolsurface ARGS`."""
+    forks = process_fork_server()
+    return ["-m", "toolsurface", *args] if forks is None else forks.command(args)
+
+
+def process_fork_server() -> ForkServer | None:
+    """The fork server this test process starts once, where forking is available: the stub tests' stubs and every
+    study the tests run (through $TOOLSURFACE_STUB_FORKS, tests/conftest.py) fork from it."""
     if not fork_available():
-        return ["-m", "toolsurface", *args]
+        return None
     if not _forks:
         starting = StartingForkServer(None)
         starting.planned()
         _forks.append(starting)
         atexit.register(starting.close)
-    return _forks[0].ready().command(args)
+    return _forks[0].ready()
+
+
+def stub_argv(args: list[str]) -> list[str]:
+    """The command line of a stub as a live server the tests list (`toolsurface ARGS`), forked as `stub_command`'s:
+    a process of its own on its own pipes, without the SDK's import for each."""
+    return [sys.executable, *stub_command(args)]
 
 
 @asynccontextmanager

@@ -15,6 +15,7 @@ from tests.helpers.errors import assert_one_line_error
 from tests.helpers.live_servers import v2_over_http
 from tests.helpers.paths import FIXTURES
 from tests.helpers.probe_servers import called, notes_over_http, recorded_server
+from tests.helpers.stubclient import stub_argv
 from toolsurface.harness.live import compare_lists
 from toolsurface.harness.measure import measure
 from toolsurface.harness.surface import resolve
@@ -24,7 +25,10 @@ __all__ = ["newest", "notes_over_http", "v2_over_http"]  # the fixtures, used he
 PY = sys.executable
 SHUFFLING = FIXTURES / "servers" / "shuffling.py"
 TIME = [PY, "-m", "mcp_server_time"]
-V2 = [PY, "-m", "toolsurface", "serve", "v2"]
+
+
+def v2() -> list[str]:
+    return stub_argv(["serve", "v2"])
 
 
 # -- lists that hold still ------------------------------------------------------------------------------------
@@ -70,8 +74,8 @@ def test_check_stable_is_for_a_live_server() -> None:
 
 def test_ttl_and_cache_scope_are_recorded_where_the_server_sends_them(tmp_path: Path) -> None:
     modern, legacy = tmp_path / "modern.json", tmp_path / "legacy.json"
-    assert run_cli("snapshot", "--protocol", "2026-07-28", "-o", str(modern), "--", *V2).returncode == 0
-    assert run_cli("snapshot", "-o", str(legacy), "--", *V2).returncode == 0
+    assert run_cli("snapshot", "--protocol", "2026-07-28", "-o", str(modern), "--", *v2()).returncode == 0
+    assert run_cli("snapshot", "-o", str(legacy), "--", *v2()).returncode == 0
     meta = json.loads(modern.with_suffix(".meta.json").read_text(encoding="utf-8"))
     assert meta["list_cache"] == {"ttlMs": 0, "cacheScope": "private"}
     assert "list_cache" not in json.loads(legacy.with_suffix(".meta.json").read_text(encoding="utf-8"))
@@ -81,13 +85,13 @@ def test_ttl_and_cache_scope_are_recorded_where_the_server_sends_them(tmp_path: 
 
 
 def test_measure_per_tool_measures_a_live_stdio_server_as_its_snapshot() -> None:
-    run = run_cli("measure", "--per-tool", "--format", "json", "--", *V2)
+    run = run_cli("measure", "--per-tool", "--format", "json", "--", *v2())
     assert run.returncode == 0, run.stderr
     [surface] = run.json()["surfaces"]
-    assert surface["name"] == "toolsurface-v2" and surface["source"] == " ".join(V2)
+    assert surface["name"] == "toolsurface-v2" and surface["source"] == " ".join(v2())
     expected = measure([resolve("v2")], growth=False).surfaces[0]
     assert [(t["name"], t["chars"]) for t in surface["per_tool"]] == [(t.name, t.chars) for t in expected.per_tool]
-    both = run_cli("measure", "v2", "--no-growth", "--format", "json", "--", *V2).json()["surfaces"]
+    both = run_cli("measure", "v2", "--no-growth", "--format", "json", "--", *v2()).json()["surfaces"]
     assert [s["name"] for s in both] == ["v2", "toolsurface-v2"] and both[0]["chars"] == both[1]["chars"]
 
 
@@ -109,7 +113,7 @@ def test_lint_finds_on_a_live_server_what_it_finds_on_its_surface(v2_over_http: 
     # kinds are only what its kind parameters enumerate (TS202), and its references are kept apart by their names
     # (TS101).
     on_surface = findings("before-v2")
-    live = findings("--", PY, "-m", "toolsurface", "serve", "before-v2")
+    live = findings("--", *stub_argv(["serve", "before-v2"]))
     assert on_surface and all(f in on_surface for f in live)
     assert {f[0] for f in on_surface if f not in live} <= {"TS101", "TS202"}
     assert findings("v2") == findings("--url", v2_over_http)
@@ -120,14 +124,14 @@ def test_lint_finds_on_a_live_server_what_it_finds_on_its_surface(v2_over_http: 
 def test_diff_compares_a_snapshot_with_the_live_server_on_either_side(tmp_path: Path, v2_over_http: str) -> None:
     snap = tmp_path / "v2-first.json"
     assert run_cli("snapshot", "v2-first", "-o", str(snap)).returncode == 0
-    forward = run_cli("diff", str(snap), "--format", "json", "--", *V2)
+    forward = run_cli("diff", str(snap), "--format", "json", "--", *v2())
     assert forward.returncode == 0, forward.stderr
     data = forward.json()
     assert (data["a"], data["b"]) == (str(snap), "toolsurface-v2") and data["class"] == "NON_BREAKING"
     backward = run_cli("diff", "-", str(snap), "--format", "json", "--url", v2_over_http).json()
     assert (backward["a"], backward["b"]) == ("toolsurface-v2", str(snap))
     assert backward["chars"]["delta"] == -data["chars"]["delta"]
-    assert_one_line_error(run_cli("diff", "--", *V2), "give the surface or snapshot to compare the live server with")
+    assert_one_line_error(run_cli("diff", "--", *v2()), "give the surface or snapshot to compare the live server with")
     assert_one_line_error(run_cli("diff", "-", "v2"), "- stands for the live server")
 
 
@@ -138,22 +142,22 @@ def test_findability_on_a_surface_of_no_study_says_so_instead_of_using_another_s
     assert run_cli("snapshot", "v2", "-o", str(snap)).returncode == 0
     assert_one_line_error(run_cli("findability", str(snap)), f"{snap} has no queries of its own", "--queries FILE")
     assert_one_line_error(
-        run_cli("findability", "--", *V2), "toolsurface-v2 has no queries of its own", "toolsurface new queries"
+        run_cli("findability", "--", *v2()), "toolsurface-v2 has no queries of its own", "toolsurface new queries"
     )
-    assert_one_line_error(run_cli("roundtrip", "--", *V2), "has no round-trip task of its own", "--task FILE")
+    assert_one_line_error(run_cli("roundtrip", "--", *v2()), "has no round-trip task of its own", "--task FILE")
     assert_one_line_error(run_cli("findability", "v2", "helpdesk"), "belong to different studies")
     assert run_cli("findability", "v2", "before-v2", "--format", "json").returncode == 0
 
 
 def test_new_queries_writes_drafts_that_find_each_tool_and_findability_takes_them(tmp_path: Path) -> None:
     path = tmp_path / "queries.json"
-    made = run_cli("new", "queries", "-o", str(path), "--", *V2)
+    made = run_cli("new", "queries", "-o", str(path), "--", *v2())
     assert made.returncode == 0, made.stderr
     data = json.loads(path.read_text(encoding="utf-8"))
     assert len(data["queries"]) == 8 and all(q["draft"] is True for q in data["queries"])
     first = data["queries"][0]
     assert first["query"].startswith("recall: ") and first["expected"] == {"toolsurface-v2": "recall"}
-    found = run_cli("findability", "--queries", str(path), "--format", "json", "--", *V2)
+    found = run_cli("findability", "--queries", str(path), "--format", "json", "--", *v2())
     assert found.returncode == 0, found.stderr
     assert "8 of 8 queries are still drafts" in found.stderr
     [surface] = found.json()["surfaces"]

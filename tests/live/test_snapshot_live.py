@@ -38,6 +38,7 @@ from tests.helpers.live_servers import (
 )
 from tests.helpers.rawstdio import RawStdioClient, raw_whole_surface
 from tests.helpers.readme import doc_table
+from tests.helpers.stubclient import stub_argv
 from tests.helpers.waiting import wait_until
 from toolsurface.harness.measure import PROTOCOL_VERSION, count_tokens, list_text, measure
 from toolsurface.harness.output import compact_json
@@ -293,7 +294,7 @@ def test_declaring_sampling_and_elicitation_lists_their_tools_too(npm_servers: P
 
 def test_a_paged_server_is_listed_by_following_next_cursor(tmp_path: Path) -> None:
     path = tmp_path / "paged.json"
-    run = run_cli("snapshot", "-o", str(path), "--", PY, "-m", "toolsurface", "serve", "consistent", "--page-size", "5")
+    run = run_cli("snapshot", "-o", str(path), "--", *stub_argv(["serve", "consistent", "--page-size", "5"]))
     assert run.returncode == 0, run.stderr
     assert json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))["pages"] == 6
     tools = json.loads(path.read_text(encoding="utf-8"))["tools"]

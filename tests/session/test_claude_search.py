@@ -186,6 +186,18 @@ def test_ranks_are_claude_codes_own_order_as_its_transcript_shows(observed: list
             assert search.returned == [n.removeprefix("mcp__stub__") for n in names]
 
 
+def test_each_searched_surfaces_stub_is_forked_from_one_warm_fork_server(observed: list[ToolSearchRun]) -> None:
+    launched = []
+    for run in observed:
+        assert run.run_dir is not None
+        config = json.loads((run.run_dir / "mcp-config.json").read_text(encoding="utf-8"))
+        args = config["mcpServers"]["stub"]["args"]
+        at = args.index("toolsurface.stubs.start.launch")
+        assert args[at - 1] == "-m" and args[at + 2] == "serve"
+        launched.append(args[at + 1])
+    assert len(launched) == 2 and len(set(launched)) == 1
+
+
 def test_the_first_request_carries_tool_search_and_none_of_the_stubs_tools(observed: list[ToolSearchRun]) -> None:
     for run in observed:
         # Claude Code 2.1.332 sends a placeholder beside ToolSearch, deferred itself; 2.1.197 sends ToolSearch alone.

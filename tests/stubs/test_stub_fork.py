@@ -18,7 +18,7 @@ from tests.helpers.rawstdio import RawStdioClient, serve_argv
 from tests.helpers.waiting import wait_until
 from toolsurface.harness.measure import PROTOCOL_VERSION
 from toolsurface.stubs.calllog import CallRecord, read_log
-from toolsurface.stubs.start import ForkServer, StubForkUnavailable, fork_server
+from toolsurface.stubs.start import SHARED_FORKS, ForkServer, StubForkUnavailable, StubStarter, fork_server
 
 
 def launch_argv(forks: ForkServer, *args: str) -> list[str]:
@@ -241,3 +241,28 @@ def _signal_pending(pid: int, signum: int) -> bool:
     bit = 1 << (signum - 1)
     pending = int(fields["SigPnd"], 16) | int(fields["ShdPnd"], 16)
     return bool(int(fields["SigBlk"], 16) & bit) and bool(pending & bit)
+
+
+def test_auto_forks_from_the_fork_server_the_environment_names_and_starts_none_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    study = tmp_path / "study"
+    with fork_server(tmp_path / "shared", []) as shared:
+        monkeypatch.setenv(SHARED_FORKS, shared.socket_path)
+        with StubStarter("auto", out=study) as stubs:
+            stubs.warm("v2", None)
+            stubs.planned()
+            assert stubs.server() == shared
+            assert processes_with(str(study)) == []
+        with StubStarter("fork", out=study) as own:
+            own.planned()
+            assert own.server() not in (None, shared)
+        run = run_cli("session", "run", "--agent", "script", "--surface", "v2", "--runs", "1", "--out", str(study))
+        assert run.returncode == 0, run.stderr
+        [result] = [json.loads(p.read_text(encoding="utf-8")) for p in study.rglob("result.json")]
+        [spec] = [json.loads(p.read_text(encoding="utf-8")) for p in study.rglob("spec.json")]
+        assert result["status"] == "ok" and result["calls"] > 0 and spec["stub_start"] == "fork"
+    monkeypatch.setenv(SHARED_FORKS, str(tmp_path / "gone.sock"))
+    with StubStarter("auto", out=study) as stubs:
+        stubs.planned()
+        assert stubs.server() not in (None, ForkServer(str(tmp_path / "gone.sock")))

@@ -23,12 +23,13 @@ if TYPE_CHECKING:
         fork_server,
     )
     from toolsurface.stubs.start._fork_server import serve_forks
-    from toolsurface.stubs.start._starter import STUB_STARTS, StubStarter
+    from toolsurface.stubs.start._starter import SHARED_FORKS, STUB_STARTS, StubStarter
 
 __all__ = [
     "END_GRACE_S",
     "REFUSED",
     "REQUEST_TIMEOUT_S",
+    "SHARED_FORKS",
     "STOPS",
     "STUB_STARTS",
     "ForkServer",

@@ -26,10 +26,11 @@ from toolsurface.harness.errors import ToolsurfaceError
 from toolsurface.harness.run_folder import CALLS, TRANSCRIPT
 from toolsurface.harness.scenario import Step
 from toolsurface.harness.session.plan import SERVED, PlannedSurface, place_listed
-from toolsurface.harness.session.run import Session, run_at_once, run_session, runs_root
+from toolsurface.harness.session.run import Session, run_at_once, run_session, runs_root, warm_stubs
 
 if TYPE_CHECKING:
     from toolsurface.harness.agents import ClientCard
+    from toolsurface.stubs.start import ForkServer
 
 PROMPT = "Find the tools for each of these requests with tool search, then stop."
 # The session's first search is the card's wait for this tool, which the stub does not have, so the stub is there
@@ -226,11 +227,17 @@ def _read_run(
 
 
 async def _one(
-    agent: Any, surface: PlannedSurface, searches: Sequence[SearchRequest], run_dir: Path, timeout: float, server: str
+    agent: Any,
+    surface: PlannedSurface,
+    searches: Sequence[SearchRequest],
+    run_dir: Path,
+    timeout: float,
+    server: str,
+    forks: ForkServer | None,
 ) -> ToolSearchRun:
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            return await _session(agent, surface, searches, run_dir, timeout, server)
+            return await _session(agent, surface, searches, run_dir, timeout, server, forks)
         except _StubNotConnected:
             if attempt == ATTEMPTS:
                 raise
@@ -239,9 +246,16 @@ async def _one(
 
 
 async def _session(
-    agent: Any, surface: PlannedSurface, searches: Sequence[SearchRequest], run_dir: Path, timeout: float, server: str
+    agent: Any,
+    surface: PlannedSurface,
+    searches: Sequence[SearchRequest],
+    run_dir: Path,
+    timeout: float,
+    server: str,
+    forks: ForkServer | None,
 ) -> ToolSearchRun:
-    """`server`: the server's name in the client's config, which its tools' names carry."""
+    """`server`: the server's name in the client's config, which its tools' names carry; the stub is forked from
+    `forks` where given."""
     prefix = agent.naming.prefix(server)
     card = agent.card
     started = time.monotonic()
@@ -256,6 +270,7 @@ async def _session(
         max_turns=len(searches) + 4,
         server_name=server,
         workdir_prefix="toolsurface-search-",
+        forks=forks,
     )
     report = (await run_session(session)).report
     name = surface.name
@@ -304,9 +319,10 @@ def observe_tool_search(
 
         async def one(n: int, root: Path) -> ToolSearchRun:
             run_dir = root / placed[n].folder if unique else root / str(n)
-            return await _one(agent, placed[n], searches, run_dir, timeout, servers[n])
+            return await _one(agent, placed[n], searches, run_dir, timeout, servers[n], forks)
 
-        runs = run_at_once(len(placed), one, jobs=jobs, out=root, prefix="toolsurface-tool-search-")
+        with warm_stubs(placed, root) as forks:
+            runs = run_at_once(len(placed), one, jobs=jobs, out=root, prefix="toolsurface-tool-search-")
     return runs if out is not None else [_forget_dir(r) for r in runs]
 
 
