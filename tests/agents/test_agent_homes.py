@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.fresh_runs import OWN_CACHE, fresh_run
+from tests.helpers.fresh_runs import FRESH_RUNS, OWN_CACHE, fresh_run
 from toolsurface.harness.agents import registered_clients
 
 CLIENTS = {c.card.name: c.card for c in registered_clients()}
 # Each client at each version its card says it is tested with; toolsurface's own clients once.
 RUNS = [(name, version) for name, card in CLIENTS.items() for version in card.tested_versions or [None]]
+
+pytestmark = FRESH_RUNS
 
 
 def left_in(home: Path) -> list[str]:

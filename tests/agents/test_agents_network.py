@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.fresh_runs import fresh_run
+from tests.helpers.fresh_runs import FRESH_RUNS, fresh_run
 from tests.helpers.network import dns_name, read_trace, traced
 from tests.helpers.npm_packages import CLI_CARDS
 
 # What a client still does with every switch it has set, as seen: cline's OpenTelemetry export looks its host up
 # (3.0.65; the export itself goes to the closed loopback port its proxy variables name).
 NO_SWITCH: dict[str, frozenset[str]] = {"cline": frozenset({"otel.cline.bot"})}
+
+pytestmark = FRESH_RUNS
 
 
 def test_a_dns_query_and_a_connection_beyond_loopback_are_seen_and_loopback_is_not(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from tests.helpers.agent_runs import (
     shared_six_tasks,
     turns,
 )
-from tests.helpers.fresh_runs import FreshRun, fresh_run
+from tests.helpers.fresh_runs import FRESH_RUNS, FreshRun, fresh_run
 from tests.helpers.npm_packages import AGENT_CLIS, CLI_CARDS, agent_cli_dir, agent_clis_dir, newer_than_pinned
 from toolsurface.harness.agents import client_card
 from toolsurface.harness.agents.claude import ClaudeAgent
@@ -88,6 +88,7 @@ def run_of(tmp_path_factory: pytest.TempPathFactory, agent: str, version: str | 
     [(agent, PINNED_CLAUDE if agent.startswith("claude") else None) for agent in AGENTS]
     + [(agent, NEWEST_CLAUDE) for agent in CLAUDE_MODES],
 )
+@FRESH_RUNS
 def test_each_real_agent_does_the_six_tasks_on_v2_with_the_scripted_model(
     tmp_path_factory: pytest.TempPathFactory, agent: str, version: str | None
 ) -> None:
@@ -159,6 +160,7 @@ NEGOTIATED = {
 }
 
 
+@FRESH_RUNS
 def test_each_runs_spec_records_the_protocol_the_agents_client_negotiated_with_the_stub(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -172,6 +174,7 @@ def test_each_runs_spec_records_the_protocol_the_agents_client_negotiated_with_t
         assert spec["protocol"] == expected, (path.parent.name, spec["agent_version"])
 
 
+@FRESH_RUNS
 def test_without_a_terminal_each_finished_run_prints_one_line(tmp_path_factory: pytest.TempPathFactory) -> None:
     said = [run_of(tmp_path_factory, agent).done.stderr for agent in AGENTS]
     lines = [line for stderr in said for line in stderr.splitlines() if line.startswith("v2 ")]
@@ -180,6 +183,7 @@ def test_without_a_terminal_each_finished_run_prints_one_line(tmp_path_factory: 
 
 
 @pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
+@FRESH_RUNS
 def test_claude_on_demand_is_first_shown_tool_search_then_what_its_search_returned(
     tmp_path_factory: pytest.TempPathFactory, version: str
 ) -> None:
@@ -214,6 +218,7 @@ def test_claude_on_demand_is_first_shown_tool_search_then_what_its_search_return
 
 
 @pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
+@FRESH_RUNS
 def test_claude_full_list_is_shown_exactly_the_eight_stub_tools(
     tmp_path_factory: pytest.TempPathFactory, version: str
 ) -> None:
@@ -224,6 +229,7 @@ def test_claude_full_list_is_shown_exactly_the_eight_stub_tools(
     assert first["builtin_shown"]["tools"] == []
 
 
+@FRESH_RUNS
 def test_a_study_of_two_claude_versions_scores_and_shows_them_apart(tmp_path_factory: pytest.TempPathFactory) -> None:
     runs = [run_of(tmp_path_factory, a, v) for a in CLAUDE_MODES for v in (PINNED_CLAUDE, NEWEST_CLAUDE)]
     done = run_cli("session", "score", *(str(run.study) for run in runs), "--format", "json")
@@ -235,6 +241,7 @@ def test_a_study_of_two_claude_versions_scores_and_shows_them_apart(tmp_path_fac
     assert shown == claude
 
 
+@FRESH_RUNS
 def test_gemini_declares_exactly_the_stub_tools(tmp_path_factory: pytest.TempPathFactory) -> None:
     out = run_of(tmp_path_factory, "gemini").study
     first = turns(run_dir(out, "v2", "gemini"))[0]
@@ -243,6 +250,7 @@ def test_gemini_declares_exactly_the_stub_tools(tmp_path_factory: pytest.TempPat
 
 
 @pytest.mark.parametrize("name", NAMED_BY_RULE)
+@FRESH_RUNS
 def test_opencode_copilot_and_cline_are_shown_exactly_the_stubs_tools_named_by_their_rule(
     tmp_path_factory: pytest.TempPathFactory, name: str
 ) -> None:
@@ -255,6 +263,7 @@ def test_opencode_copilot_and_cline_are_shown_exactly_the_stubs_tools_named_by_t
         assert first["tools"] == sorted(named)
 
 
+@FRESH_RUNS
 def test_the_table_shows_what_codex_offers_its_model_beside_the_stub_tools(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -290,6 +299,7 @@ def scored(directory: Path) -> dict[str, Any]:
     return {**{key: result[key] for key in kept}, "checks": [(c["name"], c["passed"]) for c in result["checks"]]}
 
 
+@FRESH_RUNS
 def test_codex_as_shipped_reaches_the_stub_only_through_exec_calls_scored_as_direct_calls(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -405,6 +415,7 @@ def test_codex_as_shipped_reaches_tools_whose_names_it_rewrites_by_their_javascr
 
 
 @pytest.mark.parametrize("version", [PINNED_CLAUDE, NEWEST_CLAUDE])
+@FRESH_RUNS
 def test_no_key_reaches_a_file_and_no_agent_leaves_files_in_the_home(
     tmp_path_factory: pytest.TempPathFactory, version: str
 ) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.helpers.clients import env_with, rows
-from tests.helpers.fresh_runs import fresh_run
+from tests.helpers.fresh_runs import FRESH_RUNS, fresh_run
 from tests.helpers.live_servers import install_npm_servers, node_server, npm_cache_dir
 from tests.helpers.npm_packages import agent_cli_dir, agent_clis_dir
 from tests.helpers.paths import FIXTURES
@@ -440,6 +440,7 @@ def test_a_long_server_name_shows_its_prefix_and_one_no_client_takes_is_one_line
     assert line.startswith("toolsurface: --server-name 'my server!': no client takes it")
 
 
+@FRESH_RUNS
 def test_a_studys_report_shows_each_tool_as_each_client_carried_it(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:

@@ -25,7 +25,11 @@ from tests.helpers.npm_packages import agent_cli_dir
 from tests.helpers.shared import made_once
 from toolsurface.harness.agents import client_card
 
-__all__ = ["OWN_CACHE", "FreshRun", "fresh_run"]
+__all__ = ["FRESH_RUNS", "OWN_CACHE", "FreshRun", "fresh_run"]
+
+# The tests that read these runs go to one worker (tests/helpers/xdist_groups.py): spread over several, each waits in
+# turn for the run another is making, and the workers stand idle.
+FRESH_RUNS = pytest.mark.xdist_group("fresh runs")
 
 # What a run may leave in the home: toolsurface's own cache (the token counter's, the clients' extracted programs).
 OWN_CACHE = Path(".cache") / "toolsurface"
