@@ -229,5 +229,8 @@ def serve_forks(socket_path: str, prepare: Callable[[], None], run: RunCommand) 
     try:
         forks.serve()
     finally:
+        # The study closes stdin and sends SIGTERM at once: one that comes while the children end, or while the
+        # interpreter shuts down, must not raise SystemExit there.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
         forks.end()
     return 0

@@ -90,6 +90,9 @@ def launch(path: str, args: list[str]) -> int:
         signal.signal(signum, forward)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
     status = _receive_number(conn)
+    # The child is gone and we exit with its status. A signal from now on would otherwise find the default action
+    # back in place while the interpreter shuts down, and end us with that signal instead.
+    signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
     return LOST if status is None else status
 
 
