@@ -2,7 +2,8 @@
 process becomes the subreaper of the run's process tree (a server a test leaves behind is reparented here, not to
 init), so the run's CPU is counted exactly from what its processes used when reaped, whatever else runs on the
 machine; every process of the tree is sampled from /proc every 0.2 s to say which kind of process used it (an agent
-CLI by its executable, Python by the module or script it runs) and how many of each were started; and each test
+CLI by its executable, Python by the module or script it runs) and how many of each were started; each
+process is charged to the test file that started it (the PYTEST_CURRENT_TEST it inherited); and each test
 file's CPU (its worker's and the processes the worker waited for) is recorded by a small pytest plugin. The suite
 keeps both cores of a 2-core machine busy, so its wall time on idle cores is about its CPU over the cores. Linux
 only. Processes that live less than a sample are missed by the kinds (about a tenth of the CPU), never by the total.
@@ -79,6 +80,18 @@ def _process(pid: str) -> tuple[float, tuple[int, int], int, list[str]] | None:
     return cpu, identity, int(fields[1]), [a.decode(errors="replace") for a in argv if a]
 
 
+def _test_file(pid: int) -> str:
+    """The test file a process was started for, from the PYTEST_CURRENT_TEST it inherited ("?" when none)."""
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return "?"
+    for entry in environ:
+        if entry.startswith(b"PYTEST_CURRENT_TEST="):
+            return entry.split(b"=", 1)[1].decode(errors="replace").partition("::")[0]
+    return "?"
+
+
 def _children_cpu() -> float:
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
@@ -112,6 +125,7 @@ def measure_suite_cpu(pytest_args: Sequence[str] = ("--durations=20",)) -> dict[
     """Run `python -m pytest ARGS` from the checkout and say where its CPU went."""
     subreaper = _become_subreaper()
     seen: dict[tuple[int, int], tuple[str, float]] = {}
+    started_for: dict[tuple[int, int], str] = {}
     ours: set[int] = set()
     pause = threading.Event()
     reaped: dict[int, int] = {}
@@ -127,6 +141,8 @@ def measure_suite_cpu(pytest_args: Sequence[str] = ("--durations=20",)) -> dict[
                 pid = parents[pid]
             if pid in ours or pid == root:
                 ours.update(chain)
+                if identity not in seen:
+                    started_for[identity] = _test_file(identity[0])
                 seen[identity] = (seen[identity][0] if identity in seen else kind_of(argv), cpu)
 
     def reap() -> None:
@@ -171,9 +187,14 @@ def measure_suite_cpu(pytest_args: Sequence[str] = ("--durations=20",)) -> dict[
     run.returncode = exit_code  # reaped here, not by Popen
     cpu: dict[str, float] = {}
     started_n: Counter[str] = Counter()
-    for kind, seconds in seen.values():
+    pairs: dict[tuple[str, str], float] = {}
+    pairs_n: Counter[tuple[str, str]] = Counter()
+    for identity, (kind, seconds) in seen.items():
         cpu[kind] = cpu.get(kind, 0.0) + seconds
         started_n[kind] += 1
+        pair = (kind, started_for.get(identity, "?"))
+        pairs[pair] = pairs.get(pair, 0.0) + seconds
+        pairs_n[pair] += 1
     stdout = "".join(out).strip()
     return {
         "command": f"python -m pytest {' '.join(pytest_args)}",
@@ -190,6 +211,11 @@ def measure_suite_cpu(pytest_args: Sequence[str] = ("--durations=20",)) -> dict[
             k: {"cpu_s": round(v, 1), "processes": started_n[k]}
             for k, v in sorted(cpu.items(), key=lambda kv: -kv[1])[:25]
         },
+        # The kinds by the test file that started them (the PYTEST_CURRENT_TEST a process inherited; "?": none).
+        "by_kind_and_file": [
+            {"kind": k, "file": f, "cpu_s": round(v, 1), "processes": pairs_n[(k, f)]}
+            for (k, f), v in sorted(pairs.items(), key=lambda kv: -kv[1])[:60]
+        ],
         # Each test file's CPU: its tests' worker and the processes it waited for (setup and teardown included).
         "by_file": by_file,
         "by_test": by_test,

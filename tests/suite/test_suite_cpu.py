@@ -51,3 +51,20 @@ def test_a_run_that_fails_names_its_failed_tests_and_its_cpu(tmp_path: Path) -> 
     (failed,) = figures["failed"]
     assert failed.startswith("FAILED ") and failed.split(" - ")[0].endswith("/test_two.py::test_breaks")
     assert figures["by_file"] and figures["tree_cpu_s"] > 0
+
+
+def test_a_process_a_test_starts_is_charged_to_that_tests_file(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    (tmp_path / "test_spawns.py").write_text(
+        "import subprocess, sys\n\n\n"
+        "def test_spawns():\n"
+        "    subprocess.run([sys.executable, '-c', 'import time\\nend = time.time() + 1.5\\nwhile time.time() < end: pass'])\n",
+        encoding="utf-8",
+    )
+    figures = measure_suite_cpu(
+        ["-c", str(tmp_path / "pytest.ini"), "-p", "no:cacheprovider", "-n", "0", str(tmp_path)]
+    )
+    assert figures["exit"] == 0, figures["summary"]
+    charged = [r for r in figures["by_kind_and_file"] if r["kind"] == "python -c"]
+    assert [r["file"].rsplit("/", 1)[-1] for r in charged] == ["test_spawns.py"]
+    assert charged[0]["processes"] == 1 and charged[0]["cpu_s"] >= 0.5
