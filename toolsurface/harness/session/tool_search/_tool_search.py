@@ -10,10 +10,11 @@ a first search that waits for the stub, one search per query, and a final word.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -226,18 +227,11 @@ def _read_run(
     )
 
 
-async def _one(
-    agent: Any,
-    surface: PlannedSurface,
-    searches: Sequence[SearchRequest],
-    run_dir: Path,
-    timeout: float,
-    server: str,
-    forks: ForkServer | None,
-) -> ToolSearchRun:
+async def _retried(session: Callable[[], Awaitable[ToolSearchRun]], run_dir: Path) -> ToolSearchRun:
+    """The session, run again (in a clean `run_dir`) while its search came before the stub connected."""
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            return await _session(agent, surface, searches, run_dir, timeout, server, forks)
+            return await session()
         except _StubNotConnected:
             if attempt == ATTEMPTS:
                 raise
@@ -319,7 +313,8 @@ def observe_tool_search(
 
         async def one(n: int, root: Path) -> ToolSearchRun:
             run_dir = root / placed[n].folder if unique else root / str(n)
-            return await _one(agent, placed[n], searches, run_dir, timeout, servers[n], forks)
+            session = functools.partial(_session, agent, placed[n], searches, run_dir, timeout, servers[n], forks)
+            return await _retried(session, run_dir)
 
         with warm_stubs(placed, root) as forks:
             runs = run_at_once(len(placed), one, jobs=jobs, out=root, prefix="toolsurface-tool-search-")
