@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, Run, run_cli
+from tests.helpers.errors import assert_one_line_error
 
 
 @pytest.fixture(scope="module")
@@ -66,11 +67,30 @@ def test_html_writes_one_page_that_names_no_outside_resource(report: Path) -> No
 
 
 def test_a_report_without_runs_has_no_sessions_table(tmp_path: Path) -> None:
-    run = run_cli("report", "--out", str(tmp_path / "r"))
+    run = run_cli("report", "--out", str(tmp_path / "r"), "--search-client", "none")
     assert run.returncode == 0, run.stderr
     text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     assert "## Sessions" not in text and "## List size per surface" in text
     assert not (tmp_path / "r" / "report.html").exists()
+    # No client's search was asked for: its columns are absent, and the tables say so.
+    assert text.count("No client's own search was asked for (--search-client none).") == 2
+    assert "ToolSearch" not in text and "Claude Code" not in text
+
+
+def test_a_search_client_asked_for_by_name_and_not_installed_is_one_line_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "r"
+    # An empty cache and a PATH of the system's folders: no Claude Code anywhere.
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    run = run_cli("report", "--out", str(out), "--search-client", "claude", env=env)
+    assert_one_line_error(run, "Claude Code", "is needed for its tool search", "toolsurface agents --install claude")
+    assert not out.exists()
+    corpus = run_cli("report", "--corpus", "--search-client", "none", "--out", str(out))
+    assert_one_line_error(corpus, "--corpus reports the corpus alone: leave out --search-client")
+    unknown = run_cli("report", "--search-client", "cursor", "--out", str(out))
+    assert_one_line_error(unknown, "'cursor' is not one of 'auto', 'claude', 'none'")
+    assert not out.exists()
 
 
 def test_bad_report_inputs_are_one_line_errors(tmp_path: Path) -> None:

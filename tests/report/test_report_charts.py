@@ -16,14 +16,17 @@ RUNS = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"
 
 
 def test_a_report_drawn_in_a_child_process_has_the_charts_and_tables_of_one_drawn_in_turn(tmp_path: Path) -> None:
-    forked = run_cli_process("report", str(RUNS), "--out", str(tmp_path / "forked"), timeout=300)
+    # The charts and tables, not a client's search, are the subject: no client session is run in either.
+    forked = run_cli_process(
+        "report", str(RUNS), "--out", str(tmp_path / "forked"), "--search-client", "none", timeout=300
+    )
     assert forked.returncode == 0, forked.stderr
     # A second thread running: forking is not safe, so this report draws its charts itself.
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        build_report([RUNS], tmp_path / "here")
+        build_report([RUNS], tmp_path / "here", search_client=None)
     finally:
         stop.set()
         other.join()

@@ -23,6 +23,7 @@ __all__ = [
     "roundtrip_client_help",
     "scorer_help",
     "search_cards",
+    "search_client_help",
     "setting_help",
     "stub_start_help",
 ]
@@ -183,6 +184,16 @@ def scorer_help() -> str:
         "embedding: by meaning (the cosine of vectors of the query's words and of each tool's name words and first"
         f" sentence, offline); {clients}; all: every one of them side by side with their agreement (default: keyword,"
         " bm25 and embedding)."
+    )
+
+
+def search_client_help() -> str:
+    clients = (f"{c.name} ({c.title})" for c in search_cards())
+    return (
+        "Whose own tool search gives the findability and round-trip columns beside ours: auto (the first installed of: "
+        + ", ".join(clients)
+        + "; with none installed the columns are absent, saying why), a client by name (not installed: an error),"
+        " or none (no client session is run).  [default: auto]"
     )
 
 

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from toolsurface.harness.cli._analyze import _search_clients
 from toolsurface.harness.cli._base import _out, _say, _server_options, _ServerCommand, main
+from toolsurface.harness.cli._client_help import CardChoice, CardHelpOption, search_client_help
 from toolsurface.harness.cli._counters import _counter_options, _counters
 from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 
@@ -60,6 +62,13 @@ class _DefaultSurfacesOption(click.Option):
     type=click.Path(dir_okay=False, path_type=Path),
     help="Round-trip task (JSON; default: that of the surfaces' study).",
 )
+@click.option(
+    "--search-client",
+    type=CardChoice(lambda: ["auto", *_search_clients(), "none"]),
+    default="auto",
+    cls=CardHelpOption,
+    card_help=search_client_help,
+)
 @_counter_options
 @_server_options
 @mcp_config_options(windows=False)
@@ -72,6 +81,7 @@ def report_command(
     surfaces: tuple[str, ...],
     queries: Path | None,
     task: Path | None,
+    search_client: str,
     tokens: str | None,
     count_urls: tuple[str, ...],
     live: LiveServerOptions,
@@ -88,6 +98,7 @@ def report_command(
             "--surface": bool(surfaces),
             "--queries": queries is not None,
             "--task": task is not None,
+            "--search-client": search_client != "auto",
             "--tokens or --count-url": tokens is not None or bool(count_urls),
             "a live server (--url, -- CMD)": live.names_a_server,
             "--mcp-config": configured.given,
@@ -114,6 +125,7 @@ def report_command(
         task=task,
         counters=counters,
         live=LiveServer(tuple(listed), tuple(args), found) if listed else None,
+        search_client=None if search_client == "none" else search_client,
     )
     for line in say_unlisted(found[1]) if found is not None else []:
         _say(f"toolsurface: {line}")

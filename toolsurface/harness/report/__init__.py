@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from toolsurface.harness.lazy_names import lazy_names
 
 if TYPE_CHECKING:
-    from toolsurface.harness.report._build import Chart, Lead, LiveServer, Report, Table, build_report
+    from toolsurface.harness.report._build import AUTO_SEARCH, Chart, Lead, LiveServer, Report, Table, build_report
     from toolsurface.harness.report._bundle import (
         BundleCall,
         BundleChart,
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 _MODULES = ("_build", "_bundle", "_page", "_seed", "_corpus")
 
 __all__ = [
+    "AUTO_SEARCH",
     "CORPUS_CLIENT_COLUMNS",
     "CORPUS_COLUMNS",
     "OWN_VIEWS",

@@ -40,7 +40,10 @@ if TYPE_CHECKING:
     from toolsurface.harness.session.score import Study
     from toolsurface.harness.session.tool_search import SearchRequest, ToolSearchRun
 
-__all__ = ["Chart", "Lead", "LiveServer", "Report", "Table", "build_report"]
+__all__ = ["AUTO_SEARCH", "Chart", "Lead", "LiveServer", "Report", "Table", "build_report"]
+
+# The search client of a report by default: the first installed of the clients whose own search toolsurface reads.
+AUTO_SEARCH = "auto"
 
 
 @dataclass
@@ -589,17 +592,22 @@ class _Searched:
         return [*(plan_surface(spec) for spec in self.named), *(plan_listed(taken) for taken in self.listed)]
 
 
-def _client_search(specs: _Searched) -> tuple[SearchObserver | None, str | None, str]:
-    """The own search over the surfaces of the first client whose search toolsurface reads that is installed (on
-    PATH, new enough), and its name; else None and the note that says why its columns are absent."""
+def _client_search(specs: _Searched, wanted: str | None) -> tuple[SearchObserver | None, str | None, str]:
+    """The own search over the surfaces of the client `wanted` (AUTO_SEARCH: the first whose search toolsurface reads
+    that is installed, on PATH and new enough; None: no client), and its name; else None and the note that says why
+    its columns are absent. A client wanted by name that is not installed is the report's error."""
     from toolsurface.harness.agents import client_card, search_clients
     from toolsurface.harness.session.tool_search import ToolSearchUnavailable, tool_search_client
 
+    if wanted is None:
+        return None, None, "No client's own search was asked for (--search-client none)."
     absent = ""
-    for client in search_clients():
+    for client in search_clients() if wanted == AUTO_SEARCH else (wanted,):
         try:
             tool_search_client(client)
         except ToolSearchUnavailable as error:
+            if wanted != AUTO_SEARCH:
+                raise
             absent = absent or f"{client_card(client).title}'s columns are absent: {error}."
             continue
         return functools.partial(_searched, specs, client), client, ""
@@ -710,15 +718,19 @@ def _study_files(specs: Sequence[str], queries: Path | None, task: Path | None) 
     return queries or (study.queries if study else None), task or (study.task if study else None)
 
 
-def _analyze(items: Sequence[Measurable], specs: _Searched, queries: Path | None, task: Path | None) -> Analysis:
+def _analyze(
+    items: Sequence[Measurable], specs: _Searched, queries: Path | None, task: Path | None, search_client: str | None
+) -> Analysis:
     """Round trip, findability and lint, from the same surfaces the measurement read; with a client whose search
-    toolsurface reads installed, its own search's findability and round trip beside ours. `queries` and `task` are the
-    findability queries and the round-trip task (None: there are none for these surfaces)."""
+    toolsurface reads installed (`search_client`, as build_report takes it), its own search's findability and round trip
+    beside ours. `queries` and `task` are the findability queries and the round-trip task (None: there are none for
+    these surfaces)."""
     from toolsurface.harness.analyze.findability import WORD_SCORERS, findability, load_queries
     from toolsurface.harness.analyze.lint import lint
     from toolsurface.harness.analyze.roundtrip import load_task, roundtrip
 
-    observe, client, absent = _client_search(specs) if queries is not None or task is not None else (None, None, "")
+    searched = queries is not None or task is not None
+    observe, client, absent = _client_search(specs, search_client) if searched else (None, None, "")
     trip = roundtrip(items, load_task(task), observe=observe) if task is not None else None
     # The report's ranks are by words (and a client's own search), as the seed's figures are.
     scorers = (*WORD_SCORERS, *([client] if client is not None else []))
@@ -900,6 +912,7 @@ def build_report(
     counters: Sequence[ListCounter] = (),
     live: LiveServer | None = None,
     lead: Lead | None = None,
+    search_client: str | None = AUTO_SEARCH,
 ) -> Report:
     """Measure the surfaces, read the runs, and write report.md, tables/*.csv|json, charts/*.png (+ report.html).
 
@@ -909,13 +922,20 @@ def build_report(
     `queries`, `task`: the findability queries and the round-trip task (default: those of the surfaces' study).
     `counters`: token counters whose figures are shown beside o200k's (which every other table keeps, as the
     seed's figures are o200k's). `live`: a live server listed once, reported after the surfaces. `lead`: tables
-    put first and the command that writes the report again (report --corpus)."""
+    put first and the command that writes the report again (report --corpus). `search_client`: the client whose own
+    tool search gives its columns (AUTO_SEARCH: the first installed; None: none)."""
     # The charts are drawn in a child process as their figures are ready (_chart_process), started before the
     # rest of the report is even imported, so that matplotlib's import overlaps all of it; the page waits.
     # numpy, which both matplotlib and the tables' pandas import, is imported once, here, before the child
     # is forked, rather than once in each.
     import numpy  # noqa: F401
 
+    if search_client not in (AUTO_SEARCH, None):
+        from toolsurface.harness.session.tool_search import tool_search_client
+
+        tool_search_client(
+            search_client
+        )  # a client asked for by name and not installed: said before anything is written
     with chart_drawer(warm_charts) as charts:
         return _report_with(
             charts,
@@ -931,6 +951,7 @@ def build_report(
             counters,
             live,
             lead,
+            search_client,
         )
 
 
@@ -948,6 +969,7 @@ def _report_with(
     counters: Sequence[ListCounter],
     live: LiveServer | None,
     lead: Lead | None,
+    search_client: str | None,
 ) -> Report:
     from toolsurface.harness.surface import default_surfaces, resolve_all, study_for
 
@@ -995,7 +1017,9 @@ def _report_with(
             if kinds:
                 charts.draw(KindsChart.of(measured).draw, out / "charts" / "size_by_kinds.png")
             applied_queries, applied_task = _study_files(specs, queries, task)
-            results = _analyze(items, _Searched(tuple(named), tuple(listed)), applied_queries, applied_task)
+            results = _analyze(
+                items, _Searched(tuple(named), tuple(listed)), applied_queries, applied_task, search_client
+            )
             analyzed = _analysis_tables(results, given, queries, task)
         analysis, found = analyzed.tables, analyzed.findability
         if found is not None:
