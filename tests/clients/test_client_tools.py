@@ -449,7 +449,11 @@ def test_a_studys_report_shows_each_tool_as_each_client_carried_it(
     assert run.done.returncode == 0, run.done.stderr
     study = run.study
     env = env_with(tmp_path / "home", agent_clis_dir())
-    report = run_cli("report", str(study), "--out", str(tmp_path / "report"), "--html", env=env, timeout=600)
+    # What each client carried is the subject, not a client's own search: no search session is run.
+    report = run_cli(
+        "report", str(study), "--out", str(tmp_path / "report"), "--html", "--search-client", "none",
+        env=env, timeout=600,
+    )  # fmt: skip
     assert report.returncode == 0, report.stderr
     csv = (tmp_path / "report" / "tables" / "tool_changes.csv").read_text(encoding="utf-8").splitlines()
     assert csv[0].startswith("surface,agent,mode,tool,sent as,as,name,description,schema")

@@ -171,9 +171,11 @@ def test_every_command_the_report_of_a_users_server_prints_runs_as_printed(own_r
 def test_report_reads_a_live_server_and_prints_commands_that_name_it(tmp_path: Path) -> None:
     queries = tmp_path / "q.json"
     assert run_cli("new", "queries", "-o", str(queries), "--", *HELP_DESK).returncode == 0
+    # The commands naming the live server are the subject, not a client's own search: no search session is run.
     done = run_cli(
-        "report", "--surface", "v2", "--queries", str(queries), "--out", str(tmp_path / "rep"), "--", *HELP_DESK
-    )
+        "report", "--surface", "v2", "--queries", str(queries), "--out", str(tmp_path / "rep"),
+        "--search-client", "none", "--", *HELP_DESK,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     by_key = tables(tmp_path / "rep")
     assert [r["surface"] for r in by_key["list_size"]["rows"]] == ["v2", "acme-help-desk"]

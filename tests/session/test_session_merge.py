@@ -61,7 +61,7 @@ def test_three_shards_merge_into_the_study_one_run_would_have_written(shards: li
     assert json.loads((out / "plan.json").read_text(encoding="utf-8"))["shard"] is None
     again = run_cli("session", "merge", *map(str, shards), "--out", str(out))
     assert again.returncode == 0, again.stderr
-    report = run_cli("report", str(out), "--out", str(tmp_path / "report"))
+    report = run_cli("report", str(out), "--out", str(tmp_path / "report"), "--search-client", "none")
     assert report.returncode == 0, report.stderr
 
 
