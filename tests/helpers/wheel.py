@@ -107,14 +107,27 @@ def fresh_wheel_python(venv: Path) -> Path:
     return python
 
 
+def _runs_its_own_python(venv: Path) -> bool:
+    """Whether the environment's pytest command starts its own Python (one made through a path gone since does not)."""
+    try:
+        first = (venv / "bin" / "pytest").read_text(encoding="utf-8").split("\n", 1)[0]
+    except OSError:
+        return False
+    return first == f"#!{venv / 'bin' / 'python'}"
+
+
 def wheel_python() -> Path:
     """The Python of a fresh virtual environment with the wheel installed (not editable) and pytest."""
     wheel = built_wheel()
     key = wheel.parent.name
-    venv = cache_dir("wheel-venv") / key
+    # Its commands name its Python by the path it was made at: the real one, not the link a test run's home makes
+    # to the cache (tests/helpers/homes.py), which is gone after that run.
+    folder = cache_dir("wheel-venv")
+    folder.mkdir(parents=True, exist_ok=True)
+    venv = folder.resolve() / key
     python = venv / "bin" / "python"
     with held(venv.parent / f".{key}.lock"):
-        if not (venv / ".complete").is_file():
+        if not (venv / ".complete").is_file() or not _runs_its_own_python(venv):
             shutil.rmtree(venv, ignore_errors=True)
             _install_wheel(venv, wheel)
             (venv / ".complete").write_text(str(wheel), encoding="utf-8")
