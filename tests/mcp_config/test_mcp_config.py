@@ -415,7 +415,11 @@ def test_findability_and_the_report_take_a_configurations_servers_and_print_comm
     )
     assert [s["name"] for s in found.json()["surfaces"]] == ["help-desk", "time"]
     out = tmp_path / "rep"
-    done = run_cli("report", "--mcp-config", str(configs["claude"]), "--queries", str(queries), "--out", str(out))
+    # The configuration's servers and the commands are the subject, not a client's own search: none is run.
+    done = run_cli(
+        "report", "--mcp-config", str(configs["claude"]), "--queries", str(queries), "--out", str(out),
+        "--search-client", "none",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     text = (out / "report.md").read_text(encoding="utf-8")
     assert "## The servers of .mcp.json (Claude Code's .mcp.json) together" in text
