@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolsurface.harness.cli._analyze import _search_clients
 from toolsurface.harness.cli._base import _out, _say, _server_options, _ServerCommand, main
-from toolsurface.harness.cli._client_help import CardChoice, CardHelpOption, search_client_help
+from toolsurface.harness.cli._client_help import CardChoice, CardHelpOption, search_cards, search_client_help
 from toolsurface.harness.cli._counters import _counter_options, _counters
 from toolsurface.harness.cli._mcp_config import McpConfigOptions, mcp_config_options
 
@@ -64,7 +63,7 @@ class _DefaultSurfacesOption(click.Option):
 )
 @click.option(
     "--search-client",
-    type=CardChoice(lambda: ["auto", *_search_clients(), "none"]),
+    type=CardChoice(lambda: ["auto", *(card.name for card in search_cards()), "none"]),
     default="auto",
     cls=CardHelpOption,
     card_help=search_client_help,

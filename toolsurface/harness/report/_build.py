@@ -933,9 +933,8 @@ def build_report(
     if search_client not in (AUTO_SEARCH, None):
         from toolsurface.harness.session.tool_search import tool_search_client
 
-        tool_search_client(
-            search_client
-        )  # a client asked for by name and not installed: said before anything is written
+        # A client asked for by name and not installed is said before anything is written.
+        tool_search_client(search_client)
     with chart_drawer(warm_charts) as charts:
         return _report_with(
             charts,
