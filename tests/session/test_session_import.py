@@ -1,7 +1,7 @@
 """session import: the session files the real clients wrote (every registered CLI whose session files it reads, at
 its pinned version, Claude Code's newest too, each run against the scripted model with --keep-agent-files in a home of
-the test's own), imported as a study of the stub's tools, scored, reported and replayed; and every kind of bad input,
-each one line or one row."""
+the test's own), imported as a study of the stub's tools, scored, reported (with no client's own tool search, which is
+not the subject here) and replayed; and every kind of bad input, each one line or one row."""
 
 from __future__ import annotations
 
@@ -125,7 +125,9 @@ def test_without_keep_content_no_argument_value_or_answer_and_no_key_is_under_th
 
 
 def test_the_report_of_an_imported_study_is_written(imported: Path, tmp_path: Path) -> None:
-    done = run_cli("report", str(imported), "--out", str(tmp_path / "report"), "--surface", "v2")
+    done = run_cli(
+        "report", str(imported), "--out", str(tmp_path / "report"), "--surface", "v2", "--search-client", "none"
+    )
     assert done.returncode == 0, done.stderr
     report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "stub (imported), codex" in report
@@ -174,7 +176,9 @@ def test_score_and_report_show_the_tools_never_called_against_the_servers_list(i
     older = run_cli("session", "score", str(imported), "--surface", "before-v2")
     assert "| stub | before-v2 | 27 |" in older.stdout and f"item_list ({6 * N} calls)" in older.stdout
     assert "| item_list (no longer listed) |" in older.stdout
-    report = run_cli("report", str(imported), "--out", str(tmp_path / "report"), "--surface", "before-v2")
+    report = run_cli(
+        "report", str(imported), "--out", str(tmp_path / "report"), "--surface", "before-v2", "--search-client", "none"
+    )
     assert report.returncode == 0, report.stderr
     text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "## Imported sessions against the server's list" in text and "item_list (no longer listed)" in text
@@ -217,7 +221,9 @@ def test_bare_keys_in_a_sessions_arguments_and_answers_are_kept_by_no_writer(
         out = tmp_path / f"out{len(keep)}"
         done = import_cli(home, "--server", "stub", "--out", str(out), *keep, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
-        report = run_cli("report", str(out), "--out", str(tmp_path / f"report{len(keep)}"), "--html")
+        report = run_cli(
+            "report", str(out), "--out", str(tmp_path / f"report{len(keep)}"), "--html", "--search-client", "none"
+        )
         assert report.returncode == 0, report.stderr
         for key in planted:
             assert files_holding(out, key) == [] and files_holding(tmp_path / f"report{len(keep)}", key) == [], key
