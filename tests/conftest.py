@@ -226,17 +226,37 @@ def bundled() -> Measurement:
 
 @pytest.fixture(scope="session")
 def conderis_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Run]:
-    """`toolsurface report` of the bundled scripted study, with its page: built once for the test run (whichever
-    worker asks first, tests.helpers.shared.made_once), read by the report's tests and the page's."""
+    """`toolsurface report` of the bundled scripted study, with its page, run as docs/conderis.md gives it for
+    reports/conderis: from a folder where the study is where the checkout has it, named relative to it, with the
+    newest tested Claude Code first on PATH (its own search's columns: conderis_search_path). Built once for the test
+    run (whichever worker asks first, tests.helpers.shared.made_once), read by the report's tests, the page's and the
+    test that compares it with the committed report."""
 
     def make(base: Path) -> None:
-        study = ROOT / "toolsurface" / "sessions" / "runs" / "conderis-script"
-        run = run_cli("report", str(study), "--out", str(base / "report"), "--html", timeout=300)
+        (base / "toolsurface").mkdir()
+        (base / "toolsurface" / "sessions").symlink_to(ROOT / "toolsurface" / "sessions")
+        run = run_cli(
+            "report", CONDERIS_STUDY, "--out", CONDERIS_OUT, "--html",
+            cwd=base, env={"PATH": conderis_search_path()}, timeout=600,
+        )  # fmt: skip
         assert run.returncode == 0, run.stderr
         (base / "run.json").write_text(json.dumps(asdict(run)), encoding="utf-8")
 
     base = made_once(tmp_path_factory, "conderis-report", make)
-    return base / "report", Run(**json.loads((base / "run.json").read_text(encoding="utf-8")))
+    return base / CONDERIS_OUT, Run(**json.loads((base / "run.json").read_text(encoding="utf-8")))
+
+
+# The committed report's study and folder, as docs/conderis.md names them from the checkout's root.
+CONDERIS_STUDY, CONDERIS_OUT = "toolsurface/sessions/runs/conderis-script", "reports/conderis"
+
+
+def conderis_search_path() -> str:
+    """PATH with the newest tested Claude Code first: the Claude Code whose search the committed report shows."""
+    from tests.helpers.npm_packages import agent_cli_dir
+    from toolsurface.harness.agents.claude import ClaudeAgent
+
+    newest = agent_cli_dir("claude", ClaudeAgent.card.tested_versions[-1])
+    return os.pathsep.join([str(newest), os.environ.get("PATH", "")])
 
 
 def by_name(m: Measurement) -> dict[str, Any]:

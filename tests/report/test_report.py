@@ -4,7 +4,6 @@ tested in Chromium in test_report_page.py."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -106,23 +105,13 @@ def test_bad_report_inputs_are_one_line_errors(tmp_path: Path) -> None:
     assert unwritable.returncode == 2 and "cannot write" in unwritable.stderr
 
 
-def test_the_committed_conderis_report_is_regenerated_byte_for_byte_from_the_committed_study(tmp_path: Path) -> None:
-    """reports/conderis from the command docs/conderis.md gives, where it was written: the newest tested Claude Code on PATH
-    (its own search's columns), the study and the output named relative to the checkout. Only the made-at time
-    differs."""
-    from tests.helpers.npm_packages import agent_cli_dir
-    from toolsurface.harness.agents.claude import ClaudeAgent
-
-    (tmp_path / "toolsurface").mkdir()
-    (tmp_path / "toolsurface" / "sessions").symlink_to(ROOT / "toolsurface" / "sessions")
-    newest = agent_cli_dir("claude", ClaudeAgent.card.tested_versions[-1])
-    path = os.pathsep.join([str(newest), os.environ.get("PATH", "")])
-    done = run_cli(
-        "report", "toolsurface/sessions/runs/conderis-script", "--out", "reports/conderis", "--html",
-        cwd=tmp_path, env={"PATH": path}, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    fresh, committed = tmp_path / "reports" / "conderis", ROOT / "reports" / "conderis"
+def test_the_committed_conderis_report_is_regenerated_byte_for_byte_from_the_committed_study(
+    conderis_report: tuple[Path, Run],
+) -> None:
+    """reports/conderis from the command docs/conderis.md gives, where it was written (tests/conftest.py's
+    conderis_report): the newest tested Claude Code on PATH (its own search's columns), the study and the output named
+    relative to the checkout. Only the made-at time differs."""
+    fresh, committed = conderis_report[0], ROOT / "reports" / "conderis"
     files = sorted(p.relative_to(committed) for p in committed.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file())
     made = re.compile(rb"Made \d{4}-\d\d-\d\d \d\d:\d\d UTC")

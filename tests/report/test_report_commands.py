@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, Run, run_cli
+from tests.conftest import ROOT, Run, conderis_search_path, run_cli
 from tests.helpers.paths import FIXTURES
 from toolsurface.surfaces.conderis import SURFACES as BUNDLED_ORDER
 
@@ -50,13 +50,14 @@ def rounded_alike(value: float, shown: list[float]) -> bool:
 
 
 def run_printed(command: str, out: Path | None = None) -> Run:
-    """The printed command, from the repository root; a `--out` it names is moved to `out`."""
+    """The printed command, from the repository root, with the Claude Code the report searched with first on PATH; a
+    `--out` it names is moved to `out`."""
     args = shlex.split(command)
     assert args[0] == "toolsurface", command
     args = args[1:]
     if out is not None and "--out" in args:
         args[args.index("--out") + 1] = str(out)
-    return run_cli(*args, cwd=ROOT, timeout=300)
+    return run_cli(*args, cwd=ROOT, env={"PATH": conderis_search_path()}, timeout=300)
 
 
 def tables(report: Path) -> dict[str, dict[str, Any]]:

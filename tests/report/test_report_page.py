@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Dialog, Page, expect, sync_playwright
 
-from tests.conftest import ROOT, Run
+from tests.conftest import CONDERIS_OUT, ROOT, Run
 from tests.helpers.browser import CHROMIUM_FLAGS, chromium
 from toolsurface.harness.measure import Measurement, measure
 from toolsurface.harness.report import BundleChart, ReportBundle, SeedRow, build_bundle, render_page
@@ -331,7 +331,7 @@ def test_the_report_command_writes_the_page_with_every_chart_and_no_console_erro
 ) -> None:
     out, run = conderis_report
     page_file = out / "report.html"
-    assert page_file.is_file() and run.stdout.rstrip().endswith(f"files to {out}: report.md, report.html")
+    assert page_file.is_file() and run.stdout.rstrip().endswith(f"files to {CONDERIS_OUT}: report.md, report.html")
     page = context.new_page()
     console: list[str] = []
     requests: list[str] = []
