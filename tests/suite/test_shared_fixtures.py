@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from tests.conftest import CONDERIS_OUT, Run
 
 
 def test_the_bundled_studys_report_is_made_once_for_the_whole_test_run(
@@ -16,5 +16,6 @@ def test_the_bundled_studys_report_is_made_once_for_the_whole_test_run(
     out, run = conderis_report
     base = tmp_path_factory.getbasetemp()
     root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    assert out == root / "made-once" / "conderis-report" / "report" and (out.parent / ".made").is_file()
+    made = root / "made-once" / "conderis-report"
+    assert out == made / CONDERIS_OUT and (made / ".made").is_file()
     assert run.returncode == 0 and (out / "report.html").is_file()
