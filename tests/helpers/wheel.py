@@ -22,8 +22,12 @@ __all__ = ["built_wheel", "fresh_wheel_python", "wheel_python"]
 
 # What goes into the wheel (pyproject.toml's wheel target) and what decides how it is built.
 SOURCES = ("toolsurface", "pyproject.toml", "README.md")
-# A cached wheel or environment of sources no test run has used for this long goes.
+# A cached wheel or environment of sources no test run has used for this long goes; beyond the newest KEPT (the one
+# in use among them), one unused for IN_USE_S goes too: a test run of other sources (another checkout) uses its own
+# for as long as the run lasts, about a quarter of an hour, and an environment is 0.35 GB.
 STALE_S = 2 * 24 * 3600
+KEPT = 2
+IN_USE_S = 3600
 
 
 def _source_files() -> list[Path]:
@@ -47,8 +51,11 @@ def sources_key() -> str:
 
 
 def _forget_stale(folder: Path, keep: str) -> None:
-    for old in folder.glob("*"):
-        if old.name != keep and old.is_dir() and time.time() - old.stat().st_mtime > STALE_S:
+    others = [old for old in folder.glob("*") if old.name != keep and old.is_dir()]
+    others.sort(key=lambda old: old.stat().st_mtime, reverse=True)
+    for newer, old in enumerate(others, start=1):
+        unused = time.time() - old.stat().st_mtime
+        if unused > STALE_S or (newer >= KEPT and unused > IN_USE_S):
             shutil.rmtree(old, ignore_errors=True)
 
 
