@@ -224,6 +224,18 @@ def bundled() -> Measurement:
     return measure(resolve_all(BUNDLED_ORDER))
 
 
+# The committed report's study and folder, as docs/conderis.md names them from the checkout's root.
+CONDERIS_STUDY, CONDERIS_OUT = "toolsurface/sessions/runs/conderis-script", "reports/conderis"
+
+
+def conderis_search_path() -> str:
+    """PATH with the newest tested Claude Code first: the Claude Code whose search the committed report shows."""
+    from tests.helpers.clients import NEWEST
+    from tests.helpers.npm_packages import agent_cli_dir
+
+    return os.pathsep.join([str(agent_cli_dir("claude", NEWEST)), os.environ.get("PATH", "")])
+
+
 @pytest.fixture(scope="session")
 def conderis_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Run]:
     """`toolsurface report` of the bundled scripted study, with its page, run as docs/conderis.md gives it for
@@ -244,19 +256,6 @@ def conderis_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Run
 
     base = made_once(tmp_path_factory, "conderis-report", make)
     return base / CONDERIS_OUT, Run(**json.loads((base / "run.json").read_text(encoding="utf-8")))
-
-
-# The committed report's study and folder, as docs/conderis.md names them from the checkout's root.
-CONDERIS_STUDY, CONDERIS_OUT = "toolsurface/sessions/runs/conderis-script", "reports/conderis"
-
-
-def conderis_search_path() -> str:
-    """PATH with the newest tested Claude Code first: the Claude Code whose search the committed report shows."""
-    from tests.helpers.npm_packages import agent_cli_dir
-    from toolsurface.harness.agents.claude import ClaudeAgent
-
-    newest = agent_cli_dir("claude", ClaudeAgent.card.tested_versions[-1])
-    return os.pathsep.join([str(newest), os.environ.get("PATH", "")])
 
 
 def by_name(m: Measurement) -> dict[str, Any]:

@@ -51,10 +51,16 @@ def sources_key() -> str:
 
 
 def _forget_stale(folder: Path, keep: str) -> None:
-    others = [old for old in folder.glob("*") if old.name != keep and old.is_dir()]
-    others.sort(key=lambda old: old.stat().st_mtime, reverse=True)
-    for newer, old in enumerate(others, start=1):
-        unused = time.time() - old.stat().st_mtime
+    used: dict[Path, float] = {}
+    for old in folder.glob("*"):
+        try:
+            if old.name != keep and old.is_dir():
+                used[old] = old.stat().st_mtime
+        except OSError:  # another test run removed it meanwhile
+            continue
+    now = time.time()
+    for newer, old in enumerate(sorted(used, key=used.__getitem__, reverse=True), start=1):
+        unused = now - used[old]
         if unused > STALE_S or (newer >= KEPT and unused > IN_USE_S):
             shutil.rmtree(old, ignore_errors=True)
 
