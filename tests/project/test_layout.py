@@ -306,6 +306,43 @@ def test_the_help_and_budget_import_neither_the_embedding_model_nor_the_stop_wor
     assert done.stderr.strip() == ""
 
 
+LIVE_LOADS = """
+import sys
+from toolsurface.harness.cli import main
+try:
+    main({args!r})
+except SystemExit as done:
+    assert not done.code, done.code
+print(",".join(sorted(m for m in sys.modules if m.startswith("toolsurface.harness.live."))), file=sys.stderr)
+"""
+
+# The live client: what a command pays for only when it lists a live server.
+LIVE_CLIENT = {
+    "_connection",
+    "_conversation",
+    "_http",
+    "_listing",
+    "_servers",
+    "_sse",
+    "_state",
+    "_stdio",
+    "_streamable",
+    "_wire_client",
+}
+
+
+@pytest.mark.parametrize("args", [["list"], ["budget", "v2", "--max-chars", "100000"], ["measure", "v2"]])
+def test_a_command_that_lists_no_live_server_imports_none_of_the_live_client(args: list[str]) -> None:
+    """The live package's names load when first used: its records and argument parsing, not the client (its
+    connection, transports, listing and state)."""
+    done = subprocess.run(
+        [sys.executable, "-c", LIVE_LOADS.format(args=args)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = {m.rsplit(".", 1)[1] for m in filter(None, done.stderr.strip().split(","))}
+    assert loaded & LIVE_CLIENT == set()
+
+
 HELP_LOADS = """
 import sys
 from toolsurface.harness.cli import main

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from toolsurface.harness.protocol import AUTO
 
+__all__ = ["LiveServerOptions"]
+
 
 @dataclass(frozen=True)
 class LiveServerOptions:

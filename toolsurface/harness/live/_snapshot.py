@@ -32,6 +32,15 @@ from toolsurface.harness.surface import (
 if TYPE_CHECKING:
     from toolsurface.harness.live._servers import HttpServer, LiveListing, StdioServer
 
+__all__ = [
+    "TakenSnapshot",
+    "live_target",
+    "skip_final_collection",
+    "snapshot_live",
+    "snapshot_surface",
+    "take_snapshot",
+]
+
 
 @dataclass(frozen=True)
 class TakenSnapshot:
