@@ -363,6 +363,24 @@ def test_the_groups_help_imports_no_verbs_module() -> None:
     )
 
 
+LIST_LOADS = """
+import sys
+from toolsurface.harness.cli import main
+try:
+    main(["list", "--format", "json"])
+except SystemExit as done:
+    assert not done.code, done.code
+print(sorted(m for m in sys.modules if m.startswith("toolsurface.harness.cli.")), file=sys.stderr)
+"""
+
+
+def test_list_imports_its_own_verbs_module_and_no_other() -> None:
+    """`list` is the lightest verb: it pays for no other verb's options (measure's counters, configurations, probe)."""
+    done = subprocess.run([sys.executable, "-c", LIST_LOADS], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == str([f"toolsurface.harness.cli.{m}" for m in ("_base", "_group", "_list", "_verbs")])
+
+
 def test_each_verb_is_defined_where_its_entry_says_and_summarised_by_its_docstrings_first_sentence() -> None:
     from toolsurface.harness.cli import main
     from toolsurface.harness.cli._verbs import VERBS

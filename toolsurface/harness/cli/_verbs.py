@@ -56,7 +56,7 @@ VERBS = {
         "_analyze",
         "Find inconsistencies across each surface's tools: addressing, tokens, patch rules, flags, names, hints.",
     ),
-    "list": Verb("_measure", "List the surfaces that are installed, bundled ones first."),
+    "list": Verb("_list", "List the surfaces that are installed, bundled ones first."),
     "measure": Verb(
         "_measure",
         "Measure list size, tokens, per-tool cost and growth per kind (default: the bundled surfaces; with --url"
