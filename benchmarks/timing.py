@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import resource
 import statistics
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
 
-__all__ = ["Figure", "paired", "time_command"]
+__all__ = ["Cost", "Figure", "Pairs", "paired", "paired_costs", "run_cost", "time_command"]
 
 
 @dataclass(frozen=True)
@@ -42,13 +45,66 @@ def time_command(args: Sequence[str], runs: int = 7, ok_codes: Sequence[int] = (
     return Figure(statistics.median(times), min(times), max(times), runs, " ".join(args))
 
 
-def _run(args: Sequence[str], env: Mapping[str, str] | None) -> float:
+@dataclass(frozen=True)
+class Cost:
+    """One cold run: wall seconds, and CPU seconds (user and system of the process and every child it waited for,
+    from the kernel: the figure to read on a shared machine)."""
+
+    wall: float
+    cpu: float
+
+
+def run_cost(args: Sequence[str], env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Cost:
+    """One cold run of `args` (in `cwd`), which must exit 0."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(list(args), capture_output=True, check=False, env=dict(env) if env else None, timeout=300)
-    took = time.perf_counter() - start
+    done = subprocess.run(
+        list(args), capture_output=True, check=False, env=dict(env) if env else None, cwd=cwd, timeout=600
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()[-400:]}")
-    return took
+    return Cost(wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """A's and B's costs, pair by pair."""
+
+    a: tuple[Cost, ...]
+    b: tuple[Cost, ...]
+
+    def median(self, side: Literal["a", "b"], figure: Literal["wall", "cpu"]) -> float:
+        costs: tuple[Cost, ...] = getattr(self, side)
+        return statistics.median(float(getattr(c, figure)) for c in costs)
+
+    def ratio(self, figure: Literal["wall", "cpu"]) -> float:
+        """The median of the pairs' A/B of `figure`."""
+        pairs = zip(self.a, self.b, strict=True)
+        return statistics.median(float(getattr(x, figure)) / float(getattr(y, figure)) for x, y in pairs)
+
+
+def paired_costs(
+    a: Sequence[str],
+    b: Sequence[str],
+    runs: int,
+    a_env: Mapping[str, str] | None = None,
+    b_env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Pairs:
+    """A and B in turn (both in `cwd`), `runs` pairs after one warm-up each (the file cache, bytecode; not the
+    interpreter). Pairs alternate which goes first, so a burst of load on a shared machine falls on both alike."""
+    run_cost(a, a_env, cwd)
+    run_cost(b, b_env, cwd)
+    a_costs, b_costs = [], []
+    for index in range(runs):
+        if index % 2:
+            b_costs.append(run_cost(b, b_env, cwd))
+        a_costs.append(run_cost(a, a_env, cwd))
+        if not index % 2:
+            b_costs.append(run_cost(b, b_env, cwd))
+    return Pairs(tuple(a_costs), tuple(b_costs))
 
 
 def paired(
@@ -58,17 +114,10 @@ def paired(
     a_env: Mapping[str, str] | None = None,
     b_env: Mapping[str, str] | None = None,
 ) -> tuple[Figure, Figure, Figure]:
-    """A and B in turn, `runs` pairs after one warm-up each: A's times, B's, and the median of each pair's A/B.
-    Pairs alternate which goes first, so a burst of load on a shared machine falls on both alike."""
-    _run(a, a_env)
-    _run(b, b_env)
-    a_times, b_times = [], []
-    for index in range(runs):
-        if index % 2:
-            b_times.append(_run(b, b_env))
-        a_times.append(_run(a, a_env))
-        if not index % 2:
-            b_times.append(_run(b, b_env))
+    """A and B in turn (paired_costs): A's wall times, B's, and the median of each pair's A/B."""
+    pairs = paired_costs(a, b, runs, a_env, b_env)
+    a_times = [c.wall for c in pairs.a]
+    b_times = [c.wall for c in pairs.b]
     ratios = [x / y for x, y in zip(a_times, b_times, strict=True)]
 
     def figure(times: list[float], command: str) -> Figure:

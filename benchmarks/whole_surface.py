@@ -20,15 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from benchmarks.timing import paired_costs, run_cost
 
 SMOKE = ["--runs", "1", "--out", "{tmp}/whole_surface.json"]
 
@@ -42,38 +40,16 @@ DRAFTED = [sys.executable, str(SERVERS / "drafted.py")]
 BAR = 1.10
 
 
-def _run(args: Sequence[str]) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user and system, of the process and the server it started) of one cold run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(list(args), capture_output=True, check=False, timeout=300)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()[-400:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
-
-
 def _paired(reading: Sequence[str], plain: Sequence[str], runs: int) -> dict[str, Any]:
-    """Each command in turn (alternating which goes first) after a warm-up: the medians, and of the pairs' ratios."""
-    _run(reading), _run(plain)
-    pairs = []
-    for index in range(runs):
-        order = (reading, plain) if index % 2 == 0 else (plain, reading)
-        first, second = _run(order[0]), _run(order[1])
-        pairs.append((first, second) if index % 2 == 0 else (second, first))
-
-    def median(values: list[float]) -> float:
-        return round(statistics.median(values), 4)
-
+    """Each command in turn (benchmarks.timing.paired_costs): the medians, and of the pairs' ratios."""
+    pairs = paired_costs(reading, plain, runs)
     return {
-        "reading_wall_s": median([a[0] for a, _ in pairs]),
-        "plain_wall_s": median([b[0] for _, b in pairs]),
-        "reading_cpu_s": median([a[1] for a, _ in pairs]),
-        "plain_cpu_s": median([b[1] for _, b in pairs]),
-        "wall_ratio": median([a[0] / b[0] for a, b in pairs]),
-        "cpu_ratio": median([a[1] / b[1] for a, b in pairs]),
+        "reading_wall_s": round(pairs.median("a", "wall"), 4),
+        "plain_wall_s": round(pairs.median("b", "wall"), 4),
+        "reading_cpu_s": round(pairs.median("a", "cpu"), 4),
+        "plain_cpu_s": round(pairs.median("b", "cpu"), 4),
+        "wall_ratio": round(pairs.ratio("wall"), 4),
+        "cpu_ratio": round(pairs.ratio("cpu"), 4),
         "runs": runs,
         "reading": _shown(reading),
         "plain": _shown(plain),
@@ -88,7 +64,7 @@ def _shown(args: Sequence[str]) -> str:
 
 def _requests(args: Sequence[str], record: Path) -> list[str]:
     record.unlink(missing_ok=True)
-    _run([*args, "--record", str(record)])
+    run_cost([*args, "--record", str(record)])
     return record.read_text(encoding="utf-8").split()
 
 
