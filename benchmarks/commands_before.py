@@ -99,6 +99,10 @@ def _site(environment: Path) -> Path:
     return Path(paths["purelib"])
 
 
+def _holds_toolsurface(environment: Path) -> bool:
+    return (_site(environment) / "toolsurface" / "__init__.py").is_file()
+
+
 def _forget_stale(folder: Path, keep: Path) -> None:
     now = time.time()
     for old in folder.glob("*"):
@@ -116,10 +120,11 @@ def ref_python(commit: str) -> Path:
     # One environment per commit and per interpreter whose dependencies it links.
     folder = folders / f"{commit[:16]}-{hashlib.sha256(str(DEPENDENCIES).encode()).hexdigest()[:8]}"
     python = folder / "venv" / "bin" / "python"
-    if python.exists():
+    if python.exists() and _holds_toolsurface(folder / "venv"):
         _link_dependencies(_site(folder / "venv"))
         os.utime(folder)
         return python
+    shutil.rmtree(folder, ignore_errors=True)  # damaged: made again
     folders.mkdir(parents=True, exist_ok=True)
     _forget_stale(folders, folder)
     made = Path(tempfile.mkdtemp(prefix=f".{commit[:16]}-", dir=folders))
@@ -138,6 +143,10 @@ def ref_python(commit: str) -> Path:
         )
         if installed.returncode != 0:
             raise BenchmarkError(f"installing {commit[:12]} failed: {installed.stderr.strip()[-600:]}")
+        if not _holds_toolsurface(made / "venv"):
+            raise BenchmarkError(
+                f"{commit[:12]} installs no toolsurface package (a layout before `python -m toolsurface`)"
+            )
         shutil.rmtree(source)
         made.rename(folder)
     except BaseException:
@@ -203,7 +212,8 @@ def main() -> None:
     load = os.getloadavg()[0]
     try:
         measured = measure_commands(options.before, options.runs, options.commands or list(COMMANDS))
-    except BenchmarkError as error:
+    except (BenchmarkError, RuntimeError, OSError) as error:
+        # RuntimeError: a command of either side failed (benchmarks.timing.run_cost says which, with its stderr).
         parser.exit(2, f"commands_before: {error}\n")
     result = {
         "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -64,7 +64,8 @@ def run_cost(args: Sequence[str], env: Mapping[str, str] | None = None, cwd: Pat
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()[-400:]}")
+        said = done.stderr.decode(errors="replace").strip()[-400:]
+        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}: {said}")
     return Cost(wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
 
 
