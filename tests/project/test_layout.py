@@ -4,6 +4,7 @@ surface model alone (and the foundations under it), never on the CLI, the sessio
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -258,63 +259,50 @@ def test_the_stub_launcher_starts_without_importing_any_concept_nor_the_rest_of_
     )
 
 
-LIGHT_COMMAND = """
-import sys
+LOADED_AFTER = """
+import json, sys
 from toolsurface.harness.cli import main
 try:
     main({args!r})
 except SystemExit as done:
     assert not done.code, done.code
-loaded = sorted({{m.split(".")[0] for m in sys.modules}} & {{"mcp", "mcp_types"}})
-print(",".join(loaded), file=sys.stderr)
+with open({out!r}, "w", encoding="utf-8") as out:
+    json.dump(sorted(sys.modules), out)
 """
 
 
-@pytest.mark.parametrize("args", [["list"], ["list", "--format", "json"], ["--help"]])
-def test_listing_the_surfaces_and_the_help_import_no_mcp_sdk(args: list[str]) -> None:
+def loaded_after(args: list[str], folder: Path) -> tuple[list[str], subprocess.CompletedProcess[str]]:
+    """The modules a fresh interpreter has imported once the CLI ran `args` and exited 0, and the run."""
+    out = folder / "modules.json"
     done = subprocess.run(
-        [sys.executable, "-c", LIGHT_COMMAND.format(args=args)],
+        [sys.executable, "-c", LOADED_AFTER.format(args=args, out=str(out))],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
+    return json.loads(out.read_text(encoding="utf-8")), done
+
+
+@pytest.mark.parametrize("args", [["list"], ["list", "--format", "json"], ["--help"]])
+def test_listing_the_surfaces_and_the_help_import_no_mcp_sdk(args: list[str], tmp_path: Path) -> None:
+    modules, done = loaded_after(args, tmp_path)
+    assert {m.split(".")[0] for m in modules} & {"mcp", "mcp_types"} == set()
     assert done.stderr.strip() == ""
-
-
-MEANING_LOADS = """
-import sys
-from toolsurface.harness.cli import main
-try:
-    main({args!r})
-except SystemExit as done:
-    assert not done.code, done.code
-loaded = {{m.split(".")[0] for m in sys.modules}} & {{"wordllama", "numpy", "stopwords"}}
-ours = {{m for m in sys.modules if m.startswith(("toolsurface.harness.analyze.findability", "toolsurface.harness.analyze._embed"))}}
-print(",".join(sorted(loaded | ours)), file=sys.stderr)
-"""
 
 
 @pytest.mark.parametrize("args", [["--help"], ["budget", "v2", "--max-chars", "100000"]])
-def test_the_help_and_budget_import_neither_the_embedding_model_nor_the_stop_words(args: list[str]) -> None:
+def test_the_help_and_budget_import_neither_the_embedding_model_nor_the_stop_words(
+    args: list[str], tmp_path: Path
+) -> None:
     """Findability's scorers load a model (a third of a second) and numpy: only where they rank."""
-    done = subprocess.run(
-        [sys.executable, "-c", MEANING_LOADS.format(args=args)], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
+    modules, done = loaded_after(args, tmp_path)
+    assert {m.split(".")[0] for m in modules} & {"wordllama", "numpy", "stopwords"} == set()
+    ours = ("toolsurface.harness.analyze.findability", "toolsurface.harness.analyze._embed")
+    assert [m for m in modules if m.startswith(ours)] == []
     assert done.stderr.strip() == ""
 
-
-LIVE_LOADS = """
-import sys
-from toolsurface.harness.cli import main
-try:
-    main({args!r})
-except SystemExit as done:
-    assert not done.code, done.code
-print(",".join(sorted(m for m in sys.modules if m.startswith("toolsurface.harness.live."))), file=sys.stderr)
-"""
 
 # The live client: what a command pays for only when it lists a live server.
 LIVE_CLIENT = {
@@ -332,53 +320,32 @@ LIVE_CLIENT = {
 
 
 @pytest.mark.parametrize("args", [["list"], ["budget", "v2", "--max-chars", "100000"], ["measure", "v2"]])
-def test_a_command_that_lists_no_live_server_imports_none_of_the_live_client(args: list[str]) -> None:
+def test_a_command_that_lists_no_live_server_imports_none_of_the_live_client(args: list[str], tmp_path: Path) -> None:
     """The live package's names load when first used: its records and argument parsing, not the client (its
     connection, transports, listing and state)."""
-    done = subprocess.run(
-        [sys.executable, "-c", LIVE_LOADS.format(args=args)], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    loaded = {m.rsplit(".", 1)[1] for m in filter(None, done.stderr.strip().split(","))}
+    modules, _ = loaded_after(args, tmp_path)
+    loaded = {m.rsplit(".", 1)[1] for m in modules if m.startswith("toolsurface.harness.live.")}
     assert loaded & LIVE_CLIENT == set()
 
 
-HELP_LOADS = """
-import sys
-from toolsurface.harness.cli import main
-try:
-    main(["--help"])
-except SystemExit as done:
-    assert not done.code, done.code
-print(sorted(m for m in sys.modules if m.startswith("toolsurface.harness.cli.")))
-"""
+def _cli_modules(modules: list[str]) -> list[str]:
+    return [m for m in modules if m.startswith("toolsurface.harness.cli.")]
 
 
-def test_the_groups_help_imports_no_verbs_module() -> None:
-    done = subprocess.run([sys.executable, "-c", HELP_LOADS], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert done.returncode == 0, done.stderr
+def test_the_groups_help_imports_no_verbs_module(tmp_path: Path) -> None:
+    modules, _ = loaded_after(["--help"], tmp_path)
     # _glossary: the words the help's last line names (no verb's module).
-    assert done.stdout.splitlines()[-1] == (
-        "['toolsurface.harness.cli._glossary', 'toolsurface.harness.cli._group', 'toolsurface.harness.cli._verbs']"
-    )
+    assert _cli_modules(modules) == [
+        "toolsurface.harness.cli._glossary",
+        "toolsurface.harness.cli._group",
+        "toolsurface.harness.cli._verbs",
+    ]
 
 
-LIST_LOADS = """
-import sys
-from toolsurface.harness.cli import main
-try:
-    main(["list", "--format", "json"])
-except SystemExit as done:
-    assert not done.code, done.code
-print(sorted(m for m in sys.modules if m.startswith("toolsurface.harness.cli.")), file=sys.stderr)
-"""
-
-
-def test_list_imports_its_own_verbs_module_and_no_other() -> None:
+def test_list_imports_its_own_verbs_module_and_no_other(tmp_path: Path) -> None:
     """`list` is the lightest verb: it pays for no other verb's options (measure's counters, configurations, probe)."""
-    done = subprocess.run([sys.executable, "-c", LIST_LOADS], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == str([f"toolsurface.harness.cli.{m}" for m in ("_base", "_group", "_list", "_verbs")])
+    modules, _ = loaded_after(["list", "--format", "json"], tmp_path)
+    assert _cli_modules(modules) == [f"toolsurface.harness.cli.{m}" for m in ("_base", "_group", "_list", "_verbs")]
 
 
 def test_each_verb_is_defined_where_its_entry_says_and_summarised_by_its_docstrings_first_sentence() -> None:
